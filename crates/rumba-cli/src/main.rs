@@ -1,0 +1,2 @@
+//! The `rumba` command.
+fn main() {}

@@ -1,0 +1,246 @@
+//! The one error type of the library.
+//!
+//! Every fallible call returns [`Result<T>`](Result). Variants are named for what went wrong and carry
+//! the values involved, so a caller can `match` on them and a person reading the message learns which
+//! argument, shape, variable or address was at fault. The type is `Clone` because an error raised by
+//! asynchronous work is stored on its stream and handed out again at the next synchronization point.
+//!
+//! This module touches nothing else: it is leaf code that every layer depends on.
+//!
+//! ```
+//! use rumba::Error;
+//! let e = Error::InvalidDevice { id: 3, count: 1 };
+//! assert_eq!(e.to_string(), "device id 3 is out of range: 1 device(s) available (ids 0..1)");
+//! ```
+
+use std::fmt;
+
+/// The result type used throughout rumba.
+///
+/// ```
+/// fn ok() -> rumba::Result<u32> { Ok(1) }
+/// assert_eq!(ok().unwrap(), 1);
+/// ```
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in rumba.
+///
+/// ```
+/// use rumba::Error;
+/// let e = Error::OutOfMemory { device: 0, requested: 10, free: 5, total: 8, pending: 0 };
+/// assert!(matches!(e, Error::OutOfMemory { requested: 10, .. }));
+/// assert!(e.to_string().contains("requested 10 bytes"));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A device allocation failed even after the pending deallocations were flushed.
+    #[error(
+        "out of memory on device {device}: requested {requested} bytes, {free} bytes free of {total} total, {pending} bytes pending deallocation"
+    )]
+    OutOfMemory {
+        /// Device ordinal.
+        device: usize,
+        /// Bytes asked for.
+        requested: usize,
+        /// Free bytes on the device at the time of failure.
+        free: usize,
+        /// Total bytes on the device.
+        total: usize,
+        /// Bytes released by the program but still waiting in the deferred-deallocation queue.
+        pending: usize,
+    },
+    /// The two sides of a copy or assignment have different element types.
+    #[error("incompatible dtype: {left} vs. {right}")]
+    IncompatibleDtype {
+        /// Element type of the destination.
+        left: String,
+        /// Element type of the source.
+        right: String,
+    },
+    /// The two sides of a copy describe a different number or arrangement of elements.
+    #[error("incompatible shape: {} vs. {}", Shape(.left), Shape(.right))]
+    IncompatibleShape {
+        /// Shape of the destination (length-1 axes removed).
+        left: Vec<usize>,
+        /// Shape of the source (length-1 axes removed).
+        right: Vec<usize>,
+    },
+    /// A device-to-device copy between arrays whose byte strides differ.
+    #[error("incompatible strides: {left:?} vs. {right:?}")]
+    IncompatibleStrides {
+        /// Byte strides of the destination.
+        left: Vec<isize>,
+        /// Byte strides of the source.
+        right: Vec<isize>,
+    },
+    /// An operation needs a contiguous (or C-contiguous) array and got another layout.
+    #[error("{0}")]
+    NotContiguous(String),
+    /// An index outside `[-n, n)` on some axis.
+    #[error("index {index} is out of bounds for axis {axis} with size {size}")]
+    IndexOutOfRange {
+        /// The index as given (may be negative).
+        index: isize,
+        /// The axis it was applied to.
+        axis: usize,
+        /// The length of that axis.
+        size: usize,
+    },
+    /// A permutation of axes that is not a permutation of `0..ndim`.
+    #[error("invalid axes list: {0}")]
+    InvalidAxes(String),
+    /// A shape, stride, order or other argument that cannot be honoured.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A kernel thread faulted (panic, out-of-bounds access, divergent barrier).
+    #[error("kernel '{kernel}' faulted in block {} thread {}: {message}", Dim(.block), Dim(.thread))]
+    KernelFault {
+        /// Kernel name.
+        kernel: String,
+        /// Block coordinates `(x, y, z)`.
+        block: [u32; 3],
+        /// Thread coordinates within the block `(x, y, z)`.
+        thread: [u32; 3],
+        /// What happened.
+        message: String,
+    },
+    /// A device API call failed.
+    #[error("driver error {code} ({name}) in {call}: {message}")]
+    Driver {
+        /// Numeric error code (CUDA's `CUresult` value on the cuda backend).
+        code: i32,
+        /// Symbolic name of the code, e.g. `CUDA_ERROR_INVALID_VALUE`.
+        name: String,
+        /// The driver call that failed.
+        call: String,
+        /// Details.
+        message: String,
+    },
+    /// The requested backend cannot be used on this machine or in this build.
+    #[error("backend '{backend}' is unavailable: {reason}")]
+    BackendUnavailable {
+        /// `sim` or `cuda`.
+        backend: String,
+        /// What was looked for and not found.
+        reason: String,
+    },
+    /// The operation is not supported by this backend, manager or array.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A device ordinal that does not exist.
+    #[error("device id {id} is out of range: {count} device(s) available (ids 0..{count})")]
+    InvalidDevice {
+        /// The id asked for.
+        id: usize,
+        /// How many devices exist.
+        count: usize,
+    },
+    /// A configuration variable (environment or [`Config`](crate::Config)) is malformed.
+    #[error("invalid {variable}={value:?}: expected {expected}")]
+    InvalidConfig {
+        /// Variable name, e.g. `RUMBA_SIM_MEMORY`.
+        variable: String,
+        /// The value given.
+        value: String,
+        /// The accepted form.
+        expected: String,
+    },
+    /// A device address range that is not inside a live allocation.
+    #[error("invalid device address 0x{ptr:x} (+{len} bytes): {reason}")]
+    InvalidAddress {
+        /// The device pointer.
+        ptr: u64,
+        /// Length of the access in bytes.
+        len: usize,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A memory manager written for another version of the plugin interface.
+    #[error(
+        "memory manager '{name}' implements interface version {found}, but this rumba requires version {expected}"
+    )]
+    InterfaceVersion {
+        /// Manager name.
+        name: String,
+        /// Version rumba implements.
+        expected: u32,
+        /// Version the manager declares.
+        found: u32,
+    },
+    /// One or more releases failed while flushing the deferred-deallocation queue.
+    #[error("{} deallocation(s) failed: {}", .0.len(), .0.join("; "))]
+    DeallocationFailed(Vec<String>),
+    /// The call is not valid in the current state (e.g. timing an event that was never recorded).
+    #[error("invalid operation: {0}")]
+    InvalidOperation(String),
+}
+
+/// Formats a shape the way numpy prints it: `(2, 3)`, `(5,)`, `()`.
+struct Shape<'a>(&'a [usize]);
+
+impl fmt::Display for Shape<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [one] => write!(f, "({one},)"),
+            dims => {
+                f.write_str("(")?;
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Formats block/thread coordinates as `(x, y, z)`.
+struct Dim<'a>(&'a [u32; 3]);
+
+impl fmt::Display for Dim<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {}, {})", self.0[0], self.0[1], self.0[2])
+    }
+}
+
+/// Formats a shape the way numpy prints it, for messages built elsewhere.
+///
+/// ```
+/// assert_eq!(rumba::error::format_shape(&[5]), "(5,)");
+/// assert_eq!(rumba::error::format_shape(&[2, 3]), "(2, 3)");
+/// ```
+pub fn format_shape(shape: &[usize]) -> String {
+    Shape(shape).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_messages_read_like_numpy() {
+        let e = Error::IncompatibleShape {
+            left: vec![5],
+            right: vec![2, 3],
+        };
+        assert_eq!(e.to_string(), "incompatible shape: (5,) vs. (2, 3)");
+        assert_eq!(format_shape(&[]), "()");
+    }
+
+    #[test]
+    fn kernel_fault_names_block_and_thread() {
+        let e = Error::KernelFault {
+            kernel: "k".into(),
+            block: [1, 0, 0],
+            thread: [5, 2, 0],
+            message: "index 9 out of bounds".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "kernel 'k' faulted in block (1, 0, 0) thread (5, 2, 0): index 9 out of bounds"
+        );
+    }
+}

@@ -1,0 +1,6 @@
+//! rumba: Numba's GPU memory-management model for Rust.
+#![warn(missing_docs)]
+
+pub mod error;
+
+pub use error::{Error, Result};
