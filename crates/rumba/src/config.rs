@@ -1,0 +1,317 @@
+//! Run-time configuration: which backend, how big the simulated devices are, and when deferred
+//! deallocations are flushed.
+//!
+//! Every setting has an environment variable (read once, when the runtime starts) and a field in
+//! [`Config`], so programs and tests can configure rumba without touching the environment (see
+//! [`configure`](crate::configure)). Parsing is a pure function of a lookup closure, which is how
+//! the malformed-value errors are tested.
+//!
+//! | variable | field | default |
+//! |---|---|---|
+//! | `RUMBA_BACKEND` = `sim` \| `cuda` \| `auto` | [`Config::backend`] | `auto` |
+//! | `RUMBA_SIM_DEVICES` = N (1–64) | [`Config::sim_devices`] | 1 |
+//! | `RUMBA_SIM_MEMORY` = size, e.g. `4GiB` | [`Config::sim_memory`] | a quarter of host RAM |
+//! | `RUMBA_MAX_PENDING_DEALLOCS_COUNT` = N | [`Config::max_pending_deallocs_count`] | 10 |
+//! | `RUMBA_MAX_PENDING_DEALLOCS_RATIO` = 0…1 | [`Config::max_pending_deallocs_ratio`] | 0.2 |
+//! | `RUMBA_MEMORY_MANAGER` = name | [`Config::memory_manager`] | `default` |
+//!
+//! This module touches nothing but the environment and [`crate::error`].
+//!
+//! ```
+//! use rumba::config::{Config, BackendChoice};
+//! let cfg = Config::from_lookup(|name| match name {
+//!     "RUMBA_BACKEND" => Some("sim".into()),
+//!     "RUMBA_SIM_MEMORY" => Some("512MiB".into()),
+//!     _ => None,
+//! }).unwrap();
+//! assert_eq!(cfg.backend, BackendChoice::Sim);
+//! assert_eq!(cfg.sim_memory, Some(512 << 20));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+/// Which backend to use.
+///
+/// ```
+/// use rumba::config::BackendChoice;
+/// assert_eq!("auto".parse::<BackendChoice>().unwrap(), BackendChoice::Auto);
+/// assert!("gpu".parse::<BackendChoice>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BackendChoice {
+    /// The simulated GPU.
+    Sim,
+    /// CUDA, or an error if it is unavailable.
+    Cuda,
+    /// CUDA when a driver and a device are present, else the sim.
+    #[default]
+    Auto,
+}
+
+impl FromStr for BackendChoice {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "sim" => Ok(BackendChoice::Sim),
+            "cuda" => Ok(BackendChoice::Cuda),
+            "auto" | "" => Ok(BackendChoice::Auto),
+            _ => Err(invalid("RUMBA_BACKEND", s, "one of sim, cuda, auto")),
+        }
+    }
+}
+
+impl fmt::Display for BackendChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackendChoice::Sim => "sim",
+            BackendChoice::Cuda => "cuda",
+            BackendChoice::Auto => "auto",
+        })
+    }
+}
+
+/// All run-time settings. `Config::default()` is the configuration with no variables set.
+///
+/// ```
+/// let cfg = rumba::Config::default();
+/// assert_eq!(cfg.max_pending_deallocs_count, 10);
+/// assert_eq!(cfg.max_pending_deallocs_ratio, 0.2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Backend selection.
+    pub backend: BackendChoice,
+    /// Number of simulated devices.
+    pub sim_devices: usize,
+    /// Bytes of memory per simulated device; `None` means a quarter of host RAM.
+    pub sim_memory: Option<usize>,
+    /// Pending deallocations are flushed when their count **exceeds** this.
+    pub max_pending_deallocs_count: usize,
+    /// Pending deallocations are flushed when their bytes **exceed** this fraction of device memory.
+    pub max_pending_deallocs_ratio: f64,
+    /// Name of the memory manager for new contexts (`default`, or one registered by name).
+    pub memory_manager: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            backend: BackendChoice::Auto,
+            sim_devices: 1,
+            sim_memory: None,
+            max_pending_deallocs_count: 10,
+            max_pending_deallocs_ratio: 0.2,
+            memory_manager: "default".into(),
+        }
+    }
+}
+
+/// Largest number of simulated devices (their address ranges are carved from a fixed window).
+pub const MAX_SIM_DEVICES: usize = 64;
+
+impl Config {
+    /// Reads every `RUMBA_*` variable from the process environment.
+    ///
+    /// ```
+    /// let cfg = rumba::Config::from_env().unwrap();
+    /// assert!(cfg.sim_devices >= 1);
+    /// ```
+    pub fn from_env() -> Result<Self> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads every setting through `lookup(name)`; unset variables keep their defaults.
+    /// A malformed value is an [`Error::InvalidConfig`] naming the variable and the accepted form.
+    ///
+    /// ```
+    /// let err = rumba::Config::from_lookup(|n| (n == "RUMBA_SIM_DEVICES").then(|| "zero".into()))
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("RUMBA_SIM_DEVICES"));
+    /// ```
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let mut cfg = Config::default();
+        if let Some(v) = lookup("RUMBA_BACKEND") {
+            cfg.backend = v.parse()?;
+        }
+        if let Some(v) = lookup("RUMBA_SIM_DEVICES") {
+            cfg.sim_devices = v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_SIM_DEVICES).contains(n))
+                .ok_or_else(|| {
+                    invalid(
+                        "RUMBA_SIM_DEVICES",
+                        &v,
+                        &format!("a whole number from 1 to {MAX_SIM_DEVICES}"),
+                    )
+                })?;
+        }
+        if let Some(v) = lookup("RUMBA_SIM_MEMORY") {
+            let bytes = parse_size(&v).ok_or_else(|| {
+                invalid(
+                    "RUMBA_SIM_MEMORY",
+                    &v,
+                    "a positive byte size such as 4GiB, 512MiB, 1.5G, 64MB or 1048576",
+                )
+            })?;
+            cfg.sim_memory = Some(bytes);
+        }
+        if let Some(v) = lookup("RUMBA_MAX_PENDING_DEALLOCS_COUNT") {
+            cfg.max_pending_deallocs_count = v.trim().parse::<usize>().map_err(|_| {
+                invalid(
+                    "RUMBA_MAX_PENDING_DEALLOCS_COUNT",
+                    &v,
+                    "a whole number of pending deallocations (0 or more)",
+                )
+            })?;
+        }
+        if let Some(v) = lookup("RUMBA_MAX_PENDING_DEALLOCS_RATIO") {
+            cfg.max_pending_deallocs_ratio = v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(|| {
+                    invalid(
+                        "RUMBA_MAX_PENDING_DEALLOCS_RATIO",
+                        &v,
+                        "a fraction of device memory from 0 to 1, such as 0.2",
+                    )
+                })?;
+        }
+        if let Some(v) = lookup("RUMBA_MEMORY_MANAGER") {
+            let name = v.trim();
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                return Err(invalid(
+                    "RUMBA_MEMORY_MANAGER",
+                    &v,
+                    "the name of a memory manager, such as default",
+                ));
+            }
+            cfg.memory_manager = name.to_string();
+        }
+        Ok(cfg)
+    }
+
+    /// Bytes per simulated device: [`sim_memory`](Config::sim_memory) or a quarter of host RAM.
+    ///
+    /// ```
+    /// let cfg = rumba::Config { sim_memory: Some(1 << 20), ..Default::default() };
+    /// assert_eq!(cfg.sim_memory_bytes(), 1 << 20);
+    /// ```
+    pub fn sim_memory_bytes(&self) -> usize {
+        self.sim_memory.unwrap_or_else(|| host_ram_bytes() / 4)
+    }
+}
+
+fn invalid(variable: &str, value: &str, expected: &str) -> Error {
+    Error::InvalidConfig {
+        variable: variable.into(),
+        value: value.into(),
+        expected: expected.into(),
+    }
+}
+
+/// Parses a byte size: a number (may be fractional) and an optional unit. `K`, `M`, `G`, `T`
+/// and the `KiB`… forms are powers of 1024; `KB`, `MB`, `GB`, `TB` are powers of 1000.
+///
+/// ```
+/// use rumba::config::parse_size;
+/// assert_eq!(parse_size("4GiB"), Some(4 << 30));
+/// assert_eq!(parse_size("1.5k"), Some(1536));
+/// assert_eq!(parse_size("64MB"), Some(64_000_000));
+/// assert_eq!(parse_size("12 bytes"), None);
+/// assert_eq!(parse_size("0"), None);
+/// ```
+pub fn parse_size(text: &str) -> Option<usize> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num.parse().ok()?;
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "ki" | "kib" => 1024.0,
+        "m" | "mi" | "mib" => 1024f64.powi(2),
+        "g" | "gi" | "gib" => 1024f64.powi(3),
+        "t" | "ti" | "tib" => 1024f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        _ => return None,
+    };
+    let bytes = (value * scale).round();
+    (bytes >= 1.0 && bytes < usize::MAX as f64).then_some(bytes as usize)
+}
+
+/// Total physical memory of the host, or 16 GiB when the OS does not say.
+pub(crate) fn host_ram_bytes() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages > 0 && size > 0 {
+        (pages as usize).saturating_mul(size as usize)
+    } else {
+        16 << 30
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(pairs: &[(&str, &str)]) -> Result<Config> {
+        let pairs: Vec<(String, String)> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(move |n| pairs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()))
+    }
+
+    #[test]
+    fn every_malformed_variable_is_named_with_its_accepted_form() {
+        for (var, bad, expect) in [
+            ("RUMBA_BACKEND", "gpu", "one of sim, cuda, auto"),
+            ("RUMBA_SIM_MEMORY", "lots", "byte size"),
+            ("RUMBA_SIM_MEMORY", "-4GiB", "byte size"),
+            ("RUMBA_SIM_DEVICES", "0", "from 1 to 64"),
+            ("RUMBA_SIM_DEVICES", "65", "from 1 to 64"),
+            ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "-1", "whole number"),
+            ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "1.5", "fraction"),
+            ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "x", "fraction"),
+            ("RUMBA_MEMORY_MANAGER", "a b", "name of a memory manager"),
+        ] {
+            let err = with(&[(var, bad)]).unwrap_err();
+            let msg = err.to_string();
+            assert!(matches!(err, Error::InvalidConfig { .. }), "{msg}");
+            assert!(msg.contains(var) && msg.contains(expect), "{msg}");
+        }
+    }
+
+    #[test]
+    fn good_values_parse() {
+        let cfg = with(&[
+            ("RUMBA_BACKEND", "SIM"),
+            ("RUMBA_SIM_DEVICES", "3"),
+            ("RUMBA_SIM_MEMORY", "512MiB"),
+            ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "0"),
+            ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
+        ])
+        .unwrap();
+        assert_eq!(cfg.backend, BackendChoice::Sim);
+        assert_eq!(cfg.sim_devices, 3);
+        assert_eq!(cfg.sim_memory_bytes(), 512 << 20);
+        assert_eq!(cfg.max_pending_deallocs_count, 0);
+        assert_eq!(cfg.max_pending_deallocs_ratio, 0.01);
+    }
+
+    #[test]
+    fn default_memory_is_a_fraction_of_ram() {
+        let cfg = Config::default();
+        assert!(cfg.sim_memory_bytes() > 0);
+        assert!(cfg.sim_memory_bytes() <= host_ram_bytes());
+    }
+}

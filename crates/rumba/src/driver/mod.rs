@@ -1,0 +1,355 @@
+//! Layer 1: one object-safe trait over a device API, in raw terms.
+//!
+//! [`Driver`] speaks in device pointers (integers), stream and event handles, byte counts and raw
+//! host pointers — the vocabulary of CUDA's driver API. Two implementations exist: [`sim`] (a
+//! simulated GPU in pure Rust, always available) and `cuda` (behind the `cuda` cargo feature).
+//! Nothing above this layer knows which one it talks to; the safe, reference-counted types
+//! ([`DeviceBuffer`](crate::memory::DeviceBuffer), [`Stream`](crate::Stream), …) are built on top.
+//!
+//! Most programs never call the driver directly. It is public for the same reason cudarc's
+//! `result` layer is: a reader who wants to know "what device call does this make" finds it here,
+//! and a program that shares streams or memory with other libraries can reach the raw handles.
+//!
+//! This module may touch nothing above it: it depends only on [`crate::error`] and [`crate::config`].
+//!
+//! ```
+//! use rumba::driver::{self, Driver};
+//! let drv = driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
+//! let ptr = drv.mem_alloc(0, 16).unwrap();
+//! drv.memcpy_htod(0, ptr, &[7u8; 16]).unwrap();
+//! let mut back = [0u8; 16];
+//! drv.memcpy_dtoh(0, &mut back, ptr).unwrap();
+//! assert_eq!(back, [7u8; 16]);
+//! drv.mem_free(0, ptr).unwrap();
+//! ```
+
+pub mod sim;
+
+#[cfg(feature = "cuda")]
+pub mod cuda;
+
+use std::any::Any;
+use std::fmt;
+
+use crate::config::{BackendChoice, Config};
+use crate::error::{Error, Result};
+
+/// A device address. Device pointers are plain integers: host code cannot dereference them.
+pub type DevicePtr = u64;
+
+/// A raw stream handle as the backend knows it.
+///
+/// The three built-in handles are [`StreamHandle::DEFAULT`] (0), [`StreamHandle::LEGACY`] (1) and
+/// [`StreamHandle::PER_THREAD`] (2), exactly as in CUDA.
+///
+/// ```
+/// use rumba::driver::StreamHandle;
+/// assert_eq!(StreamHandle::LEGACY.0, 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StreamHandle(pub u64);
+
+impl StreamHandle {
+    /// The default stream (handle 0): behaves as the legacy default stream.
+    pub const DEFAULT: StreamHandle = StreamHandle(0);
+    /// The legacy default stream (handle 1), which synchronizes with every blocking stream.
+    pub const LEGACY: StreamHandle = StreamHandle(1);
+    /// The per-thread default stream (handle 2): one per host thread.
+    pub const PER_THREAD: StreamHandle = StreamHandle(2);
+}
+
+/// A raw event handle.
+///
+/// ```
+/// let e = rumba::driver::EventHandle(5);
+/// assert_eq!(e.0, 5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EventHandle(pub u64);
+
+/// Which backend a driver implements.
+///
+/// ```
+/// assert_eq!(rumba::driver::BackendKind::Sim.to_string(), "sim");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// The simulated GPU.
+    Sim,
+    /// NVIDIA GPUs through the CUDA driver API.
+    Cuda,
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackendKind::Sim => "sim",
+            BackendKind::Cuda => "cuda",
+        })
+    }
+}
+
+/// Flags for page-locked host allocations and registrations (CUDA's `CU_MEMHOSTALLOC_*`).
+///
+/// ```
+/// let f = rumba::driver::HostAllocFlags { mapped: true, ..Default::default() };
+/// assert!(f.mapped && !f.portable);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct HostAllocFlags {
+    /// Usable from every device, not only the one current at allocation.
+    pub portable: bool,
+    /// Mapped into the device address space (the device reads and writes it directly).
+    pub mapped: bool,
+    /// Write-combined: fast for the host to write and the device to read, slow for the host to read.
+    pub write_combined: bool,
+}
+
+/// Whether the host OS lets this process page-lock memory.
+///
+/// ```
+/// let p = rumba::driver::PageLocking::Refused("RLIMIT_MEMLOCK is 64 KiB".into());
+/// assert!(!p.is_available());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageLocking {
+    /// `mlock` works: pinned memory is really page-locked.
+    Available,
+    /// The OS refused; pinned allocations still succeed but are ordinary pageable memory.
+    Refused(String),
+}
+
+impl PageLocking {
+    /// True when host memory can really be page-locked.
+    ///
+    /// ```
+    /// assert!(rumba::driver::PageLocking::Available.is_available());
+    /// ```
+    pub fn is_available(&self) -> bool {
+        matches!(self, PageLocking::Available)
+    }
+}
+
+/// What a device is, as [`Driver::device_info`] reports it.
+///
+/// ```
+/// use rumba::driver::{Driver, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let info = drv.device_info(0).unwrap();
+/// assert_eq!(info.warp_size, 32);
+/// assert!(info.compute_capability.is_none()); // the sim has none
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Device ordinal.
+    pub ordinal: usize,
+    /// Marketing or simulator name.
+    pub name: String,
+    /// Total device memory in bytes.
+    pub total_memory: usize,
+    /// `(major, minor)` on CUDA; `None` on the sim.
+    pub compute_capability: Option<(u32, u32)>,
+    /// Number of multiprocessors (on the sim: worker threads that run blocks).
+    pub multiprocessors: u32,
+    /// Threads per warp.
+    pub warp_size: u32,
+    /// Largest number of threads in one block.
+    pub max_threads_per_block: u32,
+    /// Largest static + dynamic shared memory per block, in bytes.
+    pub max_shared_memory_per_block: usize,
+    /// Whether pinned host memory is really page-locked.
+    pub page_locking: PageLocking,
+}
+
+/// A function run by a stream once all work queued before it has completed.
+///
+/// It receives `Ok(())`, or the error of earlier failed work that has not yet been reported. It runs
+/// off the calling host thread and must not wait on its own stream.
+pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
+
+/// One object-safe trait over a device API.
+///
+/// All sizes are in bytes; all device addresses are [`DevicePtr`]s. Calls that take a `device`
+/// ordinal act on that device's (primary) context. Asynchronous calls return once the work is
+/// queued; errors of the work itself surface at the next synchronization of that stream.
+pub trait Driver: Send + Sync + fmt::Debug {
+    /// Which backend this is.
+    fn backend(&self) -> BackendKind;
+    /// Number of devices.
+    fn device_count(&self) -> usize;
+    /// Static facts about one device.
+    fn device_info(&self, device: usize) -> Result<DeviceInfo>;
+    /// `(free, total)` bytes of device memory.
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)>;
+
+    /// Allocates `bytes` (> 0) of device memory.
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr>;
+    /// Frees memory returned by [`mem_alloc`](Driver::mem_alloc).
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()>;
+
+    /// Allocates `bytes` of page-locked host memory (zeroed).
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
+    /// Frees memory returned by [`host_alloc`](Driver::host_alloc).
+    fn host_free(&self, ptr: *mut u8) -> Result<()>;
+    /// Page-locks (and with `flags.mapped`, maps) an existing host range.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `bytes` bytes until
+    /// [`host_unregister`](Driver::host_unregister) is called.
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()>;
+    /// Undoes [`host_register`](Driver::host_register), immediately.
+    fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
+    /// The device address of mapped host memory (allocated or registered with `mapped`).
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
+    /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
+
+    /// Copies host → device, returning when the copy is complete.
+    fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
+    /// Copies device → host, returning when the copy is complete.
+    fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
+    /// Copies device → device, returning when the copy is complete.
+    fn memcpy_dtod(&self, device: usize, dst: DevicePtr, src: DevicePtr, bytes: usize)
+    -> Result<()>;
+    /// Sets `bytes` bytes at `dst` to `value`, returning when done.
+    fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
+
+    /// Queues a host → device copy on `stream`. From pageable memory the data is staged (taken
+    /// before this returns); from page-locked memory it is read when the stream reaches the copy.
+    ///
+    /// # Safety
+    /// `src` must stay valid, and unwritten, for `bytes` bytes until the stream has completed the
+    /// copy (or this call returned, for pageable memory).
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a device → host copy on `stream`. Into pageable memory the call waits for the copy
+    /// (as CUDA does); into page-locked memory it returns at once.
+    ///
+    /// # Safety
+    /// `dst` must stay valid, and otherwise unaccessed, for `bytes` bytes until the stream has
+    /// completed the copy.
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a device → device copy on `stream`.
+    fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a memset on `stream`.
+    fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+
+    /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
+    /// default stream; a non-blocking one does not.
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle>;
+    /// Destroys a created stream; work already queued still completes.
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()>;
+    /// Waits for all work queued on `stream`, then reports the first unreported error of that work.
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()>;
+    /// True when all work queued on `stream` has completed.
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool>;
+    /// Makes all future work on `stream` wait for the event's most recent record.
+    fn stream_wait_event(&self, device: usize, stream: StreamHandle, event: EventHandle)
+    -> Result<()>;
+    /// Queues `callback` to run (off the host thread) once all earlier work on `stream` is done.
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()>;
+    /// Keeps `value` alive until the stream reaches this point, then drops it (off the host thread).
+    ///
+    /// This is how queued work keeps the buffers it uses alive.
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn Any + Send>,
+    ) -> Result<()> {
+        self.stream_add_callback(device, stream, Box::new(move |_| drop(value)))
+    }
+
+    /// Creates an event; `timing` enables [`event_elapsed_ms`](Driver::event_elapsed_ms).
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle>;
+    /// Destroys an event.
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()>;
+    /// Records the event on `stream`: it completes when the stream reaches this point.
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
+    /// Waits until the event's most recent record has completed.
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()>;
+    /// True when the event's most recent record has completed (or it was never recorded).
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool>;
+    /// Milliseconds between two completed, timing-enabled events.
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
+
+    /// Waits for all work on every stream of the device; reports the first unreported error.
+    fn device_synchronize(&self, device: usize) -> Result<()>;
+}
+
+/// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a
+/// device are present, else sim). Returns the driver and, for `auto`, why CUDA was not chosen.
+///
+/// ```
+/// let cfg = rumba::Config { backend: rumba::config::BackendChoice::Sim, ..Default::default() };
+/// let (drv, why_not_cuda) = rumba::driver::open(&cfg).unwrap();
+/// assert_eq!(drv.backend(), rumba::driver::BackendKind::Sim);
+/// assert!(why_not_cuda.is_none());
+/// ```
+pub fn open(config: &Config) -> Result<(std::sync::Arc<dyn Driver>, Option<String>)> {
+    match config.backend {
+        BackendChoice::Sim => Ok((std::sync::Arc::new(sim::SimDriver::new(config)?), None)),
+        BackendChoice::Cuda => open_cuda(config).map(|d| (d, None)),
+        BackendChoice::Auto => match open_cuda(config) {
+            Ok(d) => Ok((d, None)),
+            Err(e) => {
+                let why = match e {
+                    Error::BackendUnavailable { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                Ok((std::sync::Arc::new(sim::SimDriver::new(config)?), Some(why)))
+            }
+        },
+    }
+}
+
+#[cfg(feature = "cuda")]
+fn open_cuda(config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    cuda::open(config)
+}
+
+#[cfg(not(feature = "cuda"))]
+fn open_cuda(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    Err(Error::BackendUnavailable {
+        backend: "cuda".into(),
+        reason: "this rumba was built without the `cuda` cargo feature".into(),
+    })
+}

@@ -1,0 +1,113 @@
+//! Simulated events: a record is a notification queued on a stream that stamps the time at which
+//! the stream reached it, so `elapsed_ms` measures real execution time, not queueing time.
+//!
+//! This module touches only events and the streams they are recorded on.
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+use super::memory::lock;
+use super::stream::{Dep, SimStream};
+use crate::error::{Error, Result};
+
+/// The most recent record of an event.
+#[derive(Clone)]
+struct Record {
+    stream: Arc<SimStream>,
+    seq: u64,
+    at: Arc<OnceLock<Instant>>,
+}
+
+/// One simulated event.
+pub(crate) struct SimEvent {
+    pub(crate) timing: bool,
+    record: Mutex<Option<Record>>,
+}
+
+impl SimEvent {
+    pub(crate) fn new(timing: bool) -> Self {
+        SimEvent {
+            timing,
+            record: Mutex::new(None),
+        }
+    }
+
+    /// Records the event on `stream` after `deps`.
+    pub(crate) fn record(&self, stream: &Arc<SimStream>, deps: Vec<Dep>) {
+        let at = Arc::new(OnceLock::new());
+        let stamp = Arc::clone(&at);
+        let seq = stream.push_notify(
+            deps,
+            Box::new(move |_| {
+                let _ = stamp.set(Instant::now());
+            }),
+        );
+        *lock(&self.record) = Some(Record {
+            stream: Arc::clone(stream),
+            seq,
+            at,
+        });
+    }
+
+    /// A dependency on the most recent record, if it has not completed yet.
+    pub(crate) fn dependency(&self) -> Option<Dep> {
+        let rec = lock(&self.record).clone()?;
+        (!rec.stream.is_done(rec.seq)).then_some(Dep {
+            stream: rec.stream,
+            seq: rec.seq,
+        })
+    }
+
+    /// True when the most recent record has completed (or there is none).
+    pub(crate) fn query(&self) -> bool {
+        lock(&self.record)
+            .as_ref()
+            .is_none_or(|r| r.stream.is_done(r.seq))
+    }
+
+    /// Waits for the most recent record.
+    pub(crate) fn synchronize(&self) -> Result<()> {
+        let Some(rec) = lock(&self.record).clone() else {
+            return Ok(());
+        };
+        if rec.stream.is_own_worker() && !rec.stream.is_done(rec.seq) {
+            return Err(Error::InvalidOperation(
+                "an event was synchronized from a callback of the stream it is recorded on, which would wait forever".into(),
+            ));
+        }
+        rec.stream.wait_for(rec.seq);
+        Ok(())
+    }
+
+    fn completed_at(&self, which: &str) -> Result<Instant> {
+        if !self.timing {
+            return Err(Error::InvalidOperation(format!(
+                "the {which} event was created without timing"
+            )));
+        }
+        let rec = lock(&self.record).clone().ok_or_else(|| {
+            Error::InvalidOperation(format!("the {which} event has never been recorded"))
+        })?;
+        match rec.at.get() {
+            Some(t) if rec.stream.is_done(rec.seq) => Ok(*t),
+            _ => Err(Error::Driver {
+                code: 600,
+                name: "CUDA_ERROR_NOT_READY".into(),
+                call: "event_elapsed_ms".into(),
+                message: format!("the {which} event has not completed yet"),
+            }),
+        }
+    }
+
+    /// Milliseconds from `self` to `end`.
+    pub(crate) fn elapsed_ms(&self, end: &SimEvent) -> Result<f32> {
+        let a = self.completed_at("start")?;
+        let b = end.completed_at("end")?;
+        let ms = if b >= a {
+            b.duration_since(a).as_secs_f64() * 1e3
+        } else {
+            -(a.duration_since(b).as_secs_f64() * 1e3)
+        };
+        Ok(ms as f32)
+    }
+}

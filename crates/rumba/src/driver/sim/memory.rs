@@ -1,0 +1,318 @@
+//! The simulated device's address space: an allocation table mapping device pointers to backing
+//! storage, with bounds-checked resolution.
+//!
+//! Device pointers live in `0x8000_0000_0000_0000 + (device << 56)` upwards — addresses in the
+//! upper half of the 64-bit space, which no user-space host pointer ever takes on x86-64 or
+//! AArch64, so a device pointer can never be mistaken for host memory. Addresses are handed out by
+//! a bump pointer and never reused, so a use after free finds no region and is reported instead of
+//! touching another allocation. Each region records its requested length; any access that runs
+//! past it is refused with [`Error::InvalidAddress`].
+//!
+//! Backing storage is zeroed host memory obtained from the global allocator; it is only ever
+//! accessed through [`super::bytes`] and the kernel layer's atomic accessors, never through
+//! references. Mapped host memory appears in the same table as a region that resolves to the host
+//! pages (the device addresses them directly; no copy).
+//!
+//! This module touches only its own table and the memory it allocates.
+
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use crate::driver::DevicePtr;
+use crate::error::{Error, Result};
+
+/// Start of the device address window.
+pub(crate) const ADDRESS_BASE: u64 = 0x8000_0000_0000_0000;
+/// Each device owns `1 << DEVICE_SHIFT` bytes of address space.
+const DEVICE_SHIFT: u32 = 56;
+/// Allocation granularity and alignment (as `cuMemAlloc`'s 256-byte alignment).
+pub(crate) const GRANULE: usize = 256;
+
+/// Owned backing storage of one device allocation.
+pub(crate) struct Backing {
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+// SAFETY: the storage is only accessed through raw pointers with atomic operations (see module
+// docs), so sharing the owner between threads cannot create data races.
+unsafe impl Send for Backing {}
+// SAFETY: as above.
+unsafe impl Sync for Backing {}
+
+impl Backing {
+    fn new(bytes: usize) -> Option<Backing> {
+        let align = if bytes >= 1 << 16 { 4096 } else { GRANULE };
+        let layout = Layout::from_size_align(bytes.max(1), align).ok()?;
+        // SAFETY: the layout has non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        (!ptr.is_null()).then_some(Backing { ptr, layout })
+    }
+}
+
+impl Drop for Backing {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { dealloc(self.ptr, self.layout) }
+    }
+}
+
+/// What a device address range resolves to.
+pub(crate) enum Storage {
+    /// Device memory owned by the simulator.
+    Device(Backing),
+    /// Page-locked host memory mapped into the device address space.
+    Host(*mut u8),
+}
+
+// SAFETY: `Host` points at host memory that the registering code keeps alive while mapped; all
+// accesses through it are atomic or confined to the operation that owns it.
+unsafe impl Send for Storage {}
+// SAFETY: as above.
+unsafe impl Sync for Storage {}
+
+/// One entry of the allocation table.
+pub(crate) struct Region {
+    pub(crate) base: DevicePtr,
+    pub(crate) len: usize,
+    storage: Storage,
+}
+
+impl Region {
+    /// Host-side address of the byte at device address `ptr` (which must be inside the region).
+    pub(crate) fn host_addr(&self, ptr: DevicePtr) -> *mut u8 {
+        let off = (ptr - self.base) as usize;
+        let start = match &self.storage {
+            Storage::Device(b) => b.ptr,
+            Storage::Host(p) => *p,
+        };
+        start.wrapping_add(off)
+    }
+}
+
+/// A resolved, bounds-checked device range that keeps its region alive.
+pub(crate) struct Resolved {
+    region: Arc<Region>,
+    ptr: DevicePtr,
+}
+
+impl Resolved {
+    /// Host address of the start of the range.
+    pub(crate) fn addr(&self) -> *mut u8 {
+        self.region.host_addr(self.ptr)
+    }
+}
+
+/// The address space and capacity of one simulated device.
+pub(crate) struct AddressSpace {
+    device: usize,
+    capacity: usize,
+    state: Mutex<Counters>,
+    table: RwLock<BTreeMap<DevicePtr, Arc<Region>>>,
+}
+
+struct Counters {
+    next: DevicePtr,
+    used: usize,
+}
+
+impl AddressSpace {
+    pub(crate) fn new(device: usize, capacity: usize) -> Self {
+        AddressSpace {
+            device,
+            capacity,
+            state: Mutex::new(Counters {
+                next: ADDRESS_BASE + ((device as u64) << DEVICE_SHIFT) + GRANULE as u64,
+                used: 0,
+            }),
+            table: RwLock::new(BTreeMap::new()),
+        }
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// `(free, total)` bytes.
+    pub(crate) fn info(&self) -> (usize, usize) {
+        let used = lock(&self.state).used;
+        (self.capacity.saturating_sub(used), self.capacity)
+    }
+
+    fn rounded(bytes: usize) -> usize {
+        bytes.div_ceil(GRANULE).saturating_mul(GRANULE)
+    }
+
+    /// Allocates `bytes` of zeroed device memory.
+    pub(crate) fn alloc(&self, bytes: usize) -> Result<DevicePtr> {
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of device memory".into(),
+            ));
+        }
+        let rounded = Self::rounded(bytes);
+        let base = {
+            let mut st = lock(&self.state);
+            if st.used.saturating_add(rounded) > self.capacity {
+                return Err(self.oom(bytes, st.used));
+            }
+            st.used += rounded;
+            let base = st.next;
+            st.next += rounded as u64 + GRANULE as u64; // a gap: adjacent regions never touch
+            base
+        };
+        let Some(backing) = Backing::new(rounded) else {
+            lock(&self.state).used -= rounded;
+            return Err(Error::OutOfMemory {
+                device: self.device,
+                requested: bytes,
+                free: self.info().0,
+                total: self.capacity,
+                pending: 0,
+            });
+        };
+        self.insert(base, bytes, Storage::Device(backing));
+        Ok(base)
+    }
+
+    fn oom(&self, bytes: usize, used: usize) -> Error {
+        Error::OutOfMemory {
+            device: self.device,
+            requested: bytes,
+            free: self.capacity.saturating_sub(used),
+            total: self.capacity,
+            pending: 0,
+        }
+    }
+
+    fn insert(&self, base: DevicePtr, len: usize, storage: Storage) {
+        let region = Arc::new(Region { base, len, storage });
+        self.table
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(base, region);
+    }
+
+    /// Frees an allocation made by [`alloc`](Self::alloc). Queued work that resolved the region
+    /// before the free keeps its storage alive until it finishes.
+    pub(crate) fn free(&self, ptr: DevicePtr) -> Result<()> {
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        match table.get(&ptr) {
+            Some(r) if matches!(r.storage, Storage::Device(_)) => {
+                let len = r.len;
+                table.remove(&ptr);
+                drop(table);
+                lock(&self.state).used -= Self::rounded(len);
+                Ok(())
+            }
+            _ => Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!(
+                    "not the start of a live allocation on device {} (double free, or a pointer from elsewhere)",
+                    self.device
+                ),
+            }),
+        }
+    }
+
+    /// Maps `len` bytes of host memory at `host` into the address space; returns its device address.
+    pub(crate) fn map_host(&self, host: *mut u8, len: usize) -> DevicePtr {
+        let base = {
+            let mut st = lock(&self.state);
+            let base = st.next;
+            st.next += Self::rounded(len.max(1)) as u64 + GRANULE as u64;
+            base
+        };
+        self.insert(base, len, Storage::Host(host));
+        base
+    }
+
+    /// Removes a host mapping made by [`map_host`](Self::map_host).
+    pub(crate) fn unmap_host(&self, ptr: DevicePtr) {
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        if matches!(table.get(&ptr).map(|r| &r.storage), Some(Storage::Host(_))) {
+            table.remove(&ptr);
+        }
+    }
+
+    /// Resolves `[ptr, ptr + len)` to storage, checking that it lies inside one live region.
+    pub(crate) fn resolve(&self, ptr: DevicePtr, len: usize) -> Result<Resolved> {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let region = table.range(..=ptr).next_back().map(|(_, r)| r);
+        match region {
+            Some(r) if ptr.checked_add(len as u64).is_some_and(|end| end <= r.base + r.len as u64) => {
+                Ok(Resolved {
+                    region: Arc::clone(r),
+                    ptr,
+                })
+            }
+            Some(r) if ptr < r.base + r.len as u64 => Err(Error::InvalidAddress {
+                ptr,
+                len,
+                reason: format!(
+                    "runs past the end of the {}-byte allocation at 0x{:x} on device {}",
+                    r.len, r.base, self.device
+                ),
+            }),
+            _ => Err(Error::InvalidAddress {
+                ptr,
+                len,
+                reason: format!("no live allocation there on device {}", self.device),
+            }),
+        }
+    }
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it (our critical sections
+/// leave the data consistent at every step).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The device that owns a sim device pointer, if it is one.
+pub(crate) fn device_of(ptr: DevicePtr) -> Option<usize> {
+    (ptr >= ADDRESS_BASE).then(|| ((ptr - ADDRESS_BASE) >> DEVICE_SHIFT) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_never_host_addresses_and_never_reused() {
+        let space = AddressSpace::new(1, 1 << 20);
+        let a = space.alloc(10).unwrap();
+        assert!(a >= ADDRESS_BASE);
+        assert_eq!(device_of(a), Some(1));
+        space.free(a).unwrap();
+        let b = space.alloc(10).unwrap();
+        assert_ne!(a, b);
+        assert!(space.resolve(a, 1).is_err(), "use after free is detected");
+    }
+
+    #[test]
+    fn resolution_is_bounds_checked() {
+        let space = AddressSpace::new(0, 1 << 20);
+        let a = space.alloc(100).unwrap();
+        assert!(space.resolve(a, 100).is_ok());
+        assert!(space.resolve(a + 99, 1).is_ok());
+        let past = space.resolve(a + 50, 51).err().unwrap();
+        assert!(past.to_string().contains("runs past the end of the 100-byte allocation"));
+        assert!(space.resolve(a + 100, 1).is_err());
+        assert!(space.resolve(a - 1, 1).is_err());
+    }
+
+    #[test]
+    fn capacity_is_enforced_and_returned() {
+        let space = AddressSpace::new(0, 1024);
+        let a = space.alloc(1000).unwrap();
+        assert_eq!(space.info(), (0, 1024));
+        assert!(matches!(space.alloc(1), Err(Error::OutOfMemory { requested: 1, free: 0, .. })));
+        space.free(a).unwrap();
+        assert_eq!(space.info(), (1024, 1024));
+        assert!(space.free(a).is_err(), "double free is refused");
+        assert!(space.alloc(0).is_err());
+    }
+}

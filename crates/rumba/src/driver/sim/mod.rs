@@ -1,0 +1,652 @@
+//! The simulated GPU: a pure-Rust implementation of [`Driver`].
+//!
+//! Each simulated device has its own address space ([`memory`]), a legacy default stream and any
+//! number of created streams, each run by a worker thread ([`stream`]), and events that stamp real
+//! times ([`event`]). Page-locked host memory ([`host`]) is shared by all devices of the driver.
+//!
+//! Ordering follows CUDA:
+//! - operations on one stream run in order; different streams run concurrently;
+//! - the legacy default stream (handles 0 and 1) waits for all earlier work of every *blocking*
+//!   stream of its device, and blocking streams wait for earlier legacy work; non-blocking streams
+//!   order against nothing;
+//! - the per-thread default stream (handle 2) is a blocking stream private to each host thread;
+//! - synchronous copies and memsets wait for the legacy default stream (as CUDA's do), then run
+//!   on the calling thread;
+//! - asynchronous copies from pinned host memory run when the stream reaches them; from pageable
+//!   memory the data is staged first (host → device) or the call waits (device → host).
+//!
+//! This module touches only simulator state: its address spaces, streams, events and host registry.
+
+pub(crate) mod bytes;
+mod event;
+mod host;
+pub(crate) mod memory;
+pub(crate) mod stream;
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use event::SimEvent;
+use host::HostRegistry;
+use memory::{AddressSpace, lock};
+use stream::{Dep, SimStream, StreamOwner};
+
+use crate::config::Config;
+use crate::driver::{
+    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
+    PageLocking, StreamHandle,
+};
+use crate::error::{Error, Result};
+
+/// Created stream and event handles start here, well clear of the built-in handles 0, 1, 2.
+const FIRST_HANDLE: u64 = 0x100;
+
+static NEXT_DRIVER_ID: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// Per-thread default streams of this host thread, keyed by (driver id, device).
+    static PER_THREAD: RefCell<HashMap<(u64, usize), StreamOwner>> = RefCell::new(HashMap::new());
+}
+
+struct SimDevice {
+    ordinal: usize,
+    memory: AddressSpace,
+    legacy: StreamOwner,
+    streams: Mutex<HashMap<u64, StreamOwner>>,
+    /// Every blocking stream of the device except the legacy one (weak: owners live elsewhere).
+    blocking: Mutex<Vec<Weak<SimStream>>>,
+    events: Mutex<HashMap<u64, Arc<SimEvent>>>,
+}
+
+impl SimDevice {
+    fn register_blocking(&self, s: &Arc<SimStream>) {
+        let mut list = lock(&self.blocking);
+        list.retain(|w| w.strong_count() > 0);
+        list.push(Arc::downgrade(s));
+    }
+
+    /// Dependencies an operation on `s` must wait for under the legacy-default-stream rules.
+    fn ordering_deps(&self, s: &Arc<SimStream>) -> Vec<Dep> {
+        if !s.blocking {
+            return Vec::new();
+        }
+        if Arc::ptr_eq(s, &self.legacy.0) {
+            lock(&self.blocking)
+                .iter()
+                .filter_map(Weak::upgrade)
+                .filter_map(|b| b.current_point())
+                .collect()
+        } else {
+            self.legacy.0.current_point().into_iter().collect()
+        }
+    }
+
+    /// Every live stream of the device.
+    fn all_streams(&self) -> Vec<Arc<SimStream>> {
+        let mut all = vec![Arc::clone(&self.legacy.0)];
+        all.extend(lock(&self.streams).values().map(|o| Arc::clone(&o.0)));
+        for s in lock(&self.blocking).iter().filter_map(Weak::upgrade) {
+            if !all.iter().any(|a| Arc::ptr_eq(a, &s)) {
+                all.push(s);
+            }
+        }
+        all
+    }
+}
+
+/// The simulated GPU driver.
+///
+/// ```
+/// use rumba::driver::{Driver, StreamHandle, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let s = drv.stream_create(0, false).unwrap();
+/// let p = drv.mem_alloc(0, 4).unwrap();
+/// drv.memset_async(0, p, 9, 4, s).unwrap();
+/// drv.stream_synchronize(0, s).unwrap();
+/// let mut out = [0u8; 4];
+/// drv.memcpy_dtoh(0, &mut out, p).unwrap();
+/// assert_eq!(out, [9; 4]);
+/// ```
+pub struct SimDriver {
+    id: u64,
+    devices: Vec<SimDevice>,
+    host: HostRegistry,
+    next_handle: AtomicU64,
+}
+
+impl std::fmt::Debug for SimDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimDriver")
+            .field("devices", &self.devices.len())
+            .field("page_locking", self.host.page_locking())
+            .finish()
+    }
+}
+
+impl SimDriver {
+    /// Creates a simulator with `config.sim_devices` devices of `config.sim_memory_bytes()` each.
+    ///
+    /// ```
+    /// let cfg = rumba::Config { sim_devices: 2, sim_memory: Some(1 << 20), ..Default::default() };
+    /// let drv = rumba::driver::sim::SimDriver::new(&cfg).unwrap();
+    /// use rumba::driver::Driver;
+    /// assert_eq!(drv.device_count(), 2);
+    /// assert_eq!(drv.mem_info(1).unwrap(), (1 << 20, 1 << 20));
+    /// ```
+    pub fn new(config: &Config) -> Result<SimDriver> {
+        let capacity = config.sim_memory_bytes();
+        let devices = (0..config.sim_devices)
+            .map(|ordinal| {
+                Ok(SimDevice {
+                    ordinal,
+                    memory: AddressSpace::new(ordinal, capacity),
+                    legacy: StreamOwner(SimStream::spawn(StreamHandle::LEGACY, true)?),
+                    streams: Mutex::new(HashMap::new()),
+                    blocking: Mutex::new(Vec::new()),
+                    events: Mutex::new(HashMap::new()),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(SimDriver {
+            id: NEXT_DRIVER_ID.fetch_add(1, Ordering::Relaxed),
+            devices,
+            host: HostRegistry::new(),
+            next_handle: AtomicU64::new(FIRST_HANDLE),
+        })
+    }
+
+    /// Whether the OS lets this process page-lock memory (`rumba detect` reports it).
+    ///
+    /// ```
+    /// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let _ = drv.page_locking().is_available();
+    /// ```
+    pub fn page_locking(&self) -> &PageLocking {
+        self.host.page_locking()
+    }
+
+    /// Whether the pinned range containing `ptr` is really page-locked (`None`: not pinned).
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, HostAllocFlags};
+    /// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.host_alloc(0, 4096, HostAllocFlags::default()).unwrap();
+    /// assert_eq!(drv.is_page_locked(p), Some(drv.page_locking().is_available()));
+    /// drv.host_free(p).unwrap();
+    /// ```
+    pub fn is_page_locked(&self, ptr: *const u8) -> Option<bool> {
+        self.host.is_locked(ptr)
+    }
+
+    fn spaces(&self) -> Vec<&AddressSpace> {
+        self.devices.iter().map(|d| &d.memory).collect()
+    }
+
+    fn device(&self, device: usize) -> Result<&SimDevice> {
+        self.devices.get(device).ok_or(Error::InvalidDevice {
+            id: device,
+            count: self.devices.len(),
+        })
+    }
+
+    fn stream(&self, device: usize, handle: StreamHandle) -> Result<(&SimDevice, Arc<SimStream>)> {
+        let dev = self.device(device)?;
+        let stream = match handle {
+            StreamHandle::DEFAULT | StreamHandle::LEGACY => Arc::clone(&dev.legacy.0),
+            StreamHandle::PER_THREAD => PER_THREAD.with(|m| -> Result<Arc<SimStream>> {
+                let mut map = m.borrow_mut();
+                if let Some(owner) = map.get(&(self.id, device)) {
+                    return Ok(Arc::clone(&owner.0));
+                }
+                let s = SimStream::spawn(StreamHandle::PER_THREAD, true)?;
+                dev.register_blocking(&s);
+                map.insert((self.id, device), StreamOwner(Arc::clone(&s)));
+                Ok(s)
+            })?,
+            StreamHandle(h) => lock(&dev.streams)
+                .get(&h)
+                .map(|o| Arc::clone(&o.0))
+                .ok_or_else(|| invalid_handle("stream", h, device))?,
+        };
+        Ok((dev, stream))
+    }
+
+    fn event(&self, device: usize, handle: EventHandle) -> Result<Arc<SimEvent>> {
+        lock(&self.device(device)?.events)
+            .get(&handle.0)
+            .cloned()
+            .ok_or_else(|| invalid_handle("event", handle.0, device))
+    }
+
+    /// Queues work on a stream, after the stream's ordering dependencies.
+    fn enqueue(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+        work: stream::Work,
+    ) -> Result<(Arc<SimStream>, u64)> {
+        let (dev, s) = self.stream(device, handle)?;
+        let deps = dev.ordering_deps(&s);
+        let seq = s.push_work(deps, work);
+        Ok((s, seq))
+    }
+
+    /// Waits until everything a legacy-default-stream operation would wait for has completed; a
+    /// synchronous operation then runs on the calling thread.
+    fn wait_legacy_point(&self, device: usize) -> Result<()> {
+        let dev = self.device(device)?;
+        let legacy = &dev.legacy.0;
+        if legacy.is_own_worker() {
+            return Err(Error::InvalidOperation(
+                "a synchronous copy was issued from a callback of the default stream, which would wait forever".into(),
+            ));
+        }
+        for dep in dev.ordering_deps(legacy).into_iter().chain(legacy.current_point()) {
+            dep.stream.wait_for(dep.seq);
+        }
+        Ok(())
+    }
+
+    fn resolve(&self, device: usize, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
+        self.device(device)?.memory.resolve(ptr, len)
+    }
+}
+
+fn invalid_handle(what: &str, handle: u64, device: usize) -> Error {
+    Error::Driver {
+        code: 400,
+        name: "CUDA_ERROR_INVALID_HANDLE".into(),
+        call: format!("{what} lookup"),
+        message: format!("no live {what} with handle 0x{handle:x} on device {device}"),
+    }
+}
+
+/// A raw pointer that a queued operation may carry to its worker thread.
+struct SendPtr<T>(*mut T);
+// SAFETY: the async-copy contracts make the caller keep the memory valid and otherwise untouched
+// until the operation completes; the pointer is only dereferenced by that operation.
+unsafe impl<T> Send for SendPtr<T> {}
+
+impl Driver for SimDriver {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Sim
+    }
+
+    fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    fn device_info(&self, device: usize) -> Result<DeviceInfo> {
+        let dev = self.device(device)?;
+        Ok(DeviceInfo {
+            ordinal: dev.ordinal,
+            name: format!("rumba simulated GPU {}", dev.ordinal),
+            total_memory: dev.memory.capacity(),
+            compute_capability: None,
+            multiprocessors: rayon::current_num_threads() as u32,
+            warp_size: 32,
+            max_threads_per_block: 1024,
+            max_shared_memory_per_block: 48 * 1024,
+            page_locking: self.host.page_locking().clone(),
+        })
+    }
+
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)> {
+        Ok(self.device(device)?.memory.info())
+    }
+
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
+        self.device(device)?.memory.alloc(bytes)
+    }
+
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.device(device)?.memory.free(ptr)
+    }
+
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
+        self.device(device)?;
+        let spaces = self.spaces();
+        self.host.alloc(bytes, flags, device, &spaces)
+    }
+
+    fn host_free(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.free(ptr, &spaces)
+    }
+
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()> {
+        self.device(device)?;
+        let spaces = self.spaces();
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.host.register(ptr, bytes, flags, device, &spaces) }
+    }
+
+    fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.unregister(ptr, &spaces)
+    }
+
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+        self.device(device)?;
+        self.host.device_pointer(ptr, device)
+    }
+
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
+        self.host.contains(ptr, bytes)
+    }
+
+    fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, src.len())?;
+        self.wait_legacy_point(device)?;
+        // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
+        unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
+        Ok(())
+    }
+
+    fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let s = self.resolve(device, src, dst.len())?;
+        self.wait_legacy_point(device)?;
+        // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
+        unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
+        Ok(())
+    }
+
+    fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let s = self.resolve_any(src, bytes)?;
+        self.wait_legacy_point(device)?;
+        // SAFETY: both ranges are live and bounds-checked.
+        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+        Ok(())
+    }
+
+    fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        self.wait_legacy_point(device)?;
+        // SAFETY: live and bounds-checked.
+        unsafe { bytes::fill(d.addr(), value, bytes) };
+        Ok(())
+    }
+
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let work: stream::Work = if self.is_host_pinned(src, bytes) {
+            let src = SendPtr(src as *mut u8);
+            Box::new(move || {
+                let src = src;
+                // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
+                unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
+                Ok(())
+            })
+        } else {
+            // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
+            let staged = unsafe { std::slice::from_raw_parts(src, bytes) }.to_vec();
+            Box::new(move || {
+                // SAFETY: staged buffer and device range are both owned by this operation.
+                unsafe { bytes::host_to_device(d.addr(), staged.as_ptr(), bytes) };
+                Ok(())
+            })
+        };
+        self.enqueue(device, stream, work).map(drop)
+    }
+
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let s = self.resolve_any(src, bytes)?;
+        let pinned = self.is_host_pinned(dst, bytes);
+        let dst = SendPtr(dst);
+        let (st, seq) = self.enqueue(
+            device,
+            stream,
+            Box::new(move || {
+                let dst = dst;
+                // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
+                unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
+                Ok(())
+            }),
+        )?;
+        if !pinned {
+            // Pageable destination: CUDA returns only once the copy is done.
+            if st.is_own_worker() {
+                return Err(Error::InvalidOperation(
+                    "a copy into pageable memory was issued from a callback of the same stream".into(),
+                ));
+            }
+            st.wait_for(seq);
+            st.take_error()?;
+        }
+        Ok(())
+    }
+
+    fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let s = self.resolve_any(src, bytes)?;
+        self.enqueue(
+            device,
+            stream,
+            Box::new(move || {
+                // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
+                unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+                Ok(())
+            }),
+        )
+        .map(drop)
+    }
+
+    fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        self.enqueue(
+            device,
+            stream,
+            Box::new(move || {
+                // SAFETY: live and bounds-checked.
+                unsafe { bytes::fill(d.addr(), value, bytes) };
+                Ok(())
+            }),
+        )
+        .map(drop)
+    }
+
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
+        let dev = self.device(device)?;
+        let handle = StreamHandle(self.next_handle.fetch_add(1, Ordering::Relaxed));
+        let s = SimStream::spawn(handle, !non_blocking)?;
+        if s.blocking {
+            dev.register_blocking(&s);
+        }
+        lock(&dev.streams).insert(handle.0, StreamOwner(s));
+        Ok(handle)
+    }
+
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let dev = self.device(device)?;
+        match lock(&dev.streams).remove(&stream.0) {
+            Some(_owner) => Ok(()), // dropping the owner lets the worker drain and exit
+            None => Err(invalid_handle("stream", stream.0, device)),
+        }
+    }
+
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let (_, s) = self.stream(device, stream)?;
+        s.synchronize()
+    }
+
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        let (_, s) = self.stream(device, stream)?;
+        Ok(s.is_idle())
+    }
+
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()> {
+        let ev = self.event(device, event)?;
+        let (dev, s) = self.stream(device, stream)?;
+        if let Some(dep) = ev.dependency() {
+            let mut deps = dev.ordering_deps(&s);
+            deps.push(dep);
+            s.push_work(deps, Box::new(|| Ok(())));
+        }
+        Ok(())
+    }
+
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()> {
+        let (dev, s) = self.stream(device, stream)?;
+        let deps = dev.ordering_deps(&s);
+        s.push_notify(deps, callback);
+        Ok(())
+    }
+
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn Any + Send>,
+    ) -> Result<()> {
+        let (_, s) = self.stream(device, stream)?;
+        // No ordering dependencies needed: the stream's own order is what matters.
+        s.push_notify(Vec::new(), Box::new(move |_| drop(value)));
+        Ok(())
+    }
+
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
+        let dev = self.device(device)?;
+        let handle = self.next_handle.fetch_add(1, Ordering::Relaxed);
+        lock(&dev.events).insert(handle, Arc::new(SimEvent::new(timing)));
+        Ok(EventHandle(handle))
+    }
+
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()> {
+        lock(&self.device(device)?.events)
+            .remove(&event.0)
+            .map(drop)
+            .ok_or_else(|| invalid_handle("event", event.0, device))
+    }
+
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        let ev = self.event(device, event)?;
+        let (dev, s) = self.stream(device, stream)?;
+        let deps = dev.ordering_deps(&s);
+        ev.record(&s, deps);
+        Ok(())
+    }
+
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        self.event(device, event)?.synchronize()
+    }
+
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        Ok(self.event(device, event)?.query())
+    }
+
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
+        let a = self.event(device, start)?;
+        let b = self.event(device, end)?;
+        a.elapsed_ms(&b)
+    }
+
+    fn device_synchronize(&self, device: usize) -> Result<()> {
+        let dev = self.device(device)?;
+        let streams = dev.all_streams();
+        if streams.iter().any(|s| s.is_own_worker()) {
+            return Err(Error::InvalidOperation(
+                "the device was synchronized from a stream callback, which would wait forever".into(),
+            ));
+        }
+        let mut first = Ok(());
+        for s in streams {
+            let r = s.synchronize();
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        first
+    }
+}
+
+impl SimDriver {
+    /// Resolves a device range that may live on any device of this driver (for copy sources).
+    fn resolve_any(&self, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
+        let dev = memory::device_of(ptr).filter(|d| *d < self.devices.len()).ok_or(
+            Error::InvalidAddress {
+                ptr,
+                len,
+                reason: "not a device address of this simulator".into(),
+            },
+        )?;
+        self.devices[dev].memory.resolve(ptr, len)
+    }
+}

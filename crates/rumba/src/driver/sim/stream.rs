@@ -1,0 +1,321 @@
+//! Simulated streams: an in-order queue of operations per stream, executed by a worker thread of its
+//! own, so that work really runs asynchronously to the host and different streams really overlap.
+//!
+//! Every operation gets a sequence number when it is queued. A stream's `completed` counter says how
+//! many of its operations have finished, so "operation *n* of stream *s* is done" is a single
+//! comparison. Cross-stream ordering (events, the legacy default stream) is expressed as
+//! dependencies `(stream, seq)` that the worker waits for before running an operation. Dependencies
+//! only ever name operations queued earlier, so they cannot form a cycle.
+//!
+//! Errors: the first failing operation's error is kept on the stream; later work operations on that
+//! stream are skipped (their inputs may be garbage) until the error is reported by a
+//! synchronization, after which the stream is usable again. Notifications (event records, host
+//! callbacks) always run, receiving the pending error as their status, so nothing waiting on them
+//! can hang.
+//!
+//! This module touches only the streams and the closures it is given.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Condvar, Mutex};
+
+use super::memory::lock;
+use crate::driver::StreamHandle;
+use crate::error::{Error, Result};
+
+/// Work that may fail.
+pub(crate) type Work = Box<dyn FnOnce() -> Result<()> + Send>;
+/// A notification that always runs and receives the stream's status.
+pub(crate) type Notify = Box<dyn FnOnce(Result<()>) + Send>;
+
+enum Task {
+    Work(Work),
+    Notify(Notify),
+}
+
+/// "Operation `seq` of `stream` has completed."
+pub(crate) struct Dep {
+    pub(crate) stream: Arc<SimStream>,
+    pub(crate) seq: u64,
+}
+
+struct Op {
+    deps: Vec<Dep>,
+    task: Task,
+}
+
+struct State {
+    queue: VecDeque<Op>,
+    enqueued: u64,
+    completed: u64,
+    error: Option<Error>,
+    closing: bool,
+}
+
+/// One simulated stream.
+pub(crate) struct SimStream {
+    pub(crate) handle: StreamHandle,
+    /// Blocking streams order against the legacy default stream.
+    pub(crate) blocking: bool,
+    state: Mutex<State>,
+    work_cv: Condvar,
+    done_cv: Condvar,
+}
+
+thread_local! {
+    /// The stream whose worker is running on this thread (address of its `SimStream`), if any.
+    static WORKER_OF: Cell<usize> = const { Cell::new(0) };
+}
+
+impl SimStream {
+    /// Creates a stream and starts its worker thread.
+    pub(crate) fn spawn(handle: StreamHandle, blocking: bool) -> Result<Arc<SimStream>> {
+        let stream = Arc::new(SimStream {
+            handle,
+            blocking,
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                enqueued: 0,
+                completed: 0,
+                error: None,
+                closing: false,
+            }),
+            work_cv: Condvar::new(),
+            done_cv: Condvar::new(),
+        });
+        let worker = Arc::clone(&stream);
+        std::thread::Builder::new()
+            .name(format!("rumba-stream-{}", handle.0))
+            .stack_size(1 << 20)
+            .spawn(move || worker.run())
+            .map_err(|e| Error::Driver {
+                code: 2,
+                name: "CUDA_ERROR_OUT_OF_MEMORY".into(),
+                call: "stream_create".into(),
+                message: format!("cannot start the stream's worker thread: {e}"),
+            })?;
+        Ok(stream)
+    }
+
+    fn run(self: Arc<Self>) {
+        WORKER_OF.with(|w| w.set(Arc::as_ptr(&self) as usize));
+        loop {
+            let op = {
+                let mut st = lock(&self.state);
+                loop {
+                    if let Some(op) = st.queue.pop_front() {
+                        break op;
+                    }
+                    if st.closing {
+                        return;
+                    }
+                    st = self.work_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            for dep in &op.deps {
+                dep.stream.wait_for(dep.seq);
+            }
+            drop(op.deps);
+            let status = lock(&self.state).error.clone();
+            let failure = match op.task {
+                Task::Work(work) => match status {
+                    Some(_) => None, // skipped: an earlier failure is still unreported
+                    None => match catch_unwind(AssertUnwindSafe(work)) {
+                        Ok(Ok(())) => None,
+                        Ok(Err(e)) => Some(e),
+                        Err(panic) => Some(Error::Driver {
+                            code: 999,
+                            name: "CUDA_ERROR_UNKNOWN".into(),
+                            call: "stream operation".into(),
+                            message: format!("panicked: {}", panic_message(&*panic)),
+                        }),
+                    },
+                },
+                Task::Notify(notify) => {
+                    let status = status.map_or(Ok(()), Err);
+                    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || notify(status))) {
+                        tracing::error!(
+                            stream = self.handle.0,
+                            "a stream callback panicked: {}",
+                            panic_message(&*panic)
+                        );
+                    }
+                    None
+                }
+            };
+            let mut st = lock(&self.state);
+            if let Some(e) = failure {
+                st.error.get_or_insert(e);
+            }
+            st.completed += 1;
+            drop(st);
+            self.done_cv.notify_all();
+        }
+    }
+
+    /// Queues an operation after `deps`; returns its sequence number.
+    fn push(&self, deps: Vec<Dep>, task: Task) -> u64 {
+        let mut st = lock(&self.state);
+        st.enqueued += 1;
+        let seq = st.enqueued;
+        st.queue.push_back(Op { deps, task });
+        drop(st);
+        self.work_cv.notify_one();
+        seq
+    }
+
+    /// Queues work that may fail.
+    pub(crate) fn push_work(&self, deps: Vec<Dep>, work: Work) -> u64 {
+        self.push(deps, Task::Work(work))
+    }
+
+    /// Queues a notification that always runs.
+    pub(crate) fn push_notify(&self, deps: Vec<Dep>, notify: Notify) -> u64 {
+        self.push(deps, Task::Notify(notify))
+    }
+
+    /// Sequence number of the last queued operation.
+    pub(crate) fn enqueued(&self) -> u64 {
+        lock(&self.state).enqueued
+    }
+
+    /// True if operation `seq` has completed.
+    pub(crate) fn is_done(&self, seq: u64) -> bool {
+        lock(&self.state).completed >= seq
+    }
+
+    /// True if every queued operation has completed.
+    pub(crate) fn is_idle(&self) -> bool {
+        let st = lock(&self.state);
+        st.completed == st.enqueued
+    }
+
+    /// A dependency on everything queued so far, or `None` if that is already done.
+    pub(crate) fn current_point(self: &Arc<Self>) -> Option<Dep> {
+        let st = lock(&self.state);
+        (st.completed < st.enqueued).then(|| Dep {
+            stream: Arc::clone(self),
+            seq: st.enqueued,
+        })
+    }
+
+    /// Blocks until operation `seq` has completed.
+    pub(crate) fn wait_for(&self, seq: u64) {
+        let mut st = lock(&self.state);
+        while st.completed < seq {
+            st = self.done_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// True when called from this stream's own worker (a callback), where waiting would deadlock.
+    pub(crate) fn is_own_worker(&self) -> bool {
+        WORKER_OF.with(|w| w.get()) == self as *const SimStream as usize
+    }
+
+    /// Waits for everything queued so far, then reports (and clears) the first unreported error.
+    pub(crate) fn synchronize(&self) -> Result<()> {
+        if self.is_own_worker() {
+            return Err(Error::InvalidOperation(format!(
+                "stream {} was synchronized from its own callback, which would wait forever",
+                self.handle.0
+            )));
+        }
+        let target = self.enqueued();
+        self.wait_for(target);
+        self.take_error()
+    }
+
+    /// Reports (and clears) the first unreported error without waiting.
+    pub(crate) fn take_error(&self) -> Result<()> {
+        lock(&self.state).error.take().map_or(Ok(()), Err)
+    }
+
+    /// Lets the worker exit once the queue is empty.
+    pub(crate) fn close(&self) {
+        lock(&self.state).closing = true;
+        self.work_cv.notify_all();
+    }
+}
+
+/// Owns a stream's lifetime: dropping it lets the worker finish the queue and exit.
+pub(crate) struct StreamOwner(pub(crate) Arc<SimStream>);
+
+impl Drop for StreamOwner {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// A human-readable panic payload.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn runs_in_order_and_reports_errors_once() {
+        let s = SimStream::spawn(StreamHandle(100), true).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        for i in 0..50 {
+            let log = Arc::clone(&log);
+            s.push_work(vec![], Box::new(move || {
+                log.lock().unwrap().push(i);
+                Ok(())
+            }));
+        }
+        s.synchronize().unwrap();
+        assert_eq!(*log.lock().unwrap(), (0..50).collect::<Vec<_>>());
+
+        s.push_work(vec![], Box::new(|| Err(Error::InvalidOperation("boom".into()))));
+        let ran = Arc::new(Mutex::new(false));
+        let r = Arc::clone(&ran);
+        s.push_work(vec![], Box::new(move || {
+            *r.lock().unwrap() = true;
+            Ok(())
+        }));
+        let (tx, rx) = mpsc::channel();
+        s.push_notify(vec![], Box::new(move |status| tx.send(status.is_err()).unwrap()));
+        assert!(s.synchronize().unwrap_err().to_string().contains("boom"));
+        assert!(!*ran.lock().unwrap(), "work after a failure is skipped");
+        assert!(rx.recv().unwrap(), "notifications see the failure");
+        s.synchronize().unwrap();
+        s.push_work(vec![], Box::new(|| panic!("kaput")));
+        assert!(s.synchronize().unwrap_err().to_string().contains("kaput"));
+        s.close();
+    }
+
+    #[test]
+    fn dependencies_order_across_streams() {
+        let a = SimStream::spawn(StreamHandle(101), true).unwrap();
+        let b = SimStream::spawn(StreamHandle(102), true).unwrap();
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate_rx);
+        let seq = a.push_work(vec![], Box::new(move || {
+            gate.lock().unwrap().recv().unwrap();
+            Ok(())
+        }));
+        let (tx, rx) = mpsc::channel();
+        b.push_notify(
+            vec![Dep { stream: Arc::clone(&a), seq }],
+            Box::new(move |_| tx.send(()).unwrap()),
+        );
+        assert!(rx.try_recv().is_err(), "b waits for a");
+        assert!(!a.is_done(seq));
+        gate_tx.send(()).unwrap();
+        rx.recv().unwrap();
+        assert!(a.is_done(seq));
+        a.close();
+        b.close();
+    }
+}
