@@ -185,7 +185,11 @@ impl Config {
         }
         if let Some(v) = lookup("RUMBA_MEMORY_MANAGER") {
             let name = v.trim();
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
                 return Err(invalid(
                     "RUMBA_MEMORY_MANAGER",
                     &v,
@@ -253,7 +257,12 @@ pub fn parse_size(text: &str) -> Option<usize> {
 /// Total physical memory of the host, or 16 GiB when the OS does not say.
 pub(crate) fn host_ram_bytes() -> usize {
     // SAFETY: sysconf has no preconditions.
-    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
     if pages > 0 && size > 0 {
         (pages as usize).saturating_mul(size as usize)
     } else {
@@ -266,8 +275,10 @@ mod tests {
     use super::*;
 
     fn with(pairs: &[(&str, &str)]) -> Result<Config> {
-        let pairs: Vec<(String, String)> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::from_lookup(move |n| pairs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()))
     }
 

@@ -1,9 +1,70 @@
-//! rumba: Numba's GPU memory-management model for Rust.
+//! # rumba
+//!
+//! Numba's GPU memory-management model for Rust: device memory with deferred deallocation and
+//! pluggable memory managers, pinned host memory, streams and events, on a simulated GPU that
+//! really runs asynchronously (the default) or on NVIDIA GPUs through CUDA (the `cuda` feature).
+//!
+//! A walk through the layers, each step a runnable example on the simulator:
+//!
+//! 1. Devices and contexts are created lazily; every call works without setup.
+//!    ```
+//!    let report = rumba::detect().unwrap();
+//!    println!("{report}");
+//!    let (free, total) = rumba::get_memory_info().unwrap();
+//!    assert!(free <= total);
+//!    ```
+//! 2. Device memory comes from the context's memory manager and returns to it when the last
+//!    handle drops; releases are batched in a deferred queue.
+//!    ```
+//!    let ctx = rumba::current_context().unwrap();
+//!    let buf = ctx.memalloc(1 << 20).unwrap();
+//!    buf.memset(0).unwrap();
+//!    drop(buf);
+//!    ctx.flush_deallocations().unwrap();
+//!    assert_eq!(ctx.deallocations().memory.count, 0);
+//!    ```
+//! 3. Streams run work asynchronously; a scope borrows host memory until the work is done.
+//!    ```
+//!    let s = rumba::stream().unwrap();
+//!    let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
+//!    let mut out = [0u8; 3];
+//!    s.auto_synchronize(|scope| -> rumba::Result<()> {
+//!        scope.copy_to_device(&buf, 0, &[1, 2, 3])?;
+//!        scope.copy_to_host(&mut out, &buf, 0)
+//!    }).unwrap().unwrap();
+//!    assert_eq!(out, [1, 2, 3]);
+//!    ```
+//! 4. Events order streams and time them.
+//!    ```
+//!    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+//!    let e = rumba::event(true).unwrap();
+//!    e.record(&a).unwrap();
+//!    e.wait(&b).unwrap(); // b's later work waits for a's earlier work
+//!    b.synchronize().unwrap();
+//!    ```
+//!
+//! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
+//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event).
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod context;
 pub mod driver;
 pub mod error;
+pub mod event;
+pub mod memory;
+mod runtime;
+pub mod stream;
 
 pub use config::Config;
+pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
+pub use event::{Event, event, event_elapsed_time};
+pub use runtime::{
+    DetectReport, Device, backend_driver, close, configure, current_context, current_device,
+    defer_cleanup, detect, get_memory_info, gpus, runtime_config, select_device, synchronize,
+};
+pub use stream::{
+    Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,
+    legacy_default_stream, per_thread_default_stream, stream,
+};

@@ -190,7 +190,10 @@ pub trait Driver: Send + Sync + fmt::Debug {
     /// Allocates `bytes` of page-locked host memory (zeroed).
     fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
     /// Frees memory returned by [`host_alloc`](Driver::host_alloc).
-    fn host_free(&self, ptr: *mut u8) -> Result<()>;
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()>;
     /// Page-locks (and with `flags.mapped`, maps) an existing host range.
     ///
     /// # Safety
@@ -204,9 +207,16 @@ pub trait Driver: Send + Sync + fmt::Debug {
         flags: HostAllocFlags,
     ) -> Result<()>;
     /// Undoes [`host_register`](Driver::host_register), immediately.
-    fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
+    ///
+    /// # Safety
+    /// No queued device work may still use the range (it may be freed by its owner afterwards).
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
     /// The device address of mapped host memory (allocated or registered with `mapped`).
-    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
+    ///
+    /// # Safety
+    /// Device work through the returned address reads and writes the host memory directly. The
+    /// caller must ensure that no Rust reference to that memory is used while such work runs.
+    unsafe fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
     /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
 
@@ -215,8 +225,13 @@ pub trait Driver: Send + Sync + fmt::Debug {
     /// Copies device → host, returning when the copy is complete.
     fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
     /// Copies device → device, returning when the copy is complete.
-    fn memcpy_dtod(&self, device: usize, dst: DevicePtr, src: DevicePtr, bytes: usize)
-    -> Result<()>;
+    fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()>;
     /// Sets `bytes` bytes at `dst` to `value`, returning when done.
     fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
 
@@ -277,8 +292,12 @@ pub trait Driver: Send + Sync + fmt::Debug {
     /// True when all work queued on `stream` has completed.
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool>;
     /// Makes all future work on `stream` wait for the event's most recent record.
-    fn stream_wait_event(&self, device: usize, stream: StreamHandle, event: EventHandle)
-    -> Result<()>;
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()>;
     /// Queues `callback` to run (off the host thread) once all earlier work on `stream` is done.
     fn stream_add_callback(
         &self,
@@ -352,4 +371,19 @@ fn open_cuda(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
         backend: "cuda".into(),
         reason: "this rumba was built without the `cuda` cargo feature".into(),
     })
+}
+
+thread_local! {
+    static CALLBACK_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the current thread as one that runs driver callbacks (a stream worker). Driver calls that
+/// may block or that CUDA forbids in callbacks (flushing deallocations) are avoided there.
+pub(crate) fn mark_callback_thread() {
+    CALLBACK_THREAD.with(|c| c.set(true));
+}
+
+/// True on threads that run driver callbacks.
+pub(crate) fn on_callback_thread() -> bool {
+    CALLBACK_THREAD.with(|c| c.get())
 }

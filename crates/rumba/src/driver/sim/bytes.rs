@@ -79,7 +79,8 @@ pub(crate) unsafe fn device_to_device(dst: *mut u8, src: *const u8, len: usize) 
     let load = |i: usize| unsafe { (*src.add(i).cast::<AtomicU8>()).load(Relaxed) };
     let store = |i: usize, v: u8| unsafe { (*dst.add(i).cast::<AtomicU8>()).store(v, Relaxed) };
     let same_phase = (dst as usize) % WORD == (src as usize) % WORD;
-    let overlapping = (src as usize) < (dst as usize) + len && (dst as usize) < (src as usize) + len;
+    let overlapping =
+        (src as usize) < (dst as usize) + len && (dst as usize) < (src as usize) + len;
     if overlapping && (dst as usize) > (src as usize) {
         // Copy backwards so that bytes are read before they are overwritten.
         for i in (0..len).rev() {

@@ -122,7 +122,9 @@ impl HostRegistry {
         let page = page_size();
         let size = bytes.max(1).div_ceil(page) * page;
         let layout = Layout::from_size_align(size, page).map_err(|_| {
-            Error::InvalidArgument(format!("cannot allocate {bytes} bytes of pinned host memory"))
+            Error::InvalidArgument(format!(
+                "cannot allocate {bytes} bytes of pinned host memory"
+            ))
         })?;
         // SAFETY: non-zero size.
         let p = unsafe { alloc_zeroed(layout) };
@@ -166,7 +168,9 @@ impl HostRegistry {
         spaces: &[&AddressSpace],
     ) -> Result<()> {
         if p.is_null() {
-            return Err(Error::InvalidArgument("cannot register a null host pointer".into()));
+            return Err(Error::InvalidArgument(
+                "cannot register a null host pointer".into(),
+            ));
         }
         let start = p as usize;
         {
@@ -216,7 +220,9 @@ impl HostRegistry {
             } else {
                 "not the start of a registered host range"
             };
-            return Err(Error::InvalidArgument(format!("host pointer {p:p} is {what}")));
+            return Err(Error::InvalidArgument(format!(
+                "host pointer {p:p} is {what}"
+            )));
         };
         for (dev, dptr) in &range.mappings {
             spaces[*dev].unmap_host(*dptr);
@@ -283,7 +289,10 @@ impl HostRegistry {
             let why = if !r.flags.mapped {
                 "it was pinned without `mapped`".to_string()
             } else {
-                format!("it is not portable and was mapped for device {}", r.mappings.first().map_or(0, |m| m.0))
+                format!(
+                    "it is not portable and was mapped for device {}",
+                    r.mappings.first().map_or(0, |m| m.0)
+                )
             };
             return Err(Error::InvalidArgument(format!(
                 "host memory at {p:p} is not mapped into device {device}: {why}"
@@ -355,24 +364,41 @@ mod tests {
         let owned = [AddressSpace::new(0, 1 << 20), AddressSpace::new(1, 1 << 20)];
         let spaces = [&owned[0], &owned[1]];
         let reg = HostRegistry::new();
-        let plain = reg.alloc(100, HostAllocFlags::default(), 0, &spaces).unwrap();
+        let plain = reg
+            .alloc(100, HostAllocFlags::default(), 0, &spaces)
+            .unwrap();
         assert!(reg.contains(plain, 100));
         assert!(reg.contains(unsafe { plain.add(50) }, 50));
         assert!(!reg.contains(plain, 101));
         assert!(reg.device_pointer(plain, 0).is_err());
 
-        let mapped = HostAllocFlags { mapped: true, ..Default::default() };
+        let mapped = HostAllocFlags {
+            mapped: true,
+            ..Default::default()
+        };
         let m = reg.alloc(64, mapped, 1, &spaces).unwrap();
         let d = reg.device_pointer(unsafe { m.add(8) }, 1).unwrap();
         assert!(spaces[1].resolve(d, 56).is_ok());
-        assert!(reg.device_pointer(m, 0).unwrap_err().to_string().contains("not portable"));
+        assert!(
+            reg.device_pointer(m, 0)
+                .unwrap_err()
+                .to_string()
+                .contains("not portable")
+        );
 
-        let portable = HostAllocFlags { mapped: true, portable: true, ..Default::default() };
+        let portable = HostAllocFlags {
+            mapped: true,
+            portable: true,
+            ..Default::default()
+        };
         let p = reg.alloc(64, portable, 0, &spaces).unwrap();
         assert!(reg.device_pointer(p, 0).is_ok() && reg.device_pointer(p, 1).is_ok());
 
         reg.free(m, &spaces).unwrap();
-        assert!(spaces[1].resolve(d, 1).is_err(), "mapping removed with the memory");
+        assert!(
+            spaces[1].resolve(d, 1).is_err(),
+            "mapping removed with the memory"
+        );
         assert!(reg.free(m, &spaces).is_err(), "double free refused");
         reg.free(plain, &spaces).unwrap();
         reg.free(p, &spaces).unwrap();
@@ -389,7 +415,10 @@ mod tests {
         assert!(reg.contains(p, 10_000));
         let again = unsafe { reg.register(p, 10, HostAllocFlags::default(), 0, &spaces) };
         assert!(again.unwrap_err().to_string().contains("already pinned"));
-        assert!(reg.free(p, &spaces).is_err(), "registered memory is not freed by the registry");
+        assert!(
+            reg.free(p, &spaces).is_err(),
+            "registered memory is not freed by the registry"
+        );
         reg.unregister(p, &spaces).unwrap();
         assert!(!reg.contains(p, 1));
         unsafe { reg.register(p, buf.len(), HostAllocFlags::default(), 0, &spaces) }.unwrap();

@@ -242,7 +242,11 @@ impl AddressSpace {
         let table = self.table.read().unwrap_or_else(|e| e.into_inner());
         let region = table.range(..=ptr).next_back().map(|(_, r)| r);
         match region {
-            Some(r) if ptr.checked_add(len as u64).is_some_and(|end| end <= r.base + r.len as u64) => {
+            Some(r)
+                if ptr
+                    .checked_add(len as u64)
+                    .is_some_and(|end| end <= r.base + r.len as u64) =>
+            {
                 Ok(Resolved {
                     region: Arc::clone(r),
                     ptr,
@@ -299,7 +303,10 @@ mod tests {
         assert!(space.resolve(a, 100).is_ok());
         assert!(space.resolve(a + 99, 1).is_ok());
         let past = space.resolve(a + 50, 51).err().unwrap();
-        assert!(past.to_string().contains("runs past the end of the 100-byte allocation"));
+        assert!(
+            past.to_string()
+                .contains("runs past the end of the 100-byte allocation")
+        );
         assert!(space.resolve(a + 100, 1).is_err());
         assert!(space.resolve(a - 1, 1).is_err());
     }
@@ -309,7 +316,14 @@ mod tests {
         let space = AddressSpace::new(0, 1024);
         let a = space.alloc(1000).unwrap();
         assert_eq!(space.info(), (0, 1024));
-        assert!(matches!(space.alloc(1), Err(Error::OutOfMemory { requested: 1, free: 0, .. })));
+        assert!(matches!(
+            space.alloc(1),
+            Err(Error::OutOfMemory {
+                requested: 1,
+                free: 0,
+                ..
+            })
+        ));
         space.free(a).unwrap();
         assert_eq!(space.info(), (1024, 1024));
         assert!(space.free(a).is_err(), "double free is refused");

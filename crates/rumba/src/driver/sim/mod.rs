@@ -175,7 +175,8 @@ impl SimDriver {
     /// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
     /// let p = drv.host_alloc(0, 4096, HostAllocFlags::default()).unwrap();
     /// assert_eq!(drv.is_page_locked(p), Some(drv.page_locking().is_available()));
-    /// drv.host_free(p).unwrap();
+    /// // SAFETY: nothing refers to `p` any more.
+    /// unsafe { drv.host_free(p) }.unwrap();
     /// ```
     pub fn is_page_locked(&self, ptr: *const u8) -> Option<bool> {
         self.host.is_locked(ptr)
@@ -244,7 +245,11 @@ impl SimDriver {
                 "a synchronous copy was issued from a callback of the default stream, which would wait forever".into(),
             ));
         }
-        for dep in dev.ordering_deps(legacy).into_iter().chain(legacy.current_point()) {
+        for dep in dev
+            .ordering_deps(legacy)
+            .into_iter()
+            .chain(legacy.current_point())
+        {
             dep.stream.wait_for(dep.seq);
         }
         Ok(())
@@ -312,7 +317,7 @@ impl Driver for SimDriver {
         self.host.alloc(bytes, flags, device, &spaces)
     }
 
-    fn host_free(&self, ptr: *mut u8) -> Result<()> {
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
         self.host.free(ptr, &spaces)
     }
@@ -330,12 +335,12 @@ impl Driver for SimDriver {
         unsafe { self.host.register(ptr, bytes, flags, device, &spaces) }
     }
 
-    fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
         self.host.unregister(ptr, &spaces)
     }
 
-    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+    unsafe fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
         self.device(device)?;
         self.host.device_pointer(ptr, device)
     }
@@ -455,7 +460,8 @@ impl Driver for SimDriver {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
                 return Err(Error::InvalidOperation(
-                    "a copy into pageable memory was issued from a callback of the same stream".into(),
+                    "a copy into pageable memory was issued from a callback of the same stream"
+                        .into(),
                 ));
             }
             st.wait_for(seq);
@@ -623,7 +629,8 @@ impl Driver for SimDriver {
         let streams = dev.all_streams();
         if streams.iter().any(|s| s.is_own_worker()) {
             return Err(Error::InvalidOperation(
-                "the device was synchronized from a stream callback, which would wait forever".into(),
+                "the device was synchronized from a stream callback, which would wait forever"
+                    .into(),
             ));
         }
         let mut first = Ok(());
@@ -640,13 +647,13 @@ impl Driver for SimDriver {
 impl SimDriver {
     /// Resolves a device range that may live on any device of this driver (for copy sources).
     fn resolve_any(&self, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
-        let dev = memory::device_of(ptr).filter(|d| *d < self.devices.len()).ok_or(
-            Error::InvalidAddress {
+        let dev = memory::device_of(ptr)
+            .filter(|d| *d < self.devices.len())
+            .ok_or(Error::InvalidAddress {
                 ptr,
                 len,
                 reason: "not a device address of this simulator".into(),
-            },
-        )?;
+            })?;
         self.devices[dev].memory.resolve(ptr, len)
     }
 }

@@ -100,6 +100,7 @@ impl SimStream {
 
     fn run(self: Arc<Self>) {
         WORKER_OF.with(|w| w.set(Arc::as_ptr(&self) as usize));
+        crate::driver::mark_callback_thread();
         loop {
             let op = {
                 let mut st = lock(&self.state);
@@ -269,23 +270,35 @@ mod tests {
         let log = Arc::new(Mutex::new(Vec::new()));
         for i in 0..50 {
             let log = Arc::clone(&log);
-            s.push_work(vec![], Box::new(move || {
-                log.lock().unwrap().push(i);
-                Ok(())
-            }));
+            s.push_work(
+                vec![],
+                Box::new(move || {
+                    log.lock().unwrap().push(i);
+                    Ok(())
+                }),
+            );
         }
         s.synchronize().unwrap();
         assert_eq!(*log.lock().unwrap(), (0..50).collect::<Vec<_>>());
 
-        s.push_work(vec![], Box::new(|| Err(Error::InvalidOperation("boom".into()))));
+        s.push_work(
+            vec![],
+            Box::new(|| Err(Error::InvalidOperation("boom".into()))),
+        );
         let ran = Arc::new(Mutex::new(false));
         let r = Arc::clone(&ran);
-        s.push_work(vec![], Box::new(move || {
-            *r.lock().unwrap() = true;
-            Ok(())
-        }));
+        s.push_work(
+            vec![],
+            Box::new(move || {
+                *r.lock().unwrap() = true;
+                Ok(())
+            }),
+        );
         let (tx, rx) = mpsc::channel();
-        s.push_notify(vec![], Box::new(move |status| tx.send(status.is_err()).unwrap()));
+        s.push_notify(
+            vec![],
+            Box::new(move |status| tx.send(status.is_err()).unwrap()),
+        );
         assert!(s.synchronize().unwrap_err().to_string().contains("boom"));
         assert!(!*ran.lock().unwrap(), "work after a failure is skipped");
         assert!(rx.recv().unwrap(), "notifications see the failure");
@@ -301,13 +314,19 @@ mod tests {
         let b = SimStream::spawn(StreamHandle(102), true).unwrap();
         let (gate_tx, gate_rx) = mpsc::channel::<()>();
         let gate = Mutex::new(gate_rx);
-        let seq = a.push_work(vec![], Box::new(move || {
-            gate.lock().unwrap().recv().unwrap();
-            Ok(())
-        }));
+        let seq = a.push_work(
+            vec![],
+            Box::new(move || {
+                gate.lock().unwrap().recv().unwrap();
+                Ok(())
+            }),
+        );
         let (tx, rx) = mpsc::channel();
         b.push_notify(
-            vec![Dep { stream: Arc::clone(&a), seq }],
+            vec![Dep {
+                stream: Arc::clone(&a),
+                seq,
+            }],
             Box::new(move |_| tx.send(()).unwrap()),
         );
         assert!(rx.try_recv().is_err(), "b waits for a");

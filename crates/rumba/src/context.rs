@@ -1,0 +1,299 @@
+//! Contexts: one per device, shared by every host thread that uses the device (like CUDA's
+//! primary context), holding the device's memory manager and the deferred-release queue for
+//! streams, events and modules.
+//!
+//! A context is created lazily by the first call that needs it ([`current_context`](crate::current_context)).
+//! [`close`](crate::close) detaches the calling thread; when the last attached thread detaches, the
+//! context is reset (device synchronized, every device allocation freed) and forgotten, and a later
+//! call creates a fresh one. Objects created in the old context keep it alive as an object, but its
+//! device memory is gone: using it is reported as an invalid address (on the sim; on CUDA, as by
+//! the driver), never undefined behaviour.
+//!
+//! This module touches the driver and the memory layer.
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::driver::{Driver, HostAllocFlags};
+use crate::error::Result;
+use crate::memory::{
+    DeviceBuffer, ManagerContext, MemoryManager, Pending, PendingQueue, PendingStats, PinnedBuffer,
+};
+
+pub(crate) struct ContextInner {
+    device: usize,
+    driver: Arc<dyn Driver>,
+    config: Config,
+    manager: Arc<dyn MemoryManager>,
+    /// Deferred destruction of streams, events and modules (count rule only).
+    resources: PendingQueue,
+}
+
+/// The context of one device: memory manager, deferred releases, device-wide synchronization.
+///
+/// Cloning is cheap and shares the context.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let (free, total) = ctx.get_memory_info().unwrap();
+/// assert!(free <= total);
+/// ```
+#[derive(Clone)]
+pub struct Context {
+    pub(crate) inner: Arc<ContextInner>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "<{} context on device {} with memory manager '{}'>",
+            self.inner.driver.backend(),
+            self.inner.device,
+            self.inner.manager.name()
+        )
+    }
+}
+
+/// Pending releases of a context: memory (from its manager) and other resources.
+///
+/// ```
+/// let stats = rumba::current_context().unwrap().deallocations();
+/// let _ = stats.memory.count + stats.resources.count;
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeallocStats {
+    /// Device and pinned-host memory waiting to be freed.
+    pub memory: PendingStats,
+    /// Streams, events and modules waiting to be destroyed.
+    pub resources: PendingStats,
+}
+
+/// While alive, no context releases anything (see [`defer_cleanup`](crate::defer_cleanup)).
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let guard = ctx.defer_cleanup();
+/// drop(ctx.memalloc(8).unwrap());
+/// assert!(ctx.deallocations().memory.count >= 1);
+/// drop(guard);
+/// ctx.flush_deallocations().unwrap();
+/// ```
+#[must_use = "cleanup is deferred only while the guard lives"]
+pub struct DeferCleanup {
+    ctx: Context,
+}
+
+impl Drop for DeferCleanup {
+    fn drop(&mut self) {
+        self.ctx.inner.manager.defer_cleanup_exit();
+        self.ctx.inner.resources.undefer();
+    }
+}
+
+impl Context {
+    pub(crate) fn create(device: usize, driver: Arc<dyn Driver>, config: Config) -> Result<Self> {
+        let factory = crate::memory::factory_for(&config.memory_manager)?;
+        let mc = ManagerContext {
+            device,
+            driver: Arc::clone(&driver),
+            config: config.clone(),
+        };
+        let manager = factory.create(&mc)?;
+        crate::memory::check_version_of(&*manager)?;
+        manager.initialize()?;
+        let resources = PendingQueue::new(config.max_pending_deallocs_count, usize::MAX);
+        Ok(Context {
+            inner: Arc::new(ContextInner {
+                device,
+                driver,
+                config,
+                manager,
+                resources,
+            }),
+        })
+    }
+
+    /// Ordinal of the context's device.
+    ///
+    /// ```
+    /// assert_eq!(rumba::current_context().unwrap().device_id(), 0);
+    /// ```
+    pub fn device_id(&self) -> usize {
+        self.inner.device
+    }
+
+    /// The driver behind the context.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert!(ctx.driver().device_count() >= 1);
+    /// ```
+    pub fn driver(&self) -> &Arc<dyn Driver> {
+        &self.inner.driver
+    }
+
+    /// The context's memory manager.
+    ///
+    /// ```
+    /// assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "default");
+    /// ```
+    pub fn memory_manager(&self) -> &Arc<dyn MemoryManager> {
+        &self.inner.manager
+    }
+
+    /// What a memory-manager factory receives for this context.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert_eq!(ctx.manager_context().config.max_pending_deallocs_count, ctx.config().max_pending_deallocs_count);
+    /// ```
+    pub fn manager_context(&self) -> ManagerContext {
+        ManagerContext {
+            device: self.inner.device,
+            driver: Arc::clone(&self.inner.driver),
+            config: self.inner.config.clone(),
+        }
+    }
+
+    /// The configuration the context was created with.
+    ///
+    /// ```
+    /// assert!(rumba::current_context().unwrap().config().sim_devices >= 1);
+    /// ```
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(256).unwrap();
+    /// assert_eq!(buf.len(), 256);
+    /// ```
+    pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
+        let (device, driver) = (self.inner.device, Arc::clone(&self.inner.driver));
+        if bytes == 0 {
+            return Ok(DeviceBuffer::new(0, 0, device, driver, None));
+        }
+        let ptr = self.inner.manager.memalloc(bytes)?;
+        Ok(DeviceBuffer::new(
+            ptr,
+            bytes,
+            device,
+            driver,
+            Some(Arc::clone(&self.inner.manager)),
+        ))
+    }
+
+    /// Allocates `bytes` of page-locked host memory with `flags` through the memory manager.
+    ///
+    /// ```
+    /// let p = rumba::current_context().unwrap().memhostalloc(64, Default::default()).unwrap();
+    /// assert_eq!(p.len(), 64);
+    /// ```
+    pub fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<PinnedBuffer> {
+        let ptr = self.inner.manager.memhostalloc(bytes, flags)?;
+        Ok(PinnedBuffer::new(
+            ptr,
+            bytes,
+            flags,
+            Arc::clone(&self.inner.manager),
+        ))
+    }
+
+    /// `(free, total)` bytes of device memory; `free` moves with allocations.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let (free, total) = ctx.get_memory_info().unwrap();
+    /// assert!(free <= total);
+    /// ```
+    pub fn get_memory_info(&self) -> Result<(usize, usize)> {
+        match self.inner.manager.get_memory_info() {
+            Err(crate::Error::Unsupported(_)) => self.inner.driver.mem_info(self.inner.device),
+            other => other,
+        }
+    }
+
+    /// Waits for all work on every stream of the device; reports the first unreported error.
+    ///
+    /// ```
+    /// rumba::current_context().unwrap().synchronize().unwrap();
+    /// ```
+    pub fn synchronize(&self) -> Result<()> {
+        self.inner.driver.device_synchronize(self.inner.device)
+    }
+
+    /// Pending releases (memory and resources).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _ = ctx.deallocations().memory.bytes;
+    /// ```
+    pub fn deallocations(&self) -> DeallocStats {
+        DeallocStats {
+            memory: self.inner.manager.pending(),
+            resources: self.inner.resources.stats(),
+        }
+    }
+
+    /// Carries out every pending release now (a no-op under a [`DeferCleanup`] guard). Releases
+    /// that fail are logged and returned together as [`Error::DeallocationFailed`](crate::Error::DeallocationFailed);
+    /// they are not retried.
+    ///
+    /// ```
+    /// rumba::current_context().unwrap().flush_deallocations().unwrap();
+    /// ```
+    pub fn flush_deallocations(&self) -> Result<()> {
+        let a = self.inner.manager.flush();
+        let b = self.inner.resources.flush();
+        a.and(b)
+    }
+
+    /// Suspends all releases of this context while the returned guard lives (nestable, any thread).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _outer = ctx.defer_cleanup();
+    /// let _inner = ctx.defer_cleanup();
+    /// ```
+    pub fn defer_cleanup(&self) -> DeferCleanup {
+        self.inner.manager.defer_cleanup_enter();
+        self.inner.resources.defer();
+        DeferCleanup { ctx: self.clone() }
+    }
+
+    /// Resets the context: waits for the device, destroys pending resources, and has the memory
+    /// manager free every device allocation. Existing device buffers become invalid.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let buf = ctx.memalloc(16).unwrap();
+    /// ctx.reset().unwrap();
+    /// assert!(buf.copy_from_host(&[0; 16]).is_err()); // its memory is gone
+    /// ```
+    pub fn reset(&self) -> Result<()> {
+        let synced = self.synchronize();
+        let resources = self.inner.resources.flush_all();
+        let memory = self.inner.manager.reset();
+        synced.and(resources).and(memory)
+    }
+
+    /// Defers the destruction of a stream, event or module.
+    pub(crate) fn defer_release(
+        &self,
+        what: String,
+        release: Box<dyn FnOnce() -> Result<()> + Send>,
+    ) {
+        self.inner.resources.add(Pending {
+            bytes: 0,
+            what,
+            release,
+        });
+    }
+
+    pub(crate) fn same(&self, other: &Context) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}

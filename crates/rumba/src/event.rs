@@ -1,0 +1,208 @@
+//! Layer 4: events — markers recorded on a stream that complete when the stream reaches them.
+//!
+//! An event orders work across streams ([`Event::wait`]: a stream waits, the host does not),
+//! lets the host wait for part of a stream ([`Event::synchronize`]), and measures real elapsed
+//! device time between two records ([`Event::elapsed_time`], milliseconds).
+//!
+//! This module touches the driver (event calls) and the context (deferred destruction).
+//!
+//! ```
+//! let s = rumba::stream().unwrap();
+//! let (start, end) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+//! start.record(&s).unwrap();
+//! s.memset(&rumba::current_context().unwrap().memalloc(1 << 20).unwrap(), 1).unwrap();
+//! end.record(&s).unwrap();
+//! end.synchronize().unwrap();
+//! assert!(start.elapsed_time(&end).unwrap() >= 0.0);
+//! ```
+
+use std::sync::Arc;
+
+use crate::context::Context;
+use crate::driver::EventHandle;
+use crate::error::{Error, Result};
+use crate::runtime::current_context;
+use crate::stream::Stream;
+
+struct EventInner {
+    ctx: Context,
+    handle: EventHandle,
+    timing: bool,
+}
+
+impl Drop for EventInner {
+    fn drop(&mut self) {
+        let (driver, device, handle) = (
+            Arc::clone(self.ctx.driver()),
+            self.ctx.device_id(),
+            self.handle,
+        );
+        self.ctx.defer_release(
+            format!("event 0x{:x}", handle.0),
+            Box::new(move || driver.event_destroy(device, handle)),
+        );
+    }
+}
+
+/// A marker in a stream's work. Cloning shares the event.
+///
+/// ```
+/// let e = rumba::event(false).unwrap();
+/// assert!(e.query().unwrap()); // never recorded: complete
+/// ```
+#[derive(Clone)]
+pub struct Event {
+    inner: Arc<EventInner>,
+}
+
+/// Creates an event on the current device; `timing` enables [`Event::elapsed_time`].
+///
+/// ```
+/// let e = rumba::event(true).unwrap();
+/// assert!(e.timing());
+/// ```
+pub fn event(timing: bool) -> Result<Event> {
+    let ctx = current_context()?;
+    let handle = ctx.driver().event_create(ctx.device_id(), timing)?;
+    Ok(Event {
+        inner: Arc::new(EventInner {
+            ctx,
+            handle,
+            timing,
+        }),
+    })
+}
+
+impl Event {
+    /// The raw handle.
+    ///
+    /// ```
+    /// let _ = rumba::event(false).unwrap().handle();
+    /// ```
+    pub fn handle(&self) -> EventHandle {
+        self.inner.handle
+    }
+
+    /// True if created with timing enabled.
+    ///
+    /// ```
+    /// assert!(!rumba::event(false).unwrap().timing());
+    /// ```
+    pub fn timing(&self) -> bool {
+        self.inner.timing
+    }
+
+    fn check_context(&self, stream: &Stream) -> Result<usize> {
+        if stream.context().same(&self.inner.ctx) {
+            Ok(self.inner.ctx.device_id())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "event on device {} used with {stream}, which belongs to another context",
+                self.inner.ctx.device_id()
+            )))
+        }
+    }
+
+    /// Records the event on `stream`: it completes when the stream reaches this point.
+    ///
+    /// ```
+    /// let e = rumba::event(false).unwrap();
+    /// e.record(&rumba::default_stream().unwrap()).unwrap();
+    /// e.synchronize().unwrap();
+    /// ```
+    pub fn record(&self, stream: &Stream) -> Result<()> {
+        let dev = self.check_context(stream)?;
+        self.inner
+            .ctx
+            .driver()
+            .event_record(dev, self.inner.handle, stream.handle())
+    }
+
+    /// Makes all future work on `stream` wait for this event's most recent record. The host does
+    /// not wait.
+    ///
+    /// ```
+    /// let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    /// let e = rumba::event(false).unwrap();
+    /// e.record(&a).unwrap();
+    /// e.wait(&b).unwrap();
+    /// b.synchronize().unwrap();
+    /// ```
+    pub fn wait(&self, stream: &Stream) -> Result<()> {
+        let dev = self.check_context(stream)?;
+        self.inner
+            .ctx
+            .driver()
+            .stream_wait_event(dev, stream.handle(), self.inner.handle)
+    }
+
+    /// Blocks the host until the most recent record has completed.
+    ///
+    /// ```
+    /// rumba::event(false).unwrap().synchronize().unwrap();
+    /// ```
+    pub fn synchronize(&self) -> Result<()> {
+        self.inner
+            .ctx
+            .driver()
+            .event_synchronize(self.inner.ctx.device_id(), self.inner.handle)
+    }
+
+    /// True when the most recent record has completed (or the event was never recorded).
+    ///
+    /// ```
+    /// assert!(rumba::event(false).unwrap().query().unwrap());
+    /// ```
+    pub fn query(&self) -> Result<bool> {
+        self.inner
+            .ctx
+            .driver()
+            .event_query(self.inner.ctx.device_id(), self.inner.handle)
+    }
+
+    /// Milliseconds of device time from this event's record to `end`'s. Both must be timing events
+    /// whose records have completed.
+    ///
+    /// ```
+    /// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+    /// assert!(a.elapsed_time(&b).is_err()); // never recorded
+    /// ```
+    pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
+        if !self.inner.ctx.same(&end.inner.ctx) {
+            return Err(Error::InvalidArgument(
+                "elapsed_time between events of different contexts".into(),
+            ));
+        }
+        self.inner.ctx.driver().event_elapsed_ms(
+            self.inner.ctx.device_id(),
+            self.inner.handle,
+            end.inner.handle,
+        )
+    }
+}
+
+/// Milliseconds between two completed timing events (Numba's `event_elapsed_time`).
+///
+/// ```
+/// let s = rumba::stream().unwrap();
+/// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+/// a.record(&s).unwrap();
+/// b.record(&s).unwrap();
+/// s.synchronize().unwrap();
+/// assert!(rumba::event_elapsed_time(&a, &b).unwrap() >= 0.0);
+/// ```
+pub fn event_elapsed_time(start: &Event, end: &Event) -> Result<f32> {
+    start.elapsed_time(end)
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "<event 0x{:x} on device {}{}>",
+            self.inner.handle.0,
+            self.inner.ctx.device_id(),
+            if self.inner.timing { ", timing" } else { "" }
+        )
+    }
+}

@@ -1,0 +1,339 @@
+//! Owning handles of memory handed out by a memory manager: [`DeviceBuffer`] (device memory) and
+//! [`PinnedBuffer`] (page-locked host memory).
+//!
+//! Both are reference counted in the sense that matters for GPUs: a clone of a `DeviceBuffer`
+//! shares the allocation, and queued device work holds a clone until it completes. The last drop
+//! returns the memory to the manager, which decides when to really free it.
+//!
+//! This module touches the driver (copies, memsets) and the manager (release on drop).
+
+use std::sync::Arc;
+
+use super::MemoryManager;
+use crate::driver::{DevicePtr, Driver, HostAllocFlags};
+use crate::error::{Error, Result};
+
+struct BufferInner {
+    ptr: DevicePtr,
+    bytes: usize,
+    device: usize,
+    driver: Arc<dyn Driver>,
+    /// `None` for zero-size buffers, which own no allocation.
+    manager: Option<Arc<dyn MemoryManager>>,
+}
+
+impl Drop for BufferInner {
+    fn drop(&mut self) {
+        if let Some(m) = &self.manager {
+            m.memfree(self.ptr, self.bytes);
+        }
+    }
+}
+
+/// A device allocation. Cloning shares it; the last drop hands it back to its memory manager.
+///
+/// Byte-level copies here are synchronous (ordered after the legacy default stream, as CUDA's
+/// synchronous copies are). Typed, n-dimensional access is the job of the array layer.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let a = ctx.memalloc(8).unwrap();
+/// a.memset(0xff).unwrap();
+/// let b = ctx.memalloc(8).unwrap();
+/// b.copy_from_device(&a).unwrap();
+/// let mut out = [0u8; 8];
+/// b.copy_to_host(&mut out).unwrap();
+/// assert_eq!(out, [0xff; 8]);
+/// ```
+#[derive(Clone)]
+pub struct DeviceBuffer {
+    inner: Arc<BufferInner>,
+}
+
+impl std::fmt::Debug for DeviceBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeviceBuffer(0x{:x}, {} bytes, device {})",
+            self.inner.ptr, self.inner.bytes, self.inner.device
+        )
+    }
+}
+
+impl DeviceBuffer {
+    pub(crate) fn new(
+        ptr: DevicePtr,
+        bytes: usize,
+        device: usize,
+        driver: Arc<dyn Driver>,
+        manager: Option<Arc<dyn MemoryManager>>,
+    ) -> Self {
+        DeviceBuffer {
+            inner: Arc::new(BufferInner {
+                ptr,
+                bytes,
+                device,
+                driver,
+                manager,
+            }),
+        }
+    }
+
+    /// Size in bytes.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(10).unwrap();
+    /// assert_eq!(buf.len(), 10);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.inner.bytes
+    }
+
+    /// True for a zero-size buffer (which owns no allocation and has pointer 0).
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(0).unwrap();
+    /// assert!(buf.is_empty());
+    /// assert_eq!(buf.device_ptr(), 0);
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.inner.bytes == 0
+    }
+
+    /// The device address of the first byte.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(10).unwrap();
+    /// assert_ne!(buf.device_ptr(), 0);
+    /// ```
+    pub fn device_ptr(&self) -> DevicePtr {
+        self.inner.ptr
+    }
+
+    /// Ordinal of the device that holds the buffer.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(1).unwrap();
+    /// assert_eq!(buf.device(), 0);
+    /// ```
+    pub fn device(&self) -> usize {
+        self.inner.device
+    }
+
+    /// The driver the buffer belongs to.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(1).unwrap();
+    /// assert_eq!(buf.driver().backend(), rumba::driver::BackendKind::Sim);
+    /// ```
+    pub fn driver(&self) -> &Arc<dyn Driver> {
+        &self.inner.driver
+    }
+
+    /// True if both handles share one allocation.
+    ///
+    /// ```
+    /// let a = rumba::current_context().unwrap().memalloc(1).unwrap();
+    /// assert!(a.same_allocation(&a.clone()));
+    /// ```
+    pub fn same_allocation(&self, other: &DeviceBuffer) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Checks that `[offset, offset + len)` lies inside the buffer.
+    pub(crate) fn check_range(&self, offset: usize, len: usize) -> Result<DevicePtr> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.inner.bytes => Ok(self.inner.ptr + offset as u64),
+            _ => Err(Error::InvalidArgument(format!(
+                "a {len}-byte access at offset {offset} runs past the end of a {}-byte device buffer",
+                self.inner.bytes
+            ))),
+        }
+    }
+
+    /// Copies `src` into the buffer starting at `offset`, returning when done.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+    /// buf.copy_from_host_at(2, &[5, 6]).unwrap();
+    /// assert!(buf.copy_from_host_at(3, &[1, 2]).is_err());
+    /// ```
+    pub fn copy_from_host_at(&self, offset: usize, src: &[u8]) -> Result<()> {
+        let dst = self.check_range(offset, src.len())?;
+        self.inner.driver.memcpy_htod(self.inner.device, dst, src)
+    }
+
+    /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
+    /// buf.copy_from_host(&[1, 2]).unwrap();
+    /// assert!(buf.copy_from_host(&[1]).is_err());
+    /// ```
+    pub fn copy_from_host(&self, src: &[u8]) -> Result<()> {
+        self.same_len(src.len())?;
+        self.copy_from_host_at(0, src)
+    }
+
+    /// Copies bytes starting at `offset` into `dst`, returning when done.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+    /// buf.copy_from_host(&[1, 2, 3, 4]).unwrap();
+    /// let mut two = [0u8; 2];
+    /// buf.copy_to_host_at(2, &mut two).unwrap();
+    /// assert_eq!(two, [3, 4]);
+    /// ```
+    pub fn copy_to_host_at(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
+        let src = self.check_range(offset, dst.len())?;
+        self.inner.driver.memcpy_dtoh(self.inner.device, dst, src)
+    }
+
+    /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
+    /// let mut out = [9u8; 3];
+    /// buf.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(out, [0; 3]); // the sim hands out zeroed memory
+    /// ```
+    pub fn copy_to_host(&self, dst: &mut [u8]) -> Result<()> {
+        self.same_len(dst.len())?;
+        self.copy_to_host_at(0, dst)
+    }
+
+    /// Copies another buffer of the same length into this one, returning when done.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(3).unwrap());
+    /// assert!(b.copy_from_device(&a).is_err());
+    /// ```
+    pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
+        self.same_len(src.len())?;
+        self.inner.driver.memcpy_dtod(
+            self.inner.device,
+            self.inner.ptr,
+            src.inner.ptr,
+            self.inner.bytes,
+        )
+    }
+
+    /// Sets every byte to `value`, returning when done.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
+    /// buf.memset(7).unwrap();
+    /// ```
+    pub fn memset(&self, value: u8) -> Result<()> {
+        self.inner
+            .driver
+            .memset(self.inner.device, self.inner.ptr, value, self.inner.bytes)
+    }
+
+    fn same_len(&self, other: usize) -> Result<()> {
+        if other == self.inner.bytes {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "a {other}-byte host or device range does not match a {}-byte device buffer",
+                self.inner.bytes
+            )))
+        }
+    }
+}
+
+/// Page-locked host memory from a memory manager; derefs to `[u8]`.
+///
+/// Copies from pinned memory on a stream are truly asynchronous. Dropping the buffer hands it back
+/// to the manager (the default manager frees it through the deferred queue).
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let mut p = ctx.memhostalloc(16, Default::default()).unwrap();
+/// p[..4].copy_from_slice(&[1, 2, 3, 4]);
+/// assert_eq!(p.len(), 16);
+/// assert_eq!(&p[..4], &[1, 2, 3, 4]);
+/// ```
+pub struct PinnedBuffer {
+    ptr: *mut u8,
+    bytes: usize,
+    flags: HostAllocFlags,
+    manager: Arc<dyn MemoryManager>,
+}
+
+// SAFETY: the buffer exclusively owns its host memory (like a `Box<[u8]>`); the manager is Sync.
+unsafe impl Send for PinnedBuffer {}
+// SAFETY: shared access only hands out `&[u8]`.
+unsafe impl Sync for PinnedBuffer {}
+
+impl PinnedBuffer {
+    pub(crate) fn new(
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+        manager: Arc<dyn MemoryManager>,
+    ) -> Self {
+        PinnedBuffer {
+            ptr,
+            bytes,
+            flags,
+            manager,
+        }
+    }
+
+    /// The flags it was allocated with.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let p = ctx.memhostalloc(1, Default::default()).unwrap();
+    /// assert!(!p.flags().mapped);
+    /// ```
+    pub fn flags(&self) -> HostAllocFlags {
+        self.flags
+    }
+
+    /// The host address of the first byte.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let p = ctx.memhostalloc(1, Default::default()).unwrap();
+    /// assert!(!p.as_ptr().is_null());
+    /// ```
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr
+    }
+}
+
+impl std::ops::Deref for PinnedBuffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `ptr` is a live allocation of `bytes` bytes owned by this buffer.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.bytes) }
+    }
+}
+
+impl std::ops::DerefMut for PinnedBuffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.bytes) }
+    }
+}
+
+impl std::fmt::Debug for PinnedBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PinnedBuffer({:p}, {} bytes, {:?})",
+            self.ptr, self.bytes, self.flags
+        )
+    }
+}
+
+impl Drop for PinnedBuffer {
+    fn drop(&mut self) {
+        // SAFETY: the buffer is being dropped, so no reference into it remains; queued work that
+        // used it holds its own keep-alive, which is what is being dropped last here.
+        unsafe { self.manager.memhostfree(self.ptr, self.bytes) };
+    }
+}

@@ -1,0 +1,218 @@
+//! Layer 2: memory managers and the reference-counted buffers they hand out.
+//!
+//! A [`MemoryManager`] is rumba's equivalent of Numba's External Memory Management (EMM) plugin
+//! interface: it allocates device memory, page-locked host memory and pins existing host memory
+//! for one context, and decides when released memory is really returned to the device. Managers
+//! are created per context by a [`MemoryManagerFactory`]; installing a factory
+//! ([`set_memory_manager`]) affects contexts created afterwards, and factories can be registered by
+//! name ([`register_memory_manager`]) for selection with `RUMBA_MEMORY_MANAGER`. A factory whose
+//! [`interface_version`](MemoryManagerFactory::interface_version) differs from
+//! [`INTERFACE_VERSION`] is refused with [`Error::InterfaceVersion`].
+//!
+//! The [`DefaultMemoryManager`] implements SPEC §6: releases go through a deferred queue
+//! ([`PendingStats`] makes it observable), flushed by count and byte limits, on out-of-memory
+//! (flush, retry once, then [`Error::OutOfMemory`] with figures), or explicitly; `defer_cleanup`
+//! guards suspend flushing.
+//!
+//! [`DeviceBuffer`] is the owning handle of a device allocation: cloning shares it, and the last
+//! drop hands the pointer back to its manager. Queued device work holds a clone (see
+//! [`Driver::stream_keepalive`](crate::driver::Driver::stream_keepalive)), so memory is released
+//! only when the last handle is gone **and** no queued work uses it.
+//!
+//! This module depends on the driver layer only.
+//!
+//! ```
+//! let ctx = rumba::current_context().unwrap();
+//! let buf = ctx.memalloc(1024).unwrap();
+//! buf.copy_from_host(&[1u8; 1024]).unwrap();
+//! let mut out = vec![0u8; 1024];
+//! buf.copy_to_host(&mut out).unwrap();
+//! assert!(out.iter().all(|&b| b == 1));
+//! ```
+
+mod buffer;
+mod default;
+mod pending;
+mod registry;
+
+pub use buffer::{DeviceBuffer, PinnedBuffer};
+pub use default::{DefaultManagerFactory, DefaultMemoryManager};
+pub use pending::PendingStats;
+pub(crate) use pending::{Pending, PendingQueue};
+pub(crate) use registry::factory_for;
+pub use registry::{register_memory_manager, set_memory_manager};
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::driver::{DevicePtr, Driver, HostAllocFlags};
+use crate::error::{Error, Result};
+
+/// The version of the [`MemoryManager`] interface this rumba implements.
+///
+/// ```
+/// assert_eq!(rumba::memory::INTERFACE_VERSION, 1);
+/// ```
+pub const INTERFACE_VERSION: u32 = 1;
+
+/// What a factory gets to build a manager for one context.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let mc = ctx.manager_context();
+/// assert_eq!(mc.device, ctx.device_id());
+/// ```
+#[derive(Clone)]
+pub struct ManagerContext {
+    /// Device ordinal of the context.
+    pub device: usize,
+    /// The driver the context talks to.
+    pub driver: Arc<dyn Driver>,
+    /// The runtime's configuration (pending-deallocation limits, …).
+    pub config: Config,
+}
+
+impl std::fmt::Debug for ManagerContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ManagerContext")
+            .field("device", &self.device)
+            .field("backend", &self.driver.backend())
+            .finish()
+    }
+}
+
+/// An exported handle for sharing a device allocation with another process.
+///
+/// ```
+/// let h = rumba::memory::IpcHandle { device: 0, bytes: 16, offset: 0, handle: vec![1, 2] };
+/// assert_eq!(h.bytes, 16);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IpcHandle {
+    /// Device the allocation lives on.
+    pub device: usize,
+    /// Size of the shared range in bytes.
+    pub bytes: usize,
+    /// Offset of the shared range from the start of the allocation.
+    pub offset: usize,
+    /// Backend-specific handle bytes.
+    pub handle: Vec<u8>,
+}
+
+/// The memory-manager plugin interface (Numba's EMM `BaseCUDAMemoryManager`).
+///
+/// One manager serves one context. All methods may be called from any thread.
+///
+/// ```
+/// use std::sync::Arc;
+/// use rumba::memory::{MemoryManager, DefaultMemoryManager};
+/// let ctx = rumba::current_context().unwrap();
+/// let mm: Arc<dyn MemoryManager> = Arc::new(DefaultMemoryManager::new(&ctx.manager_context()).unwrap());
+/// mm.initialize().unwrap();
+/// let p = mm.memalloc(64).unwrap();
+/// mm.memfree(p, 64);
+/// mm.flush().unwrap();
+/// ```
+pub trait MemoryManager: Send + Sync {
+    /// Name used in messages and for selection.
+    fn name(&self) -> &str;
+    /// The interface version this manager implements.
+    fn interface_version(&self) -> u32 {
+        INTERFACE_VERSION
+    }
+    /// Prepares the manager; called once when its context is created, before any allocation.
+    /// Must be idempotent.
+    fn initialize(&self) -> Result<()>;
+    /// Allocates `bytes` (> 0) of device memory.
+    fn memalloc(&self, bytes: usize) -> Result<DevicePtr>;
+    /// Takes back memory from [`memalloc`](Self::memalloc) whose last handle was dropped and whose
+    /// queued work has completed. The manager decides when to really free it.
+    fn memfree(&self, ptr: DevicePtr, bytes: usize);
+    /// Allocates `bytes` of page-locked host memory with `flags`.
+    fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
+    /// Takes back host memory from [`memhostalloc`](Self::memhostalloc).
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn memhostfree(&self, ptr: *mut u8, bytes: usize);
+    /// Page-locks (and with `mapped`, maps) existing host memory.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for `bytes` bytes until [`memunpin`](Self::memunpin).
+    unsafe fn mempin(&self, ptr: *mut u8, bytes: usize, flags: HostAllocFlags) -> Result<()>;
+    /// Undoes [`mempin`](Self::mempin) immediately (never deferred, so re-pinning always works).
+    ///
+    /// # Safety
+    /// No queued device work may still use the range.
+    unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()>;
+    /// Exports an IPC handle for `[ptr, ptr + bytes)`.
+    fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+        let _ = (ptr, bytes);
+        Err(Error::Unsupported(format!(
+            "memory manager '{}' cannot export IPC handles",
+            self.name()
+        )))
+    }
+    /// `(free, total)` device memory as this manager sees it; may be unsupported.
+    fn get_memory_info(&self) -> Result<(usize, usize)>;
+    /// Frees all device memory of the context (called by [`Context::reset`](crate::Context::reset)).
+    fn reset(&self) -> Result<()>;
+    /// Suspends releasing until the matching [`defer_cleanup_exit`](Self::defer_cleanup_exit).
+    /// Calls nest and may come from any thread.
+    fn defer_cleanup_enter(&self);
+    /// Ends one [`defer_cleanup_enter`](Self::defer_cleanup_enter). Does not flush by itself.
+    fn defer_cleanup_exit(&self);
+    /// Carries out pending releases now (a no-op while cleanup is deferred).
+    fn flush(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Releases waiting in the manager's queue.
+    fn pending(&self) -> PendingStats {
+        PendingStats::default()
+    }
+}
+
+/// Creates a [`MemoryManager`] for each new context.
+///
+/// ```
+/// use rumba::memory::{MemoryManagerFactory, DefaultManagerFactory};
+/// assert_eq!(DefaultManagerFactory.name(), "default");
+/// ```
+pub trait MemoryManagerFactory: Send + Sync {
+    /// Name for selection with `RUMBA_MEMORY_MANAGER`.
+    fn name(&self) -> &str;
+    /// The interface version the managers implement; checked at installation.
+    fn interface_version(&self) -> u32 {
+        INTERFACE_VERSION
+    }
+    /// Builds the manager of one context.
+    fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>>;
+}
+
+/// Checks a factory's interface version.
+pub(crate) fn check_version(factory: &dyn MemoryManagerFactory) -> Result<()> {
+    let found = factory.interface_version();
+    if found == INTERFACE_VERSION {
+        Ok(())
+    } else {
+        Err(Error::InterfaceVersion {
+            name: factory.name().to_string(),
+            expected: INTERFACE_VERSION,
+            found,
+        })
+    }
+}
+
+/// Checks a created manager's interface version.
+pub(crate) fn check_version_of(manager: &dyn MemoryManager) -> Result<()> {
+    let found = manager.interface_version();
+    if found == INTERFACE_VERSION {
+        Ok(())
+    } else {
+        Err(Error::InterfaceVersion {
+            name: manager.name().to_string(),
+            expected: INTERFACE_VERSION,
+            found,
+        })
+    }
+}

@@ -1,0 +1,393 @@
+//! The process-wide runtime: which driver is in use, the per-device contexts, and the calling
+//! thread's current device — the functions of SPEC §1.
+//!
+//! The runtime starts on the first call that needs it, from [`configure`]'s configuration if one
+//! was given, else from the environment ([`Config::from_env`]). A malformed variable makes every
+//! call return the same [`Error::InvalidConfig`] rather than panicking. Each host thread has its
+//! own current device (default 0); contexts are shared between threads (see [`crate::context`]).
+//!
+//! This module touches the driver layer and the contexts it creates.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::config::Config;
+use crate::context::{Context, DeferCleanup};
+use crate::driver::{self, BackendKind, DeviceInfo, Driver, PageLocking};
+use crate::error::{Error, Result};
+
+struct Slot {
+    ctx: Option<Context>,
+    attached: usize,
+}
+
+struct Runtime {
+    driver: Arc<dyn Driver>,
+    config: Config,
+    fallback: Option<String>,
+    slots: Mutex<Vec<Slot>>,
+}
+
+static RUNTIME: OnceLock<Result<Runtime>> = OnceLock::new();
+static CONFIG: Mutex<Option<Config>> = Mutex::new(None);
+
+thread_local! {
+    static CURRENT_DEVICE: Cell<usize> = const { Cell::new(0) };
+    static ATTACHED: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+fn runtime() -> Result<&'static Runtime> {
+    RUNTIME
+        .get_or_init(|| {
+            let config = match CONFIG.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                Some(c) => c,
+                None => Config::from_env()?,
+            };
+            let (driver, fallback) = driver::open(&config)?;
+            let slots = (0..driver.device_count())
+                .map(|_| Slot {
+                    ctx: None,
+                    attached: 0,
+                })
+                .collect();
+            Ok(Runtime {
+                driver,
+                config,
+                fallback,
+                slots: Mutex::new(slots),
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Sets the configuration the runtime starts with, instead of reading the environment.
+///
+/// Must be called before the first call that starts the runtime; afterwards it is refused.
+///
+/// ```
+/// // In a fresh process, before anything else:
+/// let cfg = rumba::Config { sim_memory: Some(256 << 20), ..rumba::Config::from_env().unwrap() };
+/// match rumba::configure(cfg) {
+///     Ok(()) => {}
+///     Err(e) => assert!(e.to_string().contains("already started")),
+/// }
+/// ```
+pub fn configure(config: Config) -> Result<()> {
+    if RUNTIME.get().is_some() {
+        return Err(Error::InvalidOperation(
+            "the runtime has already started; call configure before any other rumba call".into(),
+        ));
+    }
+    *CONFIG.lock().unwrap_or_else(|e| e.into_inner()) = Some(config);
+    Ok(())
+}
+
+/// The configuration the runtime is running with.
+///
+/// ```
+/// assert!(rumba::runtime_config().unwrap().max_pending_deallocs_count > 0);
+/// ```
+pub fn runtime_config() -> Result<Config> {
+    Ok(runtime()?.config.clone())
+}
+
+/// The driver in use.
+///
+/// ```
+/// assert!(rumba::backend_driver().unwrap().device_count() >= 1);
+/// ```
+pub fn backend_driver() -> Result<Arc<dyn Driver>> {
+    Ok(Arc::clone(&runtime()?.driver))
+}
+
+/// A device of the running backend.
+///
+/// ```
+/// let dev = rumba::current_device().unwrap();
+/// assert_eq!(dev.id(), 0);
+/// assert!(dev.info().unwrap().total_memory > 0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Device {
+    id: usize,
+}
+
+impl Device {
+    /// The device ordinal.
+    ///
+    /// ```
+    /// assert_eq!(rumba::gpus().unwrap()[0].id(), 0);
+    /// ```
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Static facts: name, memory, compute capability, multiprocessors, warp size.
+    ///
+    /// ```
+    /// assert_eq!(rumba::current_device().unwrap().info().unwrap().warp_size, 32);
+    /// ```
+    pub fn info(&self) -> Result<DeviceInfo> {
+        runtime()?.driver.device_info(self.id)
+    }
+
+    /// The device's context, created if needed (the calling thread attaches to it).
+    ///
+    /// ```
+    /// let ctx = rumba::current_device().unwrap().context().unwrap();
+    /// assert_eq!(ctx.device_id(), 0);
+    /// ```
+    pub fn context(&self) -> Result<Context> {
+        context_for(self.id)
+    }
+}
+
+/// Every device of the running backend.
+///
+/// ```
+/// assert!(!rumba::gpus().unwrap().is_empty());
+/// ```
+pub fn gpus() -> Result<Vec<Device>> {
+    Ok((0..runtime()?.driver.device_count())
+        .map(|id| Device { id })
+        .collect())
+}
+
+/// Makes device `id` current for the calling thread and creates its context.
+///
+/// ```
+/// assert_eq!(rumba::select_device(0).unwrap().id(), 0);
+/// assert!(matches!(rumba::select_device(99), Err(rumba::Error::InvalidDevice { id: 99, .. })));
+/// ```
+pub fn select_device(id: usize) -> Result<Device> {
+    let count = runtime()?.driver.device_count();
+    if id >= count {
+        return Err(Error::InvalidDevice { id, count });
+    }
+    CURRENT_DEVICE.with(|c| c.set(id));
+    context_for(id)?;
+    Ok(Device { id })
+}
+
+/// The calling thread's current device (device 0 unless [`select_device`] chose another).
+///
+/// ```
+/// let _ = rumba::current_device().unwrap();
+/// ```
+pub fn current_device() -> Result<Device> {
+    runtime()?;
+    Ok(Device {
+        id: CURRENT_DEVICE.with(Cell::get),
+    })
+}
+
+/// The context of the current device, created on first use.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// assert_eq!(ctx.device_id(), rumba::current_device().unwrap().id());
+/// ```
+pub fn current_context() -> Result<Context> {
+    context_for(CURRENT_DEVICE.with(Cell::get))
+}
+
+fn context_for(id: usize) -> Result<Context> {
+    let rt = runtime()?;
+    let mut slots = rt.slots.lock().unwrap_or_else(|e| e.into_inner());
+    let count = slots.len();
+    let slot = slots
+        .get_mut(id)
+        .ok_or(Error::InvalidDevice { id, count })?;
+    let ctx = match &slot.ctx {
+        Some(c) => c.clone(),
+        None => {
+            let c = Context::create(id, Arc::clone(&rt.driver), rt.config.clone())?;
+            slot.ctx = Some(c.clone());
+            c
+        }
+    };
+    let newly = ATTACHED.with(|a| {
+        let mut a = a.borrow_mut();
+        let fresh = !a.contains(&id);
+        if fresh {
+            a.push(id);
+        }
+        fresh
+    });
+    if newly {
+        slot.attached += 1;
+    }
+    Ok(ctx)
+}
+
+/// Detaches the calling thread from every context it uses. A context that no thread uses any
+/// more is reset (its device memory freed) and forgotten; the next call creates a new one.
+///
+/// ```
+/// let _ = rumba::current_context().unwrap();
+/// rumba::close().unwrap();
+/// let again = rumba::current_context().unwrap(); // created lazily again
+/// assert_eq!(again.device_id(), 0);
+/// ```
+pub fn close() -> Result<()> {
+    let rt = runtime()?;
+    let devices = ATTACHED.with(|a| std::mem::take(&mut *a.borrow_mut()));
+    let mut to_reset = Vec::new();
+    {
+        let mut slots = rt.slots.lock().unwrap_or_else(|e| e.into_inner());
+        for id in devices {
+            if let Some(slot) = slots.get_mut(id) {
+                slot.attached = slot.attached.saturating_sub(1);
+                if slot.attached == 0 {
+                    to_reset.extend(slot.ctx.take());
+                }
+            }
+        }
+    }
+    let mut result = Ok(());
+    for ctx in to_reset {
+        let r = ctx.reset();
+        if result.is_ok() {
+            result = r;
+        }
+    }
+    result
+}
+
+/// Waits for all work on every stream of the current device.
+///
+/// ```
+/// rumba::synchronize().unwrap();
+/// ```
+pub fn synchronize() -> Result<()> {
+    current_context()?.synchronize()
+}
+
+/// `(free, total)` bytes of the current device's memory.
+///
+/// ```
+/// let (free, total) = rumba::get_memory_info().unwrap();
+/// assert!(free <= total);
+/// ```
+pub fn get_memory_info() -> Result<(usize, usize)> {
+    current_context()?.get_memory_info()
+}
+
+/// Suspends releases in the current context while the guard lives (nestable, any thread). Leaving
+/// the guard does not flush; flushing resumes at the next trigger. The guard is released on every
+/// exit path, including errors and panics.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// {
+///     let _guard = rumba::defer_cleanup().unwrap();
+///     drop(ctx.memalloc(8).unwrap());
+///     ctx.flush_deallocations().unwrap(); // no-op while deferred
+///     assert!(ctx.deallocations().memory.count >= 1);
+/// }
+/// ctx.flush_deallocations().unwrap();
+/// assert_eq!(ctx.deallocations().memory.count, 0);
+/// ```
+pub fn defer_cleanup() -> Result<DeferCleanup> {
+    Ok(current_context()?.defer_cleanup())
+}
+
+/// A printable summary of the backend and its devices.
+///
+/// ```
+/// let report = rumba::detect().unwrap();
+/// assert!(report.to_string().contains(&report.backend.to_string()));
+/// ```
+#[derive(Debug, Clone)]
+pub struct DetectReport {
+    /// The backend in use.
+    pub backend: BackendKind,
+    /// Why CUDA was not chosen, when `auto` fell back to the sim.
+    pub fallback_reason: Option<String>,
+    /// Each device with its `(free, total)` memory.
+    pub devices: Vec<(DeviceInfo, (usize, usize))>,
+}
+
+/// Describes the backend and every device.
+///
+/// ```
+/// let r = rumba::detect().unwrap();
+/// assert!(!r.devices.is_empty());
+/// ```
+pub fn detect() -> Result<DetectReport> {
+    let rt = runtime()?;
+    let devices = (0..rt.driver.device_count())
+        .map(|d| Ok((rt.driver.device_info(d)?, rt.driver.mem_info(d)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(DetectReport {
+        backend: rt.driver.backend(),
+        fallback_reason: rt.fallback.clone(),
+        devices,
+    })
+}
+
+/// Bytes as a short human figure: `512.0 MiB`.
+pub(crate) fn human_bytes(b: usize) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+impl fmt::Display for DetectReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Found {} device(s) on backend {}",
+            self.devices.len(),
+            self.backend
+        )?;
+        if let Some(why) = &self.fallback_reason {
+            writeln!(f, "CUDA not used: {why}")?;
+        }
+        for (info, (free, total)) in &self.devices {
+            writeln!(f, "id {}  {}", info.ordinal, info.name)?;
+            writeln!(
+                f,
+                "      memory: {} total, {} free",
+                human_bytes(*total),
+                human_bytes(*free)
+            )?;
+            match info.compute_capability {
+                Some((a, b)) => writeln!(f, "      compute capability: {a}.{b}")?,
+                None => writeln!(f, "      compute capability: sim")?,
+            }
+            writeln!(
+                f,
+                "      multiprocessors: {}, warp size: {}, max threads per block: {}, shared memory per block: {}",
+                info.multiprocessors,
+                info.warp_size,
+                info.max_threads_per_block,
+                human_bytes(info.max_shared_memory_per_block)
+            )?;
+            match &info.page_locking {
+                PageLocking::Available => writeln!(f, "      pinned host memory: page-locked")?,
+                PageLocking::Refused(why) => writeln!(
+                    f,
+                    "      pinned host memory: NOT page-locked ({why}); pinned copies stay asynchronous"
+                )?,
+            }
+        }
+        write!(
+            f,
+            "Summary: {}/{} devices usable",
+            self.devices.len(),
+            self.devices.len()
+        )
+    }
+}

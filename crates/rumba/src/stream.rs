@@ -1,0 +1,534 @@
+//! Layer 4: streams — ordered queues of device work that run asynchronously to the host.
+//!
+//! [`stream()`] creates a stream; [`default_stream`], [`legacy_default_stream`] and
+//! [`per_thread_default_stream`] return the built-in ones (handles 0, 1, 2);
+//! [`external_stream`] wraps a handle created elsewhere and never destroys it.
+//!
+//! Host memory is the hazard of asynchronous copies: the device may still read or write it after
+//! the call returns. The scoped API makes that impossible to get wrong from safe code —
+//! [`Stream::auto_synchronize`] hands the closure a [`StreamScope`] whose copies borrow host memory
+//! for the whole scope, and the scope synchronizes the stream before returning (also when the
+//! closure panics), exactly as `std::thread::scope` joins its threads. Device buffers used by
+//! queued work are kept alive by the stream until the work completes.
+//!
+//! Errors raised by queued work are reported by the next synchronization of the stream.
+//!
+//! This module touches the driver (stream calls) and the context (deferred destruction).
+//!
+//! ```
+//! let s = rumba::stream().unwrap();
+//! let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+//! let mut back = [0u8; 4];
+//! s.auto_synchronize(|scope| -> rumba::Result<()> {
+//!     scope.copy_to_device(&buf, 0, &[1, 2, 3, 4])?;
+//!     scope.copy_to_host(&mut back, &buf, 0)
+//! }).unwrap().unwrap();
+//! assert_eq!(back, [1, 2, 3, 4]);
+//! ```
+
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use crate::context::Context;
+use crate::driver::StreamHandle;
+use crate::error::Result;
+use crate::memory::DeviceBuffer;
+use crate::runtime::current_context;
+
+/// Which kind of stream a [`Stream`] is.
+///
+/// ```
+/// assert_eq!(rumba::default_stream().unwrap().kind(), rumba::StreamKind::Default);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamKind {
+    /// Handle 0: the default stream (legacy semantics).
+    Default,
+    /// Handle 1: the legacy default stream.
+    LegacyDefault,
+    /// Handle 2: the per-thread default stream.
+    PerThreadDefault,
+    /// Created elsewhere and wrapped; never destroyed by rumba.
+    External,
+    /// Created by [`stream()`]; destroyed (deferred) when the last handle drops.
+    Created,
+}
+
+struct StreamInner {
+    ctx: Context,
+    handle: StreamHandle,
+    kind: StreamKind,
+}
+
+impl Drop for StreamInner {
+    fn drop(&mut self) {
+        if self.kind == StreamKind::Created {
+            let (driver, device, handle) = (
+                Arc::clone(self.ctx.driver()),
+                self.ctx.device_id(),
+                self.handle,
+            );
+            self.ctx.defer_release(
+                format!("stream 0x{:x}", handle.0),
+                Box::new(move || driver.stream_destroy(device, handle)),
+            );
+        }
+    }
+}
+
+/// A queue of device work. Cloning shares the stream.
+///
+/// ```
+/// let s = rumba::stream().unwrap();
+/// s.synchronize().unwrap();
+/// assert!(s.query().unwrap());
+/// ```
+#[derive(Clone)]
+pub struct Stream {
+    inner: Arc<StreamInner>,
+}
+
+/// Creates a new (blocking) stream on the current device.
+///
+/// ```
+/// let s = rumba::stream().unwrap();
+/// assert_eq!(s.kind(), rumba::StreamKind::Created);
+/// assert!(s.handle().0 > 2);
+/// ```
+pub fn stream() -> Result<Stream> {
+    let ctx = current_context()?;
+    let handle = ctx.driver().stream_create(ctx.device_id(), false)?;
+    Ok(Stream::wrap(ctx, handle, StreamKind::Created))
+}
+
+/// The default stream (handle 0).
+///
+/// ```
+/// assert_eq!(rumba::default_stream().unwrap().handle().0, 0);
+/// ```
+pub fn default_stream() -> Result<Stream> {
+    Ok(Stream::wrap(
+        current_context()?,
+        StreamHandle::DEFAULT,
+        StreamKind::Default,
+    ))
+}
+
+/// The legacy default stream (handle 1).
+///
+/// ```
+/// assert_eq!(rumba::legacy_default_stream().unwrap().handle().0, 1);
+/// ```
+pub fn legacy_default_stream() -> Result<Stream> {
+    Ok(Stream::wrap(
+        current_context()?,
+        StreamHandle::LEGACY,
+        StreamKind::LegacyDefault,
+    ))
+}
+
+/// The calling thread's per-thread default stream (handle 2).
+///
+/// ```
+/// assert_eq!(rumba::per_thread_default_stream().unwrap().handle().0, 2);
+/// ```
+pub fn per_thread_default_stream() -> Result<Stream> {
+    Ok(Stream::wrap(
+        current_context()?,
+        StreamHandle::PER_THREAD,
+        StreamKind::PerThreadDefault,
+    ))
+}
+
+/// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let raw = ctx.driver().stream_create(0, false).unwrap();
+/// let s = rumba::external_stream(raw).unwrap();
+/// assert_eq!(s.handle(), raw);
+/// assert!(s.to_string().starts_with("<external stream"));
+/// ```
+pub fn external_stream(handle: StreamHandle) -> Result<Stream> {
+    Ok(Stream::wrap(
+        current_context()?,
+        handle,
+        StreamKind::External,
+    ))
+}
+
+impl Stream {
+    fn wrap(ctx: Context, handle: StreamHandle, kind: StreamKind) -> Stream {
+        Stream {
+            inner: Arc::new(StreamInner { ctx, handle, kind }),
+        }
+    }
+
+    /// The raw handle.
+    ///
+    /// ```
+    /// assert_eq!(rumba::legacy_default_stream().unwrap().handle(), rumba::driver::StreamHandle::LEGACY);
+    /// ```
+    pub fn handle(&self) -> StreamHandle {
+        self.inner.handle
+    }
+
+    /// Which kind of stream this is.
+    ///
+    /// ```
+    /// assert_eq!(rumba::per_thread_default_stream().unwrap().kind(), rumba::StreamKind::PerThreadDefault);
+    /// ```
+    pub fn kind(&self) -> StreamKind {
+        self.inner.kind
+    }
+
+    /// The context the stream belongs to.
+    ///
+    /// ```
+    /// assert_eq!(rumba::stream().unwrap().context().device_id(), 0);
+    /// ```
+    pub fn context(&self) -> &Context {
+        &self.inner.ctx
+    }
+
+    fn device(&self) -> usize {
+        self.inner.ctx.device_id()
+    }
+
+    /// Waits for all queued work; reports the first error of that work not yet reported.
+    ///
+    /// ```
+    /// rumba::stream().unwrap().synchronize().unwrap();
+    /// ```
+    pub fn synchronize(&self) -> Result<()> {
+        self.inner
+            .ctx
+            .driver()
+            .stream_synchronize(self.device(), self.inner.handle)
+    }
+
+    /// True when all queued work has completed.
+    ///
+    /// ```
+    /// assert!(rumba::stream().unwrap().query().unwrap());
+    /// ```
+    pub fn query(&self) -> Result<bool> {
+        self.inner
+            .ctx
+            .driver()
+            .stream_query(self.device(), self.inner.handle)
+    }
+
+    /// Runs `f` with a scope for asynchronous work that may borrow host memory, then synchronizes
+    /// the stream — also when `f` panics (the panic then continues). Returns `f`'s result, or the
+    /// error of the synchronization.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
+    /// let data = vec![7u8, 8, 9];
+    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap().unwrap();
+    /// // `data` may be dropped or changed now: the copy has completed.
+    /// ```
+    pub fn auto_synchronize<'env, F, R>(&self, f: F) -> Result<R>
+    where
+        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> R,
+    {
+        if crate::driver::on_callback_thread() {
+            return Err(crate::Error::InvalidOperation(
+                "auto_synchronize cannot run inside a stream callback: it would have to wait for a stream from the thread that runs streams".into(),
+            ));
+        }
+        let scope = StreamScope {
+            stream: self,
+            _env: PhantomData,
+        };
+        // Synchronizes on every exit path, including unwinding out of `f`.
+        struct SyncOnDrop<'a>(&'a Stream, bool);
+        impl Drop for SyncOnDrop<'_> {
+            fn drop(&mut self) {
+                if !self.1 {
+                    let _ = self.0.synchronize();
+                }
+            }
+        }
+        let mut guard = SyncOnDrop(self, false);
+        let out = f(&scope);
+        guard.1 = true;
+        self.synchronize()?;
+        Ok(out)
+    }
+
+    /// Queues `callback` to run off the host thread once all earlier work is done. It receives the
+    /// stream and `Ok(())`, or the error of earlier failed work.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// s.add_callback(move |stream, status| tx.send((stream.handle(), status.is_ok())).unwrap()).unwrap();
+    /// assert_eq!(rx.recv().unwrap(), (s.handle(), true));
+    /// ```
+    pub fn add_callback<F>(&self, callback: F) -> Result<()>
+    where
+        F: FnOnce(&Stream, Result<()>) + Send + 'static,
+    {
+        let me = self.clone();
+        self.inner.ctx.driver().stream_add_callback(
+            self.device(),
+            self.inner.handle,
+            Box::new(move |status| callback(&me, status)),
+        )
+    }
+
+    /// A future that completes when all work queued so far is done, usable from any executor.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let done = s.async_done().unwrap();
+    /// // Any executor works; a minimal one:
+    /// fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    ///     use std::task::{Context, Poll, Wake, Waker};
+    ///     struct T(std::thread::Thread);
+    ///     impl Wake for T { fn wake(self: std::sync::Arc<Self>) { self.0.unpark() } }
+    ///     let waker = Waker::from(std::sync::Arc::new(T(std::thread::current())));
+    ///     let mut f = std::pin::pin!(f);
+    ///     loop {
+    ///         if let Poll::Ready(v) = f.as_mut().poll(&mut Context::from_waker(&waker)) { return v; }
+    ///         std::thread::park();
+    ///     }
+    /// }
+    /// block_on(done).unwrap();
+    /// ```
+    pub fn async_done(&self) -> Result<StreamDone> {
+        let shared = Arc::new(Mutex::new(DoneState {
+            status: None,
+            waker: None,
+        }));
+        let s = Arc::clone(&shared);
+        self.inner.ctx.driver().stream_add_callback(
+            self.device(),
+            self.inner.handle,
+            Box::new(move |status| {
+                let waker = {
+                    let mut st = s.lock().unwrap_or_else(|e| e.into_inner());
+                    st.status = Some(status);
+                    st.waker.take()
+                };
+                if let Some(w) = waker {
+                    w.wake();
+                }
+            }),
+        )?;
+        Ok(StreamDone { shared })
+    }
+
+    /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+    /// s.memset(&buf, 3).unwrap();
+    /// s.synchronize().unwrap();
+    /// let mut out = [0u8; 4];
+    /// buf.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(out, [3; 4]);
+    /// ```
+    pub fn memset(&self, buf: &DeviceBuffer, value: u8) -> Result<()> {
+        let drv = self.inner.ctx.driver();
+        drv.memset_async(
+            self.device(),
+            buf.device_ptr(),
+            value,
+            buf.len(),
+            self.inner.handle,
+        )?;
+        self.keep_alive(buf.clone())
+    }
+
+    /// Queues a device-to-device copy of `src` into `dst` (equal lengths).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(2).unwrap());
+    /// a.copy_from_host(&[4, 5]).unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// s.copy_device(&b, &a).unwrap();
+    /// s.synchronize().unwrap();
+    /// let mut out = [0u8; 2];
+    /// b.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(out, [4, 5]);
+    /// ```
+    pub fn copy_device(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
+        if dst.len() != src.len() {
+            return Err(crate::Error::InvalidArgument(format!(
+                "cannot copy a {}-byte device buffer into a {}-byte one",
+                src.len(),
+                dst.len()
+            )));
+        }
+        self.inner.ctx.driver().memcpy_dtod_async(
+            self.device(),
+            dst.device_ptr(),
+            src.device_ptr(),
+            src.len(),
+            self.inner.handle,
+        )?;
+        self.keep_alive((dst.clone(), src.clone()))
+    }
+
+    /// Keeps `value` alive until the stream reaches this point.
+    pub(crate) fn keep_alive<T: Send + 'static>(&self, value: T) -> Result<()> {
+        self.inner
+            .ctx
+            .driver()
+            .stream_keepalive(self.device(), self.inner.handle, Box::new(value))
+    }
+}
+
+impl fmt::Display for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dev = self.device();
+        match self.inner.kind {
+            StreamKind::Default => write!(f, "<default stream on device {dev}>"),
+            StreamKind::LegacyDefault => write!(f, "<legacy default stream on device {dev}>"),
+            StreamKind::PerThreadDefault => {
+                write!(f, "<per-thread default stream on device {dev}>")
+            }
+            StreamKind::External => write!(
+                f,
+                "<external stream 0x{:x} on device {dev}>",
+                self.inner.handle.0
+            ),
+            StreamKind::Created => {
+                write!(f, "<stream 0x{:x} on device {dev}>", self.inner.handle.0)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Asynchronous work on a stream that may borrow host memory for `'env`; see
+/// [`Stream::auto_synchronize`].
+///
+/// ```
+/// let s = rumba::stream().unwrap();
+/// s.auto_synchronize(|scope| assert_eq!(scope.stream().handle(), s.handle())).unwrap();
+/// ```
+pub struct StreamScope<'scope, 'env: 'scope> {
+    stream: &'scope Stream,
+    _env: PhantomData<&'env mut &'env ()>,
+}
+
+impl<'scope, 'env> StreamScope<'scope, 'env> {
+    /// The stream this scope queues on.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// s.auto_synchronize(|scope| scope.stream().query().unwrap()).unwrap();
+    /// ```
+    pub fn stream(&self) -> &'scope Stream {
+        self.stream
+    }
+
+    /// Queues a copy of `src` into `dst` at byte `offset`. `src` stays borrowed until the scope
+    /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
+    /// it is staged before this returns.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
+    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3])).unwrap();
+    /// assert!(r.is_err()); // runs past the end: refused before anything is queued
+    /// ```
+    pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
+        let ptr = dst.check_range(offset, src.len())?;
+        let st = self.stream;
+        // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
+        // stream (on every exit path) before 'env can end, so the copy completes while `src` is
+        // valid and, being a shared borrow, unwritten.
+        unsafe {
+            st.inner.ctx.driver().memcpy_htod_async(
+                st.device(),
+                ptr,
+                src.as_ptr(),
+                src.len(),
+                st.inner.handle,
+            )?;
+        }
+        st.keep_alive(dst.clone())
+    }
+
+    /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
+    /// scope has synchronized, so the host cannot look at it before the data has arrived.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let buf = ctx.memalloc(2).unwrap();
+    /// buf.copy_from_host(&[9, 8]).unwrap();
+    /// let mut out = [0u8; 2];
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap().unwrap();
+    /// assert_eq!(out, [9, 8]);
+    /// ```
+    pub fn copy_to_host(
+        &self,
+        dst: &'env mut [u8],
+        src: &DeviceBuffer,
+        offset: usize,
+    ) -> Result<()> {
+        let ptr = src.check_range(offset, dst.len())?;
+        let st = self.stream;
+        // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
+        // ends, so nothing else reads or writes it while the device writes into it.
+        unsafe {
+            st.inner.ctx.driver().memcpy_dtoh_async(
+                st.device(),
+                dst.as_mut_ptr(),
+                ptr,
+                dst.len(),
+                st.inner.handle,
+            )?;
+        }
+        st.keep_alive(src.clone())
+    }
+}
+
+struct DoneState {
+    status: Option<Result<()>>,
+    waker: Option<Waker>,
+}
+
+/// A future that completes when a stream has finished the work queued before it was created.
+///
+/// Its output is `Ok(())`, or the error of earlier failed work on the stream.
+///
+/// ```
+/// let done = rumba::stream().unwrap().async_done().unwrap();
+/// let _: &dyn std::future::Future<Output = rumba::Result<()>> = &done;
+/// ```
+pub struct StreamDone {
+    shared: Arc<Mutex<DoneState>>,
+}
+
+impl Future for StreamDone {
+    type Output = Result<()>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<()>> {
+        let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        match st.status.take() {
+            Some(status) => Poll::Ready(status),
+            None => {
+                st.waker = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
+}
