@@ -1,0 +1,106 @@
+//! SPEC §6: an allocation that fails for lack of memory flushes the pending queue and retries once;
+//! then it reports out-of-memory with figures. Free memory returns to its start afterwards.
+
+mod common;
+
+use rumba::{Error, current_context, defer_cleanup};
+
+const MEMORY: usize = 1 << 20;
+
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|c| {
+        c.sim_memory = Some(MEMORY);
+        c.max_pending_deallocs_count = 1000;
+        c.max_pending_deallocs_ratio = 1.0;
+    });
+    common::serial()
+}
+
+#[test]
+fn an_allocation_that_fits_after_a_flush_succeeds() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    let (start_free, total) = ctx.get_memory_info().unwrap();
+    assert_eq!(total, MEMORY);
+
+    let big = 600 * 1024;
+    drop(ctx.memalloc(big).unwrap());
+    assert_eq!(ctx.deallocations().memory.bytes, big);
+    assert!(
+        ctx.get_memory_info().unwrap().0 < big,
+        "still held by the queue"
+    );
+    let again = ctx.memalloc(big).unwrap();
+    assert_eq!(
+        ctx.deallocations().memory.count,
+        0,
+        "the failure flushed the queue"
+    );
+    drop(again);
+    ctx.flush_deallocations().unwrap();
+    assert_eq!(ctx.get_memory_info().unwrap().0, start_free);
+}
+
+#[test]
+fn too_big_reports_the_figures() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    let err = ctx.memalloc(2 * MEMORY).unwrap_err();
+    match &err {
+        Error::OutOfMemory {
+            requested,
+            total,
+            free,
+            ..
+        } => {
+            assert_eq!(*requested, 2 * MEMORY);
+            assert_eq!(*total, MEMORY);
+            assert_eq!(*free, MEMORY);
+        }
+        other => panic!("expected OutOfMemory, got {other}"),
+    }
+    let msg = err.to_string();
+    for figure in [
+        "requested 2097152 bytes",
+        "1048576 bytes free",
+        "1048576 total",
+        "pending",
+    ] {
+        assert!(msg.contains(figure), "{msg}");
+    }
+}
+
+#[test]
+fn under_a_guard_the_pending_bytes_are_named() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    let (start_free, _) = ctx.get_memory_info().unwrap();
+    {
+        let _guard = defer_cleanup().unwrap();
+        drop(ctx.memalloc(700 * 1024).unwrap());
+        let err = ctx.memalloc(700 * 1024).unwrap_err();
+        assert!(
+            matches!(err, Error::OutOfMemory { pending, .. } if pending == 700 * 1024),
+            "{err}"
+        );
+    }
+    ctx.flush_deallocations().unwrap();
+    assert_eq!(ctx.get_memory_info().unwrap().0, start_free);
+}
+
+#[test]
+fn free_memory_moves_with_allocations() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    let (f0, _) = rumba::get_memory_info().unwrap();
+    let a = ctx.memalloc(4096).unwrap();
+    let (f1, t1) = rumba::get_memory_info().unwrap();
+    assert!(f1 <= f0 - 4096 && f1 <= t1);
+    drop(a);
+    ctx.flush_deallocations().unwrap();
+    assert_eq!(rumba::get_memory_info().unwrap().0, f0);
+}

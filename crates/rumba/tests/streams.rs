@@ -1,0 +1,296 @@
+//! SPEC §4: streams — built-in handles, Display, external streams, ordering, overlap, callbacks,
+//! futures, scoped asynchronous copies, legacy-default-stream ordering.
+
+mod common;
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rumba::{StreamKind, current_context};
+
+/// Tests here gate streams with callbacks that wait for each other; run them one at a time so a
+/// gated stream of one test never sits between the legacy-stream work of another.
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|_| {});
+    common::serial()
+}
+
+#[test]
+fn built_in_handles_and_display_texts() {
+    let _serial = setup();
+    let d = rumba::default_stream().unwrap();
+    let l = rumba::legacy_default_stream().unwrap();
+    let p = rumba::per_thread_default_stream().unwrap();
+    assert_eq!((d.handle().0, l.handle().0, p.handle().0), (0, 1, 2));
+    assert_eq!(d.to_string(), "<default stream on device 0>");
+    assert_eq!(l.to_string(), "<legacy default stream on device 0>");
+    assert_eq!(p.to_string(), "<per-thread default stream on device 0>");
+    let s = rumba::stream().unwrap();
+    assert_eq!(s.kind(), StreamKind::Created);
+    assert_eq!(
+        s.to_string(),
+        format!("<stream 0x{:x} on device 0>", s.handle().0)
+    );
+    for st in [d, l, p, s] {
+        st.synchronize().unwrap();
+    }
+}
+
+#[test]
+fn an_external_stream_keeps_its_handle_and_is_never_destroyed() {
+    let _serial = setup();
+    let ctx = current_context().unwrap();
+    let raw = ctx.driver().stream_create(0, false).unwrap();
+    let ext = rumba::external_stream(raw).unwrap();
+    assert_eq!(ext.handle(), raw);
+    assert_eq!(ext.kind(), StreamKind::External);
+    assert_eq!(
+        ext.to_string(),
+        format!("<external stream 0x{:x} on device 0>", raw.0)
+    );
+    drop(ext);
+    ctx.flush_deallocations().unwrap();
+    // Still alive: the creator owns it.
+    ctx.driver().stream_synchronize(0, raw).unwrap();
+    ctx.driver().stream_destroy(0, raw).unwrap();
+}
+
+#[test]
+fn work_on_one_stream_runs_in_order() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let buf = current_context().unwrap().memalloc(1 << 16).unwrap();
+    for i in 0..100u8 {
+        s.memset(&buf, i).unwrap();
+        let log = Arc::clone(&log);
+        s.add_callback(move |_, status| {
+            status.unwrap();
+            log.lock().unwrap().push(i);
+        })
+        .unwrap();
+    }
+    s.synchronize().unwrap();
+    assert_eq!(*log.lock().unwrap(), (0..100).collect::<Vec<u8>>());
+    let mut out = vec![0u8; 1 << 16];
+    buf.copy_to_host(&mut out).unwrap();
+    assert!(out.iter().all(|&b| b == 99), "the last memset wins");
+}
+
+#[test]
+fn two_streams_run_concurrently() {
+    let _serial = setup();
+    // A's callback waits for a message that only B's callback sends. If the streams were
+    // serialised this would never complete; `within` turns that into a failure, not a hang.
+    common::within(10, "two streams overlapping", || {
+        let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+        let (tx, rx) = mpsc::channel::<()>();
+        let (done_tx, done_rx) = mpsc::channel();
+        a.add_callback(move |_, _| {
+            rx.recv().unwrap();
+            done_tx.send("a").unwrap();
+        })
+        .unwrap();
+        b.add_callback(move |_, _| tx.send(()).unwrap()).unwrap();
+        assert_eq!(done_rx.recv().unwrap(), "a");
+        a.synchronize().unwrap();
+        b.synchronize().unwrap();
+    });
+}
+
+#[test]
+fn a_callback_gets_the_stream_and_a_status_within_a_second() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let caller = std::thread::current().id();
+    s.add_callback(move |stream, status| {
+        tx.send((
+            stream.handle(),
+            status.is_ok(),
+            std::thread::current().id() != caller,
+        ))
+        .unwrap();
+    })
+    .unwrap();
+    let (handle, ok, off_thread) = rx.recv_timeout(Duration::from_secs(1)).unwrap();
+    assert_eq!(handle, s.handle());
+    assert!(ok && off_thread);
+}
+
+#[test]
+fn synchronizing_a_stream_from_its_own_callback_is_an_error_not_a_hang() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let (tx, rx) = mpsc::channel();
+    s.add_callback(move |stream, _| tx.send(stream.synchronize()).unwrap())
+        .unwrap();
+    let r = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert!(r.unwrap_err().to_string().contains("own callback"));
+}
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark()
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::park();
+    }
+}
+
+#[test]
+fn async_done_completes_under_a_minimal_executor_after_the_work() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let flag = Arc::new(Mutex::new(false));
+    let f2 = Arc::clone(&flag);
+    s.add_callback(move |_, _| {
+        gate_rx.recv().unwrap();
+        *f2.lock().unwrap() = true;
+    })
+    .unwrap();
+    let done = s.async_done().unwrap();
+    gate_tx.send(()).unwrap();
+    common::within(10, "async_done", move || block_on(done)).unwrap();
+    assert!(
+        *flag.lock().unwrap(),
+        "the future completed only after earlier work"
+    );
+}
+
+#[test]
+fn scoped_copies_round_trip_and_keep_buffers_alive() {
+    let _serial = setup();
+    let ctx = current_context().unwrap();
+    let s = rumba::stream().unwrap();
+    let data: Vec<u8> = (0..=255).cycle().take(1 << 20).collect();
+    let mut back = vec![0u8; data.len()];
+    s.auto_synchronize(|scope| -> rumba::Result<()> {
+        let buf = ctx.memalloc(data.len())?;
+        scope.copy_to_device(&buf, 0, &data)?;
+        scope.copy_to_host(&mut back, &buf, 0)
+        // `buf` is dropped here, while the copies may still be queued: the stream keeps it alive.
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(back, data);
+}
+
+#[test]
+fn scoped_copies_from_pinned_memory_are_asynchronous_and_correct() {
+    let _serial = setup();
+    let ctx = current_context().unwrap();
+    let s = rumba::stream().unwrap();
+    let mut pinned = ctx.memhostalloc(1 << 20, Default::default()).unwrap();
+    pinned
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, b)| *b = (i % 251) as u8);
+    let buf = ctx.memalloc(1 << 20).unwrap();
+    let mut back = ctx.memhostalloc(1 << 20, Default::default()).unwrap();
+    s.auto_synchronize(|scope| -> rumba::Result<()> {
+        scope.copy_to_device(&buf, 0, &pinned)?;
+        scope.copy_to_host(&mut back, &buf, 0)
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(&back[..], &pinned[..]);
+}
+
+#[test]
+fn a_panic_inside_auto_synchronize_still_synchronizes() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let ran = Arc::new(Mutex::new(false));
+    let r2 = Arc::clone(&ran);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        s.auto_synchronize(|scope| {
+            let r3 = Arc::clone(&r2);
+            scope
+                .stream()
+                .add_callback(move |_, _| {
+                    std::thread::sleep(Duration::from_millis(20));
+                    *r3.lock().unwrap() = true;
+                })
+                .unwrap();
+            panic!("closure failed");
+        })
+    }));
+    assert!(r.is_err());
+    assert!(
+        *ran.lock().unwrap(),
+        "the scope waited for queued work before unwinding"
+    );
+}
+
+#[test]
+fn the_legacy_default_stream_waits_for_blocking_streams() {
+    let _serial = setup();
+    let a = rumba::stream().unwrap();
+    let legacy = rumba::legacy_default_stream().unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let la = Arc::clone(&log);
+    a.add_callback(move |_, _| {
+        gate_rx.recv().unwrap();
+        la.lock().unwrap().push("a");
+    })
+    .unwrap();
+    let ll = Arc::clone(&log);
+    legacy
+        .add_callback(move |_, _| ll.lock().unwrap().push("legacy"))
+        .unwrap();
+    // Give a legacy stream that (wrongly) did not wait every chance to run first.
+    std::thread::sleep(Duration::from_millis(50));
+    gate_tx.send(()).unwrap();
+    legacy.synchronize().unwrap();
+    assert_eq!(*log.lock().unwrap(), vec!["a", "legacy"]);
+
+    // And a blocking stream waits for earlier legacy work.
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let ll = Arc::clone(&log);
+    legacy
+        .add_callback(move |_, _| {
+            gate_rx.recv().unwrap();
+            ll.lock().unwrap().push("legacy2");
+        })
+        .unwrap();
+    let la = Arc::clone(&log);
+    a.add_callback(move |_, _| la.lock().unwrap().push("a2"))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    gate_tx.send(()).unwrap();
+    a.synchronize().unwrap();
+    assert_eq!(&log.lock().unwrap()[2..], ["legacy2", "a2"]);
+}
+
+#[test]
+fn a_stream_in_use_survives_its_last_handle() {
+    let _serial = setup();
+    let ctx = current_context().unwrap();
+    let buf = ctx.memalloc(1 << 20).unwrap();
+    let (tx, rx) = mpsc::channel();
+    {
+        let s = rumba::stream().unwrap();
+        s.memset(&buf, 5).unwrap();
+        s.add_callback(move |_, status| tx.send(status.is_ok()).unwrap())
+            .unwrap();
+    }
+    ctx.flush_deallocations().unwrap();
+    assert!(rx.recv_timeout(Duration::from_secs(5)).unwrap());
+    let mut out = vec![0u8; 1 << 20];
+    buf.copy_to_host(&mut out).unwrap();
+    assert!(out.iter().all(|&b| b == 5));
+}
