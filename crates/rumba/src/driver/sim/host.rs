@@ -18,7 +18,7 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
-use super::memory::{AddressSpace, lock};
+use super::memory::{AddressSpace, lock, map_anonymous};
 use crate::driver::{DevicePtr, HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
 
@@ -77,8 +77,9 @@ fn mlock(p: *mut u8, len: usize) -> std::result::Result<(), String> {
 /// One pinned host range.
 struct Range {
     len: usize,
-    /// `Some` for memory this registry allocated (and frees); `None` for registered memory.
-    owned: Option<Layout>,
+    /// `Some(mapped length)` for memory this registry allocated (and unmaps); `None` for
+    /// registered memory.
+    owned: Option<usize>,
     locked: bool,
     flags: HostAllocFlags,
     /// Device mappings `(device, device address)` of mapped memory.
@@ -121,14 +122,7 @@ impl HostRegistry {
     ) -> Result<*mut u8> {
         let page = page_size();
         let size = bytes.max(1).div_ceil(page) * page;
-        let layout = Layout::from_size_align(size, page).map_err(|_| {
-            Error::InvalidArgument(format!(
-                "cannot allocate {bytes} bytes of pinned host memory"
-            ))
-        })?;
-        // SAFETY: non-zero size.
-        let p = unsafe { alloc_zeroed(layout) };
-        if p.is_null() {
+        let Some(p) = map_anonymous(size) else {
             return Err(Error::OutOfMemory {
                 device,
                 requested: bytes,
@@ -136,7 +130,7 @@ impl HostRegistry {
                 total: 0,
                 pending: 0,
             });
-        }
+        };
         let locked = {
             let _order = lock(&self.mlock_order);
             self.try_lock(p, size)
@@ -146,7 +140,7 @@ impl HostRegistry {
             p as usize,
             Range {
                 len: bytes,
-                owned: Some(layout),
+                owned: Some(size),
                 locked,
                 flags,
                 mappings,
@@ -227,7 +221,7 @@ impl HostRegistry {
         for (dev, dptr) in &range.mappings {
             spaces[*dev].unmap_host(*dptr);
         }
-        let span = range.owned.map_or(range.len, |l| l.size());
+        let span = range.owned.unwrap_or(range.len);
         if range.locked {
             // SAFETY: this range was locked by us; munlock reads no memory.
             unsafe { libc::munlock(p.cast(), span) };
@@ -237,16 +231,16 @@ impl HostRegistry {
             let hi = (p as usize + span).div_ceil(page) * page;
             let neighbours: Vec<(usize, usize)> = overlapping(&ranges, lo, hi - lo)
                 .filter(|(_, r)| r.locked)
-                .map(|(s, r)| (s, r.owned.map_or(r.len, |l| l.size())))
+                .map(|(s, r)| (s, r.owned.unwrap_or(r.len)))
                 .collect();
             for (s, len) in neighbours {
                 let _ = mlock(s as *mut u8, len);
             }
         }
         drop(ranges);
-        if let Some(layout) = range.owned {
-            // SAFETY: allocated in `alloc` with this layout and removed from the registry above.
-            unsafe { dealloc(p, layout) };
+        if let Some(len) = range.owned {
+            // SAFETY: mapped in `alloc` with this length and removed from the registry above.
+            unsafe { libc::munmap(p.cast(), len) };
         }
         Ok(())
     }
@@ -314,9 +308,9 @@ impl Drop for HostRegistry {
     fn drop(&mut self) {
         let ranges = std::mem::take(&mut *self.write());
         for (start, r) in ranges {
-            if let Some(layout) = r.owned {
+            if let Some(len) = r.owned {
                 // SAFETY: still owned by us; nothing else can reach it once the driver is gone.
-                unsafe { dealloc(start as *mut u8, layout) };
+                unsafe { libc::munmap(start as *mut libc::c_void, len) };
             }
         }
     }
@@ -330,7 +324,7 @@ fn overlapping(
     let end = start + len;
     ranges
         .range(..end)
-        .filter(move |(s, r)| **s + r.owned.map_or(r.len, |l| l.size()).max(1) > start)
+        .filter(move |(s, r)| **s + r.owned.unwrap_or(r.len).max(1) > start)
         .map(|(s, r)| (*s, r))
 }
 

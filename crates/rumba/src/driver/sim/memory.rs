@@ -30,10 +30,22 @@ const DEVICE_SHIFT: u32 = 56;
 pub(crate) const GRANULE: usize = 256;
 
 /// Owned backing storage of one device allocation.
+///
+/// Large allocations are anonymous `mmap`s: zeroed by the kernel, page-aligned, and not touched
+/// (so not committed) until used, which makes allocating a big buffer as cheap as on a GPU. Small
+/// ones come from the global allocator.
 pub(crate) struct Backing {
     ptr: *mut u8,
-    layout: Layout,
+    kind: BackingKind,
 }
+
+enum BackingKind {
+    Heap(Layout),
+    Mapped(usize),
+}
+
+/// Allocations of at least this many bytes are mapped rather than taken from the heap.
+const MAP_THRESHOLD: usize = 1 << 16;
 
 // SAFETY: the storage is only accessed through raw pointers with atomic operations (see module
 // docs), so sharing the owner between threads cannot create data races.
@@ -42,19 +54,56 @@ unsafe impl Send for Backing {}
 unsafe impl Sync for Backing {}
 
 impl Backing {
-    fn new(bytes: usize) -> Option<Backing> {
-        let align = if bytes >= 1 << 16 { 4096 } else { GRANULE };
-        let layout = Layout::from_size_align(bytes.max(1), align).ok()?;
+    pub(crate) fn new(bytes: usize) -> Option<Backing> {
+        if bytes >= MAP_THRESHOLD {
+            let ptr = map_anonymous(bytes)?;
+            return Some(Backing {
+                ptr,
+                kind: BackingKind::Mapped(bytes),
+            });
+        }
+        let layout = Layout::from_size_align(bytes.max(1), GRANULE).ok()?;
         // SAFETY: the layout has non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
-        (!ptr.is_null()).then_some(Backing { ptr, layout })
+        (!ptr.is_null()).then_some(Backing {
+            ptr,
+            kind: BackingKind::Heap(layout),
+        })
     }
+
+    /// Start of the storage.
+    pub(crate) fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+}
+
+/// Maps `bytes` of zeroed, private, page-aligned anonymous memory.
+pub(crate) fn map_anonymous(bytes: usize) -> Option<*mut u8> {
+    // SAFETY: an anonymous private mapping at an address of the kernel's choosing has no
+    // preconditions; failure is reported as MAP_FAILED.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    (p != libc::MAP_FAILED).then_some(p.cast())
 }
 
 impl Drop for Backing {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout, freed once.
-        unsafe { dealloc(self.ptr, self.layout) }
+        match self.kind {
+            // SAFETY: allocated in `new` with this layout, freed once.
+            BackingKind::Heap(layout) => unsafe { dealloc(self.ptr, layout) },
+            // SAFETY: mapped in `new` with this length, unmapped once.
+            BackingKind::Mapped(len) => unsafe {
+                libc::munmap(self.ptr.cast(), len);
+            },
+        }
     }
 }
 
@@ -84,7 +133,7 @@ impl Region {
     pub(crate) fn host_addr(&self, ptr: DevicePtr) -> *mut u8 {
         let off = (ptr - self.base) as usize;
         let start = match &self.storage {
-            Storage::Device(b) => b.ptr,
+            Storage::Device(b) => b.as_ptr(),
             Storage::Host(p) => *p,
         };
         start.wrapping_add(off)

@@ -1,0 +1,66 @@
+//! The `rumba` command as a user runs it.
+
+use std::process::Command;
+
+fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rumba"));
+    cmd.args(args);
+    for var in ["RUMBA_BACKEND", "RUMBA_SIM_MEMORY", "RUMBA_SIM_DEVICES", "RUMBA_MAX_PENDING_DEALLOCS_COUNT", "RUMBA_MAX_PENDING_DEALLOCS_RATIO"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().expect("run rumba");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn detect_prints_the_backend_and_devices() {
+    let (code, out, err) = rumba(&["detect"], &[("RUMBA_SIM_DEVICES", "2"), ("RUMBA_SIM_MEMORY", "512MiB")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("backend sim"), "{out}");
+    assert!(out.contains("id 0") && out.contains("id 1"), "{out}");
+    assert!(out.contains("512.0 MiB total"), "{out}");
+}
+
+#[test]
+fn auto_falls_back_to_the_sim_and_says_why() {
+    let (code, out, _) = rumba(&["detect"], &[("RUMBA_BACKEND", "auto")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("CUDA not used:"), "{out}");
+}
+
+#[test]
+fn malformed_variables_exit_non_zero_naming_the_variable() {
+    for (var, value, form) in [
+        ("RUMBA_BACKEND", "gpu", "one of sim, cuda, auto"),
+        ("RUMBA_SIM_MEMORY", "lots", "byte size"),
+        ("RUMBA_SIM_DEVICES", "zero", "whole number"),
+        ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "ten", "whole number"),
+        ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "2", "fraction"),
+    ] {
+        let (code, _, err) = rumba(&["detect"], &[(var, value)]);
+        assert_eq!(code, 2, "{var}={value}: {err}");
+        assert!(err.contains(var) && err.contains(form), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn cuda_requested_without_a_driver_is_a_typed_error() {
+    let (code, _, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "cuda")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("backend 'cuda' is unavailable"), "{err}");
+}
+
+#[test]
+fn demo_runs_and_reports_each_step() {
+    let (code, out, err) = rumba(&["demo"], &[("RUMBA_BACKEND", "sim"), ("RUMBA_SIM_MEMORY", "1GiB")]);
+    assert_eq!(code, 0, "{err}");
+    for step in ["copy 64 MiB host -> device", "data intact: true", "deferred deallocation", "out of memory", "async_done() resolved"] {
+        assert!(out.contains(step), "missing {step:?} in:\n{out}");
+    }
+}
