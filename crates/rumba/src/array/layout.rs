@@ -151,8 +151,8 @@ impl Layout {
     /// A layout with explicit byte strides and offset, validated against an allocation of
     /// `alloc_len` bytes holding elements of `dtype`.
     ///
-    /// Rules: one stride per axis; the offset and the stride of every axis longer than 1 are
-    /// multiples of the element **alignment** (so every element is aligned; strides need not be
+    /// Rules: one stride per axis; the offset and (unless the layout is empty) the stride of
+    /// every axis longer than 1 are multiples of the element **alignment** (so every element is aligned; strides need not be
     /// multiples of the item size, as for a field of a record array); every byte of every element
     /// lies inside `[0, alloc_len)` (negative strides reach below the offset); nothing overflows.
     /// Zero strides are allowed (broadcast views). All failures are [`Error::InvalidArgument`].
@@ -184,11 +184,13 @@ impl Layout {
         }
         // Size checks (and itemsize 0) as for a packed array.
         Layout::packed(shape, Order::C, itemsize)?;
+        let empty = shape.contains(&0);
         let misaligned = offset % align != 0
-            || shape
-                .iter()
-                .zip(strides)
-                .any(|(&n, &s)| n > 1 && s.unsigned_abs() % align != 0);
+            || (!empty
+                && shape
+                    .iter()
+                    .zip(strides)
+                    .any(|(&n, &s)| n > 1 && s.unsigned_abs() % align != 0));
         if misaligned {
             return Err(Error::InvalidArgument(format!(
                 "offset {offset} and strides {strides:?} must be multiples of the {align}-byte alignment of {}",
@@ -203,8 +205,7 @@ impl Layout {
         };
         let off = isize::try_from(offset).map_err(|_| outside())?;
         let (lo, hi) = extent(shape, strides, off, itemsize).ok_or_else(outside)?;
-        let empty = shape.contains(&0);
-        if lo < 0 || hi as usize > alloc_len || (empty && offset > alloc_len) {
+        if lo < 0 || hi as usize > alloc_len {
             return Err(outside());
         }
         Ok(Layout {

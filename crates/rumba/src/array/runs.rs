@@ -327,7 +327,7 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::s;
+    use ndarray::{NewAxis, s};
 
     /// Element offsets in C index order, the slow way.
     fn element_offsets(l: &Layout) -> Vec<usize> {
