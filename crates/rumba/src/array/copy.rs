@@ -194,7 +194,8 @@ impl Iterator for Chunks<'_> {
 /// let e = check_copy(&a, &f64::DTYPE, &c, &f64::DTYPE, CopyKind::HostToDevice).unwrap_err();
 /// assert_eq!(e.to_string(), "incompatible shape: (5,) vs. (2, 3)");
 ///
-/// let e = check_copy(&c, &f64::DTYPE, &c.t().empty_like().t(), &f64::DTYPE, CopyKind::DeviceToDevice);
+/// let f = Layout::f_order(&[2, 3], 8).unwrap();
+/// let e = check_copy(&c, &f64::DTYPE, &f, &f64::DTYPE, CopyKind::DeviceToDevice);
 /// assert_eq!(e.unwrap_err().to_string(), "incompatible strides: [24, 8] vs. [8, 16]");
 /// ```
 pub fn check_copy(

@@ -445,7 +445,7 @@ impl Layout {
     /// ```
     /// use ndarray::s;
     /// let l = rumba::array::Layout::c_order(&[10], 4).unwrap();
-    /// assert_eq!(l.slice(s![..;3]).unwrap().alloc_size(), 40 - 8);
+    /// assert_eq!(l.slice(s![..;3]).unwrap().alloc_size(), 9 * 4 + 4);
     /// ```
     pub fn alloc_size(&self) -> usize {
         let (lo, hi) = self.alloc_extent();
@@ -497,9 +497,10 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// let bytes = rumba::array::Layout::c_order(&[16], 1).unwrap();
-    /// assert!(bytes.is_aligned(4));
-    /// assert!(!bytes.slice(s![1..]).unwrap().is_aligned(4));
+    /// let l = rumba::array::Layout::c_order(&[4], 4).unwrap();
+    /// assert!(l.is_aligned(4) && !l.is_aligned(8));
+    /// assert!(l.slice(s![..;2]).unwrap().is_aligned(8));
+    /// assert!(!l.slice(s![1..;2]).unwrap().is_aligned(8));
     /// ```
     pub fn is_aligned(&self, align: usize) -> bool {
         let align = align.max(1);

@@ -206,7 +206,7 @@ impl ContiguousRuns {
     /// use rumba::array::Layout;
     /// let l = Layout::c_order(&[2, 3, 4], 8).unwrap().slice(s![.., ..;2, ..;2]).unwrap();
     /// let blocks: Vec<_> = l.runs().blocks().map(|b| (b.start, b.count)).collect();
-    /// assert_eq!(blocks, [(0, 4), (96, 4)]);
+    /// assert_eq!(blocks, [(0, 2), (64, 2), (96, 2), (160, 2)]);
     /// ```
     pub fn blocks(&self) -> Blocks<'_> {
         let (inner, rest) = match self.outer.split_last() {
