@@ -124,10 +124,22 @@ mod tests {
     fn bad_axes_lists() {
         let l = Layout::c_order(&[2, 3], 8).unwrap();
         let e = |a: &[usize]| l.permuted_axes(a).unwrap_err().to_string();
-        assert_eq!(e(&[0]), "invalid axes list: [0] is not a permutation of the 2 axes");
-        assert_eq!(e(&[0, 2]), "invalid axes list: [0, 2] is not a permutation of the 2 axes");
-        assert_eq!(e(&[1, 1]), "invalid axes list: [1, 1] is not a permutation of the 2 axes");
-        assert_eq!(e(&[0, 1, 2]), "invalid axes list: [0, 1, 2] is not a permutation of the 2 axes");
+        assert_eq!(
+            e(&[0]),
+            "invalid axes list: [0] is not a permutation of the 2 axes"
+        );
+        assert_eq!(
+            e(&[0, 2]),
+            "invalid axes list: [0, 2] is not a permutation of the 2 axes"
+        );
+        assert_eq!(
+            e(&[1, 1]),
+            "invalid axes list: [1, 1] is not a permutation of the 2 axes"
+        );
+        assert_eq!(
+            e(&[0, 1, 2]),
+            "invalid axes list: [0, 1, 2] is not a permutation of the 2 axes"
+        );
         assert_eq!(l.permuted_axes(&[1, 0]).unwrap(), l.t());
         assert_eq!(l.t().t(), l);
     }

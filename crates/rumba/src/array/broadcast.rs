@@ -84,11 +84,19 @@ mod tests {
             "can't copy sequence with size 2 to array axis 0 with dimension 3"
         );
         assert_eq!(
-            Layout::c_order(&[0], 4).unwrap().broadcast_to(&[1]).unwrap_err().to_string(),
+            Layout::c_order(&[0], 4)
+                .unwrap()
+                .broadcast_to(&[1])
+                .unwrap_err()
+                .to_string(),
             "can't copy sequence with size 0 to array axis 0 with dimension 1"
         );
         assert_eq!(
-            Layout::c_order(&[1], 4).unwrap().broadcast_to(&[0]).unwrap().size(),
+            Layout::c_order(&[1], 4)
+                .unwrap()
+                .broadcast_to(&[0])
+                .unwrap()
+                .size(),
             0
         );
     }

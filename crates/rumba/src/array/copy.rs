@@ -319,9 +319,15 @@ mod tests {
             "the destination repeats axis 0 (stride 0) but the source does not (stride 24): cannot write different values to one element"
         );
         assert_eq!(
-            check_copy(&c(&[2]), &D, &Layout::c_order(&[2], 4).unwrap(), &D, CopyKind::HostToDevice)
-                .unwrap_err()
-                .to_string(),
+            check_copy(
+                &c(&[2]),
+                &D,
+                &Layout::c_order(&[2], 4).unwrap(),
+                &D,
+                CopyKind::HostToDevice
+            )
+            .unwrap_err()
+            .to_string(),
             "the source layout has 4-byte elements but its dtype float64 has 8"
         );
         assert_eq!(
@@ -351,13 +357,20 @@ mod tests {
         // Size 0 copies skip the stride and contiguity rules.
         let z1 = c(&[0, 3]);
         let z2 = c(&[3, 0]).t();
-        assert!(check_copy(&z1, &D, &z2, &D, CopyKind::DeviceToDevice).unwrap().is_noop());
+        assert!(
+            check_copy(&z1, &D, &z2, &D, CopyKind::DeviceToDevice)
+                .unwrap()
+                .is_noop()
+        );
         // An F-contiguous device destination fed from a C host array: element by element.
         let f = Layout::f_order(&[2, 3], 8).unwrap();
         let p = check_copy(&f, &D, &c(&[2, 3]), &D, CopyKind::HostToDevice).unwrap();
         assert_eq!(p.dst().count(), 1);
         assert_eq!(p.src().count(), 6);
         let offsets: Vec<_> = p.chunks().map(|(d, s, _)| (d, s)).collect();
-        assert_eq!(offsets, [(0, 0), (8, 24), (16, 8), (24, 32), (32, 16), (40, 40)]);
+        assert_eq!(
+            offsets,
+            [(0, 0), (8, 24), (16, 8), (24, 32), (32, 16), (40, 40)]
+        );
     }
 }

@@ -383,7 +383,9 @@ macro_rules! record {
 pub fn as_bytes<T: Element>(values: &[T]) -> &[u8] {
     // SAFETY: `Element` promises no padding and no uninitialised bytes, and the length in bytes
     // is the length of the original allocation (`size_of_val`), so the byte view stays in bounds.
-    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values)) }
+    unsafe {
+        std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+    }
 }
 
 /// Copies bytes that came back from the device into host elements, normalising them first
@@ -449,7 +451,11 @@ mod tests {
             (bool::DTYPE, "|b1"),
         ];
         for (d, s) in cases {
-            let s = if le { s.to_string() } else { s.replace('<', ">") };
+            let s = if le {
+                s.to_string()
+            } else {
+                s.replace('<', ">")
+            };
             assert_eq!(d.typestr(), s, "{}", d.name());
         }
         assert_eq!(i128::DTYPE.typestr().get(1..), Some("i16"));

@@ -757,10 +757,7 @@ mod tests {
             l.index_offset(&[0]).unwrap_err().to_string(),
             "1 index/indices given for an array with 2 axes"
         );
-        assert_eq!(
-            Layout::scalar(4).unwrap().index_offset(&[]).unwrap(),
-            0
-        );
+        assert_eq!(Layout::scalar(4).unwrap().index_offset(&[]).unwrap(), 0);
     }
 
     #[test]
@@ -790,7 +787,10 @@ mod tests {
     #[test]
     fn len_and_sizes() {
         let l = Layout::c_order(&[0], 8).unwrap();
-        assert_eq!((l.len().unwrap(), l.nbytes(), l.alloc_extent()), (0, 0, (0, 0)));
+        assert_eq!(
+            (l.len().unwrap(), l.nbytes(), l.alloc_extent()),
+            (0, 0, (0, 0))
+        );
         assert_eq!(
             Layout::scalar(8).unwrap().len().unwrap_err().to_string(),
             "len() of unsized object: the array is 0-dimensional"

@@ -309,7 +309,10 @@ mod tests {
         );
         assert_eq!(
             e(a.reshape(&[isize::MAX, 4], Order::C)),
-            format!("cannot reshape array of size 10 into shape ({}, 4)", isize::MAX)
+            format!(
+                "cannot reshape array of size 10 into shape ({}, 4)",
+                isize::MAX
+            )
         );
     }
 
@@ -337,7 +340,10 @@ mod tests {
             e.to_string(),
             "reshape would require copy: shape (4, 2) with strides [48, 8] cannot be viewed as shape (8,) in C order"
         );
-        assert_eq!(w.reshape(&[2, 2, 2], Order::C).unwrap().strides(), &[96, 48, 8]);
+        assert_eq!(
+            w.reshape(&[2, 2, 2], Order::C).unwrap().strides(),
+            &[96, 48, 8]
+        );
         // Length-1 axes come and go freely.
         let r = v.reshape(&[1, 4, 1, 3, 1], Order::C).unwrap();
         assert_eq!(r.reshape(&[4, 3], Order::C).unwrap().strides(), &[48, 16]);
@@ -388,7 +394,11 @@ mod tests {
             "when changing to a dtype of a different size, its size (4 bytes) must be a divisor of the total size in bytes of the last axis of the array (6 bytes)"
         );
         assert_eq!(
-            Layout::scalar(4).unwrap().view_as(2).unwrap_err().to_string(),
+            Layout::scalar(4)
+                .unwrap()
+                .view_as(2)
+                .unwrap_err()
+                .to_string(),
             "changing the dtype of a 0d array is only supported if the itemsize is unchanged"
         );
         assert!(Layout::scalar(4).unwrap().view_as(4).is_ok());

@@ -378,7 +378,10 @@ mod tests {
             base.slice(s![.., ..0, ..]).unwrap(),
             base.slice(s![NewAxis, 1.., NewAxis, 2, ..;-3]).unwrap(),
             Layout::scalar(8).unwrap(),
-            Layout::c_order(&[3], 8).unwrap().broadcast_to(&[4, 3]).unwrap(),
+            Layout::c_order(&[3], 8)
+                .unwrap()
+                .broadcast_to(&[4, 3])
+                .unwrap(),
         ];
         for v in views {
             let r = v.runs();
@@ -395,12 +398,19 @@ mod tests {
         assert_eq!(base.runs().count(), 1);
         // Rows 1..4 of each plane: 4 runs of 3 rows.
         let r = base.slice(s![.., 1..4, ..]).unwrap().runs();
-        assert_eq!((r.count(), r.run_len(), r.outer()), (4, 144, &[(4, 240)][..]));
+        assert_eq!(
+            (r.count(), r.run_len(), r.outer()),
+            (4, 144, &[(4, 240)][..])
+        );
         // Every other plane, whole planes: outer axis stays.
         let r = base.slice(s![..;2, .., ..]).unwrap().runs();
         assert_eq!((r.count(), r.run_len()), (2, 240));
         // Every other element of everything merges into one outer axis.
-        let r = Layout::c_order(&[4, 6], 8).unwrap().slice(s![.., ..;2]).unwrap().runs();
+        let r = Layout::c_order(&[4, 6], 8)
+            .unwrap()
+            .slice(s![.., ..;2])
+            .unwrap()
+            .runs();
         assert_eq!(r.outer(), &[(12, 16)]);
         assert!(r.two_level().is_some());
         let r = base.slice(s![..;2, ..;2, ..;2]).unwrap().runs();

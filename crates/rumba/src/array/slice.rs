@@ -242,7 +242,10 @@ mod tests {
     fn ndarray_negative_step_semantics() {
         let l = c(&[5]);
         let v = l.slice(s![1..4;-1]).unwrap();
-        assert_eq!((v.shape(), v.strides(), v.offset()), (&[3][..], &[-8][..], 24));
+        assert_eq!(
+            (v.shape(), v.strides(), v.offset()),
+            (&[3][..], &[-8][..], 24)
+        );
         let v = l.slice(s![..;-2]).unwrap();
         assert_eq!((v.shape(), v.offset()), (&[3][..], 32));
         let v = l.slice(s![..0;-1]).unwrap();
@@ -266,7 +269,11 @@ mod tests {
             "index 5 is out of bounds for axis 0 with size 3"
         );
         assert_eq!(
-            e(l.slice([SliceInfoElem::Slice { start: 0, end: None, step: 0 }])),
+            e(l.slice([SliceInfoElem::Slice {
+                start: 0,
+                end: None,
+                step: 0
+            }])),
             "slice step cannot be zero (axis 0)"
         );
         assert_eq!(
@@ -275,7 +282,10 @@ mod tests {
         );
         assert_eq!(
             e(l.slice(s![isize::MIN..])),
-            format!("index {} is out of bounds for axis 0 with size 3", isize::MIN)
+            format!(
+                "index {} is out of bounds for axis 0 with size 3",
+                isize::MIN
+            )
         );
         assert!(l.slice(s![3..]).is_ok());
         assert!(l.slice(s![-3..3]).is_ok());
@@ -287,7 +297,10 @@ mod tests {
         let v = l.slice_clipped(s![-4..4, 2..-9]).unwrap();
         assert_eq!(v.shape(), &[3, 0]);
         let v = l.slice_clipped(s![isize::MIN..isize::MAX;-1, ..]).unwrap();
-        assert_eq!((v.shape(), v.strides(), v.offset()), (&[3, 4][..], &[-32, 8][..], 64));
+        assert_eq!(
+            (v.shape(), v.strides(), v.offset()),
+            (&[3, 4][..], &[-32, 8][..], 64)
+        );
         assert!(l.slice_clipped(s![3, ..]).is_err());
     }
 
@@ -310,7 +323,10 @@ mod tests {
     fn new_axis_and_implicit_trailing_axes() {
         let l = c(&[2, 3]);
         let v = l.slice(s![NewAxis, 1]).unwrap();
-        assert_eq!((v.shape(), v.strides(), v.offset()), (&[1, 3][..], &[0, 8][..], 24));
+        assert_eq!(
+            (v.shape(), v.strides(), v.offset()),
+            (&[1, 3][..], &[0, 8][..], 24)
+        );
         let v = l.slice([SliceInfoElem::Index(-1)]).unwrap();
         assert_eq!(v.shape(), &[3]);
     }
@@ -324,14 +340,23 @@ mod tests {
         );
         assert_eq!(
             l.index_axis(1, 3).unwrap_err(),
-            Error::IndexOutOfRange { index: 3, axis: 1, size: 3 }
+            Error::IndexOutOfRange {
+                index: 3,
+                axis: 1,
+                size: 3
+            }
         );
         assert_eq!(
             l.split(1).unwrap_err().to_string(),
             "split only supports 1-d arrays, this one has 2 axes"
         );
         assert_eq!(
-            c(&[6]).slice(s![..;2]).unwrap().split(1).unwrap_err().to_string(),
+            c(&[6])
+                .slice(s![..;2])
+                .unwrap()
+                .split(1)
+                .unwrap_err()
+                .to_string(),
             "split only supports unit stride: stride is 16 bytes for 8-byte elements"
         );
         assert_eq!(
