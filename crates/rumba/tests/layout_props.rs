@@ -90,7 +90,7 @@ fn assert_matches(
     prop_assert_eq!(l.shape(), v.shape());
     prop_assert_eq!(l.size(), v.len());
     prop_assert_eq!(l.nbytes(), v.len() * 8);
-    if strides_too && v.len() > 0 {
+    if strides_too && !v.is_empty() {
         for k in 0..v.ndim() {
             if v.shape()[k] > 1 {
                 prop_assert_eq!(l.strides()[k], v.strides()[k] * 8, "axis {}", k);
@@ -107,7 +107,7 @@ fn assert_matches(
     }
     let (lo, hi) = l.alloc_extent();
     prop_assert!(lo <= hi && hi <= base_bytes.max(l.offset()));
-    if v.len() > 0 {
+    if !v.is_empty() {
         let min = v.iter().min().copied().unwrap_or(0) as usize * 8;
         let max = v.iter().max().copied().unwrap_or(0) as usize * 8 + 8;
         prop_assert_eq!((lo, hi), (min, max));
@@ -185,7 +185,7 @@ fn random_shape_of(size: usize, rng: &mut Rng) -> Vec<isize> {
         };
         let d = divisors[rng.below(divisors.len())];
         out.push(d as isize);
-        rest = if d == 0 { 0 } else { rest / d };
+        rest = rest.checked_div(d).unwrap_or(0);
         if d == 0 {
             rest = rng.below(4);
         }
@@ -285,7 +285,7 @@ proptest! {
         match ours {
             Ok(r) => assert_matches(&r, &cow.view(), cow.is_view(), arr.len() * 8)?,
             Err(e) => {
-                prop_assert!(!cow.is_view() || v.len() == 0, "ndarray reshapes {:?} to {:?} as a view, we said {}", sl, resolved, e);
+                prop_assert!(!cow.is_view() || v.is_empty(), "ndarray reshapes {:?} to {:?} as a view, we said {}", sl, resolved, e);
                 prop_assert!(matches!(e, Error::NotContiguous(_)));
             }
         }

@@ -470,8 +470,7 @@ mod tests {
         assert_eq!(half::bf16::DTYPE.name(), "bfloat16");
         assert_eq!(u128::DTYPE.itemsize(), 16);
         assert_eq!(bool::DTYPE.to_string(), "bool");
-        assert!(!bool::ANY_BIT_PATTERN);
-        assert!(f32::ANY_BIT_PATTERN);
+        assert_eq!([bool::ANY_BIT_PATTERN, f32::ANY_BIT_PATTERN], [false, true]);
     }
 
     #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

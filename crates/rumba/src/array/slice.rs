@@ -265,7 +265,11 @@ mod tests {
             "index 4 is out of bounds for axis 0 with size 3"
         );
         assert_eq!(
-            e(l.slice(s![5..2])),
+            e(l.slice([SliceInfoElem::Slice {
+                start: 5,
+                end: Some(2),
+                step: 1
+            }])),
             "index 5 is out of bounds for axis 0 with size 3"
         );
         assert_eq!(
@@ -294,7 +298,20 @@ mod tests {
     #[test]
     fn clipped_bounds() {
         let l = c(&[3, 4]);
-        let v = l.slice_clipped(s![-4..4, 2..-9]).unwrap();
+        let v = l
+            .slice_clipped([
+                SliceInfoElem::Slice {
+                    start: -4,
+                    end: Some(4),
+                    step: 1,
+                },
+                SliceInfoElem::Slice {
+                    start: 2,
+                    end: Some(-9),
+                    step: 1,
+                },
+            ])
+            .unwrap();
         assert_eq!(v.shape(), &[3, 0]);
         let v = l.slice_clipped(s![isize::MIN..isize::MAX;-1, ..]).unwrap();
         assert_eq!(
