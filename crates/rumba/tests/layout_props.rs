@@ -838,3 +838,78 @@ fn empty_like_cases() {
     let p = l3.permuted_axes(&[1, 0, 2]).unwrap();
     assert_eq!(p.empty_like().strides(), &[32, 96, 8]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// robustness: arbitrary (often invalid) input never panics
+
+fn wild_stride(rng: &mut Rng) -> isize {
+    match rng.below(8) {
+        0 => 0,
+        1 => isize::MAX,
+        2 => isize::MIN,
+        3 => rng.range(-5, 5) * (1 << 40),
+        _ => rng.range(-6, 6) * 8,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// Layouts from explicit strides, then every operation with random arguments: results are
+    /// values or typed errors, never panics, and every layout produced stays inside the
+    /// allocation.
+    #[test]
+    fn arbitrary_input_never_panics(shape in proptest::collection::vec(0usize..=5, 0..=4), seed: u64) {
+        let mut rng = Rng(seed);
+        let strides: Vec<isize> = (0..shape.len() + usize::from(rng.below(10) == 0)).map(|_| wild_stride(&mut rng)).collect();
+        let offset = if rng.below(10) == 0 { usize::MAX - rng.below(3) } else { rng.below(64) * 8 };
+        let alloc = if rng.below(10) == 0 { usize::MAX } else { rng.below(4096) };
+        let Ok(l) = Layout::with_strides(&shape, &strides, offset, &f64::DTYPE, alloc) else {
+            return Ok(());
+        };
+        let inside = |x: &Layout| {
+            let (lo, hi) = x.alloc_extent();
+            x.size() == 0 || (lo <= hi && hi <= alloc)
+        };
+        prop_assert!(inside(&l));
+        let mut outs = vec![];
+        for _ in 0..6 {
+            let info = random_slice(l.shape(), &mut rng);
+            outs.push(l.slice(&info));
+            outs.push(l.slice_clipped(&info));
+        }
+        let req: Vec<isize> = (0..rng.below(4))
+            .map(|_| {
+                let scale = if rng.below(9) == 0 { isize::MAX / 3 } else { 1 };
+                rng.range(-2, 7).saturating_mul(scale)
+            })
+            .collect();
+        for o in [Order::C, Order::F, Order::A] {
+            outs.push(l.reshape(&req, o));
+            outs.push(l.ravel(o));
+        }
+        outs.push(l.view_as(1 + rng.below(20)));
+        let axes: Vec<usize> = (0..rng.below(5)).map(|_| rng.below(5)).collect();
+        outs.push(l.permuted_axes(&axes));
+        outs.push(l.squeeze(Some(rng.below(5))));
+        outs.push(l.squeeze(None));
+        outs.push(l.index_axis(rng.below(5), rng.range(-7, 7)));
+        let target: Vec<usize> = (0..rng.below(5)).map(|_| if rng.below(9) == 0 { usize::MAX / 2 } else { rng.below(6) }).collect();
+        outs.push(l.broadcast_to(&target));
+        outs.extend(l.split(rng.below(4)).into_iter().flatten().map(Ok));
+        let fresh = l.empty_like();
+        prop_assert_eq!(fresh.alloc_extent(), (0, fresh.nbytes()));
+        outs.push(Ok(l.t()));
+        for r in outs.into_iter().flatten() {
+            prop_assert!(inside(&r), "{:?} from {:?}", r, l);
+            let _ = r.runs().iter().take(100).count();
+            let _ = r.index_offset(&vec![rng.range(-3, 3); r.ndim()]);
+            let d = f64::DTYPE;
+            for k in [CopyKind::HostToDevice, CopyKind::DeviceToHost, CopyKind::DeviceToDevice] {
+                if let Ok(p) = check_copy(&r, &d, &l, &d, k) {
+                    let _ = p.chunks().take(100).count();
+                }
+            }
+        }
+    }
+}

@@ -38,6 +38,8 @@ impl Layout {
                 "can't assign {src}-D array to {dst}-D self"
             )));
         }
+        // The result must be a valid layout of its own: size and packed span fit.
+        Layout::new(shape, super::Order::C, self.itemsize)?;
         let pad = dst - src;
         let mut strides = vec![0isize; dst];
         for (k, &want) in shape.iter().enumerate() {
@@ -99,5 +101,6 @@ mod tests {
                 .size(),
             0
         );
+        assert!(s.broadcast_to(&[usize::MAX, 2]).is_err());
     }
 }

@@ -9,9 +9,12 @@
 //! Every `Layout` value, however it was made, satisfies:
 //! - `itemsize > 0` and `strides.len() == shape.len()`;
 //! - `size × itemsize` fits in `isize`;
+//! - the packed strides of its shape (zero lengths counted as 1) fit in `isize`;
 //! - every byte the layout touches lies in `[0, isize::MAX]` relative to the allocation start:
 //!   the offset plus the most negative reach of negative strides is `>= 0`, and no address
-//!   computation overflows. So [`Layout::alloc_extent`] never underflows.
+//!   computation overflows. So [`Layout::alloc_extent`] never underflows. For an empty layout
+//!   this holds as if its length-0 axes had length 1, so slicing it never moves the offset
+//!   out of range either.
 //!
 //! Strides of axes whose length is 0 or 1 are never used to address anything; operations keep
 //! numpy's values for them (ndarray zeroes them after slicing — the difference is invisible to
@@ -204,7 +207,9 @@ impl Layout {
             ))
         };
         let off = isize::try_from(offset).map_err(|_| outside())?;
-        let (lo, hi) = extent(shape, strides, off, itemsize).ok_or_else(outside)?;
+        let (lo, hi) = reach(shape, strides, off, itemsize).ok_or_else(outside)?;
+        // An empty layout needs only its offset inside the allocation (and no negative reach).
+        let hi = if shape.contains(&0) { off } else { hi };
         if lo < 0 || hi as usize > alloc_len {
             return Err(outside());
         }
@@ -254,15 +259,13 @@ impl Layout {
             strides.push(s.checked_mul(itemsize as isize).ok_or_else(overflow)?);
         }
         let mut offset = 0isize;
-        if !shape.contains(&0) {
-            for (&n, &s) in shape.iter().zip(&strides) {
-                if s < 0 && n > 1 {
-                    let reach = (n as isize - 1).checked_mul(s).ok_or_else(overflow)?;
-                    offset = offset.checked_sub(reach).ok_or_else(overflow)?;
-                }
+        for (&n, &s) in shape.iter().zip(&strides) {
+            if s < 0 && n > 1 {
+                let back = (n as isize - 1).checked_mul(s).ok_or_else(overflow)?;
+                offset = offset.checked_sub(back).ok_or_else(overflow)?;
             }
         }
-        extent(shape, &strides, offset, itemsize).ok_or_else(overflow)?;
+        reach(shape, &strides, offset, itemsize).ok_or_else(overflow)?;
         Ok(Layout {
             shape: shape.to_vec(),
             strides,
@@ -602,9 +605,22 @@ pub(super) fn extent(
     offset: isize,
     itemsize: usize,
 ) -> Option<(isize, isize)> {
+    let (lo, hi) = reach(shape, strides, offset, itemsize)?;
     if shape.contains(&0) {
         return Some((offset, offset));
     }
+    Some((lo, hi))
+}
+
+/// `[lo, hi)` bytes the layout would touch if its length-0 axes had length 1: the bytes of a
+/// non-empty layout, and for an empty one the region its offsets can move within when it is
+/// sliced. `None` on overflow.
+pub(super) fn reach(
+    shape: &[usize],
+    strides: &[isize],
+    offset: isize,
+    itemsize: usize,
+) -> Option<(isize, isize)> {
     let mut lo = offset;
     let mut hi = offset;
     for (&n, &s) in shape.iter().zip(strides) {
@@ -689,9 +705,13 @@ mod tests {
         assert!(Layout::with_strides(&[3], &[-8], 8, &d, 24).is_err());
         assert!(Layout::with_strides(&[3], &[-8], 16, &d, 24).is_ok());
         assert!(Layout::with_strides(&[2], &[isize::MAX - 7], 0, &d, usize::MAX).is_err());
-        // Size 0: any strides, offset within the allocation.
+        // Size 0: any alignment, offset within the allocation, no overflow or negative reach.
         assert!(Layout::with_strides(&[0, 5], &[7, 3], 24, &d, 24).is_ok());
         assert!(Layout::with_strides(&[0], &[8], 32, &d, 24).is_err());
+        assert!(Layout::with_strides(&[0, 5], &[8, isize::MAX], 0, &d, 24).is_err());
+        assert!(Layout::with_strides(&[0, 5], &[8, -8], 0, &d, 24).is_err());
+        let z = Layout::with_strides(&[0, 5], &[8, -8], 32, &d, 32).unwrap();
+        assert_eq!(z.slice(ndarray::s![.., 4]).unwrap().offset(), 0);
         // Zero stride (broadcast) is fine.
         let b = Layout::with_strides(&[4, 3], &[0, 8], 0, &d, 24).unwrap();
         assert!(!b.is_c_contiguous() && !b.is_f_contiguous());
@@ -779,7 +799,7 @@ mod tests {
         assert_eq!(l.offset(), 40);
         assert_eq!(l.alloc_extent(), (0, 48));
         let e = Layout::from_elem_strides(&[0, 2], &[-2, -1], 8).unwrap();
-        assert_eq!(e.offset(), 0);
+        assert_eq!(e.offset(), 8);
         assert!(Layout::from_elem_strides(&[3], &[isize::MAX], 8).is_err());
         assert!(Layout::from_elem_strides(&[3], &[1, 1], 8).is_err());
     }

@@ -152,6 +152,8 @@ impl Layout {
         }
         let order = order.resolve(self.is_c_contiguous(), self.is_f_contiguous());
         let strides = if self.size() == 0 {
+            // Any shape of size 0 is a view, as long as its packed strides fit.
+            Layout::new(&shape, order, self.itemsize)?;
             packed_strides(&shape, order, self.itemsize)
         } else if order == Order::F {
             let rev = |v: &[usize]| v.iter().rev().copied().collect::<Vec<_>>();
@@ -354,6 +356,8 @@ mod tests {
         // Size 0: any shape of size 0 is a view.
         let z = Layout::c_order(&[0, 3], 8).unwrap();
         assert_eq!(z.reshape(&[3, 0, 5], Order::C).unwrap().shape(), &[3, 0, 5]);
+        let huge = isize::MAX / 4;
+        assert!(z.reshape(&[0, huge, huge], Order::C).is_err());
         // Negative strides inside a group.
         let rv = Layout::c_order(&[6], 8).unwrap().slice(s![..;-1]).unwrap();
         let r = rv.reshape(&[2, 3], Order::C).unwrap();

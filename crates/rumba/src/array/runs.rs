@@ -38,14 +38,15 @@ pub struct RunBlock {
 }
 
 impl RunBlock {
-    /// Byte offset of run `i` (`i < count`).
+    /// Byte offset of run `i`; meaningful for `i < count` (beyond it the arithmetic wraps
+    /// instead of panicking).
     ///
     /// ```
     /// let b = rumba::array::RunBlock { start: 64, run_len: 8, count: 3, stride: -16 };
     /// assert_eq!(b.run_start(2), 32);
     /// ```
     pub fn run_start(&self, i: usize) -> usize {
-        (self.start as isize + i as isize * self.stride) as usize
+        (self.start as isize).wrapping_add((i as isize).wrapping_mul(self.stride)) as usize
     }
 }
 
