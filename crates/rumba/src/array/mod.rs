@@ -10,7 +10,7 @@
 //! | [`element`] | [`Element`] (types that may live on the device) and [`DType`] |
 //! | [`order`] | [`Order`]: C, F, A |
 //! | [`layout`] | [`Layout`]: constructors, attributes, contiguity, `empty_like`, element offsets |
-//! | [`slice`] | `s![..]` slicing, `index_axis`, `split` |
+//! | [`slice`](mod@slice) | `s![..]` slicing, `index_axis`, `split` |
 //! | [`reshape`] | `reshape`, `ravel`, `view_as` (no copy, ever) |
 //! | [`axes`] | `permuted_axes`, `transpose`, `t`, `squeeze` |
 //! | [`broadcast`] | `broadcast_to` for assignment |
