@@ -3,7 +3,8 @@
 //! A layout is a shape, one **byte** stride per axis (negative and zero allowed), the byte offset
 //! of the logically first element from the start of the allocation, and the element size. It is
 //! pure arithmetic: no device, no memory. Typed arrays (`DeviceArray<T, D>`) keep a `Layout` and
-//! convert ndarray's `D` to and from it with [`Layout::from_dim`] and [`Layout::into_dim`].
+//! convert ndarray's `D` to and from it with [`Layout::from_dim`] and [`Layout::into_dim`]
+//! (in [`dim`](super::dim)).
 //!
 //! # Invariants
 //! Every `Layout` value, however it was made, satisfies:
@@ -30,7 +31,6 @@
 use super::element::DType;
 use super::order::Order;
 use crate::error::{Error, Result, format_shape};
-use ndarray::Dimension;
 
 /// Shape, byte strides, byte offset and element size of an n-d array over one allocation.
 ///
@@ -272,34 +272,6 @@ impl Layout {
             offset: offset as usize,
             itemsize,
         })
-    }
-
-    /// A packed layout in `order` for an ndarray dimension value (`Ix2`, `IxDyn`, ...).
-    ///
-    /// ```
-    /// use ndarray::Ix2;
-    /// use rumba::array::{Layout, Order};
-    /// let l = Layout::from_dim(&Ix2(2, 5), Order::F, 4).unwrap();
-    /// assert_eq!(l.strides(), &[4, 8]);
-    /// ```
-    pub fn from_dim<D: Dimension>(dim: &D, order: Order, itemsize: usize) -> Result<Layout> {
-        let shape: Vec<usize> = (0..dim.ndim()).map(|i| dim[i]).collect();
-        Layout::new(&shape, order, itemsize)
-    }
-
-    /// The shape as an ndarray dimension value of type `D`; [`Error::InvalidArgument`] when `D`
-    /// has a fixed number of axes different from [`ndim`](Layout::ndim).
-    ///
-    /// ```
-    /// use ndarray::{Ix2, Ix3, IxDyn};
-    /// use rumba::array::Layout;
-    /// let l = Layout::c_order(&[2, 5], 8).unwrap();
-    /// assert_eq!(l.into_dim::<Ix2>().unwrap(), Ix2(2, 5));
-    /// assert_eq!(l.into_dim::<IxDyn>().unwrap(), IxDyn(&[2, 5]));
-    /// assert!(l.into_dim::<Ix3>().is_err());
-    /// ```
-    pub fn into_dim<D: Dimension>(&self) -> Result<D> {
-        dim_from_shape(&self.shape)
     }
 
     /// A fresh packed layout (offset 0) for a new array "like" this one, by numpy's `empty_like`
@@ -553,30 +525,6 @@ impl Layout {
     }
 }
 
-/// Converts a shape to an ndarray dimension value of type `D`.
-///
-/// ```
-/// use ndarray::Ix1;
-/// assert_eq!(rumba::array::layout::dim_from_shape::<Ix1>(&[7]).unwrap(), Ix1(7));
-/// assert!(rumba::array::layout::dim_from_shape::<Ix1>(&[7, 1]).is_err());
-/// ```
-pub fn dim_from_shape<D: Dimension>(shape: &[usize]) -> Result<D> {
-    if let Some(n) = D::NDIM {
-        if n != shape.len() {
-            return Err(Error::InvalidArgument(format!(
-                "cannot use shape {} with {} axes as a {n}-dimensional array",
-                format_shape(shape),
-                shape.len()
-            )));
-        }
-    }
-    let mut d = D::zeros(shape.len());
-    for (i, &n) in shape.iter().enumerate() {
-        d[i] = n;
-    }
-    Ok(d)
-}
-
 /// Maps `i` in `[-n, n)` to `[0, n)`, else [`Error::IndexOutOfRange`].
 pub(super) fn normalize_index(i: isize, axis: usize, n: usize) -> Result<usize> {
     let out = || Error::IndexOutOfRange {
@@ -778,19 +726,6 @@ mod tests {
             "1 index/indices given for an array with 2 axes"
         );
         assert_eq!(Layout::scalar(4).unwrap().index_offset(&[]).unwrap(), 0);
-    }
-
-    #[test]
-    fn dims_convert_both_ways() {
-        let l = Layout::from_dim(&ndarray::Ix3(2, 3, 4), Order::C, 2).unwrap();
-        assert_eq!(l.shape(), &[2, 3, 4]);
-        assert_eq!(l.into_dim::<ndarray::Ix3>().unwrap(), ndarray::Ix3(2, 3, 4));
-        assert_eq!(
-            l.into_dim::<ndarray::Ix2>().unwrap_err().to_string(),
-            "cannot use shape (2, 3, 4) with 3 axes as a 2-dimensional array"
-        );
-        let z = Layout::scalar(1).unwrap();
-        assert_eq!(z.into_dim::<ndarray::Ix0>().unwrap(), ndarray::Ix0());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! | [`element`] | [`Element`] (types that may live on the device) and [`DType`] |
 //! | [`order`] | [`Order`]: C, F, A |
 //! | [`layout`] | [`Layout`]: constructors, attributes, contiguity, `empty_like`, element offsets |
+//! | [`dim`] | conversions to and from ndarray's `Dimension` types |
 //! | [`slice`](mod@slice) | `s![..]` slicing, `index_axis`, `split` |
 //! | [`reshape`] | `reshape`, `ravel`, `view_as` (no copy, ever) |
 //! | [`axes`] | `permuted_axes`, `transpose`, `t`, `squeeze` |
@@ -33,6 +34,7 @@
 pub mod axes;
 pub mod broadcast;
 pub mod copy;
+pub mod dim;
 pub mod element;
 pub mod layout;
 pub mod order;
