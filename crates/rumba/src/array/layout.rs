@@ -17,9 +17,10 @@
 //!   this holds as if its length-0 axes had length 1, so slicing it never moves the offset
 //!   out of range either.
 //!
-//! Strides of axes whose length is 0 or 1 are never used to address anything; operations keep
-//! numpy's values for them (ndarray zeroes them after slicing — the difference is invisible to
-//! every element offset).
+//! Strides of axes whose length is 0 or 1 are never used to address anything, and operations do
+//! not normalise them (ndarray zeroes them after slicing; we keep the parent's stride, numpy
+//! would multiply it by the step) — the difference is invisible to every element offset, to
+//! contiguity and to copy checks, which all ignore such axes.
 //!
 //! This file holds the type, constructors, attributes and contiguity. Slicing lives in
 //! [`slice`](super::slice), reshape/ravel/view in [`reshape`](super::reshape), axis permutation
