@@ -47,6 +47,7 @@
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event).
 #![warn(missing_docs)]
 
+pub mod array;
 pub mod config;
 pub mod context;
 pub mod driver;

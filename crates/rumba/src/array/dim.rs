@@ -1,0 +1,83 @@
+//! Conversions between a [`Layout`]'s dynamic shape and ndarray's dimension types (`Ix1` …
+//! `IxDyn`), for the typed `DeviceArray<T, D>` built on top of `Layout`: the layout stores plain
+//! vectors, the typed array converts `D` into it ([`Layout::from_dim`]) and back
+//! ([`Layout::into_dim`]).
+//!
+//! This module touches nothing but the `array` module and [`crate::error`].
+
+use super::layout::Layout;
+use super::order::Order;
+use crate::error::{Error, Result, format_shape};
+use ndarray::Dimension;
+
+impl Layout {
+    /// A packed layout in `order` for an ndarray dimension value (`Ix2`, `IxDyn`, ...).
+    ///
+    /// ```
+    /// use ndarray::Ix2;
+    /// use rumba::array::{Layout, Order};
+    /// let l = Layout::from_dim(&Ix2(2, 5), Order::F, 4).unwrap();
+    /// assert_eq!(l.strides(), &[4, 8]);
+    /// ```
+    pub fn from_dim<D: Dimension>(dim: &D, order: Order, itemsize: usize) -> Result<Layout> {
+        let shape: Vec<usize> = (0..dim.ndim()).map(|i| dim[i]).collect();
+        Layout::new(&shape, order, itemsize)
+    }
+
+    /// The shape as an ndarray dimension value of type `D`; [`Error::InvalidArgument`] when `D`
+    /// has a fixed number of axes different from [`ndim`](Layout::ndim).
+    ///
+    /// ```
+    /// use ndarray::{Ix2, Ix3, IxDyn};
+    /// use rumba::array::Layout;
+    /// let l = Layout::c_order(&[2, 5], 8).unwrap();
+    /// assert_eq!(l.into_dim::<Ix2>().unwrap(), Ix2(2, 5));
+    /// assert_eq!(l.into_dim::<IxDyn>().unwrap(), IxDyn(&[2, 5]));
+    /// assert!(l.into_dim::<Ix3>().is_err());
+    /// ```
+    pub fn into_dim<D: Dimension>(&self) -> Result<D> {
+        dim_from_shape(&self.shape)
+    }
+}
+
+/// Converts a shape to an ndarray dimension value of type `D`.
+///
+/// ```
+/// use ndarray::Ix1;
+/// assert_eq!(rumba::array::dim::dim_from_shape::<Ix1>(&[7]).unwrap(), Ix1(7));
+/// assert!(rumba::array::dim::dim_from_shape::<Ix1>(&[7, 1]).is_err());
+/// ```
+pub fn dim_from_shape<D: Dimension>(shape: &[usize]) -> Result<D> {
+    if let Some(n) = D::NDIM {
+        if n != shape.len() {
+            return Err(Error::InvalidArgument(format!(
+                "cannot use shape {} with {} axes as a {n}-dimensional array",
+                format_shape(shape),
+                shape.len()
+            )));
+        }
+    }
+    let mut d = D::zeros(shape.len());
+    for (i, &n) in shape.iter().enumerate() {
+        d[i] = n;
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims_convert_both_ways() {
+        let l = Layout::from_dim(&ndarray::Ix3(2, 3, 4), Order::C, 2).unwrap();
+        assert_eq!(l.shape(), &[2, 3, 4]);
+        assert_eq!(l.into_dim::<ndarray::Ix3>().unwrap(), ndarray::Ix3(2, 3, 4));
+        assert_eq!(
+            l.into_dim::<ndarray::Ix2>().unwrap_err().to_string(),
+            "cannot use shape (2, 3, 4) with 3 axes as a 2-dimensional array"
+        );
+        let z = Layout::scalar(1).unwrap();
+        assert_eq!(z.into_dim::<ndarray::Ix0>().unwrap(), ndarray::Ix0());
+    }
+}
