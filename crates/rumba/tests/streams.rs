@@ -120,14 +120,18 @@ fn a_callback_gets_the_stream_and_a_status_within_a_second() {
 }
 
 #[test]
-fn synchronizing_a_stream_from_its_own_callback_is_an_error_not_a_hang() {
+fn waiting_from_inside_a_callback_is_an_error_not_a_hang() {
     let _serial = setup();
     let s = rumba::stream().unwrap();
     let (tx, rx) = mpsc::channel();
     s.add_callback(move |stream, _| tx.send(stream.synchronize()).unwrap())
         .unwrap();
     let r = rx.recv_timeout(Duration::from_secs(5)).unwrap();
-    assert!(r.unwrap_err().to_string().contains("own callback"));
+    assert!(
+        r.unwrap_err()
+            .to_string()
+            .contains("inside a stream callback")
+    );
 }
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {

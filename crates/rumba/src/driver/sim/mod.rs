@@ -238,13 +238,9 @@ impl SimDriver {
     /// Waits until everything a legacy-default-stream operation would wait for has completed; a
     /// synchronous operation then runs on the calling thread.
     fn wait_legacy_point(&self, device: usize) -> Result<()> {
+        no_wait_in_callback("a synchronous copy or memset")?;
         let dev = self.device(device)?;
         let legacy = &dev.legacy.0;
-        if legacy.is_own_worker() {
-            return Err(Error::InvalidOperation(
-                "a synchronous copy was issued from a callback of the default stream, which would wait forever".into(),
-            ));
-        }
         for dep in dev
             .ordering_deps(legacy)
             .into_iter()
@@ -257,6 +253,18 @@ impl SimDriver {
 
     fn resolve(&self, device: usize, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
         self.device(device)?.memory.resolve(ptr, len)
+    }
+}
+
+/// Refuses a call that waits for device work when made from a stream callback: the callback runs
+/// on a stream worker, so waiting there can wait for itself (and CUDA forbids it outright).
+fn no_wait_in_callback(what: &str) -> Result<()> {
+    if crate::driver::on_callback_thread() {
+        Err(Error::InvalidOperation(format!(
+            "{what} cannot be called from inside a stream callback: it would wait for device work from the thread that runs it"
+        )))
+    } else {
+        Ok(())
     }
 }
 
@@ -445,6 +453,9 @@ impl Driver for SimDriver {
         }
         let s = self.resolve_any(src, bytes)?;
         let pinned = self.is_host_pinned(dst, bytes);
+        if !pinned {
+            no_wait_in_callback("a copy into pageable host memory")?;
+        }
         let dst = SendPtr(dst);
         let (st, seq) = self.enqueue(
             device,
@@ -539,6 +550,7 @@ impl Driver for SimDriver {
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        no_wait_in_callback("stream synchronize")?;
         let (_, s) = self.stream(device, stream)?;
         s.synchronize()
     }
@@ -611,6 +623,7 @@ impl Driver for SimDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        no_wait_in_callback("event synchronize")?;
         self.event(device, event)?.synchronize()
     }
 
