@@ -191,26 +191,20 @@ pub trait MemoryManagerFactory: Send + Sync {
 
 /// Checks a factory's interface version.
 pub(crate) fn check_version(factory: &dyn MemoryManagerFactory) -> Result<()> {
-    let found = factory.interface_version();
-    if found == INTERFACE_VERSION {
-        Ok(())
-    } else {
-        Err(Error::InterfaceVersion {
-            name: factory.name().to_string(),
-            expected: INTERFACE_VERSION,
-            found,
-        })
-    }
+    check_interface(factory.name(), factory.interface_version())
 }
 
 /// Checks a created manager's interface version.
 pub(crate) fn check_version_of(manager: &dyn MemoryManager) -> Result<()> {
-    let found = manager.interface_version();
+    check_interface(manager.name(), manager.interface_version())
+}
+
+fn check_interface(name: &str, found: u32) -> Result<()> {
     if found == INTERFACE_VERSION {
         Ok(())
     } else {
         Err(Error::InterfaceVersion {
-            name: manager.name().to_string(),
+            name: name.to_string(),
             expected: INTERFACE_VERSION,
             found,
         })
