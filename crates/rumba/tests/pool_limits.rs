@@ -24,7 +24,9 @@ fn empty_cache_returns_reserved_memory_to_the_device() {
     let ctx = rumba::current_context().unwrap();
     ctx.empty_cache().unwrap();
     let (free0, _) = ctx.get_memory_info().unwrap();
-    let bufs: Vec<_> = (0..20).map(|i| ctx.memalloc(1000 + i * 5000).unwrap()).collect();
+    let bufs: Vec<_> = (0..20)
+        .map(|i| ctx.memalloc(1000 + i * 5000).unwrap())
+        .collect();
     drop(bufs);
     let stats = ctx.memory_stats().unwrap();
     assert_eq!(stats.current_count, 0);
@@ -59,7 +61,10 @@ fn the_configured_limit_is_enforced_with_the_documented_error() {
     assert_eq!(r.limit, Some(LIMIT));
     assert_eq!(r.requested, 4 << 20);
     assert!(r.reserved <= LIMIT && r.allocated >= 6 << 20, "{r:?}");
-    assert!(err.to_string().contains(&format!("limit {LIMIT} bytes")), "{err}");
+    assert!(
+        err.to_string().contains(&format!("limit {LIMIT} bytes")),
+        "{err}"
+    );
     let ooms = ctx.memory_stats().unwrap().ooms;
     assert!(ooms >= 1);
 

@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::{Arc, mpsc};
 
-use rumba::memory::{MemoryManager, PinnedPool};
+use rumba::memory::PinnedPool;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| c.memory_manager = "pool".into());
@@ -52,7 +52,13 @@ fn the_pool_manager_serves_memhostalloc_from_its_pinned_pool() {
     let b = ctx.memhostalloc(200, Default::default()).unwrap();
     assert_eq!(b.as_ptr(), addr, "same size class, reused");
     let mapped = ctx
-        .memhostalloc(200, rumba::driver::HostAllocFlags { mapped: true, ..Default::default() })
+        .memhostalloc(
+            200,
+            rumba::driver::HostAllocFlags {
+                mapped: true,
+                ..Default::default()
+            },
+        )
         .unwrap();
     assert_ne!(mapped.as_ptr(), addr, "flags must match");
     drop((b, mapped));

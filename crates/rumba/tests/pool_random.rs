@@ -70,10 +70,16 @@ impl Count {
 
 fn assert_disjoint(live: &BTreeMap<u64, usize>, ptr: u64, len: usize) {
     if let Some((&p, &l)) = live.range(..=ptr).next_back() {
-        assert!(p + l as u64 <= ptr, "block 0x{ptr:x}+{len} overlaps 0x{p:x}+{l}");
+        assert!(
+            p + l as u64 <= ptr,
+            "block 0x{ptr:x}+{len} overlaps 0x{p:x}+{l}"
+        );
     }
     if let Some((&p, &l)) = live.range(ptr..).next() {
-        assert!(ptr + len as u64 <= p, "block 0x{ptr:x}+{len} overlaps 0x{p:x}+{l}");
+        assert!(
+            ptr + len as u64 <= p,
+            "block 0x{ptr:x}+{len} overlaps 0x{p:x}+{l}"
+        );
     }
 }
 
@@ -114,7 +120,10 @@ fn random_workload_on_two_streams_keeps_blocks_disjoint_and_intact() {
     for (id, buf) in &live {
         let mut back = vec![0u8; buf.len()];
         buf.copy_to_host(&mut back).unwrap();
-        assert!(back == pattern(*id, buf.len()), "block {id} was overwritten");
+        assert!(
+            back == pattern(*id, buf.len()),
+            "block {id} was overwritten"
+        );
     }
 
     let s = rumba::memory_stats().unwrap();
@@ -126,7 +135,10 @@ fn random_workload_on_two_streams_keeps_blocks_disjoint_and_intact() {
         peak_count: s.peak_count - before.current_count,
         total_count: s.total_count - before.total_count,
     };
-    assert_eq!(before.total_count, 0, "nothing else in this binary uses the pool");
+    assert_eq!(
+        before.total_count, 0,
+        "nothing else in this binary uses the pool"
+    );
     assert_eq!(seen, count);
     assert_eq!(s.ooms, before.ooms);
     assert!(s.reserved_bytes >= s.current_bytes);

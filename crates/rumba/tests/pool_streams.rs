@@ -6,7 +6,6 @@ mod common;
 
 use std::sync::mpsc;
 
-
 const SEG: usize = 2 << 20;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
@@ -45,11 +44,17 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     mm.memfree_on(p, SEG, a.handle()); // freed while A's work still touches it
 
     let err = mm.memalloc_on(SEG, b.handle()).unwrap_err();
-    assert!(err.is_out_of_memory(), "B must not get the block yet: {err}");
+    assert!(
+        err.is_out_of_memory(),
+        "B must not get the block yet: {err}"
+    );
     assert!(!a.query().unwrap(), "A's work is still queued");
 
     let again = mm.memalloc_on(SEG, a.handle()).unwrap();
-    assert_eq!(again, p, "the same stream reuses it at once (stream order protects it)");
+    assert_eq!(
+        again, p,
+        "the same stream reuses it at once (stream order protects it)"
+    );
     mm.memfree_on(again, SEG, a.handle());
     assert!(mm.memalloc_on(SEG, b.handle()).is_err(), "still guarded");
 
@@ -83,14 +88,19 @@ fn a_fence_event_releases_the_block_when_a_is_not_idle() {
     first.send(()).unwrap();
     // The fence completes while A is still not idle; poll without timing anything.
     let bh = b.handle();
-    let q = common::within(10, "fence release", move || loop {
-        match mm.memalloc_on(SEG, bh) {
-            Ok(q) => break (q, mm),
-            Err(_) => std::thread::yield_now(),
+    let q = common::within(10, "fence release", move || {
+        loop {
+            match mm.memalloc_on(SEG, bh) {
+                Ok(q) => break (q, mm),
+                Err(_) => std::thread::yield_now(),
+            }
         }
     });
     assert_eq!(q.0, p);
-    assert!(!a.query().unwrap(), "A is still gated by the second callback");
+    assert!(
+        !a.query().unwrap(),
+        "A is still gated by the second callback"
+    );
     second.send(()).unwrap();
     a.synchronize().unwrap();
     q.1.memfree_on(q.0, SEG, b.handle());
@@ -146,7 +156,11 @@ fn defer_cleanup_holds_pool_releases_back() {
         assert_eq!(ctx.deallocations().memory.count, 1, "no-op under the guard");
         assert_ne!(ctx.memalloc(1000).unwrap().device_ptr(), ptr, "not reused");
     }
-    assert_eq!(ctx.deallocations().memory.count, 2, "leaving does not flush");
+    assert_eq!(
+        ctx.deallocations().memory.count,
+        2,
+        "leaving does not flush"
+    );
     ctx.flush_deallocations().unwrap();
     assert_eq!(ctx.deallocations().memory.count, 0);
 }

@@ -54,11 +54,11 @@ pub use adaptors::{LimitingAdaptor, LimitingFactory, StatisticsAdaptor, Statisti
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use default::{DefaultManagerFactory, DefaultMemoryManager};
 pub use pending::PendingStats;
-pub use pool::{PinnedPool, PoolManagerFactory, PoolMemoryManager, PoolOptions, PooledPinned};
-pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 pub(crate) use pending::{Pending, PendingQueue};
+pub use pool::{PinnedPool, PoolManagerFactory, PoolMemoryManager, PoolOptions, PooledPinned};
 pub(crate) use registry::factory_for;
 pub use registry::{register_memory_manager, set_memory_manager};
+pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 
 use std::sync::Arc;
 

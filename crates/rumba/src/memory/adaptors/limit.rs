@@ -78,11 +78,7 @@ impl LimitingAdaptor {
         self.used.load(Ordering::SeqCst)
     }
 
-    fn admit(
-        &self,
-        bytes: usize,
-        alloc: impl FnOnce() -> Result<DevicePtr>,
-    ) -> Result<DevicePtr> {
+    fn admit(&self, bytes: usize, alloc: impl FnOnce() -> Result<DevicePtr>) -> Result<DevicePtr> {
         let limit = self.limit();
         let admitted = self
             .used

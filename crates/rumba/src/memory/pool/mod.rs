@@ -233,7 +233,12 @@ impl PoolMemoryManager {
         }
     }
 
-    fn take(st: &mut PoolState, size: usize, stream: StreamHandle, bytes: usize) -> Option<DevicePtr> {
+    fn take(
+        st: &mut PoolState,
+        size: usize,
+        stream: StreamHandle,
+        bytes: usize,
+    ) -> Option<DevicePtr> {
         alloc_key(stream)
             .and_then(|k| st.arena.take(Owner::Stream(k), size, stream.0, bytes))
             .or_else(|| st.arena.take(Owner::Global, size, stream.0, bytes))

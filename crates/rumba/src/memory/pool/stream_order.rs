@@ -103,8 +103,7 @@ impl StreamOrder {
         let f = self.streams.entry(key).or_default();
         let stream = key_handle(key);
         let busy = f.dirty || !f.waiting.is_empty();
-        if busy && key != PER_THREAD_FREES && driver.stream_query(device, stream).unwrap_or(false)
-        {
+        if busy && key != PER_THREAD_FREES && driver.stream_query(device, stream).unwrap_or(false) {
             // Idle: everything queued before every free so far has completed.
             spare.extend(f.waiting.drain(..).map(|(_, e)| e));
             if f.dirty {
