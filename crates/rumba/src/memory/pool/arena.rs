@@ -15,9 +15,37 @@
 //!
 //! This module touches only its own tables.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap as StdHashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::driver::DevicePtr;
+
+/// A multiply-mix hasher for the arena's integer keys (device addresses, owners): SipHash's
+/// flooding resistance buys nothing for keys the pool itself produces, and costs on every op.
+#[derive(Default)]
+pub(crate) struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+}
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Index of a block in the slab.
 pub(crate) type BlockId = usize;
