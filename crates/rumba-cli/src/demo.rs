@@ -155,6 +155,8 @@ pub fn run() -> Result<()> {
         crate::demo::block_on(done)?;
         Ok(((), "async_done() resolved".to_string()))
     })?;
+    println!();
+    crate::print_memory()?;
     Ok(())
 }
 

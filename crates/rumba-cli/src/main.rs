@@ -24,15 +24,40 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the backend in use (sim or cuda) and every device with its memory.
-    Detect,
+    Detect {
+        /// Also print the memory manager's statistics and a snapshot of its segments and blocks.
+        #[arg(long)]
+        memory: bool,
+    },
     /// Run a short tour of the library, timing each step.
     Demo,
+}
+
+/// Prints the current context's memory manager, its statistics and its snapshot (where the
+/// manager keeps them; `RUMBA_MEMORY_MANAGER=pool` does).
+pub(crate) fn print_memory() -> rumba::Result<()> {
+    let ctx = rumba::current_context()?;
+    println!("memory manager: {}", ctx.memory_manager().name());
+    match rumba::memory_stats() {
+        Ok(s) => println!("{s}"),
+        Err(rumba::Error::Unsupported(why)) => println!("statistics: {why}"),
+        Err(e) => return Err(e),
+    }
+    match rumba::memory_snapshot() {
+        Ok(s) => print!("{s}"),
+        Err(rumba::Error::Unsupported(why)) => println!("snapshot: {why}"),
+        Err(e) => return Err(e),
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Detect => rumba::detect().map(|r| println!("{r}")),
+        Command::Detect { memory } => rumba::detect().and_then(|r| {
+            println!("{r}");
+            if memory { print_memory() } else { Ok(()) }
+        }),
         Command::Demo => demo::run(),
     };
     match result {

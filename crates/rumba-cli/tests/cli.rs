@@ -82,3 +82,26 @@ fn demo_runs_and_reports_each_step() {
         assert!(out.contains(step), "missing {step:?} in:\n{out}");
     }
 }
+
+#[test]
+fn detect_memory_prints_the_pool_statistics_and_snapshot() {
+    let (code, out, err) = rumba(
+        &["detect", "--memory"],
+        &[
+            ("RUMBA_MEMORY_MANAGER", "pool"),
+            ("RUMBA_SIM_MEMORY", "256MiB"),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("memory manager: pool"), "{out}");
+    assert!(
+        out.contains("reserved:") && out.contains("segment(s)"),
+        "{out}"
+    );
+    let (code, out, _) = rumba(
+        &["detect", "--memory"],
+        &[("RUMBA_MEMORY_MANAGER", "default")],
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("memory manager: default"), "{out}");
+}

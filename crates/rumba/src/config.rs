@@ -13,7 +13,8 @@
 //! | `RUMBA_SIM_MEMORY` = size, e.g. `4GiB` | [`Config::sim_memory`] | a quarter of host RAM |
 //! | `RUMBA_MAX_PENDING_DEALLOCS_COUNT` = N | [`Config::max_pending_deallocs_count`] | 10 |
 //! | `RUMBA_MAX_PENDING_DEALLOCS_RATIO` = 0…1 | [`Config::max_pending_deallocs_ratio`] | 0.2 |
-//! | `RUMBA_MEMORY_MANAGER` = name | [`Config::memory_manager`] | `default` |
+//! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, …) | [`Config::memory_manager`] | `default` |
+//! | `RUMBA_MEMORY_LIMIT` = size, e.g. `2GiB` | [`Config::memory_limit`] | none |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -94,6 +95,8 @@ pub struct Config {
     pub max_pending_deallocs_ratio: f64,
     /// Name of the memory manager for new contexts (`default`, or one registered by name).
     pub memory_manager: String,
+    /// Most bytes a caching manager (the `pool`) may reserve from each device; `None` for no limit.
+    pub memory_limit: Option<usize>,
 }
 
 impl Default for Config {
@@ -105,6 +108,7 @@ impl Default for Config {
             max_pending_deallocs_count: 10,
             max_pending_deallocs_ratio: 0.2,
             memory_manager: "default".into(),
+            memory_limit: None,
         }
     }
 }
@@ -197,6 +201,16 @@ impl Config {
                 ));
             }
             cfg.memory_manager = name.to_string();
+        }
+        if let Some(v) = lookup("RUMBA_MEMORY_LIMIT") {
+            let bytes = parse_size(&v).ok_or_else(|| {
+                invalid(
+                    "RUMBA_MEMORY_LIMIT",
+                    &v,
+                    "a positive byte size such as 2GiB, 512MiB or 1048576",
+                )
+            })?;
+            cfg.memory_limit = Some(bytes);
         }
         Ok(cfg)
     }
@@ -294,6 +308,8 @@ mod tests {
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "1.5", "fraction"),
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "x", "fraction"),
             ("RUMBA_MEMORY_MANAGER", "a b", "name of a memory manager"),
+            ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
+            ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
         ] {
             let err = with(&[(var, bad)]).unwrap_err();
             let msg = err.to_string();
@@ -310,8 +326,10 @@ mod tests {
             ("RUMBA_SIM_MEMORY", "512MiB"),
             ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "0"),
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
+            ("RUMBA_MEMORY_LIMIT", "64MiB"),
         ])
         .unwrap();
+        assert_eq!(cfg.memory_limit, Some(64 << 20));
         assert_eq!(cfg.backend, BackendChoice::Sim);
         assert_eq!(cfg.sim_devices, 3);
         assert_eq!(cfg.sim_memory_bytes(), 512 << 20);

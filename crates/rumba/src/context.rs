@@ -14,10 +14,11 @@
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::driver::{Driver, HostAllocFlags};
+use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::Result;
 use crate::memory::{
-    DeviceBuffer, ManagerContext, MemoryManager, Pending, PendingQueue, PendingStats, PinnedBuffer,
+    DeviceBuffer, ManagerContext, MemoryManager, MemorySnapshot, MemoryStats, Pending,
+    PendingQueue, PendingStats, PinnedBuffer,
 };
 
 pub(crate) struct ContextInner {
@@ -184,6 +185,79 @@ impl Context {
             driver,
             Some(Arc::clone(&self.inner.manager)),
         ))
+    }
+
+    /// Allocates `bytes` of device memory for work on `stream` (stream-ordered). The buffer's
+    /// last drop frees it on that stream: a stream-ordered manager (the `pool`) lets `stream`
+    /// reuse it at once and other streams once the work queued before the free has completed.
+    /// [`Stream::memalloc`](crate::Stream::memalloc) is the usual way to call this.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// let buf = ctx.memalloc_on(256, s.handle()).unwrap();
+    /// assert_eq!(buf.stream(), s.handle());
+    /// ```
+    pub fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBuffer> {
+        let (device, driver) = (self.inner.device, Arc::clone(&self.inner.driver));
+        if bytes == 0 {
+            return Ok(DeviceBuffer::new_on(0, 0, device, driver, None, stream));
+        }
+        let ptr = self.inner.manager.memalloc_on(bytes, stream)?;
+        Ok(DeviceBuffer::new_on(
+            ptr,
+            bytes,
+            device,
+            driver,
+            Some(Arc::clone(&self.inner.manager)),
+            stream,
+        ))
+    }
+
+    /// Counters of the memory manager ([`Error::Unsupported`](crate::Error::Unsupported) for a
+    /// manager that keeps none, such as `default`; wrap it in a
+    /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// match ctx.memory_stats() {
+    ///     Ok(stats) => println!("{stats}"),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))),
+    /// }
+    /// ```
+    pub fn memory_stats(&self) -> Result<MemoryStats> {
+        self.inner.manager.memory_stats()
+    }
+
+    /// Segments and blocks of a caching memory manager.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// if let Ok(snap) = ctx.memory_snapshot() { println!("{snap}"); }
+    /// ```
+    pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
+        self.inner.manager.memory_snapshot()
+    }
+
+    /// Returns cached, unused device memory to the device (for the default manager: carries out
+    /// pending releases).
+    ///
+    /// ```
+    /// rumba::current_context().unwrap().empty_cache().unwrap();
+    /// ```
+    pub fn empty_cache(&self) -> Result<()> {
+        self.inner.manager.empty_cache()
+    }
+
+    /// Limits the device memory the manager may hold (`None`: no limit); refused by managers
+    /// that cannot be limited.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _ = ctx.set_memory_limit(Some(1 << 30));
+    /// ```
+    pub fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
+        self.inner.manager.set_memory_limit(limit)
     }
 
     /// Allocates `bytes` of page-locked host memory with `flags` through the memory manager.

@@ -63,7 +63,8 @@ pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
 pub use runtime::{
     DetectReport, Device, backend_driver, close, configure, current_context, current_device,
-    defer_cleanup, detect, get_memory_info, gpus, runtime_config, select_device, synchronize,
+    defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot, memory_stats,
+    runtime_config, select_device, synchronize,
 };
 pub use stream::{
     Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,

@@ -275,6 +275,33 @@ pub fn get_memory_info() -> Result<(usize, usize)> {
     current_context()?.get_memory_info()
 }
 
+/// Counters of the current context's memory manager (see [`Context::memory_stats`]).
+///
+/// ```
+/// if let Ok(stats) = rumba::memory_stats() { println!("{stats}"); }
+/// ```
+pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
+    current_context()?.memory_stats()
+}
+
+/// Segments and blocks of the current context's memory manager (see [`Context::memory_snapshot`]).
+///
+/// ```
+/// if let Ok(snap) = rumba::memory_snapshot() { println!("{snap}"); }
+/// ```
+pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {
+    current_context()?.memory_snapshot()
+}
+
+/// Returns the current context's cached, unused device memory to the device.
+///
+/// ```
+/// rumba::empty_cache().unwrap();
+/// ```
+pub fn empty_cache() -> Result<()> {
+    current_context()?.empty_cache()
+}
+
 /// Suspends releases in the current context while the guard lives (nestable, any thread). Leaving
 /// the guard does not flush; flushing resumes at the next trigger. The guard is released on every
 /// exit path, including errors and panics.

@@ -380,6 +380,20 @@ impl Stream {
         self.keep_alive((dst.clone(), src.clone()))
     }
 
+    /// Allocates `bytes` of device memory for work on this stream (stream-ordered, see
+    /// [`Context::memalloc_on`]); the buffer's last drop frees it on this stream.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = s.memalloc(64).unwrap();
+    /// s.memset(&buf, 1).unwrap();
+    /// drop(buf); // the stream keeps it alive until the memset has run
+    /// s.synchronize().unwrap();
+    /// ```
+    pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
+        self.inner.ctx.memalloc_on(bytes, self.inner.handle)
+    }
+
     /// Keeps `value` alive until the stream reaches this point.
     pub(crate) fn keep_alive<T: Send + 'static>(&self, value: T) -> Result<()> {
         self.inner

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::MemoryManager;
-use crate::driver::{DevicePtr, Driver, HostAllocFlags};
+use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
 struct BufferInner {
@@ -20,12 +20,14 @@ struct BufferInner {
     driver: Arc<dyn Driver>,
     /// `None` for zero-size buffers, which own no allocation.
     manager: Option<Arc<dyn MemoryManager>>,
+    /// The stream the memory was allocated on; the last drop frees it on that stream.
+    stream: StreamHandle,
 }
 
 impl Drop for BufferInner {
     fn drop(&mut self) {
         if let Some(m) = &self.manager {
-            m.memfree(self.ptr, self.bytes);
+            m.memfree_on(self.ptr, self.bytes, self.stream);
         }
     }
 }
@@ -68,6 +70,18 @@ impl DeviceBuffer {
         driver: Arc<dyn Driver>,
         manager: Option<Arc<dyn MemoryManager>>,
     ) -> Self {
+        Self::new_on(ptr, bytes, device, driver, manager, StreamHandle::LEGACY)
+    }
+
+    /// A buffer allocated on `stream` (stream-ordered): its last drop frees it on that stream.
+    pub(crate) fn new_on(
+        ptr: DevicePtr,
+        bytes: usize,
+        device: usize,
+        driver: Arc<dyn Driver>,
+        manager: Option<Arc<dyn MemoryManager>>,
+        stream: StreamHandle,
+    ) -> Self {
         DeviceBuffer {
             inner: Arc::new(BufferInner {
                 ptr,
@@ -75,8 +89,23 @@ impl DeviceBuffer {
                 device,
                 driver,
                 manager,
+                stream,
             }),
         }
+    }
+
+    /// The stream the buffer was allocated on (the legacy default stream for
+    /// [`Context::memalloc`](crate::Context::memalloc)); its memory is freed on that stream.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = s.memalloc(16).unwrap();
+    /// assert_eq!(buf.stream(), s.handle());
+    /// let legacy = rumba::current_context().unwrap().memalloc(16).unwrap();
+    /// assert_eq!(legacy.stream(), rumba::driver::StreamHandle::LEGACY);
+    /// ```
+    pub fn stream(&self) -> StreamHandle {
+        self.inner.stream
     }
 
     /// Size in bytes.

@@ -19,6 +19,18 @@
 //! [`Driver::stream_keepalive`](crate::driver::Driver::stream_keepalive)), so memory is released
 //! only when the last handle is gone **and** no queued work uses it.
 //!
+//! Stream-ordered allocation: [`MemoryManager::memalloc_on`] / [`MemoryManager::memfree_on`] take
+//! the stream the memory is used on. They were added to interface version 1 *with default
+//! implementations* that forward to the stream-less methods (which mean the legacy default
+//! stream), so managers written before them keep working unchanged and [`INTERFACE_VERSION`]
+//! stays 1. The same holds for [`memory_stats`](MemoryManager::memory_stats),
+//! [`memory_snapshot`](MemoryManager::memory_snapshot), [`empty_cache`](MemoryManager::empty_cache)
+//! and [`set_memory_limit`](MemoryManager::set_memory_limit).
+//!
+//! Managers: [`DefaultMemoryManager`] (`RUMBA_MEMORY_MANAGER=default`) and the caching,
+//! stream-ordered [`PoolMemoryManager`] (`pool`). Adaptors in the style of RMM's resources wrap any
+//! manager to add one concern each: [`StatisticsAdaptor`], [`LimitingAdaptor`].
+//!
 //! This module depends on the driver layer only.
 //!
 //! ```
@@ -30,22 +42,28 @@
 //! assert!(out.iter().all(|&b| b == 1));
 //! ```
 
+pub mod adaptors;
 mod buffer;
 mod default;
 mod pending;
+pub mod pool;
 mod registry;
+mod report;
 
+pub use adaptors::{LimitingAdaptor, LimitingFactory, StatisticsAdaptor, StatisticsFactory};
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use default::{DefaultManagerFactory, DefaultMemoryManager};
 pub use pending::PendingStats;
 pub(crate) use pending::{Pending, PendingQueue};
+pub use pool::{PinnedPool, PoolManagerFactory, PoolMemoryManager, PoolOptions, PooledPinned};
 pub(crate) use registry::factory_for;
 pub use registry::{register_memory_manager, set_memory_manager};
+pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::driver::{DevicePtr, Driver, HostAllocFlags};
+use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
 /// The version of the [`MemoryManager`] interface this rumba implements.
@@ -169,6 +187,92 @@ pub trait MemoryManager: Send + Sync {
     /// Releases waiting in the manager's queue.
     fn pending(&self) -> PendingStats {
         PendingStats::default()
+    }
+
+    /// Allocates `bytes` (> 0) of device memory for work on `stream` (stream-ordered allocation).
+    ///
+    /// Added to interface version 1 with this default, which ignores the stream and calls
+    /// [`memalloc`](Self::memalloc); a stream-less `memalloc` means the legacy default stream.
+    ///
+    /// ```
+    /// use rumba::memory::MemoryManager;
+    /// let ctx = rumba::current_context().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// let p = ctx.memory_manager().memalloc_on(64, s.handle()).unwrap();
+    /// ctx.memory_manager().memfree_on(p, 64, s.handle());
+    /// ```
+    fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
+        let _ = stream;
+        self.memalloc(bytes)
+    }
+
+    /// Takes back memory whose last use was queued on `stream` — work on `stream` may still be
+    /// using it. A stream-ordered manager lets `stream` reuse it at once and other streams only
+    /// after that work has completed. The default forwards to [`memfree`](Self::memfree) (whose
+    /// callers guarantee that no queued work uses the memory any more).
+    ///
+    /// ```
+    /// use rumba::memory::MemoryManager;
+    /// let mm = rumba::current_context().unwrap().memory_manager().clone();
+    /// let p = mm.memalloc(8).unwrap();
+    /// mm.memfree_on(p, 8, rumba::driver::StreamHandle::LEGACY);
+    /// ```
+    fn memfree_on(&self, ptr: DevicePtr, bytes: usize, stream: StreamHandle) {
+        let _ = stream;
+        self.memfree(ptr, bytes)
+    }
+
+    /// Counters of the manager, when it keeps them ([`Error::Unsupported`] by default).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _ = ctx.memory_manager().memory_stats(); // the default manager keeps none
+    /// ```
+    fn memory_stats(&self) -> Result<MemoryStats> {
+        Err(Error::Unsupported(format!(
+            "memory manager '{}' keeps no statistics (wrap it in a StatisticsAdaptor)",
+            self.name()
+        )))
+    }
+
+    /// Segments and blocks of a caching manager ([`Error::Unsupported`] by default).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _ = ctx.memory_manager().memory_snapshot();
+    /// ```
+    fn memory_snapshot(&self) -> Result<MemorySnapshot> {
+        Err(Error::Unsupported(format!(
+            "memory manager '{}' has no cache to describe",
+            self.name()
+        )))
+    }
+
+    /// Returns cached, unused device memory to the device. The default carries out pending
+    /// releases ([`flush`](Self::flush)).
+    ///
+    /// ```
+    /// rumba::current_context().unwrap().memory_manager().empty_cache().unwrap();
+    /// ```
+    fn empty_cache(&self) -> Result<()> {
+        self.flush()
+    }
+
+    /// Limits the bytes the manager may hold from the device (`None`: no limit).
+    /// [`Error::Unsupported`] by default.
+    ///
+    /// ```
+    /// let mm = rumba::current_context().unwrap().memory_manager().clone();
+    /// if mm.name() == "default" {
+    ///     assert!(mm.set_memory_limit(Some(1 << 20)).is_err());
+    /// }
+    /// ```
+    fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
+        let _ = limit;
+        Err(Error::Unsupported(format!(
+            "memory manager '{}' cannot be limited (wrap it in a LimitingAdaptor)",
+            self.name()
+        )))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Where memory-manager factories are installed and looked up by name.
 //!
+//! Built in: `default` ([`DefaultManagerFactory`]) and `pool` ([`PoolManagerFactory`]).
 //! The installed factory (if any) wins; otherwise the factory registered under the configured
 //! name (`RUMBA_MEMORY_MANAGER`, default `default`) builds each new context's manager. Both lists
 //! are process-wide; contexts that already exist keep their manager.
@@ -8,7 +9,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::{DefaultManagerFactory, MemoryManagerFactory, check_version};
+use super::{DefaultManagerFactory, MemoryManagerFactory, PoolManagerFactory, check_version};
 use crate::error::{Error, Result};
 
 struct Registry {
@@ -22,7 +23,10 @@ fn registry() -> MutexGuard<'static, Option<Registry>> {
     let mut g = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
     g.get_or_insert_with(|| Registry {
         installed: None,
-        named: vec![Arc::new(DefaultManagerFactory)],
+        named: vec![
+            Arc::new(DefaultManagerFactory),
+            Arc::new(PoolManagerFactory::default()),
+        ],
     });
     g
 }

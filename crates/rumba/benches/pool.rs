@@ -1,0 +1,119 @@
+//! RMM's `random_allocations` pattern on the sim: 10,000 operations, 73% allocations of random
+//! sizes (up to 1 MiB, and up to 64 MiB) and 27% frees of random live blocks, all on one stream,
+//! with live bytes capped (RMM's `max_usage`); pool vs default manager. The figure per
+//! iteration is for 10,000 operations (criterion's throughput line gives operations per second).
+//! After the pool runs, its fragmentation is printed.
+//!
+//! Run: `cargo bench -p rumba --bench pool`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rumba::memory::{DefaultMemoryManager, MemoryManager, PoolMemoryManager};
+
+const OPS: usize = 10_000;
+const MAX_USAGE: usize = 4 << 30;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// One run of the workload; frees everything at the end.
+fn random_allocations(mm: &dyn MemoryManager, max_size: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut live: Vec<(u64, usize)> = Vec::with_capacity(OPS);
+    let mut used = 0usize;
+    for _ in 0..OPS {
+        let size = 1 + (rng.next() as usize) % max_size;
+        let alloc = live.is_empty() || (rng.next() % 100 < 73 && used + size <= MAX_USAGE);
+        if alloc {
+            let p = mm.memalloc(size).expect("allocation in the benchmark");
+            live.push((black_box(p), size));
+            used += size;
+        } else {
+            let i = (rng.next() as usize) % live.len();
+            let (p, s) = live.swap_remove(i);
+            mm.memfree(p, s);
+            used -= s;
+        }
+    }
+    for (p, s) in live {
+        mm.memfree(p, s);
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let cfg = rumba::Config {
+        backend: rumba::config::BackendChoice::Sim,
+        sim_memory: Some(64 << 30),
+        ..rumba::Config::default()
+    };
+    rumba::configure(cfg).expect("configure the sim");
+    let ctx = rumba::current_context().expect("context");
+    let mc = ctx.manager_context();
+    let mut group = c.benchmark_group("random_allocations");
+    group.throughput(Throughput::Elements(OPS as u64));
+    group.sample_size(20);
+    for (label, max_size) in [("1MiB", 1usize << 20), ("64MiB", 64 << 20)] {
+        let pool = Arc::new(PoolMemoryManager::new(&mc).expect("pool"));
+        group.bench_with_input(BenchmarkId::new("pool", label), &max_size, |b, &m| {
+            let mut seed = 1;
+            b.iter(|| {
+                seed += 1;
+                random_allocations(&*pool, m, seed)
+            })
+        });
+        // Fragmentation with the workload's live blocks still held.
+        let mut rng = Rng(7);
+        let mut live = Vec::new();
+        let mut used = 0;
+        for _ in 0..OPS {
+            let size = 1 + (rng.next() as usize) % max_size;
+            if live.is_empty() || (rng.next() % 100 < 73 && used + size <= MAX_USAGE) {
+                live.push((pool.memalloc(size).expect("alloc"), size));
+                used += size;
+            } else {
+                let (p, s) = live.swap_remove((rng.next() as usize) % live.len());
+                pool.memfree(p, s);
+                used -= s;
+            }
+        }
+        let snap = pool.memory_snapshot().expect("snapshot");
+        let stats = pool.memory_stats().expect("stats");
+        eprintln!(
+            "pool {label}: {} live blocks, {} segments, reserved {} MiB, cached {} MiB, largest free {} KiB, fragmentation {:.1}%, device allocations {}",
+            live.len(),
+            snap.segments.len(),
+            snap.reserved() >> 20,
+            snap.cached() >> 20,
+            snap.largest_free_block() >> 10,
+            snap.fragmentation() * 100.0,
+            stats.device_allocations
+        );
+        for (p, s) in live {
+            pool.memfree(p, s);
+        }
+        pool.empty_cache().expect("empty cache");
+
+        let default = DefaultMemoryManager::new(&mc).expect("default manager");
+        group.bench_with_input(BenchmarkId::new("default", label), &max_size, |b, &m| {
+            let mut seed = 1;
+            b.iter(|| {
+                seed += 1;
+                random_allocations(&default, m, seed);
+                default.flush().expect("flush")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

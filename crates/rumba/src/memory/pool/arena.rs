@@ -1,0 +1,490 @@
+//! The pool's bookkeeping of segments and blocks: best-fit allocation, splitting, and merging
+//! with free neighbours. Pure logic — no driver calls — so it is unit-tested on its own.
+//!
+//! Structure: blocks live in a slab (`Vec<Option<Block>>`, reused slots) and are linked to their
+//! address-order neighbours within a segment (`prev` / `next`), so merging on free is O(1) with
+//! no search. Free blocks are also indexed per owner in a `BTreeSet<(size, address, id)>`: the
+//! first entry at or above a size is the best fit (ties go to the lowest address). Live blocks are
+//! found by address in a hash map.
+//!
+//! Ownership: a free block is owned by the stream it was freed on ([`Owner::Stream`], tagged with
+//! that stream's free epoch) or by nobody ([`Owner::Global`]: never used, or its stream's work has
+//! completed). Two free neighbours merge when they have the same owner or one is global; the
+//! result keeps the stream owner and the later epoch, which is conservative: a later epoch is
+//! released no earlier than an earlier one. Blocks owned by two different streams never merge.
+//!
+//! This module touches only its own tables.
+
+use std::collections::{BTreeSet, HashMap as StdHashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::driver::DevicePtr;
+
+/// A multiply-mix hasher for the arena's integer keys (device addresses, owners): SipHash's
+/// flooding resistance buys nothing for keys the pool itself produces, and costs on every op.
+#[derive(Default)]
+pub(crate) struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+}
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IntHasher>>;
+
+/// Index of a block in the slab.
+pub(crate) type BlockId = usize;
+
+/// Who may reuse a free block without waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Owner {
+    /// Any stream.
+    Global,
+    /// Only the stream with this key, until its epoch is released.
+    Stream(u64),
+}
+
+/// What a block is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Handed out for work on the stream with key `stream`.
+    Used { stream: u64, requested: usize },
+    /// Released by its user but held back (a `defer_cleanup` guard lives).
+    Pending { stream: u64, requested: usize },
+    /// Cached.
+    Free { owner: Owner, epoch: u64 },
+}
+
+#[derive(Debug)]
+pub(crate) struct Block {
+    pub(crate) ptr: DevicePtr,
+    pub(crate) size: usize,
+    pub(crate) segment: DevicePtr,
+    pub(crate) prev: Option<BlockId>,
+    pub(crate) next: Option<BlockId>,
+    pub(crate) state: State,
+}
+
+/// Segments and blocks of one pool.
+#[derive(Default)]
+pub(crate) struct Arena {
+    blocks: Vec<Option<Block>>,
+    spare: Vec<BlockId>,
+    /// Segment base → (size, first block).
+    segments: HashMap<DevicePtr, (usize, BlockId)>,
+    free: HashMap<Owner, BTreeSet<(usize, DevicePtr, BlockId)>>,
+    /// Used and pending blocks by address.
+    live: HashMap<DevicePtr, BlockId>,
+    reserved: usize,
+    cached: usize,
+}
+
+impl Arena {
+    pub(crate) fn reserved(&self) -> usize {
+        self.reserved
+    }
+
+    /// Bytes in free blocks.
+    pub(crate) fn cached(&self) -> usize {
+        self.cached
+    }
+
+    /// Bytes in used and pending blocks.
+    pub(crate) fn allocated(&self) -> usize {
+        self.reserved - self.cached
+    }
+
+    pub(crate) fn largest_free(&self) -> usize {
+        self.free
+            .values()
+            .filter_map(|set| set.last().map(|e| e.0))
+            .max()
+            .unwrap_or(0)
+    }
+
+    pub(crate) fn block(&self, id: BlockId) -> Option<&Block> {
+        self.blocks.get(id).and_then(Option::as_ref)
+    }
+
+    fn block_mut(&mut self, id: BlockId) -> &mut Block {
+        // Ids come from our own links and indices, which always name live slots.
+        self.blocks[id]
+            .as_mut()
+            .expect("arena links name live blocks")
+    }
+
+    fn new_block(&mut self, b: Block) -> BlockId {
+        match self.spare.pop() {
+            Some(id) => {
+                self.blocks[id] = Some(b);
+                id
+            }
+            None => {
+                self.blocks.push(Some(b));
+                self.blocks.len() - 1
+            }
+        }
+    }
+
+    fn drop_block(&mut self, id: BlockId) -> Block {
+        let b = self.blocks[id].take().expect("dropping a live block");
+        self.spare.push(id);
+        b
+    }
+
+    fn index(&mut self, id: BlockId) {
+        let b = self.blocks[id].as_ref().expect("indexing a live block");
+        if let State::Free { owner, .. } = b.state {
+            let key = (b.size, b.ptr, id);
+            self.cached += b.size;
+            self.free.entry(owner).or_default().insert(key);
+        }
+    }
+
+    fn unindex(&mut self, id: BlockId) {
+        let b = self.blocks[id].as_ref().expect("unindexing a live block");
+        if let State::Free { owner, .. } = b.state {
+            let key = (b.size, b.ptr, id);
+            self.cached -= b.size;
+            if let Some(set) = self.free.get_mut(&owner) {
+                set.remove(&key);
+            }
+        }
+    }
+
+    /// Adds a segment as one global free block.
+    pub(crate) fn add_segment(&mut self, ptr: DevicePtr, size: usize) {
+        let id = self.new_block(Block {
+            ptr,
+            size,
+            segment: ptr,
+            prev: None,
+            next: None,
+            state: State::Free {
+                owner: Owner::Global,
+                epoch: 0,
+            },
+        });
+        self.segments.insert(ptr, (size, id));
+        self.reserved += size;
+        self.index(id);
+    }
+
+    /// Takes the best-fitting free block of `owner` for `size` bytes (a multiple of the granule),
+    /// splitting off the rest; marks it used on `stream`. Returns its address.
+    pub(crate) fn take(
+        &mut self,
+        owner: Owner,
+        size: usize,
+        stream: u64,
+        requested: usize,
+    ) -> Option<DevicePtr> {
+        let &(bsize, bptr, id) = self.free.get(&owner)?.range((size, 0, 0)..).next()?;
+        self.unindex(id);
+        let state = self.block_mut(id).state;
+        if bsize > size {
+            let next = self.block_mut(id).next;
+            let segment = self.block_mut(id).segment;
+            let rest = self.new_block(Block {
+                ptr: bptr + size as u64,
+                size: bsize - size,
+                segment,
+                prev: Some(id),
+                next,
+                state,
+            });
+            if let Some(n) = next {
+                self.block_mut(n).prev = Some(rest);
+            }
+            let b = self.block_mut(id);
+            b.next = Some(rest);
+            b.size = size;
+            self.index(rest);
+        }
+        self.block_mut(id).state = State::Used { stream, requested };
+        self.live.insert(bptr, id);
+        Some(bptr)
+    }
+
+    /// The live (used or pending) block at `ptr`.
+    pub(crate) fn live(&self, ptr: DevicePtr) -> Option<BlockId> {
+        self.live.get(&ptr).copied()
+    }
+
+    /// Marks a used block pending (held back by `defer_cleanup`). Returns its requested size.
+    pub(crate) fn hold(&mut self, id: BlockId) -> Option<usize> {
+        let b = self.blocks.get_mut(id)?.as_mut()?;
+        match b.state {
+            State::Used { stream, requested } => {
+                b.state = State::Pending { stream, requested };
+                Some(requested)
+            }
+            _ => None,
+        }
+    }
+
+    /// Frees the live block `id` into `owner`'s cache with `epoch`, merging with free neighbours.
+    /// Returns the requested size it had.
+    pub(crate) fn release(&mut self, id: BlockId, owner: Owner, epoch: u64) -> Option<usize> {
+        let b = self.blocks.get_mut(id)?.as_mut()?;
+        let requested = match b.state {
+            State::Used { requested, .. } | State::Pending { requested, .. } => requested,
+            State::Free { .. } => return None,
+        };
+        self.live.remove(&b.ptr);
+        b.state = State::Free { owner, epoch };
+        self.merge(id);
+        Some(requested)
+    }
+
+    /// Merges free block `id` (not yet indexed) with its compatible free neighbours and indexes
+    /// the result.
+    fn merge(&mut self, mut id: BlockId) {
+        if let Some(p) = self.block_mut(id).prev {
+            if let Some(state) = merged_state(self.block_mut(p).state, self.block_mut(id).state) {
+                self.unindex(p);
+                let gone = self.drop_block(id);
+                let pb = self.block_mut(p);
+                pb.size += gone.size;
+                pb.next = gone.next;
+                pb.state = state;
+                if let Some(n) = gone.next {
+                    self.block_mut(n).prev = Some(p);
+                }
+                id = p;
+            }
+        }
+        if let Some(n) = self.block_mut(id).next {
+            if let Some(state) = merged_state(self.block_mut(id).state, self.block_mut(n).state) {
+                self.unindex(n);
+                let gone = self.drop_block(n);
+                let b = self.block_mut(id);
+                b.size += gone.size;
+                b.next = gone.next;
+                b.state = state;
+                if let Some(nn) = gone.next {
+                    self.block_mut(nn).prev = Some(id);
+                }
+            }
+        }
+        self.index(id);
+    }
+
+    /// Stream keys that own free blocks.
+    pub(crate) fn owning_streams(&self) -> Vec<u64> {
+        self.free
+            .iter()
+            .filter_map(|(o, set)| match o {
+                Owner::Stream(k) if !set.is_empty() => Some(*k),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Makes every free block of stream `key` with an epoch `<= upto` global (merging it with
+    /// free neighbours). Returns the bytes released.
+    pub(crate) fn promote(&mut self, key: u64, upto: u64) -> usize {
+        let Some(set) = self.free.get(&Owner::Stream(key)) else {
+            return 0;
+        };
+        let ids: Vec<BlockId> = set.iter().map(|e| e.2).collect();
+        let mut bytes = 0;
+        for id in ids {
+            let eligible = matches!(
+                self.block(id).map(|b| b.state),
+                Some(State::Free { owner: Owner::Stream(k), epoch }) if k == key && epoch <= upto
+            );
+            if eligible {
+                self.unindex(id);
+                let b = self.block_mut(id);
+                bytes += b.size;
+                b.state = State::Free {
+                    owner: Owner::Global,
+                    epoch: 0,
+                };
+                self.merge(id);
+            }
+        }
+        bytes
+    }
+
+    /// Removes every segment that is one global free block (a segment still owned by a stream may
+    /// have queued work on it); returns their `(address, size)`.
+    pub(crate) fn take_free_segments(&mut self) -> Vec<(DevicePtr, usize)> {
+        let whole: Vec<(DevicePtr, usize, BlockId)> = self
+            .segments
+            .iter()
+            .filter(|(_, (size, first))| {
+                self.block(*first).is_some_and(|b| {
+                    b.size == *size
+                        && b.next.is_none()
+                        && matches!(
+                            b.state,
+                            State::Free {
+                                owner: Owner::Global,
+                                ..
+                            }
+                        )
+                })
+            })
+            .map(|(&p, &(s, f))| (p, s, f))
+            .collect();
+        for &(p, s, f) in &whole {
+            self.unindex(f);
+            self.drop_block(f);
+            self.segments.remove(&p);
+            self.reserved -= s;
+        }
+        whole.into_iter().map(|(p, s, _)| (p, s)).collect()
+    }
+
+    /// Forgets everything; returns every segment `(address, size)`.
+    pub(crate) fn clear(&mut self) -> Vec<(DevicePtr, usize)> {
+        let segs = self.segments.iter().map(|(&p, &(s, _))| (p, s)).collect();
+        *self = Arena::default();
+        segs
+    }
+
+    /// Segments in address order, each with its blocks in address order.
+    pub(crate) fn walk(&self) -> Vec<(DevicePtr, usize, Vec<&Block>)> {
+        let mut segs: Vec<_> = self.segments.iter().collect();
+        segs.sort_by_key(|(p, _)| **p);
+        segs.into_iter()
+            .map(|(&p, &(size, first))| {
+                let mut blocks = Vec::new();
+                let mut cur = Some(first);
+                while let Some(id) = cur {
+                    let Some(b) = self.block(id) else { break };
+                    blocks.push(b);
+                    cur = b.next;
+                }
+                (p, size, blocks)
+            })
+            .collect()
+    }
+}
+
+/// The state of two adjacent blocks merged, if they may merge.
+fn merged_state(a: State, b: State) -> Option<State> {
+    match (a, b) {
+        (
+            State::Free {
+                owner: oa,
+                epoch: ea,
+            },
+            State::Free {
+                owner: ob,
+                epoch: eb,
+            },
+        ) => {
+            let owner = match (oa, ob) {
+                (Owner::Global, o) | (o, Owner::Global) => o,
+                (Owner::Stream(x), Owner::Stream(y)) if x == y => oa,
+                _ => return None,
+            };
+            Some(State::Free {
+                owner,
+                epoch: ea.max(eb),
+            })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: Owner = Owner::Global;
+
+    fn check(a: &Arena) {
+        for (p, size, blocks) in a.walk() {
+            let mut at = p;
+            for b in &blocks {
+                assert_eq!(b.ptr, at, "blocks tile the segment");
+                at += b.size as u64;
+            }
+            assert_eq!(at, p + size as u64);
+            for w in blocks.windows(2) {
+                assert!(
+                    merged_state(w[0].state, w[1].state).is_none(),
+                    "mergeable neighbours left apart: {:?} {:?}",
+                    w[0].state,
+                    w[1].state
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn split_then_merge_restores_one_block() {
+        let mut a = Arena::default();
+        a.add_segment(0x1000, 4096);
+        let x = a.take(G, 1024, 1, 1000).unwrap();
+        let y = a.take(G, 1024, 1, 1024).unwrap();
+        assert_eq!((x, y), (0x1000, 0x1400));
+        assert_eq!((a.allocated(), a.cached()), (2048, 2048));
+        check(&a);
+        let yid = a.live(y).unwrap();
+        assert_eq!(a.release(yid, Owner::Stream(1), 0), Some(1024));
+        check(&a);
+        let xid = a.live(x).unwrap();
+        a.release(xid, Owner::Stream(1), 1);
+        check(&a);
+        assert_eq!(a.walk()[0].2.len(), 1, "merged back into one block");
+        assert_eq!(a.largest_free(), 4096);
+        assert!(a.take(G, 512, 2, 512).is_none(), "owned by stream 1");
+        assert_eq!(a.promote(1, 0), 0, "epoch 1 is not released yet");
+        assert_eq!(a.promote(1, 1), 4096);
+        assert!(a.take(G, 512, 2, 512).is_some());
+    }
+
+    #[test]
+    fn different_streams_never_merge_and_best_fit_wins() {
+        let mut a = Arena::default();
+        a.add_segment(0, 3 * 512);
+        let p: Vec<_> = (0..3).map(|_| a.take(G, 512, 0, 512).unwrap()).collect();
+        let id0 = a.live(p[0]).unwrap();
+        let id1 = a.live(p[1]).unwrap();
+        a.release(id0, Owner::Stream(1), 0);
+        a.release(id1, Owner::Stream(2), 0);
+        check(&a);
+        assert_eq!(a.walk()[0].2.len(), 3);
+        assert_eq!(a.take(Owner::Stream(2), 512, 2, 1), Some(p[1]));
+        assert_eq!(a.take_free_segments(), vec![]);
+    }
+
+    #[test]
+    fn whole_free_segments_are_returned() {
+        let mut a = Arena::default();
+        a.add_segment(0, 1024);
+        a.add_segment(4096, 1024);
+        let p = a.take(G, 1024, 0, 1).unwrap();
+        let mut segs = a.take_free_segments();
+        segs.sort();
+        assert_eq!(segs.len(), 1);
+        assert_ne!(segs[0].0, p);
+        assert_eq!(a.reserved(), 1024);
+        let id = a.live(p).unwrap();
+        a.hold(id);
+        assert_eq!(a.cached(), 0);
+        a.release(id, G, 0);
+        assert_eq!(a.take_free_segments(), vec![(p, 1024)]);
+        assert_eq!((a.reserved(), a.cached()), (0, 0));
+    }
+}

@@ -1,0 +1,166 @@
+//! SPEC §7, pool: stream order. A block freed on stream A while A still has queued work touching
+//! it is reused by A at once but not handed to stream B until that work has completed. A's work is
+//! gated by a callback waiting on a channel, so the test observes it instead of timing it.
+
+mod common;
+
+use std::sync::mpsc;
+
+const SEG: usize = 2 << 20;
+
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|c| {
+        c.memory_manager = "pool".into();
+        c.sim_memory = Some(256 << 20);
+    });
+    common::serial()
+}
+
+/// Blocks `s` until the returned sender sends (or is dropped).
+fn gate(s: &rumba::Stream) -> mpsc::Sender<()> {
+    let (tx, rx) = mpsc::channel::<()>();
+    s.add_callback(move |_, _| {
+        let _ = rx.recv();
+    })
+    .unwrap();
+    tx
+}
+
+#[test]
+fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    ctx.empty_cache().unwrap();
+    let mm = ctx.memory_manager().clone();
+    let drv = ctx.driver().clone();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    // Only one segment's worth of memory, so B cannot simply grow the pool.
+    let reserved = mm.memory_stats().unwrap().reserved_bytes;
+    ctx.set_memory_limit(Some(reserved + SEG)).unwrap();
+
+    let p = mm.memalloc_on(SEG, a.handle()).unwrap();
+    let open = gate(&a);
+    drv.memset_async(0, p, 7, SEG, a.handle()).unwrap(); // queued behind the gate
+    mm.memfree_on(p, SEG, a.handle()); // freed while A's work still touches it
+
+    let err = mm.memalloc_on(SEG, b.handle()).unwrap_err();
+    assert!(
+        err.is_out_of_memory(),
+        "B must not get the block yet: {err}"
+    );
+    assert!(!a.query().unwrap(), "A's work is still queued");
+
+    let again = mm.memalloc_on(SEG, a.handle()).unwrap();
+    assert_eq!(
+        again, p,
+        "the same stream reuses it at once (stream order protects it)"
+    );
+    mm.memfree_on(again, SEG, a.handle());
+    assert!(mm.memalloc_on(SEG, b.handle()).is_err(), "still guarded");
+
+    open.send(()).unwrap();
+    a.synchronize().unwrap();
+    let mut back = vec![0u8; SEG];
+    drv.memcpy_dtoh(0, &mut back, p).unwrap();
+    assert!(back.iter().all(|&x| x == 7), "A's work ran on the block");
+
+    let q = mm.memalloc_on(SEG, b.handle()).unwrap();
+    assert_eq!(q, p, "once A's work completed, B reuses the block");
+    mm.memfree_on(q, SEG, b.handle());
+    ctx.set_memory_limit(None).unwrap();
+    ctx.empty_cache().unwrap();
+}
+
+#[test]
+fn a_fence_event_releases_the_block_when_a_is_not_idle() {
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    let mm = ctx.memory_manager().clone();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let reserved = mm.memory_stats().unwrap().reserved_bytes;
+    ctx.set_memory_limit(Some(reserved + SEG)).unwrap();
+
+    let p = mm.memalloc_on(SEG, a.handle()).unwrap();
+    let first = gate(&a);
+    mm.memfree_on(p, SEG, a.handle());
+    assert!(mm.memalloc_on(SEG, b.handle()).is_err()); // records a fence behind the gate
+    let second = gate(&a); // A stays busy after the fenced work
+    first.send(()).unwrap();
+    // The fence completes while A is still not idle; poll without timing anything.
+    let bh = b.handle();
+    let q = common::within(10, "fence release", move || {
+        loop {
+            match mm.memalloc_on(SEG, bh) {
+                Ok(q) => break (q, mm),
+                Err(_) => std::thread::yield_now(),
+            }
+        }
+    });
+    assert_eq!(q.0, p);
+    assert!(
+        !a.query().unwrap(),
+        "A is still gated by the second callback"
+    );
+    second.send(()).unwrap();
+    a.synchronize().unwrap();
+    q.1.memfree_on(q.0, SEG, b.handle());
+    ctx.set_memory_limit(None).unwrap();
+    ctx.empty_cache().unwrap();
+}
+
+#[test]
+fn buffers_allocated_on_a_stream_are_kept_alive_by_its_work_and_freed_on_it() {
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let open = gate(&a);
+    let buf = a.memalloc(4096).unwrap();
+    let ptr = buf.device_ptr();
+    a.memset(&buf, 3).unwrap();
+    let live = ctx.memory_stats().unwrap().current_count;
+    drop(buf); // the queued memset keeps it alive
+    assert_eq!(ctx.memory_stats().unwrap().current_count, live);
+    let other = b.memalloc(4096).unwrap();
+    assert_ne!(other.device_ptr(), ptr);
+    drop(other);
+    open.send(()).unwrap();
+    a.synchronize().unwrap();
+    assert_eq!(ctx.memory_stats().unwrap().current_count, live - 1);
+    let snap = ctx.memory_snapshot().unwrap();
+    let freed = snap
+        .segments
+        .iter()
+        .flat_map(|s| &s.blocks)
+        .find(|blk| blk.ptr <= ptr && ptr < blk.ptr + blk.size as u64)
+        .unwrap();
+    assert!(
+        matches!(freed.state, rumba::memory::BlockState::Free { .. }),
+        "{:?}",
+        freed.state
+    );
+}
+
+#[test]
+fn defer_cleanup_holds_pool_releases_back() {
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    {
+        let _guard = rumba::defer_cleanup().unwrap();
+        let buf = ctx.memalloc(1000).unwrap();
+        let ptr = buf.device_ptr();
+        drop(buf);
+        assert_eq!(ctx.deallocations().memory.count, 1);
+        assert_eq!(ctx.deallocations().memory.bytes, 1000);
+        ctx.flush_deallocations().unwrap();
+        assert_eq!(ctx.deallocations().memory.count, 1, "no-op under the guard");
+        assert_ne!(ctx.memalloc(1000).unwrap().device_ptr(), ptr, "not reused");
+    }
+    assert_eq!(
+        ctx.deallocations().memory.count,
+        2,
+        "leaving does not flush"
+    );
+    ctx.flush_deallocations().unwrap();
+    assert_eq!(ctx.deallocations().memory.count, 0);
+}
