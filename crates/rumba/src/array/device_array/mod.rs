@@ -252,7 +252,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     /// use ndarray::s;
     /// let d = rumba::device_array::<f64, _>(10, rumba::array::Order::C).unwrap();
-    /// assert_eq!(d.slice(s![..;3]).unwrap().alloc_size(), 80 - 8 * 2);
+    /// assert_eq!(d.slice(s![..;3]).unwrap().alloc_size(), 9 * 8 + 8);
     /// ```
     pub fn alloc_size(&self) -> usize {
         self.layout.alloc_size()

@@ -41,6 +41,20 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.with_layout(layout)
     }
 
+    /// Like [`slice`](Self::slice), but range bounds outside an axis are clipped into it, as numpy
+    /// does (`[-10:10]` of a length-3 axis is the whole axis); single indices are still checked.
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// assert!(d.slice(s![..5]).is_err());
+    /// assert_eq!(d.slice_clipped(s![-10..5]).unwrap().shape(), &[3]);
+    /// ```
+    pub fn slice_clipped<I: SliceArg<D>>(&self, info: I) -> Result<DeviceArray<T, I::OutDim>> {
+        let layout = self.layout.slice_clipped(info.as_ref())?;
+        self.with_layout(layout)
+    }
+
     /// The sub-array at `index` along `axis` (that axis removed).
     ///
     /// ```
@@ -131,7 +145,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// let d = rumba::to_device(&ndarray::array![[1i16, 0, 2, 0]]).unwrap();
     /// let w = d.view::<i32>().unwrap();
     /// assert_eq!(w.shape(), &[1, 2]);
-    /// assert_eq!(w.copy_to_host().unwrap().to_vec(), [1, 2].map(|v: i32| if cfg!(target_endian = "little") { v } else { v << 16 }));
+    /// assert_eq!(w.copy_to_host().unwrap().into_iter().collect::<Vec<_>>(), [1, 2].map(|v: i32| if cfg!(target_endian = "little") { v } else { v << 16 }));
     /// ```
     pub fn view<U: Element>(&self) -> Result<DeviceArray<U, D>> {
         let layout = self.layout.view_as(U::DTYPE.itemsize())?;

@@ -441,10 +441,13 @@ mod tests {
         let p = plan(&[4, 5, 6], &[240, 48, 8], Some(&[240, 48, 8]), 8);
         assert!(p.outer.is_empty() && p.contiguous);
         assert_eq!(p.inner.n, 120);
-        // Every other column: one run per row.
+        // Every other column of 4×6: the source steps evenly, so it is one element loop.
         let p = plan(&[4, 3], &[24, 8], Some(&[48, 16]), 8);
-        assert!(!p.contiguous);
-        assert_eq!(p.outer, [Axis { n: 4, d: 24, s: 48 }]);
+        assert!(!p.contiguous && p.outer.is_empty());
+        assert_eq!(p.inner, Axis { n: 12, d: 8, s: 16 });
+        // Of 4×7 it is not: an element loop per row.
+        let p = plan(&[4, 3], &[24, 8], Some(&[56, 16]), 8);
+        assert_eq!(p.outer, [Axis { n: 4, d: 24, s: 56 }]);
         // Row slices of a wider array: runs of 3 per row.
         let p = plan(&[4, 3], &[24, 8], Some(&[48, 8]), 8);
         assert!(p.contiguous && p.inner.n == 3);
