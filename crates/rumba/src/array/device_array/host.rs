@@ -99,10 +99,11 @@ pub(crate) fn upload<T: Element>(
     dst_layout: &Layout,
     src: &HostRef<'_, T>,
 ) -> Result<()> {
+    let (dst_layout, src_layout) = in_device_order(dst_layout, &src.layout);
     let plan = check_copy(
-        dst_layout,
+        &dst_layout,
         &T::DTYPE,
-        &src.layout,
+        &src_layout,
         &T::DTYPE,
         CopyKind::HostToDevice,
     )?;
@@ -123,6 +124,22 @@ pub(crate) fn upload<T: Element>(
         pos += len;
     }
     Ok(())
+}
+
+/// Both layouts with their axes permuted alike so that the device side's strides decrease, when
+/// the shapes are equal. Elements still correspond index by index, and a device array that is
+/// packed in a permuted axis order (as `to_device` makes for a permuted host array) becomes
+/// C-contiguous, which is what the copy rules accept.
+fn in_device_order(device: &Layout, host: &Layout) -> (Layout, Layout) {
+    if device.is_contiguous() || device.shape() != host.shape() {
+        return (device.clone(), host.clone());
+    }
+    let mut perm: Vec<usize> = (0..device.ndim()).collect();
+    perm.sort_by_key(|&k| std::cmp::Reverse(device.strides()[k].unsigned_abs()));
+    match (device.permuted_axes(&perm), host.permuted_axes(&perm)) {
+        (Ok(d), Ok(h)) => (d, h),
+        _ => (device.clone(), host.clone()),
+    }
 }
 
 /// Copies the device array (`src`, `src_layout`) into the host view `dst`; complete when this
