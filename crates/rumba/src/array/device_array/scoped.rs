@@ -102,7 +102,9 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         dst.copy_from_device_on(src, self.stream())
     }
 
-    /// Queues [`DeviceArray::assign`]; a host source stays borrowed until the scope ends.
+    /// Queues [`DeviceArray::assign`]; a host source stays borrowed until the scope ends. (Scalar
+    /// and device sources borrow no host memory; [`DeviceArray::assign_on`] with
+    /// [`stream`](StreamScope::stream) queues them without tying them to the scope.)
     ///
     /// ```
     /// use ndarray::s;
