@@ -37,13 +37,19 @@ pub fn run() -> Result<()> {
     let ctx = step("create the context of device 0", || {
         let ctx = rumba::current_context()?;
         let (free, total) = ctx.get_memory_info()?;
-        Ok((ctx, format!("{} MiB free of {} MiB", free >> 20, total >> 20)))
+        Ok((
+            ctx,
+            format!("{} MiB free of {} MiB", free >> 20, total >> 20),
+        ))
     })?;
 
     const N: usize = 64 << 20;
     let host: Vec<u8> = (0..N).map(|i| (i % 251) as u8).collect();
     let buf = step("allocate 64 MiB of device memory", || {
-        Ok((ctx.memalloc(N)?, "through the default memory manager".to_string()))
+        Ok((
+            ctx.memalloc(N)?,
+            "through the default memory manager".to_string(),
+        ))
     })?;
 
     step("copy 64 MiB host -> device (pageable, synchronous)", || {
@@ -56,7 +62,10 @@ pub fn run() -> Result<()> {
         let t = Instant::now();
         buf.copy_to_host(&mut back)?;
         let ok = back == host;
-        Ok(((), format!("{:.2} GB/s, data intact: {ok}", gbps(N, t.elapsed()))))
+        Ok((
+            (),
+            format!("{:.2} GB/s, data intact: {ok}", gbps(N, t.elapsed())),
+        ))
     })?;
 
     let s = rumba::stream()?;
@@ -82,19 +91,22 @@ pub fn run() -> Result<()> {
         ))
     })?;
 
-    step("two streams overlap (each waits for the other's callback)", || {
-        let (a, b) = (rumba::stream()?, rumba::stream()?);
-        let (tx, rx) = mpsc::channel::<()>();
-        a.add_callback(move |_, _| {
-            let _ = rx.recv_timeout(Duration::from_secs(5));
-        })?;
-        b.add_callback(move |_, _| {
-            let _ = tx.send(());
-        })?;
-        a.synchronize()?;
-        b.synchronize()?;
-        Ok(((), "both completed, so they ran concurrently".to_string()))
-    })?;
+    step(
+        "two streams overlap (each waits for the other's callback)",
+        || {
+            let (a, b) = (rumba::stream()?, rumba::stream()?);
+            let (tx, rx) = mpsc::channel::<()>();
+            a.add_callback(move |_, _| {
+                let _ = rx.recv_timeout(Duration::from_secs(5));
+            })?;
+            b.add_callback(move |_, _| {
+                let _ = tx.send(());
+            })?;
+            a.synchronize()?;
+            b.synchronize()?;
+            Ok(((), "both completed, so they ran concurrently".to_string()))
+        },
+    )?;
 
     step("deferred deallocation", || {
         let stats = |c: &rumba::Context| c.deallocations().memory.count;
@@ -150,7 +162,9 @@ pub fn run() -> Result<()> {
                 format!(
                     "round trip intact: {intact}; after d[1:3, ::2] = -1, reshaped to {:?}: {:?}",
                     r.shape(),
-                    back.outer_iter().map(|row| row.iter().copied().collect::<Vec<_>>()).collect::<Vec<_>>()
+                    back.outer_iter()
+                        .map(|row| row.iter().copied().collect::<Vec<_>>())
+                        .collect::<Vec<_>>()
                 ),
             ))
         },

@@ -11,7 +11,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "rumba", version, about = "Numba's GPU memory model in Rust: device detection and a demo")]
+#[command(
+    name = "rumba",
+    version,
+    about = "Numba's GPU memory model in Rust: device detection and a demo"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

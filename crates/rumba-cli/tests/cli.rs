@@ -5,7 +5,13 @@ use std::process::Command;
 fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rumba"));
     cmd.args(args);
-    for var in ["RUMBA_BACKEND", "RUMBA_SIM_MEMORY", "RUMBA_SIM_DEVICES", "RUMBA_MAX_PENDING_DEALLOCS_COUNT", "RUMBA_MAX_PENDING_DEALLOCS_RATIO"] {
+    for var in [
+        "RUMBA_BACKEND",
+        "RUMBA_SIM_MEMORY",
+        "RUMBA_SIM_DEVICES",
+        "RUMBA_MAX_PENDING_DEALLOCS_COUNT",
+        "RUMBA_MAX_PENDING_DEALLOCS_RATIO",
+    ] {
         cmd.env_remove(var);
     }
     cmd.envs(env.iter().copied());
@@ -19,7 +25,10 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
 
 #[test]
 fn detect_prints_the_backend_and_devices() {
-    let (code, out, err) = rumba(&["detect"], &[("RUMBA_SIM_DEVICES", "2"), ("RUMBA_SIM_MEMORY", "512MiB")]);
+    let (code, out, err) = rumba(
+        &["detect"],
+        &[("RUMBA_SIM_DEVICES", "2"), ("RUMBA_SIM_MEMORY", "512MiB")],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("backend sim"), "{out}");
     assert!(out.contains("id 0") && out.contains("id 1"), "{out}");
@@ -58,9 +67,18 @@ fn cuda_requested_without_a_driver_is_a_typed_error() {
 
 #[test]
 fn demo_runs_and_reports_each_step() {
-    let (code, out, err) = rumba(&["demo"], &[("RUMBA_BACKEND", "sim"), ("RUMBA_SIM_MEMORY", "1GiB")]);
+    let (code, out, err) = rumba(
+        &["demo"],
+        &[("RUMBA_BACKEND", "sim"), ("RUMBA_SIM_MEMORY", "1GiB")],
+    );
     assert_eq!(code, 0, "{err}");
-    for step in ["copy 64 MiB host -> device", "data intact: true", "deferred deallocation", "out of memory", "async_done() resolved"] {
+    for step in [
+        "copy 64 MiB host -> device",
+        "data intact: true",
+        "deferred deallocation",
+        "out of memory",
+        "async_done() resolved",
+    ] {
         assert!(out.contains(step), "missing {step:?} in:\n{out}");
     }
 }

@@ -71,11 +71,11 @@ pub use array::{
     to_device, to_device_alloc, to_device_on,
 };
 pub use config::Config;
-/// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
-pub use ndarray;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
+/// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
+pub use ndarray;
 pub use runtime::{
     DetectReport, Device, backend_driver, close, configure, current_context, current_device,
     defer_cleanup, detect, get_memory_info, gpus, runtime_config, select_device, synchronize,

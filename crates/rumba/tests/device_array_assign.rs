@@ -154,7 +154,9 @@ fn overlapping_device_assignment_behaves_like_numpy() {
 fn the_two_error_texts() {
     setup();
     let d = to_device(&Array1::from_iter(0..35i64)).unwrap();
-    let e = d.assign(&ArrayD::<i64>::ones(IxDyn(&[1, 2, 3]))).unwrap_err();
+    let e = d
+        .assign(&ArrayD::<i64>::ones(IxDyn(&[1, 2, 3])))
+        .unwrap_err();
     assert_eq!(e.to_string(), "can't assign 3-D array to 1-D self");
     let d = to_device(&Array1::from_iter(0..5i64)).unwrap();
     let e = d.assign(&ndarray::arr1(&[1i64, 3])).unwrap_err();
@@ -215,9 +217,9 @@ fn assignments_on_streams_and_scopes() {
 #[test]
 fn every_element_type_assigns() {
     setup();
-    fn roundtrip<T: rumba::array::Element + PartialEq + std::fmt::Debug>(v: T)
+    fn roundtrip<T>(v: T)
     where
-        T: rumba::array::AssignSource<T>,
+        T: rumba::array::Element + rumba::array::AssignSource<T> + PartialEq + std::fmt::Debug,
     {
         let d = device_array::<T, _>((3, 4), Order::F).unwrap();
         d.slice(s![1, ..]).unwrap().assign(v).unwrap();

@@ -74,7 +74,9 @@ fn device_c_from_device_f_is_refused_with_incompatible_strides() {
 #[test]
 fn broadcast_host_arrays_round_trip() {
     setup();
-    let core_c = Array::from_iter(0..6i32).into_shape_with_order((2, 3)).unwrap();
+    let core_c = Array::from_iter(0..6i32)
+        .into_shape_with_order((2, 3))
+        .unwrap();
     let core_f = fortran(&core_c);
     for dim in 0..2 {
         let mut broadshape = vec![2usize, 3];
@@ -113,21 +115,31 @@ fn strided_device_source_is_gathered_on_the_device() {
     let src = to_device(&Array1::from_iter(0..20i64)).unwrap();
     let dst = device_array::<i64, _>(10, Order::C).unwrap();
     dst.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap();
-    assert_eq!(dst.copy_to_host().unwrap().to_vec(), (0..20).step_by(2).collect::<Vec<_>>());
+    assert_eq!(
+        dst.copy_to_host().unwrap().to_vec(),
+        (0..20).step_by(2).collect::<Vec<_>>()
+    );
     // Shapes must still agree.
-    let e = src.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap_err();
+    let e = src
+        .copy_from_device(&src.slice(s![..;2]).unwrap())
+        .unwrap_err();
     assert_eq!(e.to_string(), "incompatible shape: (20,) vs. (10,)");
 }
 
 #[test]
 fn non_contiguous_device_destination_is_refused_but_assignment_works() {
     setup();
-    let a = Array::from_iter(0..25i32).into_shape_with_order((5, 5)).unwrap();
+    let a = Array::from_iter(0..25i32)
+        .into_shape_with_order((5, 5))
+        .unwrap();
     let a = fortran(&a);
     let s5 = Array1::from_elem(5, 5i32);
     let d = to_device(&a).unwrap();
     let row = d.slice(s![2, ..]).unwrap();
-    assert!(matches!(row.copy_from_host(&s5), Err(Error::NotContiguous(_))));
+    assert!(matches!(
+        row.copy_from_host(&s5),
+        Err(Error::NotContiguous(_))
+    ));
     assert_eq!(d.copy_to_host().unwrap(), a, "nothing was written");
     row.assign(&s5).unwrap();
     let mut want = a.clone();
@@ -139,10 +151,14 @@ fn non_contiguous_device_destination_is_refused_but_assignment_works() {
 fn shape_rules_ignore_length_one_axes() {
     setup();
     let d = to_device(&Array2::<f32>::zeros((1, 4))).unwrap();
-    d.copy_from_host(&Array1::from_vec(vec![1.0f32, 2.0, 3.0, 4.0])).unwrap();
+    d.copy_from_host(&Array1::from_vec(vec![1.0f32, 2.0, 3.0, 4.0]))
+        .unwrap();
     let mut out = Array3::<f32>::zeros((4, 1, 1));
     d.copy_to_host_into(&mut out).unwrap();
-    assert_eq!(out.iter().copied().collect::<Vec<_>>(), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(
+        out.iter().copied().collect::<Vec<_>>(),
+        [1.0, 2.0, 3.0, 4.0]
+    );
     let e = d.copy_from_host(&Array1::<f32>::zeros(3)).unwrap_err();
     assert_eq!(e.to_string(), "incompatible shape: (4,) vs. (3,)");
 }
@@ -158,7 +174,8 @@ fn device_to_host_into_strided_and_from_thin_views() {
     }
     let half = d.slice(s![.., ..;2]).unwrap();
     let mut host = Array2::<f32>::zeros((300, 200));
-    half.copy_to_host_into(&mut host.slice_mut(s![.., 1..;2])).unwrap();
+    half.copy_to_host_into(&mut host.slice_mut(s![.., 1..;2]))
+        .unwrap();
     assert_eq!(host.slice(s![.., 1..;2]), big.slice(s![.., ..;2]));
     assert!(host.slice(s![.., ..;2]).iter().all(|&v| v == 0.0));
     // Negative strides on the device side are refused for device -> host.
@@ -192,7 +209,10 @@ fn bool_bytes_are_normalised_on_the_way_back() {
     setup();
     let d = to_device(&[0u8, 1, 2, 255]).unwrap();
     let b = d.view::<bool>().unwrap();
-    assert_eq!(b.copy_to_host().unwrap().to_vec(), [false, true, true, true]);
+    assert_eq!(
+        b.copy_to_host().unwrap().to_vec(),
+        [false, true, true, true]
+    );
     assert!(b.get(&[2]).unwrap());
     let mut into = Array1::from_elem(4, false);
     b.copy_to_host_into(&mut into).unwrap();
@@ -229,7 +249,10 @@ fn scoped_copies_borrow_pinned_host_memory_until_the_scope_ends() {
     let mut pin_out = ctx.memhostalloc(n * 4, Default::default()).unwrap();
     let input = ArrayViewMut1::from(bytemuck::cast_slice_mut::<u8, f32>(&mut pin_in[..]));
     let mut input = input;
-    input.iter_mut().enumerate().for_each(|(i, v)| *v = i as f32);
+    input
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, v)| *v = i as f32);
     let input = input.view();
     let mut output = ArrayViewMut1::from(bytemuck::cast_slice_mut::<u8, f32>(&mut pin_out[..]));
     let s = rumba::stream().unwrap();
@@ -247,8 +270,18 @@ fn scoped_copies_borrow_pinned_host_memory_until_the_scope_ends() {
     .unwrap()
     .unwrap();
     let rev = strided;
-    assert!(output.iter().enumerate().all(|(i, &v)| v == (n - 1 - i) as f32));
-    assert!(rev.slice(s![..;2]).iter().enumerate().all(|(i, &v)| v == i as f32));
+    assert!(
+        output
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == (n - 1 - i) as f32)
+    );
+    assert!(
+        rev.slice(s![..;2])
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == i as f32)
+    );
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -277,15 +310,30 @@ fn record_arrays_and_fields_read_back_exactly() {
     assert_eq!(d.copy_to_host().unwrap().to_vec(), recs);
     let ids = d.field(rumba::field!(Sample, id)).unwrap();
     assert_eq!((ids.strides(), ids.layout().offset()), (&[24][..], 8));
-    assert_eq!(ids.copy_to_host().unwrap().to_vec(), (100..110).collect::<Vec<u32>>());
+    assert_eq!(
+        ids.copy_to_host().unwrap().to_vec(),
+        (100..110).collect::<Vec<u32>>()
+    );
     let w = d.field(rumba::field!(Sample, weight)).unwrap();
     let want: Vec<f32> = recs.iter().map(|r| r.weight).collect();
     assert_eq!(w.copy_to_host().unwrap().to_vec(), want);
-    let t = d.slice(s![..;3]).unwrap().field(rumba::field!(Sample, t)).unwrap();
-    assert_eq!(t.copy_to_host().unwrap().to_vec(), [0.0, 0.30000000000000004, 0.6000000000000001, 0.9]);
+    let t = d
+        .slice(s![..;3])
+        .unwrap()
+        .field(rumba::field!(Sample, t))
+        .unwrap();
+    assert_eq!(
+        t.copy_to_host().unwrap().to_vec(),
+        [0.0, 0.30000000000000004, 0.6000000000000001, 0.9]
+    );
     // Writing a field in every record.
     ids.assign(7u32).unwrap();
-    assert!(d.copy_to_host().unwrap().iter().all(|r| r.id == 7 && r.weight > 0.0));
+    assert!(
+        d.copy_to_host()
+            .unwrap()
+            .iter()
+            .all(|r| r.id == 7 && r.weight > 0.0)
+    );
     // One record: read and write whole or by field.
     let r = d.record(&[4]).unwrap();
     assert_eq!(r.get_field(rumba::field!(Sample, t)).unwrap(), 0.4);

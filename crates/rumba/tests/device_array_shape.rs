@@ -53,7 +53,13 @@ fn attributes() {
 #[test]
 fn contiguity_of_to_device_results_matches_ndarray() {
     setup();
-    for shape in [&[4usize, 5][..], &[3, 4, 5], &[2, 3, 4, 5], &[1, 4], &[4, 1]] {
+    for shape in [
+        &[4usize, 5][..],
+        &[3, 4, 5],
+        &[2, 3, 4, 5],
+        &[1, 4],
+        &[4, 1],
+    ] {
         let c = arange(shape);
         let f = fortran(&c);
         for host in [c, f] {
@@ -91,7 +97,10 @@ fn ravel_c_f_and_a() {
     for order in [Order::C, Order::A] {
         let flat = d.ravel(order).unwrap();
         assert!(flat.same_memory(&d));
-        assert_eq!(flat.copy_to_host().unwrap().to_vec(), c.iter().copied().collect::<Vec<_>>());
+        assert_eq!(
+            flat.copy_to_host().unwrap().to_vec(),
+            c.iter().copied().collect::<Vec<_>>()
+        );
     }
     assert!(d.ravel(Order::F).is_err());
     let f = fortran(&c);
@@ -117,7 +126,10 @@ fn reshape_c_and_f_of_arange_10() {
     let c = d.reshape(&[2, 5], Order::C).unwrap();
     assert_eq!(
         c.copy_to_host().unwrap(),
-        host.clone().into_shape_with_order((2, 5)).unwrap().into_dyn()
+        host.clone()
+            .into_shape_with_order((2, 5))
+            .unwrap()
+            .into_dyn()
     );
     let f = d.reshape(&[2, 5], Order::F).unwrap();
     let want = host
@@ -132,11 +144,21 @@ fn reshape_c_and_f_of_arange_10() {
     assert!(d.reshape(&[3, 3], Order::C).is_err());
     let t = c.t();
     assert!(t.reshape(&[10], Order::C).is_err());
-    assert_eq!(t.reshape(&[10], Order::F).unwrap().copy_to_host().unwrap().as_slice().unwrap(), &(0..10).collect::<Vec<_>>()[..]);
+    assert_eq!(
+        t.reshape(&[10], Order::F)
+            .unwrap()
+            .copy_to_host()
+            .unwrap()
+            .as_slice()
+            .unwrap(),
+        &(0..10).collect::<Vec<_>>()[..]
+    );
 }
 
 fn i16_3x4() -> Array2<i16> {
-    Array::from_iter(0..12i16).into_shape_with_order((3, 4)).unwrap()
+    Array::from_iter(0..12i16)
+        .into_shape_with_order((3, 4))
+        .unwrap()
 }
 
 /// The host's own reinterpretation of a C-contiguous i16 array's bytes.
@@ -155,23 +177,38 @@ fn view_as_other_dtypes_matches_the_host_reinterpretation() {
     let d = to_device(&h).unwrap();
     let v = d.view::<i32>().unwrap();
     assert_eq!(v.shape(), &[3, 2]);
-    assert_eq!(v.copy_to_host().unwrap().into_raw_vec_and_offset().0, reinterpret::<i32>(&h));
+    assert_eq!(
+        v.copy_to_host().unwrap().into_raw_vec_and_offset().0,
+        reinterpret::<i32>(&h)
+    );
     let v = d.view::<u32>().unwrap();
-    assert_eq!(v.copy_to_host().unwrap().into_raw_vec_and_offset().0, reinterpret::<u32>(&h));
+    assert_eq!(
+        v.copy_to_host().unwrap().into_raw_vec_and_offset().0,
+        reinterpret::<u32>(&h)
+    );
     let v = d.view::<i64>().unwrap();
     assert_eq!(v.shape(), &[3, 1]);
-    assert_eq!(v.copy_to_host().unwrap().into_raw_vec_and_offset().0, reinterpret::<i64>(&h));
+    assert_eq!(
+        v.copy_to_host().unwrap().into_raw_vec_and_offset().0,
+        reinterpret::<i64>(&h)
+    );
     let v = d.view::<f64>().unwrap();
     let got = v.copy_to_host().unwrap().into_raw_vec_and_offset().0;
     let want = reinterpret::<f64>(&h);
     assert_eq!(got.len(), want.len());
-    assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        got.iter()
+            .zip(&want)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
 }
 
 #[test]
 fn view_of_a_strided_array() {
     setup();
-    let h = Array::from_iter(0..32i16).into_shape_with_order((4, 8)).unwrap();
+    let h = Array::from_iter(0..32i16)
+        .into_shape_with_order((4, 8))
+        .unwrap();
     let d = to_device(&h).unwrap().slice(s![.., ..;2]).unwrap();
     let u = d.view::<u16>().unwrap();
     let want = h.slice(s![.., ..;2]).mapv(|v| v as u16);
@@ -180,7 +217,12 @@ fn view_of_a_strided_array() {
         d.view::<i32>().unwrap_err().to_string(),
         "to change to a dtype of a different size, the array must be C-contiguous"
     );
-    let odd = to_device(&Array::from_iter(0..12i16).into_shape_with_order((4, 3)).unwrap()).unwrap();
+    let odd = to_device(
+        &Array::from_iter(0..12i16)
+            .into_shape_with_order((4, 3))
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         odd.view::<i32>().unwrap_err().to_string(),
         "when changing to a dtype of a different size, its size (4 bytes) must be a divisor of the total size in bytes of the last axis of the array (6 bytes)"
@@ -195,10 +237,21 @@ fn split_50_of_100_copies_back() {
     let parts = d.split(50).unwrap();
     assert_eq!(parts.len(), 2);
     let mut host = Array1::<i32>::zeros(100);
-    parts[1].copy_to_host_into(&mut host.slice_mut(s![50..])).unwrap();
-    parts[0].copy_to_host_into(&mut host.slice_mut(s![..50])).unwrap();
+    parts[1]
+        .copy_to_host_into(&mut host.slice_mut(s![50..]))
+        .unwrap();
+    parts[0]
+        .copy_to_host_into(&mut host.slice_mut(s![..50]))
+        .unwrap();
     assert_eq!(host, original);
-    assert_eq!(d.split(30).unwrap().iter().map(|p| p.size()).collect::<Vec<_>>(), [30, 30, 30, 10]);
+    assert_eq!(
+        d.split(30)
+            .unwrap()
+            .iter()
+            .map(|p| p.size())
+            .collect::<Vec<_>>(),
+        [30, 30, 30, 10]
+    );
     assert!(d.slice(s![..;2]).unwrap().split(10).is_err());
 }
 
@@ -255,15 +308,28 @@ fn transposes_are_views_and_transpose_copy_runs_on_the_device() {
     assert!(t.same_memory(&d) && t.is_f_contiguous());
     assert_eq!(t.copy_to_host().unwrap(), h.t());
     let p = d.transpose(&[2, 0, 1]).unwrap();
-    assert_eq!(p.copy_to_host().unwrap(), h.view().permuted_axes(IxDyn(&[2, 0, 1])));
+    assert_eq!(
+        p.copy_to_host().unwrap(),
+        h.view().permuted_axes(IxDyn(&[2, 0, 1]))
+    );
     for bad in [&[0usize, 1][..], &[0, 1, 1], &[0, 1, 3]] {
-        assert!(d.transpose(bad).unwrap_err().to_string().starts_with("invalid axes list"));
+        assert!(
+            d.transpose(bad)
+                .unwrap_err()
+                .to_string()
+                .starts_with("invalid axes list")
+        );
     }
     let tc = d.transpose_copy(Some(&[2, 0, 1])).unwrap();
     assert!(tc.is_c_contiguous() && !tc.same_memory(&d));
-    assert_eq!(tc.copy_to_host().unwrap(), h.view().permuted_axes(IxDyn(&[2, 0, 1])));
+    assert_eq!(
+        tc.copy_to_host().unwrap(),
+        h.view().permuted_axes(IxDyn(&[2, 0, 1]))
+    );
     // Of a strided, reversed 2-D view too.
-    let h2 = arange(&[6, 5]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let h2 = arange(&[6, 5])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d2 = to_device(&h2).unwrap();
     let v = d2.slice(s![..;-2, 1..]).unwrap();
     let tc = v.transpose_copy(None).unwrap();

@@ -126,13 +126,17 @@ fn step_two_from_every_start_in_1_2_3_d() {
     for i in 0..10 {
         check(&d1.slice(s![i..;2]).unwrap(), h1.slice(s![i..;2]));
     }
-    let h2 = arange(&[6, 7]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let h2 = arange(&[6, 7])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d2 = to_device(&h2).unwrap();
     for i in 0..6 {
         check(&d2.slice(s![i..;2, ..]).unwrap(), h2.slice(s![i..;2, ..]));
         check(&d2.slice(s![.., i..;2]).unwrap(), h2.slice(s![.., i..;2]));
     }
-    let h3 = arange(&[4, 5, 6]).into_dimensionality::<ndarray::Ix3>().unwrap();
+    let h3 = arange(&[4, 5, 6])
+        .into_dimensionality::<ndarray::Ix3>()
+        .unwrap();
     let d3 = to_device(&h3).unwrap();
     for i in 0..4 {
         check(
@@ -150,7 +154,9 @@ fn prefixes_in_1_and_2_d() {
     for i in 0..5 {
         check(&d1.slice(s![i..]).unwrap(), h1.slice(s![i..]));
     }
-    let h2 = arange(&[3, 3]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let h2 = arange(&[3, 3])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d2 = to_device(&h2).unwrap();
     for i in 0..3 {
         for j in 0..3 {
@@ -158,7 +164,9 @@ fn prefixes_in_1_and_2_d() {
         }
     }
     // Selecting two leading axes of a 3-D array.
-    let h3 = arange(&[3, 3, 3]).into_dimensionality::<ndarray::Ix3>().unwrap();
+    let h3 = arange(&[3, 3, 3])
+        .into_dimensionality::<ndarray::Ix3>()
+        .unwrap();
     let d3 = to_device(&h3).unwrap();
     for i in 0..3 {
         for j in 0..3 {
@@ -170,7 +178,9 @@ fn prefixes_in_1_and_2_d() {
 #[test]
 fn selecting_two_axes_of_c_and_f_5x6x7() {
     setup();
-    let c = arange(&[5, 6, 7]).into_dimensionality::<ndarray::Ix3>().unwrap();
+    let c = arange(&[5, 6, 7])
+        .into_dimensionality::<ndarray::Ix3>()
+        .unwrap();
     let f = fortran(&c.clone().into_dyn())
         .into_dimensionality::<ndarray::Ix3>()
         .unwrap();
@@ -178,10 +188,7 @@ fn selecting_two_axes_of_c_and_f_5x6x7() {
         let d = to_device(&host).unwrap();
         assert_eq!(
             (d.is_c_contiguous(), d.is_f_contiguous()),
-            (
-                host.is_standard_layout(),
-                host.t().is_standard_layout()
-            )
+            (host.is_standard_layout(), host.t().is_standard_layout())
         );
         for i in 0..5 {
             for j in 0..6 {
@@ -233,7 +240,9 @@ fn clip(b: isize, n: usize) -> isize {
 #[test]
 fn two_d_bounds_in_minus_4_to_4_are_clipped_like_numpy() {
     setup();
-    let host = arange(&[3, 4]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let host = arange(&[3, 4])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d = to_device(&host).unwrap();
     let r = -4..4isize;
     for p in product(&[r.clone(), r.clone(), r.clone(), r]) {
@@ -260,9 +269,14 @@ fn empty_slices() {
     let e = d1.slice(s![..0]).unwrap();
     assert_eq!(e.slice_clipped(s![..1]).unwrap().shape(), &[0]);
     assert_eq!(e.slice_clipped(s![-1..]).unwrap().shape(), &[0]);
-    assert!(e.slice(s![..1]).is_err(), "strict slicing refuses, as ndarray does");
+    assert!(
+        e.slice(s![..1]).is_err(),
+        "strict slicing refuses, as ndarray does"
+    );
 
-    let h2 = arange(&[5, 7]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let h2 = arange(&[5, 7])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d2 = to_device(&h2).unwrap();
     check(&d2.slice(s![..0, ..]).unwrap(), h2.slice(s![..0, ..]));
     check(&d2.slice(s![3, ..0]).unwrap(), h2.slice(s![3, ..0]));
@@ -279,7 +293,9 @@ fn negative_steps() {
         check(&d1.slice(s![..;step]).unwrap(), h1.slice(s![..;step]));
         check(&d1.slice(s![2..8;step]).unwrap(), h1.slice(s![2..8;step]));
     }
-    let h2 = arange(&[4, 6]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let h2 = arange(&[4, 6])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d2 = to_device(&h2).unwrap();
     let v = d2.slice(s![..;-1, 1..;-2]).unwrap();
     check(&v, h2.slice(s![..;-1, 1..;-2]));
@@ -294,7 +310,9 @@ fn negative_steps() {
 #[test]
 fn views_share_memory_and_keep_it_alive() {
     setup();
-    let host = arange(&[4, 4]).into_dimensionality::<ndarray::Ix2>().unwrap();
+    let host = arange(&[4, 4])
+        .into_dimensionality::<ndarray::Ix2>()
+        .unwrap();
     let d = to_device(&host).unwrap();
     let v = d.slice(s![1.., ..;2]).unwrap();
     assert!(v.same_memory(&d));

@@ -91,8 +91,25 @@ macro_rules! scalar_source {
     )*};
 }
 scalar_source!(
-    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool,
-    half::f16, half::bf16, num_complex::Complex<f32>, num_complex::Complex<f64>
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    bool,
+    half::f16,
+    half::bf16,
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>
 );
 
 impl<T: Element, S: Data<Elem = T>, E: Dimension> AssignSource<T> for &ArrayBase<S, E> {

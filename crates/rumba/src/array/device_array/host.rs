@@ -9,10 +9,11 @@
 //! - otherwise the host view is packed into (or unpacked from) a staging buffer in the device
 //!   side's order, one `copy_nonoverlapping` per contiguous run pair.
 //!
-//! Device → host from a strided device array first brings the device bytes over in one piece:
-//! the whole span the array covers when that is at most twice its data (e.g. every other
-//! column), else (a thin slice of a big array) a device-side gather into a packed temporary —
-//! so the bytes crossing the bus are never much more than the data.
+//! Device → host from a strided device array into a contiguous host array is a gather on the
+//! device (one strided copy into a packed temporary) followed by one direct copy into the host
+//! array. Into a strided host view, the device bytes first come over in one piece — the whole
+//! span the array covers when that is at most twice its data, else the gathered temporary — and
+//! are unpacked on the host; so the bytes crossing the bus are never much more than the data.
 //!
 //! This module touches host memory it is given and the driver through [`Queue`].
 
@@ -171,6 +172,29 @@ pub(crate) fn download<T: Element>(
             )
         };
     }
+    let packed = src_layout.empty_like();
+    let repacked = check_copy(
+        &dst.layout,
+        &T::DTYPE,
+        &packed,
+        &T::DTYPE,
+        CopyKind::DeviceToHost,
+    )?;
+    if T::ANY_BIT_PATTERN && repacked.src().count() == 1 && repacked.dst().count() == 1 {
+        // A contiguous host destination: gather on the device (one strided copy), then one
+        // direct copy into the host memory — no host-side unpacking at all.
+        let tmp = gather(q, src, src_layout, &packed)?;
+        // SAFETY: as for the direct path above; `tmp` stays alive until the copy completed
+        // (it waits outside scoped mode; in scoped mode the stream keeps it alive).
+        unsafe {
+            q.dtoh(
+                dst.base.add(repacked.dst().start()),
+                at(&tmp, 0),
+                repacked.nbytes(),
+            )?
+        };
+        return q.keep(vec![tmp]);
+    }
     let (lo, hi) = src_layout.alloc_extent();
     if hi - lo <= 2 * plan.nbytes() {
         let mut staging = vec![0u8; hi - lo];
@@ -182,32 +206,35 @@ pub(crate) fn download<T: Element>(
         return Ok(());
     }
     // A thin view of a big allocation: gather it on the device first.
-    let packed = src_layout.empty_like();
-    let ctx_buf = temp_like(src, packed.nbytes())?;
-    q.strided(&StridedCopy {
-        shape: src_layout.shape(),
-        itemsize: T::DTYPE.itemsize(),
-        dst: at(&ctx_buf, 0),
-        dst_strides: packed.strides(),
-        src: StridedSource::Device {
-            ptr: at(src, src_layout.offset()),
-            strides: src_layout.strides(),
-        },
-    })?;
+    let tmp = gather(q, src, src_layout, &packed)?;
     let mut staging = vec![0u8; packed.nbytes()];
     // SAFETY: as above.
-    unsafe { q.dtoh(staging.as_mut_ptr(), at(&ctx_buf, 0), staging.len())? };
+    unsafe { q.dtoh(staging.as_mut_ptr(), at(&tmp, 0), staging.len())? };
     q.sync_now()?;
     T::normalize_bytes(&mut staging);
-    let plan = check_copy(
-        &dst.layout,
-        &T::DTYPE,
-        &packed,
-        &T::DTYPE,
-        CopyKind::DeviceToHost,
-    )?;
-    unpack(&plan, dst, &staging, 0);
+    unpack(&repacked, dst, &staging, 0);
     Ok(())
+}
+
+/// Queues a gather of the device array (`src`, `layout`) into a new buffer laid out as `packed`.
+fn gather(
+    q: &mut Queue,
+    src: &DeviceBuffer,
+    layout: &Layout,
+    packed: &Layout,
+) -> Result<DeviceBuffer> {
+    let tmp = temp_like(src, packed.nbytes())?;
+    q.strided(&StridedCopy {
+        shape: layout.shape(),
+        itemsize: layout.itemsize(),
+        dst: at(&tmp, 0),
+        dst_strides: packed.strides(),
+        src: StridedSource::Device {
+            ptr: at(src, layout.offset()),
+            strides: layout.strides(),
+        },
+    })?;
+    Ok(tmp)
 }
 
 /// Writes staged device bytes (`staging[k]` is device byte `lo + k`) into the host view.

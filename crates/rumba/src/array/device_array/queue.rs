@@ -85,15 +85,15 @@ impl Queue {
             return self.driver.memcpy_htod(self.device, dst, src);
         }
         let staged;
-        let src = if self.mode == Mode::Staged && self.driver.is_host_pinned(src.as_ptr(), src.len())
-        {
-            // Pinned memory would be read later, after the borrow ends: take a pageable copy,
-            // which the driver stages before returning.
-            staged = src.to_vec();
-            &staged[..]
-        } else {
-            src
-        };
+        let src =
+            if self.mode == Mode::Staged && self.driver.is_host_pinned(src.as_ptr(), src.len()) {
+                // Pinned memory would be read later, after the borrow ends: take a pageable copy,
+                // which the driver stages before returning.
+                staged = src.to_vec();
+                &staged[..]
+            } else {
+                src
+            };
         self.pending = true;
         // SAFETY: wait mode synchronizes (at `finish` or on drop) before `src`'s borrow can end;
         // staged mode only passes pageable memory, which the driver copies before returning;

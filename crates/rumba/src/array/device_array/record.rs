@@ -78,7 +78,10 @@ impl<R: Element, F: Element> Field<R, F> {
 
     fn check(&self) -> Result<()> {
         let (r, f) = (R::DTYPE, F::DTYPE);
-        let fits = self.offset.checked_add(f.itemsize()).is_some_and(|end| end <= r.itemsize());
+        let fits = self
+            .offset
+            .checked_add(f.itemsize())
+            .is_some_and(|end| end <= r.itemsize());
         if !fits || self.offset % f.align().max(1) != 0 || r.align() % f.align().max(1) != 0 {
             return Err(Error::InvalidArgument(format!(
                 "a {} field at byte {} does not fit, aligned, in the {}-byte record {}",

@@ -15,11 +15,11 @@
 
 use ndarray::{ArrayBase, Data, DataMut, Dimension};
 
+use super::DeviceArray;
 use super::assign::AssignSource;
 use super::create::{ToDevice, to_device_impl};
 use super::host::{HostMut, HostRef, download, upload};
 use super::queue::{Mode, Queue};
-use super::DeviceArray;
 use crate::array::element::Element;
 use crate::error::Result;
 use crate::stream::StreamScope;

@@ -207,7 +207,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     pub fn transpose_copy(&self, axes: Option<&[usize]>) -> Result<DeviceArray<T, D>> {
         let view = self.layout.transpose(axes)?;
         let packed = Layout::c_order(view.shape(), T::DTYPE.itemsize())?;
-        let bytes = if packed.size() == 0 { 0 } else { packed.nbytes() };
+        let bytes = if packed.size() == 0 {
+            0
+        } else {
+            packed.nbytes()
+        };
         let ctx = crate::runtime::current_context()?;
         let out: DeviceArray<T, D> =
             DeviceArray::from_parts(ctx.memalloc(bytes)?, packed, self.stream.clone())?;

@@ -183,8 +183,26 @@ word!(u8 => AtomicU8, u16 => AtomicU16, u32 => AtomicU32, u64 => AtomicU64);
 ///
 /// # Safety
 /// Every touched address is valid device memory aligned for `W`.
-unsafe fn copy_elems<W: Word>(dst: *mut u8, d: isize, src: *const u8, s: isize, n: usize, k: usize) {
+unsafe fn copy_elems<W: Word>(
+    dst: *mut u8,
+    d: isize,
+    src: *const u8,
+    s: isize,
+    n: usize,
+    k: usize,
+) {
     let w = std::mem::size_of::<W>();
+    if k == 1 {
+        // The common case (an element is one word): a tight loop the compiler strength-reduces.
+        let (mut dp, mut sp) = (dst, src);
+        for _ in 0..n {
+            // SAFETY: inside the resolved ranges and aligned (the plan's `word` guarantees it).
+            unsafe { W::store(dp, W::load(sp)) };
+            dp = dp.wrapping_offset(d);
+            sp = sp.wrapping_offset(s);
+        }
+        return;
+    }
     for i in 0..n as isize {
         let (dp, sp) = (dst.wrapping_offset(i * d), src.wrapping_offset(i * s));
         for j in 0..k {
@@ -394,9 +412,7 @@ impl SimDriver {
             StridedSource::Fill(b) => (None, None, b.to_vec(), 0),
         };
         let dst_addr = dres.addr().wrapping_add(back as usize);
-        let src_addr = sres
-            .as_ref()
-            .map_or(0, |r| r.addr() as usize + src_back);
+        let src_addr = sres.as_ref().map_or(0, |r| r.addr() as usize + src_back);
         let Some(plan) = Plan::new(
             shape,
             itemsize,
@@ -460,9 +476,18 @@ mod tests {
 
     #[test]
     fn access_width_follows_alignment() {
-        assert_eq!(Plan::new(&[4], 8, &[8], Some(&[8]), (0, 0)).unwrap().word, 8);
-        assert_eq!(Plan::new(&[4], 8, &[8], Some(&[8]), (0, 4)).unwrap().word, 4);
-        assert_eq!(Plan::new(&[4], 2, &[6], Some(&[2]), (0, 0)).unwrap().word, 2);
+        assert_eq!(
+            Plan::new(&[4], 8, &[8], Some(&[8]), (0, 0)).unwrap().word,
+            8
+        );
+        assert_eq!(
+            Plan::new(&[4], 8, &[8], Some(&[8]), (0, 4)).unwrap().word,
+            4
+        );
+        assert_eq!(
+            Plan::new(&[4], 2, &[6], Some(&[2]), (0, 0)).unwrap().word,
+            2
+        );
         assert_eq!(Plan::new(&[4], 3, &[3], None, (0, 0)).unwrap().word, 1);
     }
 
