@@ -155,6 +155,31 @@ pub fn run() -> Result<()> {
         crate::demo::block_on(done)?;
         Ok(((), "async_done() resolved".to_string()))
     })?;
+
+    step(
+        "device array: round trip, slice assignment, reshape",
+        || {
+            use rumba::ndarray::{Array, s};
+            let host = Array::from_iter(0..24i32)
+                .into_shape_with_order((4, 6))
+                .map_err(|e| rumba::Error::InvalidArgument(e.to_string()))?;
+            let d = rumba::to_device(&host)?;
+            let intact = d.copy_to_host()? == host;
+            d.slice(s![1..3, ..;2])?.assign(-1)?; // runs on the device
+            let r = d.reshape(&[3, -1], rumba::Order::C)?; // a view, never a copy
+            let back = r.copy_to_host()?;
+            Ok((
+                (),
+                format!(
+                    "round trip intact: {intact}; after d[1:3, ::2] = -1, reshaped to {:?}: {:?}",
+                    r.shape(),
+                    back.outer_iter()
+                        .map(|row| row.iter().copied().collect::<Vec<_>>())
+                        .collect::<Vec<_>>()
+                ),
+            ))
+        },
+    )?;
     println!();
     crate::print_memory()?;
     Ok(())

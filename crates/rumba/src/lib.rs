@@ -43,6 +43,15 @@
 //!    b.synchronize().unwrap();
 //!    ```
 //!
+//! 5. Device arrays: n-d views over device memory, copied to and from `ndarray` arrays,
+//!    sliced, reshaped and assigned on the device.
+//!    ```
+//!    use ndarray::{array, s};
+//!    let d = rumba::to_device(&array![[1i32, 2, 3], [4, 5, 6]]).unwrap();
+//!    d.slice(s![.., ..;2]).unwrap().assign(0).unwrap();
+//!    assert_eq!(d.copy_to_host().unwrap(), array![[0, 2, 0], [0, 5, 0]]);
+//!    ```
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event).
 #![warn(missing_docs)]
@@ -57,10 +66,16 @@ pub mod memory;
 mod runtime;
 pub mod stream;
 
+pub use array::{
+    DeviceArray, DeviceRecord, Order, device_array, device_array_like, device_array_with_strides,
+    to_device, to_device_alloc, to_device_on,
+};
 pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
+/// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
+pub use ndarray;
 pub use runtime::{
     DetectReport, Device, backend_driver, close, configure, current_context, current_device,
     defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot, memory_stats,

@@ -28,12 +28,14 @@
 //! assert_eq!(v.runs().count(), 9);                         // nine 8-byte runs to gather
 //! ```
 //!
-//! The module touches nothing but itself and [`crate::error`]; `DeviceArray<T, D>` is built on
-//! top of it elsewhere.
+//! The layout files touch nothing but the `array` module and [`crate::error`].
+//! [`DeviceArray<T, D>`](DeviceArray), built on top of them in [`device_array`], is the part that
+//! touches memory: buffers, the driver and streams.
 
 pub mod axes;
 pub mod broadcast;
 pub mod copy;
+pub mod device_array;
 pub mod dim;
 pub mod element;
 pub mod layout;
@@ -43,6 +45,10 @@ pub mod runs;
 pub mod slice;
 
 pub use copy::{CopyKind, CopyPlan, check_copy};
+pub use device_array::{
+    ArrayLike, AssignSource, DeviceArray, DeviceRecord, Field, Scalar, ToDevice, device_array,
+    device_array_like, device_array_with_strides, to_device, to_device_alloc, to_device_on,
+};
 pub use element::{DType, Element, Kind, Record};
 pub use layout::Layout;
 pub use order::Order;

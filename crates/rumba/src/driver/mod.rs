@@ -161,6 +161,62 @@ pub struct DeviceInfo {
     pub page_locking: PageLocking,
 }
 
+/// What a strided copy reads: another strided device range, or one element's bytes to broadcast.
+///
+/// ```
+/// let fill = rumba::driver::StridedSource::Fill(&[1, 0, 0, 0]); // the i32 value 1
+/// assert!(matches!(fill, rumba::driver::StridedSource::Fill(b) if b.len() == 4));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StridedSource<'a> {
+    /// Device memory: the address of the element at index 0 and one byte stride per axis
+    /// (negative and zero allowed). It may live on another device of the same driver.
+    Device {
+        /// Address of the element at index `(0, …, 0)`.
+        ptr: DevicePtr,
+        /// Byte strides, one per axis of [`StridedCopy::shape`].
+        strides: &'a [isize],
+    },
+    /// One element's bytes (`itemsize` of them), written to every destination element.
+    Fill(&'a [u8]),
+}
+
+/// One strided device operation: for every index `i` of `shape`, the `itemsize` bytes at
+/// `dst + Σ i·dst_strides` receive the element `i` of `src`. This is the general device-side copy
+/// behind assignment into strided views, broadcasting, transposing copies and gathers; a CUDA
+/// backend implements it with one built-in kernel (one thread per element, shape and strides as
+/// arguments).
+///
+/// Source and destination must not overlap unless every element maps onto itself; otherwise the
+/// result is unspecified (as for any kernel that reads what it writes). Callers stage through a
+/// temporary when they might overlap.
+///
+/// ```
+/// use rumba::driver::{Driver, StreamHandle, StridedCopy, StridedSource, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let p = drv.mem_alloc(0, 8).unwrap();
+/// // Every other byte of 8 set to 7: shape (4,), stride 2.
+/// let copy = StridedCopy { shape: &[4], itemsize: 1, dst: p, dst_strides: &[2], src: StridedSource::Fill(&[7]) };
+/// drv.copy_strided_async(0, &copy, StreamHandle::LEGACY).unwrap();
+/// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+/// let mut out = [0u8; 8];
+/// drv.memcpy_dtoh(0, &mut out, p).unwrap();
+/// assert_eq!(out, [7, 0, 7, 0, 7, 0, 7, 0]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StridedCopy<'a> {
+    /// Number of elements along each axis (the same for both sides).
+    pub shape: &'a [usize],
+    /// Bytes per element (> 0).
+    pub itemsize: usize,
+    /// Address of the destination element at index `(0, …, 0)`.
+    pub dst: DevicePtr,
+    /// Destination byte strides, one per axis (negative and zero allowed).
+    pub dst_strides: &'a [isize],
+    /// What each element receives.
+    pub src: StridedSource<'a>,
+}
+
 /// A function run by a stream once all work queued before it has completed.
 ///
 /// It receives `Ok(())`, or the error of earlier failed work that has not yet been reported. It runs
@@ -279,6 +335,16 @@ pub trait Driver: Send + Sync + fmt::Debug {
         dst: DevicePtr,
         value: u8,
         bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+
+    /// Queues a strided copy or broadcast fill (see [`StridedCopy`]) on `stream`. Both ranges are
+    /// bounds-checked when queued. Like every device operation it is asynchronous; a synchronous
+    /// variant is this call on the legacy default stream followed by a synchronization.
+    fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
         stream: StreamHandle,
     ) -> Result<()>;
 

@@ -22,6 +22,7 @@ mod event;
 mod host;
 pub(crate) mod memory;
 pub(crate) mod stream;
+mod strided;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -37,7 +38,7 @@ use stream::{Dep, SimStream, StreamOwner};
 use crate::config::Config;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    PageLocking, StreamHandle,
+    PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -528,6 +529,15 @@ impl Driver for SimDriver {
             }),
         )
         .map(drop)
+    }
+
+    fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.copy_strided(device, copy, stream)
     }
 
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {

@@ -1,0 +1,184 @@
+//! Where device-array work is queued, and when the caller gets control back.
+//!
+//! Every operation of a device array goes through one [`Queue`]:
+//! - **wait** (no stream given): the work is queued on the array's bound stream, or on the legacy
+//!   default stream when it has none, and the queue synchronizes that stream before the
+//!   operation returns — CUDA's semantics for synchronous calls, which keeps the order with
+//!   earlier work of the bound stream. A guard synchronizes on every exit path (also an early
+//!   `?`), so host memory handed to the device is never released while queued work may use it.
+//! - **staged** (`*_on(&stream)`): asynchronous. Host memory is only borrowed for the call, so it
+//!   is always taken before the call returns (pageable memory is staged by the driver; pinned
+//!   memory is first copied into pageable memory here). Device buffers are kept alive by the
+//!   stream until the work has run.
+//! - **scoped** (a [`StreamScope`](crate::StreamScope)): asynchronous, and host memory stays
+//!   borrowed until the scope synchronizes, so copies from pinned memory are truly asynchronous.
+//!
+//! This module touches the driver and streams.
+
+use std::sync::Arc;
+
+use crate::driver::{DevicePtr, Driver, StreamHandle, StridedCopy, StridedSource};
+use crate::error::{Error, Result};
+use crate::memory::DeviceBuffer;
+use crate::stream::Stream;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Wait,
+    Staged,
+    Scoped,
+}
+
+/// A stream to queue device-array work on, with a completion rule.
+pub(crate) struct Queue {
+    driver: Arc<dyn Driver>,
+    device: usize,
+    handle: StreamHandle,
+    stream: Option<Stream>,
+    mode: Mode,
+    /// Work was queued that the wait mode has not yet waited for.
+    pending: bool,
+}
+
+impl Queue {
+    /// Synchronous work for `buf`: on `bound`, else on the legacy default stream.
+    pub(crate) fn wait(buf: &DeviceBuffer, bound: Option<&Stream>) -> Result<Queue> {
+        match bound {
+            Some(s) => Queue::on(s, buf, Mode::Wait),
+            None => Ok(Queue {
+                driver: Arc::clone(buf.driver()),
+                device: buf.device(),
+                handle: StreamHandle::LEGACY,
+                stream: None,
+                mode: Mode::Wait,
+                pending: false,
+            }),
+        }
+    }
+
+    /// Work on `stream` for memory of `buf`'s device.
+    pub(crate) fn on(stream: &Stream, buf: &DeviceBuffer, mode: Mode) -> Result<Queue> {
+        let device = stream.context().device_id();
+        if device != buf.device() {
+            return Err(Error::InvalidArgument(format!(
+                "a stream of device {device} cannot run work on an array of device {}",
+                buf.device()
+            )));
+        }
+        Ok(Queue {
+            driver: Arc::clone(stream.context().driver()),
+            device,
+            handle: stream.handle(),
+            stream: Some(stream.clone()),
+            mode,
+            pending: false,
+        })
+    }
+
+    /// Copies host bytes to the device.
+    pub(crate) fn htod(&mut self, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        if self.mode == Mode::Wait && self.stream.is_none() {
+            // A synchronous copy waits for the legacy stream itself and reads `src` right away.
+            return self.driver.memcpy_htod(self.device, dst, src);
+        }
+        let staged;
+        let src =
+            if self.mode == Mode::Staged && self.driver.is_host_pinned(src.as_ptr(), src.len()) {
+                // Pinned memory would be read later, after the borrow ends: take a pageable copy,
+                // which the driver stages before returning.
+                staged = src.to_vec();
+                &staged[..]
+            } else {
+                src
+            };
+        self.pending = true;
+        // SAFETY: wait mode synchronizes (at `finish` or on drop) before `src`'s borrow can end;
+        // staged mode only passes pageable memory, which the driver copies before returning;
+        // scoped mode borrows `src` for the scope, which synchronizes before the borrow ends.
+        unsafe {
+            self.driver
+                .memcpy_htod_async(self.device, dst, src.as_ptr(), src.len(), self.handle)
+        }
+    }
+
+    /// Copies device bytes into host memory at `dst`, and (except in scoped mode) waits for it.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writes of `len` bytes and not otherwise accessed until the copy
+    /// has completed: until this returns, or in scoped mode until the scope synchronizes.
+    pub(crate) unsafe fn dtoh(&mut self, dst: *mut u8, src: DevicePtr, len: usize) -> Result<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        self.pending = true;
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            self.driver
+                .memcpy_dtoh_async(self.device, dst, src, len, self.handle)?
+        };
+        if self.mode != Mode::Scoped {
+            self.sync_now()?;
+        }
+        Ok(())
+    }
+
+    /// Queues a strided device copy or fill.
+    pub(crate) fn strided(&mut self, copy: &StridedCopy<'_>) -> Result<()> {
+        self.pending = true;
+        self.driver
+            .copy_strided_async(self.device, copy, self.handle)
+    }
+
+    /// Queues a fill of `dst` described by its shape and strides with `value`.
+    pub(crate) fn fill(
+        &mut self,
+        shape: &[usize],
+        dst: DevicePtr,
+        dst_strides: &[isize],
+        value: &[u8],
+    ) -> Result<()> {
+        self.strided(&StridedCopy {
+            shape,
+            itemsize: value.len(),
+            dst,
+            dst_strides,
+            src: StridedSource::Fill(value),
+        })
+    }
+
+    /// Waits for everything queued so far on the queue's stream.
+    pub(crate) fn sync_now(&mut self) -> Result<()> {
+        self.pending = false;
+        self.driver.stream_synchronize(self.device, self.handle)
+    }
+
+    /// Keeps device buffers used by queued work alive until the stream has run it (asynchronous
+    /// modes; the wait mode waits instead).
+    pub(crate) fn keep(&self, buffers: Vec<DeviceBuffer>) -> Result<()> {
+        match (&self.stream, self.mode) {
+            (Some(s), Mode::Staged | Mode::Scoped) if self.pending => s.keep_alive(buffers),
+            _ => Ok(()),
+        }
+    }
+
+    /// Completes the operation: the wait mode synchronizes; the others return at once.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        if self.mode == Mode::Wait && self.pending {
+            return self.sync_now();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // An operation that failed half-way in wait mode still must not return while queued work
+        // may read host memory it borrowed.
+        if self.mode == Mode::Wait && self.pending {
+            let _ = self.driver.stream_synchronize(self.device, self.handle);
+        }
+    }
+}

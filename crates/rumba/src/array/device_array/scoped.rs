@@ -1,0 +1,125 @@
+//! Asynchronous device-array transfers that borrow host memory: methods of
+//! [`StreamScope`](crate::StreamScope) (see [`Stream::auto_synchronize`](crate::Stream::auto_synchronize)).
+//!
+//! Host arrays passed here stay borrowed for the scope's `'env`: shared borrows for data the device
+//! reads, exclusive borrows for data it writes. The scope synchronizes its stream before `'env`
+//! ends (on every exit path), so the device can read pinned host memory long after the call
+//! returned, and the host cannot look at a destination before the data has arrived — all checked
+//! by the borrow checker, with no `unsafe` for the caller. Device arrays used by queued work are
+//! kept alive by the stream.
+//!
+//! Copies that need host-side unpacking into a strided destination (or `bool` normalisation)
+//! wait for their data before returning; everything else returns once queued.
+//!
+//! This module touches the driver through the queue.
+
+use ndarray::{ArrayBase, Data, DataMut, Dimension};
+
+use super::DeviceArray;
+use super::assign::AssignSource;
+use super::create::{ToDevice, to_device_impl};
+use super::host::{HostMut, HostRef, download, upload};
+use super::queue::{Mode, Queue};
+use crate::array::element::Element;
+use crate::error::Result;
+use crate::stream::StreamScope;
+
+impl<'scope, 'env> StreamScope<'scope, 'env> {
+    /// Copies host data to a new device array bound to the scope's stream. From pinned memory the
+    /// copy is truly asynchronous; `host` stays borrowed until the scope ends.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let host = ndarray::array![[1u32, 2], [3, 4]];
+    /// let back = s.auto_synchronize(|scope| -> rumba::Result<_> {
+    ///     let d = scope.to_device(&host)?;
+    ///     d.copy_to_host()          // runs on the bound stream, after the copy
+    /// }).unwrap().unwrap();
+    /// assert_eq!(back, host);
+    /// ```
+    pub fn to_device<H: ToDevice + ?Sized>(
+        &self,
+        host: &'env H,
+    ) -> Result<DeviceArray<H::Elem, H::Dim>> {
+        to_device_impl(host, Some((self.stream(), Mode::Scoped)), true)
+    }
+
+    /// Queues a copy of `src` (any layout) into the contiguous device array `dst`.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::device_array::<f32, _>(3, rumba::array::Order::C).unwrap();
+    /// let host = ndarray::array![1.0f32, 2.0, 3.0];
+    /// s.auto_synchronize(|scope| scope.copy_from_host(&d, &host)).unwrap().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap(), host);
+    /// ```
+    pub fn copy_from_host<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &'env ArrayBase<S, E>,
+    ) -> Result<()> {
+        let src = HostRef::new(src)?;
+        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
+        upload(&mut q, &dst.buffer, &dst.layout, &src)?;
+        q.keep(vec![dst.buffer.clone()])
+    }
+
+    /// Queues a copy of `src` into the host array or view `dst`, which stays exclusively borrowed
+    /// until the scope has synchronized.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::to_device(&[5i32, 6, 7]).unwrap();
+    /// let mut host = ndarray::Array1::<i32>::zeros(3);
+    /// s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut host)).unwrap().unwrap();
+    /// assert_eq!(host.to_vec(), [5, 6, 7]);
+    /// ```
+    pub fn copy_to_host_into<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>(
+        &self,
+        src: &DeviceArray<T, D>,
+        dst: &'env mut ArrayBase<S, E>,
+    ) -> Result<()> {
+        let dst = HostMut::new(dst)?;
+        let mut q = Queue::on(self.stream(), &src.buffer, Mode::Scoped)?;
+        download(&mut q, &src.buffer, &src.layout, &dst)?;
+        q.keep(vec![src.buffer.clone()])
+    }
+
+    /// Queues [`DeviceArray::copy_from_device`].
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let a = rumba::to_device(&[1u8, 2]).unwrap();
+    /// let b = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_device(&b, &a)).unwrap().unwrap();
+    /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [1, 2]);
+    /// ```
+    pub fn copy_from_device<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
+        dst.copy_from_device_on(src, self.stream())
+    }
+
+    /// Queues [`DeviceArray::assign`]; a host source stays borrowed until the scope ends. (Scalar
+    /// and device sources borrow no host memory; [`DeviceArray::assign_on`] with
+    /// [`stream`](StreamScope::stream) queues them without tying them to the scope.)
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::device_array::<i64, _>((2, 4), rumba::array::Order::C).unwrap();
+    /// let row = ndarray::array![1i64, 2];
+    /// s.auto_synchronize(|scope| scope.assign(&d.slice(s![.., ..;2])?, &row)).unwrap().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap(), ndarray::array![[1, 0, 2, 0], [1, 0, 2, 0]]);
+    /// ```
+    pub fn assign<T: Element, D: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: impl AssignSource<T> + 'env,
+    ) -> Result<()> {
+        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
+        dst.assign_with(&mut q, &src.source()?)
+    }
+}

@@ -1,0 +1,253 @@
+//! Copies between a device array and host arrays or other device arrays, with the rules of
+//! SPEC §2 (checked by [`check_copy`](crate::array::check_copy) before anything is queued):
+//! equal dtypes ("incompatible dtype"), equal shapes once length-1 axes are removed
+//! ("incompatible shape: A vs. B"), a contiguous device destination, no negative strides on a
+//! device source copied to the host, and size 0 as a no-op. Strided **host** sides are packed and
+//! unpacked by the library.
+//!
+//! Device ↔ device ([`DeviceArray::copy_from_device`]) follows Numba for contiguous arrays: both
+//! sides must have the same strides (once length-1 axes are ignored), so a C array is not
+//! silently filled from an F array ("incompatible strides"). We go one step further than Numba
+//! for a **non-contiguous source** (e.g. `a[::2]`), which Numba refuses: it is gathered into the
+//! contiguous destination by one strided copy on the device. (Element-wise copies between any
+//! layouts, with broadcasting, are what [`assign`](DeviceArray::assign) is for.)
+//!
+//! This module touches the driver through the queue and host memory it is given.
+
+use ndarray::{Array, ArrayBase, Data, DataMut, Dimension, ShapeBuilder};
+
+use super::DeviceArray;
+use super::host::{HostMut, HostRef, download, upload};
+use super::queue::{Mode, Queue};
+use crate::array::copy::{CopyKind, check_copy};
+use crate::array::element::Element;
+use crate::array::layout::Layout;
+use crate::array::order::Order;
+use crate::driver::{StridedCopy, StridedSource};
+use crate::error::{Error, Result};
+use crate::stream::Stream;
+
+impl<T: Element, D: Dimension> DeviceArray<T, D> {
+    /// The queue for an operation: `stream` (asynchronous, staged host memory), or the bound
+    /// stream / legacy default stream, waited for.
+    pub(crate) fn queue(&self, stream: Option<&Stream>) -> Result<Queue> {
+        match stream {
+            Some(s) => Queue::on(s, &self.buffer, Mode::Staged),
+            None => Queue::wait(&self.buffer, self.stream.as_ref()),
+        }
+    }
+
+    /// Copies the array into a new host array with the same shape and contents (F order when the
+    /// device array is F-contiguous only, else C order). Complete when it returns.
+    ///
+    /// Errors: an array with negative strides cannot be copied directly (copy it into a new
+    /// device array, e.g. with [`transpose_copy`](Self::transpose_copy) or `assign`, first).
+    ///
+    /// ```
+    /// use ndarray::{array, s};
+    /// let d = rumba::to_device(&array![[1u8, 2, 3], [4, 5, 6]]).unwrap();
+    /// assert_eq!(d.slice(s![.., 1..]).unwrap().copy_to_host().unwrap(), array![[2, 3], [5, 6]]);
+    /// assert!(d.slice(s![.., ..;-1]).unwrap().copy_to_host().is_err());
+    /// ```
+    pub fn copy_to_host(&self) -> Result<Array<T, D>> {
+        self.copy_to_host_impl(None)
+    }
+
+    /// [`copy_to_host`](Self::copy_to_host) after the work queued on `stream` (returns once the
+    /// data has arrived).
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::to_device_on(&[1i64, 2], &s).unwrap();
+    /// assert_eq!(d.copy_to_host_on(&s).unwrap().to_vec(), [1, 2]);
+    /// ```
+    pub fn copy_to_host_on(&self, stream: &Stream) -> Result<Array<T, D>> {
+        self.copy_to_host_impl(Some(stream))
+    }
+
+    fn copy_to_host_impl(&self, stream: Option<&Stream>) -> Result<Array<T, D>> {
+        let fortran = self.is_f_contiguous() && !self.is_c_contiguous();
+        let order = if fortran { Order::F } else { Order::C };
+        let host_layout = Layout::new(self.shape(), order, T::DTYPE.itemsize())?;
+        let size = self.size();
+        let mut data: Vec<T> = Vec::with_capacity(size);
+        {
+            let dst = HostMut::<T>::raw(data.as_mut_ptr().cast::<u8>(), host_layout);
+            let mut q = self.queue(stream)?;
+            download(&mut q, &self.buffer, &self.layout, &dst)?;
+            q.finish()?;
+        }
+        // SAFETY: `download` completed (it waits outside scoped mode) and wrote every one of the
+        // `size` elements of the packed host layout with valid `T` bytes.
+        unsafe { data.set_len(size) };
+        Array::from_shape_vec(self.raw_dim().set_f(fortran), data)
+            .map_err(|e| Error::InvalidArgument(format!("cannot build the host array: {e}")))
+    }
+
+    /// Copies the array into an existing host array or view of the same shape (length-1 axes
+    /// aside); the host side may be strided. Complete when it returns.
+    ///
+    /// ```
+    /// use ndarray::{Array2, s};
+    /// let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
+    /// let mut host = Array2::<f32>::zeros((2, 6));
+    /// d.copy_to_host_into(&mut host.slice_mut(s![1, ..;2])).unwrap();
+    /// assert_eq!(host.row(1).to_vec(), [1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
+    /// let mut wrong = Array2::<f32>::zeros((2, 2));
+    /// assert_eq!(
+    ///     d.copy_to_host_into(&mut wrong).unwrap_err().to_string(),
+    ///     "incompatible shape: (2, 2) vs. (3,)"
+    /// );
+    /// ```
+    pub fn copy_to_host_into<S: DataMut<Elem = T>, E: Dimension>(
+        &self,
+        dst: &mut ArrayBase<S, E>,
+    ) -> Result<()> {
+        let dst = HostMut::new(dst)?;
+        let mut q = self.queue(None)?;
+        download(&mut q, &self.buffer, &self.layout, &dst)?;
+        q.finish()
+    }
+
+    /// Copies a host array or view (any layout) into this array, which must be contiguous.
+    /// Complete when it returns.
+    ///
+    /// ```
+    /// use ndarray::{Array, s};
+    /// let host = Array::from_iter(0..20i32);
+    /// let d = rumba::device_array::<i32, _>(10, rumba::array::Order::C).unwrap();
+    /// d.copy_from_host(&host.slice(s![..;2])).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap(), host.slice(s![..;2]));
+    /// ```
+    ///
+    /// A dtype mismatch is caught by the compiler (the element types are part of the types):
+    /// ```compile_fail
+    /// let d = rumba::device_array::<i32, _>(10, rumba::array::Order::C).unwrap();
+    /// d.copy_from_host(&ndarray::Array::from_iter(0..10i64)).unwrap();
+    /// ```
+    pub fn copy_from_host<S: Data<Elem = T>, E: Dimension>(
+        &self,
+        src: &ArrayBase<S, E>,
+    ) -> Result<()> {
+        self.copy_from_host_impl(src, None)
+    }
+
+    /// [`copy_from_host`](Self::copy_from_host) queued on `stream`; the host data is taken before
+    /// this returns.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// d.copy_from_host_on(&ndarray::arr1(&[7u8, 8, 9]), &s).unwrap();
+    /// s.synchronize().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
+    /// ```
+    pub fn copy_from_host_on<S: Data<Elem = T>, E: Dimension>(
+        &self,
+        src: &ArrayBase<S, E>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.copy_from_host_impl(src, Some(stream))
+    }
+
+    fn copy_from_host_impl<S: Data<Elem = T>, E: Dimension>(
+        &self,
+        src: &ArrayBase<S, E>,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        let src = HostRef::new(src)?;
+        let mut q = self.queue(stream)?;
+        upload(&mut q, &self.buffer, &self.layout, &src)?;
+        q.keep(vec![self.buffer.clone()])?;
+        q.finish()
+    }
+
+    /// Copies another device array of the same dtype and shape (length-1 axes aside) into this
+    /// one, which must be contiguous. Contiguous sources must have the same strides ("incompatible
+    /// strides", as Numba); a non-contiguous source is gathered on the device (see the
+    /// [module docs](self)). Complete when it returns.
+    ///
+    /// ```
+    /// use ndarray::{Array, s};
+    /// use rumba::array::Order;
+    /// let src = rumba::to_device(&Array::from_iter(0..20u32)).unwrap();
+    /// let dst = rumba::device_array::<u32, _>(10, Order::C).unwrap();
+    /// dst.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap();  // gathered on the device
+    /// assert_eq!(dst.copy_to_host().unwrap().to_vec(), (0..20).step_by(2).collect::<Vec<_>>());
+    /// let c = rumba::device_array::<u32, _>((2, 3), Order::C).unwrap();
+    /// let f = rumba::device_array::<u32, _>((2, 3), Order::F).unwrap();
+    /// assert!(c.copy_from_device(&f).unwrap_err().to_string().starts_with("incompatible strides"));
+    /// ```
+    pub fn copy_from_device<E: Dimension>(&self, src: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_from_device_impl(src, None)
+    }
+
+    /// [`copy_from_device`](Self::copy_from_device) queued on `stream` (asynchronous; the stream
+    /// keeps both arrays' memory alive until the copy has run).
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let a = rumba::to_device(&[5i8, 6]).unwrap();
+    /// let b = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// b.copy_from_device_on(&a, &s).unwrap();
+    /// s.synchronize().unwrap();
+    /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [5, 6]);
+    /// ```
+    pub fn copy_from_device_on<E: Dimension>(
+        &self,
+        src: &DeviceArray<T, E>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.copy_from_device_impl(src, Some(stream))
+    }
+
+    fn copy_from_device_impl<E: Dimension>(
+        &self,
+        src: &DeviceArray<T, E>,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        let d = &T::DTYPE;
+        let checked = check_copy(&self.layout, d, &src.layout, d, CopyKind::DeviceToDevice);
+        let gather = match checked {
+            Err(Error::IncompatibleStrides { .. }) if !src.layout.is_contiguous() => {
+                // Same checks as a host source (dtype, shape, contiguous destination), without
+                // the strides rule: the source is gathered element by element on the device.
+                check_copy(&self.layout, d, &src.layout, d, CopyKind::HostToDevice)?;
+                true
+            }
+            Err(e) => return Err(e),
+            Ok(plan) if plan.is_noop() => return Ok(()),
+            Ok(_) => false,
+        };
+        let mut q = self.queue(stream)?;
+        let (dsq, ssq) = (self.layout.squeeze(None)?, src.layout.squeeze(None)?);
+        if !gather && dsq.is_contiguous() && ssq.is_contiguous() {
+            // Same strides, both contiguous: one copy of the span.
+            let (dlo, dhi) = self.layout.alloc_extent();
+            let (slo, _) = src.layout.alloc_extent();
+            q.strided(&StridedCopy {
+                shape: &[dhi - dlo],
+                itemsize: 1,
+                dst: self.ptr_at(dlo),
+                dst_strides: &[1],
+                src: StridedSource::Device {
+                    ptr: src.ptr_at(slo),
+                    strides: &[1],
+                },
+            })?;
+        } else {
+            q.strided(&StridedCopy {
+                shape: dsq.shape(),
+                itemsize: d.itemsize(),
+                dst: self.ptr_at(dsq.offset()),
+                dst_strides: dsq.strides(),
+                src: StridedSource::Device {
+                    ptr: src.ptr_at(ssq.offset()),
+                    strides: ssq.strides(),
+                },
+            })?;
+        }
+        q.keep(vec![self.buffer.clone(), src.buffer.clone()])?;
+        q.finish()
+    }
+}

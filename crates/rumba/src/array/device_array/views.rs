@@ -1,0 +1,278 @@
+//! Views and element access: slicing with `s![..]`, single elements, `reshape`, `ravel`,
+//! `view::<U>()`, transposes, `split`, `squeeze`, `bind`.
+//!
+//! Every view shares the array's memory and only changes the [`Layout`]; the layout module
+//! decides (and property-tests) what is possible, and nothing here ever copies silently. The one
+//! operation that makes new memory, [`DeviceArray::transpose_copy`], says so in its name and runs
+//! on the device.
+//!
+//! This module touches the driver only for element reads/writes and `transpose_copy`.
+
+use ndarray::{Dimension, Ix1, IxDyn, RemoveAxis, SliceArg};
+
+use super::DeviceArray;
+use crate::array::element::{Element, as_bytes};
+use crate::array::layout::Layout;
+use crate::array::order::Order;
+use crate::driver::{StridedCopy, StridedSource};
+use crate::error::{Error, Result};
+use crate::stream::Stream;
+
+impl<T: Element, D: Dimension> DeviceArray<T, D> {
+    /// The view selected by `info` (ndarray's `s![..]`: ranges, steps including negative ones,
+    /// single indices that drop an axis, `NewAxis`). Out-of-range indices and bounds are errors,
+    /// never panics.
+    ///
+    /// ```
+    /// use ndarray::{Array, s};
+    /// let host = Array::from_iter(0..30i32).into_shape_with_order((5, 6)).unwrap();
+    /// let d = rumba::to_device(&host).unwrap();
+    /// let v = d.slice(s![1..;2, ..;-3]).unwrap();
+    /// assert_eq!(v.copy_to_host().unwrap_err().to_string().contains("negative strides"), true);
+    /// let v = d.slice(s![1..;2, 1..;3]).unwrap();
+    /// assert_eq!(v.copy_to_host().unwrap(), host.slice(s![1..;2, 1..;3]));
+    /// assert_eq!(
+    ///     d.slice(s![5, ..]).unwrap_err().to_string(),
+    ///     "index 5 is out of bounds for axis 0 with size 5"
+    /// );
+    /// ```
+    pub fn slice<I: SliceArg<D>>(&self, info: I) -> Result<DeviceArray<T, I::OutDim>> {
+        let layout = self.layout.slice(info.as_ref())?;
+        self.with_layout(layout)
+    }
+
+    /// Like [`slice`](Self::slice), but range bounds outside an axis are clipped into it, as numpy
+    /// does (`[-10:10]` of a length-3 axis is the whole axis); single indices are still checked.
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// assert!(d.slice(s![..5]).is_err());
+    /// assert_eq!(d.slice_clipped(s![-10..5]).unwrap().shape(), &[3]);
+    /// ```
+    pub fn slice_clipped<I: SliceArg<D>>(&self, info: I) -> Result<DeviceArray<T, I::OutDim>> {
+        let layout = self.layout.slice_clipped(info.as_ref())?;
+        self.with_layout(layout)
+    }
+
+    /// The sub-array at `index` along `axis` (that axis removed).
+    ///
+    /// ```
+    /// let d = rumba::to_device(&ndarray::array![[1u8, 2], [3, 4]]).unwrap();
+    /// assert_eq!(d.index_axis(1, -1).unwrap().copy_to_host().unwrap().to_vec(), [2, 4]);
+    /// ```
+    pub fn index_axis(&self, axis: usize, index: isize) -> Result<DeviceArray<T, D::Smaller>>
+    where
+        D: RemoveAxis,
+    {
+        let layout = self.layout.index_axis(axis, index)?;
+        self.with_layout(layout)
+    }
+
+    /// Reads one element back to the host. Each index may count from the end (`-1` is the last)
+    /// and must lie in `[-n, n)`, else [`Error::IndexOutOfRange`].
+    ///
+    /// ```
+    /// let d = rumba::to_device(&ndarray::array![[1.5f64, 2.5], [3.5, 4.5]]).unwrap();
+    /// assert_eq!(d.get(&[1, -2]).unwrap(), 3.5);
+    /// assert_eq!(d.get(&[2, 0]).unwrap_err().to_string(), "index 2 is out of bounds for axis 0 with size 2");
+    /// ```
+    pub fn get(&self, index: &[isize]) -> Result<T> {
+        let off = self.layout.index_offset(index)?;
+        let size = T::DTYPE.itemsize();
+        let mut bytes = vec![0u8; size];
+        let mut q = self.queue(None)?;
+        // SAFETY: `bytes` is ours and `dtoh` waits for the copy (wait mode).
+        unsafe { q.dtoh(bytes.as_mut_ptr(), self.ptr_at(off), size)? };
+        q.finish()?;
+        T::normalize_bytes(&mut bytes);
+        // SAFETY: `bytes` holds `size_of::<T>()` bytes that `normalize_bytes` made a valid `T`
+        // (the `Element` contract); the read is unaligned-safe.
+        Ok(unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<T>()) })
+    }
+
+    /// Writes one element (same index rules as [`get`](Self::get)); complete when it returns.
+    ///
+    /// ```
+    /// let d = rumba::device_array::<i16, _>((2, 2), rumba::array::Order::C).unwrap();
+    /// d.set(&[-1, -1], 7).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap(), ndarray::array![[0, 0], [0, 7]]);
+    /// ```
+    pub fn set(&self, index: &[isize], value: T) -> Result<()> {
+        let off = self.layout.index_offset(index)?;
+        let mut q = self.queue(None)?;
+        q.htod(self.ptr_at(off), as_bytes(std::slice::from_ref(&value)))?;
+        q.finish()
+    }
+
+    /// The same elements with a new shape (one entry may be `-1`), read in `order` (`A`: F if the
+    /// array is F-contiguous only, else C). Never copies: a reshape that would need a copy is an
+    /// error, as is a size change.
+    ///
+    /// ```
+    /// use rumba::array::Order;
+    /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
+    /// let c = d.reshape(&[2, -1], Order::C).unwrap().copy_to_host().unwrap();
+    /// assert_eq!(c, ndarray::Array::from_iter(0..10).into_shape_with_order((2, 5)).unwrap().into_dyn());
+    /// assert!(d.reshape(&[3, 4], Order::C).is_err());
+    /// ```
+    pub fn reshape(&self, shape: &[isize], order: Order) -> Result<DeviceArray<T, IxDyn>> {
+        let layout = self.layout.reshape(shape, order)?;
+        self.with_layout(layout)
+    }
+
+    /// The elements as a 1-D view in `order`; only for an array contiguous in that order
+    /// (`A`: either), else an error (never a copy).
+    ///
+    /// ```
+    /// use ndarray::s;
+    /// use rumba::array::Order;
+    /// let d = rumba::device_array::<f32, _>((3, 4), Order::F).unwrap();
+    /// assert_eq!(d.ravel(Order::F).unwrap().shape(), &[12]);
+    /// assert!(d.ravel(Order::C).is_err());
+    /// assert!(d.slice(s![..;2, ..]).unwrap().ravel(Order::A).is_err());
+    /// ```
+    pub fn ravel(&self, order: Order) -> Result<DeviceArray<T, Ix1>> {
+        let layout = self.layout.ravel(order)?;
+        self.with_layout(layout)
+    }
+
+    /// The same bytes as elements of type `U` (numpy's `view(dtype)`). A different item size
+    /// needs a C-contiguous array whose last axis spans a multiple of `U`'s size; the result must
+    /// also be aligned for `U`.
+    ///
+    /// ```
+    /// let d = rumba::to_device(&ndarray::array![[1i16, 0, 2, 0]]).unwrap();
+    /// let w = d.view::<i32>().unwrap();
+    /// assert_eq!(w.shape(), &[1, 2]);
+    /// assert_eq!(w.copy_to_host().unwrap().into_iter().collect::<Vec<_>>(), [1, 2].map(|v: i32| if cfg!(target_endian = "little") { v } else { v << 16 }));
+    /// ```
+    pub fn view<U: Element>(&self) -> Result<DeviceArray<U, D>> {
+        let layout = self.layout.view_as(U::DTYPE.itemsize())?;
+        if layout.size() > 0 && !layout.is_aligned(U::DTYPE.align()) {
+            return Err(Error::InvalidArgument(format!(
+                "the view is not aligned to the {}-byte alignment of {}",
+                U::DTYPE.align(),
+                U::DTYPE.name()
+            )));
+        }
+        self.with_layout(layout)
+    }
+
+    /// The transposed view (axes reversed), sharing memory — Numba copies here; we don't need to.
+    ///
+    /// ```
+    /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let t = d.t();
+    /// assert_eq!((t.shape(), t.strides()), (&[3, 2][..], &[4, 12][..]));
+    /// assert!(t.same_memory(&d));
+    /// ```
+    pub fn t(&self) -> DeviceArray<T, D> {
+        let mut dim = self.dim.clone();
+        dim.slice_mut().reverse();
+        DeviceArray {
+            buffer: self.buffer.clone(),
+            layout: self.layout.t(),
+            dim,
+            stream: self.stream.clone(),
+            _elem: std::marker::PhantomData,
+        }
+    }
+
+    /// The view with axis `i` taken from axis `axes[i]` (a permutation, else "invalid axes list");
+    /// the identity returns the same array.
+    ///
+    /// ```
+    /// let d = rumba::device_array::<u8, _>((2, 3, 4), rumba::array::Order::C).unwrap();
+    /// assert_eq!(d.transpose(&[2, 0, 1]).unwrap().shape(), &[4, 2, 3]);
+    /// assert_eq!(d.transpose(&[0, 0, 1]).unwrap_err().to_string(),
+    ///            "invalid axes list: [0, 0, 1] is not a permutation of the 3 axes");
+    /// ```
+    pub fn transpose(&self, axes: &[usize]) -> Result<DeviceArray<T, D>> {
+        let layout = self.layout.permuted_axes(axes)?;
+        self.with_layout(layout)
+    }
+
+    /// A **new** C-contiguous array holding the transpose (`axes` as in
+    /// [`transpose`](Self::transpose), `None` reverses them), computed on the device by one
+    /// strided copy. Complete when it returns.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// let d = rumba::to_device(&array![[1u32, 2, 3], [4, 5, 6]]).unwrap();
+    /// let t = d.transpose_copy(None).unwrap();
+    /// assert!(t.is_c_contiguous() && !t.same_memory(&d));
+    /// assert_eq!(t.copy_to_host().unwrap(), array![[1, 4], [2, 5], [3, 6]]);
+    /// ```
+    pub fn transpose_copy(&self, axes: Option<&[usize]>) -> Result<DeviceArray<T, D>> {
+        let view = self.layout.transpose(axes)?;
+        let packed = Layout::c_order(view.shape(), T::DTYPE.itemsize())?;
+        let bytes = if packed.size() == 0 {
+            0
+        } else {
+            packed.nbytes()
+        };
+        let ctx = crate::runtime::current_context()?;
+        let out: DeviceArray<T, D> =
+            DeviceArray::from_parts(ctx.memalloc(bytes)?, packed, self.stream.clone())?;
+        if out.size() > 0 {
+            let mut q = self.queue(None)?;
+            q.strided(&StridedCopy {
+                shape: view.shape(),
+                itemsize: T::DTYPE.itemsize(),
+                dst: out.ptr_at(0),
+                dst_strides: out.layout.strides(),
+                src: StridedSource::Device {
+                    ptr: self.ptr_at(view.offset()),
+                    strides: view.strides(),
+                },
+            })?;
+            q.finish()?;
+        }
+        Ok(out)
+    }
+
+    /// Numba's `split(n)`: consecutive views of `n` elements (the last may be shorter) of a 1-D,
+    /// unit-stride array.
+    ///
+    /// ```
+    /// let d = rumba::to_device(&ndarray::Array::from_iter(0..100i32)).unwrap();
+    /// let halves = d.split(50).unwrap();
+    /// assert_eq!(halves.len(), 2);
+    /// assert_eq!(halves[1].copy_to_host().unwrap().to_vec(), (50..100).collect::<Vec<_>>());
+    /// ```
+    pub fn split(&self, n: usize) -> Result<Vec<DeviceArray<T, Ix1>>> {
+        self.layout
+            .split(n)?
+            .into_iter()
+            .map(|l| self.with_layout(l))
+            .collect()
+    }
+
+    /// Removes length-1 axes: all (`None`) or the one given.
+    ///
+    /// ```
+    /// let d = rumba::device_array::<u8, _>((1, 3, 1), rumba::array::Order::C).unwrap();
+    /// assert_eq!(d.squeeze(None).unwrap().shape(), &[3]);
+    /// assert!(d.squeeze(Some(1)).is_err());
+    /// ```
+    pub fn squeeze(&self, axis: Option<usize>) -> Result<DeviceArray<T, IxDyn>> {
+        let layout = self.layout.squeeze(axis)?;
+        self.with_layout(layout)
+    }
+
+    /// The same memory bound to `stream`: operations without an explicit stream run there (and
+    /// still complete before they return).
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
+    /// d.assign(3u8).unwrap();                       // queued on `s`, then waited for
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [3; 4]);
+    /// ```
+    pub fn bind(&self, stream: &Stream) -> DeviceArray<T, D> {
+        let mut out = self.clone();
+        out.stream = Some(stream.clone());
+        out
+    }
+}
