@@ -32,8 +32,9 @@ pub(crate) const GRANULE: usize = 256;
 /// Owned backing storage of one device allocation.
 ///
 /// Large allocations are anonymous `mmap`s: zeroed by the kernel, page-aligned, and not touched
-/// (so not committed) until used, which makes allocating a big buffer as cheap as on a GPU. Small
-/// ones come from the global allocator.
+/// (so not committed) until used, which makes allocating a big buffer as cheap as on a GPU; from
+/// 2 MiB up they ask for transparent huge pages, so that first touch is cheap too. Small ones come
+/// from the global allocator.
 pub(crate) struct Backing {
     ptr: *mut u8,
     kind: BackingKind,
@@ -91,8 +92,21 @@ pub(crate) fn map_anonymous(bytes: usize) -> Option<*mut u8> {
             0,
         )
     };
-    (p != libc::MAP_FAILED).then_some(p.cast())
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    if bytes >= HUGE_PAGE {
+        // Ask for transparent huge pages: first touch then faults once per 2 MiB instead of once
+        // per 4 KiB, which makes a fresh buffer's first copy several times faster. Advisory only;
+        // failure (THP disabled) changes nothing.
+        // SAFETY: `p` is a mapping of `bytes` bytes that we just created.
+        unsafe { libc::madvise(p, bytes, libc::MADV_HUGEPAGE) };
+    }
+    Some(p.cast())
 }
+
+/// Size of a transparent huge page on x86-64 and most AArch64 kernels.
+const HUGE_PAGE: usize = 2 << 20;
 
 impl Drop for Backing {
     fn drop(&mut self) {
