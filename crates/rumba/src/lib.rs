@@ -2,5 +2,6 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod kernel;
 
 pub use error::{Error, Result};

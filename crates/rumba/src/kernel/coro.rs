@@ -1,0 +1,209 @@
+//! GPU threads as stackful coroutines (corosensei) on pooled, reused stacks.
+//!
+//! A [`ThreadCoroutine`] runs one GPU thread's kernel body; it suspends at each barrier, yielding
+//! an [`Arrival`], and is resumed with the barrier's value. Stacks come from a per-worker
+//! [`StackPool`] and go back to it when the coroutine finishes, so after warm-up launching a
+//! block maps no memory. [`CoroSet`] owns the coroutines of the running block and guarantees, in
+//! its `Drop`, that none outlives the block: a coroutine still suspended (the block faulted) is
+//! force-unwound — its frames' destructors run, the unwind is caught inside corosensei — and its
+//! stack is recycled. Touches only the stacks.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+use super::barrier::Arrival;
+use super::fault::{Unwound, describe};
+
+/// Size of each coroutine stack in bytes. Stacks are mapped lazily by the OS, so only the pages
+/// a kernel touches cost memory; a guard page below each stack turns an overflow into a crash
+/// rather than corruption.
+///
+/// ```
+/// assert_eq!(rumba::kernel::COROUTINE_STACK_SIZE, 256 * 1024);
+/// ```
+pub const COROUTINE_STACK_SIZE: usize = 256 * 1024;
+
+/// A GPU thread: resumed with a barrier value, yields its next barrier arrival.
+pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, (), DefaultStack>;
+
+/// What a thread did when resumed.
+pub(crate) enum Step {
+    /// Reached a barrier.
+    Arrived(Arrival),
+    /// Returned from the kernel body.
+    Exited,
+    /// Faulted (panic, bounds, explicit fault).
+    Faulted(String),
+}
+
+/// Free coroutine stacks of one worker thread.
+pub(crate) struct StackPool {
+    free: Vec<DefaultStack>,
+}
+
+impl StackPool {
+    pub(crate) fn new() -> Self {
+        StackPool { free: Vec::new() }
+    }
+
+    fn take(&mut self) -> std::io::Result<DefaultStack> {
+        match self.free.pop() {
+            Some(s) => Ok(s),
+            None => DefaultStack::new(COROUTINE_STACK_SIZE),
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.free.len()
+    }
+}
+
+/// The coroutines of one block, indexed by linear thread id, and the pool their stacks return to.
+pub(crate) struct CoroSet<'r> {
+    pool: &'r mut StackPool,
+    slots: &'r mut Vec<Option<ThreadCoroutine>>,
+}
+
+impl<'r> CoroSet<'r> {
+    /// A set for `threads` threads over the worker's (empty) slot vector.
+    pub(crate) fn new(
+        pool: &'r mut StackPool,
+        slots: &'r mut Vec<Option<ThreadCoroutine>>,
+        threads: usize,
+    ) -> Self {
+        debug_assert!(slots.iter().all(Option::is_none));
+        slots.clear();
+        slots.resize_with(threads, || None);
+        CoroSet { pool, slots }
+    }
+
+    /// Creates thread `tid`'s coroutine running `f` on a pooled stack.
+    ///
+    /// # Safety
+    /// Everything `f` borrows must stay valid until this set is dropped (the set unwinds or
+    /// finishes every coroutine no later than its own drop).
+    pub(crate) unsafe fn spawn<F>(&mut self, tid: usize, f: F) -> Result<(), String>
+    where
+        F: FnOnce(&Yielder<i32, Arrival>, i32),
+    {
+        let stack = self.pool.take().map_err(|e| {
+            format!("could not allocate a {COROUTINE_STACK_SIZE}-byte coroutine stack: {e}")
+        })?;
+        // SAFETY: the borrow obligation is forwarded to our caller; the coroutine is never
+        // leaked (`mem::forget`) — it is finished or dropped by `retire`/`Drop` below.
+        let co = unsafe { Coroutine::with_stack_unchecked(stack, f) };
+        self.slots[tid] = Some(co);
+        Ok(())
+    }
+
+    /// Resumes thread `tid` with `input` and reports what it did. An exited or faulted thread's
+    /// stack goes back to the pool at once.
+    pub(crate) fn resume(&mut self, tid: usize, input: i32) -> Step {
+        let Some(co) = self.slots[tid].as_mut() else {
+            return Step::Faulted(format!(
+                "internal error: thread {tid} resumed after it finished"
+            ));
+        };
+        let step = match catch_unwind(AssertUnwindSafe(|| co.resume(input))) {
+            Ok(CoroutineResult::Yield(a)) => return Step::Arrived(a),
+            Ok(CoroutineResult::Return(())) => Step::Exited,
+            Err(payload) => match describe(payload) {
+                Unwound::Fault(m) => Step::Faulted(m),
+                Unwound::Barrier(_) => Step::Faulted(
+                    "internal error: coroutine thread took the plain barrier path".into(),
+                ),
+            },
+        };
+        self.retire(tid);
+        step
+    }
+
+    /// Finishes thread `tid`'s coroutine (unwinding it if suspended) and recycles its stack.
+    fn retire(&mut self, tid: usize) {
+        if let Some(mut co) = self.slots[tid].take() {
+            if !co.done() {
+                // Unwind the suspended thread's frames. Corosensei catches its own unwind
+                // payload; anything else (a destructor that panics) is caught here and ignored:
+                // the block has already failed and this is cleanup.
+                let _ = catch_unwind(AssertUnwindSafe(|| co.force_unwind()));
+            }
+            if co.done() {
+                self.pool.free.push(co.into_stack());
+            }
+            // A coroutine that could not be finished is dropped (its stack unmapped) here.
+        }
+    }
+}
+
+impl Drop for CoroSet<'_> {
+    fn drop(&mut self) {
+        for tid in 0..self.slots.len() {
+            self.retire(tid);
+        }
+        self.slots.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::barrier::BarrierKind;
+    use std::cell::Cell;
+    use std::panic::Location;
+
+    struct Flag<'a>(&'a Cell<u32>);
+    impl Drop for Flag<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+
+    #[test]
+    fn suspended_coroutines_are_unwound_and_stacks_recycled() {
+        let mut pool = StackPool::new();
+        let mut slots = Vec::new();
+        let dropped = Cell::new(0);
+        {
+            let mut set = CoroSet::new(&mut pool, &mut slots, 2);
+            for tid in 0..2 {
+                let d = &dropped;
+                // SAFETY: `dropped` outlives `set`.
+                unsafe {
+                    set.spawn(tid, move |y, _| {
+                        let _f = Flag(d);
+                        y.suspend(Arrival {
+                            site: Location::caller(),
+                            kind: BarrierKind::Sync,
+                            pred: false,
+                        });
+                    })
+                }
+                .unwrap();
+            }
+            assert!(matches!(set.resume(0, 0), Step::Arrived(_)));
+            // Thread 1 never started; thread 0 is suspended.
+        }
+        assert_eq!(
+            dropped.get(),
+            1,
+            "the suspended frame's destructor ran exactly once"
+        );
+        assert_eq!(pool.len(), 2);
+        assert!(slots.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn panics_become_faults() {
+        let mut pool = StackPool::new();
+        let mut slots = Vec::new();
+        let mut set = CoroSet::new(&mut pool, &mut slots, 1);
+        // SAFETY: the closure borrows nothing.
+        unsafe { set.spawn(0, |_, _| std::panic::resume_unwind(Box::new("boom"))) }.unwrap();
+        assert!(matches!(set.resume(0, 0), Step::Faulted(m) if m == "panicked: boom"));
+        drop(set);
+        assert_eq!(pool.len(), 1);
+    }
+}

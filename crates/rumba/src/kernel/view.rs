@@ -1,0 +1,882 @@
+//! [`View`]: a bounds-checked n-d window onto kernel memory — the element type behind
+//! [`GlobalView`], [`SharedArray`] and [`LocalArray`].
+//!
+//! A view is a raw base pointer, a shape and strides **in bytes** (negative strides allowed), the
+//! memory space as a type parameter, and a writable flag. Indexing computes the element's
+//! address, checks every index against the shape, and then reads or writes through
+//! [`access`](super::access) — never through a Rust reference, so views may be copied freely and
+//! threads may race on the memory (see the soundness argument there).
+//!
+//! Out-of-bounds indices, writes to a read-only view and bad slices *fault the calling GPU
+//! thread*: they unwind to the block runner, which fails the launch with
+//! [`Error::KernelFault`](crate::Error::KernelFault) naming the kernel, block, thread, index and
+//! shape. Used outside a launch, the same unwinding surfaces as a panic.
+//!
+//! This module touches only the memory its views point to.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::{align_of, size_of};
+use std::ops::{Range, RangeFrom, RangeFull, RangeTo};
+
+use bytemuck::Pod;
+
+use super::{access, fault};
+use crate::error::{Error, Result};
+
+/// The most dimensions a view can have.
+///
+/// ```
+/// assert_eq!(rumba::kernel::MAX_DIMS, 8);
+/// ```
+pub const MAX_DIMS: usize = 8;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The memory space a [`View`] points into: [`Global`], [`Shared`] or [`Local`].
+///
+/// ```
+/// use rumba::kernel::{MemorySpace, Shared};
+/// assert_eq!(Shared::NAME, "shared");
+/// ```
+pub trait MemorySpace: sealed::Sealed + Copy + 'static {
+    /// Name used in fault messages.
+    const NAME: &'static str;
+}
+
+/// Memory spaces that support atomic read-modify-write operations: [`Global`] and [`Shared`].
+///
+/// ```
+/// fn takes<S: rumba::kernel::AtomicSpace>() {}
+/// takes::<rumba::kernel::Global>();
+/// ```
+pub trait AtomicSpace: MemorySpace {}
+
+/// Device (global) memory, visible to every thread of the launch. Global views are `Send + Sync`
+/// so a kernel body can capture them.
+///
+/// ```
+/// assert_eq!(<rumba::kernel::Global as rumba::kernel::MemorySpace>::NAME, "global");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Global;
+
+/// Per-block shared memory. Shared views are neither `Send` nor `Sync`: they belong to the block.
+///
+/// ```
+/// assert_eq!(<rumba::kernel::Shared as rumba::kernel::MemorySpace>::NAME, "shared");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Shared;
+
+/// Per-thread local memory.
+///
+/// ```
+/// assert_eq!(<rumba::kernel::Local as rumba::kernel::MemorySpace>::NAME, "local");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Local;
+
+impl sealed::Sealed for Global {}
+impl sealed::Sealed for Shared {}
+impl sealed::Sealed for Local {}
+impl MemorySpace for Global {
+    const NAME: &'static str = "global";
+}
+impl MemorySpace for Shared {
+    const NAME: &'static str = "shared";
+}
+impl MemorySpace for Local {
+    const NAME: &'static str = "local";
+}
+impl AtomicSpace for Global {}
+impl AtomicSpace for Shared {}
+
+/// A view of global (device) memory.
+pub type GlobalView<'a, T> = View<'a, T, Global>;
+/// A view of a block's shared memory, from
+/// [`ThreadCtx::shared_array`](super::ThreadCtx::shared_array) or
+/// [`ThreadCtx::dynamic_shared`](super::ThreadCtx::dynamic_shared).
+pub type SharedArray<'a, T> = View<'a, T, Shared>;
+/// A view of a thread's local memory, from [`ThreadCtx::local_array`](super::ThreadCtx::local_array).
+pub type LocalArray<'a, T> = View<'a, T, Local>;
+
+/// A shape of up to [`MAX_DIMS`] dimensions, stored inline (no allocation).
+///
+/// ```
+/// use rumba::kernel::IntoShape;
+/// let d = (2, 3, 4).into_dims();
+/// assert_eq!(d.as_slice(), &[2, 3, 4]);
+/// assert_eq!(d.size(), Some(24));
+/// assert_eq!(d.to_string(), "(2, 3, 4)");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dims {
+    len: usize,
+    vals: [usize; MAX_DIMS],
+}
+
+impl Dims {
+    /// Builds dims from a slice, or `None` if it has more than [`MAX_DIMS`] entries.
+    ///
+    /// ```
+    /// assert!(rumba::kernel::Dims::from_slice(&[1; 9]).is_none());
+    /// ```
+    pub fn from_slice(s: &[usize]) -> Option<Dims> {
+        if s.len() > MAX_DIMS {
+            return None;
+        }
+        let mut vals = [0; MAX_DIMS];
+        vals[..s.len()].copy_from_slice(s);
+        Some(Dims { len: s.len(), vals })
+    }
+
+    /// The dimensions as a slice.
+    ///
+    /// ```
+    /// use rumba::kernel::IntoShape;
+    /// assert_eq!(5.into_dims().as_slice(), &[5]);
+    /// ```
+    pub fn as_slice(&self) -> &[usize] {
+        &self.vals[..self.len]
+    }
+
+    /// The product of the dimensions, or `None` on overflow.
+    ///
+    /// ```
+    /// use rumba::kernel::IntoShape;
+    /// assert_eq!((usize::MAX, 2).into_dims().size(), None);
+    /// ```
+    pub fn size(&self) -> Option<usize> {
+        self.as_slice()
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+    }
+}
+
+impl fmt::Display for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::error::format_shape(self.as_slice()))
+    }
+}
+
+impl fmt::Debug for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Something usable as an array shape: `usize`, tuples of up to four `usize`, `[usize; N]`.
+///
+/// ```
+/// use rumba::kernel::IntoShape;
+/// assert_eq!([2, 3].into_dims().as_slice(), &[2, 3]);
+/// ```
+pub trait IntoShape {
+    /// The shape as [`Dims`].
+    fn into_dims(self) -> Dims;
+}
+
+/// Something usable as an n-d index: `usize`, tuples of up to four `usize`, `[usize; N]`.
+///
+/// ```
+/// use rumba::kernel::NdIndex;
+/// // Element (1, 2) of a C-ordered 2x3 array of 4-byte elements is 20 bytes in.
+/// assert_eq!((1, 2).byte_offset(&[2, 3], &[12, 4]), Some(20));
+/// assert_eq!((2, 0).byte_offset(&[2, 3], &[12, 4]), None);
+/// ```
+pub trait NdIndex: Copy {
+    /// The byte offset of this index for `shape` / byte `strides`, or `None` if the index has
+    /// the wrong number of components or is out of bounds.
+    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize>;
+    /// The index components, for messages.
+    fn components(self) -> Dims;
+}
+
+impl IntoShape for Dims {
+    fn into_dims(self) -> Dims {
+        self
+    }
+}
+
+impl IntoShape for usize {
+    fn into_dims(self) -> Dims {
+        [self].into_dims()
+    }
+}
+
+impl<const N: usize> IntoShape for [usize; N] {
+    fn into_dims(self) -> Dims {
+        const { assert!(N <= MAX_DIMS, "too many dimensions") };
+        let mut vals = [0; MAX_DIMS];
+        vals[..N].copy_from_slice(&self);
+        Dims { len: N, vals }
+    }
+}
+
+impl NdIndex for usize {
+    #[inline(always)]
+    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
+        if shape.len() == 1 && self < shape[0] {
+            Some(self as isize * strides[0])
+        } else {
+            None
+        }
+    }
+    fn components(self) -> Dims {
+        [self].into_dims()
+    }
+}
+
+impl<const N: usize> NdIndex for [usize; N] {
+    #[inline(always)]
+    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
+        if shape.len() != N {
+            return None;
+        }
+        let mut off = 0isize;
+        for k in 0..N {
+            if self[k] >= shape[k] {
+                return None;
+            }
+            off += self[k] as isize * strides[k];
+        }
+        Some(off)
+    }
+    fn components(self) -> Dims {
+        self.into_dims()
+    }
+}
+
+macro_rules! usize_of {
+    ($x:ident) => {
+        usize
+    };
+}
+
+macro_rules! tuple_shapes {
+    ($(($($t:ident),+) => $n:literal),+ $(,)?) => {$(
+        impl IntoShape for ($(usize_of!($t),)+) {
+                        fn into_dims(self) -> Dims {
+                let ($($t,)+) = self;
+                [$($t),+].into_dims()
+            }
+        }
+        impl NdIndex for ($(usize_of!($t),)+) {
+            #[inline(always)]
+                        fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
+                let ($($t,)+) = self;
+                <[usize; $n] as NdIndex>::byte_offset([$($t),+], shape, strides)
+            }
+                        fn components(self) -> Dims {
+                let ($($t,)+) = self;
+                [$($t),+].into_dims()
+            }
+        }
+    )+};
+}
+
+tuple_shapes!((a) => 1, (a, b) => 2, (a, b, c) => 3, (a, b, c, d) => 4);
+
+/// A Python-style slice `start:stop:step` of one axis; negative `start`/`stop` count from the
+/// end, `None` means "from the beginning / to the end" in the direction of `step`.
+///
+/// ```
+/// use rumba::kernel::Slice;
+/// assert_eq!(Slice::from(1..3).resolve(5), (1, 2));          // [1:3]
+/// assert_eq!(Slice::new(None, None, 2).resolve(6), (0, 3));  // [::2]
+/// assert_eq!(Slice::new(Some(-1), None, -2).resolve(6), (5, 3)); // [-1::-2]
+/// assert_eq!(Slice::new(Some(3), Some(1), -1).resolve(4), (3, 2)); // [3:1:-1]
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slice {
+    /// First index (inclusive).
+    pub start: Option<isize>,
+    /// Last index (exclusive).
+    pub stop: Option<isize>,
+    /// Step; must not be 0.
+    pub step: isize,
+}
+
+impl Slice {
+    /// `start:stop:step`.
+    ///
+    /// ```
+    /// let s = rumba::kernel::Slice::new(Some(1), None, -1); // [1::-1]
+    /// assert_eq!(s.resolve(4), (1, 2));
+    /// ```
+    pub const fn new(start: Option<isize>, stop: Option<isize>, step: isize) -> Self {
+        Slice { start, stop, step }
+    }
+
+    /// The same slice with another step.
+    ///
+    /// ```
+    /// use rumba::kernel::Slice;
+    /// assert_eq!(Slice::from(..).step_by(2), Slice::new(None, None, 2));
+    /// ```
+    pub const fn step_by(mut self, step: isize) -> Self {
+        self.step = step;
+        self
+    }
+
+    /// The first index and the number of elements this slice selects from an axis of length
+    /// `len`, with Python's clamping rules. `step` must not be 0 (a zero step selects nothing).
+    ///
+    /// ```
+    /// assert_eq!(rumba::kernel::Slice::from(-2..).resolve(5), (3, 2));
+    /// ```
+    pub fn resolve(&self, len: usize) -> (isize, usize) {
+        let n = len as isize;
+        let step = self.step;
+        if step > 0 {
+            let clamp = |i: isize| if i < 0 { (i + n).max(0) } else { i.min(n) };
+            let start = self.start.map_or(0, clamp);
+            let stop = self.stop.map_or(n, clamp);
+            let count = if stop > start {
+                (stop - start + step - 1) / step
+            } else {
+                0
+            };
+            (start, count as usize)
+        } else if step < 0 {
+            let clamp = |i: isize| if i < 0 { (i + n).max(-1) } else { i.min(n - 1) };
+            let start = self.start.map_or(n - 1, clamp);
+            let stop = self.stop.map_or(-1, clamp);
+            let count = if start > stop {
+                (start - stop - step - 1) / -step
+            } else {
+                0
+            };
+            (start, count as usize)
+        } else {
+            (0, 0)
+        }
+    }
+}
+
+impl From<Range<isize>> for Slice {
+    fn from(r: Range<isize>) -> Self {
+        Slice::new(Some(r.start), Some(r.end), 1)
+    }
+}
+impl From<RangeFrom<isize>> for Slice {
+    fn from(r: RangeFrom<isize>) -> Self {
+        Slice::new(Some(r.start), None, 1)
+    }
+}
+impl From<RangeTo<isize>> for Slice {
+    fn from(r: RangeTo<isize>) -> Self {
+        Slice::new(None, Some(r.end), 1)
+    }
+}
+impl From<RangeFull> for Slice {
+    fn from(_: RangeFull) -> Self {
+        Slice::new(None, None, 1)
+    }
+}
+
+/// A bounds-checked n-d view of kernel memory in space `S` ([`Global`], [`Shared`], [`Local`]).
+///
+/// Views are `Copy` handles: copying one does not copy elements. Elements are read with
+/// [`get`](View::get) and written with [`set`](View::set); both take an index of the view's
+/// dimensionality. Atomic operations are in [`atomics`](super::atomics).
+///
+/// ```
+/// use rumba::kernel::GlobalView;
+/// let mut data = [0i32; 6];
+/// let v = GlobalView::from_slice_mut_with_shape(&mut data, (2, 3)).unwrap();
+/// v.set((1, 2), 7);
+/// assert_eq!(v.get((1, 2)), 7);
+/// assert_eq!(v.shape(), &[2, 3]);
+/// assert_eq!(v.strides(), &[12, 4]);
+/// assert_eq!(data[5], 7);
+/// ```
+pub struct View<'a, T, S> {
+    ptr: *mut u8,
+    ndim: usize,
+    shape: [usize; MAX_DIMS],
+    strides: [isize; MAX_DIMS],
+    writable: bool,
+    _marker: PhantomData<(&'a (), fn() -> T, S)>,
+}
+
+impl<T, S> Clone for View<'_, T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, S> Copy for View<'_, T, S> {}
+
+// SAFETY: a global view is a pointer plus layout; all element accesses through it are atomic
+// (see `access`), so using it from several OS threads at once is free of data races. `T: Pod`
+// has no thread affinity.
+unsafe impl<T: Pod> Send for View<'_, T, Global> {}
+// SAFETY: as for `Send`: `&View` only permits the same atomic accesses.
+unsafe impl<T: Pod> Sync for View<'_, T, Global> {}
+
+impl<T, S: MemorySpace> fmt::Debug for View<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("View")
+            .field("space", &S::NAME)
+            .field("ptr", &self.ptr)
+            .field("shape", &&self.shape[..self.ndim])
+            .field("strides", &&self.strides[..self.ndim])
+            .field("writable", &self.writable)
+            .finish()
+    }
+}
+
+impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
+    /// Builds a view without checks.
+    ///
+    /// # Safety
+    /// `ptr` with `shape` and byte `strides` must only address elements inside memory that stays
+    /// allocated (and accessed only through `access`) for `'a`; `ptr` and strides must be
+    /// multiples of `align_of::<T>()`; `shape.len() <= MAX_DIMS`.
+    pub(crate) unsafe fn from_parts_unchecked(
+        ptr: *mut u8,
+        shape: &[usize],
+        strides: &[isize],
+        writable: bool,
+    ) -> Self {
+        let mut v = View {
+            ptr,
+            ndim: shape.len(),
+            shape: [0; MAX_DIMS],
+            strides: [0; MAX_DIMS],
+            writable,
+            _marker: PhantomData,
+        };
+        v.shape[..shape.len()].copy_from_slice(shape);
+        v.strides[..shape.len()].copy_from_slice(strides);
+        v
+    }
+
+    /// A C-ordered view of `dims` elements starting at `ptr`.
+    ///
+    /// # Safety
+    /// As [`from_parts_unchecked`](Self::from_parts_unchecked), for the contiguous layout.
+    pub(crate) unsafe fn contiguous(ptr: *mut u8, dims: Dims) -> Self {
+        let shape = dims.as_slice();
+        let mut strides = [0isize; MAX_DIMS];
+        let mut acc = size_of::<T>() as isize;
+        for k in (0..shape.len()).rev() {
+            strides[k] = acc;
+            acc = acc.wrapping_mul(shape[k] as isize);
+        }
+        // SAFETY: forwarded to the caller.
+        unsafe { Self::from_parts_unchecked(ptr, shape, &strides[..shape.len()], true) }
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let d = [1u8; 4];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).shape(), &[4]);
+    /// ```
+    #[inline]
+    pub fn shape(&self) -> &[usize] {
+        &self.shape[..self.ndim]
+    }
+
+    /// The strides, in bytes.
+    ///
+    /// ```
+    /// let d = [1u16; 4];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).strides(), &[2]);
+    /// ```
+    #[inline]
+    pub fn strides(&self) -> &[isize] {
+        &self.strides[..self.ndim]
+    }
+
+    /// Number of dimensions.
+    ///
+    /// ```
+    /// let d = [0.0f32; 4];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).ndim(), 1);
+    /// ```
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.ndim
+    }
+
+    /// Length of the first axis (like `len()` of a numpy array); 1 for a 0-d view.
+    ///
+    /// ```
+    /// let mut d = [0u32; 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (3, 2)).unwrap();
+    /// assert_eq!(v.len(), 3);
+    /// ```
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        if self.ndim == 0 { 1 } else { self.shape[0] }
+    }
+
+    /// Total number of elements.
+    ///
+    /// ```
+    /// let mut d = [0u32; 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (3, 2)).unwrap();
+    /// assert_eq!(v.size(), 6);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.shape().iter().product()
+    }
+
+    /// Whether [`set`](Self::set) and the atomics may write through this view.
+    ///
+    /// ```
+    /// let d = [0u8; 2];
+    /// assert!(!rumba::kernel::GlobalView::from_slice(&d).is_writable());
+    /// ```
+    pub fn is_writable(&self) -> bool {
+        self.writable
+    }
+
+    /// The address of the element at index 0 (for interop and diagnostics; do not dereference it
+    /// except through [`access`](super::access)).
+    ///
+    /// ```
+    /// let d = [5u8; 2];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).as_ptr().cast_const(), d.as_ptr());
+    /// ```
+    pub fn as_ptr(&self) -> *mut T {
+        self.ptr.cast()
+    }
+
+    /// The checked address of element `index`; faults the thread when out of bounds.
+    #[inline(always)]
+    pub(crate) fn element_ptr<I: NdIndex>(&self, index: I) -> *mut T {
+        match index.byte_offset(self.shape(), self.strides()) {
+            // Inside the view, so inside the memory it covers.
+            Some(off) => self.ptr.wrapping_offset(off).cast(),
+            None => self.out_of_bounds(index.components()),
+        }
+    }
+
+    /// The checked address of element `index` for a write.
+    #[inline(always)]
+    pub(crate) fn element_ptr_mut<I: NdIndex>(&self, index: I) -> *mut T {
+        if !self.writable {
+            self.read_only(index.components());
+        }
+        self.element_ptr(index)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_bounds(&self, index: Dims) -> ! {
+        let shape = crate::error::format_shape(self.shape());
+        let message = if index.len != self.ndim {
+            format!(
+                "index {index} has {} component(s) but the {} array at {:p} has {} dimension(s) (shape {shape})",
+                index.len,
+                S::NAME,
+                self.ptr,
+                self.ndim
+            )
+        } else {
+            let axis = (0..self.ndim)
+                .find(|&k| index.vals[k] >= self.shape[k])
+                .unwrap_or(0);
+            format!(
+                "index {index} is out of bounds for axis {axis} with size {} of the {} array at {:p} with shape {shape}",
+                self.shape[axis],
+                S::NAME,
+                self.ptr
+            )
+        };
+        fault::raise(message)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_only(&self, index: Dims) -> ! {
+        fault::raise(format!(
+            "write to index {index} of a read-only {} array at {:p} with shape {}",
+            S::NAME,
+            self.ptr,
+            crate::error::format_shape(self.shape())
+        ))
+    }
+
+    /// Reads element `index`. Faults the calling GPU thread if the index is out of bounds.
+    ///
+    /// ```
+    /// let d = [10i64, 20, 30];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).get(2), 30);
+    /// ```
+    #[inline(always)]
+    pub fn get<I: NdIndex>(&self, index: I) -> T {
+        let p = self.element_ptr(index);
+        // SAFETY: `p` is in bounds, so inside the live, aligned memory this view covers
+        // (construction contract); `access` makes the racy read sound.
+        unsafe { access::load(p) }
+    }
+
+    /// Writes element `index`. Faults the calling GPU thread if the index is out of bounds or the
+    /// view is read-only.
+    ///
+    /// ```
+    /// let mut d = [0u8; 3];
+    /// rumba::kernel::GlobalView::from_slice_mut(&mut d).set(1, 9);
+    /// assert_eq!(d, [0, 9, 0]);
+    /// ```
+    #[inline(always)]
+    pub fn set<I: NdIndex>(&self, index: I, value: T) {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `get`, and the view is writable.
+        unsafe { access::store(p, value) }
+    }
+
+    /// Slices the first axis, Python style (`arr[start:stop:step]`). The result aliases the same
+    /// bytes. Faults the thread if the step is 0 or the view is 0-d.
+    ///
+    /// ```
+    /// use rumba::kernel::{GlobalView, Slice};
+    /// let mut d = [0i32; 6];
+    /// let v = GlobalView::from_slice_mut(&mut d);
+    /// let odd = v.slice(Slice::from(1..).step_by(2));
+    /// odd.set(2, 5);
+    /// assert_eq!(d, [0, 0, 0, 0, 0, 5]);
+    /// ```
+    pub fn slice(&self, s: impl Into<Slice>) -> Self {
+        self.slice_axis(0, s)
+    }
+
+    /// Slices axis `axis`, Python style. Faults the thread if the axis does not exist or the
+    /// step is 0.
+    ///
+    /// ```
+    /// use rumba::kernel::{GlobalView, Slice};
+    /// let mut d = [1, 2, 3, 4, 5, 6];
+    /// let v = GlobalView::from_slice_mut_with_shape(&mut d, (2, 3)).unwrap();
+    /// let last_col = v.slice_axis(1, Slice::from(-1..));
+    /// assert_eq!(last_col.shape(), &[2, 1]);
+    /// assert_eq!(last_col.get((1, 0)), 6);
+    /// ```
+    pub fn slice_axis(&self, axis: usize, s: impl Into<Slice>) -> Self {
+        let s = s.into();
+        if axis >= self.ndim {
+            fault::raise(format!(
+                "cannot slice axis {axis} of a {}-d {} array",
+                self.ndim,
+                S::NAME
+            ));
+        }
+        if s.step == 0 {
+            fault::raise(format!(
+                "slice step cannot be zero (slicing a {} array)",
+                S::NAME
+            ));
+        }
+        let (start, count) = s.resolve(self.shape[axis]);
+        let mut v = *self;
+        if count > 0 {
+            // `start` is a valid index of the axis, so the new base is an element of the view.
+            v.ptr = self.ptr.wrapping_offset(start * self.strides[axis]);
+        }
+        v.shape[axis] = count;
+        v.strides[axis] = self.strides[axis] * s.step;
+        v
+    }
+}
+
+impl<'a, T: Pod> View<'a, T, Global> {
+    /// A view of global memory from a raw pointer, a shape and **byte** strides — how the array
+    /// layer hands device memory to a kernel.
+    ///
+    /// Returns [`Error::InvalidArgument`] when `shape` and `strides` differ in length or have
+    /// more than [`MAX_DIMS`] entries, or when the pointer or a stride is not a multiple of
+    /// `align_of::<T>()` (axes of length ≤ 1 may have any stride).
+    ///
+    /// # Safety
+    /// Every element the layout addresses (`ptr + Σ i_k * strides[k]` for in-bounds indices) must
+    /// lie in memory that stays allocated for `'a`, and for `'a` that memory may be accessed by
+    /// others only through views and [`access`](super::access) (no Rust references to it may be
+    /// used while a view writes it). If `writable`, the memory must be writable.
+    ///
+    /// ```
+    /// use rumba::kernel::GlobalView;
+    /// let mut d = [0f32; 6];
+    /// // Column 1 of a 3x2 C-ordered matrix: shape (3,), stride 8 bytes.
+    /// // SAFETY: `d` outlives the view and is used only through it meanwhile.
+    /// let col = unsafe { GlobalView::from_raw_parts(d.as_mut_ptr().add(1), &[3], &[8], true) }.unwrap();
+    /// col.set(2, 1.0);
+    /// assert_eq!(d[5], 1.0);
+    /// ```
+    pub unsafe fn from_raw_parts(
+        ptr: *mut T,
+        shape: &[usize],
+        strides: &[isize],
+        writable: bool,
+    ) -> Result<Self> {
+        if shape.len() != strides.len() || shape.len() > MAX_DIMS {
+            return Err(Error::InvalidArgument(format!(
+                "a global view needs as many strides as dimensions (at most {MAX_DIMS}): shape {:?}, strides {strides:?}",
+                shape
+            )));
+        }
+        let align = align_of::<T>();
+        if (ptr as usize) % align != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "pointer {ptr:p} is not aligned to {align} bytes for {}",
+                std::any::type_name::<T>()
+            )));
+        }
+        if let Some(k) =
+            (0..shape.len()).find(|&k| shape[k] > 1 && strides[k] % align as isize != 0)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "stride {} of axis {k} is not a multiple of the {align}-byte alignment of {}",
+                strides[k],
+                std::any::type_name::<T>()
+            )));
+        }
+        // SAFETY: layout checked above; memory validity is the caller's contract.
+        Ok(unsafe { Self::from_parts_unchecked(ptr.cast(), shape, strides, writable) })
+    }
+
+    /// A writable 1-d view of a host slice, for the duration of the borrow.
+    ///
+    /// ```
+    /// let mut d = [1u32, 2];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// v.set(0, v.get(1) * 10);
+    /// assert_eq!(d, [20, 2]);
+    /// ```
+    pub fn from_slice_mut(s: &'a mut [T]) -> Self {
+        // SAFETY: the exclusive borrow keeps the slice alive and unused by anyone else for 'a;
+        // the layout covers exactly its elements, which are aligned.
+        unsafe { Self::contiguous(s.as_mut_ptr().cast(), [s.len()].into_dims()) }
+    }
+
+    /// A writable C-ordered n-d view of a host slice. Fails with
+    /// [`Error::InvalidArgument`] if the shape's size is not the slice's length.
+    ///
+    /// ```
+    /// let mut d = [0u8; 24];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (2, 3, 4)).unwrap();
+    /// assert_eq!(v.strides(), &[12, 4, 1]);
+    /// assert!(rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, 5).is_err());
+    /// ```
+    pub fn from_slice_mut_with_shape(s: &'a mut [T], shape: impl IntoShape) -> Result<Self> {
+        let dims = shape.into_dims();
+        if dims.size() != Some(s.len()) {
+            return Err(Error::InvalidArgument(format!(
+                "shape {dims} does not have the {} elements of the slice",
+                s.len()
+            )));
+        }
+        // SAFETY: as in `from_slice_mut`; the shape covers exactly the slice.
+        Ok(unsafe { Self::contiguous(s.as_mut_ptr().cast(), dims) })
+    }
+
+    /// A read-only 1-d view of a host slice: [`set`](Self::set) and atomics fault.
+    ///
+    /// ```
+    /// let d = [3u8, 4];
+    /// assert_eq!(rumba::kernel::GlobalView::from_slice(&d).get(1), 4);
+    /// ```
+    pub fn from_slice(s: &'a [T]) -> Self {
+        // SAFETY: the shared borrow keeps the slice alive and unwritten for 'a; the view is
+        // read-only, and relaxed atomic loads of at most 8 bytes are allowed even on read-only
+        // memory.
+        let mut v =
+            unsafe { Self::contiguous(s.as_ptr().cast_mut().cast(), [s.len()].into_dims()) };
+        v.writable = false;
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::fault::{Unwound, describe};
+
+    fn fault_of(f: impl FnOnce()) -> String {
+        match describe(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err()) {
+            Unwound::Fault(m) => m,
+            Unwound::Barrier(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn python_slices() {
+        let py = |s: Slice, n: usize| {
+            let (start, count) = s.resolve(n);
+            (0..count as isize)
+                .map(|i| start + i * s.step)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(py(Slice::from(0..2), 4), [0, 1]);
+        assert_eq!(py(Slice::new(Some(1), None, -1), 4), [1, 0]);
+        assert_eq!(py(Slice::new(Some(3), Some(1), -1), 4), [3, 2]);
+        assert_eq!(py(Slice::from(..).step_by(2), 6), [0, 2, 4]);
+        assert_eq!(py(Slice::new(Some(-1), None, -2), 6), [5, 3, 1]);
+        assert_eq!(py(Slice::from(-100..100), 3), [0, 1, 2]);
+        assert_eq!(py(Slice::new(Some(100), Some(-100), -1), 3), [2, 1, 0]);
+        assert_eq!(py(Slice::from(2..1), 3), Vec::<isize>::new());
+        assert_eq!(py(Slice::from(..), 0), Vec::<isize>::new());
+    }
+
+    #[test]
+    fn out_of_bounds_names_index_and_shape() {
+        let mut d = [0i32; 6];
+        let v = GlobalView::from_slice_mut_with_shape(&mut d, (2, 3)).unwrap();
+        let m = fault_of(|| {
+            v.get((1, 3));
+        });
+        assert!(
+            m.contains("index (1, 3) is out of bounds for axis 1 with size 3"),
+            "{m}"
+        );
+        assert!(m.contains("global array"), "{m}");
+        assert!(m.contains("shape (2, 3)"), "{m}");
+        let m = fault_of(|| {
+            v.get(1);
+        });
+        assert!(m.contains("has 1 component(s)"), "{m}");
+    }
+
+    #[test]
+    fn read_only_and_bad_slices_fault() {
+        let d = [0i32; 3];
+        let v = GlobalView::from_slice(&d);
+        assert!(fault_of(|| v.set(0, 1)).contains("read-only global array"));
+        assert!(
+            fault_of(|| {
+                v.slice(Slice::from(..).step_by(0));
+            })
+            .contains("step cannot be zero")
+        );
+        assert!(
+            fault_of(|| {
+                v.slice_axis(1, ..);
+            })
+            .contains("cannot slice axis 1")
+        );
+    }
+
+    #[test]
+    fn raw_parts_are_checked() {
+        let mut d = [0u32; 4];
+        let p = d.as_mut_ptr();
+        // SAFETY: only the checks run; the views are never used.
+        unsafe {
+            assert!(GlobalView::from_raw_parts(p, &[2], &[4, 4], true).is_err());
+            assert!(
+                GlobalView::from_raw_parts(p.cast::<u8>().add(1).cast::<u32>(), &[1], &[4], true)
+                    .is_err()
+            );
+            assert!(GlobalView::from_raw_parts(p, &[2], &[6], true).is_err());
+            assert!(GlobalView::from_raw_parts(p, &[1], &[6], true).is_ok());
+            assert!(GlobalView::from_raw_parts(p.add(3), &[4], &[-4], true).is_ok());
+        }
+    }
+}
