@@ -674,6 +674,7 @@ fn divergent_barrier_on_the_fast_path_matches_coroutines() {
 }
 
 #[test]
+#[allow(clippy::if_same_then_else)] // the two branches are two barrier call sites
 fn divergent_barrier_different_call_sites() {
     let (_, thread, msg) = fault(both_paths(&LaunchConfig::new(1, 4), |t| {
         if t.thread_idx().x % 2 == 0 {
@@ -691,6 +692,7 @@ fn divergent_barrier_different_call_sites() {
 }
 
 #[test]
+#[allow(clippy::if_same_then_else)] // one call site reached from two branches
 fn same_call_site_in_a_helper_is_one_barrier() {
     fn sync(t: &ThreadCtx<'_>) {
         t.syncthreads();
@@ -832,6 +834,7 @@ mod properties {
         /// Each thread reaches `barriers[t]` barriers (possibly at two call sites) and may panic
         /// at one point: both paths must report the same outcome.
         #[test]
+        #[allow(clippy::if_same_then_else)] // two barrier call sites
         fn paths_agree(
             barriers in proptest::collection::vec(0u8..3, 1..40),
             split_site in any::<bool>(),

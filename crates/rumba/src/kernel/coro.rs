@@ -10,7 +10,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{DefaultStack, STACK_ALIGNMENT, Stack, StackPointer};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::barrier::Arrival;
@@ -26,7 +26,59 @@ use super::fault::{Unwound, describe};
 pub const COROUTINE_STACK_SIZE: usize = 256 * 1024;
 
 /// A GPU thread: resumed with a barrier value, yields its next barrier arrival.
-pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, (), DefaultStack>;
+pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, (), ColoredStack>;
+
+/// Number of distinct starting offsets ("colours") given to pooled stacks, 64 bytes apart.
+const COLORS: usize = 64;
+
+/// A [`DefaultStack`] whose usable top is lowered by a per-stack multiple of 64 bytes.
+///
+/// Every mapped stack starts at a page boundary, so without colouring the hot top frames of all
+/// the coroutines of a block share the same L1 cache sets and evict each other at every switch.
+/// Spreading the tops over 64 cache lines keeps a block's working set cache-resident.
+pub(crate) struct ColoredStack {
+    inner: DefaultStack,
+    offset: usize,
+}
+
+impl ColoredStack {
+    fn new(color: usize) -> std::io::Result<Self> {
+        let offset = (color % COLORS) * 64;
+        debug_assert_eq!(offset % STACK_ALIGNMENT, 0);
+        Ok(ColoredStack {
+            inner: DefaultStack::new(COROUTINE_STACK_SIZE + COLORS * 64)?,
+            offset,
+        })
+    }
+}
+
+// SAFETY: the stack is the inner stack minus at most `COLORS * 64` bytes at its top (which the
+// inner stack was enlarged by), so it still has a guard page (the inner one, below `limit`) and
+// more than `MIN_STACK_SIZE` usable bytes; the base stays `STACK_ALIGNMENT`-aligned because the
+// offset is a multiple of 64.
+unsafe impl Stack for ColoredStack {
+    fn base(&self) -> StackPointer {
+        match StackPointer::new(self.inner.base().get() - self.offset) {
+            Some(p) => p,
+            None => self.inner.base(),
+        }
+    }
+
+    fn limit(&self) -> StackPointer {
+        self.inner.limit()
+    }
+
+    #[cfg(windows)]
+    fn teb_fields(&self) -> corosensei::stack::StackTebFields {
+        self.inner.teb_fields()
+    }
+
+    #[cfg(windows)]
+    fn update_teb_fields(&mut self, stack_limit: usize, guaranteed_stack_bytes: usize) {
+        self.inner
+            .update_teb_fields(stack_limit, guaranteed_stack_bytes)
+    }
+}
 
 /// What a thread did when resumed.
 pub(crate) enum Step {
@@ -40,18 +92,25 @@ pub(crate) enum Step {
 
 /// Free coroutine stacks of one worker thread.
 pub(crate) struct StackPool {
-    free: Vec<DefaultStack>,
+    free: Vec<ColoredStack>,
+    made: usize,
 }
 
 impl StackPool {
     pub(crate) fn new() -> Self {
-        StackPool { free: Vec::new() }
+        StackPool {
+            free: Vec::new(),
+            made: 0,
+        }
     }
 
-    fn take(&mut self) -> std::io::Result<DefaultStack> {
+    fn take(&mut self) -> std::io::Result<ColoredStack> {
         match self.free.pop() {
             Some(s) => Ok(s),
-            None => DefaultStack::new(COROUTINE_STACK_SIZE),
+            None => {
+                self.made += 1;
+                ColoredStack::new(self.made)
+            }
         }
     }
 
@@ -65,19 +124,23 @@ impl StackPool {
 pub(crate) struct CoroSet<'r> {
     pool: &'r mut StackPool,
     slots: &'r mut Vec<Option<ThreadCoroutine>>,
+    /// One past the highest slot used by this set (slots beyond are `None`).
+    used: usize,
 }
 
 impl<'r> CoroSet<'r> {
-    /// A set for `threads` threads over the worker's (empty) slot vector.
+    /// A set over the worker's slot vector (all `None`; its length is kept between blocks so
+    /// that the fast path, which needs one slot, does not touch the others).
     pub(crate) fn new(
         pool: &'r mut StackPool,
         slots: &'r mut Vec<Option<ThreadCoroutine>>,
-        threads: usize,
     ) -> Self {
         debug_assert!(slots.iter().all(Option::is_none));
-        slots.clear();
-        slots.resize_with(threads, || None);
-        CoroSet { pool, slots }
+        CoroSet {
+            pool,
+            slots,
+            used: 0,
+        }
     }
 
     /// Creates thread `tid`'s coroutine running `f` on a pooled stack.
@@ -95,7 +158,11 @@ impl<'r> CoroSet<'r> {
         // SAFETY: the borrow obligation is forwarded to our caller; the coroutine is never
         // leaked (`mem::forget`) — it is finished or dropped by `retire`/`Drop` below.
         let co = unsafe { Coroutine::with_stack_unchecked(stack, f) };
+        if self.slots.len() <= tid {
+            self.slots.resize_with(tid + 1, || None);
+        }
         self.slots[tid] = Some(co);
+        self.used = self.used.max(tid + 1);
         Ok(())
     }
 
@@ -140,10 +207,9 @@ impl<'r> CoroSet<'r> {
 
 impl Drop for CoroSet<'_> {
     fn drop(&mut self) {
-        for tid in 0..self.slots.len() {
+        for tid in 0..self.used {
             self.retire(tid);
         }
-        self.slots.clear();
     }
 }
 
@@ -167,7 +233,7 @@ mod tests {
         let mut slots = Vec::new();
         let dropped = Cell::new(0);
         {
-            let mut set = CoroSet::new(&mut pool, &mut slots, 2);
+            let mut set = CoroSet::new(&mut pool, &mut slots);
             for tid in 0..2 {
                 let d = &dropped;
                 // SAFETY: `dropped` outlives `set`.
@@ -199,7 +265,7 @@ mod tests {
     fn panics_become_faults() {
         let mut pool = StackPool::new();
         let mut slots = Vec::new();
-        let mut set = CoroSet::new(&mut pool, &mut slots, 1);
+        let mut set = CoroSet::new(&mut pool, &mut slots);
         // SAFETY: the closure borrows nothing.
         unsafe { set.spawn(0, |_, _| std::panic::resume_unwind(Box::new("boom"))) }.unwrap();
         assert!(matches!(set.resume(0, 0), Step::Faulted(m) if m == "panicked: boom"));

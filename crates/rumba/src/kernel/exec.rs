@@ -249,7 +249,7 @@ where
         let locals = &locals[..];
         // Declared after `info` (and borrowing `locals` and `self.body`, which outlive it), so
         // it is dropped — every coroutine finished or unwound — before anything they borrow.
-        let mut set = CoroSet::new(stacks, coros, n as usize);
+        let mut set = CoroSet::new(stacks, coros);
         let mut round = Round::new();
         if self.fast_path {
             self.spawn(&mut set, &info, locals, 0)?;
