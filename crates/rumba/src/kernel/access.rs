@@ -1,7 +1,7 @@
 //! Sound element loads and stores on memory that simulated GPU threads share and race on.
 //!
 //! This is the only place where kernel memory (global, shared, local) is read or written. The
-//! views in [`view`](super::view) compute an element's address and bounds-check it, then call
+//! views ([`View`](super::View)) compute an element's address and bounds-check it, then call
 //! [`load`] / [`store`] here. Nothing in this module allocates or knows which memory space it is in.
 //!
 //! # Soundness
@@ -22,6 +22,10 @@
 //!   `#[repr(C)]` record of `u8`s is moved byte by byte. Each word is atomic; the element as a
 //!   whole may tear under a race, as it can on a GPU. Elements are [`bytemuck::Pod`], so any
 //!   combination of words is a valid value and there are no padding bytes to leak.
+//! * **Provenance.** An atomic load goes through a shared atomic reference, which needs write
+//!   permission, so memory only borrowed immutably (a `&[T]` handed to
+//!   [`GlobalView::from_slice`](super::GlobalView::from_slice)) is read with plain loads
+//!   instead; nobody can write it while the borrow lives, so those cannot race.
 //! * **Alignment** is the caller's obligation (every view checks or guarantees that the base
 //!   pointer and strides are multiples of `align_of::<T>()`), so each word pointer is aligned for
 //!   its atomic type.
@@ -49,13 +53,14 @@ const fn word_size<T>() -> usize {
 /// # Safety
 ///
 /// `src` must be aligned for `T`, and the `size_of::<T>()` bytes at `src` must be allocated,
-/// initialised and, for the duration of the call, accessed by others only through this module
-/// (or through plain reads when nobody writes).
+/// initialised, writable memory reached through a pointer with write permission (an atomic load
+/// creates a shared atomic reference), and, for the duration of the call, accessed by others
+/// only through this module (or through plain reads when nobody writes).
 ///
 /// ```
-/// let x = [1.5f64, 2.5];
-/// // SAFETY: `x` is live, aligned and nobody writes it.
-/// let v = unsafe { rumba::kernel::access::load(x.as_ptr().wrapping_add(1)) };
+/// let mut x = [1.5f64, 2.5];
+/// // SAFETY: `x` is live, aligned, writable and nobody else uses it.
+/// let v = unsafe { rumba::kernel::access::load(x.as_mut_ptr().wrapping_add(1)) };
 /// assert_eq!(v, 2.5);
 /// ```
 #[inline(always)]
@@ -146,7 +151,7 @@ mod tests {
         // SAFETY: `slot` is a local, aligned array we own.
         unsafe {
             store(slot.as_mut_ptr().add(1), v);
-            assert_eq!(load(slot.as_ptr().add(1)), v);
+            assert_eq!(load(slot.as_mut_ptr().add(1)), v);
         }
         assert_eq!(slot[0], T::zeroed());
         assert_eq!(slot[2], T::zeroed());

@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering::Re
 
 use bytemuck::Pod;
 
-use super::view::{AtomicSpace, NdIndex, View};
+use super::shape::NdIndex;
+use super::view::{AtomicSpace, View};
 
 mod sealed {
     pub trait Sealed {}

@@ -30,6 +30,9 @@
 //! faulted, blocks with higher indices that have not started are skipped, but lower ones still
 //! run. After a fault every coroutine is unwound, stacks go back to the pool, and the next launch
 //! runs normally.
+//!
+//! This module touches rayon's global pool, the per-worker resources in a thread-local, and
+//! whatever memory the kernel body touches.
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -82,7 +85,9 @@ impl Default for ExecOptions {
 /// Returns [`Error::InvalidArgument`] for an invalid configuration (see
 /// [`LaunchConfig::validate`]) and [`Error::KernelFault`] naming `kernel_name`, block, thread
 /// and reason if a thread panics, indexes out of bounds, calls
-/// [`ThreadCtx::fault`] or reaches a divergent barrier.
+/// [`ThreadCtx::fault`] or reaches a divergent barrier. If several threads fault, the reported
+/// one is the first fault (in execution order) of the faulting block with the lowest linear
+/// index; see the [module docs](self).
 ///
 /// ```
 /// use rumba::kernel::{run_grid, GlobalView, LaunchConfig};

@@ -14,7 +14,8 @@ use bytemuck::Pod;
 
 use super::buf::{BUF_ALIGN, RawBuf};
 use super::fault;
-use super::view::{Dims, LocalArray, View};
+use super::shape::Dims;
+use super::view::{LocalArray, View};
 
 /// The most local memory one GPU thread may allocate with `local_array`, in bytes (CUDA's
 /// per-thread limit).

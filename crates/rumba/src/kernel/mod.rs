@@ -18,6 +18,7 @@
 //! | `barrier` | barrier arrivals, values and divergence |
 //! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
 //! | `shared`, `local` | shared and local memory arenas |
+//! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
 //! | `view` | [`View`]: n-d, bounds-checked element access |
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
@@ -62,6 +63,7 @@ mod dim;
 pub mod exec;
 mod fault;
 mod local;
+mod shape;
 mod shared;
 mod thread_ctx;
 mod view;
@@ -74,8 +76,8 @@ pub use dim::{
 };
 pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use local::LOCAL_MEMORY_PER_THREAD;
+pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 pub use thread_ctx::{Predicate, ThreadCtx};
 pub use view::{
-    AtomicSpace, Dims, Global, GlobalView, IntoShape, Local, LocalArray, MAX_DIMS, MemorySpace,
-    NdIndex, Shared, SharedArray, Slice, View,
+    AtomicSpace, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray, View,
 };

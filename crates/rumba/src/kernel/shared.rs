@@ -23,7 +23,8 @@ use bytemuck::Pod;
 use super::buf::{BUF_ALIGN, RawBuf};
 use super::dim::SHARED_MEMORY_PER_BLOCK;
 use super::fault;
-use super::view::{Dims, IntoShape, SharedArray, View};
+use super::shape::{Dims, IntoShape};
+use super::view::{SharedArray, View};
 
 /// How a static shared array is identified.
 #[derive(Clone, Copy)]

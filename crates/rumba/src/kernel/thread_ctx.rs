@@ -15,8 +15,9 @@ use super::barrier::{Arrival, BarrierKind};
 use super::dim::{Dim3, WARP_SIZE};
 use super::fault::{self, PlainBarrier};
 use super::local::LocalArena;
+use super::shape::IntoShape;
 use super::shared::{SharedMemory, SiteKey};
-use super::view::{IntoShape, LocalArray, SharedArray};
+use super::view::{LocalArray, SharedArray};
 
 /// What every thread of a block shares.
 pub(crate) struct BlockInfo<'a> {

@@ -17,19 +17,12 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{align_of, size_of};
-use std::ops::{Range, RangeFrom, RangeFull, RangeTo};
 
 use bytemuck::Pod;
 
+use super::shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 use super::{access, fault};
 use crate::error::{Error, Result};
-
-/// The most dimensions a view can have.
-///
-/// ```
-/// assert_eq!(rumba::kernel::MAX_DIMS, 8);
-/// ```
-pub const MAX_DIMS: usize = 8;
 
 mod sealed {
     pub trait Sealed {}
@@ -103,279 +96,16 @@ pub type SharedArray<'a, T> = View<'a, T, Shared>;
 /// A view of a thread's local memory, from [`ThreadCtx::local_array`](super::ThreadCtx::local_array).
 pub type LocalArray<'a, T> = View<'a, T, Local>;
 
-/// A shape of up to [`MAX_DIMS`] dimensions, stored inline (no allocation).
-///
-/// ```
-/// use rumba::kernel::IntoShape;
-/// let d = (2, 3, 4).into_dims();
-/// assert_eq!(d.as_slice(), &[2, 3, 4]);
-/// assert_eq!(d.size(), Some(24));
-/// assert_eq!(d.to_string(), "(2, 3, 4)");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Dims {
-    len: usize,
-    vals: [usize; MAX_DIMS],
-}
-
-impl Dims {
-    /// Builds dims from a slice, or `None` if it has more than [`MAX_DIMS`] entries.
-    ///
-    /// ```
-    /// assert!(rumba::kernel::Dims::from_slice(&[1; 9]).is_none());
-    /// ```
-    pub fn from_slice(s: &[usize]) -> Option<Dims> {
-        if s.len() > MAX_DIMS {
-            return None;
-        }
-        let mut vals = [0; MAX_DIMS];
-        vals[..s.len()].copy_from_slice(s);
-        Some(Dims { len: s.len(), vals })
-    }
-
-    /// The dimensions as a slice.
-    ///
-    /// ```
-    /// use rumba::kernel::IntoShape;
-    /// assert_eq!(5.into_dims().as_slice(), &[5]);
-    /// ```
-    pub fn as_slice(&self) -> &[usize] {
-        &self.vals[..self.len]
-    }
-
-    /// The product of the dimensions, or `None` on overflow.
-    ///
-    /// ```
-    /// use rumba::kernel::IntoShape;
-    /// assert_eq!((usize::MAX, 2).into_dims().size(), None);
-    /// ```
-    pub fn size(&self) -> Option<usize> {
-        self.as_slice()
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-    }
-}
-
-impl fmt::Display for Dims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::error::format_shape(self.as_slice()))
-    }
-}
-
-impl fmt::Debug for Dims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-/// Something usable as an array shape: `usize`, tuples of up to four `usize`, `[usize; N]`.
-///
-/// ```
-/// use rumba::kernel::IntoShape;
-/// assert_eq!([2, 3].into_dims().as_slice(), &[2, 3]);
-/// ```
-pub trait IntoShape {
-    /// The shape as [`Dims`].
-    fn into_dims(self) -> Dims;
-}
-
-/// Something usable as an n-d index: `usize`, tuples of up to four `usize`, `[usize; N]`.
-///
-/// ```
-/// use rumba::kernel::NdIndex;
-/// // Element (1, 2) of a C-ordered 2x3 array of 4-byte elements is 20 bytes in.
-/// assert_eq!((1, 2).byte_offset(&[2, 3], &[12, 4]), Some(20));
-/// assert_eq!((2, 0).byte_offset(&[2, 3], &[12, 4]), None);
-/// ```
-pub trait NdIndex: Copy {
-    /// The byte offset of this index for `shape` / byte `strides`, or `None` if the index has
-    /// the wrong number of components or is out of bounds.
-    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize>;
-    /// The index components, for messages.
-    fn components(self) -> Dims;
-}
-
-impl IntoShape for Dims {
-    fn into_dims(self) -> Dims {
-        self
-    }
-}
-
-impl IntoShape for usize {
-    fn into_dims(self) -> Dims {
-        [self].into_dims()
-    }
-}
-
-impl<const N: usize> IntoShape for [usize; N] {
-    fn into_dims(self) -> Dims {
-        const { assert!(N <= MAX_DIMS, "too many dimensions") };
-        let mut vals = [0; MAX_DIMS];
-        vals[..N].copy_from_slice(&self);
-        Dims { len: N, vals }
-    }
-}
-
-impl NdIndex for usize {
-    #[inline(always)]
-    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-        if shape.len() == 1 && self < shape[0] {
-            Some(self as isize * strides[0])
-        } else {
-            None
-        }
-    }
-    fn components(self) -> Dims {
-        [self].into_dims()
-    }
-}
-
-impl<const N: usize> NdIndex for [usize; N] {
-    #[inline(always)]
-    fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-        if shape.len() != N {
-            return None;
-        }
-        let mut off = 0isize;
-        for k in 0..N {
-            if self[k] >= shape[k] {
-                return None;
-            }
-            off += self[k] as isize * strides[k];
-        }
-        Some(off)
-    }
-    fn components(self) -> Dims {
-        self.into_dims()
-    }
-}
-
-macro_rules! usize_of {
-    ($x:ident) => {
-        usize
-    };
-}
-
-macro_rules! tuple_shapes {
-    ($(($($t:ident),+) => $n:literal),+ $(,)?) => {$(
-        impl IntoShape for ($(usize_of!($t),)+) {
-                        fn into_dims(self) -> Dims {
-                let ($($t,)+) = self;
-                [$($t),+].into_dims()
-            }
-        }
-        impl NdIndex for ($(usize_of!($t),)+) {
-            #[inline(always)]
-                        fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-                let ($($t,)+) = self;
-                <[usize; $n] as NdIndex>::byte_offset([$($t),+], shape, strides)
-            }
-                        fn components(self) -> Dims {
-                let ($($t,)+) = self;
-                [$($t),+].into_dims()
-            }
-        }
-    )+};
-}
-
-tuple_shapes!((a) => 1, (a, b) => 2, (a, b, c) => 3, (a, b, c, d) => 4);
-
-/// A Python-style slice `start:stop:step` of one axis; negative `start`/`stop` count from the
-/// end, `None` means "from the beginning / to the end" in the direction of `step`.
-///
-/// ```
-/// use rumba::kernel::Slice;
-/// assert_eq!(Slice::from(1..3).resolve(5), (1, 2));          // [1:3]
-/// assert_eq!(Slice::new(None, None, 2).resolve(6), (0, 3));  // [::2]
-/// assert_eq!(Slice::new(Some(-1), None, -2).resolve(6), (5, 3)); // [-1::-2]
-/// assert_eq!(Slice::new(Some(3), Some(1), -1).resolve(4), (3, 2)); // [3:1:-1]
-/// ```
+/// How a view may touch its memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Slice {
-    /// First index (inclusive).
-    pub start: Option<isize>,
-    /// Last index (exclusive).
-    pub stop: Option<isize>,
-    /// Step; must not be 0.
-    pub step: isize,
-}
-
-impl Slice {
-    /// `start:stop:step`.
-    ///
-    /// ```
-    /// let s = rumba::kernel::Slice::new(Some(1), None, -1); // [1::-1]
-    /// assert_eq!(s.resolve(4), (1, 2));
-    /// ```
-    pub const fn new(start: Option<isize>, stop: Option<isize>, step: isize) -> Self {
-        Slice { start, stop, step }
-    }
-
-    /// The same slice with another step.
-    ///
-    /// ```
-    /// use rumba::kernel::Slice;
-    /// assert_eq!(Slice::from(..).step_by(2), Slice::new(None, None, 2));
-    /// ```
-    pub const fn step_by(mut self, step: isize) -> Self {
-        self.step = step;
-        self
-    }
-
-    /// The first index and the number of elements this slice selects from an axis of length
-    /// `len`, with Python's clamping rules. `step` must not be 0 (a zero step selects nothing).
-    ///
-    /// ```
-    /// assert_eq!(rumba::kernel::Slice::from(-2..).resolve(5), (3, 2));
-    /// ```
-    pub fn resolve(&self, len: usize) -> (isize, usize) {
-        let n = len as isize;
-        let step = self.step;
-        if step > 0 {
-            let clamp = |i: isize| if i < 0 { (i + n).max(0) } else { i.min(n) };
-            let start = self.start.map_or(0, clamp);
-            let stop = self.stop.map_or(n, clamp);
-            let count = if stop > start {
-                (stop - start + step - 1) / step
-            } else {
-                0
-            };
-            (start, count as usize)
-        } else if step < 0 {
-            let clamp = |i: isize| if i < 0 { (i + n).max(-1) } else { i.min(n - 1) };
-            let start = self.start.map_or(n - 1, clamp);
-            let stop = self.stop.map_or(-1, clamp);
-            let count = if start > stop {
-                (start - stop - step - 1) / -step
-            } else {
-                0
-            };
-            (start, count as usize)
-        } else {
-            (0, 0)
-        }
-    }
-}
-
-impl From<Range<isize>> for Slice {
-    fn from(r: Range<isize>) -> Self {
-        Slice::new(Some(r.start), Some(r.end), 1)
-    }
-}
-impl From<RangeFrom<isize>> for Slice {
-    fn from(r: RangeFrom<isize>) -> Self {
-        Slice::new(Some(r.start), None, 1)
-    }
-}
-impl From<RangeTo<isize>> for Slice {
-    fn from(r: RangeTo<isize>) -> Self {
-        Slice::new(None, Some(r.end), 1)
-    }
-}
-impl From<RangeFull> for Slice {
-    fn from(_: RangeFull) -> Self {
-        Slice::new(None, None, 1)
-    }
+enum Mode {
+    /// Atomic loads and stores.
+    ReadWrite,
+    /// Atomic loads only (memory others may write concurrently).
+    ReadOnly,
+    /// Plain loads only: the memory is behind a Rust shared borrow, so nobody writes it, and an
+    /// atomic access (which would need write permission) is not allowed.
+    Frozen,
 }
 
 /// Variance and auto-trait marker of [`View`]: borrows for `'a`, yields `T`s, lives in `S`.
@@ -402,7 +132,7 @@ pub struct View<'a, T, S> {
     ndim: usize,
     shape: [usize; MAX_DIMS],
     strides: [isize; MAX_DIMS],
-    writable: bool,
+    mode: Mode,
     _marker: PhantomData<Marker<'a, T, S>>,
 }
 
@@ -427,7 +157,7 @@ impl<T, S: MemorySpace> fmt::Debug for View<'_, T, S> {
             .field("ptr", &self.ptr)
             .field("shape", &&self.shape[..self.ndim])
             .field("strides", &&self.strides[..self.ndim])
-            .field("writable", &self.writable)
+            .field("mode", &self.mode)
             .finish()
     }
 }
@@ -450,7 +180,11 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
             ndim: shape.len(),
             shape: [0; MAX_DIMS],
             strides: [0; MAX_DIMS],
-            writable,
+            mode: if writable {
+                Mode::ReadWrite
+            } else {
+                Mode::ReadOnly
+            },
             _marker: PhantomData,
         };
         v.shape[..shape.len()].copy_from_slice(shape);
@@ -538,7 +272,7 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// assert!(!rumba::kernel::GlobalView::from_slice(&d).is_writable());
     /// ```
     pub fn is_writable(&self) -> bool {
-        self.writable
+        self.mode == Mode::ReadWrite
     }
 
     /// The address of the element at index 0 (for interop and diagnostics; do not dereference it
@@ -565,7 +299,7 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// The checked address of element `index` for a write.
     #[inline(always)]
     pub(crate) fn element_ptr_mut<I: NdIndex>(&self, index: I) -> *mut T {
-        if !self.writable {
+        if self.mode != Mode::ReadWrite {
             self.read_only(index.components());
         }
         self.element_ptr(index)
@@ -575,17 +309,18 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     #[inline(never)]
     fn out_of_bounds(&self, index: Dims) -> ! {
         let shape = crate::error::format_shape(self.shape());
-        let message = if index.len != self.ndim {
+        let index_vals = index.as_slice();
+        let message = if index_vals.len() != self.ndim {
             format!(
                 "index {index} has {} component(s) but the {} array at {:p} has {} dimension(s) (shape {shape})",
-                index.len,
+                index_vals.len(),
                 S::NAME,
                 self.ptr,
                 self.ndim
             )
         } else {
             let axis = (0..self.ndim)
-                .find(|&k| index.vals[k] >= self.shape[k])
+                .find(|&k| index_vals[k] >= self.shape[k])
                 .unwrap_or(0);
             format!(
                 "index {index} is out of bounds for axis {axis} with size {} of the {} array at {:p} with shape {shape}",
@@ -617,6 +352,11 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     #[inline(always)]
     pub fn get<I: NdIndex>(&self, index: I) -> T {
         let p = self.element_ptr(index);
+        if self.mode == Mode::Frozen {
+            // SAFETY: `p` is in bounds of a live, aligned slice that is shared-borrowed for 'a,
+            // so nobody writes it and a plain read cannot race.
+            return unsafe { p.read() };
+        }
         // SAFETY: `p` is in bounds, so inside the live, aligned memory this view covers
         // (construction contract); `access` makes the racy read sound.
         unsafe { access::load(p) }
@@ -702,7 +442,9 @@ impl<'a, T: Pod> View<'a, T, Global> {
     /// Every element the layout addresses (`ptr + Σ i_k * strides[k]` for in-bounds indices) must
     /// lie in memory that stays allocated for `'a`, and for `'a` that memory may be accessed by
     /// others only through views and [`access`](super::access) (no Rust references to it may be
-    /// used while a view writes it). If `writable`, the memory must be writable.
+    /// used while a view writes it). The memory must be writable and `ptr` derived with write
+    /// permission even when `writable` is false, because loads are atomic; a read-only view
+    /// (`writable == false`) merely refuses stores.
     ///
     /// ```
     /// use rumba::kernel::GlobalView;
@@ -788,11 +530,11 @@ impl<'a, T: Pod> View<'a, T, Global> {
     /// ```
     pub fn from_slice(s: &'a [T]) -> Self {
         // SAFETY: the shared borrow keeps the slice alive and unwritten for 'a; the view is
-        // read-only, and relaxed atomic loads of at most 8 bytes are allowed even on read-only
-        // memory.
+        // frozen: it never writes and reads with plain loads (an atomic load would need a
+        // pointer with write permission).
         let mut v =
             unsafe { Self::contiguous(s.as_ptr().cast_mut().cast(), [s.len()].into_dims()) };
-        v.writable = false;
+        v.mode = Mode::Frozen;
         v
     }
 }
@@ -807,25 +549,6 @@ mod tests {
             Unwound::Fault(m) => m,
             Unwound::Barrier(_) => unreachable!(),
         }
-    }
-
-    #[test]
-    fn python_slices() {
-        let py = |s: Slice, n: usize| {
-            let (start, count) = s.resolve(n);
-            (0..count as isize)
-                .map(|i| start + i * s.step)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(py(Slice::from(0..2), 4), [0, 1]);
-        assert_eq!(py(Slice::new(Some(1), None, -1), 4), [1, 0]);
-        assert_eq!(py(Slice::new(Some(3), Some(1), -1), 4), [3, 2]);
-        assert_eq!(py(Slice::from(..).step_by(2), 6), [0, 2, 4]);
-        assert_eq!(py(Slice::new(Some(-1), None, -2), 6), [5, 3, 1]);
-        assert_eq!(py(Slice::from(-100..100), 3), [0, 1, 2]);
-        assert_eq!(py(Slice::new(Some(100), Some(-100), -1), 3), [2, 1, 0]);
-        assert_eq!(py(Slice::new(Some(2), Some(1), 1), 3), Vec::<isize>::new());
-        assert_eq!(py(Slice::from(..), 0), Vec::<isize>::new());
     }
 
     #[test]
