@@ -824,6 +824,72 @@ fn fast_and_coroutine_paths_agree_on_results() {
     assert_eq!(fast[128], x[128] + 1.0);
 }
 
+#[test]
+fn full_blocks_of_1024_threads_synchronise() {
+    let mut out = vec![0u32; 2048];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(2, (32, 32)), |t| {
+        let s = t.shared_array::<u32>((32, 32));
+        let (x, y) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+        s.set((y, x), (y * 32 + x) as u32);
+        t.syncthreads();
+        // Transpose through shared memory.
+        o.set(t.block_idx().x as usize * 1024 + y * 32 + x, s.get((x, y)));
+    })
+    .unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let (y, x) = ((i % 1024) / 32, i % 32);
+        assert_eq!(*v as usize, x * 32 + y);
+    }
+}
+
+#[test]
+fn a_type_erased_body_can_be_launched() {
+    let hits = AtomicUsize::new(0);
+    let body: &(dyn Fn(&ThreadCtx<'_>) + Sync) = &|t| {
+        t.syncthreads();
+        hits.fetch_add(1, Ordering::Relaxed);
+    };
+    run_grid("dyn", &LaunchConfig::new(3, 5), body).unwrap();
+    assert_eq!(hits.load(Ordering::Relaxed), 15);
+}
+
+#[test]
+fn a_kernel_may_launch_a_kernel() {
+    let total = AtomicUsize::new(0);
+    run_grid("outer", &LaunchConfig::new(2, 2), |t| {
+        t.syncthreads();
+        run_grid("inner", &LaunchConfig::new(2, 3), |u| {
+            u.syncthreads();
+            total.fetch_add(1, Ordering::Relaxed);
+        })
+        .unwrap();
+    })
+    .unwrap();
+    assert_eq!(total.load(Ordering::Relaxed), 4 * 6);
+}
+
+#[test]
+fn named_shared_arrays_are_shared_across_call_sites() {
+    fn producer(t: &ThreadCtx<'_>) {
+        t.shared_array_named::<i32>("buf", 4)
+            .set(t.thread_idx().x as usize, 7);
+    }
+    fn consumer(t: &ThreadCtx<'_>) -> i32 {
+        t.shared_array_named::<i32>("buf", 4)
+            .get(3 - t.thread_idx().x as usize)
+    }
+    let mut out = [0i32; 4];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(1, 4), |t| {
+        producer(t);
+        t.syncthreads();
+        o.set(t.thread_idx().x as usize, consumer(t));
+    })
+    .unwrap();
+    assert_eq!(out, [7; 4]);
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;

@@ -31,6 +31,10 @@
 //! run. After a fault every coroutine is unwound, stacks go back to the pool, and the next launch
 //! runs normally.
 //!
+//! A kernel body may itself call [`run_grid`]: the nested launch gets its own resources. While
+//! it waits, rayon may run other blocks of the outer launch on the same (coroutine) stack, so
+//! keep such nesting shallow.
+//!
 //! This module touches rayon's global pool, the per-worker resources in a thread-local, and
 //! whatever memory the kernel body touches.
 
