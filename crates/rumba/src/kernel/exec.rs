@@ -261,7 +261,8 @@ where
         let mut set = CoroSet::new(stacks, coros);
         let mut round = Round::new();
         if self.fast_path {
-            self.spawn(&mut set, &info, locals, 0)?;
+            // SAFETY: `info` and `locals` outlive `set` (declared before it).
+            unsafe { self.spawn(&mut set, &info, locals, 0) }?;
             match set.resume(0, 0) {
                 Step::Faulted(m) => return Err((0, m)),
                 Step::Arrived(a) => round.arrive(0, a),
@@ -273,12 +274,17 @@ where
         }
         let first = u32::from(self.fast_path);
         for t in first..n {
-            self.spawn(&mut set, &info, locals, t)?;
+            // SAFETY: as above.
+            unsafe { self.spawn(&mut set, &info, locals, t) }?;
         }
         self.run_rounds(&mut set, round, first)
     }
 
-    fn spawn<'s>(
+    /// Creates thread `t`'s coroutine in `set`.
+    ///
+    /// # Safety
+    /// `info` and `locals` must outlive `set` (the coroutine borrows them until `set` drops).
+    unsafe fn spawn<'s>(
         &'s self,
         set: &mut CoroSet<'_>,
         info: &'s BlockInfo<'s>,
@@ -299,8 +305,8 @@ where
             };
             body(&ctx);
         };
-        // SAFETY: the closure borrows `info`, `locals` and `body`, all of which outlive `set`
-        // (see `run_block`).
+        // SAFETY: the closure borrows `info` and `locals`, which outlive `set` per this
+        // function's contract, and `body`, which outlives the whole launch.
         unsafe { set.spawn(t as usize, thread) }.map_err(|m| (t, m))
     }
 
