@@ -25,8 +25,9 @@ use super::fault::{Unwound, describe};
 /// ```
 pub const COROUTINE_STACK_SIZE: usize = 256 * 1024;
 
-/// A GPU thread: resumed with a barrier value, yields its next barrier arrival.
-pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, (), ColoredStack>;
+/// A GPU thread: resumed with a barrier value, yields its next barrier arrival, returns `None`
+/// when the kernel body returned and `Some(message)` when it faulted.
+pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, Option<String>, ColoredStack>;
 
 /// Number of distinct starting offsets ("colours") given to pooled stacks, 64 bytes apart.
 const COLORS: usize = 64;
@@ -155,9 +156,24 @@ impl<'r> CoroSet<'r> {
         let stack = self.pool.take().map_err(|e| {
             format!("could not allocate a {COROUTINE_STACK_SIZE}-byte coroutine stack: {e}")
         })?;
+        // Faults are caught on the coroutine's own stack, once per thread, so resuming needs no
+        // `catch_unwind` per switch. When a suspended thread is force-unwound during cleanup,
+        // this also catches corosensei's unwind payload; corosensei then sees a normal return,
+        // which it accepts, and the message is discarded (cleanup reports nothing).
+        let thread = move |y: &Yielder<i32, Arrival>, input: i32| match catch_unwind(
+            AssertUnwindSafe(|| f(y, input)),
+        ) {
+            Ok(()) => None,
+            Err(payload) => Some(match describe(payload) {
+                Unwound::Fault(m) => m,
+                Unwound::Barrier(_) => {
+                    "internal error: a coroutine thread took the plain barrier path".into()
+                }
+            }),
+        };
         // SAFETY: the borrow obligation is forwarded to our caller; the coroutine is never
         // leaked (`mem::forget`) — it is finished or dropped by `retire`/`Drop` below.
-        let co = unsafe { Coroutine::with_stack_unchecked(stack, f) };
+        let co = unsafe { Coroutine::with_stack_unchecked(stack, thread) };
         if self.slots.len() <= tid {
             self.slots.resize_with(tid + 1, || None);
         }
@@ -174,15 +190,10 @@ impl<'r> CoroSet<'r> {
                 "internal error: thread {tid} resumed after it finished"
             ));
         };
-        let step = match catch_unwind(AssertUnwindSafe(|| co.resume(input))) {
-            Ok(CoroutineResult::Yield(a)) => return Step::Arrived(a),
-            Ok(CoroutineResult::Return(())) => Step::Exited,
-            Err(payload) => match describe(payload) {
-                Unwound::Fault(m) => Step::Faulted(m),
-                Unwound::Barrier(_) => Step::Faulted(
-                    "internal error: coroutine thread took the plain barrier path".into(),
-                ),
-            },
+        let step = match co.resume(input) {
+            CoroutineResult::Yield(a) => return Step::Arrived(a),
+            CoroutineResult::Return(None) => Step::Exited,
+            CoroutineResult::Return(Some(m)) => Step::Faulted(m),
         };
         self.retire(tid);
         step

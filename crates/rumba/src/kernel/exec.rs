@@ -152,7 +152,13 @@ where
             return;
         }
         let block_idx = Dim3::from_linear(b, config.grid);
-        if let Err((tid, message)) = with_resources(|res| launch.run_block(block_idx, res)) {
+        // Thread faults are caught per thread; this outer catch is a safety net so that an
+        // internal error fails the launch instead of unwinding into the caller.
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            with_resources(|res| launch.run_block(block_idx, res))
+        }))
+        .unwrap_or_else(|_| Err((0, "internal error: the block runner panicked".to_owned())));
+        if let Err((tid, message)) = ran {
             lowest_faulted.fetch_min(b, Relaxed);
             let thread = Dim3::from_linear(tid as u64, config.block);
             tracing::debug!(kernel = kernel_name, block = %block_idx, thread = %thread, %message, "kernel fault");

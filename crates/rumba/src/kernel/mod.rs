@@ -12,7 +12,7 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | [`dim`](self) | [`Dim3`], [`LaunchConfig`] and device limits |
+//! | `dim` | [`Dim3`], [`LaunchConfig`] and device limits |
 //! | [`exec`] | [`run_grid`]: block scheduling, fast path, fault choice |
 //! | `coro` | coroutines on pooled stacks |
 //! | `barrier` | barrier arrivals, values and divergence |
