@@ -5,8 +5,10 @@
 //! [`StackPool`] and go back to it when the coroutine finishes, so after warm-up launching a
 //! block maps no memory. [`CoroSet`] owns the coroutines of the running block and guarantees, in
 //! its `Drop`, that none outlives the block: a coroutine still suspended (the block faulted) is
-//! force-unwound — its frames' destructors run, the unwind is caught inside corosensei — and its
-//! stack is recycled. Touches only the stacks.
+//! force-unwound — its frames' destructors run exactly once, the unwind ends at the thread's
+//! root (where faults are caught) and nothing is reported for it — and its stack is recycled.
+//! Faults (panics, bounds, divergence raised in the thread) are caught on the coroutine's own
+//! stack, once per thread, and returned as the coroutine's result. Touches only the stacks.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

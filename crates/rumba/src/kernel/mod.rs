@@ -10,6 +10,10 @@
 //! synchronise ([`exec`]). Memory is reached only through bounds-checked [`View`]s whose element
 //! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
 //!
+//! What it touches: rayon's global thread pool, per-worker resources (stacks, shared and local
+//! memory arenas) kept in thread-locals, and the memory behind the views a kernel captures.
+//! Nothing from the driver, memory-manager, array or stream layers.
+//!
 //! | file | concept |
 //! |---|---|
 //! | `dim` | [`Dim3`], [`LaunchConfig`] and device limits |
