@@ -322,8 +322,11 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
             let axis = (0..self.ndim)
                 .find(|&k| index_vals[k] >= self.shape[k])
                 .unwrap_or(0);
+            let addr = (0..self.ndim).fold(self.ptr as usize, |a, k| {
+                a.wrapping_add((index_vals[k] as isize).wrapping_mul(self.strides[k]) as usize)
+            });
             format!(
-                "index {index} is out of bounds for axis {axis} with size {} of the {} array at {:p} with shape {shape}",
+                "index {index} is out of bounds for axis {axis} with size {} of the {} array at {:p} with shape {shape} (address {addr:#x})",
                 self.shape[axis],
                 S::NAME,
                 self.ptr
@@ -564,6 +567,8 @@ mod tests {
         );
         assert!(m.contains("global array"), "{m}");
         assert!(m.contains("shape (2, 3)"), "{m}");
+        let addr = format!("(address {:#x})", v.as_ptr() as usize + 24);
+        assert!(m.ends_with(&addr), "{m}");
         let m = fault_of(|| {
             v.get(1);
         });
