@@ -1,0 +1,455 @@
+//! Atomic read-modify-write operations on global and shared memory, CUDA style: each returns
+//! the value the element held before the operation.
+//!
+//! | operation | types |
+//! |---|---|
+//! | `add`, `sub`, `max`, `min`, `exch`, `cas` | `i32`, `u32`, `i64`, `u64`, `f32`, `f64` |
+//! | `and`, `or`, `xor`, `inc`, `dec` | `i32`, `u32`, `i64`, `u64` |
+//!
+//! Integer `add`/`sub` wrap. `inc(bound)` stores `old >= bound ? 0 : old + 1` and
+//! `dec(bound)` stores `(old == 0 || old > bound) ? bound : old - 1` (CUDA's `atomicInc` /
+//! `atomicDec`; comparisons are signed for signed types). Float operations are compare-and-swap
+//! loops on the bits; float `max`/`min` treat NaN as missing data like CUDA's `fmaxf` (the
+//! number wins over a NaN), and float `cas` compares bit patterns. All operations are `Relaxed`,
+//! as on the GPU; order them with [`ThreadCtx::threadfence`](super::ThreadCtx::threadfence).
+//!
+//! The operations are methods of [`View`] for the memory spaces in [`AtomicSpace`]; the bounds
+//! and writability checks of [`View::set`] apply. This module touches only the addressed element.
+
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use bytemuck::Pod;
+
+use super::shape::NdIndex;
+use super::view::{AtomicSpace, View};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Element types with atomic `add`, `sub`, `max`, `min`, `exch` and `cas`.
+///
+/// The functions take a raw element pointer; kernels use the [`View`] methods instead.
+///
+/// ```
+/// use rumba::kernel::AtomicValue;
+/// let mut x = 5i32;
+/// // SAFETY: `x` is live and aligned.
+/// assert_eq!(unsafe { i32::fetch_add(&mut x, 2) }, 5);
+/// assert_eq!(x, 7);
+/// ```
+pub trait AtomicValue: Pod + sealed::Sealed {
+    /// `*p += v` (wrapping for integers); returns the old value.
+    ///
+    /// # Safety
+    /// `p` must be aligned, live, and accessed by others only atomically for the call.
+    unsafe fn fetch_add(p: *mut Self, v: Self) -> Self;
+    /// `*p -= v` (wrapping for integers); returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self;
+    /// `*p = max(*p, v)`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn fetch_max(p: *mut Self, v: Self) -> Self;
+    /// `*p = min(*p, v)`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn fetch_min(p: *mut Self, v: Self) -> Self;
+    /// `*p = v`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn swap(p: *mut Self, v: Self) -> Self;
+    /// `if *p == expected { *p = new }`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn compare_swap(p: *mut Self, expected: Self, new: Self) -> Self;
+}
+
+/// Integer element types with atomic `and`, `or`, `xor`, `inc` and `dec`.
+///
+/// ```
+/// use rumba::kernel::AtomicInteger;
+/// let mut x = 3u32;
+/// // SAFETY: `x` is live and aligned.
+/// assert_eq!(unsafe { u32::fetch_inc(&mut x, 3) }, 3);
+/// assert_eq!(x, 0); // wrapped at the bound
+/// ```
+pub trait AtomicInteger: AtomicValue {
+    /// `*p &= v`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicValue::fetch_add`].
+    unsafe fn fetch_and(p: *mut Self, v: Self) -> Self;
+    /// `*p |= v`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicValue::fetch_add`].
+    unsafe fn fetch_or(p: *mut Self, v: Self) -> Self;
+    /// `*p ^= v`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicValue::fetch_add`].
+    unsafe fn fetch_xor(p: *mut Self, v: Self) -> Self;
+    /// `*p = if *p >= bound { 0 } else { *p + 1 }`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicValue::fetch_add`].
+    unsafe fn fetch_inc(p: *mut Self, bound: Self) -> Self;
+    /// `*p = if *p == 0 || *p > bound { bound } else { *p - 1 }`; returns the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicValue::fetch_add`].
+    unsafe fn fetch_dec(p: *mut Self, bound: Self) -> Self;
+}
+
+macro_rules! int_atomics {
+    ($($t:ty => $a:ty),+) => {$(
+        impl sealed::Sealed for $t {}
+        // SAFETY (all functions): `from_ptr` needs an aligned pointer to memory that is only
+        // accessed atomically for the duration, which is the functions' contract.
+        impl AtomicValue for $t {
+            unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_add(v, Relaxed) }
+            }
+            unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_sub(v, Relaxed) }
+            }
+            unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_max(v, Relaxed) }
+            }
+            unsafe fn fetch_min(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_min(v, Relaxed) }
+            }
+            unsafe fn swap(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).swap(v, Relaxed) }
+            }
+            unsafe fn compare_swap(p: *mut Self, expected: Self, new: Self) -> Self {
+                // SAFETY: see the impl comment.
+                let r = unsafe { <$a>::from_ptr(p).compare_exchange(expected, new, Relaxed, Relaxed) };
+                r.unwrap_or_else(|old| old)
+            }
+        }
+        impl AtomicInteger for $t {
+            unsafe fn fetch_and(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_and(v, Relaxed) }
+            }
+            unsafe fn fetch_or(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_or(v, Relaxed) }
+            }
+            unsafe fn fetch_xor(p: *mut Self, v: Self) -> Self {
+                // SAFETY: see the impl comment.
+                unsafe { <$a>::from_ptr(p).fetch_xor(v, Relaxed) }
+            }
+            unsafe fn fetch_inc(p: *mut Self, bound: Self) -> Self {
+                let step = |old: $t| Some(if old >= bound { 0 } else { old.wrapping_add(1) });
+                // SAFETY: see the impl comment.
+                let r = unsafe { <$a>::from_ptr(p).fetch_update(Relaxed, Relaxed, step) };
+                r.unwrap_or_else(|old| old)
+            }
+            unsafe fn fetch_dec(p: *mut Self, bound: Self) -> Self {
+                let step = |old: $t| Some(if old == 0 || old > bound { bound } else { old.wrapping_sub(1) });
+                // SAFETY: see the impl comment.
+                let r = unsafe { <$a>::from_ptr(p).fetch_update(Relaxed, Relaxed, step) };
+                r.unwrap_or_else(|old| old)
+            }
+        }
+    )+};
+}
+
+int_atomics!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => AtomicU64);
+
+macro_rules! float_atomics {
+    ($($t:ty => $a:ty),+) => {$(
+        impl sealed::Sealed for $t {}
+        impl AtomicValue for $t {
+            unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { update(p, |old| old + v) }
+            }
+            unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { update(p, |old| old - v) }
+            }
+            unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { update(p, |old| old.max(v)) }
+            }
+            unsafe fn fetch_min(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { update(p, |old| old.min(v)) }
+            }
+            unsafe fn swap(p: *mut Self, v: Self) -> Self {
+                // SAFETY: aligned (same alignment as the float) and atomically accessed per contract.
+                <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast()).swap(v.to_bits(), Relaxed) })
+            }
+            unsafe fn compare_swap(p: *mut Self, expected: Self, new: Self) -> Self {
+                // SAFETY: as for `swap`.
+                let a = unsafe { <$a>::from_ptr(p.cast()) };
+                let r = a.compare_exchange(expected.to_bits(), new.to_bits(), Relaxed, Relaxed);
+                <$t>::from_bits(r.unwrap_or_else(|old| old))
+            }
+        }
+    )+};
+}
+
+float_atomics!(f32 => AtomicU32, f64 => AtomicU64);
+
+/// A float's bits as the matching unsigned integer, for the CAS loop.
+trait FloatBits: Copy {
+    fn rmw(p: *mut Self, f: impl Fn(Self) -> Self) -> Self;
+}
+
+/// `*p = f(*p)` as a compare-and-swap loop; returns the old value.
+///
+/// # Safety
+/// `p` must be aligned, live, and accessed by others only atomically for the call.
+unsafe fn update<F: FloatBits>(p: *mut F, f: impl Fn(F) -> F) -> F {
+    F::rmw(p, f)
+}
+
+macro_rules! float_bits {
+    ($($t:ty => $a:ty),+) => {$(
+        impl FloatBits for $t {
+            #[inline]
+            fn rmw(p: *mut Self, f: impl Fn(Self) -> Self) -> Self {
+                // SAFETY: only reached through `update`, whose contract makes `p` a valid,
+                // aligned, atomically accessed float (same size and alignment as `$a`).
+                let a = unsafe { <$a>::from_ptr(p.cast()) };
+                let mut old = a.load(Relaxed);
+                loop {
+                    let new = f(<$t>::from_bits(old)).to_bits();
+                    match a.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                        Ok(_) => return <$t>::from_bits(old),
+                        Err(seen) => old = seen,
+                    }
+                }
+            }
+        }
+    )+};
+}
+
+float_bits!(f32 => AtomicU32, f64 => AtomicU64);
+
+impl<T: AtomicValue, S: AtomicSpace> View<'_, T, S> {
+    /// Atomically adds `v` to element `index`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [1.5f32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_add(0, 1.0), 1.5);
+    /// assert_eq!(v.get(0), 2.5);
+    /// ```
+    #[inline]
+    pub fn atomic_add<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: `p` is a checked, aligned element of live memory only accessed atomically.
+        unsafe { T::fetch_add(p, v) }
+    }
+
+    /// Atomically subtracts `v` from element `index`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [0u32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_sub(0, 1), 0);
+    /// assert_eq!(v.get(0), u32::MAX); // wraps
+    /// ```
+    #[inline]
+    pub fn atomic_sub<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_sub(p, v) }
+    }
+
+    /// Atomically stores `max(old, v)`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [f64::NAN];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// v.atomic_max(0, 2.0);
+    /// assert_eq!(v.get(0), 2.0); // NaN is missing data
+    /// ```
+    #[inline]
+    pub fn atomic_max<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_max(p, v) }
+    }
+
+    /// Atomically stores `min(old, v)`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [5i64];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_min(0, -3), 5);
+    /// assert_eq!(v.get(0), -3);
+    /// ```
+    #[inline]
+    pub fn atomic_min<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_min(p, v) }
+    }
+
+    /// Atomically stores `v`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [1u64];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_exch(0, 9), 1);
+    /// assert_eq!(v.get(0), 9);
+    /// ```
+    #[inline]
+    pub fn atomic_exch<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::swap(p, v) }
+    }
+
+    /// Atomically stores `new` if the element equals `expected`; returns the old value (so the
+    /// swap happened iff the result equals `expected`).
+    ///
+    /// ```
+    /// let mut d = [4i32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_cas(0, 3, 10), 4); // no swap
+    /// assert_eq!(v.atomic_cas(0, 4, 10), 4); // swapped
+    /// assert_eq!(v.get(0), 10);
+    /// ```
+    #[inline]
+    pub fn atomic_cas<I: NdIndex>(&self, index: I, expected: T, new: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::compare_swap(p, expected, new) }
+    }
+}
+
+impl<T: AtomicInteger, S: AtomicSpace> View<'_, T, S> {
+    /// Atomic bitwise and; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [0b1100u32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_and(0, 0b1010), 0b1100);
+    /// assert_eq!(v.get(0), 0b1000);
+    /// ```
+    #[inline]
+    pub fn atomic_and<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_and(p, v) }
+    }
+
+    /// Atomic bitwise or; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [0b0100i32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// v.atomic_or(0, 0b0001);
+    /// assert_eq!(v.get(0), 0b0101);
+    /// ```
+    #[inline]
+    pub fn atomic_or<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_or(p, v) }
+    }
+
+    /// Atomic bitwise xor; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [0b0110u64];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// v.atomic_xor(0, 0b0011);
+    /// assert_eq!(v.get(0), 0b0101);
+    /// ```
+    #[inline]
+    pub fn atomic_xor<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_xor(p, v) }
+    }
+
+    /// CUDA `atomicInc`: stores `old >= bound ? 0 : old + 1`; returns the old value.
+    ///
+    /// ```
+    /// let mut d = [1u32];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// v.atomic_inc(0, 2);
+    /// v.atomic_inc(0, 2);
+    /// assert_eq!(v.get(0), 0);
+    /// ```
+    #[inline]
+    pub fn atomic_inc<I: NdIndex>(&self, index: I, bound: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_inc(p, bound) }
+    }
+
+    /// CUDA `atomicDec`: stores `(old == 0 || old > bound) ? bound : old - 1`; returns the old
+    /// value.
+    ///
+    /// ```
+    /// let mut d = [0u64];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert_eq!(v.atomic_dec(0, 5), 0);
+    /// assert_eq!(v.get(0), 5);
+    /// ```
+    #[inline]
+    pub fn atomic_dec<I: NdIndex>(&self, index: I, bound: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_dec(p, bound) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel::GlobalView;
+
+    #[test]
+    fn inc_dec_follow_cuda() {
+        let mut d = [0u32, 7, 0i32 as u32];
+        let v = GlobalView::from_slice_mut(&mut d);
+        let seq: Vec<u32> = (0..5).map(|_| v.atomic_inc(0, 2)).collect();
+        assert_eq!(seq, [0, 1, 2, 0, 1]);
+        let seq: Vec<u32> = (0..4).map(|_| v.atomic_dec(1, 5)).collect();
+        assert_eq!(seq, [7, 5, 4, 3]);
+        let mut s = [-1i32];
+        let v = GlobalView::from_slice_mut(&mut s);
+        assert_eq!(v.atomic_inc(0, 3), -1);
+        assert_eq!(v.get(0), 0);
+    }
+
+    #[test]
+    fn float_ops() {
+        let mut d = [1.0f64, 2.0, f64::NAN];
+        let v = GlobalView::from_slice_mut(&mut d);
+        assert_eq!(v.atomic_sub(0, 0.5), 1.0);
+        assert_eq!(v.atomic_min(1, -1.0), 2.0);
+        assert!(v.atomic_min(2, 3.0).is_nan());
+        assert_eq!(v.atomic_exch(0, 8.0), 0.5);
+        assert_eq!(v.atomic_cas(0, 8.0, 9.0), 8.0);
+        assert_eq!(d, [9.0, -1.0, 3.0]);
+    }
+
+    #[test]
+    fn read_only_views_refuse_atomics() {
+        let d = [1i32];
+        let v = GlobalView::from_slice(&d);
+        assert!(std::panic::catch_unwind(|| v.atomic_add(0, 1)).is_err());
+    }
+}

@@ -1,0 +1,410 @@
+//! Running a grid: blocks in parallel on rayon's pool, the threads of each block as coroutines
+//! with real barriers, and faults turned into [`Error::KernelFault`].
+//!
+//! # How a block runs
+//!
+//! Each rayon worker keeps its block resources (shared-memory arena, coroutine stack pool,
+//! local-memory arenas) in a thread-local, taken for the duration of a block and put back after,
+//! so blocks allocate nothing once a worker is warm.
+//!
+//! * **Fast path** (the default): thread 0 runs first, as a coroutine. If it returns without
+//!   reaching a barrier, the other threads run as a plain loop on the worker's own stack — no
+//!   coroutine, no switch — as HIP-CPU does. Should one of them reach a barrier after all, it
+//!   cannot be completed (thread 0 has exited without reaching it), so the barrier is divergent:
+//!   the arrival is recorded, that thread is unwound, and the loop goes on. When the loop ends
+//!   the divergence is reported exactly as the coroutine path would report it.
+//! * **Coroutine path**: once thread 0 reaches a barrier, every other thread gets a coroutine on
+//!   a pooled stack. The block then runs in *rounds*: each live thread is resumed in linear order
+//!   until it reaches a barrier or returns. After a round, if every thread waits at the same
+//!   `syncthreads*` call site, the barrier completes (with its count/and/or value) and the next
+//!   round starts; if all returned, the block is done; otherwise the barrier is divergent.
+//!
+//! Both paths execute threads in the same order and report the same errors; tests check that
+//! they agree.
+//!
+//! # Which fault is reported
+//!
+//! Within a block, the first fault in execution order (thread by thread, round by round) stops
+//! the block; a divergent barrier is detected at the end of its round. Across blocks the fault of
+//! the block with the **lowest linear index** is reported, deterministically: once a block has
+//! faulted, blocks with higher indices that have not started are skipped, but lower ones still
+//! run. After a fault every coroutine is unwound, stacks go back to the pool, and the next launch
+//! runs normally.
+//!
+//! A kernel body may itself call [`run_grid`]: the nested launch gets its own resources. While
+//! it waits, rayon may run other blocks of the outer launch on the same (coroutine) stack, so
+//! keep such nesting shallow.
+//!
+//! This module touches rayon's global pool, the per-worker resources in a thread-local, and
+//! whatever memory the kernel body touches.
+
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::barrier::{Outcome, Round};
+use super::coro::{CoroSet, StackPool, Step, ThreadCoroutine};
+use super::dim::{Dim3, LaunchConfig};
+use super::fault::{Unwound, describe, kernel_fault};
+use super::local::LocalArena;
+use super::shared::SharedMemory;
+use super::thread_ctx::{BlockInfo, ThreadCtx};
+use crate::error::{Error, Result};
+
+/// Options of the simulated executor. The defaults are what a launch should use; the switches
+/// exist for testing and debugging.
+///
+/// ```
+/// use rumba::kernel::ExecOptions;
+/// let o = ExecOptions::default();
+/// assert!(o.fast_path && o.parallel);
+/// let debug = ExecOptions { fast_path: false, parallel: false };
+/// # let _ = debug;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecOptions {
+    /// Run a block's threads as a plain loop when thread 0 reaches no barrier (default `true`).
+    /// `false` runs every thread as a coroutine.
+    pub fast_path: bool,
+    /// Spread blocks over rayon's pool (default `true`). `false` runs blocks one after another,
+    /// in linear order, on the calling thread.
+    pub parallel: bool,
+}
+
+impl Default for ExecOptions {
+    fn default() -> Self {
+        ExecOptions {
+            fast_path: true,
+            parallel: true,
+        }
+    }
+}
+
+/// Runs `body` once for every thread of the grid described by `config`, with the default
+/// [`ExecOptions`].
+///
+/// Returns [`Error::InvalidArgument`] for an invalid configuration (see
+/// [`LaunchConfig::validate`]) and [`Error::KernelFault`] naming `kernel_name`, block, thread
+/// and reason if a thread panics, indexes out of bounds, calls
+/// [`ThreadCtx::fault`] or reaches a divergent barrier. If several threads fault, the reported
+/// one is the first fault (in execution order) of the faulting block with the lowest linear
+/// index; see the [module docs](self).
+///
+/// ```
+/// use rumba::kernel::{run_grid, GlobalView, LaunchConfig};
+/// let a: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+/// let mut c = vec![0.0f32; 1000];
+/// let (av, cv) = (GlobalView::from_slice(&a), GlobalView::from_slice_mut(&mut c));
+/// run_grid("double", &LaunchConfig::new(4, 256), |t| {
+///     let i = t.grid1();
+///     if i < av.len() {
+///         cv.set(i, 2.0 * av.get(i));
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(c[999], 1998.0);
+/// ```
+pub fn run_grid<F>(kernel_name: &str, config: &LaunchConfig, body: F) -> Result<()>
+where
+    F: Fn(&ThreadCtx<'_>) + Sync,
+{
+    run_grid_with(kernel_name, config, &ExecOptions::default(), body)
+}
+
+/// [`run_grid`] with explicit [`ExecOptions`].
+///
+/// ```
+/// use rumba::kernel::{run_grid_with, ExecOptions, GlobalView, LaunchConfig};
+/// let mut order = vec![0u32; 4];
+/// let next = std::sync::atomic::AtomicU32::new(0);
+/// let o = GlobalView::from_slice_mut(&mut order);
+/// let serial = ExecOptions { fast_path: false, parallel: false };
+/// run_grid_with("order", &LaunchConfig::new(4, 1), &serial, |t| {
+///     o.set(t.block_idx().x as usize, next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+/// })
+/// .unwrap();
+/// assert_eq!(order, [0, 1, 2, 3]);
+/// ```
+pub fn run_grid_with<F>(
+    kernel_name: &str,
+    config: &LaunchConfig,
+    options: &ExecOptions,
+    body: F,
+) -> Result<()>
+where
+    F: Fn(&ThreadCtx<'_>) + Sync,
+{
+    config.validate()?;
+    tracing::trace!(kernel = kernel_name, grid = %config.grid, block = %config.block, "launch");
+    let launch = Launch {
+        kernel: kernel_name,
+        config: *config,
+        fast_path: options.fast_path,
+        body: &body,
+    };
+    let lowest_faulted = AtomicU64::new(u64::MAX);
+    let first_fault: Mutex<Option<(u64, Error)>> = Mutex::new(None);
+    let run_one = |b: u64| {
+        if b > lowest_faulted.load(Relaxed) {
+            return;
+        }
+        let block_idx = Dim3::from_linear(b, config.grid);
+        // Thread faults are caught per thread; this outer catch is a safety net so that an
+        // internal error fails the launch instead of unwinding into the caller.
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            with_resources(|res| launch.run_block(block_idx, res))
+        }))
+        .unwrap_or_else(|_| Err((0, "internal error: the block runner panicked".to_owned())));
+        if let Err((tid, message)) = ran {
+            lowest_faulted.fetch_min(b, Relaxed);
+            let thread = Dim3::from_linear(tid as u64, config.block);
+            tracing::debug!(kernel = kernel_name, block = %block_idx, thread = %thread, %message, "kernel fault");
+            let err = kernel_fault(kernel_name, block_idx, thread, message);
+            let mut slot = first_fault.lock().unwrap_or_else(|p| p.into_inner());
+            if slot.as_ref().is_none_or(|(fb, _)| b < *fb) {
+                *slot = Some((b, err));
+            }
+        }
+    };
+    let blocks = config.num_blocks();
+    if options.parallel && blocks > 1 {
+        (0..blocks).into_par_iter().for_each(run_one);
+    } else {
+        for b in 0..blocks {
+            run_one(b);
+            if lowest_faulted.load(Relaxed) != u64::MAX {
+                break;
+            }
+        }
+    }
+    match first_fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, err)) => Err(err),
+        None => Ok(()),
+    }
+}
+
+/// Per-worker block resources, reused across blocks and launches.
+struct Resources {
+    shared: SharedMemory,
+    stacks: StackPool,
+    coros: Vec<Option<ThreadCoroutine>>,
+    locals: Vec<LocalArena>,
+}
+
+thread_local! {
+    static RESOURCES: Cell<Option<Box<Resources>>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with this worker's resources, taken out of the thread-local for the duration (a
+/// nested use, e.g. a kernel that launches a kernel, gets fresh ones).
+fn with_resources<R>(f: impl FnOnce(&mut Resources) -> R) -> R {
+    let mut res = RESOURCES.take().unwrap_or_else(|| {
+        Box::new(Resources {
+            shared: SharedMemory::new(),
+            stacks: StackPool::new(),
+            coros: Vec::new(),
+            locals: Vec::new(),
+        })
+    });
+    let r = f(&mut res);
+    RESOURCES.set(Some(res));
+    r
+}
+
+/// A thread failure: linear thread id and message.
+type ThreadFault = (u32, String);
+
+struct Launch<'l, F> {
+    kernel: &'l str,
+    config: LaunchConfig,
+    fast_path: bool,
+    body: &'l F,
+}
+
+/// Coordinates of linear thread `t` in a block of size `dim`.
+#[inline(always)]
+fn coord(t: u32, dim: Dim3) -> Dim3 {
+    if dim.y == 1 && dim.z == 1 {
+        Dim3::new(t, 0, 0)
+    } else {
+        Dim3::from_linear(t as u64, dim)
+    }
+}
+
+impl<F> Launch<'_, F>
+where
+    F: Fn(&ThreadCtx<'_>) + Sync,
+{
+    fn run_block(
+        &self,
+        block_idx: Dim3,
+        res: &mut Resources,
+    ) -> std::result::Result<(), ThreadFault> {
+        let Resources {
+            shared,
+            stacks,
+            coros,
+            locals,
+        } = res;
+        let n = self.config.threads_per_block() as u32;
+        if locals.len() < n as usize {
+            locals.resize_with(n as usize, LocalArena::new);
+        }
+        shared.begin_block(self.config.dynamic_shared_bytes);
+        let info = BlockInfo {
+            kernel: self.kernel,
+            grid_dim: self.config.grid,
+            block_dim: self.config.block,
+            block_idx,
+            shared,
+        };
+        let locals = &locals[..];
+        // Declared after `info` (and borrowing `locals` and `self.body`, which outlive it), so
+        // it is dropped — every coroutine finished or unwound — before anything they borrow.
+        let mut set = CoroSet::new(stacks, coros);
+        let mut round = Round::new();
+        if self.fast_path {
+            // SAFETY: `info` and `locals` outlive `set` (declared before it).
+            unsafe { self.spawn(&mut set, &info, locals, 0) }?;
+            match set.resume(0, 0) {
+                Step::Faulted(m) => return Err((0, m)),
+                Step::Arrived(a) => round.arrive(0, a),
+                Step::Exited => {
+                    round.exit(0);
+                    return self.run_plain(&info, &locals[0], round);
+                }
+            }
+        }
+        let first = u32::from(self.fast_path);
+        for t in first..n {
+            // SAFETY: as above.
+            unsafe { self.spawn(&mut set, &info, locals, t) }?;
+        }
+        self.run_rounds(&mut set, round, first)
+    }
+
+    /// Creates thread `t`'s coroutine in `set`.
+    ///
+    /// # Safety
+    /// `info` and `locals` must outlive `set` (the coroutine borrows them until `set` drops).
+    unsafe fn spawn<'s>(
+        &'s self,
+        set: &mut CoroSet<'_>,
+        info: &'s BlockInfo<'s>,
+        locals: &'s [LocalArena],
+        t: u32,
+    ) -> std::result::Result<(), ThreadFault> {
+        let body = self.body;
+        let local = &locals[t as usize];
+        let thread_idx = coord(t, info.block_dim);
+        let thread = move |y: &corosensei::Yielder<i32, _>, _first_input: i32| {
+            local.reset();
+            let ctx = ThreadCtx {
+                block: info,
+                thread_idx,
+                linear: t,
+                yielder: Some(y),
+                local,
+            };
+            body(&ctx);
+        };
+        // SAFETY: the closure borrows `info` and `locals`, which outlive `set` per this
+        // function's contract, and `body`, which outlives the whole launch.
+        unsafe { set.spawn(t as usize, thread) }.map_err(|m| (t, m))
+    }
+
+    /// The coroutine path: rounds until every thread has exited, starting with `round` already
+    /// holding the arrivals of threads `0..first`.
+    fn run_rounds(
+        &self,
+        set: &mut CoroSet<'_>,
+        mut round: Round,
+        mut first: u32,
+    ) -> std::result::Result<(), ThreadFault> {
+        let n = self.config.threads_per_block() as u32;
+        let mut input = 0;
+        loop {
+            for t in first..n {
+                match set.resume(t as usize, input) {
+                    Step::Arrived(a) => round.arrive(t, a),
+                    Step::Exited => round.exit(t),
+                    Step::Faulted(m) => return Err((t, m)),
+                }
+            }
+            match round.outcome(self.config.block, n) {
+                Outcome::Finished => return Ok(()),
+                Outcome::Release(v) => input = v,
+                Outcome::Divergent { thread, message } => return Err((thread, message)),
+            }
+            round = Round::new();
+            first = 0;
+        }
+    }
+
+    /// The fast path after thread 0 exited: threads `1..n` as a plain loop.
+    fn run_plain(
+        &self,
+        info: &BlockInfo<'_>,
+        local: &LocalArena,
+        mut round: Round,
+    ) -> std::result::Result<(), ThreadFault> {
+        let n = self.config.threads_per_block() as u32;
+        let dim = self.config.block;
+        let mut t = 1u32;
+        while t < n {
+            let ran = catch_unwind(AssertUnwindSafe(|| {
+                while t < n {
+                    local.reset();
+                    let ctx = ThreadCtx {
+                        block: info,
+                        thread_idx: coord(t, dim),
+                        linear: t,
+                        yielder: None,
+                        local,
+                    };
+                    (self.body)(&ctx);
+                    t += 1;
+                }
+            }));
+            match ran {
+                Ok(()) => break,
+                Err(payload) => match describe(payload) {
+                    Unwound::Barrier(a) => {
+                        round.arrive(t, a);
+                        t += 1;
+                    }
+                    Unwound::Fault(m) => return Err((t, m)),
+                },
+            }
+        }
+        match round.outcome(dim, n) {
+            Outcome::Divergent { thread, message } => Err((thread, message)),
+            // Thread 0 exited, so a barrier can never be released here.
+            Outcome::Finished | Outcome::Release(_) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resources_are_reused_across_launches() {
+        let cfg = LaunchConfig::new(1, 64);
+        let opts = ExecOptions {
+            fast_path: false,
+            parallel: false,
+        };
+        let body = |t: &ThreadCtx<'_>| t.syncthreads();
+        run_grid_with("warm", &cfg, &opts, body).unwrap();
+        let before = RESOURCES.take().map(|r| r.stacks.len()).unwrap_or(0);
+        assert_eq!(before, 64);
+        run_grid_with("again", &cfg, &opts, body).unwrap();
+        let after = RESOURCES.take().map(|r| r.stacks.len()).unwrap_or(0);
+        assert_eq!(after, 64);
+    }
+}

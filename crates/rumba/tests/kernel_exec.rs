@@ -1,0 +1,933 @@
+//! Behaviour tests for the kernel executor (SPEC §5): shared, dynamic shared and local memory,
+//! barriers and their reductions, atomics, faults and the fast path.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use half::f16;
+use num_complex::Complex;
+use rumba::Error;
+use rumba::kernel::{
+    Dim3, ExecOptions, GlobalView, LaunchConfig, Slice, ThreadCtx, run_grid, run_grid_with,
+};
+
+const COROUTINES_ONLY: ExecOptions = ExecOptions {
+    fast_path: false,
+    parallel: true,
+};
+
+/// The (block, thread, message) of a kernel fault.
+fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
+    match r {
+        Err(Error::KernelFault {
+            block,
+            thread,
+            message,
+            ..
+        }) => (block, thread, message),
+        other => panic!("expected a kernel fault, got {other:?}"),
+    }
+}
+
+/// Runs `body` on both paths, asserts they agree, and returns the result.
+fn both_paths<F>(cfg: &LaunchConfig, body: F) -> rumba::Result<()>
+where
+    F: Fn(&ThreadCtx<'_>) + Sync,
+{
+    let fast = run_grid("k", cfg, &body);
+    let slow = run_grid_with("k", cfg, &COROUTINES_ONLY, &body);
+    assert_eq!(fast, slow, "fast path and coroutine path disagree");
+    fast
+}
+
+// ---------------------------------------------------------------- shared memory
+
+#[test]
+fn shared_array_sizes() {
+    let mut sizes = [0usize; 6];
+    let out = GlobalView::from_slice_mut(&mut sizes);
+    run_grid("sizes", &LaunchConfig::new(1, 1), |t| {
+        out.set(0, t.shared_array::<f32>(2).size());
+        out.set(1, t.shared_array::<f32>((2, 3)).size());
+        out.set(2, t.shared_array::<f32>((2, 3, 4)).size());
+        out.set(3, t.shared_array::<f16>(2).size());
+        out.set(4, t.shared_array::<f16>((2, 3)).size());
+        out.set(5, t.shared_array::<f16>((2, 3, 4)).size());
+    })
+    .unwrap();
+    assert_eq!(sizes, [2, 6, 24, 2, 6, 24]);
+}
+
+#[test]
+fn thread_zero_fills_shared_and_all_read_after_barrier() {
+    let mut out = vec![-1i32; 100];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(1, 100), |t| {
+        let sm = t.shared_array::<i32>(100);
+        if t.thread_idx().x == 0 {
+            for i in 0..100 {
+                sm.set(i, i as i32);
+            }
+        }
+        t.syncthreads();
+        let i = t.thread_idx().x as usize;
+        o.set(i, sm.get(i));
+    })
+    .unwrap();
+    assert_eq!(out, (0..100).collect::<Vec<_>>());
+}
+
+#[test]
+fn shared_2d_holds_ratios_after_barrier() {
+    let mut out = vec![0.0f64; 200];
+    let o = GlobalView::from_slice_mut_with_shape(&mut out, (10, 20)).unwrap();
+    run_grid("ratios", &LaunchConfig::new(1, (10, 20)), |t| {
+        let sm = t.shared_array::<f64>((10, 20));
+        let (i, j) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+        sm.set((i, j), (i + 1) as f64 / (j + 1) as f64);
+        t.syncthreads();
+        // Read a neighbour's element: only correct if the barrier really waited.
+        let (ni, nj) = ((i + 1) % 10, (j + 3) % 20);
+        o.set((ni, nj), sm.get((ni, nj)));
+    })
+    .unwrap();
+    for i in 0..10 {
+        for j in 0..20 {
+            assert_eq!(out[i * 20 + j], (i + 1) as f64 / (j + 1) as f64);
+        }
+    }
+}
+
+#[test]
+fn static_shared_arrays_are_per_site_and_per_block() {
+    let mut out = vec![0u32; 8];
+    let o = GlobalView::from_slice_mut(&mut out);
+    run_grid("sites", &LaunchConfig::new(4, 2), |t| {
+        let a = t.shared_array::<u32>(2);
+        let b = t.shared_array::<u32>(2);
+        let i = t.thread_idx().x as usize;
+        a.set(i, t.block_idx().x + 1);
+        b.set(i, 100);
+        t.syncthreads();
+        // Same site in a loop is the same array; per block, not per launch.
+        for _ in 0..3 {
+            let again = t.shared_array::<u32>(2);
+            again.atomic_add(i, 0);
+        }
+        o.set(t.grid1(), a.get(1 - i) + b.get(i) - 100);
+    })
+    .unwrap();
+    assert_eq!(out, [1, 1, 2, 2, 3, 3, 4, 4]);
+}
+
+#[test]
+fn redeclaring_a_site_with_another_shape_faults() {
+    let (_, _, msg) = fault(run_grid("redeclare", &LaunchConfig::new(1, 1), |t| {
+        for n in 1..3usize {
+            let _ = t.shared_array::<u8>(n);
+        }
+    }));
+    assert!(msg.contains("first declared as (1,) of u8"), "{msg}");
+}
+
+#[test]
+fn shared_memory_limit_is_enforced() {
+    let (_, _, msg) = fault(run_grid("big", &LaunchConfig::new(1, 1), |t| {
+        let _ = t.shared_array::<f64>(7000);
+    }));
+    assert!(msg.contains("does not fit"), "{msg}");
+}
+
+// ---------------------------------------------------------------- dynamic shared memory
+
+#[test]
+fn dynamic_shared_fifty_floats() {
+    let mut out = vec![0.0f32; 50];
+    let o = GlobalView::from_slice_mut(&mut out);
+    let cfg = LaunchConfig::new(1, 50).with_dynamic_shared_bytes(50 * 4);
+    both_paths(&cfg, |t| {
+        let sm = t.dynamic_shared::<f32>();
+        let i = t.thread_idx().x as usize;
+        sm.set(i, 2.0 * i as f32);
+        t.syncthreads();
+        o.set(i, sm.get(i));
+    })
+    .unwrap();
+    assert_eq!(out, (0..50).map(|i| 2.0 * i as f32).collect::<Vec<_>>());
+}
+
+/// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
+/// shared memory and compare the output array.
+fn dynshared_case(expected: &[i32], body: impl Fn(&ThreadCtx<'_>, &GlobalView<'_, i32>) + Sync) {
+    let mut out = vec![0i32; expected.len()];
+    let x = GlobalView::from_slice_mut(&mut out);
+    let cfg = LaunchConfig::new(1, 1).with_dynamic_shared_bytes(4 * expected.len());
+    both_paths(&cfg, |t| body(t, &x)).unwrap();
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn dynshared_slice_write() {
+    dynshared_case(&[1, 2], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..2));
+        sm1.set(0, 1);
+        sm2.set(0, 2);
+        x.set(0, dyn_.get(0));
+        x.set(1, dyn_.get(1));
+    });
+}
+
+#[test]
+fn dynshared_slice_read() {
+    dynshared_case(&[1, 2], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..2));
+        dyn_.set(0, 1);
+        dyn_.set(1, 2);
+        x.set(0, sm1.get(0));
+        x.set(1, sm2.get(0));
+    });
+}
+
+#[test]
+fn dynshared_slice_diff_sizes() {
+    dynshared_case(&[1, 2, 3], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..3));
+        for i in 0..3 {
+            dyn_.set(i, i as i32 + 1);
+        }
+        x.set(0, sm1.get(0));
+        x.set(1, sm2.get(0));
+        x.set(2, sm2.get(1));
+    });
+}
+
+#[test]
+fn dynshared_slice_overlap() {
+    dynshared_case(&[1, 2, 2, 3, 4], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let (sm1, sm2) = (dyn_.slice(0..2), dyn_.slice(1..4));
+        for i in 0..4 {
+            dyn_.set(i, i as i32 + 1);
+        }
+        x.set(0, sm1.get(0));
+        x.set(1, sm1.get(1));
+        x.set(2, sm2.get(0));
+        x.set(3, sm2.get(1));
+        x.set(4, sm2.get(2));
+    });
+}
+
+#[test]
+fn dynshared_slice_gaps() {
+    dynshared_case(&[99, 1, 2, 99, 3, 4, 99], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let (sm1, sm2) = (dyn_.slice(1..3), dyn_.slice(4..6));
+        for i in 0..7 {
+            dyn_.set(i, 99);
+        }
+        sm1.set(0, 1);
+        sm1.set(1, 2);
+        sm2.set(0, 3);
+        sm2.set(1, 4);
+        for i in 0..7 {
+            x.set(i, dyn_.get(i));
+        }
+    });
+}
+
+#[test]
+fn dynshared_slice_write_backwards() {
+    dynshared_case(&[2, 1, 4, 3], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let sm1 = dyn_.slice(Slice::new(Some(1), None, -1)); // [1::-1]
+        let sm2 = dyn_.slice(Slice::new(Some(3), Some(1), -1)); // [3:1:-1]
+        sm1.set(0, 1);
+        sm1.set(1, 2);
+        sm2.set(0, 3);
+        sm2.set(1, 4);
+        for i in 0..4 {
+            x.set(i, dyn_.get(i));
+        }
+    });
+}
+
+#[test]
+fn dynshared_slice_nonunit_stride() {
+    dynshared_case(&[1, 99, 2, 99, 3, 99], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let sm1 = dyn_.slice(Slice::from(..).step_by(2)); // [::2]
+        for i in 0..6 {
+            dyn_.set(i, 99);
+        }
+        for i in 0..3 {
+            sm1.set(i, i as i32 + 1);
+        }
+        for i in 0..6 {
+            x.set(i, dyn_.get(i));
+        }
+    });
+}
+
+#[test]
+fn dynshared_slice_nonunit_reverse_stride() {
+    dynshared_case(&[99, 3, 99, 2, 99, 1], |t, x| {
+        let dyn_ = t.dynamic_shared::<i32>();
+        let sm1 = dyn_.slice(Slice::new(Some(-1), None, -2)); // [-1::-2]
+        for i in 0..6 {
+            dyn_.set(i, 99);
+        }
+        for i in 0..3 {
+            sm1.set(i, i as i32 + 1);
+        }
+        for i in 0..6 {
+            x.set(i, dyn_.get(i));
+        }
+    });
+}
+
+#[test]
+fn dynshared_two_halves_over_many_blocks() {
+    // Numba issue 5073: 64 blocks of 16 threads, each block's chunk loaded into two halves of
+    // dynamic shared memory, then written back by thread 0.
+    let x: Vec<i64> = (0..1024).collect();
+    let mut y = vec![0i64; 1024];
+    let (xv, yv) = (
+        GlobalView::from_slice(&x),
+        GlobalView::from_slice_mut(&mut y),
+    );
+    let chunk = 8usize;
+    let cfg = LaunchConfig::new(64, 16).with_dynamic_shared_bytes(16 * 8);
+    both_paths(&cfg, |t| {
+        let dyn_ = t.dynamic_shared::<i64>();
+        let sm1 = dyn_.slice(0..chunk as isize);
+        let sm2 = dyn_.slice(chunk as isize..2 * chunk as isize);
+        let (tx, bx, bd) = (
+            t.thread_idx().x as usize,
+            t.block_idx().x as usize,
+            t.block_dim().x as usize,
+        );
+        let i = bx * bd + tx;
+        if i < xv.len() {
+            if tx < chunk {
+                sm1.set(tx, xv.get(i));
+            } else {
+                sm2.set(tx - chunk, xv.get(i));
+            }
+        }
+        t.syncthreads();
+        if tx == 0 {
+            for j in 0..chunk {
+                yv.set(bd * bx + j, sm1.get(j));
+                yv.set(bd * bx + j + chunk, sm2.get(j));
+            }
+        }
+    })
+    .unwrap();
+    assert_eq!(y, x);
+}
+
+#[test]
+fn dynamic_shared_of_different_types_aliases_the_same_bytes() {
+    let mut out = [0u32; 2];
+    let o = GlobalView::from_slice_mut(&mut out);
+    let cfg = LaunchConfig::new(1, 2).with_dynamic_shared_bytes(8);
+    run_grid("alias", &cfg, |t| {
+        let bytes = t.dynamic_shared::<u8>();
+        let words = t.dynamic_shared::<u32>();
+        if t.thread_idx().x == 0 {
+            for i in 0..8 {
+                bytes.set(i, i as u8 + 1);
+            }
+        }
+        t.syncthreads();
+        o.set(
+            t.thread_idx().x as usize,
+            words.get(t.thread_idx().x as usize),
+        );
+    })
+    .unwrap();
+    assert_eq!(out, [0x0403_0201, 0x0807_0605]);
+}
+
+// ---------------------------------------------------------------- barriers with values
+
+#[test]
+fn syncthreads_count_in_every_thread() {
+    let mut input = vec![1i32; 72];
+    input[31] = 0;
+    input[42] = 0;
+    let mut out = vec![0i32; 72];
+    let (iv, o) = (
+        GlobalView::from_slice(&input),
+        GlobalView::from_slice_mut(&mut out),
+    );
+    both_paths(&LaunchConfig::new(1, 72), |t| {
+        let i = t.thread_idx().x as usize;
+        o.set(i, t.syncthreads_count(iv.get(i)));
+    })
+    .unwrap();
+    assert_eq!(out, vec![70; 72]);
+}
+
+fn and_or_case<T: bytemuck::Pod + rumba::kernel::Predicate + Sync>(
+    input: &[T],
+) -> (Vec<i32>, Vec<i32>) {
+    let n = input.len();
+    let (mut and, mut or) = (vec![-1i32; n], vec![-1i32; n]);
+    let iv = GlobalView::from_slice(input);
+    let (av, ov) = (
+        GlobalView::from_slice_mut(&mut and),
+        GlobalView::from_slice_mut(&mut or),
+    );
+    both_paths(&LaunchConfig::new(1, n as u32), |t| {
+        let i = t.thread_idx().x as usize;
+        av.set(i, t.syncthreads_and(iv.get(i)));
+        ov.set(i, t.syncthreads_or(iv.get(i)));
+    })
+    .unwrap();
+    (and, or)
+}
+
+#[test]
+fn syncthreads_and_or_for_integer_widths() {
+    fn check<T: bytemuck::Pod + rumba::kernel::Predicate + Sync + From<i8>>() {
+        let n = 100;
+        let ones = vec![T::from(1); n];
+        let zeros = vec![T::from(0); n];
+        let mut one_zero = ones.clone();
+        one_zero[57] = T::from(0);
+        let mut one_one = zeros.clone();
+        one_one[3] = T::from(-5);
+        assert_eq!(and_or_case(&ones), (vec![1; n], vec![1; n]));
+        assert_eq!(and_or_case(&zeros), (vec![0; n], vec![0; n]));
+        assert_eq!(and_or_case(&one_zero), (vec![0; n], vec![1; n]));
+        assert_eq!(and_or_case(&one_one), (vec![0; n], vec![1; n]));
+    }
+    check::<i16>();
+    check::<i32>();
+    check::<i64>();
+}
+
+#[test]
+fn two_barriers_complete_at_one_by_three() {
+    let mut a = vec![0i32; 3];
+    let av = GlobalView::from_slice_mut(&mut a);
+    both_paths(&LaunchConfig::new(1, 3), |t| {
+        let i = t.thread_idx().x as usize;
+        av.set(i, i as i32);
+        t.syncthreads();
+        let next = av.get((i + 1) % 3);
+        t.syncthreads();
+        av.set(i, next * 10);
+    })
+    .unwrap();
+    assert_eq!(a, [10, 20, 0]);
+}
+
+// ---------------------------------------------------------------- local memory
+
+#[test]
+fn local_array_copies_a_to_b() {
+    let a: Vec<i32> = (0..1000).map(|i| i * 3 - 7).collect();
+    let mut b = vec![0i32; 1000];
+    let (av, bv) = (
+        GlobalView::from_slice(&a),
+        GlobalView::from_slice_mut(&mut b),
+    );
+    both_paths(&LaunchConfig::new(1, 1), |t| {
+        let l = t.local_array::<i32>(1000);
+        for i in 0..1000 {
+            l.set(i, av.get(i));
+        }
+        for i in 0..1000 {
+            bv.set(i, l.get(i));
+        }
+    })
+    .unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn local_complex128_arrays_are_private_per_thread() {
+    let mut out = vec![Complex::new(0.0f64, 0.0); 64];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(2, 32), |t| {
+        let i = t.grid1();
+        let l = t.local_array::<Complex<f64>>((2, 5));
+        for k in 0..5 {
+            l.set((0, k), Complex::new(i as f64, k as f64));
+        }
+        t.syncthreads(); // other threads' local arrays live at the same time
+        let mut acc = Complex::new(0.0, 0.0);
+        for k in 0..5 {
+            l.set((1, k), l.get((0, k)) * Complex::new(0.0, 1.0));
+            acc += l.get((1, k));
+        }
+        o.set(i, acc);
+    })
+    .unwrap();
+    for (i, z) in out.iter().enumerate() {
+        assert_eq!(*z, Complex::new(-10.0, 5.0 * i as f64));
+    }
+}
+
+// ---------------------------------------------------------------- atomics
+
+#[test]
+fn atomics_from_a_large_grid_give_exact_totals() {
+    let cfg = LaunchConfig::new(1024, 256); // 262,144 threads
+    let total = cfg.num_blocks() * cfg.threads_per_block();
+    let mut ints = [0i32; 4];
+    let mut wide = [0u64, 0, u64::MAX];
+    let mut floats = [0.0f64, 0.0, f64::INFINITY];
+    let mut counters = [0u32; 2];
+    let iv = GlobalView::from_slice_mut(&mut ints);
+    let wv = GlobalView::from_slice_mut(&mut wide);
+    let fv = GlobalView::from_slice_mut(&mut floats);
+    let cv = GlobalView::from_slice_mut(&mut counters);
+    run_grid("atomics", &cfg, |t| {
+        let i = t.grid1();
+        iv.atomic_add(0, 1);
+        iv.atomic_sub(1, 2);
+        iv.atomic_max(2, (i % 1000) as i32);
+        iv.atomic_xor(3, 1);
+        wv.atomic_add(0, i as u64);
+        wv.atomic_or(1, 1 << (i % 64));
+        wv.atomic_min(2, u64::MAX - i as u64);
+        fv.atomic_add(0, 1.0);
+        fv.atomic_max(1, i as f64);
+        fv.atomic_min(2, -(i as f64));
+        cv.atomic_inc(0, 99);
+        cv.atomic_dec(1, 999);
+        // Shared atomics: a block-local counter.
+        let s = t.shared_array::<u32>(1);
+        s.atomic_add(0, 1);
+        t.syncthreads();
+        if t.thread_idx().x == 0 && s.get(0) != 256 {
+            t.fault("shared counter wrong");
+        }
+    })
+    .unwrap();
+    let n = total as i64;
+    assert_eq!(ints, [n as i32, -2 * n as i32, 999, 0]);
+    assert_eq!(
+        wide,
+        [
+            (n * (n - 1) / 2) as u64,
+            u64::MAX,
+            u64::MAX - (n as u64 - 1)
+        ]
+    );
+    assert_eq!(floats, [n as f64, (n - 1) as f64, -(n - 1) as f64]);
+    assert_eq!(counters[0], (n % 100) as u32);
+    // dec from 0 wraps to 999, then counts down: value after n decrements with bound 999.
+    assert_eq!(counters[1], ((1000 - n % 1000) % 1000) as u32);
+}
+
+#[test]
+fn exch_and_cas_max() {
+    let mut m = [i64::MIN];
+    let mut winner = [u32::MAX];
+    let values: Vec<i64> = (0..4096).map(|i| (i * 7919) % 4093).collect();
+    let vv = GlobalView::from_slice(&values);
+    let (mv, wv) = (
+        GlobalView::from_slice_mut(&mut m),
+        GlobalView::from_slice_mut(&mut winner),
+    );
+    run_grid("cas_max", &LaunchConfig::new(16, 256), |t| {
+        let v = vv.get(t.grid1());
+        // Maximum through a CAS loop.
+        let mut old = mv.get(0);
+        while old < v {
+            let seen = mv.atomic_cas(0, old, v);
+            if seen == old {
+                break;
+            }
+            old = seen;
+        }
+        wv.atomic_exch(0, t.grid1() as u32);
+    })
+    .unwrap();
+    assert_eq!(m[0], *values.iter().max().unwrap());
+    assert!(winner[0] < 4096);
+}
+
+// ---------------------------------------------------------------- faults
+
+#[derive(Default)]
+struct Census {
+    made: AtomicUsize,
+    dropped: AtomicUsize,
+}
+struct Guard<'a>(&'a Census);
+impl<'a> Guard<'a> {
+    fn new(c: &'a Census) -> Self {
+        c.made.fetch_add(1, Ordering::Relaxed);
+        Guard(c)
+    }
+}
+impl Drop for Guard<'_> {
+    fn drop(&mut self) {
+        self.0.dropped.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn out_of_bounds_at_one_by_six_names_thread_and_leaves_nothing_behind() {
+    for opts in [ExecOptions::default(), COROUTINES_ONLY] {
+        let census = Census::default();
+        let mut a = vec![0i32; 3];
+        let av = GlobalView::from_slice_mut(&mut a);
+        let r = run_grid_with("two_syncs", &LaunchConfig::new(1, 6), &opts, |t| {
+            let _g = Guard::new(&census);
+            let i = t.thread_idx().x as usize;
+            av.set(i, i as i32);
+            t.syncthreads();
+            t.syncthreads();
+        });
+        let err = r.unwrap_err();
+        assert!(matches!(&err, Error::KernelFault { kernel, .. } if kernel == "two_syncs"));
+        let (block, thread, msg) = fault(Err(err));
+        assert_eq!((block, thread), ([0, 0, 0], [3, 0, 0]));
+        assert!(
+            msg.contains("index (3,) is out of bounds for axis 0 with size 3"),
+            "{msg}"
+        );
+        assert!(msg.contains("global array"), "{msg}");
+        let made = census.made.load(Ordering::Relaxed);
+        assert_eq!(made, 4, "threads 0..=3 started; 4 and 5 never ran");
+        assert_eq!(
+            census.dropped.load(Ordering::Relaxed),
+            made,
+            "every started thread was unwound"
+        );
+    }
+    // The pool is healthy: the next launch works.
+    let mut a = vec![0i32; 6];
+    let av = GlobalView::from_slice_mut(&mut a);
+    run_grid("after", &LaunchConfig::new(1, 6), |t| {
+        t.syncthreads();
+        av.set(t.thread_idx().x as usize, 1);
+    })
+    .unwrap();
+    assert_eq!(a, [1; 6]);
+}
+
+#[test]
+fn shared_and_local_out_of_bounds_are_reported() {
+    let (_, thread, msg) = fault(both_paths(&LaunchConfig::new(1, 4), |t| {
+        let s = t.shared_array::<f32>((2, 2));
+        let i = t.thread_idx().x as usize;
+        s.set((i / 2, i % 2 + (i / 3)), 1.0);
+    }));
+    assert_eq!(thread, [3, 0, 0]);
+    assert!(
+        msg.contains("index (1, 2) is out of bounds for axis 1 with size 2 of the shared array"),
+        "{msg}"
+    );
+    let (_, _, msg) = fault(both_paths(&LaunchConfig::new(1, 1), |t| {
+        t.local_array::<u8>(4).get(4);
+    }));
+    assert!(msg.contains("local array"), "{msg}");
+}
+
+#[test]
+fn divergent_barrier_some_threads_exited() {
+    let cfg = LaunchConfig::new(2, 8);
+    let (block, thread, msg) = fault(both_paths(&cfg, |t| {
+        if t.thread_idx().x < 3 {
+            t.syncthreads();
+        }
+    }));
+    assert_eq!((block, thread), ([0, 0, 0], [0, 0, 0]));
+    assert!(msg.contains("divergent barrier"), "{msg}");
+    assert!(
+        msg.contains("thread (3, 0, 0) exited without reaching it (3 of 8 threads arrived)"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn divergent_barrier_on_the_fast_path_matches_coroutines() {
+    // Thread 0 exits at once (fast path taken); later threads reach a barrier.
+    let cfg = LaunchConfig::new(1, 8);
+    let (_, thread, msg) = fault(both_paths(&cfg, |t| {
+        if t.thread_idx().x >= 5 {
+            t.syncthreads();
+        }
+    }));
+    assert_eq!(thread, [5, 0, 0]);
+    assert!(
+        msg.contains("thread (0, 0, 0) exited without reaching it (3 of 8 threads arrived)"),
+        "{msg}"
+    );
+    // A fault after the abandoned barrier takes precedence, on both paths.
+    let (_, thread, msg) = fault(both_paths(&cfg, |t| match t.thread_idx().x {
+        2 => t.syncthreads(),
+        6 => panic!("late panic"),
+        _ => {}
+    }));
+    assert_eq!(thread, [6, 0, 0]);
+    assert_eq!(msg, "panicked: late panic");
+}
+
+#[test]
+#[allow(clippy::if_same_then_else)] // the two branches are two barrier call sites
+fn divergent_barrier_different_call_sites() {
+    let (_, thread, msg) = fault(both_paths(&LaunchConfig::new(1, 4), |t| {
+        if t.thread_idx().x % 2 == 0 {
+            t.syncthreads();
+        } else {
+            t.syncthreads();
+        }
+    }));
+    assert_eq!(thread, [0, 0, 0]);
+    assert!(
+        msg.contains("but thread (1, 0, 0) waits at syncthreads at"),
+        "{msg}"
+    );
+    assert!(msg.contains("kernel_exec.rs"), "{msg}");
+}
+
+#[test]
+#[allow(clippy::if_same_then_else)] // one call site reached from two branches
+fn same_call_site_in_a_helper_is_one_barrier() {
+    fn sync(t: &ThreadCtx<'_>) {
+        t.syncthreads();
+    }
+    both_paths(&LaunchConfig::new(1, 4), |t| {
+        if t.thread_idx().x % 2 == 0 {
+            sync(t);
+        } else {
+            sync(t);
+        }
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_panicking_thread_fails_the_launch_and_the_next_launch_works() {
+    let (block, thread, msg) = fault(run_grid(
+        "panics",
+        &LaunchConfig::new((2, 2), (4, 4)),
+        |t| {
+            if t.block_idx() == Dim3::new(1, 1, 0) && t.thread_idx() == Dim3::new(2, 3, 0) {
+                panic!("boom at {}", t.thread_idx());
+            }
+            t.syncthreads();
+        },
+    ));
+    assert_eq!((block, thread), ([1, 1, 0], [2, 3, 0]));
+    assert_eq!(msg, "panicked: boom at (2, 3, 0)");
+    let mut out = vec![0u8; 64];
+    let o = GlobalView::from_slice_mut(&mut out);
+    run_grid("next", &LaunchConfig::new((2, 2), (4, 4)), |t| {
+        t.syncthreads();
+        let (x, y) = t.grid2();
+        o.set(y * 8 + x, 1);
+    })
+    .unwrap();
+    assert_eq!(out, vec![1; 64]);
+}
+
+#[test]
+fn the_lowest_faulting_block_is_reported() {
+    for _ in 0..5 {
+        let (block, thread, _) = fault(run_grid("many", &LaunchConfig::new(512, 32), |t| {
+            let b = t.block_idx().x;
+            if b % 50 == 7 && t.thread_idx().x == b % 32 {
+                t.fault(format!("block {b}"));
+            }
+        }));
+        assert_eq!((block, thread), ([7, 0, 0], [7, 0, 0]));
+    }
+}
+
+#[test]
+fn invalid_configurations_are_refused() {
+    let body = |_: &ThreadCtx<'_>| {};
+    for cfg in [
+        LaunchConfig::new(0, 1),
+        LaunchConfig::new(1, (32, 33)),
+        LaunchConfig::new(1, 1).with_dynamic_shared_bytes(1 << 20),
+    ] {
+        assert!(matches!(
+            run_grid("bad", &cfg, body),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+}
+
+// ---------------------------------------------------------------- indexing and paths
+
+#[test]
+fn three_d_indices_cover_the_grid_once_per_launch() {
+    let cfg = LaunchConfig::new((2, 3, 2), (4, 2, 3));
+    let (gx, gy, gz) = (8, 6, 6);
+    let mut hits = vec![0u32; gx * gy * gz];
+    let h = GlobalView::from_slice_mut_with_shape(&mut hits, (gz, gy, gx)).unwrap();
+    both_paths(&cfg, |t| {
+        let (x, y, z) = t.grid3();
+        assert_eq!(t.gridsize3(), (8, 6, 6));
+        assert_eq!(t.warp_size(), 32);
+        let linear = t.thread_idx().x + 4 * (t.thread_idx().y + 2 * t.thread_idx().z);
+        assert_eq!(t.lane_id(), linear % 32);
+        h.atomic_add((z, y, x), 1);
+        t.syncthreads();
+    })
+    .unwrap();
+    // `both_paths` launches twice.
+    assert!(hits.iter().all(|&c| c == 2));
+}
+
+#[test]
+fn fast_and_coroutine_paths_agree_on_results() {
+    // A mix of barrier-free and barrier blocks, and per-thread local memory.
+    let n = 1000;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let run = |opts: &ExecOptions| {
+        let mut y = vec![0.0f32; n];
+        let (xv, yv) = (
+            GlobalView::from_slice(&x),
+            GlobalView::from_slice_mut(&mut y),
+        );
+        run_grid_with("mix", &LaunchConfig::new(8, 128), opts, |t| {
+            let i = t.grid1();
+            let l = t.local_array::<f32>(2);
+            if t.block_idx().x % 2 == 0 {
+                let s = t.shared_array::<f32>(128);
+                let j = t.thread_idx().x as usize;
+                s.set(j, if i < n { xv.get(i) } else { 0.0 });
+                t.syncthreads();
+                l.set(0, s.get(127 - j));
+            } else if i < n {
+                l.set(0, xv.get(i) + 1.0);
+            }
+            if i < n {
+                yv.set(i, l.get(0));
+            }
+        })
+        .unwrap();
+        y
+    };
+    let fast = run(&ExecOptions::default());
+    let slow = run(&COROUTINES_ONLY);
+    let serial = run(&ExecOptions {
+        fast_path: true,
+        parallel: false,
+    });
+    assert_eq!(fast, slow);
+    assert_eq!(fast, serial);
+    assert_eq!(fast[0], x[127]);
+    assert_eq!(fast[128], x[128] + 1.0);
+}
+
+#[test]
+fn full_blocks_of_1024_threads_synchronise() {
+    let mut out = vec![0u32; 2048];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(2, (32, 32)), |t| {
+        let s = t.shared_array::<u32>((32, 32));
+        let (x, y) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+        s.set((y, x), (y * 32 + x) as u32);
+        t.syncthreads();
+        // Transpose through shared memory.
+        o.set(t.block_idx().x as usize * 1024 + y * 32 + x, s.get((x, y)));
+    })
+    .unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let (y, x) = ((i % 1024) / 32, i % 32);
+        assert_eq!(*v as usize, x * 32 + y);
+    }
+}
+
+#[test]
+fn a_type_erased_body_can_be_launched() {
+    let hits = AtomicUsize::new(0);
+    let body: &(dyn Fn(&ThreadCtx<'_>) + Sync) = &|t| {
+        t.syncthreads();
+        hits.fetch_add(1, Ordering::Relaxed);
+    };
+    run_grid("dyn", &LaunchConfig::new(3, 5), body).unwrap();
+    assert_eq!(hits.load(Ordering::Relaxed), 15);
+}
+
+#[test]
+fn a_kernel_may_launch_a_kernel() {
+    let total = AtomicUsize::new(0);
+    run_grid("outer", &LaunchConfig::new(2, 2), |t| {
+        t.syncthreads();
+        run_grid("inner", &LaunchConfig::new(2, 3), |u| {
+            u.syncthreads();
+            total.fetch_add(1, Ordering::Relaxed);
+        })
+        .unwrap();
+    })
+    .unwrap();
+    assert_eq!(total.load(Ordering::Relaxed), 4 * 6);
+}
+
+#[test]
+fn named_shared_arrays_are_shared_across_call_sites() {
+    fn producer(t: &ThreadCtx<'_>) {
+        t.shared_array_named::<i32>("buf", 4)
+            .set(t.thread_idx().x as usize, 7);
+    }
+    fn consumer(t: &ThreadCtx<'_>) -> i32 {
+        t.shared_array_named::<i32>("buf", 4)
+            .get(3 - t.thread_idx().x as usize)
+    }
+    let mut out = [0i32; 4];
+    let o = GlobalView::from_slice_mut(&mut out);
+    both_paths(&LaunchConfig::new(1, 4), |t| {
+        producer(t);
+        t.syncthreads();
+        o.set(t.thread_idx().x as usize, consumer(t));
+    })
+    .unwrap();
+    assert_eq!(out, [7; 4]);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Each thread reaches `barriers[t]` barriers (possibly at two call sites) and may panic
+        /// at one point: both paths must report the same outcome.
+        #[test]
+        #[allow(clippy::if_same_then_else)] // two barrier call sites
+        fn paths_agree(
+            barriers in proptest::collection::vec(0u8..3, 1..40),
+            split_site in any::<bool>(),
+            panic_at in proptest::option::of((0usize..40, 0u8..3)),
+        ) {
+            let n = barriers.len();
+            let body = |t: &ThreadCtx<'_>| {
+                let i = t.thread_idx().x as usize;
+                for k in 0..barriers[i] {
+                    if panic_at == Some((i, k)) {
+                        t.fault(format!("fault in {i} at {k}"));
+                    }
+                    if split_site && i % 3 == 1 {
+                        t.syncthreads();
+                    } else {
+                        t.syncthreads();
+                    }
+                }
+            };
+            let cfg = LaunchConfig::new(2, n as u32);
+            let fast = run_grid("prop", &cfg, body);
+            let slow = run_grid_with("prop", &cfg, &COROUTINES_ONLY, body);
+            prop_assert_eq!(&fast, &slow);
+            let uniform = barriers.iter().all(|&b| b == barriers[0]);
+            if uniform && !(split_site && n > 1 && barriers[0] > 0) && panic_at.is_none_or(|(i, k)| i >= n || k >= barriers[i]) {
+                prop_assert!(fast.is_ok(), "{:?}", fast);
+            }
+        }
+    }
+}
