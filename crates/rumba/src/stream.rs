@@ -149,11 +149,18 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 /// ```
 /// let ctx = rumba::current_context().unwrap();
 /// let raw = ctx.driver().stream_create(0, false).unwrap();
-/// let s = rumba::external_stream(raw).unwrap();
+/// // SAFETY: `raw` is a live stream of device 0, destroyed below only after `s` is gone.
+/// let s = unsafe { rumba::external_stream(raw) }.unwrap();
 /// assert_eq!(s.handle(), raw);
 /// assert!(s.to_string().starts_with("<external stream"));
 /// ```
-pub fn external_stream(handle: StreamHandle) -> Result<Stream> {
+///
+/// # Safety
+/// `handle` must be a live stream of the current device's context, and stay alive for as long as
+/// the returned `Stream` (or work queued on it) is in use. The sim checks handles and reports an
+/// unknown one as an error, but the CUDA driver cannot check them: a stale or made-up handle there
+/// is undefined behaviour.
+pub unsafe fn external_stream(handle: StreamHandle) -> Result<Stream> {
     Ok(Stream::wrap(
         current_context()?,
         handle,
@@ -339,13 +346,16 @@ impl Stream {
     /// ```
     pub fn memset(&self, buf: &DeviceBuffer, value: u8) -> Result<()> {
         let drv = self.inner.ctx.driver();
-        drv.memset_async(
-            self.device(),
-            buf.device_ptr(),
-            value,
-            buf.len(),
-            self.inner.handle,
-        )?;
+        // SAFETY: the whole of a device allocation, kept alive until the stream reaches it.
+        unsafe {
+            drv.memset_async(
+                self.device(),
+                buf.device_ptr(),
+                value,
+                buf.len(),
+                self.inner.handle,
+            )?;
+        }
         self.keep_alive(buf.clone())
     }
 
@@ -370,13 +380,17 @@ impl Stream {
                 dst.len()
             )));
         }
-        self.inner.ctx.driver().memcpy_dtod_async(
-            self.device(),
-            dst.device_ptr(),
-            src.device_ptr(),
-            src.len(),
-            self.inner.handle,
-        )?;
+        // SAFETY: two whole device allocations of equal length, kept alive until the stream
+        // reaches the copy.
+        unsafe {
+            self.inner.ctx.driver().memcpy_dtod_async(
+                self.device(),
+                dst.device_ptr(),
+                src.device_ptr(),
+                src.len(),
+                self.inner.handle,
+            )?;
+        }
         self.keep_alive((dst.clone(), src.clone()))
     }
 

@@ -40,7 +40,8 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
 
     let p = mm.memalloc_on(SEG, a.handle()).unwrap();
     let open = gate(&a);
-    drv.memset_async(0, p, 7, SEG, a.handle()).unwrap(); // queued behind the gate
+    // SAFETY: `p` is a device block of SEG bytes from the pool.
+    unsafe { drv.memset_async(0, p, 7, SEG, a.handle()) }.unwrap(); // queued behind the gate
     mm.memfree_on(p, SEG, a.handle()); // freed while A's work still touches it
 
     let err = mm.memalloc_on(SEG, b.handle()).unwrap_err();
@@ -61,7 +62,8 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     open.send(()).unwrap();
     a.synchronize().unwrap();
     let mut back = vec![0u8; SEG];
-    drv.memcpy_dtoh(0, &mut back, p).unwrap();
+    // SAFETY: `p` is still a device block of SEG bytes (now free in the pool, unused).
+    unsafe { drv.memcpy_dtoh(0, &mut back, p) }.unwrap();
     assert!(back.iter().all(|&x| x == 7), "A's work ran on the block");
 
     let q = mm.memalloc_on(SEG, b.handle()).unwrap();

@@ -42,7 +42,8 @@ fn an_external_stream_keeps_its_handle_and_is_never_destroyed() {
     let _serial = setup();
     let ctx = current_context().unwrap();
     let raw = ctx.driver().stream_create(0, false).unwrap();
-    let ext = rumba::external_stream(raw).unwrap();
+    // SAFETY: `raw` lives until it is destroyed at the end of this test, after `ext` is dropped.
+    let ext = unsafe { rumba::external_stream(raw) }.unwrap();
     assert_eq!(ext.handle(), raw);
     assert_eq!(ext.kind(), StreamKind::External);
     assert_eq!(

@@ -16,9 +16,10 @@
 //! use rumba::driver::{self, Driver};
 //! let drv = driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
 //! let ptr = drv.mem_alloc(0, 16).unwrap();
-//! drv.memcpy_htod(0, ptr, &[7u8; 16]).unwrap();
+//! // SAFETY: `ptr` is a 16-byte device allocation that nothing else uses.
+//! unsafe { drv.memcpy_htod(0, ptr, &[7u8; 16]) }.unwrap();
 //! let mut back = [0u8; 16];
-//! drv.memcpy_dtoh(0, &mut back, ptr).unwrap();
+//! unsafe { drv.memcpy_dtoh(0, &mut back, ptr) }.unwrap();
 //! assert_eq!(back, [7u8; 16]);
 //! drv.mem_free(0, ptr).unwrap();
 //! ```
@@ -197,10 +198,11 @@ pub enum StridedSource<'a> {
 /// let p = drv.mem_alloc(0, 8).unwrap();
 /// // Every other byte of 8 set to 7: shape (4,), stride 2.
 /// let copy = StridedCopy { shape: &[4], itemsize: 1, dst: p, dst_strides: &[2], src: StridedSource::Fill(&[7]) };
-/// drv.copy_strided_async(0, &copy, StreamHandle::LEGACY).unwrap();
+/// // SAFETY: `p` is an 8-byte device allocation that nothing else uses.
+/// unsafe { drv.copy_strided_async(0, &copy, StreamHandle::LEGACY) }.unwrap();
 /// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
 /// let mut out = [0u8; 8];
-/// drv.memcpy_dtoh(0, &mut out, p).unwrap();
+/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
 /// assert_eq!(out, [7, 0, 7, 0, 7, 0, 7, 0]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,21 +269,37 @@ pub trait Driver: Send + Sync + fmt::Debug {
     /// # Safety
     /// No queued device work may still use the range (it may be freed by its owner afterwards).
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
-    /// The device address of mapped host memory (allocated or registered with `mapped`).
-    ///
-    /// # Safety
-    /// Device work through the returned address reads and writes the host memory directly. The
-    /// caller must ensure that no Rust reference to that memory is used while such work runs.
-    unsafe fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
+    /// The device address of mapped host memory (allocated or registered with `mapped`). Device
+    /// operations through it read and write the host memory directly; they are `unsafe` for that
+    /// reason.
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
     /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
 
     /// Copies host → device, returning when the copy is complete.
-    fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
     /// Copies device → host, returning when the copy is complete.
-    fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
     /// Copies device → device, returning when the copy is complete.
-    fn memcpy_dtod(
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memcpy_dtod(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -289,14 +307,21 @@ pub trait Driver: Send + Sync + fmt::Debug {
         bytes: usize,
     ) -> Result<()>;
     /// Sets `bytes` bytes at `dst` to `value`, returning when done.
-    fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
 
     /// Queues a host → device copy on `stream`. From pageable memory the data is staged (taken
     /// before this returns); from page-locked memory it is read when the stream reaches the copy.
     ///
     /// # Safety
     /// `src` must stay valid, and unwritten, for `bytes` bytes until the stream has completed the
-    /// copy (or this call returned, for pageable memory).
+    /// copy (or this call returned, for pageable memory); the device range as for
+    /// [`memcpy_htod`](Driver::memcpy_htod).
     unsafe fn memcpy_htod_async(
         &self,
         device: usize,
@@ -310,7 +335,7 @@ pub trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Safety
     /// `dst` must stay valid, and otherwise unaccessed, for `bytes` bytes until the stream has
-    /// completed the copy.
+    /// completed the copy; the device range as for [`memcpy_htod`](Driver::memcpy_htod).
     unsafe fn memcpy_dtoh_async(
         &self,
         device: usize,
@@ -320,7 +345,13 @@ pub trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()>;
     /// Queues a device → device copy on `stream`.
-    fn memcpy_dtod_async(
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memcpy_dtod_async(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -329,7 +360,13 @@ pub trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()>;
     /// Queues a memset on `stream`.
-    fn memset_async(
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn memset_async(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -341,7 +378,13 @@ pub trait Driver: Send + Sync + fmt::Debug {
     /// Queues a strided copy or broadcast fill (see [`StridedCopy`]) on `stream`. Both ranges are
     /// bounds-checked when queued. Like every device operation it is asynchronous; a synchronous
     /// variant is this call on the legacy default stream followed by a synchronization.
-    fn copy_strided_async(
+    ///
+    /// # Safety
+    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
+    /// touched must be device memory, or mapped host memory that no Rust reference uses while
+    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
+    /// device address).
+    unsafe fn copy_strided_async(
         &self,
         device: usize,
         copy: &StridedCopy<'_>,

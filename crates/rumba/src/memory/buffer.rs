@@ -34,6 +34,10 @@ impl Drop for BufferInner {
 
 /// A device allocation. Cloning shares it; the last drop hands it back to its memory manager.
 ///
+/// Invariant: a `DeviceBuffer` always owns (a share of) **device** memory, never mapped host
+/// memory; its safe copy methods rely on that. Host memory the device can address has its own
+/// types in the host-memory layer.
+///
 /// Byte-level copies here are synchronous (ordered after the legacy default stream, as CUDA's
 /// synchronous copies are). Typed, n-dimensional access is the job of the array layer.
 ///
@@ -189,7 +193,8 @@ impl DeviceBuffer {
     /// ```
     pub fn copy_from_host_at(&self, offset: usize, src: &[u8]) -> Result<()> {
         let dst = self.check_range(offset, src.len())?;
-        self.inner.driver.memcpy_htod(self.inner.device, dst, src)
+        // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
+        unsafe { self.inner.driver.memcpy_htod(self.inner.device, dst, src) }
     }
 
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
@@ -215,7 +220,8 @@ impl DeviceBuffer {
     /// ```
     pub fn copy_to_host_at(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
         let src = self.check_range(offset, dst.len())?;
-        self.inner.driver.memcpy_dtoh(self.inner.device, dst, src)
+        // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
+        unsafe { self.inner.driver.memcpy_dtoh(self.inner.device, dst, src) }
     }
 
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
@@ -240,12 +246,15 @@ impl DeviceBuffer {
     /// ```
     pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
         self.same_len(src.len())?;
-        self.inner.driver.memcpy_dtod(
-            self.inner.device,
-            self.inner.ptr,
-            src.inner.ptr,
-            self.inner.bytes,
-        )
+        // SAFETY: both ranges are whole device allocations of equal length.
+        unsafe {
+            self.inner.driver.memcpy_dtod(
+                self.inner.device,
+                self.inner.ptr,
+                src.inner.ptr,
+                self.inner.bytes,
+            )
+        }
     }
 
     /// Sets every byte to `value`, returning when done.
@@ -255,9 +264,12 @@ impl DeviceBuffer {
     /// buf.memset(7).unwrap();
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
-        self.inner
-            .driver
-            .memset(self.inner.device, self.inner.ptr, value, self.inner.bytes)
+        // SAFETY: the whole of this buffer's own allocation, which is device memory.
+        unsafe {
+            self.inner
+                .driver
+                .memset(self.inner.device, self.inner.ptr, value, self.inner.bytes)
+        }
     }
 
     fn same_len(&self, other: usize) -> Result<()> {

@@ -82,7 +82,8 @@ impl Queue {
         }
         if self.mode == Mode::Wait && self.stream.is_none() {
             // A synchronous copy waits for the legacy stream itself and reads `src` right away.
-            return self.driver.memcpy_htod(self.device, dst, src);
+            // SAFETY: `dst` addresses a device array's own allocation (device memory).
+            return unsafe { self.driver.memcpy_htod(self.device, dst, src) };
         }
         let staged;
         let src =
@@ -95,7 +96,8 @@ impl Queue {
                 src
             };
         self.pending = true;
-        // SAFETY: wait mode synchronizes (at `finish` or on drop) before `src`'s borrow can end;
+        // SAFETY: `dst` is a device array's own allocation (device memory);
+        // wait mode synchronizes (at `finish` or on drop) before `src`'s borrow can end;
         // staged mode only passes pageable memory, which the driver copies before returning;
         // scoped mode borrows `src` for the scope, which synchronizes before the borrow ends.
         unsafe {
@@ -128,8 +130,12 @@ impl Queue {
     /// Queues a strided device copy or fill.
     pub(crate) fn strided(&mut self, copy: &StridedCopy<'_>) -> Result<()> {
         self.pending = true;
-        self.driver
-            .copy_strided_async(self.device, copy, self.handle)
+        // SAFETY: callers pass device arrays' own allocations (device memory), kept alive by the
+        // stream until the copy has run.
+        unsafe {
+            self.driver
+                .copy_strided_async(self.device, copy, self.handle)
+        }
     }
 
     /// Queues a fill of `dst` described by its shape and strides with `value`.

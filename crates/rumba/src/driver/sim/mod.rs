@@ -105,10 +105,11 @@ impl SimDevice {
 /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
 /// let s = drv.stream_create(0, false).unwrap();
 /// let p = drv.mem_alloc(0, 4).unwrap();
-/// drv.memset_async(0, p, 9, 4, s).unwrap();
+/// // SAFETY: `p` is a 4-byte device allocation that nothing else uses.
+/// unsafe { drv.memset_async(0, p, 9, 4, s) }.unwrap();
 /// drv.stream_synchronize(0, s).unwrap();
 /// let mut out = [0u8; 4];
-/// drv.memcpy_dtoh(0, &mut out, p).unwrap();
+/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
 /// assert_eq!(out, [9; 4]);
 /// ```
 pub struct SimDriver {
@@ -349,7 +350,7 @@ impl Driver for SimDriver {
         self.host.unregister(ptr, &spaces)
     }
 
-    unsafe fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
         self.device(device)?;
         self.host.device_pointer(ptr, device)
     }
@@ -358,7 +359,7 @@ impl Driver for SimDriver {
         self.host.contains(ptr, bytes)
     }
 
-    fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
         if src.is_empty() {
             return Ok(());
         }
@@ -369,7 +370,7 @@ impl Driver for SimDriver {
         Ok(())
     }
 
-    fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
         }
@@ -380,7 +381,7 @@ impl Driver for SimDriver {
         Ok(())
     }
 
-    fn memcpy_dtod(
+    unsafe fn memcpy_dtod(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -398,7 +399,7 @@ impl Driver for SimDriver {
         Ok(())
     }
 
-    fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -482,7 +483,7 @@ impl Driver for SimDriver {
         Ok(())
     }
 
-    fn memcpy_dtod_async(
+    unsafe fn memcpy_dtod_async(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -507,7 +508,7 @@ impl Driver for SimDriver {
         .map(drop)
     }
 
-    fn memset_async(
+    unsafe fn memset_async(
         &self,
         device: usize,
         dst: DevicePtr,
@@ -531,7 +532,7 @@ impl Driver for SimDriver {
         .map(drop)
     }
 
-    fn copy_strided_async(
+    unsafe fn copy_strided_async(
         &self,
         device: usize,
         copy: &StridedCopy<'_>,
