@@ -36,7 +36,9 @@
 //! ```
 
 pub(crate) mod arena;
+mod bins;
 mod host;
+mod int_hash;
 pub(crate) mod stream_order;
 
 pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};
