@@ -4,7 +4,7 @@
 //! Structure: blocks live in a slab (`Vec<Option<Block>>`, reused slots) and are linked to their
 //! address-order neighbours within a segment (`prev` / `next`), so merging on free is O(1) with
 //! no search. Free blocks are also indexed per owner in segregated free lists ([`FreeBins`]): a
-//! fitting block within 3% of the best fit is found in O(1), and adding or removing one is O(1)
+//! fitting block close to the best fit is found in O(1), and adding or removing one is O(1)
 //! and allocates nothing. Live blocks are found by address in a hash map.
 //!
 //! Ownership: a free block is owned by the stream it was freed on ([`Owner::Stream`], tagged with
@@ -168,8 +168,8 @@ impl Arena {
         self.index(id);
     }
 
-    /// Takes a fitting free block of `owner` for `size` bytes (a multiple of the granule; the
-    /// smallest fitting block, give or take 3%), splitting off the rest; marks it used on
+    /// Takes a fitting free block of `owner` for `size` bytes (a multiple of the granule; close
+    /// to the smallest fitting block, see [`FreeBins::find`]), splitting off the rest; marks it used on
     /// `stream`. Returns its address.
     pub(crate) fn take(
         &mut self,
@@ -475,5 +475,32 @@ mod tests {
         a.release(id, G, 0);
         assert_eq!(a.take_free_segments(), vec![(p, 1024)]);
         assert_eq!((a.reserved(), a.cached()), (0, 0));
+    }
+
+    #[test]
+    fn promoted_streams_drop_their_free_lists_when_segments_go_back() {
+        let mut a = Arena::default();
+        a.add_segment(0, 64 << 10);
+        let p: Vec<_> = (0..4).map(|_| a.take(G, 8 << 10, 0, 1).unwrap()).collect();
+        for (i, &ptr) in p.iter().enumerate() {
+            let id = a.live(ptr).unwrap();
+            a.release(id, Owner::Stream(3), i as u64);
+        }
+        check(&a);
+        assert_eq!(a.owning_streams(), vec![3]);
+        assert_eq!(
+            a.largest_free(),
+            64 << 10,
+            "all merged into the stream's block"
+        );
+        assert!(
+            a.take_free_segments().is_empty(),
+            "stream-owned: not returned"
+        );
+        assert_eq!(a.promote(3, 3), 64 << 10);
+        assert_eq!(a.owning_streams(), Vec::<u64>::new());
+        assert_eq!(a.take_free_segments(), vec![(0, 64 << 10)]);
+        assert!(a.streams.is_empty(), "empty free lists are forgotten");
+        assert_eq!(a.largest_free(), 0);
     }
 }

@@ -9,7 +9,8 @@
 //! Finding a block for `n` granules: first up to [`SCAN`] blocks of `n`'s own class are looked at
 //! for the smallest that fits (a block there may be smaller than `n`); else the first non-empty
 //! class whose *smallest* size is at least `n` gives its most recently freed block, which fits
-//! without looking. The choice is at most 3% off best fit, and the rest of the block is split off
+//! without looking. The choice is at most one class (3%) above the best fit (unless more than
+//! [`SCAN`] blocks of the own class were passed over), and the rest of the block is split off
 //! and stays free, so nothing is wasted.
 //!
 //! The lists are intrusive: their links live in a [`Link`] table indexed by block id, which the
