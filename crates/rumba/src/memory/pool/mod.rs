@@ -9,7 +9,7 @@
 //!   the limit, so the number of segments grows logarithmically with the footprint. If the device
 //!   cannot give that much, the pool asks for just what the request needs.
 //! - **Split and merge**: good fit over free blocks (segregated free lists, close to best fit, O(1):
-//!   [`bins`]); the rest of a block is split off and merged back with free neighbours
+//!   `bins`); the rest of a block is split off and merged back with free neighbours
 //!   when freed ([`arena`]).
 //! - **Stream order**: a block freed on stream A is reused by A at once and by other streams only
 //!   after A has finished the work queued before the free, checked with `stream_query` or an event
