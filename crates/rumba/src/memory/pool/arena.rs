@@ -1,11 +1,11 @@
-//! The pool's bookkeeping of segments and blocks: best-fit allocation, splitting, and merging
+//! The pool's bookkeeping of segments and blocks: good-fit allocation, splitting, and merging
 //! with free neighbours. Pure logic — no driver calls — so it is unit-tested on its own.
 //!
 //! Structure: blocks live in a slab (`Vec<Option<Block>>`, reused slots) and are linked to their
 //! address-order neighbours within a segment (`prev` / `next`), so merging on free is O(1) with
-//! no search. Free blocks are also indexed per owner in a `BTreeSet<(size, address, id)>`: the
-//! first entry at or above a size is the best fit (ties go to the lowest address). Live blocks are
-//! found by address in a hash map.
+//! no search. Free blocks are also indexed per owner in segregated free lists ([`FreeBins`]): a
+//! fitting block close to the best fit is found in O(1), and adding or removing one is O(1)
+//! and allocates nothing. Live blocks are found by address in a hash map.
 //!
 //! Ownership: a free block is owned by the stream it was freed on ([`Owner::Stream`], tagged with
 //! that stream's free epoch) or by nobody ([`Owner::Global`]: never used, or its stream's work has
@@ -15,37 +15,9 @@
 //!
 //! This module touches only its own tables.
 
-use std::collections::{BTreeSet, HashMap as StdHashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-
+use super::bins::{FreeBins, Link};
+use super::int_hash::IntMap;
 use crate::driver::DevicePtr;
-
-/// A multiply-mix hasher for the arena's integer keys (device addresses, owners): SipHash's
-/// flooding resistance buys nothing for keys the pool itself produces, and costs on every op.
-#[derive(Default)]
-pub(crate) struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn write_isize(&mut self, n: isize) {
-        self.write_u64(n as u64);
-    }
-}
-
-type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Index of a block in the slab.
 pub(crate) type BlockId = usize;
@@ -74,7 +46,6 @@ pub(crate) enum State {
 pub(crate) struct Block {
     pub(crate) ptr: DevicePtr,
     pub(crate) size: usize,
-    pub(crate) segment: DevicePtr,
     pub(crate) prev: Option<BlockId>,
     pub(crate) next: Option<BlockId>,
     pub(crate) state: State,
@@ -84,12 +55,15 @@ pub(crate) struct Block {
 #[derive(Default)]
 pub(crate) struct Arena {
     blocks: Vec<Option<Block>>,
+    /// Free-list links, indexed like `blocks`.
+    links: Vec<Link>,
     spare: Vec<BlockId>,
     /// Segment base → (size, first block).
-    segments: HashMap<DevicePtr, (usize, BlockId)>,
-    free: HashMap<Owner, BTreeSet<(usize, DevicePtr, BlockId)>>,
+    segments: IntMap<DevicePtr, (usize, BlockId)>,
+    global: FreeBins,
+    streams: IntMap<u64, FreeBins>,
     /// Used and pending blocks by address.
-    live: HashMap<DevicePtr, BlockId>,
+    live: IntMap<DevicePtr, BlockId>,
     reserved: usize,
     cached: usize,
 }
@@ -110,9 +84,10 @@ impl Arena {
     }
 
     pub(crate) fn largest_free(&self) -> usize {
-        self.free
+        self.streams
             .values()
-            .filter_map(|set| set.last().map(|e| e.0))
+            .chain([&self.global])
+            .map(|bins| bins.largest(&self.links))
             .max()
             .unwrap_or(0)
     }
@@ -136,6 +111,7 @@ impl Arena {
             }
             None => {
                 self.blocks.push(Some(b));
+                self.links.push(Link::default());
                 self.blocks.len() - 1
             }
         }
@@ -150,20 +126,28 @@ impl Arena {
     fn index(&mut self, id: BlockId) {
         let b = self.blocks[id].as_ref().expect("indexing a live block");
         if let State::Free { owner, .. } = b.state {
-            let key = (b.size, b.ptr, id);
-            self.cached += b.size;
-            self.free.entry(owner).or_default().insert(key);
+            let size = b.size;
+            self.cached += size;
+            let bins = match owner {
+                Owner::Global => &mut self.global,
+                Owner::Stream(k) => self.streams.entry(k).or_default(),
+            };
+            bins.insert(&mut self.links, id, size);
         }
     }
 
     fn unindex(&mut self, id: BlockId) {
         let b = self.blocks[id].as_ref().expect("unindexing a live block");
         if let State::Free { owner, .. } = b.state {
-            let key = (b.size, b.ptr, id);
             self.cached -= b.size;
-            if let Some(set) = self.free.get_mut(&owner) {
-                set.remove(&key);
-            }
+            let bins = match owner {
+                Owner::Global => &mut self.global,
+                Owner::Stream(k) => self
+                    .streams
+                    .get_mut(&k)
+                    .expect("a free block's owner has free lists"),
+            };
+            bins.remove(&mut self.links, id);
         }
     }
 
@@ -172,7 +156,6 @@ impl Arena {
         let id = self.new_block(Block {
             ptr,
             size,
-            segment: ptr,
             prev: None,
             next: None,
             state: State::Free {
@@ -185,8 +168,9 @@ impl Arena {
         self.index(id);
     }
 
-    /// Takes the best-fitting free block of `owner` for `size` bytes (a multiple of the granule),
-    /// splitting off the rest; marks it used on `stream`. Returns its address.
+    /// Takes a fitting free block of `owner` for `size` bytes (a multiple of the granule; close
+    /// to the smallest fitting block, see [`FreeBins::find`]), splitting off the rest; marks it used on
+    /// `stream`. Returns its address.
     pub(crate) fn take(
         &mut self,
         owner: Owner,
@@ -194,16 +178,23 @@ impl Arena {
         stream: u64,
         requested: usize,
     ) -> Option<DevicePtr> {
-        let &(bsize, bptr, id) = self.free.get(&owner)?.range((size, 0, 0)..).next()?;
+        let bins = match owner {
+            Owner::Global => &self.global,
+            Owner::Stream(k) => self.streams.get(&k)?,
+        };
+        let id = bins.find(&self.links, size)?;
         self.unindex(id);
-        let state = self.block_mut(id).state;
+        let Block {
+            ptr: bptr,
+            size: bsize,
+            next,
+            state,
+            ..
+        } = *self.block_mut(id);
         if bsize > size {
-            let next = self.block_mut(id).next;
-            let segment = self.block_mut(id).segment;
             let rest = self.new_block(Block {
                 ptr: bptr + size as u64,
                 size: bsize - size,
-                segment,
                 prev: Some(id),
                 next,
                 state,
@@ -220,7 +211,6 @@ impl Arena {
         self.live.insert(bptr, id);
         Some(bptr)
     }
-
     /// The live (used or pending) block at `ptr`.
     pub(crate) fn live(&self, ptr: DevicePtr) -> Option<BlockId> {
         self.live.get(&ptr).copied()
@@ -287,22 +277,19 @@ impl Arena {
 
     /// Stream keys that own free blocks.
     pub(crate) fn owning_streams(&self) -> Vec<u64> {
-        self.free
+        self.streams
             .iter()
-            .filter_map(|(o, set)| match o {
-                Owner::Stream(k) if !set.is_empty() => Some(*k),
-                _ => None,
-            })
+            .filter_map(|(&k, bins)| (!bins.is_empty()).then_some(k))
             .collect()
     }
 
     /// Makes every free block of stream `key` with an epoch `<= upto` global (merging it with
     /// free neighbours). Returns the bytes released.
     pub(crate) fn promote(&mut self, key: u64, upto: u64) -> usize {
-        let Some(set) = self.free.get(&Owner::Stream(key)) else {
+        let Some(bins) = self.streams.get(&key) else {
             return 0;
         };
-        let ids: Vec<BlockId> = set.iter().map(|e| e.2).collect();
+        let ids = bins.ids(&self.links);
         let mut bytes = 0;
         for id in ids {
             let eligible = matches!(
@@ -350,6 +337,8 @@ impl Arena {
             self.segments.remove(&p);
             self.reserved -= s;
         }
+        // Forget the free lists of streams that hold nothing (streams come and go).
+        self.streams.retain(|_, bins| !bins.is_empty());
         whole.into_iter().map(|(p, s, _)| (p, s)).collect()
     }
 
@@ -486,5 +475,32 @@ mod tests {
         a.release(id, G, 0);
         assert_eq!(a.take_free_segments(), vec![(p, 1024)]);
         assert_eq!((a.reserved(), a.cached()), (0, 0));
+    }
+
+    #[test]
+    fn promoted_streams_drop_their_free_lists_when_segments_go_back() {
+        let mut a = Arena::default();
+        a.add_segment(0, 64 << 10);
+        let p: Vec<_> = (0..4).map(|_| a.take(G, 8 << 10, 0, 1).unwrap()).collect();
+        for (i, &ptr) in p.iter().enumerate() {
+            let id = a.live(ptr).unwrap();
+            a.release(id, Owner::Stream(3), i as u64);
+        }
+        check(&a);
+        assert_eq!(a.owning_streams(), vec![3]);
+        assert_eq!(
+            a.largest_free(),
+            64 << 10,
+            "all merged into the stream's block"
+        );
+        assert!(
+            a.take_free_segments().is_empty(),
+            "stream-owned: not returned"
+        );
+        assert_eq!(a.promote(3, 3), 64 << 10);
+        assert_eq!(a.owning_streams(), Vec::<u64>::new());
+        assert_eq!(a.take_free_segments(), vec![(0, 64 << 10)]);
+        assert!(a.streams.is_empty(), "empty free lists are forgotten");
+        assert_eq!(a.largest_free(), 0);
     }
 }

@@ -8,8 +8,9 @@
 //!   as large as everything reserved so far, capped at [`PoolOptions::max_growth`] (256 MiB) and by
 //!   the limit, so the number of segments grows logarithmically with the footprint. If the device
 //!   cannot give that much, the pool asks for just what the request needs.
-//! - **Split and merge**: best-fit over free blocks; the rest of a block is split off and merged
-//!   back with free neighbours when freed ([`arena`]).
+//! - **Split and merge**: good fit over free blocks (segregated free lists, close to best fit, O(1):
+//!   `bins`); the rest of a block is split off and merged back with free neighbours
+//!   when freed ([`arena`]).
 //! - **Stream order**: a block freed on stream A is reused by A at once and by other streams only
 //!   after A has finished the work queued before the free, checked with `stream_query` or an event
 //!   recorded on A and `event_query` ([`stream_order`]). The hot paths make no driver call.
@@ -36,7 +37,9 @@
 //! ```
 
 pub(crate) mod arena;
+mod bins;
 mod host;
+mod int_hash;
 pub(crate) mod stream_order;
 
 pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};

@@ -23,9 +23,10 @@
 //!
 //! This module touches the driver's stream and event calls only.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
+use super::int_hash::IntMap;
 use crate::driver::{Driver, EventHandle, StreamHandle};
 
 /// Key of the frees made on the per-thread default stream.
@@ -74,7 +75,7 @@ struct Fences {
 pub(crate) struct StreamOrder {
     device: usize,
     driver: Arc<dyn Driver>,
-    streams: HashMap<u64, Fences>,
+    streams: IntMap<u64, Fences>,
     spare_events: Vec<EventHandle>,
 }
 
@@ -83,7 +84,7 @@ impl StreamOrder {
         StreamOrder {
             device,
             driver,
-            streams: HashMap::new(),
+            streams: IntMap::default(),
             spare_events: Vec::new(),
         }
     }
