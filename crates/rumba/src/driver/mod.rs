@@ -441,6 +441,16 @@ pub trait Driver: Send + Sync + fmt::Debug {
 
     /// Waits for all work on every stream of the device; reports the first unreported error.
     fn device_synchronize(&self, device: usize) -> Result<()>;
+
+    /// Accepts a stream handle created outside rumba for use with this driver.
+    ///
+    /// # Safety
+    /// `stream` must be a live stream of `device`'s context for as long as it is used here; the
+    /// sim checks it, CUDA cannot.
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let _ = (device, stream);
+        Ok(())
+    }
 }
 
 /// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a

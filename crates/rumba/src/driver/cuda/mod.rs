@@ -1,13 +1,21 @@
 //! The CUDA backend (cargo feature `cuda`).
 //!
-//! This build carries the backend's entry point and its driver probe only: the probe looks for the
-//! NVIDIA driver library with the dynamic loader *before* anything touches CUDA, so a machine
-//! without a driver gets a typed [`Error::BackendUnavailable`] that says what was looked for, and
-//! `RUMBA_BACKEND=auto` falls back to the sim. The cudarc-based implementation of
-//! [`Driver`](super::Driver) lands with the CUDA backend issue; until then even a machine with a
-//! driver is told so in the same typed error.
+//! [`CudaDriver`] implements [`Driver`](super::Driver) on the CUDA driver API through cudarc's
+//! `sys` layer, loaded at run time (`dynamic-loading`), so the crate builds and runs where no CUDA
+//! is installed. [`open`] probes for the NVIDIA driver library with the dynamic loader *before*
+//! anything touches cudarc (which panics when the library is missing): a machine without a driver
+//! gets a typed [`Error::BackendUnavailable`] saying what was looked for, and
+//! `RUMBA_BACKEND=auto` falls back to the sim.
 //!
-//! This module touches only the dynamic loader.
+//! | file | what |
+//! |---|---|
+//! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`](super::Driver) operation |
+//! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
+//! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
+//! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
+//! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
+//!
+//! This module touches the dynamic loader and, once a driver is found, CUDA.
 //!
 //! ```
 //! let err = rumba::driver::cuda::open(&rumba::Config::default()).err().unwrap();
@@ -16,6 +24,14 @@
 
 use std::ffi::CStr;
 use std::sync::Arc;
+
+pub mod builtin;
+mod driver;
+mod error;
+mod flags;
+mod strided;
+
+pub use driver::CudaDriver;
 
 use super::Driver;
 use crate::config::Config;
@@ -73,8 +89,12 @@ pub fn open(_config: &Config) -> Result<Arc<dyn Driver>> {
             ),
         });
     }
-    Err(Error::BackendUnavailable {
-        backend: "cuda".into(),
-        reason: "an NVIDIA driver is present, but this rumba build has no CUDA driver implementation yet".into(),
-    })
+    // SAFETY: the driver library is present (checked above), which is cudarc's precondition.
+    match unsafe { CudaDriver::new() } {
+        Ok(d) => Ok(Arc::new(d)),
+        Err(e) => Err(Error::BackendUnavailable {
+            backend: "cuda".into(),
+            reason: format!("the NVIDIA driver library was found but CUDA cannot be used: {e}"),
+        }),
+    }
 }

@@ -666,6 +666,10 @@ impl Driver for SimDriver {
         }
         first
     }
+
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.stream(device, stream).map(drop)
+    }
 }
 
 impl SimDriver {

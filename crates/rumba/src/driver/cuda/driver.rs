@@ -1,0 +1,657 @@
+//! [`CudaDriver`]: the [`Driver`] trait on the CUDA driver API, one thin call per operation.
+//!
+//! Each device is used through its primary context (retained when the driver opens, released when
+//! it drops), made current on the calling thread before every call. Handles of streams and events
+//! created here (and external streams adopted through [`Driver::stream_adopt`]) are remembered, so
+//! a made-up handle is a typed error instead of a pointer handed to CUDA. Host callbacks go
+//! through `cuStreamAddCallback` (which passes the stream's status); their thread is marked as a
+//! callback thread, so rumba never flushes deferred releases or waits for device work there, which
+//! CUDA forbids.
+//!
+//! This module touches the CUDA driver (through cudarc's `sys` layer) and the built-in kernels.
+
+use std::collections::{BTreeMap, HashSet};
+use std::ffi::{CStr, c_void};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, RwLock};
+
+use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
+
+use super::builtin::Modules;
+use super::error::{check, map};
+use super::flags::{
+    cu_event, cu_stream, event_flags, event_handle, host_alloc_flags, host_register_flags,
+    stream_handle,
+};
+use super::strided::{launch_shape, pack};
+use crate::driver::{
+    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
+    PageLocking, StreamHandle, StridedCopy,
+};
+use crate::error::{Error, Result};
+
+struct CudaDevice {
+    dev: sys::CUdevice,
+    /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
+    ctx: usize,
+}
+
+/// The CUDA backend's driver.
+pub struct CudaDriver {
+    devices: Vec<CudaDevice>,
+    streams: Mutex<HashSet<u64>>,
+    events: Mutex<HashSet<u64>>,
+    /// Host ranges pinned through this driver: start → length.
+    pinned: RwLock<BTreeMap<usize, usize>>,
+    modules: Modules,
+}
+
+impl std::fmt::Debug for CudaDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaDriver")
+            .field("devices", &self.devices.len())
+            .finish()
+    }
+}
+
+impl CudaDriver {
+    /// Initialises the driver API and retains every device's primary context.
+    ///
+    /// # Safety
+    /// The NVIDIA driver library must be loadable (cudarc panics otherwise); see
+    /// [`driver_library_present`](super::driver_library_present).
+    pub(crate) unsafe fn new() -> Result<CudaDriver> {
+        // SAFETY: the caller checked that the library is present; cuInit has no other contract.
+        check("cuInit", unsafe { sys::cuInit(0) })?;
+        let mut count = 0;
+        // SAFETY: writes one int.
+        check("cuDeviceGetCount", unsafe {
+            sys::cuDeviceGetCount(&mut count)
+        })?;
+        if count <= 0 {
+            return Err(map("cuDeviceGetCount", CUresult::CUDA_ERROR_NO_DEVICE));
+        }
+        let mut devices = Vec::new();
+        for ordinal in 0..count {
+            let mut dev = 0;
+            // SAFETY: writes one device handle for a valid ordinal.
+            check("cuDeviceGet", unsafe {
+                sys::cuDeviceGet(&mut dev, ordinal)
+            })?;
+            let mut ctx = std::ptr::null_mut();
+            // SAFETY: retains the primary context of a valid device; released in Drop.
+            check("cuDevicePrimaryCtxRetain", unsafe {
+                sys::cuDevicePrimaryCtxRetain(&mut ctx, dev)
+            })?;
+            devices.push(CudaDevice {
+                dev,
+                ctx: ctx as usize,
+            });
+        }
+        Ok(CudaDriver {
+            devices,
+            streams: Mutex::new(HashSet::new()),
+            events: Mutex::new(HashSet::new()),
+            pinned: RwLock::new(BTreeMap::new()),
+            modules: Modules::default(),
+        })
+    }
+
+    /// Makes `device`'s primary context current on this thread.
+    fn bind(&self, device: usize) -> Result<&CudaDevice> {
+        let d = self.devices.get(device).ok_or(Error::InvalidDevice {
+            id: device,
+            count: self.devices.len(),
+        })?;
+        let mut cur = std::ptr::null_mut();
+        // SAFETY: writes one context handle.
+        check("cuCtxGetCurrent", unsafe { sys::cuCtxGetCurrent(&mut cur) })?;
+        if cur as usize != d.ctx {
+            // SAFETY: `d.ctx` is a retained primary context.
+            check("cuCtxSetCurrent", unsafe {
+                sys::cuCtxSetCurrent(d.ctx as sys::CUcontext)
+            })?;
+        }
+        Ok(d)
+    }
+
+    fn stream(&self, handle: StreamHandle) -> Result<sys::CUstream> {
+        if handle.0 <= 2 || lock(&self.streams).contains(&handle.0) {
+            Ok(cu_stream(handle))
+        } else {
+            Err(unknown("stream", handle.0))
+        }
+    }
+
+    fn event(&self, handle: EventHandle) -> Result<sys::CUevent> {
+        if lock(&self.events).contains(&handle.0) {
+            Ok(cu_event(handle))
+        } else {
+            Err(unknown("event", handle.0))
+        }
+    }
+
+    fn attribute(&self, dev: sys::CUdevice, attr: Attr) -> Result<i32> {
+        let mut v = 0;
+        // SAFETY: writes one int for a valid device.
+        check("cuDeviceGetAttribute", unsafe {
+            sys::cuDeviceGetAttribute(&mut v, attr, dev)
+        })?;
+        Ok(v)
+    }
+
+    fn pinned_insert(&self, p: *mut u8, bytes: usize) {
+        self.pinned
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(p as usize, bytes);
+    }
+
+    fn pinned_remove(&self, p: *mut u8) {
+        self.pinned
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&(p as usize));
+    }
+}
+
+impl Drop for CudaDriver {
+    fn drop(&mut self) {
+        for d in &self.devices {
+            // SAFETY: balances the retain in `new`.
+            let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(d.dev) };
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn unknown(what: &str, handle: u64) -> Error {
+    Error::Driver {
+        code: CUresult::CUDA_ERROR_INVALID_HANDLE as i32,
+        name: "CUDA_ERROR_INVALID_HANDLE".into(),
+        call: format!("{what} lookup"),
+        message: format!(
+            "0x{handle:x} is not a {what} created by rumba or adopted with external_stream"
+        ),
+    }
+}
+
+/// Runs a boxed [`HostCallback`] on CUDA's callback thread.
+unsafe extern "C" fn callback_trampoline(
+    _stream: sys::CUstream,
+    status: CUresult,
+    user: *mut c_void,
+) {
+    crate::driver::mark_callback_thread();
+    // SAFETY: `user` is the `Box<HostCallback>` leaked by `stream_add_callback`; CUDA calls each
+    // callback exactly once, so it is reclaimed exactly once.
+    let callback = unsafe { Box::from_raw(user.cast::<HostCallback>()) };
+    let status = check("stream callback", status);
+    // A panic must not unwind into the driver.
+    if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
+        tracing::error!("a stream callback panicked");
+    }
+}
+
+impl Driver for CudaDriver {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Cuda
+    }
+
+    fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    fn device_info(&self, device: usize) -> Result<DeviceInfo> {
+        let d = self.bind(device)?;
+        let mut name = [0 as std::ffi::c_char; 256];
+        // SAFETY: writes at most 256 bytes, NUL-terminated.
+        check("cuDeviceGetName", unsafe {
+            sys::cuDeviceGetName(name.as_mut_ptr(), name.len() as i32, d.dev)
+        })?;
+        // SAFETY: NUL-terminated by the driver within the buffer.
+        let name = unsafe { CStr::from_ptr(name.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        let mut total = 0;
+        // SAFETY: writes one usize.
+        check("cuDeviceTotalMem", unsafe {
+            sys::cuDeviceTotalMem_v2(&mut total, d.dev)
+        })?;
+        Ok(DeviceInfo {
+            ordinal: device,
+            name,
+            total_memory: total,
+            compute_capability: Some((
+                self.attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)? as u32,
+                self.attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)? as u32,
+            )),
+            multiprocessors: self
+                .attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?
+                as u32,
+            warp_size: self.attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)? as u32,
+            max_threads_per_block: self
+                .attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?
+                as u32,
+            max_shared_memory_per_block: self
+                .attribute(d.dev, Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?
+                as usize,
+            page_locking: PageLocking::Available,
+        })
+    }
+
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)> {
+        self.bind(device)?;
+        let (mut free, mut total) = (0, 0);
+        // SAFETY: writes two usizes; a context is current.
+        check("cuMemGetInfo", unsafe {
+            sys::cuMemGetInfo_v2(&mut free, &mut total)
+        })?;
+        Ok((free, total))
+    }
+
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
+        self.bind(device)?;
+        let mut p = 0;
+        // SAFETY: writes one device pointer; a context is current.
+        match unsafe { sys::cuMemAlloc_v2(&mut p, bytes) } {
+            CUresult::CUDA_SUCCESS => Ok(p),
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
+                let (free, total) = self.mem_info(device).unwrap_or((0, 0));
+                Err(Error::OutOfMemory {
+                    device,
+                    requested: bytes,
+                    free,
+                    total,
+                    pending: 0,
+                })
+            }
+            r => Err(map("cuMemAlloc", r)),
+        }
+    }
+
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: CUDA checks the pointer and reports an invalid one as an error.
+        check("cuMemFree", unsafe { sys::cuMemFree_v2(ptr) })
+    }
+
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
+        self.bind(device)?;
+        let mut p = std::ptr::null_mut();
+        // SAFETY: writes one host pointer; a context is current.
+        match unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), host_alloc_flags(flags)) } {
+            CUresult::CUDA_SUCCESS => {
+                self.pinned_insert(p.cast(), bytes.max(1));
+                Ok(p.cast())
+            }
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(Error::OutOfMemory {
+                device,
+                requested: bytes,
+                free: 0,
+                total: 0,
+                pending: 0,
+            }),
+            r => Err(map("cuMemHostAlloc", r)),
+        }
+    }
+
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
+        self.pinned_remove(ptr);
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
+    }
+
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()> {
+        let f = host_register_flags(flags)?;
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemHostRegister", unsafe {
+            sys::cuMemHostRegister_v2(ptr.cast(), bytes, f)
+        })?;
+        self.pinned_insert(ptr, bytes);
+        Ok(())
+    }
+
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
+        self.pinned_remove(ptr);
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemHostUnregister", unsafe {
+            sys::cuMemHostUnregister(ptr.cast())
+        })
+    }
+
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+        self.bind(device)?;
+        let mut d = 0;
+        // SAFETY: only queries the mapping; CUDA reports unmapped pointers as errors.
+        check("cuMemHostGetDevicePointer", unsafe {
+            sys::cuMemHostGetDevicePointer_v2(&mut d, ptr.cast(), 0)
+        })?;
+        Ok(d)
+    }
+
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
+        let start = ptr as usize;
+        self.pinned
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .range(..=start)
+            .next_back()
+            .is_some_and(|(s, len)| start + bytes <= s + len)
+    }
+
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract; `src` is a valid slice.
+        check("cuMemcpyHtoD", unsafe {
+            sys::cuMemcpyHtoD_v2(dst, src.as_ptr().cast(), src.len())
+        })
+    }
+
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: forwarded; `dst` is an exclusive slice.
+        check("cuMemcpyDtoH", unsafe {
+            sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src, dst.len())
+        })
+    }
+
+    unsafe fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemcpyDtoD", unsafe {
+            sys::cuMemcpyDtoD_v2(dst, src, bytes)
+        })
+    }
+
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemsetD8", unsafe {
+            sys::cuMemsetD8_v2(dst, value, bytes)
+        })
+    }
+
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemcpyHtoDAsync", unsafe {
+            sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, s)
+        })
+    }
+
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemcpyDtoHAsync", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, s)
+        })
+    }
+
+    unsafe fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemcpyDtoDAsync", unsafe {
+            sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s)
+        })
+    }
+
+    unsafe fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemsetD8Async", unsafe {
+            sys::cuMemsetD8Async(dst, value, bytes, s)
+        })
+    }
+
+    unsafe fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let mut params = pack(copy)?;
+        if params.count == 0 {
+            return Ok(());
+        }
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        let f = self
+            .modules
+            .function(device, "strided_copy.cu", "rumba_strided_copy_kernel")?;
+        let (blocks, threads) = launch_shape(params.count);
+        let mut args = [(&mut params as *mut super::strided::StridedCopyParams).cast::<c_void>()];
+        // SAFETY: `f` takes exactly one argument, `struct rumba_strided_copy`, which
+        // `StridedCopyParams` mirrors (#[repr(C)], layout unit-tested); the device ranges are the
+        // caller's contract. The parameter block is copied by the launch call.
+        check("cuLaunchKernel(rumba_strided_copy_kernel)", unsafe {
+            sys::cuLaunchKernel(
+                f,
+                blocks,
+                1,
+                1,
+                threads,
+                1,
+                1,
+                0,
+                s,
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        })
+    }
+
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
+        self.bind(device)?;
+        let mut s = std::ptr::null_mut();
+        let flags = if non_blocking {
+            sys::CUstream_flags::CU_STREAM_NON_BLOCKING
+        } else {
+            sys::CUstream_flags::CU_STREAM_DEFAULT
+        };
+        // SAFETY: writes one stream handle; a context is current.
+        check("cuStreamCreate", unsafe {
+            sys::cuStreamCreate(&mut s, flags as u32)
+        })?;
+        let h = stream_handle(s);
+        lock(&self.streams).insert(h.0);
+        Ok(h)
+    }
+
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let s = self.stream(stream)?;
+        if stream.0 <= 2 {
+            return Err(Error::InvalidArgument(format!(
+                "built-in stream {} cannot be destroyed",
+                stream.0
+            )));
+        }
+        self.bind(device)?;
+        lock(&self.streams).remove(&stream.0);
+        // SAFETY: a stream created (or adopted) here; CUDA finishes its queued work first.
+        check("cuStreamDestroy", unsafe { sys::cuStreamDestroy_v2(s) })
+    }
+
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        no_wait_in_callback("stream synchronize")?;
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: a valid stream handle.
+        check("cuStreamSynchronize", unsafe {
+            sys::cuStreamSynchronize(s)
+        })
+    }
+
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        // SAFETY: a valid stream handle.
+        match unsafe { sys::cuStreamQuery(s) } {
+            CUresult::CUDA_SUCCESS => Ok(true),
+            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            r => Err(map("cuStreamQuery", r)),
+        }
+    }
+
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()> {
+        let (s, e) = (self.stream(stream)?, self.event(event)?);
+        self.bind(device)?;
+        // SAFETY: valid handles.
+        check("cuStreamWaitEvent", unsafe {
+            sys::cuStreamWaitEvent(s, e, 0)
+        })
+    }
+
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        let user = Box::into_raw(Box::new(callback));
+        // SAFETY: the trampoline reclaims `user` exactly once when CUDA runs it.
+        let r = unsafe { sys::cuStreamAddCallback(s, Some(callback_trampoline), user.cast(), 0) };
+        if r != CUresult::CUDA_SUCCESS {
+            // SAFETY: CUDA refused the callback, so it will never run: reclaim it here.
+            drop(unsafe { Box::from_raw(user) });
+        }
+        check("cuStreamAddCallback", r)
+    }
+
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
+        self.bind(device)?;
+        let mut e = std::ptr::null_mut();
+        // SAFETY: writes one event handle; a context is current.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(&mut e, event_flags(timing) as u32)
+        })?;
+        let h = event_handle(e);
+        lock(&self.events).insert(h.0);
+        Ok(h)
+    }
+
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()> {
+        let e = self.event(event)?;
+        self.bind(device)?;
+        lock(&self.events).remove(&event.0);
+        // SAFETY: an event created here.
+        check("cuEventDestroy", unsafe { sys::cuEventDestroy_v2(e) })
+    }
+
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        let (e, s) = (self.event(event)?, self.stream(stream)?);
+        self.bind(device)?;
+        // SAFETY: valid handles.
+        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })
+    }
+
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        no_wait_in_callback("event synchronize")?;
+        let e = self.event(event)?;
+        self.bind(device)?;
+        // SAFETY: a valid event.
+        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) })
+    }
+
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        let e = self.event(event)?;
+        self.bind(device)?;
+        // SAFETY: a valid event.
+        match unsafe { sys::cuEventQuery(e) } {
+            CUresult::CUDA_SUCCESS => Ok(true),
+            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            r => Err(map("cuEventQuery", r)),
+        }
+    }
+
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
+        let (a, b) = (self.event(start)?, self.event(end)?);
+        self.bind(device)?;
+        let mut ms = 0f32;
+        // SAFETY: valid events; writes one float.
+        check("cuEventElapsedTime", unsafe {
+            sys::cuEventElapsedTime(&mut ms, a, b)
+        })?;
+        Ok(ms)
+    }
+
+    fn device_synchronize(&self, device: usize) -> Result<()> {
+        no_wait_in_callback("device synchronize")?;
+        self.bind(device)?;
+        // SAFETY: a context is current.
+        check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+    }
+
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.bind(device)?;
+        if stream.0 > 2 {
+            lock(&self.streams).insert(stream.0);
+        }
+        Ok(())
+    }
+}
+
+fn no_wait_in_callback(what: &str) -> Result<()> {
+    if crate::driver::on_callback_thread() {
+        Err(Error::InvalidOperation(format!(
+            "{what} cannot be called from inside a stream callback (CUDA forbids driver calls there)"
+        )))
+    } else {
+        Ok(())
+    }
+}
