@@ -1,5 +1,10 @@
 //! Shared set-up for the behaviour tests: each test binary is its own process, so each starts
-//! the runtime once with the configuration it needs, on the sim.
+//! the runtime once with the configuration it needs.
+//!
+//! The backend is the sim unless `RUMBA_TEST_BACKEND=cuda`: then the same tests run on CUDA, and
+//! where CUDA cannot be used (no driver, no device, or a build without the `cuda` feature) the
+//! test binary says `SKIPPED` with the reason on stderr and exits successfully without running its
+//! tests — it neither fails nor pretends to have passed them.
 #![allow(dead_code)]
 
 use std::sync::{Mutex, MutexGuard, Once};
@@ -9,15 +14,38 @@ use rumba::config::{BackendChoice, Config};
 static START: Once = Once::new();
 static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Starts the runtime on the sim with `adjust` applied to the environment's configuration.
-/// Only the first call in a process has an effect.
+/// Starts the runtime on the test backend with `adjust` applied to the environment's
+/// configuration. Only the first call in a process has an effect.
 pub fn start(adjust: impl FnOnce(&mut Config)) {
     START.call_once(|| {
         let mut cfg = Config::from_env().expect("valid RUMBA_* environment");
-        cfg.backend = BackendChoice::Sim;
+        cfg.backend = test_backend();
         adjust(&mut cfg);
+        if cfg.backend == BackendChoice::Cuda {
+            if let Err(e) = rumba::driver::open(&cfg) {
+                skip_binary(&format!("RUMBA_TEST_BACKEND=cuda, but {e}"));
+            }
+        }
         rumba::configure(cfg).expect("configure before first use");
     });
+}
+
+/// The backend the behaviour tests run on: `RUMBA_TEST_BACKEND` = `sim` (default) or `cuda`.
+pub fn test_backend() -> BackendChoice {
+    match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
+        Ok("cuda") => BackendChoice::Cuda,
+        Ok("sim") | Err(_) => BackendChoice::Sim,
+        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim or cuda"),
+    }
+}
+
+/// Ends this test binary successfully after saying why its tests cannot run here.
+fn skip_binary(why: &str) -> ! {
+    use std::io::Write;
+    let name = std::env::args().next().unwrap_or_default();
+    // Written to the process's stderr directly: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "SKIPPED {name}: {why}");
+    std::process::exit(0)
 }
 
 /// Serialises tests that observe process-wide state (queue lengths, free memory).
