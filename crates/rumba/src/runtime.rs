@@ -193,7 +193,8 @@ pub fn current_context() -> Result<Context> {
     context_for(CURRENT_DEVICE.with(Cell::get))
 }
 
-fn context_for(id: usize) -> Result<Context> {
+/// The context of device `id` (created if needed), whatever the thread's current device is.
+pub(crate) fn context_for(id: usize) -> Result<Context> {
     let rt = runtime()?;
     let mut slots = rt.slots.lock().unwrap_or_else(|e| e.into_inner());
     let count = slots.len();

@@ -87,3 +87,21 @@ fn configure_after_start_is_refused() {
     let err = rumba::configure(rumba::Config::default()).unwrap_err();
     assert!(err.to_string().contains("already started"), "{err}");
 }
+
+#[test]
+fn device_side_temporaries_follow_the_array_not_the_current_device() {
+    let _s = setup();
+    use rumba::ndarray::{array, s};
+    rumba::select_device(2).unwrap();
+    let host = array![[1i32, 2, 3], [4, 5, 6]];
+    let d = rumba::to_device(&host).unwrap();
+    rumba::select_device(0).unwrap();
+    // A transposing copy and an overlapping assignment both need a device temporary.
+    let t = d.transpose_copy(None).unwrap();
+    assert_eq!(t.copy_to_host().unwrap(), host.t());
+    d.slice(s![.., 1..])
+        .unwrap()
+        .assign(&d.slice(s![.., ..2]).unwrap())
+        .unwrap();
+    assert_eq!(d.copy_to_host().unwrap(), array![[1, 1, 2], [4, 4, 5]]);
+}

@@ -26,7 +26,7 @@ use crate::array::copy::{CopyKind, CopyPlan, check_copy};
 use crate::array::element::Element;
 use crate::array::layout::Layout;
 use crate::driver::{StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::DeviceBuffer;
 
 /// A host view as raw parts: the lowest address it touches and its layout relative to it.
@@ -249,13 +249,5 @@ fn unpack<T: Element>(plan: &CopyPlan, dst: &HostMut<'_, T>, staging: &[u8], lo:
 
 /// A temporary device buffer of `bytes` in the same context as `like`.
 pub(crate) fn temp_like(like: &DeviceBuffer, bytes: usize) -> Result<DeviceBuffer> {
-    let ctx = crate::runtime::current_context()?;
-    if ctx.device_id() != like.device() {
-        return Err(Error::InvalidArgument(format!(
-            "the current device is {} but the array lives on device {}",
-            ctx.device_id(),
-            like.device()
-        )));
-    }
-    ctx.memalloc(bytes)
+    crate::runtime::context_for(like.device())?.memalloc(bytes)
 }

@@ -212,7 +212,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         } else {
             packed.nbytes()
         };
-        let ctx = crate::runtime::current_context()?;
+        let ctx = crate::runtime::context_for(self.buffer.device())?;
         let out: DeviceArray<T, D> =
             DeviceArray::from_parts(ctx.memalloc(bytes)?, packed, self.stream.clone())?;
         if out.size() > 0 {
