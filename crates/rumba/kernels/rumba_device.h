@@ -1,6 +1,6 @@
 // rumba's device-side header for CUDA C kernels.
 //
-// An array argument is passed to a kernel as a `rumba_array`: the device address of element
+// An array argument is passed to a kernel as a `rumba_array<T, N>`: the device address of element
 // (0, ..., 0), the shape, and byte strides (negative and zero allowed, as in rumba's layouts), so
 // a kernel indexes any view — sliced, transposed, broadcast — in n dimensions. Only what NVRTC
 // provides is used (no standard headers), so every source that includes this compiles with NVRTC
@@ -11,46 +11,45 @@
 
 typedef long long rumba_index;
 
+// An n-d array argument: `N` axes of elements of type `T`. The launch passes, for each array
+// parameter, exactly this struct: the address of element (0, ..., 0), then the shape, then the
+// byte strides (the layout rumba's CUDA backend packs; see driver/cuda/launch.rs).
+template <typename T, int N>
 struct rumba_array {
-    char* data;                            // address of element (0, ..., 0)
-    rumba_index shape[RUMBA_MAX_DIMS];     // elements per axis
-    rumba_index strides[RUMBA_MAX_DIMS];   // bytes per step along each axis
-    int ndim;
-    int itemsize;
-};
+    T* data;
+    rumba_index shape[N];
+    rumba_index strides[N];
 
-// Number of elements.
-__device__ __forceinline__ rumba_index rumba_size(const rumba_array& a) {
-    rumba_index n = 1;
-    for (int ax = 0; ax < a.ndim; ++ax) n *= a.shape[ax];
-    return n;
-}
-
-// Byte offset of the element with C-order linear index `i`.
-__device__ __forceinline__ rumba_index rumba_offset(const rumba_array& a, rumba_index i) {
-    rumba_index off = 0;
-    for (int ax = a.ndim - 1; ax >= 0; --ax) {
-        rumba_index n = a.shape[ax];
-        off += (i % n) * a.strides[ax];
-        i /= n;
+    // Number of elements.
+    __device__ __forceinline__ rumba_index size() const {
+        rumba_index n = 1;
+        for (int ax = 0; ax < N; ++ax) n *= shape[ax];
+        return n;
     }
-    return off;
-}
 
-// Typed element access by n-d index (1-, 2- and 3-d shorthands).
-template <typename T>
-__device__ __forceinline__ T& rumba_at(const rumba_array& a, rumba_index i) {
-    return *reinterpret_cast<T*>(a.data + i * a.strides[0]);
-}
-template <typename T>
-__device__ __forceinline__ T& rumba_at(const rumba_array& a, rumba_index i, rumba_index j) {
-    return *reinterpret_cast<T*>(a.data + i * a.strides[0] + j * a.strides[1]);
-}
-template <typename T>
-__device__ __forceinline__ T& rumba_at(const rumba_array& a, rumba_index i, rumba_index j,
-                                       rumba_index k) {
-    return *reinterpret_cast<T*>(a.data + i * a.strides[0] + j * a.strides[1] + k * a.strides[2]);
-}
+    // The element at an n-d index (1, 2 and 3 axes).
+    __device__ __forceinline__ T& operator()(rumba_index i) const {
+        return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + i * strides[0]);
+    }
+    __device__ __forceinline__ T& operator()(rumba_index i, rumba_index j) const {
+        return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + i * strides[0] +
+                                     j * strides[1]);
+    }
+    __device__ __forceinline__ T& operator()(rumba_index i, rumba_index j, rumba_index k) const {
+        return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + i * strides[0] +
+                                     j * strides[1] + k * strides[2]);
+    }
+
+    // The element with C-order linear index `i` (any number of axes).
+    __device__ __forceinline__ T& flat(rumba_index i) const {
+        rumba_index off = 0;
+        for (int ax = N - 1; ax >= 0; --ax) {
+            off += (i % shape[ax]) * strides[ax];
+            i /= shape[ax];
+        }
+        return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + off);
+    }
+};
 
 // The global linear thread index and the total number of threads of a 1-d grid (numba's
 // cuda.grid(1) and cuda.gridsize(1)).
