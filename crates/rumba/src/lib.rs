@@ -62,6 +62,7 @@ pub mod context;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod interop;
 pub mod kernel;
 pub mod memory;
 mod runtime;
