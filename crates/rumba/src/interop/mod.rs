@@ -25,9 +25,36 @@
 
 pub mod cai;
 mod cai_map;
+pub mod dlpack;
+pub mod ipc;
+pub mod smart;
 
 pub use cai::{
     CAI_VERSION, CudaArray, CudaArrayInterface, DeviceMemoryOwner, ImportOptions, as_cuda_array,
     as_cuda_array_with, from_cuda_array_interface, is_cuda_array,
 };
 pub use cai_map::CaiValue;
+pub use dlpack::{DlpackTensor, from_dlpack};
+pub use ipc::IpcArrayHandle;
+pub use smart::{Side, SmartArray, Transfers};
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+
+/// The context of `device` (the current one when it is current, without changing the current
+/// device otherwise).
+pub(crate) fn context_of(device: usize) -> Result<Context> {
+    let current = crate::runtime::current_context()?;
+    if current.device_id() == device {
+        return Ok(current);
+    }
+    let dev = crate::runtime::gpus()?
+        .into_iter()
+        .find(|d| d.id() == device)
+        .ok_or(Error::InvalidDevice {
+            id: device,
+            count: current.driver().device_count(),
+        })?;
+    dev.context()
+}
+
