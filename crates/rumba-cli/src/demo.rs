@@ -188,8 +188,9 @@ pub fn run() -> Result<()> {
             let desc = d.slice(rumba::ndarray::s![..;2])?.describe()?;
             let same = rumba::as_cuda_array::<f64, rumba::ndarray::Ix1, _>(d.clone())?;
             let handle = d.slice(rumba::ndarray::s![2..])?.get_ipc_handle()?;
-            let spawn_failed =
-                |e: std::io::Error| rumba::Error::InvalidOperation(format!("starting the child: {e}"));
+            let spawn_failed = |e: std::io::Error| {
+                rumba::Error::InvalidOperation(format!("starting the child: {e}"))
+            };
             let out = std::env::current_exe()
                 .and_then(|exe| {
                     std::process::Command::new(exe)
@@ -228,7 +229,10 @@ pub fn ipc_open(handle: &str) -> Result<()> {
     a.set(&first, -1.0)?;
     drop(a);
     handle.close()?;
-    println!("(pid {}) read {values} and set its first element to -1", std::process::id());
+    println!(
+        "(pid {}) read {values} and set its first element to -1",
+        std::process::id()
+    );
     Ok(())
 }
 

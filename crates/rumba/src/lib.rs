@@ -87,11 +87,11 @@ pub use array::{
 pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
+pub use event::{Event, event, event_elapsed_time};
 pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
     from_cuda_array_interface, from_dlpack, is_cuda_array,
 };
-pub use event::{Event, event, event_elapsed_time};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{

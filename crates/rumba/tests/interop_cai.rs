@@ -75,7 +75,10 @@ fn a_wrapper_exposing_only_the_interface_imports_with_the_same_pointer_and_data(
     assert!(is_cuda_array(&w));
     let imported: DeviceArray<f64, Ix1> = as_cuda_array(w).unwrap();
     assert_eq!(imported.device_ptr(), d.device_ptr());
-    assert!(!imported.same_memory(&d), "an import has its own (foreign) buffer");
+    assert!(
+        !imported.same_memory(&d),
+        "an import has its own (foreign) buffer"
+    );
     assert!(imported.buffer().is_foreign());
     assert_eq!(imported.copy_to_host().unwrap(), host);
 }
@@ -170,7 +173,12 @@ fn a_reversed_view_exports_offset_shape_and_strides_and_refuses_host_copies() {
     assert!(err.contains("negative strides"), "{err}");
     // Imported, it still reads the right elements once copied on the device.
     let imp: DeviceArray<f64, Ix1> = as_cuda_array(r).unwrap();
-    assert!(imp.copy_to_host().unwrap_err().to_string().contains("negative strides"));
+    assert!(
+        imp.copy_to_host()
+            .unwrap_err()
+            .to_string()
+            .contains("negative strides")
+    );
     let packed = rumba::device_array::<f64, _>(10, Order::C).unwrap();
     packed.assign(&imp).unwrap();
     assert_eq!(
@@ -185,7 +193,10 @@ fn size_zero_arrays_export_pointer_zero_and_import() {
     let d = rumba::device_array::<f32, _>((0, 4), Order::C).unwrap();
     assert_eq!(d.cuda_array_interface().data, (0, false));
     let full = rumba::device_array::<f32, _>(8, Order::C).unwrap();
-    assert_eq!(full.slice(s![3..3]).unwrap().cuda_array_interface().data.0, 0);
+    assert_eq!(
+        full.slice(s![3..3]).unwrap().cuda_array_interface().data.0,
+        0
+    );
     let imp: DeviceArray<f32, Ix2> = as_cuda_array(d).unwrap();
     assert_eq!(imp.shape(), &[0, 4]);
     assert_eq!(imp.copy_to_host().unwrap().len(), 0);
@@ -255,8 +266,15 @@ fn an_import_with_a_stream_synchronizes_it_exactly_once() {
     let handle = d.stream().unwrap().handle();
     let (imp, syncs) = count_syncs(|| as_cuda_array::<i32, Ix1, _>(d).unwrap());
     assert_eq!(syncs, 1);
-    assert!(done.load(Ordering::SeqCst), "the producer's work finished first");
-    assert_eq!(imp.stream().unwrap().handle(), handle, "bound to the producer's stream");
+    assert!(
+        done.load(Ordering::SeqCst),
+        "the producer's work finished first"
+    );
+    assert_eq!(
+        imp.stream().unwrap().handle(),
+        handle,
+        "bound to the producer's stream"
+    );
     // Later operations do not synchronize it again through the import path.
     let (host, again) = count_syncs(|| imp.copy_to_host().unwrap());
     assert_eq!((host.to_vec(), again), (vec![1, 2, 3], 0));
@@ -270,7 +288,10 @@ fn an_import_that_opts_out_synchronizes_nothing() {
         as_cuda_array_with::<i32, Ix1, _>(d, ImportOptions { sync: false }).unwrap()
     });
     assert_eq!(syncs, 0);
-    assert!(!done.load(Ordering::SeqCst), "returned before the producer's work");
+    assert!(
+        !done.load(Ordering::SeqCst),
+        "returned before the producer's work"
+    );
     // Ordered after it all the same: the import runs on the producer's stream.
     assert_eq!(imp.copy_to_host().unwrap().to_vec(), vec![1, 2, 3]);
     assert!(done.load(Ordering::SeqCst));
@@ -295,12 +316,21 @@ fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
         from_cuda_array_interface::<f64, Ix1, _>(&desc, d.clone(), ImportOptions::default())
     }
     .unwrap_err();
-    assert_eq!(err.to_string(), "unsupported: masked arrays are not supported");
+    assert_eq!(
+        err.to_string(),
+        "unsupported: masked arrays are not supported"
+    );
 
     let err = as_cuda_array::<f32, Ix1, _>(d.clone()).unwrap_err();
-    assert!(matches!(err, rumba::Error::IncompatibleDtype { .. }), "{err}");
+    assert!(
+        matches!(err, rumba::Error::IncompatibleDtype { .. }),
+        "{err}"
+    );
     let err = as_cuda_array::<f64, Ix2, _>(d.clone()).unwrap_err();
-    assert!(err.to_string().contains("axes") || err.to_string().contains("dimension"), "{err}");
+    assert!(
+        err.to_string().contains("axes") || err.to_string().contains("dimension"),
+        "{err}"
+    );
 
     let mut zero = d.cuda_array_interface();
     zero.stream = Some(0);

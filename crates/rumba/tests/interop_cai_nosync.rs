@@ -24,5 +24,8 @@ fn with_sync_disabled_an_import_does_not_wait_for_the_producer() {
     let imp = rumba::as_cuda_array::<u32, Ix1, _>(d).unwrap();
     assert!(!done.load(Ordering::SeqCst), "the import did not wait");
     assert_eq!(imp.copy_to_host().unwrap().to_vec(), vec![5, 6]);
-    assert!(done.load(Ordering::SeqCst), "later work is ordered after the producer's");
+    assert!(
+        done.load(Ordering::SeqCst),
+        "later work is ordered after the producer's"
+    );
 }

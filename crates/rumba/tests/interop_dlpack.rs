@@ -29,7 +29,14 @@ fn round_trips_keep_shape_strides_dtype_and_data() {
         d.permuted_axes_view(),
     ] {
         let t = view.to_dlpack(None).unwrap();
-        assert_eq!(t.tensor().dtype, DLDataType { code: 0, bits: 32, lanes: 1 });
+        assert_eq!(
+            t.tensor().dtype,
+            DLDataType {
+                code: 0,
+                bits: 32,
+                lanes: 1
+            }
+        );
         let back = from_dlpack::<i32, Ix3>(t).unwrap();
         assert_eq!(back.shape(), view.shape());
         assert_eq!(back.strides(), view.strides());
@@ -38,7 +45,10 @@ fn round_trips_keep_shape_strides_dtype_and_data() {
         packed.assign(&back).unwrap();
         let expect = rumba::device_array::<i32, _>(view.raw_dim(), rumba::array::Order::C).unwrap();
         expect.assign(&view).unwrap();
-        assert_eq!(packed.copy_to_host().unwrap(), expect.copy_to_host().unwrap());
+        assert_eq!(
+            packed.copy_to_host().unwrap(),
+            expect.copy_to_host().unwrap()
+        );
     }
 }
 
@@ -90,13 +100,21 @@ fn the_import_keeps_the_tensor_and_the_tensor_keeps_the_array() {
     let d = rumba::to_device(&array![1.5f32, 2.5]).unwrap();
     let raw = d.to_dlpack(None).unwrap().into_raw();
     drop(d);
-    assert_eq!(ctx.deallocations().memory.count, 0, "the export holds the array");
+    assert_eq!(
+        ctx.deallocations().memory.count,
+        0,
+        "the export holds the array"
+    );
     // SAFETY: `raw` came from `into_raw` above and is handed back once.
     let t = unsafe { DlpackTensor::from_raw(raw) }.unwrap();
     let back = from_dlpack::<f32, Ix1>(t).unwrap();
     assert_eq!(back.copy_to_host().unwrap(), array![1.5, 2.5]);
     drop(back);
-    assert_eq!(ctx.deallocations().memory.count, 1, "freed once the import is gone");
+    assert_eq!(
+        ctx.deallocations().memory.count,
+        1,
+        "freed once the import is gone"
+    );
     ctx.flush_deallocations().unwrap();
 }
 
@@ -124,7 +142,10 @@ fn foreign(device_type: DLDeviceType, data: u64, dtype: DLDataType, major: u32) 
             flags: 0,
             dl_tensor: DLTensor {
                 data: data as usize as *mut c_void,
-                device: DLDevice { device_type, device_id: 0 },
+                device: DLDevice {
+                    device_type,
+                    device_id: 0,
+                },
                 ndim: 1,
                 dtype,
                 shape: std::ptr::null_mut(),
@@ -146,7 +167,11 @@ fn foreign_tensors_are_checked_and_deleted_exactly_once() {
     setup();
     let _serial = common::serial();
     DELETED.store(0, Ordering::SeqCst);
-    let f32_t = DLDataType { code: 2, bits: 32, lanes: 1 };
+    let f32_t = DLDataType {
+        code: 2,
+        bits: 32,
+        lanes: 1,
+    };
     let d = rumba::to_device(&[7.0f32, 8.0]).unwrap();
     let ours = DLDeviceType::of(d.buffer().driver().backend());
 
@@ -155,9 +180,17 @@ fn foreign_tensors_are_checked_and_deleted_exactly_once() {
     assert!(err.to_string().contains("device type 1"), "{err}");
     // Another ABI version, another dtype.
     assert!(from_dlpack::<f32, Ix1>(foreign(ours, d.device_ptr(), f32_t, 2)).is_err());
-    let i32_t = DLDataType { code: 0, bits: 32, lanes: 1 };
+    let i32_t = DLDataType {
+        code: 0,
+        bits: 32,
+        lanes: 1,
+    };
     assert!(from_dlpack::<f32, Ix1>(foreign(ours, d.device_ptr(), i32_t, 1)).is_err());
-    assert_eq!(DELETED.load(Ordering::SeqCst), 3, "every refused tensor was deleted once");
+    assert_eq!(
+        DELETED.load(Ordering::SeqCst),
+        3,
+        "every refused tensor was deleted once"
+    );
 
     // A valid one (C-contiguous: null strides) over real device memory.
     let back = from_dlpack::<f32, Ix1>(foreign(ours, d.device_ptr(), f32_t, 1)).unwrap();

@@ -19,7 +19,10 @@ fn host() -> Array1<f64> {
 }
 
 fn join(a: ndarray::ArrayView1<'_, f64>) -> String {
-    a.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+    a.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Run by the parent's `run_child` in the child process; a no-op otherwise.
@@ -64,10 +67,16 @@ fn a_large_array_written_by_queued_work_is_shared_in_place() {
     let d = rumba::to_device_on(&Array1::from_elem(n, 1.0f64), &s).unwrap();
     d.slice(s![..;2]).unwrap().assign_on(3.0, &s).unwrap(); // still queued at export time
     let handle = d.get_ipc_handle().unwrap();
-    assert_eq!(run_child("sum", &handle), format!("{n} values, sum {}", 2.0 * n as f64));
+    assert_eq!(
+        run_child("sum", &handle),
+        format!("{n} values, sum {}", 2.0 * n as f64)
+    );
     d.slice(s![..10]).unwrap().assign(0.0).unwrap(); // written after the export: still shared
     let expect = 2.0 * n as f64 - (3.0 * 5.0 + 5.0);
-    assert_eq!(run_child("sum", &handle), format!("{n} values, sum {expect}"));
+    assert_eq!(
+        run_child("sum", &handle),
+        format!("{n} values, sum {expect}")
+    );
 }
 
 #[test]
@@ -99,7 +108,10 @@ fn opening_twice_and_closing_twice_are_errors_in_the_child() {
     let report = run_child("open-twice", &d.get_ipc_handle().unwrap());
     let parts: Vec<&str> = report.split(" | ").collect();
     assert!(parts[0].contains("already open"), "{report}");
-    assert!(parts[1].contains("already open in this process"), "{report}");
+    assert!(
+        parts[1].contains("already open in this process"),
+        "{report}"
+    );
     assert!(parts[2].contains("not open"), "{report}");
 }
 
@@ -129,9 +141,15 @@ fn a_freed_allocation_can_no_longer_be_opened() {
     let d = rumba::to_device(&host()).unwrap();
     let handle = d.get_ipc_handle().unwrap();
     drop(d);
-    rumba::current_context().unwrap().flush_deallocations().unwrap();
+    rumba::current_context()
+        .unwrap()
+        .flush_deallocations()
+        .unwrap();
     let report = run_child("open", &handle);
-    assert!(report.starts_with("error:") && report.contains("no longer shared"), "{report}");
+    assert!(
+        report.starts_with("error:") && report.contains("no longer shared"),
+        "{report}"
+    );
 }
 
 #[test]

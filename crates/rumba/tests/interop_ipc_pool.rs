@@ -23,12 +23,19 @@ fn ipc_child() {
 #[test]
 fn a_child_reads_a_pool_block_and_writes_back() {
     setup();
-    assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "pool");
+    assert_eq!(
+        rumba::current_context().unwrap().memory_manager().name(),
+        "pool"
+    );
     let _other = rumba::device_array::<u8, _>(5000, rumba::array::Order::C).unwrap();
     let h = Array1::from_iter((0..10).map(f64::from));
     let d = rumba::to_device(&h).unwrap();
     let handle = d.slice(s![3..8]).unwrap().get_ipc_handle().unwrap();
-    assert!(handle.ipc().offset >= 5000 + 24, "offset in the segment: {}", handle.ipc().offset);
+    assert!(
+        handle.ipc().offset >= 5000 + 24,
+        "offset in the segment: {}",
+        handle.ipc().offset
+    );
     assert_eq!(run_child("read", &handle), "3,4,5,6,7");
     assert_eq!(run_child("write", &handle), "written");
     let mut expect = h.clone();

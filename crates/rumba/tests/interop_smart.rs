@@ -15,14 +15,27 @@ fn two_chained_kernels_cost_one_transfer_each_way() {
     let mut a = SmartArray::from_host(Array1::from_iter(0..1000i32));
     // "Kernel" 1: on the device.
     a.get(Side::Device).unwrap();
-    a.device().unwrap().slice(s![..;2]).unwrap().fill(-1).unwrap();
+    a.device()
+        .unwrap()
+        .slice(s![..;2])
+        .unwrap()
+        .fill(-1)
+        .unwrap();
     a.mark_changed(Side::Device);
     // "Kernel" 2: on the device again; no copy in between.
-    a.device().unwrap().slice(s![..10]).unwrap().assign(7).unwrap();
+    a.device()
+        .unwrap()
+        .slice(s![..10])
+        .unwrap()
+        .assign(7)
+        .unwrap();
     a.mark_changed(Side::Device);
     assert_eq!(
         a.transfers(),
-        Transfers { host_to_device: 1, device_to_host: 0 }
+        Transfers {
+            host_to_device: 1,
+            device_to_host: 0
+        }
     );
     let mut expect = Array1::from_iter(0..1000i32);
     expect.slice_mut(s![..;2]).fill(-1);
@@ -31,7 +44,10 @@ fn two_chained_kernels_cost_one_transfer_each_way() {
     assert_eq!(a.host().unwrap(), &expect);
     assert_eq!(
         a.transfers(),
-        Transfers { host_to_device: 1, device_to_host: 1 }
+        Transfers {
+            host_to_device: 1,
+            device_to_host: 1
+        }
     );
 }
 

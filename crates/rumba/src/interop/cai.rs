@@ -155,7 +155,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// assert_eq!(default.cuda_array_interface().stream, None); // never 0
     /// ```
     pub fn cuda_array_interface(&self) -> CudaArrayInterface {
-        let ptr = if self.size() == 0 { 0 } else { self.device_ptr() };
+        let ptr = if self.size() == 0 {
+            0
+        } else {
+            self.device_ptr()
+        };
         CudaArrayInterface {
             shape: self.shape().to_vec(),
             typestr: T::DTYPE.typestr(),
@@ -368,7 +372,11 @@ fn check_typestr<T: Element>(typestr: &str) -> Result<()> {
     };
     let mut chars = typestr.chars();
     let order = chars.next().ok_or_else(mismatch)?;
-    let native = if cfg!(target_endian = "little") { '<' } else { '>' };
+    let native = if cfg!(target_endian = "little") {
+        '<'
+    } else {
+        '>'
+    };
     let order_ok = matches!(order, '|' | '=') || order == native;
     if order_ok && chars.as_str() == &ours[1..] {
         Ok(())

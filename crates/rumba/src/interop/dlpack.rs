@@ -428,7 +428,10 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
 }
 
 /// Makes the producer's queued work visible to the consumer (see [`DeviceArray::to_dlpack`]).
-fn handoff<T: Element, D: Dimension>(a: &DeviceArray<T, D>, consumer: Option<&Stream>) -> Result<()> {
+fn handoff<T: Element, D: Dimension>(
+    a: &DeviceArray<T, D>,
+    consumer: Option<&Stream>,
+) -> Result<()> {
     let producer = match a.stream() {
         Some(s) => s.clone(),
         None => crate::stream::legacy_default_stream()?,
@@ -532,7 +535,10 @@ mod tests {
     /// The layouts of `dlpack.h` on a 64-bit target.
     #[test]
     fn abi_layout_matches_dlpack_h() {
-        assert_eq!((size_of::<DLPackVersion>(), align_of::<DLPackVersion>()), (8, 4));
+        assert_eq!(
+            (size_of::<DLPackVersion>(), align_of::<DLPackVersion>()),
+            (8, 4)
+        );
         assert_eq!((size_of::<DLDeviceType>(), size_of::<DLDevice>()), (4, 8));
         assert_eq!(offset_of!(DLDevice, device_id), 4);
         assert_eq!((size_of::<DLDataType>(), align_of::<DLDataType>()), (4, 2));
@@ -561,13 +567,25 @@ mod tests {
 
     #[test]
     fn dtypes_map_to_dlpack_codes() {
-        assert_eq!(DLDataType::of::<i8>().map(|d| (d.code, d.bits)), Some((0, 8)));
-        assert_eq!(DLDataType::of::<u64>().map(|d| (d.code, d.bits)), Some((1, 64)));
-        assert_eq!(DLDataType::of::<half::f16>().map(|d| (d.code, d.bits)), Some((2, 16)));
+        assert_eq!(
+            DLDataType::of::<i8>().map(|d| (d.code, d.bits)),
+            Some((0, 8))
+        );
+        assert_eq!(
+            DLDataType::of::<u64>().map(|d| (d.code, d.bits)),
+            Some((1, 64))
+        );
+        assert_eq!(
+            DLDataType::of::<half::f16>().map(|d| (d.code, d.bits)),
+            Some((2, 16))
+        );
         assert_eq!(
             DLDataType::of::<num_complex::Complex<f64>>().map(|d| (d.code, d.bits)),
             Some((5, 128))
         );
-        assert_eq!(DLDataType::of::<bool>().map(|d| (d.code, d.bits)), Some((6, 8)));
+        assert_eq!(
+            DLDataType::of::<bool>().map(|d| (d.code, d.bits)),
+            Some((6, 8))
+        );
     }
 }

@@ -57,4 +57,3 @@ pub(crate) fn context_of(device: usize) -> Result<Context> {
         })?;
     dev.context()
 }
-

@@ -16,8 +16,8 @@
 
 use ndarray::{Array, Dimension};
 
-use crate::array::element::Element;
 use crate::array::DeviceArray;
+use crate::array::element::Element;
 use crate::error::Result;
 
 /// Where a [`SmartArray`]'s data is wanted or was changed.
@@ -171,9 +171,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     pub fn host_mut(&mut self) -> Result<&mut Array<T, D>> {
         self.refresh_host()?;
         self.mark_changed(Side::Host);
-        self.host
-            .as_mut()
-            .ok_or_else(|| crate::Error::InvalidOperation("the smart array has no host copy".into()))
+        self.host.as_mut().ok_or_else(|| {
+            crate::Error::InvalidOperation("the smart array has no host copy".into())
+        })
     }
 
     /// The device copy, brought up to date first if the host changed it (allocated on first use).
@@ -225,8 +225,8 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     }
 
     fn host_ref(&self) -> Result<&Array<T, D>> {
-        self.host
-            .as_ref()
-            .ok_or_else(|| crate::Error::InvalidOperation("the smart array has no host copy".into()))
+        self.host.as_ref().ok_or_else(|| {
+            crate::Error::InvalidOperation("the smart array has no host copy".into())
+        })
     }
 }

@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::{
-    IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory, Pending, PendingQueue, PendingStats,
+    IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory, Pending, PendingQueue,
+    PendingStats,
 };
 use crate::driver::{DevicePtr, Driver, HostAllocFlags};
 use crate::error::{Error, Result};

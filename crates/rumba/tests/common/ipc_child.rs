@@ -44,7 +44,11 @@ pub fn child_main() {
             let a = handle.open::<f64, IxDyn>().expect("open");
             let values = a.copy_to_host().expect("read");
             handle.close().expect("close");
-            values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         }
         "sum" => {
             let a = handle.open::<f64, IxDyn>().expect("open");

@@ -71,14 +71,18 @@ impl HandleInfo {
         if &bytes[..4] != MAGIC {
             return Err(bad("wrong magic"));
         }
-        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let u64_at = |i: usize| {
             let mut b = [0u8; 8];
             b.copy_from_slice(&bytes[i..i + 8]);
             u64::from_le_bytes(b)
         };
         if u32_at(4) != VERSION {
-            return Err(bad(&format!("handle version {}, expected {VERSION}", u32_at(4))));
+            return Err(bad(&format!(
+                "handle version {}, expected {VERSION}",
+                u32_at(4)
+            )));
         }
         let len = usize::try_from(u64_at(24)).map_err(|_| bad("length too large"))?;
         Ok(HandleInfo {
@@ -223,10 +227,16 @@ pub(crate) fn open(info: &HandleInfo) -> Result<(*mut u8, usize)> {
     // SAFETY: `st` is written by fstat for the descriptor just opened.
     let size = unsafe {
         let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd, &mut st) != 0 { -1 } else { st.st_size as i64 }
+        if libc::fstat(fd, &mut st) != 0 {
+            -1
+        } else {
+            st.st_size as i64
+        }
     };
     let mapped = if size < len as i64 {
-        Err(gone(format!("the object has {size} bytes, the handle says {len}")))
+        Err(gone(format!(
+            "the object has {size} bytes, the handle says {len}"
+        )))
     } else {
         map_fd(fd, len, None)
     };
@@ -308,6 +318,9 @@ mod tests {
     fn opening_in_the_exporting_process_is_refused() {
         let obj = ShmObject::create(10).unwrap();
         let err = open(&obj.info(10)).unwrap_err();
-        assert!(err.to_string().contains("process that exported it"), "{err}");
+        assert!(
+            err.to_string().contains("process that exported it"),
+            "{err}"
+        );
     }
 }

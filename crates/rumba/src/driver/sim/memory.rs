@@ -389,7 +389,12 @@ impl AddressSpace {
     ///
     /// # Safety
     /// `[host, host + map_len)` must be a shared mapping that only the new region unmaps.
-    pub(crate) unsafe fn map_imported(&self, host: *mut u8, map_len: usize, len: usize) -> DevicePtr {
+    pub(crate) unsafe fn map_imported(
+        &self,
+        host: *mut u8,
+        map_len: usize,
+        len: usize,
+    ) -> DevicePtr {
         let base = {
             let mut st = lock(&self.state);
             let base = st.next;
@@ -406,7 +411,10 @@ impl AddressSpace {
     /// it keeps the mapping alive until it finishes.
     pub(crate) fn unmap_imported(&self, ptr: DevicePtr) -> Result<()> {
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
-        if matches!(table.get(&ptr).map(|r| &r.storage), Some(Storage::Imported(_))) {
+        if matches!(
+            table.get(&ptr).map(|r| &r.storage),
+            Some(Storage::Imported(_))
+        ) {
             table.remove(&ptr);
             Ok(())
         } else {

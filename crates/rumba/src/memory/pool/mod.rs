@@ -51,8 +51,8 @@ use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
 use super::report::fragmentation;
 use super::{
-    BlockInfo, BlockState, IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot,
-    MemoryStats, PendingStats, SegmentInfo,
+    BlockInfo, BlockState, IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory,
+    MemorySnapshot, MemoryStats, PendingStats, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, OomReport, Result};
