@@ -14,8 +14,10 @@ use rumba::interop::{
 };
 use rumba::{DeviceArray, Result};
 
-fn setup() {
+/// Starts the runtime; tests here run one at a time, as some count process-wide pending frees.
+fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|_| {});
+    common::serial()
 }
 
 /// An object that exposes nothing but the interface (Numba's `MyArray` wrapper).
@@ -46,7 +48,7 @@ fn host10() -> Array1<f64> {
 
 #[test]
 fn c_contiguous_arrays_export_no_strides_and_views_do() {
-    setup();
+    let _serial = setup();
     let d = rumba::device_array::<f64, _>((2, 3, 4), Order::C).unwrap();
     let desc = d.cuda_array_interface();
     assert_eq!(desc.shape, vec![2, 3, 4]);
@@ -68,7 +70,7 @@ fn c_contiguous_arrays_export_no_strides_and_views_do() {
 
 #[test]
 fn a_wrapper_exposing_only_the_interface_imports_with_the_same_pointer_and_data() {
-    setup();
+    let _serial = setup();
     let host = host10();
     let d = rumba::to_device(&host).unwrap();
     let w = wrap(&d);
@@ -85,7 +87,7 @@ fn a_wrapper_exposing_only_the_interface_imports_with_the_same_pointer_and_data(
 
 #[test]
 fn views_of_an_import_equal_the_host() {
-    setup();
+    let _serial = setup();
     let host = host10();
     let d = rumba::to_device(&host).unwrap();
     let imp: DeviceArray<f64, Ix1> = as_cuda_array(wrap(&d)).unwrap();
@@ -102,7 +104,7 @@ fn views_of_an_import_equal_the_host() {
 
 #[test]
 fn writes_through_an_imported_view_show_in_the_original() {
-    setup();
+    let _serial = setup();
     let host = host10();
     let d = rumba::to_device(&host).unwrap();
     let imp: DeviceArray<f64, Ix1> = as_cuda_array(wrap(&d)).unwrap();
@@ -136,8 +138,7 @@ fn writes_through_an_imported_view_show_in_the_original() {
 
 #[test]
 fn dropping_the_original_keeps_the_import_and_the_import_frees_exactly_once() {
-    setup();
-    let _serial = common::serial();
+    let _serial = setup();
     let ctx = rumba::current_context().unwrap();
     ctx.flush_deallocations().unwrap();
     let host = host10();
@@ -162,7 +163,7 @@ fn dropping_the_original_keeps_the_import_and_the_import_frees_exactly_once() {
 
 #[test]
 fn a_reversed_view_exports_offset_shape_and_strides_and_refuses_host_copies() {
-    setup();
+    let _serial = setup();
     let d = rumba::to_device(&host10()).unwrap();
     let r = d.slice(s![..;-1]).unwrap();
     let desc = r.cuda_array_interface();
@@ -189,7 +190,7 @@ fn a_reversed_view_exports_offset_shape_and_strides_and_refuses_host_copies() {
 
 #[test]
 fn size_zero_arrays_export_pointer_zero_and_import() {
-    setup();
+    let _serial = setup();
     let d = rumba::device_array::<f32, _>((0, 4), Order::C).unwrap();
     assert_eq!(d.cuda_array_interface().data, (0, false));
     let full = rumba::device_array::<f32, _>(8, Order::C).unwrap();
@@ -204,7 +205,7 @@ fn size_zero_arrays_export_pointer_zero_and_import() {
 
 #[test]
 fn the_stream_entry_is_none_on_the_default_stream_and_the_handle_otherwise() {
-    setup();
+    let _serial = setup();
     let d = rumba::device_array::<u8, _>(4, Order::C).unwrap();
     assert_eq!(d.cuda_array_interface().stream, None);
     let s = rumba::stream().unwrap();
@@ -261,7 +262,7 @@ fn count_syncs<R>(f: impl FnOnce() -> R) -> (R, usize) {
 
 #[test]
 fn an_import_with_a_stream_synchronizes_it_exactly_once() {
-    setup();
+    let _serial = setup();
     let (d, done) = slow_producer();
     let handle = d.stream().unwrap().handle();
     let (imp, syncs) = count_syncs(|| as_cuda_array::<i32, Ix1, _>(d).unwrap());
@@ -282,7 +283,7 @@ fn an_import_with_a_stream_synchronizes_it_exactly_once() {
 
 #[test]
 fn an_import_that_opts_out_synchronizes_nothing() {
-    setup();
+    let _serial = setup();
     let (d, done) = slow_producer();
     let (imp, syncs) = count_syncs(|| {
         as_cuda_array_with::<i32, Ix1, _>(d, ImportOptions { sync: false }).unwrap()
@@ -299,7 +300,7 @@ fn an_import_that_opts_out_synchronizes_nothing() {
 
 #[test]
 fn an_import_without_a_stream_synchronizes_nothing() {
-    setup();
+    let _serial = setup();
     let d = rumba::to_device(&[1u8]).unwrap();
     let (_imp, syncs) = count_syncs(|| as_cuda_array::<u8, Ix1, _>(d).unwrap());
     assert_eq!(syncs, 0);
@@ -307,7 +308,7 @@ fn an_import_without_a_stream_synchronizes_nothing() {
 
 #[test]
 fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
-    setup();
+    let _serial = setup();
     let d = rumba::to_device(&host10()).unwrap();
     let mut desc = d.cuda_array_interface();
     desc.mask = Some(Box::new(desc.clone()));
@@ -343,7 +344,7 @@ fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
 
 #[test]
 fn an_import_from_the_map_form_reads_the_same_data() {
-    setup();
+    let _serial = setup();
     let host: ArrayD<i16> = array![[1i16, 2, 3], [4, 5, 6]].into_dyn();
     let d = rumba::to_device(&host).unwrap();
     let t = d.t();

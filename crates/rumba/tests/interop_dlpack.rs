@@ -13,13 +13,15 @@ use rumba::interop::dlpack::{
 };
 use rumba::interop::{DlpackTensor, from_dlpack};
 
-fn setup() {
+/// Starts the runtime; tests here run one at a time, as some count process-wide pending frees.
+fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|_| {});
+    common::serial()
 }
 
 #[test]
 fn round_trips_keep_shape_strides_dtype_and_data() {
-    setup();
+    let _serial = setup();
     let host = Array3::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as i32);
     let d = rumba::to_device(&host).unwrap();
     for view in [
@@ -64,7 +66,7 @@ impl PermutedView for rumba::DeviceArray<i32, Ix3> {
 
 #[test]
 fn f_order_complex_and_size_zero_round_trip() {
-    setup();
+    let _serial = setup();
     let host = Array2::from_shape_fn((3, 2).f(), |(i, j)| Complex::new(i as f64, j as f64));
     let d = rumba::to_device(&host).unwrap();
     let t = d.to_dlpack(None).unwrap();
@@ -80,7 +82,7 @@ fn f_order_complex_and_size_zero_round_trip() {
 
 #[test]
 fn the_consumer_stream_waits_for_the_producer() {
-    setup();
+    let _serial = setup();
     let producer = rumba::stream().unwrap();
     let d = rumba::to_device_on(&vec![1u64; 1 << 16], &producer).unwrap();
     d.assign_on(5, &producer).unwrap();
@@ -93,8 +95,7 @@ fn the_consumer_stream_waits_for_the_producer() {
 
 #[test]
 fn the_import_keeps_the_tensor_and_the_tensor_keeps_the_array() {
-    setup();
-    let _serial = common::serial();
+    let _serial = setup();
     let ctx = rumba::current_context().unwrap();
     ctx.flush_deallocations().unwrap();
     let d = rumba::to_device(&array![1.5f32, 2.5]).unwrap();
@@ -164,8 +165,7 @@ fn foreign(device_type: DLDeviceType, data: u64, dtype: DLDataType, major: u32) 
 
 #[test]
 fn foreign_tensors_are_checked_and_deleted_exactly_once() {
-    setup();
-    let _serial = common::serial();
+    let _serial = setup();
     DELETED.store(0, Ordering::SeqCst);
     let f32_t = DLDataType {
         code: 2,
