@@ -180,8 +180,59 @@ pub fn run() -> Result<()> {
             ))
         },
     )?;
+    step(
+        "interchange: CUDA Array Interface, then IPC to a child process",
+        || {
+            use rumba::interop::CudaArray;
+            let d = rumba::to_device(&(0..8).map(f64::from).collect::<Vec<_>>())?;
+            let desc = d.slice(rumba::ndarray::s![..;2])?.describe()?;
+            let same = rumba::as_cuda_array::<f64, rumba::ndarray::Ix1, _>(d.clone())?;
+            let handle = d.slice(rumba::ndarray::s![2..])?.get_ipc_handle()?;
+            let spawn_failed = |e: std::io::Error| {
+                rumba::Error::InvalidOperation(format!("starting the child: {e}"))
+            };
+            let out = std::env::current_exe()
+                .and_then(|exe| {
+                    std::process::Command::new(exe)
+                        .args(["ipc-open", &handle.to_string()])
+                        .output()
+                })
+                .map_err(spawn_failed)?;
+            let child = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            if !out.status.success() {
+                return Err(rumba::Error::InvalidOperation(format!(
+                    "the child process failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+            let back = d.copy_to_host()?;
+            Ok((
+                (),
+                format!(
+                    "d[::2] describes itself as {desc}; as_cuda_array(d) shares pointer: {}; the child {child}; the parent now reads {back}",
+                    same.device_ptr() == d.device_ptr()
+                ),
+            ))
+        },
+    )?;
     println!();
     crate::print_memory()?;
+    Ok(())
+}
+
+/// `rumba ipc-open <handle>`: the demo's child process.
+pub fn ipc_open(handle: &str) -> Result<()> {
+    let handle: rumba::IpcArrayHandle = handle.parse()?;
+    let a = handle.open::<f64, rumba::ndarray::IxDyn>()?;
+    let values = a.copy_to_host()?;
+    let first = vec![0isize; a.ndim()];
+    a.set(&first, -1.0)?;
+    drop(a);
+    handle.close()?;
+    println!(
+        "(pid {}) read {values} and set its first element to -1",
+        std::process::id()
+    );
     Ok(())
 }
 

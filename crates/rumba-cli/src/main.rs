@@ -31,6 +31,13 @@ enum Command {
     },
     /// Run a short tour of the library, timing each step.
     Demo,
+    /// Open a device array exported by another process (the demo's IPC step runs this as its
+    /// child), print its values and set its first element to -1.
+    #[command(hide = true)]
+    IpcOpen {
+        /// The handle, as `IpcArrayHandle`'s text form.
+        handle: String,
+    },
 }
 
 /// Prints the current context's memory manager, its statistics and its snapshot (where the
@@ -59,6 +66,7 @@ fn main() -> ExitCode {
             if memory { print_memory() } else { Ok(()) }
         }),
         Command::Demo => demo::run(),
+        Command::IpcOpen { handle } => demo::ipc_open(&handle),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

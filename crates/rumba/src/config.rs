@@ -15,6 +15,7 @@
 //! | `RUMBA_MAX_PENDING_DEALLOCS_RATIO` = 0…1 | [`Config::max_pending_deallocs_ratio`] | 0.2 |
 //! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, …) | [`Config::memory_manager`] | `default` |
 //! | `RUMBA_MEMORY_LIMIT` = size, e.g. `2GiB` | [`Config::memory_limit`] | none |
+//! | `RUMBA_CUDA_ARRAY_INTERFACE_SYNC` = `1` \| `0` | [`Config::cuda_array_interface_sync`] | `1` |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -97,6 +98,9 @@ pub struct Config {
     pub memory_manager: String,
     /// Most bytes a caching manager (the `pool`) may reserve from each device; `None` for no limit.
     pub memory_limit: Option<usize>,
+    /// Whether importing a CUDA Array Interface description synchronizes the producer's stream
+    /// (see [`interop::cai`](crate::interop::cai)).
+    pub cuda_array_interface_sync: bool,
 }
 
 impl Default for Config {
@@ -109,6 +113,7 @@ impl Default for Config {
             max_pending_deallocs_ratio: 0.2,
             memory_manager: "default".into(),
             memory_limit: None,
+            cuda_array_interface_sync: true,
         }
     }
 }
@@ -212,6 +217,19 @@ impl Config {
             })?;
             cfg.memory_limit = Some(bytes);
         }
+        if let Some(v) = lookup("RUMBA_CUDA_ARRAY_INTERFACE_SYNC") {
+            cfg.cuda_array_interface_sync = match v.trim() {
+                "1" => true,
+                "0" => false,
+                _ => {
+                    return Err(invalid(
+                        "RUMBA_CUDA_ARRAY_INTERFACE_SYNC",
+                        &v,
+                        "1 (synchronize the producer's stream on import) or 0 (do not)",
+                    ));
+                }
+            };
+        }
         Ok(cfg)
     }
 
@@ -310,6 +328,7 @@ mod tests {
             ("RUMBA_MEMORY_MANAGER", "a b", "name of a memory manager"),
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
+            ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
         ] {
             let err = with(&[(var, bad)]).unwrap_err();
             let msg = err.to_string();
@@ -327,8 +346,11 @@ mod tests {
             ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "0"),
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
             ("RUMBA_MEMORY_LIMIT", "64MiB"),
+            ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0"),
         ])
         .unwrap();
+        assert!(!cfg.cuda_array_interface_sync);
+        assert!(Config::default().cuda_array_interface_sync);
         assert_eq!(cfg.memory_limit, Some(64 << 20));
         assert_eq!(cfg.backend, BackendChoice::Sim);
         assert_eq!(cfg.sim_devices, 3);

@@ -52,8 +52,20 @@
 //!    assert_eq!(d.copy_to_host().unwrap(), array![[0, 2, 0], [0, 5, 0]]);
 //!    ```
 //!
+//! 6. Interchange: arrays describe themselves through the CUDA Array Interface, travel to other
+//!    processes through IPC handles and to other libraries through DLPack; a `SmartArray` moves
+//!    between host and device only when needed.
+//!    ```
+//!    let d = rumba::to_device(&[1.0f32, 2.0]).unwrap();
+//!    assert_eq!(d.cuda_array_interface().typestr, "<f4");
+//!    let same = rumba::as_cuda_array::<f32, ndarray::Ix1, _>(d.clone()).unwrap();
+//!    assert_eq!(same.device_ptr(), d.device_ptr());
+//!    let handle = d.get_ipc_handle().unwrap().to_string(); // for another process to open
+//!    assert!(handle.starts_with("rumba-ipc-array"));
+//!    ```
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
-//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event).
+//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`interop`].
 #![warn(missing_docs)]
 
 pub mod array;
@@ -62,6 +74,7 @@ pub mod context;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod interop;
 pub mod kernel;
 pub mod memory;
 mod runtime;
@@ -75,6 +88,10 @@ pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
+pub use interop::{
+    CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
+    from_cuda_array_interface, from_dlpack, is_cuda_array,
+};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{

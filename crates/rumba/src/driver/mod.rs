@@ -451,6 +451,68 @@ pub trait Driver: Send + Sync + fmt::Debug {
         let _ = (device, stream);
         Ok(())
     }
+
+    /// Exports an inter-process handle for the device allocation that **starts** at `ptr`
+    /// (`cuIpcGetMemHandle`). The bytes name the whole allocation; a sub-range is described by an
+    /// offset kept next to them (see [`IpcHandle`](crate::memory::IpcHandle)). On the sim the
+    /// allocation moves into an OS shared-memory object on first export (all streams are waited
+    /// for, without taking their errors); its device address does not change.
+    ///
+    /// The default is [`Error::Unsupported`], for drivers written before IPC existed.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 64).unwrap();
+    /// let handle = drv.ipc_get_mem_handle(0, p).unwrap();
+    /// assert!(!handle.is_empty());
+    /// assert!(drv.ipc_get_mem_handle(0, p + 8).is_err()); // not the start of an allocation
+    /// // Opening it here, in the exporting process, is refused.
+    /// assert!(drv.ipc_open_mem_handle(0, &handle).is_err());
+    /// ```
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot export IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
+    /// address of the shared allocation in this process and its length in bytes. Opening a handle
+    /// in the process that exported it, or opening the same allocation twice in one process, is
+    /// an error.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// assert!(drv.ipc_open_mem_handle(0, b"not a handle").is_err());
+    /// ```
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let _ = (device, handle);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot open IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
+    /// (`cuIpcCloseMemHandle`). Closing anything else is an error. As with
+    /// [`mem_free`](Driver::mem_free), device work must no longer use the range.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 64).unwrap();
+    /// assert!(drv.ipc_close_mem_handle(0, p).is_err()); // never opened
+    /// ```
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot close IPC handles",
+            self.backend()
+        )))
+    }
 }
 
 /// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a

@@ -22,6 +22,9 @@ struct BufferInner {
     manager: Option<Arc<dyn MemoryManager>>,
     /// The stream the memory was allocated on; the last drop frees it on that stream.
     stream: StreamHandle,
+    /// For memory the buffer does not own (imports through the interop layer): what keeps it
+    /// alive, dropped with the last handle.
+    owner: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Drop for BufferInner {
@@ -94,8 +97,52 @@ impl DeviceBuffer {
                 driver,
                 manager,
                 stream,
+                owner: None,
             }),
         }
+    }
+
+    /// A buffer over memory that something else owns: `owner` is kept alive until the last handle
+    /// drops, and no memory manager is told about the memory.
+    ///
+    /// # Safety
+    /// `[ptr, ptr + bytes)` must be device memory of `device` (never host memory, mapped or not:
+    /// see the type's invariant) that stays allocated while `owner` lives, and that Rust code does
+    /// not access except through device operations.
+    pub(crate) unsafe fn foreign(
+        ptr: DevicePtr,
+        bytes: usize,
+        device: usize,
+        driver: Arc<dyn Driver>,
+        owner: Box<dyn std::any::Any + Send + Sync>,
+    ) -> Self {
+        DeviceBuffer {
+            inner: Arc::new(BufferInner {
+                ptr,
+                bytes,
+                device,
+                driver,
+                manager: None,
+                stream: StreamHandle::LEGACY,
+                owner: Some(owner),
+            }),
+        }
+    }
+
+    /// True if the buffer wraps memory owned elsewhere (an import), not an allocation of a
+    /// memory manager.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
+    /// assert!(!buf.is_foreign());
+    /// ```
+    pub fn is_foreign(&self) -> bool {
+        self.inner.owner.is_some()
+    }
+
+    /// The memory manager the allocation returns to (`None` for zero-size and foreign buffers).
+    pub(crate) fn manager(&self) -> Option<&Arc<dyn MemoryManager>> {
+        self.inner.manager.as_ref()
     }
 
     /// The stream the buffer was allocated on (the legacy default stream for

@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::{
-    ManagerContext, MemoryManager, MemoryManagerFactory, Pending, PendingQueue, PendingStats,
+    IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory, Pending, PendingQueue,
+    PendingStats,
 };
 use crate::driver::{DevicePtr, Driver, HostAllocFlags};
 use crate::error::{Error, Result};
@@ -142,6 +143,28 @@ impl MemoryManager for DefaultMemoryManager {
     unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
         unsafe { self.driver.host_unregister(ptr) }
+    }
+
+    /// Exports the allocation that holds the range, with the range's offset inside it.
+    fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+        let base = self
+            .live()
+            .iter()
+            .map(|(&p, &size)| (p, size))
+            .find(|&(p, size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
+            .map(|(p, _)| p)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this manager on device {}",
+                    self.device
+                ))
+            })?;
+        Ok(IpcHandle {
+            device: self.device,
+            bytes,
+            offset: (ptr - base) as usize,
+            handle: self.driver.ipc_get_mem_handle(self.device, base)?,
+        })
     }
 
     fn get_memory_info(&self) -> Result<(usize, usize)> {

@@ -644,6 +644,54 @@ impl Driver for CudaDriver {
         }
         Ok(())
     }
+
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        self.bind(device)?;
+        let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
+        // SAFETY: writes one handle; CUDA validates the pointer.
+        check("cuIpcGetMemHandle", unsafe {
+            sys::cuIpcGetMemHandle(&mut handle, ptr)
+        })?;
+        Ok(handle.reserved.iter().map(|&c| c as u8).collect())
+    }
+
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
+        if handle.len() != h.reserved.len() {
+            return Err(Error::InvalidArgument(format!(
+                "a CUDA IPC handle has {} bytes, not {}",
+                h.reserved.len(),
+                handle.len()
+            )));
+        }
+        for (d, &b) in h.reserved.iter_mut().zip(handle) {
+            *d = b as std::ffi::c_char;
+        }
+        self.bind(device)?;
+        let mut ptr = 0;
+        // SAFETY: writes one device pointer; CUDA validates the handle.
+        check("cuIpcOpenMemHandle", unsafe {
+            sys::cuIpcOpenMemHandle_v2(
+                &mut ptr,
+                h,
+                sys::CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32,
+            )
+        })?;
+        let (mut base, mut size) = (0, 0usize);
+        // SAFETY: writes one pointer and one size for a pointer CUDA just returned.
+        check("cuMemGetAddressRange", unsafe {
+            sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr)
+        })?;
+        Ok((ptr, size.saturating_sub((ptr - base) as usize)))
+    }
+
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.bind(device)?;
+        // SAFETY: CUDA validates that `ptr` was opened from an IPC handle.
+        check("cuIpcCloseMemHandle", unsafe {
+            sys::cuIpcCloseMemHandle(ptr)
+        })
+    }
 }
 
 fn no_wait_in_callback(what: &str) -> Result<()> {

@@ -13,12 +13,23 @@
 //! references. Mapped host memory appears in the same table as a region that resolves to the host
 //! pages (the device addresses them directly; no copy).
 //!
+//! **IPC.** Exporting an allocation ([`AddressSpace::export`]) moves its storage into an OS
+//! shared-memory object ([`super::ipc`]) once: the contents are copied into the object, which is
+//! then mapped `MAP_SHARED` *over the same host range* (`MAP_FIXED`) when the storage was a
+//! mapping, so every resolved range — including ones held by queued work — keeps pointing at the
+//! live bytes; a small heap-backed allocation gets a new shared mapping under the same device
+//! address instead (the driver drains all streams first, so nothing holds the old storage). The
+//! device address never changes. Memory opened from another process's handle is an
+//! [`Storage::Imported`] region: it resolves like device memory, but only
+//! [`unmap_imported`](AddressSpace::unmap_imported) removes it.
+//!
 //! This module touches only its own table and the memory it allocates.
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
 
+use super::ipc::{HandleInfo, ShmObject};
 use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
 
@@ -76,6 +87,17 @@ impl Backing {
     pub(crate) fn as_ptr(&self) -> *mut u8 {
         self.ptr
     }
+
+    /// Takes ownership of a mapping of `len` bytes (unmapped on drop).
+    ///
+    /// # Safety
+    /// `[ptr, ptr + len)` must be a readable and writable mapping that nothing else unmaps.
+    pub(crate) unsafe fn adopt_mapping(ptr: *mut u8, len: usize) -> Backing {
+        Backing {
+            ptr,
+            kind: BackingKind::Mapped(len),
+        }
+    }
 }
 
 /// Maps `bytes` of zeroed, private, page-aligned anonymous memory.
@@ -127,6 +149,8 @@ pub(crate) enum Storage {
     Device(Backing),
     /// Page-locked host memory mapped into the device address space.
     Host(*mut u8),
+    /// Device memory of another process, opened through an IPC handle (a shared mapping).
+    Imported(Backing),
 }
 
 // SAFETY: `Host` points at host memory that the registering code keeps alive while mapped; all
@@ -147,7 +171,7 @@ impl Region {
     pub(crate) fn host_addr(&self, ptr: DevicePtr) -> *mut u8 {
         let off = (ptr - self.base) as usize;
         let start = match &self.storage {
-            Storage::Device(b) => b.as_ptr(),
+            Storage::Device(b) | Storage::Imported(b) => b.as_ptr(),
             Storage::Host(p) => *p,
         };
         start.wrapping_add(off)
@@ -173,6 +197,8 @@ pub(crate) struct AddressSpace {
     capacity: usize,
     state: Mutex<Counters>,
     table: RwLock<BTreeMap<DevicePtr, Arc<Region>>>,
+    /// Shared-memory objects of exported allocations, by allocation base.
+    exported: Mutex<HashMap<DevicePtr, ShmObject>>,
 }
 
 struct Counters {
@@ -190,6 +216,7 @@ impl AddressSpace {
                 used: 0,
             }),
             table: RwLock::new(BTreeMap::new()),
+            exported: Mutex::new(HashMap::new()),
         }
     }
 
@@ -267,6 +294,9 @@ impl AddressSpace {
                 table.remove(&ptr);
                 drop(table);
                 lock(&self.state).used -= Self::rounded(len);
+                // Closing the shared-memory object: no process can open the handle any more;
+                // openers' mappings stay valid until they close them.
+                lock(&self.exported).remove(&ptr);
                 Ok(())
             }
             _ => Err(Error::InvalidAddress {
@@ -297,6 +327,105 @@ impl AddressSpace {
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
         if matches!(table.get(&ptr).map(|r| &r.storage), Some(Storage::Host(_))) {
             table.remove(&ptr);
+        }
+    }
+
+    /// Makes the allocation starting at `ptr` shareable with other processes (once) and
+    /// describes its shared-memory object.
+    ///
+    /// The caller must have drained every stream that may use the allocation: its bytes are
+    /// copied into the object while the table lock keeps new work from resolving it.
+    pub(crate) fn export(&self, ptr: DevicePtr) -> Result<HandleInfo> {
+        let mut exported = lock(&self.exported);
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let not_allocation = || Error::InvalidAddress {
+            ptr,
+            len: 0,
+            reason: format!(
+                "not the start of a live device allocation on device {}: only whole allocations can be exported",
+                self.device
+            ),
+        };
+        let region = table.get(&ptr).map(Arc::clone).ok_or_else(not_allocation)?;
+        let Storage::Device(backing) = &region.storage else {
+            return Err(not_allocation());
+        };
+        if let Some(obj) = exported.get(&ptr) {
+            return Ok(obj.info(region.len));
+        }
+        let obj = ShmObject::create(region.len)?;
+        // SAFETY: the backing holds at least `region.len` bytes; streams were drained by the
+        // caller and the table write lock stops new work from resolving the region.
+        unsafe { obj.fill_from(backing.as_ptr(), region.len) }?;
+        match backing.kind {
+            BackingKind::Mapped(_) => {
+                // Same host range, now shared: resolved ranges stay valid. The backing's own
+                // `munmap` on free unmaps the shared mapping (same range, page-rounded).
+                // SAFETY: the backing is an anonymous mapping of `page_round(len)` bytes that the
+                // region owns; its contents were copied into the object just above.
+                unsafe { obj.map_over(backing.as_ptr()) }?;
+            }
+            BackingKind::Heap(_) => {
+                let p = obj.map()?;
+                // SAFETY: `p` is a fresh shared mapping of `obj.len()` bytes owned by the backing.
+                let shared = unsafe { Backing::adopt_mapping(p, obj.len()) };
+                table.insert(
+                    ptr,
+                    Arc::new(Region {
+                        base: ptr,
+                        len: region.len,
+                        storage: Storage::Device(shared),
+                    }),
+                );
+            }
+        }
+        let info = obj.info(region.len);
+        exported.insert(ptr, obj);
+        Ok(info)
+    }
+
+    /// Adds another process's shared memory (a mapping of `map_len` bytes at `host`, of which
+    /// `len` are the allocation) to the address space; returns its device address.
+    ///
+    /// # Safety
+    /// `[host, host + map_len)` must be a shared mapping that only the new region unmaps.
+    pub(crate) unsafe fn map_imported(
+        &self,
+        host: *mut u8,
+        map_len: usize,
+        len: usize,
+    ) -> DevicePtr {
+        let base = {
+            let mut st = lock(&self.state);
+            let base = st.next;
+            st.next += Self::rounded(len.max(1)) as u64 + GRANULE as u64;
+            base
+        };
+        // SAFETY: forwarded from the caller.
+        let backing = unsafe { Backing::adopt_mapping(host, map_len) };
+        self.insert(base, len, Storage::Imported(backing));
+        base
+    }
+
+    /// Removes a region added by [`map_imported`](Self::map_imported). Queued work that resolved
+    /// it keeps the mapping alive until it finishes.
+    pub(crate) fn unmap_imported(&self, ptr: DevicePtr) -> Result<()> {
+        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        if matches!(
+            table.get(&ptr).map(|r| &r.storage),
+            Some(Storage::Imported(_))
+        ) {
+            table.remove(&ptr);
+            Ok(())
+        } else {
+            Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!(
+                    "not memory opened from an IPC handle on device {}",
+                    self.device
+                ),
+            })
         }
     }
 

@@ -20,6 +20,7 @@
 pub(crate) mod bytes;
 mod event;
 mod host;
+pub(crate) mod ipc;
 pub(crate) mod memory;
 pub(crate) mod stream;
 mod strided;
@@ -117,6 +118,8 @@ pub struct SimDriver {
     devices: Vec<SimDevice>,
     host: HostRegistry,
     next_handle: AtomicU64,
+    /// Memory opened from other processes' IPC handles: (exporter pid, object id) → (device, address).
+    opened: Mutex<HashMap<(u32, u64), (usize, DevicePtr)>>,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -157,6 +160,7 @@ impl SimDriver {
             devices,
             host: HostRegistry::new(),
             next_handle: AtomicU64::new(FIRST_HANDLE),
+            opened: Mutex::new(HashMap::new()),
         })
     }
 
@@ -669,6 +673,64 @@ impl Driver for SimDriver {
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
         self.stream(device, stream).map(drop)
+    }
+
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        let dev = self.device(device)?;
+        no_wait_in_callback("exporting an IPC handle")?;
+        // The first export copies the allocation into a shared-memory object: let every queued
+        // operation (of any device: copies may read across devices) finish first. Errors stay
+        // with their streams, to be reported by their next synchronization.
+        for d in &self.devices {
+            for s in d.all_streams() {
+                if let Some(dep) = s.current_point() {
+                    dep.stream.wait_for(dep.seq);
+                }
+            }
+        }
+        Ok(dev.memory.export(ptr)?.encode())
+    }
+
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let dev = self.device(device)?;
+        let info = ipc::HandleInfo::decode(handle)?;
+        let mut opened = lock(&self.opened);
+        if opened.contains_key(&(info.pid, info.id)) {
+            return Err(Error::Driver {
+                code: 208,
+                name: "CUDA_ERROR_ALREADY_MAPPED".into(),
+                call: "ipc_open_mem_handle".into(),
+                message: format!(
+                    "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
+                    info.pid, info.id
+                ),
+            });
+        }
+        let (host, map_len) = ipc::open(&info)?;
+        // SAFETY: `host` is a fresh shared mapping of `map_len` bytes that only this region owns.
+        let ptr = unsafe { dev.memory.map_imported(host, map_len, info.len) };
+        opened.insert((info.pid, info.id), (device, ptr));
+        Ok((ptr, info.len))
+    }
+
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        let dev = self.device(device)?;
+        let mut opened = lock(&self.opened);
+        let key = opened
+            .iter()
+            .find(|(_, v)| **v == (device, ptr))
+            .map(|(k, _)| *k)
+            .ok_or_else(|| Error::Driver {
+                code: 1,
+                name: "CUDA_ERROR_INVALID_VALUE".into(),
+                call: "ipc_close_mem_handle".into(),
+                message: format!(
+                    "0x{ptr:x} on device {device} is not memory opened from an IPC handle (never opened, or already closed)"
+                ),
+            })?;
+        dev.memory.unmap_imported(ptr)?;
+        opened.remove(&key);
+        Ok(())
     }
 }
 

@@ -349,6 +349,14 @@ impl Arena {
         segs
     }
 
+    /// The segment `(start, size)` that holds `[ptr, ptr + bytes)`, if one does.
+    pub(crate) fn segment_of(&self, ptr: DevicePtr, bytes: usize) -> Option<(DevicePtr, usize)> {
+        self.segments
+            .iter()
+            .map(|(&p, &(size, _))| (p, size))
+            .find(|&(p, size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
+    }
+
     /// Segments in address order, each with its blocks in address order.
     pub(crate) fn walk(&self) -> Vec<(DevicePtr, usize, Vec<&Block>)> {
         let mut segs: Vec<_> = self.segments.iter().collect();

@@ -51,8 +51,8 @@ use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
 use super::report::fragmentation;
 use super::{
-    BlockInfo, BlockState, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot,
-    MemoryStats, PendingStats, SegmentInfo,
+    BlockInfo, BlockState, IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory,
+    MemorySnapshot, MemoryStats, PendingStats, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, OomReport, Result};
@@ -452,6 +452,23 @@ impl MemoryManager for PoolMemoryManager {
     unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
         unsafe { self.driver.host_unregister(ptr) }
+    }
+
+    /// Exports the segment that holds the range, with the range's offset inside it.
+    fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+        let segment = self.lock().arena.segment_of(ptr, bytes);
+        let (base, _) = segment.ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "[0x{ptr:x}, +{bytes}) is not memory of this pool on device {}",
+                self.device
+            ))
+        })?;
+        Ok(IpcHandle {
+            device: self.device,
+            bytes,
+            offset: (ptr - base) as usize,
+            handle: self.driver.ipc_get_mem_handle(self.device, base)?,
+        })
     }
 
     fn get_memory_info(&self) -> Result<(usize, usize)> {
