@@ -71,6 +71,9 @@ pub use create::{
     to_device_alloc, to_device_on,
 };
 pub use record::{DeviceRecord, Field};
+/// For the host-memory layer's owned and scoped transfers of pinned arrays.
+pub(crate) use host::{HostMut, HostRef, download, upload};
+pub(crate) use queue::{Mode, Queue};
 
 /// An n-dimensional array of `T` in device memory, with `ndarray`-style dimensionality `D`
 /// (`Ix1` … `IxDyn`). Strides are in **bytes** and may be negative or zero in views.
