@@ -2,8 +2,8 @@
 //! [`PinnedGuard`], [`mapped`] / [`MappedGuard`], and the ROC-style aliases [`register`] /
 //! [`deregister`].
 //!
-//! A guard takes the arrays by exclusive borrow for its lifetime and gives them back through
-//! views ([`view`](PinnedGuard::view), [`view_mut`](PinnedGuard::view_mut), and for mapped
+//! A guard takes the arrays — usually `&mut` borrows, as in `rumba::pinned([&mut a, &mut b])`,
+//! but owned arrays work too — for its lifetime and gives access to them through views ([`view`](PinnedGuard::view), [`view_mut`](PinnedGuard::view_mut), and for mapped
 //! guards the device views [`device`](MappedGuard::device) /
 //! [`device_mut`](MappedGuard::device_mut)); it never hands out the arrays themselves, so their
 //! memory cannot be reallocated (an `Array`'s `push_row`, a `Vec`'s `push`) while registered.
@@ -203,26 +203,27 @@ impl Drop for Registrations {
 /// let mut a = ndarray::Array1::<f64>::zeros(1000);
 /// let mut b = ndarray::Array1::<f64>::ones(10);
 /// {
-///     let mut g = rumba::pinned(&mut [&mut a, &mut b]).unwrap();
+///     let mut g = rumba::pinned([&mut a, &mut b]).unwrap();
 ///     let d = rumba::to_device(&g.view(1).unwrap()).unwrap();
 ///     d.copy_to_host_into(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10])).unwrap();
 /// } // unpinned here, immediately
 /// assert_eq!(a.sum(), 10.0);
-/// let _again = rumba::pinned(&mut [&mut a]).unwrap(); // re-pinning always works
+/// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
 /// ```
-pub fn pinned<A: HostArray>(arrays: &mut [A]) -> Result<PinnedGuard<'_, A>> {
-    let regs = Registrations::new(arrays, HostAllocFlags::default())?;
-    Ok(PinnedGuard { arrays, regs })
+pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
+    let mut arrays: Vec<A> = arrays.into_iter().collect();
+    let regs = Registrations::new(&mut arrays, HostAllocFlags::default())?;
+    Ok(PinnedGuard { regs, arrays })
 }
 
 /// ROC-style alias of [`pinned`].
 ///
 /// ```
 /// let mut v = vec![0u32; 64];
-/// let g = rumba::register(&mut [&mut v]).unwrap();
+/// let g = rumba::register([&mut v]).unwrap();
 /// rumba::deregister(g).unwrap();
 /// ```
-pub fn register<A: HostArray>(arrays: &mut [A]) -> Result<PinnedGuard<'_, A>> {
+pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
     pinned(arrays)
 }
 
@@ -231,9 +232,9 @@ pub fn register<A: HostArray>(arrays: &mut [A]) -> Result<PinnedGuard<'_, A>> {
 ///
 /// ```
 /// let mut v = vec![0u8; 8];
-/// rumba::deregister(rumba::register(&mut [&mut v]).unwrap()).unwrap();
+/// rumba::deregister(rumba::register([&mut v]).unwrap()).unwrap();
 /// ```
-pub fn deregister<A: HostArray>(guard: PinnedGuard<'_, A>) -> Result<()> {
+pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
     guard.release()
 }
 
@@ -241,13 +242,14 @@ pub fn deregister<A: HostArray>(guard: PinnedGuard<'_, A>) -> Result<()> {
 ///
 /// ```
 /// let mut v = vec![1i32; 16];
-/// let g = rumba::pinned(&mut [&mut v]).unwrap();
+/// let g = rumba::pinned([&mut v]).unwrap();
 /// assert_eq!(g.len(), 1);
 /// assert_eq!(g.view(0).unwrap().sum(), 16);
 /// ```
-pub struct PinnedGuard<'a, A: HostArray> {
-    arrays: &'a mut [A],
+pub struct PinnedGuard<A: HostArray> {
+    // Field order matters: the registrations are undone before owned arrays are freed.
     regs: Registrations,
+    arrays: Vec<A>,
 }
 
 fn no_such(i: usize, n: usize) -> Error {
@@ -258,12 +260,12 @@ fn no_such(i: usize, n: usize) -> Error {
     }
 }
 
-impl<'a, A: HostArray> PinnedGuard<'a, A> {
+impl<A: HostArray> PinnedGuard<A> {
     /// Number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// assert_eq!(rumba::pinned(&mut [&mut v]).unwrap().len(), 1);
+    /// assert_eq!(rumba::pinned([&mut v]).unwrap().len(), 1);
     /// ```
     pub fn len(&self) -> usize {
         self.arrays.len()
@@ -272,8 +274,7 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
     /// True when the guard holds no array.
     ///
     /// ```
-    /// let none: &mut [Vec<u8>] = &mut [];
-    /// assert!(rumba::pinned(none).unwrap().is_empty());
+    /// assert!(rumba::pinned(Vec::<Vec<u8>>::new()).unwrap().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.arrays.is_empty()
@@ -283,7 +284,7 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![3u8; 4];
-    /// let g = rumba::pinned(&mut [&mut v]).unwrap();
+    /// let g = rumba::pinned([&mut v]).unwrap();
     /// assert_eq!(g.view(0).unwrap().sum(), 12);
     /// assert!(g.view(1).is_err());
     /// ```
@@ -299,7 +300,7 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// let mut g = rumba::pinned(&mut [&mut v]).unwrap();
+    /// let mut g = rumba::pinned([&mut v]).unwrap();
     /// g.view_mut(0).unwrap().fill(2);
     /// drop(g);
     /// assert_eq!(v, [2; 4]);
@@ -316,7 +317,7 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4096];
-    /// let g = rumba::pinned(&mut [&mut v]).unwrap();
+    /// let g = rumba::pinned([&mut v]).unwrap();
     /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
@@ -327,10 +328,23 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// rumba::pinned(&mut [&mut v]).unwrap().release().unwrap();
+    /// rumba::pinned([&mut v]).unwrap().release().unwrap();
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()
+    }
+
+    /// Unpins now and gives the arrays back (with the unpinning's outcome).
+    ///
+    /// ```
+    /// let g = rumba::pinned([vec![1u8; 4], vec![2u8; 4]]).unwrap(); // owned arrays work too
+    /// let (arrays, unpinned) = g.into_arrays();
+    /// unpinned.unwrap();
+    /// assert_eq!(arrays[1], [2; 4]);
+    /// ```
+    pub fn into_arrays(mut self) -> (Vec<A>, Result<()>) {
+        let r = self.regs.release();
+        (std::mem::take(&mut self.arrays), r)
     }
 }
 
@@ -340,19 +354,20 @@ impl<'a, A: HostArray> PinnedGuard<'a, A> {
 /// ```
 /// let mut host = vec![7u16; 4];
 /// {
-///     let mut g = rumba::mapped(&mut [&mut host]).unwrap();
+///     let mut g = rumba::mapped([&mut host]).unwrap();
 ///     g.device_mut(0).unwrap().fill(9).unwrap();  // the device writes `host` directly
 ///     assert_eq!(g.view(0).unwrap().to_vec(), [9; 4]);
 /// }
 /// assert_eq!(host, [9; 4]);
 /// ```
-pub fn mapped<A: HostArray>(arrays: &mut [A]) -> Result<MappedGuard<'_, A>> {
+pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<MappedGuard<A>> {
     let flags = HostAllocFlags {
         mapped: true,
         ..Default::default()
     };
-    let regs = Registrations::new(arrays, flags)?;
-    let guard = MappedGuard { arrays, regs };
+    let mut arrays: Vec<A> = arrays.into_iter().collect();
+    let regs = Registrations::new(&mut arrays, flags)?;
+    let guard = MappedGuard { regs, arrays };
     // Memory that was already pinned without `mapped` cannot be addressed by the device.
     let device = guard.regs.ctx.device_id();
     for i in 0..guard.arrays.len() {
@@ -368,20 +383,21 @@ pub fn mapped<A: HostArray>(arrays: &mut [A]) -> Result<MappedGuard<'_, A>> {
 ///
 /// ```
 /// let mut a = ndarray::Array1::<u8>::zeros(3);
-/// let g = rumba::mapped(&mut [&mut a]).unwrap();
+/// let g = rumba::mapped([&mut a]).unwrap();
 /// assert_eq!(g.len(), 1);
 /// ```
-pub struct MappedGuard<'a, A: HostArray> {
-    arrays: &'a mut [A],
+pub struct MappedGuard<A: HostArray> {
+    // Field order matters: the registrations are undone before owned arrays are freed.
     regs: Registrations,
+    arrays: Vec<A>,
 }
 
-impl<'a, A: HostArray> MappedGuard<'a, A> {
+impl<A: HostArray> MappedGuard<A> {
     /// Number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// assert_eq!(rumba::mapped(&mut [&mut v]).unwrap().len(), 1);
+    /// assert_eq!(rumba::mapped([&mut v]).unwrap().len(), 1);
     /// ```
     pub fn len(&self) -> usize {
         self.arrays.len()
@@ -390,8 +406,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     /// True when the guard holds no array.
     ///
     /// ```
-    /// let none: &mut [Vec<u8>] = &mut [];
-    /// assert!(rumba::mapped(none).unwrap().is_empty());
+    /// assert!(rumba::mapped(Vec::<Vec<u8>>::new()).unwrap().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.arrays.is_empty()
@@ -401,7 +416,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
-    /// let g = rumba::mapped(&mut [&mut v]).unwrap();
+    /// let g = rumba::mapped([&mut v]).unwrap();
     /// assert_eq!(g.view(0).unwrap().sum(), 4);
     /// ```
     pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
@@ -416,7 +431,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
-    /// let mut g = rumba::mapped(&mut [&mut v]).unwrap();
+    /// let mut g = rumba::mapped([&mut v]).unwrap();
     /// g.view_mut(0).unwrap()[0] = 5;
     /// assert_eq!(g.view(0).unwrap()[0], 5);
     /// ```
@@ -441,7 +456,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![4u32; 3];
-    /// let g = rumba::mapped(&mut [&mut v]).unwrap();
+    /// let g = rumba::mapped([&mut v]).unwrap();
     /// let d = rumba::device_array::<u32, _>(3, rumba::array::Order::C).unwrap();
     /// g.device(0).unwrap().copy_to_device(&d).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
@@ -455,7 +470,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
-    /// let mut g = rumba::mapped(&mut [a.view_mut().reversed_axes()]).unwrap();
+    /// let mut g = rumba::mapped([a.view_mut().reversed_axes()]).unwrap();
     /// let src = rumba::to_device(&ndarray::array![[1, 2], [3, 4]]).unwrap();
     /// g.device_mut(0).unwrap().copy_from_device(&src).unwrap(); // into a transposed view
     /// drop(g);
@@ -481,7 +496,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 16];
-    /// let g = rumba::mapped(&mut [&mut v]).unwrap();
+    /// let g = rumba::mapped([&mut v]).unwrap();
     /// let _ = g.page_locking().is_available();
     /// ```
     pub fn page_locking(&self) -> PageLocking {
@@ -492,7 +507,7 @@ impl<'a, A: HostArray> MappedGuard<'a, A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// rumba::mapped(&mut [&mut v]).unwrap().release().unwrap();
+    /// rumba::mapped([&mut v]).unwrap().release().unwrap();
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()
@@ -505,13 +520,13 @@ unsafe impl Send for Registrations {}
 // SAFETY: as above; shared access reads nothing through them.
 unsafe impl Sync for Registrations {}
 
-impl<A: HostArray> std::fmt::Debug for PinnedGuard<'_, A> {
+impl<A: HostArray> std::fmt::Debug for PinnedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PinnedGuard({} arrays, {} ranges)", self.arrays.len(), self.regs.starts.len())
     }
 }
 
-impl<A: HostArray> std::fmt::Debug for MappedGuard<'_, A> {
+impl<A: HostArray> std::fmt::Debug for MappedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "MappedGuard({} arrays, {} ranges)", self.arrays.len(), self.regs.starts.len())
     }

@@ -108,7 +108,7 @@
 //! Reallocating a pinned array's memory while the guard holds it:
 //! ```compile_fail
 //! let mut v = vec![0u8; 16];
-//! let g = rumba::pinned(&mut [&mut v]).unwrap();
+//! let g = rumba::pinned([&mut v]).unwrap();
 //! v.push(1); // error: `v` is borrowed by the guard
 //! drop(g);
 //! ```
