@@ -38,7 +38,11 @@ fn reenter(enter: &dyn Fn(&mut Array1<f64>) -> rumba::Result<()>) {
 
 fn pin_once(a: &mut Array1<f64>) -> rumba::Result<()> {
     let g = rumba::pinned([a])?;
-    assert!(rumba::current_context()?.driver().is_host_pinned(g.view(0)?.as_ptr().cast(), 8));
+    assert!(
+        rumba::current_context()?
+            .driver()
+            .is_host_pinned(g.view(0)?.as_ptr().cast(), 8)
+    );
     Ok(())
 }
 
@@ -65,12 +69,20 @@ fn reentering_reports_nothing_on_stderr() {
     }
     let exe = std::env::current_exe().unwrap();
     let out = std::process::Command::new(exe)
-        .args(["--exact", "pinned_and_mapped_reenter_cleanly", "--test-threads=1"])
+        .args([
+            "--exact",
+            "pinned_and_mapped_reenter_cleanly",
+            "--test-threads=1",
+        ])
         .env("RUMBA_HOST_GUARDS_CHILD", "1")
         .env("RUST_LOG", "warn")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("1 passed"),
         "{}",
@@ -98,7 +110,10 @@ fn pinning_raises_locked_memory_while_the_guard_lives() {
     if g.page_locking().is_available() {
         assert!(during >= before + 1000, "VmLck {before} -> {during} kB");
     } else {
-        eprintln!("page locking refused ({:?}): VmLck unchanged", g.page_locking());
+        eprintln!(
+            "page locking refused ({:?}): VmLck unchanged",
+            g.page_locking()
+        );
         assert_eq!(during, before);
     }
     drop(g);
@@ -111,8 +126,11 @@ fn register_and_deregister_are_pinning() {
     let drv = rumba::current_context().unwrap().driver().clone();
     let mut a = Array2::<i32>::zeros((4, 4));
     let mut b = vec![0i32; 16];
-    let g = rumba::register([a.view_mut(), ndarray::ArrayViewMut2::from_shape((4, 4), &mut b).unwrap()])
-        .unwrap();
+    let g = rumba::register([
+        a.view_mut(),
+        ndarray::ArrayViewMut2::from_shape((4, 4), &mut b).unwrap(),
+    ])
+    .unwrap();
     let p = g.view(1).unwrap().as_ptr();
     assert!(drv.is_host_pinned(p.cast(), 64));
     rumba::deregister(g).unwrap();
@@ -135,7 +153,10 @@ fn interleaved_views_and_already_pinned_memory_are_handled() {
     drop(g);
     assert!(p.page_locking() == rumba::driver::PageLocking::Available || !p.is_page_locked());
     let drv = rumba::current_context().unwrap().driver().clone();
-    assert!(drv.is_host_pinned(p.as_ptr().cast(), 20), "still pinned after the guard");
+    assert!(
+        drv.is_host_pinned(p.as_ptr().cast(), 20),
+        "still pinned after the guard"
+    );
 
     // Pinned without `mapped`: the device cannot address it, so `mapped` refuses it.
     let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
@@ -152,7 +173,10 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
         g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
         let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();
         g.device(0).unwrap().copy_to_device(&back).unwrap();
-        assert_eq!(back.copy_to_host().unwrap(), ndarray::array![[1, 2, 3], [4, 5, 6]]);
+        assert_eq!(
+            back.copy_to_host().unwrap(),
+            ndarray::array![[1, 2, 3], [4, 5, 6]]
+        );
         assert!(g.device(1).is_err());
     }
     assert_eq!(a.row(1).to_vec(), [0, 3, 0, 2, 0, 1]);

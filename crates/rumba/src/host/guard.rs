@@ -522,12 +522,22 @@ unsafe impl Sync for Registrations {}
 
 impl<A: HostArray> std::fmt::Debug for PinnedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PinnedGuard({} arrays, {} ranges)", self.arrays.len(), self.regs.starts.len())
+        write!(
+            f,
+            "PinnedGuard({} arrays, {} ranges)",
+            self.arrays.len(),
+            self.regs.starts.len()
+        )
     }
 }
 
 impl<A: HostArray> std::fmt::Debug for MappedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MappedGuard({} arrays, {} ranges)", self.arrays.len(), self.regs.starts.len())
+        write!(
+            f,
+            "MappedGuard({} arrays, {} ranges)",
+            self.arrays.len(),
+            self.regs.starts.len()
+        )
     }
 }

@@ -111,9 +111,7 @@ pub(crate) fn base_of<T: Element, D: Dimension>(
     v: &ArrayView<'_, T, D>,
     layout: &HostLayout<D>,
 ) -> *const u8 {
-    v.as_ptr()
-        .cast::<u8>()
-        .wrapping_sub(layout.layout.offset())
+    v.as_ptr().cast::<u8>().wrapping_sub(layout.layout.offset())
 }
 
 #[cfg(test)]

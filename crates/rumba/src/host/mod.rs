@@ -61,7 +61,7 @@
 //! # Misuse does not compile
 //!
 //! Reading a destination before the asynchronous copy into it has completed:
-//! ```compile_fail
+//! ```compile_fail,E0502
 //! let s = rumba::stream().unwrap();
 //! let d = rumba::to_device(&[1u8, 2]).unwrap();
 //! let mut p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
@@ -71,7 +71,7 @@
 //! }).unwrap();
 //! ```
 //! Freeing (or changing) a source while the device may still read it:
-//! ```compile_fail
+//! ```compile_fail,E0505
 //! let s = rumba::stream().unwrap();
 //! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! let host = ndarray::array![1u8, 2];
@@ -81,7 +81,7 @@
 //! }).unwrap();
 //! ```
 //! Touching a pinned array that was moved into an owned transfer:
-//! ```compile_fail
+//! ```compile_fail,E0382
 //! let s = rumba::stream().unwrap();
 //! let p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
@@ -90,7 +90,7 @@
 //! # drop(t);
 //! ```
 //! Looking at mapped memory while queued device work may write it:
-//! ```compile_fail
+//! ```compile_fail,E0502
 //! let s = rumba::stream().unwrap();
 //! let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
 //! s.auto_synchronize(|scope| {
@@ -99,14 +99,14 @@
 //! }).unwrap();
 //! ```
 //! Keeping a device view of mapped memory after its owner is gone:
-//! ```compile_fail
+//! ```compile_fail,E0597
 //! let view = {
 //!     let m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
 //!     m.device() // error: `m` does not live long enough
 //! };
 //! ```
 //! Reallocating a pinned array's memory while the guard holds it:
-//! ```compile_fail
+//! ```compile_fail,E0499
 //! let mut v = vec![0u8; 16];
 //! let g = rumba::pinned([&mut v]).unwrap();
 //! v.push(1); // error: `v` is borrowed by the guard
@@ -125,9 +125,7 @@ pub mod pinned;
 pub mod transfer;
 pub mod view;
 
-pub use guard::{
-    HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register,
-};
+pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
 pub use managed::{ManagedArray, managed_array, managed_array_like};
 pub use mapped::{MappedArray, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};

@@ -194,7 +194,9 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
         self.ctx
             .driver()
             .host_page_locking(self.buf.as_ptr())
-            .unwrap_or_else(|| PageLocking::Refused("the memory is not registered as pinned".into()))
+            .unwrap_or_else(|| {
+                PageLocking::Refused("the memory is not registered as pinned".into())
+            })
     }
 
     /// True when the memory is really page-locked.

@@ -118,11 +118,7 @@ impl<B> Transfer<B> {
         }
         let mut st = self.shared.lock();
         while st.status.is_none() {
-            st = self
-                .shared
-                .done
-                .wait(st)
-                .unwrap_or_else(|e| e.into_inner());
+            st = self.shared.done.wait(st).unwrap_or_else(|e| e.into_inner());
         }
         take(&mut st)
     }
@@ -151,7 +147,8 @@ impl<B> Future for Transfer<B> {
 
 /// A transfer refused before anything was queued: the error, and the buffer given back.
 ///
-/// Converts into [`Error`], so `?` works in functions returning [`Result`].
+/// Returned boxed (see [`TransferResult`]); converts into [`Error`], so `?` works in functions
+/// returning [`Result`].
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
@@ -175,11 +172,25 @@ impl<B> std::fmt::Debug for Rejected<B> {
     }
 }
 
-impl<B> From<Rejected<B>> for Error {
-    fn from(r: Rejected<B>) -> Error {
+impl<B> From<Box<Rejected<B>>> for Error {
+    fn from(r: Box<Rejected<B>>) -> Error {
         r.error
     }
 }
+
+/// What [`Stream::upload`] and [`Stream::download`] return: the queued [`Transfer`], or the
+/// refusal with the buffer given back.
+///
+/// ```
+/// fn ship(s: &rumba::Stream, d: &rumba::DeviceArray<u8, ndarray::Ix1>) -> rumba::Result<()> {
+///     let p = rumba::pinned_array::<u8, _>(d.size(), rumba::Order::C)?;
+///     let r: rumba::host::transfer::TransferResult<_> = s.upload(p, d);
+///     r?.wait()?; // a refusal converts into rumba::Error
+///     Ok(())
+/// }
+/// ship(&rumba::stream().unwrap(), &rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap()).unwrap();
+/// ```
+pub type TransferResult<B> = std::result::Result<Transfer<B>, Box<Rejected<B>>>;
 
 impl Stream {
     /// Queues a copy of the pinned array `src` into the contiguous device array `dst` (same
@@ -201,7 +212,7 @@ impl Stream {
         &self,
         src: PinnedArray<T, D>,
         dst: &DeviceArray<T, E>,
-    ) -> std::result::Result<Transfer<PinnedArray<T, D>>, Rejected<PinnedArray<T, D>>> {
+    ) -> TransferResult<PinnedArray<T, D>> {
         let queued = (|| -> Result<()> {
             let view = src.view();
             let host = HostRef::new(&view)?;
@@ -231,7 +242,7 @@ impl Stream {
         &self,
         src: &DeviceArray<T, E>,
         mut dst: PinnedArray<T, D>,
-    ) -> std::result::Result<Transfer<PinnedArray<T, D>>, Rejected<PinnedArray<T, D>>> {
+    ) -> TransferResult<PinnedArray<T, D>> {
         let queued = (|| -> Result<()> {
             let mut view = dst.view_mut();
             let host = HostMut::new(&mut view)?;
@@ -246,11 +257,7 @@ impl Stream {
     /// Registers the hand-back of `buffer` after the work queued so far, or gives it back in a
     /// [`Rejected`] when queuing failed — after waiting for the stream, since part of the work
     /// may have been queued.
-    fn hand_back<B: Send + 'static>(
-        &self,
-        buffer: B,
-        queued: Result<()>,
-    ) -> std::result::Result<Transfer<B>, Rejected<B>> {
+    fn hand_back<B: Send + 'static>(&self, buffer: B, queued: Result<()>) -> TransferResult<B> {
         if let Err(error) = queued {
             // Part of the copy may be queued and read or write `buffer`: wait before handing it
             // back. (Refusals happen before anything is queued, so this rarely waits at all.)
@@ -259,7 +266,7 @@ impl Stream {
                     tracing::warn!("waiting for a refused transfer's stream: {e}");
                 }
             }
-            return Err(Rejected { error, buffer });
+            return Err(Box::new(Rejected { error, buffer }));
         }
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -274,7 +281,7 @@ impl Stream {
             let _ = self.synchronize();
             let buffer = shared.lock().buffer.take();
             return match buffer {
-                Some(buffer) => Err(Rejected { error, buffer }),
+                Some(buffer) => Err(Box::new(Rejected { error, buffer })),
                 None => Ok(Transfer { shared }),
             };
         }

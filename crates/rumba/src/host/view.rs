@@ -106,7 +106,10 @@ impl<D: Dimension> Parts<D> {
     /// Address of the first element, byte strides.
     fn device_side(&self, device: usize) -> Result<(DevicePtr, &[isize])> {
         let base = self.device_base(device)?;
-        Ok((base + self.layout().offset() as u64, self.layout().strides()))
+        Ok((
+            base + self.layout().offset() as u64,
+            self.layout().strides(),
+        ))
     }
 
     fn same_shape<T: Element, E: Dimension>(&self, other: &DeviceArray<T, E>) -> Result<()> {
@@ -135,7 +138,12 @@ fn run(ctx: &Context, device: usize, copy: &StridedCopy<'_>, stream: StreamHandl
     Ok(())
 }
 
-fn fill_copy<'c>(dst: DevicePtr, strides: &'c [isize], shape: &'c [usize], value: &'c [u8]) -> StridedCopy<'c> {
+fn fill_copy<'c>(
+    dst: DevicePtr,
+    strides: &'c [isize],
+    shape: &'c [usize],
+    value: &'c [u8],
+) -> StridedCopy<'c> {
     StridedCopy {
         shape,
         itemsize: value.len(),

@@ -70,10 +70,10 @@ pub use create::{
     ArrayLike, ToDevice, device_array, device_array_like, device_array_with_strides, to_device,
     to_device_alloc, to_device_on,
 };
-pub use record::{DeviceRecord, Field};
 /// For the host-memory layer's owned and scoped transfers of pinned arrays.
 pub(crate) use host::{HostMut, HostRef, download, upload};
 pub(crate) use queue::{Mode, Queue};
+pub use record::{DeviceRecord, Field};
 
 /// An n-dimensional array of `T` in device memory, with `ndarray`-style dimensionality `D`
 /// (`Ix1` … `IxDyn`). Strides are in **bytes** and may be negative or zero in views.
