@@ -52,7 +52,20 @@
 //!    assert_eq!(d.copy_to_host().unwrap(), array![[0, 2, 0], [0, 5, 0]]);
 //!    ```
 //!
-//! 6. Interchange: arrays describe themselves through the CUDA Array Interface, travel to other
+//! 6. Host memory: pinned, mapped and managed arrays, and asynchronous transfers that hand a
+//!    pinned buffer back when the stream has reached them.
+//!    ```
+//!    let s = rumba::stream().unwrap();
+//!    let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
+//!    let p = rumba::pinned_array::<f32, _>(3, rumba::Order::C).unwrap();
+//!    let p = s.download(&d, p).unwrap().wait().unwrap(); // truly asynchronous until `wait`
+//!    assert_eq!(p.as_slice(), &[1.0, 2.0, 3.0]);
+//!    let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, false, false).unwrap();
+//!    m.device_mut().memset(7).unwrap();                  // the device writes host memory
+//!    assert_eq!(m.view().to_vec(), [7; 4]);
+//!    ```
+//!
+//! 7. Interchange: arrays describe themselves through the CUDA Array Interface, travel to other
 //!    processes through IPC handles and to other libraries through DLPack; a `SmartArray` moves
 //!    between host and device only when needed.
 //!    ```
@@ -74,6 +87,7 @@ pub mod context;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod host;
 pub mod interop;
 pub mod kernel;
 pub mod memory;
@@ -88,6 +102,11 @@ pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
+pub use host::{
+    HostArray, ManagedArray, MappedArray, MappedGuard, MappedView, MappedViewMut, PinnedArray,
+    PinnedGuard, Rejected, Transfer, deregister, managed_array, managed_array_like, mapped,
+    mapped_array, mapped_array_like, pinned, pinned_array, pinned_array_like, register,
+};
 pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
     from_cuda_array_interface, from_dlpack, is_cuda_array,

@@ -513,6 +513,59 @@ pub trait Driver: Send + Sync + fmt::Debug {
             self.backend()
         )))
     }
+
+    /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
+    /// (`None`: not pinned memory). The default reports every pinned range as locked.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, HostAllocFlags, PageLocking, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.host_alloc(0, 4096, HostAllocFlags::default()).unwrap();
+    /// let locking = drv.host_page_locking(p).unwrap();
+    /// assert_eq!(locking.is_available(), drv.page_locking().is_available());
+    /// assert_eq!(drv.host_page_locking(std::ptr::null()), None);
+    /// // SAFETY: nothing refers to `p` any more.
+    /// unsafe { drv.host_free(p) }.unwrap();
+    /// ```
+    fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
+        self.is_host_pinned(ptr, 1)
+            .then_some(PageLocking::Available)
+    }
+
+    /// Allocates `bytes` (> 0) of managed (unified) memory, zeroed: one allocation that the host
+    /// reads and writes at the returned address and every device addresses at
+    /// [`host_device_pointer`](Driver::host_device_pointer). [`Error::Unsupported`] by default.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc_managed(0, 64).unwrap();
+    /// let d = drv.host_device_pointer(0, p).unwrap();
+    /// // SAFETY: no Rust reference to the managed memory exists while the memset runs.
+    /// unsafe { drv.memset(0, d, 5, 64) }.unwrap();
+    /// // SAFETY: the memset has completed; nothing else uses the memory.
+    /// assert_eq!(unsafe { *p }, 5);
+    /// unsafe { drv.mem_free_managed(p) }.unwrap();
+    /// ```
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        let _ = (device, bytes);
+        Err(Error::Unsupported(format!(
+            "the {} backend has no managed memory",
+            self.backend()
+        )))
+    }
+
+    /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        let _ = ptr;
+        Err(Error::Unsupported(format!(
+            "the {} backend has no managed memory",
+            self.backend()
+        )))
+    }
 }
 
 /// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a

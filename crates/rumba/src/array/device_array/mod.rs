@@ -70,6 +70,9 @@ pub use create::{
     ArrayLike, ToDevice, device_array, device_array_like, device_array_with_strides, to_device,
     to_device_alloc, to_device_on,
 };
+/// For the host-memory layer's owned and scoped transfers of pinned arrays.
+pub(crate) use host::{HostMut, HostRef, download, upload};
+pub(crate) use queue::{Mode, Queue};
 pub use record::{DeviceRecord, Field};
 
 /// An n-dimensional array of `T` in device memory, with `ndarray`-style dimensionality `D`

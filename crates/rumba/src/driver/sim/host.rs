@@ -81,6 +81,8 @@ struct Range {
     /// registered memory.
     owned: Option<usize>,
     locked: bool,
+    /// Why the range is not page-locked (`None` when it is, or was not meant to be).
+    refusal: Option<String>,
     flags: HostAllocFlags,
     /// Device mappings `(device, device address)` of mapped memory.
     mappings: Vec<(usize, DevicePtr)>,
@@ -107,8 +109,13 @@ impl HostRegistry {
         &self.page_locking
     }
 
-    fn try_lock(&self, p: *mut u8, len: usize) -> bool {
-        self.page_locking.is_available() && len > 0 && mlock(p, len).is_ok()
+    /// Locks `[p, p + len)` if the OS lets us; otherwise says why not.
+    fn try_lock(&self, p: *mut u8, len: usize) -> std::result::Result<(), String> {
+        match &self.page_locking {
+            PageLocking::Refused(why) => Err(why.clone()),
+            PageLocking::Available if len == 0 => Ok(()),
+            PageLocking::Available => mlock(p, len),
+        }
     }
 
     /// Allocates `bytes` of zeroed, page-aligned, page-locked memory, mapped into `spaces` selected
@@ -119,6 +126,19 @@ impl HostRegistry {
         flags: HostAllocFlags,
         device: usize,
         spaces: &[&AddressSpace],
+    ) -> Result<*mut u8> {
+        self.alloc_with(bytes, flags, device, spaces, true)
+    }
+
+    /// [`alloc`](Self::alloc), page-locking the memory only when `lock` is set (managed memory is
+    /// device-addressable host memory that is not locked).
+    pub(crate) fn alloc_with(
+        &self,
+        bytes: usize,
+        flags: HostAllocFlags,
+        device: usize,
+        spaces: &[&AddressSpace],
+        lock_pages: bool,
     ) -> Result<*mut u8> {
         let page = page_size();
         let size = bytes.max(1).div_ceil(page) * page;
@@ -131,9 +151,11 @@ impl HostRegistry {
                 pending: 0,
             });
         };
-        let locked = {
+        let outcome = if lock_pages {
             let _order = lock(&self.mlock_order);
             self.try_lock(p, size)
+        } else {
+            Err("managed memory is not page-locked".to_string())
         };
         let mappings = map(p, bytes, flags, device, spaces);
         self.write().insert(
@@ -141,7 +163,8 @@ impl HostRegistry {
             Range {
                 len: bytes,
                 owned: Some(size),
-                locked,
+                locked: outcome.is_ok() && lock_pages,
+                refusal: outcome.err(),
                 flags,
                 mappings,
             },
@@ -176,14 +199,15 @@ impl HostRegistry {
             }
         }
         let _order = lock(&self.mlock_order);
-        let locked = self.try_lock(p, len);
+        let outcome = self.try_lock(p, len);
         let mappings = map(p, len, flags, device, spaces);
         self.write().insert(
             start,
             Range {
                 len,
                 owned: None,
-                locked,
+                locked: outcome.is_ok() && len > 0,
+                refusal: outcome.err(),
                 flags,
                 mappings,
             },
@@ -264,6 +288,21 @@ impl HostRegistry {
             .next_back()
             .filter(|(s, r)| start < *s + r.len.max(1))
             .map(|(_, r)| r.locked)
+    }
+
+    /// Whether the pinned range containing `p` is really page-locked, and if not, why
+    /// (`None`: not pinned).
+    pub(crate) fn locking(&self, p: *const u8) -> Option<PageLocking> {
+        let ranges = self.read();
+        let start = p as usize;
+        ranges
+            .range(..=start)
+            .next_back()
+            .filter(|(s, r)| start < *s + r.len.max(1))
+            .map(|(_, r)| match &r.refusal {
+                None => PageLocking::Available,
+                Some(why) => PageLocking::Refused(why.clone()),
+            })
     }
 
     /// The device address of mapped host memory at `p` on `device`.

@@ -732,6 +732,34 @@ impl Driver for SimDriver {
         opened.remove(&key);
         Ok(())
     }
+
+    fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
+        self.host.locking(ptr)
+    }
+
+    /// Managed memory on the sim: zeroed host pages (not page-locked) mapped into the address
+    /// space of every device, so any device addresses it through
+    /// [`host_device_pointer`](Driver::host_device_pointer).
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        self.device(device)?;
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of managed memory".into(),
+            ));
+        }
+        let flags = HostAllocFlags {
+            portable: true,
+            mapped: true,
+            write_combined: false,
+        };
+        let spaces = self.spaces();
+        self.host.alloc_with(bytes, flags, device, &spaces, false)
+    }
+
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.free(ptr, &spaces)
+    }
 }
 
 impl SimDriver {

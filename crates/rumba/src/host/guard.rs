@@ -1,0 +1,543 @@
+//! Guards that page-lock (and map) **existing** host arrays while they live: [`pinned`] /
+//! [`PinnedGuard`], [`mapped`] / [`MappedGuard`], and the ROC-style aliases [`register`] /
+//! [`deregister`].
+//!
+//! A guard takes the arrays — usually `&mut` borrows, as in `rumba::pinned([&mut a, &mut b])`,
+//! but owned arrays work too — for its lifetime and gives access to them through views ([`view`](PinnedGuard::view), [`view_mut`](PinnedGuard::view_mut), and for mapped
+//! guards the device views [`device`](MappedGuard::device) /
+//! [`device_mut`](MappedGuard::device_mut)); it never hands out the arrays themselves, so their
+//! memory cannot be reallocated (an `Array`'s `push_row`, a `Vec`'s `push`) while registered.
+//!
+//! Unpinning happens **at drop, immediately** (through
+//! [`MemoryManager::memunpin`](crate::memory::MemoryManager::memunpin), never through the
+//! deferred queue), so pinning the same memory again always works — twice in a row, inside
+//! [`defer_cleanup`](crate::defer_cleanup), after an error left the guarded scope. A failure to
+//! unpin at drop is logged; [`PinnedGuard::release`] returns it instead.
+//!
+//! Several arrays (or views) may share pages or even bytes: their spans are merged before
+//! registration, and spans that are already pinned (a view of a [`PinnedArray`](crate::PinnedArray))
+//! are left alone. When the OS refuses to lock pages the guard still succeeds and
+//! [`PinnedGuard::page_locking`] says why.
+//!
+//! Soundness does not depend on the guard's drop running: no device work on guarded memory can
+//! outlive the guard's borrow (host → device copies that return before completion stage the data
+//! or borrow it in a scope; mapped device views are synchronous or scoped). A leaked guard only
+//! leaves a stale registration behind, which the sim treats as a stale entry in its table: copies
+//! that consult it are all either synchronous or borrowing.
+//!
+//! This module touches the memory manager (pin/unpin), the driver (queries) and, through the
+//! views, the arrays it borrows.
+
+use ndarray::{ArrayBase, ArrayView, ArrayViewMut, DataMut, Dimension, Ix1};
+
+use super::layout::{HostLayout, base_of};
+use super::view::{MappedView, MappedViewMut, Parts};
+use crate::array::Element;
+use crate::context::Context;
+use crate::driver::{HostAllocFlags, PageLocking};
+use crate::error::{Error, Result};
+
+/// Host data that a guard can pin: any `ndarray` array or mutable view (any layout), `Vec`s,
+/// fixed-size arrays, and `&mut` references to any of these (or to slices).
+///
+/// ```
+/// use rumba::host::HostArray;
+/// let mut v = vec![1u8, 2, 3];
+/// assert_eq!(v.host_view().len(), 3);
+/// let mut a = ndarray::Array2::<f32>::zeros((2, 2));
+/// (&mut a).host_view_mut().fill(1.0);
+/// assert_eq!(a.sum(), 4.0);
+/// ```
+pub trait HostArray {
+    /// The element type.
+    type Elem: Element;
+    /// The dimensionality.
+    type Dim: Dimension;
+    /// A shared view of the data.
+    fn host_view(&self) -> ArrayView<'_, Self::Elem, Self::Dim>;
+    /// An exclusive view of the data.
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, Self::Elem, Self::Dim>;
+}
+
+impl<T: Element, S: DataMut<Elem = T>, D: Dimension> HostArray for ArrayBase<S, D> {
+    type Elem = T;
+    type Dim = D;
+    fn host_view(&self) -> ArrayView<'_, T, D> {
+        self.view()
+    }
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
+        self.view_mut()
+    }
+}
+
+impl<T: Element> HostArray for [T] {
+    type Elem = T;
+    type Dim = Ix1;
+    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
+        ArrayView::from(self)
+    }
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
+        ArrayViewMut::from(self)
+    }
+}
+
+impl<T: Element> HostArray for Vec<T> {
+    type Elem = T;
+    type Dim = Ix1;
+    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
+        ArrayView::from(&self[..])
+    }
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
+        ArrayViewMut::from(&mut self[..])
+    }
+}
+
+impl<T: Element, const N: usize> HostArray for [T; N] {
+    type Elem = T;
+    type Dim = Ix1;
+    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
+        ArrayView::from(&self[..])
+    }
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
+        ArrayViewMut::from(&mut self[..])
+    }
+}
+
+impl<H: HostArray + ?Sized> HostArray for &mut H {
+    type Elem = H::Elem;
+    type Dim = H::Dim;
+    fn host_view(&self) -> ArrayView<'_, H::Elem, H::Dim> {
+        (**self).host_view()
+    }
+    fn host_view_mut(&mut self) -> ArrayViewMut<'_, H::Elem, H::Dim> {
+        (**self).host_view_mut()
+    }
+}
+
+/// The registrations of one guard: start addresses to unregister at drop.
+struct Registrations {
+    ctx: Context,
+    starts: Vec<*mut u8>,
+}
+
+impl Registrations {
+    /// Registers the spans of `arrays` (merged, skipping already pinned memory) with `flags`.
+    fn new<A: HostArray>(arrays: &mut [A], flags: HostAllocFlags) -> Result<Self> {
+        let ctx = crate::runtime::current_context()?;
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(arrays.len());
+        for a in arrays.iter_mut() {
+            let v = a.host_view_mut();
+            let view = v.view();
+            let shape = HostLayout::of_view(&view)?;
+            if shape.size() > 0 {
+                let lo = base_of(&view, &shape) as usize;
+                spans.push((lo, lo + shape.extent()));
+            }
+        }
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (lo, hi) in spans {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        let mut regs = Registrations {
+            ctx,
+            starts: Vec::with_capacity(merged.len()),
+        };
+        let drv = regs.ctx.driver().clone();
+        for (lo, hi) in merged {
+            if drv.is_host_pinned(lo as *const u8, hi - lo) {
+                continue; // already pinned (e.g. a view of a pinned array): nothing to do
+            }
+            let ptr = lo as *mut u8;
+            // SAFETY: `[lo, hi)` lies inside host arrays exclusively borrowed by the guard for its
+            // lifetime, which ends only after the guard's drop unregisters it. (If the guard is
+            // leaked the registration goes stale; see the module docs for why that is harmless.)
+            unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) }?;
+            regs.starts.push(ptr);
+        }
+        Ok(regs)
+    }
+
+    /// Unregisters everything, reporting every failure.
+    fn release(&mut self) -> Result<()> {
+        let mut failures = Vec::new();
+        for ptr in self.starts.drain(..) {
+            // SAFETY: no device work on guarded memory outlives the guard (module docs), and the
+            // guard is being released.
+            if let Err(e) = unsafe { self.ctx.memory_manager().memunpin(ptr) } {
+                failures.push(format!("host range at {ptr:p}: {e}"));
+            }
+        }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::DeallocationFailed(failures))
+        }
+    }
+
+    fn page_locking(&self) -> PageLocking {
+        let drv = self.ctx.driver();
+        for &p in &self.starts {
+            if let Some(PageLocking::Refused(why)) = drv.host_page_locking(p) {
+                return PageLocking::Refused(why);
+            }
+        }
+        PageLocking::Available
+    }
+}
+
+impl Drop for Registrations {
+    fn drop(&mut self) {
+        if let Err(e) = self.release() {
+            tracing::warn!("unpinning host memory: {e}");
+        }
+    }
+}
+
+/// Page-locks `arrays` until the returned guard is dropped (Numba's `cuda.pinned`).
+///
+/// ```
+/// let mut a = ndarray::Array1::<f64>::zeros(1000);
+/// let mut b = ndarray::Array1::<f64>::ones(10);
+/// {
+///     let mut g = rumba::pinned([&mut a, &mut b]).unwrap();
+///     let d = rumba::to_device(&g.view(1).unwrap()).unwrap();
+///     d.copy_to_host_into(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10])).unwrap();
+/// } // unpinned here, immediately
+/// assert_eq!(a.sum(), 10.0);
+/// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
+/// ```
+pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
+    let mut arrays: Vec<A> = arrays.into_iter().collect();
+    let regs = Registrations::new(&mut arrays, HostAllocFlags::default())?;
+    Ok(PinnedGuard { regs, arrays })
+}
+
+/// ROC-style alias of [`pinned`].
+///
+/// ```
+/// let mut v = vec![0u32; 64];
+/// let g = rumba::register([&mut v]).unwrap();
+/// rumba::deregister(g).unwrap();
+/// ```
+pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
+    pinned(arrays)
+}
+
+/// ROC-style release of a [`register`] guard, reporting failures (dropping the guard does the
+/// same and logs them).
+///
+/// ```
+/// let mut v = vec![0u8; 8];
+/// rumba::deregister(rumba::register([&mut v]).unwrap()).unwrap();
+/// ```
+pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
+    guard.release()
+}
+
+/// Keeps host arrays page-locked while it lives; see [`pinned`].
+///
+/// ```
+/// let mut v = vec![1i32; 16];
+/// let g = rumba::pinned([&mut v]).unwrap();
+/// assert_eq!(g.len(), 1);
+/// assert_eq!(g.view(0).unwrap().sum(), 16);
+/// ```
+pub struct PinnedGuard<A: HostArray> {
+    // Field order matters: the registrations are undone before owned arrays are freed.
+    regs: Registrations,
+    arrays: Vec<A>,
+}
+
+fn no_such(i: usize, n: usize) -> Error {
+    Error::IndexOutOfRange {
+        index: i as isize,
+        axis: 0,
+        size: n,
+    }
+}
+
+impl<A: HostArray> PinnedGuard<A> {
+    /// Number of guarded arrays.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4];
+    /// assert_eq!(rumba::pinned([&mut v]).unwrap().len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.arrays.len()
+    }
+
+    /// True when the guard holds no array.
+    ///
+    /// ```
+    /// assert!(rumba::pinned(Vec::<Vec<u8>>::new()).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.arrays.is_empty()
+    }
+
+    /// A shared view of array `i`.
+    ///
+    /// ```
+    /// let mut v = vec![3u8; 4];
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// assert_eq!(g.view(0).unwrap().sum(), 12);
+    /// assert!(g.view(1).is_err());
+    /// ```
+    pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
+        let n = self.arrays.len();
+        self.arrays
+            .get(i)
+            .map(|a| a.host_view())
+            .ok_or_else(|| no_such(i, n))
+    }
+
+    /// An exclusive view of array `i`.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4];
+    /// let mut g = rumba::pinned([&mut v]).unwrap();
+    /// g.view_mut(0).unwrap().fill(2);
+    /// drop(g);
+    /// assert_eq!(v, [2; 4]);
+    /// ```
+    pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
+        let n = self.arrays.len();
+        self.arrays
+            .get_mut(i)
+            .map(|a| a.host_view_mut())
+            .ok_or_else(|| no_such(i, n))
+    }
+
+    /// Whether the guarded memory is really page-locked, and if not, why.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4096];
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
+    /// ```
+    pub fn page_locking(&self) -> PageLocking {
+        self.regs.page_locking()
+    }
+
+    /// Unpins now, reporting failures (dropping the guard does the same and logs them).
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4];
+    /// rumba::pinned([&mut v]).unwrap().release().unwrap();
+    /// ```
+    pub fn release(mut self) -> Result<()> {
+        self.regs.release()
+    }
+
+    /// Unpins now and gives the arrays back (with the unpinning's outcome).
+    ///
+    /// ```
+    /// let g = rumba::pinned([vec![1u8; 4], vec![2u8; 4]]).unwrap(); // owned arrays work too
+    /// let (arrays, unpinned) = g.into_arrays();
+    /// unpinned.unwrap();
+    /// assert_eq!(arrays[1], [2; 4]);
+    /// ```
+    pub fn into_arrays(mut self) -> (Vec<A>, Result<()>) {
+        let r = self.regs.release();
+        (std::mem::take(&mut self.arrays), r)
+    }
+}
+
+/// Page-locks `arrays` and maps them into the current device's address space until the
+/// returned guard is dropped (Numba's `cuda.mapped`); the guard yields device views of them.
+///
+/// ```
+/// let mut host = vec![7u16; 4];
+/// {
+///     let mut g = rumba::mapped([&mut host]).unwrap();
+///     g.device_mut(0).unwrap().fill(9).unwrap();  // the device writes `host` directly
+///     assert_eq!(g.view(0).unwrap().to_vec(), [9; 4]);
+/// }
+/// assert_eq!(host, [9; 4]);
+/// ```
+pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<MappedGuard<A>> {
+    let flags = HostAllocFlags {
+        mapped: true,
+        ..Default::default()
+    };
+    let mut arrays: Vec<A> = arrays.into_iter().collect();
+    let regs = Registrations::new(&mut arrays, flags)?;
+    let guard = MappedGuard { regs, arrays };
+    // Memory that was already pinned without `mapped` cannot be addressed by the device.
+    let device = guard.regs.ctx.device_id();
+    for i in 0..guard.arrays.len() {
+        let view = guard.device(i)?;
+        if view.layout().size() > 0 {
+            view.device_ptr(device)?;
+        }
+    }
+    Ok(guard)
+}
+
+/// Keeps host arrays page-locked and mapped while it lives; see [`mapped`].
+///
+/// ```
+/// let mut a = ndarray::Array1::<u8>::zeros(3);
+/// let g = rumba::mapped([&mut a]).unwrap();
+/// assert_eq!(g.len(), 1);
+/// ```
+pub struct MappedGuard<A: HostArray> {
+    // Field order matters: the registrations are undone before owned arrays are freed.
+    regs: Registrations,
+    arrays: Vec<A>,
+}
+
+impl<A: HostArray> MappedGuard<A> {
+    /// Number of guarded arrays.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4];
+    /// assert_eq!(rumba::mapped([&mut v]).unwrap().len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.arrays.len()
+    }
+
+    /// True when the guard holds no array.
+    ///
+    /// ```
+    /// assert!(rumba::mapped(Vec::<Vec<u8>>::new()).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.arrays.is_empty()
+    }
+
+    /// A shared host view of array `i`.
+    ///
+    /// ```
+    /// let mut v = vec![1u8; 4];
+    /// let g = rumba::mapped([&mut v]).unwrap();
+    /// assert_eq!(g.view(0).unwrap().sum(), 4);
+    /// ```
+    pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
+        let n = self.arrays.len();
+        self.arrays
+            .get(i)
+            .map(|a| a.host_view())
+            .ok_or_else(|| no_such(i, n))
+    }
+
+    /// An exclusive host view of array `i`.
+    ///
+    /// ```
+    /// let mut v = vec![1u8; 4];
+    /// let mut g = rumba::mapped([&mut v]).unwrap();
+    /// g.view_mut(0).unwrap()[0] = 5;
+    /// assert_eq!(g.view(0).unwrap()[0], 5);
+    /// ```
+    pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
+        let n = self.arrays.len();
+        self.arrays
+            .get_mut(i)
+            .map(|a| a.host_view_mut())
+            .ok_or_else(|| no_such(i, n))
+    }
+
+    fn parts(&self, view: ArrayView<'_, A::Elem, A::Dim>) -> Result<Parts<A::Dim>> {
+        let shape = HostLayout::of_view(&view)?;
+        Ok(Parts {
+            base: base_of(&view, &shape).cast_mut(),
+            shape,
+            ctx: self.regs.ctx.clone(),
+        })
+    }
+
+    /// The device side of array `i`, shared: the device may read it.
+    ///
+    /// ```
+    /// let mut v = vec![4u32; 3];
+    /// let g = rumba::mapped([&mut v]).unwrap();
+    /// let d = rumba::device_array::<u32, _>(3, rumba::array::Order::C).unwrap();
+    /// g.device(0).unwrap().copy_to_device(&d).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
+    /// ```
+    pub fn device(&self, i: usize) -> Result<MappedView<'_, A::Elem, A::Dim>> {
+        let view = self.view(i)?;
+        Ok(MappedView::new(self.parts(view)?))
+    }
+
+    /// The device side of array `i`, exclusive: the device may write it.
+    ///
+    /// ```
+    /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
+    /// let mut g = rumba::mapped([a.view_mut().reversed_axes()]).unwrap();
+    /// let src = rumba::to_device(&ndarray::array![[1, 2], [3, 4]]).unwrap();
+    /// g.device_mut(0).unwrap().copy_from_device(&src).unwrap(); // into a transposed view
+    /// drop(g);
+    /// assert_eq!(a, ndarray::array![[1, 3], [2, 4]]);
+    /// ```
+    pub fn device_mut(&mut self, i: usize) -> Result<MappedViewMut<'_, A::Elem, A::Dim>> {
+        let n = self.arrays.len();
+        let view = self
+            .arrays
+            .get_mut(i)
+            .ok_or_else(|| no_such(i, n))?
+            .host_view_mut();
+        let shape = HostLayout::of_view(&view.view())?;
+        let base = base_of(&view.view(), &shape).cast_mut();
+        Ok(MappedViewMut::new(Parts {
+            base,
+            shape,
+            ctx: self.regs.ctx.clone(),
+        }))
+    }
+
+    /// Whether the guarded memory is really page-locked, and if not, why.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 16];
+    /// let g = rumba::mapped([&mut v]).unwrap();
+    /// let _ = g.page_locking().is_available();
+    /// ```
+    pub fn page_locking(&self) -> PageLocking {
+        self.regs.page_locking()
+    }
+
+    /// Unmaps and unpins now, reporting failures.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4];
+    /// rumba::mapped([&mut v]).unwrap().release().unwrap();
+    /// ```
+    pub fn release(mut self) -> Result<()> {
+        self.regs.release()
+    }
+}
+
+// SAFETY: the registrations are start addresses of memory the guard borrows; they are only
+// passed back to the (thread-safe) memory manager.
+unsafe impl Send for Registrations {}
+// SAFETY: as above; shared access reads nothing through them.
+unsafe impl Sync for Registrations {}
+
+impl<A: HostArray> std::fmt::Debug for PinnedGuard<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PinnedGuard({} arrays, {} ranges)",
+            self.arrays.len(),
+            self.regs.starts.len()
+        )
+    }
+}
+
+impl<A: HostArray> std::fmt::Debug for MappedGuard<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "MappedGuard({} arrays, {} ranges)",
+            self.arrays.len(),
+            self.regs.starts.len()
+        )
+    }
+}

@@ -1,0 +1,211 @@
+//! Managed (unified) arrays: [`ManagedArray`], made by [`managed_array`] and
+//! [`managed_array_like`] — one allocation that the host and every device use directly.
+//!
+//! The memory comes straight from the driver
+//! ([`Driver::mem_alloc_managed`](crate::driver::Driver::mem_alloc_managed)); memory managers
+//! have no managed allocation in their interface (Numba's EMM has none either). On the sim it is
+//! zeroed host memory, **not** page-locked, mapped into the address space of every device; on
+//! CUDA it is `cuMemAllocManaged` memory. Access follows the same rules as mapped memory (see
+//! [`MappedView`]): host views through `&self`/`&mut self`, device work through borrowed device
+//! views that complete before the borrow ends. This also keeps programs correct on CUDA devices
+//! without concurrent managed access, where touching managed memory from the host while a kernel
+//! runs faults.
+//!
+//! The memory is released as soon as the array is dropped: no device work can still use it then.
+//!
+//! This module touches the driver (managed allocation) and the memory it owns.
+
+use std::marker::PhantomData;
+
+use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
+
+use super::layout::HostLayout;
+use super::view::{MappedView, MappedViewMut, Parts};
+use crate::array::{ArrayLike, Element, Layout, Order, ToDevice};
+use crate::context::Context;
+use crate::error::{Error, Result};
+
+/// An n-dimensional array of `T` in managed memory, usable from the host and every device.
+///
+/// ```
+/// let mut a = rumba::managed_array::<i32, _>(5, rumba::array::Order::C).unwrap();
+/// a.view_mut().assign(&ndarray::array![1, 2, 3, 4, 5]);
+/// let d = rumba::device_array::<i32, _>(5, rumba::array::Order::C).unwrap();
+/// a.device().copy_to_device(&d).unwrap();   // the device reads it in place
+/// a.device_mut().fill(0).unwrap();          // and writes it in place
+/// assert_eq!(a.view().sum(), 0);
+/// assert_eq!(d.copy_to_host().unwrap().sum(), 15);
+/// ```
+pub struct ManagedArray<T: Element, D: Dimension> {
+    ptr: *mut u8,
+    shape: HostLayout<D>,
+    ctx: Context,
+    _elem: PhantomData<T>,
+}
+
+// SAFETY: the array exclusively owns its memory (like a `Box<[T]>`), and `T: Send + Sync`.
+unsafe impl<T: Element, D: Dimension> Send for ManagedArray<T, D> {}
+// SAFETY: shared access only reads (host views, device reads).
+unsafe impl<T: Element, D: Dimension> Sync for ManagedArray<T, D> {}
+
+/// A new managed array of `shape` in `order` (`A` means C), zeroed.
+///
+/// ```
+/// let a = rumba::managed_array::<f64, _>((2, 2), rumba::array::Order::F).unwrap();
+/// assert_eq!(a.view().strides(), &[1, 2]);
+/// ```
+pub fn managed_array<T: Element, Sh: IntoDimension>(
+    shape: Sh,
+    order: Order,
+) -> Result<ManagedArray<T, Sh::Dim>> {
+    let dim = shape.into_dimension();
+    ManagedArray::new(HostLayout::packed::<T>(&dim, order)?)
+}
+
+/// A new managed array with the shape and element type of `like`, by numpy's `empty_like` rule.
+///
+/// ```
+/// let d = rumba::device_array::<u8, _>((3, 3), rumba::array::Order::C).unwrap();
+/// assert_eq!(rumba::managed_array_like(&d).unwrap().shape(), &[3, 3]);
+/// ```
+pub fn managed_array_like<A: ArrayLike + ?Sized>(
+    like: &A,
+) -> Result<ManagedArray<A::Elem, A::Dim>> {
+    ManagedArray::new(HostLayout::like(like)?)
+}
+
+impl<T: Element, D: Dimension> ManagedArray<T, D> {
+    fn new(shape: HostLayout<D>) -> Result<Self> {
+        let ctx = crate::runtime::current_context()?;
+        let ptr = ctx
+            .driver()
+            .mem_alloc_managed(ctx.device_id(), shape.extent().max(1))?;
+        let array = ManagedArray {
+            ptr,
+            shape,
+            ctx,
+            _elem: PhantomData,
+        };
+        if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "the driver returned managed memory at {ptr:p}, not aligned for {}",
+                T::DTYPE.name()
+            )));
+        }
+        Ok(array)
+    }
+
+    fn parts(&self) -> Parts<D> {
+        Parts {
+            base: self.ptr,
+            shape: self.shape.clone(),
+            ctx: self.ctx.clone(),
+        }
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u8, _>(7, rumba::array::Order::C).unwrap();
+    /// assert_eq!(a.shape(), &[7]);
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        self.shape.layout.shape()
+    }
+
+    /// The byte layout of the elements.
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u32, _>((2, 5), rumba::array::Order::C).unwrap();
+    /// assert_eq!(a.layout().strides(), &[20, 4]);
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.shape.layout
+    }
+
+    /// A shared host view.
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// assert_eq!(a.view().to_vec(), [0, 0]);
+    /// ```
+    pub fn view(&self) -> ArrayView<'_, T, D> {
+        // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self` and
+        // complete before the borrow they hold ends.
+        unsafe { self.shape.view(self.ptr) }
+    }
+
+    /// An exclusive host view.
+    ///
+    /// ```
+    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// a.view_mut().fill(1);
+    /// assert_eq!(a.view().sum(), 2);
+    /// ```
+    pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
+        // SAFETY: as in `view`, and `&mut self` makes the access exclusive.
+        unsafe { self.shape.view_mut(self.ptr) }
+    }
+
+    /// The device side, shared: devices may read the memory.
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// assert!(a.device().device_ptr(0).is_ok());
+    /// ```
+    pub fn device(&self) -> MappedView<'_, T, D> {
+        MappedView::new(self.parts())
+    }
+
+    /// The device side, exclusive: devices may write the memory.
+    ///
+    /// ```
+    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// a.device_mut().memset(9).unwrap();
+    /// assert_eq!(a.view().to_vec(), [9, 9]);
+    /// ```
+    pub fn device_mut(&mut self) -> MappedViewMut<'_, T, D> {
+        MappedViewMut::new(self.parts())
+    }
+}
+
+impl<T: Element, D: Dimension> Drop for ManagedArray<T, D> {
+    fn drop(&mut self) {
+        // SAFETY: the array is being dropped, so no view of it remains, and device work on it
+        // only ever ran while a view was borrowed and completed before that borrow ended.
+        if let Err(e) = unsafe { self.ctx.driver().mem_free_managed(self.ptr) } {
+            tracing::warn!("freeing managed memory at {:p}: {e}", self.ptr);
+        }
+    }
+}
+
+impl<T: Element, D: Dimension> std::fmt::Debug for ManagedArray<T, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ManagedArray<{}>(shape {}, {:p})",
+            T::DTYPE.name(),
+            crate::error::format_shape(self.shape()),
+            self.ptr
+        )
+    }
+}
+
+impl<T: Element, D: Dimension> ToDevice for ManagedArray<T, D> {
+    type Elem = T;
+    type Dim = D;
+    fn host_view(&self) -> Option<ArrayView<'_, T, D>> {
+        Some(self.view())
+    }
+    fn device_array(&self) -> Option<&crate::DeviceArray<T, D>> {
+        None
+    }
+}
+
+impl<T: Element, D: Dimension> ArrayLike for ManagedArray<T, D> {
+    type Elem = T;
+    type Dim = D;
+    fn like_layout(&self) -> Result<Layout> {
+        Ok(self.shape.layout.clone())
+    }
+}

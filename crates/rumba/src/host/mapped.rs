@@ -1,0 +1,261 @@
+//! Mapped host arrays: [`MappedArray`], made by [`mapped_array`] and [`mapped_array_like`] —
+//! page-locked host memory that the device reads and writes directly, with no copy.
+//!
+//! The host side is an ordinary owned array ([`view`](MappedArray::view),
+//! [`view_mut`](MappedArray::view_mut)); the device side is a borrow
+//! ([`device`](MappedArray::device) → [`MappedView`], [`device_mut`](MappedArray::device_mut) →
+//! [`MappedViewMut`]) whose device operations complete before they return, or run on a
+//! [`StreamScope`](crate::StreamScope) that synchronizes before the borrow ends. The two sides
+//! therefore never overlap in time in a way that could race: see the [`host`](crate::host)
+//! module docs for the whole argument.
+//!
+//! Flags are honoured (Numba ignores them):
+//! - `portable`: the memory is mapped into **every** device's address space, not only the
+//!   current one; without it, device work on another device is refused with an error naming the
+//!   device ("not mapped into device 1").
+//! - `write_combined`: on CUDA, the host writes it through write-combining buffers (fast for
+//!   the host to write and the device to read; very slow for the host to read). On the sim the
+//!   memory behaves as ordinary cached memory — the flag is passed to the driver, recorded, and
+//!   reported by [`MappedArray::is_write_combined`], but changes neither results nor speed.
+//!
+//! This module touches the memory manager (allocation) and the memory it owns.
+
+use std::marker::PhantomData;
+
+use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
+
+use super::layout::HostLayout;
+use super::pinned::alloc_host;
+use super::view::{MappedView, MappedViewMut, Parts};
+use crate::array::{ArrayLike, Element, Layout, Order, ToDevice};
+use crate::context::Context;
+use crate::driver::HostAllocFlags;
+use crate::error::Result;
+use crate::memory::PinnedBuffer;
+
+/// An n-dimensional array of `T` in mapped host memory: page-locked, and addressed directly by
+/// the device.
+///
+/// ```
+/// use rumba::array::Order;
+/// let mut m = rumba::mapped_array::<u32, _>(10, Order::C, false, false).unwrap();
+/// m.view_mut().fill(123);
+/// m.device_mut().memset(0).unwrap();        // the device writes the host memory
+/// assert!(m.view().iter().all(|&x| x == 0)); // visible on the host, no copy
+/// ```
+pub struct MappedArray<T: Element, D: Dimension> {
+    buf: PinnedBuffer,
+    shape: HostLayout<D>,
+    ctx: Context,
+    _elem: PhantomData<T>,
+}
+
+/// A new mapped host array of `shape` in `order` (`A` means C), zeroed. `portable`: usable from
+/// every device; `write_combined`: see the [module docs](self).
+///
+/// ```
+/// use rumba::array::Order;
+/// let m = rumba::mapped_array::<f32, _>((2, 3), Order::C, true, false).unwrap();
+/// assert!(m.is_portable() && !m.is_write_combined());
+/// assert_eq!(m.view().dim(), (2, 3));
+/// ```
+pub fn mapped_array<T: Element, Sh: IntoDimension>(
+    shape: Sh,
+    order: Order,
+    portable: bool,
+    write_combined: bool,
+) -> Result<MappedArray<T, Sh::Dim>> {
+    let dim = shape.into_dimension();
+    MappedArray::new(
+        HostLayout::packed::<T>(&dim, order)?,
+        portable,
+        write_combined,
+    )
+}
+
+/// A new mapped host array with the shape and element type of `like` (host, device, pinned or
+/// mapped), laid out by numpy's `empty_like` rule.
+///
+/// ```
+/// let host = ndarray::Array2::<i16>::zeros((3, 2));
+/// let m = rumba::mapped_array_like(&host, false, true).unwrap();
+/// assert_eq!(m.shape(), &[3, 2]);
+/// assert!(m.is_write_combined());
+/// ```
+pub fn mapped_array_like<A: ArrayLike + ?Sized>(
+    like: &A,
+    portable: bool,
+    write_combined: bool,
+) -> Result<MappedArray<A::Elem, A::Dim>> {
+    MappedArray::new(HostLayout::like(like)?, portable, write_combined)
+}
+
+impl<T: Element, D: Dimension> MappedArray<T, D> {
+    fn new(shape: HostLayout<D>, portable: bool, write_combined: bool) -> Result<Self> {
+        let ctx = crate::runtime::current_context()?;
+        let flags = HostAllocFlags {
+            portable,
+            mapped: true,
+            write_combined,
+        };
+        let buf = alloc_host::<T, D>(&ctx, &shape, flags)?;
+        Ok(MappedArray {
+            buf,
+            shape,
+            ctx,
+            _elem: PhantomData,
+        })
+    }
+
+    fn parts(&self) -> Parts<D> {
+        Parts {
+            base: self.buf.as_ptr().cast_mut(),
+            shape: self.shape.clone(),
+            ctx: self.ctx.clone(),
+        }
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>((4, 1), rumba::array::Order::C, false, false).unwrap();
+    /// assert_eq!(m.shape(), &[4, 1]);
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        self.shape.layout.shape()
+    }
+
+    /// The byte layout of the elements.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u16, _>((4, 2), rumba::array::Order::C, false, false).unwrap();
+    /// assert_eq!(m.layout().strides(), &[4, 2]);
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.shape.layout
+    }
+
+    /// The flags the memory was allocated with (`mapped` is always set).
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, true, true).unwrap();
+    /// let f = m.flags();
+    /// assert!(f.mapped && f.portable && f.write_combined);
+    /// ```
+    pub fn flags(&self) -> HostAllocFlags {
+        self.buf.flags()
+    }
+
+    /// Whether every device can address the memory.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, false).unwrap();
+    /// assert!(!m.is_portable());
+    /// ```
+    pub fn is_portable(&self) -> bool {
+        self.buf.flags().portable
+    }
+
+    /// Whether the memory was allocated write-combined (see the [module docs](self)).
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, true).unwrap();
+    /// assert!(m.is_write_combined());
+    /// ```
+    pub fn is_write_combined(&self) -> bool {
+        self.buf.flags().write_combined
+    }
+
+    /// A shared host view. No device work can be writing the memory: device writes need
+    /// [`device_mut`](Self::device_mut), which this borrow excludes.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// assert_eq!(m.view().len(), 3);
+    /// ```
+    pub fn view(&self) -> ArrayView<'_, T, D> {
+        // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self`, and
+        // complete before the borrow they hold ends.
+        unsafe { self.shape.view(self.buf.as_ptr()) }
+    }
+
+    /// An exclusive host view.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// m.view_mut()[1] = 4;
+    /// assert_eq!(m.view().to_vec(), [0, 4, 0]);
+    /// ```
+    pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
+        // SAFETY: as in `view`; no device work is pending on the memory (see `view`), and
+        // `&mut self` excludes new device work while the view lives.
+        unsafe { self.shape.view_mut(self.buf.as_ptr().cast_mut()) }
+    }
+
+    /// The device side, shared: the device may read the memory.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// m.device().copy_to_device(&d).unwrap();
+    /// ```
+    pub fn device(&self) -> MappedView<'_, T, D> {
+        MappedView::new(self.parts())
+    }
+
+    /// The device side, exclusive: the device may write the memory.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// m.device_mut().fill(5).unwrap();
+    /// assert_eq!(m.view().to_vec(), [5, 5, 5]);
+    /// ```
+    pub fn device_mut(&mut self) -> MappedViewMut<'_, T, D> {
+        MappedViewMut::new(self.parts())
+    }
+
+    /// True when the memory is really page-locked (see
+    /// [`PinnedArray::page_locking`](crate::PinnedArray::page_locking)).
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let _ = m.is_page_locked();
+    /// ```
+    pub fn is_page_locked(&self) -> bool {
+        self.ctx
+            .driver()
+            .host_page_locking(self.buf.as_ptr())
+            .is_some_and(|p| p.is_available())
+    }
+}
+
+impl<T: Element, D: Dimension> std::fmt::Debug for MappedArray<T, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "MappedArray<{}>(shape {}, {:?})",
+            T::DTYPE.name(),
+            crate::error::format_shape(self.shape()),
+            self.buf
+        )
+    }
+}
+
+impl<T: Element, D: Dimension> ToDevice for MappedArray<T, D> {
+    type Elem = T;
+    type Dim = D;
+    fn host_view(&self) -> Option<ArrayView<'_, T, D>> {
+        Some(self.view())
+    }
+    fn device_array(&self) -> Option<&crate::DeviceArray<T, D>> {
+        None
+    }
+}
+
+impl<T: Element, D: Dimension> ArrayLike for MappedArray<T, D> {
+    type Elem = T;
+    type Dim = D;
+    fn like_layout(&self) -> Result<Layout> {
+        Ok(self.shape.layout.clone())
+    }
+}

@@ -1,0 +1,477 @@
+//! Device-side views of host memory that the device addresses directly (mapped or managed):
+//! [`MappedView`] (shared) and [`MappedViewMut`] (exclusive), and the device operations on them.
+//!
+//! A view is a borrow: it comes from a [`MappedArray`](crate::MappedArray), a
+//! [`ManagedArray`](crate::ManagedArray) or a [`MappedGuard`](crate::host::MappedGuard) and
+//! lives no longer than that borrow. What the device may do follows Rust's borrow rules:
+//! - through a [`MappedView`] (a shared borrow) the device only **reads** the memory, which the
+//!   host may read at the same time — two reads never race;
+//! - through a [`MappedViewMut`] (an exclusive borrow) the device **writes** it, and the host
+//!   cannot look at it while the borrow lasts.
+//!
+//! The methods here are **synchronous**: the work is queued on the legacy default stream and
+//! waited for before the method returns, so no device work on the memory outlives the borrow.
+//! Asynchronous device work on mapped memory is offered only on a
+//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
+//! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
+//! every exit path, with nothing a caller could leak to skip it.
+//!
+//! Element types whose bit patterns are not all valid (`bool`) are protected too: a byte memset
+//! is refused for them, and a synchronous copy from the device normalises the bytes before the
+//! host can see them; the scoped copy refuses them.
+//!
+//! This module touches the driver (strided copies and fills through device addresses of host
+//! memory, stream synchronization) and, to normalise bytes, the host memory of a view it holds
+//! exclusively.
+
+use std::marker::PhantomData;
+
+use ndarray::{ArrayView, ArrayViewMut, Dimension};
+
+use super::layout::HostLayout;
+use crate::array::{DeviceArray, Element, Layout};
+use crate::context::Context;
+use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
+use crate::error::{Error, Result};
+use crate::stream::{Stream, StreamScope};
+
+/// Raw parts shared by both views.
+#[derive(Clone)]
+pub(crate) struct Parts<D> {
+    /// Lowest byte the view touches.
+    pub(crate) base: *mut u8,
+    pub(crate) shape: HostLayout<D>,
+    pub(crate) ctx: Context,
+}
+
+/// Device-side shared view of host memory the device addresses directly: the device may read it
+/// while the host reads it too.
+///
+/// ```
+/// use rumba::array::Order;
+/// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, false, false).unwrap();
+/// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
+/// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
+/// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory directly
+/// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
+/// ```
+pub struct MappedView<'a, T: Element, D: Dimension> {
+    parts: Parts<D>,
+    _borrow: PhantomData<&'a [T]>,
+}
+
+impl<T: Element, D: Dimension> Clone for MappedView<'_, T, D> {
+    fn clone(&self) -> Self {
+        MappedView {
+            parts: self.parts.clone(),
+            _borrow: PhantomData,
+        }
+    }
+}
+
+/// Device-side exclusive view of host memory the device addresses directly: the device may write
+/// it, and the host cannot look at it until the view is gone.
+///
+/// ```
+/// use rumba::array::Order;
+/// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, false, false).unwrap();
+/// m.device_mut().memset(0xab).unwrap();               // the device writes the host memory
+/// assert!(m.view().iter().all(|&b| b == 0xab));        // no copy back
+/// ```
+pub struct MappedViewMut<'a, T: Element, D: Dimension> {
+    parts: Parts<D>,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a `MappedView` is a shared borrow of `T`s (which are `Sync`): like `&[T]`.
+unsafe impl<T: Element, D: Dimension> Send for MappedView<'_, T, D> {}
+// SAFETY: as above.
+unsafe impl<T: Element, D: Dimension> Sync for MappedView<'_, T, D> {}
+// SAFETY: a `MappedViewMut` is an exclusive borrow of `T`s (which are `Send`): like `&mut [T]`.
+unsafe impl<T: Element, D: Dimension> Send for MappedViewMut<'_, T, D> {}
+// SAFETY: shared access to a `MappedViewMut` only reads, like `&&mut [T]`.
+unsafe impl<T: Element, D: Dimension> Sync for MappedViewMut<'_, T, D> {}
+
+impl<D: Dimension> Parts<D> {
+    fn layout(&self) -> &Layout {
+        &self.shape.layout
+    }
+
+    /// Device address of the base on `device`; fails when the memory is not mapped there
+    /// (e.g. mapped without `portable` for another device).
+    fn device_base(&self, device: usize) -> Result<DevicePtr> {
+        self.ctx.driver().host_device_pointer(device, self.base)
+    }
+
+    /// Address of the first element, byte strides.
+    fn device_side(&self, device: usize) -> Result<(DevicePtr, &[isize])> {
+        let base = self.device_base(device)?;
+        Ok((
+            base + self.layout().offset() as u64,
+            self.layout().strides(),
+        ))
+    }
+
+    fn same_shape<T: Element, E: Dimension>(&self, other: &DeviceArray<T, E>) -> Result<()> {
+        if self.layout().shape() == other.shape() {
+            Ok(())
+        } else {
+            Err(Error::IncompatibleShape {
+                left: self.layout().shape().to_vec(),
+                right: other.shape().to_vec(),
+            })
+        }
+    }
+}
+
+/// Queues `copy` on `stream` of `device` and, for the legacy default stream, waits for it.
+fn run(ctx: &Context, device: usize, copy: &StridedCopy<'_>, stream: StreamHandle) -> Result<()> {
+    let drv = ctx.driver();
+    // SAFETY: every range of `copy` is either a live device array's own allocation or host memory
+    // this module holds a borrow of (shared when the device only reads it, exclusive when it
+    // writes); the borrow outlives the operation because the caller waits for it (legacy stream,
+    // below) or a scope synchronizes before the borrow ends.
+    unsafe { drv.copy_strided_async(device, copy, stream) }?;
+    if stream == StreamHandle::LEGACY {
+        drv.stream_synchronize(device, stream)?;
+    }
+    Ok(())
+}
+
+fn fill_copy<'c>(
+    dst: DevicePtr,
+    strides: &'c [isize],
+    shape: &'c [usize],
+    value: &'c [u8],
+) -> StridedCopy<'c> {
+    StridedCopy {
+        shape,
+        itemsize: value.len(),
+        dst,
+        dst_strides: strides,
+        src: StridedSource::Fill(value),
+    }
+}
+
+impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
+    pub(crate) fn new(parts: Parts<D>) -> Self {
+        MappedView {
+            parts,
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, false, false).unwrap();
+    /// assert_eq!(m.device().shape(), &[2, 3]);
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        self.parts.layout().shape()
+    }
+
+    /// The byte layout (strides in bytes, offset from the lowest byte).
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, false, false).unwrap();
+    /// assert_eq!(m.device().layout().strides(), &[4, 8]);
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        self.parts.layout()
+    }
+
+    /// The host side of the same memory, for as long as the view's borrow.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// assert_eq!(m.device().host().to_vec(), [0, 0, 0]);
+    /// ```
+    pub fn host(&self) -> ArrayView<'a, T, D> {
+        // SAFETY: the view holds a shared borrow of live host memory holding valid `T`s for 'a;
+        // the device only reads through shared views, so nobody writes it.
+        unsafe { self.parts.shape.view(self.parts.base) }
+    }
+
+    /// The device address of the first element on `device` (an error when the memory is not
+    /// mapped into that device). Using it needs the driver's `unsafe` calls.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// assert!(m.device().device_ptr(0).unwrap() >= 1 << 63); // a sim device address
+    /// ```
+    pub fn device_ptr(&self, device: usize) -> Result<DevicePtr> {
+        Ok(self.parts.device_side(device)?.0)
+    }
+
+    /// Copies the elements into the device array `dst` (same shape, any layouts), on `dst`'s
+    /// device: the device reads the host memory directly. Complete when it returns.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// m.view_mut().fill(2.5);
+    /// let d = rumba::device_array::<f32, _>((2, 2), rumba::array::Order::F).unwrap();
+    /// m.device().copy_to_device(&d).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().sum(), 10.0);
+    /// assert!(m.device().copy_to_device(&rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap()).is_err());
+    /// ```
+    pub fn copy_to_device<E: Dimension>(&self, dst: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_to_device_on(dst, None)
+    }
+
+    fn copy_to_device_on<E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        self.parts.same_shape(dst)?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let (device, handle) = target(stream, dst.buffer().device())?;
+        let (src, src_strides) = self.parts.device_side(device)?;
+        let copy = StridedCopy {
+            shape: dst.shape(),
+            itemsize: T::DTYPE.itemsize(),
+            dst: dst.device_ptr(),
+            dst_strides: dst.strides(),
+            src: StridedSource::Device {
+                ptr: src,
+                strides: src_strides,
+            },
+        };
+        run(&self.parts.ctx, device, &copy, handle)?;
+        if let Some(s) = stream {
+            s.keep_alive(dst.buffer().clone())?;
+        }
+        Ok(())
+    }
+}
+
+/// The device and stream an operation runs on: `stream`'s, or `device`'s legacy default stream.
+fn target(stream: Option<&Stream>, device: usize) -> Result<(usize, StreamHandle)> {
+    match stream {
+        Some(s) => Ok((s.context().device_id(), s.handle())),
+        None => Ok((device, StreamHandle::LEGACY)),
+    }
+}
+
+impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
+    pub(crate) fn new(parts: Parts<D>) -> Self {
+        MappedViewMut {
+            parts,
+            _borrow: PhantomData,
+        }
+    }
+
+    /// A shorter exclusive view of the same memory.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut v = m.device_mut();
+    /// v.reborrow().memset(1).unwrap();
+    /// v.memset(2).unwrap();
+    /// assert_eq!(m.view().to_vec(), [2, 2]);
+    /// ```
+    pub fn reborrow(&mut self) -> MappedViewMut<'_, T, D> {
+        MappedViewMut::new(self.parts.clone())
+    }
+
+    /// A shared view of the same memory, for as long as this borrow of the exclusive one.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let v = m.device_mut();
+    /// assert_eq!(v.as_view().shape(), &[2]);
+    /// ```
+    pub fn as_view(&self) -> MappedView<'_, T, D> {
+        MappedView::new(self.parts.clone())
+    }
+
+    /// The host side of the same memory, exclusively, for as long as this borrow.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut v = m.device_mut();
+    /// v.host_mut().fill(9);
+    /// v.memset(1).unwrap();
+    /// assert_eq!(v.host_mut().to_vec(), [1, 1]);
+    /// ```
+    pub fn host_mut(&mut self) -> ArrayViewMut<'_, T, D> {
+        // SAFETY: the view holds an exclusive borrow of live host memory; no device work on it is
+        // pending (synchronous methods wait; scoped ones consume the view).
+        unsafe { self.parts.shape.view_mut(self.parts.base) }
+    }
+
+    /// Sets every byte of every element to `value`, on the device, writing the host memory
+    /// directly (on the legacy default stream of the memory's context). Complete when it returns.
+    /// Refused for element types that not every byte pattern is valid for (`bool`).
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// m.device_mut().memset(1).unwrap();
+    /// assert_eq!(m.view().to_vec(), [0x0101; 3]);
+    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// assert!(b.device_mut().memset(7).is_err());
+    /// ```
+    pub fn memset(&mut self, value: u8) -> Result<()> {
+        let device = self.parts.ctx.device_id();
+        self.memset_on(value, device, StreamHandle::LEGACY)
+    }
+
+    fn memset_on(&mut self, value: u8, device: usize, stream: StreamHandle) -> Result<()> {
+        if !T::ANY_BIT_PATTERN {
+            return Err(Error::InvalidArgument(format!(
+                "a byte memset could leave invalid {} values in host memory; use fill",
+                T::DTYPE.name()
+            )));
+        }
+        let bytes = vec![value; T::DTYPE.itemsize()];
+        self.fill_bytes(&bytes, device, stream)
+    }
+
+    fn fill_bytes(&mut self, value: &[u8], device: usize, stream: StreamHandle) -> Result<()> {
+        if self.parts.shape.size() == 0 {
+            return Ok(());
+        }
+        let (dst, strides) = self.parts.device_side(device)?;
+        let copy = fill_copy(dst, strides, self.parts.layout().shape(), value);
+        run(&self.parts.ctx, device, &copy, stream)
+    }
+
+    /// Sets every element to `value`, on the device. Complete when it returns.
+    ///
+    /// ```
+    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// m.device_mut().fill(0.5).unwrap();
+    /// assert_eq!(m.view().sum(), 2.0);
+    /// ```
+    pub fn fill(&mut self, value: T) -> Result<()> {
+        let device = self.parts.ctx.device_id();
+        let bytes = crate::array::element::as_bytes(std::slice::from_ref(&value)).to_vec();
+        self.fill_bytes(&bytes, device, StreamHandle::LEGACY)
+    }
+
+    /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
+    /// device: the device writes the host memory directly. Complete when it returns.
+    ///
+    /// ```
+    /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
+    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, false, false).unwrap();
+    /// m.device_mut().copy_from_device(&src).unwrap();
+    /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
+    /// ```
+    pub fn copy_from_device<E: Dimension>(&mut self, src: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_from_device_on(src, None)?;
+        if !T::ANY_BIT_PATTERN {
+            self.normalize();
+        }
+        Ok(())
+    }
+
+    fn copy_from_device_on<E: Dimension>(
+        &mut self,
+        src: &DeviceArray<T, E>,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        self.parts.same_shape(src)?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        let (device, handle) = target(stream, src.buffer().device())?;
+        let (dst, dst_strides) = self.parts.device_side(device)?;
+        let copy = StridedCopy {
+            shape: src.shape(),
+            itemsize: T::DTYPE.itemsize(),
+            dst,
+            dst_strides,
+            src: StridedSource::Device {
+                ptr: src.device_ptr(),
+                strides: src.strides(),
+            },
+        };
+        run(&self.parts.ctx, device, &copy, handle)?;
+        if let Some(s) = stream {
+            s.keep_alive(src.buffer().clone())?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites the bytes of every element into valid `T`s (after the device wrote them).
+    fn normalize(&mut self) {
+        let hi = self.parts.shape.extent();
+        for (start, len) in self.parts.layout().runs().iter() {
+            debug_assert!(start + len <= hi);
+            // SAFETY: each run lies inside the elements of this exclusively borrowed view, and no
+            // device work on it is pending (the copy was waited for).
+            let bytes = unsafe { std::slice::from_raw_parts_mut(self.parts.base.add(start), len) };
+            T::normalize_bytes(bytes);
+        }
+    }
+}
+
+impl<'scope, 'env> StreamScope<'scope, 'env> {
+    /// Queues a byte memset of mapped (or managed) host memory on the scope's stream. The view is
+    /// taken for the whole scope, so the host cannot look at the memory before the scope has
+    /// synchronized.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
+    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap().unwrap();
+    /// assert_eq!(m.view().to_vec(), [3; 4]);
+    /// ```
+    pub fn memset_mapped<T: Element, D: Dimension>(
+        &self,
+        mut view: MappedViewMut<'env, T, D>,
+        value: u8,
+    ) -> Result<()> {
+        let s = self.stream();
+        view.memset_on(value, s.context().device_id(), s.handle())
+    }
+
+    /// Queues a copy of the device array `src` into mapped (or managed) host memory on the
+    /// scope's stream; the host sees it once the scope has synchronized. Refused for `bool`
+    /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
+    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap().unwrap();
+    /// drop(src);
+    /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
+    /// ```
+    pub fn copy_to_mapped<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        mut dst: MappedViewMut<'env, T, D>,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
+        if !T::ANY_BIT_PATTERN {
+            return Err(Error::InvalidArgument(format!(
+                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous copy_from_device",
+                T::DTYPE.name()
+            )));
+        }
+        dst.copy_from_device_on(src, Some(self.stream()))
+    }
+
+    /// Queues a copy of mapped (or managed) host memory into the device array `dst` on the scope's
+    /// stream; the host may keep reading the memory meanwhile, but not write it.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// m.view_mut().fill(-1);
+    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
+    /// ```
+    pub fn copy_from_mapped<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        src: MappedView<'env, T, D>,
+    ) -> Result<()> {
+        src.copy_to_device_on(dst, Some(self.stream()))
+    }
+}

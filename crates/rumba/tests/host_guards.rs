@@ -1,0 +1,185 @@
+//! SPEC §3: `pinned` / `mapped` guards over existing host arrays (ported from Numba's
+//! `test_pinned_contextmanager` / `test_mapped_contextmanager`), ROC `register` / `deregister`,
+//! and real page locking (`VmLck`).
+
+mod common;
+
+use ndarray::{Array1, Array2, s};
+
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|_| {});
+    common::serial()
+}
+
+#[derive(Debug)]
+struct PinnedException;
+
+/// Runs the Numba sequence: twice in a row, twice under `defer_cleanup`, and again after an error
+/// escaped the guarded block.
+fn reenter(enter: &dyn Fn(&mut Array1<f64>) -> rumba::Result<()>) {
+    let ctx = rumba::current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    let mut arr = Array1::<f64>::zeros(1);
+    enter(&mut arr).unwrap();
+    enter(&mut arr).unwrap();
+    {
+        let _defer = rumba::defer_cleanup().unwrap();
+        enter(&mut arr).unwrap();
+        enter(&mut arr).unwrap();
+    }
+    let escaped = (|| -> Result<(), PinnedException> {
+        let _g = rumba::pinned([&mut arr]).map_err(|_| PinnedException)?;
+        Err(PinnedException)
+    })();
+    assert!(escaped.is_err());
+    enter(&mut arr).unwrap();
+    ctx.flush_deallocations().unwrap();
+}
+
+fn pin_once(a: &mut Array1<f64>) -> rumba::Result<()> {
+    let g = rumba::pinned([a])?;
+    assert!(
+        rumba::current_context()?
+            .driver()
+            .is_host_pinned(g.view(0)?.as_ptr().cast(), 8)
+    );
+    Ok(())
+}
+
+fn map_once(a: &mut Array1<f64>) -> rumba::Result<()> {
+    let mut g = rumba::mapped([a])?;
+    g.device_mut(0)?.fill(1.0)?;
+    assert_eq!(g.view(0)?[0], 1.0);
+    Ok(())
+}
+
+#[test]
+fn pinned_and_mapped_reenter_cleanly() {
+    let _g = setup();
+    reenter(&pin_once);
+    reenter(&map_once);
+}
+
+/// The same sequences in a child process, whose stderr must stay empty (Numba's
+/// `check_ignored_exception`).
+#[test]
+fn reentering_reports_nothing_on_stderr() {
+    if std::env::var_os("RUMBA_HOST_GUARDS_CHILD").is_some() {
+        return; // we are the child: the parent checks the other test's output
+    }
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "pinned_and_mapped_reenter_cleanly",
+            "--test-threads=1",
+        ])
+        .env("RUMBA_HOST_GUARDS_CHILD", "1")
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+fn vm_lck_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmLck:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn pinning_raises_locked_memory_while_the_guard_lives() {
+    let _g = setup();
+    let Some(before) = vm_lck_kib() else {
+        eprintln!("no /proc/self/status VmLck: skipping");
+        return;
+    };
+    let mut v = vec![1u8; 1 << 20];
+    let g = rumba::pinned([&mut v]).unwrap();
+    let during = vm_lck_kib().unwrap();
+    if g.page_locking().is_available() {
+        assert!(during >= before + 1000, "VmLck {before} -> {during} kB");
+    } else {
+        eprintln!(
+            "page locking refused ({:?}): VmLck unchanged",
+            g.page_locking()
+        );
+        assert_eq!(during, before);
+    }
+    drop(g);
+    assert_eq!(vm_lck_kib().unwrap(), before, "unlocked at drop");
+}
+
+#[test]
+fn register_and_deregister_are_pinning() {
+    let _g = setup();
+    let drv = rumba::current_context().unwrap().driver().clone();
+    let mut a = Array2::<i32>::zeros((4, 4));
+    let mut b = vec![0i32; 16];
+    let g = rumba::register([
+        a.view_mut(),
+        ndarray::ArrayViewMut2::from_shape((4, 4), &mut b).unwrap(),
+    ])
+    .unwrap();
+    let p = g.view(1).unwrap().as_ptr();
+    assert!(drv.is_host_pinned(p.cast(), 64));
+    rumba::deregister(g).unwrap();
+    assert!(!drv.is_host_pinned(p.cast(), 64));
+    let _again = rumba::register([&mut a]).unwrap();
+}
+
+#[test]
+fn interleaved_views_and_already_pinned_memory_are_handled() {
+    let _g = setup();
+    let mut a = Array1::<u16>::zeros(100);
+    let (even, odd) = a.multi_slice_mut((s![..;2], s![1..;2]));
+    let mut g = rumba::pinned([even, odd]).unwrap(); // overlapping spans: merged
+    g.view_mut(1).unwrap().fill(1);
+    drop(g);
+    assert_eq!(a.sum(), 50);
+
+    let mut p = rumba::pinned_array::<u16, _>(10, rumba::Order::C).unwrap();
+    let g = rumba::pinned([p.view_mut()]).unwrap(); // already pinned: left alone
+    drop(g);
+    assert!(p.page_locking() == rumba::driver::PageLocking::Available || !p.is_page_locked());
+    let drv = rumba::current_context().unwrap().driver().clone();
+    assert!(
+        drv.is_host_pinned(p.as_ptr().cast(), 20),
+        "still pinned after the guard"
+    );
+
+    // Pinned without `mapped`: the device cannot address it, so `mapped` refuses it.
+    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
+    assert!(err.contains("without `mapped`"), "{err}");
+}
+
+#[test]
+fn mapped_guards_give_device_views_of_strided_arrays() {
+    let _g = setup();
+    let mut a = Array2::<i64>::zeros((4, 6));
+    {
+        let mut g = rumba::mapped([a.slice_mut(s![1..3, ..;-2])]).unwrap();
+        let src = rumba::to_device(&ndarray::array![[1i64, 2, 3], [4, 5, 6]]).unwrap();
+        g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
+        let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();
+        g.device(0).unwrap().copy_to_device(&back).unwrap();
+        assert_eq!(
+            back.copy_to_host().unwrap(),
+            ndarray::array![[1, 2, 3], [4, 5, 6]]
+        );
+        assert!(g.device(1).is_err());
+    }
+    assert_eq!(a.row(1).to_vec(), [0, 3, 0, 2, 0, 1]);
+    assert_eq!(a.row(2).to_vec(), [0, 6, 0, 5, 0, 4]);
+    assert_eq!(a.row(0).sum() + a.row(3).sum(), 0);
+}
