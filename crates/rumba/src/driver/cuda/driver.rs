@@ -43,6 +43,8 @@ pub struct CudaDriver {
     events: Mutex<HashSet<u64>>,
     /// Host ranges pinned through this driver: start → length.
     pinned: RwLock<BTreeMap<usize, usize>>,
+    /// Managed allocations: start → length (their host and device addresses are the same).
+    managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
 }
 
@@ -93,6 +95,7 @@ impl CudaDriver {
             streams: Mutex::new(HashSet::new()),
             events: Mutex::new(HashSet::new()),
             pinned: RwLock::new(BTreeMap::new()),
+            managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
         })
     }
@@ -332,6 +335,18 @@ impl Driver for CudaDriver {
 
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
         self.bind(device)?;
+        let p = ptr as usize;
+        let in_managed = self
+            .managed
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .range(..=p)
+            .next_back()
+            .is_some_and(|(s, len)| p < s + len);
+        if in_managed {
+            // Managed memory has one address for the host and every device.
+            return Ok(p as DevicePtr);
+        }
         let mut d = 0;
         // SAFETY: only queries the mapping; CUDA reports unmapped pointers as errors.
         check("cuMemHostGetDevicePointer", unsafe {
@@ -635,6 +650,43 @@ impl Driver for CudaDriver {
         self.bind(device)?;
         // SAFETY: a context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+    }
+
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of managed memory".into(),
+            ));
+        }
+        self.bind(device)?;
+        let mut p = 0;
+        // SAFETY: writes one pointer; a context is current.
+        check("cuMemAllocManaged", unsafe {
+            sys::cuMemAllocManaged(
+                &mut p,
+                bytes,
+                sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
+            )
+        })?;
+        // CUDA does not zero managed memory; rumba's contract (and the sim) does.
+        // SAFETY: `p` is a fresh managed allocation of `bytes` bytes, valid on the host.
+        unsafe { std::ptr::write_bytes(p as usize as *mut u8, 0, bytes) };
+        self.managed
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(p as usize, bytes);
+        Ok(p as usize as *mut u8)
+    }
+
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        self.managed
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&(ptr as usize));
+        // SAFETY: forwarded from the caller's contract.
+        check("cuMemFree(managed)", unsafe {
+            sys::cuMemFree_v2(ptr as usize as DevicePtr)
+        })
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
