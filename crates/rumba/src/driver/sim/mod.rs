@@ -22,6 +22,7 @@ mod event;
 mod host;
 pub(crate) mod ipc;
 pub(crate) mod memory;
+mod staging;
 pub(crate) mod stream;
 mod strided;
 
@@ -120,6 +121,8 @@ pub struct SimDriver {
     next_handle: AtomicU64,
     /// Memory opened from other processes' IPC handles: (exporter pid, object id) → (device, address).
     opened: Mutex<HashMap<(u32, u64), (usize, DevicePtr)>>,
+    /// Reused buffers for asynchronous copies from pageable memory.
+    staging: Arc<staging::StagingPool>,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -161,6 +164,7 @@ impl SimDriver {
             host: HostRegistry::new(),
             next_handle: AtomicU64::new(FIRST_HANDLE),
             opened: Mutex::new(HashMap::new()),
+            staging: Arc::default(),
         })
     }
 
@@ -436,10 +440,12 @@ impl Driver for SimDriver {
             })
         } else {
             // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
-            let staged = unsafe { std::slice::from_raw_parts(src, bytes) }.to_vec();
+            let staged = self
+                .staging
+                .stage(unsafe { std::slice::from_raw_parts(src, bytes) });
             Box::new(move || {
                 // SAFETY: staged buffer and device range are both owned by this operation.
-                unsafe { bytes::host_to_device(d.addr(), staged.as_ptr(), bytes) };
+                unsafe { bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), bytes) };
                 Ok(())
             })
         };
