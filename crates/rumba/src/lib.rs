@@ -52,6 +52,21 @@
 //!    assert_eq!(d.copy_to_host().unwrap(), array![[0, 2, 0], [0, 5, 0]]);
 //!    ```
 //!
+//! 6. Kernels: typed parameters, launched on a stream with device arrays, host arrays (copied
+//!    automatically) and scalars; shared memory and barriers inside.
+//!    ```
+//!    use rumba::kernel::{Arr, Kernel};
+//!    let scale = Kernel::<(Arr<f32>, f32)>::new("scale", |t, (x, k)| {
+//!        let i = t.grid1();
+//!        if i < x.len() {
+//!            x.set(i, k * x.get(i));
+//!        }
+//!    });
+//!    let mut host = ndarray::arr1(&[1.0f32, 2.0, 3.0]);
+//!    scale.configure(1, 32).launch((&mut host, 2.0)).unwrap(); // in, kernel, back
+//!    assert_eq!(host.to_vec(), [2.0, 4.0, 6.0]);
+//!    ```
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event).
 #![warn(missing_docs)]
@@ -75,6 +90,7 @@ pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
+pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{

@@ -20,6 +20,7 @@
 pub(crate) mod bytes;
 mod event;
 mod host;
+mod launch;
 pub(crate) mod memory;
 pub(crate) mod stream;
 mod strided;
@@ -30,6 +31,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
+pub use launch::{SimArg, SimArray, SimKernelFn, SimLaunch};
+
 use event::SimEvent;
 use host::HostRegistry;
 use memory::{AddressSpace, lock};
@@ -38,7 +41,7 @@ use stream::{Dep, SimStream, StreamOwner};
 use crate::config::Config;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -665,6 +668,15 @@ impl Driver for SimDriver {
             }
         }
         first
+    }
+
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.launch(device, launch, stream)
     }
 }
 
