@@ -9,9 +9,7 @@ use half::f16;
 use ndarray::{Array1, Array2, Array3, ShapeBuilder, arr1};
 use num_complex::Complex;
 use rumba::array::Order;
-use rumba::kernel::{
-    Arr, GlobalView, Kernel, Predicate, Scalar, Slice, ThreadCtx, auto_transfers,
-};
+use rumba::kernel::{Arr, GlobalView, Kernel, Predicate, Scalar, Slice, ThreadCtx, auto_transfers};
 use rumba::{Error, In, InOut, Out, const_array_like};
 
 fn legacy() -> rumba::Stream {
@@ -104,7 +102,10 @@ fn dynamic_shared_fifty_floats() {
         .dynamic_shared_bytes(50 * 4)
         .launch((Out(&mut out),))
         .unwrap();
-    assert_eq!(out.to_vec(), (0..50).map(|i| 2.0 * i as f32).collect::<Vec<_>>());
+    assert_eq!(
+        out.to_vec(),
+        (0..50).map(|i| 2.0 * i as f32).collect::<Vec<_>>()
+    );
 }
 
 /// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
@@ -415,7 +416,7 @@ rumba::record!(Rec);
 
 #[test]
 fn const_record_fields() {
-    let host = Array1::from_iter((0..3).map(|i| Rec {
+    let host = Array1::from_iter((0..3usize).map(|i| Rec {
         x: i as f64 + 0.25,
         y: -(i as i32),
         z: i as f32 * 2.0,
@@ -454,7 +455,10 @@ rumba::record!(Aligned);
 
 #[test]
 fn const_aligned_record() {
-    assert_eq!((size_of::<Aligned>(), std::mem::offset_of!(Aligned, d)), (12, 4));
+    assert_eq!(
+        (size_of::<Aligned>(), std::mem::offset_of!(Aligned, d)),
+        (12, 4)
+    );
     let host = Array1::from_iter((0..4u8).map(|i| Aligned {
         a: i,
         b: i + 1,
@@ -483,14 +487,19 @@ fn const_aligned_record() {
 fn const_mixed_u64_and_f64_arrays() {
     let ints = Array1::from_iter((0..8u64).map(|i| i << 40));
     let floats = Array1::from_iter((0..8).map(|i| i as f64 / 3.0));
-    let (ci, cf) = (const_array_like(&ints).unwrap(), const_array_like(&floats).unwrap());
+    let (ci, cf) = (
+        const_array_like(&ints).unwrap(),
+        const_array_like(&floats).unwrap(),
+    );
     let k = Kernel::<(Arr<u64>, Arr<f64>)>::new("const_mixed", move |t, (a, b)| {
         let i = t.grid1();
         a.set(i, ci.get(i) + 1);
         b.set(i, cf.get(i) * 2.0);
     });
     let (mut a, mut b) = (Array1::zeros(8), Array1::zeros(8));
-    k.configure(1, 8).launch((Out(&mut a), Out(&mut b))).unwrap();
+    k.configure(1, 8)
+        .launch((Out(&mut a), Out(&mut b)))
+        .unwrap();
     assert_eq!(a, ints.mapv(|v| v + 1));
     assert_eq!(b, floats.mapv(|v| v * 2.0));
 }
@@ -537,7 +546,7 @@ fn atomics_from_every_thread_of_a_large_grid_give_exact_totals() {
             bits.atomic_inc(1, u32::MAX);
         },
     );
-    let n = 1024 * 256;
+    let n: usize = 1024 * 256;
     let sum = rumba::to_device(&[0u64]).unwrap();
     let minmax = rumba::to_device(&[i32::MIN, i32::MAX]).unwrap();
     let fsum = rumba::to_device(&[0.0f64]).unwrap();
@@ -545,8 +554,14 @@ fn atomics_from_every_thread_of_a_large_grid_give_exact_totals() {
     k.configure(1024, 256)
         .launch((&sum, &minmax, &fsum, &bits))
         .unwrap();
-    assert_eq!(sum.copy_to_host().unwrap()[0], (n as u64 - 1) * n as u64 / 2);
-    assert_eq!(minmax.copy_to_host().unwrap().to_vec(), [n as i32 - 1, -(n as i32 - 1)]);
+    assert_eq!(
+        sum.copy_to_host().unwrap()[0],
+        (n as u64 - 1) * n as u64 / 2
+    );
+    assert_eq!(
+        minmax.copy_to_host().unwrap().to_vec(),
+        [n as i32 - 1, -(n as i32 - 1)]
+    );
     assert_eq!(fsum.copy_to_host().unwrap()[0], n as f64 * 0.5);
     assert_eq!(bits.copy_to_host().unwrap().to_vec(), [u32::MAX, n as u32]);
 }
@@ -613,12 +628,19 @@ fn two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six() {
     let (block, thread, msg) = fault(Err(err));
     assert_eq!((block, thread), ([0, 0, 0], [3, 0, 0]));
     assert!(text.contains("kernel 'two_syncs'"), "{text}");
-    assert!(msg.contains("index (3,) is out of bounds for axis 0 with size 3"), "{msg}");
-    assert!(msg.contains("(address 0x"), "{msg}");
+    assert!(
+        msg.contains("index (3,) is out of bounds for axis 0 with size 3"),
+        "{msg}"
+    );
+    assert!(msg.contains("global array at device address 0x8"), "{msg}");
+    assert!(msg.contains("(device address 0x8"), "{msg}");
     let started = STARTED.load(Ordering::SeqCst) - before.0;
     let ended = ENDED.load(Ordering::SeqCst) - before.1;
     assert!(started >= 4, "threads 0..=3 ran");
-    assert_eq!(started, ended, "every started thread was unwound: nothing left behind");
+    assert_eq!(
+        started, ended,
+        "every started thread was unwound: nothing left behind"
+    );
 
     // The stream and the runtime keep working.
     s.synchronize().unwrap();
@@ -653,7 +675,10 @@ fn bad_configurations_and_arguments_are_typed_errors() {
     let k = Kernel::<(Arr<f32>,)>::new("k", |_t, _a| {});
     let d = rumba::device_array::<f32, _>(4, Order::C).unwrap();
     let e = k.configure(0, 32).launch((&d,)).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument(ref m) if m.contains("grid dimension x is 0")), "{e}");
+    assert!(
+        matches!(e, Error::InvalidArgument(ref m) if m.contains("grid dimension x is 0")),
+        "{e}"
+    );
     let e = k.configure(1, 4096).launch((&d,)).unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
     let e = k
@@ -681,7 +706,10 @@ fn arrays_index_with_their_own_shape_and_strides() {
     });
     let mut out = Array2::<i64>::zeros((3, 2));
     k.configure(1, (2, 3)).launch((&v, Out(&mut out))).unwrap();
-    assert_eq!(out, host.t().slice(ndarray::s![.., 1..3]).mapv(|x| x + 1000));
+    assert_eq!(
+        out,
+        host.t().slice(ndarray::s![.., 1..3]).mapv(|x| x + 1000)
+    );
 }
 
 #[test]
@@ -696,12 +724,20 @@ fn scalars_and_records_are_passed_by_value() {
         "scalars",
         |t, (a, line, k, z)| {
             let i = t.grid1();
-            a.set(i, line.slope * i as f64 + line.offset + *k as f64 + z.im as f64);
+            a.set(
+                i,
+                line.slope * i as f64 + line.offset + *k as f64 + z.im as f64,
+            );
         },
     );
     let a = rumba::device_array::<f64, _>(4, Order::C).unwrap();
-    let line = Line { slope: 2.0, offset: 0.5 };
-    k.configure(1, 4).launch((&a, line, 3u8, Complex::new(0.0f32, 10.0))).unwrap();
+    let line = Line {
+        slope: 2.0,
+        offset: 0.5,
+    };
+    k.configure(1, 4)
+        .launch((&a, line, 3u8, Complex::new(0.0f32, 10.0)))
+        .unwrap();
     assert_eq!(a.copy_to_host().unwrap().to_vec(), [13.5, 15.5, 17.5, 19.5]);
 }
 
@@ -713,7 +749,10 @@ fn in_out_inout_transfer_counts() {
     let before = auto_transfers();
     k.configure(1, 16).launch((InOut(&mut host),)).unwrap();
     let d = auto_transfers().since(&before);
-    assert_eq!((d.to_device, d.to_host, d.bytes_to_device, d.bytes_to_host), (1, 1, 64, 64));
+    assert_eq!(
+        (d.to_device, d.to_host, d.bytes_to_device, d.bytes_to_host),
+        (1, 1, 64, 64)
+    );
     assert_eq!(host[0], 2.0);
 
     let before = auto_transfers();
@@ -739,7 +778,11 @@ fn in_out_inout_transfer_counts() {
     let before = auto_transfers();
     k.configure(1, 16).launch((&dev,)).unwrap();
     legacy().synchronize().unwrap();
-    assert_eq!(auto_transfers().since(&before), Default::default(), "device arrays: none");
+    assert_eq!(
+        auto_transfers().since(&before),
+        Default::default(),
+        "device arrays: none"
+    );
 }
 
 #[test]
@@ -769,8 +812,10 @@ fn launches_are_asynchronous_and_keep_their_arrays_alive() {
 
 #[test]
 fn launch_order_on_one_stream_and_the_legacy_stream() {
-    let add = Kernel::<(Arr<i64>, i64)>::new("add", |t, (a, v)| a.set(t.grid1(), a.get(t.grid1()) + *v));
-    let mul = Kernel::<(Arr<i64>, i64)>::new("mul", |t, (a, v)| a.set(t.grid1(), a.get(t.grid1()) * *v));
+    let add =
+        Kernel::<(Arr<i64>, i64)>::new("add", |t, (a, v)| a.set(t.grid1(), a.get(t.grid1()) + *v));
+    let mul =
+        Kernel::<(Arr<i64>, i64)>::new("mul", |t, (a, v)| a.set(t.grid1(), a.get(t.grid1()) * *v));
     let a = rumba::to_device(&[1i64; 64]).unwrap();
     for _ in 0..10 {
         add.configure(2, 32).launch((&a, 1)).unwrap();
@@ -791,7 +836,13 @@ fn a_kernel_without_sim_code_is_refused() {
         sim: None,
         cuda: Some(CudaKernelSource::new("", "cuda_only")),
     };
-    let launch = KernelLaunch { function: &f, grid: [1; 3], block: [1; 3], dynamic_shared_bytes: 0, args: &[] };
+    let launch = KernelLaunch {
+        function: &f,
+        grid: [1; 3],
+        block: [1; 3],
+        dynamic_shared_bytes: 0,
+        args: &[],
+    };
     let drv = rumba::backend_driver().unwrap();
     // SAFETY: no arguments.
     let e = unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap_err();

@@ -75,7 +75,11 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     if !args.json {
         eprintln!("rumba-sim:");
     }
-    let vadd_sizes: &[usize] = if args.quick { &[65_536] } else { &[65_536, 16_777_216] };
+    let vadd_sizes: &[usize] = if args.quick {
+        &[65_536]
+    } else {
+        &[65_536, 16_777_216]
+    };
     for &n in vadd_sizes {
         let r = workloads::vadd(n, args.repeat)?;
         emit(&r, &mut runs);
@@ -85,7 +89,11 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         let r = workloads::matmul(n, args.repeat)?;
         emit(&r, &mut runs);
     }
-    let red_sizes: &[usize] = if args.quick { &[16_384] } else { &[16_384, 1_048_576] };
+    let red_sizes: &[usize] = if args.quick {
+        &[16_384]
+    } else {
+        &[16_384, 1_048_576]
+    };
     for &n in red_sizes {
         let r = workloads::reduce(n, args.repeat)?;
         emit(&r, &mut runs);
@@ -99,8 +107,14 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     if let Some(venv) = &args.peers {
         let scripts = peers::scripts_dir(args.peers_scripts.as_deref()).map_err(peer_err)?;
         for (script, extra) in [
-            ("pocl.py", vec!["--repeat".to_string(), args.repeat.to_string()]),
-            ("numba_sim.py", vec!["--repeat".to_string(), "1".to_string()]),
+            (
+                "pocl.py",
+                vec!["--repeat".to_string(), args.repeat.to_string()],
+            ),
+            (
+                "numba_sim.py",
+                vec!["--repeat".to_string(), "1".to_string()],
+            ),
         ] {
             if !args.json {
                 eprintln!("{script} ...");
@@ -155,7 +169,10 @@ fn find<'a>(runs: &'a [Run], peer: &str, workload: &str, n: usize) -> Option<&'a
 
 /// The time ratio rumba / peer, as text.
 fn ratio(runs: &[Run], peer: &str, workload: &str, n: usize) -> String {
-    match (find(runs, "rumba-sim", workload, n), find(runs, peer, workload, n)) {
+    match (
+        find(runs, "rumba-sim", workload, n),
+        find(runs, peer, workload, n),
+    ) {
         (Some(r), Some(p)) if p.seconds > 0.0 => {
             let x = r.seconds / p.seconds;
             if x < 0.01 {
@@ -177,7 +194,11 @@ fn print_table(runs: &[Run]) {
     }
     let cell = |peer: &str, w: &str, n: usize| {
         find(runs, peer, w, n).map_or("-".to_string(), |r| {
-            format!("{}{}", fmt_time(r.seconds), if r.check { "" } else { " (WRONG)" })
+            format!(
+                "{}{}",
+                fmt_time(r.seconds),
+                if r.check { "" } else { " (WRONG)" }
+            )
         })
     };
     println!(
@@ -212,7 +233,10 @@ fn print_goals(runs: &[Run]) {
         let verdict = match (find(runs, "rumba-sim", w, n), find(runs, peer, w, n)) {
             (Some(r), Some(p)) => {
                 let x = r.seconds / p.seconds;
-                format!("{x:.3e} vs ≤ {limit:e}: {}", if x <= limit { "met" } else { "MISSED" })
+                format!(
+                    "{x:.3e} vs ≤ {limit:e}: {}",
+                    if x <= limit { "met" } else { "MISSED" }
+                )
             }
             _ => "not measured".into(),
         };

@@ -92,7 +92,10 @@ mod tests {
     #[test]
     fn parses_the_peers_json() {
         let r = parse_line(r#"{"peer": "pocl", "workload": "vadd", "n": 65536, "seconds": 6.7e-05, "check": true}"#).unwrap();
-        assert_eq!((r.peer.as_str(), r.workload.as_str(), r.n, r.check), ("pocl", "vadd", 65536, true));
+        assert_eq!(
+            (r.peer.as_str(), r.workload.as_str(), r.n, r.check),
+            ("pocl", "vadd", 65536, true)
+        );
         assert_eq!(r.seconds, 6.7e-05);
         assert!(parse_line("warning: something").is_none());
     }

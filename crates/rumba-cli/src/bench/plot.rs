@@ -19,9 +19,26 @@ pub fn svg(runs: &[Run]) -> String {
             keys.push((r.workload.clone(), r.n));
         }
     }
-    let times: Vec<f64> = runs.iter().map(|r| r.seconds).filter(|s| *s > 0.0).collect();
-    let lo = times.iter().copied().fold(f64::INFINITY, f64::min).max(1e-9).log10().floor();
-    let hi = times.iter().copied().fold(0.0f64, f64::max).max(1e-9).log10().ceil().max(lo + 1.0);
+    let times: Vec<f64> = runs
+        .iter()
+        .map(|r| r.seconds)
+        .filter(|s| *s > 0.0)
+        .collect();
+    let lo = times
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min)
+        .max(1e-9)
+        .log10()
+        .floor();
+    let hi = times
+        .iter()
+        .copied()
+        .fold(0.0f64, f64::max)
+        .max(1e-9)
+        .log10()
+        .ceil()
+        .max(lo + 1.0);
     let (left, top, plot_h, group_w, bar_w) = (70.0, 40.0, 300.0, 90.0, 22.0);
     let width = left + group_w * keys.len() as f64 + 160.0;
     let height = top + plot_h + 90.0;
@@ -50,7 +67,10 @@ pub fn svg(runs: &[Run]) -> String {
     for (g, (w, n)) in keys.iter().enumerate() {
         let x0 = left + group_w * g as f64 + 10.0;
         for (p, (peer, color)) in PEERS.iter().enumerate() {
-            if let Some(r) = runs.iter().find(|r| r.peer == *peer && r.workload == *w && r.n == *n) {
+            if let Some(r) = runs
+                .iter()
+                .find(|r| r.peer == *peer && r.workload == *w && r.n == *n)
+            {
                 let yy = y(r.seconds);
                 let _ = writeln!(
                     o,
@@ -91,8 +111,20 @@ mod tests {
     #[test]
     fn draws_one_bar_per_run() {
         let runs = vec![
-            Run { peer: "rumba-sim".into(), workload: "vadd".into(), n: 4, seconds: 1e-4, check: true },
-            Run { peer: "pocl".into(), workload: "vadd".into(), n: 4, seconds: 2e-5, check: true },
+            Run {
+                peer: "rumba-sim".into(),
+                workload: "vadd".into(),
+                n: 4,
+                seconds: 1e-4,
+                check: true,
+            },
+            Run {
+                peer: "pocl".into(),
+                workload: "vadd".into(),
+                n: 4,
+                seconds: 2e-5,
+                check: true,
+            },
         ];
         let s = svg(&runs);
         assert!(s.starts_with("<svg"));

@@ -136,7 +136,12 @@ pub fn vadd(n: usize, repeat: usize) -> Result<Run> {
     })?;
     let c = dc.copy_to_host()?;
     let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
-    Ok(run("vadd", n, s, allclose(c.as_slice().unwrap_or(&[]), &want, 1e-5, 1e-8)))
+    Ok(run(
+        "vadd",
+        n,
+        s,
+        allclose(c.as_slice().unwrap_or(&[]), &want, 1e-5, 1e-8),
+    ))
 }
 
 pub fn matmul(n: usize, repeat: usize) -> Result<Run> {
@@ -194,7 +199,10 @@ pub fn copies(repeat: usize) -> Result<Vec<Run>> {
     let stream = rumba::legacy_default_stream()?;
     let h2d = timed(&stream, repeat, || buf.copy_from_host(&host))?;
     let d2h = timed(&stream, repeat, || buf.copy_to_host(&mut back))?;
-    Ok(vec![run("h2d", n, h2d, true), run("d2h", n, d2h, back == host)])
+    Ok(vec![
+        run("h2d", n, h2d, true),
+        run("d2h", n, d2h, back == host),
+    ])
 }
 
 fn shape_err(e: rumba::ndarray::ShapeError) -> rumba::Error {

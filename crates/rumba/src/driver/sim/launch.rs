@@ -221,13 +221,14 @@ impl SimDriver {
                         }),
                     })
                     .collect();
-                sim(&SimLaunch {
+                let result = sim(&SimLaunch {
                     name: &name,
                     grid,
                     block,
                     dynamic_shared_bytes,
                     args: &resolved,
-                })
+                });
+                result.map_err(|e| device_addresses(e, &resolved))
             }),
         )
         .map(drop)
@@ -251,12 +252,60 @@ impl SimDriver {
                 a.shape, a.strides
             )));
         };
-        let start = a.ptr.checked_add_signed(lo as i64).ok_or(Error::InvalidAddress {
-            ptr: a.ptr,
-            len: (hi - lo) as usize,
-            reason: "the layout reaches below address 0".into(),
-        })?;
+        let start = a
+            .ptr
+            .checked_add_signed(lo as i64)
+            .ok_or(Error::InvalidAddress {
+                ptr: a.ptr,
+                len: (hi - lo) as usize,
+                reason: "the layout reaches below address 0".into(),
+            })?;
         let r = self.resolve(device, start, (hi - lo) as usize)?;
         Ok(Some((r, lo)))
+    }
+}
+
+/// Rewrites the host addresses of a fault on an array argument into device addresses: the
+/// kernel layer names the view's base and the offending element by their host addresses, which
+/// mean nothing to the caller.
+fn device_addresses(e: Error, args: &[SimArg<'_>]) -> Error {
+    let Error::KernelFault {
+        kernel,
+        block,
+        thread,
+        mut message,
+    } = e
+    else {
+        return e;
+    };
+    for arg in args {
+        let SimArg::Array(a) = arg else { continue };
+        let host = a.addr() as usize;
+        let at = format!("global array at {:p}", a.addr());
+        if !message.contains(&at) {
+            continue;
+        }
+        message = message.replace(
+            &at,
+            &format!("global array at device address {:#x}", a.desc.ptr),
+        );
+        if let Some(start) = message.find("(address 0x") {
+            let digits = &message[start + 11..];
+            let end = digits.find(')').unwrap_or(digits.len());
+            if let Ok(v) = usize::from_str_radix(&digits[..end], 16) {
+                let dev = a.desc.ptr.wrapping_add(v.wrapping_sub(host) as u64);
+                message.replace_range(
+                    start..start + 11 + end,
+                    &format!("(device address {dev:#x}"),
+                );
+            }
+        }
+        break;
+    }
+    Error::KernelFault {
+        kernel,
+        block,
+        thread,
+        message,
     }
 }

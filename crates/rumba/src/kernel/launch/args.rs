@@ -96,14 +96,11 @@ impl<'h> Plan<'h> {
     }
 
     /// After the kernel: copies `dev` back into `host` (waiting for the stream).
-    fn copy_back<T: Element, S: DataMut<Elem = T>, D: Dimension>(
+    fn copy_back<T: Element, S: DataMut<Elem = T> + 'h, D: Dimension + 'h>(
         &mut self,
         dev: DeviceArray<T, D>,
         host: &'h mut ArrayBase<S, D>,
-    ) where
-        S: 'h,
-        D: 'h,
-    {
+    ) {
         self.after.push(Box::new(move || {
             dev.copy_to_host_into(host)?;
             if dev.nbytes() > 0 {
@@ -180,10 +177,7 @@ impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for In<&
         Ok(())
     }
 }
-impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
-    for In<&ArrayBase<S, D>>
-{
-}
+impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for In<&ArrayBase<S, D>> {}
 
 impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for &ArrayBase<S, D> {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>

@@ -149,7 +149,12 @@ pub struct ConstArray<T> {
 
 impl<T: Pod> fmt::Debug for ConstArray<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ConstArray(shape {:?}, strides {:?})", self.view.shape(), self.view.strides())
+        write!(
+            f,
+            "ConstArray(shape {:?}, strides {:?})",
+            self.view.shape(),
+            self.view.strides()
+        )
     }
 }
 
@@ -178,9 +183,10 @@ where
     let item = size_of::<T>() as isize;
     let (data, strides): (Arc<[T]>, Vec<isize>) = match host.as_slice_memory_order() {
         // C- or F-contiguous (and no negative strides): keep the layout exactly.
-        Some(s) if host.strides().iter().all(|&st| st >= 0) => {
-            (Arc::from(s), host.strides().iter().map(|&st| st * item).collect())
-        }
+        Some(s) if host.strides().iter().all(|&st| st >= 0) => (
+            Arc::from(s),
+            host.strides().iter().map(|&st| st * item).collect(),
+        ),
         _ => {
             let data: Arc<[T]> = host.iter().copied().collect();
             let mut strides = vec![0isize; host.ndim()];

@@ -62,7 +62,12 @@ impl<P: Params> Clone for Kernel<P> {
 
 impl<P: Params> std::fmt::Debug for Kernel<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Kernel<{}>({:?})", std::any::type_name::<P>(), self.function)
+        write!(
+            f,
+            "Kernel<{}>({:?})",
+            std::any::type_name::<P>(),
+            self.function
+        )
     }
 }
 
@@ -136,7 +141,11 @@ impl<P: Params> Kernel<P> {
     ///     .with_cuda_constant("lut", &lut);
     /// assert_eq!(k.function().cuda.as_ref().unwrap().constants[0].1.len(), 8);
     /// ```
-    pub fn with_cuda_constant<T: bytemuck::Pod>(mut self, name: &str, array: &ConstArray<T>) -> Self {
+    pub fn with_cuda_constant<T: bytemuck::Pod>(
+        mut self,
+        name: &str,
+        array: &ConstArray<T>,
+    ) -> Self {
         if let Some(cuda) = Arc::make_mut(&mut self.function).cuda.as_mut() {
             cuda.constants
                 .push((name.to_owned(), array.as_bytes().to_vec()));
