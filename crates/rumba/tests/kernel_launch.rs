@@ -1,6 +1,7 @@
 //! End-to-end kernel tests through the launch API (SPEC §5), ported from Numba's CUDA test suite:
 //! device arrays, host arrays with automatic transfers, scalars, shared / dynamic shared / local
-//! memory (constant memory: `kernel_const.rs`), barriers with values, atomics, faults reported at synchronization, streams.
+//! memory (constant memory: `kernel_const.rs`), barriers with values, atomics, faults reported at
+//! synchronization, streams.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
