@@ -215,6 +215,68 @@ pub fn run() -> Result<()> {
             ))
         },
     )?;
+
+    step(
+        "kernel: shared-memory reduction of 1,048,576 floats (256-thread tree, 9 barriers)",
+        || {
+            use rumba::kernel::{Arr, Kernel};
+            let k = Kernel::<(Arr<f32>, Arr<f32>)>::new("reduce_shared", |t, (x, partial)| {
+                let sm = t.shared_array::<f32>(256);
+                let (tid, i) = (t.thread_idx().x as usize, t.grid1());
+                sm.set(tid, if i < x.len() { x.get(i) } else { 0.0 });
+                t.syncthreads();
+                let mut stride = 128;
+                while stride > 0 {
+                    if tid < stride {
+                        sm.set(tid, sm.get(tid) + sm.get(tid + stride));
+                    }
+                    t.syncthreads();
+                    stride /= 2;
+                }
+                if tid == 0 {
+                    partial.set(t.block_idx().x as usize, sm.get(0));
+                }
+            });
+            let n = 1 << 20;
+            let x = rumba::to_device(&vec![0.5f32; n])?;
+            let partial = rumba::device_array::<f32, _>(n / 256, rumba::Order::C)?;
+            let t = Instant::now();
+            k.configure((n / 256) as u32, 256).launch((&x, &partial))?;
+            rumba::legacy_default_stream()?.synchronize()?;
+            let took = t.elapsed();
+            let total: f32 = partial.copy_to_host()?.sum();
+            Ok((
+                (),
+                format!(
+                    "sum {total} (expected {}), kernel {}",
+                    n as f32 * 0.5,
+                    format_duration(took)
+                ),
+            ))
+        },
+    )?;
+
+    step(
+        "kernel: an out-of-bounds write is caught and reported at synchronization",
+        || {
+            use rumba::kernel::{Arr, Kernel};
+            let k = Kernel::<(Arr<i32>,)>::new("oob", |t, (a,)| a.set(t.grid1(), 1));
+            let a = rumba::device_array::<i32, _>(3, rumba::Order::C)?;
+            let s = rumba::stream()?;
+            k.configure(1, 6).stream(&s).launch((&a,))?; // queued: returns at once
+            let err = s.synchronize().err().map(|e| e.to_string());
+            k.configure(1, 3).stream(&s).launch((&a,))?; // the stream works again
+            s.synchronize()?;
+            Ok((
+                (),
+                format!(
+                    "{}; the next launch ran: {:?}",
+                    err.unwrap_or_else(|| "unexpectedly succeeded".into()),
+                    a.copy_to_host()?.to_vec()
+                ),
+            ))
+        },
+    )?;
     host_memory_steps()?;
     println!();
     crate::print_memory()?;

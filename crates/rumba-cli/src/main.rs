@@ -1,9 +1,11 @@
 //! The `rumba` command: `detect` prints the backend and its devices; `demo` runs a short tour of
-//! the library on the current backend, printing what each step did and how long it took.
+//! the library on the current backend, printing what each step did and how long it took; `bench`
+//! runs the peer workloads (`shared/peers/workloads.md`) and compares them with the peers.
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
 //! and the command exits with status 2 for configuration errors, 1 for anything else.
 
+mod bench;
 mod demo;
 
 use std::process::ExitCode;
@@ -14,7 +16,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "rumba",
     version,
-    about = "Numba's GPU memory model in Rust: device detection and a demo"
+    about = "Numba's GPU memory model in Rust: device detection, a demo and benchmarks"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -38,6 +40,8 @@ enum Command {
         /// The handle, as `IpcArrayHandle`'s text form.
         handle: String,
     },
+    /// Run the peer workloads (vadd, matmul_shared, reduce_shared) and compare with the peers.
+    Bench(bench::BenchArgs),
 }
 
 /// Prints the current context's memory manager, its statistics and its snapshot (where the
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         }),
         Command::Demo => demo::run(),
         Command::IpcOpen { handle } => demo::ipc_open(&handle),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -105,3 +105,30 @@ fn detect_memory_prints_the_pool_statistics_and_snapshot() {
     assert_eq!(code, 0);
     assert!(out.contains("memory manager: default"), "{out}");
 }
+
+#[test]
+fn bench_prints_the_peers_json_form() {
+    let (code, out, err) = rumba(&["bench", "--quick", "--repeat", "1", "--json"], &[]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    for (line, workload) in lines.iter().zip(["vadd", "matmul_shared", "reduce_shared"]) {
+        assert!(
+            line.starts_with(r#"{"peer": "rumba-sim", "workload": ""#),
+            "{line}"
+        );
+        assert!(line.contains(workload), "{line}");
+        assert!(line.ends_with(r#""check": true}"#), "{line}");
+    }
+}
+
+#[test]
+fn demo_shows_a_kernel_and_a_caught_fault() {
+    let (code, out, err) = rumba(&["demo"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sum 524288 (expected 524288)"), "{out}");
+    assert!(
+        out.contains("kernel 'oob' faulted in block (0, 0, 0) thread (3, 0, 0)"),
+        "{out}"
+    );
+}

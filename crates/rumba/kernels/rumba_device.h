@@ -40,6 +40,9 @@ struct rumba_array {
                                      j * strides[1] + k * strides[2]);
     }
 
+    // The element with C-order linear index `i` (any number of axes), as `a[i]`.
+    __device__ __forceinline__ T& operator[](rumba_index i) const { return flat(i); }
+
     // The element with C-order linear index `i` (any number of axes).
     __device__ __forceinline__ T& flat(rumba_index i) const {
         rumba_index off = 0;

@@ -77,8 +77,24 @@
 //!    assert!(handle.starts_with("rumba-ipc-array"));
 //!    ```
 //!
+//! 8. Kernels: typed parameters, launched on a stream with device arrays, host arrays (copied
+//!    automatically) and scalars; shared memory and barriers inside.
+//!    ```
+//!    use rumba::kernel::{Arr, Kernel};
+//!    let scale = Kernel::<(Arr<f32>, f32)>::new("scale", |t, (x, k)| {
+//!        let i = t.grid1();
+//!        if i < x.len() {
+//!            x.set(i, k * x.get(i));
+//!        }
+//!    });
+//!    let mut host = ndarray::arr1(&[1.0f32, 2.0, 3.0]);
+//!    scale.configure(1, 32).launch((&mut host, 2.0)).unwrap(); // in, kernel, back
+//!    assert_eq!(host.to_vec(), [2.0, 4.0, 6.0]);
+//!    ```
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
-//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`interop`].
+//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`] →
+//! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
 
 pub mod array;
@@ -111,6 +127,7 @@ pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
     from_cuda_array_interface, from_dlpack, is_cuda_array,
 };
+pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{

@@ -26,6 +26,9 @@
 
 pub mod sim;
 
+mod kernel;
+pub use kernel::{CudaKernelSource, KernelArg, KernelArrayArg, KernelFunction, KernelLaunch};
+
 #[cfg(feature = "cuda")]
 pub mod cuda;
 
@@ -566,6 +569,28 @@ pub trait Driver: Send + Sync + fmt::Debug {
             self.backend()
         )))
     }
+
+    /// Queues a kernel launch on `stream` (see [`KernelLaunch`]).
+    ///
+    /// Array arguments are checked against the device's allocations when queued where the backend
+    /// can (the sim refuses a range outside one live allocation with an error at once); the launch
+    /// itself runs asynchronously, and its failure — a kernel fault naming kernel, block, thread
+    /// and address on the sim — is reported at the stream's next synchronization. The sim runs
+    /// [`KernelFunction::sim`] (resolving array pointers to host addresses on the stream worker);
+    /// the CUDA backend compiles [`KernelFunction::cuda`] with NVRTC and packs each array as a
+    /// pointer + shape/stride descriptor followed by the scalars. A function without code for the
+    /// backend is refused with [`Error::Unsupported`].
+    ///
+    /// # Safety
+    /// Every array argument must describe device memory (or mapped host memory that no Rust
+    /// reference uses while the kernel runs) that stays allocated until the stream has run the
+    /// kernel, and whose `ptr` and strides are multiples of the element's alignment.
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()>;
 }
 
 /// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a

@@ -1,18 +1,21 @@
 //! The kernel executor of the simulated GPU: grids of blocks of GPU threads with real barriers,
 //! shared and local memory, atomics and fault capture.
 //!
-//! This layer is self-contained: it takes a kernel body (a closure run once per GPU thread with
+//! The engine is self-contained: it takes a kernel body (a closure run once per GPU thread with
 //! a [`ThreadCtx`]) and memory described as raw regions ([`GlobalView`]); it knows nothing of
-//! devices, allocations or streams. The launch API wires device arrays into it later.
+//! devices, allocations or streams. The launch API ([`launch`]: [`Kernel`], [`const_array_like`],
+//! [`In`] / [`Out`] / [`InOut`]) wires device arrays, host arrays and streams into it through the
+//! driver's [`launch_kernel`](crate::driver::Driver::launch_kernel).
 //!
 //! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
 //! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
 //! synchronise ([`exec`]). Memory is reached only through bounds-checked [`View`]s whose element
 //! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
 //!
-//! What it touches: rayon's global thread pool, per-worker resources (stacks, shared and local
-//! memory arenas) kept in thread-locals, and the memory behind the views a kernel captures.
-//! Nothing from the driver, memory-manager, array or stream layers.
+//! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
+//! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
+//! — nothing from the driver, memory-manager, array or stream layers; only [`launch`] reaches
+//! those.
 //!
 //! | file | concept |
 //! |---|---|
@@ -27,6 +30,7 @@
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
 //! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
+//! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
 //!
 //! A tiled kernel with shared memory and barriers:
 //!
@@ -66,6 +70,7 @@ mod coro;
 mod dim;
 pub mod exec;
 mod fault;
+pub mod launch;
 mod local;
 mod shape;
 mod shared;
@@ -79,9 +84,14 @@ pub use dim::{
     SHARED_MEMORY_PER_BLOCK, WARP_SIZE,
 };
 pub use exec::{ExecOptions, run_grid, run_grid_with};
+pub use launch::{
+    Arr, AutoTransfers, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs, Launcher,
+    Out, Param, Params, Scalar, auto_transfers, const_array_like,
+};
 pub use local::LOCAL_MEMORY_PER_THREAD;
 pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 pub use thread_ctx::{Predicate, ThreadCtx};
 pub use view::{
-    AtomicSpace, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray, View,
+    AtomicSpace, Const, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray,
+    View,
 };

@@ -72,9 +72,20 @@ pub struct Shared;
 #[derive(Debug, Clone, Copy)]
 pub struct Local;
 
+/// Constant memory: read-only arrays made by
+/// [`const_array_like`](crate::kernel::const_array_like). Reached only through
+/// [`ConstView`](crate::kernel::ConstView), which has no way to write.
+///
+/// ```
+/// assert_eq!(<rumba::kernel::Const as rumba::kernel::MemorySpace>::NAME, "constant");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Const;
+
 impl sealed::Sealed for Global {}
 impl sealed::Sealed for Shared {}
 impl sealed::Sealed for Local {}
+impl sealed::Sealed for Const {}
 impl MemorySpace for Global {
     const NAME: &'static str = "global";
 }
@@ -84,6 +95,14 @@ impl MemorySpace for Shared {
 impl MemorySpace for Local {
     const NAME: &'static str = "local";
 }
+impl MemorySpace for Const {
+    const NAME: &'static str = "constant";
+}
+// SAFETY: constant views only read (plain loads of memory that nobody writes while the view
+// lives: it is behind a shared borrow), so sharing them between OS threads cannot race.
+unsafe impl<T: Pod> Send for View<'_, T, Const> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Pod> Sync for View<'_, T, Const> {}
 impl AtomicSpace for Global {}
 impl AtomicSpace for Shared {}
 
@@ -189,6 +208,18 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
         };
         v.shape[..shape.len()].copy_from_slice(shape);
         v.strides[..shape.len()].copy_from_slice(strides);
+        v
+    }
+
+    /// A read-only view read with plain loads (no atomics), for memory behind a shared borrow.
+    ///
+    /// # Safety
+    /// As [`from_parts_unchecked`](Self::from_parts_unchecked), except that the memory need not
+    /// be writable but must not be written by anyone for `'a`.
+    pub(crate) unsafe fn frozen(ptr: *const u8, shape: &[usize], strides: &[isize]) -> Self {
+        // SAFETY: forwarded; the frozen mode never writes and never makes atomic references.
+        let mut v = unsafe { Self::from_parts_unchecked(ptr.cast_mut(), shape, strides, false) };
+        v.mode = Mode::Frozen;
         v
     }
 

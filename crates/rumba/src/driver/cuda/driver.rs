@@ -23,10 +23,11 @@ use super::flags::{
     cu_event, cu_stream, event_flags, event_handle, host_alloc_flags, host_register_flags,
     stream_handle,
 };
+use super::launch::{self, UserKernels};
 use super::strided::{launch_shape, pack};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -46,6 +47,7 @@ pub struct CudaDriver {
     /// Managed allocations: start → length (their host and device addresses are the same).
     managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
+    user_kernels: UserKernels,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -97,6 +99,7 @@ impl CudaDriver {
             pinned: RwLock::new(BTreeMap::new()),
             managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
+            user_kernels: UserKernels::default(),
         })
     }
 
@@ -687,6 +690,27 @@ impl Driver for CudaDriver {
         check("cuMemFree(managed)", unsafe {
             sys::cuMemFree_v2(ptr as usize as DevicePtr)
         })
+    }
+
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        launch::check_geometry(launch)?;
+        let src = launch.function.cuda.as_ref().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "kernel '{}' has no CUDA C source for the cuda backend (add one with Kernel::with_cuda_source)",
+                launch.function.name
+            ))
+        })?;
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        let f = self.user_kernels.function(device, src)?;
+        // SAFETY: forwarded from the caller's contract; the parameters are packed as the device
+        // header's `rumba_array` and scalar types.
+        unsafe { launch::launch(f, launch, s) }
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {

@@ -13,6 +13,7 @@
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
+//! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
 //! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
 //!
 //! This module touches the dynamic loader and, once a driver is found, CUDA.
@@ -29,6 +30,7 @@ pub mod builtin;
 mod driver;
 mod error;
 mod flags;
+mod launch;
 mod strided;
 
 pub use driver::CudaDriver;

@@ -21,6 +21,7 @@ pub(crate) mod bytes;
 mod event;
 mod host;
 pub(crate) mod ipc;
+mod launch;
 pub(crate) mod memory;
 mod staging;
 pub(crate) mod stream;
@@ -32,6 +33,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
+pub use launch::{SimArg, SimArray, SimKernelFn, SimLaunch};
+
 use event::SimEvent;
 use host::HostRegistry;
 use memory::{AddressSpace, lock};
@@ -40,7 +43,7 @@ use stream::{Dep, SimStream, StreamOwner};
 use crate::config::Config;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -765,6 +768,15 @@ impl Driver for SimDriver {
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
         self.host.free(ptr, &spaces)
+    }
+
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.launch(device, launch, stream)
     }
 }
 

@@ -1,0 +1,245 @@
+//! `rumba bench`: the peer workloads on rumba's simulator, optionally side by side with Numba's
+//! CUDA simulator and PoCL (`shared/peers/`), as a table, JSON lines and an SVG chart.
+//!
+//! | file | concept |
+//! |---|---|
+//! | [`workloads`] | the kernels, sizes, timing and result checks |
+//! | [`peers`] | running the peer scripts and reading their JSON |
+//! | [`plot`] | the SVG chart |
+
+pub mod peers;
+pub mod plot;
+pub mod workloads;
+
+use std::path::PathBuf;
+
+/// One measurement, in the peers' JSON form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// `rumba-sim`, `pocl` or `numba-cudasim`.
+    pub peer: String,
+    /// Workload name.
+    pub workload: String,
+    /// Problem size.
+    pub n: usize,
+    /// Median seconds of launch + synchronize.
+    pub seconds: f64,
+    /// Whether the result matched the host reference.
+    pub check: bool,
+}
+
+impl Run {
+    /// The peers' JSON line.
+    pub fn json(&self) -> String {
+        format!(
+            r#"{{"peer": "{}", "workload": "{}", "n": {}, "seconds": {:e}, "check": {}}}"#,
+            self.peer, self.workload, self.n, self.seconds, self.check
+        )
+    }
+}
+
+/// Options of `rumba bench`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchArgs {
+    /// Print one JSON line per run (the peers' format) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// A virtualenv made by shared/peers/setup.sh: also run Numba's simulator and PoCL.
+    #[arg(long, value_name = "DIR")]
+    pub peers: Option<PathBuf>,
+    /// Where numba_sim.py and pocl.py are (default: ../shared/peers or shared/peers).
+    #[arg(long, value_name = "DIR")]
+    pub peers_scripts: Option<PathBuf>,
+    /// Write a chart of the times (SVG) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Timed repetitions per workload (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub repeat: usize,
+    /// Only the small sizes (vadd 65,536, matmul 64, reduce 16,384).
+    #[arg(long)]
+    pub quick: bool,
+}
+
+/// Runs the benchmark.
+pub fn run(args: &BenchArgs) -> rumba::Result<()> {
+    let mut runs = Vec::new();
+    let emit = |r: &Run, runs: &mut Vec<Run>| {
+        if args.json {
+            println!("{}", r.json());
+        } else {
+            eprintln!("  {:<14} {:>10}  {}", r.workload, r.n, fmt_time(r.seconds));
+        }
+        runs.push(r.clone());
+    };
+    if !args.json {
+        eprintln!("rumba-sim:");
+    }
+    let vadd_sizes: &[usize] = if args.quick {
+        &[65_536]
+    } else {
+        &[65_536, 16_777_216]
+    };
+    for &n in vadd_sizes {
+        let r = workloads::vadd(n, args.repeat)?;
+        emit(&r, &mut runs);
+    }
+    let mm_sizes: &[usize] = if args.quick { &[64] } else { &[64, 256, 512] };
+    for &n in mm_sizes {
+        let r = workloads::matmul(n, args.repeat)?;
+        emit(&r, &mut runs);
+    }
+    let red_sizes: &[usize] = if args.quick {
+        &[16_384]
+    } else {
+        &[16_384, 1_048_576]
+    };
+    for &n in red_sizes {
+        let r = workloads::reduce(n, args.repeat)?;
+        emit(&r, &mut runs);
+    }
+    if !args.quick {
+        for r in workloads::copies(args.repeat)? {
+            emit(&r, &mut runs);
+        }
+    }
+
+    if let Some(venv) = &args.peers {
+        let scripts = peers::scripts_dir(args.peers_scripts.as_deref()).map_err(peer_err)?;
+        for (script, extra) in [
+            (
+                "pocl.py",
+                vec!["--repeat".to_string(), args.repeat.to_string()],
+            ),
+            (
+                "numba_sim.py",
+                vec!["--repeat".to_string(), "1".to_string()],
+            ),
+        ] {
+            if !args.json {
+                eprintln!("{script} ...");
+            }
+            match peers::run(venv, &scripts, script, &extra) {
+                Ok(rs) => {
+                    for r in rs {
+                        emit(&r, &mut runs);
+                    }
+                }
+                Err(e) => eprintln!("rumba bench: peer {script} skipped: {e}"),
+            }
+        }
+    }
+
+    if !args.json {
+        print_table(&runs);
+        if args.peers.is_some() {
+            print_goals(&runs);
+        }
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, plot::svg(&runs)).map_err(|e| {
+            rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
+        })?;
+        if !args.json {
+            println!("chart written to {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn peer_err(e: String) -> rumba::Error {
+    rumba::Error::InvalidArgument(e)
+}
+
+/// Seconds in a readable unit.
+pub fn fmt_time(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+fn find<'a>(runs: &'a [Run], peer: &str, workload: &str, n: usize) -> Option<&'a Run> {
+    runs.iter()
+        .find(|r| r.peer == peer && r.workload == workload && r.n == n)
+}
+
+/// The time ratio rumba / peer, as text.
+fn ratio(runs: &[Run], peer: &str, workload: &str, n: usize) -> String {
+    match (
+        find(runs, "rumba-sim", workload, n),
+        find(runs, peer, workload, n),
+    ) {
+        (Some(r), Some(p)) if p.seconds > 0.0 => {
+            let x = r.seconds / p.seconds;
+            if x < 0.01 {
+                format!("{x:.1e} ({:.0}× faster)", 1.0 / x)
+            } else {
+                format!("{x:.2}")
+            }
+        }
+        _ => "-".into(),
+    }
+}
+
+fn print_table(runs: &[Run]) {
+    let mut keys: Vec<(String, usize)> = Vec::new();
+    for r in runs {
+        if !keys.iter().any(|(w, n)| *w == r.workload && *n == r.n) {
+            keys.push((r.workload.clone(), r.n));
+        }
+    }
+    let cell = |peer: &str, w: &str, n: usize| {
+        find(runs, peer, w, n).map_or("-".to_string(), |r| {
+            format!(
+                "{}{}",
+                fmt_time(r.seconds),
+                if r.check { "" } else { " (WRONG)" }
+            )
+        })
+    };
+    println!(
+        "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
+        "workload", "n", "rumba-sim", "pocl", "numba-cudasim", "rumba/pocl", "rumba/numba"
+    );
+    println!("{}", "-".repeat(110));
+    for (w, n) in &keys {
+        println!(
+            "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
+            w,
+            n,
+            cell("rumba-sim", w, *n),
+            cell("pocl", w, *n),
+            cell("numba-cudasim", w, *n),
+            ratio(runs, "pocl", w, *n),
+            ratio(runs, "numba-cudasim", w, *n)
+        );
+    }
+}
+
+fn print_goals(runs: &[Run]) {
+    println!("\ngoals (time ratio rumba / peer):");
+    let goals: [(&str, usize, &str, f64); 5] = [
+        ("vadd", 65_536, "numba-cudasim", 1e-4),
+        ("matmul_shared", 64, "numba-cudasim", 1e-4),
+        ("vadd", 16_777_216, "pocl", 1.0),
+        ("matmul_shared", 512, "pocl", 1.5),
+        ("reduce_shared", 1_048_576, "pocl", 1.5),
+    ];
+    for (w, n, peer, limit) in goals {
+        let verdict = match (find(runs, "rumba-sim", w, n), find(runs, peer, w, n)) {
+            (Some(r), Some(p)) => {
+                let x = r.seconds / p.seconds;
+                format!(
+                    "{x:.3e} vs ≤ {limit:e}: {}",
+                    if x <= limit { "met" } else { "MISSED" }
+                )
+            }
+            _ => "not measured".into(),
+        };
+        println!("  {w:<14} {n:>10} vs {peer:<14} {verdict}");
+    }
+}

@@ -1,0 +1,210 @@
+//! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
+//! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
+//! `reduce_shared` (256-thread tree with one `syncthreads` per level), plus the 64 MiB `h2d` /
+//! `d2h` copies.
+//!
+//! Each runner puts its data on the device first, launches once to warm up, then times
+//! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
+
+use std::time::Instant;
+
+use rumba::array::Order;
+use rumba::kernel::{Arr, Kernel};
+use rumba::{Result, Stream};
+
+use super::Run;
+
+const TPB: usize = 16;
+
+/// Uniform pseudo-random `f32`s in `[0, 1)` (xorshift64*), the same on every run.
+pub fn random(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            ((s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
+        })
+        .collect()
+}
+
+/// numpy's `allclose`: `|a - b| <= atol + rtol * |b|` everywhere.
+pub fn allclose(a: &[f32], b: &[f32], rtol: f64, atol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(&x, &y)| ((x as f64) - (y as f64)).abs() <= atol + rtol * (y as f64).abs())
+}
+
+/// Median wall time of `launch` followed by synchronizing `stream`, after one warm-up.
+fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>) -> Result<f64> {
+    launch()?;
+    stream.synchronize()?;
+    let mut times = Vec::with_capacity(repeat);
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        launch()?;
+        stream.synchronize()?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+fn run(workload: &str, n: usize, seconds: f64, check: bool) -> Run {
+    Run {
+        peer: "rumba-sim".into(),
+        workload: workload.into(),
+        n,
+        seconds,
+        check,
+    }
+}
+
+/// `c[i] = a[i] + b[i]`, 256 threads per block.
+pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
+    Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("vadd", |t, (a, b, c)| {
+        let i = t.grid1();
+        if i < c.size() {
+            c.set(i, a.get(i) + b.get(i));
+        }
+    })
+}
+
+/// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
+pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
+    Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("matmul_shared", |t, (a, b, c)| {
+        let sa = t.shared_array::<f32>((TPB, TPB));
+        let sb = t.shared_array::<f32>((TPB, TPB));
+        let (x, y) = t.grid2();
+        let (tx, ty) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+        let n = c.shape()[0];
+        let mut acc = 0.0f32;
+        for tile in 0..t.grid_dim().x as usize {
+            sa.set((ty, tx), 0.0);
+            sb.set((ty, tx), 0.0);
+            if y < n && tx + tile * TPB < n {
+                sa.set((ty, tx), a.get((y, tx + tile * TPB)));
+            }
+            if x < n && ty + tile * TPB < n {
+                sb.set((ty, tx), b.get((ty + tile * TPB, x)));
+            }
+            t.syncthreads();
+            for j in 0..TPB {
+                acc += sa.get((ty, j)) * sb.get((j, tx));
+            }
+            t.syncthreads();
+        }
+        if y < n && x < n {
+            c.set((y, x), acc);
+        }
+    })
+}
+
+/// One partial sum per block of 256 through a shared-memory tree.
+pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
+    Kernel::<(Arr<f32>, Arr<f32>)>::new("reduce_shared", |t, (x, partial)| {
+        let s = t.shared_array::<f32>(256);
+        let tid = t.thread_idx().x as usize;
+        let i = t.grid1();
+        s.set(tid, if i < x.size() { x.get(i) } else { 0.0 });
+        t.syncthreads();
+        let mut stride = 128;
+        while stride > 0 {
+            if tid < stride {
+                s.set(tid, s.get(tid) + s.get(tid + stride));
+            }
+            t.syncthreads();
+            stride /= 2;
+        }
+        if tid == 0 {
+            partial.set(t.block_idx().x as usize, s.get(0));
+        }
+    })
+}
+
+pub fn vadd(n: usize, repeat: usize) -> Result<Run> {
+    let stream = rumba::legacy_default_stream()?;
+    let (a, b) = (random(n, 1), random(n, 2));
+    let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
+    let dc = rumba::device_array::<f32, _>(n, Order::C)?;
+    let k = vadd_kernel();
+    let blocks = n.div_ceil(256) as u32;
+    let s = timed(&stream, repeat, || {
+        k.configure(blocks, 256).launch((&da, &db, &dc))
+    })?;
+    let c = dc.copy_to_host()?;
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    Ok(run(
+        "vadd",
+        n,
+        s,
+        allclose(c.as_slice().unwrap_or(&[]), &want, 1e-5, 1e-8),
+    ))
+}
+
+pub fn matmul(n: usize, repeat: usize) -> Result<Run> {
+    let stream = rumba::legacy_default_stream()?;
+    let a = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 3)).map_err(shape_err)?;
+    let b = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 4)).map_err(shape_err)?;
+    let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
+    let dc = rumba::device_array::<f32, _>((n, n), Order::C)?;
+    let k = matmul_kernel();
+    let g = n.div_ceil(TPB) as u32;
+    let s = timed(&stream, repeat, || {
+        k.configure((g, g), (TPB as u32, TPB as u32))
+            .launch((&da, &db, &dc))
+    })?;
+    let c = dc.copy_to_host()?;
+    let want = a.dot(&b);
+    let ok = allclose(
+        c.as_slice().unwrap_or(&[]),
+        want.as_slice().unwrap_or(&[]),
+        1e-3,
+        1e-3,
+    );
+    Ok(run("matmul_shared", n, s, ok))
+}
+
+pub fn reduce(n: usize, repeat: usize) -> Result<Run> {
+    let stream = rumba::legacy_default_stream()?;
+    let x = random(n, 5);
+    let blocks = n.div_ceil(256);
+    let dx = rumba::to_device(&x)?;
+    let dp = rumba::device_array::<f32, _>(blocks, Order::C)?;
+    let k = reduce_kernel();
+    let s = timed(&stream, repeat, || {
+        k.configure(blocks as u32, 256).launch((&dx, &dp))
+    })?;
+    let p = dp.copy_to_host()?;
+    let want: Vec<f32> = x
+        .chunks(256)
+        .map(|c| c.iter().map(|&v| v as f64).sum::<f64>() as f32)
+        .collect();
+    Ok(run(
+        "reduce_shared",
+        n,
+        s,
+        allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-8),
+    ))
+}
+
+/// 64 MiB host → device and device → host from pageable memory.
+pub fn copies(repeat: usize) -> Result<Vec<Run>> {
+    let n = 64 << 20;
+    let host: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
+    let mut back = vec![0u8; n];
+    let buf = rumba::current_context()?.memalloc(n)?;
+    let stream = rumba::legacy_default_stream()?;
+    let h2d = timed(&stream, repeat, || buf.copy_from_host(&host))?;
+    let d2h = timed(&stream, repeat, || buf.copy_to_host(&mut back))?;
+    Ok(vec![
+        run("h2d", n, h2d, true),
+        run("d2h", n, d2h, back == host),
+    ])
+}
+
+fn shape_err(e: rumba::ndarray::ShapeError) -> rumba::Error {
+    rumba::Error::InvalidArgument(e.to_string())
+}

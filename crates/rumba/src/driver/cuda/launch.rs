@@ -1,0 +1,233 @@
+//! `launch_kernel` on CUDA: user kernels' CUDA C compiled by NVRTC (cached per device and source),
+//! `__constant__` globals filled when the module loads, and the parameter buffer packed the way
+//! the device header's `rumba_array<T, N>` expects.
+//!
+//! Packing is pure code and unit-tested: an array argument becomes the bytes of
+//! `struct { T* data; long long shape[N]; long long strides[N]; }` (byte strides), a scalar its own
+//! bytes; each parameter sits in its own 16-byte-aligned buffer, and `cuLaunchKernel` receives one
+//! pointer per parameter.
+//!
+//! This module touches NVRTC and the driver's module and launch calls.
+
+use std::collections::HashMap;
+use std::ffi::{CString, c_void};
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+
+use cudarc::driver::sys;
+
+use super::builtin::compile;
+use super::error::{check, map};
+use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
+use crate::error::{Error, Result};
+
+/// One packed kernel parameter, 16-byte aligned.
+pub(crate) struct Param(Vec<u128>);
+
+impl Param {
+    fn from_bytes(bytes: &[u8]) -> Param {
+        let mut words = vec![0u128; bytes.len().div_ceil(16).max(1)];
+        // SAFETY: `words` spans at least `bytes.len()` bytes; u128 has no invalid bit patterns.
+        let dst = unsafe {
+            std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), words.len() * 16)
+        };
+        dst[..bytes.len()].copy_from_slice(bytes);
+        Param(words)
+    }
+
+    /// The parameter's bytes (padded to 16).
+    #[cfg(test)]
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: reading the initialised words as bytes.
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<u8>(), self.0.len() * 16) }
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut c_void {
+        self.0.as_mut_ptr().cast()
+    }
+}
+
+/// Packs the arguments of a launch, in order.
+pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
+    args.iter()
+        .map(|a| match a {
+            KernelArg::Array(arr) => {
+                let mut b = Vec::with_capacity(8 + 16 * arr.shape.len());
+                b.extend_from_slice(&arr.ptr.to_ne_bytes());
+                for &n in &arr.shape {
+                    b.extend_from_slice(&(n as i64).to_ne_bytes());
+                }
+                for &s in &arr.strides {
+                    b.extend_from_slice(&(s as i64).to_ne_bytes());
+                }
+                Param::from_bytes(&b)
+            }
+            KernelArg::Scalar(bytes) => Param::from_bytes(bytes),
+        })
+        .collect()
+}
+
+/// Checks a launch's geometry against CUDA's limits before anything is compiled.
+pub(crate) fn check_geometry(launch: &KernelLaunch<'_>) -> Result<()> {
+    if launch.grid.contains(&0) || launch.block.contains(&0) {
+        return Err(Error::InvalidArgument(format!(
+            "kernel '{}': grid {:?} and block {:?} must have no zero dimension",
+            launch.function.name, launch.grid, launch.block
+        )));
+    }
+    u32::try_from(launch.dynamic_shared_bytes).map_err(|_| {
+        Error::InvalidArgument(format!(
+            "kernel '{}': {} bytes of dynamic shared memory",
+            launch.function.name, launch.dynamic_shared_bytes
+        ))
+    })?;
+    Ok(())
+}
+
+fn cache_key(device: usize, src: &CudaKernelSource) -> (usize, u64) {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    src.hash(&mut h);
+    (device, h.finish())
+}
+
+/// Loaded user kernels per (device, source).
+#[derive(Default)]
+pub(crate) struct UserKernels {
+    functions: Mutex<HashMap<(usize, u64), usize>>,
+}
+
+impl UserKernels {
+    /// The entry function of `src` in the current context (which is `device`'s), compiling and
+    /// loading the module, and filling its constants, on first use.
+    pub(crate) fn function(
+        &self,
+        device: usize,
+        src: &CudaKernelSource,
+    ) -> Result<sys::CUfunction> {
+        let key = cache_key(device, src);
+        let mut cache = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = cache.get(&key) {
+            return Ok(*f as sys::CUfunction);
+        }
+        let ptx = CString::new(compile(&src.entry, &src.source)?)
+            .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
+        let mut module = std::ptr::null_mut();
+        // SAFETY: NUL-terminated PTX from NVRTC; a context is current.
+        check("cuModuleLoadData", unsafe {
+            sys::cuModuleLoadData(&mut module, ptx.as_ptr().cast())
+        })?;
+        for (name, bytes) in &src.constants {
+            let cname = CString::new(name.as_str())
+                .map_err(|_| Error::InvalidArgument(format!("constant name {name:?}")))?;
+            let (mut dptr, mut size) = (0, 0);
+            // SAFETY: `module` is loaded; writes a pointer and a size.
+            check("cuModuleGetGlobal", unsafe {
+                sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, module, cname.as_ptr())
+            })?;
+            if bytes.len() > size {
+                return Err(Error::InvalidArgument(format!(
+                    "constant '{name}' has {} bytes but the module declares {size}",
+                    bytes.len()
+                )));
+            }
+            // SAFETY: `dptr` is the module global of `size` ≥ `bytes.len()` bytes.
+            check("cuMemcpyHtoD(constant)", unsafe {
+                sys::cuMemcpyHtoD_v2(dptr, bytes.as_ptr().cast(), bytes.len())
+            })?;
+        }
+        let entry = CString::new(src.entry.as_str())
+            .map_err(|_| Error::InvalidArgument(format!("entry name {:?}", src.entry)))?;
+        let mut f = std::ptr::null_mut();
+        // SAFETY: `module` is loaded and never unloaded while the driver lives.
+        match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {
+            sys::CUresult::CUDA_SUCCESS => {}
+            r => {
+                let mut e = map("cuModuleGetFunction", r);
+                if let Error::Driver { message, .. } = &mut e {
+                    message.push_str(&format!(
+                        " (is `{}` declared extern \"C\" __global__?)",
+                        src.entry
+                    ));
+                }
+                return Err(e);
+            }
+        }
+        cache.insert(key, f as usize);
+        Ok(f)
+    }
+}
+
+/// Launches `f` with the packed arguments on `stream`.
+///
+/// # Safety
+/// The arguments must match the kernel's parameters and satisfy
+/// [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)'s contract.
+pub(crate) unsafe fn launch(
+    f: sys::CUfunction,
+    launch: &KernelLaunch<'_>,
+    stream: sys::CUstream,
+) -> Result<()> {
+    let mut params = pack_args(launch.args);
+    let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(Param::as_mut_ptr).collect();
+    let [gx, gy, gz] = launch.grid;
+    let [bx, by, bz] = launch.block;
+    // SAFETY: one pointer per parameter, each to a buffer that outlives the call (the launch
+    // copies the parameter values); the rest is the caller's contract.
+    check(
+        &format!("cuLaunchKernel({})", launch.function.name),
+        unsafe {
+            sys::cuLaunchKernel(
+                f,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                launch.dynamic_shared_bytes as u32,
+                stream,
+                ptrs.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::KernelArrayArg;
+
+    #[test]
+    fn arrays_pack_as_pointer_shape_and_byte_strides() {
+        let args = [
+            KernelArg::Array(KernelArrayArg {
+                ptr: 0x1000,
+                itemsize: 4,
+                shape: vec![2, 3],
+                strides: vec![12, -4],
+                writable: true,
+            }),
+            KernelArg::Scalar(2.5f32.to_ne_bytes().to_vec()),
+        ];
+        let p = pack_args(&args);
+        assert_eq!(p.len(), 2);
+        let a = p[0].bytes();
+        let word = |i: usize| i64::from_ne_bytes(a[i * 8..i * 8 + 8].try_into().unwrap());
+        assert_eq!(
+            (word(0), word(1), word(2), word(3), word(4)),
+            (0x1000, 2, 3, 12, -4)
+        );
+        assert_eq!(&p[1].bytes()[..4], &2.5f32.to_ne_bytes());
+        assert_eq!(p[0].0.as_ptr() as usize % 16, 0, "16-byte aligned");
+    }
+
+    #[test]
+    fn sources_are_cached_per_device_and_text() {
+        let a = CudaKernelSource::new("A", "k");
+        let b = CudaKernelSource::new("B", "k");
+        assert_eq!(cache_key(0, &a), cache_key(0, &a.clone()));
+        assert_ne!(cache_key(0, &a), cache_key(0, &b));
+        assert_ne!(cache_key(0, &a), cache_key(1, &a));
+    }
+}

@@ -1,0 +1,307 @@
+//! Launch arguments: what a caller may pass for each kernel parameter, and how it becomes a raw
+//! [`KernelArg`].
+//!
+//! For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
+//! layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
+//! automatically (see [`transfer`](super::transfer)): `&mut a` or `InOut(&mut a)`, `In(&a)` or
+//! `&a`, `Out(&mut a)`. For a scalar parameter: a value of that type. The element type of every
+//! argument is checked by the compiler against the kernel's parameter list.
+//!
+//! Preparing the arguments of one launch builds a plan: the raw arguments for the driver, the
+//! device buffers the stream must keep alive until the kernel has run, and the copies back to
+//! host arrays to make once the kernel is queued.
+//!
+//! This module touches device arrays (allocation and copies of temporaries) and streams.
+
+use bytemuck::Pod;
+use ndarray::{ArrayBase, Data, DataMut, Dimension};
+use num_complex::Complex;
+
+use super::params::{Arr, Param, Params, Scalar};
+use super::transfer::{In, InOut, Out, count_to_device, count_to_host};
+use crate::array::DeviceArray;
+use crate::array::element::Element;
+use crate::driver::{KernelArg, KernelArrayArg};
+use crate::error::{Error, Result};
+use crate::memory::DeviceBuffer;
+use crate::stream::Stream;
+
+/// A copy back to the host, run after the kernel is queued.
+type After<'h> = Box<dyn FnOnce() -> Result<()> + 'h>;
+
+/// What one launch needs besides the kernel: raw arguments, buffers to keep alive and copies
+/// back. (Public only so the sealed argument traits can name it; not reachable from outside.)
+pub struct Plan<'h> {
+    stream: Stream,
+    pub(crate) args: Vec<KernelArg>,
+    pub(crate) keep: Vec<DeviceBuffer>,
+    pub(crate) after: Vec<After<'h>>,
+}
+
+impl<'h> Plan<'h> {
+    pub(crate) fn new(stream: &Stream) -> Self {
+        Plan {
+            stream: stream.clone(),
+            args: Vec::new(),
+            keep: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+
+    /// Adds a device array argument.
+    fn device_array<T: Element, D: Dimension>(&mut self, a: &DeviceArray<T, D>) -> Result<()> {
+        let device = self.stream.context().device_id();
+        let position = self.args.len();
+        if !a.is_empty() && a.buffer().device() != device {
+            return Err(Error::InvalidArgument(format!(
+                "kernel argument {position} lives on device {} but the launch runs on a stream of device {device}",
+                a.buffer().device()
+            )));
+        }
+        self.args.push(KernelArg::Array(KernelArrayArg {
+            ptr: a.device_ptr(),
+            itemsize: a.itemsize(),
+            shape: a.shape().to_vec(),
+            strides: a.strides().to_vec(),
+            writable: true,
+        }));
+        if !a.is_empty() {
+            self.keep.push(a.buffer().clone());
+        }
+        Ok(())
+    }
+
+    /// Copies a host array to a new device array on the launch's stream (staged: the data is
+    /// taken before this returns) and adds it as an argument.
+    fn host_in<T: Element, S: Data<Elem = T>, D: Dimension>(
+        &mut self,
+        host: &ArrayBase<S, D>,
+    ) -> Result<DeviceArray<T, D>> {
+        let d = crate::to_device_on(host, &self.stream)?;
+        if d.nbytes() > 0 {
+            count_to_device(d.nbytes());
+        }
+        self.device_array(&d)?;
+        Ok(d)
+    }
+
+    /// Allocates a device array like a host array, bound to the launch's stream, and adds it.
+    fn host_alloc<T: Element, S: Data<Elem = T>, D: Dimension>(
+        &mut self,
+        host: &ArrayBase<S, D>,
+    ) -> Result<DeviceArray<T, D>> {
+        let d = crate::to_device_alloc(host)?.bind(&self.stream);
+        self.device_array(&d)?;
+        Ok(d)
+    }
+
+    /// After the kernel: copies `dev` back into `host` (waiting for the stream).
+    fn copy_back<T: Element, S: DataMut<Elem = T> + 'h, D: Dimension + 'h>(
+        &mut self,
+        dev: DeviceArray<T, D>,
+        host: &'h mut ArrayBase<S, D>,
+    ) {
+        self.after.push(Box::new(move || {
+            dev.copy_to_host_into(host)?;
+            if dev.nbytes() > 0 {
+                count_to_host(dev.nbytes());
+            }
+            Ok(())
+        }));
+    }
+
+    /// Adds a scalar argument.
+    fn scalar<T: Pod>(&mut self, v: T) {
+        self.args
+            .push(KernelArg::Scalar(bytemuck::bytes_of(&v).to_vec()));
+    }
+}
+
+pub(crate) mod sealed {
+    use super::Plan;
+    use crate::error::Result;
+
+    /// Turns one argument into raw form.
+    pub trait Prepare<P> {
+        fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+        where
+            Self: 'h;
+    }
+
+    /// Turns a tuple of arguments into raw form.
+    pub trait PrepareAll<P> {
+        fn prepare_all<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+        where
+            Self: 'h;
+    }
+}
+use sealed::{Prepare, PrepareAll};
+
+/// A value that can be passed for a kernel parameter of type `P` (see the [module docs](self)).
+///
+/// ```
+/// use rumba::kernel::{Arr, LaunchArg};
+/// fn accepts<A: LaunchArg<Arr<f32>>>(_a: A) {}
+/// let d = rumba::to_device(&[1.0f32]).unwrap();
+/// accepts(&d);
+/// accepts(rumba::In(&ndarray::arr1(&[1.0f32])));
+/// ```
+pub trait LaunchArg<P: Param>: Prepare<P> {}
+
+/// A tuple of launch arguments matching a kernel's parameter tuple `P`.
+///
+/// ```
+/// use rumba::kernel::{Arr, LaunchArgs};
+/// fn accepts<A: LaunchArgs<(Arr<i32>, u32)>>(_a: A) {}
+/// accepts((&rumba::to_device(&[1i32]).unwrap(), 7u32));
+/// ```
+pub trait LaunchArgs<P: Params>: PrepareAll<P> {}
+
+impl<T: Element + Pod, D: Dimension> Prepare<Arr<T>> for &DeviceArray<T, D> {
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        plan.device_array(self)
+    }
+}
+impl<T: Element + Pod, D: Dimension> LaunchArg<Arr<T>> for &DeviceArray<T, D> {}
+
+impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for In<&ArrayBase<S, D>> {
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        let d = plan.host_in(self.0)?;
+        drop(d); // the plan keeps its buffer alive until the kernel has run
+        Ok(())
+    }
+}
+impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for In<&ArrayBase<S, D>> {}
+
+impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for &ArrayBase<S, D> {
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        In(self).prepare(plan)
+    }
+}
+impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for &ArrayBase<S, D> {}
+
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+    for Out<&mut ArrayBase<S, D>>
+{
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        let d = plan.host_alloc(self.0)?;
+        plan.copy_back(d, self.0);
+        Ok(())
+    }
+}
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+    for Out<&mut ArrayBase<S, D>>
+{
+}
+
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+    for InOut<&mut ArrayBase<S, D>>
+{
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        let d = plan.host_in(self.0)?;
+        plan.copy_back(d, self.0);
+        Ok(())
+    }
+}
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+    for InOut<&mut ArrayBase<S, D>>
+{
+}
+
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+    for &mut ArrayBase<S, D>
+{
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        InOut(self).prepare(plan)
+    }
+}
+impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+    for &mut ArrayBase<S, D>
+{
+}
+
+impl<R: Pod + Send + Sync> Prepare<Scalar<R>> for R {
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        plan.scalar(self);
+        Ok(())
+    }
+}
+impl<R: Pod + Send + Sync> LaunchArg<Scalar<R>> for R {}
+
+macro_rules! scalar_args {
+    ($($t:ty),+) => {$(
+        impl Prepare<$t> for $t {
+            fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+            where
+                Self: 'h,
+            {
+                plan.scalar(self);
+                Ok(())
+            }
+        }
+        impl LaunchArg<$t> for $t {}
+    )+};
+}
+scalar_args!(
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    half::f16,
+    Complex<f32>,
+    Complex<f64>
+);
+
+macro_rules! args_tuple {
+    ($($p:ident $a:ident $i:tt),*) => {
+        impl<$($p: Param, $a: LaunchArg<$p>),*> PrepareAll<($($p,)*)> for ($($a,)*) {
+            #[allow(unused_variables)]
+            fn prepare_all<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+            where
+                Self: 'h,
+            {
+                $(self.$i.prepare(plan)?;)*
+                Ok(())
+            }
+        }
+        impl<$($p: Param, $a: LaunchArg<$p>),*> LaunchArgs<($($p,)*)> for ($($a,)*) {}
+    };
+}
+args_tuple!();
+args_tuple!(PA A 0);
+args_tuple!(PA A 0, PB B 1);
+args_tuple!(PA A 0, PB B 1, PC C 2);
+args_tuple!(PA A 0, PB B 1, PC C 2, PD D 3);
+args_tuple!(PA A 0, PB B 1, PC C 2, PD D 3, PE E 4);
+args_tuple!(PA A 0, PB B 1, PC C 2, PD D 3, PE E 4, PF F 5);
+args_tuple!(PA A 0, PB B 1, PC C 2, PD D 3, PE E 4, PF F 5, PG G 6);
+args_tuple!(PA A 0, PB B 1, PC C 2, PD D 3, PE E 4, PF F 5, PG G 6, PH H 7);

@@ -1,0 +1,312 @@
+//! [`Kernel<P>`]: a kernel definition with typed parameters, and its launch.
+//!
+//! A kernel is defined once from a name, a parameter tuple `P` (see [`Params`]) and a body — a
+//! closure run once per GPU thread with the thread's [`ThreadCtx`] and the launch's arguments as
+//! the views `P` declares. Launching it ([`Kernel::configure`] … [`Launcher::launch`]) checks the
+//! configuration, prepares the arguments (device arrays as they are; host arrays through
+//! automatic transfers), hands one [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)
+//! to the stream, keeps the device buffers alive until the kernel has run, and makes the copies
+//! back that were asked for.
+//!
+//! This module touches the driver (one launch), streams and, through the argument module, device
+//! arrays.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::args::{LaunchArgs, Plan};
+use super::constant::ConstArray;
+use super::params::Params;
+use crate::driver::sim::{SimKernelFn, SimLaunch};
+use crate::driver::{CudaKernelSource, KernelFunction, KernelLaunch};
+use crate::error::Result;
+use crate::kernel::{Dim3, LaunchConfig, ThreadCtx, run_grid};
+use crate::stream::Stream;
+
+/// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
+///
+/// The body runs once per GPU thread. It receives the thread's [`ThreadCtx`] (indices,
+/// barriers, shared/local memory, fences) and the arguments: a [`GlobalView`](crate::kernel::GlobalView)
+/// for each [`Arr<T>`](crate::kernel::Arr) parameter, a value for each scalar. Launches are
+/// asynchronous on a stream (the legacy default stream unless told otherwise); a fault is
+/// reported at the stream's next synchronization. Cloning shares the definition.
+///
+/// ```
+/// use rumba::kernel::{Arr, Kernel};
+/// let vadd = Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("vadd", |t, (a, b, c)| {
+///     let i = t.grid1();
+///     if i < c.len() {
+///         c.set(i, a.get(i) + b.get(i));
+///     }
+/// });
+/// let n = 1000;
+/// let a = rumba::to_device(&vec![1.0f32; n]).unwrap();
+/// let b = rumba::to_device(&vec![2.0f32; n]).unwrap();
+/// let c = rumba::device_array::<f32, _>(n, rumba::array::Order::C).unwrap();
+/// vadd.configure(n.div_ceil(256) as u32, 256).launch((&a, &b, &c)).unwrap();
+/// assert!(c.copy_to_host().unwrap().iter().all(|&x| x == 3.0));
+/// ```
+pub struct Kernel<P: Params> {
+    function: Arc<KernelFunction>,
+    _params: PhantomData<fn() -> P>,
+}
+
+impl<P: Params> Clone for Kernel<P> {
+    fn clone(&self) -> Self {
+        Kernel {
+            function: Arc::clone(&self.function),
+            _params: PhantomData,
+        }
+    }
+}
+
+impl<P: Params> std::fmt::Debug for Kernel<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Kernel<{}>({:?})",
+            std::any::type_name::<P>(),
+            self.function
+        )
+    }
+}
+
+impl<P: Params> Kernel<P> {
+    /// Defines a kernel named `name` (used in errors) with `body` as its sim code.
+    ///
+    /// Name the parameter tuple with a turbofish so the closure's arguments are inferred:
+    /// `Kernel::<(Arr<f32>, f32)>::new("k", |t, (x, s)| …)`. The body borrows the launch's
+    /// argument tuple (`&P::Views`): a tuple pattern binds each argument by reference, so views
+    /// are used as they are and a scalar `s` is read as `*s`. (Borrowing instead of copying the
+    /// views into every GPU thread matters: a view is ~150 bytes, and copying three of them per
+    /// thread made `vadd` five times slower.)
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Kernel};
+    /// let fill = Kernel::<(Arr<u8>, u8)>::new("fill", |t, (a, v)| {
+    ///     let (x, y) = t.grid2();
+    ///     if x < a.shape()[1] && y < a.shape()[0] {
+    ///         a.set((y, x), *v);
+    ///     }
+    /// });
+    /// let d = rumba::device_array::<u8, _>((3, 5), rumba::array::Order::C).unwrap();
+    /// fill.configure((1, 1), (8, 4)).launch((&d, 7)).unwrap();
+    /// assert!(d.copy_to_host().unwrap().iter().all(|&v| v == 7));
+    /// ```
+    pub fn new<F>(name: &str, body: F) -> Self
+    where
+        F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
+    {
+        let sim: SimKernelFn = Arc::new(move |launch: &SimLaunch<'_>| {
+            let views = P::views(launch.args())?;
+            let config = LaunchConfig::new(launch.grid(), launch.block())
+                .with_dynamic_shared_bytes(launch.dynamic_shared_bytes());
+            run_grid(launch.name(), &config, |t| body(t, &views))
+        });
+        Kernel {
+            function: Arc::new(KernelFunction {
+                name: name.to_owned(),
+                sim: Some(sim),
+                cuda: None,
+            }),
+            _params: PhantomData,
+        }
+    }
+
+    /// Attaches CUDA C source for the CUDA backend (the sim keeps running the Rust body).
+    ///
+    /// ```
+    /// use rumba::{driver::CudaKernelSource, kernel::{Arr, Kernel}};
+    /// let k = Kernel::<(Arr<f32>,)>::new("zero", |t, (a,)| a.set(t.grid1(), 0.0))
+    ///     .with_cuda_source(CudaKernelSource::new(
+    ///         r#"extern "C" __global__ void zero(rumba_array<float, 1> a) { a[rumba_grid1()] = 0.f; }"#,
+    ///         "zero",
+    ///     ));
+    /// assert_eq!(k.function().cuda.as_ref().unwrap().entry, "zero");
+    /// ```
+    pub fn with_cuda_source(mut self, source: CudaKernelSource) -> Self {
+        Arc::make_mut(&mut self.function).cuda = Some(source);
+        self
+    }
+
+    /// Registers a constant array as the `__constant__` global `name` of the CUDA source (the
+    /// sim body reads the [`ConstArray`] it captured). Without CUDA source this does nothing.
+    ///
+    /// ```
+    /// use rumba::{driver::CudaKernelSource, kernel::{Arr, Kernel}};
+    /// let lut = rumba::const_array_like(&ndarray::arr1(&[1.0f32, 2.0])).unwrap();
+    /// let l = lut.clone();
+    /// let k = Kernel::<(Arr<f32>,)>::new("k", move |t, (a,)| a.set(t.grid1(), l.get(t.grid1())))
+    ///     .with_cuda_source(CudaKernelSource::new("__constant__ float lut[2]; /* … */", "k"))
+    ///     .with_cuda_constant("lut", &lut);
+    /// assert_eq!(k.function().cuda.as_ref().unwrap().constants[0].1.len(), 8);
+    /// ```
+    pub fn with_cuda_constant<T: bytemuck::Pod>(
+        mut self,
+        name: &str,
+        array: &ConstArray<T>,
+    ) -> Self {
+        if let Some(cuda) = Arc::make_mut(&mut self.function).cuda.as_mut() {
+            cuda.constants
+                .push((name.to_owned(), array.as_bytes().to_vec()));
+        }
+        self
+    }
+
+    /// The kernel's name.
+    ///
+    /// ```
+    /// assert_eq!(rumba::kernel::Kernel::<()>::new("k", |_, ()| {}).name(), "k");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.function.name
+    }
+
+    /// The driver-level description of the kernel.
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// assert!(k.function().sim.is_some());
+    /// ```
+    pub fn function(&self) -> &KernelFunction {
+        &self.function
+    }
+
+    /// Numba's `kernel[grid, block]`: a launcher with this geometry, on the legacy default stream
+    /// and without dynamic shared memory until told otherwise.
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Kernel};
+    /// let k = Kernel::<(Arr<i32>,)>::new("ids", |t, (o,)| o.set(t.grid1(), t.grid1() as i32));
+    /// let d = rumba::device_array::<i32, _>(8, rumba::array::Order::C).unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// k.configure(2, 4).stream(&s).launch((&d,)).unwrap();
+    /// s.synchronize().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), (0..8).collect::<Vec<_>>());
+    /// ```
+    pub fn configure(&self, grid: impl Into<Dim3>, block: impl Into<Dim3>) -> Launcher<'_, P> {
+        Launcher {
+            kernel: self,
+            config: LaunchConfig::new(grid, block),
+            stream: None,
+        }
+    }
+
+    /// Launches with `config` on `stream` (`None`: the legacy default stream).
+    ///
+    /// ```
+    /// use rumba::kernel::{Kernel, LaunchConfig};
+    /// let k = Kernel::<()>::new("k", |_, ()| {});
+    /// k.launch(&LaunchConfig::new(4, 64), None, ()).unwrap();
+    /// let err = k.launch(&LaunchConfig::new(1, 4096), None, ()).unwrap_err();
+    /// assert!(matches!(err, rumba::Error::InvalidArgument(ref m) if m.contains("4096")));
+    /// ```
+    pub fn launch<A: LaunchArgs<P>>(
+        &self,
+        config: &LaunchConfig,
+        stream: Option<&Stream>,
+        args: A,
+    ) -> Result<()> {
+        config.validate()?;
+        let stream = match stream {
+            Some(s) => s.clone(),
+            None => crate::legacy_default_stream()?,
+        };
+        let mut plan = Plan::new(&stream);
+        args.prepare_all(&mut plan)?;
+        let launch = KernelLaunch {
+            function: &self.function,
+            grid: config.grid.to_array(),
+            block: config.block.to_array(),
+            dynamic_shared_bytes: config.dynamic_shared_bytes,
+            args: &plan.args,
+        };
+        let (driver, device) = (stream.context().driver(), stream.context().device_id());
+        // SAFETY: every array argument describes a live device array of this device (checked in
+        // `Plan::device_array`; its layout lies inside its buffer and is aligned for its element
+        // type by `DeviceArray`'s invariants); the stream keeps those buffers alive until it has
+        // run the kernel (`keep_alive` below).
+        unsafe { driver.launch_kernel(device, &launch, stream.handle()) }?;
+        if !plan.keep.is_empty() {
+            stream.keep_alive(std::mem::take(&mut plan.keep))?;
+        }
+        for copy_back in plan.after {
+            copy_back()?;
+        }
+        Ok(())
+    }
+}
+
+/// A configured launch: Numba's `kernel[grid, block, stream, dynamic_shared_bytes]`. Made by
+/// [`Kernel::configure`]; [`launch`](Launcher::launch) runs it.
+///
+/// ```
+/// use rumba::kernel::{Arr, Kernel};
+/// let k = Kernel::<(Arr<f32>,)>::new("dyn", |t, (o,)| {
+///     let s = t.dynamic_shared::<f32>();
+///     let i = t.thread_idx().x as usize;
+///     s.set(i, i as f32);
+///     t.syncthreads();
+///     o.set(i, s.get(s.len() - 1 - i));
+/// });
+/// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+/// k.configure(1, 4).dynamic_shared_bytes(16).launch((&d,)).unwrap();
+/// assert_eq!(d.copy_to_host().unwrap().to_vec(), [3.0, 2.0, 1.0, 0.0]);
+/// ```
+#[derive(Debug)]
+pub struct Launcher<'k, P: Params> {
+    kernel: &'k Kernel<P>,
+    config: LaunchConfig,
+    stream: Option<Stream>,
+}
+
+impl<P: Params> Launcher<'_, P> {
+    /// Runs the launch on `stream` instead of the legacy default stream.
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// let s = rumba::stream().unwrap();
+    /// k.configure(1, 1).stream(&s).launch(()).unwrap();
+    /// s.synchronize().unwrap();
+    /// ```
+    pub fn stream(mut self, stream: &Stream) -> Self {
+        self.stream = Some(stream.clone());
+        self
+    }
+
+    /// Bytes of dynamic shared memory per block (see
+    /// [`ThreadCtx::dynamic_shared`](crate::kernel::ThreadCtx::dynamic_shared)).
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |t, ()| assert_eq!(t.dynamic_shared::<u8>().len(), 8));
+    /// k.configure(1, 1).dynamic_shared_bytes(8).launch(()).unwrap();
+    /// rumba::legacy_default_stream().unwrap().synchronize().unwrap();
+    /// ```
+    pub fn dynamic_shared_bytes(mut self, bytes: usize) -> Self {
+        self.config.dynamic_shared_bytes = bytes;
+        self
+    }
+
+    /// The configuration so far.
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// assert_eq!(k.configure((2, 3), 32).config().num_blocks(), 6);
+    /// ```
+    pub fn config(&self) -> &LaunchConfig {
+        &self.config
+    }
+
+    /// Launches with `args` (see [`Kernel::launch`]).
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Kernel};
+    /// let k = Kernel::<(Arr<u32>, u32)>::new("set", |t, (a, v)| a.set(t.grid1(), *v));
+    /// let mut host = ndarray::Array1::<u32>::zeros(3);
+    /// k.configure(1, 3).launch((&mut host, 9)).unwrap(); // copied in and back
+    /// assert_eq!(host.to_vec(), [9, 9, 9]);
+    /// ```
+    pub fn launch<A: LaunchArgs<P>>(self, args: A) -> Result<()> {
+        self.kernel.launch(&self.config, self.stream.as_ref(), args)
+    }
+}

@@ -1,0 +1,52 @@
+//! Kernels end to end: define a kernel with typed parameters, launch it on a stream with device
+//! arrays, host arrays and scalars, and read constant memory — SPEC §5's launch API on top of the
+//! executor engine.
+//!
+//! | file | concept |
+//! |---|---|
+//! | `params` | [`Param`] / [`Params`]: what a kernel takes ([`Arr<T>`], numbers, [`Scalar<R>`]) and what its body sees |
+//! | `args` | [`LaunchArg`] / [`LaunchArgs`]: what a caller may pass, turned into raw driver arguments |
+//! | `transfer` | [`In`], [`Out`], [`InOut`]: automatic transfers of host arrays, and [`auto_transfers`] |
+//! | `constant` | [`const_array_like`], [`ConstArray`], [`ConstView`]: read-only constant memory |
+//! | `kernel` | [`Kernel`] and [`Launcher`]: definition and launch |
+//!
+//! A launch is one [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel) on a stream:
+//! asynchronous, ordered with the stream's other work, and failing — on a kernel fault — at the
+//! stream's next synchronization, after which the stream and the runtime work normally. The
+//! stream keeps the device arrays a queued kernel uses alive until it has run.
+//!
+//! ```
+//! use rumba::kernel::{Arr, Kernel};
+//! // Numba's `cuda.grid(1)` + shared memory + a barrier: reverse each block of 4.
+//! let rev = Kernel::<(Arr<i32>,)>::new("rev", |t, (a,)| {
+//!     let s = t.shared_array::<i32>(4);
+//!     let (i, tx) = (t.grid1(), t.thread_idx().x as usize);
+//!     s.set(tx, a.get(i));
+//!     t.syncthreads();
+//!     a.set(i, s.get(3 - tx));
+//! });
+//! let d = rumba::to_device(&[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+//! rev.configure(2, 4).launch((&d,)).unwrap();
+//! assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 3, 2, 1, 8, 7, 6, 5]);
+//!
+//! // An out-of-bounds index fails the launch, reported at the next synchronization.
+//! let oob = Kernel::<(Arr<i32>,)>::new("oob", |t, (a,)| a.set(t.grid1(), 0));
+//! oob.configure(1, 16).launch((&d,)).unwrap();
+//! let err = rumba::legacy_default_stream().unwrap().synchronize().unwrap_err();
+//! assert!(err.to_string().contains("kernel 'oob' faulted in block (0, 0, 0) thread (8, 0, 0)"));
+//! ```
+//!
+//! This module touches the driver (launches), streams and device arrays; the engine it runs
+//! kernels with is the rest of [`kernel`](crate::kernel).
+
+mod args;
+mod constant;
+mod kernel;
+mod params;
+mod transfer;
+
+pub use args::{LaunchArg, LaunchArgs};
+pub use constant::{ConstArray, ConstView, const_array_like};
+pub use kernel::{Kernel, Launcher};
+pub use params::{Arr, Param, Params, Scalar};
+pub use transfer::{AutoTransfers, In, InOut, Out, auto_transfers};

@@ -1,0 +1,215 @@
+//! Kernel parameter types: what a kernel declares it takes, and what its body sees of each.
+//!
+//! A kernel's parameter list is a tuple of [`Param`] types, written once in the kernel's type:
+//! [`Arr<T>`] for an n-d array of `T` (the body sees a [`GlobalView`] with the array's own shape
+//! and byte strides), a plain number type (`f32`, `i64`, `Complex<f64>`, …) for a scalar, and
+//! [`Scalar<R>`] for a record passed by value. On the simulator, [`Params::views`] turns the
+//! resolved raw arguments of one launch into the typed values the body receives, once per launch
+//! (on the stream worker), checking item sizes, dimensions and alignment.
+//!
+//! This module touches only the resolved arguments it is given.
+
+use std::marker::PhantomData;
+
+use bytemuck::Pod;
+use num_complex::Complex;
+
+use crate::array::element::Element;
+use crate::driver::sim::{SimArg, SimArray};
+use crate::error::{Error, Result};
+use crate::kernel::GlobalView;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// One kernel parameter type. Sealed: the kinds are arrays ([`Arr`]), numbers and records
+/// ([`Scalar`]).
+///
+/// ```
+/// use rumba::kernel::{Arr, Param};
+/// fn takes<P: Param>() {}
+/// takes::<Arr<f32>>();
+/// takes::<f64>();
+/// ```
+pub trait Param: sealed::Sealed + 'static {
+    /// What the kernel body receives for this parameter during one launch.
+    type View<'v>: Copy + Send + Sync;
+
+    /// Builds the body's value from a resolved argument (simulator only).
+    #[doc(hidden)]
+    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<Self::View<'v>>;
+}
+
+/// An array parameter: the body sees a writable [`GlobalView<'_, T>`] with the argument's shape
+/// and byte strides (any number of dimensions; indices are checked against the shape).
+///
+/// ```
+/// use rumba::kernel::{Arr, Kernel};
+/// let twice = Kernel::<(Arr<i32>,)>::new("twice", |t, (a,)| {
+///     let i = t.grid1();
+///     if i < a.len() {
+///         a.set(i, 2 * a.get(i));
+///     }
+/// });
+/// let d = rumba::to_device(&[1, 2, 3]).unwrap();
+/// twice.configure(1, 32).launch((&d,)).unwrap();
+/// assert_eq!(d.copy_to_host().unwrap().to_vec(), [2, 4, 6]);
+/// ```
+pub struct Arr<T>(PhantomData<fn() -> T>);
+
+/// A record (any `bytemuck::Pod` struct) passed by value: the body sees the `R`.
+///
+/// ```
+/// use rumba::kernel::{Arr, Kernel, Scalar};
+/// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+/// #[repr(C)]
+/// struct Affine { a: f32, b: f32 }
+/// let k = Kernel::<(Arr<f32>, Scalar<Affine>)>::new("affine", |t, (x, f)| {
+///     let i = t.grid1();
+///     if i < x.len() {
+///         x.set(i, f.a * x.get(i) + f.b);
+///     }
+/// });
+/// let d = rumba::to_device(&[1.0f32, 2.0]).unwrap();
+/// k.configure(1, 2).launch((&d, Affine { a: 10.0, b: 1.0 })).unwrap();
+/// assert_eq!(d.copy_to_host().unwrap().to_vec(), [11.0, 21.0]);
+/// ```
+pub struct Scalar<R>(PhantomData<fn() -> R>);
+
+impl<T> sealed::Sealed for Arr<T> {}
+impl<R> sealed::Sealed for Scalar<R> {}
+
+fn wrong_kind(position: usize, want: &str) -> Error {
+    Error::InvalidArgument(format!(
+        "kernel argument {position} should be {want} but the launch passed something else"
+    ))
+}
+
+/// A typed view of a resolved array argument.
+fn array_view<'v, T: Pod>(a: &SimArray<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+    if a.itemsize() != size_of::<T>() {
+        return Err(Error::InvalidArgument(format!(
+            "kernel argument {position} has {}-byte elements, but the kernel reads {}-byte {}",
+            a.itemsize(),
+            size_of::<T>(),
+            std::any::type_name::<T>()
+        )));
+    }
+    // SAFETY: the simulator guarantees that every element `a`'s layout addresses lies in live,
+    // writable device memory for 'v that others reach only atomically (see `SimArray`);
+    // `from_raw_parts` checks alignment and dimensions.
+    unsafe { GlobalView::from_raw_parts(a.addr().cast(), a.shape(), a.strides(), a.writable()) }
+        .map_err(|e| Error::InvalidArgument(format!("kernel argument {position}: {e}")))
+}
+
+impl<T: Element + Pod> Param for Arr<T> {
+    type View<'v> = GlobalView<'v, T>;
+
+    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+        match arg {
+            SimArg::Array(a) => array_view(a, position),
+            SimArg::Scalar(_) => Err(wrong_kind(position, "an array")),
+        }
+    }
+}
+
+fn scalar_value<T: Pod>(arg: &SimArg<'_>, position: usize) -> Result<T> {
+    match arg {
+        SimArg::Scalar(b) if b.len() == size_of::<T>() => Ok(bytemuck::pod_read_unaligned(b)),
+        SimArg::Scalar(b) => Err(Error::InvalidArgument(format!(
+            "kernel argument {position} has {} bytes but {} has {}",
+            b.len(),
+            std::any::type_name::<T>(),
+            size_of::<T>()
+        ))),
+        SimArg::Array(_) => Err(wrong_kind(position, "a scalar")),
+    }
+}
+
+impl<R: Pod + Send + Sync> Param for Scalar<R> {
+    type View<'v> = R;
+
+    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<R> {
+        scalar_value(arg, position)
+    }
+}
+
+macro_rules! scalar_params {
+    ($($t:ty),+) => {$(
+        impl sealed::Sealed for $t {}
+        impl Param for $t {
+            type View<'v> = $t;
+
+            fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<$t> {
+                scalar_value(arg, position)
+            }
+        }
+    )+};
+}
+scalar_params!(
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    half::f16,
+    Complex<f32>,
+    Complex<f64>
+);
+
+/// A kernel's whole parameter list: a tuple of up to eight [`Param`]s (or `()`).
+///
+/// ```
+/// use rumba::kernel::{Arr, Params};
+/// fn takes<P: Params>() {}
+/// takes::<(Arr<f32>, Arr<f32>, usize)>();
+/// takes::<()>();
+/// ```
+pub trait Params: 'static {
+    /// What the body receives: the tuple of each parameter's [`Param::View`].
+    type Views<'v>: Copy + Send + Sync;
+    /// Number of parameters.
+    const COUNT: usize;
+
+    /// Builds the body's values from one launch's resolved arguments (simulator only).
+    #[doc(hidden)]
+    fn views<'v>(args: &[SimArg<'v>]) -> Result<Self::Views<'v>>;
+}
+
+macro_rules! params_tuple {
+    ($n:expr; $($p:ident $i:tt),*) => {
+        impl<$($p: Param),*> Params for ($($p,)*) {
+            type Views<'v> = ($($p::View<'v>,)*);
+            const COUNT: usize = $n;
+
+            #[allow(unused_variables)]
+            fn views<'v>(args: &[SimArg<'v>]) -> Result<Self::Views<'v>> {
+                if args.len() != $n {
+                    return Err(Error::InvalidArgument(format!(
+                        "the kernel takes {} argument(s) but the launch passed {}",
+                        $n,
+                        args.len()
+                    )));
+                }
+                Ok(($($p::view(&args[$i], $i)?,)*))
+            }
+        }
+    };
+}
+params_tuple!(0;);
+params_tuple!(1; A 0);
+params_tuple!(2; A 0, B 1);
+params_tuple!(3; A 0, B 1, C 2);
+params_tuple!(4; A 0, B 1, C 2, D 3);
+params_tuple!(5; A 0, B 1, C 2, D 3, E 4);
+params_tuple!(6; A 0, B 1, C 2, D 3, E 4, F 5);
+params_tuple!(7; A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+params_tuple!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);

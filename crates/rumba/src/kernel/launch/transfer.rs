@@ -1,0 +1,143 @@
+//! Automatic transfers of host arrays passed straight to a launch (SPEC §5), and their count.
+//!
+//! A host array given to a launch is copied to a temporary device array before the kernel and
+//! back after it — Numba's conservative rule. [`In`], [`Out`] and [`InOut`] say which directions
+//! are needed: `In(&a)` copies to the device only (the kernel's writes are discarded), `Out(&mut a)`
+//! only allocates and copies back, `InOut(&mut a)` does both. A bare `&mut a` means `InOut`; a bare
+//! `&a` can only be read, so it means `In`.
+//!
+//! A launch with something to copy back is complete when it returns (the copy back waits for the
+//! kernel, so a kernel fault is reported by the launch itself). A launch whose host arrays are all
+//! `In` stays asynchronous: the data is taken before the launch returns, and the stream keeps the
+//! temporary alive until the kernel has run.
+//!
+//! [`auto_transfers`] counts the copies made this way on the calling thread, so a program (or a
+//! test) can see what automatic transfers cost it.
+//!
+//! This module touches a thread-local counter only; the copies themselves are made by
+//! [`args`](super::args) with the device-array API.
+
+use std::cell::Cell;
+
+/// Copy the host array to the device before the kernel, never back.
+///
+/// ```
+/// use rumba::{In, kernel::{Arr, Kernel}};
+/// let sum = rumba::to_device(&[0i64]).unwrap();
+/// let k = Kernel::<(Arr<i64>, Arr<i64>)>::new("sum", |t, (x, s)| {
+///     s.atomic_add(0, x.get(t.grid1()));
+/// });
+/// let host = ndarray::arr1(&[1i64, 2, 3]);
+/// k.configure(1, 3).launch((In(&host), &sum)).unwrap();
+/// assert_eq!(sum.copy_to_host().unwrap()[0], 6);
+/// ```
+#[derive(Debug)]
+pub struct In<A>(pub A);
+
+/// Allocate a device array for the kernel's output and copy it back after the kernel; nothing is
+/// copied to the device (the kernel sees zeros).
+///
+/// ```
+/// use rumba::{Out, kernel::{Arr, Kernel}};
+/// let k = Kernel::<(Arr<u32>,)>::new("iota", |t, (o,)| o.set(t.grid1(), t.grid1() as u32));
+/// let mut host = ndarray::Array1::<u32>::zeros(4);
+/// k.configure(1, 4).launch((Out(&mut host),)).unwrap();
+/// assert_eq!(host.to_vec(), [0, 1, 2, 3]);
+/// ```
+#[derive(Debug)]
+pub struct Out<A>(pub A);
+
+/// Copy the host array to the device before the kernel and back after it (the default for a bare
+/// `&mut` host array).
+///
+/// ```
+/// use rumba::{InOut, kernel::{Arr, Kernel}};
+/// let k = Kernel::<(Arr<f64>,)>::new("neg", |t, (a,)| a.set(t.grid1(), -a.get(t.grid1())));
+/// let mut host = ndarray::arr1(&[1.0, -2.0]);
+/// k.configure(1, 2).launch((InOut(&mut host),)).unwrap();
+/// assert_eq!(host.to_vec(), [-1.0, 2.0]);
+/// ```
+#[derive(Debug)]
+pub struct InOut<A>(pub A);
+
+/// Automatic transfers made by launches on the calling thread since it started.
+///
+/// ```
+/// let t = rumba::kernel::auto_transfers();
+/// assert!(t.bytes_to_device >= t.to_device * 0);
+/// println!("{} copies to the device so far", t.to_device);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AutoTransfers {
+    /// Host → device copies.
+    pub to_device: u64,
+    /// Device → host copies.
+    pub to_host: u64,
+    /// Bytes copied host → device.
+    pub bytes_to_device: u64,
+    /// Bytes copied device → host.
+    pub bytes_to_host: u64,
+}
+
+impl AutoTransfers {
+    /// The transfers made between `earlier` and `self`.
+    ///
+    /// ```
+    /// use rumba::kernel::AutoTransfers;
+    /// let a = AutoTransfers { to_device: 3, to_host: 1, bytes_to_device: 30, bytes_to_host: 10 };
+    /// let b = AutoTransfers { to_device: 1, ..Default::default() };
+    /// assert_eq!(a.since(&b).to_device, 2);
+    /// ```
+    pub fn since(&self, earlier: &AutoTransfers) -> AutoTransfers {
+        AutoTransfers {
+            to_device: self.to_device.saturating_sub(earlier.to_device),
+            to_host: self.to_host.saturating_sub(earlier.to_host),
+            bytes_to_device: self.bytes_to_device.saturating_sub(earlier.bytes_to_device),
+            bytes_to_host: self.bytes_to_host.saturating_sub(earlier.bytes_to_host),
+        }
+    }
+}
+
+thread_local! {
+    static COUNTS: Cell<AutoTransfers> = const { Cell::new(AutoTransfers {
+        to_device: 0,
+        to_host: 0,
+        bytes_to_device: 0,
+        bytes_to_host: 0,
+    }) };
+}
+
+/// The automatic transfers made by launches on the calling thread so far (see the
+/// [module docs](self)). Take the difference of two readings with [`AutoTransfers::since`].
+///
+/// ```
+/// use rumba::{In, kernel::{auto_transfers, Arr, Kernel}};
+/// let k = Kernel::<(Arr<u8>,)>::new("touch", |_t, _a| {});
+/// let before = auto_transfers();
+/// k.configure(1, 1).launch((In(&ndarray::arr1(&[1u8, 2])),)).unwrap();
+/// let d = auto_transfers().since(&before);
+/// assert_eq!((d.to_device, d.to_host, d.bytes_to_device), (1, 0, 2));
+/// ```
+pub fn auto_transfers() -> AutoTransfers {
+    COUNTS.with(Cell::get)
+}
+
+/// Records one host → device transfer of `bytes`.
+pub(crate) fn count_to_device(bytes: usize) {
+    COUNTS.with(|c| {
+        let mut v = c.get();
+        v.to_device += 1;
+        v.bytes_to_device += bytes as u64;
+        c.set(v);
+    });
+}
+
+/// Records one device → host transfer of `bytes`.
+pub(crate) fn count_to_host(bytes: usize) {
+    COUNTS.with(|c| {
+        let mut v = c.get();
+        v.to_host += 1;
+        v.bytes_to_host += bytes as u64;
+        c.set(v);
+    });
+}
