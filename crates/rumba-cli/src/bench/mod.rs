@@ -162,15 +162,18 @@ pub fn fmt_time(s: f64) -> String {
     }
 }
 
+/// The run of `peer` (`"rumba"` matches rumba on any backend: `rumba-sim`, `rumba-cuda`).
 fn find<'a>(runs: &'a [Run], peer: &str, workload: &str, n: usize) -> Option<&'a Run> {
-    runs.iter()
-        .find(|r| r.peer == peer && r.workload == workload && r.n == n)
+    runs.iter().find(|r| {
+        let same_peer = r.peer == peer || (peer == "rumba" && r.peer.starts_with("rumba-"));
+        same_peer && r.workload == workload && r.n == n
+    })
 }
 
 /// The time ratio rumba / peer, as text.
 fn ratio(runs: &[Run], peer: &str, workload: &str, n: usize) -> String {
     match (
-        find(runs, "rumba-sim", workload, n),
+        find(runs, "rumba", workload, n),
         find(runs, peer, workload, n),
     ) {
         (Some(r), Some(p)) if p.seconds > 0.0 => {
@@ -203,7 +206,7 @@ fn print_table(runs: &[Run]) {
     };
     println!(
         "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
-        "workload", "n", "rumba-sim", "pocl", "numba-cudasim", "rumba/pocl", "rumba/numba"
+        "workload", "n", "rumba", "pocl", "numba-cudasim", "rumba/pocl", "rumba/numba"
     );
     println!("{}", "-".repeat(110));
     for (w, n) in &keys {
@@ -211,7 +214,7 @@ fn print_table(runs: &[Run]) {
             "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
             w,
             n,
-            cell("rumba-sim", w, *n),
+            cell("rumba", w, *n),
             cell("pocl", w, *n),
             cell("numba-cudasim", w, *n),
             ratio(runs, "pocl", w, *n),
@@ -230,7 +233,7 @@ fn print_goals(runs: &[Run]) {
         ("reduce_shared", 1_048_576, "pocl", 1.5),
     ];
     for (w, n, peer, limit) in goals {
-        let verdict = match (find(runs, "rumba-sim", w, n), find(runs, peer, w, n)) {
+        let verdict = match (find(runs, "rumba", w, n), find(runs, peer, w, n)) {
             (Some(r), Some(p)) => {
                 let x = r.seconds / p.seconds;
                 format!(

@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use super::Run;
 
-const PEERS: [(&str, &str); 3] = [
+const PEERS: [(&str, &str); 4] = [
     ("rumba-sim", "#d9480f"),
+    ("rumba-cuda", "#2f9e44"),
     ("pocl", "#1c7ed6"),
     ("numba-cudasim", "#868e96"),
 ];

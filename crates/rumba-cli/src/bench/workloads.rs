@@ -52,9 +52,23 @@ fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>)
     Ok(times[times.len() / 2])
 }
 
+/// The peer workloads in CUDA C: the same kernels, for the cuda backend.
+const PEER_WORKLOADS_CU: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cu");
+
+fn cuda(entry: &str) -> rumba::driver::CudaKernelSource {
+    rumba::driver::CudaKernelSource::new(PEER_WORKLOADS_CU, entry)
+}
+
+/// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
+fn peer_name() -> String {
+    rumba::backend_driver()
+        .map(|d| format!("rumba-{}", d.backend()))
+        .unwrap_or_else(|_| "rumba-sim".into())
+}
+
 fn run(workload: &str, n: usize, seconds: f64, check: bool) -> Run {
     Run {
-        peer: "rumba-sim".into(),
+        peer: peer_name(),
         workload: workload.into(),
         n,
         seconds,
@@ -70,6 +84,7 @@ pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
             c.set(i, a.get(i) + b.get(i));
         }
     })
+    .with_cuda_source(cuda("vadd"))
 }
 
 /// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
@@ -100,6 +115,7 @@ pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
             c.set((y, x), acc);
         }
     })
+    .with_cuda_source(cuda("matmul_shared"))
 }
 
 /// One partial sum per block of 256 through a shared-memory tree.
@@ -122,6 +138,7 @@ pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
             partial.set(t.block_idx().x as usize, s.get(0));
         }
     })
+    .with_cuda_source(cuda("reduce_shared"))
 }
 
 pub fn vadd(n: usize, repeat: usize) -> Result<Run> {
