@@ -6,7 +6,7 @@ use rumba::Error;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| {
-        c.sim_devices = 3;
+        c.sim_devices = 4;
         c.sim_memory = Some(64 << 20);
     });
     common::serial()
@@ -18,12 +18,12 @@ fn gpus_lists_every_device_and_ids_are_checked() {
     let gpus = rumba::gpus().unwrap();
     assert_eq!(
         gpus.iter().map(|d| d.id()).collect::<Vec<_>>(),
-        vec![0, 1, 2]
+        vec![0, 1, 2, 3]
     );
-    let err = rumba::select_device(3).unwrap_err();
-    assert!(matches!(err, Error::InvalidDevice { id: 3, count: 3 }));
+    let err = rumba::select_device(4).unwrap_err();
+    assert!(matches!(err, Error::InvalidDevice { id: 4, count: 4 }));
     assert!(
-        err.to_string().contains("device id 3 is out of range"),
+        err.to_string().contains("device id 4 is out of range"),
         "{err}"
     );
 }
@@ -51,7 +51,9 @@ fn each_thread_has_its_own_current_device_and_devices_have_separate_memory() {
 fn close_resets_and_a_later_call_recreates_the_context() {
     let _s = setup();
     std::thread::spawn(|| {
-        rumba::select_device(1).unwrap();
+        // Device 3 is used by no other test: threads that ended stay attached to the contexts
+        // they used (contexts live for the process), so only here is this thread the last user.
+        rumba::select_device(3).unwrap();
         let ctx = rumba::current_context().unwrap();
         let buf = ctx.memalloc(4096).unwrap();
         let (before, total) = rumba::get_memory_info().unwrap();
@@ -60,7 +62,7 @@ fn close_resets_and_a_later_call_recreates_the_context() {
         // The old context freed its memory; the buffer's pointer is no longer valid.
         assert!(buf.copy_from_host(&[0; 4096]).is_err());
         let fresh = rumba::current_context().unwrap();
-        assert_eq!(fresh.device_id(), 1);
+        assert_eq!(fresh.device_id(), 3);
         drop(buf);
         rumba::close().unwrap();
     })
@@ -74,7 +76,7 @@ fn detect_names_the_backend_and_every_device() {
     let r = rumba::detect().unwrap();
     let text = r.to_string();
     assert!(text.contains("backend sim"), "{text}");
-    assert_eq!(r.devices.len(), 3);
+    assert_eq!(r.devices.len(), 4);
     assert!(text.contains("64.0 MiB total"), "{text}");
     assert!(text.contains("compute capability: sim"), "{text}");
     assert!(text.contains("warp size: 32"), "{text}");
