@@ -202,7 +202,10 @@ unsafe extern "C" fn callback_trampoline(
     }
 }
 
-impl Driver for CudaDriver {
+// SAFETY: host and managed memory come from cuMemHostAlloc / cuMemAllocManaged (exclusively
+// ours, zeroed before they are returned) and live until freed; the device reaches
+// host memory only in the operations callers queue.
+unsafe impl Driver for CudaDriver {
     fn backend(&self) -> BackendKind {
         BackendKind::Cuda
     }

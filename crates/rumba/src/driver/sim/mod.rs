@@ -296,7 +296,10 @@ struct SendPtr<T>(*mut T);
 // until the operation completes; the pointer is only dereferenced by that operation.
 unsafe impl<T> Send for SendPtr<T> {}
 
-impl Driver for SimDriver {
+// SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
+// ours) that live until freed; the device reaches host memory only through the
+// registry's bounds-checked mappings, in the operations callers queue.
+unsafe impl Driver for SimDriver {
     fn backend(&self) -> BackendKind {
         BackendKind::Sim
     }

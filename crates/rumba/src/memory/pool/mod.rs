@@ -348,7 +348,9 @@ impl PoolMemoryManager {
     }
 }
 
-impl MemoryManager for PoolMemoryManager {
+// SAFETY: host memory comes from the pinned pool: fresh driver `host_alloc` blocks, or cached
+// ones (no handle left, queued work completed) zeroed again before reuse.
+unsafe impl MemoryManager for PoolMemoryManager {
     fn name(&self) -> &str {
         "pool"
     }
