@@ -16,7 +16,7 @@
 //!
 //! [`DeviceBuffer`] is the owning handle of a device allocation: cloning shares it, and the last
 //! drop hands the pointer back to its manager. Queued device work holds a clone (see
-//! [`Driver::stream_keepalive`](crate::driver::Driver::stream_keepalive)), so memory is released
+//! [`Driver::stream_keepalive`]), so memory is released
 //! only when the last handle is gone **and** no queued work uses it.
 //!
 //! Stream-ordered allocation: [`MemoryManager::memalloc_on`] / [`MemoryManager::memfree_on`] take

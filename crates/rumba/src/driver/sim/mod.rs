@@ -1,8 +1,8 @@
 //! The simulated GPU: a pure-Rust implementation of [`Driver`].
 //!
-//! Each simulated device has its own address space ([`memory`]), a legacy default stream and any
-//! number of created streams, each run by a worker thread ([`stream`]), and events that stamp real
-//! times ([`event`]). Page-locked host memory ([`host`]) is shared by all devices of the driver.
+//! Each simulated device has its own address space (`memory`), a legacy default stream and any
+//! number of created streams, each run by a worker thread (`stream`), and events that stamp real
+//! times (`event`). Page-locked host memory (`host`) is shared by all devices of the driver.
 //!
 //! Ordering follows CUDA:
 //! - operations on one stream run in order; different streams run concurrently;
