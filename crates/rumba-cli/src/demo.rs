@@ -1,4 +1,7 @@
 //! `rumba demo`: a tour of what the library does, one timed step at a time.
+//!
+//! This module touches the current backend through rumba's public API only, stdout, and the
+//! process table: the IPC step runs this executable again (`rumba ipc-open`) as a child process.
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};

@@ -4,6 +4,9 @@
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
 //! and the command exits with status 2 for configuration errors, 1 for anything else.
+//!
+//! This module touches the command line, the `RUMBA_*` environment (through `rumba::Config`),
+//! stdout/stderr and the exit status; everything else goes through the modules below.
 
 mod bench;
 mod demo;

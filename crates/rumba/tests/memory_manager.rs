@@ -25,7 +25,8 @@ impl Recording {
     }
 }
 
-impl MemoryManager for Recording {
+// SAFETY: host memory is the inner default manager's (forwarded unchanged).
+unsafe impl MemoryManager for Recording {
     fn name(&self) -> &str {
         "recording"
     }

@@ -104,3 +104,22 @@ fn free_memory_moves_with_allocations() {
     ctx.flush_deallocations().unwrap();
     assert_eq!(rumba::get_memory_info().unwrap().0, f0);
 }
+
+#[test]
+fn host_allocations_near_usize_max_are_out_of_memory_not_a_panic() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    let mapped = rumba::driver::HostAllocFlags {
+        mapped: true,
+        ..Default::default()
+    };
+    for flags in [Default::default(), mapped] {
+        let err = ctx.memhostalloc(usize::MAX, flags).unwrap_err();
+        assert!(err.is_out_of_memory(), "{err}");
+    }
+    let drv = ctx.driver();
+    assert!(drv.mem_alloc_managed(0, usize::MAX).is_err());
+    let p = ctx.memhostalloc(16, Default::default()).unwrap();
+    assert!(drv.is_host_pinned(p.as_ptr(), 16));
+    assert!(!drv.is_host_pinned(p.as_ptr(), usize::MAX));
+}

@@ -64,3 +64,28 @@ fn the_pool_manager_serves_memhostalloc_from_its_pinned_pool() {
     drop((b, mapped));
     ctx.memory_manager().empty_cache().unwrap();
 }
+
+#[test]
+fn a_reused_pinned_block_is_zeroed_so_new_arrays_start_at_zero() {
+    // A block cached by the pool held other data; `pinned_array` promises zeroes, and for
+    // `bool` any other byte would be an invalid value.
+    let _g = setup();
+    let order = rumba::array::Order::C;
+    let mut a = rumba::pinned_array::<u8, _>(1000, order).unwrap();
+    a.view_mut().fill(2);
+    let addr = a.view().as_ptr() as usize;
+    drop(a);
+    let b = rumba::pinned_array::<bool, _>(1000, order).unwrap();
+    assert_eq!(b.view().as_ptr() as usize, addr, "same size class, reused");
+    // Read the raw bytes without forming a `bool` from them.
+    // SAFETY: the array owns 1000 initialised bytes at `addr`.
+    let raw = unsafe { std::slice::from_raw_parts(addr as *const u8, 1000) };
+    assert!(raw.iter().all(|&x| x == 0), "stale bytes survived reuse");
+    drop(b);
+
+    let mut m = rumba::mapped_array::<u32, _>(100, order, false, false).unwrap();
+    m.view_mut().fill(7);
+    drop(m);
+    let m = rumba::mapped_array::<u32, _>(100, order, false, false).unwrap();
+    assert!(m.view().iter().all(|&x| x == 0));
+}

@@ -6,6 +6,9 @@
 //! | [`workloads`] | the kernels, sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
 //! | [`plot`] | the SVG chart |
+//!
+//! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
+//! scripts' processes (through [`peers`]) and, with `--plot`, the one file it names.
 
 pub mod peers;
 pub mod plot;

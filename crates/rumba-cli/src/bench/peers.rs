@@ -1,5 +1,8 @@
 //! Running the peer scripts (`shared/peers/numba_sim.py`, `pocl.py`) with the Python of a
 //! virtualenv made by `shared/peers/setup.sh`, and reading their JSON lines.
+//!
+//! This module touches the file system (to find the scripts and the virtualenv's Python) and
+//! runs those Python processes, reading their stdout; it never writes files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,5 +1,7 @@
 //! A hand-written SVG bar chart of the runs: one group per (workload, n), one bar per peer, time
 //! on a logarithmic axis.
+//!
+//! Pure: this module only builds a string; the caller writes it.
 
 use std::fmt::Write;
 

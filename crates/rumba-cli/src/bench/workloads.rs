@@ -5,6 +5,9 @@
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
 //! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
+//!
+//! This module touches the current backend through rumba's public API only (no files, no
+//! processes).
 
 use std::time::Instant;
 

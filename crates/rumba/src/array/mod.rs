@@ -29,7 +29,7 @@
 //! ```
 //!
 //! The layout files touch nothing but the `array` module and [`crate::error`].
-//! [`DeviceArray<T, D>`](DeviceArray), built on top of them in [`device_array`], is the part that
+//! [`DeviceArray<T, D>`](DeviceArray), built on top of them in [`device_array`](mod@device_array), is the part that
 //! touches memory: buffers, the driver and streams.
 
 pub mod axes;

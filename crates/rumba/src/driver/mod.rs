@@ -233,7 +233,16 @@ pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
 /// All sizes are in bytes; all device addresses are [`DevicePtr`]s. Calls that take a `device`
 /// ordinal act on that device's (primary) context. Asynchronous calls return once the work is
 /// queued; errors of the work itself surface at the next synchronization of that stream.
-pub trait Driver: Send + Sync + fmt::Debug {
+///
+/// # Safety
+/// rumba's safe types read and write host memory that a driver hands out, so an implementor
+/// promises that on success [`host_alloc`](Driver::host_alloc) and
+/// [`mem_alloc_managed`](Driver::mem_alloc_managed) return a non-null pointer to
+/// `bytes` of zeroed host memory that nothing else uses, readable and writable from any thread
+/// until it is passed to [`host_free`](Driver::host_free) /
+/// [`mem_free_managed`](Driver::mem_free_managed); and that the device touches host memory only
+/// in the operations and within the bounds that the callers of its `unsafe` methods allow.
+pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
     fn backend(&self) -> BackendKind;
     /// Number of devices.

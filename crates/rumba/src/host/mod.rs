@@ -7,7 +7,7 @@
 //! | [`mapped`](mod@mapped) | [`MappedArray`]: host memory the device addresses directly ([`mapped_array`], [`mapped_array_like`]) |
 //! | [`managed`] | [`ManagedArray`]: one allocation for host and devices ([`managed_array`], [`managed_array_like`]) |
 //! | [`view`] | [`MappedView`] / [`MappedViewMut`]: device-side views of such memory and the device work on them |
-//! | [`guard`] | [`pinned()`](crate::pinned) / [`mapped()`](crate::mapped) / [`register`] / [`deregister`] over existing arrays |
+//! | `guard` | [`pinned()`](fn@crate::pinned) / [`mapped()`](fn@crate::mapped) / [`register`] / [`deregister`] over existing arrays |
 //! | [`transfer`] | [`Transfer`]: owned asynchronous copies of pinned arrays; scoped ones on [`StreamScope`](crate::StreamScope) |
 //! | `layout.rs` | host layouts in `ndarray` and byte terms (pure) |
 //!
@@ -47,7 +47,7 @@
 //!    before it returns or is queued on a [`StreamScope`](crate::StreamScope) that takes the view for `'env`. Host
 //!    views need `&self` / `&mut self` of the owner, which the device views' borrows exclude.
 //!    No pending-work bookkeeping is needed, so none can be forgotten or leaked.
-//! 5. **Guards** ([`pinned()`](crate::pinned), [`mapped()`](crate::mapped)) borrow the arrays
+//! 5. **Guards** ([`pinned()`](fn@crate::pinned), [`mapped()`](fn@crate::mapped)) borrow the arrays
 //!    exclusively and hand out views only (no `&mut Vec` that could reallocate). Device work on
 //!    guarded memory follows 1–4, so none outlives the guard; unpinning at drop is then always
 //!    safe. A *leaked* guard leaves a registration whose memory may later be freed: the sim only

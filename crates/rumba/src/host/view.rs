@@ -12,7 +12,7 @@
 //! The methods here are **synchronous**: the work is queued on the legacy default stream and
 //! waited for before the method returns, so no device work on the memory outlives the borrow.
 //! Asynchronous device work on mapped memory is offered only on a
-//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
+//! [`StreamScope`] (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
 //! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
 //! every exit path, with nothing a caller could leak to skip it.
 //!

@@ -11,7 +11,7 @@
 //! handle — 1 for the legacy default stream, 2 for the per-thread one, or a created stream's.
 //! A size-0 array exports data pointer 0.
 //!
-//! **Import, and why it is `unsafe` or not.** A [`DeviceBuffer`](crate::memory::DeviceBuffer)
+//! **Import, and why it is `unsafe` or not.** A [`DeviceBuffer`]
 //! promises that it always holds device memory, and the safe copy methods of every array rely on
 //! it. A description is only numbers: nothing proves that the pointer is device memory, that it
 //! stays allocated, or that it is not mapped host memory that safe Rust code also reaches through

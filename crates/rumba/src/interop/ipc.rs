@@ -3,7 +3,7 @@
 //! [`DeviceArray::get_ipc_handle`] exports the allocation that holds the array — for a view, the
 //! range of bytes the view spans and its offset inside the allocation are kept — together with
 //! shape, byte strides and typestr, as an [`IpcArrayHandle`]. The handle serialises to one line
-//! of text ([`Display`](std::fmt::Display) / [`FromStr`](std::str::FromStr)) to send over a pipe,
+//! of text ([`Display`](std::fmt::Display) / [`FromStr`]) to send over a pipe,
 //! a socket or a command line. Another process [`open`](IpcArrayHandle::open)s it as a device
 //! array over the same memory: writes on either side are visible to the other once that side's
 //! work has completed (synchronize before signalling the other process).

@@ -79,7 +79,9 @@ impl DefaultMemoryManager {
     }
 }
 
-impl MemoryManager for DefaultMemoryManager {
+// SAFETY: host memory comes straight from the driver's `host_alloc`, whose contract is the one
+// `MemoryManager` asks for, and goes back through `host_free`.
+unsafe impl MemoryManager for DefaultMemoryManager {
     fn name(&self) -> &str {
         "default"
     }

@@ -16,7 +16,7 @@
 //!
 //! [`DeviceBuffer`] is the owning handle of a device allocation: cloning shares it, and the last
 //! drop hands the pointer back to its manager. Queued device work holds a clone (see
-//! [`Driver::stream_keepalive`](crate::driver::Driver::stream_keepalive)), so memory is released
+//! [`Driver::stream_keepalive`]), so memory is released
 //! only when the last handle is gone **and** no queued work uses it.
 //!
 //! Stream-ordered allocation: [`MemoryManager::memalloc_on`] / [`MemoryManager::memfree_on`] take
@@ -131,7 +131,45 @@ pub struct IpcHandle {
 /// mm.memfree(p, 64);
 /// mm.flush().unwrap();
 /// ```
-pub trait MemoryManager: Send + Sync {
+///
+/// # Safety
+/// rumba's safe types (pinned and mapped arrays, [`PinnedBuffer`]) read and write the host memory
+/// a manager hands out, so an implementor promises that on success
+/// [`memhostalloc`](Self::memhostalloc) returns a non-null pointer to `bytes` of zeroed host
+/// memory that nothing else uses and that stays valid (and is
+/// reachable by the device only in the operations rumba queues) until
+/// [`memhostfree`](Self::memhostfree) takes it back. Forwarding to another manager or to a
+/// [`Driver`]'s `host_alloc` keeps the promise. A manager that only forwards must still say so
+/// with `unsafe impl`; a plain `impl` does not compile:
+///
+/// ```compile_fail,E0200
+/// use rumba::driver::{DevicePtr, HostAllocFlags};
+/// use rumba::memory::{DefaultMemoryManager, MemoryManager};
+/// struct Forward(DefaultMemoryManager);
+/// impl MemoryManager for Forward {
+///     fn name(&self) -> &str { "forward" }
+///     fn initialize(&self) -> rumba::Result<()> { self.0.initialize() }
+///     fn memalloc(&self, bytes: usize) -> rumba::Result<DevicePtr> { self.0.memalloc(bytes) }
+///     fn memfree(&self, ptr: DevicePtr, bytes: usize) { self.0.memfree(ptr, bytes) }
+///     fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> rumba::Result<*mut u8> {
+///         self.0.memhostalloc(bytes, flags)
+///     }
+///     unsafe fn memhostfree(&self, ptr: *mut u8, bytes: usize) {
+///         unsafe { self.0.memhostfree(ptr, bytes) }
+///     }
+///     unsafe fn mempin(&self, p: *mut u8, n: usize, f: HostAllocFlags) -> rumba::Result<()> {
+///         unsafe { self.0.mempin(p, n, f) }
+///     }
+///     unsafe fn memunpin(&self, ptr: *mut u8) -> rumba::Result<()> {
+///         unsafe { self.0.memunpin(ptr) }
+///     }
+///     fn get_memory_info(&self) -> rumba::Result<(usize, usize)> { self.0.get_memory_info() }
+///     fn reset(&self) -> rumba::Result<()> { self.0.reset() }
+///     fn defer_cleanup_enter(&self) { self.0.defer_cleanup_enter() }
+///     fn defer_cleanup_exit(&self) { self.0.defer_cleanup_exit() }
+/// }
+/// ```
+pub unsafe trait MemoryManager: Send + Sync {
     /// Name used in messages and for selection.
     fn name(&self) -> &str;
     /// The interface version this manager implements.

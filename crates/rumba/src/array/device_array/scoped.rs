@@ -1,5 +1,5 @@
 //! Asynchronous device-array transfers that borrow host memory: methods of
-//! [`StreamScope`](crate::StreamScope) (see [`Stream::auto_synchronize`](crate::Stream::auto_synchronize)).
+//! [`StreamScope`] (see [`Stream::auto_synchronize`](crate::Stream::auto_synchronize)).
 //!
 //! Host arrays passed here stay borrowed for the scope's `'env`: shared borrows for data the device
 //! reads, exclusive borrows for data it writes. The scope synchronizes its stream before `'env`

@@ -202,7 +202,10 @@ unsafe extern "C" fn callback_trampoline(
     }
 }
 
-impl Driver for CudaDriver {
+// SAFETY: host and managed memory come from cuMemHostAlloc / cuMemAllocManaged (exclusively
+// ours, zeroed before they are returned) and live until freed; the device reaches
+// host memory only in the operations callers queue.
+unsafe impl Driver for CudaDriver {
     fn backend(&self) -> BackendKind {
         BackendKind::Cuda
     }
@@ -291,6 +294,10 @@ impl Driver for CudaDriver {
         // SAFETY: writes one host pointer; a context is current.
         match unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), host_alloc_flags(flags)) } {
             CUresult::CUDA_SUCCESS => {
+                // cuMemHostAlloc does not zero; `Driver::host_alloc` promises zeroed memory (and
+                // safe code reads it as elements, some of which, like `bool`, forbid stray bytes).
+                // SAFETY: `p` is a fresh host allocation of `bytes.max(1)` bytes, ours alone.
+                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes.max(1)) };
                 self.pinned_insert(p.cast(), bytes.max(1));
                 Ok(p.cast())
             }

@@ -35,7 +35,9 @@ pub(crate) unsafe fn host_to_device(dst: *mut u8, src: *const u8, len: usize) {
         unsafe { (*dst.add(i).cast::<AtomicU8>()).store(*src.add(i), Relaxed) };
     }
     let words = (len - head) / WORD;
+    // SAFETY: `head <= len`, so both offsets stay inside (or one past) the caller's ranges.
     let dw = unsafe { dst.add(head) }.cast::<AtomicU64>();
+    // SAFETY: as above.
     let sw = unsafe { src.add(head) }.cast::<u64>();
     for i in 0..words {
         // SAFETY: `dw` is 8-aligned and in bounds; the host side is read unaligned.
@@ -59,7 +61,9 @@ pub(crate) unsafe fn device_to_host(dst: *mut u8, src: *const u8, len: usize) {
         unsafe { *dst.add(i) = (*src.add(i).cast::<AtomicU8>()).load(Relaxed) };
     }
     let words = (len - head) / WORD;
+    // SAFETY: `head <= len`, so both offsets stay inside (or one past) the caller's ranges.
     let sw = unsafe { src.add(head) }.cast::<AtomicU64>();
+    // SAFETY: as above.
     let dw = unsafe { dst.add(head) }.cast::<u64>();
     for i in 0..words {
         // SAFETY: `sw` is 8-aligned and in bounds; the host side is written unaligned.
@@ -76,6 +80,8 @@ pub(crate) unsafe fn device_to_host(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// Both ranges must be valid device memory of `len` bytes.
 pub(crate) unsafe fn device_to_device(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY (both closures): only called with `i < len`, inside the caller's device ranges,
+    // which are only ever accessed atomically.
     let load = |i: usize| unsafe { (*src.add(i).cast::<AtomicU8>()).load(Relaxed) };
     let store = |i: usize, v: u8| unsafe { (*dst.add(i).cast::<AtomicU8>()).store(v, Relaxed) };
     let same_phase = (dst as usize) % WORD == (src as usize) % WORD;
@@ -99,7 +105,9 @@ pub(crate) unsafe fn device_to_device(dst: *mut u8, src: *const u8, len: usize) 
         store(i, load(i));
     }
     let words = (len - head) / WORD;
+    // SAFETY: `head <= len`, so both offsets stay inside (or one past) the caller's ranges.
     let dw = unsafe { dst.add(head) }.cast::<AtomicU64>();
+    // SAFETY: as above.
     let sw = unsafe { src.add(head) }.cast::<AtomicU64>();
     for i in 0..words {
         // SAFETY: both word pointers are 8-aligned (same phase) and in bounds.
@@ -116,10 +124,12 @@ pub(crate) unsafe fn device_to_device(dst: *mut u8, src: *const u8, len: usize) 
 /// `dst` must be valid device memory of `len` bytes.
 pub(crate) unsafe fn fill(dst: *mut u8, value: u8, len: usize) {
     let head = head_len(dst as usize, len);
+    // SAFETY: only called with `i < len`, inside the caller's device range (accessed atomically).
     let store = |i: usize| unsafe { (*dst.add(i).cast::<AtomicU8>()).store(value, Relaxed) };
     (0..head).for_each(store);
     let words = (len - head) / WORD;
     let pattern = u64::from_ne_bytes([value; WORD]);
+    // SAFETY: `head <= len`, so the offset stays inside (or one past) the caller's range.
     let dw = unsafe { dst.add(head) }.cast::<AtomicU64>();
     for i in 0..words {
         // SAFETY: 8-aligned and in bounds.

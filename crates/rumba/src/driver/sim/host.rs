@@ -141,8 +141,9 @@ impl HostRegistry {
         lock_pages: bool,
     ) -> Result<*mut u8> {
         let page = page_size();
-        let size = bytes.max(1).div_ceil(page) * page;
-        let Some(p) = map_anonymous(size) else {
+        // A request within a page of `usize::MAX` cannot be rounded up: out of memory, not a panic.
+        let size = bytes.max(1).div_ceil(page).checked_mul(page);
+        let Some((p, size)) = size.and_then(|size| Some((map_anonymous(size)?, size))) else {
             return Err(Error::OutOfMemory {
                 device,
                 requested: bytes,
@@ -273,10 +274,11 @@ impl HostRegistry {
     pub(crate) fn contains(&self, p: *const u8, len: usize) -> bool {
         let ranges = self.read();
         let start = p as usize;
-        ranges
-            .range(..=start)
-            .next_back()
-            .is_some_and(|(s, r)| start + len <= s + r.len.max(1))
+        ranges.range(..=start).next_back().is_some_and(|(s, r)| {
+            start
+                .checked_add(len)
+                .is_some_and(|end| end <= s + r.len.max(1))
+        })
     }
 
     /// Whether the pinned range containing `p` is really page-locked (`None`: not pinned).
@@ -456,5 +458,31 @@ mod tests {
         assert!(!reg.contains(p, 1));
         unsafe { reg.register(p, buf.len(), HostAllocFlags::default(), 0, &spaces) }.unwrap();
         reg.unregister(p, &spaces).unwrap();
+    }
+
+    #[test]
+    fn sizes_near_usize_max_are_errors_not_overflows() {
+        let owned = AddressSpace::new(0, 1 << 20);
+        let spaces = [&owned];
+        let reg = HostRegistry::new();
+        for bytes in [usize::MAX, usize::MAX - 1, usize::MAX - page_size() + 1] {
+            let err = reg
+                .alloc(bytes, HostAllocFlags::default(), 0, &spaces)
+                .unwrap_err();
+            assert!(err.is_out_of_memory(), "{err}");
+            assert!(
+                reg.alloc_with(bytes, HostAllocFlags::default(), 0, &spaces, false)
+                    .is_err()
+            );
+        }
+        let p = reg
+            .alloc(16, HostAllocFlags::default(), 0, &spaces)
+            .unwrap();
+        assert!(
+            !reg.contains(p, usize::MAX),
+            "a length that wraps is not inside"
+        );
+        assert!(!reg.contains(unsafe { p.add(8) }, usize::MAX - 4));
+        reg.free(p, &spaces).unwrap();
     }
 }

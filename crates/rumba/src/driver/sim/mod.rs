@@ -1,8 +1,8 @@
 //! The simulated GPU: a pure-Rust implementation of [`Driver`].
 //!
-//! Each simulated device has its own address space ([`memory`]), a legacy default stream and any
-//! number of created streams, each run by a worker thread ([`stream`]), and events that stamp real
-//! times ([`event`]). Page-locked host memory ([`host`]) is shared by all devices of the driver.
+//! Each simulated device has its own address space (`memory`), a legacy default stream and any
+//! number of created streams, each run by a worker thread (`stream`), and events that stamp real
+//! times (`event`). Page-locked host memory (`host`) is shared by all devices of the driver.
 //!
 //! Ordering follows CUDA:
 //! - operations on one stream run in order; different streams run concurrently;
@@ -296,7 +296,10 @@ struct SendPtr<T>(*mut T);
 // until the operation completes; the pointer is only dereferenced by that operation.
 unsafe impl<T> Send for SendPtr<T> {}
 
-impl Driver for SimDriver {
+// SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
+// ours) that live until freed; the device reaches host memory only through the
+// registry's bounds-checked mappings, in the operations callers queue.
+unsafe impl Driver for SimDriver {
     fn backend(&self) -> BackendKind {
         BackendKind::Sim
     }

@@ -110,7 +110,8 @@ impl LimitingAdaptor {
     }
 }
 
-impl MemoryManager for LimitingAdaptor {
+// SAFETY: host memory is the upstream manager's (forwarded unchanged).
+unsafe impl MemoryManager for LimitingAdaptor {
     forward_to_upstream!();
 
     fn name(&self) -> &str {

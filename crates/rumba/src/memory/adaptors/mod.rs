@@ -1,5 +1,5 @@
 //! Composable adaptors in the style of RMM's resource adaptors: each wraps any
-//! `Arc<dyn MemoryManager>` and adds one concern, and is itself a [`MemoryManager`], so they stack.
+//! `Arc<dyn MemoryManager>` and adds one concern, and is itself a [`MemoryManager`](super::MemoryManager), so they stack.
 //!
 //! - [`StatisticsAdaptor`]: current / peak / total bytes and counts, and out-of-memory failures.
 //! - [`LimitingAdaptor`]: refuses allocations that would take the bytes handed out through it

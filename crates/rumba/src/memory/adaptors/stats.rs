@@ -79,7 +79,8 @@ impl StatisticsAdaptor {
     }
 }
 
-impl MemoryManager for StatisticsAdaptor {
+// SAFETY: host memory is the upstream manager's (forwarded unchanged).
+unsafe impl MemoryManager for StatisticsAdaptor {
     forward_to_upstream!();
 
     fn name(&self) -> &str {

@@ -116,8 +116,8 @@ impl PinnedPool {
         (st.host_allocations, st.host_frees)
     }
 
-    /// Allocates a block of at least `bytes` with `flags`, reusing a cached one whose events have
-    /// all completed.
+    /// Allocates a block of at least `bytes` (the first `bytes` zeroed) with `flags`, reusing a
+    /// cached one whose events have all completed.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -172,7 +172,15 @@ impl PinnedPool {
                     st.cached_bytes -= class;
                     st.live_bytes += class;
                     st.live.insert(key.2, (class, flags));
-                    return Ok(key.2 as *mut u8);
+                    drop(st);
+                    let ptr = key.2 as *mut u8;
+                    // Fresh driver memory is zeroed; a reused block still holds its last user's
+                    // bytes, which callers must not see (and which need not be valid `bool`s).
+                    // SAFETY: the block is `class >= bytes` bytes of live host memory that no
+                    // handle refers to (it was cached) and no queued work uses (its events have
+                    // completed); it is now live again and not yet handed out.
+                    unsafe { std::ptr::write_bytes(ptr, 0, bytes) };
+                    return Ok(ptr);
                 }
             }
         }

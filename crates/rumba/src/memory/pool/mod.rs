@@ -10,10 +10,10 @@
 //!   cannot give that much, the pool asks for just what the request needs.
 //! - **Split and merge**: good fit over free blocks (segregated free lists, close to best fit, O(1):
 //!   `bins`); the rest of a block is split off and merged back with free neighbours
-//!   when freed ([`arena`]).
+//!   when freed (`arena`).
 //! - **Stream order**: a block freed on stream A is reused by A at once and by other streams only
 //!   after A has finished the work queued before the free, checked with `stream_query` or an event
-//!   recorded on A and `event_query` ([`stream_order`]). The hot paths make no driver call.
+//!   recorded on A and `event_query` (`stream_order`). The hot paths make no driver call.
 //! - **Out of memory**: flush held-back releases, reuse what completed events release, return
 //!   whole free segments to the device, retry; then [`Error::PoolOutOfMemory`] with requested,
 //!   allocated, reserved, cached, free, largest free block and fragmentation figures.
@@ -348,7 +348,9 @@ impl PoolMemoryManager {
     }
 }
 
-impl MemoryManager for PoolMemoryManager {
+// SAFETY: host memory comes from the pinned pool: fresh driver `host_alloc` blocks, or cached
+// ones (no handle left, queued work completed) zeroed again before reuse.
+unsafe impl MemoryManager for PoolMemoryManager {
     fn name(&self) -> &str {
         "pool"
     }
