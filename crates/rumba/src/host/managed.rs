@@ -21,7 +21,7 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Layout, Order, ToDevice};
+use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
 use crate::error::{Error, Result};
 
@@ -191,21 +191,4 @@ impl<T: Element, D: Dimension> std::fmt::Debug for ManagedArray<T, D> {
     }
 }
 
-impl<T: Element, D: Dimension> ToDevice for ManagedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn host_view(&self) -> Option<ArrayView<'_, T, D>> {
-        Some(self.view())
-    }
-    fn device_array(&self) -> Option<&crate::DeviceArray<T, D>> {
-        None
-    }
-}
-
-impl<T: Element, D: Dimension> ArrayLike for ManagedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn like_layout(&self) -> Result<Layout> {
-        Ok(self.shape.layout.clone())
-    }
-}
+crate::host::host_array_conversions!(ManagedArray);

@@ -27,7 +27,7 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 use super::layout::HostLayout;
 use super::pinned::alloc_host;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Layout, Order, ToDevice};
+use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
@@ -241,21 +241,4 @@ impl<T: Element, D: Dimension> std::fmt::Debug for MappedArray<T, D> {
     }
 }
 
-impl<T: Element, D: Dimension> ToDevice for MappedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn host_view(&self) -> Option<ArrayView<'_, T, D>> {
-        Some(self.view())
-    }
-    fn device_array(&self) -> Option<&crate::DeviceArray<T, D>> {
-        None
-    }
-}
-
-impl<T: Element, D: Dimension> ArrayLike for MappedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn like_layout(&self) -> Result<Layout> {
-        Ok(self.shape.layout.clone())
-    }
-}
+crate::host::host_array_conversions!(MappedArray);

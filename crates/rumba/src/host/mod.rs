@@ -131,3 +131,29 @@ pub use mapped::{MappedArray, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};
 pub use transfer::{Rejected, Transfer};
 pub use view::{MappedView, MappedViewMut};
+
+/// Lets a host array type (with `view()` and a `shape.layout`) be passed to `to_device` and
+/// `device_array_like`, like any ndarray array.
+macro_rules! host_array_conversions {
+    ($ty:ident) => {
+        impl<T: Element, D: Dimension> $crate::array::ToDevice for $ty<T, D> {
+            type Elem = T;
+            type Dim = D;
+            fn host_view(&self) -> Option<ndarray::ArrayView<'_, T, D>> {
+                Some(self.view())
+            }
+            fn device_array(&self) -> Option<&$crate::DeviceArray<T, D>> {
+                None
+            }
+        }
+
+        impl<T: Element, D: Dimension> $crate::array::ArrayLike for $ty<T, D> {
+            type Elem = T;
+            type Dim = D;
+            fn like_layout(&self) -> $crate::Result<$crate::array::Layout> {
+                Ok(self.shape.layout.clone())
+            }
+        }
+    };
+}
+pub(crate) use host_array_conversions;

@@ -22,7 +22,7 @@ use std::marker::PhantomData;
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
 use super::layout::HostLayout;
-use crate::array::{ArrayLike, Element, Layout, Order, ToDevice};
+use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
@@ -255,21 +255,4 @@ impl<T: Element, D: Dimension> std::fmt::Debug for PinnedArray<T, D> {
     }
 }
 
-impl<T: Element, D: Dimension> ToDevice for PinnedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn host_view(&self) -> Option<ArrayView<'_, T, D>> {
-        Some(self.view())
-    }
-    fn device_array(&self) -> Option<&crate::DeviceArray<T, D>> {
-        None
-    }
-}
-
-impl<T: Element, D: Dimension> ArrayLike for PinnedArray<T, D> {
-    type Elem = T;
-    type Dim = D;
-    fn like_layout(&self) -> Result<Layout> {
-        Ok(self.shape.layout.clone())
-    }
-}
+crate::host::host_array_conversions!(PinnedArray);
