@@ -127,10 +127,10 @@ impl<const N: usize> IntoShape for [usize; N] {
 impl NdIndex for usize {
     #[inline(always)]
     fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-        if shape.len() == 1 && self < shape[0] {
-            Some(self as isize * strides[0])
-        } else {
-            None
+        // One branch for both checks (`&`, not `&&`): this is every 1-d element access.
+        match (shape.first(), strides.first()) {
+            (Some(&n), Some(&s)) if (shape.len() == 1) & (self < n) => Some(self as isize * s),
+            _ => None,
         }
     }
     fn components(self) -> Dims {

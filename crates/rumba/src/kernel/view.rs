@@ -247,6 +247,7 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// ```
     #[inline]
     pub fn shape(&self) -> &[usize] {
+        self.assume_ndim();
         &self.shape[..self.ndim]
     }
 
@@ -258,7 +259,17 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// ```
     #[inline]
     pub fn strides(&self) -> &[isize] {
+        self.assume_ndim();
         &self.strides[..self.ndim]
+    }
+
+    /// Tells the optimiser that `ndim <= MAX_DIMS`, so slicing the shape and strides needs no
+    /// check (every element access slices both).
+    #[inline(always)]
+    fn assume_ndim(&self) {
+        // SAFETY: `ndim` is only ever set by `from_parts_unchecked`, to the length of a slice
+        // that was copied into the `MAX_DIMS`-element arrays (which panics if it is longer).
+        unsafe { std::hint::assert_unchecked(self.ndim <= MAX_DIMS) };
     }
 
     /// Number of dimensions.
@@ -292,8 +303,13 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (3, 2)).unwrap();
     /// assert_eq!(v.size(), 6);
     /// ```
+    #[inline]
     pub fn size(&self) -> usize {
-        self.shape().iter().product()
+        if self.ndim == 1 {
+            self.shape[0]
+        } else {
+            self.shape().iter().product()
+        }
     }
 
     /// Whether [`set`](Self::set) and the atomics may write through this view.
