@@ -127,9 +127,8 @@ impl<const N: usize> IntoShape for [usize; N] {
 impl NdIndex for usize {
     #[inline(always)]
     fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-        // One branch for both checks (`&`, not `&&`): this is every 1-d element access.
-        match (shape.first(), strides.first()) {
-            (Some(&n), Some(&s)) if (shape.len() == 1) & (self < n) => Some(self as isize * s),
+        match (shape, strides) {
+            ([n], [s]) if self < *n => Some(self as isize * *s),
             _ => None,
         }
     }
