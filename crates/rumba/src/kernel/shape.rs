@@ -51,6 +51,12 @@ impl Dims {
         &self.vals[..self.len]
     }
 
+    /// The number of dimensions and the inline array (entries past it are zero).
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> (usize, [usize; MAX_DIMS]) {
+        (self.len, self.vals)
+    }
+
     /// The product of the dimensions, or `None` on overflow.
     ///
     /// ```
