@@ -57,6 +57,16 @@ impl Dims {
         (self.len, self.vals)
     }
 
+    /// Whether `self` and `other` are the same shape, branch-free and without a `memcmp` call
+    /// (unused entries are zero in both).
+    #[inline(always)]
+    pub(crate) fn same_as(&self, other: &Dims) -> bool {
+        let diff = (0..MAX_DIMS).fold(self.len ^ other.len, |d, k| {
+            d | (self.vals[k] ^ other.vals[k])
+        });
+        diff == 0
+    }
+
     /// The product of the dimensions, or `None` on overflow.
     ///
     /// ```

@@ -127,9 +127,8 @@ impl SharedMemory {
             .iter()
             .find(|s| s.key.matches(&key))
             .map(|site| {
-                // `Dims` keeps unused entries zero, so comparing the raw arrays is comparing shapes
-                // (without a `memcmp` call on every declaration of every thread).
-                let same = site.type_id == TypeId::of::<T>() && site.dims.raw() == dims.raw();
+                // Branch-free, no `memcmp` call: this runs at every declaration of every thread.
+                let same = site.type_id == TypeId::of::<T>() && site.dims.same_as(&dims);
                 (site.offset, same)
             });
         match found {
