@@ -86,16 +86,27 @@ impl Round {
     }
 
     /// Thread `tid` reached a barrier.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn arrive(&mut self, tid: u32, a: Arrival) {
         self.arrived += 1;
         self.true_count += a.pred as u32;
         match &self.first {
+            // The common case, once per thread and barrier: the same call site as the first
+            // arrival (one `Location` per call site, so the pointers are equal).
+            Some((_, f)) if std::ptr::eq(f.site, a.site) => {}
             None => self.first = Some((tid, a)),
-            Some((_, f)) => {
-                if self.other_site.is_none() && !f.same_barrier(&a) {
-                    self.other_site = Some((tid, a));
-                }
+            Some(_) => self.arrive_elsewhere(tid, a),
+        }
+    }
+
+    /// [`arrive`](Self::arrive) when the site pointer differs from the first arrival's: the same
+    /// site reached through another `Location` copy, or a divergent barrier.
+    #[cold]
+    #[inline(never)]
+    fn arrive_elsewhere(&mut self, tid: u32, a: Arrival) {
+        if let Some((_, f)) = &self.first {
+            if self.other_site.is_none() && !f.same_barrier(&a) {
+                self.other_site = Some((tid, a));
             }
         }
     }

@@ -186,6 +186,7 @@ impl<'r> CoroSet<'r> {
 
     /// Resumes thread `tid` with `input` and reports what it did. An exited or faulted thread's
     /// stack goes back to the pool at once.
+    #[inline(always)]
     pub(crate) fn resume(&mut self, tid: usize, input: i32) -> Step {
         let Some(co) = self.slots[tid].as_mut() else {
             return Step::Faulted(format!(

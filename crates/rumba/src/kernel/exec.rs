@@ -1,11 +1,11 @@
-//! Running a grid: blocks in parallel on rayon's pool, the threads of each block as coroutines
-//! with real barriers, and faults turned into [`Error::KernelFault`].
+//! Running a grid: blocks in parallel on the calling thread and rayon's pool, the threads of
+//! each block as coroutines with real barriers, and faults turned into [`Error::KernelFault`].
 //!
 //! # How a block runs
 //!
-//! Each rayon worker keeps its block resources (shared-memory arena, coroutine stack pool,
-//! local-memory arenas) in a thread-local, taken for the duration of a block and put back after,
-//! so blocks allocate nothing once a worker is warm.
+//! Each thread that runs blocks keeps its block resources (shared-memory arena, coroutine stack
+//! pool, local-memory arenas) in a thread-local, taken for the duration of a block and put back
+//! after, so blocks allocate nothing once a worker is warm.
 //!
 //! * **Fast path** (the default): thread 0 runs first, as a coroutine. If it returns without
 //!   reaching a barrier, the other threads run as a plain loop on the worker's own stack — no
@@ -42,8 +42,6 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-use rayon::prelude::*;
 
 use super::barrier::{Outcome, Round};
 use super::coro::{CoroSet, StackPool, Step, ThreadCoroutine};
@@ -171,7 +169,30 @@ where
     };
     let blocks = config.num_blocks();
     if options.parallel && blocks > 1 {
-        (0..blocks).into_par_iter().for_each(run_one);
+        // The calling thread (usually a stream worker) runs blocks itself, with one helper per
+        // other thread of rayon's pool: no hand-off before the first block starts, one thread
+        // fewer to wake, and no more threads computing than the pool has. Everyone claims chunks
+        // of blocks in increasing order from one counter, so every block below a faulted one
+        // has been claimed (and runs) before it.
+        let workers = rayon::current_num_threads().max(1) as u64;
+        let chunk = (blocks / (workers * 8)).clamp(1, 64);
+        let helpers = (workers - 1).min(blocks.div_ceil(chunk) - 1);
+        let next = AtomicU64::new(0);
+        let work = || {
+            loop {
+                let start = next.fetch_add(chunk, Relaxed);
+                if start >= blocks {
+                    break;
+                }
+                (start..(start + chunk).min(blocks)).for_each(run_one);
+            }
+        };
+        rayon::in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
+        });
     } else {
         for b in 0..blocks {
             run_one(b);

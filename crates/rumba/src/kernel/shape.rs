@@ -51,6 +51,22 @@ impl Dims {
         &self.vals[..self.len]
     }
 
+    /// The number of dimensions and the inline array (entries past it are zero).
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> (usize, [usize; MAX_DIMS]) {
+        (self.len, self.vals)
+    }
+
+    /// Whether `self` and `other` are the same shape, branch-free and without a `memcmp` call
+    /// (unused entries are zero in both).
+    #[inline(always)]
+    pub(crate) fn same_as(&self, other: &Dims) -> bool {
+        let diff = (0..MAX_DIMS).fold(self.len ^ other.len, |d, k| {
+            d | (self.vals[k] ^ other.vals[k])
+        });
+        diff == 0
+    }
+
     /// The product of the dimensions, or `None` on overflow.
     ///
     /// ```
@@ -127,10 +143,9 @@ impl<const N: usize> IntoShape for [usize; N] {
 impl NdIndex for usize {
     #[inline(always)]
     fn byte_offset(self, shape: &[usize], strides: &[isize]) -> Option<isize> {
-        if shape.len() == 1 && self < shape[0] {
-            Some(self as isize * strides[0])
-        } else {
-            None
+        match (shape, strides) {
+            ([n], [s]) if self < *n => Some(self as isize * *s),
+            _ => None,
         }
     }
     fn components(self) -> Dims {

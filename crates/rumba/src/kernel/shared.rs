@@ -36,6 +36,7 @@ pub(crate) enum SiteKey {
 }
 
 impl SiteKey {
+    #[inline]
     fn matches(&self, other: &SiteKey) -> bool {
         match (self, other) {
             (SiteKey::Caller(a), SiteKey::Caller(b)) => std::ptr::eq(*a, *b) || a == b,
@@ -117,20 +118,40 @@ impl SharedMemory {
     }
 
     /// The static array at `key`, allocated (zeroed) on first use in this block.
+    #[inline]
     pub(crate) fn static_array<T: Pod>(&self, key: SiteKey, dims: Dims) -> SharedArray<'_, T> {
+        // Every thread of the block after the first finds its site here.
+        let found = self
+            .sites
+            .borrow()
+            .iter()
+            .find(|s| s.key.matches(&key))
+            .map(|site| {
+                // Branch-free, no `memcmp` call: this runs at every declaration of every thread.
+                let same = site.type_id == TypeId::of::<T>() && site.dims.same_as(&dims);
+                (site.offset, same)
+            });
+        match found {
+            // SAFETY: `allocate_static` checked that this layout fits in the buffer.
+            Some((offset, true)) => unsafe { View::contiguous(self.buf.ptr().add(offset), dims) },
+            _ => self.allocate_static(key, dims),
+        }
+    }
+
+    /// [`static_array`](Self::static_array) when the site is new (allocates it) or was declared
+    /// with another type or shape (faults).
+    #[cold]
+    #[inline(never)]
+    fn allocate_static<T: Pod>(&self, key: SiteKey, dims: Dims) -> SharedArray<'_, T> {
         let type_id = TypeId::of::<T>();
         if let Some(site) = self.sites.borrow().iter().find(|s| s.key.matches(&key)) {
-            if site.type_id != type_id || site.dims != dims {
-                fault::raise(format!(
-                    "shared array {} was first declared as {} of {} and is now declared as {dims} of {}",
-                    key.describe(),
-                    site.dims,
-                    site.type_name,
-                    type_name::<T>()
-                ));
-            }
-            // SAFETY: the allocation below checked that this layout fits in the buffer.
-            return unsafe { View::contiguous(self.buf.ptr().add(site.offset), dims) };
+            fault::raise(format!(
+                "shared array {} was first declared as {} of {} and is now declared as {dims} of {}",
+                key.describe(),
+                site.dims,
+                site.type_name,
+                type_name::<T>()
+            ));
         }
         let bytes = dims.size().and_then(|n| n.checked_mul(size_of::<T>()));
         let start = round_up(self.used.get(), align_of::<T>().max(BUF_ALIGN));

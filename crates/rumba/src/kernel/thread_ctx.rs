@@ -273,6 +273,7 @@ impl ThreadCtx<'_> {
     /// assert_eq!(out, [1, 2, 3, 0]);
     /// ```
     #[track_caller]
+    #[inline]
     pub fn syncthreads(&self) {
         self.barrier(BarrierKind::Sync, false);
     }
@@ -288,6 +289,7 @@ impl ThreadCtx<'_> {
     /// .unwrap();
     /// ```
     #[track_caller]
+    #[inline]
     pub fn syncthreads_count(&self, pred: impl Predicate) -> i32 {
         self.barrier(BarrierKind::Count, pred.truth())
     }
@@ -300,6 +302,7 @@ impl ThreadCtx<'_> {
     /// run_grid("k", &LaunchConfig::new(1, 10), |t| assert_eq!(t.syncthreads_and(1i32), 1)).unwrap();
     /// ```
     #[track_caller]
+    #[inline]
     pub fn syncthreads_and(&self, pred: impl Predicate) -> i32 {
         self.barrier(BarrierKind::And, pred.truth())
     }
@@ -315,6 +318,7 @@ impl ThreadCtx<'_> {
     /// .unwrap();
     /// ```
     #[track_caller]
+    #[inline]
     pub fn syncthreads_or(&self, pred: impl Predicate) -> i32 {
         self.barrier(BarrierKind::Or, pred.truth())
     }

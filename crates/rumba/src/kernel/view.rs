@@ -227,16 +227,26 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     ///
     /// # Safety
     /// As [`from_parts_unchecked`](Self::from_parts_unchecked), for the contiguous layout.
+    #[inline]
     pub(crate) unsafe fn contiguous(ptr: *mut u8, dims: Dims) -> Self {
-        let shape = dims.as_slice();
+        // Built from the fixed-size arrays directly (no variable-length copies): shared arrays
+        // are made by every thread of a block at every declaration.
+        let (ndim, shape) = dims.raw();
         let mut strides = [0isize; MAX_DIMS];
         let mut acc = size_of::<T>() as isize;
-        for k in (0..shape.len()).rev() {
+        for k in (0..ndim.min(MAX_DIMS)).rev() {
             strides[k] = acc;
             acc = acc.wrapping_mul(shape[k] as isize);
         }
-        // SAFETY: forwarded to the caller.
-        unsafe { Self::from_parts_unchecked(ptr, shape, &strides[..shape.len()], true) }
+        // The caller's contract is `from_parts_unchecked`'s; `ndim <= MAX_DIMS` holds for `Dims`.
+        View {
+            ptr,
+            ndim,
+            shape,
+            strides,
+            mode: Mode::ReadWrite,
+            _marker: PhantomData,
+        }
     }
 
     /// The shape.
@@ -247,6 +257,7 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// ```
     #[inline]
     pub fn shape(&self) -> &[usize] {
+        self.assume_ndim();
         &self.shape[..self.ndim]
     }
 
@@ -258,7 +269,18 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// ```
     #[inline]
     pub fn strides(&self) -> &[isize] {
+        self.assume_ndim();
         &self.strides[..self.ndim]
+    }
+
+    /// Tells the optimiser that `ndim <= MAX_DIMS`, so slicing the shape and strides needs no
+    /// check (every element access slices both).
+    #[inline(always)]
+    fn assume_ndim(&self) {
+        // SAFETY: `ndim` is only ever set by `from_parts_unchecked`, to the length of a slice
+        // that was copied into the `MAX_DIMS`-element arrays (which panics if it is longer), and
+        // by `contiguous`, to the length of a `Dims` (at most `MAX_DIMS` by construction).
+        unsafe { std::hint::assert_unchecked(self.ndim <= MAX_DIMS) };
     }
 
     /// Number of dimensions.
@@ -292,8 +314,13 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (3, 2)).unwrap();
     /// assert_eq!(v.size(), 6);
     /// ```
+    #[inline]
     pub fn size(&self) -> usize {
-        self.shape().iter().product()
+        if self.ndim == 1 {
+            self.shape[0]
+        } else {
+            self.shape().iter().product()
+        }
     }
 
     /// Whether [`set`](Self::set) and the atomics may write through this view.
