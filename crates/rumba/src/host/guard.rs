@@ -252,6 +252,26 @@ pub struct PinnedGuard<A: HostArray> {
     arrays: Vec<A>,
 }
 
+/// A shared view of guarded array `i` (both guards).
+fn view_of<A: HostArray>(arrays: &[A], i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
+    arrays
+        .get(i)
+        .map(|a| a.host_view())
+        .ok_or_else(|| no_such(i, arrays.len()))
+}
+
+/// An exclusive view of guarded array `i` (both guards).
+fn view_mut_of<A: HostArray>(
+    arrays: &mut [A],
+    i: usize,
+) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
+    let n = arrays.len();
+    arrays
+        .get_mut(i)
+        .map(|a| a.host_view_mut())
+        .ok_or_else(|| no_such(i, n))
+}
+
 fn no_such(i: usize, n: usize) -> Error {
     Error::IndexOutOfRange {
         index: i as isize,
@@ -289,11 +309,7 @@ impl<A: HostArray> PinnedGuard<A> {
     /// assert!(g.view(1).is_err());
     /// ```
     pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
-        let n = self.arrays.len();
-        self.arrays
-            .get(i)
-            .map(|a| a.host_view())
-            .ok_or_else(|| no_such(i, n))
+        view_of(&self.arrays, i)
     }
 
     /// An exclusive view of array `i`.
@@ -306,11 +322,7 @@ impl<A: HostArray> PinnedGuard<A> {
     /// assert_eq!(v, [2; 4]);
     /// ```
     pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
-        let n = self.arrays.len();
-        self.arrays
-            .get_mut(i)
-            .map(|a| a.host_view_mut())
-            .ok_or_else(|| no_such(i, n))
+        view_mut_of(&mut self.arrays, i)
     }
 
     /// Whether the guarded memory is really page-locked, and if not, why.
@@ -420,11 +432,7 @@ impl<A: HostArray> MappedGuard<A> {
     /// assert_eq!(g.view(0).unwrap().sum(), 4);
     /// ```
     pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
-        let n = self.arrays.len();
-        self.arrays
-            .get(i)
-            .map(|a| a.host_view())
-            .ok_or_else(|| no_such(i, n))
+        view_of(&self.arrays, i)
     }
 
     /// An exclusive host view of array `i`.
@@ -436,11 +444,7 @@ impl<A: HostArray> MappedGuard<A> {
     /// assert_eq!(g.view(0).unwrap()[0], 5);
     /// ```
     pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
-        let n = self.arrays.len();
-        self.arrays
-            .get_mut(i)
-            .map(|a| a.host_view_mut())
-            .ok_or_else(|| no_such(i, n))
+        view_mut_of(&mut self.arrays, i)
     }
 
     fn parts(&self, view: ArrayView<'_, A::Elem, A::Dim>) -> Result<Parts<A::Dim>> {
