@@ -117,6 +117,24 @@ pub struct IpcHandle {
     pub handle: Vec<u8>,
 }
 
+impl IpcHandle {
+    /// Exports `[ptr, ptr + bytes)` of the allocation starting at `base` (found by the manager).
+    pub(crate) fn export(
+        driver: &dyn Driver,
+        device: usize,
+        base: DevicePtr,
+        ptr: DevicePtr,
+        bytes: usize,
+    ) -> Result<IpcHandle> {
+        Ok(IpcHandle {
+            device,
+            bytes,
+            offset: (ptr - base) as usize,
+            handle: driver.ipc_get_mem_handle(device, base)?,
+        })
+    }
+}
+
 /// The memory-manager plugin interface (Numba's EMM `BaseCUDAMemoryManager`).
 ///
 /// One manager serves one context. All methods may be called from any thread.

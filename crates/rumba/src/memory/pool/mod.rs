@@ -465,12 +465,7 @@ unsafe impl MemoryManager for PoolMemoryManager {
                 self.device
             ))
         })?;
-        Ok(IpcHandle {
-            device: self.device,
-            bytes,
-            offset: (ptr - base) as usize,
-            handle: self.driver.ipc_get_mem_handle(self.device, base)?,
-        })
+        IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
 
     fn get_memory_info(&self) -> Result<(usize, usize)> {
