@@ -101,7 +101,7 @@ fn transfers_are_futures() {
     let d = rumba::to_device(&[9u8; 64]).unwrap();
     let p = rumba::pinned_array::<u8, _>(64, Order::C).unwrap();
     let t = s.download(&d, p).unwrap();
-    let p = block_on(t).unwrap();
+    let p = common::block_on(t).unwrap();
     assert!(p.iter().all(|&b| b == 9));
 }
 
@@ -160,25 +160,5 @@ fn a_two_stream_pipeline_computes_every_chunk() {
     for k in 0..CHUNKS {
         assert_eq!(back[[k, 0]], ((k + 1) * CHUNK - 1) as i32);
         assert_eq!(back[[k, CHUNK - 1]], (k * CHUNK) as i32);
-    }
-}
-
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    use std::sync::Arc;
-    use std::task::{Context, Poll, Wake, Waker};
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark()
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut f = std::pin::pin!(f);
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-        std::thread::park();
     }
 }

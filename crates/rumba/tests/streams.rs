@@ -135,25 +135,6 @@ fn waiting_from_inside_a_callback_is_an_error_not_a_hang() {
     );
 }
 
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    use std::task::{Context, Poll, Wake, Waker};
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark()
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut f = std::pin::pin!(f);
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-        std::thread::park();
-    }
-}
-
 #[test]
 fn async_done_completes_under_a_minimal_executor_after_the_work() {
     let _serial = setup();
@@ -168,7 +149,7 @@ fn async_done_completes_under_a_minimal_executor_after_the_work() {
     .unwrap();
     let done = s.async_done().unwrap();
     gate_tx.send(()).unwrap();
-    common::within(10, "async_done", move || block_on(done)).unwrap();
+    common::within(10, "async_done", move || common::block_on(done)).unwrap();
     assert!(
         *flag.lock().unwrap(),
         "the future completed only after earlier work"

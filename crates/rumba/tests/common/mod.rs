@@ -66,3 +66,24 @@ pub fn within<T: Send + 'static>(
     rx.recv_timeout(std::time::Duration::from_secs(secs))
         .unwrap_or_else(|_| panic!("{what} did not finish within {secs} s"))
 }
+
+/// A minimal executor (park/unpark): rumba's futures need no async runtime.
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark()
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::park();
+    }
+}
