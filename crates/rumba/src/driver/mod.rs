@@ -25,6 +25,10 @@
 //! ```
 
 pub mod sim;
+/// The host kernel engine: the runtime of a kernel's Rust form (see [`sim::engine`]). It lives
+/// with the simulator, the backend that runs kernels on the host; the kernel layer reaches it
+/// here, by what it is rather than by the backend that hosts it.
+pub use sim::engine;
 
 mod kernel;
 pub use kernel::{CudaKernelSource, KernelArg, KernelArrayArg, KernelFunction, KernelLaunch};

@@ -18,6 +18,7 @@
 //! This module touches only simulator state: its address spaces, streams, events and host registry.
 
 pub(crate) mod bytes;
+pub mod engine;
 mod event;
 mod host;
 pub(crate) mod ipc;

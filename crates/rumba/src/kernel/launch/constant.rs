@@ -23,7 +23,7 @@ use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::array::element::Element;
 use crate::error::{Error, Result};
-use crate::kernel::view::View;
+use crate::kernel::View;
 use crate::kernel::{Const, MAX_DIMS, NdIndex};
 
 /// A read-only view of constant memory: n-d, bounds-checked reads; no writes.
