@@ -3,7 +3,8 @@
 //!
 //! The engine is self-contained: it takes a kernel body (a closure run once per GPU thread with
 //! a [`ThreadCtx`]) and memory described as raw regions ([`GlobalView`]); it knows nothing of
-//! devices, allocations or streams. It is the host engine that runs the Rust form of a kernel: the kernel layer wraps a typed body into that
+//! devices, allocations or streams. It is the host engine that runs the Rust form of a kernel
+//! ([`HostKernel`](crate::driver::HostKernel)): the kernel layer wraps a typed body into that
 //! form with [`run_grid`], and the simulator calls it on a stream worker with the launch's
 //! arguments resolved to host memory. The types a Rust body is written against ([`ThreadCtx`],
 //! the views, [`Dim3`], [`LaunchConfig`], …) live here because the engine defines them; users
