@@ -29,7 +29,8 @@
 //! | `event` | events with real time stamps |
 //! | `strided` | strided (n-d) copies and broadcast fills |
 //! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
-//! | `launch` | kernel launches: argument resolution, running the Rust form |
+//! | `inflight` | which queued operations touch each allocation; the frozen and exclusive leases |
+//! | `launch` | kernel launches: argument resolution, leases, running the Rust form |
 //! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
 //!
 //! This module touches only simulator state: its address spaces, streams, events and host
@@ -40,6 +41,7 @@ mod device;
 pub mod engine;
 mod event;
 mod host;
+mod inflight;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
@@ -56,6 +58,7 @@ use std::sync::{Arc, Mutex};
 use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
+use inflight::{Lease, Touch, Tracker};
 use memory::{AddressSpace, lock};
 use stream::{SimStream, StreamOwner};
 
@@ -99,6 +102,8 @@ pub struct SimDriver {
     opened: Mutex<HashMap<(u32, u64), (usize, DevicePtr)>>,
     /// Reused buffers for asynchronous copies from pageable memory.
     staging: Arc<staging::StagingPool>,
+    /// Which queued operations touch each allocation (the leases of plain kernel accesses).
+    inflight: Tracker,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -141,6 +146,7 @@ impl SimDriver {
             next_handle: AtomicU64::new(FIRST_HANDLE),
             opened: Mutex::new(HashMap::new()),
             staging: Arc::default(),
+            inflight: Tracker::default(),
         })
     }
 
@@ -208,17 +214,46 @@ impl SimDriver {
             .ok_or_else(|| invalid_handle("event", handle.0, device))
     }
 
-    /// Queues work on a stream, after the stream's ordering dependencies.
+    /// Queues work touching `touches` on a stream, after the stream's ordering dependencies and
+    /// the lease holders it conflicts with ([`inflight`]); `make` builds the work from the
+    /// leases granted (one entry per touch).
+    fn enqueue_touching(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+        touches: Vec<Touch>,
+        make: impl FnOnce(Vec<Option<Lease>>) -> stream::Work,
+    ) -> Result<(Arc<SimStream>, u64)> {
+        let (dev, s) = self.stream(device, handle)?;
+        Ok(self.inflight.enqueue(
+            &s,
+            || dev.ordering_deps(&s),
+            touches,
+            |deps, grants, release| {
+                let work = make(grants);
+                let seq = s.push_work(
+                    deps,
+                    Box::new(move || {
+                        // Dropped when the work has run (or, skipped, with the closure): the
+                        // operation no longer touches its memory.
+                        let _release = release;
+                        work()
+                    }),
+                );
+                (seq, (Arc::clone(&s), seq))
+            },
+        ))
+    }
+
+    /// [`enqueue_touching`](Self::enqueue_touching) for work that asks for no lease.
     fn enqueue(
         &self,
         device: usize,
         handle: StreamHandle,
+        touches: Vec<Touch>,
         work: stream::Work,
     ) -> Result<(Arc<SimStream>, u64)> {
-        let (dev, s) = self.stream(device, handle)?;
-        let deps = dev.ordering_deps(&s);
-        let seq = s.push_work(deps, work);
-        Ok((s, seq))
+        self.enqueue_touching(device, handle, touches, |_| work)
     }
 
     /// Waits until everything a legacy-default-stream operation would wait for has completed; a
@@ -352,6 +387,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, src.len())?;
         self.wait_legacy_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
         // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
         unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
         Ok(())
@@ -363,6 +399,7 @@ unsafe impl Driver for SimDriver {
         }
         let s = self.resolve(device, src, dst.len())?;
         self.wait_legacy_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::read(&s)]);
         // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
         unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
         Ok(())
@@ -381,6 +418,9 @@ unsafe impl Driver for SimDriver {
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
         self.wait_legacy_point(device)?;
+        let _touch = self
+            .inflight
+            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
         // SAFETY: both ranges are live and bounds-checked.
         unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
         Ok(())
@@ -392,6 +432,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         self.wait_legacy_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
         // SAFETY: live and bounds-checked.
         unsafe { bytes::fill(d.addr(), value, bytes) };
         Ok(())
@@ -409,6 +450,7 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
         let work: stream::Work = if self.is_host_pinned(src, bytes) {
             let src = SendPtr(src as *mut u8);
             Box::new(move || {
@@ -428,7 +470,7 @@ unsafe impl Driver for SimDriver {
                 Ok(())
             })
         };
-        self.enqueue(device, stream, work).map(drop)
+        self.enqueue(device, stream, touches, work).map(drop)
     }
 
     unsafe fn memcpy_dtoh_async(
@@ -448,9 +490,11 @@ unsafe impl Driver for SimDriver {
             no_wait_in_callback("a copy into pageable host memory")?;
         }
         let dst = SendPtr(dst);
+        let touches = vec![Touch::read(&s)];
         let (st, seq) = self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 let dst = dst;
                 // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
@@ -485,9 +529,11 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
+        let touches = vec![Touch::write(&d), Touch::read(&s)];
         self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
                 unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
@@ -509,9 +555,11 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
         self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 // SAFETY: live and bounds-checked.
                 unsafe { bytes::fill(d.addr(), value, bytes) };
@@ -671,6 +719,13 @@ unsafe impl Driver for SimDriver {
                 if let Some(dep) = s.current_point() {
                     dep.stream.wait_for(dep.seq);
                 }
+            }
+        }
+        // From now on another process may write the allocation: no more leases on it, and the
+        // current holders finish first.
+        if let Ok(r) = dev.memory.resolve(ptr, 1) {
+            if r.region().base == ptr {
+                self.inflight.share(r.region());
             }
         }
         Ok(dev.memory.export(ptr)?.encode())
