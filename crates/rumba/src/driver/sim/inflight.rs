@@ -10,36 +10,38 @@
 //! memsets, strided copies, kernels (one touch per array argument) — registers a **user** on the
 //! allocation ([`Region`]) of each range it touches, from the moment it is queued until its
 //! work has run or been skipped (a guard inside the work removes it, before the stream counts
-//! the operation complete). Queueing happens under one lock per driver, so the decisions below
-//! and the registration they rely on are atomic with respect to every other operation.
+//! the operation complete). Registration, the decisions below and the dependencies they add all
+//! happen under one lock per driver.
 //!
-//! * A kernel asks for a **frozen** lease on a read-only argument. It is granted when the
-//!   allocation is not shared (host-mapped, managed, opened from or exported to another
-//!   process: memory someone outside the streams can write) and every registered user that may
-//!   write it is *ordered before* the kernel — queued earlier on the same stream, or named by one
-//!   of the kernel's own dependencies — so has finished before the kernel starts, and no other
-//!   argument of the kernel writes it.
-//! * An **exclusive** lease on an output: not shared, *every* registered user ordered before
-//!   the kernel, and no other argument of the kernel addresses the allocation.
-//! * A lease holder is registered like any user, but with its lease: every operation queued
-//!   later that conflicts with it (a write against a frozen lease; anything against an exclusive
-//!   one) gets the holder as a dependency, so it cannot start before the kernel has finished. A
-//!   synchronous operation (running on the calling thread) waits for those holders first. This
-//!   only orders operations CUDA leaves unordered, so it changes no result a program may rely
-//!   on; dependencies only ever name operations queued earlier, so no cycle can form.
+//! * A kernel asks for its leases **when it starts running** ([`Release::grant`]), by which time
+//!   everything ordered before it has finished and removed itself. A **frozen** lease on a
+//!   read-only argument is granted when the allocation is not shared (host-mapped, managed,
+//!   opened from or exported to another process: memory someone outside the streams can write)
+//!   and no other registered user may write it — except users queued later on the kernel's own
+//!   stream, which cannot start before it ends. An **exclusive** lease on an output: not shared,
+//!   no other registered user at all (with the same exception), and no other argument of the
+//!   kernel addresses the allocation.
+//! * From then on the kernel's users carry their lease, and every operation queued later that
+//!   conflicts with it (a write against a frozen lease; anything against an exclusive one) gets
+//!   the kernel as a dependency, so it cannot start before the kernel has finished; a
+//!   synchronous operation (running on the calling thread) waits for it first. Only *running*
+//!   kernels hold leases, and a running kernel waits for nothing, so these waits end and cannot
+//!   close a cycle; they only order operations CUDA leaves unordered, which changes no result a
+//!   program may rely on.
 //! * Making an allocation shared (IPC export) marks it and then waits for its lease holders.
 //!
 //! # Soundness argument
 //!
-//! A frozen lease is held from the kernel's queueing to the end of its work. Writers registered
-//! before it were ordered before the kernel (granting condition); writers registered after it
-//! wait for it (conflict dependency); nobody outside the streams can write an unshared
-//! allocation (its bytes are reached only through this driver's operations, each of which
-//! registers); the kernel itself gets the argument read-only. So no write to the allocation
-//! overlaps the kernel's plain reads: no data race. The exclusive lease is the same argument
-//! with reads included. Accesses the tracker cannot see — none exist for device memory: it has
-//! no host address outside the simulator — would make it unsound; every new way to reach device
-//! memory must register here.
+//! A frozen lease is held from the grant to the end of the kernel's work. Writers registered
+//! before the grant would have refused it (other than later operations of the kernel's own
+//! stream, which start after it ends); writers registered after it wait for the kernel
+//! (conflict dependency, or a synchronous wait); nobody outside the streams can write an
+//! unshared allocation (its bytes are reached only through this driver's operations, each of
+//! which registers); the kernel itself gets the argument read-only. So no write to the
+//! allocation overlaps the kernel's plain reads: no data race. The exclusive lease is the same
+//! argument with reads included. Accesses the tracker cannot see — none exist for device memory:
+//! it has no host address outside the simulator — would make it unsound; every new way to reach
+//! device memory must register here.
 //!
 //! This module touches only the user lists of allocations and the streams' dependency lists.
 
@@ -139,15 +141,6 @@ fn clone_dep(d: &Dep) -> Dep {
     }
 }
 
-/// Whether `user` is certain to finish before an operation queued on `stream` after `deps`.
-fn ordered_before(user: &User, stream: &Arc<SimStream>, deps: &[Dep]) -> bool {
-    let Some(at) = &user.at else { return false };
-    Arc::ptr_eq(&at.stream, stream)
-        || deps
-            .iter()
-            .any(|d| Arc::ptr_eq(&d.stream, &at.stream) && d.seq >= at.seq)
-}
-
 /// The driver's tracker: the queueing lock and user ids.
 #[derive(Default)]
 pub(crate) struct Tracker {
@@ -160,10 +153,12 @@ struct TrackerLock {
     next_id: AtomicU64,
 }
 
-/// Removes an operation's users when dropped (its work has run or was skipped).
+/// An operation's registration: removes its users when dropped (its work has run or was
+/// skipped), and grants a kernel its leases when it starts ([`grant`](Self::grant)).
 pub(crate) struct Release {
     tracker: Arc<TrackerLock>,
-    users: Vec<(Arc<Region>, u64)>,
+    /// Per touch: the allocation, the user id, and the lease asked for.
+    users: Vec<(Arc<Region>, u64, Option<Lease>)>,
 }
 
 impl Drop for Release {
@@ -174,24 +169,76 @@ impl Drop for Release {
         // The queueing lock: an operation that finishes before its queuer registered it must
         // not find (and miss) its users; the queuer holds this lock until it has.
         let _g = lock(&self.tracker.lock);
-        for (region, id) in &self.users {
+        for (region, id, _) in &self.users {
             lock(&region.users).list.retain(|u| u.id != *id);
         }
     }
 }
 
+impl Release {
+    /// Decides the leases the operation asked for, now that it runs (see the module docs):
+    /// one entry per touch, `None` when refused or not asked. Call once, at the start of the
+    /// work, before touching memory.
+    pub(crate) fn grant(&self) -> Vec<Option<Lease>> {
+        let _g = lock(&self.tracker.lock);
+        let own = |id: u64| self.users.iter().any(|(_, u, _)| *u == id);
+        (0..self.users.len())
+            .map(|k| {
+                let (region, id, want) = &self.users[k];
+                let want = (*want)?;
+                let mut users = lock(&region.users);
+                if users.shared {
+                    return None;
+                }
+                let me = users.list.iter().find(|u| u.id == *id)?;
+                let at = me.at.as_ref().map(clone_dep)?;
+                let also_mine = self
+                    .users
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, (r, _, _))| *j != k && Arc::ptr_eq(r, region));
+                let mine_conflict = match want {
+                    Lease::Frozen => also_mine
+                        .into_iter()
+                        .any(|(_, (_, j, _))| users.list.iter().any(|u| u.id == *j && u.write)),
+                    Lease::Exclusive => also_mine.count() > 0,
+                };
+                // Later operations of the kernel's own stream start after it ends.
+                let after_me = |u: &User| {
+                    u.at.as_ref()
+                        .is_some_and(|d| Arc::ptr_eq(&d.stream, &at.stream) && d.seq > at.seq)
+                };
+                let others_conflict = users.list.iter().any(|u| {
+                    !own(u.id)
+                        && !after_me(u)
+                        && match want {
+                            Lease::Frozen => u.write,
+                            Lease::Exclusive => true,
+                        }
+                });
+                if mine_conflict || others_conflict {
+                    return None;
+                }
+                if let Some(me) = users.list.iter_mut().find(|u| u.id == *id) {
+                    me.lease = Some(want);
+                }
+                Some(want)
+            })
+            .collect()
+    }
+}
+
 impl Tracker {
     /// Queues an operation touching `touches` on `stream` after `deps` (its ordering
-    /// dependencies): adds the lease holders it conflicts with to `deps`, decides the leases it
-    /// asks for (one entry per touch, `None` when refused or not asked), and calls `push` with
-    /// the dependencies, the grants and the guard that must live inside the work. Registers the
-    /// users once `push` returned the operation's sequence number.
+    /// dependencies, computed under the lock) and after the lease holders it conflicts with:
+    /// calls `push` with the dependencies and the registration that must live inside the work,
+    /// and registers the users once `push` returned the operation's sequence number.
     pub(crate) fn enqueue<R>(
         &self,
         stream: &Arc<SimStream>,
         deps: impl FnOnce() -> Vec<Dep>,
         touches: Vec<Touch>,
-        push: impl FnOnce(Vec<Dep>, Vec<Option<Lease>>, Release) -> (u64, R),
+        push: impl FnOnce(Vec<Dep>, Release) -> (u64, R),
     ) -> R {
         let _g = lock(&self.shared.lock);
         let mut deps = deps();
@@ -203,36 +250,6 @@ impl Tracker {
                 }
             }
         }
-        let grants: Vec<Option<Lease>> = touches
-            .iter()
-            .enumerate()
-            .map(|(k, t)| {
-                let want = t.want?;
-                let users = lock(&t.region.users);
-                if users.shared {
-                    return None;
-                }
-                let others = touches
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, o)| *j != k && Arc::ptr_eq(&o.region, &t.region));
-                let ok = match want {
-                    Lease::Frozen => {
-                        !others.into_iter().any(|(_, o)| o.write)
-                            && users
-                                .list
-                                .iter()
-                                .filter(|u| u.write)
-                                .all(|u| ordered_before(u, stream, &deps))
-                    }
-                    Lease::Exclusive => {
-                        others.count() == 0
-                            && users.list.iter().all(|u| ordered_before(u, stream, &deps))
-                    }
-                };
-                ok.then_some(want)
-            })
-            .collect();
         let ids: Vec<u64> = touches
             .iter()
             .map(|_| self.shared.next_id.fetch_add(1, Ordering::Relaxed))
@@ -242,15 +259,15 @@ impl Tracker {
             users: touches
                 .iter()
                 .zip(&ids)
-                .map(|(t, id)| (Arc::clone(&t.region), *id))
+                .map(|(t, id)| (Arc::clone(&t.region), *id, t.want))
                 .collect(),
         };
-        let (seq, r) = push(deps, grants.clone(), release);
-        for ((t, id), lease) in touches.iter().zip(ids).zip(grants) {
+        let (seq, r) = push(deps, release);
+        for (t, id) in touches.iter().zip(ids) {
             lock(&t.region.users).list.push(User {
                 id,
                 write: t.write,
-                lease,
+                lease: None,
                 at: Some(Dep {
                     stream: Arc::clone(stream),
                     seq,
@@ -283,7 +300,7 @@ impl Tracker {
                     at: None,
                 });
                 drop(list);
-                users.push((t.region, id));
+                users.push((t.region, id, None));
             }
         }
         for d in wait {

@@ -83,8 +83,10 @@ impl SimDriver {
         let args: Vec<KernelArg> = launch.args.to_vec();
         let (grid, block, dynamic_shared_bytes) =
             (launch.grid, launch.block, launch.dynamic_shared_bytes);
-        self.enqueue_touching(device, stream, touches, move |grants| {
+        self.enqueue_touching(device, stream, touches, move |release| {
             Box::new(move || {
+                // Leases are decided now that the kernel runs; `release` lives until it is done.
+                let grants = release.grant();
                 let claims: Vec<AtomicU8> = args.iter().map(|_| AtomicU8::new(UNUSED)).collect();
                 let resolved: Vec<HostArg<'_>> = args
                     .iter()
@@ -107,14 +109,16 @@ impl SimDriver {
                                 a = a.read_only();
                             }
                             match touch.and_then(|t| grants[t]) {
-                                // SAFETY: the tracker granted the frozen lease: until this work
-                                // is done nothing writes the allocation (earlier writers have
-                                // finished, later ones wait for us), and the kernel gets the
-                                // array read-only (its use is `Read`, the only one that asks).
+                                // SAFETY: the tracker granted the frozen lease, held until
+                                // `release` drops after the kernel: nothing else writes the
+                                // allocation meanwhile (no writer was registered, later ones
+                                // wait for us), and the kernel gets the array read-only (its use
+                                // is `Read`, the only one that asks).
                                 Some(Lease::Frozen) => a = unsafe { a.frozen_for_launch() },
-                                // SAFETY: the tracker granted the exclusive lease: until this
-                                // work is done nothing else touches the allocation, and no other
-                                // argument of this launch addresses it.
+                                // SAFETY: the tracker granted the exclusive lease, held until
+                                // `release` drops after the kernel: nothing else touches the
+                                // allocation meanwhile, and no other argument of this launch
+                                // addresses it.
                                 Some(Lease::Exclusive) => {
                                     a = unsafe { a.exclusive_for_launch(claim) }
                                 }
@@ -137,7 +141,10 @@ impl SimDriver {
                     exclusive_outputs = grants.iter().filter(|g| **g == Some(Lease::Exclusive)).count(),
                     "kernel engine"
                 );
-                result.map_err(|e| device_addresses(e, &resolved))
+                let result = result.map_err(|e| device_addresses(e, &resolved));
+                drop(resolved);
+                drop(release);
+                result
             })
         })
         .map(drop)

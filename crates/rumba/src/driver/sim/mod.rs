@@ -58,7 +58,7 @@ use std::sync::{Arc, Mutex};
 use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
-use inflight::{Lease, Touch, Tracker};
+use inflight::{Release, Touch, Tracker};
 use memory::{AddressSpace, lock};
 use stream::{SimStream, StreamOwner};
 
@@ -215,31 +215,23 @@ impl SimDriver {
     }
 
     /// Queues work touching `touches` on a stream, after the stream's ordering dependencies and
-    /// the lease holders it conflicts with ([`inflight`]); `make` builds the work from the
-    /// leases granted (one entry per touch).
+    /// the lease holders it conflicts with ([`inflight`]); `make` builds the work around the
+    /// operation's registration, which the work must keep until it is done (a kernel asks it
+    /// for its leases when it starts).
     fn enqueue_touching(
         &self,
         device: usize,
         handle: StreamHandle,
         touches: Vec<Touch>,
-        make: impl FnOnce(Vec<Option<Lease>>) -> stream::Work,
+        make: impl FnOnce(Release) -> stream::Work,
     ) -> Result<(Arc<SimStream>, u64)> {
         let (dev, s) = self.stream(device, handle)?;
         Ok(self.inflight.enqueue(
             &s,
             || dev.ordering_deps(&s),
             touches,
-            |deps, grants, release| {
-                let work = make(grants);
-                let seq = s.push_work(
-                    deps,
-                    Box::new(move || {
-                        // Dropped when the work has run (or, skipped, with the closure): the
-                        // operation no longer touches its memory.
-                        let _release = release;
-                        work()
-                    }),
-                );
+            |deps, release| {
+                let seq = s.push_work(deps, make(release));
                 (seq, (Arc::clone(&s), seq))
             },
         ))
@@ -253,7 +245,14 @@ impl SimDriver {
         touches: Vec<Touch>,
         work: stream::Work,
     ) -> Result<(Arc<SimStream>, u64)> {
-        self.enqueue_touching(device, handle, touches, |_| work)
+        self.enqueue_touching(device, handle, touches, |release| {
+            Box::new(move || {
+                // Dropped when the work has run (or, skipped, with the closure): the operation
+                // no longer touches its memory.
+                let _release = release;
+                work()
+            })
+        })
     }
 
     /// Waits until everything a legacy-default-stream operation would wait for has completed; a

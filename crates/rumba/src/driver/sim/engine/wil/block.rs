@@ -320,6 +320,19 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
                 }
             }
         }
+        // Code between regions runs once for every live work-item: a fault there is the first
+        // live one's, as on the coroutine engine, where thread 0 (or the first live) runs first.
+        current.set(self.first_live());
+    }
+
+    /// The first live work-item (0 when none is).
+    #[inline(always)]
+    fn first_live(&self) -> u32 {
+        if self.data.exited.get() == 0 {
+            return 0;
+        }
+        let alive = &self.data.arena.alive[..self.threads() as usize];
+        alive.iter().position(Cell::get).unwrap_or(0) as u32
     }
 
     /// Work-item `w` returns from the kernel (a `return` in thread-dependent control flow): it
