@@ -247,7 +247,7 @@ fn a_running_writer_denies_the_frozen_lease_and_a_finished_one_does_not() {
     unsafe { drv.memset_async(0, a, 1, 256, s2) }.unwrap();
     launch(&drv, &reader, &[array(a, 64)], s2);
     drv.stream_synchronize(0, s2).unwrap();
-    assert_eq!(log.lock().unwrap()[2][0].frozen, true);
+    assert!(log.lock().unwrap()[2][0].frozen);
     assert_eq!(log.lock().unwrap()[2][0].first, 0x0101_0101);
 
     // A writer queued after the reader on its own stream, before it started, cannot run before

@@ -82,6 +82,13 @@ impl<P: Params> Kernel<P> {
     /// Defines a kernel named `name` (used in errors) with `body` as its Rust form, the code the
     /// simulator runs.
     ///
+    /// A closure body runs once per GPU thread on the simulator's **coroutine** engine: every
+    /// barrier switches coroutines per thread (several nanoseconds each) and global memory is
+    /// reached through relaxed atomics. Kernels written with `#[rumba::kernel]` also get a
+    /// block body for the faster work-item-loop engine; one can be added by hand with
+    /// [`with_work_item_loop`](Self::with_work_item_loop). [`engine`](Self::engine) says which
+    /// engine a kernel runs on.
+    ///
     /// Name the parameter tuple with a turbofish so the closure's arguments are inferred:
     /// `Kernel::<(Arr<f32>, f32)>::new("k", |t, (x, s)| …)`. The body borrows the launch's
     /// argument tuple (`&P::Views`): a tuple pattern binds each argument by reference, so views

@@ -35,6 +35,9 @@
 //! it waits, rayon may run other blocks of the outer launch on the same (coroutine) stack, so
 //! keep such nesting shallow.
 //!
+//! The block scheduling and fault choice (`schedule`) are shared with the work-item-loop engine
+//! ([`wil`](super::wil)), so both report the same fault for the same kernel.
+//!
 //! This module touches rayon's global pool, the per-worker resources in a thread-local, and
 //! whatever memory the kernel body touches.
 

@@ -207,6 +207,10 @@ fn elements(dims: &[usize]) -> Option<usize> {
     dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
 }
 
+/// Variance and auto-trait marker of the block-memory handles: borrow the arena for `'b`, yield
+/// `T`s, and (holding raw pointers) are neither `Send` nor `Sync`.
+type Marker<'b, T> = PhantomData<(&'b (), fn() -> T)>;
+
 /// Which block memory a [`BlockArray`] lives in (for messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Space {
@@ -291,7 +295,7 @@ pub struct BlockArray<'b, T, const D: usize> {
     ptr: *mut T,
     dims: [usize; D],
     space: Space,
-    _marker: PhantomData<(&'b (), fn() -> T)>,
+    _marker: Marker<'b, T>,
 }
 
 impl<T, const D: usize> Clone for BlockArray<'_, T, D> {
@@ -355,13 +359,13 @@ impl<'b, T: Pod, const D: usize> BlockArray<'b, T, D> {
     fn offset<I: BlockIndex<D>>(&self, index: I) -> usize {
         let idx = index.components();
         let mut off = 0usize;
-        for k in 0..D {
-            if idx[k] >= self.dims[k] {
+        for (k, &i) in idx.iter().enumerate() {
+            if i >= self.dims[k] {
                 // By value, so that the handle's address never escapes and its shape stays a
                 // known constant in the caller.
                 out_of_bounds(index, self.dims, self.ptr as usize, self.space);
             }
-            off = off * self.dims[k] + idx[k];
+            off = off * self.dims[k] + i;
         }
         off
     }
@@ -526,7 +530,7 @@ pub struct LocalArrays<'b, T, const D: usize> {
     threads: u32,
     dims: [usize; D],
     each: usize,
-    _marker: PhantomData<(&'b (), fn() -> T)>,
+    _marker: Marker<'b, T>,
 }
 
 impl<'b, T: Pod, const D: usize> LocalArrays<'b, T, D> {

@@ -9,13 +9,13 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::mem::size_of;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering, Ordering::Relaxed, compiler_fence, fence};
 
 use bytemuck::Pod;
 
 use super::arena::{Arena, BlockArray, LocalArrays, Space};
 use crate::driver::sim::engine::barrier::BarrierKind;
-use crate::driver::sim::engine::dim::{Dim3, LaunchConfig};
+use crate::driver::sim::engine::dim::{Dim3, LaunchConfig, WARP_SIZE};
 use crate::driver::sim::engine::exec::{ExecOptions, ThreadFault, schedule};
 use crate::driver::sim::engine::fault::{self, Unwound, describe};
 use crate::error::{Error, Result};
@@ -423,6 +423,32 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
             self.thread_idx(w0),
             self.thread_idx(w1),
         ))
+    }
+
+    /// `laneid` of work-item `w`: its linear index modulo the warp size (32).
+    #[inline(always)]
+    pub fn lane_id(&self, w: u32) -> u32 {
+        w % WARP_SIZE
+    }
+
+    /// `threadfence()` in a region: a sequentially consistent fence (blocks run on different OS
+    /// threads), as [`ThreadCtx::threadfence`](crate::kernel::ThreadCtx::threadfence).
+    #[inline]
+    pub fn threadfence(&self) {
+        fence(Ordering::SeqCst);
+    }
+
+    /// `threadfence_block()`: the block's work-items run on one OS thread, in order, so a
+    /// compiler fence is the exact equivalent.
+    #[inline]
+    pub fn threadfence_block(&self) {
+        compiler_fence(Ordering::SeqCst);
+    }
+
+    /// `threadfence_system()`: a sequentially consistent fence.
+    #[inline]
+    pub fn threadfence_system(&self) {
+        fence(Ordering::SeqCst);
     }
 
     /// Fails the launch naming the work-item running now, like

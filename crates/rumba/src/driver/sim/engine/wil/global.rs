@@ -163,6 +163,9 @@ fn claimed(position: usize) -> Error {
     ))
 }
 
+/// Variance and auto-trait marker of [`GlobalIn`]: borrows for `'a`, yields `T`s, mode `R`.
+type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
+
 /// A read-only global array of `T` with `D` dimensions, loaded with access mode `R`: a `&Arr<T>`
 /// parameter of a block body. `get` bounds-checks every index (a fault names the work-item, as
 /// a view's does).
@@ -183,7 +186,7 @@ pub struct GlobalIn<'a, T, const D: usize, R> {
     ptr: *mut u8,
     shape: [usize; D],
     strides: [isize; D],
-    _marker: PhantomData<(&'a (), fn() -> T, R)>,
+    _marker: InMarker<'a, T, R>,
 }
 
 impl<T, const D: usize, R> Clone for GlobalIn<'_, T, D, R> {
@@ -333,12 +336,12 @@ impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
     pub fn get<I: BlockIndex<D>>(&self, index: I) -> T {
         let idx = index.components();
         let mut off = 0isize;
-        for k in 0..D {
-            if idx[k] >= self.shape[k] {
+        for (k, &i) in idx.iter().enumerate() {
+            if i >= self.shape[k] {
                 // By value: the accessor's address does not escape, its fields stay in registers.
                 global_out_of_bounds(index, self.shape, self.strides, self.ptr as usize);
             }
-            off = off.wrapping_add((idx[k] as isize).wrapping_mul(self.strides[k]));
+            off = off.wrapping_add((i as isize).wrapping_mul(self.strides[k]));
         }
         // SAFETY: the index is in bounds, so the element lies in the live memory the argument
         // describes (HostArray's guarantee, or the borrowed slice), aligned (checked when
