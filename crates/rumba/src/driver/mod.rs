@@ -1,8 +1,9 @@
 //! Layer 1: one object-safe trait over a device API, in raw terms.
 //!
 //! [`Driver`] speaks in device pointers (integers), stream and event handles, byte counts and raw
-//! host pointers — the vocabulary of CUDA's driver API. Two implementations exist: [`sim`] (a
-//! simulated GPU in pure Rust, always available) and `cuda` (behind the `cuda` cargo feature).
+//! host pointers — the vocabulary of CUDA's driver API. Three implementations exist: [`sim`] (a
+//! simulated GPU in pure Rust, always available), `cuda` (behind the `cuda` cargo feature) and
+//! `opencl` (behind the `opencl` cargo feature, on by default).
 //! Nothing above this layer knows which one it talks to; the safe, reference-counted types
 //! ([`DeviceBuffer`](crate::memory::DeviceBuffer), [`Stream`](crate::Stream), …) are built on top.
 //!
@@ -31,6 +32,12 @@ pub use kernel::{CudaKernelSource, KernelArg, KernelArrayArg, KernelFunction, Ke
 
 #[cfg(feature = "cuda")]
 pub mod cuda;
+
+#[cfg(feature = "opencl")]
+pub mod opencl;
+
+#[cfg(any(feature = "cuda", feature = "opencl"))]
+mod strided_pack;
 
 use std::any::Any;
 use std::fmt;
@@ -82,6 +89,8 @@ pub enum BackendKind {
     Sim,
     /// NVIDIA GPUs through the CUDA driver API.
     Cuda,
+    /// Any OpenCL device with shared virtual memory (AMD and Intel GPUs, CPUs through PoCL).
+    OpenCl,
 }
 
 impl fmt::Display for BackendKind {
@@ -89,6 +98,7 @@ impl fmt::Display for BackendKind {
         f.write_str(match self {
             BackendKind::Sim => "sim",
             BackendKind::Cuda => "cuda",
+            BackendKind::OpenCl => "opencl",
         })
     }
 }
@@ -602,8 +612,13 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
 }
 
-/// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a
-/// device are present, else sim). Returns the driver and, for `auto`, why CUDA was not chosen.
+/// Builds the driver that `config` selects: `sim`, `cuda`, `opencl`, or `auto` (CUDA when a
+/// driver and a device are present, else sim; OpenCL is only ever chosen explicitly). Returns the
+/// driver and, for `auto`, why CUDA was not chosen.
+///
+/// # Errors
+/// [`Error::BackendUnavailable`] when the chosen backend (`cuda` or `opencl`) cannot be used,
+/// with the reason; errors of the simulator's set-up.
 ///
 /// ```
 /// let cfg = rumba::Config { backend: rumba::config::BackendChoice::Sim, ..Default::default() };
@@ -615,6 +630,7 @@ pub fn open(config: &Config) -> Result<(std::sync::Arc<dyn Driver>, Option<Strin
     match config.backend {
         BackendChoice::Sim => Ok((std::sync::Arc::new(sim::SimDriver::new(config)?), None)),
         BackendChoice::Cuda => open_cuda(config).map(|d| (d, None)),
+        BackendChoice::OpenCl => open_opencl(config).map(|d| (d, None)),
         BackendChoice::Auto => match open_cuda(config) {
             Ok(d) => Ok((d, None)),
             Err(e) => {
@@ -638,6 +654,19 @@ fn open_cuda(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
     Err(Error::BackendUnavailable {
         backend: "cuda".into(),
         reason: "this rumba was built without the `cuda` cargo feature".into(),
+    })
+}
+
+#[cfg(feature = "opencl")]
+fn open_opencl(config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    opencl::open(config)
+}
+
+#[cfg(not(feature = "opencl"))]
+fn open_opencl(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    Err(Error::BackendUnavailable {
+        backend: "opencl".into(),
+        reason: "this rumba was built without the `opencl` cargo feature".into(),
     })
 }
 

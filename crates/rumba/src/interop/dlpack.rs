@@ -74,17 +74,21 @@ impl DLDeviceType {
     pub const EXT_DEV: DLDeviceType = DLDeviceType(12);
     /// `kDLCUDAManaged`.
     pub const CUDA_MANAGED: DLDeviceType = DLDeviceType(13);
+    /// `kDLOpenCL`: memory of an OpenCL device (rumba's is shared virtual memory).
+    pub const OPENCL: DLDeviceType = DLDeviceType(4);
 
     /// The device type of a backend's device memory.
     ///
     /// ```
     /// use rumba::interop::dlpack::DLDeviceType;
     /// assert_eq!(DLDeviceType::of(rumba::driver::BackendKind::Sim), DLDeviceType::EXT_DEV);
+    /// assert_eq!(DLDeviceType::of(rumba::driver::BackendKind::OpenCl).0, 4);
     /// ```
     pub fn of(backend: BackendKind) -> DLDeviceType {
         match backend {
             BackendKind::Sim => DLDeviceType::EXT_DEV,
             BackendKind::Cuda => DLDeviceType::CUDA,
+            BackendKind::OpenCl => DLDeviceType::OPENCL,
         }
     }
 }

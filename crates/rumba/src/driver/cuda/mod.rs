@@ -12,7 +12,7 @@
 //! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`](super::Driver) operation |
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
-//! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
+//! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
 //! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
 //!
@@ -31,7 +31,7 @@ mod driver;
 mod error;
 mod flags;
 mod launch;
-mod strided;
+use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
 

@@ -19,7 +19,7 @@
 
 pub(crate) mod bytes;
 mod event;
-mod host;
+pub(crate) mod host;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
