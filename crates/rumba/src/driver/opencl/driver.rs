@@ -11,7 +11,8 @@
 //!
 //! Host → device copies from pageable memory are staged: the bytes are copied into a buffer the
 //! stream owns until the copy has run, so the call returns once the data has been taken (CUDA's
-//! behaviour). Device → host copies into pageable memory wait for the copy.
+//! behaviour). Device → host copies into pageable memory wait for the copy. Fresh device memory
+//! is zeroed before it is handed out, so safe code never reads a previous allocation's bytes.
 //!
 //! This module touches OpenCL through the backend's other modules.
 
@@ -229,7 +230,11 @@ unsafe impl Driver for OpenClDriver {
             kind: Kind::Device { device },
             not_locked: None,
         };
-        if let Err(e) = self.table.insert(p as usize, range) {
+        if let Err(e) = d
+            .queues
+            .zero_now(p, bytes)
+            .and_then(|()| self.table.insert(p as usize, range))
+        {
             // SAFETY: just allocated, never handed out.
             unsafe {
                 let _ = svm_free(self.ctx(), p);

@@ -27,6 +27,7 @@
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
 //! | `event.rs` | events as markers; timing from profiling |
+//! | `callback.rs` | the threads that run host callbacks |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -46,6 +47,7 @@ use cl3::context::create_context;
 use cl3::platform::get_platform_ids;
 
 pub mod builtin;
+mod callback;
 mod driver;
 mod error;
 mod event;

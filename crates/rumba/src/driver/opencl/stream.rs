@@ -16,10 +16,10 @@
 //! a barrier queued right after it waits for a user event that the callback completes once the
 //! host function has returned. So, as on CUDA, later work on the stream — and its
 //! synchronization — waits for the callback, which matters for keep-alive values that must be
-//! dropped by the time a synchronization returns. The callback thread is marked as one
+//! dropped by the time a synchronization returns. The host function runs on one of rumba's own
+//! callback threads ([`callback`](super::callback)), marked as such
 //! ([`mark_callback_thread`](crate::driver::mark_callback_thread)), so no waiting call is made
-//! from it (OpenCL leaves blocking calls in callbacks undefined); no lock of this module is held
-//! while OpenCL might run a callback.
+//! from it and a callback blocked on another stream's callback holds up nothing else.
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
 //! next synchronization reports (once). Checks that need the host after a command (a kernel's
@@ -155,6 +155,8 @@ pub(crate) struct DeviceQueues {
     device: cl_device_id,
     profiling: bool,
     table: Mutex<Queues>,
+    /// A private queue, ordered against nothing, that zeroes fresh allocations.
+    zeroer: Mutex<ClQueue>,
 }
 
 // SAFETY: the raw context and device ids are only passed to thread-safe OpenCL calls; the context
@@ -189,10 +191,12 @@ impl DeviceQueues {
         profiling: bool,
     ) -> Result<Arc<DeviceQueues>> {
         let legacy = Slot::new(create_queue(context, device, profiling)?, true);
+        let zeroer = Mutex::new(create_queue(context, device, false)?);
         Ok(Arc::new(DeviceQueues {
             context,
             device,
             profiling,
+            zeroer,
             table: Mutex::new(Queues {
                 legacy,
                 streams: HashMap::new(),
@@ -267,6 +271,34 @@ impl DeviceQueues {
             slot.checks.push((event.clone(), check));
         }
         Ok(event)
+    }
+
+    /// Zeroes a fresh allocation and waits: device memory never shows a previous allocation's
+    /// bytes (OpenCL, like CUDA, does not clear what it hands out). The private queue has no
+    /// dependencies, so the wait is safe even on a callback thread.
+    pub(crate) fn zero_now(&self, ptr: *mut c_void, bytes: usize) -> Result<()> {
+        let pattern = [0u8];
+        let event = {
+            let q = self.zeroer.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: `ptr` is a fresh allocation of `bytes` bytes that nothing else uses; OpenCL
+            // copies the pattern when the command is queued.
+            let e = check("clEnqueueSVMMemFill", unsafe {
+                opencl3::command_queue::enqueue_svm_mem_fill(
+                    q.raw(),
+                    ptr,
+                    pattern.as_ptr().cast(),
+                    1,
+                    bytes,
+                    0,
+                    std::ptr::null(),
+                )
+            })?;
+            // SAFETY: we own the fill's event.
+            let e = unsafe { ClEvent::from_raw(e) };
+            q.flush()?;
+            e
+        };
+        event.wait()
     }
 
     /// Creates a stream; its handle is the `cl_command_queue` itself (so other OpenCL code can
@@ -529,35 +561,43 @@ struct CallbackData {
     handle: StreamHandle,
 }
 
-/// Runs a boxed [`HostCallback`] on OpenCL's callback thread, then opens the stream's gate.
+/// OpenCL's callback for a stream callback's marker: hands the host function to a callback
+/// thread ([`callback`](super::callback)), which runs it and then opens the stream's gate. It does
+/// nothing that blocks, since OpenCL may call it on any thread, the caller's included.
 extern "C" fn callback_trampoline(_event: cl_event, status: cl_int, user: *mut c_void) {
-    crate::driver::mark_callback_thread();
     // SAFETY: `user` is the `Box<CallbackData>` leaked by `add_callback`; OpenCL calls each
     // callback exactly once, so it is reclaimed exactly once.
     let data = unsafe { Box::from_raw(user.cast::<CallbackData>()) };
-    let CallbackData {
-        callback,
-        gate,
-        queues,
-        handle,
-    } = *data;
-    let status = if status < 0 {
-        Err(map("earlier work on the stream", status))
-    } else {
-        match queues.upgrade().and_then(|q| q.pending_error(handle)) {
-            Some(e) => Err(e),
-            None => Ok(()),
+    super::callback::run(Box::new(move || data.run(status)));
+}
+
+impl CallbackData {
+    /// Runs the host function with the stream's status, then opens the gate.
+    fn run(self, status: cl_int) {
+        let CallbackData {
+            callback,
+            gate,
+            queues,
+            handle,
+        } = self;
+        let status = if status < 0 {
+            Err(map("earlier work on the stream", status))
+        } else {
+            match queues.upgrade().and_then(|q| q.pending_error(handle)) {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        // A panic must not take the callback thread down.
+        if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
+            tracing::error!("a stream callback panicked");
         }
-    };
-    // A panic must not unwind into the driver.
-    if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
-        tracing::error!("a stream callback panicked");
-    }
-    if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
-        tracing::error!(
-            "a stream stays blocked: {}",
-            map("clSetUserEventStatus", code)
-        );
+        if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
+            tracing::error!(
+                "a stream stays blocked: {}",
+                map("clSetUserEventStatus", code)
+            );
+        }
     }
 }
 
