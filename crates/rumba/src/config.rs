@@ -18,6 +18,7 @@
 //! | `RUMBA_CUDA_ARRAY_INTERFACE_SYNC` = `1` \| `0` | [`Config::cuda_array_interface_sync`] | `1` |
 //! | `RUMBA_OPENCL_PLATFORM` = index or name fragment | [`Config::opencl_platform`] | the first platform with a usable device |
 //! | `RUMBA_OPENCL_DEVICE` = index or name fragment | [`Config::opencl_device`] | every usable device of the platform |
+//! | `RUMBA_OPENCL_MEMORY` = size, e.g. `2GiB` | [`Config::opencl_memory`] | the device's global memory |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -111,6 +112,9 @@ pub struct Config {
     pub opencl_platform: Option<OpenClSelector>,
     /// Which device of that platform; `None`: every usable device (each one rumba device).
     pub opencl_device: Option<OpenClSelector>,
+    /// Most bytes of device memory rumba hands out per OpenCL device (reported as its total);
+    /// `None`: the device's `CL_DEVICE_GLOBAL_MEM_SIZE`.
+    pub opencl_memory: Option<usize>,
 }
 
 /// Picks an OpenCL platform or device: by its position in the list (`clinfo -l` order, from 0)
@@ -196,6 +200,7 @@ impl Default for Config {
             cuda_array_interface_sync: true,
             opencl_platform: None,
             opencl_device: None,
+            opencl_memory: None,
         }
     }
 }
@@ -318,6 +323,16 @@ impl Config {
         if let Some(v) = lookup("RUMBA_OPENCL_DEVICE") {
             cfg.opencl_device = Some(parse_selector("RUMBA_OPENCL_DEVICE", &v)?);
         }
+        if let Some(v) = lookup("RUMBA_OPENCL_MEMORY") {
+            let bytes = parse_size(&v).ok_or_else(|| {
+                invalid(
+                    "RUMBA_OPENCL_MEMORY",
+                    &v,
+                    "a positive byte size such as 2GiB, 512MiB or 1048576",
+                )
+            })?;
+            cfg.opencl_memory = Some(bytes);
+        }
         Ok(cfg)
     }
 
@@ -408,6 +423,7 @@ mod tests {
             ("RUMBA_BACKEND", "gpu", "one of sim, cuda, opencl, auto"),
             ("RUMBA_OPENCL_PLATFORM", "", "fragment of the name"),
             ("RUMBA_OPENCL_DEVICE", "gpu;rm -rf", "fragment of the name"),
+            ("RUMBA_OPENCL_MEMORY", "half", "byte size"),
             ("RUMBA_SIM_MEMORY", "lots", "byte size"),
             ("RUMBA_SIM_MEMORY", "-4GiB", "byte size"),
             ("RUMBA_SIM_DEVICES", "0", "from 1 to 64"),
@@ -439,6 +455,7 @@ mod tests {
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0"),
             ("RUMBA_OPENCL_PLATFORM", " Portable Computing "),
             ("RUMBA_OPENCL_DEVICE", "0"),
+            ("RUMBA_OPENCL_MEMORY", "1GiB"),
         ])
         .unwrap();
         assert_eq!(
@@ -446,6 +463,7 @@ mod tests {
             Some(OpenClSelector::Name("Portable Computing".into()))
         );
         assert_eq!(cfg.opencl_device, Some(OpenClSelector::Index(0)));
+        assert_eq!(cfg.opencl_memory, Some(1 << 30));
         assert_eq!(
             with(&[("RUMBA_BACKEND", "OpenCL")]).unwrap().backend,
             BackendChoice::OpenCl

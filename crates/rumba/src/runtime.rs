@@ -391,9 +391,12 @@ impl fmt::Display for DetectReport {
                 human_bytes(*total),
                 human_bytes(*free)
             )?;
-            match info.compute_capability {
-                Some((a, b)) => writeln!(f, "      compute capability: {a}.{b}")?,
-                None => writeln!(f, "      compute capability: sim")?,
+            match (info.compute_capability, self.backend) {
+                (Some((a, b)), _) => writeln!(f, "      compute capability: {a}.{b}")?,
+                (None, BackendKind::OpenCl) => {
+                    writeln!(f, "      compute capability: none (OpenCL)")?
+                }
+                (None, _) => writeln!(f, "      compute capability: sim")?,
             }
             writeln!(
                 f,

@@ -24,7 +24,12 @@ pub fn start(adjust: impl FnOnce(&mut Config)) {
     START.call_once(|| {
         let mut cfg = Config::from_env().expect("valid RUMBA_* environment");
         cfg.backend = test_backend();
+        let sim_memory = cfg.sim_memory;
         adjust(&mut cfg);
+        // A test that sizes the device sizes it on OpenCL too (a cap on what rumba hands out).
+        if cfg.sim_memory != sim_memory {
+            cfg.opencl_memory = cfg.sim_memory;
+        }
         if cfg.backend == BackendChoice::Cuda {
             if let Err(e) = rumba::driver::open(&cfg) {
                 skip_binary(&format!("RUMBA_TEST_BACKEND=cuda, but {e}"));
@@ -83,6 +88,24 @@ pub fn not_on(backends: &[BackendChoice], test: &str, why: &str) -> bool {
     }
 }
 
+/// True (after printing `SKIPPED <test> on <backend>: …`) when the backend has fewer than
+/// `count` devices: the calling test then returns. The simulator has as many as the test asks
+/// for; an OpenCL platform has what it has (PoCL: one).
+pub fn needs_devices(count: usize, test: &str) -> bool {
+    use std::io::Write;
+    let have = rumba::gpus().map(|g| g.len()).unwrap_or(0);
+    if have < count {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test} on {}: it needs {count} devices and the backend has {have}",
+            backend_name(test_backend())
+        );
+        true
+    } else {
+        false
+    }
+}
+
 /// Ends the whole test binary (successfully, before any test runs) when the test backend is one
 /// of `backends`, printing `SKIPPED <binary> on <backend>: <why>` and the tests it leaves out.
 pub fn binary_not_on(backends: &[BackendChoice], tests: &[&str], why: &str) {
@@ -99,6 +122,9 @@ pub fn binary_not_on(backends: &[BackendChoice], tests: &[&str], why: &str) {
 /// Ends this test binary successfully after saying why its tests cannot run here.
 fn skip_binary(why: &str) -> ! {
     use std::io::Write;
+    // Test threads may get here together: one prints and exits, the others wait for the exit.
+    static ONE: Mutex<()> = Mutex::new(());
+    let _one = ONE.lock();
     let name = std::env::args().next().unwrap_or_default();
     // Written to the process's stderr directly: the test harness captures `eprintln!`.
     let _ = writeln!(std::io::stderr(), "SKIPPED {name}: {why}");

@@ -53,6 +53,8 @@ pub struct OpenClDriver {
     pub(crate) events: Events,
     pub(crate) builtins: Builtins,
     pub(crate) page_locking: PageLocking,
+    /// `RUMBA_OPENCL_MEMORY`: a cap on each device's memory.
+    pub(crate) memory_cap: Option<usize>,
     pub(crate) context: ClContext,
 }
 
@@ -151,6 +153,12 @@ impl OpenClDriver {
         })
     }
 
+    /// The device memory rumba may hand out: the global memory, capped by `RUMBA_OPENCL_MEMORY`.
+    fn total(&self, d: &OclDevice) -> usize {
+        let global = d.survey.global_memory as usize;
+        self.memory_cap.map_or(global, |cap| cap.min(global))
+    }
+
     fn check_dev(&self, ptr: DevicePtr, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
@@ -180,7 +188,7 @@ unsafe impl Driver for OpenClDriver {
         Ok(DeviceInfo {
             ordinal: device,
             name: format!("{} ({})", d.name, self.platform),
-            total_memory: d.global_memory as usize,
+            total_memory: self.total(self.device(device)?),
             compute_capability: None,
             multiprocessors: d.compute_units,
             warp_size: d.warp_size,
@@ -191,7 +199,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn mem_info(&self, device: usize) -> Result<(usize, usize)> {
-        let total = self.device(device)?.survey.global_memory as usize;
+        let total = self.total(self.device(device)?);
         Ok((total.saturating_sub(self.table.used(device)), total))
     }
 
@@ -208,7 +216,7 @@ unsafe impl Driver for OpenClDriver {
                 d.survey.max_allocation
             )));
         }
-        let total = d.survey.global_memory as usize;
+        let total = self.total(d);
         self.table.reserve(device, bytes, total)?;
         // SAFETY: valid flags (coarse-grained read-write SVM) for a context whose devices all
         // offer coarse-grained SVM (checked when the driver opened).

@@ -94,7 +94,10 @@ pub(crate) fn alloc(
     let (p, kind) = if caps.fine_buffer {
         (
             svm_host(context, bytes, device)?,
-            Kind::HostSvm { managed: false },
+            Kind::HostSvm {
+                managed: false,
+                mapped: flags.mapped,
+            },
         )
     } else if flags.mapped {
         return Err(Error::Unsupported(format!(
@@ -154,7 +157,10 @@ pub(crate) fn alloc_managed(
     let p = svm_host(context, bytes, device)?;
     let range = Range {
         len: bytes,
-        kind: Kind::HostSvm { managed: true },
+        kind: Kind::HostSvm {
+            managed: true,
+            mapped: true,
+        },
         not_locked: Some("managed memory is not page-locked".into()),
     };
     if let Err(e) = table.insert(p as usize, range.clone()) {
@@ -182,7 +188,7 @@ fn release(context: cl_context, p: usize, range: &Range) {
 pub(crate) fn free(table: &Table, context: cl_context, p: *mut u8, managed: bool) -> Result<()> {
     let range = table
         .remove(p as usize, |r| match r.kind {
-            Kind::HostSvm { managed: m } => m == managed,
+            Kind::HostSvm { managed: m, .. } => m == managed,
             Kind::HostPages { .. } => !managed,
             _ => false,
         })
@@ -260,11 +266,11 @@ pub(crate) fn unregister(table: &Table, p: *mut u8) -> Result<()> {
 pub(crate) fn device_pointer(table: &Table, p: *mut u8, device: usize) -> Result<DevicePtr> {
     match table.find(p as usize) {
         Some((_, r)) => match r.kind {
-            Kind::HostSvm { .. }
+            Kind::HostSvm { mapped: true, .. }
             | Kind::Registered {
                 device_addressable: true,
             } => Ok(p as usize as DevicePtr),
-            Kind::HostPages { .. } => Err(Error::InvalidArgument(format!(
+            Kind::HostSvm { mapped: false, .. } | Kind::HostPages { .. } => Err(Error::InvalidArgument(format!(
                 "host memory at {p:p} is not mapped into device {device}: it was pinned without `mapped`"
             ))),
             Kind::Registered { .. } => Err(Error::InvalidArgument(format!(

@@ -35,6 +35,10 @@ pub(crate) enum Kind {
     HostSvm {
         /// Allocated by `mem_alloc_managed` (freed by `mem_free_managed`).
         managed: bool,
+        /// Allocated with `mapped` (or managed): the device may address it. Pinned memory
+        /// without `mapped` is physically addressable too, but refused as on CUDA, so that a
+        /// program behaves the same on every backend.
+        mapped: bool,
     },
     /// Page-aligned host memory from `mmap` (pinned memory on a device without fine-grained
     /// SVM): the device cannot address it; copies from it are still queued asynchronously.
@@ -52,7 +56,8 @@ pub(crate) enum Kind {
 impl Kind {
     fn device_addressable(self) -> bool {
         match self {
-            Kind::Device { .. } | Kind::HostSvm { .. } => true,
+            Kind::Device { .. } => true,
+            Kind::HostSvm { mapped, .. } => mapped,
             Kind::HostPages { .. } => false,
             Kind::Registered { device_addressable } => device_addressable,
         }

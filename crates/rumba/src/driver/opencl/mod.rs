@@ -128,6 +128,7 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
         events: event::Events::new(),
         builtins: builtin::Builtins::default(),
         page_locking: crate::driver::sim::host::probe_page_locking(),
+        memory_cap: config.opencl_memory,
         context,
     }))
 }
