@@ -66,7 +66,11 @@ impl FromStr for BackendChoice {
             "cuda" => Ok(BackendChoice::Cuda),
             "opencl" => Ok(BackendChoice::OpenCl),
             "auto" | "" => Ok(BackendChoice::Auto),
-            _ => Err(invalid("RUMBA_BACKEND", s, "one of sim, cuda, opencl, auto")),
+            _ => Err(invalid(
+                "RUMBA_BACKEND",
+                s,
+                "one of sim, cuda, opencl, auto",
+            )),
         }
     }
 }
@@ -170,9 +174,10 @@ impl fmt::Display for OpenClSelector {
 fn parse_selector(variable: &str, value: &str) -> Result<OpenClSelector> {
     let t = value.trim();
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        return t.parse().map(OpenClSelector::Index).map_err(|_| {
-            invalid(variable, value, "an index from 0 or a fragment of the name")
-        });
+        return t
+            .parse()
+            .map(OpenClSelector::Index)
+            .map_err(|_| invalid(variable, value, "an index from 0 or a fragment of the name"));
     }
     let printable = t
         .chars()

@@ -336,6 +336,26 @@ pub struct DetectReport {
     pub fallback_reason: Option<String>,
     /// Each device with its `(free, total)` memory.
     pub devices: Vec<(DeviceInfo, (usize, usize))>,
+    /// Every OpenCL platform and device of the machine with its capabilities, or why there is
+    /// none (listed whatever backend runs; `None` in a build without the `opencl` feature).
+    pub opencl: Option<std::result::Result<Vec<OpenClPlatform>, String>>,
+}
+
+/// One OpenCL platform as `detect` lists it.
+#[cfg(feature = "opencl")]
+pub type OpenClPlatform = crate::driver::opencl::PlatformSurvey;
+/// One OpenCL platform as `detect` lists it (a build without the `opencl` feature has none).
+#[cfg(not(feature = "opencl"))]
+pub type OpenClPlatform = String;
+
+#[cfg(feature = "opencl")]
+fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
+    Some(crate::driver::opencl::survey())
+}
+
+#[cfg(not(feature = "opencl"))]
+fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
+    None
 }
 
 /// Describes the backend and every device.
@@ -353,6 +373,7 @@ pub fn detect() -> Result<DetectReport> {
         backend: rt.driver.backend(),
         fallback_reason: rt.fallback.clone(),
         devices,
+        opencl: opencl_survey(),
     })
 }
 
@@ -412,6 +433,20 @@ impl fmt::Display for DetectReport {
                     f,
                     "      pinned host memory: NOT page-locked ({why}); pinned copies stay asynchronous"
                 )?,
+            }
+        }
+        match &self.opencl {
+            None => writeln!(f, "OpenCL: not built in (cargo feature `opencl`)")?,
+            Some(Err(why)) => writeln!(f, "OpenCL: unavailable: {why}")?,
+            Some(Ok(platforms)) => {
+                writeln!(
+                    f,
+                    "OpenCL: {} platform(s) (RUMBA_BACKEND=opencl uses them)",
+                    platforms.len()
+                )?;
+                for p in platforms {
+                    write!(f, "{p}")?;
+                }
             }
         }
         write!(

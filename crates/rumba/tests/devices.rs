@@ -34,7 +34,10 @@ fn gpus_lists_every_device_and_ids_are_checked() {
 #[test]
 fn each_thread_has_its_own_current_device_and_devices_have_separate_memory() {
     let _s = setup();
-    if common::needs_devices(3, "each_thread_has_its_own_current_device_and_devices_have_separate_memory") {
+    if common::needs_devices(
+        3,
+        "each_thread_has_its_own_current_device_and_devices_have_separate_memory",
+    ) {
         return;
     }
     rumba::select_device(2).unwrap();
@@ -108,7 +111,10 @@ fn configure_after_start_is_refused() {
 #[test]
 fn device_side_temporaries_follow_the_array_not_the_current_device() {
     let _s = setup();
-    if common::needs_devices(3, "device_side_temporaries_follow_the_array_not_the_current_device") {
+    if common::needs_devices(
+        3,
+        "device_side_temporaries_follow_the_array_not_the_current_device",
+    ) {
         return;
     }
     use rumba::ndarray::{array, s};

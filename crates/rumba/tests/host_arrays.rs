@@ -146,7 +146,10 @@ fn write_combined_is_recorded_and_behaves_as_memory() {
     if common::test_backend() == rumba::config::BackendChoice::OpenCl {
         // OpenCL has no write-combined memory: honoured by refusing, not by ignoring the flag.
         let err = rumba::mapped_array::<u64, _>(8, Order::C, false, true).unwrap_err();
-        assert!(matches!(err, rumba::Error::Unsupported(ref w) if w.contains("write-combined")), "{err}");
+        assert!(
+            matches!(err, rumba::Error::Unsupported(ref w) if w.contains("write-combined")),
+            "{err}"
+        );
         return;
     }
     let mut wc = rumba::mapped_array::<u64, _>(8, Order::C, false, true).unwrap();

@@ -1,7 +1,6 @@
 //! Constant memory through the launch API (SPEC §5), ported from Numba's `test_constmem`:
 //! `const_array_like` copies at definition time, keeps the layout, and cannot be written.
 
-
 mod common;
 
 /// Every test of this binary, named when the binary does not apply to a backend.

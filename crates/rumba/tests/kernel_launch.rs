@@ -3,7 +3,6 @@
 //! memory (constant memory: `kernel_const.rs`), barriers with values, atomics, faults reported at
 //! synchronization, streams.
 
-
 mod common;
 
 /// Every test of this binary, named when the binary does not apply to a backend.

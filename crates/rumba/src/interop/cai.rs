@@ -37,7 +37,7 @@ use ndarray::Dimension;
 
 use crate::array::element::Element;
 use crate::array::{DeviceArray, Layout};
-use crate::driver::{DevicePtr, StreamHandle};
+use crate::driver::{BackendKind, DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
@@ -177,9 +177,23 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 }
 
 impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
+    /// The array's description; refused for an array on the OpenCL backend, whose memory no
+    /// CUDA consumer can address (export it with DLPack instead).
     fn describe(&self) -> Result<CudaArrayInterface> {
+        refuse_opencl(self.buffer().driver().backend())?;
         Ok(self.cuda_array_interface())
     }
+}
+
+/// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
+fn refuse_opencl(backend: BackendKind) -> Result<()> {
+    if backend == BackendKind::OpenCl {
+        return Err(Error::Unsupported(
+            "the CUDA Array Interface describes CUDA device memory, and this is the opencl backend: its SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 // SAFETY: a device array's memory is a `DeviceBuffer` (device memory by that type's invariant)
@@ -272,6 +286,7 @@ pub unsafe fn from_cuda_array_interface<T: Element, D: Dimension, O: Send + Sync
         ));
     }
     let ctx = crate::runtime::current_context()?;
+    refuse_opencl(ctx.driver().backend())?;
     let dtype = T::DTYPE;
     let itemsize = dtype.itemsize();
     let size = desc.shape.iter().try_fold(1usize, |a, &n| a.checked_mul(n));

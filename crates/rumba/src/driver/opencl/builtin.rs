@@ -37,6 +37,7 @@ pub(crate) fn build(
     device: cl_device_id,
     name: &str,
     source: &str,
+    options: &str,
 ) -> Result<ClProgram> {
     let raw = check(
         "clCreateProgramWithSource",
@@ -44,7 +45,7 @@ pub(crate) fn build(
     )?;
     // SAFETY: a fresh program whose one reference we own.
     let program = unsafe { ClProgram::from_raw(raw) };
-    let options = CString::new(BUILD_OPTIONS)
+    let options = CString::new(options)
         .map_err(|_| Error::InvalidArgument("build options with a NUL".into()))?;
     if let Err(code) = build_program(
         program.raw(),
@@ -86,6 +87,15 @@ pub(crate) struct Built {
     pub(crate) kernel: Mutex<ClKernel>,
 }
 
+impl Built {
+    pub(crate) fn new(program: ClProgram, kernel: ClKernel) -> Built {
+        Built {
+            _program: program,
+            kernel: Mutex::new(kernel),
+        }
+    }
+}
+
 /// Built-in kernels per (device, kernel name).
 #[derive(Default)]
 pub(crate) struct Builtins {
@@ -111,12 +121,9 @@ impl Builtins {
             .find(|(n, _)| *n == file)
             .map(|(_, s)| *s)
             .ok_or_else(|| Error::InvalidArgument(format!("no built-in kernel source {file}")))?;
-        let program = build(context, device_id, file, source)?;
+        let program = build(context, device_id, file, source, BUILD_OPTIONS)?;
         let k = kernel(&program, entry)?;
-        let b = Arc::new(Built {
-            _program: program,
-            kernel: Mutex::new(k),
-        });
+        let b = Arc::new(Built::new(program, k));
         built.insert((device, entry), Arc::clone(&b));
         Ok(b)
     }

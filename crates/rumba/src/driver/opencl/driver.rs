@@ -18,7 +18,9 @@
 
 use std::sync::Arc;
 
-use opencl3::command_queue::{enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill};
+use opencl3::command_queue::{
+    enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill,
+};
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
 
@@ -26,6 +28,7 @@ use super::builtin::Builtins;
 use super::error::check;
 use super::event::Events;
 use super::host::{self, HostCaps};
+use super::launch;
 use super::memory::{Kind, Range, Table};
 use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
@@ -52,6 +55,7 @@ pub struct OpenClDriver {
     pub(crate) table: Table,
     pub(crate) events: Events,
     pub(crate) builtins: Builtins,
+    pub(crate) kernels: launch::UserKernels,
     pub(crate) page_locking: PageLocking,
     /// `RUMBA_OPENCL_MEMORY`: a cap on each device's memory.
     pub(crate) memory_cap: Option<usize>,
@@ -78,6 +82,7 @@ impl Drop for OpenClDriver {
         for d in &self.devices {
             let _ = d.queues.synchronize_all();
         }
+        self.kernels.release(self.context.raw());
         for (p, range) in self.table.drain() {
             if !matches!(range.kind, Kind::Registered { .. }) {
                 host::release_leftover(self.context.raw(), p, &range);
@@ -296,7 +301,17 @@ unsafe impl Driver for OpenClDriver {
     ) -> Result<()> {
         let caps = self.host_caps(device, flags.portable)?;
         // SAFETY: forwarded from the caller's contract.
-        unsafe { host::register(&self.table, &self.page_locking, caps, device, ptr, bytes, flags) }
+        unsafe {
+            host::register(
+                &self.table,
+                &self.page_locking,
+                caps,
+                device,
+                ptr,
+                bytes,
+                flags,
+            )
+        }
     }
 
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
@@ -323,8 +338,16 @@ unsafe impl Driver for OpenClDriver {
             return Ok(());
         }
         // SAFETY: `dst` was checked; `src` is borrowed until the wait below returns.
-        unsafe { self.enqueue_copy(device, as_mut(dst), src.as_ptr(), src.len(), StreamHandle::LEGACY) }?
-            .wait()
+        unsafe {
+            self.enqueue_copy(
+                device,
+                as_mut(dst),
+                src.as_ptr(),
+                src.len(),
+                StreamHandle::LEGACY,
+            )
+        }?
+        .wait()
     }
 
     unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
@@ -335,7 +358,13 @@ unsafe impl Driver for OpenClDriver {
         }
         // SAFETY: `src` was checked; `dst` is borrowed exclusively until the wait returns.
         unsafe {
-            self.enqueue_copy(device, dst.as_mut_ptr(), as_mut(src), dst.len(), StreamHandle::LEGACY)
+            self.enqueue_copy(
+                device,
+                dst.as_mut_ptr(),
+                as_mut(src),
+                dst.len(),
+                StreamHandle::LEGACY,
+            )
         }?
         .wait()
     }
@@ -632,12 +661,18 @@ unsafe impl Driver for OpenClDriver {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()> {
-        self.device(device)?;
-        let _ = stream;
-        Err(Error::Unsupported(format!(
-            "kernel '{}' has no OpenCL C form for the opencl backend (kernels written with #[rumba::kernel] have one; closure kernels run only on the simulator)",
-            launch.function.name
-        )))
+        let d = self.device(device)?;
+        let target = launch::Target {
+            context: self.ctx(),
+            device,
+            device_id: d.id,
+            survey: &d.survey,
+            queues: &d.queues,
+            table: &self.table,
+            kernels: &self.kernels,
+        };
+        // SAFETY: forwarded from the caller's contract; array ranges are checked inside.
+        unsafe { launch::launch(&target, launch, stream) }
     }
 }
 

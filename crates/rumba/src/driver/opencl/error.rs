@@ -59,7 +59,9 @@ pub(crate) fn describe(code: cl_int) -> &'static str {
         codes::CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST => {
             "a command this one waited for failed"
         }
-        codes::DLOPEN_RUNTIME_LOAD_FAILED => "the OpenCL library (libOpenCL.so.1) could not be loaded",
+        codes::DLOPEN_RUNTIME_LOAD_FAILED => {
+            "the OpenCL library (libOpenCL.so.1) could not be loaded"
+        }
         codes::DLOPEN_FUNCTION_NOT_AVAILABLE => {
             "the OpenCL library lacks this function (an ICD loader older than OpenCL 2.0?)"
         }

@@ -68,7 +68,12 @@ impl Events {
     }
 
     /// Replaces the event's record with `marker`.
-    pub(crate) fn set_record(&self, device: usize, event: EventHandle, marker: ClEvent) -> Result<()> {
+    pub(crate) fn set_record(
+        &self,
+        device: usize,
+        event: EventHandle,
+        marker: ClEvent,
+    ) -> Result<()> {
         let mut slots = self.lock();
         check_device(slots.get(&event.0), event, device)?;
         if let Some(slot) = slots.get_mut(&event.0) {

@@ -270,9 +270,11 @@ pub(crate) fn device_pointer(table: &Table, p: *mut u8, device: usize) -> Result
             | Kind::Registered {
                 device_addressable: true,
             } => Ok(p as usize as DevicePtr),
-            Kind::HostSvm { mapped: false, .. } | Kind::HostPages { .. } => Err(Error::InvalidArgument(format!(
-                "host memory at {p:p} is not mapped into device {device}: it was pinned without `mapped`"
-            ))),
+            Kind::HostSvm { mapped: false, .. } | Kind::HostPages { .. } => {
+                Err(Error::InvalidArgument(format!(
+                    "host memory at {p:p} is not mapped into device {device}: it was pinned without `mapped`"
+                )))
+            }
             Kind::Registered { .. } => Err(Error::InvalidArgument(format!(
                 "host memory at {p:p} is not mapped into device {device}: it was registered without `mapped`"
             ))),

@@ -28,6 +28,7 @@
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
+//! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -52,6 +53,7 @@ mod driver;
 mod error;
 mod event;
 mod host;
+mod launch;
 pub(crate) mod memory;
 mod platform;
 mod raw;
@@ -59,9 +61,7 @@ mod stream;
 mod strided;
 
 pub use driver::OpenClDriver;
-pub use platform::{
-    DeviceSurvey, NOTABLE_EXTENSIONS, PlatformSurvey, SvmCaps, select, survey,
-};
+pub use platform::{DeviceSurvey, NOTABLE_EXTENSIONS, PlatformSurvey, SvmCaps, select, survey};
 
 use super::Driver;
 use crate::config::Config;
@@ -84,7 +84,8 @@ fn unavailable(reason: String) -> Error {
 pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     let platforms = survey().map_err(unavailable)?;
     let (p_index, chosen) = select(&platforms, config).map_err(unavailable)?;
-    let ids = get_platform_ids().map_err(|c| unavailable(error::map("clGetPlatformIDs", c).to_string()))?;
+    let ids = get_platform_ids()
+        .map_err(|c| unavailable(error::map("clGetPlatformIDs", c).to_string()))?;
     let raw_platform = *ids
         .get(p_index)
         .ok_or_else(|| unavailable("the platform list changed while rumba opened it".into()))?;
@@ -99,8 +100,8 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
         picked.push((id, d.clone()));
     }
     let device_ids: Vec<_> = picked.iter().map(|(id, _)| *id).collect();
-    let ctx = create_context(&device_ids, std::ptr::null(), None, std::ptr::null_mut())
-        .map_err(|c| {
+    let ctx =
+        create_context(&device_ids, std::ptr::null(), None, std::ptr::null_mut()).map_err(|c| {
             unavailable(format!(
                 "platform {} has usable devices but no context could be created: {}",
                 survey.name,
@@ -112,7 +113,10 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     let mut devices = Vec::new();
     for (id, s) in picked {
         let queues = stream::DeviceQueues::new(context.raw(), id, s.profiling).map_err(|e| {
-            unavailable(format!("device {} cannot create a command queue: {e}", s.name))
+            unavailable(format!(
+                "device {} cannot create a command queue: {e}",
+                s.name
+            ))
         })?;
         devices.push(driver::OclDevice {
             id,
@@ -127,6 +131,7 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
         table: memory::Table::new(count),
         events: event::Events::new(),
         builtins: builtin::Builtins::default(),
+        kernels: launch::UserKernels::default(),
         page_locking: crate::driver::sim::host::probe_page_locking(),
         memory_cap: config.opencl_memory,
         context,

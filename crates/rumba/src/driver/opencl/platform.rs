@@ -11,19 +11,19 @@
 
 use std::fmt;
 
+use cl3::platform::{
+    CL_PLATFORM_NAME, CL_PLATFORM_VENDOR, CL_PLATFORM_VERSION, get_platform_data, get_platform_ids,
+};
 use opencl3::device::{
     CL_DEVICE_EXTENSIONS, CL_DEVICE_GLOBAL_MEM_SIZE, CL_DEVICE_HOST_UNIFIED_MEMORY,
     CL_DEVICE_LOCAL_MEM_SIZE, CL_DEVICE_MAX_COMPUTE_UNITS, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
     CL_DEVICE_MAX_WORK_GROUP_SIZE, CL_DEVICE_MAX_WORK_ITEM_SIZES, CL_DEVICE_NAME,
-    CL_DEVICE_OPENCL_C_VERSION, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CL_DEVICE_SVM_ATOMICS,
-    CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, CL_DEVICE_SVM_FINE_GRAIN_BUFFER,
-    CL_DEVICE_SVM_FINE_GRAIN_SYSTEM, CL_DEVICE_TYPE, CL_DEVICE_TYPE_ACCELERATOR,
-    CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_VENDOR,
-    CL_DEVICE_VERSION, CL_DEVICE_WARP_SIZE_NV, CL_DEVICE_WAVEFRONT_WIDTH_AMD, get_device_data,
-    get_device_ids,
-};
-use cl3::platform::{
-    CL_PLATFORM_NAME, CL_PLATFORM_VENDOR, CL_PLATFORM_VERSION, get_platform_data, get_platform_ids,
+    CL_DEVICE_OPENCL_C_VERSION, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CL_DEVICE_SINGLE_FP_CONFIG,
+    CL_DEVICE_SVM_ATOMICS, CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER,
+    CL_DEVICE_SVM_FINE_GRAIN_BUFFER, CL_DEVICE_SVM_FINE_GRAIN_SYSTEM, CL_DEVICE_TYPE,
+    CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU,
+    CL_DEVICE_VENDOR, CL_DEVICE_VERSION, CL_DEVICE_WARP_SIZE_NV, CL_DEVICE_WAVEFRONT_WIDTH_AMD,
+    CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, get_device_data, get_device_ids,
 };
 use opencl3::types::{cl_device_id, cl_platform_id};
 
@@ -134,6 +134,9 @@ pub struct DeviceSurvey {
     pub warp_size: u32,
     /// The [`NOTABLE_EXTENSIONS`] the device has.
     pub extensions: Vec<String>,
+    /// `CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT` in `CL_DEVICE_SINGLE_FP_CONFIG`: `f32` division and
+    /// square root can be built bit-exact with the simulator.
+    pub exact_f32_divide: bool,
 }
 
 impl DeviceSurvey {
@@ -176,6 +179,7 @@ impl DeviceSurvey {
             profiling: true,
             warp_size: 1,
             extensions: vec!["cl_khr_fp64".into()],
+            exact_f32_divide: true,
         }
     }
 }
@@ -311,7 +315,9 @@ fn survey_device(index: usize, id: cl_device_id) -> Result<DeviceSurvey, String>
         *slot = number(chunk);
     }
     let warp_size = if has("cl_nv_device_attribute_query") {
-        data(CL_DEVICE_WARP_SIZE_NV).map(|b| number(&b)).unwrap_or(1)
+        data(CL_DEVICE_WARP_SIZE_NV)
+            .map(|b| number(&b))
+            .unwrap_or(1)
     } else if has("cl_amd_device_attribute_query") {
         data(CL_DEVICE_WAVEFRONT_WIDTH_AMD)
             .map(|b| number(&b))
@@ -334,7 +340,10 @@ fn survey_device(index: usize, id: cl_device_id) -> Result<DeviceSurvey, String>
         } else {
             "other"
         },
-        global_memory: number(&need(CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE")?),
+        global_memory: number(&need(
+            CL_DEVICE_GLOBAL_MEM_SIZE,
+            "CL_DEVICE_GLOBAL_MEM_SIZE",
+        )?),
         max_allocation: number(&need(
             CL_DEVICE_MAX_MEM_ALLOC_SIZE,
             "CL_DEVICE_MAX_MEM_ALLOC_SIZE",
@@ -354,6 +363,9 @@ fn survey_device(index: usize, id: cl_device_id) -> Result<DeviceSurvey, String>
             .filter(|e| has(e))
             .map(|e| e.to_string())
             .collect(),
+        exact_f32_divide: number(&data(CL_DEVICE_SINGLE_FP_CONFIG).unwrap_or_default())
+            & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+            != 0,
     })
 }
 
@@ -436,11 +448,7 @@ fn select_devices(p: &PlatformSurvey, sel: Option<&OpenClSelector>) -> Result<Ve
         .map(|(i, _)| i)
         .collect();
     if usable.is_empty() {
-        let mut why: Vec<String> = p
-            .devices
-            .iter()
-            .filter_map(|d| d.usable().err())
-            .collect();
+        let mut why: Vec<String> = p.devices.iter().filter_map(|d| d.usable().err()).collect();
         why.extend(p.problems.iter().cloned());
         if why.is_empty() {
             why.push("it has no device".into());
@@ -532,7 +540,11 @@ mod tests {
     fn the_first_platform_with_a_usable_device_is_chosen() {
         let ps = [
             platform(0, "Old Vendor", vec![device(0, "old gpu", 0)]),
-            platform(1, "Portable Computing Language", vec![device(0, "cpu", 0xb)]),
+            platform(
+                1,
+                "Portable Computing Language",
+                vec![device(0, "cpu", 0xb)],
+            ),
         ];
         assert_eq!(select(&ps, &Config::default()).unwrap(), (1, vec![0]));
         let cfg = Config {
@@ -540,7 +552,10 @@ mod tests {
             ..Config::default()
         };
         let why = select(&ps, &cfg).unwrap_err();
-        assert!(why.contains("old gpu") && why.contains("shared virtual memory"), "{why}");
+        assert!(
+            why.contains("old gpu") && why.contains("shared virtual memory"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -562,13 +577,19 @@ mod tests {
             ..Config::default()
         };
         let why = select(&ps, &missing).unwrap_err();
-        assert!(why.contains("RUMBA_OPENCL_PLATFORM") && why.contains("#0 Intel"), "{why}");
+        assert!(
+            why.contains("RUMBA_OPENCL_PLATFORM") && why.contains("#0 Intel"),
+            "{why}"
+        );
         let no_dev = Config {
             opencl_device: Some(OpenClSelector::Index(5)),
             ..Config::default()
         };
         let why = select(&ps, &no_dev).unwrap_err();
-        assert!(why.contains("RUMBA_OPENCL_DEVICE=#5") && why.contains("Arc A770"), "{why}");
+        assert!(
+            why.contains("RUMBA_OPENCL_DEVICE=#5") && why.contains("Arc A770"),
+            "{why}"
+        );
     }
 
     #[test]

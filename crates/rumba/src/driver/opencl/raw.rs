@@ -11,8 +11,8 @@
 
 use std::ffi::c_void;
 
-use opencl3::command_queue::{flush, release_command_queue};
 use cl3::context::release_context;
+use opencl3::command_queue::{flush, release_command_queue};
 use opencl3::event::{
     CL_COMPLETE, CL_EVENT_COMMAND_EXECUTION_STATUS, get_event_info, get_event_profiling_info,
     release_event, retain_event, wait_for_events,

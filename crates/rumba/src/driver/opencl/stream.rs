@@ -62,6 +62,24 @@ struct Slot {
     checks: Vec<(ClEvent, Check)>,
 }
 
+impl Drop for Slot {
+    /// A pending check may own host memory that a queued copy still writes (a kernel's fault
+    /// record): wait for it before dropping it. On a callback thread, where waiting is not
+    /// allowed, leak it instead (a leak is safe; a freed buffer under a running copy is not).
+    fn drop(&mut self) {
+        for (event, check) in self.checks.drain(..) {
+            if event.is_done().unwrap_or(false) {
+                continue;
+            }
+            if crate::driver::on_callback_thread() {
+                std::mem::forget(check);
+            } else {
+                let _ = event.wait();
+            }
+        }
+    }
+}
+
 impl Slot {
     fn new(queue: ClQueue, blocking: bool) -> Slot {
         Slot {
@@ -116,9 +134,9 @@ impl Queues {
         }
     }
 
-    fn retire(&mut self, slot: Slot) {
+    fn retire(&mut self, mut slot: Slot) {
         if slot.blocking {
-            if let Some(e) = slot.last {
+            if let Some(e) = slot.last.take() {
                 self.retired.push(e);
             }
         }
@@ -254,8 +272,6 @@ impl DeviceQueues {
         Ok(event)
     }
 
-    // Used by kernel launches (their fault record) once kernels carry OpenCL C.
-    #[allow(dead_code)]
     /// [`submit`](Self::submit), then `check` runs on the host at the stream's next
     /// synchronization once the operation has completed; its error is that synchronization's.
     pub(crate) fn submit_checked(
@@ -388,10 +404,20 @@ impl DeviceQueues {
             let key = self.key(&mut table, handle)?;
             table.slot(key).and_then(|s| s.last.clone())
         };
-        match last {
-            Some(e) => e.is_done(),
-            None => Ok(true),
+        let done = match &last {
+            Some(e) => e.is_done()?,
+            None => true,
+        };
+        if done {
+            // Run the checks that are due (their errors wait for the next synchronization), so
+            // a program that only polls does not accumulate them.
+            let mut table = self.lock();
+            let key = self.key(&mut table, handle)?;
+            if let Some(slot) = table.slot(key) {
+                run_due_checks(slot);
+            }
         }
+        Ok(done)
     }
 
     /// Waits for every stream of the device; reports the first unreported error.
@@ -401,16 +427,23 @@ impl DeviceQueues {
             let table = self.lock();
             std::iter::once((Key::Legacy, &table.legacy))
                 .chain(table.streams.iter().map(|(h, s)| (Key::Stream(*h), s)))
-                .chain(table.per_thread.iter().map(|(t, s)| (Key::PerThread(*t), s)))
+                .chain(
+                    table
+                        .per_thread
+                        .iter()
+                        .map(|(t, s)| (Key::PerThread(*t), s)),
+                )
                 .filter_map(|(k, s)| s.last.clone().map(|e| (k, e)))
                 .chain(table.retired.iter().map(|e| (Key::Legacy, e.clone())))
                 .collect()
         };
-        let waited: Vec<(Key, ClEvent, Result<()>)> =
-            lasts.into_iter().map(|(k, e)| {
+        let waited: Vec<(Key, ClEvent, Result<()>)> = lasts
+            .into_iter()
+            .map(|(k, e)| {
                 let r = e.wait();
                 (k, e, r)
-            }).collect();
+            })
+            .collect();
         let mut first = Ok(());
         let mut table = self.lock();
         for (key, event, r) in waited {
@@ -433,10 +466,7 @@ impl DeviceQueues {
     ) -> Result<()> {
         // SAFETY: a user event of our context, owned here.
         let gate = unsafe {
-            ClEvent::from_raw(check(
-                "clCreateUserEvent",
-                create_user_event(self.context),
-            )?)
+            ClEvent::from_raw(check("clCreateUserEvent", create_user_event(self.context))?)
         };
         let mut marker = None;
         self.submit(handle, |q, deps| {
@@ -458,9 +488,8 @@ impl DeviceQueues {
             // Nothing may stay blocked on a gate whose callback will never run.
             let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
         })?;
-        let marker = marker.ok_or_else(|| {
-            Error::InvalidOperation("the callback marker was not queued".into())
-        })?;
+        let marker = marker
+            .ok_or_else(|| Error::InvalidOperation("the callback marker was not queued".into()))?;
         let gate_raw = gate.raw();
         let data = Box::new(CallbackData {
             callback,
@@ -500,22 +529,28 @@ impl DeviceQueues {
         };
         table.slot(key).and_then(|s| s.error.clone())
     }
-
-    #[allow(dead_code)]
-    /// Records an error of queued work on `handle`, reported by its next synchronization.
-    pub(crate) fn set_error(self: &Arc<Self>, handle: StreamHandle, error: Error) {
-        let mut table = self.lock();
-        if let Ok(key) = self.key(&mut table, handle) {
-            if let Some(slot) = table.slot(key) {
-                slot.error.get_or_insert(error);
-            }
-        }
-    }
 }
 
 /// After `last` was waited for (`waited`): runs the slot's due checks and takes its first
 /// unreported error. A failed `last` is reported once (then forgotten).
 fn settle(slot: &mut Slot, last: Option<&ClEvent>, waited: Result<()>) -> Result<()> {
+    run_due_checks(slot);
+    if let Err(e) = waited {
+        if let (Some(l), Some(cur)) = (last, slot.last.as_ref()) {
+            if l.raw() == cur.raw() {
+                slot.last = None;
+            }
+        }
+        slot.error.get_or_insert(e);
+    }
+    match slot.error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Runs the checks whose command has completed, keeping their first error on the slot.
+fn run_due_checks(slot: &mut Slot) {
     let mut due = Vec::new();
     let mut keep = Vec::new();
     for (event, check) in slot.checks.drain(..) {
@@ -530,18 +565,6 @@ fn settle(slot: &mut Slot, last: Option<&ClEvent>, waited: Result<()>) -> Result
         if let Err(e) = check() {
             slot.error.get_or_insert(e);
         }
-    }
-    if let Err(e) = waited {
-        if let (Some(l), Some(cur)) = (last, slot.last.as_ref()) {
-            if l.raw() == cur.raw() {
-                slot.last = None;
-            }
-        }
-        slot.error.get_or_insert(e);
-    }
-    match slot.error.take() {
-        Some(e) => Err(e),
-        None => Ok(()),
     }
 }
 

@@ -98,8 +98,14 @@ pub(crate) unsafe fn launch(
         // allocations); argument 2 is `struct rumba_strided_copy`, which `StridedCopyParams`
         // mirrors (#[repr(C)], layout unit-tested); OpenCL copies the value.
         unsafe {
-            check("clSetKernelArgSVMPointer(dst)", set_kernel_arg_svm_pointer(k, 0, dst))?;
-            check("clSetKernelArgSVMPointer(src)", set_kernel_arg_svm_pointer(k, 1, src))?;
+            check(
+                "clSetKernelArgSVMPointer(dst)",
+                set_kernel_arg_svm_pointer(k, 0, dst),
+            )?;
+            check(
+                "clSetKernelArgSVMPointer(src)",
+                set_kernel_arg_svm_pointer(k, 1, src),
+            )?;
             check(
                 "clSetKernelArg(params)",
                 set_kernel_arg(
@@ -112,18 +118,21 @@ pub(crate) unsafe fn launch(
         }
         let (g, l) = ([global], [local]);
         // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays.
-        let e = check("clEnqueueNDRangeKernel(rumba_strided_copy_kernel)", unsafe {
-            enqueue_nd_range_kernel(
-                q,
-                k,
-                1,
-                std::ptr::null(),
-                g.as_ptr(),
-                l.as_ptr(),
-                deps.len() as u32,
-                wait_ptr(deps),
-            )
-        })?;
+        let e = check(
+            "clEnqueueNDRangeKernel(rumba_strided_copy_kernel)",
+            unsafe {
+                enqueue_nd_range_kernel(
+                    q,
+                    k,
+                    1,
+                    std::ptr::null(),
+                    g.as_ptr(),
+                    l.as_ptr(),
+                    deps.len() as u32,
+                    wait_ptr(deps),
+                )
+            },
+        )?;
         // SAFETY: we own the launch event's reference.
         Ok(unsafe { ClEvent::from_raw(e) })
     })?;
@@ -168,6 +177,9 @@ mod tests {
             dst_strides: &[4],
             src: StridedSource::Fill(&[0; 4]),
         };
-        assert!(prepare(&t, &copy).unwrap().is_none(), "size 0 queues nothing");
+        assert!(
+            prepare(&t, &copy).unwrap().is_none(),
+            "size 0 queues nothing"
+        );
     }
 }
