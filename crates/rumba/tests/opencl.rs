@@ -271,8 +271,10 @@ fn without_opencl_the_errors_are_typed_and_detect_works() {
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // With an ICD loader the loader finds no platform; without one, no library loads.
     assert!(
-        text.contains("CHILD-OPEN backend=opencl reason=") && text.contains("no platform"),
+        text.contains("CHILD-OPEN backend=opencl reason=")
+            && (text.contains("no platform") || text.contains("no OpenCL library")),
         "{text}"
     );
     assert!(text.contains("CHILD-DETECT sim"), "{text}");

@@ -276,6 +276,21 @@ pub unsafe fn from_cuda_array_interface<T: Element, D: Dimension, O: Send + Sync
     owner: O,
     options: ImportOptions,
 ) -> Result<DeviceArray<T, D>> {
+    refuse_opencl(crate::runtime::current_context()?.driver().backend())?;
+    // SAFETY: forwarded from the caller's contract.
+    unsafe { import_described(desc, owner, options) }
+}
+
+/// [`from_cuda_array_interface`] without the refusal on OpenCL: the description is rumba's own
+/// vocabulary for "device memory at this address", which DLPack imports use on every backend.
+///
+/// # Safety
+/// As for [`from_cuda_array_interface`].
+pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync + 'static>(
+    desc: &CudaArrayInterface,
+    owner: O,
+    options: ImportOptions,
+) -> Result<DeviceArray<T, D>> {
     if desc.mask.is_some() {
         return Err(Error::Unsupported("masked arrays are not supported".into()));
     }
@@ -286,7 +301,6 @@ pub unsafe fn from_cuda_array_interface<T: Element, D: Dimension, O: Send + Sync
         ));
     }
     let ctx = crate::runtime::current_context()?;
-    refuse_opencl(ctx.driver().backend())?;
     let dtype = T::DTYPE;
     let itemsize = dtype.itemsize();
     let size = desc.shape.iter().try_fold(1usize, |a, &n| a.checked_mul(n));

@@ -528,7 +528,7 @@ pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<Dev
     // SAFETY: `DlpackTensor::from_raw`'s contract: for this backend's device type the data is
     // device memory of the named device (checked to be the current one), valid until the
     // deleter runs — which happens only when `tensor`, the owner kept by the import, is dropped.
-    unsafe { super::from_cuda_array_interface(&desc, tensor, super::ImportOptions { sync: false }) }
+    unsafe { super::cai::import_described(&desc, tensor, super::ImportOptions { sync: false }) }
 }
 
 #[cfg(test)]
