@@ -234,9 +234,9 @@ impl DeviceQueues {
             0 | 1 => Ok(Key::Legacy),
             2 => {
                 let t = THREAD_KEY.with(|k| *k);
-                if !table.per_thread.contains_key(&t) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = table.per_thread.entry(t) {
                     let q = create_queue(self.context, self.device, self.profiling)?;
-                    table.per_thread.insert(t, Slot::new(q, true));
+                    slot.insert(Slot::new(q, true));
                     let owner = PerThreadOwner {
                         queues: Arc::downgrade(self),
                         key: t,
