@@ -292,6 +292,11 @@ impl Stream {
     }
 
     /// A future that completes when all work queued so far is done, usable from any executor.
+    /// It resolves to the stream itself (as Numba's `async_done` future does), so code awaiting
+    /// several streams can tell which one finished.
+    ///
+    /// # Errors
+    /// The driver's error when the completion callback cannot be queued (an unknown stream).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -308,7 +313,8 @@ impl Stream {
     ///         std::thread::park();
     ///     }
     /// }
-    /// block_on(done).unwrap();
+    /// let finished = block_on(done).unwrap();
+    /// assert_eq!(finished.handle(), s.handle()); // resolves to the stream
     /// ```
     pub fn async_done(&self) -> Result<StreamDone> {
         let shared = Arc::new(Mutex::new(DoneState {
@@ -330,7 +336,10 @@ impl Stream {
                 }
             }),
         )?;
-        Ok(StreamDone { shared })
+        Ok(StreamDone {
+            shared,
+            stream: self.clone(),
+        })
     }
 
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
@@ -536,23 +545,39 @@ struct DoneState {
 
 /// A future that completes when a stream has finished the work queued before it was created.
 ///
-/// Its output is `Ok(())`, or the error of earlier failed work on the stream.
+/// Its output is the stream (Numba's future resolves to the stream too), or the error of earlier
+/// failed work on the stream.
 ///
 /// ```
-/// let done = rumba::stream().unwrap().async_done().unwrap();
-/// let _: &dyn std::future::Future<Output = rumba::Result<()>> = &done;
+/// let s = rumba::stream().unwrap();
+/// let done = s.async_done().unwrap();
+/// assert_eq!(done.stream().handle(), s.handle());
+/// let _: &dyn std::future::Future<Output = rumba::Result<rumba::Stream>> = &done;
 /// ```
 pub struct StreamDone {
     shared: Arc<Mutex<DoneState>>,
+    stream: Stream,
+}
+
+impl StreamDone {
+    /// The stream this future waits for.
+    ///
+    /// ```
+    /// let s = rumba::legacy_default_stream().unwrap();
+    /// assert_eq!(s.async_done().unwrap().stream().kind(), rumba::StreamKind::LegacyDefault);
+    /// ```
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
 }
 
 impl Future for StreamDone {
-    type Output = Result<()>;
+    type Output = Result<Stream>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<()>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<Stream>> {
         let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         match st.status.take() {
-            Some(status) => Poll::Ready(status),
+            Some(status) => Poll::Ready(status.map(|()| self.stream.clone())),
             None => {
                 st.waker = Some(cx.waker().clone());
                 Poll::Pending

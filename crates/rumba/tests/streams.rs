@@ -149,11 +149,29 @@ fn async_done_completes_under_a_minimal_executor_after_the_work() {
     .unwrap();
     let done = s.async_done().unwrap();
     gate_tx.send(()).unwrap();
-    common::within(10, "async_done", move || common::block_on(done)).unwrap();
+    let finished = common::within(10, "async_done", move || common::block_on(done)).unwrap();
     assert!(
         *flag.lock().unwrap(),
         "the future completed only after earlier work"
     );
+    // Numba's future resolves to the stream: which stream finished is known from the result.
+    assert_eq!(finished.handle(), s.handle());
+    assert_eq!(finished.kind(), rumba::StreamKind::Created);
+}
+
+#[test]
+fn async_done_futures_of_several_streams_each_resolve_to_their_own_stream() {
+    let _serial = setup();
+    let streams: Vec<rumba::Stream> = (0..3).map(|_| rumba::stream().unwrap()).collect();
+    let mut all: Vec<rumba::Stream> = streams.clone();
+    all.push(rumba::legacy_default_stream().unwrap());
+    all.push(rumba::per_thread_default_stream().unwrap());
+    for s in &all {
+        let done = s.async_done().unwrap();
+        assert_eq!(done.stream().handle(), s.handle());
+        let got = common::block_on(done).unwrap();
+        assert_eq!((got.handle(), got.kind()), (s.handle(), s.kind()));
+    }
 }
 
 #[test]

@@ -109,6 +109,22 @@ pub struct HostAllocFlags {
     pub write_combined: bool,
 }
 
+/// Where managed memory is attached when it is allocated (CUDA's `CU_MEM_ATTACH_GLOBAL` /
+/// `CU_MEM_ATTACH_HOST`; Numba's `attach_global=True` / `False`).
+///
+/// ```
+/// assert_ne!(rumba::driver::ManagedAttach::Global, rumba::driver::ManagedAttach::Host);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ManagedAttach {
+    /// Accessible from any stream on any device.
+    Global,
+    /// Attached to the host: on devices without concurrent managed access, no device may use it
+    /// until it is attached to a stream; on devices with it (and on the sim), it is used like
+    /// global memory.
+    Host,
+}
+
 /// Whether the host OS lets this process page-lock memory.
 ///
 /// ```
@@ -236,8 +252,9 @@ pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
 ///
 /// # Safety
 /// rumba's safe types read and write host memory that a driver hands out, so an implementor
-/// promises that on success [`host_alloc`](Driver::host_alloc) and
-/// [`mem_alloc_managed`](Driver::mem_alloc_managed) return a non-null pointer to
+/// promises that on success [`host_alloc`](Driver::host_alloc),
+/// [`mem_alloc_managed`](Driver::mem_alloc_managed) and
+/// [`mem_alloc_managed_attached`](Driver::mem_alloc_managed_attached) return a non-null pointer to
 /// `bytes` of zeroed host memory that nothing else uses, readable and writable from any thread
 /// until it is passed to [`host_free`](Driver::host_free) /
 /// [`mem_free_managed`](Driver::mem_free_managed); and that the device touches host memory only
@@ -577,6 +594,33 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
             "the {} backend has no managed memory",
             self.backend()
         )))
+    }
+
+    /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
+    /// allocates globally attached memory through `mem_alloc_managed` and refuses
+    /// [`ManagedAttach::Host`] with [`Error::Unsupported`] naming the backend.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, ManagedAttach, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc_managed_attached(0, 64, ManagedAttach::Host).unwrap();
+    /// assert!(drv.host_device_pointer(0, p).is_ok()); // the sim has concurrent managed access
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.mem_free_managed(p) }.unwrap();
+    /// ```
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        match attach {
+            ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
+            ManagedAttach::Host => Err(Error::Unsupported(format!(
+                "the {} backend has no host-attached managed memory",
+                self.backend()
+            ))),
+        }
     }
 
     /// Queues a kernel launch on `stream` (see [`KernelLaunch`]).

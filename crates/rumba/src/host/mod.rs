@@ -126,7 +126,7 @@ pub mod transfer;
 pub mod view;
 
 pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
-pub use managed::{ManagedArray, managed_array, managed_array_like};
+pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};
 pub use transfer::{Rejected, Transfer};

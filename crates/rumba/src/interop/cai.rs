@@ -4,7 +4,8 @@
 //! [`CudaArrayInterface`] is the description (shape, typestr, data pointer and read-only flag,
 //! strides or `None` when C-contiguous, mask, stream, version); `cai_map` gives it the
 //! string-keyed map form a Python bridge needs. [`CudaArray`] is implemented by everything that
-//! can describe itself — every [`DeviceArray`], and later mapped and managed host arrays.
+//! can describe itself — every [`DeviceArray`], and the host memory the device addresses directly
+//! (mapped, managed and ROC host arrays, their device views: see `cai_host`).
 //!
 //! **Export.** The stream entry is never 0 (the interface forbids it): `None` for an array that
 //! is not bound to a stream or is bound to the default stream (handle 0), else the bound stream's

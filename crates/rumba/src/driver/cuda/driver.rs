@@ -21,13 +21,13 @@ use super::builtin::Modules;
 use super::error::{check, map};
 use super::flags::{
     cu_event, cu_stream, event_flags, event_handle, host_alloc_flags, host_register_flags,
-    stream_handle,
+    managed_attach_flags, stream_handle,
 };
 use super::launch::{self, UserKernels};
 use super::strided::{launch_shape, pack};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -663,6 +663,15 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        self.mem_alloc_managed_attached(device, bytes, ManagedAttach::Global)
+    }
+
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
         if bytes == 0 {
             return Err(Error::InvalidArgument(
                 "cannot allocate 0 bytes of managed memory".into(),
@@ -672,11 +681,7 @@ unsafe impl Driver for CudaDriver {
         let mut p = 0;
         // SAFETY: writes one pointer; a context is current.
         check("cuMemAllocManaged", unsafe {
-            sys::cuMemAllocManaged(
-                &mut p,
-                bytes,
-                sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
-            )
+            sys::cuMemAllocManaged(&mut p, bytes, managed_attach_flags(attach))
         })?;
         // CUDA does not zero managed memory; rumba's contract (and the sim) does.
         // SAFETY: `p` is a fresh managed allocation of `bytes` bytes, valid on the host.

@@ -9,7 +9,7 @@
 
 use cudarc::driver::sys;
 
-use crate::driver::{EventHandle, HostAllocFlags, StreamHandle};
+use crate::driver::{EventHandle, HostAllocFlags, ManagedAttach, StreamHandle};
 use crate::error::{Error, Result};
 
 /// `cuMemHostAlloc` flags for `flags`.
@@ -43,6 +43,14 @@ pub(crate) fn host_register_flags(flags: HostAllocFlags) -> Result<u32> {
         f |= sys::CU_MEMHOSTREGISTER_DEVICEMAP;
     }
     Ok(f)
+}
+
+/// `cuMemAllocManaged` flags for an attachment.
+pub(crate) fn managed_attach_flags(attach: ManagedAttach) -> u32 {
+    match attach {
+        ManagedAttach::Global => sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
+        ManagedAttach::Host => sys::CUmemAttach_flags::CU_MEM_ATTACH_HOST as u32,
+    }
 }
 
 /// Event creation flags.
@@ -96,6 +104,13 @@ mod tests {
             host_register_flags(all).is_err(),
             "registration cannot be write-combined"
         );
+    }
+
+    #[test]
+    fn managed_attachments_are_cudas_attach_flags() {
+        // CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2 (cuda.h).
+        assert_eq!(managed_attach_flags(ManagedAttach::Global), 1);
+        assert_eq!(managed_attach_flags(ManagedAttach::Host), 2);
     }
 
     #[test]

@@ -43,7 +43,7 @@ use stream::{Dep, SimStream, StreamOwner};
 use crate::config::Config;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -766,6 +766,17 @@ unsafe impl Driver for SimDriver {
         };
         let spaces = self.spaces();
         self.host.alloc_with(bytes, flags, device, &spaces, false)
+    }
+
+    /// The sim models a device with concurrent managed access: host-attached managed memory is
+    /// allocated and addressed exactly like globally attached memory.
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        _attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        self.mem_alloc_managed(device, bytes)
     }
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
