@@ -125,6 +125,29 @@ pub enum ManagedAttach {
     Host,
 }
 
+/// The two kinds of host memory ROC (HSA) lets devices use directly — Numba's `roc.coarsegrain_array`
+/// and `roc.finegrain_array`.
+///
+/// ```
+/// assert_eq!(rumba::driver::GrainKind::Fine.to_string(), "fine-grained");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GrainKind {
+    /// Coherent between host and device only at synchronization points.
+    Coarse,
+    /// Coherent while device work runs.
+    Fine,
+}
+
+impl fmt::Display for GrainKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GrainKind::Coarse => "coarse-grained",
+            GrainKind::Fine => "fine-grained",
+        })
+    }
+}
+
 /// Whether the host OS lets this process page-lock memory.
 ///
 /// ```
@@ -253,11 +276,13 @@ pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
 /// # Safety
 /// rumba's safe types read and write host memory that a driver hands out, so an implementor
 /// promises that on success [`host_alloc`](Driver::host_alloc),
-/// [`mem_alloc_managed`](Driver::mem_alloc_managed) and
-/// [`mem_alloc_managed_attached`](Driver::mem_alloc_managed_attached) return a non-null pointer to
+/// [`mem_alloc_managed`](Driver::mem_alloc_managed),
+/// [`mem_alloc_managed_attached`](Driver::mem_alloc_managed_attached) and
+/// [`host_alloc_grained`](Driver::host_alloc_grained) return a non-null pointer to
 /// `bytes` of zeroed host memory that nothing else uses, readable and writable from any thread
 /// until it is passed to [`host_free`](Driver::host_free) /
-/// [`mem_free_managed`](Driver::mem_free_managed); and that the device touches host memory only
+/// [`mem_free_managed`](Driver::mem_free_managed) / [`host_free_grained`](Driver::host_free_grained);
+/// and that the device touches host memory only
 /// in the operations and within the bounds that the callers of its `unsafe` methods allow.
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
@@ -620,6 +645,56 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
                 "the {} backend has no host-attached managed memory",
                 self.backend()
             ))),
+        }
+    }
+
+    /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every
+    /// device addresses directly at [`host_device_pointer`](Driver::host_device_pointer) (the
+    /// memory of [`GrainedArray`](crate::host::GrainedArray)).
+    ///
+    /// The default builds both kinds from the other host-memory calls: fine-grained memory is
+    /// page-locked, mapped, portable host memory ([`host_alloc`](Driver::host_alloc)) — device
+    /// work reads and writes the host pages in place, as it runs; coarse-grained memory is
+    /// managed memory ([`mem_alloc_managed`](Driver::mem_alloc_managed)), which the host may use
+    /// only between device work. The sim and CUDA use the default. An OpenCL driver maps them to
+    /// coarse- and fine-grained SVM (`clSVMAlloc` without / with `CL_MEM_SVM_FINE_GRAIN_BUFFER`):
+    /// rumba lets the host touch coarse-grained memory only at synchronization points (see
+    /// [`host::grained`](crate::host::grained)), which is where such a driver maps and unmaps it.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, GrainKind, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let p = drv.host_alloc_grained(0, 64, GrainKind::Fine).unwrap();
+    /// assert!(drv.host_device_pointer(1, p).is_ok()); // every device addresses it
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.host_free_grained(p, GrainKind::Fine) }.unwrap();
+    /// ```
+    fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
+        match grain {
+            GrainKind::Fine => self.host_alloc(
+                device,
+                bytes,
+                HostAllocFlags {
+                    portable: true,
+                    mapped: true,
+                    write_combined: false,
+                },
+            ),
+            GrainKind::Coarse => self.mem_alloc_managed(device, bytes),
+        }
+    }
+
+    /// Frees memory returned by [`host_alloc_grained`](Driver::host_alloc_grained) with the same
+    /// `grain`.
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
+        match grain {
+            // SAFETY: forwarded from the caller.
+            GrainKind::Fine => unsafe { self.host_free(ptr) },
+            // SAFETY: forwarded from the caller.
+            GrainKind::Coarse => unsafe { self.mem_free_managed(ptr) },
         }
     }
 

@@ -6,6 +6,7 @@
 //! | [`pinned`](mod@pinned) | [`PinnedArray`]: page-locked host arrays ([`pinned_array`], [`pinned_array_like`]) |
 //! | [`mapped`](mod@mapped) | [`MappedArray`]: host memory the device addresses directly ([`mapped_array`], [`mapped_array_like`]) |
 //! | [`managed`] | [`ManagedArray`]: one allocation for host and devices ([`managed_array`], [`managed_array_like`]) |
+//! | [`grained`] | [`GrainedArray`]: ROC's coarse- and fine-grained host memory ([`coarsegrain_array`], [`finegrain_array`]) |
 //! | [`view`] | [`MappedView`] / [`MappedViewMut`]: device-side views of such memory and the device work on them |
 //! | `guard` | [`pinned()`](fn@crate::pinned) / [`mapped()`](fn@crate::mapped) / [`register`] / [`deregister`] over existing arrays |
 //! | [`transfer`] | [`Transfer`]: owned asynchronous copies of pinned arrays; scoped ones on [`StreamScope`](crate::StreamScope) |
@@ -117,6 +118,7 @@
 //! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed
 //! memory) and streams.
 
+pub mod grained;
 mod guard;
 mod layout;
 pub mod managed;
@@ -125,6 +127,10 @@ pub mod pinned;
 pub mod transfer;
 pub mod view;
 
+pub use grained::{
+    Coarse, CoarsegrainArray, Fine, FinegrainArray, Grain, GrainedArray, coarsegrain_array,
+    coarsegrain_array_like, finegrain_array, finegrain_array_like,
+};
 pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
 pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, mapped_array, mapped_array_like};

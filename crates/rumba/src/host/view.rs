@@ -268,7 +268,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         self.copy_to_device_on(dst, None)
     }
 
-    fn copy_to_device_on<E: Dimension>(
+    pub(crate) fn copy_to_device_on<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         stream: Option<&Stream>,
@@ -391,7 +391,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         self.fill_bytes(&bytes, device, stream, wait)
     }
 
-    fn fill_bytes(
+    pub(crate) fn fill_bytes(
         &mut self,
         value: &[u8],
         device: usize,
@@ -436,7 +436,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         Ok(())
     }
 
-    fn copy_from_device_on<E: Dimension>(
+    pub(crate) fn copy_from_device_on<E: Dimension>(
         &mut self,
         src: &DeviceArray<T, E>,
         stream: Option<&Stream>,

@@ -23,7 +23,7 @@ use crate::array::Element;
 use crate::driver::StreamHandle;
 use crate::error::Result;
 use crate::host::view::Parts;
-use crate::host::{ManagedArray, MappedArray, MappedView, MappedViewMut};
+use crate::host::{Grain, GrainedArray, ManagedArray, MappedArray, MappedView, MappedViewMut};
 use crate::stream::Stream;
 
 /// The description of elements `T` laid out as `parts` say.
@@ -99,5 +99,21 @@ impl<T: Element, D: Dimension> CudaArray for ManagedArray<T, D> {
     /// ```
     fn describe(&self) -> Result<CudaArrayInterface> {
         self.device().describe()
+    }
+}
+
+impl<T: Element, D: Dimension, G: Grain> CudaArray for GrainedArray<T, D, G> {
+    /// The array's description, after waiting for the device work its `*_on` methods queued
+    /// (the consumer uses the memory next).
+    ///
+    /// ```
+    /// use rumba::interop::CudaArray;
+    /// let c = rumba::coarsegrain_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
+    /// let desc = c.describe().unwrap();
+    /// assert_eq!((desc.strides, desc.stream), (Some(vec![4, 8]), None));
+    /// assert_eq!(desc.data.0, c.device().unwrap().device_ptr(0).unwrap());
+    /// ```
+    fn describe(&self) -> Result<CudaArrayInterface> {
+        describe::<T, D>(&self.description_parts()?)
     }
 }
