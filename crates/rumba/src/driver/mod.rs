@@ -532,6 +532,27 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         )))
     }
 
+    /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
+    /// length in bytes. This is how memory that rumba did not allocate (an import through the
+    /// CUDA Array Interface or DLPack) is found for IPC export. Host memory that the device
+    /// addresses (mapped, managed) is not a device allocation and is an error. The default is
+    /// [`Error::Unsupported`].
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 100).unwrap();
+    /// assert_eq!(drv.mem_get_address_range(0, p + 40).unwrap(), (p, 100));
+    /// assert!(drv.mem_get_address_range(0, p + 100).is_err()); // one past the end
+    /// ```
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot find the allocation that contains a device address",
+            self.backend()
+        )))
+    }
+
     /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
     /// address of the shared allocation in this process and its length in bytes. Opening a handle
     /// in the process that exported it, or opening the same allocation twice in one process, is

@@ -743,6 +743,17 @@ unsafe impl Driver for CudaDriver {
         Ok(handle.reserved.iter().map(|&c| c as u8).collect())
     }
 
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.bind(device)?;
+        let (mut base, mut size) = (0, 0usize);
+        // SAFETY: writes one pointer and one size; CUDA reports an address outside every device
+        // allocation as an error.
+        check("cuMemGetAddressRange", unsafe {
+            sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr)
+        })?;
+        Ok((base, size))
+    }
+
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
         if handle.len() != h.reserved.len() {

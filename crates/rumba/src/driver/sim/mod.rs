@@ -703,6 +703,10 @@ unsafe impl Driver for SimDriver {
         Ok(dev.memory.export(ptr)?.encode())
     }
 
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.device(device)?.memory.allocation_of(ptr)
+    }
+
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let dev = self.device(device)?;
         let info = ipc::HandleInfo::decode(handle)?;
