@@ -368,7 +368,9 @@ impl Stream {
         self.keep_alive(buf.clone())
     }
 
-    /// Queues a device-to-device copy of `src` into `dst` (equal lengths).
+    /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
+    /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
+    /// stream only: wait for the source device's work first).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -389,8 +391,27 @@ impl Stream {
                 dst.len()
             )));
         }
-        // SAFETY: two whole device allocations of equal length, kept alive until the stream
-        // reaches the copy.
+        if dst.device() != self.device() && !dst.is_empty() {
+            return Err(crate::Error::InvalidArgument(format!(
+                "{self} cannot copy into memory of device {}",
+                dst.device()
+            )));
+        }
+        if src.device() != self.device() && !src.is_empty() {
+            // SAFETY: as below; a peer copy between the two devices' allocations.
+            unsafe {
+                self.inner.ctx.driver().memcpy_peer_async(
+                    self.device(),
+                    dst.device_ptr(),
+                    src.device(),
+                    src.device_ptr(),
+                    src.len(),
+                    self.inner.handle,
+                )?;
+            }
+            return self.keep_alive((dst.clone(), src.clone()));
+        }
+        // SAFETY: two device ranges of equal length, kept alive until the stream reaches the copy.
         unsafe {
             self.inner.ctx.driver().memcpy_dtod_async(
                 self.device(),
@@ -415,6 +436,19 @@ impl Stream {
     /// ```
     pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
         self.inner.ctx.memalloc_on(bytes, self.inner.handle)
+    }
+
+    /// The stream entry of a CUDA Array Interface description of memory bound to this stream:
+    /// never 0 (the interface forbids it). Handle 0 is described as none under legacy semantics
+    /// and as 2 (the per-thread default stream) when per-thread default streams are configured.
+    pub(crate) fn interface_handle(&self) -> Option<u64> {
+        match self.inner.handle {
+            StreamHandle::DEFAULT if self.inner.ctx.config().per_thread_default_stream => {
+                Some(StreamHandle::PER_THREAD.0)
+            }
+            StreamHandle::DEFAULT => None,
+            h => Some(h.0),
+        }
     }
 
     /// Keeps `value` alive until the stream reaches this point.

@@ -298,3 +298,25 @@ fn a_stream_in_use_survives_its_last_handle() {
     buf.copy_to_host(&mut out).unwrap();
     assert!(out.iter().all(|&b| b == 5));
 }
+
+/// The contrast to `streams_per_thread.rs`: without `RUMBA_PER_THREAD_DEFAULT_STREAM`, the default
+/// stream is the legacy one, and synchronous work waits for earlier work of blocking streams.
+#[test]
+fn without_the_switch_synchronous_work_waits_for_blocking_streams() {
+    let _serial = setup();
+    assert!(!rumba::runtime_config().unwrap().per_thread_default_stream);
+    let d = rumba::to_device(&[1u8, 2, 3]).unwrap();
+    let blocking = rumba::stream().unwrap();
+    let (open_tx, open_rx) = mpsc::channel::<()>();
+    blocking
+        .add_callback(move |_, _| {
+            let _ = open_rx.recv_timeout(Duration::from_secs(20));
+        })
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::spawn(move || tx.send(d.copy_to_host().unwrap().to_vec()).unwrap());
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+    open_tx.send(()).unwrap();
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), [1, 2, 3]);
+    worker.join().unwrap();
+}

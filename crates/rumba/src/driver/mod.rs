@@ -54,7 +54,8 @@ pub type DevicePtr = u64;
 pub struct StreamHandle(pub u64);
 
 impl StreamHandle {
-    /// The default stream (handle 0): behaves as the legacy default stream.
+    /// The default stream (handle 0): the legacy default stream, or the calling thread's
+    /// per-thread default stream when [`Config::per_thread_default_stream`] is set.
     pub const DEFAULT: StreamHandle = StreamHandle(0);
     /// The legacy default stream (handle 1), which synchronizes with every blocking stream.
     pub const LEGACY: StreamHandle = StreamHandle(1);
@@ -444,6 +445,87 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         copy: &StridedCopy<'_>,
         stream: StreamHandle,
     ) -> Result<()>;
+
+    /// Whether `device` can access memory of `peer` directly (`cuDeviceCanAccessPeer`): kernels
+    /// and strided copies on `device` may then read and write `peer`'s memory once peer access
+    /// is enabled. A device is not its own peer (`false`, as CUDA answers). Peer copies
+    /// ([`memcpy_peer`](Driver::memcpy_peer)) work either way. The default is
+    /// [`Error::Unsupported`] naming the backend.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// assert!(drv.device_can_access_peer(0, 1).unwrap());
+    /// assert!(!drv.device_can_access_peer(0, 0).unwrap());
+    /// assert!(drv.device_can_access_peer(0, 2).is_err()); // no device 2
+    /// ```
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        let _ = (device, peer);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot tell whether devices can access each other's memory",
+            self.backend()
+        )))
+    }
+
+    /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
+    /// returning when the copy is complete. It is ordered after earlier work of both devices'
+    /// legacy default streams (as synchronous copies are) and needs no peer access. The default
+    /// is [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod`](Driver::memcpy_dtod): both ranges must be device memory (of their
+    /// devices) that no Rust reference uses while the copy runs.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let (a, b) = (drv.mem_alloc(0, 4).unwrap(), drv.mem_alloc(1, 4).unwrap());
+    /// // SAFETY: two fresh device allocations of 4 bytes that nothing else uses.
+    /// unsafe { drv.memset(0, a, 7, 4) }.unwrap();
+    /// unsafe { drv.memcpy_peer(1, b, 0, a, 4) }.unwrap();
+    /// let mut out = [0u8; 4];
+    /// unsafe { drv.memcpy_dtoh(1, &mut out, b) }.unwrap();
+    /// assert_eq!(out, [7; 4]);
+    /// ```
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
+
+    /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
+    /// a stream of `dst_device` (`cuMemcpyPeerAsync`). It is ordered with that stream only: work
+    /// of `src_device` that writes the source must be waited for first (an event, or a
+    /// synchronization). Needs no peer access. The default is [`Error::Unsupported`] naming the
+    /// backend.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod_async`](Driver::memcpy_dtod_async): both ranges must be device memory
+    /// that stays allocated, and unused by Rust references, until the stream has run the copy.
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes, stream);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
 
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
     /// default stream; a non-blocking one does not.

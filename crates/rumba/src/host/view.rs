@@ -10,8 +10,8 @@
 //!   cannot look at it while the borrow lasts.
 //!
 //! The methods here are **synchronous**: the work is queued on the owner's bound stream (see
-//! [`MappedArray::bind`](crate::MappedArray::bind)), or the legacy default stream when it has
-//! none, and waited for before the method returns, so no device work on the memory outlives the
+//! [`MappedArray::bind`](crate::MappedArray::bind)), or the default stream when it has none
+//! (legacy, or per-thread when so configured), and waited for before the method returns, so no device work on the memory outlives the
 //! borrow.
 //! Asynchronous device work on mapped memory is offered only on a
 //! [`StreamScope`] (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
@@ -132,14 +132,14 @@ impl<D: Dimension> Parts<D> {
     }
 
     /// Where a synchronous operation runs: the bound stream (which must belong to `device`), or
-    /// `device`'s legacy default stream.
+    /// `device`'s default stream (legacy, or per-thread when so configured).
     fn sync_target(&self, device: usize) -> Result<(usize, StreamHandle)> {
         match &self.stream {
             Some(s) if s.context().device_id() != device => Err(Error::InvalidArgument(format!(
                 "host memory bound to {s} cannot be used by an operation on device {device}; bind it to a stream of device {device}"
             ))),
             Some(s) => Ok((device, s.handle())),
-            None => Ok((device, StreamHandle::LEGACY)),
+            None => Ok((device, StreamHandle::DEFAULT)),
         }
     }
 

@@ -8,8 +8,10 @@
 //! (mapped, managed and ROC host arrays, their device views: see `cai_host`).
 //!
 //! **Export.** The stream entry is never 0 (the interface forbids it): `None` for an array that
-//! is not bound to a stream or is bound to the default stream (handle 0), else the bound stream's
-//! handle — 1 for the legacy default stream, 2 for the per-thread one, or a created stream's.
+//! is not bound to a stream or is bound to the default stream (handle 0) — which is described as
+//! 2 instead when per-thread default streams are configured (`RUMBA_PER_THREAD_DEFAULT_STREAM`) —
+//! else the bound stream's handle: 1 for the legacy default stream, 2 for the per-thread one, or
+//! a created stream's.
 //! A size-0 array exports data pointer 0.
 //!
 //! **Import, and why it is `unsafe` or not.** A [`DeviceBuffer`]
@@ -167,11 +169,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             data: (ptr, false),
             strides: (!self.is_c_contiguous()).then(|| self.strides().to_vec()),
             mask: None,
-            stream: self
-                .stream()
-                .map(|s| s.handle())
-                .filter(|h| *h != StreamHandle::DEFAULT)
-                .map(|h| h.0),
+            stream: self.stream().and_then(Stream::interface_handle),
             version: CAI_VERSION,
         }
     }

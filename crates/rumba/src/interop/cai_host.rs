@@ -20,7 +20,6 @@ use ndarray::Dimension;
 
 use super::cai::{CAI_VERSION, CudaArray, CudaArrayInterface};
 use crate::array::Element;
-use crate::driver::StreamHandle;
 use crate::error::Result;
 use crate::host::view::Parts;
 use crate::host::{Grain, GrainedArray, ManagedArray, MappedArray, MappedView, MappedViewMut};
@@ -35,10 +34,7 @@ fn describe<T: Element, D: Dimension>(parts: &Parts<D>) -> Result<CudaArrayInter
         data: (ptr, false),
         strides: (!layout.is_c_contiguous()).then(|| layout.strides().to_vec()),
         mask: None,
-        stream: stream
-            .map(Stream::handle)
-            .filter(|h| *h != StreamHandle::DEFAULT)
-            .map(|h| h.0),
+        stream: stream.and_then(Stream::interface_handle),
         version: CAI_VERSION,
     })
 }

@@ -362,7 +362,9 @@ impl DeviceBuffer {
         self.copy_to_host_at(0, dst)
     }
 
-    /// Copies another buffer of the same length into this one, returning when done.
+    /// Copies another buffer of the same length into this one, returning when done. A buffer of
+    /// another device is copied with a peer copy
+    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -371,6 +373,22 @@ impl DeviceBuffer {
     /// ```
     pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
         self.same_len(src.len())?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        if src.device() != self.device() {
+            // SAFETY: both ranges lie inside device allocations (of their devices) and have
+            // equal lengths.
+            return unsafe {
+                self.inner.driver.memcpy_peer(
+                    self.inner.device,
+                    self.device_ptr(),
+                    src.device(),
+                    src.device_ptr(),
+                    self.len,
+                )
+            };
+        }
         // SAFETY: both ranges lie inside device allocations and have equal lengths.
         unsafe {
             self.inner.driver.memcpy_dtod(
