@@ -348,7 +348,11 @@ mod tests {
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
-            ("RUMBA_PER_THREAD_DEFAULT_STREAM", "on", "1 (the default stream is the per-thread"),
+            (
+                "RUMBA_PER_THREAD_DEFAULT_STREAM",
+                "on",
+                "1 (the default stream is the per-thread",
+            ),
         ] {
             let err = with(&[(var, bad)]).unwrap_err();
             let msg = err.to_string();

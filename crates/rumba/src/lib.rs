@@ -133,9 +133,9 @@ pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{
-    DetectReport, Device, DeviceGuard, backend_driver, close, configure, current_context, current_device,
-    defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot, memory_stats,
-    runtime_config, select_device, synchronize,
+    DetectReport, Device, DeviceGuard, backend_driver, close, configure, current_context,
+    current_device, defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot,
+    memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
     Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,

@@ -206,7 +206,10 @@ fn buffer_views_share_the_allocation_and_keep_it_alive() {
     let mut four = [0u8; 4];
     inner.copy_to_host(&mut four).unwrap();
     assert_eq!(four, [0xee; 4]);
-    assert!(inner.copy_from_host(&[1; 5]).is_err(), "the view's own length bounds it");
+    assert!(
+        inner.copy_from_host(&[1; 5]).is_err(),
+        "the view's own length bounds it"
+    );
 
     // The parent's last handle is not the allocation's last handle.
     drop((parent, tail, empty));

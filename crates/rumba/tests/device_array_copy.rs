@@ -401,7 +401,11 @@ fn zero_length_arrays_keep_their_strides_and_copy_whatever_the_strides() {
     // Explicit host strides of a zero-length 2-d array are kept too, in bytes.
     let full = Array2::<i32>::zeros((2, 3));
     let v = full.slice(s![0..0, ..]);
-    assert_eq!(v.strides(), &[0, 1], "ndarray zeroes the stride of a length-0 axis");
+    assert_eq!(
+        v.strides(),
+        &[0, 1],
+        "ndarray zeroes the stride of a length-0 axis"
+    );
     let d = to_device(&v).unwrap();
     // Packing would give (12, 4); the host's (0, 1) elements are (0, 4) bytes.
     assert_eq!((d.shape(), d.strides()), (&[0, 3][..], &[0, 4][..]));

@@ -129,7 +129,11 @@ fn a_device_guard_makes_a_device_current_and_restores_the_previous_one() {
     }
     let outer = rumba::gpus().unwrap()[0].activate().unwrap();
     assert_eq!(switch_gpu(), 1);
-    assert_eq!(rumba::current_device().unwrap().id(), 0, "restored on return");
+    assert_eq!(
+        rumba::current_device().unwrap().id(),
+        0,
+        "restored on return"
+    );
     drop(outer);
 
     // Nested guards unwind in order, and a select_device inside a guard is undone by it.
@@ -181,18 +185,27 @@ fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
     let mut b = a.clone();
     {
         let _g = rumba::gpus().unwrap()[0].activate().unwrap();
-        copy_plus_1.configure(1, n as u32).launch((&a, &mut b)).unwrap();
+        copy_plus_1
+            .configure(1, n as u32)
+            .launch((&a, &mut b))
+            .unwrap();
     }
     assert_eq!(b, &a + 1.0);
     let (mut b0, mut b1) = (a.clone(), a.clone());
     let (on0, on1);
     {
         let _g0 = rumba::gpus().unwrap()[0].activate().unwrap();
-        copy_plus_1.configure(1, n as u32).launch((&a, &mut b0)).unwrap();
+        copy_plus_1
+            .configure(1, n as u32)
+            .launch((&a, &mut b0))
+            .unwrap();
         on0 = rumba::to_device(&a).unwrap();
         {
             let _g1 = rumba::gpus().unwrap()[1].activate().unwrap();
-            copy_plus_1.configure(1, n as u32).launch((&a, &mut b1)).unwrap();
+            copy_plus_1
+                .configure(1, n as u32)
+                .launch((&a, &mut b1))
+                .unwrap();
             on1 = rumba::to_device(&a).unwrap();
         }
     }
@@ -221,7 +234,10 @@ fn peer_access_and_copies_between_devices() {
     let gpus = rumba::gpus().unwrap();
     assert!(gpus[0].can_access_peer(&gpus[1]).unwrap());
     assert!(gpus[1].can_access_peer(&gpus[0]).unwrap());
-    assert!(!gpus[1].can_access_peer(&gpus[1]).unwrap(), "not its own peer");
+    assert!(
+        !gpus[1].can_access_peer(&gpus[1]).unwrap(),
+        "not its own peer"
+    );
 
     let host = ndarray::Array1::from_iter((0..10).map(|i| i as f32));
     let arr1 = {
@@ -242,7 +258,10 @@ fn peer_access_and_copies_between_devices() {
         let _g = gpus[0].activate().unwrap();
         rumba::device_array::<f32, _>(10, rumba::Order::C).unwrap()
     };
-    arr2.slice(ndarray::s![..5]).unwrap().assign(-1.0f32).unwrap();
+    arr2.slice(ndarray::s![..5])
+        .unwrap()
+        .assign(-1.0f32)
+        .unwrap();
     let s0 = {
         let _g = gpus[0].activate().unwrap();
         rumba::stream().unwrap()
@@ -257,7 +276,8 @@ fn peer_access_and_copies_between_devices() {
     let b1 = arr1.buffer().view(0..8).unwrap();
     let b2 = arr2.buffer().view(32..40).unwrap();
     b2.copy_from_device(&b1).unwrap();
-    s0.copy_device(&arr1.buffer().view(8..16).unwrap(), &b2).unwrap();
+    s0.copy_device(&arr1.buffer().view(8..16).unwrap(), &b2)
+        .unwrap();
     s0.synchronize().unwrap();
     let got = arr1.copy_to_host().unwrap();
     assert_eq!(&got.to_vec()[..4], &[0.0, 1.0, 0.0, 1.0]);

@@ -218,7 +218,9 @@ fn managed_memory_attached_to_the_host() {
     use rumba::driver::ManagedAttach;
     let drv = rumba::backend_driver().unwrap();
     let n = 4096;
-    let p = drv.mem_alloc_managed_attached(0, n, ManagedAttach::Host).unwrap();
+    let p = drv
+        .mem_alloc_managed_attached(0, n, ManagedAttach::Host)
+        .unwrap();
     let d = drv.host_device_pointer(0, p).unwrap();
     // SAFETY: no Rust reference to the managed memory exists while the device writes it.
     unsafe { drv.memset(0, d, 0xab, n) }.unwrap();

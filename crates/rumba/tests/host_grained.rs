@@ -44,7 +44,10 @@ fn coarsegrain_arrays_are_host_arrays() {
     assert_eq!(arr.view().unwrap(), expect);
     assert_eq!(arr.grain(), GrainKind::Coarse);
     let like = coarsegrain_array_like(&expect).unwrap();
-    assert_eq!((like.shape(), like.layout().strides()), (&[1024][..], &[4][..]));
+    assert_eq!(
+        (like.shape(), like.layout().strides()),
+        (&[1024][..], &[4][..])
+    );
 }
 
 #[test]
@@ -129,7 +132,9 @@ fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
             .stream(&stream)
             .launch((&gpu_res, &gpu_arr))
             .unwrap();
-        stream.copy_device(gpu_arr.buffer(), gpu_res.buffer()).unwrap();
+        stream
+            .copy_device(gpu_arr.buffer(), gpu_res.buffer())
+            .unwrap();
     }
     coarse_res.copy_from_device_on(&gpu_res, &stream).unwrap();
     stream.synchronize().unwrap();
@@ -148,7 +153,11 @@ fn the_host_is_refused_while_device_work_may_use_the_memory_and_sees_it_after_sy
                 let e = c.try_view().map(|v| v.to_vec()).unwrap_err();
                 let idle = c.is_idle().unwrap();
                 open.send(()).unwrap();
-                assert_eq!(c.view().unwrap().to_vec(), [7; 64], "visible at the sync point");
+                assert_eq!(
+                    c.view().unwrap().to_vec(),
+                    [7; 64],
+                    "visible at the sync point"
+                );
                 assert!(c.try_view().is_ok() && c.is_idle().unwrap());
                 (e, idle)
             }
@@ -166,7 +175,10 @@ fn the_host_is_refused_while_device_work_may_use_the_memory_and_sees_it_after_sy
         assert!(!idle, "{grain}: the gated work had not run");
         assert!(matches!(try_err, Error::InvalidOperation(_)), "{try_err}");
         let msg = try_err.to_string();
-        assert!(msg.contains(&grain.to_string()) && msg.contains(&s.to_string()), "{msg}");
+        assert!(
+            msg.contains(&grain.to_string()) && msg.contains(&s.to_string()),
+            "{msg}"
+        );
     }
 }
 
@@ -195,7 +207,11 @@ fn device_reads_keep_host_writes_waiting_and_errors_leave_nothing_queued() {
     let err = c.fill_on(1, &ptd).unwrap_err();
     assert!(err.to_string().contains("per-thread"), "{err}");
     let mut flags = coarsegrain_array::<bool, _>(2, Order::C).unwrap();
-    assert!(flags.copy_from_device_on(&rumba::to_device(&[true, false]).unwrap(), &s).is_err());
+    assert!(
+        flags
+            .copy_from_device_on(&rumba::to_device(&[true, false]).unwrap(), &s)
+            .is_err()
+    );
     assert!(c.is_idle().unwrap());
     assert_eq!(c.view().unwrap().to_vec(), [6; 8]);
 }
@@ -212,7 +228,10 @@ fn dropping_an_array_with_queued_work_frees_it_after_the_work() {
     drop(f);
     open.send(()).unwrap();
     s.synchronize().unwrap();
-    rumba::current_context().unwrap().flush_deallocations().unwrap();
+    rumba::current_context()
+        .unwrap()
+        .flush_deallocations()
+        .unwrap();
 }
 
 #[test]
@@ -234,10 +253,16 @@ fn both_kinds_are_addressed_by_every_device_and_describe_themselves() {
         .unwrap()
         .page_locking;
     assert_eq!(f.is_page_locked(), page_locking.is_available());
-    assert!(!c.is_page_locked(), "coarse-grained memory is not page-locked");
+    assert!(
+        !c.is_page_locked(),
+        "coarse-grained memory is not page-locked"
+    );
 
     let desc = c.describe().unwrap();
-    assert_eq!((desc.shape.clone(), desc.strides.clone()), (vec![2, 3], Some(vec![4, 8])));
+    assert_eq!(
+        (desc.shape.clone(), desc.strides.clone()),
+        (vec![2, 3], Some(vec![4, 8]))
+    );
     assert_eq!(desc.data.0, c.device().unwrap().device_ptr(0).unwrap());
     let bound = f.bind(&s1);
     assert_eq!(bound.describe().unwrap().stream, Some(s1.handle().0));

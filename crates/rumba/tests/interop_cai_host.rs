@@ -65,7 +65,10 @@ fn mapped_and_managed_arrays_describe_themselves_without_a_stream() {
     a.view_mut().assign(&ndarray::array![[1, 2, 3], [4, 5, 6]]);
     let desc = a.describe().unwrap();
     assert_eq!(desc.stream, None, "test_produce_managed_no_stream");
-    assert_eq!((desc.shape.clone(), desc.strides.clone()), (vec![2, 3], None));
+    assert_eq!(
+        (desc.shape.clone(), desc.strides.clone()),
+        (vec![2, 3], None)
+    );
     let back: Vec<i32> = pod(&read_through(&desc, 0, 24));
     assert_eq!(back, [1, 2, 3, 4, 5, 6]);
     // The map form a Python bridge would hand out.
@@ -79,7 +82,11 @@ fn bound_arrays_carry_their_streams_handle_and_never_zero() {
     let m = rumba::mapped_array::<f32, _>(10, Order::C, false, false)
         .unwrap()
         .bind(&s);
-    assert_eq!(m.describe().unwrap().stream, Some(s.handle().0), "test_produce_stream");
+    assert_eq!(
+        m.describe().unwrap().stream,
+        Some(s.handle().0),
+        "test_produce_stream"
+    );
     let a = rumba::managed_array::<f32, _>(10, Order::C)
         .unwrap()
         .bind(&s);
@@ -132,7 +139,7 @@ fn strides_offsets_and_size_zero_follow_the_interface() {
         assert_eq!(words[r * 6 + k * 2], x);
     }
     // Negative strides (a reversed view) describe the first logical element.
-    let mut v = vec![1u16, 2, 3, 4];
+    let mut v = [1u16, 2, 3, 4];
     let mut arr = ndarray::ArrayViewMut1::from(&mut v[..]);
     arr.invert_axis(ndarray::Axis(0));
     let g = rumba::mapped([arr]).unwrap();
@@ -142,7 +149,10 @@ fn strides_offsets_and_size_zero_follow_the_interface() {
     // F-ordered host memory through the mutable view.
     let mut fo = Array2::<u8>::zeros((2, 3).f());
     let mut g = rumba::mapped([&mut fo]).unwrap();
-    assert_eq!(g.device_mut(0).unwrap().describe().unwrap().strides, Some(vec![1, 2]));
+    assert_eq!(
+        g.device_mut(0).unwrap().describe().unwrap().strides,
+        Some(vec![1, 2])
+    );
 }
 
 #[test]
@@ -162,7 +172,10 @@ fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_
         .unwrap()
         .bind(&s1);
     let err = local.describe().unwrap_err();
-    assert!(err.to_string().contains("not mapped into device 1"), "{err}");
+    assert!(
+        err.to_string().contains("not mapped into device 1"),
+        "{err}"
+    );
     assert!(!is_cuda_array(&local));
 }
 
@@ -201,7 +214,10 @@ fn synchronous_operations_of_a_bound_array_run_on_its_stream() {
         "the bound fill waited for earlier work on its stream"
     );
     open_tx.send(()).unwrap();
-    assert_eq!(done_rx.recv_timeout(Duration::from_secs(10)).unwrap(), [7; 4]);
+    assert_eq!(
+        done_rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+        [7; 4]
+    );
     worker.join().unwrap();
     ns.synchronize().unwrap();
     drop(ns);

@@ -223,10 +223,9 @@ fn memory_that_cannot_be_exported_is_unsupported_and_says_why() {
     m.view_mut().fill(1.0);
     let desc = rumba::interop::CudaArray::describe(&m).unwrap();
     // SAFETY: only the export below looks at the import; `m` outlives it and is not written.
-    let imp = unsafe {
-        rumba::from_cuda_array_interface::<f64, Ix1, _>(&desc, (), Default::default())
-    }
-    .unwrap();
+    let imp =
+        unsafe { rumba::from_cuda_array_interface::<f64, Ix1, _>(&desc, (), Default::default()) }
+            .unwrap();
     let err = imp.get_ipc_handle().unwrap_err();
     assert!(matches!(err, rumba::Error::Unsupported(_)), "{err}");
     assert!(err.to_string().contains("not a device allocation"), "{err}");

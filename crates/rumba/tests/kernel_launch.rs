@@ -625,9 +625,15 @@ fn a_kernels_transfer_policy_governs_bare_host_arrays() {
     legacy().synchronize().unwrap();
     let d = auto_transfers().since(&before);
     assert_eq!((d.to_device, d.to_host, d.bytes_to_device), (1, 0, 64));
-    assert_eq!(host[0], 1.0, "policy In: the kernel's writes are not copied back");
+    assert_eq!(
+        host[0], 1.0,
+        "policy In: the kernel's writes are not copied back"
+    );
     // An explicit wrapper overrides the policy.
-    read_only.configure(1, 16).launch((InOut(&mut host),)).unwrap();
+    read_only
+        .configure(1, 16)
+        .launch((InOut(&mut host),))
+        .unwrap();
     assert_eq!(host[0], 2.0);
 
     let write_only = inc.clone().with_host_transfer(HostTransfer::Out);
@@ -635,7 +641,10 @@ fn a_kernels_transfer_policy_governs_bare_host_arrays() {
     write_only.configure(1, 16).launch((&mut host,)).unwrap();
     let d = auto_transfers().since(&before);
     assert_eq!((d.to_device, d.to_host), (0, 1));
-    assert_eq!(host[0], 1.0, "policy Out: nothing copied in, the kernel saw zeros");
+    assert_eq!(
+        host[0], 1.0,
+        "policy Out: nothing copied in, the kernel saw zeros"
+    );
     // A shared host array can only be read: copied in whatever the policy.
     let before = auto_transfers();
     write_only.configure(1, 16).launch((&host,)).unwrap();

@@ -34,7 +34,13 @@ fn the_switch_is_on_and_the_default_stream_keeps_handle_zero() {
     let d = rumba::default_stream().unwrap();
     assert_eq!((d.handle().0, d.kind()), (0, rumba::StreamKind::Default));
     d.synchronize().unwrap();
-    assert_eq!(common::block_on(d.async_done().unwrap()).unwrap().handle().0, 0);
+    assert_eq!(
+        common::block_on(d.async_done().unwrap())
+            .unwrap()
+            .handle()
+            .0,
+        0
+    );
 }
 
 #[test]
@@ -53,7 +59,9 @@ fn default_stream_work_does_not_wait_for_other_blocking_streams() {
     let explicit = rumba::default_stream().unwrap();
     let buf = rumba::current_context().unwrap().memalloc(16).unwrap();
     explicit.memset(&buf, 1).unwrap();
-    common::within(10, "the default stream", move || explicit.synchronize().unwrap());
+    common::within(10, "the default stream", move || {
+        explicit.synchronize().unwrap()
+    });
 
     // The legacy default stream still waits for every blocking stream.
     let legacy = rumba::legacy_default_stream().unwrap();
@@ -114,7 +122,11 @@ fn tracked_host_memory_refuses_the_per_thread_default_stream() {
     let _s = setup();
     let mut c = rumba::coarsegrain_array::<u8, _>(4, rumba::Order::C).unwrap();
     let err = c.fill_on(1, &rumba::default_stream().unwrap()).unwrap_err();
-    assert!(err.to_string().contains("different stream on every host thread"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("different stream on every host thread"),
+        "{err}"
+    );
     assert_eq!(c.view().unwrap().to_vec(), [0; 4]);
 }
 
@@ -137,7 +149,11 @@ fn the_pool_reuses_default_stream_frees_like_per_thread_ones() {
             .map(|b| b.state)
             .unwrap()
     };
-    assert!(matches!(state(p), BlockState::Allocated { stream, .. } if stream == StreamHandle::PER_THREAD), "{:?}", state(p));
+    assert!(
+        matches!(state(p), BlockState::Allocated { stream, .. } if stream == StreamHandle::PER_THREAD),
+        "{:?}",
+        state(p)
+    );
     pool.memfree_on(p, 1024, s.handle());
     // Freed on the per-thread stream (not cached as the legacy stream's).
     match state(p) {

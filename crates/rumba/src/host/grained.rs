@@ -499,8 +499,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         }
         let mut pending = self.pending();
         let known = pending.iter().any(|s| {
-            s.handle() == stream.handle()
-                && s.context().device_id() == stream.context().device_id()
+            s.handle() == stream.handle() && s.context().device_id() == stream.context().device_id()
         });
         if !known {
             pending.push(stream.clone());
@@ -537,12 +536,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         self.track(stream)?;
         let bytes = crate::array::element::as_bytes(std::slice::from_ref(&value)).to_vec();
         let mut view = MappedViewMut::<T, D>::new(self.parts());
-        view.fill_bytes(
-            &bytes,
-            stream.context().device_id(),
-            stream.handle(),
-            false,
-        )?;
+        view.fill_bytes(&bytes, stream.context().device_id(), stream.handle(), false)?;
         self.keep(stream)
     }
 

@@ -24,8 +24,8 @@ use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
 use crate::driver::ManagedAttach;
-use crate::stream::Stream;
 use crate::error::{Error, Result};
+use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in managed memory, usable from the host and every device.
 ///
@@ -109,9 +109,11 @@ pub fn managed_array_like<A: ArrayLike + ?Sized>(
 impl<T: Element, D: Dimension> ManagedArray<T, D> {
     fn new(shape: HostLayout<D>, attach: ManagedAttach) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
-        let ptr =
-            ctx.driver()
-                .mem_alloc_managed_attached(ctx.device_id(), shape.extent().max(1), attach)?;
+        let ptr = ctx.driver().mem_alloc_managed_attached(
+            ctx.device_id(),
+            shape.extent().max(1),
+            attach,
+        )?;
         let array = ManagedArray {
             ptr,
             attach,

@@ -29,10 +29,10 @@ use super::pinned::alloc_host;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
-use crate::stream::Stream;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
 use crate::memory::PinnedBuffer;
+use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in mapped host memory: page-locked, and addressed directly by
 /// the device.

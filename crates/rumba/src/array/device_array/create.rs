@@ -172,12 +172,11 @@ pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
         Some((s, _)) => s.context().clone(),
         None => crate::runtime::current_context()?,
     };
-    let arr: DeviceArray<H::Elem, H::Dim> =
-        alloc(
-            &ctx,
-            device_layout::<H::Elem>(&src.layout),
-            stream.map(|(s, _)| s.clone()),
-        )?;
+    let arr: DeviceArray<H::Elem, H::Dim> = alloc(
+        &ctx,
+        device_layout::<H::Elem>(&src.layout),
+        stream.map(|(s, _)| s.clone()),
+    )?;
     if copy {
         let mut q = match stream {
             Some((s, mode)) => Queue::on(s, &arr.buffer, mode)?,

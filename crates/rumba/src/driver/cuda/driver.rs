@@ -159,7 +159,9 @@ impl CudaDriver {
         let s = cu_stream(StreamHandle::PER_THREAD);
         check(name, ptds(s))?;
         // SAFETY: the per-thread default stream is always valid in a current context.
-        check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(s) })
+        check("cuStreamSynchronize", unsafe {
+            sys::cuStreamSynchronize(s)
+        })
     }
 
     /// The retained primary context of `device` as a `CUcontext`.

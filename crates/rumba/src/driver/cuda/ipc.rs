@@ -24,7 +24,11 @@ impl CudaDriver {
     }
 
     /// `cuMemGetAddressRange`: the allocation containing `ptr`.
-    pub(super) fn address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+    pub(super) fn address_range(
+        &self,
+        device: usize,
+        ptr: DevicePtr,
+    ) -> Result<(DevicePtr, usize)> {
         self.bind(device)?;
         let (mut base, mut size) = (0, 0usize);
         // SAFETY: writes one pointer and one size; CUDA reports an address outside every device

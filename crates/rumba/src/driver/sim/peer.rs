@@ -26,11 +26,8 @@ impl SimDriver {
         let dev = self.device(device)?;
         let legacy = &dev.legacy.0;
         let deps: Vec<Dep> = if self.per_thread_default {
-            let own = PER_THREAD.with(|m| {
-                m.borrow()
-                    .get(&(self.id, device))
-                    .map(|o| Arc::clone(&o.0))
-            });
+            let own =
+                PER_THREAD.with(|m| m.borrow().get(&(self.id, device)).map(|o| Arc::clone(&o.0)));
             legacy
                 .current_point()
                 .into_iter()
