@@ -46,7 +46,7 @@ use crate::runtime::current_context;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
-    /// Handle 0: the default stream (legacy semantics).
+    /// Handle 0: the default stream (legacy semantics, or per-thread when so configured).
     Default,
     /// Handle 1: the legacy default stream.
     LegacyDefault,
@@ -105,7 +105,10 @@ pub fn stream() -> Result<Stream> {
     Ok(Stream::wrap(ctx, handle, StreamKind::Created))
 }
 
-/// The default stream (handle 0).
+/// The default stream (handle 0): the legacy default stream, or — with
+/// `RUMBA_PER_THREAD_DEFAULT_STREAM=1` ([`Config::per_thread_default_stream`](crate::Config::per_thread_default_stream),
+/// Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`) — the calling thread's per-thread default stream.
+/// Operations given no stream run on it either way.
 ///
 /// ```
 /// assert_eq!(rumba::default_stream().unwrap().handle().0, 0);

@@ -55,6 +55,13 @@
 //!    uses registrations to decide whether a copy may read later (every such path also holds a
 //!    borrow, rule 2–3) and to resolve mapped device addresses (only borrowed views produce
 //!    them), so a stale entry is a leak, not undefined behaviour.
+//! 6. **ROC's coarse- and fine-grained arrays** ([`GrainedArray`]) also queue device work without
+//!    a scope (`fill_on`, `copy_from_device_on`, `copy_to_device_on`): writes need `&mut self`,
+//!    the array records the stream before queuing, and every host access (and every device view,
+//!    whose host side could be reached) first waits for the recorded streams — the
+//!    synchronization point. The streams, not the array, keep the allocation alive until their
+//!    work has run, so dropping or leaking the array with work queued is safe. Per-thread default
+//!    streams are refused for this work: another thread could not wait for them.
 //!
 //! Element types whose bit patterns are not all valid (`bool`) are protected from the device
 //! writing arbitrary bytes into host memory: see [`view`].
@@ -115,8 +122,8 @@
 //! ```
 //!
 //! This module touches host memory (its own allocations and the arrays it borrows), the memory
-//! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed
-//! memory) and streams.
+//! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed and
+//! coarse/fine-grained memory) and streams.
 
 pub mod grained;
 mod guard;

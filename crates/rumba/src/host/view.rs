@@ -298,7 +298,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
 }
 
 /// The device and stream an operation runs on: a scope's `stream`, or for a synchronous
-/// operation on `device` the bound stream or the legacy default stream.
+/// operation on `device` the bound stream or the default stream.
 fn target<D: Dimension>(
     parts: &Parts<D>,
     stream: Option<&Stream>,
@@ -358,7 +358,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     }
 
     /// Sets every byte of every element to `value`, on the device, writing the host memory
-    /// directly (on the legacy default stream of the memory's context). Complete when it returns.
+    /// directly (on the bound stream, else the default stream of the memory's context). Complete
+    /// when it returns.
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
     /// ```

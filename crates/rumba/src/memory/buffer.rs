@@ -42,7 +42,7 @@ impl Drop for BufferInner {
 /// memory; its safe copy methods rely on that. Host memory the device can address has its own
 /// types in the host-memory layer.
 ///
-/// Byte-level copies here are synchronous (ordered after the legacy default stream, as CUDA's
+/// Byte-level copies here are synchronous (ordered after the default stream, as CUDA's
 /// synchronous copies are). Typed, n-dimensional access is the job of the array layer.
 ///
 /// ```

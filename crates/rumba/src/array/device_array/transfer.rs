@@ -29,7 +29,7 @@ use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The queue for an operation: `stream` (asynchronous, staged host memory), or the bound
-    /// stream / legacy default stream, waited for.
+    /// stream / default stream, waited for.
     pub(crate) fn queue(&self, stream: Option<&Stream>) -> Result<Queue> {
         match stream {
             Some(s) => Queue::on(s, &self.buffer, Mode::Staged),

@@ -63,9 +63,9 @@ pub struct Out<A>(pub A);
 #[derive(Debug)]
 pub struct InOut<A>(pub A);
 
-/// What a kernel does with a bare `&mut` host array argument (see the [module docs](self)):
-/// the kernel's default transfer policy, set with
-/// [`Kernel::with_host_transfer`](super::Kernel::with_host_transfer). The [`In`], [`Out`] and
+/// What a kernel does with a bare `&mut` host array argument: the kernel's default transfer
+/// policy, set with [`Kernel::with_host_transfer`](super::Kernel::with_host_transfer). The
+/// [`In`], [`Out`] and
 /// [`InOut`] wrappers override it for one argument; a shared `&a` is always [`HostTransfer::In`].
 ///
 /// ```
