@@ -44,8 +44,8 @@ pub mod cuda;
 
 mod types;
 pub use types::{
-    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
-    ManagedAttach, PageLocking, StreamHandle, StridedCopy, StridedSource,
+    DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,
+    PageLocking, StreamHandle, StridedCopy, StridedSource,
 };
 
 use std::any::Any;
@@ -53,6 +53,28 @@ use std::fmt;
 
 use crate::config::{BackendChoice, Config};
 use crate::error::{Error, Result};
+
+/// Which backend a driver implements.
+///
+/// ```
+/// assert_eq!(rumba::driver::BackendKind::Sim.to_string(), "sim");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// The simulated GPU.
+    Sim,
+    /// NVIDIA GPUs through the CUDA driver API.
+    Cuda,
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackendKind::Sim => "sim",
+            BackendKind::Cuda => "cuda",
+        })
+    }
+}
 
 /// One object-safe trait over a device API.
 ///

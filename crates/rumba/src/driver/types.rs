@@ -41,28 +41,6 @@ impl StreamHandle {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EventHandle(pub u64);
 
-/// Which backend a driver implements.
-///
-/// ```
-/// assert_eq!(rumba::driver::BackendKind::Sim.to_string(), "sim");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BackendKind {
-    /// The simulated GPU.
-    Sim,
-    /// NVIDIA GPUs through the CUDA driver API.
-    Cuda,
-}
-
-impl fmt::Display for BackendKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BackendKind::Sim => "sim",
-            BackendKind::Cuda => "cuda",
-        })
-    }
-}
-
 /// Flags for page-locked host allocations and registrations (CUDA's `CU_MEMHOSTALLOC_*`).
 ///
 /// ```
