@@ -23,8 +23,8 @@ use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 use super::builtin::Modules;
 use super::error::{check, map};
 use super::flags::{
-    cu_event, cu_stream, event_flags, event_handle, host_alloc_flags, host_register_flags,
-    stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_alloc_flags,
+    host_register_flags, stream_handle,
 };
 use super::launch::{self, UserKernels};
 use super::strided::{launch_shape, pack};
@@ -128,9 +128,8 @@ impl CudaDriver {
     }
 
     pub(super) fn stream(&self, handle: StreamHandle) -> Result<sys::CUstream> {
-        if handle == StreamHandle::DEFAULT && self.per_thread_default {
-            Ok(cu_stream(StreamHandle::PER_THREAD))
-        } else if handle.0 <= 2 || lock(&self.streams).contains(&handle.0) {
+        let handle = default_resolved(handle, self.per_thread_default);
+        if handle.0 <= 2 || lock(&self.streams).contains(&handle.0) {
             Ok(cu_stream(handle))
         } else {
             Err(unknown("stream", handle.0))

@@ -62,6 +62,17 @@ pub(crate) fn event_flags(timing: bool) -> sys::CUevent_flags {
     }
 }
 
+/// The handle CUDA is given for `handle`: the default stream (0) is `CU_STREAM_PER_THREAD` when
+/// per-thread default streams are configured (what code built with `--default-stream
+/// per-thread` means by the NULL stream), else itself.
+pub(crate) fn default_resolved(handle: StreamHandle, per_thread_default: bool) -> StreamHandle {
+    if handle == StreamHandle::DEFAULT && per_thread_default {
+        StreamHandle::PER_THREAD
+    } else {
+        handle
+    }
+}
+
 /// The `CUstream` a handle stands for.
 pub(crate) fn cu_stream(handle: StreamHandle) -> sys::CUstream {
     handle.0 as usize as sys::CUstream
@@ -104,6 +115,21 @@ mod tests {
             host_register_flags(all).is_err(),
             "registration cannot be write-combined"
         );
+    }
+
+    #[test]
+    fn the_default_stream_is_the_per_thread_stream_only_when_configured() {
+        let d = StreamHandle::DEFAULT;
+        assert!(cu_stream(default_resolved(d, false)).is_null());
+        assert_eq!(cu_stream(default_resolved(d, true)) as usize, 0x2);
+        for h in [
+            StreamHandle::LEGACY,
+            StreamHandle::PER_THREAD,
+            StreamHandle(0x7f00),
+        ] {
+            assert_eq!(default_resolved(h, true), h);
+            assert_eq!(default_resolved(h, false), h);
+        }
     }
 
     #[test]
