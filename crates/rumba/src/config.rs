@@ -19,6 +19,7 @@
 //! | `RUMBA_OPENCL_PLATFORM` = index or name fragment | [`Config::opencl_platform`] | the first platform with a usable device |
 //! | `RUMBA_OPENCL_DEVICE` = index or name fragment | [`Config::opencl_device`] | every usable device of the platform |
 //! | `RUMBA_OPENCL_MEMORY` = size, e.g. `2GiB` | [`Config::opencl_memory`] | the device's global memory |
+//! | `RUMBA_PER_THREAD_DEFAULT_STREAM` = `0` \| `1` | [`Config::per_thread_default_stream`] | `0` |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -119,6 +120,10 @@ pub struct Config {
     /// Most bytes of device memory rumba hands out per OpenCL device (reported as its total);
     /// `None`: the device's `CL_DEVICE_GLOBAL_MEM_SIZE`.
     pub opencl_memory: Option<usize>,
+    /// Whether the default stream (handle 0, and every operation without a stream) is the
+    /// calling thread's per-thread default stream instead of the legacy default stream (Numba's
+    /// `CUDA_PER_THREAD_DEFAULT_STREAM`; CUDA's `--default-stream per-thread`).
+    pub per_thread_default_stream: bool,
 }
 
 /// Picks an OpenCL platform or device: by its position in the list (`clinfo -l` order, from 0)
@@ -206,6 +211,7 @@ impl Default for Config {
             opencl_platform: None,
             opencl_device: None,
             opencl_memory: None,
+            per_thread_default_stream: false,
         }
     }
 }
@@ -338,6 +344,19 @@ impl Config {
             })?;
             cfg.opencl_memory = Some(bytes);
         }
+        if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
+            cfg.per_thread_default_stream = match v.trim() {
+                "1" => true,
+                "0" => false,
+                _ => {
+                    return Err(invalid(
+                        "RUMBA_PER_THREAD_DEFAULT_STREAM",
+                        &v,
+                        "1 (the default stream is the per-thread default stream) or 0 (the legacy default stream)",
+                    ));
+                }
+            };
+        }
         Ok(cfg)
     }
 
@@ -440,6 +459,11 @@ mod tests {
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
+            (
+                "RUMBA_PER_THREAD_DEFAULT_STREAM",
+                "on",
+                "1 (the default stream is the per-thread",
+            ),
         ] {
             let err = with(&[(var, bad)]).unwrap_err();
             let msg = err.to_string();
@@ -461,6 +485,7 @@ mod tests {
             ("RUMBA_OPENCL_PLATFORM", " Portable Computing "),
             ("RUMBA_OPENCL_DEVICE", "0"),
             ("RUMBA_OPENCL_MEMORY", "1GiB"),
+            ("RUMBA_PER_THREAD_DEFAULT_STREAM", "1"),
         ])
         .unwrap();
         assert_eq!(
@@ -473,6 +498,8 @@ mod tests {
             with(&[("RUMBA_BACKEND", "OpenCL")]).unwrap().backend,
             BackendChoice::OpenCl
         );
+        assert!(cfg.per_thread_default_stream);
+        assert!(!Config::default().per_thread_default_stream);
         assert!(!cfg.cuda_array_interface_sync);
         assert!(Config::default().cuda_array_interface_sync);
         assert_eq!(cfg.memory_limit, Some(64 << 20));

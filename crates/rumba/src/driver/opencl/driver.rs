@@ -35,8 +35,8 @@ use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, no_wait_in_callback, wait_ptr};
 use super::strided;
 use crate::driver::{
-    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
+    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -518,6 +518,129 @@ unsafe impl Driver for OpenClDriver {
                 stream,
             )
         }
+    }
+
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        self.device(device)?;
+        self.device(peer)?;
+        // One context holds every device: an SVM allocation is valid on all of them.
+        Ok(device != peer)
+    }
+
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        no_wait_in_callback("a synchronous copy")?;
+        self.check_dev(dst, bytes)?;
+        self.check_dev(src, bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        // Ordered after both devices' legacy default streams, as a synchronous copy is.
+        let src_done = self.enqueue_marker(src_device, StreamHandle::LEGACY)?;
+        let q = &self.device(dst_device)?.queues;
+        q.submit_after(StreamHandle::LEGACY, &[src_done], |q, deps| {
+            // SAFETY: both ranges were checked; SVM addresses are valid on every device of the
+            // context.
+            let e = check("clEnqueueSVMMemcpy(peer)", unsafe {
+                enqueue_svm_mem_cpy(
+                    q,
+                    CL_NON_BLOCKING,
+                    as_mut(dst).cast(),
+                    as_mut(src).cast(),
+                    bytes,
+                    deps.len() as u32,
+                    wait_ptr(deps),
+                )
+            })?;
+            // SAFETY: we own the command's event.
+            Ok(unsafe { ClEvent::from_raw(e) })
+        })?
+        .wait()
+    }
+
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.device(src_device)?;
+        // SAFETY: forwarded; SVM addresses are valid on every device of the context, and the
+        // ranges are checked inside.
+        unsafe { self.memcpy_dtod_async(dst_device, dst, src, bytes, stream) }
+    }
+
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.device(device)?;
+        match self.table.find(ptr as usize) {
+            Some((start, r))
+                if r.kind == Kind::Device { device } && (ptr as usize) < start + r.len =>
+            {
+                Ok((start as DevicePtr, r.len))
+            }
+            _ => Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!("not inside a live allocation of OpenCL device {device}"),
+            }),
+        }
+    }
+
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        // Fine-grained SVM is coherent for host and device at all times, so host-attached
+        // managed memory needs nothing more than globally attached memory.
+        let _ = attach;
+        self.mem_alloc_managed(device, bytes)
+    }
+
+    fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
+        // Both kinds are fine-grained SVM: coherent while device work runs, which keeps the
+        // coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap
+        // it around every access, and rumba's host arrays read their memory directly.
+        let _ = grain;
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of grained host memory".into(),
+            ));
+        }
+        let caps = self.host_caps(device, true)?;
+        if !caps.fine_buffer {
+            return Err(Error::Unsupported(format!(
+                "{grain} host memory on OpenCL needs fine-grained buffer SVM on every device, which this platform's devices lack"
+            )));
+        }
+        host::alloc(
+            &self.table,
+            self.ctx(),
+            &self.page_locking,
+            caps,
+            device,
+            bytes,
+            HostAllocFlags {
+                portable: true,
+                mapped: true,
+                write_combined: false,
+            },
+        )
+    }
+
+    unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
+        let _ = grain;
+        host::free(&self.table, self.ctx(), ptr, false)
     }
 
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {

@@ -15,8 +15,9 @@
 //! pinned ranges that share a page: unlocking one unlocks the shared page (mlock does not stack);
 //! the other range still counts as locked.
 //!
-//! The ROC host arrays (`coarsegrain_array`, `finegrain_array`, issue #15) map onto the same
-//! allocations: fine-grained SVM is coherent while kernels run, which satisfies both contracts.
+//! The ROC host arrays (`coarsegrain_array`, `finegrain_array`: `Driver::host_alloc_grained`) are
+//! portable mapped allocations of the same kind: fine-grained SVM is coherent while kernels run,
+//! which satisfies both contracts; where the devices lack it they are refused.
 //!
 //! This module touches the host memory it allocates or is given and the backend's table.
 

@@ -112,7 +112,13 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     let context = unsafe { raw::ClContext::from_raw(ctx) };
     let mut devices = Vec::new();
     for (id, s) in picked {
-        let queues = stream::DeviceQueues::new(context.raw(), id, s.profiling).map_err(|e| {
+        let queues = stream::DeviceQueues::new(
+            context.raw(),
+            id,
+            s.profiling,
+            config.per_thread_default_stream,
+        )
+        .map_err(|e| {
             unavailable(format!(
                 "device {} cannot create a command queue: {e}",
                 s.name

@@ -172,6 +172,8 @@ pub(crate) struct DeviceQueues {
     context: cl_context,
     device: cl_device_id,
     profiling: bool,
+    /// `RUMBA_PER_THREAD_DEFAULT_STREAM`: handle 0 is the calling thread's per-thread stream.
+    per_thread_default: bool,
     table: Mutex<Queues>,
     /// A private queue, ordered against nothing, that zeroes fresh allocations.
     zeroer: Mutex<ClQueue>,
@@ -207,6 +209,7 @@ impl DeviceQueues {
         context: cl_context,
         device: cl_device_id,
         profiling: bool,
+        per_thread_default: bool,
     ) -> Result<Arc<DeviceQueues>> {
         let legacy = Slot::new(create_queue(context, device, profiling)?, true);
         let zeroer = Mutex::new(create_queue(context, device, false)?);
@@ -214,6 +217,7 @@ impl DeviceQueues {
             context,
             device,
             profiling,
+            per_thread_default,
             zeroer,
             table: Mutex::new(Queues {
                 legacy,
@@ -231,8 +235,9 @@ impl DeviceQueues {
     /// The slot key for `handle`, creating this thread's per-thread stream on first use.
     fn key(self: &Arc<Self>, table: &mut Queues, handle: StreamHandle) -> Result<Key> {
         match handle.0 {
-            0 | 1 => Ok(Key::Legacy),
-            2 => {
+            0 if !self.per_thread_default => Ok(Key::Legacy),
+            1 => Ok(Key::Legacy),
+            0 | 2 => {
                 let t = THREAD_KEY.with(|k| *k);
                 if let std::collections::hash_map::Entry::Vacant(slot) = table.per_thread.entry(t) {
                     let q = create_queue(self.context, self.device, self.profiling)?;
@@ -259,9 +264,20 @@ impl DeviceQueues {
         handle: StreamHandle,
         op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
     ) -> Result<ClEvent> {
+        self.submit_after(handle, &[], op)
+    }
+
+    /// [`submit`](Self::submit), also waiting for `extra` (commands of other devices' queues).
+    pub(crate) fn submit_after(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        extra: &[ClEvent],
+        op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
+    ) -> Result<ClEvent> {
         let mut table = self.lock();
         let key = self.key(&mut table, handle)?;
-        let deps = table.ordering(key);
+        let mut deps = table.ordering(key);
+        deps.extend(extra.iter().map(ClEvent::raw));
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
         let event = op(slot.queue.raw(), &deps)?;
         slot.last = Some(event.clone());
@@ -523,8 +539,9 @@ impl DeviceQueues {
             Err(std::sync::TryLockError::WouldBlock) => return None,
         };
         let key = match handle.0 {
-            0 | 1 => Key::Legacy,
-            2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
+            0 if !self.per_thread_default => Key::Legacy,
+            1 => Key::Legacy,
+            0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
             h => Key::Stream(h),
         };
         table.slot(key).and_then(|s| s.error.clone())
