@@ -137,6 +137,12 @@ fn device_side_temporaries_follow_the_array_not_the_current_device() {
 #[test]
 fn a_device_guard_makes_a_device_current_and_restores_the_previous_one() {
     let _s = setup();
+    if common::needs_devices(
+        3,
+        "a_device_guard_makes_a_device_current_and_restores_the_previous_one",
+    ) {
+        return;
+    }
     rumba::select_device(0).unwrap();
     // Device 3 is the close/reset test's alone (a thread that uses it stays attached to it).
     for d in rumba::gpus().unwrap().into_iter().take(3) {
@@ -173,6 +179,12 @@ fn a_device_guard_makes_a_device_current_and_restores_the_previous_one() {
 #[test]
 fn a_device_guard_restores_the_previous_device_when_the_scope_panics() {
     let _s = setup();
+    if common::needs_devices(
+        3,
+        "a_device_guard_restores_the_previous_device_when_the_scope_panics",
+    ) {
+        return;
+    }
     rumba::select_device(2).unwrap();
     let r = std::panic::catch_unwind(|| {
         let _on1 = rumba::gpus().unwrap()[1].activate().unwrap();
@@ -197,6 +209,9 @@ fn a_device_guard_restores_the_previous_device_when_the_scope_panics() {
 #[test]
 fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
     let _s = setup();
+    if common::needs_devices(2, "kernels_and_arrays_inside_guards_use_the_guarded_device") {
+        return;
+    }
     use rumba::kernel::{Arr, Kernel};
     let copy_plus_1 = Kernel::<(Arr<f64>, Arr<f64>)>::new("copy_plus_1", |t, (inp, out)| {
         let i = t.grid1();
@@ -255,6 +270,9 @@ fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
 #[test]
 fn peer_access_and_copies_between_devices() {
     let _s = setup();
+    if common::needs_devices(2, "peer_access_and_copies_between_devices") {
+        return;
+    }
     let gpus = rumba::gpus().unwrap();
     assert!(gpus[0].can_access_peer(&gpus[1]).unwrap());
     assert!(gpus[1].can_access_peer(&gpus[0]).unwrap());
@@ -320,6 +338,12 @@ fn peer_access_and_copies_between_devices() {
 #[test]
 fn a_synchronous_peer_copy_waits_for_the_source_devices_queued_work() {
     let _s = setup();
+    if common::needs_devices(
+        2,
+        "a_synchronous_peer_copy_waits_for_the_source_devices_queued_work",
+    ) {
+        return;
+    }
     use std::sync::mpsc;
     use std::time::Duration;
     let gpus = rumba::gpus().unwrap();

@@ -185,7 +185,7 @@ impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
 }
 
 /// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
-fn refuse_opencl(backend: BackendKind) -> Result<()> {
+pub(crate) fn refuse_opencl(backend: BackendKind) -> Result<()> {
     if backend == BackendKind::OpenCl {
         return Err(Error::Unsupported(
             "the CUDA Array Interface describes CUDA device memory, and this is the opencl backend: its SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)"

@@ -5,8 +5,9 @@
 //! offsets, views and pointer arithmetic work exactly as on the other backends, and one allocation
 //! is valid on every device of the context (cross-device copies need nothing special). Copies and
 //! fills are `clEnqueueSVMMemcpy` / `clEnqueueSVMMemFill` on in-order queues (see
-//! [`stream`](super::stream) for the ordering rules); synchronous variants queue on the legacy
-//! default stream and wait, as CUDA's do. Every device range is checked against the backend's
+//! [`stream`](super::stream) for the ordering rules); synchronous variants queue on the default
+//! stream (handle 0: the legacy one, or the thread's own with per-thread default streams) and
+//! wait, as CUDA's do. Every device range is checked against the backend's
 //! table first ([`memory`](super::memory)), so a wild pointer is a typed error, not a crash.
 //!
 //! Host → device copies from pageable memory are staged: the bytes are copied into a buffer the
@@ -344,7 +345,7 @@ unsafe impl Driver for OpenClDriver {
                 as_mut(dst),
                 src.as_ptr(),
                 src.len(),
-                StreamHandle::LEGACY,
+                StreamHandle::DEFAULT,
             )
         }?
         .wait()
@@ -363,7 +364,7 @@ unsafe impl Driver for OpenClDriver {
                 dst.as_mut_ptr(),
                 as_mut(src),
                 dst.len(),
-                StreamHandle::LEGACY,
+                StreamHandle::DEFAULT,
             )
         }?
         .wait()
@@ -378,21 +379,21 @@ unsafe impl Driver for OpenClDriver {
     ) -> Result<()> {
         no_wait_in_callback("a synchronous copy")?;
         // SAFETY: forwarded; the ranges are checked inside.
-        unsafe { self.memcpy_dtod_async(device, dst, src, bytes, StreamHandle::LEGACY) }?;
+        unsafe { self.memcpy_dtod_async(device, dst, src, bytes, StreamHandle::DEFAULT) }?;
         if bytes == 0 {
             return Ok(());
         }
-        self.enqueue_marker(device, StreamHandle::LEGACY)?.wait()
+        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
     }
 
     unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
         no_wait_in_callback("a synchronous memset")?;
         // SAFETY: forwarded; the range is checked inside.
-        unsafe { self.memset_async(device, dst, value, bytes, StreamHandle::LEGACY) }?;
+        unsafe { self.memset_async(device, dst, value, bytes, StreamHandle::DEFAULT) }?;
         if bytes == 0 {
             return Ok(());
         }
-        self.enqueue_marker(device, StreamHandle::LEGACY)?.wait()
+        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
     }
 
     unsafe fn memcpy_htod_async(
