@@ -165,7 +165,7 @@ impl OpenClDriver {
         self.memory_cap.map_or(global, |cap| cap.min(global))
     }
 
-    fn check_dev(&self, ptr: DevicePtr, bytes: usize) -> Result<()> {
+    pub(crate) fn check_dev(&self, ptr: DevicePtr, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -173,7 +173,7 @@ impl OpenClDriver {
     }
 }
 
-fn as_mut(ptr: DevicePtr) -> *mut u8 {
+pub(crate) fn as_mut(ptr: DevicePtr) -> *mut u8 {
     ptr as usize as *mut u8
 }
 
@@ -536,33 +536,8 @@ unsafe impl Driver for OpenClDriver {
         src: DevicePtr,
         bytes: usize,
     ) -> Result<()> {
-        no_wait_in_callback("a synchronous copy")?;
-        self.check_dev(dst, bytes)?;
-        self.check_dev(src, bytes)?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        // Ordered after both devices' legacy default streams, as a synchronous copy is.
-        let src_done = self.enqueue_marker(src_device, StreamHandle::LEGACY)?;
-        let q = &self.device(dst_device)?.queues;
-        q.submit_after(StreamHandle::LEGACY, &[src_done], |q, deps| {
-            // SAFETY: both ranges were checked; SVM addresses are valid on every device of the
-            // context.
-            let e = check("clEnqueueSVMMemcpy(peer)", unsafe {
-                enqueue_svm_mem_cpy(
-                    q,
-                    CL_NON_BLOCKING,
-                    as_mut(dst).cast(),
-                    as_mut(src).cast(),
-                    bytes,
-                    deps.len() as u32,
-                    wait_ptr(deps),
-                )
-            })?;
-            // SAFETY: we own the command's event.
-            Ok(unsafe { ClEvent::from_raw(e) })
-        })?
-        .wait()
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { super::peer::memcpy_peer(self, dst_device, dst, src_device, src, bytes) }
     }
 
     unsafe fn memcpy_peer_async(

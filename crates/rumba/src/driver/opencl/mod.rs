@@ -29,6 +29,7 @@
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
+//! | `peer.rs` | copies between devices (one context: SVM addresses are shared) |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -55,6 +56,7 @@ mod event;
 mod host;
 mod launch;
 pub(crate) mod memory;
+mod peer;
 mod platform;
 mod raw;
 mod stream;
