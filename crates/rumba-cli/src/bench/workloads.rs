@@ -64,6 +64,13 @@ fn cuda(entry: &str) -> rumba::driver::CudaKernelSource {
     rumba::driver::CudaKernelSource::new(PEER_WORKLOADS_CU, entry)
 }
 
+/// The same workloads in OpenCL C, for the opencl backend.
+const PEER_WORKLOADS_CL: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cl");
+
+fn opencl(entry: &str) -> rumba::driver::OpenClKernelSource {
+    rumba::driver::OpenClKernelSource::new(PEER_WORKLOADS_CL, entry)
+}
+
 /// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
 fn peer_name() -> String {
     rumba::backend_driver()
@@ -115,17 +122,23 @@ impl Form {
 
 /// `c[i] = a[i] + b[i]`, 256 threads per block.
 pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    peer::vadd_kernel().with_cuda_source(cuda("vadd"))
+    peer::vadd_kernel()
+        .with_cuda_source(cuda("vadd"))
+        .with_opencl_source(opencl("vadd"))
 }
 
 /// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
 pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    peer::matmul_kernel().with_cuda_source(cuda("matmul_shared"))
+    peer::matmul_kernel()
+        .with_cuda_source(cuda("matmul_shared"))
+        .with_opencl_source(opencl("matmul_shared"))
 }
 
 /// One partial sum per block of 256 through a shared-memory tree.
 pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
-    peer::reduce_kernel().with_cuda_source(cuda("reduce_shared"))
+    peer::reduce_kernel()
+        .with_cuda_source(cuda("reduce_shared"))
+        .with_opencl_source(opencl("reduce_shared"))
 }
 
 pub fn vadd(n: usize, repeat: usize, form: Form) -> Result<Run> {

@@ -61,6 +61,6 @@ pub use crate::driver::engine::{
     atomics, exec, run_grid, run_grid_with, wil,
 };
 pub use launch::{
-    Arr, AutoTransfers, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs, Launcher,
-    Out, Param, Params, Scalar, auto_transfers, const_array_like,
+    Arr, AutoTransfers, ConstArray, ConstView, HostTransfer, In, InOut, Kernel, LaunchArg,
+    LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };

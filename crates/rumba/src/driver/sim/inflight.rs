@@ -43,13 +43,19 @@
 //! it has no host address outside the simulator — would make it unsound; every new way to reach
 //! device memory must register here.
 //!
-//! This module touches only the user lists of allocations and the streams' dependency lists.
+//! The driver's queueing entry point ([`SimDriver::enqueue_touching`]) lives here too: every
+//! queued operation goes through the tracker.
+//!
+//! This module touches only the user lists of allocations and the streams it queues on.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::SimDriver;
 use super::memory::{Region, Resolved, lock};
-use super::stream::{Dep, SimStream};
+use super::stream::{self, Dep, SimStream};
+use crate::driver::StreamHandle;
+use crate::error::Result;
 
 /// The lease a kernel argument asks for, or was granted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,5 +335,48 @@ impl Tracker {
         for d in wait {
             d.stream.wait_for(d.seq);
         }
+    }
+}
+
+impl SimDriver {
+    /// Queues work touching `touches` on a stream, after the stream's ordering dependencies and
+    /// the lease holders it conflicts with (this module); `make` builds the work around the
+    /// operation's registration, which the work must keep until it is done (a kernel asks it
+    /// for its leases when it starts).
+    pub(super) fn enqueue_touching(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+        touches: Vec<Touch>,
+        make: impl FnOnce(Release) -> stream::Work,
+    ) -> Result<(Arc<SimStream>, u64)> {
+        let (dev, s) = self.stream(device, handle)?;
+        Ok(self.inflight.enqueue(
+            &s,
+            || dev.ordering_deps(&s),
+            touches,
+            |deps, release| {
+                let seq = s.push_work(deps, make(release));
+                (seq, (Arc::clone(&s), seq))
+            },
+        ))
+    }
+
+    /// [`enqueue_touching`](Self::enqueue_touching) for work that asks for no lease.
+    pub(super) fn enqueue(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+        touches: Vec<Touch>,
+        work: stream::Work,
+    ) -> Result<(Arc<SimStream>, u64)> {
+        self.enqueue_touching(device, handle, touches, |release| {
+            Box::new(move || {
+                // Dropped when the work has run (or, skipped, with the closure): the operation
+                // no longer touches its memory.
+                let _release = release;
+                work()
+            })
+        })
     }
 }

@@ -31,7 +31,15 @@
 //! * control flow that contains a barrier runs outside the regions, once per block: its
 //!   per-thread decision (condition, bound, `break`) is gathered in the region before into a
 //!   [`Decision`] and taken with [`BlockCtx::uniform`], which faults when live work-items
-//!   disagree — the divergent-barrier fault of the coroutine engine, naming block and thread.
+//!   disagree — the divergent-barrier fault of the coroutine engine, naming block and thread;
+//! * for the optimiser: accessors are copied into locals at the top (their fields then stay in
+//!   registers) and region closures are `#[inline(always)]`, so each region is one loop the
+//!   compiler sees whole (constant trip counts and shared-array shapes with [`Fixed`]).
+//!
+//! A race-free kernel computes the same on both engines, bit for bit. A kernel whose threads
+//! race inside a block (one writes a shared element another reads, with no barrier between) may
+//! not: the coroutine engine runs each thread up to its next barrier in turn, this engine runs
+//! each region for all threads in turn — two legal schedules, as two GPUs may differ.
 //!
 //! ```
 //! use rumba::kernel::{GlobalView, LaunchConfig};
