@@ -135,7 +135,8 @@ impl HostKernel {
 
     /// Adds the work-item-loop grid function `run` (built around
     /// [`run_blocks`](crate::driver::engine::wil::run_blocks)), which the simulator then runs
-    /// instead of the per-thread one.
+    /// instead of the per-thread one. Like any kernel it must not wait for other device work:
+    /// while it runs, operations that conflict with its global-memory leases wait for it.
     ///
     /// ```
     /// use rumba::driver::{HostEngine, HostKernel};
