@@ -897,3 +897,36 @@ fn kernel_faults_on_work_item_loops_name_device_addresses_like_coroutines() {
         assert!(msg.contains(&expect), "{msg}");
     }
 }
+
+#[test]
+fn block_memory_limits_are_faults_not_aborts() {
+    let cfg = LaunchConfig::new(2, 64);
+    let err = run_blocks::<Dyn, _>("ctx", &cfg, |blk| {
+        let huge = blk.context_array::<f64, 2>([64, 1 << 20]);
+        huge.set((0, 0), 1.0);
+    })
+    .unwrap_err();
+    let (block, thread, msg) = fault(Err(err));
+    assert_eq!((block, thread), ([0, 0, 0], [0, 0, 0]));
+    assert!(msg.contains("context array of shape (64, 1048576) of f64 does not fit in the 524288 bytes of local memory per thread"), "{msg}");
+    let err = run_blocks::<Dyn, _>("loc", &cfg, |blk| {
+        let _ok = blk.local_arrays::<u8, 1>([300_000]);
+        let _too_much = blk.local_arrays::<u8, 1>([300_000]);
+    })
+    .unwrap_err();
+    assert!(fault(Err(err)).2.contains("(300000 bytes already in use)"));
+    let err = run_blocks::<Dyn, _>("shared", &cfg, |blk| {
+        let _a = blk.shared_array::<f32, 2>([64, 64]);
+        let _b = blk.shared_array::<f32, 2>([64, 64]);
+        let _c = blk.shared_array::<f32, 2>([64, 64]);
+        let _d = blk.shared_array::<f32, 1>([1]);
+    })
+    .unwrap_err();
+    assert!(
+        fault(Err(err))
+            .2
+            .contains("does not fit: 4 bytes requested, 49152 of the 49152 bytes")
+    );
+    // The worker's arena is fine afterwards.
+    vadd_both(1000, 64);
+}

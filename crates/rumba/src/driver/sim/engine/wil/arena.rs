@@ -159,16 +159,14 @@ impl Arena {
         unsafe { BlockArray::new(ptr.cast(), dims, space) }
     }
 
-    /// Accounts `bytes` more local memory per work-item; faults beyond the per-thread limit.
+    /// Accounts `bytes` more local memory per work-item; faults beyond the per-thread limit
+    /// (which also bounds what one block can make the arena allocate).
+    #[inline(always)]
     pub(crate) fn add_local(&self, bytes: Option<usize>, what: impl FnOnce() -> String) {
         let total = bytes.and_then(|b| b.checked_add(self.local_per_thread.get()));
         match total.filter(|&t| t <= LOCAL_MEMORY_PER_THREAD) {
             Some(t) => self.local_per_thread.set(t),
-            None => fault::raise(format!(
-                "{} does not fit in the {LOCAL_MEMORY_PER_THREAD} bytes of local memory per thread ({} bytes already in use)",
-                what(),
-                self.local_per_thread.get()
-            )),
+            None => local_overflow(what(), self.local_per_thread.get()),
         }
     }
 }
@@ -188,6 +186,14 @@ fn bad_type<T>(space: Space) -> ! {
         "{} memory cannot hold {} (zero-sized, or aligned to more than {BUF_ALIGN} bytes)",
         space.name(),
         type_name::<T>()
+    ))
+}
+
+#[cold]
+#[inline(never)]
+fn local_overflow(what: String, used: usize) -> ! {
+    fault::raise(format!(
+        "{what} does not fit in the {LOCAL_MEMORY_PER_THREAD} bytes of local memory per thread ({used} bytes already in use)"
     ))
 }
 

@@ -475,15 +475,26 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
     /// across a barrier. Index it with `w`.
     #[inline(always)]
     pub fn context<T: Pod>(&self) -> BlockArray<'b, T, 1> {
-        self.data
-            .arena
-            .scratch([self.threads() as usize], Space::Context)
+        self.context_array([self.threads() as usize])
     }
 
     /// A zeroed context array of `D`-dimensional values per work-item: `dims[0]` should be
-    /// [`threads`](Self::threads) (index `(w, …)`).
+    /// [`threads`](Self::threads) (index `(w, …)`). Context arrays hold what a GPU keeps in a
+    /// thread's registers or local memory, so their bytes, spread over the block's threads,
+    /// count against [`LOCAL_MEMORY_PER_THREAD`](crate::kernel::LOCAL_MEMORY_PER_THREAD).
     #[inline(always)]
     pub fn context_array<T: Pod, const D: usize>(&self, dims: [usize; D]) -> BlockArray<'b, T, D> {
+        let bytes = dims
+            .iter()
+            .try_fold(size_of::<T>(), |a, &d| a.checked_mul(d))
+            .map(|b| b.div_ceil(self.threads() as usize));
+        self.data.arena.add_local(bytes, || {
+            format!(
+                "context array of shape {} of {}",
+                crate::error::format_shape(&dims),
+                std::any::type_name::<T>()
+            )
+        });
         self.data.arena.scratch(dims, Space::Context)
     }
 
