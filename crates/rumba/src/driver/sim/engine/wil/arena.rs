@@ -49,6 +49,8 @@ pub(crate) struct Arena {
     local_per_thread: Cell<usize>,
     /// One flag per work-item: still running (has not returned).
     pub(crate) alive: Vec<Cell<bool>>,
+    /// Whether a work-item of the last block returned early (so `alive` needs a reset).
+    pub(crate) alive_dirty: Cell<bool>,
 }
 
 impl Arena {
@@ -62,6 +64,7 @@ impl Arena {
             offset: Cell::new(0),
             local_per_thread: Cell::new(0),
             alive: Vec::new(),
+            alive_dirty: Cell::new(false),
         }
     }
 
@@ -82,8 +85,11 @@ impl Arena {
         if self.alive.len() < threads {
             self.alive.resize_with(threads, || Cell::new(true));
         }
-        for a in &self.alive[..threads] {
-            a.set(true);
+        // Only a block in which work-items returned early leaves flags cleared.
+        if self.alive_dirty.replace(false) {
+            for a in &self.alive {
+                a.set(true);
+            }
         }
     }
 

@@ -342,6 +342,7 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         if let Some(a) = self.data.arena.alive.get(w as usize) {
             if a.replace(false) {
                 self.data.exited.set(self.data.exited.get() + 1);
+                self.data.arena.alive_dirty.set(true);
             }
         }
     }

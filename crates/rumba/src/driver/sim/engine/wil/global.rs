@@ -538,13 +538,17 @@ impl<T: Pod, W: Access> OwnOut<'_, T, W> {
     pub fn block<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> OwnBlock<'_, T, W> {
         let (lo, hi) = if W::PLAIN {
             let run = blk.run_id();
-            if let Err(other) = self.run.compare_exchange(0, run, Relaxed, Relaxed) {
-                if other != run {
-                    fault::raise(
-                        "an own-index output with plain stores serves one launch, and was used by another"
-                            .to_owned(),
-                    );
-                }
+            // A load first: only the first block of the run pays for the read-modify-write.
+            let bound = self.run.load(Relaxed) == run
+                || match self.run.compare_exchange(0, run, Relaxed, Relaxed) {
+                    Ok(_) => true,
+                    Err(current) => current == run,
+                };
+            if !bound {
+                fault::raise(
+                    "an own-index output with plain stores serves one launch, and was used by another"
+                        .to_owned(),
+                );
             }
             let n = blk.threads() as u64;
             let lo = blk.block_linear().saturating_mul(n);
