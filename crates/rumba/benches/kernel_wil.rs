@@ -11,9 +11,9 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rumba::kernel::wil::{
     Atomic, BarrierKind, BarrierSite, BlockCtx, BlockShape, Dyn, Fixed, GlobalIn, OwnOut, Plain,
-    run_blocks,
+    run_blocks, run_blocks_with,
 };
-use rumba::kernel::{GlobalView, LaunchConfig, run_grid};
+use rumba::kernel::{ExecOptions, GlobalView, LaunchConfig, run_grid};
 
 #[path = "../kernels/examples/peer_workloads_wil.rs"]
 mod peer;
@@ -64,6 +64,29 @@ fn vadd(c: &mut Criterion) {
                     peer::vadd_block(blk, &av, &bv, &cv)
                 })
                 .unwrap()
+            });
+        });
+        g.bench_with_input(BenchmarkId::new("block_plain_serial", n), &n, |bench, _| {
+            let av = GlobalIn::<f32, 1, Plain>::from_slice(&a, [n]).unwrap();
+            let bv = GlobalIn::<f32, 1, Plain>::from_slice(&b, [n]).unwrap();
+            let serial = ExecOptions {
+                fast_path: true,
+                parallel: false,
+            };
+            bench.iter(|| {
+                let cv = OwnOut::<f32, Plain>::from_slice_mut(&mut out);
+                run_blocks_with::<Fixed<256, 1, 1>, _>("vadd", &cfg, &serial, |blk| {
+                    peer::vadd_block(blk, &av, &bv, &cv)
+                })
+                .unwrap()
+            });
+        });
+        g.bench_with_input(BenchmarkId::new("plain_rust_serial", n), &n, |bench, _| {
+            bench.iter(|| {
+                for ((o, x), y) in out.iter_mut().zip(&a).zip(&b) {
+                    *o = x + y;
+                }
+                black_box(&mut out);
             });
         });
         let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();

@@ -98,6 +98,37 @@ fn vadd_matches_the_per_thread_body_at_ragged_sizes() {
 }
 
 #[test]
+fn vadd_in_a_two_dimensional_grid_takes_the_checked_path_and_matches() {
+    // `t.grid1()` ignores the grid's y, so blocks (x, 1) redo blocks (x, 0): the block body must
+    // not use its own-index windows (own linear index != grid1 here).
+    let n = 1000;
+    let (a, b) = (data(n, 8), data(n, 9));
+    let cfg = LaunchConfig::new((4, 2), 256);
+    let mut want = vec![0.0f32; n];
+    {
+        let (av, bv) = (GlobalView::from_slice(&a), GlobalView::from_slice(&b));
+        let cv = GlobalView::from_slice_mut(&mut want);
+        run_grid("vadd", &cfg, |t| peer::vadd_thread(t, &av, &bv, &cv)).unwrap();
+    }
+    let mut got = vec![0.0f32; n];
+    {
+        let (mut a2, mut b2) = (a.clone(), b.clone());
+        let av =
+            GlobalIn::<f32, 1, Atomic>::from_view(&GlobalView::from_slice_mut(&mut a2)).unwrap();
+        let bv =
+            GlobalIn::<f32, 1, Atomic>::from_view(&GlobalView::from_slice_mut(&mut b2)).unwrap();
+        let ov = GlobalView::from_slice_mut(&mut got);
+        let cv = OwnOut::<f32, Atomic>::from_view(&ov).unwrap();
+        run_blocks::<Fixed<256, 1, 1>, _>("vadd", &cfg, |blk| {
+            assert!(av.own_window(blk).is_none() && cv.own_window(blk).is_none());
+            peer::vadd_block(blk, &av, &bv, &cv)
+        })
+        .unwrap();
+    }
+    assert_eq!(bits(&got), bits(&want));
+}
+
+#[test]
 fn vadd_fixed_shape_matches_dyn() {
     let n = 10_000;
     let (a, b) = (data(n, 3), data(n, 4));

@@ -311,6 +311,72 @@ impl<'a, T: Pod, const D: usize> GlobalIn<'a, T, D, Plain> {
     }
 }
 
+impl<T: Pod, R: Access> GlobalIn<'_, T, 1, R> {
+    /// The elements of block `blk`'s own linear indices (`lo .. lo + threads` with `lo` the
+    /// block's linear index × threads per block) as a [`Window`] indexed by work-item — when
+    /// the launch is 1-d (grid and block: the own linear index is then `t.grid1()`), the input
+    /// is contiguous and all of them are in bounds (a full block); else `None`.
+    ///
+    /// A region whose global accesses are all at the own index can then run without per-element
+    /// bounds checks against the arrays' lengths (the window's own check, `w < threads`, is the
+    /// region's loop bound), which lets the compiler vectorise it; the ragged last block takes
+    /// the checked path.
+    #[inline(always)]
+    pub fn own_window<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> Option<Window<'_, T, R>> {
+        if !one_d(blk) {
+            return None;
+        }
+        let n = blk.threads() as usize;
+        let lo = usize::try_from(blk.block_linear()).ok()?.checked_mul(n)?;
+        let fits = lo.checked_add(n).is_some_and(|end| end <= self.shape[0]);
+        (fits && self.strides[0] == size_of::<T>() as isize).then(|| Window {
+            // In bounds: `lo + n <= len`.
+            ptr: self.ptr.cast::<T>().wrapping_add(lo),
+            n,
+            _marker: PhantomData,
+        })
+    }
+}
+
+/// Whether `blk`'s launch is 1-d in grid and block, so that a thread's own linear index is its
+/// `t.grid1()`.
+#[inline(always)]
+fn one_d<S: BlockShape>(blk: &BlockCtx<'_, S>) -> bool {
+    let (b, g) = (blk.block_dim(), blk.grid_dim());
+    b.y == 1 && b.z == 1 && g.y == 1 && g.z == 1
+}
+
+/// A block's own elements of a contiguous 1-d input, indexed by work-item
+/// ([`GlobalIn::own_window`]).
+#[derive(Clone, Copy)]
+pub struct Window<'w, T, R> {
+    ptr: *mut T,
+    n: usize,
+    _marker: InMarker<'w, T, R>,
+}
+
+impl<T: Pod, R: Access> Window<'_, T, R> {
+    /// Element `w` of the window (work-item `w`'s own element).
+    #[inline(always)]
+    pub fn at(&self, w: u32) -> T {
+        let w = w as usize;
+        if w >= self.n {
+            window_miss(w, self.n);
+        }
+        // SAFETY: `w < n` and the window's `n` elements lie in bounds of the input (checked when
+        // made), contiguous and aligned; the access mode's condition holds as for the input.
+        unsafe { R::load(self.ptr.add(w)) }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn window_miss(w: usize, n: usize) -> ! {
+    fault::raise(format!(
+        "work-item {w} is outside a block window of {n} elements"
+    ))
+}
+
 impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
     /// The shape.
     #[inline(always)]
@@ -524,6 +590,23 @@ impl<'a, T: Pod> OwnOut<'a, T, Plain> {
 }
 
 impl<T: Pod, W: Access> OwnOut<'_, T, W> {
+    /// Binds a plain-mode output to the `run_blocks` call `run`; faults if another one has it.
+    #[inline(always)]
+    fn bind(&self, run: u64) {
+        // A load first: only the first block of the run pays for the read-modify-write.
+        let bound = self.run.load(Relaxed) == run
+            || match self.run.compare_exchange(0, run, Relaxed, Relaxed) {
+                Ok(_) => true,
+                Err(current) => current == run,
+            };
+        if !bound {
+            fault::raise(
+                "an own-index output with plain stores serves one launch, and was used by another"
+                    .to_owned(),
+            );
+        }
+    }
+
     /// Number of elements.
     #[inline(always)]
     #[allow(clippy::len_without_is_empty)]
@@ -537,19 +620,7 @@ impl<T: Pod, W: Access> OwnOut<'_, T, W> {
     #[inline]
     pub fn block<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> OwnBlock<'_, T, W> {
         let (lo, hi) = if W::PLAIN {
-            let run = blk.run_id();
-            // A load first: only the first block of the run pays for the read-modify-write.
-            let bound = self.run.load(Relaxed) == run
-                || match self.run.compare_exchange(0, run, Relaxed, Relaxed) {
-                    Ok(_) => true,
-                    Err(current) => current == run,
-                };
-            if !bound {
-                fault::raise(
-                    "an own-index output with plain stores serves one launch, and was used by another"
-                        .to_owned(),
-                );
-            }
+            self.bind(blk.run_id());
             let n = blk.threads() as u64;
             let lo = blk.block_linear().saturating_mul(n);
             let lo = usize::try_from(lo).unwrap_or(usize::MAX).min(self.len);
@@ -565,6 +636,57 @@ impl<T: Pod, W: Access> OwnOut<'_, T, W> {
             hi,
             _marker: PhantomData,
         }
+    }
+}
+
+impl<T: Pod, W: Access> OwnOut<'_, T, W> {
+    /// Block `blk`'s own elements as an [`OwnWindow`] indexed by work-item, when the output is
+    /// contiguous and they are all in bounds (a full block), else `None` (see
+    /// [`GlobalIn::own_window`]). In plain mode, binds the output to `blk`'s launch as
+    /// [`block`](Self::block) does.
+    #[inline(always)]
+    pub fn own_window<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> Option<OwnWindow<'_, T, W>> {
+        if !one_d(blk) {
+            return None;
+        }
+        let n = blk.threads() as usize;
+        let lo = usize::try_from(blk.block_linear()).ok()?.checked_mul(n)?;
+        let fits = lo.checked_add(n).is_some_and(|end| end <= self.len);
+        if !fits || self.stride != size_of::<T>() as isize {
+            return None;
+        }
+        if W::PLAIN {
+            self.bind(blk.run_id());
+        }
+        Some(OwnWindow {
+            // In bounds: `lo + n <= len`.
+            ptr: self.ptr.wrapping_add(lo),
+            n,
+            _marker: PhantomData,
+        })
+    }
+}
+
+/// A block's own elements of a contiguous [`OwnOut`], indexed by work-item
+/// ([`OwnOut::own_window`]).
+pub struct OwnWindow<'o, T, W> {
+    ptr: *mut T,
+    n: usize,
+    _marker: PhantomData<(&'o (), W)>,
+}
+
+impl<T: Pod, W: Access> OwnWindow<'_, T, W> {
+    /// Stores `value` at work-item `w`'s own element.
+    #[inline(always)]
+    pub fn set(&self, w: u32, value: T) {
+        let w = w as usize;
+        if w >= self.n {
+            window_miss(w, self.n);
+        }
+        // SAFETY: `w < n`: one of this block's own elements, in bounds of the contiguous,
+        // writable, aligned output (checked when made); plain mode: nobody else touches it
+        // (module docs), atomic mode: everyone else stores atomically.
+        unsafe { W::store(self.ptr.add(w), value) }
     }
 }
 

@@ -34,7 +34,13 @@
 //!   disagree — the divergent-barrier fault of the coroutine engine, naming block and thread;
 //! * for the optimiser: accessors are copied into locals at the top (their fields then stay in
 //!   registers) and region closures are `#[inline(always)]`, so each region is one loop the
-//!   compiler sees whole (constant trip counts and shared-array shapes with [`Fixed`]).
+//!   compiler sees whole (constant trip counts and shared-array shapes with [`Fixed`]);
+//! * a region whose global accesses are all at the thread's own linear index (`t.grid1()` of a
+//!   1-d launch) of 1-d arrays first asks for the block's **own windows**
+//!   ([`GlobalIn::own_window`], [`OwnOut::own_window`]): in a full block they exist, every such
+//!   access is in bounds and so is a guard `i < x.len()` on those arrays, and the region runs
+//!   indexed by work-item without bounds checks against the arrays — a loop the compiler
+//!   vectorises; otherwise (the ragged last block, a 2-d launch) the checked region runs.
 //!
 //! A race-free kernel computes the same on both engines, bit for bit. A kernel whose threads
 //! race inside a block (one writes a shared element another reads, with no barrier between) may
@@ -118,4 +124,4 @@ pub use block::{
     BarrierSite, BlockCtx, BlockShape, Decision, DecisionSite, Dyn, Fixed, Site, run_blocks,
     run_blocks_with,
 };
-pub use global::{Access, Atomic, GlobalIn, OwnBlock, OwnOut, Plain};
+pub use global::{Access, Atomic, GlobalIn, OwnBlock, OwnOut, OwnWindow, Plain, Window};
