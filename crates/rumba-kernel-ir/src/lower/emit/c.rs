@@ -1,0 +1,833 @@
+//! CUDA C and OpenCL C from the IR (one printer, the differences behind [`Target`]).
+//!
+//! Lowering rules (KERNELS.md §3), spelled out in the generated text:
+//! - integer `+ - *` and unary `-` are computed in the unsigned type of at least 32 bits and
+//!   cast back (`(int)((unsigned int)a + (unsigned int)b)`): Rust's wrapping, never C's signed
+//!   overflow, never `int` promotion overflow of narrow types;
+//! - shift amounts are masked to the width (`a << (b & 31)`), left shifts done unsigned;
+//! - integer `/` and `%` go through `rb_div` / `rb_rem`, which record a fault for a zero
+//!   divisor and `MIN / -1` and yield 0;
+//! - float to integer `as` saturates with NaN to 0 (`rb_sat_*` on CUDA, `convert_*_sat_rtz` on
+//!   OpenCL);
+//! - every array access goes through a view (`rumba_array<T, N>` on CUDA, a generated
+//!   `rb_<space>_<T>_<N>` struct on OpenCL) and `rb_ld` / `rb_st` / `rb_atomic_*`, which check
+//!   the index in checked mode, record the first fault and skip the access (no early exit);
+//! - shared arrays are hoisted to the top of the kernel (OpenCL requires `__local` at kernel
+//!   scope), local arrays are zeroed like the simulator's.
+//!
+//! OpenCL C has no templates and no overloading, so the OpenCL printer collects the view types,
+//! accessors and atomics a kernel uses and emits them before it ([`super::opencl_helpers`]).
+
+use std::collections::BTreeSet;
+
+use super::opencl_helpers::{self, Need};
+use crate::lower::ir::*;
+use crate::target::{Scalar, Target, c_float_lit, c_int_lit};
+
+/// The C text of one function (kernel or device function), preceded on OpenCL by the helpers
+/// it needs.
+pub fn function(f: &Func, target: Target) -> String {
+    let mut p = Printer {
+        f,
+        target,
+        out: String::new(),
+        indent: 1,
+        counter: 0,
+        needs: BTreeSet::new(),
+    };
+    let body = p.body();
+    let mut s = String::new();
+    if target == Target::OpenCl && !p.needs.is_empty() {
+        s.push_str(&opencl_helpers::emit(&p.needs));
+    }
+    s.push_str(&p.signature());
+    s.push_str(" {\n");
+    s.push_str(&body);
+    s.push_str("}\n");
+    s
+}
+
+struct Printer<'a> {
+    f: &'a Func,
+    target: Target,
+    out: String,
+    indent: usize,
+    counter: usize,
+    needs: BTreeSet<Need>,
+}
+
+/// The C type of a value type.
+pub fn c_type(ty: &Ty, target: Target) -> String {
+    match ty {
+        Ty::Scalar(s) => s.c_name(target).into(),
+        Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
+        Ty::Dim3 => "uint3".into(),
+        _ => "void".into(),
+    }
+}
+
+fn space_tag(s: &Space) -> &'static str {
+    match s {
+        Space::Global { .. } => "g",
+        Space::Const => "c",
+        Space::Shared | Space::DynamicShared => "l",
+        Space::Local => "p",
+    }
+}
+
+impl Printer<'_> {
+    fn cuda(&self) -> bool {
+        self.target == Target::Cuda
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn fresh(&mut self, base: &str) -> String {
+        self.counter += 1;
+        format!("rb_{base}{}", self.counter)
+    }
+
+    fn ty(&self, ty: &Ty) -> String {
+        c_type(ty, self.target)
+    }
+
+    fn elem_c(&self, a: &Array) -> String {
+        self.ty(&a.elem)
+    }
+
+    /// The type name of an array's view.
+    fn view_type(&mut self, a: ArrayId) -> String {
+        let arr = &self.f.arrays[a];
+        let elem = self.elem_c(arr);
+        if self.cuda() {
+            let elem = if arr.space == Space::Const { format!("const {elem}") } else { elem };
+            format!("rumba_array<{elem}, {}>", arr.rank)
+        } else {
+            let need = Need::View { space: space_tag(&arr.space), elem: elem.clone(), rank: arr.rank };
+            let name = need.name();
+            self.needs.insert(need);
+            name
+        }
+    }
+
+    /// The name of accessor `op` (`ld`, `st`, `atomic_add`, …) for array `a`.
+    fn accessor(&mut self, op: &str, a: ArrayId) -> String {
+        let view = self.view_type(a);
+        if self.cuda() {
+            format!("rb_{op}")
+        } else {
+            let arr = &self.f.arrays[a];
+            let elem = arr.elem.scalar();
+            self.needs.insert(Need::Access {
+                op: op.to_string(),
+                view: view.clone(),
+                space: space_tag(&arr.space),
+                elem: self.elem_c(arr),
+                scalar: elem,
+                rank: arr.rank,
+            });
+            format!("rb_{op}_{}", view.trim_start_matches("rb_"))
+        }
+    }
+
+    fn signature(&mut self) -> String {
+        let f = self.f;
+        let mut params: Vec<String> = Vec::new();
+        if f.is_device {
+            params.push(if self.cuda() { "rumba_fault* rb_fault".into() } else { "__global uint* rb_fault".into() });
+        }
+        for p in &f.params {
+            match p {
+                Param::Thread(_) => {}
+                Param::Value(l) => {
+                    let loc = &f.locals[*l];
+                    params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
+                }
+                Param::Array(a) => {
+                    let arr = &f.arrays[*a];
+                    if self.cuda() {
+                        let vt = self.view_type(*a);
+                        params.push(format!("{vt} {}", arr.c_name));
+                    } else {
+                        let elem = self.elem_c(arr);
+                        let cst = if arr.space == Space::Const { "const " } else { "" };
+                        params.push(format!("__global {cst}{elem}* {}_ptr", arr.c_name));
+                        params.push(format!("long {}_off", arr.c_name));
+                        for k in 0..arr.rank {
+                            params.push(format!("long {}_sh{k}", arr.c_name));
+                        }
+                        for k in 0..arr.rank {
+                            params.push(format!("long {}_st{k}", arr.c_name));
+                        }
+                    }
+                }
+            }
+        }
+        let name = f.name.to_string();
+        if f.is_device {
+            let ret = self.ty(&f.ret);
+            let params = params.join(", ");
+            if self.cuda() {
+                format!("__device__ __forceinline__ {ret} dev_{name}({params})")
+            } else {
+                format!("static inline {ret} dev_{name}({params})")
+            }
+        } else if self.cuda() {
+            params.push("rumba_fault* rb_fault".into());
+            format!("extern \"C\" __global__ void {name}({})", params.join(", "))
+        } else {
+            params.push("__local ulong* rb_dyn_shared".into());
+            params.push("ulong rb_dyn_bytes".into());
+            params.push("__global uint* rb_fault".into());
+            format!("__kernel void {name}({})", params.join(", "))
+        }
+    }
+
+    fn body(&mut self) -> String {
+        let f = self.f;
+        if !f.is_device {
+            // OpenCL: build the views of the array parameters.
+            if !self.cuda() {
+                for p in &f.params {
+                    if let Param::Array(a) = p {
+                        let arr = &f.arrays[*a];
+                        let vt = self.view_type(*a);
+                        let elem = self.elem_c(arr);
+                        let cst = if arr.space == Space::Const { "const " } else { "" };
+                        let n = &arr.c_name;
+                        let sh: Vec<String> = (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect();
+                        let st: Vec<String> = (0..arr.rank).map(|k| format!("{n}_st{k}")).collect();
+                        self.line(&format!(
+                            "{vt} {n} = {{(__global {cst}{elem}*)((__global {cst}char*){n}_ptr + {n}_off), {{{}}}, {{{}}}}};",
+                            sh.join(", "),
+                            st.join(", ")
+                        ));
+                    }
+                }
+            }
+            // Shared memory lives at kernel scope.
+            for arr in &f.arrays {
+                if arr.space == Space::Shared {
+                    let elem = self.elem_c(arr);
+                    let size = self.dims_product(arr);
+                    let q = if self.cuda() { "__shared__" } else { "__local" };
+                    self.line(&format!("{q} {elem} {}_mem[{size}];", arr.c_name));
+                }
+            }
+            if self.cuda() && f.arrays.iter().any(|a| a.space == Space::DynamicShared) {
+                self.line("extern __shared__ unsigned long long rb_dyn_shared[];");
+            }
+            if !self.cuda() && uses_sync_value(&f.body) {
+                self.line("__local int rb_sync[1];");
+            }
+        }
+        let b = &f.body;
+        self.stmts(b);
+        std::mem::take(&mut self.out)
+    }
+
+    fn dims_product(&self, arr: &Array) -> String {
+        arr.dims
+            .iter()
+            .map(|d| self.dim(d))
+            .collect::<Vec<_>>()
+            .join(" * ")
+    }
+
+    fn dim(&self, d: &DimSize) -> String {
+        match d {
+            DimSize::Lit(v) => v.to_string(),
+            DimSize::Const(c) => self.f.consts[*c].c_name.clone(),
+        }
+    }
+
+    fn at(&self, site: SiteId) -> String {
+        if self.f.is_device {
+            "RB_AT(0xffffffffu)".into()
+        } else {
+            format!("RB_AT({site})")
+        }
+    }
+
+    fn stmts(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn block(&mut self, head: &str, b: &Block) {
+        self.line(&format!("{head} {{"));
+        self.indent += 1;
+        self.stmts(b);
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Let { local, init, .. } => {
+                let l = &self.f.locals[*local];
+                let (ty, name) = (self.ty(&l.ty), l.c_name.clone());
+                match init {
+                    Some(e) => {
+                        let v = self.expr(e);
+                        self.line(&format!("{ty} {name} = {v};"));
+                    }
+                    None => self.line(&format!("{ty} {name};")),
+                }
+            }
+            Stmt::LetTuple { locals, init, .. } => {
+                let parts: Vec<String> = match &init.kind {
+                    ExprKind::Tuple(v) => v.iter().map(|e| self.expr(e)).collect(),
+                    ExprKind::Thread(ThreadQuery::Grid(n)) => (0..*n).map(|k| self.grid(k, false)).collect(),
+                    ExprKind::Thread(ThreadQuery::GridSize(n)) => (0..*n).map(|k| self.grid(k, true)).collect(),
+                    _ => vec!["0".into(); locals.len()],
+                };
+                for (l, v) in locals.iter().zip(parts) {
+                    let loc = &self.f.locals[*l];
+                    let ty = self.ty(&loc.ty);
+                    self.line(&format!("{ty} {} = {v};", loc.c_name));
+                }
+            }
+            Stmt::ArrayDecl { array, .. } => self.array_decl(*array),
+            Stmt::Assign { place, op, value, site, .. } => self.assign(place, *op, value, *site),
+            Stmt::Expr(e) => {
+                let v = self.expr(e);
+                self.line(&format!("{v};"));
+            }
+            Stmt::If { cond, then, els, .. } => {
+                let c = self.expr(cond);
+                self.line(&format!("if ({c}) {{"));
+                self.indent += 1;
+                self.stmts(then);
+                self.indent -= 1;
+                match els {
+                    Some(b) => {
+                        self.line("} else {");
+                        self.indent += 1;
+                        self.stmts(b);
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                    None => self.line("}"),
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                let c = self.expr(cond);
+                self.block(&format!("while ({c})"), body);
+            }
+            Stmt::Loop { body, .. } => self.block("for (;;)", body),
+            Stmt::For { var, start, end, inclusive, step, body, .. } => {
+                let loc = &self.f.locals[*var];
+                let (ty, v) = (self.ty(&loc.ty), loc.c_name.clone());
+                let s = loc.ty.scalar().unwrap_or(Scalar::I32);
+                let (a, b) = (self.expr(start), self.expr(end));
+                let e = self.fresh("end");
+                match (step, inclusive) {
+                    (None, false) => {
+                        self.block(&format!("for ({ty} {v} = {a}, {e} = {b}; {v} < {e}; {v}++)"), body)
+                    }
+                    (None, true) => {
+                        let go = self.fresh("go");
+                        self.block(
+                            &format!("for ({ty} {v} = {a}, {e} = {b}, {go} = ({v} <= {e}); {go}; {go} = ({v} != {e}), {v} += {go})"),
+                            body,
+                        )
+                    }
+                    (Some((k, site)), inc) => {
+                        let kk = self.expr(k);
+                        let kn = self.fresh("step");
+                        let w = s.c_work_unsigned().c_name(self.target);
+                        let u64_ = Scalar::U64.c_name(self.target);
+                        let at = self.at(*site);
+                        self.line("{");
+                        self.indent += 1;
+                        self.line(&format!("{u64_} {kn} = {kk};"));
+                        self.line(&format!("if ({kn} == 0) rb_fail({at}, 5); else"));
+                        let cmp = if *inc { "<=" } else { "<" };
+                        // Advance without overflow: stop at the end when the step would pass it.
+                        let next = if *inc {
+                            let go = self.fresh("go");
+                            let head = format!(
+                                "for ({ty} {v} = {a}, {e} = {b}, {go} = ({v} {cmp} {e}); {go}; {go} = (({u64_})(({w}){e} - ({w}){v}) >= {kn}), {v} = {go} ? ({ty})(({w}){v} + ({w}){kn}) : {v})"
+                            );
+                            head
+                        } else {
+                            format!(
+                                "for ({ty} {v} = {a}, {e} = {b}; {v} {cmp} {e}; {v} = (({u64_})(({w}){e} - ({w}){v}) > {kn}) ? ({ty})(({w}){v} + ({w}){kn}) : {e})"
+                            )
+                        };
+                        self.block(&next, body);
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                }
+            }
+            Stmt::Break(_) => self.line("break;"),
+            Stmt::Continue(_) => self.line("continue;"),
+            Stmt::Return(v, _) => match v {
+                Some(e) => {
+                    let e = self.expr(e);
+                    self.line(&format!("return {e};"));
+                }
+                None => self.line("return;"),
+            },
+            Stmt::Assert { cond, site, .. } => {
+                let c = self.expr(cond);
+                let at = self.at(*site);
+                self.line(&format!("if (!({c})) rb_fail({at}, 4);"));
+            }
+            Stmt::Block(b) => self.block("", b),
+        }
+    }
+
+    fn array_decl(&mut self, a: ArrayId) {
+        let arr = self.f.arrays[a].clone();
+        let vt = self.view_type(a);
+        let elem = self.elem_c(&arr);
+        let n = arr.c_name.clone();
+        let dims: Vec<String> = arr.dims.iter().map(|d| self.dim(d)).collect();
+        let mk = if self.cuda() {
+            format!("rb_fixed<{elem}>")
+        } else {
+            self.needs.insert(Need::Fixed { view: vt.clone(), rank: arr.rank, elem: elem.clone() });
+            format!("rb_mk_{}", vt.trim_start_matches("rb_"))
+        };
+        match arr.space {
+            Space::Shared => self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", "))),
+            Space::Local => {
+                let size = self.dims_product(&arr);
+                self.line(&format!("{elem} {n}_mem[{size}] = {{0}};"));
+                self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", ")));
+            }
+            _ => {
+                let (ptr, bytes) = if self.cuda() {
+                    (format!("({elem}*)rb_dyn_shared"), "rb_dyn_shared_bytes()")
+                } else {
+                    (format!("(__local {elem}*)rb_dyn_shared"), "rb_dyn_bytes")
+                };
+                self.line(&format!("{vt} {n} = {mk}({ptr}, {bytes} / sizeof({elem}));"));
+            }
+        }
+    }
+
+    fn assign(&mut self, place: &Place, op: Option<BinOp>, value: &Expr, site: Option<SiteId>) {
+        match place {
+            Place::Local(l, _) => {
+                let loc = &self.f.locals[*l];
+                let (name, ty) = (loc.c_name.clone(), loc.ty.clone());
+                let v = self.expr(value);
+                match op {
+                    None => self.line(&format!("{name} = {v};")),
+                    Some(op) => {
+                        let e = self.binary(op, &ty, &name, &v, site);
+                        self.line(&format!("{name} = {e};"));
+                    }
+                }
+            }
+            Place::Index { array, idx, site: st, .. } => {
+                let arr_name = self.f.arrays[*array].c_name.clone();
+                let elem = self.f.arrays[*array].elem.clone();
+                let store = self.accessor("st", *array);
+                let at = self.at(*st);
+                match op {
+                    None => {
+                        let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
+                        let v = self.expr(value);
+                        self.line(&format!("{store}({arr_name}, {}, {v}, {at});", i.join(", ")));
+                    }
+                    Some(op) => {
+                        // Index once, value, then read-modify-write (the Rust body's order).
+                        let load = self.accessor("ld", *array);
+                        let u64_ = Scalar::Usize.c_name(self.target);
+                        self.line("{");
+                        self.indent += 1;
+                        let mut names = Vec::new();
+                        for e in idx {
+                            let n = self.fresh("i");
+                            let v = self.expr(e);
+                            self.line(&format!("{u64_} {n} = {v};"));
+                            names.push(n);
+                        }
+                        let vn = self.fresh("v");
+                        let v = self.expr(value);
+                        let ety = self.ty(&elem);
+                        self.line(&format!("{ety} {vn} = {v};"));
+                        let i = names.join(", ");
+                        let cur = format!("{load}({arr_name}, {i}, {at})");
+                        let e = self.binary(op, &elem, &cur, &vn, site);
+                        self.line(&format!("{store}({arr_name}, {i}, {e}, {at});"));
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn grid(&self, axis: u8, size: bool) -> String {
+        let ax = ["x", "y", "z"][axis as usize];
+        if self.cuda() {
+            if size {
+                format!("((unsigned long long)gridDim.{ax} * blockDim.{ax})")
+            } else {
+                format!("((unsigned long long)blockIdx.{ax} * blockDim.{ax} + threadIdx.{ax})")
+            }
+        } else if size {
+            format!("((ulong)get_num_groups({axis}) * get_local_size({axis}))")
+        } else {
+            format!("((ulong)get_group_id({axis}) * get_local_size({axis}) + get_local_id({axis}))")
+        }
+    }
+
+    fn dim3(&self, q: ThreadQuery, axis: u8) -> String {
+        let ax = ["x", "y", "z"][axis as usize];
+        if self.cuda() {
+            let v = match q {
+                ThreadQuery::ThreadIdx => "threadIdx",
+                ThreadQuery::BlockIdx => "blockIdx",
+                ThreadQuery::BlockDim => "blockDim",
+                _ => "gridDim",
+            };
+            format!("{v}.{ax}")
+        } else {
+            let v = match q {
+                ThreadQuery::ThreadIdx => "get_local_id",
+                ThreadQuery::BlockIdx => "get_group_id",
+                ThreadQuery::BlockDim => "get_local_size",
+                _ => "get_num_groups",
+            };
+            format!("((uint){v}({axis}))")
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, ty: &Ty, a: &str, b: &str, site: Option<SiteId>) -> String {
+        let Some(s) = ty.scalar() else {
+            return format!("({a} {} {b})", op.symbol());
+        };
+        let t = s.c_name(self.target);
+        if s.is_float() {
+            return match op {
+                BinOp::Rem => {
+                    if self.cuda() && s == Scalar::F32 {
+                        format!("fmodf({a}, {b})")
+                    } else {
+                        format!("fmod({a}, {b})")
+                    }
+                }
+                _ => format!("({a} {} {b})", op.symbol()),
+            };
+        }
+        if s == Scalar::Bool {
+            return format!("({a} {} {b})", op.symbol());
+        }
+        let w = s.c_work_unsigned().c_name(self.target);
+        let wide_unsigned = !s.is_signed_int() && s.size() >= 4;
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                if wide_unsigned {
+                    format!("({a} {} {b})", op.symbol())
+                } else {
+                    format!("(({t})(({w}){a} {} ({w}){b}))", op.symbol())
+                }
+            }
+            BinOp::Div | BinOp::Rem => {
+                let f = if op == BinOp::Div { "div" } else { "rem" };
+                let at = self.at(site.unwrap_or(0));
+                if self.cuda() {
+                    format!("rb_{f}({a}, {b}, {at})")
+                } else {
+                    format!("rb_{f}_{}({a}, {b}, {at})", s.tag())
+                }
+            }
+            BinOp::Shl => {
+                let mask = s.bits() - 1;
+                format!("(({t})(({w}){a} << (({b}) & {mask})))")
+            }
+            BinOp::Shr => {
+                let mask = s.bits() - 1;
+                format!("(({t})({a} >> (({b}) & {mask})))")
+            }
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor if s.size() < 4 => {
+                format!("(({t})({a} {} {b}))", op.symbol())
+            }
+            _ => format!("({a} {} {b})", op.symbol()),
+        }
+    }
+
+    fn cast(&self, x: &str, from: Scalar, to: Scalar) -> String {
+        if from == to {
+            return x.to_string();
+        }
+        let t = to.c_name(self.target);
+        if from.is_float() && to.is_int() {
+            return if self.cuda() {
+                format!("rb_sat_{}({x})", to.tag())
+            } else {
+                format!("convert_{t}_sat_rtz({x})")
+            };
+        }
+        format!("(({t}){x})")
+    }
+
+    fn math(&mut self, f: MathFn, args: &[Expr]) -> String {
+        let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
+        let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
+        let cuda = self.cuda();
+        let fl = |name: &str| -> String {
+            if cuda && s == Scalar::F32 { format!("{name}f") } else { name.to_string() }
+        };
+        match f {
+            MathFn::Min | MathFn::Max if s.is_float() => {
+                let n = fl(if f == MathFn::Min { "fmin" } else { "fmax" });
+                format!("{n}({}, {})", a[0], a[1])
+            }
+            MathFn::Min | MathFn::Max => {
+                let n = if f == MathFn::Min { "min" } else { "max" };
+                if cuda { format!("rb_{n}({}, {})", a[0], a[1]) } else { format!("{n}({}, {})", a[0], a[1]) }
+            }
+            MathFn::Abs if s.is_float() => format!("{}({})", fl("fabs"), a[0]),
+            MathFn::Abs => {
+                let t = s.c_name(self.target);
+                if cuda { format!("rb_wabs({})", a[0]) } else { format!("(({t})abs({}))", a[0]) }
+            }
+            MathFn::Sqrt => format!("{}({})", fl("sqrt"), a[0]),
+            MathFn::Exp => format!("{}({})", fl("exp"), a[0]),
+            MathFn::Ln => format!("{}({})", fl("log"), a[0]),
+            MathFn::Sin => format!("{}({})", fl("sin"), a[0]),
+            MathFn::Cos => format!("{}({})", fl("cos"), a[0]),
+            MathFn::Tan => format!("{}({})", fl("tan"), a[0]),
+            MathFn::Floor => format!("{}({})", fl("floor"), a[0]),
+            MathFn::Ceil => format!("{}({})", fl("ceil"), a[0]),
+            MathFn::Round => format!("{}({})", fl("round"), a[0]),
+            MathFn::Powf => format!("{}({}, {})", fl("pow"), a[0], a[1]),
+            MathFn::Powi => {
+                if cuda {
+                    let t = s.c_name(self.target);
+                    format!("{}({}, ({t}){})", fl("pow"), a[0], a[1])
+                } else {
+                    format!("pown({}, {})", a[0], a[1])
+                }
+            }
+            MathFn::MulAdd => format!("{}({}, {}, {})", fl("fma"), a[0], a[1], a[2]),
+            MathFn::IsNan => format!("(isnan({}) != 0)", a[0]),
+            MathFn::WrappingAdd | MathFn::WrappingSub | MathFn::WrappingMul => {
+                let op = match f {
+                    MathFn::WrappingAdd => BinOp::Add,
+                    MathFn::WrappingSub => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                self.binary(op, &Ty::Scalar(s), &a[0], &a[1], None)
+            }
+            MathFn::WrappingNeg => self.neg(s, &a[0]),
+        }
+    }
+
+    fn neg(&self, s: Scalar, x: &str) -> String {
+        if s.is_float() {
+            return format!("(-{x})");
+        }
+        let t = s.c_name(self.target);
+        let w = s.c_work_unsigned().c_name(self.target);
+        format!("(({t})(({w})0 - ({w}){x}))")
+    }
+
+    fn expr(&mut self, e: &Expr) -> String {
+        let target = self.target;
+        match &e.kind {
+            ExprKind::Int(v) => c_int_lit(*v, e.ty.scalar().unwrap_or(Scalar::I32), target),
+            ExprKind::Float(v) => c_float_lit(*v, e.ty.scalar().unwrap_or(Scalar::F64), target),
+            ExprKind::Bool(b) => if *b { "true" } else { "false" }.into(),
+            ExprKind::Local(l) => self.f.locals[*l].c_name.clone(),
+            ExprKind::Const(c) => self.f.consts[*c].c_name.clone(),
+            ExprKind::Unary(op, a) => {
+                let x = self.expr(a);
+                let s = a.ty.scalar().unwrap_or(Scalar::I32);
+                match op {
+                    UnOp::Neg => self.neg(s, &x),
+                    UnOp::Not if s == Scalar::Bool => format!("(!{x})"),
+                    UnOp::Not => format!("(({})~{x})", s.c_name(target)),
+                }
+            }
+            ExprKind::Binary(op, a, b, site) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                self.binary(*op, &a.ty, &x, &y, *site)
+            }
+            ExprKind::Cast(a, to) => {
+                let x = self.expr(a);
+                self.cast(&x, a.ty.scalar().unwrap_or(Scalar::I32), *to)
+            }
+            ExprKind::Select(c, a, b) => {
+                let (c, a, b) = (self.expr(c), self.expr(a), self.expr(b));
+                format!("({c} ? {a} : {b})")
+            }
+            ExprKind::Index { array, idx, site } => {
+                let load = self.accessor("ld", *array);
+                let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
+                let at = self.at(*site);
+                format!("{load}({}, {}, {at})", self.f.arrays[*array].c_name, i.join(", "))
+            }
+            ExprKind::Len(a) | ExprKind::Shape(a, 0) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                format!("(({u}){}.{}[0])", arr.c_name, if self.cuda() { "shape" } else { "sh" })
+            }
+            ExprKind::Shape(a, k) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                format!("(({u}){}.{}[{k}])", arr.c_name, if self.cuda() { "shape" } else { "sh" })
+            }
+            ExprKind::Size(a) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                let sh = if self.cuda() { "shape" } else { "sh" };
+                let parts: Vec<String> = (0..arr.rank).map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name)).collect();
+                format!("({})", parts.join(" * "))
+            }
+            ExprKind::Field(r, name) => {
+                let r = self.expr(r);
+                format!("{r}.{name}")
+            }
+            ExprKind::Axis(d, ax) => {
+                if let ExprKind::Thread(q) = d.kind {
+                    return self.dim3(q, *ax);
+                }
+                let d = self.expr(d);
+                format!("{d}.{}", ["x", "y", "z"][*ax as usize])
+            }
+            ExprKind::Tuple(_) => "0 /* tuple */".into(),
+            ExprKind::Thread(q) => match q {
+                ThreadQuery::Grid(1) => self.grid(0, false),
+                ThreadQuery::GridSize(1) => self.grid(0, true),
+                ThreadQuery::Grid(_) | ThreadQuery::GridSize(_) => "0 /* tuple */".into(),
+                ThreadQuery::WarpSize => "32u".into(),
+                ThreadQuery::LaneId => {
+                    if self.cuda() {
+                        "((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u)".into()
+                    } else {
+                        "((uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))) % 32u)".into()
+                    }
+                }
+                q => {
+                    let parts: Vec<String> = (0..3).map(|k| self.dim3(*q, k)).collect();
+                    if self.cuda() {
+                        format!("make_uint3({})", parts.join(", "))
+                    } else {
+                        format!("((uint3)({}))", parts.join(", "))
+                    }
+                }
+            },
+            ExprKind::Sync(kind, p) => {
+                let p = p.as_ref().map(|p| {
+                    let x = self.expr(p);
+                    format!("(({x}) != 0)")
+                });
+                match (kind, self.cuda()) {
+                    (SyncKind::Plain, true) => "__syncthreads()".into(),
+                    (SyncKind::Plain, false) => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
+                    (k, true) => format!("__syncthreads_{}({})", sync_name(*k), p.unwrap_or_default()),
+                    (k, false) => format!("rb_syncthreads_{}(rb_sync, {})", sync_name(*k), p.unwrap_or_default()),
+                }
+            }
+            ExprKind::Fence(kind) => match (kind, self.cuda()) {
+                (FenceKind::Device, true) => "__threadfence()".into(),
+                (FenceKind::Block, true) => "__threadfence_block()".into(),
+                (FenceKind::System, true) => "__threadfence_system()".into(),
+                (_, false) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
+            },
+            ExprKind::Math(f, args) => self.math(*f, args),
+            ExprKind::Atomic { op, array, idx, args, site } => {
+                let name = self.accessor(&format!("atomic_{}", op.name()), *array);
+                let mut parts = vec![self.f.arrays[*array].c_name.clone()];
+                parts.extend(idx.iter().map(|x| self.expr(x)));
+                parts.extend(args.iter().map(|x| self.expr(x)));
+                parts.push(self.at(*site));
+                format!("{name}({})", parts.join(", "))
+            }
+            ExprKind::Call { func, args, .. } => {
+                let mut parts = vec!["rb_fault".to_string()];
+                parts.extend(args.iter().map(|x| self.expr(x)));
+                format!("{}({})", self.f.devices[*func].c_name, parts.join(", "))
+            }
+        }
+    }
+}
+
+fn sync_name(k: SyncKind) -> &'static str {
+    match k {
+        SyncKind::Count => "count",
+        SyncKind::And => "and",
+        SyncKind::Or => "or",
+        SyncKind::Plain => "",
+    }
+}
+
+fn uses_sync_value(b: &Block) -> bool {
+    let mut found = false;
+    visit_exprs(b, &mut |e| {
+        if let ExprKind::Sync(k, _) = e.kind {
+            found |= k != SyncKind::Plain;
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of a block.
+pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Let { init, .. } => {
+                if let Some(e) = init {
+                    e.visit(f)
+                }
+            }
+            Stmt::LetTuple { init: e, .. } | Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => e.visit(f),
+            Stmt::Return(e, _) => {
+                if let Some(e) = e {
+                    e.visit(f)
+                }
+            }
+            Stmt::Assign { place, value, .. } => {
+                if let Place::Index { idx, .. } = place {
+                    idx.iter().for_each(|e| e.visit(f));
+                }
+                value.visit(f);
+            }
+            Stmt::If { cond, then, els, .. } => {
+                cond.visit(f);
+                visit_exprs(then, f);
+                if let Some(e) = els {
+                    visit_exprs(e, f);
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                cond.visit(f);
+                visit_exprs(body, f);
+            }
+            Stmt::Loop { body, .. } | Stmt::Block(body) => visit_exprs(body, f),
+            Stmt::For { start, end, step, body, .. } => {
+                start.visit(f);
+                end.visit(f);
+                if let Some((k, _)) = step {
+                    k.visit(f);
+                }
+                visit_exprs(body, f);
+            }
+            Stmt::ArrayDecl { .. } | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+}
+
+/// Whether a function uses `f64` anywhere (OpenCL needs `cl_khr_fp64`).
+pub fn uses_f64(f: &Func) -> bool {
+    let is = |t: &Ty| t == &Ty::Scalar(Scalar::F64);
+    let mut found = f.locals.iter().any(|l| is(&l.ty)) || f.arrays.iter().any(|a| is(&a.elem)) || is(&f.ret);
+    visit_exprs(&f.body, &mut |e| found |= is(&e.ty));
+    found
+}
