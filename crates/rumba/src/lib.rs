@@ -97,6 +97,8 @@
 //! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
 
+extern crate self as rumba;
+
 pub mod array;
 pub mod config;
 pub mod context;
@@ -128,6 +130,9 @@ pub use interop::{
     from_cuda_array_interface, from_dlpack, is_cuda_array,
 };
 pub use kernel::{In, InOut, Kernel, Out, const_array_like};
+/// `#[rumba::kernel]` and `#[rumba::device]`: one Rust kernel source for the simulator, CUDA
+/// and OpenCL (see [`kernel::prelude`]; records are `#[rumba::kernel::record]`).
+pub use rumba_macros::{device, kernel};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{

@@ -345,7 +345,10 @@ pub fn analyse(f: &Func) -> Analysis {
             }
             uses.iter().any(|&u| u > b.position)
                 || w.loops.iter().any(|&(s, e)| {
-                    s <= b.position && b.position <= e && uses.iter().any(|&u| s <= u && u <= e)
+                    s <= b.position
+                        && b.position <= e
+                        && def <= s
+                        && uses.iter().any(|&u| s <= u && u <= e)
                 })
         });
         if across {

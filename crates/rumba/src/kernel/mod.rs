@@ -31,6 +31,8 @@
 //! | [`atomics`] | atomic read-modify-write |
 //! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
+//! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
+//! | `__macro` | run-time support of the generated code (hidden) |
 //!
 //! A tiled kernel with shared memory and barriers:
 //!
@@ -72,6 +74,12 @@ pub mod exec;
 mod fault;
 pub mod launch;
 mod local;
+#[doc(hidden)]
+#[path = "macro_support.rs"]
+pub mod __macro;
+pub mod prelude;
+/// `#[rumba::kernel::record]`: a struct kernels take by value (see [`prelude`]).
+pub use rumba_macros::record;
 mod shape;
 mod shared;
 mod thread_ctx;
@@ -85,9 +93,10 @@ pub use dim::{
 };
 pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use launch::{
-    Arr, AutoTransfers, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs, Launcher,
-    Out, Param, Params, Scalar, auto_transfers, const_array_like,
+    Arr, AutoTransfers, ConstArr, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs,
+    Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };
+pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};
 pub use local::LOCAL_MEMORY_PER_THREAD;
 pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 pub use thread_ctx::{Predicate, ThreadCtx};
