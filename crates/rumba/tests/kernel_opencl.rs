@@ -1,13 +1,15 @@
 //! Macro kernels on a real OpenCL driver (PoCL in CI) through the small harness in
-//! `opencl_common`: every generated OpenCL source builds, and the simulator and OpenCL give
-//! bit-identical results on the kernel corpus.
+//! `opencl_common`: every generated OpenCL source of the corpus builds and runs, the simulator
+//! and OpenCL agree (bit for bit, transcendental functions within stated ULPs), and an
+//! out-of-bounds access or a division by zero is the same `KernelFault` on both, naming kernel,
+//! block, thread and index.
 
-#[path = "macro_corpus/peer.rs"]
-mod peer;
+mod macro_corpus;
 mod opencl_common;
 
-use opencl_common::{ClArg, cl};
-use rumba::array::Order;
+use macro_corpus::case::{HostArg, assert_agree, run_backend};
+use macro_corpus::{numba, peer};
+use opencl_common::cl;
 
 fn random(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -21,41 +23,118 @@ fn random(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+macro_rules! peer_case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        macro_corpus::case::Case {
+            name: stringify!($k),
+            function: peer::$k().function().clone(),
+            abi: &peer::$k::ABI,
+            opencl: peer::$k::opencl_source(),
+            cuda: peer::$k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+
 #[test]
 fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     let Some(mut cl) = cl() else { return };
-    // vadd
     let n = 1000;
-    let (a, b) = (random(n, 1), random(n, 2));
-    let (da, db) = (rumba::to_device(&a).unwrap(), rumba::to_device(&b).unwrap());
-    let dc = rumba::device_array::<f32, _>(n, Order::C).unwrap();
-    peer::vadd().configure(4, 256).launch((&da, &db, &dc)).unwrap();
-    let mut args = [ClArg::array(&a, &[n]), ClArg::array(&b, &[n]), ClArg::array(&vec![0f32; n], &[n])];
-    cl.run(&peer::vadd::OPENCL_SOURCE, &peer::vadd::ABI, [4, 1, 1], [256, 1, 1], 0, &mut args).unwrap();
-    assert_eq!(bits(&args[2].values::<f32>()), bits(dc.copy_to_host().unwrap().as_slice().unwrap()));
-    // matmul_shared, ragged size
-    let n = 40;
-    let (a, b) = (random(n * n, 3), random(n * n, 4));
-    let ha = ndarray::Array2::from_shape_vec((n, n), a.clone()).unwrap();
-    let hb = ndarray::Array2::from_shape_vec((n, n), b.clone()).unwrap();
-    let (da, db) = (rumba::to_device(&ha).unwrap(), rumba::to_device(&hb).unwrap());
-    let dc = rumba::device_array::<f32, _>((n, n), Order::C).unwrap();
-    peer::matmul_shared().configure((3, 3), (16, 16)).launch((&da, &db, &dc)).unwrap();
-    let mut args = [ClArg::array(&a, &[n, n]), ClArg::array(&b, &[n, n]), ClArg::array(&vec![0f32; n * n], &[n, n])];
-    cl.run(&peer::matmul_shared::OPENCL_SOURCE, &peer::matmul_shared::ABI, [3, 3, 1], [16, 16, 1], 0, &mut args).unwrap();
-    assert_eq!(bits(&args[2].values::<f32>()), bits(dc.copy_to_host().unwrap().as_slice().unwrap()));
-    // reduce_shared
-    let n = 3000;
-    let x = random(n, 5);
-    let blocks = n.div_ceil(256);
-    let dx = rumba::to_device(&x).unwrap();
-    let dp = rumba::device_array::<f32, _>(blocks, Order::C).unwrap();
-    peer::reduce_shared().configure(blocks as u32, 256).launch((&dx, &dp)).unwrap();
-    let mut args = [ClArg::array(&x, &[n]), ClArg::array(&vec![0f32; blocks], &[blocks])];
-    cl.run(&peer::reduce_shared::OPENCL_SOURCE, &peer::reduce_shared::ABI, [blocks, 1, 1], [256, 1, 1], 0, &mut args).unwrap();
-    assert_eq!(bits(&args[1].values::<f32>()), bits(dp.copy_to_host().unwrap().as_slice().unwrap()));
+    let m = 40;
+    let r: usize = 3000;
+    let cases = [
+        peer_case!(vadd, [4, 1, 1], [256, 1, 1], vec![HostArg::array(&random(n, 1), &[n]), HostArg::array(&random(n, 2), &[n]), HostArg::zeros::<f32>(n)]),
+        peer_case!(matmul_shared, [3, 3, 1], [16, 16, 1], vec![
+            HostArg::array(&random(m * m, 3), &[m, m]),
+            HostArg::array(&random(m * m, 4), &[m, m]),
+            HostArg::array(&vec![0f32; m * m], &[m, m]),
+        ]),
+        peer_case!(reduce_shared, [r.div_ceil(256), 1, 1], [256, 1, 1], vec![HostArg::array(&random(r, 5), &[r]), HostArg::zeros::<f32>(r.div_ceil(256))]),
+    ];
+    for case in &cases {
+        let sim = run_backend(case).unwrap();
+        let mut ocl = case.args.clone();
+        cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut ocl).unwrap();
+        assert_agree(case.name, case.agree, &sim, &ocl);
+        assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
+    }
 }
 
-fn bits(v: &[f32]) -> Vec<u32> {
-    v.iter().map(|x| x.to_bits()).collect()
+#[test]
+fn the_numba_corpus_agrees_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let mut ran = Vec::new();
+    for case in numba::cases() {
+        let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let mut ocl = case.args.clone();
+        cl.run(case.opencl, case.abi, case.grid, case.block, case.dynamic_shared_bytes, &mut ocl)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_agree(case.name, case.agree, &sim, &ocl);
+        ran.push(case.name);
+    }
+    eprintln!("sim and OpenCL ({}) agree on {} kernels: {}", cl.device_name, ran.len(), ran.join(", "));
+}
+
+#[test]
+fn out_of_bounds_is_the_same_kernel_fault_on_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let case = macro_corpus::case::Case {
+        name: "out_of_bounds",
+        function: numba::out_of_bounds().function().clone(),
+        abi: &numba::out_of_bounds::ABI,
+        opencl: numba::out_of_bounds::opencl_source(),
+        cuda: numba::out_of_bounds::cuda_source(),
+        grid: [2, 1, 1],
+        block: [8, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::zeros::<i32>(11)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let sim = run_backend(&case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut args).unwrap_err();
+    for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
+        let rumba::Error::KernelFault { kernel, block, thread, message } = err else {
+            panic!("{who}: {err}");
+        };
+        assert_eq!(kernel, "out_of_bounds", "{who}");
+        assert_eq!(block[0], 1, "{who}: {err}");
+        assert!((3..8).contains(&thread[0]), "{who}: {err}");
+        let index = 8 + thread[0];
+        assert!(message.contains(&format!("index ({index},) is out of bounds for axis 0 with size 11"))
+            || message.contains(&format!("index {index} is out of bounds for axis 0 with size 11")), "{who}: {message}");
+    }
+    assert!(ocl.to_string().contains("store to global array `a[i]`"), "{ocl}");
+    // The in-bounds threads still wrote (no early exit).
+    assert_eq!(args[0].values::<i32>(), (0..11).collect::<Vec<i32>>());
+}
+
+#[test]
+fn division_by_zero_is_a_kernel_fault_on_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let mut a: Vec<i32> = (1..=16).collect();
+    a[13] = 0;
+    let case = macro_corpus::case::Case {
+        name: "divide",
+        function: numba::divide().function().clone(),
+        abi: &numba::divide::ABI,
+        opencl: numba::divide::opencl_source(),
+        cuda: numba::divide::cuda_source(),
+        grid: [1, 1, 1],
+        block: [16, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::array(&a, &[16]), HostArg::zeros::<i32>(16)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let sim = run_backend(&case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut args).unwrap_err();
+    for err in [&sim, &ocl] {
+        assert!(matches!(err, rumba::Error::KernelFault { thread: [13, 0, 0], .. }), "{err}");
+        assert!(err.to_string().contains("divide by zero"), "{err}");
+    }
 }

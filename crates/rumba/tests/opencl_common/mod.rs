@@ -21,45 +21,7 @@ use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
 use rumba::kernel::{KernelAbi, ParamKind};
 
-/// One kernel argument, host side.
-#[derive(Debug, Clone)]
-pub enum ClArg {
-    /// An array: its bytes (read back after the launch), the byte offset of element (0, …, 0),
-    /// shape and byte strides.
-    Array { bytes: Vec<u8>, offset: usize, shape: Vec<usize>, strides: Vec<isize> },
-    /// A scalar or record by value.
-    Scalar(Vec<u8>),
-}
-
-impl ClArg {
-    /// A C-ordered array of `data` with `shape`.
-    pub fn array<T: bytemuck::Pod>(data: &[T], shape: &[usize]) -> ClArg {
-        let item = size_of::<T>() as isize;
-        let mut strides = vec![0isize; shape.len()];
-        let mut acc = item;
-        for k in (0..shape.len()).rev() {
-            strides[k] = acc;
-            acc *= shape[k] as isize;
-        }
-        ClArg::Array { bytes: bytemuck::cast_slice(data).to_vec(), offset: 0, shape: shape.to_vec(), strides }
-    }
-
-    /// A scalar.
-    pub fn scalar<T: bytemuck::Pod>(v: T) -> ClArg {
-        ClArg::Scalar(bytemuck::bytes_of(&v).to_vec())
-    }
-
-    /// The array's bytes as `T`s.
-    pub fn values<T: bytemuck::Pod>(&self) -> Vec<T> {
-        match self {
-            ClArg::Array { bytes, .. } => bytes
-                .chunks_exact(size_of::<T>())
-                .map(bytemuck::pod_read_unaligned)
-                .collect(),
-            ClArg::Scalar(_) => panic!("not an array"),
-        }
-    }
-}
+pub use crate::macro_corpus::case::HostArg as ClArg;
 
 pub struct Cl {
     context: Context,
@@ -144,7 +106,7 @@ impl Cl {
         };
         for (arg, p) in args.iter().zip(abi.params) {
             match (arg, p.kind) {
-                (ClArg::Array { bytes, offset, shape, strides }, ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank }) => {
+                (ClArg::Array { bytes, offset, shape, strides, .. }, ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank }) => {
                     assert_eq!(shape.len(), rank, "rank of `{}`", p.name);
                     // SAFETY: a fresh buffer of at least one byte, no host pointer.
                     let mut buf = unsafe { Buffer::<u8>::create(context, CL_MEM_READ_WRITE, bytes.len().max(1), std::ptr::null_mut()) }
