@@ -1,7 +1,8 @@
 //! Golden files: for every construct of the subset, the emitted simulator Rust, CUDA C and
 //! OpenCL C, compared with the files checked in under `tests/golden/`. Each input file holds one
 //! or more `#[rumba::kernel]` / `#[rumba::device]` functions; its outputs are
-//! `<name>.sim.rs`, `<name>.cu` and `<name>.cl` (the function texts, one after another, plus the
+//! `<name>.sim.rs`, `<name>.cu.txt` and `<name>.cl.txt` (not `.cu`: they are fragments without
+//! the header, which the NVRTC test would try to compile) (the function texts, one after another, plus the
 //! uniformity summary in the `.sim.rs` file). Run with `UPDATE_GOLDEN=1` to rewrite them after
 //! an intended change, and review the diff.
 
@@ -60,7 +61,7 @@ fn golden_files_match() {
         let src = std::fs::read_to_string(input).unwrap();
         let (rs, cu, cl) = render(&src);
         let stem = input.file_stem().unwrap().to_string_lossy().to_string();
-        for (ext, text) in [("sim.rs", rs), ("cu", cu), ("cl", cl)] {
+        for (ext, text) in [("sim.rs", rs), ("cu.txt", cu), ("cl.txt", cl)] {
             let path = dir().join(format!("{stem}.{ext}"));
             if update {
                 std::fs::write(&path, &text).unwrap();
