@@ -4,8 +4,8 @@
 //!
 //! For `#[rumba::kernel] fn matmul(t: &Thread, a: &Arr<f32>, …) { … }` the macro emits:
 //! - `fn matmul() -> rumba::kernel::Kernel<(Arr<f32>, …)>`: the kernel object (built once, then
-//!   cloned), whose simulator body is the lowered Rust and which carries the CUDA source and
-//!   the kernel's signature ([`KernelAbi`](../rumba_kernel_ir/abi/struct.KernelAbi.html));
+//!   cloned), whose simulator body is the lowered Rust and which carries the CUDA C and OpenCL C
+//!   sources and the kernel's signature ([`KernelAbi`](../rumba_kernel_ir/abi/struct.KernelAbi.html));
 //! - `mod matmul` with `CUDA_SOURCE`, `OPENCL_SOURCE` (lazily assembled `String`s: the
 //!   `#define`s of the consts the kernel names get rustc's values at run time), `ABI` and
 //!   `ENTRY`.
@@ -187,6 +187,7 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
                 .get_or_init(|| {
                     #k::kernel::Kernel::<#params_ty>::new(#name_str, |#thread, (#(#pats,)*)| { #body })
                         .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str))
+                        .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str))
                         .with_abi(&#name::ABI)
                 })
                 .clone()

@@ -653,11 +653,7 @@ fn launch_order_on_one_stream_and_the_legacy_stream() {
 #[test]
 fn a_kernel_without_sim_code_is_refused() {
     use rumba::driver::{CudaKernelSource, KernelFunction, KernelLaunch, StreamHandle};
-    let f = KernelFunction {
-        name: "cuda_only".into(),
-        sim: None,
-        cuda: Some(CudaKernelSource::new("", "cuda_only")),
-    };
+    let f = KernelFunction::new("cuda_only").with_form(CudaKernelSource::new("", "cuda_only"));
     let launch = KernelLaunch {
         function: &f,
         grid: [1; 3],
@@ -669,6 +665,15 @@ fn a_kernel_without_sim_code_is_refused() {
     // SAFETY: no arguments.
     let e = unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap_err();
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    let m = e.to_string();
+    for part in [
+        "kernel 'cuda_only'",
+        "no Rust body",
+        "sim backend",
+        "#[rumba::kernel]",
+    ] {
+        assert!(m.contains(part), "{m:?} lacks {part:?}");
+    }
 }
 
 #[test]

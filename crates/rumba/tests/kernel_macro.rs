@@ -2,8 +2,9 @@
 //! results the closure API gives, launch checks use the generated signature, and the generated
 //! sources are exposed.
 
-#[path = "macro_corpus/peer.rs"]
-mod peer;
+mod macro_corpus;
+
+use macro_corpus::peer;
 
 use rumba::array::Order;
 
@@ -93,4 +94,9 @@ fn sources_are_generated_and_inspectable() {
     assert_eq!(peer::vadd::ENTRY, "vadd");
     assert_eq!(peer::vadd::ABI.params.len(), 3);
     assert!(peer::vadd().abi().is_some());
+    let f = peer::vadd();
+    let cl = f.function().form::<rumba::driver::OpenClKernelSource>().unwrap();
+    assert_eq!((cl.entry.as_str(), cl.source.as_str()), ("vadd", peer::vadd::opencl_source()));
+    let cu = f.function().form::<rumba::driver::CudaKernelSource>().unwrap();
+    assert_eq!(cu.source, peer::vadd::cuda_source());
 }

@@ -5,6 +5,9 @@
 //! simulated GPU in pure Rust, always available) and `cuda` (behind the `cuda` cargo feature).
 //! Nothing above this layer knows which one it talks to; the safe, reference-counted types
 //! ([`DeviceBuffer`](crate::memory::DeviceBuffer), [`Stream`](crate::Stream), …) are built on top.
+//! A kernel reaches the driver as one backend-neutral [`KernelFunction`] from which each backend
+//! takes the form it runs (a Rust body, CUDA C, OpenCL C; see [`KernelForm`]). The Rust form is
+//! run by the kernel [`engine`], which lives with the simulator.
 //!
 //! Most programs never call the driver directly. It is public for the same reason cudarc's
 //! `result` layer is: a reader who wants to know "what device call does this make" finds it here,
@@ -25,9 +28,16 @@
 //! ```
 
 pub mod sim;
+/// The host kernel engine: the runtime of a kernel's Rust form (see [`sim::engine`]). It lives
+/// with the simulator, the backend that runs kernels on the host; the kernel layer reaches it
+/// here, by what it is rather than by the backend that hosts it.
+pub use sim::engine;
 
 mod kernel;
-pub use kernel::{CudaKernelSource, KernelArg, KernelArrayArg, KernelFunction, KernelLaunch};
+pub use kernel::{
+    CudaKernelSource, HostArg, HostArray, HostKernel, HostKernelFn, HostLaunch, KernelArg,
+    KernelArrayArg, KernelForm, KernelFunction, KernelLaunch, OpenClKernelSource,
+};
 
 #[cfg(feature = "cuda")]
 pub mod cuda;
@@ -584,11 +594,12 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Array arguments are checked against the device's allocations when queued where the backend
     /// can (the sim refuses a range outside one live allocation with an error at once); the launch
     /// itself runs asynchronously, and its failure — a kernel fault naming kernel, block, thread
-    /// and address on the sim — is reported at the stream's next synchronization. The sim runs
-    /// [`KernelFunction::sim`] (resolving array pointers to host addresses on the stream worker);
-    /// the CUDA backend compiles [`KernelFunction::cuda`] with NVRTC and packs each array as a
-    /// pointer + shape/stride descriptor followed by the scalars. A function without code for the
-    /// backend is refused with [`Error::Unsupported`].
+    /// and address on the sim — is reported at the stream's next synchronization. Each backend
+    /// takes the form of the kernel it runs ([`KernelFunction::require`]): the sim runs its
+    /// [`HostKernel`] (resolving array pointers to host addresses on the stream worker); the CUDA
+    /// backend compiles its [`CudaKernelSource`] with NVRTC and packs each array as a pointer +
+    /// shape/stride descriptor followed by the scalars. A function without the form the backend
+    /// runs is refused with [`Error::Unsupported`] before anything is queued.
     ///
     /// # Safety
     /// Every array argument must describe device memory (or mapped host memory that no Rust

@@ -26,8 +26,8 @@ use super::flags::{
 use super::launch::{self, UserKernels};
 use super::strided::{launch_shape, pack};
 use crate::driver::{
-    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
+    HostCallback, KernelLaunch, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -706,12 +706,9 @@ unsafe impl Driver for CudaDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         launch::check_geometry(launch)?;
-        let src = launch.function.cuda.as_ref().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "kernel '{}' has no CUDA C source for the cuda backend (add one with Kernel::with_cuda_source)",
-                launch.function.name
-            ))
-        })?;
+        let src = launch
+            .function
+            .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         let f = self.user_kernels.function(device, src)?;

@@ -15,9 +15,29 @@
 //! - asynchronous copies from pinned host memory run when the stream reaches them; from pageable
 //!   memory the data is staged first (host → device) or the call waits (device → host).
 //!
-//! This module touches only simulator state: its address spaces, streams, events and host registry.
+//! Kernels: a launch is checked against the address space when queued and run on the stream
+//! worker by the kernel's Rust form ([`HostKernel`](crate::driver::HostKernel)) on the kernel
+//! [`engine`], with its array arguments resolved to host memory (`launch`).
+//!
+//! | file | concept |
+//! |---|---|
+//! | `device` | one device: address space, legacy and created streams, events |
+//! | `memory` | the address space: allocation table, bounds-checked resolution of device pointers |
+//! | `bytes` | sound byte movers over memory that kernels may touch concurrently |
+//! | `host` | page-locked host memory: allocation, registration, the pinned-range registry |
+//! | `stream`, `staging` | stream workers, ordering points, staged pageable copies |
+//! | `event` | events with real time stamps |
+//! | `strided` | strided (n-d) copies and broadcast fills |
+//! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
+//! | `launch` | kernel launches: argument resolution, running the Rust form |
+//! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
+//!
+//! This module touches only simulator state: its address spaces, streams, events and host
+//! registry, and (through the engine) rayon's pool for kernels.
 
 pub(crate) mod bytes;
+mod device;
+pub mod engine;
 mod event;
 mod host;
 pub(crate) mod ipc;
@@ -31,14 +51,13 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
-pub use launch::{SimArg, SimArray, SimKernelFn, SimLaunch};
-
+use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
 use memory::{AddressSpace, lock};
-use stream::{Dep, SimStream, StreamOwner};
+use stream::{SimStream, StreamOwner};
 
 use crate::config::Config;
 use crate::driver::{
@@ -55,52 +74,6 @@ static NEXT_DRIVER_ID: AtomicU64 = AtomicU64::new(1);
 thread_local! {
     /// Per-thread default streams of this host thread, keyed by (driver id, device).
     static PER_THREAD: RefCell<HashMap<(u64, usize), StreamOwner>> = RefCell::new(HashMap::new());
-}
-
-struct SimDevice {
-    ordinal: usize,
-    memory: AddressSpace,
-    legacy: StreamOwner,
-    streams: Mutex<HashMap<u64, StreamOwner>>,
-    /// Every blocking stream of the device except the legacy one (weak: owners live elsewhere).
-    blocking: Mutex<Vec<Weak<SimStream>>>,
-    events: Mutex<HashMap<u64, Arc<SimEvent>>>,
-}
-
-impl SimDevice {
-    fn register_blocking(&self, s: &Arc<SimStream>) {
-        let mut list = lock(&self.blocking);
-        list.retain(|w| w.strong_count() > 0);
-        list.push(Arc::downgrade(s));
-    }
-
-    /// Dependencies an operation on `s` must wait for under the legacy-default-stream rules.
-    fn ordering_deps(&self, s: &Arc<SimStream>) -> Vec<Dep> {
-        if !s.blocking {
-            return Vec::new();
-        }
-        if Arc::ptr_eq(s, &self.legacy.0) {
-            lock(&self.blocking)
-                .iter()
-                .filter_map(Weak::upgrade)
-                .filter_map(|b| b.current_point())
-                .collect()
-        } else {
-            self.legacy.0.current_point().into_iter().collect()
-        }
-    }
-
-    /// Every live stream of the device.
-    fn all_streams(&self) -> Vec<Arc<SimStream>> {
-        let mut all = vec![Arc::clone(&self.legacy.0)];
-        all.extend(lock(&self.streams).values().map(|o| Arc::clone(&o.0)));
-        for s in lock(&self.blocking).iter().filter_map(Weak::upgrade) {
-            if !all.iter().any(|a| Arc::ptr_eq(a, &s)) {
-                all.push(s);
-            }
-        }
-        all
-    }
 }
 
 /// The simulated GPU driver.

@@ -8,6 +8,11 @@
 //! to the stream, keeps the device buffers alive until the kernel has run, and makes the copies
 //! back that were asked for.
 //!
+//! The kernel reaches the driver as one [`KernelFunction`] holding every form it has: the Rust
+//! body as a [`HostKernel`] (what the simulator runs), and the CUDA C and OpenCL C sources
+//! attached with [`Kernel::with_cuda_source`] and [`Kernel::with_opencl_source`]. Which one runs
+//! is the backend's choice; nothing here names a backend.
+//!
 //! This module touches the driver (one launch), streams and, through the argument module, device
 //! arrays.
 
@@ -17,8 +22,9 @@ use std::sync::Arc;
 use super::args::{LaunchArgs, Plan};
 use super::constant::ConstArray;
 use super::params::Params;
-use crate::driver::sim::{SimKernelFn, SimLaunch};
-use crate::driver::{CudaKernelSource, KernelFunction, KernelLaunch};
+use crate::driver::{
+    CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
+};
 use crate::error::Result;
 use crate::kernel::{Dim3, KernelAbi, LaunchConfig, ThreadCtx, run_grid};
 use crate::driver::KernelArg;
@@ -76,7 +82,8 @@ impl<P: Params> std::fmt::Debug for Kernel<P> {
 }
 
 impl<P: Params> Kernel<P> {
-    /// Defines a kernel named `name` (used in errors) with `body` as its sim code.
+    /// Defines a kernel named `name` (used in errors) with `body` as its Rust form, the code the
+    /// simulator runs.
     ///
     /// Name the parameter tuple with a turbofish so the closure's arguments are inferred:
     /// `Kernel::<(Arr<f32>, f32)>::new("k", |t, (x, s)| …)`. The body borrows the launch's
@@ -101,18 +108,14 @@ impl<P: Params> Kernel<P> {
     where
         F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
     {
-        let sim: SimKernelFn = Arc::new(move |launch: &SimLaunch<'_>| {
+        let host = HostKernel::per_thread(move |launch: &HostLaunch<'_>| {
             let views = P::views(launch.args())?;
             let config = LaunchConfig::new(launch.grid(), launch.block())
                 .with_dynamic_shared_bytes(launch.dynamic_shared_bytes());
             run_grid(launch.name(), &config, |t| body(t, &views))
         });
         Kernel {
-            function: Arc::new(KernelFunction {
-                name: name.to_owned(),
-                sim: Some(sim),
-                cuda: None,
-            }),
+            function: Arc::new(KernelFunction::new(name).with_form(host)),
             abi: None,
             _params: PhantomData,
         }
@@ -127,10 +130,10 @@ impl<P: Params> Kernel<P> {
     ///         r#"extern "C" __global__ void zero(rumba_array<float, 1> a) { a[rumba_grid1()] = 0.f; }"#,
     ///         "zero",
     ///     ));
-    /// assert_eq!(k.function().cuda.as_ref().unwrap().entry, "zero");
+    /// assert_eq!(k.function().form::<CudaKernelSource>().unwrap().entry, "zero");
     /// ```
     pub fn with_cuda_source(mut self, source: CudaKernelSource) -> Self {
-        Arc::make_mut(&mut self.function).cuda = Some(source);
+        Arc::make_mut(&mut self.function).set_form(source);
         self
     }
 
@@ -144,14 +147,14 @@ impl<P: Params> Kernel<P> {
     /// let k = Kernel::<(Arr<f32>,)>::new("k", move |t, (a,)| a.set(t.grid1(), l.get(t.grid1())))
     ///     .with_cuda_source(CudaKernelSource::new("__constant__ float lut[2]; /* … */", "k"))
     ///     .with_cuda_constant("lut", &lut);
-    /// assert_eq!(k.function().cuda.as_ref().unwrap().constants[0].1.len(), 8);
+    /// assert_eq!(k.function().form::<CudaKernelSource>().unwrap().constants[0].1.len(), 8);
     /// ```
     pub fn with_cuda_constant<T: bytemuck::Pod>(
         mut self,
         name: &str,
         array: &ConstArray<T>,
     ) -> Self {
-        if let Some(cuda) = Arc::make_mut(&mut self.function).cuda.as_mut() {
+        if let Some(cuda) = Arc::make_mut(&mut self.function).form_mut::<CudaKernelSource>() {
             cuda.constants
                 .push((name.to_owned(), array.as_bytes().to_vec()));
         }
@@ -183,6 +186,48 @@ impl<P: Params> Kernel<P> {
     /// ```
     pub fn abi(&self) -> Option<&'static KernelAbi> {
         self.abi
+
+    }
+
+    /// Attaches OpenCL C source for an OpenCL backend (the sim keeps running the Rust body).
+    ///
+    /// ```
+    /// use rumba::{driver::OpenClKernelSource, kernel::{Arr, Kernel}};
+    /// let k = Kernel::<(Arr<f32>,)>::new("zero", |t, (a,)| a.set(t.grid1(), 0.0))
+    ///     .with_opencl_source(OpenClKernelSource::new(
+    ///         "__kernel void zero(__global float *a) { a[get_global_id(0)] = 0.f; }",
+    ///         "zero",
+    ///     ));
+    /// assert_eq!(k.function().form::<OpenClKernelSource>().unwrap().entry, "zero");
+    /// ```
+    pub fn with_opencl_source(mut self, source: OpenClKernelSource) -> Self {
+        Arc::make_mut(&mut self.function).set_form(source);
+        self
+    }
+
+    /// Registers a constant array as the constant data `name` of the OpenCL source (the sim
+    /// body reads the [`ConstArray`] it captured). Without OpenCL source this does nothing.
+    ///
+    /// ```
+    /// use rumba::{driver::OpenClKernelSource, kernel::{Arr, Kernel}};
+    /// let lut = rumba::const_array_like(&ndarray::arr1(&[1i32, 2, 3])).unwrap();
+    /// let l = lut.clone();
+    /// let k = Kernel::<(Arr<i32>,)>::new("k", move |t, (a,)| a.set(t.grid1(), l.get(t.grid1())))
+    ///     .with_opencl_source(OpenClKernelSource::new("/* … */", "k"))
+    ///     .with_opencl_constant("lut", &lut);
+    /// let cl = k.function().form::<OpenClKernelSource>().unwrap();
+    /// assert_eq!((cl.constants[0].0.as_str(), cl.constants[0].1.len()), ("lut", 12));
+    /// ```
+    pub fn with_opencl_constant<T: bytemuck::Pod>(
+        mut self,
+        name: &str,
+        array: &ConstArray<T>,
+    ) -> Self {
+        if let Some(cl) = Arc::make_mut(&mut self.function).form_mut::<OpenClKernelSource>() {
+            cl.constants
+                .push((name.to_owned(), array.as_bytes().to_vec()));
+        }
+        self
     }
 
     /// The kernel's name.
@@ -194,11 +239,11 @@ impl<P: Params> Kernel<P> {
         &self.function.name
     }
 
-    /// The driver-level description of the kernel.
+    /// The driver-level description of the kernel: its name and every form it has.
     ///
     /// ```
     /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
-    /// assert!(k.function().sim.is_some());
+    /// assert_eq!(k.function().forms(), ["Rust body"]);
     /// ```
     pub fn function(&self) -> &KernelFunction {
         &self.function

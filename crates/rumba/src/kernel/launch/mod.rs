@@ -1,6 +1,6 @@
 //! Kernels end to end: define a kernel with typed parameters, launch it on a stream with device
 //! arrays, host arrays and scalars, and read constant memory — SPEC §5's launch API on top of the
-//! executor engine.
+//! kernel engine ([`driver::engine`](crate::driver::engine)).
 //!
 //! | file | concept |
 //! |---|---|
@@ -36,8 +36,8 @@
 //! assert!(err.to_string().contains("kernel 'oob' faulted in block (0, 0, 0) thread (8, 0, 0)"));
 //! ```
 //!
-//! This module touches the driver (launches), streams and device arrays; the engine it runs
-//! kernels with is the rest of [`kernel`](crate::kernel).
+//! This module touches the driver (launches), streams and device arrays; the simulator runs a
+//! kernel's Rust body with the engine under [`driver::engine`](crate::driver::engine).
 
 mod args;
 mod constant;
