@@ -78,6 +78,9 @@ impl Need {
 pub struct Types {
     slots: Vec<Slot>,
     needs: Vec<(Ty, Need, Span, String)>,
+    /// Variables standing for an expression that was already refused: they agree with
+    /// anything and are never reported, so one refusal does not cascade.
+    silent: std::collections::HashSet<u32>,
 }
 
 /// Display name of a (possibly partial) type.
@@ -97,6 +100,15 @@ impl Types {
     pub fn fresh(&mut self, kind: Kind, span: Span) -> Ty {
         self.slots.push(Slot::Free(kind, span));
         Ty::Var(self.slots.len() as u32 - 1)
+    }
+
+    /// The type of an expression that was refused (see `silent`).
+    pub fn error(&mut self, span: Span) -> Ty {
+        let t = self.fresh(Kind::Any, span);
+        if let Ty::Var(v) = t {
+            self.silent.insert(v);
+        }
+        t
     }
 
     fn root(&self, mut v: u32) -> u32 {
@@ -139,6 +151,17 @@ impl Types {
     /// A spanned error when the types cannot agree (Rust does not convert numbers implicitly).
     pub fn unify(&mut self, a: &Ty, b: &Ty, span: Span, what: &str) -> syn::Result<()> {
         let (a, b) = (self.shallow(a), self.shallow(b));
+        for t in [&a, &b] {
+            if let Ty::Var(v) = t {
+                if self.silent.contains(v) {
+                    if let (Ty::Var(x), Ty::Var(y)) = (&a, &b) {
+                        self.silent.insert(*x);
+                        self.silent.insert(*y);
+                    }
+                    return Ok(());
+                }
+            }
+        }
         let mismatch = |a: &Ty, b: &Ty| {
             let hint = match (a, b) {
                 (Ty::Scalar(x), Ty::Scalar(y)) if *x != Scalar::Bool && *y != Scalar::Bool => {
@@ -235,6 +258,9 @@ impl Types {
                 match kind {
                     Kind::Int => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::I32)),
                     Kind::Float => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::F64)),
+                    Kind::Any if self.silent.contains(&(v as u32)) => {
+                        self.slots[v] = Slot::Bound(Ty::Unit);
+                    }
                     Kind::Any => {
                         errors.push(syn::Error::new(
                             span,

@@ -18,9 +18,6 @@ fn mk(kind: ExprKind, ty: Ty, span: Span) -> Expr {
     Expr { kind, ty, span }
 }
 
-fn placeholder(span: Span) -> Expr {
-    mk(ExprKind::Bool(false), Ty::Scalar(Scalar::Bool), span)
-}
 
 impl Cx {
     pub(crate) fn method_call(&mut self, m: &syn::ExprMethodCall) -> Expr {
@@ -41,7 +38,7 @@ impl Cx {
             m.method.span(),
             format!("method `{method}` is not part of the kernel subset: numbers have `min max abs sqrt exp ln sin cos tan powf powi floor ceil round mul_add is_nan wrapping_add wrapping_sub wrapping_mul wrapping_neg`"),
         );
-        placeholder(span)
+        self.placeholder(span)
     }
 
     fn no_args(&mut self, m: &syn::ExprMethodCall) {
@@ -90,7 +87,7 @@ impl Cx {
                 };
                 if m.args.len() != 1 {
                     self.err(span, format!("`{method}` takes one predicate (`bool` or an integer)"));
-                    return placeholder(span);
+                    return self.placeholder(span);
                 }
                 let p = self.expr(&m.args[0]);
                 self.need(&p.ty, Need::IntOrBool, m.args[0].span(), format!("the predicate of `{method}`"));
@@ -98,14 +95,14 @@ impl Cx {
             }
             "shared_array" | "local_array" | "dynamic_shared" => {
                 self.err(span, format!("bind the array to a name: `let s = t.{method}::<f32>(…);`"));
-                return placeholder(span);
+                return self.placeholder(span);
             }
             other => {
                 self.err(
                     m.method.span(),
                     format!("`{other}` is not a thread-context method of the kernel subset: use thread_idx block_idx block_dim grid_dim grid1-3 gridsize1-3 warp_size lane_id syncthreads* threadfence* shared_array local_array dynamic_shared"),
                 );
-                return placeholder(span);
+                return self.placeholder(span);
             }
         };
         self.no_args(m);
@@ -125,15 +122,15 @@ impl Cx {
             }
             "shape" => {
                 self.err(span, format!("index the shape with a literal axis: `{name}.shape()[0]`"));
-                placeholder(span)
+                self.placeholder(span)
             }
             "get" => {
                 self.err(span, format!("write `{name}[i]` (the macro lowers indexing to the sound accessors itself)"));
-                placeholder(span)
+                self.placeholder(span)
             }
             "set" => {
                 self.err(span, format!("write `{name}[i] = v` (the macro lowers indexing to the sound accessors itself)"));
-                placeholder(span)
+                self.placeholder(span)
             }
             _ if method.starts_with("atomic_") => self.atomic(m, a, &method["atomic_".len()..], span),
             other => {
@@ -141,7 +138,7 @@ impl Cx {
                     m.method.span(),
                     format!("`{other}` is not an array method of the kernel subset: arrays have indexing, `len()`, `size()`, `shape()[k]` and `atomic_*`"),
                 );
-                placeholder(span)
+                self.placeholder(span)
             }
         }
     }
@@ -161,7 +158,7 @@ impl Cx {
             "dec" => AtomicOp::Dec,
             other => {
                 self.err(m.method.span(), format!("`atomic_{other}` does not exist: atomics are add sub min max and or xor exch cas inc dec"));
-                return placeholder(span);
+                return self.placeholder(span);
             }
         };
         let arr = self.array(a).clone();
@@ -174,7 +171,7 @@ impl Cx {
         if m.args.len() != 1 + nvals {
             let shape = if op == AtomicOp::Cas { "(index, expected, new)" } else { "(index, value)" };
             self.err(span, format!("`atomic_{}` takes {shape}", op.name()));
-            return placeholder(span);
+            return self.placeholder(span);
         }
         let idx = self.indices_pub(&m.args[0], a);
         let args: Vec<Expr> = m.args.iter().skip(1).map(|x| self.expr(x)).collect();
@@ -207,8 +204,9 @@ impl Cx {
             .into_iter()
             .map(|p| {
                 let x = self.expr(p);
-                if let Err(err) = self.types.unify(&x.ty, &USIZE, p.span(), "an array index") {
-                    self.err(err.span(), format!("{err}; array indices are `usize`: write `{} as usize`", p.to_token_stream()));
+                if self.types.unify(&x.ty, &USIZE, p.span(), "an array index").is_err() {
+                    let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
+                    self.err(p.span(), format!("array indices are `usize`, this is `{shown}`: write `{} as usize`", p.to_token_stream()));
                 }
                 x
             })
@@ -218,7 +216,7 @@ impl Cx {
     pub(crate) fn math(&mut self, f: MathFn, recv: Expr, args: &[&syn::Expr], span: Span) -> Expr {
         if args.len() != f.arity() {
             self.err(span, format!("`{}` takes {} argument(s)", f.name(), f.arity()));
-            return placeholder(span);
+            return self.placeholder(span);
         }
         let mut all = vec![recv.clone()];
         for (k, a) in args.iter().enumerate() {
@@ -249,7 +247,7 @@ impl Cx {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
             self.err(c.func.span(), "only `#[rumba::device]` functions and `f32::sqrt`-style math can be called");
-            return placeholder(span);
+            return self.placeholder(span);
         };
         // `f32::sqrt(x)`, `u32::min(a, b)`.
         if p.path.segments.len() == 2 {
@@ -258,11 +256,11 @@ impl Cx {
                 let fname = p.path.segments[1].ident.to_string();
                 let Some(f) = MathFn::from_name(&fname) else {
                     self.err(span, format!("`{ty_name}::{fname}` is not part of the kernel subset"));
-                    return placeholder(span);
+                    return self.placeholder(span);
                 };
                 if c.args.is_empty() {
                     self.err(span, format!("`{ty_name}::{fname}` needs its receiver as first argument"));
-                    return placeholder(span);
+                    return self.placeholder(span);
                 }
                 let recv = self.expr(&c.args[0]);
                 self.unify(&recv.ty, &Ty::Scalar(s), c.args[0].span(), &format!("the argument of `{ty_name}::{fname}`"));
@@ -273,7 +271,7 @@ impl Cx {
         if let Some(id) = p.path.get_ident() {
             if self.name_is_bound(&id.to_string()) {
                 self.err(span, format!("`{id}` is a value, not a function"));
-                return placeholder(span);
+                return self.placeholder(span);
             }
         }
         let func = self.device_use(&p.path);

@@ -51,6 +51,12 @@ fn ends_in_jump(b: &syn::Block) -> bool {
 }
 
 impl Cx {
+    /// The value of a refused expression: agrees with any type, so errors do not cascade.
+    pub(crate) fn placeholder(&mut self, span: Span) -> Expr {
+        let ty = self.types.error(span);
+        mk(ExprKind::Bool(false), ty, span)
+    }
+
     /// A condition: a `bool` expression.
     fn cond(&mut self, e: &syn::Expr, what: &str) -> Expr {
         let c = self.expr(e);
@@ -371,19 +377,21 @@ impl Cx {
             syn::Expr::Tuple(t) => t.elems.iter().collect(),
             e => vec![e],
         };
-        if parts.is_empty() || parts.len() > 3 {
-            self.err(index.span(), "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`");
-        }
         if let syn::Expr::Range(r) = index {
             self.err(r.span(), "slicing is not supported in kernels: index single elements");
+            return vec![self.placeholder(r.span())];
+        }
+        if parts.is_empty() || parts.len() > 3 {
+            self.err(index.span(), "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`");
         }
         self.use_rank(a, parts.len(), index.span());
         parts
             .into_iter()
             .map(|p| {
                 let x = self.expr(p);
-                if let Err(e) = self.types.unify(&x.ty, &USIZE, p.span(), "an array index") {
-                    self.err(e.span(), format!("{e}; array indices are `usize`: write `{} as usize`", p.to_token_stream()));
+                if self.types.unify(&x.ty, &USIZE, p.span(), "an array index").is_err() {
+                    let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
+                    self.err(p.span(), format!("array indices are `usize`, this is `{shown}`: write `{} as usize`", p.to_token_stream()));
                 }
                 x
             })
@@ -426,10 +434,7 @@ impl Cx {
         let span = e.span();
         let bad = |cx: &mut Cx, msg: &str| {
             cx.err(span, msg);
-            let ty = cx.types.fresh(Kind::Any, span);
-            // Bind the placeholder so no second error asks for an annotation.
-            let _ = cx.types.unify(&ty, &Ty::Unit, span, "");
-            mk(ExprKind::Bool(false), ty, span)
+            cx.placeholder(span)
         };
         match e {
             syn::Expr::Lit(l) => self.literal(&l.lit),
@@ -581,7 +586,7 @@ impl Cx {
             syn::Lit::Bool(b) => mk(ExprKind::Bool(b.value), BOOL, span),
             _ => {
                 self.err(span, "only number and `bool` literals are supported in kernels");
-                mk(ExprKind::Bool(false), BOOL, span)
+                self.placeholder(span)
             }
         }
     }
@@ -590,7 +595,7 @@ impl Cx {
         let span = p.span();
         if p.qself.is_some() {
             self.err(span, "qualified paths are not supported");
-            return mk(ExprKind::Bool(false), BOOL, span);
+            return self.placeholder(span);
         }
         if let Some(id) = p.path.get_ident() {
             let name = id.to_string();
@@ -600,11 +605,11 @@ impl Cx {
             }
             if self.name_is_bound(&name) {
                 self.err(span, format!("`{name}` is an array or the thread context: arrays are used by indexing (`{name}[i]`), `{name}.len()`, `{name}.shape()[k]`"));
-                return mk(ExprKind::Bool(false), BOOL, span);
+                return self.placeholder(span);
             }
             if name.chars().next().is_some_and(|c| c.is_lowercase()) {
                 self.err(span, format!("cannot find `{name}` in this kernel: kernels see their parameters, their locals and `const` items (by UPPER_CASE path)"));
-                return mk(ExprKind::Bool(false), BOOL, span);
+                return self.placeholder(span);
             }
         }
         // `f32::MAX` and friends.
@@ -616,7 +621,7 @@ impl Cx {
                     Some(kind) => mk(kind, Ty::Scalar(s), span),
                     None => {
                         self.err(span, format!("`{ty_name}::{c}` is not supported: use a literal or a `const` item"));
-                        mk(ExprKind::Bool(false), BOOL, span)
+                        self.placeholder(span)
                     }
                 };
             }
@@ -651,7 +656,7 @@ impl Cx {
         }
         let Some(a) = self.lookup_array(&ix.expr) else {
             self.err(ix.expr.span(), "only arrays can be indexed: parameters `&Arr<T>`, shared and local arrays");
-            return mk(ExprKind::Bool(false), BOOL, span);
+            return self.placeholder(span);
         };
         let idx = self.indices(&ix.index, a);
         let arr = self.array(a);
@@ -674,7 +679,7 @@ impl Cx {
         let base = self.expr(&f.base);
         let syn::Member::Named(name) = &f.member else {
             self.err(span, "tuple fields (`.0`) are not supported: destructure with `let (a, b) = …`");
-            return mk(ExprKind::Bool(false), BOOL, span);
+            return self.placeholder(span);
         };
         match self.types.shallow(&base.ty) {
             Ty::Dim3 => {
@@ -695,11 +700,11 @@ impl Cx {
             }
             Ty::Var(_) => {
                 self.err(f.base.span(), "the type of this value is not known here: annotate its `let` (`let r: MyRecord = …`)");
-                mk(ExprKind::Bool(false), BOOL, span)
+                self.placeholder(span)
             }
             t => {
                 self.err(span, format!("`{}` has no fields", crate::lower::infer::show(&t)));
-                mk(ExprKind::Bool(false), BOOL, span)
+                self.placeholder(span)
             }
         }
     }
