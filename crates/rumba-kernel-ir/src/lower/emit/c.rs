@@ -123,7 +123,12 @@ impl Printer<'_> {
             format!("rb_{op}")
         } else {
             let arr = &self.f.arrays[a];
-            let elem = arr.elem.scalar();
+            // `isize`/`i64` (and `usize`/`u64`) share a C type: one helper serves both.
+            let elem = arr.elem.scalar().map(|s| match s {
+                Scalar::Isize => Scalar::I64,
+                Scalar::Usize => Scalar::U64,
+                s => s,
+            });
             self.needs.insert(Need::Access {
                 op: op.to_string(),
                 view: view.clone(),
