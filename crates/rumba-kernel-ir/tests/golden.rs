@@ -20,7 +20,9 @@ fn render(src: &str) -> (String, String, String) {
     let (mut rs, mut cu, mut cl) = (String::new(), String::new(), String::new());
     for item in &file.items {
         let syn::Item::Fn(f) = item else { continue };
-        let attr = f.attrs.iter().find_map(|a| a.path().segments.last().map(|s| s.ident.to_string()));
+        let attr = f.attrs.iter().find_map(|a| {
+            a.path().segments.last().map(|s| s.ident.to_string()).filter(|n| n == "kernel" || n == "device")
+        });
         let lowered = match attr.as_deref() {
             Some("kernel") => lower_kernel(f, &Options::default()),
             Some("device") => lower_device(f, &Options::default()),
@@ -55,12 +57,18 @@ fn golden_files_match() {
         .filter(|p| p.extension().is_some_and(|x| x == "rs") && !p.to_string_lossy().ends_with(".sim.rs"))
         .collect();
     inputs.sort();
+    // The kernel corpus of rumba's behaviour tests (peer workloads, Numba ports) is golden too.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rumba/tests/macro_corpus");
+    inputs.extend(["peer.rs", "numba.rs", "constructs.rs"].map(|f| corpus.join(f)));
     assert!(!inputs.is_empty());
     let mut mismatches = Vec::new();
     for input in &inputs {
         let src = std::fs::read_to_string(input).unwrap();
         let (rs, cu, cl) = render(&src);
-        let stem = input.file_stem().unwrap().to_string_lossy().to_string();
+        let mut stem = input.file_stem().unwrap().to_string_lossy().to_string();
+        if !input.starts_with(dir()) {
+            stem = format!("corpus_{stem}");
+        }
         for (ext, text) in [("sim.rs", rs), ("cu.txt", cu), ("cl.txt", cl)] {
             let path = dir().join(format!("{stem}.{ext}"));
             if update {

@@ -75,11 +75,6 @@ pub fn record(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-fn scalar_tokens(s: Scalar) -> TokenStream2 {
-    let id = format_ident!("{}", s.rust_name());
-    quote!(#id)
-}
-
 fn ty_tokens(t: &ir::Ty) -> TokenStream2 {
     lower::emit::rust::ty_tokens(t, &krate())
 }
@@ -91,8 +86,8 @@ fn program_parts(f: &ir::Func) -> (Vec<TokenStream2>, Vec<TokenStream2>, Vec<Tok
         .consts
         .iter()
         .map(|c| {
-            let (name, path, ty) = (&c.c_name, &c.path, scalar_tokens(c.ty));
-            quote!((#name, <#ty as #k::kernel::__macro::CLiteral>::c_literal(#path, target)))
+            let (name, path) = (&c.c_name, &c.path);
+            quote!((#name, #k::kernel::__macro::c_literal_of(#path, target)))
         })
         .collect();
     let records = f
@@ -128,23 +123,37 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
     let mut param_types = Vec::new();
     let mut pats = Vec::new();
     let mut abi_params = Vec::new();
-    for p in &f.params {
+    // The types as the user wrote them (so the user's imports are what names them).
+    let written: Vec<&syn::Type> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(pt) => Some(&*pt.ty),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let mut thread_ty = quote!(#k::kernel::ThreadCtx<'_>);
+    for (p, wty) in f.params.iter().zip(&written) {
+        let unref = match wty {
+            syn::Type::Reference(r) => &*r.elem,
+            t => t,
+        };
         match p {
-            ir::Param::Thread(_) => {}
+            ir::Param::Thread(_) => thread_ty = quote!(#unref),
             ir::Param::Array(a) => {
                 let arr = &f.arrays[*a];
-                let elem = ty_tokens(&arr.elem);
                 let n = &arr.name;
                 let rank = arr.rank;
                 let n_str = n.to_string();
                 match arr.space {
                     ir::Space::Const => {
-                        param_types.push(quote!(#k::kernel::ConstArr<#elem>));
+                        param_types.push(quote!(#unref));
                         abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::ConstArray { rank: #rank } }));
                     }
                     _ => {
                         let writes = arr.written;
-                        param_types.push(quote!(#k::kernel::Arr<#elem>));
+                        param_types.push(quote!(#unref));
                         abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::Array { rank: #rank, writes: #writes } }));
                     }
                 }
@@ -155,11 +164,8 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
                 let n = &loc.name;
                 let n_str = n.to_string();
                 match &loc.ty {
-                    ir::Ty::Record(_) => {
-                        let t = ty_tokens(&loc.ty);
-                        param_types.push(quote!(#k::kernel::Scalar<#t>));
-                    }
-                    t => param_types.push(ty_tokens(t)),
+                    ir::Ty::Record(_) => param_types.push(quote!(#k::kernel::Scalar<#unref>)),
+                    _ => param_types.push(quote!(#unref)),
                 }
                 abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::Value }));
                 pats.push(quote!(#n));
@@ -185,7 +191,7 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
             static KERNEL: ::std::sync::OnceLock<#k::kernel::Kernel<#params_ty>> = ::std::sync::OnceLock::new();
             KERNEL
                 .get_or_init(|| {
-                    #k::kernel::Kernel::<#params_ty>::new(#name_str, |#thread, (#(#pats,)*)| { #body })
+                    #k::kernel::Kernel::<#params_ty>::new(#name_str, |#thread: &#thread_ty, (#(#pats,)*)| { #body })
                         .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str))
                         .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str))
                         .with_abi(&#name::ABI)

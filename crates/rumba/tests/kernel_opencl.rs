@@ -41,6 +41,15 @@ macro_rules! peer_case {
 }
 
 #[test]
+fn every_generated_opencl_source_builds() {
+    let Some(mut cl) = cl() else { return };
+    let all = macro_corpus::all_sources();
+    let failures: Vec<String> = all.iter().filter_map(|(name, _, src)| cl.program(src).err().map(|e| format!("{name}: {e}"))).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("{} generated OpenCL programs built on {}", all.len(), cl.device_name);
+}
+
+#[test]
 fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     let Some(mut cl) = cl() else { return };
     let n = 1000;

@@ -94,15 +94,7 @@ fn every_generated_cuda_source_compiles_with_nvrtc() {
     if !nvrtc_or_skip() {
         return;
     }
-    use macro_corpus::{numba, peer};
-    let mut sources: Vec<(&str, &str)> = numba::cases().iter().map(|c| (c.name, c.cuda)).collect();
-    sources.extend([
-        ("vadd", peer::vadd::cuda_source()),
-        ("matmul_shared", peer::matmul_shared::cuda_source()),
-        ("reduce_shared", peer::reduce_shared::cuda_source()),
-        ("out_of_bounds", numba::out_of_bounds::cuda_source()),
-        ("divide", numba::divide::cuda_source()),
-    ]);
+    let sources: Vec<(&str, &str)> = macro_corpus::all_sources().into_iter().map(|(n, c, _)| (n, c)).collect();
     let mut failures = Vec::new();
     for (name, src) in &sources {
         match builtin::compile(name, src) {

@@ -16,6 +16,11 @@ pub fn ty<T>(v: T) -> T {
     v
 }
 
+/// The exact C literal of a const, at the const's own type (rustc's).
+pub fn c_literal_of<T: CLiteral>(v: T, target: Target) -> String {
+    v.c_literal(target)
+}
+
 /// A record usable in kernels (implemented by `#[rumba::record]`).
 pub trait KernelRecord: bytemuck::Pod {
     /// The C type name.

@@ -462,7 +462,7 @@ impl Printer<'_> {
                         }
                         let vn = self.fresh("v");
                         let v = self.expr(value);
-                        let ety = self.ty(&elem);
+                        let ety = self.ty(&value.ty);
                         self.line(&format!("{ety} {vn} = {v};"));
                         let i = names.join(", ");
                         let cur = format!("{load}({arr_name}, {i}, {at})");

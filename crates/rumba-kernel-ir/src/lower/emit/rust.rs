@@ -163,7 +163,7 @@ impl R<'_> {
                         None => quote_spanned!(*span=> #a.set(#i, #v);),
                         Some(op) => {
                             let elem = self.f.arrays[*array].elem.clone();
-                            let ety = self.ty(&elem);
+                            let ety = self.ty(&value.ty);
                             let cur = quote!(#a.get(__rumba_i));
                             let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
                             quote_spanned!(*span=> {
@@ -309,6 +309,10 @@ impl R<'_> {
             }
             ExprKind::Const(c) => {
                 let p = &self.f.consts[*c].path;
+                if e.ty == Ty::Unit {
+                    // Only converted with `as`: its type is rustc's business.
+                    return quote_spanned!(span=> #p);
+                }
                 let ty = self.ty(&e.ty);
                 quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>(#p))
             }

@@ -476,7 +476,21 @@ impl Cx {
                 mk(ExprKind::Binary(op, Box::new(l), Box::new(r), site), ty, span)
             }
             syn::Expr::Cast(c) => {
-                let x = self.expr(&c.expr);
+                // `CONST as T`: the const's own type only matters to rustc (its `#define` gets
+                // rustc's value and type), so it need not be inferred here.
+                let x = match &*c.expr {
+                    syn::Expr::Path(p)
+                        if p.qself.is_none()
+                            && p.path.segments.len() == 1
+                            && !self.name_is_bound(&p.path.segments[0].ident.to_string())
+                            && p.path.segments[0].ident.to_string().chars().next().is_some_and(|ch| ch.is_uppercase()) =>
+                    {
+                        let ci = self.const_index(&p.path);
+                        let ty = self.types.error(p.span());
+                        mk(ExprKind::Const(ci), ty, p.span())
+                    }
+                    _ => self.expr(&c.expr),
+                };
                 let target = match self.written_type(&c.ty) {
                     Some(Ty::Scalar(s)) => s,
                     Some(_) => return bad(self, "`as` converts between element types only"),

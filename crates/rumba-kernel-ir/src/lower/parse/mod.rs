@@ -897,6 +897,11 @@ impl Cx {
         (self.const_use(path, Scalar::Usize), ty)
     }
 
+    /// A const used only as the operand of `as` (its type stays rustc's).
+    pub(crate) fn const_index(&mut self, path: &syn::Path) -> usize {
+        self.const_use(path, Scalar::Usize)
+    }
+
     pub(crate) fn fn_kind(&self) -> FnKind {
         self.kind
     }

@@ -79,7 +79,7 @@ fn body() {
 // local j: uniform
 // barrier Plain at #10: uniform control
 // barrier Plain at #13: uniform control
-// live across barriers: [x, y, tx, ty, n, acc, tile, j]
+// live across barriers: [x, y, tx, ty, n, acc, tile]
 // ---- reduce_shared
 fn body() {
     let s = t.shared_array::<f32>(256usize);
