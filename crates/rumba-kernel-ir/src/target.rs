@@ -360,8 +360,14 @@ mod tests {
             let back: f32 = body.trim_end_matches('f').parse().unwrap();
             assert_eq!(back.to_bits(), v.to_bits(), "{s}");
         }
-        assert_eq!(c_int_lit(u64::MAX as i128, Scalar::U64, Target::Cuda), "18446744073709551615ull");
-        assert_eq!(c_int_lit(i64::MIN as i128, Scalar::I64, Target::OpenCl), "(-9223372036854775807l - 1)");
+        assert_eq!(
+            c_int_lit(u64::MAX as i128, Scalar::U64, Target::Cuda),
+            "18446744073709551615ull"
+        );
+        assert_eq!(
+            c_int_lit(i64::MIN as i128, Scalar::I64, Target::OpenCl),
+            "(-9223372036854775807l - 1)"
+        );
         assert_eq!(7u16.c_literal(Target::Cuda), "((unsigned short)7)");
         assert_eq!(true.c_literal(Target::OpenCl), "true");
     }

@@ -21,7 +21,11 @@ fn render(src: &str) -> (String, String, String) {
     for item in &file.items {
         let syn::Item::Fn(f) = item else { continue };
         let attr = f.attrs.iter().find_map(|a| {
-            a.path().segments.last().map(|s| s.ident.to_string()).filter(|n| n == "kernel" || n == "device")
+            a.path()
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .filter(|n| n == "kernel" || n == "device")
         });
         let lowered = match attr.as_deref() {
             Some("kernel") => lower_kernel(f, &Options::default()),
@@ -54,7 +58,9 @@ fn golden_files_match() {
         .expect("golden dir")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs") && !p.to_string_lossy().ends_with(".sim.rs"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "rs") && !p.to_string_lossy().ends_with(".sim.rs")
+        })
         .collect();
     inputs.sort();
     // The kernel corpus of rumba's behaviour tests (peer workloads, Numba ports) is golden too.
@@ -76,7 +82,10 @@ fn golden_files_match() {
             } else {
                 let want = std::fs::read_to_string(&path).unwrap_or_default();
                 if want != text {
-                    mismatches.push(format!("{} differs (UPDATE_GOLDEN=1 rewrites it)", path.display()));
+                    mismatches.push(format!(
+                        "{} differs (UPDATE_GOLDEN=1 rewrites it)",
+                        path.display()
+                    ));
                 }
             }
         }

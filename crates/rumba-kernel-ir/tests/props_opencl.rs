@@ -63,12 +63,18 @@ prims!(i8 => I8, u8; u8 => U8, u8; i16 => I16, u16; u16 => U16, u16; i32 => I32,
     i64 => I64, u64; u64 => U64, u64; isize => Isize, u64; usize => Usize, u64);
 impl Prim for f32 {
     fn to_v(self) -> V {
-        V { ty: Scalar::F32, bits: self.to_bits() as u64 }
+        V {
+            ty: Scalar::F32,
+            bits: self.to_bits() as u64,
+        }
     }
 }
 impl Prim for f64 {
     fn to_v(self) -> V {
-        V { ty: Scalar::F64, bits: self.to_bits() }
+        V {
+            ty: Scalar::F64,
+            bits: self.to_bits(),
+        }
     }
 }
 
@@ -77,16 +83,66 @@ macro_rules! with {
     ($v:expr, |$x:ident: $T:ident| $body:expr) => {{
         let v = $v;
         match v.ty {
-            Scalar::I8 => { #[allow(dead_code)] type $T = i8; let $x = v.bits as u8 as i8; $body }
-            Scalar::U8 => { #[allow(dead_code)] type $T = u8; let $x = v.bits as u8; $body }
-            Scalar::I16 => { #[allow(dead_code)] type $T = i16; let $x = v.bits as u16 as i16; $body }
-            Scalar::U16 => { #[allow(dead_code)] type $T = u16; let $x = v.bits as u16; $body }
-            Scalar::I32 => { #[allow(dead_code)] type $T = i32; let $x = v.bits as u32 as i32; $body }
-            Scalar::U32 => { #[allow(dead_code)] type $T = u32; let $x = v.bits as u32; $body }
-            Scalar::I64 => { #[allow(dead_code)] type $T = i64; let $x = v.bits as i64; $body }
-            Scalar::U64 => { #[allow(dead_code)] type $T = u64; let $x = v.bits; $body }
-            Scalar::Isize => { #[allow(dead_code)] type $T = isize; let $x = v.bits as i64 as isize; $body }
-            Scalar::Usize => { #[allow(dead_code)] type $T = usize; let $x = v.bits as usize; $body }
+            Scalar::I8 => {
+                #[allow(dead_code)]
+                type $T = i8;
+                let $x = v.bits as u8 as i8;
+                $body
+            }
+            Scalar::U8 => {
+                #[allow(dead_code)]
+                type $T = u8;
+                let $x = v.bits as u8;
+                $body
+            }
+            Scalar::I16 => {
+                #[allow(dead_code)]
+                type $T = i16;
+                let $x = v.bits as u16 as i16;
+                $body
+            }
+            Scalar::U16 => {
+                #[allow(dead_code)]
+                type $T = u16;
+                let $x = v.bits as u16;
+                $body
+            }
+            Scalar::I32 => {
+                #[allow(dead_code)]
+                type $T = i32;
+                let $x = v.bits as u32 as i32;
+                $body
+            }
+            Scalar::U32 => {
+                #[allow(dead_code)]
+                type $T = u32;
+                let $x = v.bits as u32;
+                $body
+            }
+            Scalar::I64 => {
+                #[allow(dead_code)]
+                type $T = i64;
+                let $x = v.bits as i64;
+                $body
+            }
+            Scalar::U64 => {
+                #[allow(dead_code)]
+                type $T = u64;
+                let $x = v.bits;
+                $body
+            }
+            Scalar::Isize => {
+                #[allow(dead_code)]
+                type $T = isize;
+                let $x = v.bits as i64 as isize;
+                $body
+            }
+            Scalar::Usize => {
+                #[allow(dead_code)]
+                type $T = usize;
+                let $x = v.bits as usize;
+                $body
+            }
             Scalar::F32 | Scalar::F64 | Scalar::Bool => unreachable!("integer expected"),
         }
     }};
@@ -171,10 +227,16 @@ impl E {
                     Op::Add => format!("({x} + {y})"),
                     Op::Sub => format!("({x} - {y})"),
                     Op::Mul => format!("({x} * {y})"),
-                    Op::Div | Op::Rem if t.is_float() => format!("({x} {} {y})", if *op == Op::Div { "/" } else { "%" }),
+                    Op::Div | Op::Rem if t.is_float() => {
+                        format!("({x} {} {y})", if *op == Op::Div { "/" } else { "%" })
+                    }
                     Op::Div | Op::Rem => {
                         let o = if *op == Op::Div { "/" } else { "%" };
-                        let min = if t.is_signed_int() { format!(" && !({x} == {}::MIN && {y} == -1)", t.rust_name()) } else { String::new() };
+                        let min = if t.is_signed_int() {
+                            format!(" && !({x} == {}::MIN && {y} == -1)", t.rust_name())
+                        } else {
+                            String::new()
+                        };
                         format!("(if {y} != 0{min} {{ {x} {o} {y} }} else {{ {x} }})")
                     }
                     Op::And => format!("({x} & {y})"),
@@ -207,7 +269,11 @@ impl E {
                 }
                 if matches!(op, Op::Shl | Op::Shr) {
                     let amount = with!(y, |s: T| s as u32);
-                    return with!(x, |v: T| if *op == Op::Shl { v.wrapping_shl(amount).to_v() } else { v.wrapping_shr(amount).to_v() });
+                    return with!(x, |v: T| if *op == Op::Shl {
+                        v.wrapping_shl(amount).to_v()
+                    } else {
+                        v.wrapping_shr(amount).to_v()
+                    });
                 }
                 let yv = y;
                 with!(x, |p: T| {
@@ -294,14 +360,30 @@ fn lit(v: V) -> String {
     let s = match v.ty {
         Scalar::F32 => {
             let f = f32::from_bits(v.bits as u32);
-            if f.is_nan() { return "f32::NAN".into() }
-            if f.is_infinite() { return if f > 0.0 { "f32::INFINITY".into() } else { "f32::NEG_INFINITY".into() } }
+            if f.is_nan() {
+                return "f32::NAN".into();
+            }
+            if f.is_infinite() {
+                return if f > 0.0 {
+                    "f32::INFINITY".into()
+                } else {
+                    "f32::NEG_INFINITY".into()
+                };
+            }
             format!("{f:?}f32")
         }
         Scalar::F64 => {
             let f = f64::from_bits(v.bits);
-            if f.is_nan() { return "f64::NAN".into() }
-            if f.is_infinite() { return if f > 0.0 { "f64::INFINITY".into() } else { "f64::NEG_INFINITY".into() } }
+            if f.is_nan() {
+                return "f64::NAN".into();
+            }
+            if f.is_infinite() {
+                return if f > 0.0 {
+                    "f64::INFINITY".into()
+                } else {
+                    "f64::NEG_INFINITY".into()
+                };
+            }
             format!("{f:?}f64")
         }
         t => {
@@ -312,30 +394,67 @@ fn lit(v: V) -> String {
             format!("{x}{}", t.rust_name())
         }
     };
-    if s.starts_with('-') { format!("({s})") } else { s }
+    if s.starts_with('-') {
+        format!("({s})")
+    } else {
+        s
+    }
 }
 
 fn value(ty: Scalar) -> impl Strategy<Value = V> {
     let special_f = prop_oneof![
-        Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(-0.0), Just(0.0),
-        Just(1.0e-310), Just(3.0e9), Just(-3.0e9), Just(1.0e20), Just(-1.7), Just(2.9), Just(255.5),
-        Just(-129.0), Just(65535.9), Just(1.0e-40),
-        any::<f64>(), -1.0e6..1.0e6f64,
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(-0.0),
+        Just(0.0),
+        Just(1.0e-310),
+        Just(3.0e9),
+        Just(-3.0e9),
+        Just(1.0e20),
+        Just(-1.7),
+        Just(2.9),
+        Just(255.5),
+        Just(-129.0),
+        Just(65535.9),
+        Just(1.0e-40),
+        any::<f64>(),
+        -1.0e6..1.0e6f64,
     ];
     match ty {
         Scalar::F32 => special_f.prop_map(|f| (f as f32).to_v()).boxed(),
         Scalar::F64 => special_f.prop_map(|f| f.to_v()).boxed(),
         t => {
             let (lo, hi) = t.int_range();
-            prop_oneof![Just(lo), Just(hi), Just(0), Just(1), Just(-1i128.max(lo)), any::<u64>().prop_map(|b| b as i128), -300i128..300]
-                .prop_map(move |x| cast(V { ty: Scalar::I64, bits: x as i64 as u64 }, t))
-                .boxed()
+            prop_oneof![
+                Just(lo),
+                Just(hi),
+                Just(0),
+                Just(1),
+                Just(-1i128.max(lo)),
+                any::<u64>().prop_map(|b| b as i128),
+                -300i128..300
+            ]
+            .prop_map(move |x| {
+                cast(
+                    V {
+                        ty: Scalar::I64,
+                        bits: x as i64 as u64,
+                    },
+                    t,
+                )
+            })
+            .boxed()
         }
     }
 }
 
 fn leaf(ty: Scalar) -> BoxedStrategy<E> {
-    prop_oneof![(0..N_INPUTS).prop_map(move |k| E::Input(ty, k)), value(ty).prop_map(E::Lit)].boxed()
+    prop_oneof![
+        (0..N_INPUTS).prop_map(move |k| E::Input(ty, k)),
+        value(ty).prop_map(E::Lit)
+    ]
+    .boxed()
 }
 
 fn tree(ty: Scalar, depth: u32) -> BoxedStrategy<E> {
@@ -344,17 +463,35 @@ fn tree(ty: Scalar, depth: u32) -> BoxedStrategy<E> {
     }
     let sub = move || tree(ty, depth - 1);
     let float = ty.is_float();
-    let mut ops = vec![Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Rem, Op::Min, Op::Max];
+    let mut ops = vec![
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Rem,
+        Op::Min,
+        Op::Max,
+    ];
     if !float {
         ops.extend([Op::And, Op::Or, Op::Xor]);
     }
-    let bin = (proptest::sample::select(ops), sub(), sub()).prop_map(|(op, a, b)| E::Bin(op, Box::new(a), Box::new(b)));
+    let bin = (proptest::sample::select(ops), sub(), sub())
+        .prop_map(|(op, a, b)| E::Bin(op, Box::new(a), Box::new(b)));
     let any_ty = proptest::sample::select(TYPES.to_vec());
-    let cast = any_ty.prop_flat_map(move |from| tree(from, depth - 1)).prop_map(move |a| E::Cast(ty, Box::new(a)));
+    let cast = any_ty
+        .prop_flat_map(move |from| tree(from, depth - 1))
+        .prop_map(move |a| E::Cast(ty, Box::new(a)));
     let mut options: Vec<BoxedStrategy<E>> = vec![leaf(ty), bin.boxed(), cast.boxed()];
     if !float {
-        let shift = (any::<bool>(), sub(), proptest::sample::select(TYPES[..10].to_vec()).prop_flat_map(move |s| tree(s, depth - 1)))
-            .prop_map(|(l, a, b)| E::Bin(if l { Op::Shl } else { Op::Shr }, Box::new(a), Box::new(b)));
+        let shift = (
+            any::<bool>(),
+            sub(),
+            proptest::sample::select(TYPES[..10].to_vec())
+                .prop_flat_map(move |s| tree(s, depth - 1)),
+        )
+            .prop_map(|(l, a, b)| {
+                E::Bin(if l { Op::Shl } else { Op::Shr }, Box::new(a), Box::new(b))
+            });
         options.push(shift.boxed());
         options.push(sub().prop_map(|a| E::Not(Box::new(a))).boxed());
     }
@@ -368,18 +505,26 @@ fn tree(ty: Scalar, depth: u32) -> BoxedStrategy<E> {
     if ty == Scalar::U8 {
         let cmp = (any::<bool>(), proptest::sample::select(TYPES.to_vec()))
             .prop_flat_map(move |(lt, s)| (Just(lt), tree(s, depth - 1), tree(s, depth - 1)))
-            .prop_map(|(lt, a, b)| E::Bin(if lt { Op::Lt } else { Op::Eq }, Box::new(a), Box::new(b)));
+            .prop_map(|(lt, a, b)| {
+                E::Bin(if lt { Op::Lt } else { Op::Eq }, Box::new(a), Box::new(b))
+            });
         options.push(cmp.boxed());
     }
     proptest::strategy::Union::new(options).boxed()
 }
 
 fn exprs() -> impl Strategy<Value = Vec<E>> {
-    proptest::collection::vec(proptest::sample::select(TYPES.to_vec()).prop_flat_map(|t| tree(t, 3)), 24)
+    proptest::collection::vec(
+        proptest::sample::select(TYPES.to_vec()).prop_flat_map(|t| tree(t, 3)),
+        24,
+    )
 }
 
 fn inputs() -> impl Strategy<Value = Vec<Vec<V>>> {
-    TYPES.iter().map(|&t| proptest::collection::vec(value(t), N_INPUTS)).collect::<Vec<_>>()
+    TYPES
+        .iter()
+        .map(|&t| proptest::collection::vec(value(t), N_INPUTS))
+        .collect::<Vec<_>>()
 }
 
 struct Cl {
@@ -403,12 +548,19 @@ fn cl() -> Option<Cl> {
         if device.single_fp_config().unwrap_or(0) & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT != 0 {
             options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
         }
-        Ok(Cl { context, queue, options })
+        Ok(Cl {
+            context,
+            queue,
+            options,
+        })
     };
     match open() {
         Ok(c) => Some(c),
         Err(e) => {
-            assert!(std::env::var("RUMBA_REQUIRE_OPENCL").map_or(true, |v| v != "1"), "RUMBA_REQUIRE_OPENCL=1 but OpenCL is unavailable: {e}");
+            assert!(
+                std::env::var("RUMBA_REQUIRE_OPENCL").map_or(true, |v| v != "1"),
+                "RUMBA_REQUIRE_OPENCL=1 but OpenCL is unavailable: {e}"
+            );
             eprintln!("SKIPPED: OpenCL unavailable ({e})");
             None
         }
@@ -429,7 +581,13 @@ fn kernel_source(es: &[E]) -> (String, Vec<(Scalar, usize)>) {
     for e in es {
         let ty = e.ty();
         let k = TYPES.iter().position(|x| *x == ty).unwrap();
-        let _ = writeln!(body, "    out_{}[{}] = {};", ty.rust_name(), count[k], e.rust());
+        let _ = writeln!(
+            body,
+            "    out_{}[{}] = {};",
+            ty.rust_name(),
+            count[k],
+            e.rust()
+        );
         slots.push((ty, count[k]));
         count[k] += 1;
     }
@@ -437,35 +595,69 @@ fn kernel_source(es: &[E]) -> (String, Vec<(Scalar, usize)>) {
         let n = t.rust_name();
         let _ = writeln!(body, "    out_{n}[63] = in_{n}[0];");
     }
-    (format!("#[kernel]\nfn props({params}) {{\n    let _ = t.grid1();\n{body}}}\n"), slots)
+    (
+        format!("#[kernel]\nfn props({params}) {{\n    let _ = t.grid1();\n{body}}}\n"),
+        slots,
+    )
 }
 
 fn run(cl: &Cl, es: &[E], inputs: &[Vec<V>]) -> Result<(), String> {
     let (src, slots) = kernel_source(es);
     let item: syn::ItemFn = syn::parse_str(&src).map_err(|e| format!("{e}\n{src}"))?;
-    let lowered = lower_kernel(&item, &Options::default()).map_err(|e| format!("lowering failed: {e}\n{src}"))?;
-    let program = assemble(Target::OpenCl, &CProgram { kernel: &lowered.opencl, ..Default::default() });
-    let prog = Program::create_and_build_from_source(&cl.context, &program, &cl.options).map_err(|l| format!("{l}\n{}", lowered.opencl))?;
+    let lowered = lower_kernel(&item, &Options::default())
+        .map_err(|e| format!("lowering failed: {e}\n{src}"))?;
+    let program = assemble(
+        Target::OpenCl,
+        &CProgram {
+            kernel: &lowered.opencl,
+            ..Default::default()
+        },
+    );
+    let prog = Program::create_and_build_from_source(&cl.context, &program, &cl.options)
+        .map_err(|l| format!("{l}\n{}", lowered.opencl))?;
     let kernel = Kernel::create(&prog, "props").map_err(|e| e.to_string())?;
     let mut index = 0u32;
     let set = |index: &mut u32, bytes: &[u8]| {
         // SAFETY: `bytes` is the argument's value; OpenCL copies it.
-        unsafe { cl3::kernel::set_kernel_arg(kernel.get(), *index, bytes.len(), bytes.as_ptr() as *const c_void) }.unwrap();
+        unsafe {
+            cl3::kernel::set_kernel_arg(
+                kernel.get(),
+                *index,
+                bytes.len(),
+                bytes.as_ptr() as *const c_void,
+            )
+        }
+        .unwrap();
         *index += 1;
     };
     let mut outs = Vec::new();
     let mut keep = Vec::new();
     for (k, t) in TYPES.iter().enumerate() {
         let size = t.size();
-        for (is_out, vals) in [(false, inputs[k].clone()), (true, vec![V { ty: *t, bits: 0 }; 64])] {
+        for (is_out, vals) in [
+            (false, inputs[k].clone()),
+            (true, vec![V { ty: *t, bits: 0 }; 64]),
+        ] {
             let mut bytes = Vec::new();
             for v in &vals {
                 bytes.extend_from_slice(&v.bits.to_ne_bytes()[..size]);
             }
             // SAFETY: a fresh buffer, no host pointer.
-            let mut buf = unsafe { Buffer::<u8>::create(&cl.context, CL_MEM_READ_WRITE, bytes.len(), std::ptr::null_mut()) }.unwrap();
+            let mut buf = unsafe {
+                Buffer::<u8>::create(
+                    &cl.context,
+                    CL_MEM_READ_WRITE,
+                    bytes.len(),
+                    std::ptr::null_mut(),
+                )
+            }
+            .unwrap();
             // SAFETY: blocking write of the buffer's size.
-            unsafe { cl.queue.enqueue_write_buffer(&mut buf, CL_BLOCKING, 0, &bytes, &[]) }.unwrap();
+            unsafe {
+                cl.queue
+                    .enqueue_write_buffer(&mut buf, CL_BLOCKING, 0, &bytes, &[])
+            }
+            .unwrap();
             set(&mut index, &(buf.get() as usize).to_ne_bytes());
             set(&mut index, &0i64.to_ne_bytes());
             set(&mut index, &(vals.len() as i64).to_ne_bytes());
@@ -481,32 +673,59 @@ fn run(cl: &Cl, es: &[E], inputs: &[Vec<V>]) -> Result<(), String> {
     index += 1;
     set(&mut index, &0u64.to_ne_bytes());
     // SAFETY: a fresh 128-byte buffer, zeroed below.
-    let mut fault = unsafe { Buffer::<u8>::create(&cl.context, CL_MEM_READ_WRITE, 128, std::ptr::null_mut()) }.unwrap();
+    let mut fault =
+        unsafe { Buffer::<u8>::create(&cl.context, CL_MEM_READ_WRITE, 128, std::ptr::null_mut()) }
+            .unwrap();
     // SAFETY: blocking write of 128 bytes.
-    unsafe { cl.queue.enqueue_write_buffer(&mut fault, CL_BLOCKING, 0, &[0u8; 128], &[]) }.unwrap();
+    unsafe {
+        cl.queue
+            .enqueue_write_buffer(&mut fault, CL_BLOCKING, 0, &[0u8; 128], &[])
+    }
+    .unwrap();
     set(&mut index, &(fault.get() as usize).to_ne_bytes());
     let one = [1usize; 3];
     // SAFETY: all arguments are set as the ABI says.
-    unsafe { cl.queue.enqueue_nd_range_kernel(kernel.get(), 3, std::ptr::null(), one.as_ptr(), one.as_ptr(), &[]) }.unwrap();
+    unsafe {
+        cl.queue.enqueue_nd_range_kernel(
+            kernel.get(),
+            3,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            &[],
+        )
+    }
+    .unwrap();
     cl.queue.finish().unwrap();
     let mut results = Vec::new();
     for (t, len, b) in outs {
         let mut bytes = vec![0u8; len];
         // SAFETY: blocking read of the buffer's size.
-        unsafe { cl.queue.enqueue_read_buffer(&keep[b], CL_BLOCKING, 0, &mut bytes, &[]) }.unwrap();
+        unsafe {
+            cl.queue
+                .enqueue_read_buffer(&keep[b], CL_BLOCKING, 0, &mut bytes, &[])
+        }
+        .unwrap();
         let vals: Vec<V> = bytes
             .chunks_exact(t.size())
             .map(|c| {
                 let mut w = [0u8; 8];
                 w[..c.len()].copy_from_slice(c);
-                V { ty: t, bits: u64::from_ne_bytes(w) }
+                V {
+                    ty: t,
+                    bits: u64::from_ne_bytes(w),
+                }
             })
             .collect();
         results.push(vals);
     }
     let mut record = [0u8; 128];
     // SAFETY: blocking read of 128 bytes.
-    unsafe { cl.queue.enqueue_read_buffer(&fault, CL_BLOCKING, 0, &mut record, &[]) }.unwrap();
+    unsafe {
+        cl.queue
+            .enqueue_read_buffer(&fault, CL_BLOCKING, 0, &mut record, &[])
+    }
+    .unwrap();
     if record[0] != 0 {
         return Err(format!("unexpected fault record {record:?}\n{src}"));
     }
@@ -519,7 +738,10 @@ fn run(cl: &Cl, es: &[E], inputs: &[Vec<V>]) -> Result<(), String> {
             _ => false,
         };
         if want != got && !(nan(want) && nan(got)) {
-            return Err(format!("`{}`: Rust {want:?}, OpenCL {got:?}\ninputs {inputs:?}", e.rust()));
+            return Err(format!(
+                "`{}`: Rust {want:?}, OpenCL {got:?}\ninputs {inputs:?}",
+                e.rust()
+            ));
         }
     }
     Ok(())
@@ -528,7 +750,10 @@ fn run(cl: &Cl, es: &[E], inputs: &[Vec<V>]) -> Result<(), String> {
 #[test]
 fn expression_trees_agree_between_rust_and_opencl() {
     let Some(cl) = cl() else { return };
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 24, ..ProptestConfig::default() });
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 24,
+        ..ProptestConfig::default()
+    });
     runner
         .run(&(exprs(), inputs()), |(es, ins)| {
             run(&cl, &es, &ins).map_err(TestCaseError::fail)
@@ -540,10 +765,20 @@ fn expression_trees_agree_between_rust_and_opencl() {
 fn the_property_can_fail() {
     // A wrong expectation is caught: the harness is not vacuous.
     let Some(cl) = cl() else { return };
-    let e = E::Bin(Op::Add, Box::new(E::Input(Scalar::I32, 0)), Box::new(E::Lit(1i32.to_v())));
-    let mut ins: Vec<Vec<V>> = TYPES.iter().map(|t| vec![V { ty: *t, bits: 0 }; N_INPUTS]).collect();
+    let e = E::Bin(
+        Op::Add,
+        Box::new(E::Input(Scalar::I32, 0)),
+        Box::new(E::Lit(1i32.to_v())),
+    );
+    let mut ins: Vec<Vec<V>> = TYPES
+        .iter()
+        .map(|t| vec![V { ty: *t, bits: 0 }; N_INPUTS])
+        .collect();
     ins[4][0] = i32::MAX.to_v();
-    assert!(run(&cl, std::slice::from_ref(&e), &ins).is_ok(), "i32::MAX + 1 wraps on both");
+    assert!(
+        run(&cl, std::slice::from_ref(&e), &ins).is_ok(),
+        "i32::MAX + 1 wraps on both"
+    );
     let mut wrong = ins.clone();
     wrong[4][0] = 5i32.to_v();
     // Evaluate against different inputs than the device got: must be reported.

@@ -298,13 +298,16 @@ fn expand_device(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
 
 fn field_type(ty: &syn::Type) -> Option<(Scalar, usize)> {
     match ty {
-        syn::Type::Path(p) => Scalar::from_rust_name(&p.path.get_ident()?.to_string()).map(|s| (s, 0)),
+        syn::Type::Path(p) => {
+            Scalar::from_rust_name(&p.path.get_ident()?.to_string()).map(|s| (s, 0))
+        }
         syn::Type::Array(a) => {
             let (s, _) = field_type(&a.elem)?;
             match &a.len {
-                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
-                    Some((s, i.base10_parse::<usize>().ok()?))
-                }
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => Some((s, i.base10_parse::<usize>().ok()?)),
                 _ => None,
             }
         }
@@ -315,10 +318,16 @@ fn field_type(ty: &syn::Type) -> Option<(Scalar, usize)> {
 fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2> {
     let k = krate();
     if !item.generics.params.is_empty() {
-        return Err(syn::Error::new(item.generics.span(), "records cannot be generic"));
+        return Err(syn::Error::new(
+            item.generics.span(),
+            "records cannot be generic",
+        ));
     }
     let syn::Fields::Named(fields) = &item.fields else {
-        return Err(syn::Error::new(item.fields.span(), "a record has named fields: `struct P { x: f32, y: f32 }`"));
+        return Err(syn::Error::new(
+            item.fields.span(),
+            "a record has named fields: `struct P { x: f32, y: f32 }`",
+        ));
     };
     let mut errors: Option<syn::Error> = None;
     let mut descs = Vec::new();
@@ -333,7 +342,10 @@ fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2> {
                 sizes.push(quote!(::core::mem::size_of::<#t>()));
             }
             None => {
-                let e = syn::Error::new(fld.ty.span(), "record fields are element types (`f32`, `u64`, …) or fixed arrays of them (`[f32; 3]`)");
+                let e = syn::Error::new(
+                    fld.ty.span(),
+                    "record fields are element types (`f32`, `u64`, …) or fixed arrays of them (`[f32; 3]`)",
+                );
                 match &mut errors {
                     Some(all) => all.combine(e),
                     None => errors = Some(e),

@@ -130,11 +130,11 @@ pub use interop::{
     from_cuda_array_interface, from_dlpack, is_cuda_array,
 };
 pub use kernel::{In, InOut, Kernel, Out, const_array_like};
+/// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
+pub use ndarray;
 /// `#[rumba::kernel]` and `#[rumba::device]`: one Rust kernel source for the simulator, CUDA
 /// and OpenCL (see [`kernel::prelude`]; records are `#[rumba::kernel::record]`).
 pub use rumba_macros::{device, kernel};
-/// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
-pub use ndarray;
 pub use runtime::{
     DetectReport, Device, backend_driver, close, configure, current_context, current_device,
     defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot, memory_stats,

@@ -44,9 +44,16 @@ macro_rules! peer_case {
 fn every_generated_opencl_source_builds() {
     let Some(mut cl) = cl() else { return };
     let all = macro_corpus::all_sources();
-    let failures: Vec<String> = all.iter().filter_map(|(name, _, src)| cl.program(src).err().map(|e| format!("{name}: {e}"))).collect();
+    let failures: Vec<String> = all
+        .iter()
+        .filter_map(|(name, _, src)| cl.program(src).err().map(|e| format!("{name}: {e}")))
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    eprintln!("{} generated OpenCL programs built on {}", all.len(), cl.device_name);
+    eprintln!(
+        "{} generated OpenCL programs built on {}",
+        all.len(),
+        cl.device_name
+    );
 }
 
 #[test]
@@ -56,18 +63,41 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     let m = 40;
     let r: usize = 3000;
     let cases = [
-        peer_case!(vadd, [4, 1, 1], [256, 1, 1], vec![HostArg::array(&random(n, 1), &[n]), HostArg::array(&random(n, 2), &[n]), HostArg::zeros::<f32>(n)]),
-        peer_case!(matmul_shared, [3, 3, 1], [16, 16, 1], vec![
-            HostArg::array(&random(m * m, 3), &[m, m]),
-            HostArg::array(&random(m * m, 4), &[m, m]),
-            HostArg::array(&vec![0f32; m * m], &[m, m]),
-        ]),
-        peer_case!(reduce_shared, [r.div_ceil(256), 1, 1], [256, 1, 1], vec![HostArg::array(&random(r, 5), &[r]), HostArg::zeros::<f32>(r.div_ceil(256))]),
+        peer_case!(
+            vadd,
+            [4, 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(n, 1), &[n]),
+                HostArg::array(&random(n, 2), &[n]),
+                HostArg::zeros::<f32>(n)
+            ]
+        ),
+        peer_case!(
+            matmul_shared,
+            [3, 3, 1],
+            [16, 16, 1],
+            vec![
+                HostArg::array(&random(m * m, 3), &[m, m]),
+                HostArg::array(&random(m * m, 4), &[m, m]),
+                HostArg::array(&vec![0f32; m * m], &[m, m]),
+            ]
+        ),
+        peer_case!(
+            reduce_shared,
+            [r.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(r, 5), &[r]),
+                HostArg::zeros::<f32>(r.div_ceil(256))
+            ]
+        ),
     ];
     for case in &cases {
         let sim = run_backend(case).unwrap();
         let mut ocl = case.args.clone();
-        cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut ocl).unwrap();
+        cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut ocl)
+            .unwrap();
         assert_agree(case.name, case.agree, &sim, &ocl);
         assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
     }
@@ -80,12 +110,24 @@ fn the_numba_corpus_agrees_between_sim_and_opencl() {
     for case in numba::cases() {
         let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let mut ocl = case.args.clone();
-        cl.run(case.opencl, case.abi, case.grid, case.block, case.dynamic_shared_bytes, &mut ocl)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        cl.run(
+            case.opencl,
+            case.abi,
+            case.grid,
+            case.block,
+            case.dynamic_shared_bytes,
+            &mut ocl,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         assert_agree(case.name, case.agree, &sim, &ocl);
         ran.push(case.name);
     }
-    eprintln!("sim and OpenCL ({}) agree on {} kernels: {}", cl.device_name, ran.len(), ran.join(", "));
+    eprintln!(
+        "sim and OpenCL ({}) agree on {} kernels: {}",
+        cl.device_name,
+        ran.len(),
+        ran.join(", ")
+    );
 }
 
 #[test]
@@ -105,19 +147,36 @@ fn out_of_bounds_is_the_same_kernel_fault_on_sim_and_opencl() {
     };
     let sim = run_backend(&case).unwrap_err();
     let mut args = case.args.clone();
-    let ocl = cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut args).unwrap_err();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
     for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
-        let rumba::Error::KernelFault { kernel, block, thread, message } = err else {
+        let rumba::Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            message,
+        } = err
+        else {
             panic!("{who}: {err}");
         };
         assert_eq!(kernel, "out_of_bounds", "{who}");
         assert_eq!(block[0], 1, "{who}: {err}");
         assert!((3..8).contains(&thread[0]), "{who}: {err}");
         let index = 8 + thread[0];
-        assert!(message.contains(&format!("index ({index},) is out of bounds for axis 0 with size 11"))
-            || message.contains(&format!("index {index} is out of bounds for axis 0 with size 11")), "{who}: {message}");
+        assert!(
+            message.contains(&format!(
+                "index ({index},) is out of bounds for axis 0 with size 11"
+            )) || message.contains(&format!(
+                "index {index} is out of bounds for axis 0 with size 11"
+            )),
+            "{who}: {message}"
+        );
     }
-    assert!(ocl.to_string().contains("store to global array `a[i]`"), "{ocl}");
+    assert!(
+        ocl.to_string().contains("store to global array `a[i]`"),
+        "{ocl}"
+    );
     // The in-bounds threads still wrote (no early exit).
     assert_eq!(args[0].values::<i32>(), (0..11).collect::<Vec<i32>>());
 }
@@ -141,9 +200,20 @@ fn division_by_zero_is_a_kernel_fault_on_sim_and_opencl() {
     };
     let sim = run_backend(&case).unwrap_err();
     let mut args = case.args.clone();
-    let ocl = cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut args).unwrap_err();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
     for err in [&sim, &ocl] {
-        assert!(matches!(err, rumba::Error::KernelFault { thread: [13, 0, 0], .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                rumba::Error::KernelFault {
+                    thread: [13, 0, 0],
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains("divide by zero"), "{err}");
     }
 }

@@ -84,7 +84,10 @@ fn nvrtc_or_skip() -> bool {
         return true;
     }
     let required = std::env::var("RUMBA_REQUIRE_NVRTC").is_ok_and(|v| v == "1");
-    assert!(!required, "RUMBA_REQUIRE_NVRTC=1 but libnvrtc was not found on the loader path (LD_LIBRARY_PATH)");
+    assert!(
+        !required,
+        "RUMBA_REQUIRE_NVRTC=1 but libnvrtc was not found on the loader path (LD_LIBRARY_PATH)"
+    );
     eprintln!("SKIPPED: libnvrtc not found");
     false
 }
@@ -94,24 +97,43 @@ fn every_generated_cuda_source_compiles_with_nvrtc() {
     if !nvrtc_or_skip() {
         return;
     }
-    let sources: Vec<(&str, &str)> = macro_corpus::all_sources().into_iter().map(|(n, c, _)| (n, c)).collect();
+    let sources: Vec<(&str, &str)> = macro_corpus::all_sources()
+        .into_iter()
+        .map(|(n, c, _)| (n, c))
+        .collect();
     let mut failures = Vec::new();
     for (name, src) in &sources {
         match builtin::compile(name, src) {
             Ok(ptx) => {
-                assert!(ptx.contains(&format!(".entry {name}(")), "{name}: PTX has no entry `{name}`");
+                assert!(
+                    ptx.contains(&format!(".entry {name}(")),
+                    "{name}: PTX has no entry `{name}`"
+                );
                 // No contraction (`--fmad=false`): the peer kernels call no math library
                 // function (which may use fma internally), so their PTX must hold no fma.
                 if ["vadd", "matmul_shared", "reduce_shared"].contains(name) {
-                    assert!(!ptx.contains("fma.rn"), "{name}: NVRTC contracted a multiply-add");
-                    assert!(ptx.contains("mul.rn.f32") || *name != "matmul_shared", "{name}: {ptx}");
+                    assert!(
+                        !ptx.contains("fma.rn"),
+                        "{name}: NVRTC contracted a multiply-add"
+                    );
+                    assert!(
+                        ptx.contains("mul.rn.f32") || *name != "matmul_shared",
+                        "{name}: {ptx}"
+                    );
                 }
             }
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    assert!(failures.is_empty(), "NVRTC failures:\n{}", failures.join("\n"));
-    eprintln!("NVRTC compiled {} generated CUDA source(s) to PTX", sources.len());
+    assert!(
+        failures.is_empty(),
+        "NVRTC failures:\n{}",
+        failures.join("\n")
+    );
+    eprintln!(
+        "NVRTC compiled {} generated CUDA source(s) to PTX",
+        sources.len()
+    );
 }
 
 #[test]

@@ -52,7 +52,11 @@ impl Analysis {
             s.push_str(&format!(
                 "local {}: {}\n",
                 l.c_name,
-                if self.varying[k] { "varying" } else { "uniform" }
+                if self.varying[k] {
+                    "varying"
+                } else {
+                    "uniform"
+                }
             ));
         }
         for b in &self.barriers {
@@ -60,7 +64,11 @@ impl Analysis {
                 "barrier {:?} at #{}: {} control\n",
                 b.kind,
                 b.position,
-                if b.uniform_control { "uniform" } else { "varying" }
+                if b.uniform_control {
+                    "uniform"
+                } else {
+                    "varying"
+                }
             ));
         }
         let live: Vec<&str> = self
@@ -147,7 +155,9 @@ impl Uni<'_> {
                 }
                 false
             }
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 let c = ctl || self.expr_varying(cond);
                 let a = self.block(then, c);
                 let b = els.as_ref().is_some_and(|e| self.block(e, c));
@@ -168,7 +178,14 @@ impl Uni<'_> {
                 }
                 false
             }
-            Stmt::For { var, start, end, step, body, .. } => {
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
                 let c = ctl
                     || self.expr_varying(start)
                     || self.expr_varying(end)
@@ -267,7 +284,9 @@ impl Walk<'_> {
                 return ctl;
             }
             Stmt::Break(_) | Stmt::Continue(_) => return ctl,
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 self.expr(cond, ctl);
                 let c = ctl || !self.uni(cond);
                 self.block(then, c);
@@ -288,7 +307,14 @@ impl Walk<'_> {
                 self.loops.push((start, self.pos));
             }
             Stmt::Block(body) => self.block(body, ctl),
-            Stmt::For { var, start, end, step, body, .. } => {
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
                 let p = self.pos;
                 self.expr(start, ctl);
                 self.expr(end, ctl);
@@ -339,7 +365,10 @@ pub fn analyse(f: &Func) -> Analysis {
             if def >= b.position {
                 // Defined after the barrier: live across it only through a loop around both.
                 return w.loops.iter().any(|&(s, e)| {
-                    s <= b.position && b.position <= e && s < def && def <= e
+                    s <= b.position
+                        && b.position <= e
+                        && s < def
+                        && def <= e
                         && uses.iter().any(|&u| s <= u && u <= e && u < def)
                 });
             }

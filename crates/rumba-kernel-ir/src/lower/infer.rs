@@ -165,7 +165,10 @@ impl Types {
         let mismatch = |a: &Ty, b: &Ty| {
             let hint = match (a, b) {
                 (Ty::Scalar(x), Ty::Scalar(y)) if *x != Scalar::Bool && *y != Scalar::Bool => {
-                    format!("; Rust never converts numbers implicitly: convert one side with `as {}`", x.rust_name())
+                    format!(
+                        "; Rust never converts numbers implicitly: convert one side with `as {}`",
+                        x.rust_name()
+                    )
                 }
                 _ => String::new(),
             };
@@ -183,9 +186,10 @@ impl Types {
                 if x == y {
                     return Ok(());
                 }
-                let (Slot::Free(kx, sx), Slot::Free(ky, _)) =
-                    (self.slots[*x as usize].clone(), self.slots[*y as usize].clone())
-                else {
+                let (Slot::Free(kx, sx), Slot::Free(ky, _)) = (
+                    self.slots[*x as usize].clone(),
+                    self.slots[*y as usize].clone(),
+                ) else {
                     unreachable!("shallow() returns free roots only")
                 };
                 let kind = match (kx, ky) {
@@ -194,7 +198,9 @@ impl Types {
                     _ => {
                         return Err(syn::Error::new(
                             span,
-                            format!("mismatched types in {what}: an integer and a float; Rust never converts numbers implicitly: write a float literal (`1.0`) or convert with `as`"),
+                            format!(
+                                "mismatched types in {what}: an integer and a float; Rust never converts numbers implicitly: write a float literal (`1.0`) or convert with `as`"
+                            ),
                         ));
                     }
                 };
@@ -213,15 +219,21 @@ impl Types {
                     _ => false,
                 };
                 if !ok {
-                    let lit = if k == Kind::Int { "an integer" } else { "a float" };
+                    let lit = if k == Kind::Int {
+                        "an integer"
+                    } else {
+                        "a float"
+                    };
                     return Err(syn::Error::new(
                         span,
                         format!(
                             "mismatched types in {what}: {lit} and `{}`{}",
                             show(t),
                             match t {
-                                Ty::Scalar(s) if s.is_float() => "; write a float literal such as `1.0`",
-                                Ty::Scalar(s) if s.is_int() => "; write an integer literal or convert with `as`",
+                                Ty::Scalar(s) if s.is_float() =>
+                                    "; write a float literal such as `1.0`",
+                                Ty::Scalar(s) if s.is_int() =>
+                                    "; write an integer literal or convert with `as`",
                                 _ => "",
                             }
                         ),

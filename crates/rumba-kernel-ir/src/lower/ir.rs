@@ -189,6 +189,7 @@ pub struct Block {
 
 /// A statement.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // a tree built once per macro expansion
 pub enum Stmt {
     /// `let` of one local (tuple patterns become several, initialised from a tuple value).
     Let {

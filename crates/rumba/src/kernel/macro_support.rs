@@ -52,7 +52,6 @@ pub struct DeviceFn {
 
 fn add_device(
     d: &'static DeviceFn,
-    target: Target,
     seen: &mut Vec<*const DeviceFn>,
     order: &mut Vec<&'static DeviceFn>,
 ) {
@@ -61,7 +60,7 @@ fn add_device(
     }
     seen.push(d);
     for dep in (d.deps)() {
-        add_device(dep, target, seen, order);
+        add_device(dep, seen, order);
     }
     order.push(d);
 }
@@ -77,7 +76,7 @@ pub fn assemble(
 ) -> String {
     let (mut seen, mut order) = (Vec::new(), Vec::new());
     for d in devices {
-        add_device(d, target, &mut seen, &mut order);
+        add_device(d, &mut seen, &mut order);
     }
     let mut all_defines = Vec::new();
     let mut all_records = Vec::new();

@@ -53,10 +53,10 @@
 //! This module touches the driver (launches), streams and device arrays; the in-kernel types
 //! touch only the memory their views describe.
 
-pub mod launch;
 #[doc(hidden)]
 #[path = "macro_support.rs"]
 pub mod __macro;
+pub mod launch;
 pub mod prelude;
 /// `#[rumba::kernel::record]`: a struct kernels take by value (see [`prelude`]).
 pub use rumba_macros::record;

@@ -10,7 +10,13 @@ use rumba::kernel::KernelAbi;
 pub enum HostArg {
     /// An array: its bytes (read back after the launch), item size, the byte offset of element
     /// (0, …, 0), shape and byte strides.
-    Array { bytes: Vec<u8>, itemsize: usize, offset: usize, shape: Vec<usize>, strides: Vec<isize> },
+    Array {
+        bytes: Vec<u8>,
+        itemsize: usize,
+        offset: usize,
+        shape: Vec<usize>,
+        strides: Vec<isize>,
+    },
     /// A scalar or record by value.
     Scalar(Vec<u8>),
 }
@@ -47,9 +53,10 @@ impl HostArg {
     /// The array's bytes as `T`s.
     pub fn values<T: bytemuck::Pod>(&self) -> Vec<T> {
         match self {
-            HostArg::Array { bytes, .. } => {
-                bytes.chunks_exact(size_of::<T>()).map(bytemuck::pod_read_unaligned).collect()
-            }
+            HostArg::Array { bytes, .. } => bytes
+                .chunks_exact(size_of::<T>())
+                .map(bytemuck::pod_read_unaligned)
+                .collect(),
             HostArg::Scalar(_) => panic!("not an array"),
         }
     }
@@ -87,7 +94,13 @@ pub fn run_backend(case: &Case) -> Result<Vec<HostArg>, rumba::Error> {
     let mut raw = Vec::new();
     for a in &case.args {
         match a {
-            HostArg::Array { bytes, itemsize, offset, shape, strides } => {
+            HostArg::Array {
+                bytes,
+                itemsize,
+                offset,
+                shape,
+                strides,
+            } => {
                 let p = drv.mem_alloc(dev, bytes.len().max(1))?;
                 // SAFETY: `p` is a fresh allocation of at least `bytes.len()` bytes.
                 unsafe { drv.memcpy_htod(dev, p, bytes) }?;

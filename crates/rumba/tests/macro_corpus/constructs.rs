@@ -26,7 +26,12 @@ pub fn flat_id(t: &Thread) -> usize {
 }
 
 #[rumba::kernel]
-pub fn literals_and_consts(t: &Thread, out: &mut Arr<f64>, bits: &mut Arr<u32>, wide: &mut Arr<i64>) {
+pub fn literals_and_consts(
+    t: &Thread,
+    out: &mut Arr<f64>,
+    bits: &mut Arr<u32>,
+    wide: &mut Arr<i64>,
+) {
     let i = t.grid1();
     let int = 3;
     let x = -2.5f32 * SCALE;
@@ -43,7 +48,13 @@ pub fn literals_and_consts(t: &Thread, out: &mut Arr<f64>, bits: &mut Arr<u32>, 
 }
 
 #[rumba::kernel]
-pub fn operators(t: &Thread, a: &mut Arr<i16>, b: &mut Arr<u64>, f: &mut Arr<f32>, flags: &mut Arr<u8>) {
+pub fn operators(
+    t: &Thread,
+    a: &mut Arr<i16>,
+    b: &mut Arr<u64>,
+    f: &mut Arr<f32>,
+    flags: &mut Arr<u8>,
+) {
     let i = t.grid1();
     let mut v = a[i];
     v += 3;
@@ -73,7 +84,20 @@ pub fn casts_and_math(t: &Thread, x: &Arr<f64>, out: &mut Arr<i32>, g: &mut Arr<
     out[4 * i + 1] = (v as f32) as u8 as i32;
     out[4 * i + 2] = (v as i64).wrapping_mul(3) as i32;
     out[4 * i + 3] = (v.is_nan() as i32).max(-7).min(9).abs();
-    g[i] = v.tan().exp().ln().sin().cos().powf(2.0).powi(-2).floor().ceil().round().mul_add(v, v).sqrt().abs();
+    g[i] = v
+        .tan()
+        .exp()
+        .ln()
+        .sin()
+        .cos()
+        .powf(2.0)
+        .powi(-2)
+        .floor()
+        .ceil()
+        .round()
+        .mul_add(v, v)
+        .sqrt()
+        .abs();
     g[i + 1] = f64::max(v, 0.0) + f64::min(v, 1.0);
     let w = 5i32.wrapping_add(out[0]).wrapping_sub(1).wrapping_neg();
     out[0] = w;
@@ -110,7 +134,13 @@ pub fn control(t: &Thread, out: &mut Arr<u32>) {
         let doubled = acc * 2;
         doubled + 1
     };
-    let parity = if acc % 2 == 0 { 0u32 } else if acc % 3 == 0 { 1 } else { 2 };
+    let parity = if acc % 2 == 0 {
+        0u32
+    } else if acc % 3 == 0 {
+        1
+    } else {
+        2
+    };
     assert!(parity < 3);
     out[i] = acc + parity;
 }
@@ -136,7 +166,8 @@ pub fn memory(t: &Thread, c: &ConstArr<f32>, cube: &mut Arr<f32>, counts: &mut A
         cube[(z, y, x)] = tile[(tid % N, 0)] + scratch[(1, 2)];
     }
     counts[0] = n + all + any + t.warp_size() as i32 + t.lane_id() as i32 + dynamic.len() as i32;
-    counts[1] = (cube.size() + t.gridsize1() + t.block_idx().y as usize + t.grid_dim().z as usize) as i32;
+    counts[1] =
+        (cube.size() + t.gridsize1() + t.block_idx().y as usize + t.grid_dim().z as usize) as i32;
 }
 
 #[rumba::kernel]

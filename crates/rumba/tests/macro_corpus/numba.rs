@@ -94,7 +94,13 @@ pub fn const_2d(t: &Thread, lut: &ConstArr<u16>, out: &mut Arr<u32>) {
 
 /// test_sync: syncthreads_count / _and / _or in every thread.
 #[kernel]
-pub fn barrier_values(t: &Thread, input: &Arr<i32>, count: &mut Arr<i32>, all: &mut Arr<i32>, any: &mut Arr<i32>) {
+pub fn barrier_values(
+    t: &Thread,
+    input: &Arr<i32>,
+    count: &mut Arr<i32>,
+    all: &mut Arr<i32>,
+    any: &mut Arr<i32>,
+) {
     let i = t.thread_idx().x as usize;
     count[i] = t.syncthreads_count(input[i]);
     all[i] = t.syncthreads_and(input[i] != 0);
@@ -103,7 +109,14 @@ pub fn barrier_values(t: &Thread, input: &Arr<i32>, count: &mut Arr<i32>, all: &
 
 /// test_atomics: every operation on global and shared memory.
 #[kernel]
-pub fn atomics(t: &Thread, ints: &mut Arr<i32>, wide: &mut Arr<u64>, floats: &mut Arr<f64>, counters: &mut Arr<u32>, single: &mut Arr<f32>) {
+pub fn atomics(
+    t: &Thread,
+    ints: &mut Arr<i32>,
+    wide: &mut Arr<u64>,
+    floats: &mut Arr<f64>,
+    counters: &mut Arr<u32>,
+    single: &mut Arr<f32>,
+) {
     let i = t.grid1();
     ints.atomic_add(0, 1);
     ints.atomic_sub(1, 2);
@@ -236,13 +249,25 @@ pub fn control_flow(t: &Thread, out: &mut Arr<i64>) {
 
 /// Integer and float semantics: wrapping, shifts, division, saturating casts, min/max/abs.
 #[kernel]
-pub fn int_semantics(t: &Thread, a: &Arr<i32>, b: &Arr<i32>, f: &Arr<f32>, out: &mut Arr<i32>, out8: &mut Arr<u8>, outf: &mut Arr<i64>) {
+pub fn int_semantics(
+    t: &Thread,
+    a: &Arr<i32>,
+    b: &Arr<i32>,
+    f: &Arr<f32>,
+    out: &mut Arr<i32>,
+    out8: &mut Arr<u8>,
+    outf: &mut Arr<i64>,
+) {
     let i = t.grid1();
     if i >= a.len() {
         return;
     }
     let (x, y) = (a[i], b[i]);
-    let d = if y != 0 && !(x == i32::MIN && y == -1) { x / y + x % y } else { 0 };
+    let d = if y != 0 && !(x == i32::MIN && y == -1) {
+        x / y + x % y
+    } else {
+        0
+    };
     out[6 * i] = x.wrapping_mul(y) + x;
     out[6 * i + 1] = (x << (y & 63)) ^ (x >> (y as u32 % 40));
     out[6 * i + 2] = d;
@@ -307,9 +332,15 @@ macro_rules! case {
 
 /// Every case of the corpus that must agree between backends.
 pub fn cases() -> Vec<Case> {
-    let ints: Vec<i32> = (0..64).map(|i| (i * 7919 - 250_000) * if i % 3 == 0 { -1 } else { 1 }).chain([i32::MIN, i32::MAX, -1, 0]).collect();
+    let ints: Vec<i32> = (0..64)
+        .map(|i| (i * 7919 - 250_000) * if i % 3 == 0 { -1 } else { 1 })
+        .chain([i32::MIN, i32::MAX, -1, 0])
+        .collect();
     let divs: Vec<i32> = (0..64).map(|i| (i % 9) - 4).chain([-1, 1, 0, 7]).collect();
-    let fl: Vec<f32> = (0..64).map(|i| (i as f32 - 32.0) * 1.0e8).chain([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.5]).collect();
+    let fl: Vec<f32> = (0..64)
+        .map(|i| (i as f32 - 32.0) * 1.0e8)
+        .chain([f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.5])
+        .collect();
     let mut input = vec![1i32; 72];
     input[31] = 0;
     input[42] = 0;
@@ -318,29 +349,162 @@ pub fn cases() -> Vec<Case> {
     let lut = HostArg::array(&[1.5f32, -2.0, 3.25, 0.125, 8.0], &[5]);
     let lut2: Vec<u16> = (0..12).map(|i| i * 1000 + 7).collect();
     vec![
-        case!(thread_zero_fills_shared, [1, 1, 1], [N_SM, 1, 1], 0, vec![HostArg::zeros::<i32>(N_SM)], Agree::Exact),
-        case!(shared_2d_ratios, [1, 1, 1], [ROWS, COLS, 1], 0, vec![HostArg::array(&[0f64; ROWS * COLS], &[ROWS, COLS])], Agree::Exact),
-        case!(dynamic_shared_floats, [1, 1, 1], [50, 1, 1], 200, vec![HostArg::zeros::<f32>(50)], Agree::Exact),
-        case!(local_copy, [1, 1, 1], [1, 1, 1], 0, vec![HostArg::array(&(0..1000).map(|i| i * 3 - 7).collect::<Vec<i32>>(), &[1000]), HostArg::zeros::<i32>(1000)], Agree::Exact),
-        case!(local_2d_private, [2, 1, 1], [32, 1, 1], 0, vec![HostArg::zeros::<i64>(64)], Agree::Exact),
-        case!(const_lookup, [2, 1, 1], [16, 1, 1], 0, vec![lut, HostArg::zeros::<f32>(30)], Agree::Exact),
-        case!(const_2d, [1, 1, 1], [4, 3, 1], 0, vec![HostArg::array(&lut2, &[3, 4]), HostArg::zeros::<u32>(12)], Agree::Exact),
-        case!(barrier_values, [1, 1, 1], [72, 1, 1], 0, vec![HostArg::array(&input, &[72]), HostArg::zeros::<i32>(72), HostArg::zeros::<i32>(72), HostArg::zeros::<i32>(72)], Agree::Exact),
-        case!(atomics, [8, 1, 1], [64, 1, 1], 0, vec![
-            HostArg::array(&[0i32, 0, 0, 0, 0, -1], &[6]),
-            HostArg::array(&[0u64, 0, u64::MAX], &[3]),
-            HostArg::array(&[0.0f64, 0.0, f64::INFINITY], &[3]),
-            HostArg::zeros::<u32>(3),
-            HostArg::zeros::<f32>(1),
-        ], Agree::Exact),
-        case!(cas_max, [4, 1, 1], [256, 1, 1], 0, vec![HostArg::array(&values, &[1024]), HostArg::array(&[i64::MIN], &[1]), HostArg::array(&[0u32], &[1])], Agree::Exact),
-        case!(affine, [1, 1, 1], [32, 1, 1], 0, vec![HostArg::array(&xs(20), &[20]), HostArg::scalar(Affine { scale: 3.0, shift: -1.25, count: 17, flags: 0 })], Agree::Exact),
-        case!(use_device_fns, [2, 1, 1], [40, 1, 1], 0, vec![HostArg::array(&xs(70), &[70]), HostArg::zeros::<f32>(70), HostArg::zeros::<u32>(70)], Agree::Exact),
-        case!(control_flow, [2, 2, 2], [4, 2, 3], 0, vec![HostArg::zeros::<i64>(150)], Agree::Exact),
-        case!(int_semantics, [1, 1, 1], [68, 1, 1], 0, vec![
-            HostArg::array(&ints, &[68]), HostArg::array(&divs, &[68]), HostArg::array(&fl, &[68]),
-            HostArg::zeros::<i32>(6 * 68), HostArg::zeros::<u8>(68), HostArg::zeros::<i64>(68),
-        ], Agree::Exact),
-        case!(transcendental, [1, 1, 1], [64, 1, 1], 0, vec![HostArg::array(&xs(40), &[40]), HostArg::zeros::<f32>(320)], Agree::UlpF32(4)),
+        case!(
+            thread_zero_fills_shared,
+            [1, 1, 1],
+            [N_SM, 1, 1],
+            0,
+            vec![HostArg::zeros::<i32>(N_SM)],
+            Agree::Exact
+        ),
+        case!(
+            shared_2d_ratios,
+            [1, 1, 1],
+            [ROWS, COLS, 1],
+            0,
+            vec![HostArg::array(&[0f64; ROWS * COLS], &[ROWS, COLS])],
+            Agree::Exact
+        ),
+        case!(
+            dynamic_shared_floats,
+            [1, 1, 1],
+            [50, 1, 1],
+            200,
+            vec![HostArg::zeros::<f32>(50)],
+            Agree::Exact
+        ),
+        case!(
+            local_copy,
+            [1, 1, 1],
+            [1, 1, 1],
+            0,
+            vec![
+                HostArg::array(&(0..1000).map(|i| i * 3 - 7).collect::<Vec<i32>>(), &[1000]),
+                HostArg::zeros::<i32>(1000)
+            ],
+            Agree::Exact
+        ),
+        case!(
+            local_2d_private,
+            [2, 1, 1],
+            [32, 1, 1],
+            0,
+            vec![HostArg::zeros::<i64>(64)],
+            Agree::Exact
+        ),
+        case!(
+            const_lookup,
+            [2, 1, 1],
+            [16, 1, 1],
+            0,
+            vec![lut, HostArg::zeros::<f32>(30)],
+            Agree::Exact
+        ),
+        case!(
+            const_2d,
+            [1, 1, 1],
+            [4, 3, 1],
+            0,
+            vec![HostArg::array(&lut2, &[3, 4]), HostArg::zeros::<u32>(12)],
+            Agree::Exact
+        ),
+        case!(
+            barrier_values,
+            [1, 1, 1],
+            [72, 1, 1],
+            0,
+            vec![
+                HostArg::array(&input, &[72]),
+                HostArg::zeros::<i32>(72),
+                HostArg::zeros::<i32>(72),
+                HostArg::zeros::<i32>(72)
+            ],
+            Agree::Exact
+        ),
+        case!(
+            atomics,
+            [8, 1, 1],
+            [64, 1, 1],
+            0,
+            vec![
+                HostArg::array(&[0i32, 0, 0, 0, 0, -1], &[6]),
+                HostArg::array(&[0u64, 0, u64::MAX], &[3]),
+                HostArg::array(&[0.0f64, 0.0, f64::INFINITY], &[3]),
+                HostArg::zeros::<u32>(3),
+                HostArg::zeros::<f32>(1),
+            ],
+            Agree::Exact
+        ),
+        case!(
+            cas_max,
+            [4, 1, 1],
+            [256, 1, 1],
+            0,
+            vec![
+                HostArg::array(&values, &[1024]),
+                HostArg::array(&[i64::MIN], &[1]),
+                HostArg::array(&[0u32], &[1])
+            ],
+            Agree::Exact
+        ),
+        case!(
+            affine,
+            [1, 1, 1],
+            [32, 1, 1],
+            0,
+            vec![
+                HostArg::array(&xs(20), &[20]),
+                HostArg::scalar(Affine {
+                    scale: 3.0,
+                    shift: -1.25,
+                    count: 17,
+                    flags: 0
+                })
+            ],
+            Agree::Exact
+        ),
+        case!(
+            use_device_fns,
+            [2, 1, 1],
+            [40, 1, 1],
+            0,
+            vec![
+                HostArg::array(&xs(70), &[70]),
+                HostArg::zeros::<f32>(70),
+                HostArg::zeros::<u32>(70)
+            ],
+            Agree::Exact
+        ),
+        case!(
+            control_flow,
+            [2, 2, 2],
+            [4, 2, 3],
+            0,
+            vec![HostArg::zeros::<i64>(150)],
+            Agree::Exact
+        ),
+        case!(
+            int_semantics,
+            [1, 1, 1],
+            [68, 1, 1],
+            0,
+            vec![
+                HostArg::array(&ints, &[68]),
+                HostArg::array(&divs, &[68]),
+                HostArg::array(&fl, &[68]),
+                HostArg::zeros::<i32>(6 * 68),
+                HostArg::zeros::<u8>(68),
+                HostArg::zeros::<i64>(68),
+            ],
+            Agree::Exact
+        ),
+        case!(
+            transcendental,
+            [1, 1, 1],
+            [64, 1, 1],
+            0,
+            vec![HostArg::array(&xs(40), &[40]), HostArg::zeros::<f32>(320)],
+            Agree::UlpF32(4)
+        ),
     ]
 }

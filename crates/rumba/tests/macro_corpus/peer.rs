@@ -23,8 +23,16 @@ pub fn matmul_shared(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
     let n = c.shape()[0];
     let mut acc = 0.0f32;
     for tile in 0..t.grid_dim().x as usize {
-        sa[(ty, tx)] = if y < n && tx + tile * TPB < n { a[(y, tx + tile * TPB)] } else { 0.0 };
-        sb[(ty, tx)] = if x < n && ty + tile * TPB < n { b[(ty + tile * TPB, x)] } else { 0.0 };
+        sa[(ty, tx)] = if y < n && tx + tile * TPB < n {
+            a[(y, tx + tile * TPB)]
+        } else {
+            0.0
+        };
+        sb[(ty, tx)] = if x < n && ty + tile * TPB < n {
+            b[(ty + tile * TPB, x)]
+        } else {
+            0.0
+        };
         t.syncthreads();
         for j in 0..TPB {
             acc += sa[(ty, j)] * sb[(j, tx)];

@@ -36,9 +36,12 @@ pub struct Cl {
 unsafe impl Send for Cl {}
 
 fn open() -> Result<Cl, String> {
-    let platforms = opencl3::platform::get_platforms().map_err(|e| format!("no OpenCL library or platform: {e}"))?;
+    let platforms = opencl3::platform::get_platforms()
+        .map_err(|e| format!("no OpenCL library or platform: {e}"))?;
     for p in platforms {
-        let Ok(ids) = p.get_devices(CL_DEVICE_TYPE_ALL) else { continue };
+        let Ok(ids) = p.get_devices(CL_DEVICE_TYPE_ALL) else {
+            continue;
+        };
         let Some(&id) = ids.first() else { continue };
         let device = Device::new(id);
         let context = Context::from_device(&device).map_err(|e| e.to_string())?;
@@ -49,7 +52,13 @@ fn open() -> Result<Cl, String> {
             options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
         }
         let device_name = device.name().unwrap_or_default();
-        return Ok(Cl { context, queue, options, device_name, programs: HashMap::new() });
+        return Ok(Cl {
+            context,
+            queue,
+            options,
+            device_name,
+            programs: HashMap::new(),
+        });
     }
     Err("no OpenCL device found".into())
 }
@@ -62,8 +71,13 @@ pub fn cl() -> Option<MutexGuard<'static, Cl>> {
         Ok(m) => Some(m.lock().unwrap_or_else(|e| e.into_inner())),
         Err(e) => {
             let required = std::env::var("RUMBA_REQUIRE_OPENCL").is_ok_and(|v| v == "1");
-            assert!(!required, "RUMBA_REQUIRE_OPENCL=1 but OpenCL is unavailable: {e} (install pocl-opencl-icd ocl-icd-libopencl1)");
-            eprintln!("SKIPPED: {e}; install pocl-opencl-icd and ocl-icd-libopencl1 to run the OpenCL checks");
+            assert!(
+                !required,
+                "RUMBA_REQUIRE_OPENCL=1 but OpenCL is unavailable: {e} (install pocl-opencl-icd ocl-icd-libopencl1)"
+            );
+            eprintln!(
+                "SKIPPED: {e}; install pocl-opencl-icd and ocl-icd-libopencl1 to run the OpenCL checks"
+            );
             None
         }
     }
@@ -91,8 +105,14 @@ impl Cl {
         dynamic_shared_bytes: usize,
         args: &mut [ClArg],
     ) -> Result<(), rumba::Error> {
-        assert_eq!(args.len(), abi.params.len(), "argument count of {}", abi.name);
-        self.program(source).map_err(rumba::Error::InvalidArgument)?;
+        assert_eq!(
+            args.len(),
+            abi.params.len(),
+            "argument count of {}",
+            abi.name
+        );
+        self.program(source)
+            .map_err(rumba::Error::InvalidArgument)?;
         let program = &self.programs[source];
         let context = &self.context;
         let kernel = Kernel::create(program, abi.name).expect("kernel entry");
@@ -100,20 +120,47 @@ impl Cl {
         let mut index = 0u32;
         let set = |kernel: &Kernel, index: &mut u32, bytes: &[u8]| {
             // SAFETY: `bytes` is exactly the argument's value; OpenCL copies it.
-            unsafe { cl3::kernel::set_kernel_arg(kernel.get(), *index, bytes.len(), bytes.as_ptr() as *const c_void) }
-                .expect("set_kernel_arg");
+            unsafe {
+                cl3::kernel::set_kernel_arg(
+                    kernel.get(),
+                    *index,
+                    bytes.len(),
+                    bytes.as_ptr() as *const c_void,
+                )
+            }
+            .expect("set_kernel_arg");
             *index += 1;
         };
         for (arg, p) in args.iter().zip(abi.params) {
             match (arg, p.kind) {
-                (ClArg::Array { bytes, offset, shape, strides, .. }, ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank }) => {
+                (
+                    ClArg::Array {
+                        bytes,
+                        offset,
+                        shape,
+                        strides,
+                        ..
+                    },
+                    ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank },
+                ) => {
                     assert_eq!(shape.len(), rank, "rank of `{}`", p.name);
                     // SAFETY: a fresh buffer of at least one byte, no host pointer.
-                    let mut buf = unsafe { Buffer::<u8>::create(context, CL_MEM_READ_WRITE, bytes.len().max(1), std::ptr::null_mut()) }
-                        .expect("buffer");
+                    let mut buf = unsafe {
+                        Buffer::<u8>::create(
+                            context,
+                            CL_MEM_READ_WRITE,
+                            bytes.len().max(1),
+                            std::ptr::null_mut(),
+                        )
+                    }
+                    .expect("buffer");
                     if !bytes.is_empty() {
                         // SAFETY: blocking write of `bytes.len()` bytes into a buffer that large.
-                        unsafe { self.queue.enqueue_write_buffer(&mut buf, CL_BLOCKING, 0, bytes, &[]) }.expect("write");
+                        unsafe {
+                            self.queue
+                                .enqueue_write_buffer(&mut buf, CL_BLOCKING, 0, bytes, &[])
+                        }
+                        .expect("write");
                     }
                     let mem = buf.get();
                     set(&kernel, &mut index, bytemuck::bytes_of(&(mem as usize)));
@@ -135,18 +182,40 @@ impl Cl {
         }
         // Hidden parameters: dynamic shared memory, its size, the fault record.
         // SAFETY: a `__local` argument with a size and no value.
-        unsafe { kernel.set_arg_local_buffer(index, dynamic_shared_bytes.max(8)) }.expect("local arg");
+        unsafe { kernel.set_arg_local_buffer(index, dynamic_shared_bytes.max(8)) }
+            .expect("local arg");
         index += 1;
-        set(&kernel, &mut index, &(dynamic_shared_bytes as u64).to_ne_bytes());
+        set(
+            &kernel,
+            &mut index,
+            &(dynamic_shared_bytes as u64).to_ne_bytes(),
+        );
         // SAFETY: a fresh 128-byte buffer.
-        let mut fault = unsafe { Buffer::<u8>::create(context, CL_MEM_READ_WRITE, 128, std::ptr::null_mut()) }.expect("fault buffer");
+        let mut fault =
+            unsafe { Buffer::<u8>::create(context, CL_MEM_READ_WRITE, 128, std::ptr::null_mut()) }
+                .expect("fault buffer");
         // SAFETY: blocking write of 128 zero bytes.
-        unsafe { self.queue.enqueue_write_buffer(&mut fault, CL_BLOCKING, 0, &[0u8; 128], &[]) }.expect("zero fault");
-        set(&kernel, &mut index, bytemuck::bytes_of(&(fault.get() as usize)));
+        unsafe {
+            self.queue
+                .enqueue_write_buffer(&mut fault, CL_BLOCKING, 0, &[0u8; 128], &[])
+        }
+        .expect("zero fault");
+        set(
+            &kernel,
+            &mut index,
+            bytemuck::bytes_of(&(fault.get() as usize)),
+        );
         let global: Vec<usize> = (0..3).map(|k| grid[k] * block[k]).collect();
         // SAFETY: every argument of the kernel is set above, following the ABI.
         unsafe {
-            self.queue.enqueue_nd_range_kernel(kernel.get(), 3, std::ptr::null(), global.as_ptr(), block.as_ptr(), &[])
+            self.queue.enqueue_nd_range_kernel(
+                kernel.get(),
+                3,
+                std::ptr::null(),
+                global.as_ptr(),
+                block.as_ptr(),
+                &[],
+            )
         }
         .expect("enqueue");
         self.queue.finish().expect("finish");
@@ -154,13 +223,21 @@ impl Cl {
             if let (ClArg::Array { bytes, .. }, Some(buf)) = (arg, buf) {
                 if !bytes.is_empty() {
                     // SAFETY: blocking read of `bytes.len()` bytes from a buffer that large.
-                    unsafe { self.queue.enqueue_read_buffer(buf, CL_BLOCKING, 0, bytes, &[]) }.expect("read");
+                    unsafe {
+                        self.queue
+                            .enqueue_read_buffer(buf, CL_BLOCKING, 0, bytes, &[])
+                    }
+                    .expect("read");
                 }
             }
         }
         let mut record = [0u8; 128];
         // SAFETY: blocking read of the 128-byte fault buffer.
-        unsafe { self.queue.enqueue_read_buffer(&fault, CL_BLOCKING, 0, &mut record, &[]) }.expect("read fault");
+        unsafe {
+            self.queue
+                .enqueue_read_buffer(&fault, CL_BLOCKING, 0, &mut record, &[])
+        }
+        .expect("read fault");
         match abi.decode_fault(&record) {
             None => Ok(()),
             Some(f) => Err(rumba::Error::KernelFault {

@@ -106,10 +106,18 @@ impl Printer<'_> {
         let arr = &self.f.arrays[a];
         let elem = self.elem_c(arr);
         if self.cuda() {
-            let elem = if arr.space == Space::Const { format!("const {elem}") } else { elem };
+            let elem = if arr.space == Space::Const {
+                format!("const {elem}")
+            } else {
+                elem
+            };
             format!("rumba_array<{elem}, {}>", arr.rank)
         } else {
-            let need = Need::View { space: space_tag(&arr.space), elem: elem.clone(), rank: arr.rank };
+            let need = Need::View {
+                space: space_tag(&arr.space),
+                elem: elem.clone(),
+                rank: arr.rank,
+            };
             let name = need.name();
             self.needs.insert(need);
             name
@@ -145,7 +153,11 @@ impl Printer<'_> {
         let f = self.f;
         let mut params: Vec<String> = Vec::new();
         if f.is_device {
-            params.push(if self.cuda() { "rumba_fault* rb_fault".into() } else { "__global uint* rb_fault".into() });
+            params.push(if self.cuda() {
+                "rumba_fault* rb_fault".into()
+            } else {
+                "__global uint* rb_fault".into()
+            });
         }
         for p in &f.params {
             match p {
@@ -161,7 +173,11 @@ impl Printer<'_> {
                         params.push(format!("{vt} {}", arr.c_name));
                     } else {
                         let elem = self.elem_c(arr);
-                        let cst = if arr.space == Space::Const { "const " } else { "" };
+                        let cst = if arr.space == Space::Const {
+                            "const "
+                        } else {
+                            ""
+                        };
                         params.push(format!("__global {cst}{elem}* {}_ptr", arr.c_name));
                         params.push(format!("long {}_off", arr.c_name));
                         for k in 0..arr.rank {
@@ -204,7 +220,11 @@ impl Printer<'_> {
                         let arr = &f.arrays[*a];
                         let vt = self.view_type(*a);
                         let elem = self.elem_c(arr);
-                        let cst = if arr.space == Space::Const { "const " } else { "" };
+                        let cst = if arr.space == Space::Const {
+                            "const "
+                        } else {
+                            ""
+                        };
                         let n = &arr.c_name;
                         let sh: Vec<String> = (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect();
                         let st: Vec<String> = (0..arr.rank).map(|k| format!("{n}_st{k}")).collect();
@@ -290,8 +310,12 @@ impl Printer<'_> {
             Stmt::LetTuple { locals, init, .. } => {
                 let parts: Vec<String> = match &init.kind {
                     ExprKind::Tuple(v) => v.iter().map(|e| self.expr(e)).collect(),
-                    ExprKind::Thread(ThreadQuery::Grid(n)) => (0..*n).map(|k| self.grid(k, false)).collect(),
-                    ExprKind::Thread(ThreadQuery::GridSize(n)) => (0..*n).map(|k| self.grid(k, true)).collect(),
+                    ExprKind::Thread(ThreadQuery::Grid(n)) => {
+                        (0..*n).map(|k| self.grid(k, false)).collect()
+                    }
+                    ExprKind::Thread(ThreadQuery::GridSize(n)) => {
+                        (0..*n).map(|k| self.grid(k, true)).collect()
+                    }
                     _ => vec!["0".into(); locals.len()],
                 };
                 for (l, v) in locals.iter().zip(parts) {
@@ -301,12 +325,20 @@ impl Printer<'_> {
                 }
             }
             Stmt::ArrayDecl { array, .. } => self.array_decl(*array),
-            Stmt::Assign { place, op, value, site, .. } => self.assign(place, *op, value, *site),
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+                ..
+            } => self.assign(place, *op, value, *site),
             Stmt::Expr(e) => {
                 let v = self.expr(e);
                 self.line(&format!("{v};"));
             }
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 let c = self.expr(cond);
                 self.line(&format!("if ({c}) {{"));
                 self.indent += 1;
@@ -328,16 +360,25 @@ impl Printer<'_> {
                 self.block(&format!("while ({c})"), body);
             }
             Stmt::Loop { body, .. } => self.block("for (;;)", body),
-            Stmt::For { var, start, end, inclusive, step, body, .. } => {
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                ..
+            } => {
                 let loc = &self.f.locals[*var];
                 let (ty, v) = (self.ty(&loc.ty), loc.c_name.clone());
                 let s = loc.ty.scalar().unwrap_or(Scalar::I32);
                 let (a, b) = (self.expr(start), self.expr(end));
                 let e = self.fresh("end");
                 match (step, inclusive) {
-                    (None, false) => {
-                        self.block(&format!("for ({ty} {v} = {a}, {e} = {b}; {v} < {e}; {v}++)"), body)
-                    }
+                    (None, false) => self.block(
+                        &format!("for ({ty} {v} = {a}, {e} = {b}; {v} < {e}; {v}++)"),
+                        body,
+                    ),
                     (None, true) => {
                         let go = self.fresh("go");
                         self.block(
@@ -401,7 +442,11 @@ impl Printer<'_> {
         let mk = if self.cuda() {
             format!("rb_fixed<{elem}>")
         } else {
-            self.needs.insert(Need::Fixed { view: vt.clone(), rank: arr.rank, elem: elem.clone() });
+            self.needs.insert(Need::Fixed {
+                view: vt.clone(),
+                rank: arr.rank,
+                elem: elem.clone(),
+            });
             format!("rb_mk_{}", vt.trim_start_matches("rb_"))
         };
         match arr.space {
@@ -417,7 +462,9 @@ impl Printer<'_> {
                 } else {
                     (format!("(__local {elem}*)rb_dyn_shared"), "rb_dyn_bytes")
                 };
-                self.line(&format!("{vt} {n} = {mk}({ptr}, {bytes} / sizeof({elem}));"));
+                self.line(&format!(
+                    "{vt} {n} = {mk}({ptr}, {bytes} / sizeof({elem}));"
+                ));
             }
         }
     }
@@ -436,7 +483,12 @@ impl Printer<'_> {
                     }
                 }
             }
-            Place::Index { array, idx, site: st, .. } => {
+            Place::Index {
+                array,
+                idx,
+                site: st,
+                ..
+            } => {
                 let arr_name = self.f.arrays[*array].c_name.clone();
                 let elem = self.f.arrays[*array].elem.clone();
                 let store = self.accessor("st", *array);
@@ -445,7 +497,10 @@ impl Printer<'_> {
                     None => {
                         let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
                         let v = self.expr(value);
-                        self.line(&format!("{store}({arr_name}, {}, {v}, {at});", i.join(", ")));
+                        self.line(&format!(
+                            "{store}({arr_name}, {}, {v}, {at});",
+                            i.join(", ")
+                        ));
                     }
                     Some(op) => {
                         // Index once, value, then read-modify-write (the Rust body's order).
@@ -586,7 +641,11 @@ impl Printer<'_> {
         let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
         let cuda = self.cuda();
         let fl = |name: &str| -> String {
-            if cuda && s == Scalar::F32 { format!("{name}f") } else { name.to_string() }
+            if cuda && s == Scalar::F32 {
+                format!("{name}f")
+            } else {
+                name.to_string()
+            }
         };
         match f {
             MathFn::Min | MathFn::Max if s.is_float() => {
@@ -595,12 +654,20 @@ impl Printer<'_> {
             }
             MathFn::Min | MathFn::Max => {
                 let n = if f == MathFn::Min { "min" } else { "max" };
-                if cuda { format!("rb_{n}({}, {})", a[0], a[1]) } else { format!("{n}({}, {})", a[0], a[1]) }
+                if cuda {
+                    format!("rb_{n}({}, {})", a[0], a[1])
+                } else {
+                    format!("{n}({}, {})", a[0], a[1])
+                }
             }
             MathFn::Abs if s.is_float() => format!("{}({})", fl("fabs"), a[0]),
             MathFn::Abs => {
                 let t = s.c_name(self.target);
-                if cuda { format!("rb_wabs({})", a[0]) } else { format!("(({t})abs({}))", a[0]) }
+                if cuda {
+                    format!("rb_wabs({})", a[0])
+                } else {
+                    format!("(({t})abs({}))", a[0])
+                }
             }
             MathFn::Sqrt => format!("{}({})", fl("sqrt"), a[0]),
             MathFn::Exp => format!("{}({})", fl("exp"), a[0]),
@@ -676,23 +743,37 @@ impl Printer<'_> {
                 let load = self.accessor("ld", *array);
                 let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
                 let at = self.at(*site);
-                format!("{load}({}, {}, {at})", self.f.arrays[*array].c_name, i.join(", "))
+                format!(
+                    "{load}({}, {}, {at})",
+                    self.f.arrays[*array].c_name,
+                    i.join(", ")
+                )
             }
             ExprKind::Len(a) | ExprKind::Shape(a, 0) => {
                 let u = Scalar::Usize.c_name(target);
                 let arr = &self.f.arrays[*a];
-                format!("(({u}){}.{}[0])", arr.c_name, if self.cuda() { "shape" } else { "sh" })
+                format!(
+                    "(({u}){}.{}[0])",
+                    arr.c_name,
+                    if self.cuda() { "shape" } else { "sh" }
+                )
             }
             ExprKind::Shape(a, k) => {
                 let u = Scalar::Usize.c_name(target);
                 let arr = &self.f.arrays[*a];
-                format!("(({u}){}.{}[{k}])", arr.c_name, if self.cuda() { "shape" } else { "sh" })
+                format!(
+                    "(({u}){}.{}[{k}])",
+                    arr.c_name,
+                    if self.cuda() { "shape" } else { "sh" }
+                )
             }
             ExprKind::Size(a) => {
                 let u = Scalar::Usize.c_name(target);
                 let arr = &self.f.arrays[*a];
                 let sh = if self.cuda() { "shape" } else { "sh" };
-                let parts: Vec<String> = (0..arr.rank).map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name)).collect();
+                let parts: Vec<String> = (0..arr.rank)
+                    .map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name))
+                    .collect();
                 format!("({})", parts.join(" * "))
             }
             ExprKind::Field(r, name) => {
@@ -735,9 +816,17 @@ impl Printer<'_> {
                 });
                 match (kind, self.cuda()) {
                     (SyncKind::Plain, true) => "__syncthreads()".into(),
-                    (SyncKind::Plain, false) => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
-                    (k, true) => format!("__syncthreads_{}({})", sync_name(*k), p.unwrap_or_default()),
-                    (k, false) => format!("rb_syncthreads_{}(rb_sync, {})", sync_name(*k), p.unwrap_or_default()),
+                    (SyncKind::Plain, false) => {
+                        "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into()
+                    }
+                    (k, true) => {
+                        format!("__syncthreads_{}({})", sync_name(*k), p.unwrap_or_default())
+                    }
+                    (k, false) => format!(
+                        "rb_syncthreads_{}(rb_sync, {})",
+                        sync_name(*k),
+                        p.unwrap_or_default()
+                    ),
                 }
             }
             ExprKind::Fence(kind) => match (kind, self.cuda()) {
@@ -747,7 +836,13 @@ impl Printer<'_> {
                 (_, false) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
             },
             ExprKind::Math(f, args) => self.math(*f, args),
-            ExprKind::Atomic { op, array, idx, args, site } => {
+            ExprKind::Atomic {
+                op,
+                array,
+                idx,
+                args,
+                site,
+            } => {
                 let name = self.accessor(&format!("atomic_{}", op.name()), *array);
                 let mut parts = vec![self.f.arrays[*array].c_name.clone()];
                 parts.extend(idx.iter().map(|x| self.expr(x)));
@@ -792,7 +887,9 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                     e.visit(f)
                 }
             }
-            Stmt::LetTuple { init: e, .. } | Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => e.visit(f),
+            Stmt::LetTuple { init: e, .. } | Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => {
+                e.visit(f)
+            }
             Stmt::Return(e, _) => {
                 if let Some(e) = e {
                     e.visit(f)
@@ -804,7 +901,9 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
                 value.visit(f);
             }
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 cond.visit(f);
                 visit_exprs(then, f);
                 if let Some(e) = els {
@@ -816,7 +915,13 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 visit_exprs(body, f);
             }
             Stmt::Loop { body, .. } | Stmt::Block(body) => visit_exprs(body, f),
-            Stmt::For { start, end, step, body, .. } => {
+            Stmt::For {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
                 start.visit(f);
                 end.visit(f);
                 if let Some((k, _)) = step {
@@ -832,7 +937,8 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
 /// Whether a function uses `f64` anywhere (OpenCL needs `cl_khr_fp64`).
 pub fn uses_f64(f: &Func) -> bool {
     let is = |t: &Ty| t == &Ty::Scalar(Scalar::F64);
-    let mut found = f.locals.iter().any(|l| is(&l.ty)) || f.arrays.iter().any(|a| is(&a.elem)) || is(&f.ret);
+    let mut found =
+        f.locals.iter().any(|l| is(&l.ty)) || f.arrays.iter().any(|a| is(&a.elem)) || is(&f.ret);
     visit_exprs(&f.body, &mut |e| found |= is(&e.ty));
     found
 }

@@ -62,7 +62,9 @@ impl Need {
     /// The view type name this need belongs to.
     pub fn name(&self) -> String {
         match self {
-            Need::View { space, elem, rank } => format!("rb_{space}_{}_{rank}", elem.replace(' ', "_")),
+            Need::View { space, elem, rank } => {
+                format!("rb_{space}_{}_{rank}", elem.replace(' ', "_"))
+            }
             Need::Fixed { view, .. } | Need::Access { view, .. } => view.clone(),
         }
     }
@@ -73,9 +75,27 @@ fn idx_params(rank: usize) -> String {
 }
 
 fn check(rank: usize, ret: &str) -> String {
-    let cond: Vec<String> = (0..rank).map(|k| format!("i{k} >= (ulong)a.sh[{k}]")).collect();
-    let idx: Vec<String> = (0..3).map(|k| if k < rank { format!("i{k}") } else { "0".into() }).collect();
-    let sh: Vec<String> = (0..3).map(|k| if k < rank { format!("a.sh[{k}]") } else { "0".into() }).collect();
+    let cond: Vec<String> = (0..rank)
+        .map(|k| format!("i{k} >= (ulong)a.sh[{k}]"))
+        .collect();
+    let idx: Vec<String> = (0..3)
+        .map(|k| {
+            if k < rank {
+                format!("i{k}")
+            } else {
+                "0".into()
+            }
+        })
+        .collect();
+    let sh: Vec<String> = (0..3)
+        .map(|k| {
+            if k < rank {
+                format!("a.sh[{k}]")
+            } else {
+                "0".into()
+            }
+        })
+        .collect();
     format!(
         "#ifndef RUMBA_UNCHECKED\n    if ({}) {{ rb_oob(rb_f, rb_site, {rank}, {}, {}); {ret} }}\n#endif\n",
         cond.join(" || "),
@@ -87,7 +107,9 @@ fn check(rank: usize, ret: &str) -> String {
 fn addr(space: &str, elem: &str, rank: usize, volatile: bool) -> String {
     let q = qual(space);
     let v = if volatile { "volatile " } else { "" };
-    let off: Vec<String> = (0..rank).map(|k| format!(" + (long)i{k} * a.st[{k}]")).collect();
+    let off: Vec<String> = (0..rank)
+        .map(|k| format!(" + (long)i{k} * a.st[{k}]"))
+        .collect();
     let cq = if space == "c" { "__global const " } else { q };
     format!("(({v}{q}{elem}*)((({cq}char*)a.p){}))", off.concat())
 }
@@ -117,7 +139,11 @@ fn atomic_body(op: &str, space: &str, elem: &str, s: Scalar, rank: usize) -> Str
         Scalar::F64 => "double",
         other => other.c_name(crate::target::Target::OpenCl),
     };
-    let cmpxchg = if wide { "atom_cmpxchg" } else { "atomic_cmpxchg" };
+    let cmpxchg = if wide {
+        "atom_cmpxchg"
+    } else {
+        "atomic_cmpxchg"
+    };
     let q = qual(space);
     let cas_loop = |new: &str| {
         format!(
@@ -169,7 +195,12 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                 let space = &view[3..4];
                 let q = qual(space);
                 let dims: Vec<String> = (0..*rank).map(|k| format!("long d{k}")).collect();
-                let _ = writeln!(s, "static inline {view} rb_mk_{}({q}{elem}* p, {}) {{", &view[3..], dims.join(", "));
+                let _ = writeln!(
+                    s,
+                    "static inline {view} rb_mk_{}({q}{elem}* p, {}) {{",
+                    &view[3..],
+                    dims.join(", ")
+                );
                 let _ = writeln!(s, "    {view} a;\n    a.p = p;");
                 let mut stride = format!("(long)sizeof({elem})");
                 for k in (0..*rank).rev() {
@@ -178,7 +209,14 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                 }
                 let _ = writeln!(s, "    return a;\n}}");
             }
-            Need::Access { op, view, space, elem, scalar, rank } => {
+            Need::Access {
+                op,
+                view,
+                space,
+                elem,
+                scalar,
+                rank,
+            } => {
                 let tail = &view[3..];
                 let (sig_extra, ret_ty, fail, body) = match op.as_str() {
                     "ld" => (
@@ -196,8 +234,17 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                     a => {
                         let aop = a.trim_start_matches("atomic_");
                         let s = scalar.unwrap_or(Scalar::I32);
-                        let extra = if aop == "cas" { format!("{elem} expected, {elem} v, ") } else { format!("{elem} v, ") };
-                        (extra, elem.clone(), "return 0;".to_string(), atomic_body(aop, space, elem, s, *rank))
+                        let extra = if aop == "cas" {
+                            format!("{elem} expected, {elem} v, ")
+                        } else {
+                            format!("{elem} v, ")
+                        };
+                        (
+                            extra,
+                            elem.clone(),
+                            "return 0;".to_string(),
+                            atomic_body(aop, space, elem, s, *rank),
+                        )
                     }
                 };
                 let _ = writeln!(

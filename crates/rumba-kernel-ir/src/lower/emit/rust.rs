@@ -110,7 +110,11 @@ impl R<'_> {
                 let names = locals.iter().map(|l| {
                     let loc = &self.f.locals[*l];
                     let n = &loc.name;
-                    if loc.mutable { quote!(mut #n) } else { quote!(#n) }
+                    if loc.mutable {
+                        quote!(mut #n)
+                    } else {
+                        quote!(#n)
+                    }
                 });
                 let tys = locals.iter().map(|l| self.ty(&self.f.locals[*l].ty));
                 let v = self.expr(init);
@@ -134,14 +138,28 @@ impl R<'_> {
                         }
                     })
                     .collect();
-                let shape = if dims.len() == 1 { quote!(#(#dims)*) } else { quote!((#(#dims),*)) };
+                let shape = if dims.len() == 1 {
+                    quote!(#(#dims)*)
+                } else {
+                    quote!((#(#dims),*))
+                };
                 match a.space {
-                    Space::Shared => quote_spanned!(*span=> let #name = #t.shared_array::<#elem>(#shape);),
-                    Space::Local => quote_spanned!(*span=> let #name = #t.local_array::<#elem>(#shape);),
+                    Space::Shared => {
+                        quote_spanned!(*span=> let #name = #t.shared_array::<#elem>(#shape);)
+                    }
+                    Space::Local => {
+                        quote_spanned!(*span=> let #name = #t.local_array::<#elem>(#shape);)
+                    }
                     _ => quote_spanned!(*span=> let #name = #t.dynamic_shared::<#elem>();),
                 }
             }
-            Stmt::Assign { place, op, value, span, .. } => match place {
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                span,
+                ..
+            } => match place {
                 Place::Local(l, _) => {
                     let loc = &self.f.locals[*l];
                     let name = &loc.name;
@@ -179,7 +197,12 @@ impl R<'_> {
                 let v = self.expr(e);
                 quote_spanned!(e.span=> #v;)
             }
-            Stmt::If { cond, then, els, span } => {
+            Stmt::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
                 let c = self.expr(cond);
                 let a = self.block(then);
                 match els {
@@ -199,10 +222,22 @@ impl R<'_> {
                 let b = self.block(body);
                 quote_spanned!(*span=> loop #b)
             }
-            Stmt::For { var, start, end, inclusive, step, body, span } => {
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                span,
+            } => {
                 let v = &self.f.locals[*var].name;
                 let (s, e) = (self.expr(start), self.expr(end));
-                let range = if *inclusive { quote!((#s)..=(#e)) } else { quote!((#s)..(#e)) };
+                let range = if *inclusive {
+                    quote!((#s)..=(#e))
+                } else {
+                    quote!((#s)..(#e))
+                };
                 let it = match step {
                     Some((k, _)) => {
                         let k = self.expr(k);
@@ -222,7 +257,9 @@ impl R<'_> {
                 }
                 None => quote_spanned!(*span=> return;),
             },
-            Stmt::Assert { cond, site, span, .. } => {
+            Stmt::Assert {
+                cond, site, span, ..
+            } => {
                 let c = self.expr(cond);
                 let msg = format!("assertion failed: {}", self.f.sites[*site].what);
                 quote_spanned!(*span=> if !(#c) { ::core::panic!(#msg) })
@@ -246,7 +283,11 @@ impl R<'_> {
             .parse()
             .unwrap_or_else(|_| quote!(#lit));
         let suffixed = respan(suffixed, span);
-        if v < 0 { quote_spanned!(span=> (-#suffixed)) } else { suffixed }
+        if v < 0 {
+            quote_spanned!(span=> (-#suffixed))
+        } else {
+            suffixed
+        }
     }
 
     fn float_lit(&self, v: f64, s: Scalar, span: Span) -> TokenStream {
@@ -267,10 +308,21 @@ impl R<'_> {
             Literal::f64_suffixed(v.abs())
         };
         lit.set_span(span);
-        if v.is_sign_negative() { quote_spanned!(span=> (-#lit)) } else { quote!(#lit) }
+        if v.is_sign_negative() {
+            quote_spanned!(span=> (-#lit))
+        } else {
+            quote!(#lit)
+        }
     }
 
-    fn binary(&self, op: BinOp, ty: &Ty, a: TokenStream, b: TokenStream, span: Span) -> TokenStream {
+    fn binary(
+        &self,
+        op: BinOp,
+        ty: &Ty,
+        a: TokenStream,
+        b: TokenStream,
+        span: Span,
+    ) -> TokenStream {
         let int = ty.scalar().is_some_and(|s| s.is_int());
         let m = |name: &str| format_ident!("{}", name, span = span);
         match op {
@@ -283,7 +335,11 @@ impl R<'_> {
                 quote_spanned!(span=> (#a).#f(#b))
             }
             BinOp::Shl | BinOp::Shr => {
-                let f = m(if op == BinOp::Shl { "wrapping_shl" } else { "wrapping_shr" });
+                let f = m(if op == BinOp::Shl {
+                    "wrapping_shl"
+                } else {
+                    "wrapping_shr"
+                });
                 quote_spanned!(span=> (#a).#f((#b) as u32))
             }
             _ => {
@@ -422,14 +478,24 @@ impl R<'_> {
                 let a = args.iter().map(|x| self.expr(x));
                 quote_spanned!(span=> <#ty>::#m(#(#a),*))
             }
-            ExprKind::Atomic { op, array, idx, args, .. } => {
+            ExprKind::Atomic {
+                op,
+                array,
+                idx,
+                args,
+                ..
+            } => {
                 let a = self.array(*array);
                 let m = format_ident!("atomic_{}", op.name(), span = span);
                 let i = self.index(idx);
                 let v = args.iter().map(|x| self.expr(x));
                 quote_spanned!(span=> #a.#m(#i, #(#v),*))
             }
-            ExprKind::Call { func, pass_thread, args } => {
+            ExprKind::Call {
+                func,
+                pass_thread,
+                args,
+            } => {
                 let p = &self.f.devices[*func].path;
                 let th = pass_thread.then(|| quote!(#t,));
                 let a = args.iter().map(|x| self.expr(x));

@@ -18,7 +18,6 @@ fn mk(kind: ExprKind, ty: Ty, span: Span) -> Expr {
     Expr { kind, ty, span }
 }
 
-
 impl Cx {
     pub(crate) fn method_call(&mut self, m: &syn::ExprMethodCall) -> Expr {
         let span = m.span();
@@ -86,15 +85,26 @@ impl Cx {
                     _ => SyncKind::Or,
                 };
                 if m.args.len() != 1 {
-                    self.err(span, format!("`{method}` takes one predicate (`bool` or an integer)"));
+                    self.err(
+                        span,
+                        format!("`{method}` takes one predicate (`bool` or an integer)"),
+                    );
                     return self.placeholder(span);
                 }
                 let p = self.expr(&m.args[0]);
-                self.need(&p.ty, Need::IntOrBool, m.args[0].span(), format!("the predicate of `{method}`"));
+                self.need(
+                    &p.ty,
+                    Need::IntOrBool,
+                    m.args[0].span(),
+                    format!("the predicate of `{method}`"),
+                );
                 return mk(ExprKind::Sync(kind, Some(Box::new(p))), I32, span);
             }
             "shared_array" | "local_array" | "dynamic_shared" => {
-                self.err(span, format!("bind the array to a name: `let s = t.{method}::<f32>(…);`"));
+                self.err(
+                    span,
+                    format!("bind the array to a name: `let s = t.{method}::<f32>(…);`"),
+                );
                 return self.placeholder(span);
             }
             other => {
@@ -109,7 +119,13 @@ impl Cx {
         e
     }
 
-    fn array_method(&mut self, m: &syn::ExprMethodCall, a: ArrayId, method: &str, span: Span) -> Expr {
+    fn array_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        a: ArrayId,
+        method: &str,
+        span: Span,
+    ) -> Expr {
         let name = self.array(a).name.to_string();
         match method {
             "len" => {
@@ -121,7 +137,10 @@ impl Cx {
                 mk(ExprKind::Size(a), USIZE, span)
             }
             "shape" => {
-                self.err(span, format!("index the shape with a literal axis: `{name}.shape()[0]`"));
+                self.err(
+                    span,
+                    format!("index the shape with a literal axis: `{name}.shape()[0]`"),
+                );
                 self.placeholder(span)
             }
             "get" => {
@@ -132,7 +151,9 @@ impl Cx {
                 self.err(span, format!("write `{name}[i] = v` (the macro lowers indexing to the sound accessors itself)"));
                 self.placeholder(span)
             }
-            _ if method.starts_with("atomic_") => self.atomic(m, a, &method["atomic_".len()..], span),
+            _ if method.starts_with("atomic_") => {
+                self.atomic(m, a, &method["atomic_".len()..], span)
+            }
             other => {
                 self.err(
                     m.method.span(),
@@ -169,28 +190,61 @@ impl Cx {
         }
         let nvals = if op == AtomicOp::Cas { 2 } else { 1 };
         if m.args.len() != 1 + nvals {
-            let shape = if op == AtomicOp::Cas { "(index, expected, new)" } else { "(index, value)" };
+            let shape = if op == AtomicOp::Cas {
+                "(index, expected, new)"
+            } else {
+                "(index, value)"
+            };
             self.err(span, format!("`atomic_{}` takes {shape}", op.name()));
             return self.placeholder(span);
         }
         let idx = self.indices_pub(&m.args[0], a);
         let args: Vec<Expr> = m.args.iter().skip(1).map(|x| self.expr(x)).collect();
         for (x, src) in args.iter().zip(m.args.iter().skip(1)) {
-            self.unify(&x.ty, &arr.elem, src.span(), &format!("the value of `atomic_{}`", op.name()));
+            self.unify(
+                &x.ty,
+                &arr.elem,
+                src.span(),
+                &format!("the value of `atomic_{}`", op.name()),
+            );
         }
-        let need = if op.int_only() { Need::AtomicInt } else { Need::AtomicValue };
+        let need = if op.int_only() {
+            Need::AtomicInt
+        } else {
+            Need::AtomicValue
+        };
         let what = format!(
             "`atomic_{}` (atomics work on {})",
             op.name(),
-            if op.int_only() { "i32 u32 i64 u64" } else { "i32 u32 i64 u64 f32 f64" }
+            if op.int_only() {
+                "i32 u32 i64 u64"
+            } else {
+                "i32 u32 i64 u64 f32 f64"
+            }
         );
         self.need(&arr.elem, need, span, what);
         self.mark_written(a);
         let site = self.site(
-            format!("`atomic_{}` on {} `{}[{}]`", op.name(), space_name(&arr.space), arr.name, m.args[0].to_token_stream()),
+            format!(
+                "`atomic_{}` on {} `{}[{}]`",
+                op.name(),
+                space_name(&arr.space),
+                arr.name,
+                m.args[0].to_token_stream()
+            ),
             span,
         );
-        mk(ExprKind::Atomic { op, array: a, idx, args, site }, arr.elem, span)
+        mk(
+            ExprKind::Atomic {
+                op,
+                array: a,
+                idx,
+                args,
+                site,
+            },
+            arr.elem,
+            span,
+        )
     }
 
     pub(crate) fn indices_pub(&mut self, e: &syn::Expr, a: ArrayId) -> Vec<Expr> {
@@ -204,9 +258,19 @@ impl Cx {
             .into_iter()
             .map(|p| {
                 let x = self.expr(p);
-                if self.types.unify(&x.ty, &USIZE, p.span(), "an array index").is_err() {
+                if self
+                    .types
+                    .unify(&x.ty, &USIZE, p.span(), "an array index")
+                    .is_err()
+                {
                     let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
-                    self.err(p.span(), format!("array indices are `usize`, this is `{shown}`: write `{} as usize`", p.to_token_stream()));
+                    self.err(
+                        p.span(),
+                        format!(
+                            "array indices are `usize`, this is `{shown}`: write `{} as usize`",
+                            p.to_token_stream()
+                        ),
+                    );
                 }
                 x
             })
@@ -215,7 +279,10 @@ impl Cx {
 
     pub(crate) fn math(&mut self, f: MathFn, recv: Expr, args: &[&syn::Expr], span: Span) -> Expr {
         if args.len() != f.arity() {
-            self.err(span, format!("`{}` takes {} argument(s)", f.name(), f.arity()));
+            self.err(
+                span,
+                format!("`{}` takes {} argument(s)", f.name(), f.arity()),
+            );
             return self.placeholder(span);
         }
         let mut all = vec![recv.clone()];
@@ -225,7 +292,12 @@ impl Cx {
                 self.unify(&x.ty, &I32, a.span(), "the exponent of `powi` (an `i32`)");
             } else {
                 let _ = k;
-                self.unify(&x.ty, &recv.ty, a.span(), &format!("the arguments of `{}`", f.name()));
+                self.unify(
+                    &x.ty,
+                    &recv.ty,
+                    a.span(),
+                    &format!("the arguments of `{}`", f.name()),
+                );
             }
             all.push(x);
         }
@@ -239,14 +311,21 @@ impl Cx {
         } else {
             self.need(&recv.ty, Need::Number, span, what);
         }
-        let ty = if f == MathFn::IsNan { Ty::Scalar(Scalar::Bool) } else { recv.ty.clone() };
+        let ty = if f == MathFn::IsNan {
+            Ty::Scalar(Scalar::Bool)
+        } else {
+            recv.ty.clone()
+        };
         mk(ExprKind::Math(f, all), ty, span)
     }
 
     pub(crate) fn call(&mut self, c: &syn::ExprCall) -> Expr {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
-            self.err(c.func.span(), "only `#[rumba::device]` functions and `f32::sqrt`-style math can be called");
+            self.err(
+                c.func.span(),
+                "only `#[rumba::device]` functions and `f32::sqrt`-style math can be called",
+            );
             return self.placeholder(span);
         };
         // `f32::sqrt(x)`, `u32::min(a, b)`.
@@ -255,15 +334,26 @@ impl Cx {
             if let Some(s) = Scalar::from_rust_name(&ty_name) {
                 let fname = p.path.segments[1].ident.to_string();
                 let Some(f) = MathFn::from_name(&fname) else {
-                    self.err(span, format!("`{ty_name}::{fname}` is not part of the kernel subset"));
+                    self.err(
+                        span,
+                        format!("`{ty_name}::{fname}` is not part of the kernel subset"),
+                    );
                     return self.placeholder(span);
                 };
                 if c.args.is_empty() {
-                    self.err(span, format!("`{ty_name}::{fname}` needs its receiver as first argument"));
+                    self.err(
+                        span,
+                        format!("`{ty_name}::{fname}` needs its receiver as first argument"),
+                    );
                     return self.placeholder(span);
                 }
                 let recv = self.expr(&c.args[0]);
-                self.unify(&recv.ty, &Ty::Scalar(s), c.args[0].span(), &format!("the argument of `{ty_name}::{fname}`"));
+                self.unify(
+                    &recv.ty,
+                    &Ty::Scalar(s),
+                    c.args[0].span(),
+                    &format!("the argument of `{ty_name}::{fname}`"),
+                );
                 let rest: Vec<&syn::Expr> = c.args.iter().skip(1).collect();
                 return self.math(f, recv, &rest, span);
             }
@@ -297,6 +387,14 @@ impl Cx {
             args.push(x);
         }
         let ty = self.types.fresh(Kind::Any, span);
-        mk(ExprKind::Call { func, pass_thread, args }, ty, span)
+        mk(
+            ExprKind::Call {
+                func,
+                pass_thread,
+                args,
+            },
+            ty,
+            span,
+        )
     }
 }

@@ -73,7 +73,11 @@ impl Cx {
             syn::Expr::If(i) if !is_simple_if(i) => {
                 let ty = self.types.fresh(Kind::Any, span);
                 let tmp = self.temp_local(ty.clone(), span);
-                out.push(Stmt::Let { local: tmp, init: None, span });
+                out.push(Stmt::Let {
+                    local: tmp,
+                    init: None,
+                    span,
+                });
                 let s = self.if_into(i, Some(tmp));
                 out.push(s);
                 mk(ExprKind::Local(tmp), ty, span)
@@ -81,7 +85,11 @@ impl Cx {
             syn::Expr::Block(b) if b.label.is_none() && !is_simple_block(&b.block) => {
                 let ty = self.types.fresh(Kind::Any, span);
                 let tmp = self.temp_local(ty.clone(), span);
-                out.push(Stmt::Let { local: tmp, init: None, span });
+                out.push(Stmt::Let {
+                    local: tmp,
+                    init: None,
+                    span,
+                });
                 let blk = self.block_into(&b.block, Some(tmp));
                 out.push(Stmt::Block(blk));
                 mk(ExprKind::Local(tmp), ty, span)
@@ -119,7 +127,10 @@ impl Cx {
                 });
             }
             None if ends_in_jump(b) => {}
-            None => self.err(b.span(), "this block must end in a value (it is used as one)"),
+            None => self.err(
+                b.span(),
+                "this block must end in a value (it is used as one)",
+            ),
         }
         self.pop_scope();
         Block { stmts: out }
@@ -129,7 +140,10 @@ impl Cx {
     fn if_into(&mut self, i: &syn::ExprIf, sink: Option<LocalId>) -> Stmt {
         let cond = self.cond(&i.cond, "the condition of `if`");
         if let syn::Expr::Let(l) = &*i.cond {
-            self.err(l.span(), "`if let` is not supported: compare values with `==`");
+            self.err(
+                l.span(),
+                "`if let` is not supported: compare values with `==`",
+            );
         }
         let then = self.block_into(&i.then_branch, sink);
         let els = match &i.else_branch {
@@ -151,7 +165,12 @@ impl Cx {
                 }
             },
         };
-        Stmt::If { cond, then, els, span: i.span() }
+        Stmt::If {
+            cond,
+            then,
+            els,
+            span: i.span(),
+        }
     }
 
     /// An expression in statement position.
@@ -163,7 +182,13 @@ impl Cx {
                 if let Some(place) = self.place(&a.left) {
                     let pty = self.place_ty(&place);
                     self.unify(&pty, &value.ty, a.right.span(), "this assignment");
-                    out.push(Stmt::Assign { place, op: None, value, site: None, span });
+                    out.push(Stmt::Assign {
+                        place,
+                        op: None,
+                        value,
+                        site: None,
+                        span,
+                    });
                 }
             }
             syn::Expr::Binary(b) if compound_op(&b.op).is_some() => {
@@ -174,7 +199,13 @@ impl Cx {
                     self.binary_types(op, &pty, &value.ty, span);
                     let site = matches!(op, BinOp::Div | BinOp::Rem)
                         .then(|| self.site(format!("`{}`", e.to_token_stream()), span));
-                    out.push(Stmt::Assign { place, op: Some(op), value, site, span });
+                    out.push(Stmt::Assign {
+                        place,
+                        op: Some(op),
+                        value,
+                        site,
+                        span,
+                    });
                 }
             }
             syn::Expr::If(i) => {
@@ -183,10 +214,16 @@ impl Cx {
             }
             syn::Expr::While(w) => {
                 if let Some(l) = &w.label {
-                    self.err(l.span(), "loop labels are not supported: use unlabelled `break` / `continue`");
+                    self.err(
+                        l.span(),
+                        "loop labels are not supported: use unlabelled `break` / `continue`",
+                    );
                 }
                 if let syn::Expr::Let(l) = &*w.cond {
-                    self.err(l.span(), "`while let` is not supported: use `while` with a condition");
+                    self.err(
+                        l.span(),
+                        "`while let` is not supported: use `while` with a condition",
+                    );
                     return;
                 }
                 let cond = self.cond(&w.cond, "the condition of `while`");
@@ -197,7 +234,10 @@ impl Cx {
             }
             syn::Expr::Loop(l) => {
                 if let Some(lb) = &l.label {
-                    self.err(lb.span(), "loop labels are not supported: use unlabelled `break` / `continue`");
+                    self.err(
+                        lb.span(),
+                        "loop labels are not supported: use unlabelled `break` / `continue`",
+                    );
                 }
                 self.enter_loop();
                 let body = self.block_stmts(&l.body.stmts, false);
@@ -207,7 +247,10 @@ impl Cx {
             syn::Expr::ForLoop(f) => self.for_loop(f, out),
             syn::Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
-                    self.err(span, "only a plain `break` is supported (no label, no value)");
+                    self.err(
+                        span,
+                        "only a plain `break` is supported (no label, no value)",
+                    );
                 }
                 if !self.in_loop() {
                     self.err(span, "`break` outside a loop");
@@ -249,7 +292,10 @@ impl Cx {
                 let blk = self.block_stmts(&b.block.stmts, false);
                 out.push(Stmt::Block(blk));
             }
-            syn::Expr::Unsafe(u) => self.err(u.span(), "`unsafe` blocks are not allowed in kernels (nothing in the subset needs one)"),
+            syn::Expr::Unsafe(u) => self.err(
+                u.span(),
+                "`unsafe` blocks are not allowed in kernels (nothing in the subset needs one)",
+            ),
             syn::Expr::Macro(m) => self.macro_stmt(&m.mac, out),
             syn::Expr::Paren(p) => self.stmt_expr(&p.expr, out),
             _ => {
@@ -268,7 +314,10 @@ impl Cx {
     fn for_loop(&mut self, f: &syn::ExprForLoop, out: &mut Vec<Stmt>) {
         let span = f.span();
         if let Some(l) = &f.label {
-            self.err(l.span(), "loop labels are not supported: use unlabelled `break` / `continue`");
+            self.err(
+                l.span(),
+                "loop labels are not supported: use unlabelled `break` / `continue`",
+            );
         }
         let (range, step) = match &*f.expr {
             syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
@@ -298,7 +347,12 @@ impl Cx {
         self.need(&s.ty, Need::Int, r.span(), "a `for` range");
         let step = step.map(|k| {
             let x = self.expr(k);
-            self.unify(&x.ty, &USIZE, k.span(), "the `step_by` argument (a `usize`)");
+            self.unify(
+                &x.ty,
+                &USIZE,
+                k.span(),
+                "the `step_by` argument (a `usize`)",
+            );
             let site = self.site(format!("`step_by({})`", k.to_token_stream()), k.span());
             (x, site)
         });
@@ -312,7 +366,10 @@ impl Cx {
                 self.new_local(&id, s.ty.clone(), false)
             }
             p => {
-                self.err(p.span(), "the loop variable is a plain name: `for i in a..b`");
+                self.err(
+                    p.span(),
+                    "the loop variable is a plain name: `for i in a..b`",
+                );
                 self.pop_scope();
                 return;
             }
@@ -321,7 +378,15 @@ impl Cx {
         let body = self.block_stmts(&f.body.stmts, false);
         self.leave_loop();
         self.pop_scope();
-        out.push(Stmt::For { var, start: s, end: e, inclusive, step, body, span });
+        out.push(Stmt::For {
+            var,
+            start: s,
+            end: e,
+            inclusive,
+            step,
+            body,
+            span,
+        });
     }
 
     fn place(&mut self, e: &syn::Expr) -> Option<Place> {
@@ -344,9 +409,17 @@ impl Cx {
                 let idx = self.indices(&ix.index, a);
                 let name = self.array(a).name.to_string();
                 let space = space_name(&self.array(a).space);
-                let site = self.site(format!("store to {space} `{name}[{}]`", ix.index.to_token_stream()), e.span());
+                let site = self.site(
+                    format!("store to {space} `{name}[{}]`", ix.index.to_token_stream()),
+                    e.span(),
+                );
                 self.mark_written(a);
-                Some(Place::Index { array: a, idx, site, span: e.span() })
+                Some(Place::Index {
+                    array: a,
+                    idx,
+                    site,
+                    span: e.span(),
+                })
             }
             syn::Expr::Paren(p) => self.place(&p.expr),
             syn::Expr::Field(f) => {
@@ -354,11 +427,17 @@ impl Cx {
                 None
             }
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
-                self.err(u.span(), "kernels have no references: assign to the variable or array element itself");
+                self.err(
+                    u.span(),
+                    "kernels have no references: assign to the variable or array element itself",
+                );
                 None
             }
             other => {
-                self.err(other.span(), "only locals and array elements (`a[i]`) can be assigned");
+                self.err(
+                    other.span(),
+                    "only locals and array elements (`a[i]`) can be assigned",
+                );
                 None
             }
         }
@@ -378,20 +457,36 @@ impl Cx {
             e => vec![e],
         };
         if let syn::Expr::Range(r) = index {
-            self.err(r.span(), "slicing is not supported in kernels: index single elements");
+            self.err(
+                r.span(),
+                "slicing is not supported in kernels: index single elements",
+            );
             return vec![self.placeholder(r.span())];
         }
         if parts.is_empty() || parts.len() > 3 {
-            self.err(index.span(), "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`");
+            self.err(
+                index.span(),
+                "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`",
+            );
         }
         self.use_rank(a, parts.len(), index.span());
         parts
             .into_iter()
             .map(|p| {
                 let x = self.expr(p);
-                if self.types.unify(&x.ty, &USIZE, p.span(), "an array index").is_err() {
+                if self
+                    .types
+                    .unify(&x.ty, &USIZE, p.span(), "an array index")
+                    .is_err()
+                {
                     let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
-                    self.err(p.span(), format!("array indices are `usize`, this is `{shown}`: write `{} as usize`", p.to_token_stream()));
+                    self.err(
+                        p.span(),
+                        format!(
+                            "array indices are `usize`, this is `{shown}`: write `{} as usize`",
+                            p.to_token_stream()
+                        ),
+                    );
                 }
                 x
             })
@@ -403,16 +498,16 @@ impl Cx {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 self.unify(a, b, span, &format!("the operands of {what}"));
-                self.need(a, Need::Number, span, format!("{what}"));
+                self.need(a, Need::Number, span, what.clone());
                 a.clone()
             }
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
                 self.unify(a, b, span, &format!("the operands of {what}"));
-                self.need(a, Need::IntOrBool, span, format!("{what}"));
+                self.need(a, Need::IntOrBool, span, what.clone());
                 a.clone()
             }
             BinOp::Shl | BinOp::Shr => {
-                self.need(a, Need::Int, span, format!("{what}"));
+                self.need(a, Need::Int, span, what.clone());
                 self.need(b, Need::Int, span, format!("the shift amount of {what}"));
                 a.clone()
             }
@@ -423,7 +518,7 @@ impl Cx {
             }
             _ => {
                 self.unify(a, b, span, &format!("the operands of {what}"));
-                self.need(a, Need::Scalar, span, format!("{what}"));
+                self.need(a, Need::Scalar, span, what.clone());
                 BOOL
             }
         }
@@ -461,19 +556,29 @@ impl Cx {
                     let ty = x.ty.clone();
                     mk(ExprKind::Unary(UnOp::Not, Box::new(x)), ty, span)
                 }
-                syn::UnOp::Deref(_) => bad(self, "kernels have no references: scalar parameters are values, write `x` instead of `*x`"),
+                syn::UnOp::Deref(_) => bad(
+                    self,
+                    "kernels have no references: scalar parameters are values, write `x` instead of `*x`",
+                ),
                 _ => bad(self, "unsupported unary operator"),
             },
             syn::Expr::Binary(b) => {
                 let Some(op) = bin_op(&b.op) else {
-                    return bad(self, "an assignment is a statement, not a value: write it on its own line");
+                    return bad(
+                        self,
+                        "an assignment is a statement, not a value: write it on its own line",
+                    );
                 };
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
                 let ty = self.binary_types(op, &l.ty, &r.ty, span);
                 let site = matches!(op, BinOp::Div | BinOp::Rem)
                     .then(|| self.site(format!("`{}`", e.to_token_stream()), span));
-                mk(ExprKind::Binary(op, Box::new(l), Box::new(r), site), ty, span)
+                mk(
+                    ExprKind::Binary(op, Box::new(l), Box::new(r), site),
+                    ty,
+                    span,
+                )
             }
             syn::Expr::Cast(c) => {
                 // `CONST as T`: the const's own type only matters to rustc (its `#define` gets
@@ -483,7 +588,12 @@ impl Cx {
                         if p.qself.is_none()
                             && p.path.segments.len() == 1
                             && !self.name_is_bound(&p.path.segments[0].ident.to_string())
-                            && p.path.segments[0].ident.to_string().chars().next().is_some_and(|ch| ch.is_uppercase()) =>
+                            && p.path.segments[0]
+                                .ident
+                                .to_string()
+                                .chars()
+                                .next()
+                                .is_some_and(|ch| ch.is_uppercase()) =>
                     {
                         let ci = self.const_index(&p.path);
                         let ty = self.types.error(p.span());
@@ -500,18 +610,28 @@ impl Cx {
                     return bad(self, "Rust has no `as bool`: compare instead (`x != 0`)");
                 }
                 self.need(&x.ty, Need::Scalar, c.expr.span(), "`as`");
-                mk(ExprKind::Cast(Box::new(x), target), Ty::Scalar(target), span)
+                mk(
+                    ExprKind::Cast(Box::new(x), target),
+                    Ty::Scalar(target),
+                    span,
+                )
             }
             syn::Expr::If(i) => {
                 if !is_simple_if(i) {
-                    return bad(self, "this `if` has statements or no `else`: as a value it must be `if c { a } else { b }`; otherwise bind it with `let v = if …;` first");
+                    return bad(
+                        self,
+                        "this `if` has statements or no `else`: as a value it must be `if c { a } else { b }`; otherwise bind it with `let v = if …;` first",
+                    );
                 }
                 self.select(i)
             }
             syn::Expr::Block(b) if b.label.is_none() && is_simple_block(&b.block) => {
                 self.expr(simple_tail(&b.block))
             }
-            syn::Expr::Block(_) => bad(self, "a block with statements can only be the value of a `let` or an assignment: bind it with `let v = { … };` first"),
+            syn::Expr::Block(_) => bad(
+                self,
+                "a block with statements can only be the value of a `let` or an assignment: bind it with `let v = { … };` first",
+            ),
             syn::Expr::Index(ix) => self.index_expr(ix),
             syn::Expr::Field(f) => self.field_expr(f),
             syn::Expr::MethodCall(m) => self.method_call(m),
@@ -521,23 +641,63 @@ impl Cx {
                 let ty = Ty::Tuple(v.iter().map(|x| x.ty.clone()).collect());
                 mk(ExprKind::Tuple(v), ty, span)
             }
-            syn::Expr::Closure(_) => bad(self, "closures are not supported in kernels: write a `#[rumba::device]` function"),
-            syn::Expr::Match(_) => bad(self, "`match` is not supported in this version: use `if` / `else if`"),
-            syn::Expr::Try(_) => bad(self, "`?` is not supported: kernels cannot return errors (use `assert!` for a fault)"),
-            syn::Expr::Reference(_) => bad(self, "kernels have no references: use the value itself (array elements are read with `a[i]`)"),
-            syn::Expr::Array(_) | syn::Expr::Repeat(_) => bad(self, "array literals are not supported: declare `t.local_array::<T>(n)` and fill it"),
-            syn::Expr::Struct(_) => bad(self, "record literals are not supported in kernels in this version: pass records in as parameters"),
-            syn::Expr::Range(_) => bad(self, "ranges are only allowed as the iterator of a `for` loop"),
+            syn::Expr::Closure(_) => bad(
+                self,
+                "closures are not supported in kernels: write a `#[rumba::device]` function",
+            ),
+            syn::Expr::Match(_) => bad(
+                self,
+                "`match` is not supported in this version: use `if` / `else if`",
+            ),
+            syn::Expr::Try(_) => bad(
+                self,
+                "`?` is not supported: kernels cannot return errors (use `assert!` for a fault)",
+            ),
+            syn::Expr::Reference(_) => bad(
+                self,
+                "kernels have no references: use the value itself (array elements are read with `a[i]`)",
+            ),
+            syn::Expr::Array(_) | syn::Expr::Repeat(_) => bad(
+                self,
+                "array literals are not supported: declare `t.local_array::<T>(n)` and fill it",
+            ),
+            syn::Expr::Struct(_) => bad(
+                self,
+                "record literals are not supported in kernels in this version: pass records in as parameters",
+            ),
+            syn::Expr::Range(_) => bad(
+                self,
+                "ranges are only allowed as the iterator of a `for` loop",
+            ),
             syn::Expr::Macro(m) => {
                 let name = m.mac.path.to_token_stream().to_string();
-                bad(self, &format!("macro `{name}!` is not supported in kernels: only `assert!` as a statement is"))
+                bad(
+                    self,
+                    &format!(
+                        "macro `{name}!` is not supported in kernels: only `assert!` as a statement is"
+                    ),
+                )
             }
             syn::Expr::Async(_) | syn::Expr::Await(_) => bad(self, "kernels are not async"),
-            syn::Expr::Unsafe(_) => bad(self, "`unsafe` blocks are not allowed in kernels (nothing in the subset needs one)"),
-            syn::Expr::Assign(_) => bad(self, "an assignment is a statement, not a value: write it on its own line"),
-            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => bad(self, "loops are statements, not values"),
-            syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => bad(self, "`return`, `break` and `continue` are statements here: put them on their own line"),
-            syn::Expr::Let(_) => bad(self, "`let` expressions (`if let`, `while let`) are not supported"),
+            syn::Expr::Unsafe(_) => bad(
+                self,
+                "`unsafe` blocks are not allowed in kernels (nothing in the subset needs one)",
+            ),
+            syn::Expr::Assign(_) => bad(
+                self,
+                "an assignment is a statement, not a value: write it on its own line",
+            ),
+            syn::Expr::While(_) | syn::Expr::Loop(_) | syn::Expr::ForLoop(_) => {
+                bad(self, "loops are statements, not values")
+            }
+            syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => bad(
+                self,
+                "`return`, `break` and `continue` are statements here: put them on their own line",
+            ),
+            syn::Expr::Let(_) => bad(
+                self,
+                "`let` expressions (`if let`, `while let`) are not supported",
+            ),
             _ => bad(self, "this expression is not part of the kernel subset"),
         }
     }
@@ -556,7 +716,11 @@ impl Cx {
         };
         self.unify(&a.ty, &b.ty, span, "the two branches of `if`");
         let ty = a.ty.clone();
-        mk(ExprKind::Select(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+        mk(
+            ExprKind::Select(Box::new(c), Box::new(a), Box::new(b)),
+            ty,
+            span,
+        )
     }
 
     fn literal(&mut self, l: &syn::Lit) -> Expr {
@@ -599,7 +763,10 @@ impl Cx {
             }
             syn::Lit::Bool(b) => mk(ExprKind::Bool(b.value), BOOL, span),
             _ => {
-                self.err(span, "only number and `bool` literals are supported in kernels");
+                self.err(
+                    span,
+                    "only number and `bool` literals are supported in kernels",
+                );
                 self.placeholder(span)
             }
         }
@@ -634,7 +801,12 @@ impl Cx {
                 return match builtin_const(s, &c) {
                     Some(kind) => mk(kind, Ty::Scalar(s), span),
                     None => {
-                        self.err(span, format!("`{ty_name}::{c}` is not supported: use a literal or a `const` item"));
+                        self.err(
+                            span,
+                            format!(
+                                "`{ty_name}::{c}` is not supported: use a literal or a `const` item"
+                            ),
+                        );
                         self.placeholder(span)
                     }
                 };
@@ -651,32 +823,59 @@ impl Cx {
             if m.method == "shape" && m.args.is_empty() {
                 if let Some(a) = self.lookup_array(&m.receiver) {
                     let k = match &*ix.index {
-                        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<usize>().ok(),
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(i),
+                            ..
+                        }) => i.base10_parse::<usize>().ok(),
                         _ => None,
                     };
                     let Some(k) = k else {
-                        self.err(ix.index.span(), "the axis of `shape()[k]` must be an integer literal");
+                        self.err(
+                            ix.index.span(),
+                            "the axis of `shape()[k]` must be an integer literal",
+                        );
                         return mk(ExprKind::Shape(a, 0), USIZE, span);
                     };
                     if matches!(self.array(a).space, Space::Global { .. } | Space::Const) {
                         self.note_axis(a, k, span);
                     } else if k >= self.array(a).rank {
                         let r = self.array(a).rank;
-                        self.err(span, format!("axis {k} does not exist: the array has {r} dimension(s)"));
+                        self.err(
+                            span,
+                            format!("axis {k} does not exist: the array has {r} dimension(s)"),
+                        );
                     }
                     return mk(ExprKind::Shape(a, k), USIZE, span);
                 }
             }
         }
         let Some(a) = self.lookup_array(&ix.expr) else {
-            self.err(ix.expr.span(), "only arrays can be indexed: parameters `&Arr<T>`, shared and local arrays");
+            self.err(
+                ix.expr.span(),
+                "only arrays can be indexed: parameters `&Arr<T>`, shared and local arrays",
+            );
             return self.placeholder(span);
         };
         let idx = self.indices(&ix.index, a);
         let arr = self.array(a);
-        let (name, space, elem) = (arr.name.to_string(), space_name(&arr.space), arr.elem.clone());
-        let site = self.site(format!("load from {space} `{name}[{}]`", ix.index.to_token_stream()), span);
-        mk(ExprKind::Index { array: a, idx, site }, elem, span)
+        let (name, space, elem) = (
+            arr.name.to_string(),
+            space_name(&arr.space),
+            arr.elem.clone(),
+        );
+        let site = self.site(
+            format!("load from {space} `{name}[{}]`", ix.index.to_token_stream()),
+            span,
+        );
+        mk(
+            ExprKind::Index {
+                array: a,
+                idx,
+                site,
+            },
+            elem,
+            span,
+        )
     }
 
     /// `a.shape()[k]` on a parameter: recorded, checked against the rank at the end.
@@ -692,7 +891,10 @@ impl Cx {
         let span = f.span();
         let base = self.expr(&f.base);
         let syn::Member::Named(name) = &f.member else {
-            self.err(span, "tuple fields (`.0`) are not supported: destructure with `let (a, b) = …`");
+            self.err(
+                span,
+                "tuple fields (`.0`) are not supported: destructure with `let (a, b) = …`",
+            );
             return self.placeholder(span);
         };
         match self.types.shallow(&base.ty) {
@@ -706,7 +908,11 @@ impl Cx {
                         0
                     }
                 };
-                mk(ExprKind::Axis(Box::new(base), axis), Ty::Scalar(Scalar::U32), span)
+                mk(
+                    ExprKind::Axis(Box::new(base), axis),
+                    Ty::Scalar(Scalar::U32),
+                    span,
+                )
             }
             Ty::Record(_) => {
                 let ty = self.types.fresh(Kind::Any, span);
@@ -717,7 +923,10 @@ impl Cx {
                 self.placeholder(span)
             }
             t => {
-                self.err(span, format!("`{}` has no fields", crate::lower::infer::show(&t)));
+                self.err(
+                    span,
+                    format!("`{}` has no fields", crate::lower::infer::show(&t)),
+                );
                 self.placeholder(span)
             }
         }
@@ -745,10 +954,34 @@ fn builtin_const(s: Scalar, c: &str) -> Option<ExprKind> {
     }
     let f32_ = s == Scalar::F32;
     let v = match c {
-        "MAX" => if f32_ { f32::MAX as f64 } else { f64::MAX },
-        "MIN" => if f32_ { f32::MIN as f64 } else { f64::MIN },
-        "EPSILON" => if f32_ { f32::EPSILON as f64 } else { f64::EPSILON },
-        "MIN_POSITIVE" => if f32_ { f32::MIN_POSITIVE as f64 } else { f64::MIN_POSITIVE },
+        "MAX" => {
+            if f32_ {
+                f32::MAX as f64
+            } else {
+                f64::MAX
+            }
+        }
+        "MIN" => {
+            if f32_ {
+                f32::MIN as f64
+            } else {
+                f64::MIN
+            }
+        }
+        "EPSILON" => {
+            if f32_ {
+                f32::EPSILON as f64
+            } else {
+                f64::EPSILON
+            }
+        }
+        "MIN_POSITIVE" => {
+            if f32_ {
+                f32::MIN_POSITIVE as f64
+            } else {
+                f64::MIN_POSITIVE
+            }
+        }
         "INFINITY" => f64::INFINITY,
         "NEG_INFINITY" => f64::NEG_INFINITY,
         "NAN" => f64::NAN,

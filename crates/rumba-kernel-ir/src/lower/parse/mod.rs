@@ -27,18 +27,117 @@ enum Binding {
 /// C identifiers that user names must not take (C, C++, CUDA and OpenCL keywords, types and
 /// the builtins the generated code calls). A user name in this list gets a `_` suffix in C.
 const RESERVED: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "class",
-    "namespace", "template", "typename", "this", "new", "delete", "operator", "private",
-    "public", "protected", "virtual", "friend", "using", "asm", "half", "uchar", "ushort", "uint",
-    "ulong", "size_t", "global", "local", "constant", "kernel", "read_only", "write_only",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "min", "max", "abs", "fabs",
-    "sqrt", "exp", "log", "sin", "cos", "tan", "pow", "pown", "floor", "ceil", "round", "fma",
-    "isnan", "barrier", "mem_fence", "dim3", "uint3", "NAN", "INFINITY", "atomicAdd",
-    "atomic_add", "main", "fmin", "fmax", "fmod", "select", "clamp", "mix", "sign", "step",
-    "dot", "cross", "length", "distance", "normalize", "vload", "vstore", "convert",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "class",
+    "namespace",
+    "template",
+    "typename",
+    "this",
+    "new",
+    "delete",
+    "operator",
+    "private",
+    "public",
+    "protected",
+    "virtual",
+    "friend",
+    "using",
+    "asm",
+    "half",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "size_t",
+    "global",
+    "local",
+    "constant",
+    "kernel",
+    "read_only",
+    "write_only",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "min",
+    "max",
+    "abs",
+    "fabs",
+    "sqrt",
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tan",
+    "pow",
+    "pown",
+    "floor",
+    "ceil",
+    "round",
+    "fma",
+    "isnan",
+    "barrier",
+    "mem_fence",
+    "dim3",
+    "uint3",
+    "NAN",
+    "INFINITY",
+    "atomicAdd",
+    "atomic_add",
+    "main",
+    "fmin",
+    "fmax",
+    "fmod",
+    "select",
+    "clamp",
+    "mix",
+    "sign",
+    "step",
+    "dot",
+    "cross",
+    "length",
+    "distance",
+    "normalize",
+    "vload",
+    "vstore",
+    "convert",
 ];
 
 /// Whether the body being parsed is a kernel or a device function.
@@ -182,10 +281,7 @@ impl Cx {
                 let hint = if rank == 1 {
                     format!("`{name}[i]`")
                 } else {
-                    format!(
-                        "`{name}[({})]`",
-                        ["i", "j", "k"][..rank.min(3)].join(", ")
-                    )
+                    format!("`{name}[({})]`", ["i", "j", "k"][..rank.min(3)].join(", "))
                 };
                 let first = self
                     .rank_from
@@ -280,7 +376,12 @@ impl Cx {
     }
 
     /// Finishes: defaults, checks, and replaces type variables in the IR.
-    fn finish(mut self, name: Ident, params: Vec<Param>, mut body: Block) -> Result<Func, syn::Error> {
+    fn finish(
+        mut self,
+        name: Ident,
+        params: Vec<Param>,
+        mut body: Block,
+    ) -> Result<Func, syn::Error> {
         for (a, k, span) in std::mem::take(&mut self.pending_axes) {
             let arr = &self.arrays[a];
             if !self.array_used_rank.contains(&a) {
@@ -288,7 +389,10 @@ impl Cx {
                 let r = arr.rank.max(k + 1);
                 self.arrays[a].rank = r;
             } else if k >= arr.rank {
-                let msg = format!("axis {k} does not exist: `{}` is indexed with {} component(s)", arr.name, arr.rank);
+                let msg = format!(
+                    "axis {k} does not exist: `{}` is indexed with {} component(s)",
+                    arr.name, arr.rank
+                );
                 self.err(span, msg);
             }
         }
@@ -354,7 +458,12 @@ impl Cx {
 
 type Zonk<'a> = dyn Fn(&mut Ty) + 'a;
 
-fn zonk_expr(e: &mut Expr, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors: &mut Vec<syn::Error>) {
+fn zonk_expr(
+    e: &mut Expr,
+    z: &Zonk<'_>,
+    consts: &mut Vec<(usize, Ty)>,
+    errors: &mut Vec<syn::Error>,
+) {
     z(&mut e.ty);
     if let ExprKind::Const(c) = e.kind {
         consts.push((c, e.ty.clone()));
@@ -363,7 +472,9 @@ fn zonk_expr(e: &mut Expr, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors: 
     let operands: Vec<&Expr> = match &e.kind {
         ExprKind::Binary(op, a, b, _) if !matches!(op, BinOp::And | BinOp::Or) => vec![a, b],
         ExprKind::Index { idx, .. } => idx.iter().collect(),
-        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => v.iter().collect(),
+        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
+            v.iter().collect()
+        }
         ExprKind::Atomic { idx, args, .. } => idx.iter().chain(args).collect(),
         _ => Vec::new(),
     };
@@ -374,9 +485,10 @@ fn zonk_expr(e: &mut Expr, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors: 
         ));
     }
     match &mut e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) | ExprKind::Axis(a, _) => {
-            zonk_expr(a, z, consts, errors)
-        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a, _)
+        | ExprKind::Field(a, _)
+        | ExprKind::Axis(a, _) => zonk_expr(a, z, consts, errors),
         ExprKind::Binary(_, a, b, _) => {
             zonk_expr(a, z, consts, errors);
             zonk_expr(b, z, consts, errors);
@@ -399,7 +511,12 @@ fn zonk_expr(e: &mut Expr, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors: 
     }
 }
 
-fn zonk_block(b: &mut Block, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors: &mut Vec<syn::Error>) {
+fn zonk_block(
+    b: &mut Block,
+    z: &Zonk<'_>,
+    consts: &mut Vec<(usize, Ty)>,
+    errors: &mut Vec<syn::Error>,
+) {
     for s in &mut b.stmts {
         match s {
             Stmt::Let { init, .. } => {
@@ -415,7 +532,9 @@ fn zonk_block(b: &mut Block, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors
                 }
                 zonk_expr(value, z, consts, errors);
             }
-            Stmt::If { cond, then, els, .. } => {
+            Stmt::If {
+                cond, then, els, ..
+            } => {
                 zonk_expr(cond, z, consts, errors);
                 zonk_block(then, z, consts, errors);
                 if let Some(e) = els {
@@ -427,7 +546,13 @@ fn zonk_block(b: &mut Block, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors
                 zonk_block(body, z, consts, errors);
             }
             Stmt::Loop { body, .. } | Stmt::Block(body) => zonk_block(body, z, consts, errors),
-            Stmt::For { start, end, step, body, .. } => {
+            Stmt::For {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
                 zonk_expr(start, z, consts, errors);
                 zonk_expr(end, z, consts, errors);
                 if let Some((s, _)) = step {
@@ -435,7 +560,9 @@ fn zonk_block(b: &mut Block, z: &Zonk<'_>, consts: &mut Vec<(usize, Ty)>, errors
                 }
                 zonk_block(body, z, consts, errors);
             }
-            Stmt::Return(Some(e), _) | Stmt::Assert { cond: e, .. } => zonk_expr(e, z, consts, errors),
+            Stmt::Return(Some(e), _) | Stmt::Assert { cond: e, .. } => {
+                zonk_expr(e, z, consts, errors)
+            }
             Stmt::Return(None, _) => {}
         }
     }
@@ -497,7 +624,17 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
         ("extern", sig.abi.is_some(), sig.abi.span()),
     ] {
         if present {
-            cx.err(span, format!("a {} cannot be `{what}`: remove it", if kind == FnKind::Kernel { "kernel" } else { "device function" }));
+            cx.err(
+                span,
+                format!(
+                    "a {} cannot be `{what}`: remove it",
+                    if kind == FnKind::Kernel {
+                        "kernel"
+                    } else {
+                        "device function"
+                    }
+                ),
+            );
         }
     }
     if let Some(v) = &sig.variadic {
@@ -526,7 +663,10 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                 (pi.ident.clone(), pi.mutability.is_some())
             }
             p => {
-                cx.err(p.span(), "parameters must be plain names (`x: f32`): patterns are not supported");
+                cx.err(
+                    p.span(),
+                    "parameters must be plain names (`x: f32`): patterns are not supported",
+                );
                 continue;
             }
         };
@@ -543,7 +683,10 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                 continue;
             }
             if is_const && is_mut {
-                cx.err(pt.ty.span(), "constant arrays are read-only: write `&ConstArr<T>`");
+                cx.err(
+                    pt.ty.span(),
+                    "constant arrays are read-only: write `&ConstArr<T>`",
+                );
             }
             let Some(elem) = cx.written_type(elem) else {
                 continue;
@@ -555,7 +698,11 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
             cx.arrays.push(Array {
                 name: name.clone(),
                 c_name,
-                space: if is_const { Space::Const } else { Space::Global { writable: is_mut } },
+                space: if is_const {
+                    Space::Const
+                } else {
+                    Space::Global { writable: is_mut }
+                },
                 elem,
                 rank: 1,
                 dims: Vec::new(),
@@ -571,7 +718,10 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
             );
         } else if let Some(ty) = cx.written_type(&pt.ty) {
             if matches!(ty, Ty::Dim3) {
-                cx.err(pt.ty.span(), "`Dim3` parameters are not supported: pass three `u32`");
+                cx.err(
+                    pt.ty.span(),
+                    "`Dim3` parameters are not supported: pass three `u32`",
+                );
             }
             let id = cx.new_local(&name, ty, mutable);
             params.push(Param::Value(id));
@@ -617,7 +767,12 @@ impl Cx {
     }
 
     fn macro_stmt(&mut self, mac: &syn::Macro, out: &mut Vec<Stmt>) {
-        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         if name != "assert" && name != "debug_assert" {
             self.err(
                 mac.span(),
@@ -639,13 +794,23 @@ impl Cx {
             return;
         };
         for extra in args.iter().skip(1) {
-            if !matches!(extra, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(_), .. })) || args.len() > 2 {
+            if !matches!(
+                extra,
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(_),
+                    ..
+                })
+            ) || args.len() > 2
+            {
                 self.err(extra.span(), "`assert!` in a kernel takes a condition and at most a plain string message (no format arguments)");
             }
         }
         let c = self.expr(cond);
         let bool_ty = Ty::Scalar(Scalar::Bool);
-        if let Err(e) = self.types.unify(&c.ty, &bool_ty, cond.span(), "the condition of `assert!`") {
+        if let Err(e) = self
+            .types
+            .unify(&c.ty, &bool_ty, cond.span(), "the condition of `assert!`")
+        {
             self.push_err(e);
         }
         let text = cond.to_token_stream().to_string();
@@ -673,7 +838,10 @@ impl Cx {
         if let Some(init) = &l.init {
             if let Some(decl) = self.array_decl(&init.expr) {
                 let syn::Pat::Ident(pi) = pat else {
-                    self.err(pat.span(), "bind an array to a plain name: `let s = t.shared_array::<f32>(16);`");
+                    self.err(
+                        pat.span(),
+                        "bind an array to a plain name: `let s = t.shared_array::<f32>(16);`",
+                    );
                     return;
                 };
                 if let Some(a) = annot {
@@ -693,7 +861,10 @@ impl Cx {
                     });
                     let id = self.arrays.len() - 1;
                     self.bind(&pi.ident, Binding::Array(id));
-                    out.push(Stmt::ArrayDecl { array: id, span: l.span() });
+                    out.push(Stmt::ArrayDecl {
+                        array: id,
+                        span: l.span(),
+                    });
                 }
                 return;
             }
@@ -709,16 +880,31 @@ impl Cx {
                 };
                 let init = l.init.as_ref().map(|i| {
                     let v = self.rvalue(&i.expr, out);
-                    if let Err(e) = self.types.unify(&ty, &v.ty, i.expr.span(), &format!("the initial value of `{}`", pi.ident)) {
+                    if let Err(e) = self.types.unify(
+                        &ty,
+                        &v.ty,
+                        i.expr.span(),
+                        &format!("the initial value of `{}`", pi.ident),
+                    ) {
                         self.push_err(e);
                     }
                     v
                 });
                 if init.is_none() && annot.is_none() {
-                    self.err(pi.span(), format!("`let {}` without a value needs a type: `let {}: f32;`", pi.ident, pi.ident));
+                    self.err(
+                        pi.span(),
+                        format!(
+                            "`let {}` without a value needs a type: `let {}: f32;`",
+                            pi.ident, pi.ident
+                        ),
+                    );
                 }
                 let id = self.new_local(&pi.ident, ty, pi.mutability.is_some());
-                out.push(Stmt::Let { local: id, init, span: l.span() });
+                out.push(Stmt::Let {
+                    local: id,
+                    init,
+                    span: l.span(),
+                });
             }
             syn::Pat::Wild(_) => {
                 if let Some(i) = &l.init {
@@ -737,27 +923,40 @@ impl Cx {
                         syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                             names.push((pi.ident.clone(), pi.mutability.is_some()))
                         }
-                        other => self.err(other.span(), "tuple patterns hold plain names only: `let (x, y) = …;`"),
+                        other => self.err(
+                            other.span(),
+                            "tuple patterns hold plain names only: `let (x, y) = …;`",
+                        ),
                     }
                 }
                 let v = self.expr(&init.expr);
                 let elem_tys: Vec<Ty> = (0..names.len())
                     .map(|_| self.types.fresh(Kind::Any, init.expr.span()))
                     .collect();
-                if let Err(e) = self.types.unify(&v.ty, &Ty::Tuple(elem_tys.clone()), init.expr.span(), "this tuple pattern") {
+                if let Err(e) = self.types.unify(
+                    &v.ty,
+                    &Ty::Tuple(elem_tys.clone()),
+                    init.expr.span(),
+                    "this tuple pattern",
+                ) {
                     self.push_err(e);
                 }
                 if let Some(a) = annot {
                     if let syn::Type::Tuple(tt) = a {
                         for (t, et) in tt.elems.iter().zip(&elem_tys) {
                             if let Some(wt) = self.written_type(t) {
-                                if let Err(e) = self.types.unify(et, &wt, t.span(), "the annotation") {
+                                if let Err(e) =
+                                    self.types.unify(et, &wt, t.span(), "the annotation")
+                                {
                                     self.push_err(e);
                                 }
                             }
                         }
                     } else {
-                        self.err(a.span(), "annotate a tuple pattern with a tuple type: `(usize, usize)`");
+                        self.err(
+                            a.span(),
+                            "annotate a tuple pattern with a tuple type: `(usize, usize)`",
+                        );
                     }
                 }
                 let locals: Vec<LocalId> = names
@@ -765,7 +964,11 @@ impl Cx {
                     .zip(elem_tys)
                     .map(|((n, m), t)| self.new_local(n, t, *m))
                     .collect();
-                out.push(Stmt::LetTuple { locals, init: v, span: l.span() });
+                out.push(Stmt::LetTuple {
+                    locals,
+                    init: v,
+                    span: l.span(),
+                });
             }
             other => self.err(
                 other.span(),
@@ -782,7 +985,10 @@ impl Cx {
             return None;
         };
         let method = m.method.to_string();
-        if !matches!(method.as_str(), "shared_array" | "local_array" | "dynamic_shared") {
+        if !matches!(
+            method.as_str(),
+            "shared_array" | "local_array" | "dynamic_shared"
+        ) {
             return None;
         }
         if !self.is_thread(&m.receiver) {
@@ -791,12 +997,18 @@ impl Cx {
         let elem = match m.turbofish.as_ref().and_then(|t| t.args.first()) {
             Some(syn::GenericArgument::Type(t)) => self.written_type(t),
             _ => {
-                self.err(m.method.span(), format!("name the element type: `t.{method}::<f32>(…)`"));
+                self.err(
+                    m.method.span(),
+                    format!("name the element type: `t.{method}::<f32>(…)`"),
+                );
                 None
             }
         };
         if self.kind == FnKind::Device && method != "local_array" {
-            self.err(m.span(), "shared memory cannot be declared in a device function: declare it in the kernel");
+            self.err(
+                m.span(),
+                "shared memory cannot be declared in a device function: declare it in the kernel",
+            );
             return Some(None);
         }
         let elem = elem?;
@@ -807,7 +1019,10 @@ impl Cx {
             return Some(Some((Space::DynamicShared, elem, Vec::new())));
         }
         if m.args.len() != 1 {
-            self.err(m.span(), format!("`{method}` takes one shape: a literal, a const, or a tuple of them"));
+            self.err(
+                m.span(),
+                format!("`{method}` takes one shape: a literal, a const, or a tuple of them"),
+            );
             return Some(None);
         }
         let shape = &m.args[0];
@@ -817,7 +1032,10 @@ impl Cx {
             e => vec![e],
         };
         if parts.is_empty() || parts.len() > 3 {
-            self.err(shape.span(), "shared and local arrays have 1 to 3 dimensions");
+            self.err(
+                shape.span(),
+                "shared and local arrays have 1 to 3 dimensions",
+            );
             return Some(None);
         }
         let mut dims = Vec::new();
@@ -837,7 +1055,11 @@ impl Cx {
                 ),
             }
         }
-        let space = if method == "shared_array" { Space::Shared } else { Space::Local };
+        let space = if method == "shared_array" {
+            Space::Shared
+        } else {
+            Space::Local
+        };
         Some(Some((space, elem, dims)))
     }
 
@@ -884,11 +1106,22 @@ impl Cx {
 
     pub(crate) fn device_use(&mut self, path: &syn::Path) -> usize {
         let key = path.to_token_stream().to_string();
-        if let Some(i) = self.devices.iter().position(|d| d.path.to_token_stream().to_string() == key) {
+        if let Some(i) = self
+            .devices
+            .iter()
+            .position(|d| d.path.to_token_stream().to_string() == key)
+        {
             return i;
         }
-        let last = path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-        self.devices.push(DeviceUse { path: path.clone(), c_name: format!("dev_{last}") });
+        let last = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        self.devices.push(DeviceUse {
+            path: path.clone(),
+            c_name: format!("dev_{last}"),
+        });
         self.devices.len() - 1
     }
 

@@ -218,7 +218,11 @@ mod tests {
             KernelArg::Scalar(2.5f32.to_ne_bytes().to_vec()),
         ];
         let p = pack_args(&args);
-        assert_eq!(p.len(), 3, "two arguments and the hidden fault-record pointer");
+        assert_eq!(
+            p.len(),
+            3,
+            "two arguments and the hidden fault-record pointer"
+        );
         assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "the fault record is NULL");
         let a = p[0].bytes();
         let word = |i: usize| i64::from_ne_bytes(a[i * 8..i * 8 + 8].try_into().unwrap());

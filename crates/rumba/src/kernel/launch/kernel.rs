@@ -22,13 +22,13 @@ use std::sync::Arc;
 use super::args::{LaunchArgs, Plan};
 use super::constant::ConstArray;
 use super::params::Params;
+use crate::driver::KernelArg;
 use crate::driver::{
     CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
 };
+use crate::error::Error;
 use crate::error::Result;
 use crate::kernel::{Dim3, KernelAbi, LaunchConfig, ThreadCtx, run_grid};
-use crate::driver::KernelArg;
-use crate::error::Error;
 use crate::stream::Stream;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
@@ -186,7 +186,6 @@ impl<P: Params> Kernel<P> {
     /// ```
     pub fn abi(&self) -> Option<&'static KernelAbi> {
         self.abi
-
     }
 
     /// Attaches OpenCL C source for an OpenCL backend (the sim keeps running the Rust body).

@@ -145,7 +145,6 @@ impl<T: Element + Pod> Param for ConstArr<T> {
     }
 }
 
-
 fn scalar_value<T: Pod>(arg: &HostArg<'_>, position: usize) -> Result<T> {
     match arg {
         HostArg::Scalar(b) if b.len() == size_of::<T>() => Ok(bytemuck::pod_read_unaligned(b)),
