@@ -56,7 +56,6 @@ use crate::stream::Stream;
 /// ```
 pub struct Kernel<P: Params> {
     function: Arc<KernelFunction>,
-    abi: Option<&'static KernelAbi>,
     _params: PhantomData<fn() -> P>,
 }
 
@@ -64,7 +63,6 @@ impl<P: Params> Clone for Kernel<P> {
     fn clone(&self) -> Self {
         Kernel {
             function: Arc::clone(&self.function),
-            abi: self.abi,
             _params: PhantomData,
         }
     }
@@ -116,7 +114,6 @@ impl<P: Params> Kernel<P> {
         });
         Kernel {
             function: Arc::new(KernelFunction::new(name).with_form(host)),
-            abi: None,
             _params: PhantomData,
         }
     }
@@ -175,7 +172,7 @@ impl<P: Params> Kernel<P> {
     /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
     /// ```
     pub fn with_abi(mut self, abi: &'static KernelAbi) -> Self {
-        self.abi = Some(abi);
+        Arc::make_mut(&mut self.function).set_abi(abi);
         self
     }
 
@@ -185,7 +182,7 @@ impl<P: Params> Kernel<P> {
     /// assert!(rumba::kernel::Kernel::<()>::new("k", |_, ()| {}).abi().is_none());
     /// ```
     pub fn abi(&self) -> Option<&'static KernelAbi> {
-        self.abi
+        self.function.abi()
     }
 
     /// Attaches OpenCL C source for an OpenCL backend (the sim keeps running the Rust body).
@@ -290,7 +287,7 @@ impl<P: Params> Kernel<P> {
         };
         let mut plan = Plan::new(&stream);
         args.prepare_all(&mut plan)?;
-        if let Some(abi) = self.abi {
+        if let Some(abi) = self.function.abi() {
             let ndims: Vec<Option<usize>> = plan
                 .args
                 .iter()
