@@ -77,6 +77,14 @@ RB_DIV_UNSIGNED(u16, ushort)
 RB_DIV_UNSIGNED(u32, uint)
 RB_DIV_UNSIGNED(u64, ulong)
 
+// Rust's wrapping_abs: MIN stays MIN (the builtin `abs` of some implementations folds it to 0).
+#define RB_WABS(tag, T, UT) \
+    static inline T rb_wabs_##tag(T x) { return x < 0 ? (T)((UT)0 - (UT)x) : x; }
+RB_WABS(i8, char, uint)
+RB_WABS(i16, short, uint)
+RB_WABS(i32, int, uint)
+RB_WABS(i64, long, ulong)
+
 // syncthreads_count / _and / _or: OpenCL 1.2 has no work-group reductions, so a local counter
 // between barriers (the leading barrier keeps the reset away from the previous call's readers).
 static inline int rb_syncthreads_count(__local int* c, int p) {

@@ -203,7 +203,10 @@ pub fn c_int_lit(v: i128, ty: Scalar, target: Target) -> String {
     if ty == Scalar::Bool {
         return if v != 0 { "true" } else { "false" }.into();
     }
-    let (min, _) = ty.int_range();
+    let (min, max) = ty.int_range();
+    // Out-of-range values (which rustc rejects as literals) wrap, so the C is never ill-typed.
+    let span = max - min + 1;
+    let v = (v - min).rem_euclid(span) + min;
     match ty {
         Scalar::I32 => {
             if v == min {

@@ -11,12 +11,14 @@
 //!     }
 //! }
 //!
-//! let x = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
-//! let y = rumba::to_device(&[10.0f32, 10.0, 10.0]).unwrap();
-//! axpy().configure(1, 32).launch((2.0f32, &x, &y)).unwrap();
-//! assert_eq!(y.copy_to_host().unwrap().to_vec(), [12.0, 14.0, 16.0]);
-//! assert!(axpy::OPENCL_SOURCE.contains("__kernel void axpy("));
-//! assert!(axpy::CUDA_SOURCE.contains("extern \"C\" __global__ void axpy("));
+//! fn main() {
+//!     let x = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
+//!     let y = rumba::to_device(&[10.0f32, 10.0, 10.0]).unwrap();
+//!     axpy().configure(1, 32).launch((2.0f32, &x, &y)).unwrap();
+//!     assert_eq!(y.copy_to_host().unwrap().to_vec(), [12.0, 14.0, 16.0]);
+//!     assert!(axpy::OPENCL_SOURCE.contains("__kernel void axpy("));
+//!     assert!(axpy::CUDA_SOURCE.contains("extern \"C\" __global__ void axpy("));
+//! }
 //! ```
 //!
 //! # The subset

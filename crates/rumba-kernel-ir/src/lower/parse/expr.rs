@@ -151,9 +151,11 @@ impl Cx {
                 syn::UnOp::Neg(_) => {
                     let x = self.expr(&u.expr);
                     self.need(&x.ty, Need::Signed, span, "unary `-`");
+                    // `-5` is one literal (so `-128i8` is in range); `-i8::MIN` is a negation.
+                    let literal = matches!(&*u.expr, syn::Expr::Lit(_));
                     match x.kind {
-                        ExprKind::Int(v) => mk(ExprKind::Int(-v), x.ty, span),
-                        ExprKind::Float(v) => mk(ExprKind::Float(-v), x.ty, span),
+                        ExprKind::Int(v) if literal => mk(ExprKind::Int(-v), x.ty, span),
+                        ExprKind::Float(v) if literal => mk(ExprKind::Float(-v), x.ty, span),
                         _ => mk(ExprKind::Unary(UnOp::Neg, Box::new(x.clone())), x.ty, span),
                     }
                 }

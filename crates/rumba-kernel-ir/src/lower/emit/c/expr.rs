@@ -136,19 +136,22 @@ impl Printer<'_> {
             }
             MathFn::Min | MathFn::Max => {
                 let n = if f == MathFn::Min { "min" } else { "max" };
+                // Both operands at exactly the element type: C promotions must not make the
+                // overloaded builtin (or the template) ambiguous.
+                let t = s.c_name(self.target);
                 if cuda {
-                    format!("rb_{n}({}, {})", a[0], a[1])
+                    format!("rb_{n}(({t}){}, ({t}){})", a[0], a[1])
                 } else {
-                    format!("{n}({}, {})", a[0], a[1])
+                    format!("{n}(({t}){}, ({t}){})", a[0], a[1])
                 }
             }
             MathFn::Abs if s.is_float() => format!("{}({})", fl("fabs"), a[0]),
             MathFn::Abs => {
                 let t = s.c_name(self.target);
                 if cuda {
-                    format!("rb_wabs({})", a[0])
+                    format!("rb_wabs(({t}){})", a[0])
                 } else {
-                    format!("(({t})abs({}))", a[0])
+                    format!("rb_wabs_{}(({t}){})", s.tag(), a[0])
                 }
             }
             MathFn::Sqrt => format!("{}({})", fl("sqrt"), a[0]),
@@ -218,8 +221,15 @@ impl Printer<'_> {
                 self.cast(&x, a.ty.scalar().unwrap_or(Scalar::I32), *to)
             }
             ExprKind::Select(c, a, b) => {
+                let ty = e.ty.clone();
                 let (c, a, b) = (self.expr(c), self.expr(a), self.expr(b));
-                format!("({c} ? {a} : {b})")
+                match ty.scalar() {
+                    // `?:` applies C's promotions to narrow operands: cast back.
+                    Some(s) if s.is_int() && s.size() < 4 => {
+                        format!("(({})({c} ? {a} : {b}))", s.c_name(self.target))
+                    }
+                    _ => format!("({c} ? {a} : {b})"),
+                }
             }
             ExprKind::Index { array, idx, site } => {
                 let load = self.accessor("ld", *array);
