@@ -45,7 +45,9 @@ fn auto_falls_back_to_the_sim_and_says_why() {
 #[test]
 fn malformed_variables_exit_non_zero_naming_the_variable() {
     for (var, value, form) in [
-        ("RUMBA_BACKEND", "gpu", "one of sim, cuda, auto"),
+        ("RUMBA_BACKEND", "gpu", "one of sim, cuda, opencl, auto"),
+        ("RUMBA_OPENCL_PLATFORM", "a;b", "fragment of the name"),
+        ("RUMBA_OPENCL_MEMORY", "lots", "byte size"),
         ("RUMBA_SIM_MEMORY", "lots", "byte size"),
         ("RUMBA_SIM_DEVICES", "zero", "whole number"),
         ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "ten", "whole number"),
@@ -131,4 +133,36 @@ fn demo_shows_a_kernel_and_a_caught_fault() {
         out.contains("kernel 'oob' faulted in block (0, 0, 0) thread (3, 0, 0)"),
         "{out}"
     );
+}
+
+#[test]
+fn detect_lists_opencl_and_without_it_still_works() {
+    let empty = std::env::temp_dir().join(format!("rumba-cli-no-icd-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let none = empty.to_str().unwrap();
+    // No OpenCL platform: detect still works on the default backend and says why.
+    let (code, out, err) = rumba(&["detect"], &[("OCL_ICD_VENDORS", none)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("OpenCL: unavailable"), "{out}");
+    // Asking for OpenCL there is a typed refusal (exit 2), not a panic.
+    let (code, _, err) = rumba(
+        &["detect"],
+        &[("OCL_ICD_VENDORS", none), ("RUMBA_BACKEND", "opencl")],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("backend 'opencl' is unavailable"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir(&empty);
+    // With an OpenCL platform (PoCL in CI), the listing names what rumba needs.
+    let (code, out, _) = rumba(&["detect"], &[]);
+    assert_eq!(code, 0);
+    if out.contains("OpenCL: unavailable") {
+        eprintln!("SKIPPED the OpenCL listing part: {out}");
+        return;
+    }
+    assert!(out.contains("shared virtual memory:"), "{out}");
+    assert!(out.contains("usable by rumba:"), "{out}");
+    let (code, out, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "opencl")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("on backend opencl"), "{out}");
 }

@@ -69,7 +69,7 @@ pub use crate::driver::engine::{
     atomics, exec, run_grid, run_grid_with,
 };
 pub use launch::{
-    Arr, AutoTransfers, ConstArr, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs,
-    Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
+    Arr, AutoTransfers, ConstArr, ConstArray, ConstView, HostTransfer, In, InOut, Kernel,
+    LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };
 pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};

@@ -12,8 +12,11 @@
 //! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`](super::Driver) operation |
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
-//! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
+//! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
+//! | `managed.rs` | managed memory (global or host-attached) |
+//! | `peer.rs` | copies between devices and peer-access queries |
+//! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
 //! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
 //!
 //! This module touches the dynamic loader and, once a driver is found, CUDA.
@@ -30,8 +33,11 @@ pub mod builtin;
 mod driver;
 mod error;
 mod flags;
+mod ipc;
 mod launch;
-mod strided;
+mod managed;
+mod peer;
+use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
 
@@ -75,7 +81,7 @@ fn loader_error() -> String {
 }
 
 /// Opens the CUDA backend, or explains why it cannot be used.
-pub fn open(_config: &Config) -> Result<Arc<dyn Driver>> {
+pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     if !driver_library_present() {
         let detail = loader_error();
         return Err(Error::BackendUnavailable {
@@ -92,7 +98,7 @@ pub fn open(_config: &Config) -> Result<Arc<dyn Driver>> {
         });
     }
     // SAFETY: the driver library is present (checked above), which is cudarc's precondition.
-    match unsafe { CudaDriver::new() } {
+    match unsafe { CudaDriver::new(config.per_thread_default_stream) } {
         Ok(d) => Ok(Arc::new(d)),
         Err(e) => Err(Error::BackendUnavailable {
             backend: "cuda".into(),

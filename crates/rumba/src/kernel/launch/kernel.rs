@@ -22,6 +22,7 @@ use std::sync::Arc;
 use super::args::{LaunchArgs, Plan};
 use super::constant::ConstArray;
 use super::params::Params;
+use super::transfer::HostTransfer;
 use crate::driver::KernelArg;
 use crate::driver::{
     CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
@@ -36,7 +37,7 @@ use crate::stream::Stream;
 /// The body runs once per GPU thread. It receives the thread's [`ThreadCtx`] (indices,
 /// barriers, shared/local memory, fences) and the arguments: a [`GlobalView`](crate::kernel::GlobalView)
 /// for each [`Arr<T>`](crate::kernel::Arr) parameter, a value for each scalar. Launches are
-/// asynchronous on a stream (the legacy default stream unless told otherwise); a fault is
+/// asynchronous on a stream (the default stream unless told otherwise); a fault is
 /// reported at the stream's next synchronization. Cloning shares the definition.
 ///
 /// ```
@@ -56,6 +57,8 @@ use crate::stream::Stream;
 /// ```
 pub struct Kernel<P: Params> {
     function: Arc<KernelFunction>,
+    /// What a bare `&mut` host array argument means.
+    transfer: HostTransfer,
     _params: PhantomData<fn() -> P>,
 }
 
@@ -63,6 +66,7 @@ impl<P: Params> Clone for Kernel<P> {
     fn clone(&self) -> Self {
         Kernel {
             function: Arc::clone(&self.function),
+            transfer: self.transfer,
             _params: PhantomData,
         }
     }
@@ -114,8 +118,41 @@ impl<P: Params> Kernel<P> {
         });
         Kernel {
             function: Arc::new(KernelFunction::new(name).with_form(host)),
+            transfer: HostTransfer::InOut,
             _params: PhantomData,
         }
+    }
+
+    /// Sets what a bare `&mut` host array argument means for this kernel — its default transfer
+    /// policy (Numba's `In` by configuration): [`HostTransfer::InOut`] (the default: copied in
+    /// and back), [`HostTransfer::In`] (copied in only; the launch stays asynchronous) or
+    /// [`HostTransfer::Out`] (only allocated, copied back). [`In`](crate::In),
+    /// [`Out`](crate::Out) and [`InOut`](crate::InOut) still choose per argument.
+    ///
+    /// ```
+    /// use rumba::kernel::{auto_transfers, Arr, HostTransfer, Kernel};
+    /// let double = Kernel::<(Arr<f32>,)>::new("double", |t, (a,)| a.set(t.grid1(), 2.0 * a.get(t.grid1())))
+    ///     .with_host_transfer(HostTransfer::Out);
+    /// assert_eq!(double.host_transfer(), HostTransfer::Out);
+    /// let mut host = ndarray::arr1(&[1.0f32, 2.0]);
+    /// let before = auto_transfers();
+    /// double.configure(1, 2).launch((&mut host,)).unwrap();
+    /// assert_eq!(host.to_vec(), [0.0, 0.0]); // the kernel saw zeros: nothing was copied in
+    /// assert_eq!(auto_transfers().since(&before).to_device, 0);
+    /// ```
+    pub fn with_host_transfer(mut self, policy: HostTransfer) -> Self {
+        self.transfer = policy;
+        self
+    }
+
+    /// The kernel's default transfer policy for bare `&mut` host arrays.
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// assert_eq!(k.host_transfer(), rumba::kernel::HostTransfer::InOut);
+    /// ```
+    pub fn host_transfer(&self) -> HostTransfer {
+        self.transfer
     }
 
     /// Attaches CUDA C source for the CUDA backend (the sim keeps running the Rust body).
@@ -245,7 +282,7 @@ impl<P: Params> Kernel<P> {
         &self.function
     }
 
-    /// Numba's `kernel[grid, block]`: a launcher with this geometry, on the legacy default stream
+    /// Numba's `kernel[grid, block]`: a launcher with this geometry, on the default stream
     /// and without dynamic shared memory until told otherwise.
     ///
     /// ```
@@ -265,7 +302,8 @@ impl<P: Params> Kernel<P> {
         }
     }
 
-    /// Launches with `config` on `stream` (`None`: the legacy default stream).
+    /// Launches with `config` on `stream` (`None`: the default stream — the legacy default
+    /// stream, or the calling thread's per-thread one with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`).
     ///
     /// ```
     /// use rumba::kernel::{Kernel, LaunchConfig};
@@ -283,9 +321,9 @@ impl<P: Params> Kernel<P> {
         config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
-            None => crate::legacy_default_stream()?,
+            None => crate::default_stream()?,
         };
-        let mut plan = Plan::new(&stream);
+        let mut plan = Plan::new(&stream, self.transfer);
         args.prepare_all(&mut plan)?;
         if let Some(abi) = self.function.abi() {
             let ndims: Vec<Option<usize>> = plan
@@ -345,7 +383,7 @@ pub struct Launcher<'k, P: Params> {
 }
 
 impl<P: Params> Launcher<'_, P> {
-    /// Runs the launch on `stream` instead of the legacy default stream.
+    /// Runs the launch on `stream` instead of the default stream.
     ///
     /// ```
     /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});

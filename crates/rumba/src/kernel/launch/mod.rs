@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `params` | [`Param`] / [`Params`]: what a kernel takes ([`Arr<T>`], numbers, [`Scalar<R>`]) and what its body sees |
 //! | `args` | [`LaunchArg`] / [`LaunchArgs`]: what a caller may pass, turned into raw driver arguments |
-//! | `transfer` | [`In`], [`Out`], [`InOut`]: automatic transfers of host arrays, and [`auto_transfers`] |
+//! | `transfer` | [`In`], [`Out`], [`InOut`], the per-kernel [`HostTransfer`] policy: automatic transfers of host arrays, and [`auto_transfers`] |
 //! | `constant` | [`const_array_like`], [`ConstArray`], [`ConstView`]: read-only constant memory |
 //! | `kernel` | [`Kernel`] and [`Launcher`]: definition and launch |
 //!
@@ -49,4 +49,4 @@ pub use args::{LaunchArg, LaunchArgs};
 pub use constant::{ConstArray, ConstView, const_array_like};
 pub use kernel::{Kernel, Launcher};
 pub use params::{Arr, ConstArr, Param, Params, Scalar};
-pub use transfer::{AutoTransfers, In, InOut, Out, auto_transfers};
+pub use transfer::{AutoTransfers, HostTransfer, In, InOut, Out, auto_transfers};
