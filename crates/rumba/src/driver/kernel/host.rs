@@ -522,6 +522,15 @@ impl<'a> HostArray<'a> {
         }
     }
 
+    /// Whether [`claim_exclusive`](Self::claim_exclusive) would succeed now (without claiming).
+    ///
+    /// ```
+    /// fn e(a: &rumba::driver::HostArray<'_>) -> bool { a.exclusive() }
+    /// ```
+    pub fn exclusive(&self) -> bool {
+        matches!(self.lease, Lease::Exclusive(state) if state.load(Ordering::Acquire) == UNUSED)
+    }
+
     /// Records that the form reaches the array the ordinary way (atomics, or plain loads when
     /// [`frozen`](Self::frozen)); false when it was [claimed](Self::claim_exclusive) for plain
     /// accesses, and must then be left alone. Every accessor made from a `HostArray` calls this

@@ -347,6 +347,12 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         }
     }
 
+    /// Whether every work-item has returned (the block is done).
+    #[inline]
+    pub fn all_exited(&self) -> bool {
+        self.data.exited.get() == self.threads()
+    }
+
     /// Whether work-item `w` is still running.
     #[inline]
     pub fn is_alive(&self, w: u32) -> bool {

@@ -709,6 +709,18 @@ impl<T: Pod, W: Access> OwnBlock<'_, T, W> {
         self.len
     }
 
+    /// Number of elements of the whole output (as [`len`](Self::len): it is 1-d).
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        self.len
+    }
+
+    /// The output's shape.
+    #[inline(always)]
+    pub fn shape(&self) -> [usize; 1] {
+        [self.len]
+    }
+
     /// Stores `value` at element `index`, which must be the running work-item's own linear
     /// index. Faults when it is out of bounds, or (plain mode) another block's element.
     #[inline(always)]
