@@ -23,7 +23,7 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let out = *out;
             let sm = __blk.shared_array::<i32, 1usize>([N_SM]);
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]
@@ -148,7 +148,7 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let out = *out;
             let sm = __blk.shared_array::<f64, 2usize>([ROWS, COLS]);
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]
@@ -278,7 +278,7 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let out = *out;
             let sm = __blk.dynamic_shared::<f32>();
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]
@@ -501,7 +501,7 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let out = __out_out.block(__blk);
             let __loc_l = __blk.local_arrays::<i64, 2usize>([2usize, 5usize]);
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]
@@ -1093,7 +1093,7 @@ fn grid() {
             let counters = *counters;
             let single = *single;
             let s = __blk.shared_array::<u32, 1usize>([1usize]);
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]
@@ -1133,7 +1133,7 @@ fn grid() {
                 ::core::option::Option::Some(v) => v,
                 ::core::option::Option::None => return,
             };
-            let mut __trues3: u32 = 0;
+            let __trues3: u32 = 0;
             __blk
                 .each(
                     #[inline(always)]

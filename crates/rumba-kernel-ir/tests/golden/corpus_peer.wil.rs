@@ -169,24 +169,6 @@ fn grid() {
             let sa = __blk.shared_array::<f32, 2usize>([TPB, TPB]);
             let sb = __blk.shared_array::<f32, 2usize>([TPB, TPB]);
             let __ctx_acc = __blk.context::<f32>();
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                        let x: usize = __rumba_tuple.0;
-                        let y: usize = __rumba_tuple.1;
-                        let tx: usize = (((__tid).x) as usize);
-                        let ty: usize = (((__tid).y) as usize);
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                    },
-                );
             let n: usize = c.shape()[0];
             __blk
                 .each(
@@ -198,7 +180,7 @@ fn grid() {
                     },
                 );
             for tile in (0usize)..((((__gdim).x) as usize)) {
-                let mut __trues1: u32 = 0;
+                let __trues1: u32 = 0;
                 __blk
                     .each(
                         #[inline(always)]
@@ -259,7 +241,7 @@ fn grid() {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => return,
                 };
-                let mut __trues3: u32 = 0;
+                let __trues3: u32 = 0;
                 __blk
                     .each(
                         #[inline(always)]
@@ -419,7 +401,7 @@ fn grid() {
             let x = *x;
             let partial = *partial;
             let s = __blk.shared_array::<f32, 1usize>([256usize]);
-            let mut __trues1: u32 = 0;
+            let __trues1: u32 = 0;
             if let (::core::option::Option::Some(__win_x),) = (x.own_window(__blk),) {
                 __blk
                     .each(
@@ -449,7 +431,7 @@ fn grid() {
             };
             let mut stride: usize = 128usize;
             while (stride > 0usize) {
-                let mut __trues3: u32 = 0;
+                let __trues3: u32 = 0;
                 __blk
                     .each(
                         #[inline(always)]

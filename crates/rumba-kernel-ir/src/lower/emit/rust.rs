@@ -169,6 +169,12 @@ impl R<'_> {
             }
             Stmt::LetTuple { locals, init, span } if self.wil.is_some() => {
                 // Element by element: each local may be declared, assigned or recomputed.
+                if locals
+                    .iter()
+                    .all(|l| matches!(self.wil.map(|w| w.let_kind(*l)), Some(LetKind::Skip)))
+                {
+                    return quote!();
+                }
                 let v = self.expr(init);
                 let tys = locals.iter().map(|l| self.ty(&self.f.locals[*l].ty));
                 let parts = locals.iter().enumerate().map(|(k, l)| {

@@ -460,9 +460,13 @@ impl<'p, 'f> Body<'p, 'f> {
                 #k::kernel::wil::BarrierKind::#kind_tokens, ::core::file!(), ::core::line!(), ::core::column!());
         ));
         let trues = self.fresh("trues");
-        let mut out = quote!(let mut #trues: u32 = 0;);
-        if let Some(p) = pred {
-            pending.push(Item::Count(trues.clone(), p));
+        let mut out = TokenStream::new();
+        match pred {
+            Some(p) => {
+                out.extend(quote!(let mut #trues: u32 = 0;));
+                pending.push(Item::Count(trues.clone(), p));
+            }
+            None => out.extend(quote!(let #trues: u32 = 0;)),
         }
         out.extend(self.flush(pending));
         let value = quote_spanned!(span=> match __blk.barrier(&#site, #trues) {
@@ -486,6 +490,18 @@ impl<'p, 'f> Body<'p, 'f> {
         }
         let items = std::mem::take(pending);
         let f = self.plan.f;
+        // Declarations that emit nothing in a region (recomputed locals, shared arrays) need none.
+        let noop = |it: &Item<'_>| match it {
+            Item::Stmt(Stmt::Let { local, .. }) => self.plan.storage[*local] == Storage::Recompute,
+            Item::Stmt(Stmt::LetTuple { locals, .. }) => locals
+                .iter()
+                .all(|l| self.plan.storage[*l] == Storage::Recompute),
+            Item::Stmt(Stmt::ArrayDecl { array, .. }) => self.plan.reach[*array] != Reach::Local,
+            _ => false,
+        };
+        if items.iter().all(noop) {
+            return TokenStream::new();
+        }
         // What the region reads and writes.
         let mut exprs: Vec<&Expr> = Vec::new();
         let mut stmts: Vec<&Stmt> = Vec::new();
