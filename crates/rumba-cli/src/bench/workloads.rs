@@ -1,8 +1,9 @@
 //! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
 //! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
 //! `reduce_shared` (256-thread tree with one `syncthreads` per level), plus the 64 MiB `h2d` /
-//! `d2h` copies. Each kernel runs in the form the simulator picks for it (the block body, on the
-//! work-item-loop engine) and, as extra `-coroutines` rows, its per-thread body on coroutines.
+//! `d2h` copies. The kernels are `#[rumba::kernel]`s; on the simulator each runs in the form it
+//! picks (the generated block body, on the work-item-loop engine) and, as extra `-coroutines`
+//! rows, its generated per-thread body on coroutines.
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
 //! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
@@ -57,20 +58,6 @@ fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>)
     Ok(times[times.len() / 2])
 }
 
-/// The peer workloads in CUDA C: the same kernels, for the cuda backend.
-const PEER_WORKLOADS_CU: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cu");
-
-fn cuda(entry: &str) -> rumba::driver::CudaKernelSource {
-    rumba::driver::CudaKernelSource::new(PEER_WORKLOADS_CU, entry)
-}
-
-/// The same workloads in OpenCL C, for the opencl backend.
-const PEER_WORKLOADS_CL: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cl");
-
-fn opencl(entry: &str) -> rumba::driver::OpenClKernelSource {
-    rumba::driver::OpenClKernelSource::new(PEER_WORKLOADS_CL, entry)
-}
-
 /// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
 fn peer_name() -> String {
     rumba::backend_driver()
@@ -88,18 +75,83 @@ fn run(workload: &str, n: usize, seconds: f64, check: bool) -> Run {
     }
 }
 
-/// The kernels, each with a per-thread body (coroutine engine) and a hand-written block body in
-/// the shape `#[rumba::kernel]` emits (work-item-loop engine); shared with rumba's tests and
-/// criterion bench.
-#[path = "../../../rumba/kernels/examples/peer_workloads_wil.rs"]
-mod peer;
+/// The kernels, written once with `#[rumba::kernel]`: the simulator runs their generated
+/// block bodies (work-item loops) or, asked to, their per-thread bodies (coroutines); the CUDA
+/// and OpenCL backends run their generated C.
+mod peer {
+    use rumba::kernel::prelude::*;
+
+    /// Tile edge of `matmul_shared`.
+    pub const TPB: usize = 16;
+
+    /// `c[i] = a[i] + b[i]`.
+    #[kernel]
+    pub fn vadd(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
+        let i = t.grid1();
+        if i < c.len() {
+            c[i] = a[i] + b[i];
+        }
+    }
+
+    /// C = A·B through two 16×16 shared tiles, two barriers per tile.
+    #[kernel]
+    pub fn matmul_shared(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
+        let sa = t.shared_array::<f32>((TPB, TPB));
+        let sb = t.shared_array::<f32>((TPB, TPB));
+        let (x, y) = t.grid2();
+        let (tx, ty) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+        let n = c.shape()[0];
+        let mut acc = 0.0f32;
+        for tile in 0..t.grid_dim().x as usize {
+            sa[(ty, tx)] = if y < n && tx + tile * TPB < n {
+                a[(y, tx + tile * TPB)]
+            } else {
+                0.0
+            };
+            sb[(ty, tx)] = if x < n && ty + tile * TPB < n {
+                b[(ty + tile * TPB, x)]
+            } else {
+                0.0
+            };
+            t.syncthreads();
+            for j in 0..TPB {
+                acc += sa[(ty, j)] * sb[(j, tx)];
+            }
+            t.syncthreads();
+        }
+        if y < n && x < n {
+            c[(y, x)] = acc;
+        }
+    }
+
+    /// One partial sum per block of 256 through a shared-memory tree.
+    #[kernel]
+    pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
+        let s = t.shared_array::<f32>(256);
+        let tid = t.thread_idx().x as usize;
+        let i = t.grid1();
+        s[tid] = if i < x.len() { x[i] } else { 0.0 };
+        t.syncthreads();
+        let mut stride = 128usize;
+        while stride > 0 {
+            if tid < stride {
+                s[tid] += s[tid + stride];
+            }
+            t.syncthreads();
+            stride /= 2;
+        }
+        if tid == 0 {
+            partial[t.block_idx().x as usize] = s[0];
+        }
+    }
+}
 
 /// Which of a kernel's Rust forms the simulator runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
-    /// The block body, on the work-item-loop engine (the default engine for such kernels).
+    /// The generated block body, on the work-item-loop engine (the default for these kernels).
     BlockBody,
-    /// The per-thread body, on coroutines (the extra rows).
+    /// The generated per-thread body, on coroutines (the extra rows).
     PerThread,
 }
 
@@ -122,23 +174,17 @@ impl Form {
 
 /// `c[i] = a[i] + b[i]`, 256 threads per block.
 pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    peer::vadd_kernel()
-        .with_cuda_source(cuda("vadd"))
-        .with_opencl_source(opencl("vadd"))
+    peer::vadd()
 }
 
 /// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
 pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    peer::matmul_kernel()
-        .with_cuda_source(cuda("matmul_shared"))
-        .with_opencl_source(opencl("matmul_shared"))
+    peer::matmul_shared()
 }
 
 /// One partial sum per block of 256 through a shared-memory tree.
 pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
-    peer::reduce_kernel()
-        .with_cuda_source(cuda("reduce_shared"))
-        .with_opencl_source(opencl("reduce_shared"))
+    peer::reduce_shared()
 }
 
 pub fn vadd(n: usize, repeat: usize, form: Form) -> Result<Run> {

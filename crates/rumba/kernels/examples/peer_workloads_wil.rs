@@ -6,8 +6,9 @@
 //! barriers in context arrays, thread-index expressions recomputed per region, one monomorph per
 //! global access mode and for the common block shapes, chosen per launch.
 //!
-//! Included with `#[path]` by the engine tests, the criterion bench and `rumba bench`, so all
-//! three run the same code. Until the macro emits these, this file is their reference shape.
+//! Included with `#[path]` by the engine tests and the criterion bench. `#[rumba::kernel]` emits
+//! this shape for the same kernels (`rumba bench` runs those); this file is its hand-written
+//! reference, for measuring the engine without the macro.
 
 #![allow(dead_code)]
 

@@ -716,7 +716,7 @@ impl<'p, 'f> Body<'p, 'f> {
 
     /// The statement that declares local `l`.
     fn defining_stmt(&self, l: LocalId) -> Option<&'f Stmt> {
-        fn find<'a>(b: &'a Block, l: LocalId) -> Option<&'a Stmt> {
+        fn find(b: &Block, l: LocalId) -> Option<&Stmt> {
             for s in &b.stmts {
                 let hit = match s {
                     Stmt::Let { local, .. } => *local == l,
