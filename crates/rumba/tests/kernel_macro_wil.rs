@@ -505,3 +505,69 @@ fn the_constructs_corpus_agrees_on_both_engines() {
         HostEngine::Coroutines
     );
 }
+
+/// Loops around barriers left with `break` and `continue` (uniform and, checked at run time,
+/// thread-dependent decisions), a local array and a `bool` live across barriers, dynamic shared
+/// memory.
+#[kernel]
+pub fn jumps(t: &Thread, out: &mut Arr<i64>, flags: &mut Arr<u32>) {
+    let tx = t.thread_idx().x as usize;
+    let n = t.block_dim().x as usize;
+    let d = t.dynamic_shared::<i64>();
+    let hist = t.local_array::<i64>(4);
+    let odd = tx % 2 == 1;
+    let mut v = tx as i64 + 1;
+    let mut k = 0u32;
+    loop {
+        d[tx] = v;
+        t.syncthreads();
+        hist[(k % 4) as usize] += d[(tx + 1) % n];
+        if k >= 3 {
+            break;
+        }
+        k += 1;
+        t.syncthreads();
+    }
+    t.syncthreads();
+    let mut m = 10 + tx / 4096; // the same in every thread, not provably so
+    while m > 0 {
+        m -= 1;
+        if m % 3 == 0 {
+            continue;
+        }
+        d[tx] = v + m as i64;
+        t.syncthreads();
+        v += d[n - 1 - tx];
+        t.syncthreads();
+    }
+    out[t.grid1()] = v + hist[0] - hist[3];
+    flags[t.grid1()] = odd as u32 + k;
+}
+
+#[test]
+fn loops_left_with_break_and_continue_and_values_live_across_barriers_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(jumps().engine(), HostEngine::WorkItemLoops);
+    for threads in [1usize, 7, 32] {
+        let case = Case {
+            name: "jumps",
+            function: jumps().function().clone(),
+            abi: &jumps::ABI,
+            opencl: jumps::opencl_source(),
+            cuda: jumps::cuda_source(),
+            grid: [2, 1, 1],
+            block: [threads, 1, 1],
+            dynamic_shared_bytes: 8 * threads,
+            args: vec![
+                HostArg::zeros::<i64>(2 * threads),
+                HostArg::zeros::<u32>(2 * threads),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args);
+    }
+}
