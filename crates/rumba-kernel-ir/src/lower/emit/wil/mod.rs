@@ -1,7 +1,7 @@
 //! The fourth emitter: the kernel as a **block body** for the simulator's work-item-loop engine
 //! (`rumba::kernel::wil`, issue #12), next to the per-thread body ([`super::rust`]).
 //!
-//! The body is cut at its barriers ([`plan`]): statements that contain a barrier, define a
+//! The body is cut at its barriers (`plan`): statements that contain a barrier, define a
 //! block-uniform value or leave a loop that contains one run once per block, as ordinary Rust
 //! ("lifted"); every run of other statements becomes a region, one loop over the block's
 //! work-items (`__blk.each(|__w, __tid| …)`). A lifted `if` / `while` / `for` whose condition or
