@@ -113,13 +113,19 @@ fn bench_prints_the_peers_json_form() {
     let (code, out, err) = rumba(&["bench", "--quick", "--repeat", "1", "--json"], &[]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    for (line, workload) in lines.iter().zip(["vadd", "matmul_shared", "reduce_shared"]) {
-        assert!(
-            line.starts_with(r#"{"peer": "rumba-sim", "workload": ""#),
-            "{line}"
-        );
-        assert!(line.contains(workload), "{line}");
+    // The block bodies (work-item loops), then the per-thread bodies on coroutines.
+    let workloads = [
+        "vadd",
+        "matmul_shared",
+        "reduce_shared",
+        "vadd-coroutines",
+        "matmul_shared-coroutines",
+        "reduce_shared-coroutines",
+    ];
+    assert_eq!(lines.len(), workloads.len(), "{out}");
+    for (line, workload) in lines.iter().zip(workloads) {
+        let start = format!(r#"{{"peer": "rumba-sim", "workload": "{workload}", "#);
+        assert!(line.starts_with(&start), "{line}");
         assert!(line.ends_with(r#""check": true}"#), "{line}");
     }
 }

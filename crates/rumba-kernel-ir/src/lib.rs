@@ -1,8 +1,9 @@
 //! The lowering behind `#[rumba::kernel]` and `#[rumba::device]`: a Rust function in the kernel
-//! subset (`/work/shared/KERNELS.md` §2) becomes a small typed IR and then three programs with the
+//! subset (`/work/shared/KERNELS.md` §2) becomes a small typed IR and then four programs with the
 //! same meaning — the per-thread body for rumba's simulator (Rust tokens that keep the user's
-//! spans and spell out every inferred type, so rustc re-checks the macro's inference), CUDA C
-//! for NVRTC and OpenCL C. The kernel ABI of the two C targets is in `ABI.md` beside this
+//! spans and spell out every inferred type, so rustc re-checks the macro's inference), the block
+//! body for the simulator's work-item-loop engine (`lower::emit::wil`), CUDA C for NVRTC and
+//! OpenCL C. The kernel ABI of the two C targets is in `ABI.md` beside this
 //! crate's `Cargo.toml`.
 //!
 //! This is a plain library so the lowering is unit-, golden- and property-testable without the

@@ -1,8 +1,9 @@
-//! Golden files: for every construct of the subset, the emitted simulator Rust, CUDA C and
-//! OpenCL C, compared with the files checked in under `tests/golden/`. Each input file holds one
-//! or more `#[rumba::kernel]` / `#[rumba::device]` functions; its outputs are
-//! `<name>.sim.rs`, `<name>.cu.txt` and `<name>.cl.txt` (not `.cu`: they are fragments without
-//! the header, which the NVRTC test would try to compile) (the function texts, one after another, plus the
+//! Golden files: for every construct of the subset, the emitted simulator Rust (per-thread body
+//! and work-item-loop block form), CUDA C and OpenCL C, compared with the files checked in under
+//! `tests/golden/`. Each input file holds one or more `#[rumba::kernel]` / `#[rumba::device]`
+//! functions; its outputs are `<name>.sim.rs`, `<name>.wil.rs`, `<name>.cu.txt` and
+//! `<name>.cl.txt` (not `.cu`: they are fragments without the header, which the NVRTC test
+//! would try to compile) (the function texts, one after another, plus the
 //! uniformity summary in the `.sim.rs` file). Run with `UPDATE_GOLDEN=1` to rewrite them after
 //! an intended change, and review the diff.
 
@@ -14,10 +15,11 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// The three outputs of one input file.
-fn render(src: &str) -> (String, String, String) {
+/// The four outputs of one input file.
+fn render(src: &str) -> (String, String, String, String) {
     let file: syn::File = syn::parse_str(src).expect("golden input parses");
-    let (mut rs, mut cu, mut cl) = (String::new(), String::new(), String::new());
+    let (mut rs, mut cu, mut cl, mut wil) =
+        (String::new(), String::new(), String::new(), String::new());
     for item in &file.items {
         let syn::Item::Fn(f) = item else { continue };
         let attr = f.attrs.iter().find_map(|a| {
@@ -43,12 +45,24 @@ fn render(src: &str) -> (String, String, String) {
         for line in l.analysis.summary(&l.func).lines() {
             rs.push_str(&format!("// {line}\n"));
         }
+        if attr.as_deref() == Some("kernel") {
+            wil.push_str(&format!("// ---- {}\n", f.sig.ident));
+            match &l.wil {
+                Ok(w) => {
+                    let grid = &w.grid;
+                    let wrapped: syn::File = syn::parse_quote! { fn grid() { let _ = #grid; } };
+                    wil.push_str(&format!("// uses: {:?}\n", w.uses));
+                    wil.push_str(&prettyplease::unparse(&wrapped));
+                }
+                Err(why) => wil.push_str(&format!("// coroutines only: {why}\n")),
+            }
+        }
         cu.push_str(&l.cuda);
         cu.push('\n');
         cl.push_str(&l.opencl);
         cl.push('\n');
     }
-    (rs, cu, cl)
+    (rs, cu, cl, wil)
 }
 
 #[test]
@@ -59,7 +73,9 @@ fn golden_files_match() {
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
-            p.extension().is_some_and(|x| x == "rs") && !p.to_string_lossy().ends_with(".sim.rs")
+            p.extension().is_some_and(|x| x == "rs")
+                && !p.to_string_lossy().ends_with(".sim.rs")
+                && !p.to_string_lossy().ends_with(".wil.rs")
         })
         .collect();
     inputs.sort();
@@ -70,12 +86,17 @@ fn golden_files_match() {
     let mut mismatches = Vec::new();
     for input in &inputs {
         let src = std::fs::read_to_string(input).unwrap();
-        let (rs, cu, cl) = render(&src);
+        let (rs, cu, cl, wil) = render(&src);
         let mut stem = input.file_stem().unwrap().to_string_lossy().to_string();
         if !input.starts_with(dir()) {
             stem = format!("corpus_{stem}");
         }
-        for (ext, text) in [("sim.rs", rs), ("cu.txt", cu), ("cl.txt", cl)] {
+        for (ext, text) in [
+            ("sim.rs", rs),
+            ("cu.txt", cu),
+            ("cl.txt", cl),
+            ("wil.rs", wil),
+        ] {
             let path = dir().join(format!("{stem}.{ext}"));
             if update {
                 std::fs::write(&path, &text).unwrap();

@@ -182,6 +182,16 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
     let (defines, records, devices) = program_parts(f);
     let (cuda, opencl) = (&l.cuda, &l.opencl);
     let builder = format_ident!("__rumba_{}_source", name);
+    // The block body for the work-item-loop engine, when the kernel has one (else it runs on
+    // coroutines; `Kernel::engine()` says which).
+    let block_form = match &l.wil {
+        Ok(w) => {
+            let uses = w.uses.iter().map(|u| format_ident!("{}", u));
+            let grid = &w.grid;
+            quote!(.with_work_item_loop([#(#k::driver::ArrayUse::#uses),*], #grid))
+        }
+        Err(_) => quote!(),
+    };
     let params_ty = quote!((#(#param_types,)*));
     let doc = format!("Generated sources and signature of the kernel [`{name_str}()`].");
     Ok(quote! {
@@ -192,6 +202,7 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
             KERNEL
                 .get_or_init(|| {
                     #k::kernel::Kernel::<#params_ty>::new(#name_str, |#thread: &#thread_ty, (#(#pats,)*)| { #body })
+                        #block_form
                         .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str))
                         .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str))
                         .with_abi(&#name::ABI)

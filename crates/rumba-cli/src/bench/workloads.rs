@@ -1,7 +1,9 @@
 //! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
 //! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
 //! `reduce_shared` (256-thread tree with one `syncthreads` per level), plus the 64 MiB `h2d` /
-//! `d2h` copies.
+//! `d2h` copies. The kernels are `#[rumba::kernel]`s; on the simulator each runs in the form it
+//! picks (the generated block body, on the work-item-loop engine) and, as extra `-coroutines`
+//! rows, its generated per-thread body on coroutines.
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
 //! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
@@ -12,12 +14,13 @@
 use std::time::Instant;
 
 use rumba::array::Order;
+use rumba::driver::HostEngine;
 use rumba::kernel::{Arr, Kernel};
 use rumba::{Result, Stream};
 
 use super::Run;
 
-const TPB: usize = 16;
+use peer::TPB;
 
 /// Uniform pseudo-random `f32`s in `[0, 1)` (xorshift64*), the same on every run.
 pub fn random(n: usize, seed: u64) -> Vec<f32> {
@@ -55,20 +58,6 @@ fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>)
     Ok(times[times.len() / 2])
 }
 
-/// The peer workloads in CUDA C: the same kernels, for the cuda backend.
-const PEER_WORKLOADS_CU: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cu");
-
-fn cuda(entry: &str) -> rumba::driver::CudaKernelSource {
-    rumba::driver::CudaKernelSource::new(PEER_WORKLOADS_CU, entry)
-}
-
-/// The same workloads in OpenCL C, for the opencl backend.
-const PEER_WORKLOADS_CL: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cl");
-
-fn opencl(entry: &str) -> rumba::driver::OpenClKernelSource {
-    rumba::driver::OpenClKernelSource::new(PEER_WORKLOADS_CL, entry)
-}
-
 /// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
 fn peer_name() -> String {
     rumba::backend_driver()
@@ -79,28 +68,34 @@ fn peer_name() -> String {
 fn run(workload: &str, n: usize, seconds: f64, check: bool) -> Run {
     Run {
         peer: peer_name(),
-        workload: workload.into(),
+        workload: workload.to_owned(),
         n,
         seconds,
         check,
     }
 }
 
-/// `c[i] = a[i] + b[i]`, 256 threads per block.
-pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("vadd", |t, (a, b, c)| {
-        let i = t.grid1();
-        if i < c.size() {
-            c.set(i, a.get(i) + b.get(i));
-        }
-    })
-    .with_cuda_source(cuda("vadd"))
-    .with_opencl_source(opencl("vadd"))
-}
+/// The kernels, written once with `#[rumba::kernel]`: the simulator runs their generated
+/// block bodies (work-item loops) or, asked to, their per-thread bodies (coroutines); the CUDA
+/// and OpenCL backends run their generated C.
+mod peer {
+    use rumba::kernel::prelude::*;
 
-/// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
-pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
-    Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("matmul_shared", |t, (a, b, c)| {
+    /// Tile edge of `matmul_shared`.
+    pub const TPB: usize = 16;
+
+    /// `c[i] = a[i] + b[i]`.
+    #[kernel]
+    pub fn vadd(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
+        let i = t.grid1();
+        if i < c.len() {
+            c[i] = a[i] + b[i];
+        }
+    }
+
+    /// C = A·B through two 16×16 shared tiles, two barriers per tile.
+    #[kernel]
+    pub fn matmul_shared(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
         let sa = t.shared_array::<f32>((TPB, TPB));
         let sb = t.shared_array::<f32>((TPB, TPB));
         let (x, y) = t.grid2();
@@ -108,58 +103,96 @@ pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
         let n = c.shape()[0];
         let mut acc = 0.0f32;
         for tile in 0..t.grid_dim().x as usize {
-            sa.set((ty, tx), 0.0);
-            sb.set((ty, tx), 0.0);
-            if y < n && tx + tile * TPB < n {
-                sa.set((ty, tx), a.get((y, tx + tile * TPB)));
-            }
-            if x < n && ty + tile * TPB < n {
-                sb.set((ty, tx), b.get((ty + tile * TPB, x)));
-            }
+            sa[(ty, tx)] = if y < n && tx + tile * TPB < n {
+                a[(y, tx + tile * TPB)]
+            } else {
+                0.0
+            };
+            sb[(ty, tx)] = if x < n && ty + tile * TPB < n {
+                b[(ty + tile * TPB, x)]
+            } else {
+                0.0
+            };
             t.syncthreads();
             for j in 0..TPB {
-                acc += sa.get((ty, j)) * sb.get((j, tx));
+                acc += sa[(ty, j)] * sb[(j, tx)];
             }
             t.syncthreads();
         }
         if y < n && x < n {
-            c.set((y, x), acc);
+            c[(y, x)] = acc;
         }
-    })
-    .with_cuda_source(cuda("matmul_shared"))
-    .with_opencl_source(opencl("matmul_shared"))
-}
+    }
 
-/// One partial sum per block of 256 through a shared-memory tree.
-pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
-    Kernel::<(Arr<f32>, Arr<f32>)>::new("reduce_shared", |t, (x, partial)| {
+    /// One partial sum per block of 256 through a shared-memory tree.
+    #[kernel]
+    pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
         let s = t.shared_array::<f32>(256);
         let tid = t.thread_idx().x as usize;
         let i = t.grid1();
-        s.set(tid, if i < x.size() { x.get(i) } else { 0.0 });
+        s[tid] = if i < x.len() { x[i] } else { 0.0 };
         t.syncthreads();
-        let mut stride = 128;
+        let mut stride = 128usize;
         while stride > 0 {
             if tid < stride {
-                s.set(tid, s.get(tid) + s.get(tid + stride));
+                s[tid] += s[tid + stride];
             }
             t.syncthreads();
             stride /= 2;
         }
         if tid == 0 {
-            partial.set(t.block_idx().x as usize, s.get(0));
+            partial[t.block_idx().x as usize] = s[0];
         }
-    })
-    .with_cuda_source(cuda("reduce_shared"))
-    .with_opencl_source(opencl("reduce_shared"))
+    }
 }
 
-pub fn vadd(n: usize, repeat: usize) -> Result<Run> {
+/// Which of a kernel's Rust forms the simulator runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The generated block body, on the work-item-loop engine (the default for these kernels).
+    BlockBody,
+    /// The generated per-thread body, on coroutines (the extra rows).
+    PerThread,
+}
+
+impl Form {
+    /// The suffix of this form's workload names: none for block bodies, `-coroutines` else.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Form::BlockBody => "",
+            Form::PerThread => "-coroutines",
+        }
+    }
+
+    fn apply<P: rumba::kernel::Params>(self, k: Kernel<P>) -> Kernel<P> {
+        match self {
+            Form::BlockBody => k,
+            Form::PerThread => k.with_engine(HostEngine::Coroutines),
+        }
+    }
+}
+
+/// `c[i] = a[i] + b[i]`, 256 threads per block.
+pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
+    peer::vadd()
+}
+
+/// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
+pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
+    peer::matmul_shared()
+}
+
+/// One partial sum per block of 256 through a shared-memory tree.
+pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
+    peer::reduce_shared()
+}
+
+pub fn vadd(n: usize, repeat: usize, form: Form) -> Result<Run> {
     let stream = rumba::legacy_default_stream()?;
     let (a, b) = (random(n, 1), random(n, 2));
     let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
     let dc = rumba::device_array::<f32, _>(n, Order::C)?;
-    let k = vadd_kernel();
+    let k = form.apply(vadd_kernel());
     let blocks = n.div_ceil(256) as u32;
     let s = timed(&stream, repeat, || {
         k.configure(blocks, 256).launch((&da, &db, &dc))
@@ -167,20 +200,20 @@ pub fn vadd(n: usize, repeat: usize) -> Result<Run> {
     let c = dc.copy_to_host()?;
     let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
     Ok(run(
-        "vadd",
+        &format!("vadd{}", form.suffix()),
         n,
         s,
         allclose(c.as_slice().unwrap_or(&[]), &want, 1e-5, 1e-8),
     ))
 }
 
-pub fn matmul(n: usize, repeat: usize) -> Result<Run> {
+pub fn matmul(n: usize, repeat: usize, form: Form) -> Result<Run> {
     let stream = rumba::legacy_default_stream()?;
     let a = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 3)).map_err(shape_err)?;
     let b = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 4)).map_err(shape_err)?;
     let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
     let dc = rumba::device_array::<f32, _>((n, n), Order::C)?;
-    let k = matmul_kernel();
+    let k = form.apply(matmul_kernel());
     let g = n.div_ceil(TPB) as u32;
     let s = timed(&stream, repeat, || {
         k.configure((g, g), (TPB as u32, TPB as u32))
@@ -194,16 +227,16 @@ pub fn matmul(n: usize, repeat: usize) -> Result<Run> {
         1e-3,
         1e-3,
     );
-    Ok(run("matmul_shared", n, s, ok))
+    Ok(run(&format!("matmul_shared{}", form.suffix()), n, s, ok))
 }
 
-pub fn reduce(n: usize, repeat: usize) -> Result<Run> {
+pub fn reduce(n: usize, repeat: usize, form: Form) -> Result<Run> {
     let stream = rumba::legacy_default_stream()?;
     let x = random(n, 5);
     let blocks = n.div_ceil(256);
     let dx = rumba::to_device(&x)?;
     let dp = rumba::device_array::<f32, _>(blocks, Order::C)?;
-    let k = reduce_kernel();
+    let k = form.apply(reduce_kernel());
     let s = timed(&stream, repeat, || {
         k.configure(blocks as u32, 256).launch((&dx, &dp))
     })?;
@@ -213,7 +246,7 @@ pub fn reduce(n: usize, repeat: usize) -> Result<Run> {
         .map(|c| c.iter().map(|&v| v as f64).sum::<f64>() as f32)
         .collect();
     Ok(run(
-        "reduce_shared",
+        &format!("reduce_shared{}", form.suffix()),
         n,
         s,
         allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-8),

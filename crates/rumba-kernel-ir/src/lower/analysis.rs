@@ -87,10 +87,38 @@ struct Uni<'a> {
     changed: bool,
 }
 
+/// Calls `f` on `e` and its sub-expressions, except a barrier's predicate: a barrier's value is
+/// the same in every thread whatever the predicates were.
+fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Sync(..) => {}
+        ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => visit_values(a, f),
+        ExprKind::Axis(a, _) => visit_values(a, f),
+        ExprKind::Binary(_, a, b, _) => {
+            visit_values(a, f);
+            visit_values(b, f);
+        }
+        ExprKind::Select(c, a, b) => {
+            visit_values(c, f);
+            visit_values(a, f);
+            visit_values(b, f);
+        }
+        ExprKind::Index { idx, .. } => idx.iter().for_each(|x| visit_values(x, f)),
+        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
+            v.iter().for_each(|x| visit_values(x, f))
+        }
+        ExprKind::Atomic { idx, args, .. } => {
+            idx.iter().chain(args).for_each(|x| visit_values(x, f));
+        }
+        _ => {}
+    }
+}
+
 impl Uni<'_> {
     fn expr_varying(&self, e: &Expr) -> bool {
         let mut v = false;
-        e.visit(&mut |x| match &x.kind {
+        visit_values(e, &mut |x| match &x.kind {
             ExprKind::Local(l) => v |= self.varying[*l],
             ExprKind::Thread(q) => {
                 v |= matches!(
@@ -237,7 +265,7 @@ impl Walk<'_> {
 
     fn uni(&self, e: &Expr) -> bool {
         let mut v = false;
-        e.visit(&mut |x| match &x.kind {
+        visit_values(e, &mut |x| match &x.kind {
             ExprKind::Local(l) => v |= self.varying[*l],
             ExprKind::Thread(
                 ThreadQuery::ThreadIdx | ThreadQuery::Grid(_) | ThreadQuery::LaneId,

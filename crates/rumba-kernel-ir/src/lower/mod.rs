@@ -6,7 +6,8 @@
 //!    type inference ([`infer`]) into the typed IR ([`ir`]);
 //! 2. [`analysis`]: block-uniformity of values and barriers, and the locals that live across a
 //!    barrier (what a work-item-loop emitter needs);
-//! 3. [`emit`]: the simulator body (Rust tokens), CUDA C and OpenCL C.
+//! 3. [`emit`]: the simulator's per-thread body and block body (Rust tokens), CUDA C and
+//!    OpenCL C.
 
 pub mod analysis;
 pub mod emit;
@@ -26,6 +27,8 @@ pub struct Lowered {
     /// The per-thread Rust body (a kernel: the closure's statements; a device function: its
     /// body), with the user's spans.
     pub rust_body: proc_macro2::TokenStream,
+    /// The block body for the work-item-loop engine (kernels), or why there is none.
+    pub wil: Result<emit::wil::WilForm, String>,
     /// The function's CUDA C text (without the prelude the runtime adds: header, `#define`s of
     /// consts, record typedefs, device functions).
     pub cuda: String,
@@ -62,12 +65,14 @@ fn run(item: &syn::ItemFn, kind: parse::FnKind, opts: &Options) -> syn::Result<L
     let func = parse::parse_fn(item, kind)?;
     let analysis = analysis::analyse(&func);
     let rust_body = emit::rust::body(&func, opts);
+    let wil = emit::wil::block_form(&func, opts);
     let cuda = emit::c::function(&func, Target::Cuda);
     let opencl = emit::c::function(&func, Target::OpenCl);
     Ok(Lowered {
         func,
         analysis,
         rust_body,
+        wil,
         cuda,
         opencl,
     })

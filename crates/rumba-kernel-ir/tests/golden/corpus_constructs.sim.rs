@@ -244,9 +244,9 @@ fn body() {
 // local y: varying
 // local z: varying
 // local tid: varying
-// local n: varying
-// local all: varying
-// local any: varying
+// local n: uniform
+// local all: uniform
+// local any: uniform
 // barrier Plain at #9: uniform control
 // barrier Count at #10: uniform control
 // barrier And at #11: uniform control

@@ -36,8 +36,9 @@ pub use sim::engine;
 
 mod kernel;
 pub use kernel::{
-    CudaKernelSource, HostArg, HostArray, HostKernel, HostKernelFn, HostLaunch, KernelArg,
-    KernelArrayArg, KernelForm, KernelFunction, KernelLaunch, OpenClKernelSource,
+    ArrayUse, CudaKernelSource, HostArg, HostArray, HostEngine, HostKernel, HostKernelFn,
+    HostLaunch, KernelArg, KernelArrayArg, KernelForm, KernelFunction, KernelLaunch,
+    OpenClKernelSource,
 };
 
 #[cfg(feature = "cuda")]

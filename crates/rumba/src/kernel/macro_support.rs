@@ -7,6 +7,30 @@
 //! `rumba_kernel_ir::prelude::assemble`. Touches nothing else.
 
 pub use bytemuck;
+
+use crate::driver::HostArg;
+use crate::kernel::LaunchConfig;
+
+/// Whether every argument at `positions` is an array the simulator froze for the launch (the
+/// block body may then read them all with plain loads).
+pub fn frozen_all(args: &[HostArg<'_>], positions: &[usize]) -> bool {
+    positions
+        .iter()
+        .all(|&k| matches!(args.get(k), Some(HostArg::Array(a)) if a.frozen()))
+}
+
+/// Whether every argument at `positions` is a contiguous 1-d array the simulator gave the
+/// launch alone, and the launch is 1-d (the block body may then store to them with plain
+/// own-index stores).
+pub fn exclusive_all(args: &[HostArg<'_>], positions: &[usize], config: &LaunchConfig) -> bool {
+    let one_d = |d: crate::kernel::Dim3| d.y == 1 && d.z == 1;
+    one_d(config.grid)
+        && one_d(config.block)
+        && positions.iter().all(|&k| {
+            matches!(args.get(k), Some(HostArg::Array(a))
+                if a.exclusive() && a.strides().len() == 1 && a.strides()[0] == a.itemsize() as isize)
+        })
+}
 pub use rumba_kernel_ir::target::{CLiteral, RecordField, Scalar, Target};
 
 /// The identity, at a type the macro inferred: `ty::<usize>(TPB)` makes rustc check that the

@@ -16,7 +16,7 @@
 //! | item | concept |
 //! |---|---|
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
-//! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`] |
+//! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`], the work-item-loop engine [`wil`] |
 //! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
 //! | `__macro` | run-time support of the generated code (hidden) |
 //!
@@ -66,7 +66,7 @@ pub use crate::driver::engine::{
     Global, GlobalView, IntoShape, LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray,
     MAX_BLOCK_DIM, MAX_DIMS, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate,
     SHARED_MEMORY_PER_BLOCK, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE, access,
-    atomics, exec, run_grid, run_grid_with,
+    atomics, exec, run_grid, run_grid_with, wil,
 };
 pub use launch::{
     Arr, AutoTransfers, ConstArr, ConstArray, ConstView, HostTransfer, In, InOut, Kernel,

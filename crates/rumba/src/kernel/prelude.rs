@@ -39,6 +39,28 @@
 //! Integer arithmetic wraps (release-Rust semantics) on every target; integer division by zero
 //! and `MIN / -1`, out-of-bounds indices and failed `assert!`s are kernel faults naming kernel,
 //! block and thread. Kernels must be declared at module level.
+//!
+//! # On the simulator
+//! A kernel gets two Rust bodies: a per-thread one (each GPU thread a coroutine, switched at
+//! every barrier) and a block body for the work-item-loop engine (`rumba::kernel::wil`): the
+//! statements between barriers run as loops over the block's threads, so a barrier costs about
+//! a nanosecond per thread instead of a coroutine switch, and block memory and (where the
+//! simulator proves nothing else touches them) global inputs and own-index outputs are plain
+//! memory the compiler vectorises. The simulator runs the block body; `Kernel::engine()` says
+//! which one a kernel runs, `Kernel::with_engine` picks.
+//!
+//! The block body evaluates a thread-dependent condition, loop bound or `break` that controls a
+//! barrier once per thread and checks that all threads agree (as CUDA requires); a mismatch is
+//! the divergent-barrier fault naming block and thread. A kernel whose threads race inside a
+//! block (one writes a shared element another reads with no barrier between) may give
+//! different results on the two bodies, as on two GPUs.
+//!
+//! These constructs have no block body, so a kernel using them **runs on coroutines only**
+//! (slower, same results): calling a `#[rumba::device]` function that takes the thread context
+//! (`&Thread`); a barrier nested in an expression other than a statement of its own, a `let`
+//! initialiser or the whole value of an assignment (`x = t.syncthreads_count(p)` is fine,
+//! `x = t.syncthreads_count(p) + 1` is not); a by-value parameter reassigned under
+//! thread-dependent control; a `Dim3` value live across a barrier.
 
 pub use super::launch::{Arr, ConstArr};
 pub use super::{Dim3, Kernel, ThreadCtx};

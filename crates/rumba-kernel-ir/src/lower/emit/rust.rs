@@ -15,10 +15,52 @@ use crate::lower::Options;
 use crate::lower::ir::*;
 use crate::target::Scalar;
 
-struct R<'a> {
-    f: &'a Func,
-    k: &'a syn::Path,
-    thread: Ident,
+/// The emitter. `wil` is `None` for the per-thread body; the work-item-loop emitter
+/// ([`super::wil`]) sets it to rename locals and arrays, map thread queries to the region's
+/// work-item and substitute own-index windows, and reuses everything else.
+pub(crate) struct R<'a> {
+    pub(crate) f: &'a Func,
+    pub(crate) k: &'a syn::Path,
+    pub(crate) thread: Ident,
+    pub(crate) wil: Option<&'a dyn Wil>,
+}
+
+/// How a local's `let` reads in a work-item-loop body.
+pub(crate) enum LetKind {
+    /// `let` as written (renamed).
+    Declare,
+    /// The local is declared elsewhere (a context array loaded at the region's start): assign.
+    Assign,
+    /// Emit nothing (a recomputed thread-index expression, emitted at each region's start).
+    Skip,
+}
+
+/// The work-item-loop emitter's hooks into [`R`].
+pub(crate) trait Wil {
+    /// The identifier of local `l`.
+    fn local(&self, l: LocalId) -> Ident;
+    /// What `let l = …` becomes.
+    fn let_kind(&self, l: LocalId) -> LetKind;
+    /// The identifier of array `a`'s accessor.
+    fn array(&self, a: ArrayId) -> Ident;
+    /// A thread-context query.
+    fn thread_query(&self, q: ThreadQuery, span: Span) -> TokenStream;
+    /// Whether the code runs inside a region (per work-item) rather than once per block.
+    fn in_region(&self) -> bool;
+    /// An own-index window read of `a` at `idx`, if the region uses one.
+    fn window_get(&self, _a: ArrayId, _idx: &[Expr]) -> Option<TokenStream> {
+        None
+    }
+    /// An own-index window store to `a`, if the region uses one.
+    fn window_set(&self, _a: ArrayId, _value: TokenStream) -> Option<TokenStream> {
+        None
+    }
+    /// A comparison known in the region (a bounds guard that a window makes true).
+    fn known(&self, _e: &Expr) -> Option<bool> {
+        None
+    }
+    /// What an array declaration becomes in place (zeroing a local array).
+    fn array_decl(&self, a: ArrayId) -> TokenStream;
 }
 
 /// The body: for a kernel, the statements of the per-thread closure (scalar parameters are
@@ -31,6 +73,7 @@ pub fn body(f: &Func, opts: &Options) -> TokenStream {
             .thread
             .clone()
             .unwrap_or_else(|| Ident::new("__rumba_thread", Span::call_site())),
+        wil: None,
     };
     let mut out = TokenStream::new();
     if !f.is_device {
@@ -65,11 +108,11 @@ pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
 }
 
 impl R<'_> {
-    fn ty(&self, ty: &Ty) -> TokenStream {
+    pub(crate) fn ty(&self, ty: &Ty) -> TokenStream {
         ty_tokens(ty, self.k)
     }
 
-    fn block_inner(&self, b: &Block) -> TokenStream {
+    pub(crate) fn block_inner(&self, b: &Block) -> TokenStream {
         b.stmts.iter().map(|s| self.stmt(s)).collect()
     }
 
@@ -78,11 +121,24 @@ impl R<'_> {
         quote!({ #inner })
     }
 
-    fn array(&self, a: ArrayId) -> &Ident {
-        &self.f.arrays[a].name
+    fn array(&self, a: ArrayId) -> Ident {
+        match self.wil {
+            Some(w) => w.array(a),
+            None => self.f.arrays[a].name.clone(),
+        }
     }
 
-    fn index(&self, idx: &[Expr]) -> TokenStream {
+    /// The identifier of local `l`, at `span`.
+    pub(crate) fn local(&self, l: LocalId, span: Span) -> Ident {
+        let mut n = match self.wil {
+            Some(w) => w.local(l),
+            None => self.f.locals[l].name.clone(),
+        };
+        n.set_span(span);
+        n
+    }
+
+    pub(crate) fn index(&self, idx: &[Expr]) -> TokenStream {
         let parts: Vec<TokenStream> = idx.iter().map(|e| self.expr(e)).collect();
         if parts.len() == 1 {
             parts[0].clone()
@@ -91,20 +147,49 @@ impl R<'_> {
         }
     }
 
-    fn stmt(&self, s: &Stmt) -> TokenStream {
+    pub(crate) fn stmt(&self, s: &Stmt) -> TokenStream {
         let t = &self.thread;
         match s {
             Stmt::Let { local, init, span } => {
                 let l = &self.f.locals[*local];
-                let (name, ty) = (&l.name, self.ty(&l.ty));
+                let (name, ty) = (self.local(*local, l.name.span()), self.ty(&l.ty));
                 let m = l.mutable.then(|| quote!(mut));
-                match init {
-                    Some(e) => {
+                match (self.wil.map(|w| w.let_kind(*local)), init) {
+                    (Some(LetKind::Skip), _) | (Some(LetKind::Assign), None) => quote!(),
+                    (Some(LetKind::Assign), Some(e)) => {
+                        let v = self.expr(e);
+                        quote_spanned!(*span=> #name = #v;)
+                    }
+                    (_, Some(e)) => {
                         let v = self.expr(e);
                         quote_spanned!(*span=> let #m #name: #ty = #v;)
                     }
-                    None => quote_spanned!(*span=> let #m #name: #ty;),
+                    (_, None) => quote_spanned!(*span=> let #m #name: #ty;),
                 }
+            }
+            Stmt::LetTuple { locals, init, span } if self.wil.is_some() => {
+                // Element by element: each local may be declared, assigned or recomputed.
+                if locals
+                    .iter()
+                    .all(|l| matches!(self.wil.map(|w| w.let_kind(*l)), Some(LetKind::Skip)))
+                {
+                    return quote!();
+                }
+                let v = self.expr(init);
+                let tys = locals.iter().map(|l| self.ty(&self.f.locals[*l].ty));
+                let parts = locals.iter().enumerate().map(|(k, l)| {
+                    let loc = &self.f.locals[*l];
+                    let n = self.local(*l, loc.name.span());
+                    let ty = self.ty(&loc.ty);
+                    let m = loc.mutable.then(|| quote!(mut));
+                    let k = syn::Index::from(k);
+                    match self.wil.map(|w| w.let_kind(*l)) {
+                        Some(LetKind::Skip) => quote!(),
+                        Some(LetKind::Assign) => quote!(#n = __rumba_tuple.#k;),
+                        _ => quote!(let #m #n: #ty = __rumba_tuple.#k;),
+                    }
+                });
+                quote_spanned!(*span=> let __rumba_tuple: (#(#tys),*) = #v; #(#parts)*)
             }
             Stmt::LetTuple { locals, init, span } => {
                 let names = locals.iter().map(|l| {
@@ -119,6 +204,9 @@ impl R<'_> {
                 let tys = locals.iter().map(|l| self.ty(&self.f.locals[*l].ty));
                 let v = self.expr(init);
                 quote_spanned!(*span=> let (#(#names),*): (#(#tys),*) = #v;)
+            }
+            Stmt::ArrayDecl { array, .. } if self.wil.is_some() => {
+                self.wil.map(|w| w.array_decl(*array)).unwrap_or_default()
             }
             Stmt::ArrayDecl { array, span } => {
                 let a = &self.f.arrays[*array];
@@ -160,9 +248,9 @@ impl R<'_> {
                 span,
                 ..
             } => match place {
-                Place::Local(l, _) => {
+                Place::Local(l, lspan) => {
                     let loc = &self.f.locals[*l];
-                    let name = &loc.name;
+                    let name = self.local(*l, *lspan);
                     let v = self.expr(value);
                     match op {
                         None => quote_spanned!(*span=> #name = #v;),
@@ -177,6 +265,11 @@ impl R<'_> {
                     let a = self.array(*array);
                     let i = self.index(idx);
                     let v = self.expr(value);
+                    if op.is_none() {
+                        if let Some(set) = self.wil.and_then(|w| w.window_set(*array, v.clone())) {
+                            return quote_spanned!(*span=> #set;);
+                        }
+                    }
                     match op {
                         None => quote_spanned!(*span=> #a.set(#i, #v);),
                         Some(op) => {
@@ -231,7 +324,7 @@ impl R<'_> {
                 body,
                 span,
             } => {
-                let v = &self.f.locals[*var].name;
+                let v = self.local(*var, self.f.locals[*var].name.span());
                 let (s, e) = (self.expr(start), self.expr(end));
                 let range = if *inclusive {
                     quote!((#s)..=(#e))
@@ -250,6 +343,10 @@ impl R<'_> {
             }
             Stmt::Break(span) => quote_spanned!(*span=> break;),
             Stmt::Continue(span) => quote_spanned!(*span=> continue;),
+            Stmt::Return(None, span) if self.wil.is_some_and(|w| w.in_region()) => {
+                // This work-item returns: it runs no later region.
+                quote_spanned!(*span=> { __blk.exit(__w); return; })
+            }
             Stmt::Return(v, span) => match v {
                 Some(e) => {
                     let e = self.expr(e);
@@ -350,7 +447,7 @@ impl R<'_> {
         }
     }
 
-    fn expr(&self, e: &Expr) -> TokenStream {
+    pub(crate) fn expr(&self, e: &Expr) -> TokenStream {
         let span = e.span;
         let k = self.k;
         let t = &self.thread;
@@ -359,8 +456,7 @@ impl R<'_> {
             ExprKind::Float(v) => self.float_lit(*v, e.ty.scalar().unwrap_or(Scalar::F64), span),
             ExprKind::Bool(b) => quote_spanned!(span=> #b),
             ExprKind::Local(l) => {
-                let mut n = self.f.locals[*l].name.clone();
-                n.set_span(span);
+                let n = self.local(*l, span);
                 quote!(#n)
             }
             ExprKind::Const(c) => {
@@ -383,6 +479,9 @@ impl R<'_> {
                 }
             }
             ExprKind::Binary(op, a, b, _) => {
+                if let Some(v) = self.wil.and_then(|w| w.known(e)) {
+                    return quote_spanned!(span=> #v);
+                }
                 let (x, y) = (self.expr(a), self.expr(b));
                 self.binary(*op, &a.ty, x, y, span)
             }
@@ -396,6 +495,9 @@ impl R<'_> {
                 quote_spanned!(span=> (if #c { #a } else { #b }))
             }
             ExprKind::Index { array, idx, .. } => {
+                if let Some(get) = self.wil.and_then(|w| w.window_get(*array, idx)) {
+                    return get;
+                }
                 let a = self.array(*array);
                 let i = self.index(idx);
                 quote_spanned!(span=> #a.get(#i))
@@ -427,6 +529,10 @@ impl R<'_> {
                 let parts = v.iter().map(|x| self.expr(x));
                 quote_spanned!(span=> (#(#parts),*))
             }
+            ExprKind::Thread(q) if self.wil.is_some() => self
+                .wil
+                .map(|w| w.thread_query(*q, span))
+                .unwrap_or_default(),
             ExprKind::Thread(q) => {
                 let m = Ident::new(
                     &match q {
@@ -453,6 +559,10 @@ impl R<'_> {
                     },
                     span,
                 );
+                if self.wil.is_some() {
+                    // The work-item-loop emitter cuts regions at barriers: none reaches here.
+                    return quote_spanned!(span=> ::core::unreachable!());
+                }
                 let p = p.as_ref().map(|p| self.expr(p));
                 quote_spanned!(span=> #t.#m(#p))
             }
@@ -465,6 +575,9 @@ impl R<'_> {
                     },
                     span,
                 );
+                if self.wil.is_some() {
+                    return quote_spanned!(span=> __blk.#m());
+                }
                 quote_spanned!(span=> #t.#m())
             }
             ExprKind::Math(f, args) => {

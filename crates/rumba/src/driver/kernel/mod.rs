@@ -38,7 +38,8 @@ mod source;
 
 use std::fmt;
 
-pub use host::{HostArg, HostArray, HostKernel, HostKernelFn, HostLaunch};
+pub(crate) use host::UNUSED;
+pub use host::{ArrayUse, HostArg, HostArray, HostEngine, HostKernel, HostKernelFn, HostLaunch};
 pub use source::{CudaKernelSource, OpenClKernelSource};
 
 use super::{BackendKind, DevicePtr};

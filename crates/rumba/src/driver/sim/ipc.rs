@@ -316,6 +316,13 @@ impl SimDriver {
                 }
             }
         }
+        // From now on another process may write the allocation: no more leases on it, and the
+        // current holders finish first.
+        if let Ok(r) = dev.memory.resolve(ptr, 1) {
+            if r.region().base == ptr {
+                self.inflight.share(r.region());
+            }
+        }
         Ok(dev.memory.export(ptr)?.encode())
     }
 

@@ -13,11 +13,15 @@
 //!
 //! This module touches the allocation table (resolution) and the stream queue.
 
+use std::sync::atomic::AtomicU8;
+
 use super::SimDriver;
+use super::inflight::{Lease, Touch};
 use super::memory::Resolved;
+use crate::driver::kernel::UNUSED;
 use crate::driver::{
-    BackendKind, HostArg, HostArray, HostKernel, HostLaunch, KernelArg, KernelArrayArg,
-    KernelLaunch, StreamHandle,
+    ArrayUse, BackendKind, HostArg, HostArray, HostEngine, HostKernel, HostLaunch, KernelArg,
+    KernelArrayArg, KernelLaunch, StreamHandle,
 };
 use crate::error::{Error, Result};
 
@@ -38,9 +42,13 @@ impl SimDriver {
     ) -> Result<()> {
         let function = launch.function;
         let host = function.require::<HostKernel>(BackendKind::Sim)?.clone();
+        let engine = host.engine();
         let mut held = Vec::with_capacity(launch.args.len());
+        let mut touches = Vec::new();
+        // Per argument: the index of its touch (arrays with elements only) and how it is used.
+        let mut plan = Vec::with_capacity(launch.args.len());
         for (k, arg) in launch.args.iter().enumerate() {
-            held.push(match arg {
+            let h = match arg {
                 KernelArg::Scalar(_) => None,
                 KernelArg::Array(a) => self.resolve_array(device, a).map_err(|e| {
                     Error::InvalidArgument(format!(
@@ -48,20 +56,44 @@ impl SimDriver {
                         function.name
                     ))
                 })?,
+            };
+            let array_use = host.array_use(k);
+            let touch = h.as_ref().zip(match arg {
+                KernelArg::Array(a) => Some(a),
+                KernelArg::Scalar(_) => None,
             });
+            plan.push((
+                touch.map(|((r, _), desc)| {
+                    let write = desc.writable && array_use != ArrayUse::Read;
+                    let want = match (engine, array_use) {
+                        (HostEngine::WorkItemLoops, ArrayUse::Read) => Some(Lease::Frozen),
+                        (HostEngine::WorkItemLoops, ArrayUse::OwnIndexStore) => {
+                            Some(Lease::Exclusive)
+                        }
+                        _ => None,
+                    };
+                    touches.push(Touch::kernel_arg(r, write, want));
+                    touches.len() - 1
+                }),
+                array_use,
+            ));
+            held.push(h);
         }
         let name = function.name.clone();
         let args: Vec<KernelArg> = launch.args.to_vec();
         let (grid, block, dynamic_shared_bytes) =
             (launch.grid, launch.block, launch.dynamic_shared_bytes);
-        self.enqueue(
-            device,
-            stream,
+        self.enqueue_touching(device, stream, touches, move |release| {
             Box::new(move || {
+                // Leases are decided now that the kernel runs; `release` lives until it is done.
+                let grants = release.grant();
+                let claims: Vec<AtomicU8> = args.iter().map(|_| AtomicU8::new(UNUSED)).collect();
                 let resolved: Vec<HostArg<'_>> = args
                     .iter()
                     .zip(&held)
-                    .map(|(arg, h)| match arg {
+                    .zip(&plan)
+                    .zip(&claims)
+                    .map(|(((arg, h), (touch, array_use)), claim)| match arg {
                         KernelArg::Scalar(b) => HostArg::Scalar(b),
                         KernelArg::Array(desc) => {
                             let addr = match h {
@@ -72,15 +104,49 @@ impl SimDriver {
                             // by `held`) for exactly this layout, in an allocation others reach
                             // only through the sim's atomic byte movers and kernel views; a
                             // size-0 array gets an aligned dangling address it never reads.
-                            HostArg::Array(unsafe { HostArray::new(addr, desc) })
+                            let mut a = unsafe { HostArray::new(addr, desc) };
+                            if *array_use == ArrayUse::Read {
+                                a = a.read_only();
+                            }
+                            match touch.and_then(|t| grants[t]) {
+                                // SAFETY: the tracker granted the frozen lease, held until
+                                // `release` drops after the kernel: nothing else writes the
+                                // allocation meanwhile (no writer was registered, later ones
+                                // wait for us), and the kernel gets the array read-only (its use
+                                // is `Read`, the only one that asks).
+                                Some(Lease::Frozen) => a = unsafe { a.frozen_for_launch() },
+                                // SAFETY: the tracker granted the exclusive lease, held until
+                                // `release` drops after the kernel: nothing else touches the
+                                // allocation meanwhile, and no other argument of this launch
+                                // addresses it.
+                                Some(Lease::Exclusive) => {
+                                    a = unsafe { a.exclusive_for_launch(claim) }
+                                }
+                                None => {}
+                            }
+                            HostArg::Array(a)
                         }
                     })
                     .collect();
                 let launch = HostLaunch::new(&name, grid, block, dynamic_shared_bytes, &resolved);
-                let result = host.run(&launch);
-                result.map_err(|e| device_addresses(e, &resolved))
-            }),
-        )
+                let frozen = resolved
+                    .iter()
+                    .filter(|a| matches!(a, HostArg::Array(a) if a.frozen()))
+                    .count();
+                let result = host.run(engine, &launch);
+                tracing::debug!(
+                    kernel = %name,
+                    %engine,
+                    frozen_inputs = frozen,
+                    exclusive_outputs = grants.iter().filter(|g| **g == Some(Lease::Exclusive)).count(),
+                    "kernel engine"
+                );
+                let result = result.map_err(|e| device_addresses(e, &resolved));
+                drop(resolved);
+                drop(release);
+                result
+            })
+        })
         .map(drop)
     }
 

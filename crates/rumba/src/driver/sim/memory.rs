@@ -29,6 +29,7 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, RwLock};
 
+use super::inflight::Users;
 use super::ipc::{HandleInfo, ShmObject};
 use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
@@ -164,9 +165,23 @@ pub(crate) struct Region {
     pub(crate) base: DevicePtr,
     pub(crate) len: usize,
     storage: Storage,
+    /// The queued and running operations that touch it (see [`super::inflight`]).
+    pub(crate) users: Mutex<Users>,
 }
 
 impl Region {
+    /// A region over `storage`; `exported` when other processes can reach it. Host and
+    /// imported storage is writable from outside the streams, so it is shared from the start.
+    fn new(base: DevicePtr, len: usize, storage: Storage, exported: bool) -> Region {
+        let shared = exported || !matches!(storage, Storage::Device(_));
+        Region {
+            base,
+            len,
+            storage,
+            users: Mutex::new(Users::new(shared)),
+        }
+    }
+
     /// Host-side address of the byte at device address `ptr` (which must be inside the region).
     pub(crate) fn host_addr(&self, ptr: DevicePtr) -> *mut u8 {
         let off = (ptr - self.base) as usize;
@@ -185,6 +200,11 @@ pub(crate) struct Resolved {
 }
 
 impl Resolved {
+    /// The allocation the range lies in.
+    pub(crate) fn region(&self) -> &Arc<Region> {
+        &self.region
+    }
+
     /// Host address of the start of the range.
     pub(crate) fn addr(&self) -> *mut u8 {
         self.region.host_addr(self.ptr)
@@ -277,7 +297,7 @@ impl AddressSpace {
     }
 
     fn insert(&self, base: DevicePtr, len: usize, storage: Storage) {
-        let region = Arc::new(Region { base, len, storage });
+        let region = Arc::new(Region::new(base, len, storage, false));
         self.table
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -379,11 +399,7 @@ impl AddressSpace {
                 let shared = unsafe { Backing::adopt_mapping(p, obj.len()) };
                 table.insert(
                     ptr,
-                    Arc::new(Region {
-                        base: ptr,
-                        len: region.len,
-                        storage: Storage::Device(shared),
-                    }),
+                    Arc::new(Region::new(ptr, region.len, Storage::Device(shared), true)),
                 );
             }
         }

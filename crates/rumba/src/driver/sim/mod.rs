@@ -34,7 +34,8 @@
 //! | `event` | events with real time stamps |
 //! | `strided` | strided (n-d) copies and broadcast fills |
 //! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
-//! | `launch` | kernel launches: argument resolution, running the Rust form |
+//! | `inflight` | which queued operations touch each allocation; the frozen and exclusive leases |
+//! | `launch` | kernel launches: argument resolution, leases, running the Rust form |
 //! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
 //!
 //! This module touches only simulator state: its address spaces, streams, events and host
@@ -45,6 +46,7 @@ mod device;
 pub mod engine;
 mod event;
 pub(crate) mod host;
+mod inflight;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
@@ -62,6 +64,7 @@ use std::sync::{Arc, Mutex};
 use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
+use inflight::{Touch, Tracker};
 use memory::{AddressSpace, lock};
 use stream::{SimStream, StreamOwner};
 
@@ -105,6 +108,8 @@ pub struct SimDriver {
     opened: Mutex<HashMap<(u32, u64), (usize, DevicePtr)>>,
     /// Reused buffers for asynchronous copies from pageable memory.
     staging: Arc<staging::StagingPool>,
+    /// Which queued operations touch each allocation (the leases of plain kernel accesses).
+    inflight: Tracker,
     /// Handle 0 is the calling thread's per-thread default stream (else the legacy one).
     per_thread_default: bool,
 }
@@ -149,6 +154,7 @@ impl SimDriver {
             next_handle: AtomicU64::new(FIRST_HANDLE),
             opened: Mutex::new(HashMap::new()),
             staging: Arc::default(),
+            inflight: Tracker::default(),
             per_thread_default: config.per_thread_default_stream,
         })
     }
@@ -217,19 +223,6 @@ impl SimDriver {
             .get(&handle.0)
             .cloned()
             .ok_or_else(|| invalid_handle("event", handle.0, device))
-    }
-
-    /// Queues work on a stream, after the stream's ordering dependencies.
-    fn enqueue(
-        &self,
-        device: usize,
-        handle: StreamHandle,
-        work: stream::Work,
-    ) -> Result<(Arc<SimStream>, u64)> {
-        let (dev, s) = self.stream(device, handle)?;
-        let deps = dev.ordering_deps(&s);
-        let seq = s.push_work(deps, work);
-        Ok((s, seq))
     }
 
     fn resolve(&self, device: usize, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
@@ -347,6 +340,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, src.len())?;
         self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
         // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
         unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
         Ok(())
@@ -358,6 +352,7 @@ unsafe impl Driver for SimDriver {
         }
         let s = self.resolve(device, src, dst.len())?;
         self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::read(&s)]);
         // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
         unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
         Ok(())
@@ -376,6 +371,9 @@ unsafe impl Driver for SimDriver {
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
         self.wait_default_point(device)?;
+        let _touch = self
+            .inflight
+            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
         // SAFETY: both ranges are live and bounds-checked.
         unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
         Ok(())
@@ -387,6 +385,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
         // SAFETY: live and bounds-checked.
         unsafe { bytes::fill(d.addr(), value, bytes) };
         Ok(())
@@ -404,6 +403,7 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
         let work: stream::Work = if self.is_host_pinned(src, bytes) {
             let src = SendPtr(src as *mut u8);
             Box::new(move || {
@@ -423,7 +423,7 @@ unsafe impl Driver for SimDriver {
                 Ok(())
             })
         };
-        self.enqueue(device, stream, work).map(drop)
+        self.enqueue(device, stream, touches, work).map(drop)
     }
 
     unsafe fn memcpy_dtoh_async(
@@ -443,9 +443,11 @@ unsafe impl Driver for SimDriver {
             no_wait_in_callback("a copy into pageable host memory")?;
         }
         let dst = SendPtr(dst);
+        let touches = vec![Touch::read(&s)];
         let (st, seq) = self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 let dst = dst;
                 // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
@@ -480,9 +482,11 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
+        let touches = vec![Touch::write(&d), Touch::read(&s)];
         self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
                 unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
@@ -504,9 +508,11 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
         self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 // SAFETY: live and bounds-checked.
                 unsafe { bytes::fill(d.addr(), value, bytes) };

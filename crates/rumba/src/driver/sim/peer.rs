@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use super::inflight::Touch;
 use super::stream::Dep;
 use super::{PER_THREAD, SimDriver, bytes, no_wait_in_callback};
 use crate::driver::{DevicePtr, StreamHandle};
@@ -68,6 +69,9 @@ impl SimDriver {
         let s = self.resolve(src_device, src, bytes)?;
         self.wait_default_point(src_device)?;
         self.wait_default_point(dst_device)?;
+        let _touch = self
+            .inflight
+            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
         // SAFETY: both ranges are live and bounds-checked on their devices; the caller's
         // contract keeps Rust references away from them.
         unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
@@ -89,9 +93,11 @@ impl SimDriver {
         }
         let d = self.resolve(dst_device, dst, bytes)?;
         let s = self.resolve(src_device, src, bytes)?;
+        let touches = vec![Touch::write(&d), Touch::read(&s)];
         self.enqueue(
             dst_device,
             stream,
+            touches,
             Box::new(move || {
                 // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
                 unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };

@@ -27,6 +27,7 @@
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
+use super::inflight::Touch;
 use super::{SendPtr, SimDriver, bytes};
 use crate::driver::{StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
@@ -423,9 +424,12 @@ impl SimDriver {
             return Ok(());
         };
         let (dst_ptr, src_ptr) = (SendPtr(dst_addr), SendPtr(src_addr as *mut u8));
+        let mut touches = vec![Touch::write(&dres)];
+        touches.extend(sres.as_ref().map(Touch::read));
         self.enqueue(
             device,
             stream,
+            touches,
             Box::new(move || {
                 let (dst_ptr, src_ptr) = (dst_ptr, src_ptr);
                 let _keep = (&dres, &sres);

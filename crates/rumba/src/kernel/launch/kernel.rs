@@ -25,7 +25,8 @@ use super::params::Params;
 use super::transfer::HostTransfer;
 use crate::driver::KernelArg;
 use crate::driver::{
-    CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
+    ArrayUse, CudaKernelSource, HostEngine, HostKernel, HostLaunch, KernelFunction, KernelLaunch,
+    OpenClKernelSource,
 };
 use crate::error::Error;
 use crate::error::Result;
@@ -87,6 +88,13 @@ impl<P: Params> Kernel<P> {
     /// Defines a kernel named `name` (used in errors) with `body` as its Rust form, the code the
     /// simulator runs.
     ///
+    /// A closure body runs once per GPU thread on the simulator's **coroutine** engine: every
+    /// barrier switches coroutines per thread (several nanoseconds each) and global memory is
+    /// reached through relaxed atomics. Kernels written with `#[rumba::kernel]` also get a
+    /// block body for the faster work-item-loop engine; one can be added by hand with
+    /// [`with_work_item_loop`](Self::with_work_item_loop). [`engine`](Self::engine) says which
+    /// engine a kernel runs on.
+    ///
     /// Name the parameter tuple with a turbofish so the closure's arguments are inferred:
     /// `Kernel::<(Arr<f32>, f32)>::new("k", |t, (x, s)| …)`. The body borrows the launch's
     /// argument tuple (`&P::Views`): a tuple pattern binds each argument by reference, so views
@@ -120,6 +128,105 @@ impl<P: Params> Kernel<P> {
             function: Arc::new(KernelFunction::new(name).with_form(host)),
             transfer: HostTransfer::InOut,
             _params: PhantomData,
+        }
+    }
+
+    /// Adds a work-item-loop form: `run`, a grid function built around
+    /// [`run_blocks`](crate::kernel::wil::run_blocks), which the simulator runs instead of the
+    /// per-thread body ([`engine`](Self::engine)); `uses` declares how the kernel uses each
+    /// argument, by position, for both forms (see [`ArrayUse`]). `#[rumba::kernel]` generates
+    /// both; writing one by hand must follow the shape in the
+    /// [`wil` module docs](crate::kernel::wil) and compute exactly what the per-thread body does.
+    ///
+    /// ```
+    /// use rumba::driver::{ArrayUse, HostEngine};
+    /// use rumba::kernel::{Arr, Kernel, LaunchConfig};
+    /// use rumba::kernel::wil::{run_blocks, Atomic, Dyn, OwnOut};
+    /// let iota = Kernel::<(Arr<u32>,)>::new("iota", |t, (o,)| {
+    ///     let i = t.grid1();
+    ///     if i < o.len() {
+    ///         o.set(i, i as u32);
+    ///     }
+    /// })
+    /// .with_work_item_loop([ArrayUse::OwnIndexStore], |launch| {
+    ///     let cfg = LaunchConfig::new(launch.grid(), launch.block());
+    ///     let o = OwnOut::<u32, Atomic>::from_arg(&launch.args()[0], 0, &cfg)?;
+    ///     run_blocks::<Dyn, _>(launch.name(), &cfg, |blk| {
+    ///         let (o, base) = (o.block(blk), blk.block_idx().x as usize * blk.block_dim().x as usize);
+    ///         blk.each(|_, tid| {
+    ///             let i = base + tid.x as usize;
+    ///             if i < o.len() {
+    ///                 o.set(i, i as u32);
+    ///             }
+    ///         });
+    ///     })
+    /// });
+    /// let d = rumba::device_array::<u32, _>(100, rumba::array::Order::C).unwrap();
+    /// iota.configure(4, 32).launch((&d,)).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap()[99], 99);
+    /// assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
+    /// ```
+    pub fn with_work_item_loop(
+        mut self,
+        uses: impl Into<Vec<ArrayUse>>,
+        run: impl Fn(&HostLaunch<'_>) -> Result<()> + Send + Sync + 'static,
+    ) -> Self {
+        let uses = uses.into();
+        self.update_host(|h| h.with_work_item_loop(run).with_array_uses(uses));
+        self
+    }
+
+    /// Asks the simulator for an engine: [`HostEngine::Coroutines`] runs the per-thread body
+    /// even when the kernel has a work-item-loop form (for comparing the two, and for
+    /// debugging); [`HostEngine::WorkItemLoops`] restores the default.
+    ///
+    /// ```
+    /// use rumba::driver::HostEngine;
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {}).with_engine(HostEngine::Coroutines);
+    /// assert_eq!(k.engine(), HostEngine::Coroutines);
+    /// ```
+    pub fn with_engine(mut self, engine: HostEngine) -> Self {
+        self.update_host(|h| h.with_engine(engine));
+        self
+    }
+
+    /// The engine the simulator runs this kernel on: work-item loops when it has that form
+    /// (written with `#[rumba::kernel]`, or added with
+    /// [`with_work_item_loop`](Self::with_work_item_loop)) and coroutines were not asked for;
+    /// coroutines otherwise — a kernel made from a closure alone always runs on coroutines.
+    ///
+    /// ```
+    /// use rumba::driver::HostEngine;
+    /// assert_eq!(rumba::kernel::Kernel::<()>::new("k", |_, ()| {}).engine(), HostEngine::Coroutines);
+    /// ```
+    pub fn engine(&self) -> HostEngine {
+        self.host()
+            .map_or(HostEngine::Coroutines, HostKernel::engine)
+    }
+
+    /// The engine that ran this kernel's last launch on the simulator (`None` before the first
+    /// has run). The simulator also reports it, with the global-memory leases it granted, in a
+    /// `tracing` event at debug level ("kernel engine").
+    ///
+    /// ```
+    /// use rumba::driver::HostEngine;
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// assert_eq!(k.last_engine(), None);
+    /// k.configure(1, 1).launch(()).unwrap();
+    /// rumba::legacy_default_stream().unwrap().synchronize().unwrap();
+    /// assert_eq!(k.last_engine(), Some(HostEngine::Coroutines));
+    /// ```
+    pub fn last_engine(&self) -> Option<HostEngine> {
+        self.host().and_then(HostKernel::last_engine)
+    }
+
+    fn host(&self) -> Option<&HostKernel> {
+        self.function.form::<HostKernel>()
+    }
+
+    fn update_host(&mut self, f: impl FnOnce(HostKernel) -> HostKernel) {
+        if let Some(h) = Arc::make_mut(&mut self.function).form_mut::<HostKernel>() {
+            *h = f(h.clone());
         }
     }
 

@@ -108,6 +108,11 @@ fn wrong_kind(position: usize, want: &str) -> Error {
 
 /// A typed view of a resolved array argument.
 fn array_view<'v, T: Pod>(a: &HostArray<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+    if !a.use_shared() {
+        return Err(Error::InvalidArgument(format!(
+            "kernel argument {position} was claimed for plain own-index stores, so nothing else may reach it"
+        )));
+    }
     if a.itemsize() != size_of::<T>() {
         return Err(Error::InvalidArgument(format!(
             "kernel argument {position} has {}-byte elements, but the kernel reads {}-byte {}",

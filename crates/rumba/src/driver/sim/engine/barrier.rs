@@ -12,9 +12,14 @@ use std::panic::Location;
 
 use super::dim::Dim3;
 
-/// Which barrier primitive a thread called.
+/// Which barrier primitive a thread calls.
+///
+/// ```
+/// use rumba::kernel::wil::BarrierKind;
+/// assert_ne!(BarrierKind::Sync, BarrierKind::Count);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BarrierKind {
+pub enum BarrierKind {
     /// `syncthreads()`.
     Sync,
     /// `syncthreads_count(pred)`.
@@ -26,7 +31,7 @@ pub(crate) enum BarrierKind {
 }
 
 impl BarrierKind {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BarrierKind::Sync => "syncthreads",
             BarrierKind::Count => "syncthreads_count",

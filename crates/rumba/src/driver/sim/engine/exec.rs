@@ -35,6 +35,9 @@
 //! it waits, rayon may run other blocks of the outer launch on the same (coroutine) stack, so
 //! keep such nesting shallow.
 //!
+//! The block scheduling and fault choice (`schedule`) are shared with the work-item-loop engine
+//! ([`wil`](super::wil)), so both report the same fault for the same kernel.
+//!
 //! This module touches rayon's global pool, the per-worker resources in a thread-local, and
 //! whatever memory the kernel body touches.
 
@@ -143,6 +146,22 @@ where
         fast_path: options.fast_path,
         body: &body,
     };
+    schedule(kernel_name, config, options.parallel, |block_idx| {
+        with_resources(|res| launch.run_block(block_idx, res))
+    })
+}
+
+/// Runs `run_block` once for every block of `config`'s grid — in parallel on the calling thread
+/// and rayon's pool, or one after another in linear order — and turns the fault of the lowest
+/// faulting block into [`Error::KernelFault`]. Shared by both engines (the coroutine engine
+/// here and the work-item-loop engine in [`wil`](super::wil)), so they schedule blocks and
+/// choose the reported fault identically.
+pub(crate) fn schedule(
+    kernel_name: &str,
+    config: &LaunchConfig,
+    parallel: bool,
+    run_block: impl Fn(Dim3) -> std::result::Result<(), ThreadFault> + Sync,
+) -> Result<()> {
     let lowest_faulted = AtomicU64::new(u64::MAX);
     let first_fault: Mutex<Option<(u64, Error)>> = Mutex::new(None);
     let run_one = |b: u64| {
@@ -152,10 +171,8 @@ where
         let block_idx = Dim3::from_linear(b, config.grid);
         // Thread faults are caught per thread; this outer catch is a safety net so that an
         // internal error fails the launch instead of unwinding into the caller.
-        let ran = catch_unwind(AssertUnwindSafe(|| {
-            with_resources(|res| launch.run_block(block_idx, res))
-        }))
-        .unwrap_or_else(|_| Err((0, "internal error: the block runner panicked".to_owned())));
+        let ran = catch_unwind(AssertUnwindSafe(|| run_block(block_idx)))
+            .unwrap_or_else(|_| Err((0, "internal error: the block runner panicked".to_owned())));
         if let Err((tid, message)) = ran {
             lowest_faulted.fetch_min(b, Relaxed);
             let thread = Dim3::from_linear(tid as u64, config.block);
@@ -168,7 +185,7 @@ where
         }
     };
     let blocks = config.num_blocks();
-    if options.parallel && blocks > 1 {
+    if parallel && blocks > 1 {
         // The calling thread (usually a stream worker) runs blocks itself, with one helper per
         // other thread of rayon's pool: no hand-off before the first block starts, one thread
         // fewer to wake, and no more threads computing than the pool has. Everyone claims chunks
@@ -236,7 +253,7 @@ fn with_resources<R>(f: impl FnOnce(&mut Resources) -> R) -> R {
 }
 
 /// A thread failure: linear thread id and message.
-type ThreadFault = (u32, String);
+pub(crate) type ThreadFault = (u32, String);
 
 struct Launch<'l, F> {
     kernel: &'l str,

@@ -12,7 +12,8 @@
 //!
 //! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
 //! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
-//! synchronise ([`exec`]). Memory is reached only through bounds-checked [`View`]s whose element
+//! synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
+//! which the second engine, [`wil`], runs without coroutines (KERNELS.md §4). Memory is reached only through bounds-checked [`View`]s whose element
 //! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
 //!
 //! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
@@ -34,6 +35,7 @@
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
 //! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
+//! | [`wil`] | the work-item-loop engine: whole-block bodies, regions as loops over the threads |
 //!
 //! A tiled kernel with shared memory and barriers:
 //!
@@ -78,6 +80,7 @@ mod shape;
 mod shared;
 mod thread_ctx;
 mod view;
+pub mod wil;
 
 pub use atomics::{AtomicInteger, AtomicValue};
 pub use coro::COROUTINE_STACK_SIZE;

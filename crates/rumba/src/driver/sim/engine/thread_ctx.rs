@@ -61,6 +61,11 @@ int_predicates!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 /// The in-kernel view of one GPU thread: Numba's `cuda.threadIdx`, `cuda.syncthreads()`,
 /// `cuda.shared.array(...)` and friends.
 ///
+/// A body written against it runs on the coroutine engine, one coroutine per GPU thread. The
+/// faster work-item-loop engine runs whole-block bodies written against
+/// [`BlockCtx`](super::wil::BlockCtx) instead (what `#[rumba::kernel]` generates next to the
+/// per-thread body); see [`wil`](super::wil).
+///
 /// ```
 /// use rumba::kernel::{run_grid, GlobalView, LaunchConfig};
 /// let mut out = vec![0u32; 8];

@@ -333,6 +333,12 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
         self.mode == Mode::ReadWrite
     }
 
+    /// Whether the view reads with plain loads (memory behind a shared borrow, written by
+    /// nobody), rather than atomically (memory reached with write permission).
+    pub(crate) fn is_frozen(&self) -> bool {
+        self.mode == Mode::Frozen
+    }
+
     /// The address of the element at index 0 (for interop and diagnostics; do not dereference it
     /// except through [`access`](super::access)).
     ///

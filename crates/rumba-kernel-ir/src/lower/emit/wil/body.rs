@@ -1,0 +1,779 @@
+//! The block body of a planned kernel: lifted statements as Rust run once per block, runs of
+//! per-work-item statements as regions (`__blk.each(|__w, __tid| …)`), barriers and decisions
+//! between them. Per-work-item statements are printed by the per-thread emitter ([`R`]) with the
+//! hooks of [`Names`].
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::plan::{Plan, Reach, Storage, id, locals_of, own_exprs};
+use crate::lower::emit::rust::{LetKind, R, Wil};
+use crate::lower::ir::*;
+
+/// One item of a region: a statement, or a per-work-item addition the planner made (a
+/// decision's value, a barrier's predicate).
+enum Item<'f> {
+    Stmt(&'f Stmt),
+    /// `decision.see(w, value)`.
+    See(Ident, Vec<&'f Expr>),
+    /// `trues += (pred) as u32`.
+    Count(Ident, &'f Expr),
+}
+
+/// The names and substitutions of one context (block level, or one region with or without
+/// own-index windows).
+pub(crate) struct Names<'p, 'f> {
+    plan: &'p Plan<'f>,
+    in_region: bool,
+    /// The region's prologue: recomputed locals are declared, everything else skipped.
+    prologue: bool,
+    /// Arrays read or stored through the block's own-index window in this region.
+    windows: HashSet<ArrayId>,
+}
+
+pub(crate) fn local_ident(f: &Func, l: LocalId) -> Ident {
+    Ident::new(&f.locals[l].c_name, Span::call_site())
+}
+
+pub(crate) fn array_ident(f: &Func, a: ArrayId) -> Ident {
+    Ident::new(&f.arrays[a].c_name, Span::call_site())
+}
+
+fn window_ident(f: &Func, a: ArrayId) -> Ident {
+    format_ident!("__win_{}", f.arrays[a].c_name)
+}
+
+impl Wil for Names<'_, '_> {
+    fn local(&self, l: LocalId) -> Ident {
+        local_ident(self.plan.f, l)
+    }
+
+    fn let_kind(&self, l: LocalId) -> LetKind {
+        match (self.plan.storage[l], self.prologue) {
+            (Storage::Recompute, true) => LetKind::Declare,
+            (_, true) | (Storage::Recompute, false) => LetKind::Skip,
+            (Storage::Context, false) => LetKind::Assign,
+            _ => LetKind::Declare,
+        }
+    }
+
+    fn array(&self, a: ArrayId) -> Ident {
+        array_ident(self.plan.f, a)
+    }
+
+    fn thread_query(&self, q: ThreadQuery, span: Span) -> TokenStream {
+        let axis = |n: u8| {
+            let ax = Ident::new(["x", "y", "z"][n as usize], span);
+            quote_spanned!(span=> (__bidx.#ax as usize * __bdim.#ax as usize + __tid.#ax as usize))
+        };
+        let size = |n: u8| {
+            let ax = Ident::new(["x", "y", "z"][n as usize], span);
+            quote_spanned!(span=> (__gdim.#ax as usize * __bdim.#ax as usize))
+        };
+        match q {
+            ThreadQuery::ThreadIdx => quote_spanned!(span=> __tid),
+            ThreadQuery::BlockIdx => quote_spanned!(span=> __bidx),
+            ThreadQuery::BlockDim => quote_spanned!(span=> __bdim),
+            ThreadQuery::GridDim => quote_spanned!(span=> __gdim),
+            ThreadQuery::Grid(1) => axis(0),
+            ThreadQuery::Grid(2) => {
+                let (x, y) = (axis(0), axis(1));
+                quote_spanned!(span=> (#x, #y))
+            }
+            ThreadQuery::Grid(_) => {
+                let (x, y, z) = (axis(0), axis(1), axis(2));
+                quote_spanned!(span=> (#x, #y, #z))
+            }
+            ThreadQuery::GridSize(1) => size(0),
+            ThreadQuery::GridSize(2) => {
+                let (x, y) = (size(0), size(1));
+                quote_spanned!(span=> (#x, #y))
+            }
+            ThreadQuery::GridSize(_) => {
+                let (x, y, z) = (size(0), size(1), size(2));
+                quote_spanned!(span=> (#x, #y, #z))
+            }
+            ThreadQuery::WarpSize => quote_spanned!(span=> 32u32),
+            ThreadQuery::LaneId => quote_spanned!(span=> (__w % 32u32)),
+        }
+    }
+
+    fn in_region(&self) -> bool {
+        self.in_region
+    }
+
+    fn window_get(&self, a: ArrayId, _idx: &[Expr]) -> Option<TokenStream> {
+        self.windows.contains(&a).then(|| {
+            let w = window_ident(self.plan.f, a);
+            quote!(#w.at(__w))
+        })
+    }
+
+    fn window_set(&self, a: ArrayId, value: TokenStream) -> Option<TokenStream> {
+        self.windows.contains(&a).then(|| {
+            let w = window_ident(self.plan.f, a);
+            quote!(#w.set(__w, #value))
+        })
+    }
+
+    fn known(&self, e: &Expr) -> Option<bool> {
+        if self.windows.is_empty() {
+            return None;
+        }
+        let ExprKind::Binary(op, x, y, _) = &e.kind else {
+            return None;
+        };
+        let bound = |b: &Expr| match &b.kind {
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, 0) => {
+                self.windows.contains(a)
+            }
+            _ => false,
+        };
+        // In a full block, the own index is below the length of every windowed array.
+        if self.plan.is_own_index(x) && bound(y) {
+            return match op {
+                BinOp::Lt => Some(true),
+                BinOp::Ge => Some(false),
+                _ => None,
+            };
+        }
+        if bound(x) && self.plan.is_own_index(y) {
+            return match op {
+                BinOp::Gt => Some(true),
+                BinOp::Le => Some(false),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    fn array_decl(&self, a: ArrayId) -> TokenStream {
+        // Shared arrays are declared once at the top; a local array is zeroed where declared.
+        match self.plan.reach[a] {
+            Reach::Local => {
+                let n = array_ident(self.plan.f, a);
+                quote!(#n.zero();)
+            }
+            _ => quote!(),
+        }
+    }
+}
+
+/// The emitter of one body.
+pub(crate) struct Body<'p, 'f> {
+    pub(crate) plan: &'p Plan<'f>,
+    pub(crate) k: &'p syn::Path,
+    counter: Cell<usize>,
+    /// `const` site items, emitted at the top of the body.
+    pub(crate) sites: RefCell<Vec<TokenStream>>,
+}
+
+impl<'p, 'f> Body<'p, 'f> {
+    pub(crate) fn new(plan: &'p Plan<'f>, k: &'p syn::Path) -> Self {
+        Body {
+            plan,
+            k,
+            counter: Cell::new(0),
+            sites: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn fresh(&self, what: &str) -> Ident {
+        let n = self.counter.get();
+        self.counter.set(n + 1);
+        format_ident!("__{}{}", what, n)
+    }
+
+    fn names(&self, in_region: bool, windows: HashSet<ArrayId>) -> Names<'p, 'f> {
+        Names {
+            plan: self.plan,
+            in_region,
+            prologue: false,
+            windows,
+        }
+    }
+
+    fn with_r<T>(&self, names: &Names<'_, '_>, g: impl FnOnce(&R<'_>) -> T) -> T {
+        let r = R {
+            f: self.plan.f,
+            k: self.k,
+            thread: Ident::new("__rumba_thread", Span::call_site()),
+            wil: Some(names),
+        };
+        g(&r)
+    }
+
+    /// An expression evaluated once per block.
+    fn block_expr(&self, e: &Expr) -> TokenStream {
+        let names = self.names(false, HashSet::new());
+        self.with_r(&names, |r| r.expr(e))
+    }
+
+    /// A statement run once per block (a block-scalar `let` or assignment).
+    fn block_stmt(&self, s: &Stmt) -> TokenStream {
+        let names = self.names(false, HashSet::new());
+        self.with_r(&names, |r| r.stmt(s))
+    }
+
+    /// A lifted block: runs of per-work-item statements become regions.
+    pub(crate) fn block(&self, b: &'f Block) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut pending: Vec<Item<'f>> = Vec::new();
+        for s in &b.stmts {
+            if !self.plan.is_lifted(s) {
+                pending.push(Item::Stmt(s));
+                continue;
+            }
+            out.extend(self.lifted(s, &mut pending));
+        }
+        out.extend(self.flush(&mut pending));
+        out
+    }
+
+    /// A lifted statement; `pending` is the open region before it (flushed here, possibly with
+    /// this statement's per-work-item part appended).
+    fn lifted(&self, s: &'f Stmt, pending: &mut Vec<Item<'f>>) -> TokenStream {
+        let k = self.k;
+        let wil = quote!(#k::kernel::wil);
+        match s {
+            // A barrier, and a barrier whose value a (fresh) local takes.
+            Stmt::Expr(
+                e @ Expr {
+                    kind: ExprKind::Sync(..),
+                    ..
+                },
+            ) => self.barrier(e, None, pending),
+            Stmt::Let {
+                local,
+                init:
+                    Some(
+                        e @ Expr {
+                            kind: ExprKind::Sync(..),
+                            ..
+                        },
+                    ),
+                ..
+            } => self.barrier(e, Some(*local), pending),
+            Stmt::Let { .. } | Stmt::LetTuple { .. } | Stmt::Assign { .. } => {
+                let mut out = self.flush(pending);
+                out.extend(self.block_stmt(s));
+                out
+            }
+            Stmt::Break(span) => {
+                let mut out = self.flush(pending);
+                out.extend(quote_spanned!(*span=> break;));
+                out
+            }
+            Stmt::Continue(span) => {
+                let mut out = self.flush(pending);
+                out.extend(quote_spanned!(*span=> continue;));
+                out
+            }
+            Stmt::Block(b) => {
+                let mut out = self.flush(pending);
+                let inner = self.block(b);
+                out.extend(quote!({ #inner }));
+                out
+            }
+            Stmt::Loop { body, span } => {
+                let mut out = self.flush(pending);
+                let inner = self.block(body);
+                out.extend(quote_spanned!(*span=> loop { #inner }));
+                out
+            }
+            Stmt::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
+                let (mut out, c) = self.decide(cond, "the condition of this `if`", *span, pending);
+                let a = self.block(then);
+                let b = els.as_ref().map(|b| {
+                    let b = self.block(b);
+                    quote!(else { #b })
+                });
+                out.extend(quote_spanned!(*span=> if #c { #a } #b));
+                out
+            }
+            Stmt::While { cond, body, span } => {
+                let mut out = self.flush(pending);
+                let inner = self.block(body);
+                if self.plan.is_block_expr(cond) {
+                    let c = self.block_expr(cond);
+                    out.extend(quote_spanned!(*span=> while #c { #inner }));
+                } else {
+                    let mut head = Vec::new();
+                    let (decide, c) =
+                        self.decide(cond, "the condition of this `while`", *span, &mut head);
+                    out.extend(quote_spanned!(*span=> loop {
+                        #decide
+                        if !#c { break; }
+                        #inner
+                    }));
+                }
+                out
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                span,
+            } => {
+                let v = local_ident(self.plan.f, *var);
+                let uniform = self.plan.is_block_expr(start)
+                    && self.plan.is_block_expr(end)
+                    && step
+                        .as_ref()
+                        .is_none_or(|(x, _)| self.plan.is_block_expr(x));
+                let (mut out, (s, e, kk)) = if uniform {
+                    let out = self.flush(pending);
+                    (
+                        out,
+                        (
+                            self.block_expr(start),
+                            self.block_expr(end),
+                            step.as_ref().map(|(x, _)| self.block_expr(x)),
+                        ),
+                    )
+                } else {
+                    // The bounds, decided per work-item and checked equal.
+                    let d = self.fresh("bounds");
+                    let mut parts: Vec<&Expr> = vec![start, end];
+                    parts.extend(step.as_ref().map(|(x, _)| x));
+                    let tys: Vec<TokenStream> = parts
+                        .iter()
+                        .map(|x| {
+                            let names = self.names(false, HashSet::new());
+                            self.with_r(&names, |r| r.ty(&x.ty))
+                        })
+                        .collect();
+                    let site = self.decision_site("the bounds of this `for`", *span);
+                    pending.push(Item::See(d.clone(), parts.clone()));
+                    let mut out = quote!(let mut #d = #wil::Decision::<(#(#tys,)*)>::new(););
+                    out.extend(self.flush(pending));
+                    let names: Vec<Ident> = (0..parts.len())
+                        .map(|i| format_ident!("{}_{}", d, i))
+                        .collect();
+                    out.extend(quote_spanned!(*span=>
+                        let (#(#names,)*) = match __blk.uniform(#d, &#site) {
+                            ::core::option::Option::Some(v) => v,
+                            ::core::option::Option::None => return,
+                        };
+                    ));
+                    let (a, b) = (&names[0], &names[1]);
+                    (
+                        out,
+                        (quote!(#a), quote!(#b), names.get(2).map(|n| quote!(#n))),
+                    )
+                };
+                let range = if *inclusive {
+                    quote!((#s)..=(#e))
+                } else {
+                    quote!((#s)..(#e))
+                };
+                let it = match kk {
+                    Some(kk) => quote!((#range).step_by(#kk)),
+                    None => range,
+                };
+                let inner = self.block(body);
+                out.extend(quote_spanned!(*span=> for #v in #it { #inner }));
+                out
+            }
+            // Leaves are lifted only through what they contain: none is left.
+            _ => {
+                pending.push(Item::Stmt(s));
+                TokenStream::new()
+            }
+        }
+    }
+
+    /// A `DecisionSite` const for `what` at `span`.
+    fn decision_site(&self, what: &str, span: Span) -> Ident {
+        let k = self.k;
+        let n = self.fresh("DS");
+        self.sites.borrow_mut().push(quote_spanned!(span=>
+            const #n: #k::kernel::wil::DecisionSite =
+                #k::kernel::wil::DecisionSite::new(#what, ::core::file!(), ::core::line!(), ::core::column!());
+        ));
+        n
+    }
+
+    /// A condition taken once per block: directly when it is block-uniform, else gathered in the
+    /// pending region and checked equal across work-items. Returns the code up to the decision
+    /// and the decided value's tokens.
+    fn decide(
+        &self,
+        cond: &'f Expr,
+        what: &str,
+        span: Span,
+        pending: &mut Vec<Item<'f>>,
+    ) -> (TokenStream, TokenStream) {
+        if self.plan.is_block_expr(cond) {
+            let out = self.flush(pending);
+            return (out, self.block_expr(cond));
+        }
+        let k = self.k;
+        let d = self.fresh("decision");
+        let c = self.fresh("taken");
+        let site = self.decision_site(what, span);
+        pending.push(Item::See(d.clone(), vec![cond]));
+        let mut out = quote!(let mut #d = #k::kernel::wil::Decision::<bool>::new(););
+        out.extend(self.flush(pending));
+        out.extend(quote_spanned!(span=>
+            let #c: bool = match __blk.uniform(#d, &#site) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+        ));
+        (out, quote!(#c))
+    }
+
+    /// A barrier (`syncthreads*`), its predicate counted in the pending region; `into` is the
+    /// fresh local that takes its value.
+    fn barrier(
+        &self,
+        e: &'f Expr,
+        into: Option<LocalId>,
+        pending: &mut Vec<Item<'f>>,
+    ) -> TokenStream {
+        let k = self.k;
+        let ExprKind::Sync(kind, pred) = &e.kind else {
+            return TokenStream::new();
+        };
+        let span = e.span;
+        let kind_tokens = match kind {
+            SyncKind::Plain => quote!(Sync),
+            SyncKind::Count => quote!(Count),
+            SyncKind::And => quote!(And),
+            SyncKind::Or => quote!(Or),
+        };
+        let site = self.fresh("BS");
+        self.sites.borrow_mut().push(quote_spanned!(span=>
+            const #site: #k::kernel::wil::BarrierSite = #k::kernel::wil::BarrierSite::new(
+                #k::kernel::wil::BarrierKind::#kind_tokens, ::core::file!(), ::core::line!(), ::core::column!());
+        ));
+        let trues = self.fresh("trues");
+        let mut out = TokenStream::new();
+        match pred {
+            Some(p) => {
+                out.extend(quote!(let mut #trues: u32 = 0;));
+                pending.push(Item::Count(trues.clone(), p));
+            }
+            None => out.extend(quote!(let #trues: u32 = 0;)),
+        }
+        out.extend(self.flush(pending));
+        let value = quote_spanned!(span=> match __blk.barrier(&#site, #trues) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => return,
+        });
+        match into {
+            Some(l) => {
+                let n = local_ident(self.plan.f, l);
+                out.extend(quote_spanned!(span=> let #n: i32 = #value;));
+            }
+            None => out.extend(quote_spanned!(span=> let _ = #value;)),
+        }
+        out
+    }
+
+    /// Emits the pending items as one region (nothing when there are none).
+    fn flush(&self, pending: &mut Vec<Item<'f>>) -> TokenStream {
+        if pending.is_empty() {
+            return TokenStream::new();
+        }
+        let items = std::mem::take(pending);
+        let f = self.plan.f;
+        // Declarations that emit nothing in a region (recomputed locals, shared arrays) need none.
+        let noop = |it: &Item<'_>| match it {
+            Item::Stmt(Stmt::Let { local, .. }) => self.plan.storage[*local] == Storage::Recompute,
+            Item::Stmt(Stmt::LetTuple { locals, .. }) => locals
+                .iter()
+                .all(|l| self.plan.storage[*l] == Storage::Recompute),
+            Item::Stmt(Stmt::ArrayDecl { array, .. }) => self.plan.reach[*array] != Reach::Local,
+            _ => false,
+        };
+        if items.iter().all(noop) {
+            return TokenStream::new();
+        }
+        // What the region reads and writes.
+        let mut exprs: Vec<&Expr> = Vec::new();
+        let mut stmts: Vec<&Stmt> = Vec::new();
+        for it in &items {
+            match it {
+                Item::Stmt(s) => collect(s, &mut stmts, &mut exprs),
+                Item::See(_, v) => exprs.extend(v.iter().copied()),
+                Item::Count(_, p) => exprs.push(p),
+            }
+        }
+        let mut used: Vec<LocalId> = Vec::new();
+        let mut assigned: Vec<LocalId> = Vec::new();
+        for e in &exprs {
+            locals_of(e, &mut used);
+        }
+        for s in &stmts {
+            match s {
+                Stmt::Let { local, .. } => assigned.push(*local),
+                Stmt::LetTuple { locals, .. } => assigned.extend(locals),
+                Stmt::Assign {
+                    place: Place::Local(l, _),
+                    ..
+                } => assigned.push(*l),
+                _ => {}
+            }
+        }
+        let mut arrays: Vec<ArrayId> = Vec::new();
+        let mut returns = false;
+        for s in &stmts {
+            if let Stmt::Assign {
+                place: Place::Index { array, .. },
+                ..
+            } = s
+            {
+                arrays.push(*array);
+            }
+            if let Stmt::ArrayDecl { array, .. } = s {
+                arrays.push(*array);
+            }
+            returns |= matches!(s, Stmt::Return(..));
+        }
+        for e in &exprs {
+            e.visit(&mut |x| match &x.kind {
+                ExprKind::Index { array, .. }
+                | ExprKind::Atomic { array, .. }
+                | ExprKind::Len(array)
+                | ExprKind::Size(array)
+                | ExprKind::Shape(array, _) => arrays.push(*array),
+                _ => {}
+            });
+        }
+        // Prologue: recomputed locals (with what they depend on), context loads, local arrays.
+        let mut needed: Vec<LocalId> = used.iter().chain(&assigned).copied().collect();
+        let mut k = 0;
+        while k < needed.len() {
+            let l = needed[k];
+            if self.plan.storage[l] == Storage::Recompute {
+                if let Some(init) = self.defining_stmt(l) {
+                    for e in own_exprs(init) {
+                        locals_of(e, &mut needed);
+                    }
+                }
+            }
+            k += 1;
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        let mut prologue = TokenStream::new();
+        let mut declared: HashSet<usize> = HashSet::new();
+        for &l in &needed {
+            match self.plan.storage[l] {
+                Storage::Recompute => {
+                    if let Some(s) = self.defining_stmt(l) {
+                        if declared.insert(id(s)) {
+                            let mut names = self.names(true, HashSet::new());
+                            names.prologue = true;
+                            prologue.extend(self.with_r(&names, |r| r.stmt(s)));
+                        }
+                    }
+                }
+                Storage::Context => {
+                    let (n, c) = (local_ident(f, l), context_ident(f, l));
+                    let ty =
+                        self.with_r(&self.names(true, HashSet::new()), |r| r.ty(&f.locals[l].ty));
+                    if is_bool(&f.locals[l].ty) {
+                        prologue.extend(quote!(let mut #n: bool = #c.get(__w as usize) != 0;));
+                    } else {
+                        prologue.extend(quote!(let mut #n: #ty = #c.get(__w as usize);));
+                    }
+                }
+                _ => {}
+            }
+        }
+        arrays.sort_unstable();
+        arrays.dedup();
+        for &a in &arrays {
+            if self.plan.reach[a] == Reach::Local {
+                let (n, l) = (
+                    array_ident(f, a),
+                    format_ident!("__loc_{}", f.arrays[a].c_name),
+                );
+                prologue.extend(quote!(let #n = #l.of(__w);));
+            }
+        }
+        let mut epilogue = TokenStream::new();
+        assigned.sort_unstable();
+        assigned.dedup();
+        for &l in &assigned {
+            if self.plan.storage[l] == Storage::Context {
+                let (n, c) = (local_ident(f, l), context_ident(f, l));
+                if is_bool(&f.locals[l].ty) {
+                    epilogue.extend(quote!(#c.set(__w as usize, #n as u8);));
+                } else {
+                    epilogue.extend(quote!(#c.set(__w as usize, #n);));
+                }
+            }
+        }
+        // Own-index windows: arrays every access of which in this region is at the own index.
+        let windows: HashSet<ArrayId> = arrays
+            .iter()
+            .copied()
+            .filter(|&a| self.windowable(a, &stmts, &exprs))
+            .collect();
+        let body = |names: &Names<'_, '_>| -> TokenStream {
+            self.with_r(names, |r| {
+                let mut t = TokenStream::new();
+                for it in &items {
+                    match it {
+                        Item::Stmt(s) => t.extend(r.stmt(s)),
+                        Item::See(d, v) => {
+                            let vals: Vec<TokenStream> = v.iter().map(|e| r.expr(e)).collect();
+                            if vals.len() == 1 {
+                                let v = &vals[0];
+                                t.extend(quote!(#d.see(__w, #v);));
+                            } else {
+                                t.extend(quote!(#d.see(__w, (#(#vals,)*));));
+                            }
+                        }
+                        Item::Count(c, p) => {
+                            let v = r.expr(p);
+                            let truth = match p.ty.scalar() {
+                                Some(s) if s.is_int() => quote!(((#v) != 0) as u32),
+                                _ => quote!((#v) as u32),
+                            };
+                            t.extend(quote!(#c += #truth;));
+                        }
+                    }
+                }
+                t
+            })
+        };
+        let k = self.k;
+        let region = |inner: TokenStream| {
+            quote!(__blk.each(#[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
+                #prologue
+                #inner
+                #epilogue
+            });)
+        };
+        let checked = region(body(&self.names(true, HashSet::new())));
+        let mut out = if windows.is_empty() {
+            checked
+        } else {
+            let mut ws: Vec<ArrayId> = windows.iter().copied().collect();
+            ws.sort_unstable();
+            let pats = ws.iter().map(|&a| {
+                let w = window_ident(f, a);
+                quote!(::core::option::Option::Some(#w))
+            });
+            let makes = ws.iter().map(|&a| {
+                let src = match self.plan.reach[a] {
+                    Reach::OwnOut => format_ident!("__out_{}", f.arrays[a].c_name),
+                    _ => array_ident(f, a),
+                };
+                quote!(#src.own_window(__blk))
+            });
+            let fast = region(body(&self.names(true, windows)));
+            quote!(if let (#(#pats,)*) = (#(#makes,)*) { #fast } else { #checked })
+        };
+        if returns {
+            out.extend(quote!(if __blk.all_exited() {
+                return;
+            }));
+        }
+        out
+    }
+
+    /// Whether array `a` can be reached through the block's own-index window in a region made
+    /// of `stmts` and `exprs`: a 1-d input read only at the own index, or an own-index output.
+    fn windowable(&self, a: ArrayId, stmts: &[&Stmt], exprs: &[&Expr]) -> bool {
+        match self.plan.reach[a] {
+            Reach::OwnOut => true,
+            Reach::Input if self.plan.f.arrays[a].rank == 1 => {
+                let mut ok = true;
+                let mut read = false;
+                for e in exprs {
+                    e.visit(&mut |x| match &x.kind {
+                        ExprKind::Index { array, idx, .. } if *array == a => {
+                            read = true;
+                            ok &= idx.len() == 1 && self.plan.is_own_index(&idx[0]);
+                        }
+                        ExprKind::Atomic { array, .. } if *array == a => ok = false,
+                        _ => {}
+                    });
+                }
+                let _ = stmts;
+                ok && read
+            }
+            _ => false,
+        }
+    }
+
+    /// The statement that declares local `l`.
+    fn defining_stmt(&self, l: LocalId) -> Option<&'f Stmt> {
+        fn find(b: &Block, l: LocalId) -> Option<&Stmt> {
+            for s in &b.stmts {
+                let hit = match s {
+                    Stmt::Let { local, .. } => *local == l,
+                    Stmt::LetTuple { locals, .. } => locals.contains(&l),
+                    _ => false,
+                };
+                if hit {
+                    return Some(s);
+                }
+                let inner = match s {
+                    Stmt::If { then, els, .. } => {
+                        find(then, l).or_else(|| els.as_ref().and_then(|e| find(e, l)))
+                    }
+                    Stmt::While { body, .. } | Stmt::Loop { body, .. } | Stmt::For { body, .. } => {
+                        find(body, l)
+                    }
+                    Stmt::Block(b) => find(b, l),
+                    _ => None,
+                };
+                if inner.is_some() {
+                    return inner;
+                }
+            }
+            None
+        }
+        find(&self.plan.f.body, l)
+    }
+}
+
+/// The statements and expressions of `s` and everything nested in it.
+fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Vec<&'a Expr>) {
+    stmts.push(s);
+    exprs.extend(own_exprs(s));
+    let children: Vec<&Block> = match s {
+        Stmt::If { then, els, .. } => std::iter::once(then).chain(els.as_ref()).collect(),
+        Stmt::While { body, .. } | Stmt::Loop { body, .. } | Stmt::For { body, .. } => {
+            vec![body]
+        }
+        Stmt::Block(b) => vec![b],
+        _ => Vec::new(),
+    };
+    for b in children {
+        for c in &b.stmts {
+            collect(c, stmts, exprs);
+        }
+    }
+}
+
+pub(crate) fn context_ident(f: &Func, l: LocalId) -> Ident {
+    format_ident!("__ctx_{}", f.locals[l].c_name)
+}
+
+pub(crate) fn is_bool(t: &Ty) -> bool {
+    matches!(t, Ty::Scalar(s) if s.rust_name() == "bool")
+}
+
+/// A `usize` literal.
+pub(crate) fn usize_lit(v: usize) -> Literal {
+    Literal::usize_suffixed(v)
+}

@@ -1,0 +1,678 @@
+//! The plan of a work-item-loop body: which statements run once per block ("lifted": they
+//! contain a barrier, define a block-uniform value, or `break`/`continue` a lifted loop) and
+//! which per work-item inside regions; where each local lives; how each array parameter is
+//! reached; which locals are the thread's own linear index.
+//!
+//! Before planning, the function is normalised ([`normalise`]): tuple `let`s of tuple values
+//! become one `let` per element, and every barrier becomes either a statement of its own or the
+//! initialiser of a fresh local (`x = t.syncthreads_count(p)` is
+//! `let __rumba_bv3 = t.syncthreads_count(p); x = __rumba_bv3;`). A barrier anywhere else, a
+//! device function that takes the thread context, or a value live across barriers whose type is
+//! not plain data, makes the kernel run on coroutines only ([`Plan::new`] says why).
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::{Ident, Span};
+
+use crate::lower::analysis;
+use crate::lower::ir::*;
+
+/// Where a local lives in the block body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// One value per block: a `let` of the block body (uniform, used across regions).
+    BlockScalar,
+    /// Used inside one region only: a `let` of the region closure.
+    RegionLocal,
+    /// A pure function of the thread's indices and block scalars, live across regions:
+    /// recomputed at the start of every region that uses it.
+    Recompute,
+    /// Varies per work-item and lives across regions: a context array indexed by work-item.
+    Context,
+}
+
+/// How the body reaches an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// A read-only parameter (`&Arr`, `&ConstArr`): `GlobalIn`, plain or atomic reads.
+    Input,
+    /// A `&mut Arr` parameter only stored to at the thread's own linear index: `OwnOut`.
+    OwnOut,
+    /// Any other `&mut Arr` parameter: a `GlobalView` (atomic).
+    View,
+    /// Shared or dynamic shared memory: a block array declared once at the top.
+    Shared,
+    /// A local array: one per work-item.
+    Local,
+}
+
+/// A statement's identity (its address in the normalised function, which is not moved while
+/// planned).
+pub(crate) fn id(s: &Stmt) -> usize {
+    s as *const Stmt as usize
+}
+
+/// The plan.
+pub(crate) struct Plan<'f> {
+    pub(crate) f: &'f Func,
+    pub(crate) lifted: HashSet<usize>,
+    pub(crate) storage: Vec<Storage>,
+    pub(crate) reach: Vec<Reach>,
+    /// Locals holding the thread's own linear index (`t.grid1()`), never reassigned.
+    pub(crate) own_index: Vec<bool>,
+    /// Whether the kernel has a barrier.
+    pub(crate) has_barrier: bool,
+}
+
+/// One frame of a statement's position: the block, the index in it, the statement.
+#[derive(Clone, Copy)]
+struct Frame {
+    block: usize,
+    index: usize,
+    stmt: usize,
+}
+
+/// Where a local is defined and used.
+#[derive(Default, Clone)]
+struct Occurrences {
+    /// Paths of the statements that define it (let, assignment).
+    defs: Vec<Vec<Frame>>,
+    /// Paths of the statements that use it.
+    uses: Vec<Vec<Frame>>,
+    /// The `let` (or the `for` of a loop variable).
+    decl: Option<Vec<Frame>>,
+    /// Whether it is a `for` loop variable (and of which statement).
+    for_of: Option<usize>,
+    /// Whether it is assigned after its declaration.
+    assigned: bool,
+}
+
+fn child_blocks(s: &Stmt) -> Vec<&Block> {
+    match s {
+        Stmt::If { then, els, .. } => std::iter::once(then).chain(els.as_ref()).collect(),
+        Stmt::While { body, .. } | Stmt::Loop { body, .. } | Stmt::For { body, .. } => {
+            vec![body]
+        }
+        Stmt::Block(b) => vec![b],
+        _ => Vec::new(),
+    }
+}
+
+/// The expressions a statement evaluates itself (not those of its child blocks).
+pub(crate) fn own_exprs(s: &Stmt) -> Vec<&Expr> {
+    match s {
+        Stmt::Let { init, .. } => init.iter().collect(),
+        Stmt::LetTuple { init, .. } => vec![init],
+        Stmt::Assign { place, value, .. } => {
+            let mut v = vec![value];
+            if let Place::Index { idx, .. } = place {
+                v.extend(idx);
+            }
+            v
+        }
+        Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => vec![e],
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![cond],
+        Stmt::For {
+            start, end, step, ..
+        } => {
+            let mut v = vec![start, end];
+            v.extend(step.as_ref().map(|(k, _)| k));
+            v
+        }
+        Stmt::Return(e, _) => e.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Calls `f` on every statement with its path (outermost first, the statement last).
+fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'a Stmt, &[Frame])) {
+    for (index, s) in b.stmts.iter().enumerate() {
+        path.push(Frame {
+            block: b as *const Block as usize,
+            index,
+            stmt: id(s),
+        });
+        f(s, path);
+        for c in child_blocks(s) {
+            walk(c, path, f);
+        }
+        path.pop();
+    }
+}
+
+fn contains_sync(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x.kind, ExprKind::Sync(..)));
+    found
+}
+
+/// The locals an expression reads.
+pub(crate) fn locals_of(e: &Expr, out: &mut Vec<LocalId>) {
+    e.visit(&mut |x| {
+        if let ExprKind::Local(l) = x.kind {
+            out.push(l);
+        }
+    });
+}
+
+/// Rewrites the function so that barriers are statements of their own (see the module docs);
+/// `Err` names a construct the loop form does not support.
+pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
+    let mut f = f.clone();
+    let mut locals = std::mem::take(&mut f.locals);
+    let body = std::mem::replace(&mut f.body, Block { stmts: Vec::new() });
+    f.body = normalise_block(body, &mut locals)?;
+    f.locals = locals;
+    Ok(f)
+}
+
+fn fresh(locals: &mut Vec<Local>, ty: Ty, span: Span) -> LocalId {
+    let n = format!("__rumba_bv{}", locals.len());
+    locals.push(Local {
+        name: Ident::new(&n, span),
+        c_name: n,
+        ty,
+        mutable: false,
+    });
+    locals.len() - 1
+}
+
+fn normalise_block(b: Block, locals: &mut Vec<Local>) -> Result<Block, String> {
+    let mut out = Vec::with_capacity(b.stmts.len());
+    for s in b.stmts {
+        normalise_stmt(s, locals, &mut out)?;
+    }
+    Ok(Block { stmts: out })
+}
+
+fn barrier_let(e: Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<Expr, String> {
+    if let ExprKind::Sync(_, Some(p)) = &e.kind {
+        if contains_sync(p) {
+            return Err("a barrier inside a barrier's predicate".into());
+        }
+    }
+    let (ty, span) = (e.ty.clone(), e.span);
+    let l = fresh(locals, ty.clone(), span);
+    out.push(Stmt::Let {
+        local: l,
+        init: Some(e),
+        span,
+    });
+    Ok(Expr {
+        kind: ExprKind::Local(l),
+        ty,
+        span,
+    })
+}
+
+fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<(), String> {
+    let nested = || {
+        Err("a barrier inside an expression other than a statement, a `let` or an assignment's value".to_string())
+    };
+    match s {
+        Stmt::LetTuple {
+            locals: ls,
+            init:
+                Expr {
+                    kind: ExprKind::Tuple(parts),
+                    ..
+                },
+            span,
+        } if ls.len() == parts.len() => {
+            for (l, e) in ls.into_iter().zip(parts) {
+                normalise_stmt(
+                    Stmt::Let {
+                        local: l,
+                        init: Some(e),
+                        span,
+                    },
+                    locals,
+                    out,
+                )?;
+            }
+        }
+        Stmt::Expr(e) if matches!(e.kind, ExprKind::Sync(..)) => {
+            if let ExprKind::Sync(_, Some(p)) = &e.kind {
+                if contains_sync(p) {
+                    return nested();
+                }
+            }
+            out.push(Stmt::Expr(e));
+        }
+        Stmt::Let {
+            local,
+            init: Some(e),
+            span,
+        } if matches!(e.kind, ExprKind::Sync(..)) => {
+            let v = barrier_let(e, locals, out)?;
+            out.push(Stmt::Let {
+                local,
+                init: Some(v),
+                span,
+            });
+        }
+        Stmt::Assign {
+            place,
+            op,
+            value,
+            site,
+            span,
+        } if matches!(value.kind, ExprKind::Sync(..)) => {
+            let idx_sync = match &place {
+                Place::Index { idx, .. } => idx.iter().any(contains_sync),
+                Place::Local(..) => false,
+            };
+            if idx_sync {
+                return nested();
+            }
+            let v = barrier_let(value, locals, out)?;
+            out.push(Stmt::Assign {
+                place,
+                op,
+                value: v,
+                site,
+                span,
+            });
+        }
+        Stmt::If {
+            cond,
+            then,
+            els,
+            span,
+        } => {
+            if contains_sync(&cond) {
+                return nested();
+            }
+            out.push(Stmt::If {
+                cond,
+                then: normalise_block(then, locals)?,
+                els: els.map(|b| normalise_block(b, locals)).transpose()?,
+                span,
+            });
+        }
+        Stmt::While { cond, body, span } => {
+            if contains_sync(&cond) {
+                return nested();
+            }
+            out.push(Stmt::While {
+                cond,
+                body: normalise_block(body, locals)?,
+                span,
+            });
+        }
+        Stmt::Loop { body, span } => out.push(Stmt::Loop {
+            body: normalise_block(body, locals)?,
+            span,
+        }),
+        Stmt::Block(b) => out.push(Stmt::Block(normalise_block(b, locals)?)),
+        Stmt::For {
+            var,
+            start,
+            end,
+            inclusive,
+            step,
+            body,
+            span,
+        } => {
+            if contains_sync(&start)
+                || contains_sync(&end)
+                || step.as_ref().is_some_and(|(k, _)| contains_sync(k))
+            {
+                return nested();
+            }
+            out.push(Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body: normalise_block(body, locals)?,
+                span,
+            });
+        }
+        other => {
+            if own_exprs(&other).into_iter().any(contains_sync) {
+                return nested();
+            }
+            out.push(other);
+        }
+    }
+    Ok(())
+}
+
+impl<'f> Plan<'f> {
+    /// Plans the normalised function `f`; `Err` says why the loop form cannot express it.
+    pub(crate) fn new(f: &'f Func) -> Result<Plan<'f>, String> {
+        let an = analysis::analyse(f);
+        let varying = an.varying;
+        let has_barrier = !an.barriers.is_empty();
+        let mut blocks: HashMap<usize, &Block> = HashMap::new();
+        blocks.insert(&f.body as *const Block as usize, &f.body);
+        let mut occ: Vec<Occurrences> = vec![Occurrences::default(); f.locals.len()];
+        let mut syncs: Vec<Vec<Frame>> = Vec::new();
+        let mut jumps: Vec<Vec<Frame>> = Vec::new();
+        let mut loops: HashSet<usize> = HashSet::new();
+        let mut thread_calls = false;
+        walk(&f.body, &mut Vec::new(), &mut |s, path| {
+            for c in child_blocks(s) {
+                blocks.insert(c as *const Block as usize, c);
+            }
+            let path = path.to_vec();
+            let mut used = Vec::new();
+            for e in own_exprs(s) {
+                locals_of(e, &mut used);
+                e.visit(&mut |x| {
+                    if let ExprKind::Call {
+                        pass_thread: true, ..
+                    } = x.kind
+                    {
+                        thread_calls = true;
+                    }
+                });
+                if contains_sync(e) {
+                    syncs.push(path.clone());
+                }
+            }
+            for l in used {
+                occ[l].uses.push(path.clone());
+            }
+            match s {
+                Stmt::Let { local, .. } => {
+                    occ[*local].decl = Some(path.clone());
+                    occ[*local].defs.push(path.clone());
+                }
+                Stmt::LetTuple { locals: ls, .. } => {
+                    for l in ls {
+                        occ[*l].decl = Some(path.clone());
+                        occ[*l].defs.push(path.clone());
+                    }
+                }
+                Stmt::Assign {
+                    place: Place::Local(l, _),
+                    ..
+                } => {
+                    occ[*l].defs.push(path.clone());
+                    occ[*l].assigned = true;
+                }
+                Stmt::For { var, .. } => {
+                    occ[*var].decl = Some(path.clone());
+                    occ[*var].for_of = Some(id(s));
+                    loops.insert(id(s));
+                }
+                Stmt::While { .. } | Stmt::Loop { .. } => {
+                    loops.insert(id(s));
+                }
+                Stmt::Break(_) | Stmt::Continue(_) => jumps.push(path.clone()),
+                _ => {}
+            }
+        });
+        if thread_calls {
+            return Err(
+                "it calls a #[rumba::device] function that takes the thread context".into(),
+            );
+        }
+        let params: HashSet<LocalId> = f
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                Param::Value(l) => Some(*l),
+                _ => None,
+            })
+            .collect();
+        if params.iter().any(|l| varying[*l]) {
+            return Err("a by-value parameter is reassigned under thread-dependent control".into());
+        }
+
+        // The lifting fixpoint (see the module docs).
+        let ancestors = |p: &[Frame], set: &mut HashSet<usize>| {
+            for fr in p {
+                set.insert(fr.stmt);
+            }
+        };
+        let mut lifted: HashSet<usize> = HashSet::new();
+        for p in &syncs {
+            ancestors(p, &mut lifted);
+        }
+        let mut storage;
+        loop {
+            storage = classify(f, &varying, &occ, &params, &lifted, &blocks);
+            let mut next = lifted.clone();
+            for (l, o) in occ.iter().enumerate() {
+                if storage[l] == Storage::BlockScalar && o.for_of.is_none() && !params.contains(&l)
+                {
+                    for p in &o.defs {
+                        ancestors(p, &mut next);
+                    }
+                }
+            }
+            for p in &jumps {
+                // The innermost loop around the jump: if it is lifted, so is the path to it.
+                if let Some(k) = p.iter().rposition(|fr| loops.contains(&fr.stmt)) {
+                    if next.contains(&p[k].stmt) {
+                        for fr in &p[k..] {
+                            next.insert(fr.stmt);
+                        }
+                    }
+                }
+            }
+            if next == lifted {
+                break;
+            }
+            lifted = next;
+        }
+        for (l, s) in storage.iter().enumerate() {
+            if *s == Storage::Context && !matches!(f.locals[l].ty, Ty::Scalar(_) | Ty::Record(_)) {
+                return Err(format!(
+                    "`{}` (not a number or record) lives across a barrier",
+                    f.locals[l].name
+                ));
+            }
+        }
+
+        // The thread's own linear index: `t.grid1()`, or a local that only ever holds it.
+        let mut own_index = vec![false; f.locals.len()];
+        for (l, o) in occ.iter().enumerate() {
+            if o.defs.len() != 1 || o.assigned || o.for_of.is_some() {
+                continue;
+            }
+            let def = o.defs[0].last().map(|fr| fr.stmt);
+            walk(&f.body, &mut Vec::new(), &mut |s, _| {
+                if Some(id(s)) == def {
+                    if let Stmt::Let { init: Some(e), .. } = s {
+                        own_index[l] = is_own_index(e, &own_index);
+                    }
+                }
+            });
+        }
+
+        let reach = f
+            .arrays
+            .iter()
+            .enumerate()
+            .map(|(a, arr)| match arr.space {
+                Space::Global { writable: false } | Space::Const => Reach::Input,
+                Space::Global { writable: true } => {
+                    if arr.rank == 1 && only_own_stores(f, a, &own_index) {
+                        Reach::OwnOut
+                    } else {
+                        Reach::View
+                    }
+                }
+                Space::Shared | Space::DynamicShared => Reach::Shared,
+                Space::Local => Reach::Local,
+            })
+            .collect();
+
+        Ok(Plan {
+            f,
+            lifted,
+            storage,
+            reach,
+            own_index,
+            has_barrier,
+        })
+    }
+
+    /// Whether `s` runs once per block.
+    pub(crate) fn is_lifted(&self, s: &Stmt) -> bool {
+        self.lifted.contains(&id(s))
+    }
+
+    /// Whether `e` can be evaluated once per block (it reads only block scalars, parameters,
+    /// consts, shapes and block-uniform thread queries).
+    pub(crate) fn is_block_expr(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Local(l) => ok &= self.storage[*l] == Storage::BlockScalar,
+            ExprKind::Thread(q) => {
+                ok &= !matches!(
+                    q,
+                    ThreadQuery::ThreadIdx | ThreadQuery::Grid(_) | ThreadQuery::LaneId
+                )
+            }
+            ExprKind::Index { .. }
+            | ExprKind::Atomic { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Sync(..)
+            | ExprKind::Fence(_) => ok = false,
+            _ => {}
+        });
+        ok
+    }
+
+    /// Whether `e` is the thread's own linear index.
+    pub(crate) fn is_own_index(&self, e: &Expr) -> bool {
+        is_own_index(e, &self.own_index)
+    }
+}
+
+fn is_own_index(e: &Expr, own: &[bool]) -> bool {
+    match &e.kind {
+        ExprKind::Thread(ThreadQuery::Grid(1)) => true,
+        ExprKind::Local(l) => own[*l],
+        _ => false,
+    }
+}
+
+/// Whether array `a` is only stored to (plainly) at the own index, and otherwise only asked its
+/// length or shape.
+fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
+    let mut ok = true;
+    let mut stored = false;
+    walk(&f.body, &mut Vec::new(), &mut |s, _| {
+        if let Stmt::Assign {
+            place: Place::Index { array, idx, .. },
+            op,
+            ..
+        } = s
+        {
+            if *array == a {
+                stored = true;
+                ok &= op.is_none() && idx.len() == 1 && is_own_index(&idx[0], own);
+            }
+        }
+        for e in own_exprs(s) {
+            e.visit(&mut |x| match &x.kind {
+                ExprKind::Index { array, .. } | ExprKind::Atomic { array, .. } => ok &= *array != a,
+                _ => {}
+            });
+        }
+    });
+    ok && stored
+}
+
+/// Storage of every local under the lifted set `lifted`.
+fn classify(
+    f: &Func,
+    varying: &[bool],
+    occ: &[Occurrences],
+    params: &HashSet<LocalId>,
+    lifted: &HashSet<usize>,
+    blocks: &HashMap<usize, &Block>,
+) -> Vec<Storage> {
+    let n = f.locals.len();
+    let mut st = vec![Storage::RegionLocal; n];
+    for l in 0..n {
+        let o = &occ[l];
+        st[l] = if params.contains(&l) {
+            Storage::BlockScalar
+        } else if let Some(fs) = o.for_of {
+            if lifted.contains(&fs) {
+                Storage::BlockScalar
+            } else {
+                Storage::RegionLocal
+            }
+        } else if region_local(o, lifted, blocks) {
+            Storage::RegionLocal
+        } else if !varying[l] {
+            Storage::BlockScalar
+        } else {
+            Storage::Context
+        };
+    }
+    // Recompute pure thread-index expressions instead of storing them (in declaration order,
+    // so that what one depends on is decided first).
+    for l in 0..n {
+        if st[l] != Storage::Context || occ[l].assigned || occ[l].defs.len() != 1 {
+            continue;
+        }
+        let Some(init) = let_init(f, &occ[l]) else {
+            continue;
+        };
+        let mut pure = true;
+        init.visit(&mut |x| match &x.kind {
+            ExprKind::Local(m) => {
+                pure &= st[*m] == Storage::Recompute
+                    || (st[*m] == Storage::BlockScalar && !occ[*m].assigned)
+            }
+            ExprKind::Index { .. }
+            | ExprKind::Atomic { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Sync(..)
+            | ExprKind::Fence(_) => pure = false,
+            _ => {}
+        });
+        if pure {
+            st[l] = Storage::Recompute;
+        }
+    }
+    st
+}
+
+/// The initialiser of the `let` of a local (a plain `let` or a tuple `let` of a thread query).
+fn let_init<'a>(f: &'a Func, o: &Occurrences) -> Option<&'a Expr> {
+    let def = o.decl.as_ref()?.last()?.stmt;
+    let mut found = None;
+    walk(&f.body, &mut Vec::new(), &mut |s, _| {
+        if id(s) == def {
+            found = match s {
+                Stmt::Let { init, .. } => init.as_ref(),
+                Stmt::LetTuple { init, .. } => Some(init),
+                _ => None,
+            };
+        }
+    });
+    found
+}
+
+/// Whether every occurrence of a local lies in one region: from its `let` to its last use in
+/// the `let`'s block, no statement is lifted.
+fn region_local(o: &Occurrences, lifted: &HashSet<usize>, blocks: &HashMap<usize, &Block>) -> bool {
+    let Some(decl) = &o.decl else { return false };
+    let Some(home) = decl.last() else {
+        return false;
+    };
+    let mut last = home.index;
+    for p in o.uses.iter().chain(&o.defs) {
+        match p.iter().find(|fr| fr.block == home.block) {
+            Some(fr) => last = last.max(fr.index),
+            None => return false,
+        }
+    }
+    let Some(b) = blocks.get(&home.block) else {
+        return false;
+    };
+    b.stmts[home.index..=last]
+        .iter()
+        .all(|s| !lifted.contains(&id(s)))
+}

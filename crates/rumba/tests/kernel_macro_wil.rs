@@ -1,0 +1,573 @@
+//! `#[rumba::kernel]` kernels on the simulator's two engines: every kernel of the macro corpus
+//! runs its generated block body (work-item loops) and its per-thread body (coroutines) on the
+//! same inputs, bit for bit — the faults too — and the kernels the loop form cannot express say
+//! so (`Kernel::engine`). Barriers under thread-dependent control are the divergent-barrier fault
+//! on the loop form as on coroutines.
+
+mod common;
+mod macro_corpus;
+
+use macro_corpus::case::{Case, HostArg, run_backend};
+use macro_corpus::{numba, peer};
+use rumba::driver::{HostEngine, HostKernel, KernelFunction};
+use rumba::kernel::KernelAbi;
+use rumba::kernel::prelude::*;
+
+/// Whether the tests run on the simulator (they compare its two engines). The cases share the
+/// legacy default stream, whose errors are reported at the next synchronization: the tests
+/// take turns (`common::serial`).
+fn sim() -> bool {
+    common::start(|_| {});
+    common::test_backend() == rumba::config::BackendChoice::Sim
+}
+
+fn on(engine: HostEngine, f: &KernelFunction) -> KernelFunction {
+    let mut f = f.clone();
+    let host = f
+        .form::<HostKernel>()
+        .expect("a Rust form")
+        .clone()
+        .with_engine(engine);
+    f.set_form(host);
+    f
+}
+
+fn with_function(case: &Case, function: KernelFunction) -> Case {
+    Case {
+        name: case.name,
+        function,
+        abi: case.abi,
+        opencl: case.opencl,
+        cuda: case.cuda,
+        grid: case.grid,
+        block: case.block,
+        dynamic_shared_bytes: case.dynamic_shared_bytes,
+        args: case.args.clone(),
+        agree: case.agree,
+    }
+}
+
+/// A fault with its device addresses blanked (each run allocates its own arrays).
+fn without_addresses(r: &Result<Vec<HostArg>, rumba::Error>) -> String {
+    let text = format!("{r:?}");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(k) = rest.find("0x") {
+        out.push_str(&rest[..k]);
+        out.push_str("ADDR");
+        rest = rest[k + 2..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Runs `case` on both engines and checks they agree exactly (outputs, or the whole fault but
+/// for the arrays' addresses).
+fn both_engines(case: &Case) -> Result<Vec<HostArg>, rumba::Error> {
+    let loops = with_function(case, on(HostEngine::WorkItemLoops, &case.function));
+    let coros = with_function(case, on(HostEngine::Coroutines, &case.function));
+    let a = run_backend(&loops);
+    let host = loops.function.form::<HostKernel>().unwrap();
+    assert_eq!(host.last_engine(), Some(host.engine()), "{}", case.name);
+    let b = run_backend(&coros);
+    assert_eq!(
+        without_addresses(&a),
+        without_addresses(&b),
+        "{}: the engines disagree",
+        case.name
+    );
+    a
+}
+
+fn random(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            ((s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
+        })
+        .collect()
+}
+
+macro_rules! peer_case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        Case {
+            name: stringify!($k),
+            function: peer::$k().function().clone(),
+            abi: &peer::$k::ABI,
+            opencl: peer::$k::opencl_source(),
+            cuda: peer::$k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+
+#[test]
+fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    for n in [1usize, 255, 256, 1000, 70_000] {
+        let case = peer_case!(
+            vadd,
+            [n.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(n, 1), &[n]),
+                HostArg::array(&random(n, 2), &[n]),
+                HostArg::zeros::<f32>(n)
+            ]
+        );
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args, "vadd {n}: nothing written");
+        // Another block shape (run-time shape, not 256).
+        let case = Case {
+            grid: [n.div_ceil(100), 1, 1],
+            block: [100, 1, 1],
+            ..case
+        };
+        both_engines(&case).unwrap();
+    }
+    for m in [1usize, 16, 40, 64] {
+        let g = m.div_ceil(16);
+        let case = peer_case!(
+            matmul_shared,
+            [g, g, 1],
+            [16, 16, 1],
+            vec![
+                HostArg::array(&random(m * m, 3), &[m, m]),
+                HostArg::array(&random(m * m, 4), &[m, m]),
+                HostArg::array(&vec![0f32; m * m], &[m, m]),
+            ]
+        );
+        both_engines(&case).unwrap();
+    }
+    for r in [1usize, 256, 3000, 70_000] {
+        let case = peer_case!(
+            reduce_shared,
+            [r.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(r, 5), &[r]),
+                HostArg::zeros::<f32>(r.div_ceil(256))
+            ]
+        );
+        both_engines(&case).unwrap();
+    }
+}
+
+#[test]
+fn the_numba_corpus_agrees_on_both_engines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    for case in numba::cases() {
+        both_engines(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    }
+}
+
+#[test]
+fn faults_are_the_same_on_both_engines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let oob = Case {
+        name: "out_of_bounds",
+        function: numba::out_of_bounds().function().clone(),
+        abi: &numba::out_of_bounds::ABI,
+        opencl: numba::out_of_bounds::opencl_source(),
+        cuda: numba::out_of_bounds::cuda_source(),
+        grid: [2, 1, 1],
+        block: [8, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::zeros::<i32>(11)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let err = both_engines(&oob).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::KernelFault {
+                block: [1, 0, 0],
+                thread: [3, 0, 0],
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut a: Vec<i32> = (1..=16).collect();
+    a[13] = 0;
+    let divide = Case {
+        name: "divide",
+        function: numba::divide().function().clone(),
+        abi: &numba::divide::ABI,
+        opencl: numba::divide::opencl_source(),
+        cuda: numba::divide::cuda_source(),
+        grid: [1, 1, 1],
+        block: [16, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::array(&a, &[16]), HostArg::zeros::<i32>(16)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let err = both_engines(&divide).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::KernelFault {
+                thread: [13, 0, 0],
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn kernels_the_loop_form_cannot_express_say_so() {
+    assert_eq!(peer::vadd().engine(), HostEngine::WorkItemLoops);
+    assert_eq!(numba::barrier_values().engine(), HostEngine::WorkItemLoops);
+    // A device function that takes the thread context: coroutines only.
+    assert_eq!(numba::use_device_fns().engine(), HostEngine::Coroutines);
+}
+
+// ------------------------------------------------- control flow around barriers, divergence
+
+pub const W: usize = 64;
+
+/// Barriers in uniform loops and ifs, a per-thread `while` bound that happens to agree, a
+/// varying early return after the last barrier, and `syncthreads_count/and/or`.
+#[kernel]
+pub fn shuffles(t: &Thread, rounds: u32, flag: i32, out: &mut Arr<u64>, counts: &mut Arr<i32>) {
+    let s = t.shared_array::<u64>(W);
+    let tx = t.thread_idx().x as usize;
+    let n = t.block_dim().x as usize;
+    let mut v = (t.grid1() as u64 + 1) * 3;
+    for k in 0..rounds as usize {
+        s[tx] = v;
+        t.syncthreads();
+        v = v.wrapping_mul(31) + s[(tx + k + 1) % n];
+        t.syncthreads();
+    }
+    if flag > 0 {
+        s[tx] = v;
+        t.syncthreads();
+        v ^= s[n - 1 - tx];
+        t.syncthreads();
+    }
+    let mut left = 2 + tx / 1024;
+    while left > 0 {
+        s[tx] = v;
+        t.syncthreads();
+        v += s[(tx + left) % n];
+        t.syncthreads();
+        left -= 1;
+    }
+    let c = t.syncthreads_count(v % 3 == 0);
+    let a = t.syncthreads_and(v > 0);
+    let o = t.syncthreads_or(v % 7 == 0);
+    if tx % 5 == 4 {
+        return;
+    }
+    out[t.grid1()] = v;
+    counts[3 * t.block_idx().x as usize] = c;
+    counts[3 * t.block_idx().x as usize + 1] = a;
+    counts[3 * t.block_idx().x as usize + 2] = o;
+}
+
+#[test]
+fn barriers_in_uniform_control_and_reducing_barriers_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(shuffles().engine(), HostEngine::WorkItemLoops);
+    for (blocks, threads, rounds, flag) in
+        [(3usize, 64usize, 3u32, 1i32), (2, 32, 0, 0), (1, 1, 2, 5)]
+    {
+        let case = Case {
+            name: "shuffles",
+            function: shuffles().function().clone(),
+            abi: &shuffles::ABI,
+            opencl: shuffles::opencl_source(),
+            cuda: shuffles::cuda_source(),
+            grid: [blocks, 1, 1],
+            block: [threads, 1, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::scalar(rounds),
+                HostArg::scalar(flag),
+                HostArg::zeros::<u64>(blocks * threads),
+                HostArg::zeros::<i32>(3 * blocks),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        both_engines(&case).unwrap();
+    }
+}
+
+/// A barrier under a thread-dependent condition.
+#[kernel]
+pub fn diverges_if(t: &Thread, out: &mut Arr<i32>) {
+    if t.thread_idx().x < 5 {
+        t.syncthreads();
+    }
+    out[t.grid1()] = 1;
+}
+
+/// A barrier in a loop whose bound depends on the thread.
+#[kernel]
+pub fn diverges_for(t: &Thread, out: &mut Arr<i32>) {
+    let n = 1 + (t.thread_idx().x == 7) as usize;
+    for _k in 0..n {
+        t.syncthreads();
+    }
+    out[t.grid1()] = 1;
+}
+
+/// Some threads return before a barrier the others reach.
+#[kernel]
+pub fn returns_early(t: &Thread, out: &mut Arr<i32>) {
+    if t.grid1() >= 40 {
+        return;
+    }
+    t.syncthreads();
+    out[t.grid1()] = 1;
+}
+
+fn divergence(function: KernelFunction, abi: &'static KernelAbi) -> [rumba::Error; 2] {
+    let case = Case {
+        name: abi.name,
+        function,
+        abi,
+        opencl: "",
+        cuda: "",
+        grid: [2, 1, 1],
+        block: [32, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::zeros::<i32>(64)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    [HostEngine::WorkItemLoops, HostEngine::Coroutines]
+        .map(|e| run_backend(&with_function(&case, on(e, &case.function))).unwrap_err())
+}
+
+#[test]
+fn a_barrier_under_thread_dependent_control_is_a_divergence_fault_on_both_engines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    for (name, [loops, coros]) in [
+        (
+            "diverges_if",
+            divergence(diverges_if().function().clone(), &diverges_if::ABI),
+        ),
+        (
+            "diverges_for",
+            divergence(diverges_for().function().clone(), &diverges_for::ABI),
+        ),
+        (
+            "returns_early",
+            divergence(returns_early().function().clone(), &returns_early::ABI),
+        ),
+    ] {
+        for err in [&loops, &coros] {
+            let rumba::Error::KernelFault {
+                kernel,
+                block,
+                message,
+                ..
+            } = err
+            else {
+                panic!("{name}: {err}")
+            };
+            assert_eq!(kernel, name);
+            assert_eq!(
+                block,
+                &[if name == "returns_early" { 1 } else { 0 }, 0, 0],
+                "{name}: {err}"
+            );
+            assert!(
+                message.starts_with("divergent barrier"),
+                "{name}: {message}"
+            );
+        }
+    }
+    // The decision's message names the two threads that disagree.
+    let [loops, _] = divergence(diverges_if().function().clone(), &diverges_if::ABI);
+    assert!(
+        loops
+            .to_string()
+            .contains("thread (0, 0, 0) has true but thread (5, 0, 0) has false"),
+        "{loops}"
+    );
+    // An early return before a barrier is exactly the coroutine engine's fault.
+    let [loops, coros] = divergence(returns_early().function().clone(), &returns_early::ABI);
+    assert_eq!(loops, coros);
+}
+
+macro_rules! corpus_case {
+    ($m:ident::$k:ident, $grid:expr, $block:expr, $args:expr) => {
+        Case {
+            name: stringify!($k),
+            function: macro_corpus::$m::$k().function().clone(),
+            abi: &macro_corpus::$m::$k::ABI,
+            opencl: macro_corpus::$m::$k::opencl_source(),
+            cuda: macro_corpus::$m::$k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+
+#[test]
+fn the_constructs_corpus_agrees_on_both_engines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    // One block each: without barriers both engines run the threads of a block in linear order,
+    // so even the corpus's deliberately racy element updates agree.
+    let xs: Vec<f64> = (0..8).map(|i| (i as f64 - 3.5) * 1.7).collect();
+    let cases = [
+        corpus_case!(
+            constructs::literals_and_consts,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![
+                HostArg::zeros::<f64>(5),
+                HostArg::zeros::<u32>(2),
+                HostArg::zeros::<i64>(3)
+            ]
+        ),
+        corpus_case!(
+            constructs::operators,
+            [1, 1, 1],
+            [8, 1, 1],
+            vec![
+                HostArg::array(&(0..8).map(|i| i * 37 - 100).collect::<Vec<i16>>(), &[8]),
+                HostArg::array(&(0..8).map(|i| i * 1000 + 1).collect::<Vec<u64>>(), &[8]),
+                HostArg::array(&xs.iter().map(|&x| x as f32).collect::<Vec<f32>>(), &[8]),
+                HostArg::zeros::<u8>(8)
+            ]
+        ),
+        corpus_case!(
+            constructs::casts_and_math,
+            [1, 1, 1],
+            [8, 1, 1],
+            vec![
+                HostArg::array(&xs, &[8]),
+                HostArg::zeros::<i32>(32),
+                HostArg::zeros::<f64>(9)
+            ]
+        ),
+        corpus_case!(
+            constructs::control,
+            [2, 1, 1],
+            [8, 1, 1],
+            vec![HostArg::zeros::<u32>(13)]
+        ),
+        corpus_case!(
+            constructs::atomics_all,
+            [1, 1, 1],
+            [16, 1, 1],
+            vec![
+                HostArg::zeros::<u32>(11),
+                HostArg::zeros::<i64>(2),
+                HostArg::zeros::<f32>(4)
+            ]
+        ),
+    ];
+    for case in &cases {
+        assert_eq!(
+            case.function.form::<HostKernel>().unwrap().engine(),
+            HostEngine::WorkItemLoops,
+            "{}",
+            case.name
+        );
+        both_engines(case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    }
+    // The one kernel of the corpus the loop form cannot express.
+    assert_eq!(
+        macro_corpus::constructs::memory().engine(),
+        HostEngine::Coroutines
+    );
+}
+
+/// Loops around barriers left with `break` and `continue` (uniform and, checked at run time,
+/// thread-dependent decisions), a local array and a `bool` live across barriers, dynamic shared
+/// memory.
+#[kernel]
+pub fn jumps(t: &Thread, out: &mut Arr<i64>, flags: &mut Arr<u32>) {
+    let tx = t.thread_idx().x as usize;
+    let n = t.block_dim().x as usize;
+    let d = t.dynamic_shared::<i64>();
+    let hist = t.local_array::<i64>(4);
+    let odd = tx % 2 == 1;
+    let mut v = tx as i64 + 1;
+    let mut k = 0u32;
+    loop {
+        d[tx] = v;
+        t.syncthreads();
+        hist[(k % 4) as usize] += d[(tx + 1) % n];
+        if k >= 3 {
+            break;
+        }
+        k += 1;
+        t.syncthreads();
+    }
+    t.syncthreads();
+    let mut m = 10 + tx / 4096; // the same in every thread, not provably so
+    while m > 0 {
+        m -= 1;
+        if m % 3 == 0 {
+            continue;
+        }
+        d[tx] = v + m as i64;
+        t.syncthreads();
+        v += d[n - 1 - tx];
+        t.syncthreads();
+    }
+    out[t.grid1()] = v + hist[0] - hist[3];
+    flags[t.grid1()] = odd as u32 + k;
+}
+
+#[test]
+fn loops_left_with_break_and_continue_and_values_live_across_barriers_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(jumps().engine(), HostEngine::WorkItemLoops);
+    for threads in [1usize, 7, 32] {
+        let case = Case {
+            name: "jumps",
+            function: jumps().function().clone(),
+            abi: &jumps::ABI,
+            opencl: jumps::opencl_source(),
+            cuda: jumps::cuda_source(),
+            grid: [2, 1, 1],
+            block: [threads, 1, 1],
+            dynamic_shared_bytes: 8 * threads,
+            args: vec![
+                HostArg::zeros::<i64>(2 * threads),
+                HostArg::zeros::<u32>(2 * threads),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args);
+    }
+}
