@@ -448,7 +448,7 @@ pub fn ipc_open(handle: &str) -> Result<()> {
 }
 
 /// A minimal executor: enough to show that `async_done` works without any async runtime.
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) fn block_on<F: std::future::Future>(f: F) -> F::Output {
     use std::sync::Arc;
     use std::task::{Context, Poll, Wake, Waker};
     struct Unpark(std::thread::Thread);
