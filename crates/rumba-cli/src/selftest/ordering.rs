@@ -268,14 +268,20 @@ fn callbacks_and_futures() -> Outcome {
     let mut gate = Gate::on(&s)?;
     s.memset(&buf, 3)?;
     let done = s.async_done()?;
+    let opened = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = Arc::clone(&opened);
     let opener = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(20));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
         gate.open();
     });
     crate::demo::block_on(done)?;
-    let idle = s.query()?;
+    let waited = opened.load(std::sync::atomic::Ordering::SeqCst);
     let _ = opener.join();
-    ensure!(idle, "async_done resolved before the stream was idle");
+    ensure!(
+        waited,
+        "async_done resolved while the stream was still held"
+    );
     let out = read_bytes(&buf, (16 << 20) - 64, 64)?;
     ensure!(out.iter().all(|&x| x == 3), "the memset before async_done");
     pass("callback off-thread with status; future resolved after the work")
