@@ -181,8 +181,11 @@ fn bench_prints_the_peers_json_form() {
     let (code, out, err) = rumba(&["bench", "--quick", "--repeat", "1", "--json"], &[]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    for (line, workload) in lines.iter().zip(["vadd", "matmul_shared", "reduce_shared"]) {
+    assert_eq!(lines.len(), 4, "{out}");
+    for (line, workload) in lines
+        .iter()
+        .zip(["vadd", "matmul_shared", "reduce_shared", "launch"])
+    {
         assert!(
             line.starts_with(r#"{"peer": "rumba-sim", "workload": ""#),
             "{line}"

@@ -1,5 +1,6 @@
 //! Running the peer scripts (`shared/peers/numba_sim.py`, `pocl.py`) with the Python of a
-//! virtualenv made by `shared/peers/setup.sh`, and reading their JSON lines.
+//! virtualenv made by `shared/peers/setup.sh`, or a GPU peer script (`scripts/gpu/peer_bench.py`)
+//! with a given Python, and reading their JSON lines.
 //!
 //! This module touches the file system (to find the scripts and the virtualenv's Python) and
 //! runs those Python processes, reading their stdout; it never writes files.
@@ -45,14 +46,20 @@ pub fn run(venv: &Path, scripts: &Path, script: &str, args: &[String]) -> Result
             venv.display()
         ));
     }
-    let out = Command::new(&python)
-        .arg(scripts.join(script))
+    run_with(&python, &scripts.join(script), args)
+}
+
+/// Runs `script` with `python` and parses every JSON line it prints.
+pub fn run_with(python: &Path, script: &Path, args: &[String]) -> Result<Vec<Run>, String> {
+    let out = Command::new(python)
+        .arg(script)
         .args(args)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
     if !out.status.success() {
         return Err(format!(
-            "{script} failed ({}): {}",
+            "{} failed ({}): {}",
+            script.display(),
             out.status,
             String::from_utf8_lossy(&out.stderr).trim()
         ));

@@ -1,5 +1,6 @@
 // The peer workloads of shared/peers/workloads.md in CUDA C, as `rumba bench` runs them on the
-// cuda backend: the same kernels as the sim bodies, the Numba simulator and PoCL.
+// cuda backend: the same kernels as the sim bodies, the Numba simulator and PoCL; and the empty
+// kernel whose launches `rumba bench` times (the `launch` workload).
 #include "rumba_device.h"
 
 #define TPB 16
@@ -43,3 +44,5 @@ extern "C" __global__ void reduce_shared(rumba_array<float, 1> x, rumba_array<fl
     }
     if (tid == 0) partial(blockIdx.x) = s[0];
 }
+
+extern "C" __global__ void empty() {}
