@@ -30,6 +30,15 @@ pub fn start(adjust: impl FnOnce(&mut Config)) {
     });
 }
 
+/// Starts the runtime on the sim for tests that only the simulator can run; with
+/// `RUMBA_TEST_BACKEND=cuda` the test binary says `SKIPPED` and `why`, and ends successfully.
+pub fn start_sim_only(why: &str) {
+    if test_backend() == BackendChoice::Cuda {
+        skip_binary(&format!("RUMBA_TEST_BACKEND=cuda, but {why}"));
+    }
+    start(|_| {});
+}
+
 /// The backend the behaviour tests run on: `RUMBA_TEST_BACKEND` = `sim` (default) or `cuda`.
 pub fn test_backend() -> BackendChoice {
     match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
