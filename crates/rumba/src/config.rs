@@ -16,6 +16,7 @@
 //! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, …) | [`Config::memory_manager`] | `default` |
 //! | `RUMBA_MEMORY_LIMIT` = size, e.g. `2GiB` | [`Config::memory_limit`] | none |
 //! | `RUMBA_CUDA_ARRAY_INTERFACE_SYNC` = `1` \| `0` | [`Config::cuda_array_interface_sync`] | `1` |
+//! | `RUMBA_PER_THREAD_DEFAULT_STREAM` = `0` \| `1` | [`Config::per_thread_default_stream`] | `0` |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -101,6 +102,10 @@ pub struct Config {
     /// Whether importing a CUDA Array Interface description synchronizes the producer's stream
     /// (see [`interop::cai`](crate::interop::cai)).
     pub cuda_array_interface_sync: bool,
+    /// Whether the default stream (handle 0, and every operation without a stream) is the
+    /// calling thread's per-thread default stream instead of the legacy default stream (Numba's
+    /// `CUDA_PER_THREAD_DEFAULT_STREAM`; CUDA's `--default-stream per-thread`).
+    pub per_thread_default_stream: bool,
 }
 
 impl Default for Config {
@@ -114,6 +119,7 @@ impl Default for Config {
             memory_manager: "default".into(),
             memory_limit: None,
             cuda_array_interface_sync: true,
+            per_thread_default_stream: false,
         }
     }
 }
@@ -230,6 +236,19 @@ impl Config {
                 }
             };
         }
+        if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
+            cfg.per_thread_default_stream = match v.trim() {
+                "1" => true,
+                "0" => false,
+                _ => {
+                    return Err(invalid(
+                        "RUMBA_PER_THREAD_DEFAULT_STREAM",
+                        &v,
+                        "1 (the default stream is the per-thread default stream) or 0 (the legacy default stream)",
+                    ));
+                }
+            };
+        }
         Ok(cfg)
     }
 
@@ -329,6 +348,11 @@ mod tests {
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
+            (
+                "RUMBA_PER_THREAD_DEFAULT_STREAM",
+                "on",
+                "1 (the default stream is the per-thread",
+            ),
         ] {
             let err = with(&[(var, bad)]).unwrap_err();
             let msg = err.to_string();
@@ -347,8 +371,11 @@ mod tests {
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
             ("RUMBA_MEMORY_LIMIT", "64MiB"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0"),
+            ("RUMBA_PER_THREAD_DEFAULT_STREAM", "1"),
         ])
         .unwrap();
+        assert!(cfg.per_thread_default_stream);
+        assert!(!Config::default().per_thread_default_stream);
         assert!(!cfg.cuda_array_interface_sync);
         assert!(Config::default().cuda_array_interface_sync);
         assert_eq!(cfg.memory_limit, Some(64 << 20));

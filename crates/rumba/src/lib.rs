@@ -119,9 +119,11 @@ pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
 pub use event::{Event, event, event_elapsed_time};
 pub use host::{
-    HostArray, ManagedArray, MappedArray, MappedGuard, MappedView, MappedViewMut, PinnedArray,
-    PinnedGuard, Rejected, Transfer, deregister, managed_array, managed_array_like, mapped,
-    mapped_array, mapped_array_like, pinned, pinned_array, pinned_array_like, register,
+    CoarsegrainArray, FinegrainArray, HostArray, ManagedArray, MappedArray, MappedGuard,
+    MappedView, MappedViewMut, PinnedArray, PinnedGuard, Rejected, Transfer, coarsegrain_array,
+    coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like, managed_array,
+    managed_array_like, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
+    pinned_array_like, register,
 };
 pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
@@ -131,9 +133,9 @@ pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
 pub use runtime::{
-    DetectReport, Device, backend_driver, close, configure, current_context, current_device,
-    defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot, memory_stats,
-    runtime_config, select_device, synchronize,
+    DetectReport, Device, DeviceGuard, backend_driver, close, configure, current_context,
+    current_device, defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot,
+    memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
     Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,

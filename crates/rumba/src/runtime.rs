@@ -142,6 +142,90 @@ impl Device {
     pub fn context(&self) -> Result<Context> {
         context_for(self.id)
     }
+
+    /// Makes this device current for the calling thread until the returned guard is dropped,
+    /// which restores the device that was current before — also when the scope is left by an
+    /// error or a panic (Numba's `with cuda.gpus[1]:`). The device's context is created if
+    /// needed. Guards nest; each restores what it replaced. The guard belongs to the thread that
+    /// made it (it is not `Send`).
+    ///
+    /// # Errors
+    /// The runtime failed to start, or the device's context could not be created (the current
+    /// device is then unchanged).
+    ///
+    /// ```
+    /// let outer = rumba::current_device().unwrap();
+    /// {
+    ///     let _on = rumba::gpus().unwrap()[0].activate().unwrap();
+    ///     assert_eq!(rumba::current_device().unwrap().id(), 0);
+    /// }
+    /// assert_eq!(rumba::current_device().unwrap(), outer);
+    /// ```
+    pub fn activate(&self) -> Result<DeviceGuard> {
+        let previous = current_device()?.id;
+        select_device(self.id)?;
+        Ok(DeviceGuard {
+            previous,
+            _thread: std::marker::PhantomData,
+        })
+    }
+
+    /// Whether this device can access `peer`'s memory directly (Numba's
+    /// `ctx.can_access_peer(peer)`, CUDA's `cuDeviceCanAccessPeer`). A device is not its own
+    /// peer. Copies between devices do not need it ([`DeviceArray::copy_from_device`] with a
+    /// source on another device is a peer copy either way).
+    ///
+    /// [`DeviceArray::copy_from_device`]: crate::DeviceArray::copy_from_device
+    ///
+    /// # Errors
+    /// A backend that cannot tell ([`Error::Unsupported`]).
+    ///
+    /// ```
+    /// let gpus = rumba::gpus().unwrap();
+    /// assert!(!gpus[0].can_access_peer(&gpus[0]).unwrap());
+    /// ```
+    pub fn can_access_peer(&self, peer: &Device) -> Result<bool> {
+        runtime()?.driver.device_can_access_peer(self.id, peer.id)
+    }
+}
+
+/// Restores the previously current device when dropped (see [`Device::activate`]).
+///
+/// ```
+/// let guard = rumba::current_device().unwrap().activate().unwrap();
+/// assert_eq!(guard.previous().id(), 0);
+/// ```
+#[must_use = "the device stays current only while the guard lives"]
+pub struct DeviceGuard {
+    previous: usize,
+    /// Not `Send`: the current device is per thread, so the guard must drop where it was made.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+impl DeviceGuard {
+    /// The device that becomes current again when the guard drops.
+    ///
+    /// ```
+    /// let g = rumba::gpus().unwrap()[0].activate().unwrap();
+    /// assert_eq!(g.previous(), rumba::current_device().unwrap());
+    /// ```
+    pub fn previous(&self) -> Device {
+        Device { id: self.previous }
+    }
+}
+
+impl Drop for DeviceGuard {
+    fn drop(&mut self) {
+        // The previous device was a valid id; restoring is only the thread's choice (contexts
+        // are created lazily), which cannot fail.
+        CURRENT_DEVICE.with(|c| c.set(self.previous));
+    }
+}
+
+impl std::fmt::Debug for DeviceGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DeviceGuard(restores device {})", self.previous)
+    }
 }
 
 /// Every device of the running backend.

@@ -46,7 +46,7 @@ use crate::runtime::current_context;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StreamKind {
-    /// Handle 0: the default stream (legacy semantics).
+    /// Handle 0: the default stream (legacy semantics, or per-thread when so configured).
     Default,
     /// Handle 1: the legacy default stream.
     LegacyDefault,
@@ -105,7 +105,10 @@ pub fn stream() -> Result<Stream> {
     Ok(Stream::wrap(ctx, handle, StreamKind::Created))
 }
 
-/// The default stream (handle 0).
+/// The default stream (handle 0): the legacy default stream, or — with
+/// `RUMBA_PER_THREAD_DEFAULT_STREAM=1` ([`Config::per_thread_default_stream`](crate::Config::per_thread_default_stream),
+/// Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`) — the calling thread's per-thread default stream.
+/// Operations given no stream run on it either way.
 ///
 /// ```
 /// assert_eq!(rumba::default_stream().unwrap().handle().0, 0);
@@ -292,6 +295,11 @@ impl Stream {
     }
 
     /// A future that completes when all work queued so far is done, usable from any executor.
+    /// It resolves to the stream itself (as Numba's `async_done` future does), so code awaiting
+    /// several streams can tell which one finished.
+    ///
+    /// # Errors
+    /// The driver's error when the completion callback cannot be queued (an unknown stream).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -308,7 +316,8 @@ impl Stream {
     ///         std::thread::park();
     ///     }
     /// }
-    /// block_on(done).unwrap();
+    /// let finished = block_on(done).unwrap();
+    /// assert_eq!(finished.handle(), s.handle()); // resolves to the stream
     /// ```
     pub fn async_done(&self) -> Result<StreamDone> {
         let shared = Arc::new(Mutex::new(DoneState {
@@ -330,7 +339,10 @@ impl Stream {
                 }
             }),
         )?;
-        Ok(StreamDone { shared })
+        Ok(StreamDone {
+            shared,
+            stream: self.clone(),
+        })
     }
 
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
@@ -359,7 +371,9 @@ impl Stream {
         self.keep_alive(buf.clone())
     }
 
-    /// Queues a device-to-device copy of `src` into `dst` (equal lengths).
+    /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
+    /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
+    /// stream only: wait for the source device's work first).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -380,8 +394,27 @@ impl Stream {
                 dst.len()
             )));
         }
-        // SAFETY: two whole device allocations of equal length, kept alive until the stream
-        // reaches the copy.
+        if dst.device() != self.device() && !dst.is_empty() {
+            return Err(crate::Error::InvalidArgument(format!(
+                "{self} cannot copy into memory of device {}",
+                dst.device()
+            )));
+        }
+        if src.device() != self.device() && !src.is_empty() {
+            // SAFETY: as below; a peer copy between the two devices' allocations.
+            unsafe {
+                self.inner.ctx.driver().memcpy_peer_async(
+                    self.device(),
+                    dst.device_ptr(),
+                    src.device(),
+                    src.device_ptr(),
+                    src.len(),
+                    self.inner.handle,
+                )?;
+            }
+            return self.keep_alive((dst.clone(), src.clone()));
+        }
+        // SAFETY: two device ranges of equal length, kept alive until the stream reaches the copy.
         unsafe {
             self.inner.ctx.driver().memcpy_dtod_async(
                 self.device(),
@@ -406,6 +439,19 @@ impl Stream {
     /// ```
     pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
         self.inner.ctx.memalloc_on(bytes, self.inner.handle)
+    }
+
+    /// The stream entry of a CUDA Array Interface description of memory bound to this stream:
+    /// never 0 (the interface forbids it). Handle 0 is described as none under legacy semantics
+    /// and as 2 (the per-thread default stream) when per-thread default streams are configured.
+    pub(crate) fn interface_handle(&self) -> Option<u64> {
+        match self.inner.handle {
+            StreamHandle::DEFAULT if self.inner.ctx.config().per_thread_default_stream => {
+                Some(StreamHandle::PER_THREAD.0)
+            }
+            StreamHandle::DEFAULT => None,
+            h => Some(h.0),
+        }
     }
 
     /// Keeps `value` alive until the stream reaches this point.
@@ -536,23 +582,39 @@ struct DoneState {
 
 /// A future that completes when a stream has finished the work queued before it was created.
 ///
-/// Its output is `Ok(())`, or the error of earlier failed work on the stream.
+/// Its output is the stream (Numba's future resolves to the stream too), or the error of earlier
+/// failed work on the stream.
 ///
 /// ```
-/// let done = rumba::stream().unwrap().async_done().unwrap();
-/// let _: &dyn std::future::Future<Output = rumba::Result<()>> = &done;
+/// let s = rumba::stream().unwrap();
+/// let done = s.async_done().unwrap();
+/// assert_eq!(done.stream().handle(), s.handle());
+/// let _: &dyn std::future::Future<Output = rumba::Result<rumba::Stream>> = &done;
 /// ```
 pub struct StreamDone {
     shared: Arc<Mutex<DoneState>>,
+    stream: Stream,
+}
+
+impl StreamDone {
+    /// The stream this future waits for.
+    ///
+    /// ```
+    /// let s = rumba::legacy_default_stream().unwrap();
+    /// assert_eq!(s.async_done().unwrap().stream().kind(), rumba::StreamKind::LegacyDefault);
+    /// ```
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
 }
 
 impl Future for StreamDone {
-    type Output = Result<()>;
+    type Output = Result<Stream>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<()>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<Stream>> {
         let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         match st.status.take() {
-            Some(status) => Poll::Ready(status),
+            Some(status) => Poll::Ready(status.map(|()| self.stream.clone())),
             None => {
                 st.waker = Some(cx.waker().clone());
                 Poll::Pending

@@ -170,3 +170,51 @@ fn streams_and_events_go_through_the_resource_queue() {
     ctx.flush_deallocations().unwrap();
     assert_eq!(ctx.deallocations().resources.count, 0);
 }
+
+/// Numba's `MemoryPointer.view(start, stop)`: a view shares the allocation, which is released
+/// once, by the last of the parent and its views.
+#[test]
+fn buffer_views_share_the_allocation_and_keep_it_alive() {
+    let _g = setup();
+    let ctx = current_context().unwrap();
+    let parent = ctx.memalloc(64).unwrap();
+    parent
+        .copy_from_host(&(0..64).collect::<Vec<u8>>())
+        .unwrap();
+    let tail = parent.view(48..).unwrap();
+    let inner = tail.view(4..8).unwrap(); // bytes 52..56 of the parent
+    assert_eq!(
+        (tail.len(), inner.len(), inner.device_ptr()),
+        (16, 4, parent.device_ptr() + 52)
+    );
+    assert!(inner.same_allocation(&parent) && inner.is_view());
+    let empty = parent.view(64..64).unwrap();
+    assert!(empty.is_empty());
+    for bad in [parent.view(60..65), tail.view(17..), parent.view(..=64)] {
+        let err = bad.unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{err}");
+    }
+    #[allow(clippy::reversed_empty_ranges)]
+    let reversed = parent.view(10..5);
+    assert!(reversed.is_err());
+
+    // Writes through a view land in the parent's bytes, and only there.
+    inner.memset(0xee).unwrap();
+    let mut all = [0u8; 64];
+    parent.copy_to_host(&mut all).unwrap();
+    assert_eq!(&all[50..58], &[50, 51, 0xee, 0xee, 0xee, 0xee, 56, 57]);
+    let mut four = [0u8; 4];
+    inner.copy_to_host(&mut four).unwrap();
+    assert_eq!(four, [0xee; 4]);
+    assert!(
+        inner.copy_from_host(&[1; 5]).is_err(),
+        "the view's own length bounds it"
+    );
+
+    // The parent's last handle is not the allocation's last handle.
+    drop((parent, tail, empty));
+    assert_eq!(pending(), 0, "a live view keeps the allocation");
+    drop(inner);
+    assert_eq!(pending(), 1, "released once, by the last view");
+    ctx.flush_deallocations().unwrap();
+}

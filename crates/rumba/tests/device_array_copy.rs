@@ -378,3 +378,41 @@ fn every_element_type_round_trips() {
     rt([num_complex::Complex::new(1.0f32, 2.0); 3]);
     rt([num_complex::Complex::new(1.0f64, 2.0); 3]);
 }
+
+/// Numba's `test_issue_8477`: zero-length arrays whose strides differ copy in every direction,
+/// and `to_device` of a zero-length host array keeps the host's strides.
+#[test]
+fn zero_length_arrays_keep_their_strides_and_copy_whatever_the_strides() {
+    setup();
+    // A device array of shape (0,) with strides (8,) ...
+    let dev = rumba::device_array_with_strides::<i8, _>(0, &[8]).unwrap();
+    assert_eq!(dev.strides(), &[8]);
+    // ... and a host array of shape (0,) with strides (0,) (ndarray's own zero-length strides).
+    let mut host = Array1::<i8>::zeros(0);
+    assert_eq!(host.strides(), &[0]);
+    dev.copy_to_host_into(&mut host).unwrap();
+    dev.copy_from_host(&host).unwrap();
+    let from_host = to_device(&host).unwrap();
+    assert_eq!(from_host.shape(), &[0]);
+    assert_eq!(from_host.strides(), &[0], "the host's strides are kept");
+    dev.copy_from_device(&from_host).unwrap();
+    from_host.copy_from_device(&dev).unwrap();
+
+    // Explicit host strides of a zero-length 2-d array are kept too, in bytes.
+    let full = Array2::<i32>::zeros((2, 3));
+    let v = full.slice(s![0..0, ..]);
+    assert_eq!(
+        v.strides(),
+        &[0, 1],
+        "ndarray zeroes the stride of a length-0 axis"
+    );
+    let d = to_device(&v).unwrap();
+    // Packing would give (12, 4); the host's (0, 1) elements are (0, 4) bytes.
+    assert_eq!((d.shape(), d.strides()), (&[0, 3][..], &[0, 4][..]));
+    assert_eq!(d.buffer().len(), 0, "nothing is allocated");
+    assert_eq!(to_device_alloc(&v).unwrap().strides(), &[0, 4]);
+    assert_eq!(d.copy_to_host().unwrap().shape(), &[0, 3]);
+    // A non-empty array is still packed by the empty_like rule.
+    let t = Array2::<i32>::zeros((2, 3));
+    assert_eq!(to_device(&t.t()).unwrap().strides(), &[4, 12]);
+}

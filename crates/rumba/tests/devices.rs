@@ -107,3 +107,226 @@ fn device_side_temporaries_follow_the_array_not_the_current_device() {
         .unwrap();
     assert_eq!(d.copy_to_host().unwrap(), array![[1, 1, 2], [4, 4, 5]]);
 }
+
+/// Numba's `test_gpus_cudevice_indexing` and `test_accepted_context_switch`: `with cuda.gpus[i]`
+/// as a guard that makes a device current and restores the previous one when dropped.
+#[test]
+fn a_device_guard_makes_a_device_current_and_restores_the_previous_one() {
+    let _s = setup();
+    rumba::select_device(0).unwrap();
+    // Device 3 is the close/reset test's alone (a thread that uses it stays attached to it).
+    for d in rumba::gpus().unwrap().into_iter().take(3) {
+        let g = d.activate().unwrap();
+        assert_eq!(rumba::current_device().unwrap().id(), d.id());
+        assert_eq!(rumba::current_context().unwrap().device_id(), d.id());
+        assert_eq!(g.previous().id(), 0);
+        drop(g);
+        assert_eq!(rumba::current_device().unwrap().id(), 0);
+    }
+    fn switch_gpu() -> usize {
+        let _on1 = rumba::gpus().unwrap()[1].activate().unwrap();
+        rumba::current_context().unwrap().device_id()
+    }
+    let outer = rumba::gpus().unwrap()[0].activate().unwrap();
+    assert_eq!(switch_gpu(), 1);
+    assert_eq!(
+        rumba::current_device().unwrap().id(),
+        0,
+        "restored on return"
+    );
+    drop(outer);
+
+    // Nested guards unwind in order, and a select_device inside a guard is undone by it.
+    let g1 = rumba::gpus().unwrap()[1].activate().unwrap();
+    let g2 = rumba::gpus().unwrap()[2].activate().unwrap();
+    rumba::select_device(0).unwrap();
+    drop(g2);
+    assert_eq!(rumba::current_device().unwrap().id(), 1);
+    drop(g1);
+    assert_eq!(rumba::current_device().unwrap().id(), 0);
+}
+
+#[test]
+fn a_device_guard_restores_the_previous_device_when_the_scope_panics() {
+    let _s = setup();
+    rumba::select_device(2).unwrap();
+    let r = std::panic::catch_unwind(|| {
+        let _on1 = rumba::gpus().unwrap()[1].activate().unwrap();
+        assert_eq!(rumba::current_device().unwrap().id(), 1);
+        panic!("inside the guarded scope");
+    });
+    assert!(r.is_err());
+    assert_eq!(rumba::current_device().unwrap().id(), 2);
+    // And when a `?` leaves the scope early.
+    fn fails() -> rumba::Result<()> {
+        let _on0 = rumba::gpus()?[0].activate()?;
+        rumba::select_device(99)?;
+        Ok(())
+    }
+    assert!(fails().is_err());
+    assert_eq!(rumba::current_device().unwrap().id(), 2);
+    rumba::select_device(0).unwrap();
+}
+
+/// Numba's `test_multigpu_context` and `test_with_context`: work inside a guard runs on its
+/// device, with host arguments copied in and out.
+#[test]
+fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
+    let _s = setup();
+    use rumba::kernel::{Arr, Kernel};
+    let copy_plus_1 = Kernel::<(Arr<f64>, Arr<f64>)>::new("copy_plus_1", |t, (inp, out)| {
+        let i = t.grid1();
+        if i < out.len() {
+            out.set(i, inp.get(i) + 1.0);
+        }
+    });
+    let n = 32;
+    let a = ndarray::Array1::from_iter((0..n).map(f64::from));
+    let mut b = a.clone();
+    {
+        let _g = rumba::gpus().unwrap()[0].activate().unwrap();
+        copy_plus_1
+            .configure(1, n as u32)
+            .launch((&a, &mut b))
+            .unwrap();
+    }
+    assert_eq!(b, &a + 1.0);
+    let (mut b0, mut b1) = (a.clone(), a.clone());
+    let (on0, on1);
+    {
+        let _g0 = rumba::gpus().unwrap()[0].activate().unwrap();
+        copy_plus_1
+            .configure(1, n as u32)
+            .launch((&a, &mut b0))
+            .unwrap();
+        on0 = rumba::to_device(&a).unwrap();
+        {
+            let _g1 = rumba::gpus().unwrap()[1].activate().unwrap();
+            copy_plus_1
+                .configure(1, n as u32)
+                .launch((&a, &mut b1))
+                .unwrap();
+            on1 = rumba::to_device(&a).unwrap();
+        }
+    }
+    assert_eq!((b0, b1), (&a + 1.0, &a + 1.0));
+    assert_eq!((on0.buffer().device(), on1.buffer().device()), (0, 1));
+    let add = Kernel::<(Arr<f64>, f64)>::new("vector_add_scalar", |t, (arr, val)| {
+        let i = t.grid1();
+        if i < arr.len() {
+            arr.set(i, arr.get(i) + val);
+        }
+    });
+    {
+        let _g = rumba::gpus().unwrap()[1].activate().unwrap();
+        add.configure(1, n as u32).launch((&on1, 2.0)).unwrap();
+        assert_eq!(on1.copy_to_host().unwrap(), &a + 2.0);
+    }
+    // A device array of another device is refused as a kernel argument, naming both devices.
+    let err = add.configure(1, n as u32).launch((&on1, 1.0)).unwrap_err();
+    assert!(err.to_string().contains("device 1"), "{err}");
+}
+
+/// Numba's `test_with_context_peer_copy`: an array on device 1 receives device 0's data.
+#[test]
+fn peer_access_and_copies_between_devices() {
+    let _s = setup();
+    let gpus = rumba::gpus().unwrap();
+    assert!(gpus[0].can_access_peer(&gpus[1]).unwrap());
+    assert!(gpus[1].can_access_peer(&gpus[0]).unwrap());
+    assert!(
+        !gpus[1].can_access_peer(&gpus[1]).unwrap(),
+        "not its own peer"
+    );
+
+    let host = ndarray::Array1::from_iter((0..10).map(|i| i as f32));
+    let arr1 = {
+        let _g = gpus[0].activate().unwrap();
+        rumba::to_device(&host).unwrap()
+    };
+    let arr2 = {
+        let _g = gpus[1].activate().unwrap();
+        rumba::to_device(&ndarray::Array1::<f32>::zeros(10)).unwrap()
+    };
+    {
+        let _g = gpus[0].activate().unwrap();
+        arr2.copy_from_device(&arr1).unwrap();
+        assert_eq!(arr2.copy_to_host().unwrap(), host);
+    }
+    // The other way, asynchronously on a stream of the destination device.
+    let back = {
+        let _g = gpus[0].activate().unwrap();
+        rumba::device_array::<f32, _>(10, rumba::Order::C).unwrap()
+    };
+    arr2.slice(ndarray::s![..5])
+        .unwrap()
+        .assign(-1.0f32)
+        .unwrap();
+    let s0 = {
+        let _g = gpus[0].activate().unwrap();
+        rumba::stream().unwrap()
+    };
+    back.copy_from_device_on(&arr2, &s0).unwrap();
+    s0.synchronize().unwrap();
+    let mut expect = host.clone();
+    expect.slice_mut(ndarray::s![..5]).fill(-1.0);
+    assert_eq!(back.copy_to_host().unwrap(), expect);
+
+    // Bytes between buffers of two devices, synchronously and on a stream.
+    let b1 = arr1.buffer().view(0..8).unwrap();
+    let b2 = arr2.buffer().view(32..40).unwrap();
+    b2.copy_from_device(&b1).unwrap();
+    s0.copy_device(&arr1.buffer().view(8..16).unwrap(), &b2)
+        .unwrap();
+    s0.synchronize().unwrap();
+    let got = arr1.copy_to_host().unwrap();
+    assert_eq!(&got.to_vec()[..4], &[0.0, 1.0, 0.0, 1.0]);
+    let into_other = s0.copy_device(&b2, &b1).unwrap_err();
+    assert!(into_other.to_string().contains("device 1"), "{into_other}");
+
+    // A strided copy between devices is refused before anything is queued.
+    let strided = arr1.slice(ndarray::s![..;2]).unwrap();
+    let dst = arr2.slice(ndarray::s![..5]).unwrap();
+    let before = arr2.copy_to_host().unwrap();
+    let err = dst.copy_from_device(&strided).unwrap_err();
+    assert!(matches!(err, rumba::Error::NotContiguous(_)), "{err}");
+    assert_eq!(arr2.copy_to_host().unwrap(), before);
+}
+
+#[test]
+fn a_synchronous_peer_copy_waits_for_the_source_devices_queued_work() {
+    let _s = setup();
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let gpus = rumba::gpus().unwrap();
+    let (src, s0) = {
+        let _g = gpus[0].activate().unwrap();
+        (
+            rumba::device_array::<u32, _>(1024, rumba::Order::C).unwrap(),
+            rumba::stream().unwrap(),
+        )
+    };
+    let dst = {
+        let _g = gpus[1].activate().unwrap();
+        rumba::device_array::<u32, _>(1024, rumba::Order::C).unwrap()
+    };
+    let (open_tx, open_rx) = mpsc::channel::<()>();
+    s0.add_callback(move |_, _| {
+        let _ = open_rx.recv_timeout(Duration::from_secs(20));
+    })
+    .unwrap();
+    src.assign_on(7u32, &s0).unwrap(); // behind the gate, on a blocking stream of device 0
+    let (done_tx, done_rx) = mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        dst.copy_from_device(&src).unwrap();
+        done_tx.send(dst.copy_to_host().unwrap()).unwrap();
+    });
+    assert!(
+        done_rx.recv_timeout(Duration::from_millis(300)).is_err(),
+        "the peer copy waited for the source device's earlier work"
+    );
+    open_tx.send(()).unwrap();
+    let got = done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(got.iter().all(|&x| x == 7));
+    worker.join().unwrap();
+}

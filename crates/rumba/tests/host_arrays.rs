@@ -207,3 +207,37 @@ fn size_zero_and_like_constructors() {
     let gl = rumba::managed_array_like(&d).unwrap();
     assert_eq!(gl.layout().strides(), d.strides());
 }
+
+/// Numba's `test_managed_alloc_driver_host_attach` and `test_managed_array_attach_host`: managed
+/// memory attached to the host (`attach_global=False`) is written by the device and read by the
+/// host after synchronization, like globally attached memory (the sim, like CUDA 6.0+ devices on
+/// Linux, has concurrent managed access).
+#[test]
+fn managed_memory_attached_to_the_host() {
+    setup();
+    use rumba::driver::ManagedAttach;
+    let drv = rumba::backend_driver().unwrap();
+    let n = 4096;
+    let p = drv
+        .mem_alloc_managed_attached(0, n, ManagedAttach::Host)
+        .unwrap();
+    let d = drv.host_device_pointer(0, p).unwrap();
+    // SAFETY: no Rust reference to the managed memory exists while the device writes it.
+    unsafe { drv.memset(0, d, 0xab, n) }.unwrap();
+    rumba::synchronize().unwrap();
+    // SAFETY: the memset has completed; nothing else uses the memory.
+    let bytes = unsafe { std::slice::from_raw_parts(p, n) };
+    assert!(bytes.iter().all(|&b| b == 0xab));
+    // SAFETY: `bytes` is no longer used.
+    unsafe { drv.mem_free_managed(p) }.unwrap();
+
+    for attach in [ManagedAttach::Global, ManagedAttach::Host] {
+        let mut a = rumba::host::managed_array_attached::<f64, _>(100, Order::C, attach).unwrap();
+        assert_eq!(a.attachment(), attach);
+        a.view_mut().fill(123.456);
+        assert!(a.view().iter().all(|&x| x == 123.456));
+        a.device_mut().fill(1.0).unwrap();
+        rumba::current_context().unwrap().synchronize().unwrap();
+        assert!(a.view().iter().all(|&x| x == 1.0), "{attach:?}");
+    }
+}

@@ -153,12 +153,86 @@ fn a_freed_allocation_can_no_longer_be_opened() {
 }
 
 #[test]
-fn size_zero_arrays_and_imports_cannot_be_exported() {
+fn size_zero_arrays_cannot_be_exported() {
     setup();
     let empty = rumba::device_array::<f64, _>(0, rumba::array::Order::C).unwrap();
     assert!(empty.get_ipc_handle().is_err());
-    let d = rumba::to_device(&host()).unwrap();
-    let imp = rumba::as_cuda_array::<f64, Ix1, _>(d).unwrap();
+}
+
+/// An object that exposes nothing but the interface (Numba's `ForeignArray`).
+struct Foreign(rumba::DeviceArray<f64, Ix1>);
+
+impl rumba::interop::CudaArray for Foreign {
+    fn describe(&self) -> rumba::Result<rumba::CudaArrayInterface> {
+        Ok(self.0.cuda_array_interface())
+    }
+}
+
+// SAFETY: the description is that of the device array the wrapper owns and keeps alive.
+unsafe impl rumba::interop::DeviceMemoryOwner for Foreign {}
+
+/// Numba's `test_ipc_array` / `test_ipc_handle_serialization` with `foreign=True`: arrays imported
+/// through the CUDA Array Interface — whole, and views `[3:]`, `[3:8]`, `[:8]` — are exported
+/// through the allocation that contains them, offset kept.
+#[test]
+fn arrays_imported_through_the_interface_are_exported_with_their_offsets() {
+    setup();
+    let h = host();
+    let d = rumba::to_device(&h).unwrap();
+    let cases = [
+        (d.clone(), h.view()),
+        (d.slice(s![3..]).unwrap(), h.slice(s![3..])),
+        (d.slice(s![3..8]).unwrap(), h.slice(s![3..8])),
+        (d.slice(s![..8]).unwrap(), h.slice(s![..8])),
+        (d.slice(s![1..;3]).unwrap(), h.slice(s![1..;3])),
+    ];
+    for (view, expect) in cases {
+        let foreign = rumba::as_cuda_array::<f64, Ix1, _>(Foreign(view.clone())).unwrap();
+        assert!(foreign.buffer().is_foreign());
+        let handle = foreign.get_ipc_handle().unwrap();
+        let owned = view.get_ipc_handle().unwrap();
+        // The same allocation and range as exporting the original view.
+        assert_eq!(handle.ipc(), owned.ipc());
+        assert_eq!(handle.ipc().offset, view.layout().offset());
+        assert_eq!(run_child("read", &handle), join(expect));
+        // Serialised and parsed, as Numba pickles it.
+        let text = handle.to_string();
+        let back: IpcArrayHandle = text.parse().unwrap();
+        assert_eq!(run_child("read", &back), join(expect));
+    }
+}
+
+#[test]
+fn dlpack_imports_are_exported_too() {
+    setup();
+    let h = host();
+    let d = rumba::to_device(&h).unwrap();
+    let tensor = d.slice(s![2..]).unwrap().to_dlpack(None).unwrap();
+    let imported = rumba::from_dlpack::<f64, Ix1>(tensor).unwrap();
+    let handle = imported.get_ipc_handle().unwrap();
+    assert_eq!(handle.ipc().offset, 16);
+    assert_eq!(run_child("read", &handle), join(h.slice(s![2..])));
+}
+
+#[test]
+fn memory_that_cannot_be_exported_is_unsupported_and_says_why() {
+    setup();
+    // Mapped host memory described through the interface and imported (unsafely) as a device
+    // array: it is host memory, not a device allocation.
+    let mut m = rumba::mapped_array::<f64, _>(4, rumba::Order::C, false, false).unwrap();
+    m.view_mut().fill(1.0);
+    let desc = rumba::interop::CudaArray::describe(&m).unwrap();
+    // SAFETY: only the export below looks at the import; `m` outlives it and is not written.
+    let imp =
+        unsafe { rumba::from_cuda_array_interface::<f64, Ix1, _>(&desc, (), Default::default()) }
+            .unwrap();
     let err = imp.get_ipc_handle().unwrap_err();
     assert!(matches!(err, rumba::Error::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("not a device allocation"), "{err}");
+    drop(imp);
+    drop(m);
+    // Memory a child opened from our handle cannot be exported again by the child.
+    let d = rumba::to_device(&host()).unwrap();
+    let report = run_child("reexport", &d.get_ipc_handle().unwrap());
+    assert!(report.contains("cannot be exported again"), "{report}");
 }

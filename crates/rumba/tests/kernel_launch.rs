@@ -637,6 +637,55 @@ fn in_out_inout_transfer_counts() {
     );
 }
 
+/// A kernel's default transfer policy (Numba's `In` by configuration) decides what a bare
+/// `&mut` host array means; the wrappers still choose per argument.
+#[test]
+fn a_kernels_transfer_policy_governs_bare_host_arrays() {
+    use rumba::kernel::HostTransfer;
+    let inc = Kernel::<(Arr<f32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1.0));
+    let mut host = Array1::from_elem(16, 1.0f32);
+
+    let read_only = inc.clone().with_host_transfer(HostTransfer::In);
+    assert_eq!(
+        (inc.host_transfer(), read_only.host_transfer()),
+        (HostTransfer::InOut, HostTransfer::In)
+    );
+    let before = auto_transfers();
+    read_only.configure(1, 16).launch((&mut host,)).unwrap();
+    legacy().synchronize().unwrap();
+    let d = auto_transfers().since(&before);
+    assert_eq!((d.to_device, d.to_host, d.bytes_to_device), (1, 0, 64));
+    assert_eq!(
+        host[0], 1.0,
+        "policy In: the kernel's writes are not copied back"
+    );
+    // An explicit wrapper overrides the policy.
+    read_only
+        .configure(1, 16)
+        .launch((InOut(&mut host),))
+        .unwrap();
+    assert_eq!(host[0], 2.0);
+
+    let write_only = inc.clone().with_host_transfer(HostTransfer::Out);
+    let before = auto_transfers();
+    write_only.configure(1, 16).launch((&mut host,)).unwrap();
+    let d = auto_transfers().since(&before);
+    assert_eq!((d.to_device, d.to_host), (0, 1));
+    assert_eq!(
+        host[0], 1.0,
+        "policy Out: nothing copied in, the kernel saw zeros"
+    );
+    // A shared host array can only be read: copied in whatever the policy.
+    let before = auto_transfers();
+    write_only.configure(1, 16).launch((&host,)).unwrap();
+    legacy().synchronize().unwrap();
+    assert_eq!(auto_transfers().since(&before).to_device, 1);
+
+    // The original kernel keeps the conservative default.
+    inc.configure(1, 16).launch((&mut host,)).unwrap();
+    assert_eq!(host[0], 2.0);
+}
+
 #[test]
 fn launches_are_asynchronous_and_keep_their_arrays_alive() {
     setup();
@@ -686,11 +735,7 @@ fn launch_order_on_one_stream_and_the_legacy_stream() {
 fn a_kernel_without_sim_code_is_refused() {
     setup();
     use rumba::driver::{CudaKernelSource, KernelFunction, KernelLaunch, StreamHandle};
-    let f = KernelFunction {
-        name: "cuda_only".into(),
-        sim: None,
-        cuda: Some(CudaKernelSource::new("", "cuda_only")),
-    };
+    let f = KernelFunction::new("cuda_only").with_form(CudaKernelSource::new("", "cuda_only"));
     let launch = KernelLaunch {
         function: &f,
         grid: [1; 3],
@@ -702,6 +747,15 @@ fn a_kernel_without_sim_code_is_refused() {
     // SAFETY: no arguments.
     let e = unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap_err();
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    let m = e.to_string();
+    for part in [
+        "kernel 'cuda_only'",
+        "no Rust body",
+        "sim backend",
+        "#[rumba::kernel]",
+    ] {
+        assert!(m.contains(part), "{m:?} lacks {part:?}");
+    }
 }
 
 #[test]

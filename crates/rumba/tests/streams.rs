@@ -149,11 +149,29 @@ fn async_done_completes_under_a_minimal_executor_after_the_work() {
     .unwrap();
     let done = s.async_done().unwrap();
     gate_tx.send(()).unwrap();
-    common::within(10, "async_done", move || common::block_on(done)).unwrap();
+    let finished = common::within(10, "async_done", move || common::block_on(done)).unwrap();
     assert!(
         *flag.lock().unwrap(),
         "the future completed only after earlier work"
     );
+    // Numba's future resolves to the stream: which stream finished is known from the result.
+    assert_eq!(finished.handle(), s.handle());
+    assert_eq!(finished.kind(), rumba::StreamKind::Created);
+}
+
+#[test]
+fn async_done_futures_of_several_streams_each_resolve_to_their_own_stream() {
+    let _serial = setup();
+    let streams: Vec<rumba::Stream> = (0..3).map(|_| rumba::stream().unwrap()).collect();
+    let mut all: Vec<rumba::Stream> = streams.clone();
+    all.push(rumba::legacy_default_stream().unwrap());
+    all.push(rumba::per_thread_default_stream().unwrap());
+    for s in &all {
+        let done = s.async_done().unwrap();
+        assert_eq!(done.stream().handle(), s.handle());
+        let got = common::block_on(done).unwrap();
+        assert_eq!((got.handle(), got.kind()), (s.handle(), s.kind()));
+    }
 }
 
 #[test]
@@ -279,4 +297,26 @@ fn a_stream_in_use_survives_its_last_handle() {
     let mut out = vec![0u8; 1 << 20];
     buf.copy_to_host(&mut out).unwrap();
     assert!(out.iter().all(|&b| b == 5));
+}
+
+/// The contrast to `streams_per_thread.rs`: without `RUMBA_PER_THREAD_DEFAULT_STREAM`, the default
+/// stream is the legacy one, and synchronous work waits for earlier work of blocking streams.
+#[test]
+fn without_the_switch_synchronous_work_waits_for_blocking_streams() {
+    let _serial = setup();
+    assert!(!rumba::runtime_config().unwrap().per_thread_default_stream);
+    let d = rumba::to_device(&[1u8, 2, 3]).unwrap();
+    let blocking = rumba::stream().unwrap();
+    let (open_tx, open_rx) = mpsc::channel::<()>();
+    blocking
+        .add_callback(move |_, _| {
+            let _ = open_rx.recv_timeout(Duration::from_secs(20));
+        })
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::spawn(move || tx.send(d.copy_to_host().unwrap().to_vec()).unwrap());
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+    open_tx.send(()).unwrap();
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), [1, 2, 3]);
+    worker.join().unwrap();
 }

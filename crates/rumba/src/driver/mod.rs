@@ -5,6 +5,9 @@
 //! simulated GPU in pure Rust, always available) and `cuda` (behind the `cuda` cargo feature).
 //! Nothing above this layer knows which one it talks to; the safe, reference-counted types
 //! ([`DeviceBuffer`](crate::memory::DeviceBuffer), [`Stream`](crate::Stream), …) are built on top.
+//! A kernel reaches the driver as one backend-neutral [`KernelFunction`] from which each backend
+//! takes the form it runs (a Rust body, CUDA C, OpenCL C; see [`KernelForm`]). The Rust form is
+//! run by the kernel [`engine`], which lives with the simulator.
 //!
 //! Most programs never call the driver directly. It is public for the same reason cudarc's
 //! `result` layer is: a reader who wants to know "what device call does this make" finds it here,
@@ -25,51 +28,31 @@
 //! ```
 
 pub mod sim;
+/// The host kernel engine: the runtime of a kernel's Rust form (see [`sim::engine`]). It lives
+/// with the simulator, the backend that runs kernels on the host; the kernel layer reaches it
+/// here, by what it is rather than by the backend that hosts it.
+pub use sim::engine;
 
 mod kernel;
-pub use kernel::{CudaKernelSource, KernelArg, KernelArrayArg, KernelFunction, KernelLaunch};
+pub use kernel::{
+    CudaKernelSource, HostArg, HostArray, HostKernel, HostKernelFn, HostLaunch, KernelArg,
+    KernelArrayArg, KernelForm, KernelFunction, KernelLaunch, OpenClKernelSource,
+};
 
 #[cfg(feature = "cuda")]
 pub mod cuda;
+
+mod types;
+pub use types::{
+    DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,
+    PageLocking, StreamHandle, StridedCopy, StridedSource,
+};
 
 use std::any::Any;
 use std::fmt;
 
 use crate::config::{BackendChoice, Config};
 use crate::error::{Error, Result};
-
-/// A device address. Device pointers are plain integers: host code cannot dereference them.
-pub type DevicePtr = u64;
-
-/// A raw stream handle as the backend knows it.
-///
-/// The three built-in handles are [`StreamHandle::DEFAULT`] (0), [`StreamHandle::LEGACY`] (1) and
-/// [`StreamHandle::PER_THREAD`] (2), exactly as in CUDA.
-///
-/// ```
-/// use rumba::driver::StreamHandle;
-/// assert_eq!(StreamHandle::LEGACY.0, 1);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StreamHandle(pub u64);
-
-impl StreamHandle {
-    /// The default stream (handle 0): behaves as the legacy default stream.
-    pub const DEFAULT: StreamHandle = StreamHandle(0);
-    /// The legacy default stream (handle 1), which synchronizes with every blocking stream.
-    pub const LEGACY: StreamHandle = StreamHandle(1);
-    /// The per-thread default stream (handle 2): one per host thread.
-    pub const PER_THREAD: StreamHandle = StreamHandle(2);
-}
-
-/// A raw event handle.
-///
-/// ```
-/// let e = rumba::driver::EventHandle(5);
-/// assert_eq!(e.0, 5);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct EventHandle(pub u64);
 
 /// Which backend a driver implements.
 ///
@@ -93,141 +76,6 @@ impl fmt::Display for BackendKind {
     }
 }
 
-/// Flags for page-locked host allocations and registrations (CUDA's `CU_MEMHOSTALLOC_*`).
-///
-/// ```
-/// let f = rumba::driver::HostAllocFlags { mapped: true, ..Default::default() };
-/// assert!(f.mapped && !f.portable);
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct HostAllocFlags {
-    /// Usable from every device, not only the one current at allocation.
-    pub portable: bool,
-    /// Mapped into the device address space (the device reads and writes it directly).
-    pub mapped: bool,
-    /// Write-combined: fast for the host to write and the device to read, slow for the host to read.
-    pub write_combined: bool,
-}
-
-/// Whether the host OS lets this process page-lock memory.
-///
-/// ```
-/// let p = rumba::driver::PageLocking::Refused("RLIMIT_MEMLOCK is 64 KiB".into());
-/// assert!(!p.is_available());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PageLocking {
-    /// `mlock` works: pinned memory is really page-locked.
-    Available,
-    /// The OS refused; pinned allocations still succeed but are ordinary pageable memory.
-    Refused(String),
-}
-
-impl PageLocking {
-    /// True when host memory can really be page-locked.
-    ///
-    /// ```
-    /// assert!(rumba::driver::PageLocking::Available.is_available());
-    /// ```
-    pub fn is_available(&self) -> bool {
-        matches!(self, PageLocking::Available)
-    }
-}
-
-/// What a device is, as [`Driver::device_info`] reports it.
-///
-/// ```
-/// use rumba::driver::{Driver, sim::SimDriver};
-/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
-/// let info = drv.device_info(0).unwrap();
-/// assert_eq!(info.warp_size, 32);
-/// assert!(info.compute_capability.is_none()); // the sim has none
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceInfo {
-    /// Device ordinal.
-    pub ordinal: usize,
-    /// Marketing or simulator name.
-    pub name: String,
-    /// Total device memory in bytes.
-    pub total_memory: usize,
-    /// `(major, minor)` on CUDA; `None` on the sim.
-    pub compute_capability: Option<(u32, u32)>,
-    /// Number of multiprocessors (on the sim: worker threads that run blocks).
-    pub multiprocessors: u32,
-    /// Threads per warp.
-    pub warp_size: u32,
-    /// Largest number of threads in one block.
-    pub max_threads_per_block: u32,
-    /// Largest static + dynamic shared memory per block, in bytes.
-    pub max_shared_memory_per_block: usize,
-    /// Whether pinned host memory is really page-locked.
-    pub page_locking: PageLocking,
-}
-
-/// What a strided copy reads: another strided device range, or one element's bytes to broadcast.
-///
-/// ```
-/// let fill = rumba::driver::StridedSource::Fill(&[1, 0, 0, 0]); // the i32 value 1
-/// assert!(matches!(fill, rumba::driver::StridedSource::Fill(b) if b.len() == 4));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StridedSource<'a> {
-    /// Device memory: the address of the element at index 0 and one byte stride per axis
-    /// (negative and zero allowed). It may live on another device of the same driver.
-    Device {
-        /// Address of the element at index `(0, …, 0)`.
-        ptr: DevicePtr,
-        /// Byte strides, one per axis of [`StridedCopy::shape`].
-        strides: &'a [isize],
-    },
-    /// One element's bytes (`itemsize` of them), written to every destination element.
-    Fill(&'a [u8]),
-}
-
-/// One strided device operation: for every index `i` of `shape`, the `itemsize` bytes at
-/// `dst + Σ i·dst_strides` receive the element `i` of `src`. This is the general device-side copy
-/// behind assignment into strided views, broadcasting, transposing copies and gathers; a CUDA
-/// backend implements it with one built-in kernel (one thread per element, shape and strides as
-/// arguments).
-///
-/// Source and destination must not overlap unless every element maps onto itself; otherwise the
-/// result is unspecified (as for any kernel that reads what it writes). Callers stage through a
-/// temporary when they might overlap.
-///
-/// ```
-/// use rumba::driver::{Driver, StreamHandle, StridedCopy, StridedSource, sim::SimDriver};
-/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
-/// let p = drv.mem_alloc(0, 8).unwrap();
-/// // Every other byte of 8 set to 7: shape (4,), stride 2.
-/// let copy = StridedCopy { shape: &[4], itemsize: 1, dst: p, dst_strides: &[2], src: StridedSource::Fill(&[7]) };
-/// // SAFETY: `p` is an 8-byte device allocation that nothing else uses.
-/// unsafe { drv.copy_strided_async(0, &copy, StreamHandle::LEGACY) }.unwrap();
-/// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
-/// let mut out = [0u8; 8];
-/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
-/// assert_eq!(out, [7, 0, 7, 0, 7, 0, 7, 0]);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StridedCopy<'a> {
-    /// Number of elements along each axis (the same for both sides).
-    pub shape: &'a [usize],
-    /// Bytes per element (> 0).
-    pub itemsize: usize,
-    /// Address of the destination element at index `(0, …, 0)`.
-    pub dst: DevicePtr,
-    /// Destination byte strides, one per axis (negative and zero allowed).
-    pub dst_strides: &'a [isize],
-    /// What each element receives.
-    pub src: StridedSource<'a>,
-}
-
-/// A function run by a stream once all work queued before it has completed.
-///
-/// It receives `Ok(())`, or the error of earlier failed work that has not yet been reported. It runs
-/// off the calling host thread and must not wait on its own stream.
-pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
-
 /// One object-safe trait over a device API.
 ///
 /// All sizes are in bytes; all device addresses are [`DevicePtr`]s. Calls that take a `device`
@@ -236,11 +84,14 @@ pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
 ///
 /// # Safety
 /// rumba's safe types read and write host memory that a driver hands out, so an implementor
-/// promises that on success [`host_alloc`](Driver::host_alloc) and
-/// [`mem_alloc_managed`](Driver::mem_alloc_managed) return a non-null pointer to
+/// promises that on success [`host_alloc`](Driver::host_alloc),
+/// [`mem_alloc_managed`](Driver::mem_alloc_managed),
+/// [`mem_alloc_managed_attached`](Driver::mem_alloc_managed_attached) and
+/// [`host_alloc_grained`](Driver::host_alloc_grained) return a non-null pointer to
 /// `bytes` of zeroed host memory that nothing else uses, readable and writable from any thread
 /// until it is passed to [`host_free`](Driver::host_free) /
-/// [`mem_free_managed`](Driver::mem_free_managed); and that the device touches host memory only
+/// [`mem_free_managed`](Driver::mem_free_managed) / [`host_free_grained`](Driver::host_free_grained);
+/// and that the device touches host memory only
 /// in the operations and within the bounds that the callers of its `unsafe` methods allow.
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
@@ -403,6 +254,87 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()>;
 
+    /// Whether `device` can access memory of `peer` directly (`cuDeviceCanAccessPeer`): kernels
+    /// and strided copies on `device` may then read and write `peer`'s memory once peer access
+    /// is enabled. A device is not its own peer (`false`, as CUDA answers). Peer copies
+    /// ([`memcpy_peer`](Driver::memcpy_peer)) work either way. The default is
+    /// [`Error::Unsupported`] naming the backend.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// assert!(drv.device_can_access_peer(0, 1).unwrap());
+    /// assert!(!drv.device_can_access_peer(0, 0).unwrap());
+    /// assert!(drv.device_can_access_peer(0, 2).is_err()); // no device 2
+    /// ```
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        let _ = (device, peer);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot tell whether devices can access each other's memory",
+            self.backend()
+        )))
+    }
+
+    /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
+    /// returning when the copy is complete. It is ordered after earlier work of both devices'
+    /// legacy default streams (as synchronous copies are) and needs no peer access. The default
+    /// is [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod`](Driver::memcpy_dtod): both ranges must be device memory (of their
+    /// devices) that no Rust reference uses while the copy runs.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let (a, b) = (drv.mem_alloc(0, 4).unwrap(), drv.mem_alloc(1, 4).unwrap());
+    /// // SAFETY: two fresh device allocations of 4 bytes that nothing else uses.
+    /// unsafe { drv.memset(0, a, 7, 4) }.unwrap();
+    /// unsafe { drv.memcpy_peer(1, b, 0, a, 4) }.unwrap();
+    /// let mut out = [0u8; 4];
+    /// unsafe { drv.memcpy_dtoh(1, &mut out, b) }.unwrap();
+    /// assert_eq!(out, [7; 4]);
+    /// ```
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
+
+    /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
+    /// a stream of `dst_device` (`cuMemcpyPeerAsync`). It is ordered with that stream only: work
+    /// of `src_device` that writes the source must be waited for first (an event, or a
+    /// synchronization). Needs no peer access. The default is [`Error::Unsupported`] naming the
+    /// backend.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod_async`](Driver::memcpy_dtod_async): both ranges must be device memory
+    /// that stays allocated, and unused by Rust references, until the stream has run the copy.
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes, stream);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
+
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
     /// default stream; a non-blocking one does not.
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle>;
@@ -486,6 +418,27 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         let _ = (device, ptr);
         Err(Error::Unsupported(format!(
             "the {} driver cannot export IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
+    /// length in bytes. This is how memory that rumba did not allocate (an import through the
+    /// CUDA Array Interface or DLPack) is found for IPC export. Host memory that the device
+    /// addresses (mapped, managed) is not a device allocation and is an error. The default is
+    /// [`Error::Unsupported`].
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 100).unwrap();
+    /// assert_eq!(drv.mem_get_address_range(0, p + 40).unwrap(), (p, 100));
+    /// assert!(drv.mem_get_address_range(0, p + 100).is_err()); // one past the end
+    /// ```
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot find the allocation that contains a device address",
             self.backend()
         )))
     }
@@ -579,16 +532,94 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         )))
     }
 
+    /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
+    /// allocates globally attached memory through `mem_alloc_managed` and refuses
+    /// [`ManagedAttach::Host`] with [`Error::Unsupported`] naming the backend.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, ManagedAttach, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc_managed_attached(0, 64, ManagedAttach::Host).unwrap();
+    /// assert!(drv.host_device_pointer(0, p).is_ok()); // the sim has concurrent managed access
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.mem_free_managed(p) }.unwrap();
+    /// ```
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        match attach {
+            ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
+            ManagedAttach::Host => Err(Error::Unsupported(format!(
+                "the {} backend has no host-attached managed memory",
+                self.backend()
+            ))),
+        }
+    }
+
+    /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every
+    /// device addresses directly at [`host_device_pointer`](Driver::host_device_pointer) (the
+    /// memory of [`GrainedArray`](crate::host::GrainedArray)).
+    ///
+    /// The default builds both kinds from the other host-memory calls: fine-grained memory is
+    /// page-locked, mapped, portable host memory ([`host_alloc`](Driver::host_alloc)) — device
+    /// work reads and writes the host pages in place, as it runs; coarse-grained memory is
+    /// managed memory ([`mem_alloc_managed`](Driver::mem_alloc_managed)), which the host may use
+    /// only between device work. The sim and CUDA use the default. An OpenCL driver maps them to
+    /// coarse- and fine-grained SVM (`clSVMAlloc` without / with `CL_MEM_SVM_FINE_GRAIN_BUFFER`):
+    /// rumba lets the host touch coarse-grained memory only at synchronization points (see
+    /// [`host::grained`](crate::host::grained)), which is where such a driver maps and unmaps it.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, GrainKind, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let p = drv.host_alloc_grained(0, 64, GrainKind::Fine).unwrap();
+    /// assert!(drv.host_device_pointer(1, p).is_ok()); // every device addresses it
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.host_free_grained(p, GrainKind::Fine) }.unwrap();
+    /// ```
+    fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
+        match grain {
+            GrainKind::Fine => self.host_alloc(
+                device,
+                bytes,
+                HostAllocFlags {
+                    portable: true,
+                    mapped: true,
+                    write_combined: false,
+                },
+            ),
+            GrainKind::Coarse => self.mem_alloc_managed(device, bytes),
+        }
+    }
+
+    /// Frees memory returned by [`host_alloc_grained`](Driver::host_alloc_grained) with the same
+    /// `grain`.
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
+        match grain {
+            // SAFETY: forwarded from the caller.
+            GrainKind::Fine => unsafe { self.host_free(ptr) },
+            // SAFETY: forwarded from the caller.
+            GrainKind::Coarse => unsafe { self.mem_free_managed(ptr) },
+        }
+    }
+
     /// Queues a kernel launch on `stream` (see [`KernelLaunch`]).
     ///
     /// Array arguments are checked against the device's allocations when queued where the backend
     /// can (the sim refuses a range outside one live allocation with an error at once); the launch
     /// itself runs asynchronously, and its failure — a kernel fault naming kernel, block, thread
-    /// and address on the sim — is reported at the stream's next synchronization. The sim runs
-    /// [`KernelFunction::sim`] (resolving array pointers to host addresses on the stream worker);
-    /// the CUDA backend compiles [`KernelFunction::cuda`] with NVRTC and packs each array as a
-    /// pointer + shape/stride descriptor followed by the scalars. A function without code for the
-    /// backend is refused with [`Error::Unsupported`].
+    /// and address on the sim — is reported at the stream's next synchronization. Each backend
+    /// takes the form of the kernel it runs ([`KernelFunction::require`]): the sim runs its
+    /// [`HostKernel`] (resolving array pointers to host addresses on the stream worker); the CUDA
+    /// backend compiles its [`CudaKernelSource`] with NVRTC and packs each array as a pointer +
+    /// shape/stride descriptor followed by the scalars. A function without the form the backend
+    /// runs is refused with [`Error::Unsupported`] before anything is queued.
     ///
     /// # Safety
     /// Every array argument must describe device memory (or mapped host memory that no Rust

@@ -453,6 +453,7 @@ impl<A: HostArray> MappedGuard<A> {
             base: base_of(&view, &shape).cast_mut(),
             shape,
             ctx: self.regs.ctx.clone(),
+            stream: None,
         })
     }
 
@@ -493,6 +494,7 @@ impl<A: HostArray> MappedGuard<A> {
             base,
             shape,
             ctx: self.regs.ctx.clone(),
+            stream: None,
         }))
     }
 

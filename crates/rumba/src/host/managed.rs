@@ -23,7 +23,9 @@ use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, Element, Layout, Order};
 use crate::context::Context;
+use crate::driver::ManagedAttach;
 use crate::error::{Error, Result};
+use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in managed memory, usable from the host and every device.
 ///
@@ -38,8 +40,10 @@ use crate::error::{Error, Result};
 /// ```
 pub struct ManagedArray<T: Element, D: Dimension> {
     ptr: *mut u8,
+    attach: ManagedAttach,
     shape: HostLayout<D>,
     ctx: Context,
+    stream: Option<Stream>,
     _elem: PhantomData<T>,
 }
 
@@ -58,8 +62,36 @@ pub fn managed_array<T: Element, Sh: IntoDimension>(
     shape: Sh,
     order: Order,
 ) -> Result<ManagedArray<T, Sh::Dim>> {
+    managed_array_attached(shape, order, ManagedAttach::Global)
+}
+
+/// A new managed array attached as `attach` says (Numba's `managed_array(.., attach_global=...)`:
+/// [`ManagedAttach::Host`] is `attach_global=False`).
+///
+/// Host-attached memory is meant mostly for the host; on CUDA it is `cuMemAllocManaged` with
+/// `CU_MEM_ATTACH_HOST`, which devices with concurrent managed access (compute capability 6.0 and
+/// later on Linux) use from any stream as global memory, and older devices cannot use at all. The
+/// sim models a device with concurrent managed access: both attachments behave alike there, and
+/// the attachment is recorded ([`ManagedArray::attachment`]).
+///
+/// # Errors
+/// A driver without host-attached managed memory ([`Error::Unsupported`]); out of memory.
+///
+/// ```
+/// use rumba::driver::ManagedAttach;
+/// let mut a = rumba::host::managed_array_attached::<f64, _>(100, rumba::Order::C, ManagedAttach::Host).unwrap();
+/// assert_eq!(a.attachment(), ManagedAttach::Host);
+/// a.view_mut().fill(123.456);
+/// a.device_mut().fill(1.0).unwrap();        // the device writes it, the host sees it
+/// assert!(a.view().iter().all(|&x| x == 1.0));
+/// ```
+pub fn managed_array_attached<T: Element, Sh: IntoDimension>(
+    shape: Sh,
+    order: Order,
+    attach: ManagedAttach,
+) -> Result<ManagedArray<T, Sh::Dim>> {
     let dim = shape.into_dimension();
-    ManagedArray::new(HostLayout::packed::<T>(&dim, order)?)
+    ManagedArray::new(HostLayout::packed::<T>(&dim, order)?, attach)
 }
 
 /// A new managed array with the shape and element type of `like`, by numpy's `empty_like` rule.
@@ -71,19 +103,23 @@ pub fn managed_array<T: Element, Sh: IntoDimension>(
 pub fn managed_array_like<A: ArrayLike + ?Sized>(
     like: &A,
 ) -> Result<ManagedArray<A::Elem, A::Dim>> {
-    ManagedArray::new(HostLayout::like(like)?)
+    ManagedArray::new(HostLayout::like(like)?, ManagedAttach::Global)
 }
 
 impl<T: Element, D: Dimension> ManagedArray<T, D> {
-    fn new(shape: HostLayout<D>) -> Result<Self> {
+    fn new(shape: HostLayout<D>, attach: ManagedAttach) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
-        let ptr = ctx
-            .driver()
-            .mem_alloc_managed(ctx.device_id(), shape.extent().max(1))?;
+        let ptr = ctx.driver().mem_alloc_managed_attached(
+            ctx.device_id(),
+            shape.extent().max(1),
+            attach,
+        )?;
         let array = ManagedArray {
             ptr,
+            attach,
             shape,
             ctx,
+            stream: None,
             _elem: PhantomData,
         };
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
@@ -100,7 +136,42 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
             base: self.ptr,
             shape: self.shape.clone(),
             ctx: self.ctx.clone(),
+            stream: self.stream.clone(),
         }
+    }
+
+    /// How the memory was attached when allocated (see [`managed_array_attached`]).
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u8, _>(1, rumba::Order::C).unwrap();
+    /// assert_eq!(a.attachment(), rumba::driver::ManagedAttach::Global);
+    /// ```
+    pub fn attachment(&self) -> ManagedAttach {
+        self.attach
+    }
+
+    /// The same array bound to `stream` (Numba's `managed_array(.., stream=s)`): its synchronous
+    /// device operations run on that stream, and its CUDA Array Interface description carries
+    /// the stream's handle.
+    ///
+    /// ```
+    /// use rumba::interop::CudaArray;
+    /// let s = rumba::stream().unwrap();
+    /// let a = rumba::managed_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
+    /// assert_eq!(a.describe().unwrap().stream, Some(s.handle().0));
+    /// ```
+    pub fn bind(mut self, stream: &Stream) -> Self {
+        self.stream = Some(stream.clone());
+        self
+    }
+
+    /// The stream the array is bound to (see [`bind`](Self::bind)).
+    ///
+    /// ```
+    /// assert!(rumba::managed_array::<u8, _>(4, rumba::Order::C).unwrap().stream().is_none());
+    /// ```
+    pub fn stream(&self) -> Option<&Stream> {
+        self.stream.as_ref()
     }
 
     /// The shape.

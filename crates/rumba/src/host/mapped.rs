@@ -32,6 +32,7 @@ use crate::context::Context;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
 use crate::memory::PinnedBuffer;
+use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in mapped host memory: page-locked, and addressed directly by
 /// the device.
@@ -47,6 +48,7 @@ pub struct MappedArray<T: Element, D: Dimension> {
     buf: PinnedBuffer,
     shape: HostLayout<D>,
     ctx: Context,
+    stream: Option<Stream>,
     _elem: PhantomData<T>,
 }
 
@@ -103,6 +105,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
             buf,
             shape,
             ctx,
+            stream: None,
             _elem: PhantomData,
         })
     }
@@ -112,7 +115,36 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
             base: self.buf.as_ptr().cast_mut(),
             shape: self.shape.clone(),
             ctx: self.ctx.clone(),
+            stream: self.stream.clone(),
         }
+    }
+
+    /// The same array bound to `stream` (Numba's `mapped_array(.., stream=s)`): its synchronous
+    /// device operations run on that stream (and wait for it), and its CUDA Array Interface
+    /// description carries the stream's handle (never 0: the default stream is described as none).
+    ///
+    /// ```
+    /// use rumba::interop::CudaArray;
+    /// let s = rumba::stream().unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap().bind(&s);
+    /// assert_eq!(m.stream().unwrap().handle(), s.handle());
+    /// assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
+    /// m.device_mut().fill(3).unwrap(); // queued on `s`, waited for
+    /// assert_eq!(m.view().to_vec(), [3; 4]);
+    /// ```
+    pub fn bind(mut self, stream: &Stream) -> Self {
+        self.stream = Some(stream.clone());
+        self
+    }
+
+    /// The stream the array is bound to (see [`bind`](Self::bind)).
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
+    /// assert!(m.stream().is_none());
+    /// ```
+    pub fn stream(&self) -> Option<&Stream> {
+        self.stream.as_ref()
     }
 
     /// The shape.

@@ -6,6 +6,7 @@
 //! | [`pinned`](mod@pinned) | [`PinnedArray`]: page-locked host arrays ([`pinned_array`], [`pinned_array_like`]) |
 //! | [`mapped`](mod@mapped) | [`MappedArray`]: host memory the device addresses directly ([`mapped_array`], [`mapped_array_like`]) |
 //! | [`managed`] | [`ManagedArray`]: one allocation for host and devices ([`managed_array`], [`managed_array_like`]) |
+//! | [`grained`] | [`GrainedArray`]: ROC's coarse- and fine-grained host memory ([`coarsegrain_array`], [`finegrain_array`]) |
 //! | [`view`] | [`MappedView`] / [`MappedViewMut`]: device-side views of such memory and the device work on them |
 //! | `guard` | [`pinned()`](fn@crate::pinned) / [`mapped()`](fn@crate::mapped) / [`register`] / [`deregister`] over existing arrays |
 //! | [`transfer`] | [`Transfer`]: owned asynchronous copies of pinned arrays; scoped ones on [`StreamScope`](crate::StreamScope) |
@@ -54,6 +55,13 @@
 //!    uses registrations to decide whether a copy may read later (every such path also holds a
 //!    borrow, rule 2–3) and to resolve mapped device addresses (only borrowed views produce
 //!    them), so a stale entry is a leak, not undefined behaviour.
+//! 6. **ROC's coarse- and fine-grained arrays** ([`GrainedArray`]) also queue device work without
+//!    a scope (`fill_on`, `copy_from_device_on`, `copy_to_device_on`): writes need `&mut self`,
+//!    the array records the stream before queuing, and every host access (and every device view,
+//!    whose host side could be reached) first waits for the recorded streams — the
+//!    synchronization point. The streams, not the array, keep the allocation alive until their
+//!    work has run, so dropping or leaking the array with work queued is safe. Per-thread default
+//!    streams are refused for this work: another thread could not wait for them.
 //!
 //! Element types whose bit patterns are not all valid (`bool`) are protected from the device
 //! writing arbitrary bytes into host memory: see [`view`].
@@ -114,9 +122,10 @@
 //! ```
 //!
 //! This module touches host memory (its own allocations and the arrays it borrows), the memory
-//! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed
-//! memory) and streams.
+//! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed and
+//! coarse/fine-grained memory) and streams.
 
+pub mod grained;
 mod guard;
 mod layout;
 pub mod managed;
@@ -125,8 +134,12 @@ pub mod pinned;
 pub mod transfer;
 pub mod view;
 
+pub use grained::{
+    Coarse, CoarsegrainArray, Fine, FinegrainArray, Grain, GrainedArray, coarsegrain_array,
+    coarsegrain_array_like, finegrain_array, finegrain_array_like,
+};
 pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
-pub use managed::{ManagedArray, managed_array, managed_array_like};
+pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};
 pub use transfer::{Rejected, Transfer};

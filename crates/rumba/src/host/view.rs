@@ -9,8 +9,10 @@
 //! - through a [`MappedViewMut`] (an exclusive borrow) the device **writes** it, and the host
 //!   cannot look at it while the borrow lasts.
 //!
-//! The methods here are **synchronous**: the work is queued on the legacy default stream and
-//! waited for before the method returns, so no device work on the memory outlives the borrow.
+//! The methods here are **synchronous**: the work is queued on the owner's bound stream (see
+//! [`MappedArray::bind`](crate::MappedArray::bind)), or the default stream when it has none
+//! (legacy, or per-thread when so configured), and waited for before the method returns, so no device work on the memory outlives the
+//! borrow.
 //! Asynchronous device work on mapped memory is offered only on a
 //! [`StreamScope`] (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
 //! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
@@ -19,6 +21,13 @@
 //! Element types whose bit patterns are not all valid (`bool`) are protected too: a byte memset
 //! is refused for them, and a synchronous copy from the device normalises the bytes before the
 //! host can see them; the scoped copy refuses them.
+//!
+//! Both views describe themselves through the CUDA Array Interface
+//! ([`CudaArray`](crate::interop::CudaArray), implemented in the interop layer): the device
+//! address of the first element on the owner's device (the bound stream's device when bound), byte
+//! strides (`None` when C-contiguous), and the bound stream's handle (`None` for none or the
+//! default stream, never 0). Importing such a description as a device array stays an `unsafe`
+//! decision (see [`interop::cai`](crate::interop::cai)): the memory is host memory too.
 //!
 //! This module touches the driver (strided copies and fills through device addresses of host
 //! memory, stream synchronization) and, to normalise bytes, the host memory of a view it holds
@@ -42,6 +51,8 @@ pub(crate) struct Parts<D> {
     pub(crate) base: *mut u8,
     pub(crate) shape: HostLayout<D>,
     pub(crate) ctx: Context,
+    /// The stream the owner is bound to: synchronous operations run there.
+    pub(crate) stream: Option<Stream>,
 }
 
 /// Device-side shared view of host memory the device addresses directly: the device may read it
@@ -97,6 +108,14 @@ impl<D: Dimension> Parts<D> {
         &self.shape.layout
     }
 
+    /// The device a synchronous operation without a device array runs on: the bound stream's,
+    /// else the owner's context's.
+    fn default_device(&self) -> usize {
+        self.stream
+            .as_ref()
+            .map_or(self.ctx.device_id(), |s| s.context().device_id())
+    }
+
     /// Device address of the base on `device`; fails when the memory is not mapped there
     /// (e.g. mapped without `portable` for another device).
     fn device_base(&self, device: usize) -> Result<DevicePtr> {
@@ -112,6 +131,30 @@ impl<D: Dimension> Parts<D> {
         ))
     }
 
+    /// Where a synchronous operation runs: the bound stream (which must belong to `device`), or
+    /// `device`'s default stream (legacy, or per-thread when so configured).
+    fn sync_target(&self, device: usize) -> Result<(usize, StreamHandle)> {
+        match &self.stream {
+            Some(s) if s.context().device_id() != device => Err(Error::InvalidArgument(format!(
+                "host memory bound to {s} cannot be used by an operation on device {device}; bind it to a stream of device {device}"
+            ))),
+            Some(s) => Ok((device, s.handle())),
+            None => Ok((device, StreamHandle::DEFAULT)),
+        }
+    }
+
+    /// What a CUDA Array Interface description of the memory says: the device address of the
+    /// first element on the device it is described on (the bound stream's, else the owner's; 0
+    /// when there is no element), the byte layout, and the bound stream.
+    pub(crate) fn description(&self) -> Result<(DevicePtr, &Layout, Option<&Stream>)> {
+        let ptr = if self.shape.size() == 0 {
+            0
+        } else {
+            self.device_side(self.default_device())?.0
+        };
+        Ok((ptr, self.layout(), self.stream.as_ref()))
+    }
+
     fn same_shape<T: Element, E: Dimension>(&self, other: &DeviceArray<T, E>) -> Result<()> {
         if self.layout().shape() == other.shape() {
             Ok(())
@@ -124,15 +167,21 @@ impl<D: Dimension> Parts<D> {
     }
 }
 
-/// Queues `copy` on `stream` of `device` and, for the legacy default stream, waits for it.
-fn run(ctx: &Context, device: usize, copy: &StridedCopy<'_>, stream: StreamHandle) -> Result<()> {
+/// Queues `copy` on `stream` of `device` and, when `wait` (synchronous operations), waits for it.
+fn run(
+    ctx: &Context,
+    device: usize,
+    copy: &StridedCopy<'_>,
+    stream: StreamHandle,
+    wait: bool,
+) -> Result<()> {
     let drv = ctx.driver();
     // SAFETY: every range of `copy` is either a live device array's own allocation or host memory
     // this module holds a borrow of (shared when the device only reads it, exclusive when it
-    // writes); the borrow outlives the operation because the caller waits for it (legacy stream,
-    // below) or a scope synchronizes before the borrow ends.
+    // writes); the borrow outlives the operation because the caller waits for it (`wait`, below)
+    // or a scope synchronizes before the borrow ends.
     unsafe { drv.copy_strided_async(device, copy, stream) }?;
-    if stream == StreamHandle::LEGACY {
+    if wait {
         drv.stream_synchronize(device, stream)?;
     }
     Ok(())
@@ -219,7 +268,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         self.copy_to_device_on(dst, None)
     }
 
-    fn copy_to_device_on<E: Dimension>(
+    pub(crate) fn copy_to_device_on<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         stream: Option<&Stream>,
@@ -228,7 +277,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         if dst.is_empty() {
             return Ok(());
         }
-        let (device, handle) = target(stream, dst.buffer().device())?;
+        let (device, handle) = target(&self.parts, stream, dst.buffer().device())?;
         let (src, src_strides) = self.parts.device_side(device)?;
         let copy = StridedCopy {
             shape: dst.shape(),
@@ -240,7 +289,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
                 strides: src_strides,
             },
         };
-        run(&self.parts.ctx, device, &copy, handle)?;
+        run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
         if let Some(s) = stream {
             s.keep_alive(dst.buffer().clone())?;
         }
@@ -248,11 +297,16 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     }
 }
 
-/// The device and stream an operation runs on: `stream`'s, or `device`'s legacy default stream.
-fn target(stream: Option<&Stream>, device: usize) -> Result<(usize, StreamHandle)> {
+/// The device and stream an operation runs on: a scope's `stream`, or for a synchronous
+/// operation on `device` the bound stream or the default stream.
+fn target<D: Dimension>(
+    parts: &Parts<D>,
+    stream: Option<&Stream>,
+    device: usize,
+) -> Result<(usize, StreamHandle)> {
     match stream {
         Some(s) => Ok((s.context().device_id(), s.handle())),
-        None => Ok((device, StreamHandle::LEGACY)),
+        None => parts.sync_target(device),
     }
 }
 
@@ -304,7 +358,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     }
 
     /// Sets every byte of every element to `value`, on the device, writing the host memory
-    /// directly (on the legacy default stream of the memory's context). Complete when it returns.
+    /// directly (on the bound stream, else the default stream of the memory's context). Complete
+    /// when it returns.
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
     /// ```
@@ -315,11 +370,18 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// assert!(b.device_mut().memset(7).is_err());
     /// ```
     pub fn memset(&mut self, value: u8) -> Result<()> {
-        let device = self.parts.ctx.device_id();
-        self.memset_on(value, device, StreamHandle::LEGACY)
+        let device = self.parts.default_device();
+        let (device, stream) = self.parts.sync_target(device)?;
+        self.memset_on(value, device, stream, true)
     }
 
-    fn memset_on(&mut self, value: u8, device: usize, stream: StreamHandle) -> Result<()> {
+    fn memset_on(
+        &mut self,
+        value: u8,
+        device: usize,
+        stream: StreamHandle,
+        wait: bool,
+    ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
             return Err(Error::InvalidArgument(format!(
                 "a byte memset could leave invalid {} values in host memory; use fill",
@@ -327,16 +389,22 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
             )));
         }
         let bytes = vec![value; T::DTYPE.itemsize()];
-        self.fill_bytes(&bytes, device, stream)
+        self.fill_bytes(&bytes, device, stream, wait)
     }
 
-    fn fill_bytes(&mut self, value: &[u8], device: usize, stream: StreamHandle) -> Result<()> {
+    pub(crate) fn fill_bytes(
+        &mut self,
+        value: &[u8],
+        device: usize,
+        stream: StreamHandle,
+        wait: bool,
+    ) -> Result<()> {
         if self.parts.shape.size() == 0 {
             return Ok(());
         }
         let (dst, strides) = self.parts.device_side(device)?;
         let copy = fill_copy(dst, strides, self.parts.layout().shape(), value);
-        run(&self.parts.ctx, device, &copy, stream)
+        run(&self.parts.ctx, device, &copy, stream, wait)
     }
 
     /// Sets every element to `value`, on the device. Complete when it returns.
@@ -347,9 +415,9 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// assert_eq!(m.view().sum(), 2.0);
     /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
-        let device = self.parts.ctx.device_id();
+        let (device, stream) = self.parts.sync_target(self.parts.default_device())?;
         let bytes = crate::array::element::as_bytes(std::slice::from_ref(&value)).to_vec();
-        self.fill_bytes(&bytes, device, StreamHandle::LEGACY)
+        self.fill_bytes(&bytes, device, stream, true)
     }
 
     /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
@@ -369,7 +437,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         Ok(())
     }
 
-    fn copy_from_device_on<E: Dimension>(
+    pub(crate) fn copy_from_device_on<E: Dimension>(
         &mut self,
         src: &DeviceArray<T, E>,
         stream: Option<&Stream>,
@@ -378,7 +446,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         if src.is_empty() {
             return Ok(());
         }
-        let (device, handle) = target(stream, src.buffer().device())?;
+        let (device, handle) = target(&self.parts, stream, src.buffer().device())?;
         let (dst, dst_strides) = self.parts.device_side(device)?;
         let copy = StridedCopy {
             shape: src.shape(),
@@ -390,7 +458,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
                 strides: src.strides(),
             },
         };
-        run(&self.parts.ctx, device, &copy, handle)?;
+        run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
         if let Some(s) = stream {
             s.keep_alive(src.buffer().clone())?;
         }
@@ -427,7 +495,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         value: u8,
     ) -> Result<()> {
         let s = self.stream();
-        view.memset_on(value, s.context().device_id(), s.handle())
+        view.memset_on(value, s.context().device_id(), s.handle(), false)
     }
 
     /// Queues a copy of the device array `src` into mapped (or managed) host memory on the
@@ -473,5 +541,17 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: MappedView<'env, T, D>,
     ) -> Result<()> {
         src.copy_to_device_on(dst, Some(self.stream()))
+    }
+}
+
+impl<T: Element, D: Dimension> MappedView<'_, T, D> {
+    pub(crate) fn parts(&self) -> &Parts<D> {
+        &self.parts
+    }
+}
+
+impl<T: Element, D: Dimension> MappedViewMut<'_, T, D> {
+    pub(crate) fn parts(&self) -> &Parts<D> {
+        &self.parts
     }
 }

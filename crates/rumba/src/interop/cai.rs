@@ -4,11 +4,14 @@
 //! [`CudaArrayInterface`] is the description (shape, typestr, data pointer and read-only flag,
 //! strides or `None` when C-contiguous, mask, stream, version); `cai_map` gives it the
 //! string-keyed map form a Python bridge needs. [`CudaArray`] is implemented by everything that
-//! can describe itself — every [`DeviceArray`], and later mapped and managed host arrays.
+//! can describe itself — every [`DeviceArray`], and the host memory the device addresses directly
+//! (mapped, managed and ROC host arrays, their device views: see `cai_host`).
 //!
 //! **Export.** The stream entry is never 0 (the interface forbids it): `None` for an array that
-//! is not bound to a stream or is bound to the default stream (handle 0), else the bound stream's
-//! handle — 1 for the legacy default stream, 2 for the per-thread one, or a created stream's.
+//! is not bound to a stream or is bound to the default stream (handle 0) — which is described as
+//! 2 instead when per-thread default streams are configured (`RUMBA_PER_THREAD_DEFAULT_STREAM`) —
+//! else the bound stream's handle: 1 for the legacy default stream, 2 for the per-thread one, or
+//! a created stream's.
 //! A size-0 array exports data pointer 0.
 //!
 //! **Import, and why it is `unsafe` or not.** A [`DeviceBuffer`]
@@ -166,11 +169,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             data: (ptr, false),
             strides: (!self.is_c_contiguous()).then(|| self.strides().to_vec()),
             mask: None,
-            stream: self
-                .stream()
-                .map(|s| s.handle())
-                .filter(|h| *h != StreamHandle::DEFAULT)
-                .map(|h| h.0),
+            stream: self.stream().and_then(Stream::interface_handle),
             version: CAI_VERSION,
         }
     }

@@ -11,7 +11,12 @@
 //! On CUDA this is `cuIpcGetMemHandle` / `cuIpcOpenMemHandle`; on the sim the allocation lives in
 //! an OS shared-memory object that the other process maps (see the sim driver's `ipc` module).
 //! The memory manager finds the allocation: the default manager exports the allocation itself,
-//! the pool the segment that holds the block, with the offset of the range inside it.
+//! the pool the segment that holds the block, with the offset of the range inside it. Memory that
+//! rumba did not allocate — arrays imported through the CUDA Array Interface or DLPack — is found
+//! by the driver ([`Driver::mem_get_address_range`], CUDA's `cuMemGetAddressRange`, as Numba's
+//! `GetIpcHandleMixin` does) and exported the same way; memory that cannot be (host memory the
+//! device addresses, memory opened from another process's handle) is [`Error::Unsupported`]
+//! saying why.
 //!
 //! Errors, as in Numba: opening a handle in the process that exported it, opening it twice
 //! (in this handle, or the same allocation through another copy of the handle in this process),
@@ -99,8 +104,15 @@ impl Drop for IpcMapping {
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Exports the array for another process (see the [module docs](crate::interop::ipc)).
     ///
-    /// Errors: a size-0 array; memory that no memory manager allocated (an import); a manager
-    /// or driver that cannot export.
+    /// Memory that rumba did not allocate — an array imported through the CUDA Array Interface
+    /// or DLPack — is exported too when the driver can find and export the allocation that
+    /// contains it (on CUDA `cuMemGetAddressRange` + `cuIpcGetMemHandle`, on the sim its
+    /// shared-memory mechanism), with the offset kept in the handle.
+    ///
+    /// # Errors
+    /// A size-0 array ([`Error::InvalidArgument`]); [`Error::Unsupported`] saying why for
+    /// memory that cannot be exported (host memory the device addresses, memory opened from
+    /// another process's handle, a driver without IPC); a manager that cannot export.
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((4, 4), rumba::array::Order::C).unwrap();
@@ -114,13 +126,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             ));
         }
         let buffer = self.buffer();
-        let manager = buffer.manager().ok_or_else(|| {
-            Error::Unsupported(
-                "only arrays in memory allocated by a memory manager can be exported through IPC (this one wraps memory owned elsewhere)".into(),
-            )
-        })?;
         let (lo, hi) = self.layout().alloc_extent();
-        let ipc = manager.get_ipc_handle(buffer.device_ptr() + lo as u64, hi - lo)?;
+        let (ptr, bytes) = (buffer.device_ptr() + lo as u64, hi - lo);
+        let ipc = match buffer.manager() {
+            Some(manager) => manager.get_ipc_handle(ptr, bytes)?,
+            None => export_foreign(buffer.driver().as_ref(), buffer.device(), ptr, bytes)?,
+        };
         Ok(IpcArrayHandle {
             ipc,
             backend: buffer.driver().backend().to_string(),
@@ -132,6 +143,31 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             opened: Mutex::new(None),
         })
     }
+}
+
+/// Exports `[ptr, ptr + bytes)` of memory rumba did not allocate (an import through the CUDA
+/// Array Interface or DLPack): the driver finds the allocation that contains it
+/// (`cuMemGetAddressRange`) and exports that, with the range's offset in the handle — Numba's
+/// `GetIpcHandleMixin`. Memory that cannot be exported is [`Error::Unsupported`] saying why.
+fn export_foreign(
+    driver: &dyn Driver,
+    device: usize,
+    ptr: DevicePtr,
+    bytes: usize,
+) -> Result<IpcHandle> {
+    let why = |e: Error| {
+        Error::Unsupported(format!(
+            "this array wraps memory owned elsewhere, which cannot be exported through IPC: {e}"
+        ))
+    };
+    let (base, len) = driver.mem_get_address_range(device, ptr).map_err(why)?;
+    let end = (ptr - base).checked_add(bytes as u64);
+    if end.is_none_or(|e| e > len as u64) {
+        return Err(why(Error::InvalidArgument(format!(
+            "its {bytes} bytes at 0x{ptr:x} run past the {len}-byte allocation at 0x{base:x}"
+        ))));
+    }
+    IpcHandle::export(driver, device, base, ptr, bytes).map_err(why)
 }
 
 impl IpcArrayHandle {

@@ -4,6 +4,7 @@
 //! | --- | --- |
 //! | [`cai`] | the CUDA Array Interface v3: [`CudaArrayInterface`], [`CudaArray`], [`as_cuda_array`] |
 //! | `cai_map` | the interface's string-keyed map form ([`CaiValue`]) for Python bridges |
+//! | `cai_host` | the interface of mapped, managed and ROC host arrays and their device views |
 //! | [`ipc`] | sharing device memory with another process: [`IpcArrayHandle`] |
 //! | [`dlpack`] | DLPack export and import: the `#[repr(C)]` ABI and [`DlpackTensor`] |
 //! | [`smart`] | [`SmartArray`]: host and device copies that move lazily |
@@ -24,6 +25,7 @@
 //! ```
 
 pub mod cai;
+mod cai_host;
 mod cai_map;
 pub mod dlpack;
 pub mod ipc;

@@ -1,38 +1,24 @@
-//! The kernel executor of the simulated GPU: grids of blocks of GPU threads with real barriers,
-//! shared and local memory, atomics and fault capture.
+//! Layer 6, the user-facing kernel API: define a kernel with typed parameters, launch it on a
+//! stream, and write its body against the in-kernel types.
 //!
-//! The engine is self-contained: it takes a kernel body (a closure run once per GPU thread with
-//! a [`ThreadCtx`]) and memory described as raw regions ([`GlobalView`]); it knows nothing of
-//! devices, allocations or streams. The launch API ([`launch`]: [`Kernel`], [`const_array_like`],
-//! [`In`] / [`Out`] / [`InOut`]) wires device arrays, host arrays and streams into it through the
-//! driver's [`launch_kernel`](crate::driver::Driver::launch_kernel).
+//! A kernel is one backend-neutral [`KernelFunction`](crate::driver::KernelFunction) handed to
+//! the driver's [`launch_kernel`](crate::driver::Driver::launch_kernel); each backend takes the
+//! form it runs from it, and nothing here names a backend. The launch API ([`launch`]:
+//! [`Kernel`], [`const_array_like`], [`In`] / [`Out`] / [`InOut`]) wires device arrays, host
+//! arrays and streams into that call.
 //!
-//! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
-//! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
-//! synchronise ([`exec`]). Memory is reached only through bounds-checked [`View`]s whose element
-//! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
+//! The types a Rust kernel body is written against — [`ThreadCtx`], the views ([`GlobalView`],
+//! [`SharedArray`], [`LocalArray`], …), [`Dim3`], [`LaunchConfig`], atomics, and [`run_grid`] to
+//! run a body directly on host memory — belong to the host kernel engine, which lives with the
+//! simulator ([`driver::engine`](crate::driver::engine)); they are re-exported here so a kernel
+//! author needs only `rumba::kernel`.
 //!
-//! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
-//! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
-//! — nothing from the driver, memory-manager, array or stream layers; only [`launch`] reaches
-//! those.
-//!
-//! | file | concept |
+//! | item | concept |
 //! |---|---|
-//! | `dim` | [`Dim3`], [`LaunchConfig`] and device limits |
-//! | [`exec`] | [`run_grid`]: block scheduling, fast path, fault choice |
-//! | `coro` | coroutines on pooled stacks |
-//! | `barrier` | barrier arrivals, values and divergence |
-//! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
-//! | `shared`, `local` | shared and local memory arenas |
-//! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
-//! | `view` | [`View`]: n-d, bounds-checked element access |
-//! | [`access`] | sound racy element loads and stores |
-//! | [`atomics`] | atomic read-modify-write |
-//! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
+//! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`] |
 //!
-//! A tiled kernel with shared memory and barriers:
+//! A tiled kernel with shared memory and barriers, run directly on host memory:
 //!
 //! ```
 //! use rumba::kernel::{run_grid, GlobalView, LaunchConfig};
@@ -61,37 +47,20 @@
 //! .unwrap();
 //! assert_eq!(partial.iter().sum::<u64>(), 4095 * 4096 / 2);
 //! ```
+//!
+//! This module touches the driver (launches), streams and device arrays; the in-kernel types
+//! touch only the memory their views describe.
 
-pub mod access;
-pub mod atomics;
-mod barrier;
-mod buf;
-mod coro;
-mod dim;
-pub mod exec;
-mod fault;
 pub mod launch;
-mod local;
-mod shape;
-mod shared;
-mod thread_ctx;
-mod view;
 
-pub use atomics::{AtomicInteger, AtomicValue};
-pub use coro::COROUTINE_STACK_SIZE;
-pub use dim::{
-    Dim3, LaunchConfig, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK,
-    SHARED_MEMORY_PER_BLOCK, WARP_SIZE,
+pub use crate::driver::engine::{
+    AtomicInteger, AtomicSpace, AtomicValue, COROUTINE_STACK_SIZE, Const, Dim3, Dims, ExecOptions,
+    Global, GlobalView, IntoShape, LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray,
+    MAX_BLOCK_DIM, MAX_DIMS, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate,
+    SHARED_MEMORY_PER_BLOCK, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE, access,
+    atomics, exec, run_grid, run_grid_with,
 };
-pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use launch::{
-    Arr, AutoTransfers, ConstArray, ConstView, In, InOut, Kernel, LaunchArg, LaunchArgs, Launcher,
-    Out, Param, Params, Scalar, auto_transfers, const_array_like,
-};
-pub use local::LOCAL_MEMORY_PER_THREAD;
-pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
-pub use thread_ctx::{Predicate, ThreadCtx};
-pub use view::{
-    AtomicSpace, Const, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray,
-    View,
+    Arr, AutoTransfers, ConstArray, ConstView, HostTransfer, In, InOut, Kernel, LaunchArg,
+    LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };

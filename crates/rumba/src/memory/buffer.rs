@@ -35,13 +35,14 @@ impl Drop for BufferInner {
     }
 }
 
-/// A device allocation. Cloning shares it; the last drop hands it back to its memory manager.
+/// A device allocation, or a byte range of one ([`view`](Self::view)). Cloning shares it; the
+/// last drop of any handle of the allocation hands it back to its memory manager.
 ///
 /// Invariant: a `DeviceBuffer` always owns (a share of) **device** memory, never mapped host
 /// memory; its safe copy methods rely on that. Host memory the device can address has its own
 /// types in the host-memory layer.
 ///
-/// Byte-level copies here are synchronous (ordered after the legacy default stream, as CUDA's
+/// Byte-level copies here are synchronous (ordered after the default stream, as CUDA's
 /// synchronous copies are). Typed, n-dimensional access is the job of the array layer.
 ///
 /// ```
@@ -57,15 +58,29 @@ impl Drop for BufferInner {
 #[derive(Clone)]
 pub struct DeviceBuffer {
     inner: Arc<BufferInner>,
+    /// Start of this handle's range in the allocation (0 unless it is a [`view`](Self::view)).
+    offset: usize,
+    /// Bytes of this handle's range.
+    len: usize,
 }
 
 impl std::fmt::Debug for DeviceBuffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "DeviceBuffer(0x{:x}, {} bytes, device {})",
-            self.inner.ptr, self.inner.bytes, self.inner.device
-        )
+            "DeviceBuffer(0x{:x}, {} bytes, device {}",
+            self.device_ptr(),
+            self.len,
+            self.inner.device
+        )?;
+        if self.is_view() {
+            write!(
+                f,
+                ", view at offset {} of {} bytes",
+                self.offset, self.inner.bytes
+            )?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -99,6 +114,8 @@ impl DeviceBuffer {
                 stream,
                 owner: None,
             }),
+            offset: 0,
+            len: bytes,
         }
     }
 
@@ -126,7 +143,68 @@ impl DeviceBuffer {
                 stream: StreamHandle::LEGACY,
                 owner: Some(owner),
             }),
+            offset: 0,
+            len: bytes,
         }
+    }
+
+    /// A handle to bytes `range` of this buffer, sharing the allocation (Numba's
+    /// `MemoryPointer.view(start, stop)`): no copy; the allocation stays alive while any view of
+    /// it does. A range of a view is relative to the view. An empty range is allowed anywhere up
+    /// to the end (its pointer is the address of that position).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the range is reversed or runs past the end, naming the
+    /// range and the buffer's length.
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(16).unwrap();
+    /// buf.copy_from_host(&(0..16).collect::<Vec<u8>>()).unwrap();
+    /// let mid = buf.view(4..12).unwrap();
+    /// assert_eq!((mid.len(), mid.device_ptr()), (8, buf.device_ptr() + 4));
+    /// assert!(mid.same_allocation(&buf));
+    /// mid.view(2..).unwrap().memset(0xff).unwrap();      // bytes 6..12 of `buf`
+    /// let mut out = [0u8; 16];
+    /// buf.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(&out[4..8], &[4, 5, 0xff, 0xff]);
+    /// assert!(buf.view(8..17).is_err() && mid.view(9..).is_err());
+    /// ```
+    pub fn view(&self, range: impl std::ops::RangeBounds<usize>) -> Result<DeviceBuffer> {
+        use std::ops::Bound;
+        let start = match range.start_bound() {
+            Bound::Included(&s) => Some(s),
+            Bound::Excluded(&s) => s.checked_add(1),
+            Bound::Unbounded => Some(0),
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e.checked_add(1),
+            Bound::Excluded(&e) => Some(e),
+            Bound::Unbounded => Some(self.len),
+        };
+        match (start, end) {
+            (Some(start), Some(end)) if start <= end && end <= self.len => Ok(DeviceBuffer {
+                inner: Arc::clone(&self.inner),
+                offset: self.offset + start,
+                len: end - start,
+            }),
+            _ => Err(Error::InvalidArgument(format!(
+                "byte range {:?}..{:?} is not inside a {}-byte device buffer (start <= end <= {} is required)",
+                range.start_bound(),
+                range.end_bound(),
+                self.len,
+                self.len
+            ))),
+        }
+    }
+
+    /// True when this handle covers only part of its allocation (made by [`view`](Self::view)).
+    ///
+    /// ```
+    /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
+    /// assert!(!buf.is_view() && buf.view(1..).unwrap().is_view());
+    /// ```
+    pub fn is_view(&self) -> bool {
+        self.offset != 0 || self.len != self.inner.bytes
     }
 
     /// True if the buffer wraps memory owned elsewhere (an import), not an allocation of a
@@ -166,7 +244,7 @@ impl DeviceBuffer {
     /// assert_eq!(buf.len(), 10);
     /// ```
     pub fn len(&self) -> usize {
-        self.inner.bytes
+        self.len
     }
 
     /// True for a zero-size buffer (which owns no allocation and has pointer 0).
@@ -177,7 +255,7 @@ impl DeviceBuffer {
     /// assert_eq!(buf.device_ptr(), 0);
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.inner.bytes == 0
+        self.len == 0
     }
 
     /// The device address of the first byte.
@@ -187,7 +265,7 @@ impl DeviceBuffer {
     /// assert_ne!(buf.device_ptr(), 0);
     /// ```
     pub fn device_ptr(&self) -> DevicePtr {
-        self.inner.ptr
+        self.inner.ptr + self.offset as u64
     }
 
     /// Ordinal of the device that holds the buffer.
@@ -225,10 +303,10 @@ impl DeviceBuffer {
     /// Checks that `[offset, offset + len)` lies inside the buffer.
     pub(crate) fn check_range(&self, offset: usize, len: usize) -> Result<DevicePtr> {
         match offset.checked_add(len) {
-            Some(end) if end <= self.inner.bytes => Ok(self.inner.ptr + offset as u64),
+            Some(end) if end <= self.len => Ok(self.device_ptr() + offset as u64),
             _ => Err(Error::InvalidArgument(format!(
                 "a {len}-byte access at offset {offset} runs past the end of a {}-byte device buffer",
-                self.inner.bytes
+                self.len
             ))),
         }
     }
@@ -286,7 +364,9 @@ impl DeviceBuffer {
         self.copy_to_host_at(0, dst)
     }
 
-    /// Copies another buffer of the same length into this one, returning when done.
+    /// Copies another buffer of the same length into this one, returning when done. A buffer of
+    /// another device is copied with a peer copy
+    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -295,13 +375,29 @@ impl DeviceBuffer {
     /// ```
     pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
         self.same_len(src.len())?;
-        // SAFETY: both ranges are whole device allocations of equal length.
+        if self.len == 0 {
+            return Ok(());
+        }
+        if src.device() != self.device() {
+            // SAFETY: both ranges lie inside device allocations (of their devices) and have
+            // equal lengths.
+            return unsafe {
+                self.inner.driver.memcpy_peer(
+                    self.inner.device,
+                    self.device_ptr(),
+                    src.device(),
+                    src.device_ptr(),
+                    self.len,
+                )
+            };
+        }
+        // SAFETY: both ranges lie inside device allocations and have equal lengths.
         unsafe {
             self.inner.driver.memcpy_dtod(
                 self.inner.device,
-                self.inner.ptr,
-                src.inner.ptr,
-                self.inner.bytes,
+                self.device_ptr(),
+                src.device_ptr(),
+                self.len,
             )
         }
     }
@@ -313,21 +409,21 @@ impl DeviceBuffer {
     /// buf.memset(7).unwrap();
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
-        // SAFETY: the whole of this buffer's own allocation, which is device memory.
+        // SAFETY: this handle's range of its own allocation, which is device memory.
         unsafe {
             self.inner
                 .driver
-                .memset(self.inner.device, self.inner.ptr, value, self.inner.bytes)
+                .memset(self.inner.device, self.device_ptr(), value, self.len)
         }
     }
 
     fn same_len(&self, other: usize) -> Result<()> {
-        if other == self.inner.bytes {
+        if other == self.len {
             Ok(())
         } else {
             Err(Error::InvalidArgument(format!(
                 "a {other}-byte host or device range does not match a {}-byte device buffer",
-                self.inner.bytes
+                self.len
             )))
         }
     }

@@ -72,6 +72,13 @@ pub fn child_main() {
             let closed_twice = handle.close().unwrap_err();
             format!("{again} | {through_copy} | {closed_twice}")
         }
+        "reexport" => {
+            let a = handle.open::<f64, IxDyn>().expect("open");
+            let err = a.get_ipc_handle().unwrap_err();
+            drop(a);
+            handle.close().expect("close");
+            format!("error: {err}")
+        }
         "open" => match handle.open::<f64, IxDyn>() {
             Ok(_) => "opened".to_string(),
             Err(e) => format!("error: {e}"),

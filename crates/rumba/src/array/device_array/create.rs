@@ -141,6 +141,19 @@ fn alloc<T: Element, D: Dimension>(
     DeviceArray::from_parts(ctx.memalloc(bytes)?, layout, stream)
 }
 
+/// The layout of a device copy of a host array: packed by the `empty_like` rule — except for a
+/// zero-length array, which keeps the host's byte strides exactly as Numba does (numba/numba#8477:
+/// its `to_device` of a `(0,)` array with strides `(0,)` has strides `(0,)`). Nothing is
+/// allocated either way; copies between zero-length arrays ignore strides.
+fn device_layout<T: Element>(host: &Layout) -> Layout {
+    if host.size() == 0 {
+        if let Ok(kept) = Layout::with_strides(host.shape(), host.strides(), 0, &T::DTYPE, 0) {
+            return kept;
+        }
+    }
+    host.empty_like()
+}
+
 /// `to_device` on `stream` in `mode` (or waited for, without a stream); `copy: false` only
 /// allocates.
 pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
@@ -161,7 +174,7 @@ pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
     };
     let arr: DeviceArray<H::Elem, H::Dim> = alloc(
         &ctx,
-        src.layout.empty_like(),
+        device_layout::<H::Elem>(&src.layout),
         stream.map(|(s, _)| s.clone()),
     )?;
     if copy {

@@ -22,7 +22,7 @@
 //! on the device — never a round trip through the host.
 //!
 //! **When it completes.** Without a stream, an operation completes before it returns: it is
-//! queued on the array's bound stream (see [`DeviceArray::bind`]) or the legacy default stream and
+//! queued on the array's bound stream (see [`DeviceArray::bind`]) or the default stream and
 //! that stream is synchronized, as CUDA's synchronous calls behave. The `*_on(&stream)` variants
 //! are asynchronous; host memory they read is taken before they return. On a
 //! [`StreamScope`](crate::StreamScope), host memory stays borrowed until the scope synchronizes,

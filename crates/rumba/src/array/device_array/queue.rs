@@ -1,8 +1,9 @@
 //! Where device-array work is queued, and when the caller gets control back.
 //!
 //! Every operation of a device array goes through one [`Queue`]:
-//! - **wait** (no stream given): the work is queued on the array's bound stream, or on the legacy
-//!   default stream when it has none, and the queue synchronizes that stream before the
+//! - **wait** (no stream given): the work is queued on the array's bound stream, or on the default
+//!   stream (handle 0: the legacy default stream, or the calling thread's per-thread default
+//!   stream when so configured) when it has none, and the queue synchronizes that stream before the
 //!   operation returns — CUDA's semantics for synchronous calls, which keeps the order with
 //!   earlier work of the bound stream. A guard synchronizes on every exit path (also an early
 //!   `?`), so host memory handed to the device is never released while queued work may use it.
@@ -41,14 +42,14 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    /// Synchronous work for `buf`: on `bound`, else on the legacy default stream.
+    /// Synchronous work for `buf`: on `bound`, else on the default stream.
     pub(crate) fn wait(buf: &DeviceBuffer, bound: Option<&Stream>) -> Result<Queue> {
         match bound {
             Some(s) => Queue::on(s, buf, Mode::Wait),
             None => Ok(Queue {
                 driver: Arc::clone(buf.driver()),
                 device: buf.device(),
-                handle: StreamHandle::LEGACY,
+                handle: StreamHandle::DEFAULT,
                 stream: None,
                 mode: Mode::Wait,
                 pending: false,
@@ -135,6 +136,34 @@ impl Queue {
         unsafe {
             self.driver
                 .copy_strided_async(self.device, copy, self.handle)
+        }
+    }
+
+    /// Copies `bytes` contiguous bytes from `src` on another device into `dst` (a peer copy).
+    /// Synchronous without a stream (ordered after both devices' default streams); otherwise
+    /// queued on the queue's stream, ordered with it only.
+    pub(crate) fn peer(
+        &mut self,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if self.mode == Mode::Wait && self.stream.is_none() {
+            // SAFETY: both ranges are device arrays' own allocations (device memory).
+            return unsafe {
+                self.driver
+                    .memcpy_peer(self.device, dst, src_device, src, bytes)
+            };
+        }
+        self.pending = true;
+        // SAFETY: as above; the caller keeps both buffers alive until the stream has run it.
+        unsafe {
+            self.driver
+                .memcpy_peer_async(self.device, dst, src_device, src, bytes, self.handle)
         }
     }
 

@@ -29,7 +29,7 @@ use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The queue for an operation: `stream` (asynchronous, staged host memory), or the bound
-    /// stream / legacy default stream, waited for.
+    /// stream / default stream, waited for.
     pub(crate) fn queue(&self, stream: Option<&Stream>) -> Result<Queue> {
         match stream {
             Some(s) => Queue::on(s, &self.buffer, Mode::Staged),
@@ -167,6 +167,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// strides", as Numba); a non-contiguous source is gathered on the device (see the
     /// [module docs](self)). Complete when it returns.
     ///
+    /// The source may live on **another device**: the copy is then a peer copy
+    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer), CUDA's `cuMemcpyPeer`) of
+    /// contiguous bytes — both arrays contiguous with the same strides, else
+    /// [`Error::NotContiguous`] — ordered after earlier work of both devices' default streams
+    /// (Numba's `test_with_context_peer_copy`). No peer access is needed.
+    ///
     /// ```
     /// use ndarray::{Array, s};
     /// use rumba::array::Order;
@@ -183,7 +189,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// [`copy_from_device`](Self::copy_from_device) queued on `stream` (asynchronous; the stream
-    /// keeps both arrays' memory alive until the copy has run).
+    /// keeps both arrays' memory alive until the copy has run). A peer copy from another device
+    /// is ordered with `stream` only: wait for the source device's work first.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -221,7 +228,22 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         };
         let mut q = self.queue(stream)?;
         let (dsq, ssq) = (self.layout.squeeze(None)?, src.layout.squeeze(None)?);
-        if !gather && dsq.is_contiguous() && ssq.is_contiguous() {
+        let contiguous = !gather && dsq.is_contiguous() && ssq.is_contiguous();
+        let (dst_device, src_device) = (self.buffer.device(), src.buffer.device());
+        if dst_device != src_device {
+            // A peer copy: contiguous bytes only (a gather would read the other device's memory
+            // from a kernel, which needs peer access).
+            if !contiguous {
+                return Err(Error::NotContiguous(format!(
+                    "copying between devices {src_device} and {dst_device} moves contiguous bytes; the source (strides {:?}) and destination (strides {:?}) must be contiguous with the same strides",
+                    src.strides(),
+                    self.strides()
+                )));
+            }
+            let (dlo, dhi) = self.layout.alloc_extent();
+            let (slo, _) = src.layout.alloc_extent();
+            q.peer(self.ptr_at(dlo), src_device, src.ptr_at(slo), dhi - dlo)?;
+        } else if contiguous {
             // Same strides, both contiguous: one copy of the span.
             let (dlo, dhi) = self.layout.alloc_extent();
             let (slo, _) = src.layout.alloc_extent();

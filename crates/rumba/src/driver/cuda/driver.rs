@@ -1,7 +1,10 @@
 //! [`CudaDriver`]: the [`Driver`] trait on the CUDA driver API, one thin call per operation.
 //!
 //! Each device is used through its primary context (retained when the driver opens, released when
-//! it drops), made current on the calling thread before every call. Handles of streams and events
+//! it drops), made current on the calling thread before every call. With per-thread default
+//! streams configured, handle 0 means `CU_STREAM_PER_THREAD` and synchronous copies and memsets
+//! are ordered on it (the `_ptds` behaviour: queued there, then waited for), as CUDA code built
+//! with `--default-stream per-thread` behaves; peer copies use `cuMemcpyPeer(Async)`. Handles of streams and events
 //! created here (and external streams adopted through [`Driver::stream_adopt`]) are remembered, so
 //! a made-up handle is a typed error instead of a pointer handed to CUDA. Host callbacks go
 //! through `cuStreamAddCallback` (which passes the stream's status); their thread is marked as a
@@ -20,34 +23,36 @@ use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 use super::builtin::Modules;
 use super::error::{check, map};
 use super::flags::{
-    cu_event, cu_stream, event_flags, event_handle, host_alloc_flags, host_register_flags,
-    stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_alloc_flags,
+    host_register_flags, stream_handle,
 };
 use super::launch::{self, UserKernels};
 use super::strided::{launch_shape, pack};
 use crate::driver::{
-    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
+    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
-struct CudaDevice {
-    dev: sys::CUdevice,
+pub(super) struct CudaDevice {
+    pub(super) dev: sys::CUdevice,
     /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
     ctx: usize,
 }
 
 /// The CUDA backend's driver.
 pub struct CudaDriver {
-    devices: Vec<CudaDevice>,
+    pub(super) devices: Vec<CudaDevice>,
     streams: Mutex<HashSet<u64>>,
     events: Mutex<HashSet<u64>>,
     /// Host ranges pinned through this driver: start → length.
     pinned: RwLock<BTreeMap<usize, usize>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
-    managed: RwLock<BTreeMap<usize, usize>>,
+    pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
     user_kernels: UserKernels,
+    /// Handle 0 and synchronous calls use the per-thread default stream.
+    per_thread_default: bool,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -64,7 +69,7 @@ impl CudaDriver {
     /// # Safety
     /// The NVIDIA driver library must be loadable (cudarc panics otherwise); see
     /// [`driver_library_present`](super::driver_library_present).
-    pub(crate) unsafe fn new() -> Result<CudaDriver> {
+    pub(crate) unsafe fn new(per_thread_default: bool) -> Result<CudaDriver> {
         // SAFETY: the caller checked that the library is present; cuInit has no other contract.
         check("cuInit", unsafe { sys::cuInit(0) })?;
         let mut count = 0;
@@ -100,11 +105,12 @@ impl CudaDriver {
             managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
             user_kernels: UserKernels::default(),
+            per_thread_default,
         })
     }
 
     /// Makes `device`'s primary context current on this thread.
-    fn bind(&self, device: usize) -> Result<&CudaDevice> {
+    pub(super) fn bind(&self, device: usize) -> Result<&CudaDevice> {
         let d = self.devices.get(device).ok_or(Error::InvalidDevice {
             id: device,
             count: self.devices.len(),
@@ -121,7 +127,8 @@ impl CudaDriver {
         Ok(d)
     }
 
-    fn stream(&self, handle: StreamHandle) -> Result<sys::CUstream> {
+    pub(super) fn stream(&self, handle: StreamHandle) -> Result<sys::CUstream> {
+        let handle = default_resolved(handle, self.per_thread_default);
         if handle.0 <= 2 || lock(&self.streams).contains(&handle.0) {
             Ok(cu_stream(handle))
         } else {
@@ -135,6 +142,36 @@ impl CudaDriver {
         } else {
             Err(unknown("event", handle.0))
         }
+    }
+
+    /// Runs a synchronous copy or memset: `legacy` as is, or with per-thread default streams its
+    /// asynchronous form `ptds` on `CU_STREAM_PER_THREAD`, waited for.
+    fn synchronous(
+        &self,
+        name: &str,
+        legacy: impl FnOnce() -> CUresult,
+        ptds: impl FnOnce(sys::CUstream) -> CUresult,
+    ) -> Result<()> {
+        if !self.per_thread_default {
+            return check(name, legacy());
+        }
+        let s = cu_stream(StreamHandle::PER_THREAD);
+        check(name, ptds(s))?;
+        // SAFETY: the per-thread default stream is always valid in a current context.
+        check("cuStreamSynchronize", unsafe {
+            sys::cuStreamSynchronize(s)
+        })
+    }
+
+    /// The retained primary context of `device` as a `CUcontext`.
+    pub(super) fn context(&self, device: usize) -> Result<sys::CUcontext> {
+        self.devices
+            .get(device)
+            .map(|d| d.ctx as sys::CUcontext)
+            .ok_or(Error::InvalidDevice {
+                id: device,
+                count: self.devices.len(),
+            })
     }
 
     fn attribute(&self, dev: sys::CUdevice, attr: Attr) -> Result<i32> {
@@ -377,18 +414,26 @@ unsafe impl Driver for CudaDriver {
 
     unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
         self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract; `src` is a valid slice.
-        check("cuMemcpyHtoD", unsafe {
-            sys::cuMemcpyHtoD_v2(dst, src.as_ptr().cast(), src.len())
-        })
+        let (p, n) = (src.as_ptr().cast(), src.len());
+        self.synchronous(
+            "cuMemcpyHtoD",
+            // SAFETY: forwarded from the caller's contract; `src` is a valid slice.
+            || unsafe { sys::cuMemcpyHtoD_v2(dst, p, n) },
+            // SAFETY: as above; the copy is waited for before `src`'s borrow ends.
+            |s| unsafe { sys::cuMemcpyHtoDAsync_v2(dst, p, n, s) },
+        )
     }
 
     unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
         self.bind(device)?;
-        // SAFETY: forwarded; `dst` is an exclusive slice.
-        check("cuMemcpyDtoH", unsafe {
-            sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src, dst.len())
-        })
+        let (p, n) = (dst.as_mut_ptr().cast(), dst.len());
+        self.synchronous(
+            "cuMemcpyDtoH",
+            // SAFETY: forwarded; `dst` is an exclusive slice.
+            || unsafe { sys::cuMemcpyDtoH_v2(p, src, n) },
+            // SAFETY: as above; the copy is waited for before `dst`'s borrow ends.
+            |s| unsafe { sys::cuMemcpyDtoHAsync_v2(p, src, n, s) },
+        )
     }
 
     unsafe fn memcpy_dtod(
@@ -399,18 +444,53 @@ unsafe impl Driver for CudaDriver {
         bytes: usize,
     ) -> Result<()> {
         self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyDtoD", unsafe {
-            sys::cuMemcpyDtoD_v2(dst, src, bytes)
-        })
+        self.synchronous(
+            "cuMemcpyDtoD",
+            // SAFETY: forwarded from the caller's contract.
+            || unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes) },
+            // SAFETY: forwarded from the caller's contract; waited for.
+            |s| unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s) },
+        )
     }
 
     unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
         self.bind(device)?;
+        self.synchronous(
+            "cuMemsetD8",
+            // SAFETY: forwarded from the caller's contract.
+            || unsafe { sys::cuMemsetD8_v2(dst, value, bytes) },
+            // SAFETY: forwarded from the caller's contract; waited for.
+            |s| unsafe { sys::cuMemsetD8Async(dst, value, bytes, s) },
+        )
+    }
+
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        self.can_access_peer(device, peer)
+    }
+
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemsetD8", unsafe {
-            sys::cuMemsetD8_v2(dst, value, bytes)
-        })
+        unsafe { self.peer_copy(dst_device, dst, src_device, src, bytes) }
+    }
+
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream) }
     }
 
     unsafe fn memcpy_htod_async(
@@ -663,40 +743,21 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
-        if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of managed memory".into(),
-            ));
-        }
-        self.bind(device)?;
-        let mut p = 0;
-        // SAFETY: writes one pointer; a context is current.
-        check("cuMemAllocManaged", unsafe {
-            sys::cuMemAllocManaged(
-                &mut p,
-                bytes,
-                sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
-            )
-        })?;
-        // CUDA does not zero managed memory; rumba's contract (and the sim) does.
-        // SAFETY: `p` is a fresh managed allocation of `bytes` bytes, valid on the host.
-        unsafe { std::ptr::write_bytes(p as usize as *mut u8, 0, bytes) };
-        self.managed
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(p as usize, bytes);
-        Ok(p as usize as *mut u8)
+        self.mem_alloc_managed_attached(device, bytes, ManagedAttach::Global)
+    }
+
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        self.managed_alloc(device, bytes, attach)
     }
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
-        self.managed
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(ptr as usize));
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemFree(managed)", unsafe {
-            sys::cuMemFree_v2(ptr as usize as DevicePtr)
-        })
+        unsafe { self.managed_free(ptr) }
     }
 
     unsafe fn launch_kernel(
@@ -706,12 +767,9 @@ unsafe impl Driver for CudaDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         launch::check_geometry(launch)?;
-        let src = launch.function.cuda.as_ref().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "kernel '{}' has no CUDA C source for the cuda backend (add one with Kernel::with_cuda_source)",
-                launch.function.name
-            ))
-        })?;
+        let src = launch
+            .function
+            .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         let f = self.user_kernels.function(device, src)?;
@@ -729,51 +787,19 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        self.bind(device)?;
-        let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
-        // SAFETY: writes one handle; CUDA validates the pointer.
-        check("cuIpcGetMemHandle", unsafe {
-            sys::cuIpcGetMemHandle(&mut handle, ptr)
-        })?;
-        Ok(handle.reserved.iter().map(|&c| c as u8).collect())
+        self.ipc_export(device, ptr)
+    }
+
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.address_range(device, ptr)
     }
 
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
-        if handle.len() != h.reserved.len() {
-            return Err(Error::InvalidArgument(format!(
-                "a CUDA IPC handle has {} bytes, not {}",
-                h.reserved.len(),
-                handle.len()
-            )));
-        }
-        for (d, &b) in h.reserved.iter_mut().zip(handle) {
-            *d = b as std::ffi::c_char;
-        }
-        self.bind(device)?;
-        let mut ptr = 0;
-        // SAFETY: writes one device pointer; CUDA validates the handle.
-        check("cuIpcOpenMemHandle", unsafe {
-            sys::cuIpcOpenMemHandle_v2(
-                &mut ptr,
-                h,
-                sys::CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32,
-            )
-        })?;
-        let (mut base, mut size) = (0, 0usize);
-        // SAFETY: writes one pointer and one size for a pointer CUDA just returned.
-        check("cuMemGetAddressRange", unsafe {
-            sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr)
-        })?;
-        Ok((ptr, size.saturating_sub((ptr - base) as usize)))
+        self.ipc_open(device, handle)
     }
 
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        self.bind(device)?;
-        // SAFETY: CUDA validates that `ptr` was opened from an IPC handle.
-        check("cuIpcCloseMemHandle", unsafe {
-            sys::cuIpcCloseMemHandle(ptr)
-        })
+        self.ipc_close(device, ptr)
     }
 }
 

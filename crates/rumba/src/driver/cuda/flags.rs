@@ -9,7 +9,7 @@
 
 use cudarc::driver::sys;
 
-use crate::driver::{EventHandle, HostAllocFlags, StreamHandle};
+use crate::driver::{EventHandle, HostAllocFlags, ManagedAttach, StreamHandle};
 use crate::error::{Error, Result};
 
 /// `cuMemHostAlloc` flags for `flags`.
@@ -45,12 +45,31 @@ pub(crate) fn host_register_flags(flags: HostAllocFlags) -> Result<u32> {
     Ok(f)
 }
 
+/// `cuMemAllocManaged` flags for an attachment.
+pub(crate) fn managed_attach_flags(attach: ManagedAttach) -> u32 {
+    match attach {
+        ManagedAttach::Global => sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
+        ManagedAttach::Host => sys::CUmemAttach_flags::CU_MEM_ATTACH_HOST as u32,
+    }
+}
+
 /// Event creation flags.
 pub(crate) fn event_flags(timing: bool) -> sys::CUevent_flags {
     if timing {
         sys::CUevent_flags::CU_EVENT_DEFAULT
     } else {
         sys::CUevent_flags::CU_EVENT_DISABLE_TIMING
+    }
+}
+
+/// The handle CUDA is given for `handle`: the default stream (0) is `CU_STREAM_PER_THREAD` when
+/// per-thread default streams are configured (what code built with `--default-stream
+/// per-thread` means by the NULL stream), else itself.
+pub(crate) fn default_resolved(handle: StreamHandle, per_thread_default: bool) -> StreamHandle {
+    if handle == StreamHandle::DEFAULT && per_thread_default {
+        StreamHandle::PER_THREAD
+    } else {
+        handle
     }
 }
 
@@ -96,6 +115,28 @@ mod tests {
             host_register_flags(all).is_err(),
             "registration cannot be write-combined"
         );
+    }
+
+    #[test]
+    fn the_default_stream_is_the_per_thread_stream_only_when_configured() {
+        let d = StreamHandle::DEFAULT;
+        assert!(cu_stream(default_resolved(d, false)).is_null());
+        assert_eq!(cu_stream(default_resolved(d, true)) as usize, 0x2);
+        for h in [
+            StreamHandle::LEGACY,
+            StreamHandle::PER_THREAD,
+            StreamHandle(0x7f00),
+        ] {
+            assert_eq!(default_resolved(h, true), h);
+            assert_eq!(default_resolved(h, false), h);
+        }
+    }
+
+    #[test]
+    fn managed_attachments_are_cudas_attach_flags() {
+        // CU_MEM_ATTACH_GLOBAL = 1, CU_MEM_ATTACH_HOST = 2 (cuda.h).
+        assert_eq!(managed_attach_flags(ManagedAttach::Global), 1);
+        assert_eq!(managed_attach_flags(ManagedAttach::Host), 2);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! `launch_kernel` on CUDA: user kernels' CUDA C compiled by NVRTC (cached per device and source),
-//! `__constant__` globals filled when the module loads, and the parameter buffer packed the way
-//! the device header's `rumba_array<T, N>` expects.
+//! `launch_kernel` on CUDA: user kernels' CUDA C form ([`CudaKernelSource`], taken from the
+//! kernel with [`KernelFunction::require`](crate::driver::KernelFunction::require)) compiled by
+//! NVRTC (cached per device and source), `__constant__` globals filled when the module loads,
+//! and the parameter buffer packed the way the device header's `rumba_array<T, N>` expects.
 //!
 //! Packing is pure code and unit-tested: an array argument becomes the bytes of
 //! `struct { T* data; long long shape[N]; long long strides[N]; }` (byte strides), a scalar its own

@@ -14,6 +14,9 @@
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
 //! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
+//! | `managed.rs` | managed memory (global or host-attached) |
+//! | `peer.rs` | copies between devices and peer-access queries |
+//! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
 //! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
 //!
 //! This module touches the dynamic loader and, once a driver is found, CUDA.
@@ -35,7 +38,10 @@ pub mod builtin;
 mod driver;
 mod error;
 mod flags;
+mod ipc;
 mod launch;
+mod managed;
+mod peer;
 mod strided;
 
 pub use driver::CudaDriver;
@@ -84,7 +90,7 @@ fn loader_error() -> String {
 }
 
 /// Opens the CUDA backend, or explains why it cannot be used.
-pub fn open(_config: &Config) -> Result<Arc<dyn Driver>> {
+pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     if !driver_library_present() {
         let detail = loader_error();
         return Err(Error::BackendUnavailable {
@@ -101,7 +107,7 @@ pub fn open(_config: &Config) -> Result<Arc<dyn Driver>> {
         });
     }
     // SAFETY: the driver library is present (checked above), which is cudarc's precondition.
-    match unsafe { CudaDriver::new() } {
+    match unsafe { CudaDriver::new(config.per_thread_default_stream) } {
         Ok(d) => Ok(Arc::new(d)),
         Err(e) => Err(Error::BackendUnavailable {
             backend: "cuda".into(),

@@ -15,11 +15,18 @@
 //! unmaps it; nothing is left in the file system, even after a crash. Opening requires that the
 //! opener may read the exporter's `/proc/<pid>/fd` (same user, as for CUDA IPC in practice).
 //!
-//! This module touches only the shared-memory objects it creates or opens.
+//! The driver's IPC calls (export, open, close) are here too; they drain streams before the first
+//! export and add or remove regions of the address spaces.
+//!
+//! This module touches the shared-memory objects it creates or opens, the simulator's address
+//! spaces and (to drain them before an export) its streams.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::memory::lock;
+use super::{SimDriver, no_wait_in_callback};
+use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
 
 /// First bytes of every sim IPC handle.
@@ -290,6 +297,70 @@ fn os_error(call: &str, why: &str) -> Error {
         name: "CUDA_ERROR_UNKNOWN".into(),
         call: call.into(),
         message: format!("sharing simulated device memory: {why}"),
+    }
+}
+
+/// The driver's side of IPC: exporting an allocation, opening and closing another process's.
+impl SimDriver {
+    /// Exports the allocation starting at `ptr` (see [`Driver::ipc_get_mem_handle`]).
+    pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        let dev = self.device(device)?;
+        no_wait_in_callback("exporting an IPC handle")?;
+        // The first export copies the allocation into a shared-memory object: let every queued
+        // operation (of any device: copies may read across devices) finish first. Errors stay
+        // with their streams, to be reported by their next synchronization.
+        for d in &self.devices {
+            for s in d.all_streams() {
+                if let Some(dep) = s.current_point() {
+                    dep.stream.wait_for(dep.seq);
+                }
+            }
+        }
+        Ok(dev.memory.export(ptr)?.encode())
+    }
+
+    /// Opens another process's handle (see [`Driver::ipc_open_mem_handle`]).
+    pub(super) fn ipc_open(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let dev = self.device(device)?;
+        let info = HandleInfo::decode(handle)?;
+        let mut opened = lock(&self.opened);
+        if opened.contains_key(&(info.pid, info.id)) {
+            return Err(Error::Driver {
+                code: 208,
+                name: "CUDA_ERROR_ALREADY_MAPPED".into(),
+                call: "ipc_open_mem_handle".into(),
+                message: format!(
+                    "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
+                    info.pid, info.id
+                ),
+            });
+        }
+        let (host, map_len) = open(&info)?;
+        // SAFETY: `host` is a fresh shared mapping of `map_len` bytes that only this region owns.
+        let ptr = unsafe { dev.memory.map_imported(host, map_len, info.len) };
+        opened.insert((info.pid, info.id), (device, ptr));
+        Ok((ptr, info.len))
+    }
+
+    /// Closes memory opened by [`ipc_open`](Self::ipc_open).
+    pub(super) fn ipc_close(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        let dev = self.device(device)?;
+        let mut opened = lock(&self.opened);
+        let key = opened
+            .iter()
+            .find(|(_, v)| **v == (device, ptr))
+            .map(|(k, _)| *k)
+            .ok_or_else(|| Error::Driver {
+                code: 1,
+                name: "CUDA_ERROR_INVALID_VALUE".into(),
+                call: "ipc_close_mem_handle".into(),
+                message: format!(
+                    "0x{ptr:x} on device {device} is not memory opened from an IPC handle (never opened, or already closed)"
+                ),
+            })?;
+        dev.memory.unmap_imported(ptr)?;
+        opened.remove(&key);
+        Ok(())
     }
 }
 

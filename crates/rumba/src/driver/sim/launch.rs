@@ -4,166 +4,22 @@
 //! against the allocation table when it is queued (the whole byte range its layout spans must lie
 //! in one live allocation, else [`Error::InvalidAddress`] at once) and keeps the resolved regions
 //! in the queued operation, so the memory stays alive until the kernel has run even if it is freed
-//! meanwhile. On the stream worker, the regions are turned into host addresses and the kernel's
-//! [`SimKernelFn`] is called with a [`SimLaunch`]; the body (built by the kernel layer) makes
-//! bounds-checked views of them and runs the grid on rayon's pool. Its error — a kernel fault —
-//! becomes the stream's error, reported at the next synchronization.
+//! meanwhile. On the stream worker, the regions are turned into host addresses ([`HostArg`]) and
+//! the kernel's Rust form ([`HostKernel`]) is run with a [`HostLaunch`]; the form (built by the
+//! kernel layer) makes bounds-checked views of them and runs the grid on the engine
+//! ([`engine`](super::engine)). Its error — a kernel fault — becomes the stream's error, reported
+//! at the next synchronization. A kernel without a Rust form is refused before anything is
+//! queued ([`KernelFunction::require`](crate::driver::KernelFunction::require)).
 //!
 //! This module touches the allocation table (resolution) and the stream queue.
 
-use std::sync::Arc;
-
 use super::SimDriver;
 use super::memory::Resolved;
-use crate::driver::{KernelArg, KernelArrayArg, KernelLaunch, StreamHandle};
+use crate::driver::{
+    BackendKind, HostArg, HostArray, HostKernel, HostLaunch, KernelArg, KernelArrayArg,
+    KernelLaunch, StreamHandle,
+};
 use crate::error::{Error, Result};
-
-/// The sim entry point of a kernel: called once per launch, on the stream worker, with the
-/// resolved arguments. It runs the whole grid and returns its outcome.
-pub type SimKernelFn = Arc<dyn Fn(&SimLaunch<'_>) -> Result<()> + Send + Sync>;
-
-/// One launch as the sim body sees it: name, geometry and resolved arguments.
-///
-/// Only the simulator creates these; see [`Kernel::new`](crate::kernel::Kernel::new) for the
-/// typed way to write a body.
-///
-/// ```
-/// use rumba::driver::sim::SimLaunch;
-/// fn grid_of(l: &SimLaunch<'_>) -> [u32; 3] { l.grid() }
-/// ```
-pub struct SimLaunch<'a> {
-    name: &'a str,
-    grid: [u32; 3],
-    block: [u32; 3],
-    dynamic_shared_bytes: usize,
-    args: &'a [SimArg<'a>],
-}
-
-impl<'a> SimLaunch<'a> {
-    /// The kernel's name.
-    ///
-    /// ```
-    /// fn name<'a>(l: &'a rumba::driver::sim::SimLaunch<'a>) -> &'a str { l.name() }
-    /// ```
-    pub fn name(&self) -> &'a str {
-        self.name
-    }
-
-    /// Blocks along x, y, z.
-    ///
-    /// ```
-    /// fn g(l: &rumba::driver::sim::SimLaunch<'_>) -> u32 { l.grid()[0] }
-    /// ```
-    pub fn grid(&self) -> [u32; 3] {
-        self.grid
-    }
-
-    /// Threads per block along x, y, z.
-    ///
-    /// ```
-    /// fn b(l: &rumba::driver::sim::SimLaunch<'_>) -> u32 { l.block()[0] }
-    /// ```
-    pub fn block(&self) -> [u32; 3] {
-        self.block
-    }
-
-    /// Bytes of dynamic shared memory per block.
-    ///
-    /// ```
-    /// fn d(l: &rumba::driver::sim::SimLaunch<'_>) -> usize { l.dynamic_shared_bytes() }
-    /// ```
-    pub fn dynamic_shared_bytes(&self) -> usize {
-        self.dynamic_shared_bytes
-    }
-
-    /// The arguments, in order.
-    ///
-    /// ```
-    /// fn n(l: &rumba::driver::sim::SimLaunch<'_>) -> usize { l.args().len() }
-    /// ```
-    pub fn args(&self) -> &'a [SimArg<'a>] {
-        self.args
-    }
-}
-
-/// A resolved kernel argument.
-///
-/// ```
-/// use rumba::driver::sim::SimArg;
-/// fn is_array(a: &SimArg<'_>) -> bool { matches!(a, SimArg::Array(_)) }
-/// ```
-#[derive(Clone, Copy)]
-pub enum SimArg<'a> {
-    /// An array, resolved to host memory.
-    Array(SimArray<'a>),
-    /// A scalar's native-endian bytes.
-    Scalar(&'a [u8]),
-}
-
-/// An array argument resolved to the host memory behind it.
-///
-/// **Guarantee** (upheld by the simulator, the only place these are made): every element the
-/// layout addresses — `addr() + Σ i_k·strides()[k]` for in-bounds indices, `itemsize()` bytes
-/// each — lies inside one live allocation that stays alive for `'a`, is writable memory reached
-/// with write permission, and is accessed by everyone else only through atomics (the sim's byte
-/// movers and kernel views). `addr()` is aligned as the launch layer arranged. For size 0,
-/// `addr()` is a dangling pointer aligned to 64 bytes.
-///
-/// ```
-/// fn size(a: &rumba::driver::sim::SimArray<'_>) -> usize { a.shape().iter().product() }
-/// ```
-#[derive(Clone, Copy)]
-pub struct SimArray<'a> {
-    addr: *mut u8,
-    desc: &'a KernelArrayArg,
-}
-
-impl<'a> SimArray<'a> {
-    /// Host address of element `(0, …, 0)`.
-    ///
-    /// ```
-    /// fn p(a: &rumba::driver::sim::SimArray<'_>) -> *mut u8 { a.addr() }
-    /// ```
-    pub fn addr(&self) -> *mut u8 {
-        self.addr
-    }
-
-    /// Elements along each axis.
-    ///
-    /// ```
-    /// fn s<'a>(a: &rumba::driver::sim::SimArray<'a>) -> &'a [usize] { a.shape() }
-    /// ```
-    pub fn shape(&self) -> &'a [usize] {
-        &self.desc.shape
-    }
-
-    /// Byte strides.
-    ///
-    /// ```
-    /// fn s<'a>(a: &rumba::driver::sim::SimArray<'a>) -> &'a [isize] { a.strides() }
-    /// ```
-    pub fn strides(&self) -> &'a [isize] {
-        &self.desc.strides
-    }
-
-    /// Bytes per element.
-    ///
-    /// ```
-    /// fn s(a: &rumba::driver::sim::SimArray<'_>) -> usize { a.itemsize() }
-    /// ```
-    pub fn itemsize(&self) -> usize {
-        self.desc.itemsize
-    }
-
-    /// Whether the kernel may write it.
-    ///
-    /// ```
-    /// fn w(a: &rumba::driver::sim::SimArray<'_>) -> bool { a.writable() }
-    /// ```
-    pub fn writable(&self) -> bool {
-        self.desc.writable
-    }
-}
 
 /// A dangling, 64-byte-aligned address for arrays without elements.
 const EMPTY_ADDR: usize = 64;
@@ -181,12 +37,7 @@ impl SimDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         let function = launch.function;
-        let sim = function.sim.clone().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "kernel '{}' has no simulator body (it only has CUDA source)",
-                function.name
-            ))
-        })?;
+        let host = function.require::<HostKernel>(BackendKind::Sim)?.clone();
         let mut held = Vec::with_capacity(launch.args.len());
         for (k, arg) in launch.args.iter().enumerate() {
             held.push(match arg {
@@ -207,27 +58,26 @@ impl SimDriver {
             device,
             stream,
             Box::new(move || {
-                let resolved: Vec<SimArg<'_>> = args
+                let resolved: Vec<HostArg<'_>> = args
                     .iter()
                     .zip(&held)
                     .map(|(arg, h)| match arg {
-                        KernelArg::Scalar(b) => SimArg::Scalar(b),
-                        KernelArg::Array(desc) => SimArg::Array(SimArray {
-                            addr: match h {
+                        KernelArg::Scalar(b) => HostArg::Scalar(b),
+                        KernelArg::Array(desc) => {
+                            let addr = match h {
                                 Some((r, lo)) => r.addr().wrapping_offset(-lo),
                                 None => std::ptr::without_provenance_mut(EMPTY_ADDR),
-                            },
-                            desc,
-                        }),
+                            };
+                            // SAFETY: `addr` is element 0 of the range resolved (and kept alive
+                            // by `held`) for exactly this layout, in an allocation others reach
+                            // only through the sim's atomic byte movers and kernel views; a
+                            // size-0 array gets an aligned dangling address it never reads.
+                            HostArg::Array(unsafe { HostArray::new(addr, desc) })
+                        }
                     })
                     .collect();
-                let result = sim(&SimLaunch {
-                    name: &name,
-                    grid,
-                    block,
-                    dynamic_shared_bytes,
-                    args: &resolved,
-                });
+                let launch = HostLaunch::new(&name, grid, block, dynamic_shared_bytes, &resolved);
+                let result = host.run(&launch);
                 result.map_err(|e| device_addresses(e, &resolved))
             }),
         )
@@ -268,7 +118,7 @@ impl SimDriver {
 /// Rewrites the host addresses of a fault on an array argument into device addresses: the
 /// kernel layer names the view's base and the offending element by their host addresses, which
 /// mean nothing to the caller.
-fn device_addresses(e: Error, args: &[SimArg<'_>]) -> Error {
+fn device_addresses(e: Error, args: &[HostArg<'_>]) -> Error {
     let Error::KernelFault {
         kernel,
         block,
@@ -279,7 +129,7 @@ fn device_addresses(e: Error, args: &[SimArg<'_>]) -> Error {
         return e;
     };
     for arg in args {
-        let SimArg::Array(a) = arg else { continue };
+        let HostArg::Array(a) = arg else { continue };
         let host = a.addr() as usize;
         let at = format!("global array at {:p}", a.addr());
         if !message.contains(&at) {
@@ -287,13 +137,13 @@ fn device_addresses(e: Error, args: &[SimArg<'_>]) -> Error {
         }
         message = message.replace(
             &at,
-            &format!("global array at device address {:#x}", a.desc.ptr),
+            &format!("global array at device address {:#x}", a.device_ptr()),
         );
         if let Some(start) = message.find("(address 0x") {
             let digits = &message[start + 11..];
             let end = digits.find(')').unwrap_or(digits.len());
             if let Ok(v) = usize::from_str_radix(&digits[..end], 16) {
-                let dev = a.desc.ptr.wrapping_add(v.wrapping_sub(host) as u64);
+                let dev = a.device_ptr().wrapping_add(v.wrapping_sub(host) as u64);
                 message.replace_range(
                     start..start + 11 + end,
                     &format!("(device address {dev:#x}"),

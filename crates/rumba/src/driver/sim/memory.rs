@@ -347,8 +347,16 @@ impl AddressSpace {
             ),
         };
         let region = table.get(&ptr).map(Arc::clone).ok_or_else(not_allocation)?;
-        let Storage::Device(backing) = &region.storage else {
-            return Err(not_allocation());
+        let backing = match &region.storage {
+            Storage::Device(backing) => backing,
+            Storage::Imported(_) => {
+                return Err(Error::InvalidAddress {
+                    ptr,
+                    len: 0,
+                    reason: "memory opened from another process's IPC handle cannot be exported again (CUDA refuses it too)".into(),
+                });
+            }
+            Storage::Host(_) => return Err(not_allocation()),
         };
         if let Some(obj) = exported.get(&ptr) {
             return Ok(obj.info(region.len));
@@ -426,6 +434,33 @@ impl AddressSpace {
                     self.device
                 ),
             })
+        }
+    }
+
+    /// The device allocation (owned, or opened from another process) that contains `ptr`: its
+    /// base and length. Host memory mapped into the address space is not one.
+    pub(crate) fn allocation_of(&self, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let region = table
+            .range(..=ptr)
+            .next_back()
+            .map(|(_, r)| r)
+            .filter(|r| ptr < r.base + r.len as u64);
+        match region.map(|r| (r, &r.storage)) {
+            Some((r, Storage::Device(_) | Storage::Imported(_))) => Ok((r.base, r.len)),
+            Some((r, Storage::Host(_))) => Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!(
+                    "host memory mapped into device {} (the {}-byte range at 0x{:x}), not a device allocation",
+                    self.device, r.len, r.base
+                ),
+            }),
+            None => Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!("no live allocation contains it on device {}", self.device),
+            }),
         }
     }
 

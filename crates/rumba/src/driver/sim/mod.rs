@@ -6,23 +6,49 @@
 //!
 //! Ordering follows CUDA:
 //! - operations on one stream run in order; different streams run concurrently;
-//! - the legacy default stream (handles 0 and 1) waits for all earlier work of every *blocking*
-//!   stream of its device, and blocking streams wait for earlier legacy work; non-blocking streams
-//!   order against nothing;
+//! - the legacy default stream (handle 1, and handle 0 by default) waits for all earlier work of
+//!   every *blocking* stream of its device, and blocking streams wait for earlier legacy work;
+//!   non-blocking streams order against nothing;
 //! - the per-thread default stream (handle 2) is a blocking stream private to each host thread;
-//! - synchronous copies and memsets wait for the legacy default stream (as CUDA's do), then run
+//!   with [`Config::per_thread_default_stream`] handle 0 is that stream too (CUDA's
+//!   `--default-stream per-thread`);
+//! - synchronous copies and memsets wait for the default stream (as CUDA's do: the legacy one, or
+//!   the calling thread's per-thread one, which itself waits for earlier legacy work), then run
 //!   on the calling thread;
+//! - peer copies between devices read one device's memory and write another's; the synchronous
+//!   one waits for both devices' legacy default streams.
 //! - asynchronous copies from pinned host memory run when the stream reaches them; from pageable
 //!   memory the data is staged first (host → device) or the call waits (device → host).
 //!
-//! This module touches only simulator state: its address spaces, streams, events and host registry.
+//! Kernels: a launch is checked against the address space when queued and run on the stream
+//! worker by the kernel's Rust form ([`HostKernel`](crate::driver::HostKernel)) on the kernel
+//! [`engine`], with its array arguments resolved to host memory (`launch`).
+//!
+//! | file | concept |
+//! |---|---|
+//! | `device` | one device: address space, legacy and created streams, events |
+//! | `memory` | the address space: allocation table, bounds-checked resolution of device pointers |
+//! | `bytes` | sound byte movers over memory that kernels may touch concurrently |
+//! | `host` | page-locked host memory: allocation, registration, the pinned-range registry |
+//! | `stream`, `staging` | stream workers, ordering points, staged pageable copies |
+//! | `event` | events with real time stamps |
+//! | `strided` | strided (n-d) copies and broadcast fills |
+//! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
+//! | `launch` | kernel launches: argument resolution, running the Rust form |
+//! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
+//!
+//! This module touches only simulator state: its address spaces, streams, events and host
+//! registry, and (through the engine) rayon's pool for kernels.
 
 pub(crate) mod bytes;
+mod device;
+pub mod engine;
 mod event;
 mod host;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
+mod peer;
 mod staging;
 pub(crate) mod stream;
 mod strided;
@@ -31,19 +57,18 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
-pub use launch::{SimArg, SimArray, SimKernelFn, SimLaunch};
-
+use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
 use memory::{AddressSpace, lock};
-use stream::{Dep, SimStream, StreamOwner};
+use stream::{SimStream, StreamOwner};
 
 use crate::config::Config;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -55,52 +80,6 @@ static NEXT_DRIVER_ID: AtomicU64 = AtomicU64::new(1);
 thread_local! {
     /// Per-thread default streams of this host thread, keyed by (driver id, device).
     static PER_THREAD: RefCell<HashMap<(u64, usize), StreamOwner>> = RefCell::new(HashMap::new());
-}
-
-struct SimDevice {
-    ordinal: usize,
-    memory: AddressSpace,
-    legacy: StreamOwner,
-    streams: Mutex<HashMap<u64, StreamOwner>>,
-    /// Every blocking stream of the device except the legacy one (weak: owners live elsewhere).
-    blocking: Mutex<Vec<Weak<SimStream>>>,
-    events: Mutex<HashMap<u64, Arc<SimEvent>>>,
-}
-
-impl SimDevice {
-    fn register_blocking(&self, s: &Arc<SimStream>) {
-        let mut list = lock(&self.blocking);
-        list.retain(|w| w.strong_count() > 0);
-        list.push(Arc::downgrade(s));
-    }
-
-    /// Dependencies an operation on `s` must wait for under the legacy-default-stream rules.
-    fn ordering_deps(&self, s: &Arc<SimStream>) -> Vec<Dep> {
-        if !s.blocking {
-            return Vec::new();
-        }
-        if Arc::ptr_eq(s, &self.legacy.0) {
-            lock(&self.blocking)
-                .iter()
-                .filter_map(Weak::upgrade)
-                .filter_map(|b| b.current_point())
-                .collect()
-        } else {
-            self.legacy.0.current_point().into_iter().collect()
-        }
-    }
-
-    /// Every live stream of the device.
-    fn all_streams(&self) -> Vec<Arc<SimStream>> {
-        let mut all = vec![Arc::clone(&self.legacy.0)];
-        all.extend(lock(&self.streams).values().map(|o| Arc::clone(&o.0)));
-        for s in lock(&self.blocking).iter().filter_map(Weak::upgrade) {
-            if !all.iter().any(|a| Arc::ptr_eq(a, &s)) {
-                all.push(s);
-            }
-        }
-        all
-    }
 }
 
 /// The simulated GPU driver.
@@ -126,6 +105,8 @@ pub struct SimDriver {
     opened: Mutex<HashMap<(u32, u64), (usize, DevicePtr)>>,
     /// Reused buffers for asynchronous copies from pageable memory.
     staging: Arc<staging::StagingPool>,
+    /// Handle 0 is the calling thread's per-thread default stream (else the legacy one).
+    per_thread_default: bool,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -168,6 +149,7 @@ impl SimDriver {
             next_handle: AtomicU64::new(FIRST_HANDLE),
             opened: Mutex::new(HashMap::new()),
             staging: Arc::default(),
+            per_thread_default: config.per_thread_default_stream,
         })
     }
 
@@ -208,9 +190,10 @@ impl SimDriver {
 
     fn stream(&self, device: usize, handle: StreamHandle) -> Result<(&SimDevice, Arc<SimStream>)> {
         let dev = self.device(device)?;
+        let per_thread = handle == StreamHandle::PER_THREAD
+            || (handle == StreamHandle::DEFAULT && self.per_thread_default);
         let stream = match handle {
-            StreamHandle::DEFAULT | StreamHandle::LEGACY => Arc::clone(&dev.legacy.0),
-            StreamHandle::PER_THREAD => PER_THREAD.with(|m| -> Result<Arc<SimStream>> {
+            _ if per_thread => PER_THREAD.with(|m| -> Result<Arc<SimStream>> {
                 let mut map = m.borrow_mut();
                 if let Some(owner) = map.get(&(self.id, device)) {
                     return Ok(Arc::clone(&owner.0));
@@ -220,6 +203,7 @@ impl SimDriver {
                 map.insert((self.id, device), StreamOwner(Arc::clone(&s)));
                 Ok(s)
             })?,
+            StreamHandle::DEFAULT | StreamHandle::LEGACY => Arc::clone(&dev.legacy.0),
             StreamHandle(h) => lock(&dev.streams)
                 .get(&h)
                 .map(|o| Arc::clone(&o.0))
@@ -246,22 +230,6 @@ impl SimDriver {
         let deps = dev.ordering_deps(&s);
         let seq = s.push_work(deps, work);
         Ok((s, seq))
-    }
-
-    /// Waits until everything a legacy-default-stream operation would wait for has completed; a
-    /// synchronous operation then runs on the calling thread.
-    fn wait_legacy_point(&self, device: usize) -> Result<()> {
-        no_wait_in_callback("a synchronous copy or memset")?;
-        let dev = self.device(device)?;
-        let legacy = &dev.legacy.0;
-        for dep in dev
-            .ordering_deps(legacy)
-            .into_iter()
-            .chain(legacy.current_point())
-        {
-            dep.stream.wait_for(dep.seq);
-        }
-        Ok(())
     }
 
     fn resolve(&self, device: usize, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
@@ -378,7 +346,7 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, src.len())?;
-        self.wait_legacy_point(device)?;
+        self.wait_default_point(device)?;
         // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
         unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
         Ok(())
@@ -389,7 +357,7 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let s = self.resolve(device, src, dst.len())?;
-        self.wait_legacy_point(device)?;
+        self.wait_default_point(device)?;
         // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
         unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
         Ok(())
@@ -407,7 +375,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
-        self.wait_legacy_point(device)?;
+        self.wait_default_point(device)?;
         // SAFETY: both ranges are live and bounds-checked.
         unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
         Ok(())
@@ -418,7 +386,7 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         }
         let d = self.resolve(device, dst, bytes)?;
-        self.wait_legacy_point(device)?;
+        self.wait_default_point(device)?;
         // SAFETY: live and bounds-checked.
         unsafe { bytes::fill(d.addr(), value, bytes) };
         Ok(())
@@ -557,6 +525,33 @@ unsafe impl Driver for SimDriver {
         self.copy_strided(device, copy, stream)
     }
 
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        self.can_access_peer(device, peer)
+    }
+
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        self.peer_copy(dst_device, dst, src_device, src, bytes)
+    }
+
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream)
+    }
+
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
         let dev = self.device(device)?;
         let handle = StreamHandle(self.next_handle.fetch_add(1, Ordering::Relaxed));
@@ -688,61 +683,19 @@ unsafe impl Driver for SimDriver {
     }
 
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        let dev = self.device(device)?;
-        no_wait_in_callback("exporting an IPC handle")?;
-        // The first export copies the allocation into a shared-memory object: let every queued
-        // operation (of any device: copies may read across devices) finish first. Errors stay
-        // with their streams, to be reported by their next synchronization.
-        for d in &self.devices {
-            for s in d.all_streams() {
-                if let Some(dep) = s.current_point() {
-                    dep.stream.wait_for(dep.seq);
-                }
-            }
-        }
-        Ok(dev.memory.export(ptr)?.encode())
+        self.ipc_export(device, ptr)
+    }
+
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.device(device)?.memory.allocation_of(ptr)
     }
 
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        let dev = self.device(device)?;
-        let info = ipc::HandleInfo::decode(handle)?;
-        let mut opened = lock(&self.opened);
-        if opened.contains_key(&(info.pid, info.id)) {
-            return Err(Error::Driver {
-                code: 208,
-                name: "CUDA_ERROR_ALREADY_MAPPED".into(),
-                call: "ipc_open_mem_handle".into(),
-                message: format!(
-                    "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
-                    info.pid, info.id
-                ),
-            });
-        }
-        let (host, map_len) = ipc::open(&info)?;
-        // SAFETY: `host` is a fresh shared mapping of `map_len` bytes that only this region owns.
-        let ptr = unsafe { dev.memory.map_imported(host, map_len, info.len) };
-        opened.insert((info.pid, info.id), (device, ptr));
-        Ok((ptr, info.len))
+        self.ipc_open(device, handle)
     }
 
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        let dev = self.device(device)?;
-        let mut opened = lock(&self.opened);
-        let key = opened
-            .iter()
-            .find(|(_, v)| **v == (device, ptr))
-            .map(|(k, _)| *k)
-            .ok_or_else(|| Error::Driver {
-                code: 1,
-                name: "CUDA_ERROR_INVALID_VALUE".into(),
-                call: "ipc_close_mem_handle".into(),
-                message: format!(
-                    "0x{ptr:x} on device {device} is not memory opened from an IPC handle (never opened, or already closed)"
-                ),
-            })?;
-        dev.memory.unmap_imported(ptr)?;
-        opened.remove(&key);
-        Ok(())
+        self.ipc_close(device, ptr)
     }
 
     fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
@@ -766,6 +719,17 @@ unsafe impl Driver for SimDriver {
         };
         let spaces = self.spaces();
         self.host.alloc_with(bytes, flags, device, &spaces, false)
+    }
+
+    /// The sim models a device with concurrent managed access: host-attached managed memory is
+    /// allocated and addressed exactly like globally attached memory.
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        _attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        self.mem_alloc_managed(device, bytes)
     }
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {

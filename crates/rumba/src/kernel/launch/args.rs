@@ -3,8 +3,9 @@
 //!
 //! For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
 //! layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
-//! automatically (see [`transfer`](super::transfer)): `&mut a` or `InOut(&mut a)`, `In(&a)` or
-//! `&a`, `Out(&mut a)`. For a scalar parameter: a value of that type. The element type of every
+//! automatically (see [`transfer`](super::transfer)): `InOut(&mut a)`, `In(&a)` or `&a`,
+//! `Out(&mut a)`, or `&mut a`, which follows the kernel's [`HostTransfer`] policy (`InOut` unless
+//! set otherwise). For a scalar parameter: a value of that type. The element type of every
 //! argument is checked by the compiler against the kernel's parameter list.
 //!
 //! Preparing the arguments of one launch builds a plan: the raw arguments for the driver, the
@@ -18,7 +19,7 @@ use ndarray::{ArrayBase, Data, DataMut, Dimension};
 use num_complex::Complex;
 
 use super::params::{Arr, Param, Params, Scalar};
-use super::transfer::{In, InOut, Out, count_to_device, count_to_host};
+use super::transfer::{HostTransfer, In, InOut, Out, count_to_device, count_to_host};
 use crate::array::DeviceArray;
 use crate::array::element::Element;
 use crate::driver::{KernelArg, KernelArrayArg};
@@ -33,15 +34,18 @@ type After<'h> = Box<dyn FnOnce() -> Result<()> + 'h>;
 /// back. (Public only so the sealed argument traits can name it; not reachable from outside.)
 pub struct Plan<'h> {
     stream: Stream,
+    /// What a bare `&mut` host array means for this kernel.
+    policy: HostTransfer,
     pub(crate) args: Vec<KernelArg>,
     pub(crate) keep: Vec<DeviceBuffer>,
     pub(crate) after: Vec<After<'h>>,
 }
 
 impl<'h> Plan<'h> {
-    pub(crate) fn new(stream: &Stream) -> Self {
+    pub(crate) fn new(stream: &Stream, policy: HostTransfer) -> Self {
         Plan {
             stream: stream.clone(),
+            policy,
             args: Vec::new(),
             keep: Vec::new(),
             after: Vec::new(),
@@ -230,7 +234,14 @@ impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
     where
         Self: 'h,
     {
-        InOut(self).prepare(plan)
+        match plan.policy {
+            HostTransfer::InOut => InOut(self).prepare(plan),
+            HostTransfer::In => {
+                let shared: &ArrayBase<S, D> = self;
+                In(shared).prepare(plan)
+            }
+            HostTransfer::Out => Out(self).prepare(plan),
+        }
     }
 }
 impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>

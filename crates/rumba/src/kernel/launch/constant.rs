@@ -11,7 +11,9 @@
 //! every block (constant memory is read-only for the device, so plain loads are race-free). The
 //! layout is kept: a C- or F-ordered source keeps its order and byte strides; any other layout is
 //! packed in C order. A CUDA kernel gets the same bytes as a `__constant__` global (see
-//! [`Kernel::with_cuda_constant`](crate::kernel::Kernel::with_cuda_constant)).
+//! [`Kernel::with_cuda_constant`](crate::kernel::Kernel::with_cuda_constant)), an OpenCL kernel
+//! as named constant data (see
+//! [`Kernel::with_opencl_constant`](crate::kernel::Kernel::with_opencl_constant)).
 //!
 //! This module touches only the memory it owns.
 
@@ -23,7 +25,7 @@ use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::array::element::Element;
 use crate::error::{Error, Result};
-use crate::kernel::view::View;
+use crate::kernel::View;
 use crate::kernel::{Const, MAX_DIMS, NdIndex};
 
 /// A read-only view of constant memory: n-d, bounds-checked reads; no writes.

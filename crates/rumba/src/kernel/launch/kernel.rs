@@ -8,6 +8,11 @@
 //! to the stream, keeps the device buffers alive until the kernel has run, and makes the copies
 //! back that were asked for.
 //!
+//! The kernel reaches the driver as one [`KernelFunction`] holding every form it has: the Rust
+//! body as a [`HostKernel`] (what the simulator runs), and the CUDA C and OpenCL C sources
+//! attached with [`Kernel::with_cuda_source`] and [`Kernel::with_opencl_source`]. Which one runs
+//! is the backend's choice; nothing here names a backend.
+//!
 //! This module touches the driver (one launch), streams and, through the argument module, device
 //! arrays.
 
@@ -17,8 +22,10 @@ use std::sync::Arc;
 use super::args::{LaunchArgs, Plan};
 use super::constant::ConstArray;
 use super::params::Params;
-use crate::driver::sim::{SimKernelFn, SimLaunch};
-use crate::driver::{CudaKernelSource, KernelFunction, KernelLaunch};
+use super::transfer::HostTransfer;
+use crate::driver::{
+    CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
+};
 use crate::error::Result;
 use crate::kernel::{Dim3, LaunchConfig, ThreadCtx, run_grid};
 use crate::stream::Stream;
@@ -28,7 +35,7 @@ use crate::stream::Stream;
 /// The body runs once per GPU thread. It receives the thread's [`ThreadCtx`] (indices,
 /// barriers, shared/local memory, fences) and the arguments: a [`GlobalView`](crate::kernel::GlobalView)
 /// for each [`Arr<T>`](crate::kernel::Arr) parameter, a value for each scalar. Launches are
-/// asynchronous on a stream (the legacy default stream unless told otherwise); a fault is
+/// asynchronous on a stream (the default stream unless told otherwise); a fault is
 /// reported at the stream's next synchronization. Cloning shares the definition.
 ///
 /// ```
@@ -48,6 +55,8 @@ use crate::stream::Stream;
 /// ```
 pub struct Kernel<P: Params> {
     function: Arc<KernelFunction>,
+    /// What a bare `&mut` host array argument means.
+    transfer: HostTransfer,
     _params: PhantomData<fn() -> P>,
 }
 
@@ -55,6 +64,7 @@ impl<P: Params> Clone for Kernel<P> {
     fn clone(&self) -> Self {
         Kernel {
             function: Arc::clone(&self.function),
+            transfer: self.transfer,
             _params: PhantomData,
         }
     }
@@ -72,7 +82,8 @@ impl<P: Params> std::fmt::Debug for Kernel<P> {
 }
 
 impl<P: Params> Kernel<P> {
-    /// Defines a kernel named `name` (used in errors) with `body` as its sim code.
+    /// Defines a kernel named `name` (used in errors) with `body` as its Rust form, the code the
+    /// simulator runs.
     ///
     /// Name the parameter tuple with a turbofish so the closure's arguments are inferred:
     /// `Kernel::<(Arr<f32>, f32)>::new("k", |t, (x, s)| …)`. The body borrows the launch's
@@ -97,20 +108,49 @@ impl<P: Params> Kernel<P> {
     where
         F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
     {
-        let sim: SimKernelFn = Arc::new(move |launch: &SimLaunch<'_>| {
+        let host = HostKernel::per_thread(move |launch: &HostLaunch<'_>| {
             let views = P::views(launch.args())?;
             let config = LaunchConfig::new(launch.grid(), launch.block())
                 .with_dynamic_shared_bytes(launch.dynamic_shared_bytes());
             run_grid(launch.name(), &config, |t| body(t, &views))
         });
         Kernel {
-            function: Arc::new(KernelFunction {
-                name: name.to_owned(),
-                sim: Some(sim),
-                cuda: None,
-            }),
+            function: Arc::new(KernelFunction::new(name).with_form(host)),
+            transfer: HostTransfer::InOut,
             _params: PhantomData,
         }
+    }
+
+    /// Sets what a bare `&mut` host array argument means for this kernel — its default transfer
+    /// policy (Numba's `In` by configuration): [`HostTransfer::InOut`] (the default: copied in
+    /// and back), [`HostTransfer::In`] (copied in only; the launch stays asynchronous) or
+    /// [`HostTransfer::Out`] (only allocated, copied back). [`In`](crate::In),
+    /// [`Out`](crate::Out) and [`InOut`](crate::InOut) still choose per argument.
+    ///
+    /// ```
+    /// use rumba::kernel::{auto_transfers, Arr, HostTransfer, Kernel};
+    /// let double = Kernel::<(Arr<f32>,)>::new("double", |t, (a,)| a.set(t.grid1(), 2.0 * a.get(t.grid1())))
+    ///     .with_host_transfer(HostTransfer::Out);
+    /// assert_eq!(double.host_transfer(), HostTransfer::Out);
+    /// let mut host = ndarray::arr1(&[1.0f32, 2.0]);
+    /// let before = auto_transfers();
+    /// double.configure(1, 2).launch((&mut host,)).unwrap();
+    /// assert_eq!(host.to_vec(), [0.0, 0.0]); // the kernel saw zeros: nothing was copied in
+    /// assert_eq!(auto_transfers().since(&before).to_device, 0);
+    /// ```
+    pub fn with_host_transfer(mut self, policy: HostTransfer) -> Self {
+        self.transfer = policy;
+        self
+    }
+
+    /// The kernel's default transfer policy for bare `&mut` host arrays.
+    ///
+    /// ```
+    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// assert_eq!(k.host_transfer(), rumba::kernel::HostTransfer::InOut);
+    /// ```
+    pub fn host_transfer(&self) -> HostTransfer {
+        self.transfer
     }
 
     /// Attaches CUDA C source for the CUDA backend (the sim keeps running the Rust body).
@@ -122,10 +162,10 @@ impl<P: Params> Kernel<P> {
     ///         r#"extern "C" __global__ void zero(rumba_array<float, 1> a) { a[rumba_grid1()] = 0.f; }"#,
     ///         "zero",
     ///     ));
-    /// assert_eq!(k.function().cuda.as_ref().unwrap().entry, "zero");
+    /// assert_eq!(k.function().form::<CudaKernelSource>().unwrap().entry, "zero");
     /// ```
     pub fn with_cuda_source(mut self, source: CudaKernelSource) -> Self {
-        Arc::make_mut(&mut self.function).cuda = Some(source);
+        Arc::make_mut(&mut self.function).set_form(source);
         self
     }
 
@@ -139,15 +179,56 @@ impl<P: Params> Kernel<P> {
     /// let k = Kernel::<(Arr<f32>,)>::new("k", move |t, (a,)| a.set(t.grid1(), l.get(t.grid1())))
     ///     .with_cuda_source(CudaKernelSource::new("__constant__ float lut[2]; /* … */", "k"))
     ///     .with_cuda_constant("lut", &lut);
-    /// assert_eq!(k.function().cuda.as_ref().unwrap().constants[0].1.len(), 8);
+    /// assert_eq!(k.function().form::<CudaKernelSource>().unwrap().constants[0].1.len(), 8);
     /// ```
     pub fn with_cuda_constant<T: bytemuck::Pod>(
         mut self,
         name: &str,
         array: &ConstArray<T>,
     ) -> Self {
-        if let Some(cuda) = Arc::make_mut(&mut self.function).cuda.as_mut() {
+        if let Some(cuda) = Arc::make_mut(&mut self.function).form_mut::<CudaKernelSource>() {
             cuda.constants
+                .push((name.to_owned(), array.as_bytes().to_vec()));
+        }
+        self
+    }
+
+    /// Attaches OpenCL C source for an OpenCL backend (the sim keeps running the Rust body).
+    ///
+    /// ```
+    /// use rumba::{driver::OpenClKernelSource, kernel::{Arr, Kernel}};
+    /// let k = Kernel::<(Arr<f32>,)>::new("zero", |t, (a,)| a.set(t.grid1(), 0.0))
+    ///     .with_opencl_source(OpenClKernelSource::new(
+    ///         "__kernel void zero(__global float *a) { a[get_global_id(0)] = 0.f; }",
+    ///         "zero",
+    ///     ));
+    /// assert_eq!(k.function().form::<OpenClKernelSource>().unwrap().entry, "zero");
+    /// ```
+    pub fn with_opencl_source(mut self, source: OpenClKernelSource) -> Self {
+        Arc::make_mut(&mut self.function).set_form(source);
+        self
+    }
+
+    /// Registers a constant array as the constant data `name` of the OpenCL source (the sim
+    /// body reads the [`ConstArray`] it captured). Without OpenCL source this does nothing.
+    ///
+    /// ```
+    /// use rumba::{driver::OpenClKernelSource, kernel::{Arr, Kernel}};
+    /// let lut = rumba::const_array_like(&ndarray::arr1(&[1i32, 2, 3])).unwrap();
+    /// let l = lut.clone();
+    /// let k = Kernel::<(Arr<i32>,)>::new("k", move |t, (a,)| a.set(t.grid1(), l.get(t.grid1())))
+    ///     .with_opencl_source(OpenClKernelSource::new("/* … */", "k"))
+    ///     .with_opencl_constant("lut", &lut);
+    /// let cl = k.function().form::<OpenClKernelSource>().unwrap();
+    /// assert_eq!((cl.constants[0].0.as_str(), cl.constants[0].1.len()), ("lut", 12));
+    /// ```
+    pub fn with_opencl_constant<T: bytemuck::Pod>(
+        mut self,
+        name: &str,
+        array: &ConstArray<T>,
+    ) -> Self {
+        if let Some(cl) = Arc::make_mut(&mut self.function).form_mut::<OpenClKernelSource>() {
+            cl.constants
                 .push((name.to_owned(), array.as_bytes().to_vec()));
         }
         self
@@ -162,17 +243,17 @@ impl<P: Params> Kernel<P> {
         &self.function.name
     }
 
-    /// The driver-level description of the kernel.
+    /// The driver-level description of the kernel: its name and every form it has.
     ///
     /// ```
     /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
-    /// assert!(k.function().sim.is_some());
+    /// assert_eq!(k.function().forms(), ["Rust body"]);
     /// ```
     pub fn function(&self) -> &KernelFunction {
         &self.function
     }
 
-    /// Numba's `kernel[grid, block]`: a launcher with this geometry, on the legacy default stream
+    /// Numba's `kernel[grid, block]`: a launcher with this geometry, on the default stream
     /// and without dynamic shared memory until told otherwise.
     ///
     /// ```
@@ -192,7 +273,8 @@ impl<P: Params> Kernel<P> {
         }
     }
 
-    /// Launches with `config` on `stream` (`None`: the legacy default stream).
+    /// Launches with `config` on `stream` (`None`: the default stream — the legacy default
+    /// stream, or the calling thread's per-thread one with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`).
     ///
     /// ```
     /// use rumba::kernel::{Kernel, LaunchConfig};
@@ -210,9 +292,9 @@ impl<P: Params> Kernel<P> {
         config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
-            None => crate::legacy_default_stream()?,
+            None => crate::default_stream()?,
         };
-        let mut plan = Plan::new(&stream);
+        let mut plan = Plan::new(&stream, self.transfer);
         args.prepare_all(&mut plan)?;
         let launch = KernelLaunch {
             function: &self.function,
@@ -261,7 +343,7 @@ pub struct Launcher<'k, P: Params> {
 }
 
 impl<P: Params> Launcher<'_, P> {
-    /// Runs the launch on `stream` instead of the legacy default stream.
+    /// Runs the launch on `stream` instead of the default stream.
     ///
     /// ```
     /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});

@@ -1,12 +1,12 @@
 //! Kernels end to end: define a kernel with typed parameters, launch it on a stream with device
 //! arrays, host arrays and scalars, and read constant memory — SPEC §5's launch API on top of the
-//! executor engine.
+//! kernel engine ([`driver::engine`](crate::driver::engine)).
 //!
 //! | file | concept |
 //! |---|---|
 //! | `params` | [`Param`] / [`Params`]: what a kernel takes ([`Arr<T>`], numbers, [`Scalar<R>`]) and what its body sees |
 //! | `args` | [`LaunchArg`] / [`LaunchArgs`]: what a caller may pass, turned into raw driver arguments |
-//! | `transfer` | [`In`], [`Out`], [`InOut`]: automatic transfers of host arrays, and [`auto_transfers`] |
+//! | `transfer` | [`In`], [`Out`], [`InOut`], the per-kernel [`HostTransfer`] policy: automatic transfers of host arrays, and [`auto_transfers`] |
 //! | `constant` | [`const_array_like`], [`ConstArray`], [`ConstView`]: read-only constant memory |
 //! | `kernel` | [`Kernel`] and [`Launcher`]: definition and launch |
 //!
@@ -36,8 +36,8 @@
 //! assert!(err.to_string().contains("kernel 'oob' faulted in block (0, 0, 0) thread (8, 0, 0)"));
 //! ```
 //!
-//! This module touches the driver (launches), streams and device arrays; the engine it runs
-//! kernels with is the rest of [`kernel`](crate::kernel).
+//! This module touches the driver (launches), streams and device arrays; the simulator runs a
+//! kernel's Rust body with the engine under [`driver::engine`](crate::driver::engine).
 
 mod args;
 mod constant;
@@ -49,4 +49,4 @@ pub use args::{LaunchArg, LaunchArgs};
 pub use constant::{ConstArray, ConstView, const_array_like};
 pub use kernel::{Kernel, Launcher};
 pub use params::{Arr, Param, Params, Scalar};
-pub use transfer::{AutoTransfers, In, InOut, Out, auto_transfers};
+pub use transfer::{AutoTransfers, HostTransfer, In, InOut, Out, auto_transfers};

@@ -3,9 +3,10 @@
 //! A kernel's parameter list is a tuple of [`Param`] types, written once in the kernel's type:
 //! [`Arr<T>`] for an n-d array of `T` (the body sees a [`GlobalView`] with the array's own shape
 //! and byte strides), a plain number type (`f32`, `i64`, `Complex<f64>`, …) for a scalar, and
-//! [`Scalar<R>`] for a record passed by value. On the simulator, [`Params::views`] turns the
-//! resolved raw arguments of one launch into the typed values the body receives, once per launch
-//! (on the stream worker), checking item sizes, dimensions and alignment.
+//! [`Scalar<R>`] for a record passed by value. When the kernel's Rust form runs (on the
+//! simulator), [`Params::views`] turns the launch's arguments, resolved to host memory
+//! ([`HostArg`]), into the typed values the body receives, once per launch (on the stream
+//! worker), checking item sizes, dimensions and alignment.
 //!
 //! This module touches only the resolved arguments it is given.
 
@@ -15,7 +16,7 @@ use bytemuck::Pod;
 use num_complex::Complex;
 
 use crate::array::element::Element;
-use crate::driver::sim::{SimArg, SimArray};
+use crate::driver::{HostArg, HostArray};
 use crate::error::{Error, Result};
 use crate::kernel::GlobalView;
 
@@ -36,9 +37,9 @@ pub trait Param: sealed::Sealed + 'static {
     /// What the kernel body receives for this parameter during one launch.
     type View<'v>: Copy + Send + Sync;
 
-    /// Builds the body's value from a resolved argument (simulator only).
+    /// Builds the body's value from a resolved argument (Rust form only).
     #[doc(hidden)]
-    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<Self::View<'v>>;
+    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<Self::View<'v>>;
 }
 
 /// An array parameter: the body sees a writable [`GlobalView<'_, T>`] with the argument's shape
@@ -87,7 +88,7 @@ fn wrong_kind(position: usize, want: &str) -> Error {
 }
 
 /// A typed view of a resolved array argument.
-fn array_view<'v, T: Pod>(a: &SimArray<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+fn array_view<'v, T: Pod>(a: &HostArray<'v>, position: usize) -> Result<GlobalView<'v, T>> {
     if a.itemsize() != size_of::<T>() {
         return Err(Error::InvalidArgument(format!(
             "kernel argument {position} has {}-byte elements, but the kernel reads {}-byte {}",
@@ -96,8 +97,8 @@ fn array_view<'v, T: Pod>(a: &SimArray<'v>, position: usize) -> Result<GlobalVie
             std::any::type_name::<T>()
         )));
     }
-    // SAFETY: the simulator guarantees that every element `a`'s layout addresses lies in live,
-    // writable device memory for 'v that others reach only atomically (see `SimArray`);
+    // SAFETY: `HostArray` guarantees that every element `a`'s layout addresses lies in live,
+    // writable memory for 'v that others reach only atomically (see its docs);
     // `from_raw_parts` checks alignment and dimensions.
     unsafe { GlobalView::from_raw_parts(a.addr().cast(), a.shape(), a.strides(), a.writable()) }
         .map_err(|e| Error::InvalidArgument(format!("kernel argument {position}: {e}")))
@@ -106,31 +107,31 @@ fn array_view<'v, T: Pod>(a: &SimArray<'v>, position: usize) -> Result<GlobalVie
 impl<T: Element + Pod> Param for Arr<T> {
     type View<'v> = GlobalView<'v, T>;
 
-    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
         match arg {
-            SimArg::Array(a) => array_view(a, position),
-            SimArg::Scalar(_) => Err(wrong_kind(position, "an array")),
+            HostArg::Array(a) => array_view(a, position),
+            HostArg::Scalar(_) => Err(wrong_kind(position, "an array")),
         }
     }
 }
 
-fn scalar_value<T: Pod>(arg: &SimArg<'_>, position: usize) -> Result<T> {
+fn scalar_value<T: Pod>(arg: &HostArg<'_>, position: usize) -> Result<T> {
     match arg {
-        SimArg::Scalar(b) if b.len() == size_of::<T>() => Ok(bytemuck::pod_read_unaligned(b)),
-        SimArg::Scalar(b) => Err(Error::InvalidArgument(format!(
+        HostArg::Scalar(b) if b.len() == size_of::<T>() => Ok(bytemuck::pod_read_unaligned(b)),
+        HostArg::Scalar(b) => Err(Error::InvalidArgument(format!(
             "kernel argument {position} has {} bytes but {} has {}",
             b.len(),
             std::any::type_name::<T>(),
             size_of::<T>()
         ))),
-        SimArg::Array(_) => Err(wrong_kind(position, "a scalar")),
+        HostArg::Array(_) => Err(wrong_kind(position, "a scalar")),
     }
 }
 
 impl<R: Pod + Send + Sync> Param for Scalar<R> {
     type View<'v> = R;
 
-    fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<R> {
+    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<R> {
         scalar_value(arg, position)
     }
 }
@@ -141,7 +142,7 @@ macro_rules! scalar_params {
         impl Param for $t {
             type View<'v> = $t;
 
-            fn view<'v>(arg: &SimArg<'v>, position: usize) -> Result<$t> {
+            fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<$t> {
                 scalar_value(arg, position)
             }
         }
@@ -179,9 +180,9 @@ pub trait Params: 'static {
     /// Number of parameters.
     const COUNT: usize;
 
-    /// Builds the body's values from one launch's resolved arguments (simulator only).
+    /// Builds the body's values from one launch's resolved arguments (Rust form only).
     #[doc(hidden)]
-    fn views<'v>(args: &[SimArg<'v>]) -> Result<Self::Views<'v>>;
+    fn views<'v>(args: &[HostArg<'v>]) -> Result<Self::Views<'v>>;
 }
 
 macro_rules! params_tuple {
@@ -191,7 +192,7 @@ macro_rules! params_tuple {
             const COUNT: usize = $n;
 
             #[allow(unused_variables)]
-            fn views<'v>(args: &[SimArg<'v>]) -> Result<Self::Views<'v>> {
+            fn views<'v>(args: &[HostArg<'v>]) -> Result<Self::Views<'v>> {
                 if args.len() != $n {
                     return Err(Error::InvalidArgument(format!(
                         "the kernel takes {} argument(s) but the launch passed {}",

@@ -3,8 +3,11 @@
 //! A host array given to a launch is copied to a temporary device array before the kernel and
 //! back after it — Numba's conservative rule. [`In`], [`Out`] and [`InOut`] say which directions
 //! are needed: `In(&a)` copies to the device only (the kernel's writes are discarded), `Out(&mut a)`
-//! only allocates and copies back, `InOut(&mut a)` does both. A bare `&mut a` means `InOut`; a bare
-//! `&a` can only be read, so it means `In`.
+//! only allocates and copies back, `InOut(&mut a)` does both. A bare `&mut a` means the kernel's
+//! [`HostTransfer`] policy — `InOut` unless the kernel was defined with another
+//! ([`Kernel::with_host_transfer`](super::Kernel::with_host_transfer), Numba's `In` by
+//! configuration); a bare `&a` can only be read, so it always means `In`. The wrappers override the
+//! policy.
 //!
 //! A launch with something to copy back is complete when it returns (the copy back waits for the
 //! kernel, so a kernel fault is reported by the launch itself). A launch whose host arrays are all
@@ -59,6 +62,30 @@ pub struct Out<A>(pub A);
 /// ```
 #[derive(Debug)]
 pub struct InOut<A>(pub A);
+
+/// What a kernel does with a bare `&mut` host array argument: the kernel's default transfer
+/// policy, set with [`Kernel::with_host_transfer`](super::Kernel::with_host_transfer). The
+/// [`In`], [`Out`] and
+/// [`InOut`] wrappers override it for one argument; a shared `&a` is always [`HostTransfer::In`].
+///
+/// ```
+/// use rumba::kernel::{Arr, HostTransfer, Kernel};
+/// let k = Kernel::<(Arr<i32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1))
+///     .with_host_transfer(HostTransfer::In);
+/// let mut host = ndarray::arr1(&[1, 2, 3]);
+/// k.configure(1, 3).launch((&mut host,)).unwrap();
+/// assert_eq!(host.to_vec(), [1, 2, 3]); // copied in only: the kernel's writes stay on the device
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum HostTransfer {
+    /// Copy to the device before the kernel, never back (Numba's `cuda.In`).
+    In,
+    /// Only allocate, and copy back after the kernel (Numba's `cuda.Out`).
+    Out,
+    /// Copy in and back (Numba's conservative default, `cuda.InOut`).
+    #[default]
+    InOut,
+}
 
 /// Automatic transfers made by launches on the calling thread since it started.
 ///

@@ -116,6 +116,8 @@ pub struct PoolMemoryManager {
     state: Mutex<PoolState>,
     deferred: AtomicUsize,
     host: PinnedPool,
+    /// Handle 0 is the per-thread default stream (`Config::per_thread_default_stream`).
+    per_thread_default: bool,
 }
 
 impl PoolMemoryManager {
@@ -164,6 +166,7 @@ impl PoolMemoryManager {
             }),
             deferred: AtomicUsize::new(0),
             host: PinnedPool::new(ctx.device, Arc::clone(&ctx.driver)),
+            per_thread_default: ctx.config.per_thread_default_stream,
         })
     }
 
@@ -281,6 +284,16 @@ impl PoolMemoryManager {
         Ok(false)
     }
 
+    /// The stream handle 0 stands for: the per-thread default stream when so configured (its
+    /// frees are then ordered like any per-thread stream's), else the legacy one.
+    fn resolve(&self, stream: StreamHandle) -> StreamHandle {
+        if stream == StreamHandle::DEFAULT && self.per_thread_default {
+            StreamHandle::PER_THREAD
+        } else {
+            stream
+        }
+    }
+
     /// Carries out releases held back by `defer_cleanup`.
     fn release_pending(&self, st: &mut PoolState) {
         let pending = std::mem::take(&mut st.pending);
@@ -368,6 +381,7 @@ unsafe impl MemoryManager for PoolMemoryManager {
     }
 
     fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
+        let stream = self.resolve(stream);
         if bytes == 0 {
             return Err(Error::InvalidArgument(
                 "cannot allocate 0 bytes of device memory".into(),
@@ -417,6 +431,7 @@ unsafe impl MemoryManager for PoolMemoryManager {
     }
 
     fn memfree_on(&self, ptr: DevicePtr, _bytes: usize, stream: StreamHandle) {
+        let stream = self.resolve(stream);
         let mut st = self.lock();
         let st = &mut *st;
         let Some(id) = st.arena.live(ptr) else {

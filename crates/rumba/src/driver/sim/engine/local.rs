@@ -104,7 +104,7 @@ impl LocalArena {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::IntoShape;
+    use crate::driver::sim::engine::shape::IntoShape;
 
     #[test]
     fn arrays_are_distinct_zeroed_and_reused() {

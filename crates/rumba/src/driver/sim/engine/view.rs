@@ -603,7 +603,7 @@ impl<'a, T: Pod> View<'a, T, Global> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::fault::{Unwound, describe};
+    use crate::driver::sim::engine::fault::{Unwound, describe};
 
     fn fault_of(f: impl FnOnce()) -> String {
         match describe(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err()) {

@@ -418,7 +418,7 @@ impl<T: AtomicInteger, S: AtomicSpace> View<'_, T, S> {
 
 #[cfg(test)]
 mod tests {
-    use crate::kernel::GlobalView;
+    use crate::driver::sim::engine::view::GlobalView;
 
     #[test]
     fn inc_dec_follow_cuda() {

@@ -230,7 +230,7 @@ impl Drop for CoroSet<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::barrier::BarrierKind;
+    use crate::driver::sim::engine::barrier::BarrierKind;
     use std::cell::Cell;
     use std::panic::Location;
 

@@ -1,0 +1,95 @@
+//! The kernel engine of the simulated GPU: grids of blocks of GPU threads with real barriers,
+//! shared and local memory, atomics and fault capture.
+//!
+//! The engine is self-contained: it takes a kernel body (a closure run once per GPU thread with
+//! a [`ThreadCtx`]) and memory described as raw regions ([`GlobalView`]); it knows nothing of
+//! devices, allocations or streams. It is the host engine that runs the Rust form of a kernel
+//! ([`HostKernel`](crate::driver::HostKernel)): the kernel layer wraps a typed body into that
+//! form with [`run_grid`], and the simulator calls it on a stream worker with the launch's
+//! arguments resolved to host memory. The types a Rust body is written against ([`ThreadCtx`],
+//! the views, [`Dim3`], [`LaunchConfig`], …) live here because the engine defines them; users
+//! reach them as `rumba::kernel::…`, which re-exports them.
+//!
+//! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
+//! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
+//! synchronise ([`exec`]). Memory is reached only through bounds-checked [`View`]s whose element
+//! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
+//!
+//! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
+//! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
+//! — nothing from the simulator's address spaces or streams, nor from any layer above the
+//! driver.
+//!
+//! | file | concept |
+//! |---|---|
+//! | `dim` | [`Dim3`], [`LaunchConfig`] and device limits |
+//! | [`exec`] | [`run_grid`]: block scheduling, fast path, fault choice |
+//! | `coro` | coroutines on pooled stacks |
+//! | `barrier` | barrier arrivals, values and divergence |
+//! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
+//! | `shared`, `local` | shared and local memory arenas |
+//! | `buf` | zeroed, aligned raw buffers behind the arenas |
+//! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
+//! | `view` | [`View`]: n-d, bounds-checked element access |
+//! | [`access`] | sound racy element loads and stores |
+//! | [`atomics`] | atomic read-modify-write |
+//! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
+//!
+//! A tiled kernel with shared memory and barriers:
+//!
+//! ```
+//! use rumba::kernel::{run_grid, GlobalView, LaunchConfig};
+//!
+//! // Sum 1024 numbers per block with a shared-memory tree reduction.
+//! let x: Vec<u64> = (0..4096).collect();
+//! let mut partial = vec![0u64; 4];
+//! let (xv, pv) = (GlobalView::from_slice(&x), GlobalView::from_slice_mut(&mut partial));
+//! run_grid("reduce", &LaunchConfig::new(4, 1024), |t| {
+//!     let s = t.shared_array::<u64>(1024);
+//!     let i = t.thread_idx().x as usize;
+//!     s.set(i, xv.get(t.grid1()));
+//!     t.syncthreads();
+//!     let mut stride = 512;
+//!     while stride > 0 {
+//!         if i < stride {
+//!             s.set(i, s.get(i) + s.get(i + stride));
+//!         }
+//!         t.syncthreads();
+//!         stride /= 2;
+//!     }
+//!     if i == 0 {
+//!         pv.set(t.block_idx().x as usize, s.get(0));
+//!     }
+//! })
+//! .unwrap();
+//! assert_eq!(partial.iter().sum::<u64>(), 4095 * 4096 / 2);
+//! ```
+
+pub mod access;
+pub mod atomics;
+mod barrier;
+mod buf;
+mod coro;
+mod dim;
+pub mod exec;
+mod fault;
+mod local;
+mod shape;
+mod shared;
+mod thread_ctx;
+mod view;
+
+pub use atomics::{AtomicInteger, AtomicValue};
+pub use coro::COROUTINE_STACK_SIZE;
+pub use dim::{
+    Dim3, LaunchConfig, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK,
+    SHARED_MEMORY_PER_BLOCK, WARP_SIZE,
+};
+pub use exec::{ExecOptions, run_grid, run_grid_with};
+pub use local::LOCAL_MEMORY_PER_THREAD;
+pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
+pub use thread_ctx::{Predicate, ThreadCtx};
+pub use view::{
+    AtomicSpace, Const, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray,
+    View,
+};

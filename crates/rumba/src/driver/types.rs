@@ -1,0 +1,216 @@
+//! The raw vocabulary of the [`Driver`](super::Driver) trait: device pointers, stream and event
+//! handles, host-memory flags and kinds, device facts, and the description of a strided copy.
+//!
+//! Plain data: this module touches nothing.
+
+use std::fmt;
+
+use crate::error::Result;
+
+/// A device address. Device pointers are plain integers: host code cannot dereference them.
+pub type DevicePtr = u64;
+
+/// A raw stream handle as the backend knows it.
+///
+/// The three built-in handles are [`StreamHandle::DEFAULT`] (0), [`StreamHandle::LEGACY`] (1) and
+/// [`StreamHandle::PER_THREAD`] (2), exactly as in CUDA.
+///
+/// ```
+/// use rumba::driver::StreamHandle;
+/// assert_eq!(StreamHandle::LEGACY.0, 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StreamHandle(pub u64);
+
+impl StreamHandle {
+    /// The default stream (handle 0): the legacy default stream, or the calling thread's
+    /// per-thread default stream when [`Config::per_thread_default_stream`](crate::Config::per_thread_default_stream) is set.
+    pub const DEFAULT: StreamHandle = StreamHandle(0);
+    /// The legacy default stream (handle 1), which synchronizes with every blocking stream.
+    pub const LEGACY: StreamHandle = StreamHandle(1);
+    /// The per-thread default stream (handle 2): one per host thread.
+    pub const PER_THREAD: StreamHandle = StreamHandle(2);
+}
+
+/// A raw event handle.
+///
+/// ```
+/// let e = rumba::driver::EventHandle(5);
+/// assert_eq!(e.0, 5);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EventHandle(pub u64);
+
+/// Flags for page-locked host allocations and registrations (CUDA's `CU_MEMHOSTALLOC_*`).
+///
+/// ```
+/// let f = rumba::driver::HostAllocFlags { mapped: true, ..Default::default() };
+/// assert!(f.mapped && !f.portable);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct HostAllocFlags {
+    /// Usable from every device, not only the one current at allocation.
+    pub portable: bool,
+    /// Mapped into the device address space (the device reads and writes it directly).
+    pub mapped: bool,
+    /// Write-combined: fast for the host to write and the device to read, slow for the host to read.
+    pub write_combined: bool,
+}
+
+/// Where managed memory is attached when it is allocated (CUDA's `CU_MEM_ATTACH_GLOBAL` /
+/// `CU_MEM_ATTACH_HOST`; Numba's `attach_global=True` / `False`).
+///
+/// ```
+/// assert_ne!(rumba::driver::ManagedAttach::Global, rumba::driver::ManagedAttach::Host);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ManagedAttach {
+    /// Accessible from any stream on any device.
+    Global,
+    /// Attached to the host: on devices without concurrent managed access, no device may use it
+    /// until it is attached to a stream; on devices with it (and on the sim), it is used like
+    /// global memory.
+    Host,
+}
+
+/// The two kinds of host memory ROC (HSA) lets devices use directly — Numba's `roc.coarsegrain_array`
+/// and `roc.finegrain_array`.
+///
+/// ```
+/// assert_eq!(rumba::driver::GrainKind::Fine.to_string(), "fine-grained");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GrainKind {
+    /// Coherent between host and device only at synchronization points.
+    Coarse,
+    /// Coherent while device work runs.
+    Fine,
+}
+
+impl fmt::Display for GrainKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GrainKind::Coarse => "coarse-grained",
+            GrainKind::Fine => "fine-grained",
+        })
+    }
+}
+
+/// Whether the host OS lets this process page-lock memory.
+///
+/// ```
+/// let p = rumba::driver::PageLocking::Refused("RLIMIT_MEMLOCK is 64 KiB".into());
+/// assert!(!p.is_available());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageLocking {
+    /// `mlock` works: pinned memory is really page-locked.
+    Available,
+    /// The OS refused; pinned allocations still succeed but are ordinary pageable memory.
+    Refused(String),
+}
+
+impl PageLocking {
+    /// True when host memory can really be page-locked.
+    ///
+    /// ```
+    /// assert!(rumba::driver::PageLocking::Available.is_available());
+    /// ```
+    pub fn is_available(&self) -> bool {
+        matches!(self, PageLocking::Available)
+    }
+}
+
+/// What a device is, as [`Driver::device_info`](super::Driver::device_info) reports it.
+///
+/// ```
+/// use rumba::driver::{Driver, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let info = drv.device_info(0).unwrap();
+/// assert_eq!(info.warp_size, 32);
+/// assert!(info.compute_capability.is_none()); // the sim has none
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Device ordinal.
+    pub ordinal: usize,
+    /// Marketing or simulator name.
+    pub name: String,
+    /// Total device memory in bytes.
+    pub total_memory: usize,
+    /// `(major, minor)` on CUDA; `None` on the sim.
+    pub compute_capability: Option<(u32, u32)>,
+    /// Number of multiprocessors (on the sim: worker threads that run blocks).
+    pub multiprocessors: u32,
+    /// Threads per warp.
+    pub warp_size: u32,
+    /// Largest number of threads in one block.
+    pub max_threads_per_block: u32,
+    /// Largest static + dynamic shared memory per block, in bytes.
+    pub max_shared_memory_per_block: usize,
+    /// Whether pinned host memory is really page-locked.
+    pub page_locking: PageLocking,
+}
+
+/// What a strided copy reads: another strided device range, or one element's bytes to broadcast.
+///
+/// ```
+/// let fill = rumba::driver::StridedSource::Fill(&[1, 0, 0, 0]); // the i32 value 1
+/// assert!(matches!(fill, rumba::driver::StridedSource::Fill(b) if b.len() == 4));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StridedSource<'a> {
+    /// Device memory: the address of the element at index 0 and one byte stride per axis
+    /// (negative and zero allowed). It may live on another device of the same driver.
+    Device {
+        /// Address of the element at index `(0, …, 0)`.
+        ptr: DevicePtr,
+        /// Byte strides, one per axis of [`StridedCopy::shape`].
+        strides: &'a [isize],
+    },
+    /// One element's bytes (`itemsize` of them), written to every destination element.
+    Fill(&'a [u8]),
+}
+
+/// One strided device operation: for every index `i` of `shape`, the `itemsize` bytes at
+/// `dst + Σ i·dst_strides` receive the element `i` of `src`. This is the general device-side copy
+/// behind assignment into strided views, broadcasting, transposing copies and gathers; a CUDA
+/// backend implements it with one built-in kernel (one thread per element, shape and strides as
+/// arguments).
+///
+/// Source and destination must not overlap unless every element maps onto itself; otherwise the
+/// result is unspecified (as for any kernel that reads what it writes). Callers stage through a
+/// temporary when they might overlap.
+///
+/// ```
+/// use rumba::driver::{Driver, StreamHandle, StridedCopy, StridedSource, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let p = drv.mem_alloc(0, 8).unwrap();
+/// // Every other byte of 8 set to 7: shape (4,), stride 2.
+/// let copy = StridedCopy { shape: &[4], itemsize: 1, dst: p, dst_strides: &[2], src: StridedSource::Fill(&[7]) };
+/// // SAFETY: `p` is an 8-byte device allocation that nothing else uses.
+/// unsafe { drv.copy_strided_async(0, &copy, StreamHandle::LEGACY) }.unwrap();
+/// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+/// let mut out = [0u8; 8];
+/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
+/// assert_eq!(out, [7, 0, 7, 0, 7, 0, 7, 0]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StridedCopy<'a> {
+    /// Number of elements along each axis (the same for both sides).
+    pub shape: &'a [usize],
+    /// Bytes per element (> 0).
+    pub itemsize: usize,
+    /// Address of the destination element at index `(0, …, 0)`.
+    pub dst: DevicePtr,
+    /// Destination byte strides, one per axis (negative and zero allowed).
+    pub dst_strides: &'a [isize],
+    /// What each element receives.
+    pub src: StridedSource<'a>,
+}
+
+/// A function run by a stream once all work queued before it has completed.
+///
+/// It receives `Ok(())`, or the error of earlier failed work that has not yet been reported. It runs
+/// off the calling host thread and must not wait on its own stream.
+pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
