@@ -116,7 +116,11 @@ fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
         if i < dst.len() {
             dst.set(i, src.get(i) + 1);
         }
-    });
+    })
+    .with_cuda_source(rumba::driver::CudaKernelSource::new(
+        include_str!("kernels/behaviour.cu"),
+        "add1",
+    ));
     let (blksz, gridsz, ntimes) = (64usize, 16usize, 20);
     let arr = Array1::from_iter(0..(blksz * gridsz) as i32);
     let mut coarse_arr = coarsegrain_array::<i32, _>(arr.len(), Order::C).unwrap();

@@ -642,6 +642,7 @@ fn in_out_inout_transfer_counts() {
 #[test]
 fn a_kernels_transfer_policy_governs_bare_host_arrays() {
     use rumba::kernel::HostTransfer;
+    setup();
     let inc = Kernel::<(Arr<f32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1.0));
     let mut host = Array1::from_elem(16, 1.0f32);
 
