@@ -141,17 +141,16 @@ fn local_kernel() -> Kernel<(Arr<f64>,)> {
     .with_cuda_source(cuda("st_local"))
 }
 
-fn barrier_kernel() -> Kernel<(Arr<i32>, Arr<i32>, Arr<i32>, Arr<i32>)> {
-    Kernel::<(Arr<i32>, Arr<i32>, Arr<i32>, Arr<i32>)>::new(
-        "st_barrier_values",
-        |t, (pred, count, all, any)| {
-            let i = t.grid1();
-            let p = pred.get(i);
-            count.set(i, t.syncthreads_count(p));
-            all.set(i, t.syncthreads_and(p));
-            any.set(i, t.syncthreads_or(p));
-        },
-    )
+type BarrierArgs = (Arr<i32>, Arr<i32>, Arr<i32>, Arr<i32>);
+
+fn barrier_kernel() -> Kernel<BarrierArgs> {
+    Kernel::<BarrierArgs>::new("st_barrier_values", |t, (pred, count, all, any)| {
+        let i = t.grid1();
+        let p = pred.get(i);
+        count.set(i, t.syncthreads_count(p));
+        all.set(i, t.syncthreads_and(p));
+        any.set(i, t.syncthreads_or(p));
+    })
     .with_cuda_source(cuda("st_barrier_values"))
 }
 
@@ -350,7 +349,7 @@ fn atomics() -> Outcome {
         vec![(n / 16) as u32; 16],
         "shared-memory histogram"
     );
-    let values = Array1::from_iter((0..4096).map(|i| ((i * 7919) % 4096) as i32 - 100));
+    let values = Array1::from_iter((0..4096i32).map(|i| (i * 7919) % 4096 - 100));
     let res = rumba::to_device(&[i32::MIN])?;
     cas_max_kernel()
         .configure(16, 256)
