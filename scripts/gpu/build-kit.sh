@@ -4,15 +4,15 @@
 #
 #   scripts/gpu/build-kit.sh [KIT_DIR]        (default: gpu-kit, at the repository root)
 #
-# KIT_DIR gets, stripped of symbols and debug info:
+# KIT_DIR gets kit.tar.xz, holding (stripped of symbols and debug info):
 #   rumba                the CLI (release, default features: CUDA loaded at run time)
 #   tests/<name>         every integration-test executable of the workspace (release), i.e. the
 #                        behaviour tests of crates/rumba/tests and the CLI tests
-#   MANIFEST             what was built, from which commit, and the sizes
+# and MANIFEST: what was built, from which commit, and the sizes. Packed, the kit is about 7 MiB
+# instead of about 60 (the executables share most of their code); scripts/gpu/run-suite.sh
+# unpacks it on the GPU machine. KIT_PLAIN=1 leaves the files unpacked while they fit.
 # The folder must stay ignored by git (gpu-kit is in .gitignore; any other folder is added to
-# .git/info/exclude) and under 64 MiB, the most a `run` call carries to the GPU machine. When
-# the plain files are bigger than that, they are packed into KIT_DIR/kit.tar.xz instead (about a
-# quarter of the size), which scripts/gpu/run-suite.sh unpacks on the GPU machine.
+# .git/info/exclude) and under 64 MiB, the most a `run` call carries to the GPU machine.
 # The scripts (scripts/gpu/*.sh, *.py) travel with the working tree, not in the kit.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
@@ -40,26 +40,27 @@ while read -r name exe; do
   strip -s -o "$kit/tests/$name" "$exe"
 done <"target/gpu-kit-tests.txt"
 
-size=$(du -sb "$kit" | cut -f1)
-if [ "$size" -gt "$limit" ]; then
-  echo "== $((size >> 20)) MiB of plain files: packing them into $kit/kit.tar.xz"
-  tar -C "$kit" -cf - rumba tests | xz -T0 -6 >"target/gpu-kit.tar.xz"
-  rm -rf "$kit"
-  mkdir -p "$kit"
-  mv target/gpu-kit.tar.xz "$kit/kit.tar.xz"
-  size=$(du -sb "$kit" | cut -f1)
-fi
+plain=$(du -sb "$kit" | cut -f1)
 {
   echo "rumba GPU kit"
   echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!'"$kit" || echo ' (with uncommitted changes)')"
   echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -srm) with $(rustc --version)"
-  echo "size: $size bytes"
+  echo "unpacked: $plain bytes"
   echo "files:"
-  (cd "$kit" && find . -type f ! -name MANIFEST -printf '  %p %s\n' | sort)
-} >"$kit/MANIFEST"
+  (cd "$kit" && find . -type f -printf '  %p %s\n' | sort)
+} >"target/gpu-kit-MANIFEST"
+if [ -z "${KIT_PLAIN:-}" ] || [ "$plain" -gt "$limit" ]; then
+  tar -C "$kit" -cf - rumba tests | xz -T0 -6 >"target/gpu-kit.tar.xz"
+  rm -rf "$kit"
+  mkdir -p "$kit"
+  mv target/gpu-kit.tar.xz "$kit/kit.tar.xz"
+fi
+cp target/gpu-kit-MANIFEST "$kit/MANIFEST"
+size=$(du -sb "$kit" | cut -f1)
+echo "carried: $size bytes" >>"$kit/MANIFEST"
 cat "$kit/MANIFEST"
 if [ "$size" -gt "$limit" ]; then
   echo "ERROR: $kit is $size bytes, over the 64 MiB a run call carries" >&2
   exit 1
 fi
-echo "== $kit ready: $(wc -l <target/gpu-kit-tests.txt) test executables + rumba, $((size >> 20)) MiB"
+echo "== $kit ready: $(wc -l <target/gpu-kit-tests.txt) test executables + rumba, $((size >> 20)) MiB to carry ($((plain >> 20)) MiB unpacked)"

@@ -37,7 +37,8 @@ want() {
   return 1
 }
 
-# The kit: plain files, or packed into kit.tar.xz when it was too big to carry unpacked.
+# The kit: kit.tar.xz (unpacked here into $TMPDIR), or plain files (KIT_PLAIN=1 builds).
+manifest=$(cd "$kit" 2>/dev/null && pwd)/MANIFEST
 if [ -f "$kit/kit.tar.xz" ]; then
   unpacked=${TMPDIR:-/tmp}/rumba-gpu-kit
   rm -rf "$unpacked" && mkdir -p "$unpacked"
@@ -73,7 +74,7 @@ if [ -n "$nvrtc_dir" ]; then
 fi
 
 : >"$out/summary.txt"
-note "rumba GPU suite $(date -u +%Y-%m-%dT%H:%M:%SZ), kit $(head -n2 "$kit/MANIFEST" 2>/dev/null | tail -n1)"
+note "rumba GPU suite $(date -u +%Y-%m-%dT%H:%M:%SZ), kit $(head -n2 "$manifest" 2>/dev/null | tail -n1)"
 
 if want env; then
   {
@@ -92,7 +93,7 @@ for m in ("numpy", "cupy", "numba", "numba_cuda", "torch"):
     except Exception as e:
         print(m, "NOT AVAILABLE:", type(e).__name__, e)
 EOF
-    echo "== kit"; cat "$kit/MANIFEST" 2>/dev/null
+    echo "== kit"; cat "$manifest" 2>/dev/null
   } >"$out/env.log" 2>&1
   note "env: written (nvrtc: ${nvrtc_dir:-not found})"
 fi
