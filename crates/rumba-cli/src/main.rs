@@ -32,7 +32,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print the backend in use (sim or cuda) and every device with its memory.
+    /// Print the backend in use (sim, cuda or opencl), every device with its memory, and the
+    /// OpenCL platforms and devices of the machine with their capabilities.
     Detect {
         /// Also print the memory manager's statistics and a snapshot of its segments and blocks.
         #[arg(long)]

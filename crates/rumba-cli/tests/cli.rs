@@ -1,8 +1,10 @@
 //! The `rumba` command as a user runs it.
 //!
-//! The command runs on the sim unless `RUMBA_TEST_BACKEND=cuda`: then the backend-dependent tests
-//! (selftest, ipc) run it with `RUMBA_BACKEND=cuda`, and where CUDA cannot be used this test
-//! binary says `SKIPPED` with the reason and exits successfully without running its tests. Tests of
+//! The command runs on the sim unless `RUMBA_TEST_BACKEND=cuda` or `=opencl`: then the
+//! backend-dependent tests (selftest, ipc) run it with that `RUMBA_BACKEND`, and where the backend
+//! cannot be used this test binary says `SKIPPED` with the reason and exits successfully without
+//! running its tests (with `RUMBA_REQUIRE_OPENCL=1`, an unusable OpenCL fails it). A test that
+//! cannot apply to the backend (IPC on OpenCL) says `SKIPPED <test> on <backend>: <why>`. Tests of
 //! what only the sim has (simulated device counts and sizes, fault reports) always ask for the sim.
 //!
 //! `RUMBA_BIN` points the tests at a `rumba` executable other than the one cargo built next to
@@ -18,33 +20,38 @@ fn exe() -> std::path::PathBuf {
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_rumba").into())
 }
 
-/// `sim` or `cuda`, from `RUMBA_TEST_BACKEND`; with `cuda`, ends the binary (successfully, saying
-/// why) when `rumba` cannot use CUDA here.
+/// `sim`, `cuda` or `opencl`, from `RUMBA_TEST_BACKEND`; with `cuda` or `opencl`, ends the binary
+/// (successfully, saying why) when `rumba` cannot use that backend here, except that with
+/// `RUMBA_REQUIRE_OPENCL=1` an unusable OpenCL fails instead (CI installs PoCL).
 fn test_backend() -> &'static str {
     static CHECK: Once = Once::new();
-    match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
-        Ok("cuda") => {
-            CHECK.call_once(|| {
-                let out = Command::new(exe())
-                    .arg("detect")
-                    .env("RUMBA_BACKEND", "cuda")
-                    .output()
-                    .expect("run rumba detect");
-                if !out.status.success() {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "SKIPPED {}: RUMBA_TEST_BACKEND=cuda, but {}",
-                        std::env::args().next().unwrap_or_default(),
-                        String::from_utf8_lossy(&out.stderr).trim()
-                    );
-                    std::process::exit(0);
-                }
-            });
-            "cuda"
+    let backend = match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
+        Ok("sim") | Err(_) => return "sim",
+        Ok("cuda") => "cuda",
+        Ok("opencl") => "opencl",
+        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim, cuda or opencl"),
+    };
+    CHECK.call_once(|| {
+        let out = Command::new(exe())
+            .arg("detect")
+            .env("RUMBA_BACKEND", backend)
+            .output()
+            .expect("run rumba detect");
+        if !out.status.success() {
+            let why = String::from_utf8_lossy(&out.stderr);
+            if backend == "opencl" && std::env::var("RUMBA_REQUIRE_OPENCL").as_deref() == Ok("1") {
+                panic!("RUMBA_TEST_BACKEND=opencl with RUMBA_REQUIRE_OPENCL=1, but {why}");
+            }
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {}: RUMBA_TEST_BACKEND={backend}, but {}",
+                std::env::args().next().unwrap_or_default(),
+                why.trim()
+            );
+            std::process::exit(0);
         }
-        Ok("sim") | Err(_) => "sim",
-        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim or cuda"),
-    }
+    });
+    backend
 }
 
 fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -109,7 +116,9 @@ fn auto_picks_cuda_or_falls_back_to_the_sim_and_says_why() {
 #[test]
 fn malformed_variables_exit_non_zero_naming_the_variable() {
     for (var, value, form) in [
-        ("RUMBA_BACKEND", "gpu", "one of sim, cuda, auto"),
+        ("RUMBA_BACKEND", "gpu", "one of sim, cuda, opencl, auto"),
+        ("RUMBA_OPENCL_PLATFORM", "a;b", "fragment of the name"),
+        ("RUMBA_OPENCL_MEMORY", "lots", "byte size"),
         ("RUMBA_SIM_MEMORY", "lots", "byte size"),
         ("RUMBA_SIM_DEVICES", "zero", "whole number"),
         ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "ten", "whole number"),
@@ -204,6 +213,38 @@ fn demo_shows_a_kernel_and_a_caught_fault() {
         out.contains("kernel 'oob' faulted in block (0, 0, 0) thread (3, 0, 0)"),
         "{out}"
     );
+}
+
+#[test]
+fn detect_lists_opencl_and_without_it_still_works() {
+    let empty = std::env::temp_dir().join(format!("rumba-cli-no-icd-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let none = empty.to_str().unwrap();
+    // No OpenCL platform: detect still works on the default backend and says why.
+    let (code, out, err) = rumba(&["detect"], &[("OCL_ICD_VENDORS", none)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("OpenCL: unavailable"), "{out}");
+    // Asking for OpenCL there is a typed refusal (exit 2), not a panic.
+    let (code, _, err) = rumba(
+        &["detect"],
+        &[("OCL_ICD_VENDORS", none), ("RUMBA_BACKEND", "opencl")],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("backend 'opencl' is unavailable"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir(&empty);
+    // With an OpenCL platform (PoCL in CI), the listing names what rumba needs.
+    let (code, out, _) = rumba(&["detect"], &[]);
+    assert_eq!(code, 0);
+    if out.contains("OpenCL: unavailable") {
+        eprintln!("SKIPPED the OpenCL listing part: {out}");
+        return;
+    }
+    assert!(out.contains("shared virtual memory:"), "{out}");
+    assert!(out.contains("usable by rumba:"), "{out}");
+    let (code, out, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "opencl")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("on backend opencl"), "{out}");
 }
 
 // ---------------------------------------------------------------- selftest
@@ -317,6 +358,14 @@ fn selftest_json_and_filter() {
 
 #[test]
 fn ipc_export_and_open_share_one_array_between_processes() {
+    if test_backend() == "opencl" {
+        // Straight to the process's stderr: the test harness captures `eprintln!`.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED ipc_export_and_open_share_one_array_between_processes on opencl: OpenCL has no inter-process memory sharing"
+        );
+        return;
+    }
     let mut export = command(
         &[
             "ipc",

@@ -8,7 +8,7 @@
 //!
 //! | variable | field | default |
 //! |---|---|---|
-//! | `RUMBA_BACKEND` = `sim` \| `cuda` \| `auto` | [`Config::backend`] | `auto` |
+//! | `RUMBA_BACKEND` = `sim` \| `cuda` \| `opencl` \| `auto` | [`Config::backend`] | `auto` |
 //! | `RUMBA_SIM_DEVICES` = N (1–64) | [`Config::sim_devices`] | 1 |
 //! | `RUMBA_SIM_MEMORY` = size, e.g. `4GiB` | [`Config::sim_memory`] | a quarter of host RAM |
 //! | `RUMBA_MAX_PENDING_DEALLOCS_COUNT` = N | [`Config::max_pending_deallocs_count`] | 10 |
@@ -16,6 +16,9 @@
 //! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, …) | [`Config::memory_manager`] | `default` |
 //! | `RUMBA_MEMORY_LIMIT` = size, e.g. `2GiB` | [`Config::memory_limit`] | none |
 //! | `RUMBA_CUDA_ARRAY_INTERFACE_SYNC` = `1` \| `0` | [`Config::cuda_array_interface_sync`] | `1` |
+//! | `RUMBA_OPENCL_PLATFORM` = index or name fragment | [`Config::opencl_platform`] | the first platform with a usable device |
+//! | `RUMBA_OPENCL_DEVICE` = index or name fragment | [`Config::opencl_device`] | every usable device of the platform |
+//! | `RUMBA_OPENCL_MEMORY` = size, e.g. `2GiB` | [`Config::opencl_memory`] | the device's global memory |
 //! | `RUMBA_PER_THREAD_DEFAULT_STREAM` = `0` \| `1` | [`Config::per_thread_default_stream`] | `0` |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
@@ -49,6 +52,8 @@ pub enum BackendChoice {
     Sim,
     /// CUDA, or an error if it is unavailable.
     Cuda,
+    /// OpenCL, or an error if it is unavailable. Never chosen by `Auto`.
+    OpenCl,
     /// CUDA when a driver and a device are present, else the sim.
     #[default]
     Auto,
@@ -60,8 +65,13 @@ impl FromStr for BackendChoice {
         match s.trim().to_ascii_lowercase().as_str() {
             "sim" => Ok(BackendChoice::Sim),
             "cuda" => Ok(BackendChoice::Cuda),
+            "opencl" => Ok(BackendChoice::OpenCl),
             "auto" | "" => Ok(BackendChoice::Auto),
-            _ => Err(invalid("RUMBA_BACKEND", s, "one of sim, cuda, auto")),
+            _ => Err(invalid(
+                "RUMBA_BACKEND",
+                s,
+                "one of sim, cuda, opencl, auto",
+            )),
         }
     }
 }
@@ -71,6 +81,7 @@ impl fmt::Display for BackendChoice {
         f.write_str(match self {
             BackendChoice::Sim => "sim",
             BackendChoice::Cuda => "cuda",
+            BackendChoice::OpenCl => "opencl",
             BackendChoice::Auto => "auto",
         })
     }
@@ -102,10 +113,88 @@ pub struct Config {
     /// Whether importing a CUDA Array Interface description synchronizes the producer's stream
     /// (see [`interop::cai`](crate::interop::cai)).
     pub cuda_array_interface_sync: bool,
+    /// Which OpenCL platform the `opencl` backend uses; `None`: the first with a usable device.
+    pub opencl_platform: Option<OpenClSelector>,
+    /// Which device of that platform; `None`: every usable device (each one rumba device).
+    pub opencl_device: Option<OpenClSelector>,
+    /// Most bytes of device memory rumba hands out per OpenCL device (reported as its total);
+    /// `None`: the device's `CL_DEVICE_GLOBAL_MEM_SIZE`.
+    pub opencl_memory: Option<usize>,
     /// Whether the default stream (handle 0, and every operation without a stream) is the
     /// calling thread's per-thread default stream instead of the legacy default stream (Numba's
     /// `CUDA_PER_THREAD_DEFAULT_STREAM`; CUDA's `--default-stream per-thread`).
     pub per_thread_default_stream: bool,
+}
+
+/// Picks an OpenCL platform or device: by its position in the list (`clinfo -l` order, from 0)
+/// or by a case-insensitive fragment of its name.
+///
+/// ```
+/// use rumba::config::OpenClSelector;
+/// assert_eq!("1".parse::<OpenClSelector>().unwrap(), OpenClSelector::Index(1));
+/// let by_name = "Portable Computing".parse::<OpenClSelector>().unwrap();
+/// assert!(by_name.matches(0, "The Portable Computing Language"));
+/// assert!("".parse::<OpenClSelector>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenClSelector {
+    /// The n-th platform (or device of the platform), counting from 0.
+    Index(usize),
+    /// The first whose name contains this text, ignoring case.
+    Name(String),
+}
+
+impl OpenClSelector {
+    /// True if the entry at `index` with `name` is the one selected.
+    ///
+    /// ```
+    /// let s = rumba::config::OpenClSelector::Name("amd".into());
+    /// assert!(s.matches(3, "AMD Accelerated Parallel Processing"));
+    /// assert!(!s.matches(0, "Intel(R) OpenCL"));
+    /// ```
+    pub fn matches(&self, index: usize, name: &str) -> bool {
+        match self {
+            OpenClSelector::Index(i) => *i == index,
+            OpenClSelector::Name(n) => name.to_lowercase().contains(&n.to_lowercase()),
+        }
+    }
+}
+
+impl FromStr for OpenClSelector {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        parse_selector("RUMBA_OPENCL_PLATFORM", s)
+    }
+}
+
+impl fmt::Display for OpenClSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenClSelector::Index(i) => write!(f, "#{i}"),
+            OpenClSelector::Name(n) => write!(f, "\"{n}\""),
+        }
+    }
+}
+
+fn parse_selector(variable: &str, value: &str) -> Result<OpenClSelector> {
+    let t = value.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        return t
+            .parse()
+            .map(OpenClSelector::Index)
+            .map_err(|_| invalid(variable, value, "an index from 0 or a fragment of the name"));
+    }
+    let printable = t
+        .chars()
+        .all(|c| c.is_alphanumeric() || " _-.+()@:/".contains(c));
+    if t.is_empty() || !printable {
+        return Err(invalid(
+            variable,
+            value,
+            "an index from 0 (as `clinfo -l` lists them) or a fragment of the name, such as pocl",
+        ));
+    }
+    Ok(OpenClSelector::Name(t.to_string()))
 }
 
 impl Default for Config {
@@ -119,6 +208,9 @@ impl Default for Config {
             memory_manager: "default".into(),
             memory_limit: None,
             cuda_array_interface_sync: true,
+            opencl_platform: None,
+            opencl_device: None,
+            opencl_memory: None,
             per_thread_default_stream: false,
         }
     }
@@ -236,6 +328,22 @@ impl Config {
                 }
             };
         }
+        if let Some(v) = lookup("RUMBA_OPENCL_PLATFORM") {
+            cfg.opencl_platform = Some(parse_selector("RUMBA_OPENCL_PLATFORM", &v)?);
+        }
+        if let Some(v) = lookup("RUMBA_OPENCL_DEVICE") {
+            cfg.opencl_device = Some(parse_selector("RUMBA_OPENCL_DEVICE", &v)?);
+        }
+        if let Some(v) = lookup("RUMBA_OPENCL_MEMORY") {
+            let bytes = parse_size(&v).ok_or_else(|| {
+                invalid(
+                    "RUMBA_OPENCL_MEMORY",
+                    &v,
+                    "a positive byte size such as 2GiB, 512MiB or 1048576",
+                )
+            })?;
+            cfg.opencl_memory = Some(bytes);
+        }
         if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
             cfg.per_thread_default_stream = match v.trim() {
                 "1" => true,
@@ -336,7 +444,10 @@ mod tests {
     #[test]
     fn every_malformed_variable_is_named_with_its_accepted_form() {
         for (var, bad, expect) in [
-            ("RUMBA_BACKEND", "gpu", "one of sim, cuda, auto"),
+            ("RUMBA_BACKEND", "gpu", "one of sim, cuda, opencl, auto"),
+            ("RUMBA_OPENCL_PLATFORM", "", "fragment of the name"),
+            ("RUMBA_OPENCL_DEVICE", "gpu;rm -rf", "fragment of the name"),
+            ("RUMBA_OPENCL_MEMORY", "half", "byte size"),
             ("RUMBA_SIM_MEMORY", "lots", "byte size"),
             ("RUMBA_SIM_MEMORY", "-4GiB", "byte size"),
             ("RUMBA_SIM_DEVICES", "0", "from 1 to 64"),
@@ -371,9 +482,22 @@ mod tests {
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
             ("RUMBA_MEMORY_LIMIT", "64MiB"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0"),
+            ("RUMBA_OPENCL_PLATFORM", " Portable Computing "),
+            ("RUMBA_OPENCL_DEVICE", "0"),
+            ("RUMBA_OPENCL_MEMORY", "1GiB"),
             ("RUMBA_PER_THREAD_DEFAULT_STREAM", "1"),
         ])
         .unwrap();
+        assert_eq!(
+            cfg.opencl_platform,
+            Some(OpenClSelector::Name("Portable Computing".into()))
+        );
+        assert_eq!(cfg.opencl_device, Some(OpenClSelector::Index(0)));
+        assert_eq!(cfg.opencl_memory, Some(1 << 30));
+        assert_eq!(
+            with(&[("RUMBA_BACKEND", "OpenCL")]).unwrap().backend,
+            BackendChoice::OpenCl
+        );
         assert!(cfg.per_thread_default_stream);
         assert!(!Config::default().per_thread_default_stream);
         assert!(!cfg.cuda_array_interface_sync);

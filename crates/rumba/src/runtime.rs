@@ -420,6 +420,26 @@ pub struct DetectReport {
     pub fallback_reason: Option<String>,
     /// Each device with its `(free, total)` memory.
     pub devices: Vec<(DeviceInfo, (usize, usize))>,
+    /// Every OpenCL platform and device of the machine with its capabilities, or why there is
+    /// none (listed whatever backend runs; `None` in a build without the `opencl` feature).
+    pub opencl: Option<std::result::Result<Vec<OpenClPlatform>, String>>,
+}
+
+/// One OpenCL platform as `detect` lists it.
+#[cfg(feature = "opencl")]
+pub type OpenClPlatform = crate::driver::opencl::PlatformSurvey;
+/// One OpenCL platform as `detect` lists it (a build without the `opencl` feature has none).
+#[cfg(not(feature = "opencl"))]
+pub type OpenClPlatform = String;
+
+#[cfg(feature = "opencl")]
+fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
+    Some(crate::driver::opencl::survey())
+}
+
+#[cfg(not(feature = "opencl"))]
+fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
+    None
 }
 
 /// Describes the backend and every device.
@@ -437,6 +457,7 @@ pub fn detect() -> Result<DetectReport> {
         backend: rt.driver.backend(),
         fallback_reason: rt.fallback.clone(),
         devices,
+        opencl: opencl_survey(),
     })
 }
 
@@ -475,9 +496,12 @@ impl fmt::Display for DetectReport {
                 human_bytes(*total),
                 human_bytes(*free)
             )?;
-            match info.compute_capability {
-                Some((a, b)) => writeln!(f, "      compute capability: {a}.{b}")?,
-                None => writeln!(f, "      compute capability: sim")?,
+            match (info.compute_capability, self.backend) {
+                (Some((a, b)), _) => writeln!(f, "      compute capability: {a}.{b}")?,
+                (None, BackendKind::OpenCl) => {
+                    writeln!(f, "      compute capability: none (OpenCL)")?
+                }
+                (None, _) => writeln!(f, "      compute capability: sim")?,
             }
             writeln!(
                 f,
@@ -493,6 +517,20 @@ impl fmt::Display for DetectReport {
                     f,
                     "      pinned host memory: NOT page-locked ({why}); pinned copies stay asynchronous"
                 )?,
+            }
+        }
+        match &self.opencl {
+            None => writeln!(f, "OpenCL: not built in (cargo feature `opencl`)")?,
+            Some(Err(why)) => writeln!(f, "OpenCL: unavailable: {why}")?,
+            Some(Ok(platforms)) => {
+                writeln!(
+                    f,
+                    "OpenCL: {} platform(s) (RUMBA_BACKEND=opencl uses them)",
+                    platforms.len()
+                )?;
+                for p in platforms {
+                    write!(f, "{p}")?;
+                }
             }
         }
         write!(

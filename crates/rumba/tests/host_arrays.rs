@@ -109,6 +109,9 @@ fn pinned_arrays_report_page_locking_and_are_registered() {
 #[test]
 fn portable_mapped_memory_is_usable_from_every_device() {
     setup();
+    if common::needs_devices(2, "portable_mapped_memory_is_usable_from_every_device") {
+        return;
+    }
     let mut local = rumba::mapped_array::<i32, _>(4, Order::C, false, false).unwrap();
     let mut portable = rumba::mapped_array::<i32, _>(4, Order::C, true, false).unwrap();
     local.view_mut().fill(1);
@@ -140,6 +143,15 @@ fn portable_mapped_memory_is_usable_from_every_device() {
 #[test]
 fn write_combined_is_recorded_and_behaves_as_memory() {
     setup();
+    if common::test_backend() == rumba::config::BackendChoice::OpenCl {
+        // OpenCL has no write-combined memory: honoured by refusing, not by ignoring the flag.
+        let err = rumba::mapped_array::<u64, _>(8, Order::C, false, true).unwrap_err();
+        assert!(
+            matches!(err, rumba::Error::Unsupported(ref w) if w.contains("write-combined")),
+            "{err}"
+        );
+        return;
+    }
     let mut wc = rumba::mapped_array::<u64, _>(8, Order::C, false, true).unwrap();
     assert!(wc.is_write_combined() && wc.flags().write_combined && wc.flags().mapped);
     wc.view_mut().fill(7);

@@ -120,6 +120,10 @@ fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
     .with_cuda_source(rumba::driver::CudaKernelSource::new(
         include_str!("kernels/behaviour.cu"),
         "add1",
+    ))
+    .with_opencl_source(rumba::driver::OpenClKernelSource::new(
+        include_str!("kernels/behaviour.cl"),
+        "add1",
     ));
     let (blksz, gridsz, ntimes) = (64usize, 16usize, 20);
     let arr = Array1::from_iter(0..(blksz * gridsz) as i32);

@@ -46,8 +46,20 @@ fn pin_once(a: &mut Array1<f64>) -> rumba::Result<()> {
     Ok(())
 }
 
+/// True when `r` is the OpenCL backend's refusal to map existing host memory: OpenCL can give a
+/// device address to memory it did not allocate only with fine-grained system SVM (PoCL and most
+/// GPUs lack it), so `mapped` guards are refused there, by design, with this error.
+fn refused_on_opencl<T>(r: &rumba::Result<T>) -> bool {
+    common::test_backend() == rumba::config::BackendChoice::OpenCl
+        && matches!(r, Err(rumba::Error::Unsupported(why)) if why.contains("fine-grained system SVM"))
+}
+
 fn map_once(a: &mut Array1<f64>) -> rumba::Result<()> {
-    let mut g = rumba::mapped([a])?;
+    let r = rumba::mapped([a]);
+    if refused_on_opencl(&r) {
+        return Ok(());
+    }
+    let mut g = r?;
     g.device_mut(0)?.fill(1.0)?;
     assert_eq!(g.view(0)?[0], 1.0);
     Ok(())
@@ -168,7 +180,11 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
     let _g = setup();
     let mut a = Array2::<i64>::zeros((4, 6));
     {
-        let mut g = rumba::mapped([a.slice_mut(s![1..3, ..;-2])]).unwrap();
+        let r = rumba::mapped([a.slice_mut(s![1..3, ..;-2])]);
+        if refused_on_opencl(&r) {
+            return;
+        }
+        let mut g = r.unwrap();
         let src = rumba::to_device(&ndarray::array![[1i64, 2, 3], [4, 5, 6]]).unwrap();
         g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
         let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();

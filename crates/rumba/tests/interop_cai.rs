@@ -16,6 +16,27 @@ use rumba::{DeviceArray, Result};
 
 /// Starts the runtime; tests here run one at a time, as some count process-wide pending frees.
 fn setup() -> std::sync::MutexGuard<'static, ()> {
+    // The interface is CUDA's: the OpenCL backend refuses export and import (tests/opencl.rs).
+    common::binary_not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        &[
+            "c_contiguous_arrays_export_no_strides_and_views_do",
+            "a_wrapper_exposing_only_the_interface_imports_with_the_same_pointer_and_data",
+            "views_of_an_import_equal_the_host",
+            "writes_through_an_imported_view_show_in_the_original",
+            "dropping_the_original_keeps_the_import_and_the_import_frees_exactly_once",
+            "a_reversed_view_exports_offset_shape_and_strides_and_refuses_host_copies",
+            "size_zero_arrays_export_pointer_zero_and_import",
+            "the_stream_entry_is_none_on_the_default_stream_and_the_handle_otherwise",
+            "an_import_with_a_stream_synchronizes_it_exactly_once",
+            "an_import_that_opts_out_synchronizes_nothing",
+            "an_import_without_a_stream_synchronizes_nothing",
+            "masked_descriptions_wrong_types_and_stream_zero_are_refused",
+            "an_import_from_the_map_form_reads_the_same_data",
+            "device_arrays_are_send_and_sync_owners",
+        ],
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it with a typed error",
+    );
     common::start(|_| {});
     common::serial()
 }

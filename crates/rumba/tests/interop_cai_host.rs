@@ -43,6 +43,13 @@ fn pod<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
 #[test]
 fn mapped_and_managed_arrays_describe_themselves_without_a_stream() {
     let _s = setup();
+    if common::not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        "mapped_and_managed_arrays_describe_themselves_without_a_stream",
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it (tests/opencl.rs)",
+    ) {
+        return;
+    }
     let mut m = rumba::mapped_array::<f64, _>(10, Order::C, false, false).unwrap();
     m.view_mut()
         .iter_mut()
@@ -78,6 +85,13 @@ fn mapped_and_managed_arrays_describe_themselves_without_a_stream() {
 #[test]
 fn bound_arrays_carry_their_streams_handle_and_never_zero() {
     let _s = setup();
+    if common::not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        "bound_arrays_carry_their_streams_handle_and_never_zero",
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it (tests/opencl.rs)",
+    ) {
+        return;
+    }
     let s = rumba::stream().unwrap();
     let m = rumba::mapped_array::<f32, _>(10, Order::C, false, false)
         .unwrap()
@@ -113,6 +127,13 @@ fn bound_arrays_carry_their_streams_handle_and_never_zero() {
 #[test]
 fn strides_offsets_and_size_zero_follow_the_interface() {
     let _s = setup();
+    if common::not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        "strides_offsets_and_size_zero_follow_the_interface",
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it (tests/opencl.rs)",
+    ) {
+        return;
+    }
     // test_strides: C-contiguous describes no strides; F order and views do.
     let c = rumba::mapped_array::<f64, _>((2, 3, 4), Order::C, false, false).unwrap();
     assert_eq!(c.describe().unwrap().strides, None);
@@ -158,6 +179,13 @@ fn strides_offsets_and_size_zero_follow_the_interface() {
 #[test]
 fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_is_an_error() {
     let _s = setup();
+    if common::not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        "portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_is_an_error",
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it (tests/opencl.rs)",
+    ) {
+        return;
+    }
     if rumba::gpus().unwrap().len() < 2 {
         eprintln!("skipped: needs two devices");
         return;

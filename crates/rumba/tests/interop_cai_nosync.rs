@@ -10,6 +10,11 @@ use ndarray::Ix1;
 
 #[test]
 fn with_sync_disabled_an_import_does_not_wait_for_the_producer() {
+    common::binary_not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        &["with_sync_disabled_an_import_does_not_wait_for_the_producer"],
+        "the CUDA Array Interface is CUDA's; the opencl backend refuses it with a typed error",
+    );
     common::start(|c| c.cuda_array_interface_sync = false);
     assert!(!rumba::runtime_config().unwrap().cuda_array_interface_sync);
     let s = rumba::stream().unwrap();

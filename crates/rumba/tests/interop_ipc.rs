@@ -11,6 +11,24 @@ use rumba::interop::IpcArrayHandle;
 use ipc_child::run_child;
 
 fn setup() {
+    // OpenCL cannot share device memory between processes: every IPC call is refused there
+    // with a typed error (tests/opencl.rs asserts it), so these tests do not apply.
+    common::binary_not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        &[
+            "ipc_child",
+            "a_child_reads_the_whole_array",
+            "a_child_reads_slices_with_their_offsets",
+            "a_large_array_written_by_queued_work_is_shared_in_place",
+            "a_childs_write_is_visible_to_the_parent",
+            "exporting_twice_shares_the_same_memory",
+            "opening_twice_and_closing_twice_are_errors_in_the_child",
+            "opening_in_the_exporting_process_and_closing_unopened_are_errors",
+            "a_freed_allocation_can_no_longer_be_opened",
+            "size_zero_arrays_and_imports_cannot_be_exported",
+        ],
+        "OpenCL has no inter-process sharing of device memory",
+    );
     common::start(|_| {});
 }
 

@@ -10,6 +10,13 @@ use ndarray::{Array1, s};
 use ipc_child::run_child;
 
 fn setup() {
+    // OpenCL cannot share device memory between processes: every IPC call is refused there
+    // with a typed error (tests/opencl.rs asserts it), so these tests do not apply.
+    common::binary_not_on(
+        &[rumba::config::BackendChoice::OpenCl],
+        &["ipc_child", "a_child_reads_a_pool_block_and_writes_back"],
+        "OpenCL has no inter-process sharing of device memory",
+    );
     common::start(|c| c.memory_manager = "pool".into());
 }
 

@@ -88,7 +88,10 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         runs.push(r.clone());
     };
     if !args.json {
-        eprintln!("rumba-sim:");
+        let backend = rumba::backend_driver()
+            .map(|d| d.backend().to_string())
+            .unwrap_or_else(|_| "sim".into());
+        eprintln!("rumba-{backend}:");
     }
     let vadd_sizes: &[usize] = if args.quick {
         &[65_536]

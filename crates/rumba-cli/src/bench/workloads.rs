@@ -63,6 +63,13 @@ fn cuda(entry: &str) -> rumba::driver::CudaKernelSource {
     rumba::driver::CudaKernelSource::new(PEER_WORKLOADS_CU, entry)
 }
 
+/// The same workloads in OpenCL C, for the opencl backend.
+const PEER_WORKLOADS_CL: &str = include_str!("../../../rumba/kernels/examples/peer_workloads.cl");
+
+fn opencl(entry: &str) -> rumba::driver::OpenClKernelSource {
+    rumba::driver::OpenClKernelSource::new(PEER_WORKLOADS_CL, entry)
+}
+
 /// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
 fn peer_name() -> String {
     rumba::backend_driver()
@@ -89,6 +96,7 @@ pub fn vadd_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
         }
     })
     .with_cuda_source(cuda("vadd"))
+    .with_opencl_source(opencl("vadd"))
 }
 
 /// C = A·B through two 16×16 shared tiles, two barriers per tile (the peers' kernel).
@@ -120,6 +128,7 @@ pub fn matmul_kernel() -> Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> {
         }
     })
     .with_cuda_source(cuda("matmul_shared"))
+    .with_opencl_source(opencl("matmul_shared"))
 }
 
 /// One partial sum per block of 256 through a shared-memory tree.
@@ -143,6 +152,7 @@ pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
         }
     })
     .with_cuda_source(cuda("reduce_shared"))
+    .with_opencl_source(opencl("reduce_shared"))
 }
 
 pub fn vadd(n: usize, repeat: usize) -> Result<Run> {

@@ -1,8 +1,9 @@
 //! Layer 1: one object-safe trait over a device API, in raw terms.
 //!
 //! [`Driver`] speaks in device pointers (integers), stream and event handles, byte counts and raw
-//! host pointers — the vocabulary of CUDA's driver API. Two implementations exist: [`sim`] (a
-//! simulated GPU in pure Rust, always available) and `cuda` (behind the `cuda` cargo feature).
+//! host pointers — the vocabulary of CUDA's driver API. Three implementations exist: [`sim`] (a
+//! simulated GPU in pure Rust, always available), `cuda` (behind the `cuda` cargo feature) and
+//! `opencl` (behind the `opencl` cargo feature, on by default).
 //! Nothing above this layer knows which one it talks to; the safe, reference-counted types
 //! ([`DeviceBuffer`](crate::memory::DeviceBuffer), [`Stream`](crate::Stream), …) are built on top.
 //! A kernel reaches the driver as one backend-neutral [`KernelFunction`] from which each backend
@@ -48,6 +49,12 @@ pub use types::{
     PageLocking, StreamHandle, StridedCopy, StridedSource,
 };
 
+#[cfg(feature = "opencl")]
+pub mod opencl;
+
+#[cfg(any(feature = "cuda", feature = "opencl"))]
+mod strided_pack;
+
 use std::any::Any;
 use std::fmt;
 
@@ -65,6 +72,8 @@ pub enum BackendKind {
     Sim,
     /// NVIDIA GPUs through the CUDA driver API.
     Cuda,
+    /// Any OpenCL device with shared virtual memory (AMD and Intel GPUs, CPUs through PoCL).
+    OpenCl,
 }
 
 impl fmt::Display for BackendKind {
@@ -72,6 +81,7 @@ impl fmt::Display for BackendKind {
         f.write_str(match self {
             BackendKind::Sim => "sim",
             BackendKind::Cuda => "cuda",
+            BackendKind::OpenCl => "opencl",
         })
     }
 }
@@ -567,10 +577,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// page-locked, mapped, portable host memory ([`host_alloc`](Driver::host_alloc)) — device
     /// work reads and writes the host pages in place, as it runs; coarse-grained memory is
     /// managed memory ([`mem_alloc_managed`](Driver::mem_alloc_managed)), which the host may use
-    /// only between device work. The sim and CUDA use the default. An OpenCL driver maps them to
-    /// coarse- and fine-grained SVM (`clSVMAlloc` without / with `CL_MEM_SVM_FINE_GRAIN_BUFFER`):
-    /// rumba lets the host touch coarse-grained memory only at synchronization points (see
-    /// [`host::grained`](crate::host::grained)), which is where such a driver maps and unmaps it.
+    /// only between device work. The sim and CUDA use the default. The OpenCL driver gives both
+    /// kinds as fine-grained SVM (`clSVMAlloc` with `CL_MEM_SVM_FINE_GRAIN_BUFFER`), coherent while
+    /// device work runs, which keeps the coarse-grained promise too (coarse-grained SVM would need
+    /// a map and unmap around every host access, and the host arrays read their memory directly).
     ///
     /// ```
     /// use rumba::driver::{Driver, GrainKind, sim::SimDriver};
@@ -633,8 +643,13 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
 }
 
-/// Builds the driver that `config` selects: `sim`, `cuda`, or `auto` (CUDA when a driver and a
-/// device are present, else sim). Returns the driver and, for `auto`, why CUDA was not chosen.
+/// Builds the driver that `config` selects: `sim`, `cuda`, `opencl`, or `auto` (CUDA when a
+/// driver and a device are present, else sim; OpenCL is only ever chosen explicitly). Returns the
+/// driver and, for `auto`, why CUDA was not chosen.
+///
+/// # Errors
+/// [`Error::BackendUnavailable`] when the chosen backend (`cuda` or `opencl`) cannot be used,
+/// with the reason; errors of the simulator's set-up.
 ///
 /// ```
 /// let cfg = rumba::Config { backend: rumba::config::BackendChoice::Sim, ..Default::default() };
@@ -646,6 +661,7 @@ pub fn open(config: &Config) -> Result<(std::sync::Arc<dyn Driver>, Option<Strin
     match config.backend {
         BackendChoice::Sim => Ok((std::sync::Arc::new(sim::SimDriver::new(config)?), None)),
         BackendChoice::Cuda => open_cuda(config).map(|d| (d, None)),
+        BackendChoice::OpenCl => open_opencl(config).map(|d| (d, None)),
         BackendChoice::Auto => match open_cuda(config) {
             Ok(d) => Ok((d, None)),
             Err(e) => {
@@ -669,6 +685,19 @@ fn open_cuda(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
     Err(Error::BackendUnavailable {
         backend: "cuda".into(),
         reason: "this rumba was built without the `cuda` cargo feature".into(),
+    })
+}
+
+#[cfg(feature = "opencl")]
+fn open_opencl(config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    opencl::open(config)
+}
+
+#[cfg(not(feature = "opencl"))]
+fn open_opencl(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
+    Err(Error::BackendUnavailable {
+        backend: "opencl".into(),
+        reason: "this rumba was built without the `opencl` cargo feature".into(),
     })
 }
 

@@ -40,7 +40,7 @@ use ndarray::Dimension;
 
 use crate::array::element::Element;
 use crate::array::{DeviceArray, Layout};
-use crate::driver::{DevicePtr, StreamHandle};
+use crate::driver::{BackendKind, DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
@@ -176,9 +176,23 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 }
 
 impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
+    /// The array's description; refused for an array on the OpenCL backend, whose memory no
+    /// CUDA consumer can address (export it with DLPack instead).
     fn describe(&self) -> Result<CudaArrayInterface> {
+        refuse_opencl(self.buffer().driver().backend())?;
         Ok(self.cuda_array_interface())
     }
+}
+
+/// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
+pub(crate) fn refuse_opencl(backend: BackendKind) -> Result<()> {
+    if backend == BackendKind::OpenCl {
+        return Err(Error::Unsupported(
+            "the CUDA Array Interface describes CUDA device memory, and this is the opencl backend: its SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 // SAFETY: a device array's memory is a `DeviceBuffer` (device memory by that type's invariant)
@@ -257,6 +271,21 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// assert_eq!(imp.copy_to_host().unwrap(), array![[1, 2], [3, 4]]);
 /// ```
 pub unsafe fn from_cuda_array_interface<T: Element, D: Dimension, O: Send + Sync + 'static>(
+    desc: &CudaArrayInterface,
+    owner: O,
+    options: ImportOptions,
+) -> Result<DeviceArray<T, D>> {
+    refuse_opencl(crate::runtime::current_context()?.driver().backend())?;
+    // SAFETY: forwarded from the caller's contract.
+    unsafe { import_described(desc, owner, options) }
+}
+
+/// [`from_cuda_array_interface`] without the refusal on OpenCL: the description is rumba's own
+/// vocabulary for "device memory at this address", which DLPack imports use on every backend.
+///
+/// # Safety
+/// As for [`from_cuda_array_interface`].
+pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync + 'static>(
     desc: &CudaArrayInterface,
     owner: O,
     options: ImportOptions,

@@ -26,7 +26,9 @@ use crate::host::{Grain, GrainedArray, ManagedArray, MappedArray, MappedView, Ma
 use crate::stream::Stream;
 
 /// The description of elements `T` laid out as `parts` say.
+/// Refused on the OpenCL backend, whose addresses mean nothing to a CUDA consumer.
 fn describe<T: Element, D: Dimension>(parts: &Parts<D>) -> Result<CudaArrayInterface> {
+    super::cai::refuse_opencl(crate::runtime::backend_driver()?.backend())?;
     let (ptr, layout, stream) = parts.description()?;
     Ok(CudaArrayInterface {
         shape: layout.shape().to_vec(),

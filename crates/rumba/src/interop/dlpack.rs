@@ -74,17 +74,21 @@ impl DLDeviceType {
     pub const EXT_DEV: DLDeviceType = DLDeviceType(12);
     /// `kDLCUDAManaged`.
     pub const CUDA_MANAGED: DLDeviceType = DLDeviceType(13);
+    /// `kDLOpenCL`: memory of an OpenCL device (rumba's is shared virtual memory).
+    pub const OPENCL: DLDeviceType = DLDeviceType(4);
 
     /// The device type of a backend's device memory.
     ///
     /// ```
     /// use rumba::interop::dlpack::DLDeviceType;
     /// assert_eq!(DLDeviceType::of(rumba::driver::BackendKind::Sim), DLDeviceType::EXT_DEV);
+    /// assert_eq!(DLDeviceType::of(rumba::driver::BackendKind::OpenCl).0, 4);
     /// ```
     pub fn of(backend: BackendKind) -> DLDeviceType {
         match backend {
             BackendKind::Sim => DLDeviceType::EXT_DEV,
             BackendKind::Cuda => DLDeviceType::CUDA,
+            BackendKind::OpenCl => DLDeviceType::OPENCL,
         }
     }
 }
@@ -527,7 +531,7 @@ pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<Dev
     // SAFETY: `DlpackTensor::from_raw`'s contract: for this backend's device type the data is
     // device memory of the named device (checked to be the current one), valid until the
     // deleter runs — which happens only when `tensor`, the owner kept by the import, is dropped.
-    unsafe { super::from_cuda_array_interface(&desc, tensor, super::ImportOptions { sync: false }) }
+    unsafe { super::cai::import_described(&desc, tensor, super::ImportOptions { sync: false }) }
 }
 
 #[cfg(test)]

@@ -1,10 +1,15 @@
 //! Shared set-up for the behaviour tests: each test binary is its own process, so each starts
 //! the runtime once with the configuration it needs.
 //!
-//! The backend is the sim unless `RUMBA_TEST_BACKEND=cuda`: then the same tests run on CUDA, and
-//! where CUDA cannot be used (no driver, no device, or a build without the `cuda` feature) the
-//! test binary says `SKIPPED` with the reason on stderr and exits successfully without running its
-//! tests — it neither fails nor pretends to have passed them.
+//! The backend is the sim unless `RUMBA_TEST_BACKEND=cuda` or `=opencl`: then the same tests run
+//! on that backend, and where it cannot be used (no driver, no device, or a build without its
+//! cargo feature) the test binary says `SKIPPED` with the reason on stderr and exits successfully
+//! without running its tests — it neither fails nor pretends to have passed them. With
+//! `RUMBA_REQUIRE_OPENCL=1` (CI, which installs PoCL) an unusable OpenCL fails the binary instead.
+//!
+//! A test (or a whole binary) that cannot apply to a backend says so by name with
+//! [`not_on`] / [`binary_not_on`], which print `SKIPPED <name> on <backend>: <reason>`; a test
+//! whose kernels exist only as Rust closures uses [`sim_only`] (it says so on cuda and opencl).
 #![allow(dead_code)]
 
 use std::sync::{Mutex, MutexGuard, Once};
@@ -20,37 +25,127 @@ pub fn start(adjust: impl FnOnce(&mut Config)) {
     START.call_once(|| {
         let mut cfg = Config::from_env().expect("valid RUMBA_* environment");
         cfg.backend = test_backend();
+        let sim_memory = cfg.sim_memory;
         adjust(&mut cfg);
+        // A test that sizes the device sizes it on OpenCL too (a cap on what rumba hands out).
+        if cfg.sim_memory != sim_memory {
+            cfg.opencl_memory = cfg.sim_memory;
+        }
         if cfg.backend == BackendChoice::Cuda {
             if let Err(e) = rumba::driver::open(&cfg) {
                 skip_binary(&format!("RUMBA_TEST_BACKEND=cuda, but {e}"));
+            }
+        }
+        if cfg.backend == BackendChoice::OpenCl {
+            if let Err(e) = rumba::driver::open(&cfg) {
+                if std::env::var("RUMBA_REQUIRE_OPENCL").as_deref() == Ok("1") {
+                    panic!("RUMBA_TEST_BACKEND=opencl with RUMBA_REQUIRE_OPENCL=1, but {e}");
+                }
+                skip_binary(&format!("RUMBA_TEST_BACKEND=opencl, but {e}"));
             }
         }
         rumba::configure(cfg).expect("configure before first use");
     });
 }
 
-/// Starts the runtime on the sim for tests that only the simulator can run; with
-/// `RUMBA_TEST_BACKEND=cuda` the test binary says `SKIPPED` and `why`, and ends successfully.
-pub fn start_sim_only(why: &str) {
-    if test_backend() == BackendChoice::Cuda {
-        skip_binary(&format!("RUMBA_TEST_BACKEND=cuda, but {why}"));
+/// For a test whose kernels are Rust closures only (no CUDA C or OpenCL C form yet, so only the
+/// simulator can run them): on the sim, starts the runtime and returns false; with
+/// `RUMBA_TEST_BACKEND=cuda` or `=opencl`, prints `SKIPPED <test> on <backend>: <why>` and returns
+/// true, and the calling test returns without asserting anything.
+///
+/// `<test>` is the name of the calling thread, which the test harness names after the test.
+///
+/// ```ignore
+/// if common::sim_only("closure kernels have no CUDA C or OpenCL C form yet") { return; }
+/// ```
+pub fn sim_only(why: &str) -> bool {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("<unnamed test>");
+    if not_on(&[BackendChoice::Cuda, BackendChoice::OpenCl], test, why) {
+        return true;
     }
     start(|_| {});
+    false
 }
 
-/// The backend the behaviour tests run on: `RUMBA_TEST_BACKEND` = `sim` (default) or `cuda`.
+/// The backend the behaviour tests run on: `RUMBA_TEST_BACKEND` = `sim` (default), `cuda` or
+/// `opencl`.
 pub fn test_backend() -> BackendChoice {
     match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
         Ok("cuda") => BackendChoice::Cuda,
+        Ok("opencl") => BackendChoice::OpenCl,
         Ok("sim") | Err(_) => BackendChoice::Sim,
-        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim or cuda"),
+        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim, cuda or opencl"),
+    }
+}
+
+fn backend_name(b: BackendChoice) -> &'static str {
+    match b {
+        BackendChoice::Sim => "sim",
+        BackendChoice::Cuda => "cuda",
+        BackendChoice::OpenCl => "opencl",
+        BackendChoice::Auto => "auto",
+    }
+}
+
+/// True (after printing `SKIPPED <test> on <backend>: <why>`) when the test backend is one of
+/// `backends`: the calling test then returns without asserting anything, having said why.
+///
+/// ```ignore
+/// if common::not_on(&[BackendChoice::OpenCl], "host_ipc", "OpenCL has no IPC") { return; }
+/// ```
+pub fn not_on(backends: &[BackendChoice], test: &str, why: &str) -> bool {
+    use std::io::Write;
+    let b = test_backend();
+    if backends.contains(&b) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test} on {}: {why}",
+            backend_name(b)
+        );
+        true
+    } else {
+        false
+    }
+}
+
+/// True (after printing `SKIPPED <test> on <backend>: …`) when the backend has fewer than
+/// `count` devices: the calling test then returns. The simulator has as many as the test asks
+/// for; an OpenCL platform has what it has (PoCL: one).
+pub fn needs_devices(count: usize, test: &str) -> bool {
+    use std::io::Write;
+    let have = rumba::gpus().map(|g| g.len()).unwrap_or(0);
+    if have < count {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test} on {}: it needs {count} devices and the backend has {have}",
+            backend_name(test_backend())
+        );
+        true
+    } else {
+        false
+    }
+}
+
+/// Ends the whole test binary (successfully, before any test runs) when the test backend is one
+/// of `backends`, printing `SKIPPED <binary> on <backend>: <why>` and the tests it leaves out.
+pub fn binary_not_on(backends: &[BackendChoice], tests: &[&str], why: &str) {
+    let b = test_backend();
+    if backends.contains(&b) {
+        skip_binary(&format!(
+            "on {}: {why} (tests not run: {})",
+            backend_name(b),
+            tests.join(", ")
+        ));
     }
 }
 
 /// Ends this test binary successfully after saying why its tests cannot run here.
 fn skip_binary(why: &str) -> ! {
     use std::io::Write;
+    // Test threads may get here together: one prints and exits, the others wait for the exit.
+    static ONE: Mutex<()> = Mutex::new(());
+    let _one = ONE.lock();
     let name = std::env::args().next().unwrap_or_default();
     // Written to the process's stderr directly: the test harness captures `eprintln!`.
     let _ = writeln!(std::io::stderr(), "SKIPPED {name}: {why}");

@@ -12,7 +12,7 @@
 //! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`](super::Driver) operation |
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
-//! | `strided.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested) |
+//! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
 //! | `managed.rs` | managed memory (global or host-attached) |
 //! | `peer.rs` | copies between devices and peer-access queries |
@@ -42,7 +42,7 @@ mod ipc;
 mod launch;
 mod managed;
 mod peer;
-mod strided;
+use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
 

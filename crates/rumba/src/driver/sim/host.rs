@@ -53,7 +53,7 @@ pub(crate) fn probe_page_locking() -> PageLocking {
     }
 }
 
-fn mlock(p: *mut u8, len: usize) -> std::result::Result<(), String> {
+pub(crate) fn mlock(p: *mut u8, len: usize) -> std::result::Result<(), String> {
     // SAFETY: mlock only changes residency of the pages; it reads no memory. It fails cleanly for
     // ranges that are not mapped.
     let rc = unsafe { libc::mlock(p.cast(), len) };

@@ -44,7 +44,7 @@ pub(crate) mod bytes;
 mod device;
 pub mod engine;
 mod event;
-mod host;
+pub(crate) mod host;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;

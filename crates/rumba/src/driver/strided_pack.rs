@@ -1,8 +1,11 @@
-//! `copy_strided_async` on CUDA: the parameter block of the built-in `rumba_strided_copy_kernel`
-//! (`kernels/strided_copy.cu`), packed from a [`StridedCopy`], and its launch shape.
+//! `copy_strided_async` on the CUDA and OpenCL backends: the parameter block of the built-in
+//! `rumba_strided_copy_kernel` (`kernels/strided_copy.cu` and `kernels/strided_copy.cl`, which
+//! declare the same struct), packed from a [`StridedCopy`], and its launch shape.
 //!
 //! Packing is pure code and unit-tested here; it also chooses the widest word (1–16 bytes) that
-//! every address and stride allows, so aligned arrays move in 4/8/16-byte loads and stores.
+//! every address and stride allows, so aligned arrays move in 4/8/16-byte loads and stores. The
+//! OpenCL kernel receives the two pointers as separate SVM arguments (OpenCL C forbids pointers
+//! inside a by-value struct argument) and ignores the struct's copies of them.
 //!
 //! This module touches nothing but the values it is given.
 
@@ -13,7 +16,8 @@ use crate::error::{Error, Result};
 pub(crate) const MAX_DIMS: usize = 8;
 /// Largest fill element in bytes (`RUMBA_FILL_WORDS` × 8).
 pub(crate) const MAX_FILL: usize = 64;
-/// Threads per block of the launch.
+/// Threads per block of the CUDA launch.
+#[cfg(feature = "cuda")]
 pub(crate) const BLOCK: u32 = 256;
 /// Most blocks of the launch (a grid-stride loop covers the rest).
 pub(crate) const MAX_BLOCKS: u64 = 8192;
@@ -40,7 +44,7 @@ pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
     let ndim = copy.shape.len();
     if ndim > MAX_DIMS {
         return Err(Error::Unsupported(format!(
-            "a strided device copy of {ndim} axes (the CUDA kernel handles up to {MAX_DIMS})"
+            "a strided device copy of {ndim} axes (the built-in device kernel handles up to {MAX_DIMS})"
         )));
     }
     if copy.dst_strides.len() != ndim {
@@ -105,7 +109,7 @@ pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
             }
             if bytes.len() > MAX_FILL {
                 return Err(Error::Unsupported(format!(
-                    "a broadcast fill of {}-byte elements on CUDA (up to {MAX_FILL})",
+                    "a broadcast fill of {}-byte elements on a GPU backend (up to {MAX_FILL})",
                     bytes.len()
                 )));
             }
@@ -131,7 +135,8 @@ pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
     Ok(p)
 }
 
-/// `(blocks, threads per block)` for `count` elements.
+/// `(blocks, threads per block)` for `count` elements on CUDA.
+#[cfg(feature = "cuda")]
 pub(crate) fn launch_shape(count: i64) -> (u32, u32) {
     let blocks = (count.max(1) as u64).div_ceil(BLOCK as u64).min(MAX_BLOCKS);
     (blocks as u32, BLOCK)
@@ -210,6 +215,11 @@ mod tests {
             ..too_many
         };
         assert!(pack(&wrong_fill).is_err());
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn the_cuda_launch_shape_caps_the_grid() {
         assert_eq!(launch_shape(0), (1, 256));
         assert_eq!(launch_shape(1 << 40).0 as u64, MAX_BLOCKS);
     }

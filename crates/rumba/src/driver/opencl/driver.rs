@@ -1,0 +1,782 @@
+//! [`OpenClDriver`]: the [`Driver`] trait on OpenCL, one context over the chosen devices of one
+//! platform.
+//!
+//! Device memory is coarse-grained SVM (`clSVMAlloc`): a device pointer is the SVM address, so
+//! offsets, views and pointer arithmetic work exactly as on the other backends, and one allocation
+//! is valid on every device of the context (cross-device copies need nothing special). Copies and
+//! fills are `clEnqueueSVMMemcpy` / `clEnqueueSVMMemFill` on in-order queues (see
+//! [`stream`](super::stream) for the ordering rules); synchronous variants queue on the default
+//! stream (handle 0: the legacy one, or the thread's own with per-thread default streams) and
+//! wait, as CUDA's do. Every device range is checked against the backend's
+//! table first ([`memory`](super::memory)), so a wild pointer is a typed error, not a crash.
+//!
+//! Host → device copies from pageable memory are staged: the bytes are copied into a buffer the
+//! stream owns until the copy has run, so the call returns once the data has been taken (CUDA's
+//! behaviour). Device → host copies into pageable memory wait for the copy. Fresh device memory
+//! is zeroed before it is handed out, so safe code never reads a previous allocation's bytes.
+//!
+//! This module touches OpenCL through the backend's other modules.
+
+use std::sync::Arc;
+
+use opencl3::command_queue::{
+    enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill,
+};
+use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
+use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
+
+use super::builtin::Builtins;
+use super::error::check;
+use super::event::Events;
+use super::host::{self, HostCaps};
+use super::launch;
+use super::memory::{Kind, Range, Table};
+use super::platform::DeviceSurvey;
+use super::raw::{ClContext, ClEvent};
+use super::stream::{DeviceQueues, no_wait_in_callback, wait_ptr};
+use super::strided;
+use crate::driver::{
+    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
+    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+};
+use crate::error::{Error, Result};
+
+/// One device of the driver.
+pub(crate) struct OclDevice {
+    pub(crate) id: cl_device_id,
+    pub(crate) survey: DeviceSurvey,
+    pub(crate) queues: Arc<DeviceQueues>,
+}
+
+/// The OpenCL backend's driver.
+pub struct OpenClDriver {
+    pub(crate) platform: String,
+    /// Declared before `context` so that queues are released first.
+    pub(crate) devices: Vec<OclDevice>,
+    pub(crate) table: Table,
+    pub(crate) events: Events,
+    pub(crate) builtins: Builtins,
+    pub(crate) kernels: launch::UserKernels,
+    pub(crate) page_locking: PageLocking,
+    /// `RUMBA_OPENCL_MEMORY`: a cap on each device's memory.
+    pub(crate) memory_cap: Option<usize>,
+    pub(crate) context: ClContext,
+}
+
+// SAFETY: the raw device ids are immutable handles passed only to thread-safe OpenCL calls; all
+// mutable state is behind locks.
+unsafe impl Send for OpenClDriver {}
+// SAFETY: as above.
+unsafe impl Sync for OpenClDriver {}
+
+impl std::fmt::Debug for OpenClDriver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenClDriver")
+            .field("platform", &self.platform)
+            .field("devices", &self.devices.len())
+            .finish()
+    }
+}
+
+impl Drop for OpenClDriver {
+    fn drop(&mut self) {
+        for d in &self.devices {
+            let _ = d.queues.synchronize_all();
+        }
+        self.kernels.release(self.context.raw());
+        for (p, range) in self.table.drain() {
+            if !matches!(range.kind, Kind::Registered { .. }) {
+                host::release_leftover(self.context.raw(), p, &range);
+            }
+        }
+    }
+}
+
+impl OpenClDriver {
+    pub(crate) fn device(&self, device: usize) -> Result<&OclDevice> {
+        self.devices.get(device).ok_or(Error::InvalidDevice {
+            id: device,
+            count: self.devices.len(),
+        })
+    }
+
+    fn ctx(&self) -> cl_context {
+        self.context.raw()
+    }
+
+    fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
+        let d = self.device(device)?;
+        let fine_buffer = if all {
+            self.devices.iter().all(|d| d.survey.svm.fine_buffer)
+        } else {
+            d.survey.svm.fine_buffer
+        };
+        Ok(HostCaps {
+            fine_buffer,
+            fine_system: d.survey.svm.fine_system,
+        })
+    }
+
+    /// Queues an SVM copy on `stream` and returns its event.
+    ///
+    /// # Safety
+    /// Both ranges must stay valid until the copy has run.
+    unsafe fn enqueue_copy(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<ClEvent> {
+        self.device(device)?.queues.submit(stream, |q, deps| {
+            // SAFETY: the caller vouches for both ranges; `q` is live.
+            let e = check("clEnqueueSVMMemcpy", unsafe {
+                enqueue_svm_mem_cpy(
+                    q,
+                    CL_NON_BLOCKING,
+                    dst.cast(),
+                    src.cast(),
+                    bytes,
+                    deps.len() as u32,
+                    wait_ptr(deps),
+                )
+            })?;
+            // SAFETY: we own the command's event.
+            Ok(unsafe { ClEvent::from_raw(e) })
+        })
+    }
+
+    /// A marker on `stream` (completes when everything before it has).
+    pub(crate) fn enqueue_marker(&self, device: usize, stream: StreamHandle) -> Result<ClEvent> {
+        self.device(device)?.queues.submit(stream, |q, deps| {
+            // SAFETY: `q` is live; the wait list holds live events.
+            let e = check("clEnqueueMarkerWithWaitList", unsafe {
+                enqueue_marker_with_wait_list(q, deps.len() as u32, wait_ptr(deps))
+            })?;
+            // SAFETY: we own the marker's event.
+            Ok(unsafe { ClEvent::from_raw(e) })
+        })
+    }
+
+    /// The device memory rumba may hand out: the global memory, capped by `RUMBA_OPENCL_MEMORY`.
+    fn total(&self, d: &OclDevice) -> usize {
+        let global = d.survey.global_memory as usize;
+        self.memory_cap.map_or(global, |cap| cap.min(global))
+    }
+
+    pub(crate) fn check_dev(&self, ptr: DevicePtr, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.table.check_device_range(ptr, bytes)
+    }
+}
+
+pub(crate) fn as_mut(ptr: DevicePtr) -> *mut u8 {
+    ptr as usize as *mut u8
+}
+
+// SAFETY: host and managed memory come from clSVMAlloc (fine-grained, host-accessible) or mmap,
+// exclusively ours and zeroed before they are returned, and live until freed; the device reaches
+// host memory only in the operations callers queue, and every device range is bounds-checked.
+unsafe impl Driver for OpenClDriver {
+    fn backend(&self) -> BackendKind {
+        BackendKind::OpenCl
+    }
+
+    fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    fn device_info(&self, device: usize) -> Result<DeviceInfo> {
+        let d = &self.device(device)?.survey;
+        Ok(DeviceInfo {
+            ordinal: device,
+            name: format!("{} ({})", d.name, self.platform),
+            total_memory: self.total(self.device(device)?),
+            compute_capability: None,
+            multiprocessors: d.compute_units,
+            warp_size: d.warp_size,
+            max_threads_per_block: d.max_work_group.min(u32::MAX as u64) as u32,
+            max_shared_memory_per_block: d.local_memory as usize,
+            page_locking: self.page_locking.clone(),
+        })
+    }
+
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)> {
+        let total = self.total(self.device(device)?);
+        Ok((total.saturating_sub(self.table.used(device)), total))
+    }
+
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
+        let d = self.device(device)?;
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of device memory".into(),
+            ));
+        }
+        if bytes as u64 > d.survey.max_allocation {
+            return Err(Error::InvalidArgument(format!(
+                "an allocation of {bytes} bytes exceeds OpenCL device {device}'s largest single allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE = {} bytes)",
+                d.survey.max_allocation
+            )));
+        }
+        let total = self.total(d);
+        self.table.reserve(device, bytes, total)?;
+        // SAFETY: valid flags (coarse-grained read-write SVM) for a context whose devices all
+        // offer coarse-grained SVM (checked when the driver opened).
+        let p = match unsafe { svm_alloc(self.ctx(), CL_MEM_READ_WRITE, bytes, 0) } {
+            Ok(p) => p,
+            Err(_) => {
+                self.table.unreserve(device, bytes);
+                return Err(Error::OutOfMemory {
+                    device,
+                    requested: bytes,
+                    free: total.saturating_sub(self.table.used(device)),
+                    total,
+                    pending: 0,
+                });
+            }
+        };
+        let range = Range {
+            len: bytes,
+            kind: Kind::Device { device },
+            not_locked: None,
+        };
+        if let Err(e) = d
+            .queues
+            .zero_now(p, bytes)
+            .and_then(|()| self.table.insert(p as usize, range))
+        {
+            // SAFETY: just allocated, never handed out.
+            unsafe {
+                let _ = svm_free(self.ctx(), p);
+            }
+            self.table.unreserve(device, bytes);
+            return Err(e);
+        }
+        Ok(p as usize as DevicePtr)
+    }
+
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.device(device)?;
+        let range = self
+            .table
+            .remove(ptr as usize, |r| r.kind == Kind::Device { device })
+            .ok_or_else(|| Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!("not the start of a live allocation of OpenCL device {device}"),
+            })?;
+        // SAFETY: allocated by clSVMAlloc in this context; the caller guarantees no queued work
+        // still uses it (rumba's keep-alives), and it is out of the table.
+        unsafe { check("clSVMFree", svm_free(self.ctx(), as_mut(ptr).cast()))? };
+        self.table.unreserve(device, range.len);
+        Ok(())
+    }
+
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
+        let caps = self.host_caps(device, flags.portable)?;
+        host::alloc(
+            &self.table,
+            self.ctx(),
+            &self.page_locking,
+            caps,
+            device,
+            bytes,
+            flags,
+        )
+    }
+
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
+        host::free(&self.table, self.ctx(), ptr, false)
+    }
+
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()> {
+        let caps = self.host_caps(device, flags.portable)?;
+        // SAFETY: forwarded from the caller's contract.
+        unsafe {
+            host::register(
+                &self.table,
+                &self.page_locking,
+                caps,
+                device,
+                ptr,
+                bytes,
+                flags,
+            )
+        }
+    }
+
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
+        host::unregister(&self.table, ptr)
+    }
+
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+        self.device(device)?;
+        host::device_pointer(&self.table, ptr, device)
+    }
+
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
+        self.table.is_pinned_host(ptr as usize, bytes)
+    }
+
+    fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
+        host::page_locking(&self.table, ptr)
+    }
+
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        no_wait_in_callback("a synchronous copy")?;
+        self.check_dev(dst, src.len())?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: `dst` was checked; `src` is borrowed until the wait below returns.
+        unsafe {
+            self.enqueue_copy(
+                device,
+                as_mut(dst),
+                src.as_ptr(),
+                src.len(),
+                StreamHandle::DEFAULT,
+            )
+        }?
+        .wait()
+    }
+
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        no_wait_in_callback("a synchronous copy")?;
+        self.check_dev(src, dst.len())?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: `src` was checked; `dst` is borrowed exclusively until the wait returns.
+        unsafe {
+            self.enqueue_copy(
+                device,
+                dst.as_mut_ptr(),
+                as_mut(src),
+                dst.len(),
+                StreamHandle::DEFAULT,
+            )
+        }?
+        .wait()
+    }
+
+    unsafe fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        no_wait_in_callback("a synchronous copy")?;
+        // SAFETY: forwarded; the ranges are checked inside.
+        unsafe { self.memcpy_dtod_async(device, dst, src, bytes, StreamHandle::DEFAULT) }?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
+    }
+
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        no_wait_in_callback("a synchronous memset")?;
+        // SAFETY: forwarded; the range is checked inside.
+        unsafe { self.memset_async(device, dst, value, bytes, StreamHandle::DEFAULT) }?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
+    }
+
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.check_dev(dst, bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        if self.is_host_pinned(src, bytes) {
+            // SAFETY: the caller keeps pinned `src` valid until the stream has run the copy.
+            unsafe { self.enqueue_copy(device, as_mut(dst), src, bytes, stream) }?;
+            return Ok(());
+        }
+        // Pageable: take the bytes now, into a buffer the stream keeps until the copy has run.
+        // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
+        let staged: Box<[u8]> = unsafe { std::slice::from_raw_parts(src, bytes) }.into();
+        // SAFETY: `staged` lives until the keep-alive below drops it after the copy.
+        unsafe { self.enqueue_copy(device, as_mut(dst), staged.as_ptr(), bytes, stream) }?;
+        self.stream_keepalive(device, stream, Box::new(staged))
+    }
+
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.check_dev(src, bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        let pinned = self.is_host_pinned(dst, bytes);
+        if !pinned {
+            no_wait_in_callback("a copy into pageable host memory")?;
+        }
+        // SAFETY: the caller keeps `dst` valid and unaccessed until the copy has run.
+        let e = unsafe { self.enqueue_copy(device, dst, as_mut(src), bytes, stream) }?;
+        if pinned { Ok(()) } else { e.wait() }
+    }
+
+    unsafe fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.check_dev(dst, bytes)?;
+        self.check_dev(src, bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: both ranges were checked against live allocations.
+        unsafe { self.enqueue_copy(device, as_mut(dst), as_mut(src), bytes, stream) }?;
+        Ok(())
+    }
+
+    unsafe fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.check_dev(dst, bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        let pattern = [value];
+        self.device(device)?.queues.submit(stream, |q, deps| {
+            // SAFETY: the range was checked; OpenCL copies the one-byte pattern when queued.
+            let e = check("clEnqueueSVMMemFill", unsafe {
+                enqueue_svm_mem_fill(
+                    q,
+                    as_mut(dst).cast(),
+                    pattern.as_ptr().cast(),
+                    1,
+                    bytes,
+                    deps.len() as u32,
+                    wait_ptr(deps),
+                )
+            })?;
+            // SAFETY: we own the command's event.
+            Ok(unsafe { ClEvent::from_raw(e) })
+        })?;
+        Ok(())
+    }
+
+    unsafe fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let d = self.device(device)?;
+        let Some(params) = strided::prepare(&self.table, copy)? else {
+            return Ok(());
+        };
+        let built = self.builtins.get(
+            self.ctx(),
+            device,
+            d.id,
+            "strided_copy.cl",
+            "rumba_strided_copy_kernel",
+        )?;
+        // SAFETY: the ranges were checked by `prepare`; their lifetime is the caller's contract.
+        unsafe {
+            strided::launch(
+                &d.queues,
+                &built,
+                d.survey.max_work_group as usize,
+                &params,
+                stream,
+            )
+        }
+    }
+
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        self.device(device)?;
+        self.device(peer)?;
+        // One context holds every device: an SVM allocation is valid on all of them.
+        Ok(device != peer)
+    }
+
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { super::peer::memcpy_peer(self, dst_device, dst, src_device, src, bytes) }
+    }
+
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.device(src_device)?;
+        // SAFETY: forwarded; SVM addresses are valid on every device of the context, and the
+        // ranges are checked inside.
+        unsafe { self.memcpy_dtod_async(dst_device, dst, src, bytes, stream) }
+    }
+
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.device(device)?;
+        match self.table.find(ptr as usize) {
+            Some((start, r))
+                if r.kind == Kind::Device { device } && (ptr as usize) < start + r.len =>
+            {
+                Ok((start as DevicePtr, r.len))
+            }
+            _ => Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!("not inside a live allocation of OpenCL device {device}"),
+            }),
+        }
+    }
+
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        // Fine-grained SVM is coherent for host and device at all times, so host-attached
+        // managed memory needs nothing more than globally attached memory.
+        let _ = attach;
+        self.mem_alloc_managed(device, bytes)
+    }
+
+    fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
+        // Both kinds are fine-grained SVM: coherent while device work runs, which keeps the
+        // coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap
+        // it around every access, and rumba's host arrays read their memory directly.
+        let _ = grain;
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of grained host memory".into(),
+            ));
+        }
+        let caps = self.host_caps(device, true)?;
+        if !caps.fine_buffer {
+            return Err(Error::Unsupported(format!(
+                "{grain} host memory on OpenCL needs fine-grained buffer SVM on every device, which this platform's devices lack"
+            )));
+        }
+        host::alloc(
+            &self.table,
+            self.ctx(),
+            &self.page_locking,
+            caps,
+            device,
+            bytes,
+            HostAllocFlags {
+                portable: true,
+                mapped: true,
+                write_combined: false,
+            },
+        )
+    }
+
+    unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
+        let _ = grain;
+        host::free(&self.table, self.ctx(), ptr, false)
+    }
+
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
+        self.device(device)?.queues.create(non_blocking)
+    }
+
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.device(device)?.queues.destroy(stream)
+    }
+
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.device(device)?.queues.synchronize(stream)
+    }
+
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        self.device(device)?.queues.query(stream)
+    }
+
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()> {
+        let d = self.device(device)?;
+        let Some(record) = self.events.record(device, event)? else {
+            return Ok(()); // never recorded: nothing to wait for, as on CUDA
+        };
+        d.queues.submit(stream, |q, deps| {
+            let mut list: Vec<_> = deps.to_vec();
+            list.push(record.raw());
+            // SAFETY: `q` is live; every event in the list is live (`record` is held).
+            let e = check("clEnqueueBarrierWithWaitList", unsafe {
+                opencl3::command_queue::enqueue_barrier_with_wait_list(
+                    q,
+                    list.len() as u32,
+                    list.as_ptr(),
+                )
+            })?;
+            // SAFETY: we own the barrier's event.
+            Ok(unsafe { ClEvent::from_raw(e) })
+        })?;
+        Ok(())
+    }
+
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()> {
+        self.device(device)?.queues.add_callback(stream, callback)
+    }
+
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
+        self.device(device)?;
+        Ok(self.events.create(device, timing))
+    }
+
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()> {
+        self.device(device)?;
+        self.events.destroy(device, event)
+    }
+
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        self.events.check(device, event)?;
+        let marker = self.enqueue_marker(device, stream)?;
+        self.events.set_record(device, event, marker)
+    }
+
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        match self.events.record(device, event)? {
+            Some(r) if !r.is_done()? => {
+                no_wait_in_callback("event synchronize")?;
+                r.wait()
+            }
+            Some(r) => r.wait(),
+            None => Ok(()),
+        }
+    }
+
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        match self.events.record(device, event)? {
+            Some(r) => {
+                let s = r.status()?;
+                if s < 0 {
+                    Err(super::error::map("the work before the event", s))
+                } else {
+                    Ok(s == 0)
+                }
+            }
+            None => Ok(true),
+        }
+    }
+
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
+        if !self.device(device)?.survey.profiling {
+            return Err(Error::Unsupported(format!(
+                "OpenCL device {device} cannot time commands (no CL_QUEUE_PROFILING_ENABLE)"
+            )));
+        }
+        self.events.elapsed_ms(device, start, end)
+    }
+
+    fn device_synchronize(&self, device: usize) -> Result<()> {
+        self.device(device)?.queues.synchronize_all()
+    }
+
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.device(device)?.queues.adopt(stream) }
+    }
+
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        let _ = (device, ptr);
+        Err(ipc_refusal("export"))
+    }
+
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let _ = (device, handle);
+        Err(ipc_refusal("open"))
+    }
+
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        let _ = (device, ptr);
+        Err(ipc_refusal("close"))
+    }
+
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        let caps = self.host_caps(device, false)?;
+        host::alloc_managed(&self.table, self.ctx(), caps, device, bytes)
+    }
+
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        host::free(&self.table, self.ctx(), ptr, true)
+    }
+
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let d = self.device(device)?;
+        let target = launch::Target {
+            context: self.ctx(),
+            device,
+            device_id: d.id,
+            survey: &d.survey,
+            queues: &d.queues,
+            table: &self.table,
+            kernels: &self.kernels,
+        };
+        // SAFETY: forwarded from the caller's contract; array ranges are checked inside.
+        unsafe { launch::launch(&target, launch, stream) }
+    }
+}
+
+fn ipc_refusal(what: &str) -> Error {
+    Error::Unsupported(format!(
+        "the opencl backend cannot {what} IPC memory handles: OpenCL has no inter-process sharing of device memory"
+    ))
+}

@@ -1,0 +1,664 @@
+//! Streams on OpenCL: one in-order command queue per stream, with CUDA's ordering rules rebuilt
+//! from event wait lists.
+//!
+//! Every queue of a device lives in one [`DeviceQueues`] table, each with the event of the last
+//! command queued on it. Queuing an operation ([`DeviceQueues::submit`]) takes the table's lock,
+//! computes what the operation must wait for, queues it with that wait list, records its event
+//! as the queue's last, and flushes the queue (OpenCL only lets another queue wait for a command
+//! that has been flushed). The rules, as in the simulator:
+//! - the legacy default stream (handles 0 and 1) waits for the last command of every *blocking*
+//!   stream (created blocking streams and every thread's per-thread default stream), and of
+//!   blocking streams destroyed since its last command;
+//! - a blocking stream waits for the legacy default stream's last command;
+//! - a non-blocking stream waits for nothing but its own earlier commands.
+//!
+//! Host callbacks: a marker (completes when earlier work is done) carries an event callback, and
+//! a barrier queued right after it waits for a user event that the callback completes once the
+//! host function has returned. So, as on CUDA, later work on the stream — and its
+//! synchronization — waits for the callback, which matters for keep-alive values that must be
+//! dropped by the time a synchronization returns. The host function runs on one of rumba's own
+//! callback threads ([`callback`](super::callback)), marked as such
+//! ([`mark_callback_thread`](crate::driver::mark_callback_thread)), so no waiting call is made
+//! from it and a callback blocked on another stream's callback holds up nothing else.
+//!
+//! Errors of queued work: a command that fails leaves a negative status on its event, which the
+//! next synchronization reports (once). Checks that need the host after a command (a kernel's
+//! fault record) are registered with [`DeviceQueues::submit_checked`] and run by the next
+//! synchronization of that stream.
+//!
+//! This module touches the queues and events it owns.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use opencl3::command_queue::{
+    CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_PROPERTIES,
+    create_command_queue_with_properties, enqueue_barrier_with_wait_list,
+    enqueue_marker_with_wait_list, get_command_queue_info, retain_command_queue,
+};
+use opencl3::event::{CL_COMPLETE, create_user_event, set_event_callback, set_user_event_status};
+use opencl3::types::{
+    cl_command_queue, cl_context, cl_device_id, cl_event, cl_int, cl_queue_properties,
+};
+
+use super::error::{check, map};
+use super::raw::{ClEvent, ClQueue};
+use crate::driver::{HostCallback, StreamHandle};
+use crate::error::{Error, Result};
+
+/// A check run on the host after a command completed (e.g. reading a kernel's fault record).
+pub(crate) type Check = Box<dyn FnOnce() -> Result<()> + Send>;
+
+/// One stream's queue.
+struct Slot {
+    queue: ClQueue,
+    blocking: bool,
+    last: Option<ClEvent>,
+    error: Option<Error>,
+    checks: Vec<(ClEvent, Check)>,
+}
+
+impl Drop for Slot {
+    /// A pending check may own host memory that a queued copy still writes (a kernel's fault
+    /// record): wait for it before dropping it. On a callback thread, where waiting is not
+    /// allowed, leak it instead (a leak is safe; a freed buffer under a running copy is not).
+    fn drop(&mut self) {
+        for (event, check) in self.checks.drain(..) {
+            if event.is_done().unwrap_or(false) {
+                continue;
+            }
+            if crate::driver::on_callback_thread() {
+                std::mem::forget(check);
+            } else {
+                let _ = event.wait();
+            }
+        }
+    }
+}
+
+impl Slot {
+    fn new(queue: ClQueue, blocking: bool) -> Slot {
+        Slot {
+            queue,
+            blocking,
+            last: None,
+            error: None,
+            checks: Vec::new(),
+        }
+    }
+}
+
+/// Which slot a handle names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Legacy,
+    Stream(u64),
+    PerThread(u64),
+}
+
+struct Queues {
+    legacy: Slot,
+    streams: HashMap<u64, Slot>,
+    per_thread: HashMap<u64, Slot>,
+    /// Last commands of blocking streams destroyed since the legacy stream's last command.
+    retired: Vec<ClEvent>,
+}
+
+impl Queues {
+    fn slot(&mut self, key: Key) -> Option<&mut Slot> {
+        match key {
+            Key::Legacy => Some(&mut self.legacy),
+            Key::Stream(h) => self.streams.get_mut(&h),
+            Key::PerThread(t) => self.per_thread.get_mut(&t),
+        }
+    }
+
+    /// What an operation on `key` waits for under the legacy-default-stream rules.
+    fn ordering(&self, key: Key) -> Vec<cl_event> {
+        let last = |s: &Slot| s.last.as_ref().map(ClEvent::raw);
+        match key {
+            Key::Legacy => self
+                .streams
+                .values()
+                .filter(|s| s.blocking)
+                .chain(self.per_thread.values())
+                .filter_map(last)
+                .chain(self.retired.iter().map(ClEvent::raw))
+                .collect(),
+            Key::Stream(h) if !self.streams.get(&h).is_some_and(|s| s.blocking) => Vec::new(),
+            Key::Stream(_) | Key::PerThread(_) => last(&self.legacy).into_iter().collect(),
+        }
+    }
+
+    fn retire(&mut self, mut slot: Slot) {
+        if slot.blocking {
+            if let Some(e) = slot.last.take() {
+                self.retired.push(e);
+            }
+        }
+    }
+}
+
+static NEXT_THREAD_KEY: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    static THREAD_KEY: u64 = NEXT_THREAD_KEY.fetch_add(1, Ordering::Relaxed);
+    /// This thread's per-thread default streams; dropping them (at thread exit) retires them.
+    static PER_THREAD_OWNERS: RefCell<Vec<PerThreadOwner>> = const { RefCell::new(Vec::new()) };
+}
+
+struct PerThreadOwner {
+    queues: Weak<DeviceQueues>,
+    key: u64,
+}
+
+impl Drop for PerThreadOwner {
+    fn drop(&mut self) {
+        if let Some(q) = self.queues.upgrade() {
+            let mut table = q.lock();
+            if let Some(slot) = table.per_thread.remove(&self.key) {
+                table.retire(slot);
+            }
+        }
+    }
+}
+
+/// Every queue of one device.
+pub(crate) struct DeviceQueues {
+    context: cl_context,
+    device: cl_device_id,
+    profiling: bool,
+    /// `RUMBA_PER_THREAD_DEFAULT_STREAM`: handle 0 is the calling thread's per-thread stream.
+    per_thread_default: bool,
+    table: Mutex<Queues>,
+    /// A private queue, ordered against nothing, that zeroes fresh allocations.
+    zeroer: Mutex<ClQueue>,
+}
+
+// SAFETY: the raw context and device ids are only passed to thread-safe OpenCL calls; the context
+// is kept alive by the driver that owns this table.
+unsafe impl Send for DeviceQueues {}
+// SAFETY: as above; all mutable state is behind the mutex.
+unsafe impl Sync for DeviceQueues {}
+
+fn create_queue(context: cl_context, device: cl_device_id, profiling: bool) -> Result<ClQueue> {
+    let props: [cl_queue_properties; 3] = [
+        CL_QUEUE_PROPERTIES as cl_queue_properties,
+        if profiling {
+            CL_QUEUE_PROFILING_ENABLE as cl_queue_properties
+        } else {
+            0
+        },
+        0,
+    ];
+    // SAFETY: `device` belongs to `context`; the property list is zero-terminated.
+    let q = check("clCreateCommandQueueWithProperties", unsafe {
+        create_command_queue_with_properties(context, device, props.as_ptr())
+    })?;
+    // SAFETY: a fresh queue whose one reference we own.
+    Ok(unsafe { ClQueue::from_raw(q) })
+}
+
+impl DeviceQueues {
+    /// The table of `device` (in `context`) with its legacy default stream.
+    pub(crate) fn new(
+        context: cl_context,
+        device: cl_device_id,
+        profiling: bool,
+        per_thread_default: bool,
+    ) -> Result<Arc<DeviceQueues>> {
+        let legacy = Slot::new(create_queue(context, device, profiling)?, true);
+        let zeroer = Mutex::new(create_queue(context, device, false)?);
+        Ok(Arc::new(DeviceQueues {
+            context,
+            device,
+            profiling,
+            per_thread_default,
+            zeroer,
+            table: Mutex::new(Queues {
+                legacy,
+                streams: HashMap::new(),
+                per_thread: HashMap::new(),
+                retired: Vec::new(),
+            }),
+        }))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queues> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The slot key for `handle`, creating this thread's per-thread stream on first use.
+    fn key(self: &Arc<Self>, table: &mut Queues, handle: StreamHandle) -> Result<Key> {
+        match handle.0 {
+            0 if !self.per_thread_default => Ok(Key::Legacy),
+            1 => Ok(Key::Legacy),
+            0 | 2 => {
+                let t = THREAD_KEY.with(|k| *k);
+                if let std::collections::hash_map::Entry::Vacant(slot) = table.per_thread.entry(t) {
+                    let q = create_queue(self.context, self.device, self.profiling)?;
+                    slot.insert(Slot::new(q, true));
+                    let owner = PerThreadOwner {
+                        queues: Arc::downgrade(self),
+                        key: t,
+                    };
+                    // At thread exit the owner retires the stream; if thread-locals are already
+                    // gone the stream simply lives as long as the driver.
+                    let _ = PER_THREAD_OWNERS.try_with(|o| o.borrow_mut().push(owner));
+                }
+                Ok(Key::PerThread(t))
+            }
+            h if table.streams.contains_key(&h) => Ok(Key::Stream(h)),
+            h => Err(unknown_stream(h)),
+        }
+    }
+
+    /// Queues one operation on `handle`: `op` receives the raw queue and the events it must wait
+    /// for, and returns the event of what it queued (which becomes the stream's last command).
+    pub(crate) fn submit(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
+    ) -> Result<ClEvent> {
+        self.submit_after(handle, &[], op)
+    }
+
+    /// [`submit`](Self::submit), also waiting for `extra` (commands of other devices' queues).
+    pub(crate) fn submit_after(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        extra: &[ClEvent],
+        op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
+    ) -> Result<ClEvent> {
+        let mut table = self.lock();
+        let key = self.key(&mut table, handle)?;
+        let mut deps = table.ordering(key);
+        deps.extend(extra.iter().map(ClEvent::raw));
+        let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
+        let event = op(slot.queue.raw(), &deps)?;
+        slot.last = Some(event.clone());
+        slot.queue.flush()?;
+        if key == Key::Legacy {
+            table.retired.clear();
+        }
+        Ok(event)
+    }
+
+    /// [`submit`](Self::submit), then `check` runs on the host at the stream's next
+    /// synchronization once the operation has completed; its error is that synchronization's.
+    pub(crate) fn submit_checked(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
+        check: Check,
+    ) -> Result<ClEvent> {
+        let event = self.submit(handle, op)?;
+        let mut table = self.lock();
+        let key = self.key(&mut table, handle)?;
+        if let Some(slot) = table.slot(key) {
+            slot.checks.push((event.clone(), check));
+        }
+        Ok(event)
+    }
+
+    /// Zeroes a fresh allocation and waits: device memory never shows a previous allocation's
+    /// bytes (OpenCL, like CUDA, does not clear what it hands out). The private queue has no
+    /// dependencies, so the wait is safe even on a callback thread.
+    pub(crate) fn zero_now(&self, ptr: *mut c_void, bytes: usize) -> Result<()> {
+        let pattern = [0u8];
+        let event = {
+            let q = self.zeroer.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: `ptr` is a fresh allocation of `bytes` bytes that nothing else uses; OpenCL
+            // copies the pattern when the command is queued.
+            let e = check("clEnqueueSVMMemFill", unsafe {
+                opencl3::command_queue::enqueue_svm_mem_fill(
+                    q.raw(),
+                    ptr,
+                    pattern.as_ptr().cast(),
+                    1,
+                    bytes,
+                    0,
+                    std::ptr::null(),
+                )
+            })?;
+            // SAFETY: we own the fill's event.
+            let e = unsafe { ClEvent::from_raw(e) };
+            q.flush()?;
+            e
+        };
+        event.wait()
+    }
+
+    /// Creates a stream; its handle is the `cl_command_queue` itself (so other OpenCL code can
+    /// use it, as CUDA streams are shared).
+    pub(crate) fn create(&self, non_blocking: bool) -> Result<StreamHandle> {
+        let q = create_queue(self.context, self.device, self.profiling)?;
+        let h = q.raw() as usize as u64;
+        self.lock().streams.insert(h, Slot::new(q, !non_blocking));
+        Ok(StreamHandle(h))
+    }
+
+    /// Accepts a queue created elsewhere: it must be a queue of this device's context and device.
+    /// It is retained (and released when destroyed or when the driver drops) and treated as a
+    /// blocking stream, as CUDA treats external streams without flags.
+    ///
+    /// # Safety
+    /// `handle` must be a live `cl_command_queue` (OpenCL cannot validate a made-up pointer).
+    pub(crate) unsafe fn adopt(&self, handle: StreamHandle) -> Result<()> {
+        if handle.0 <= 2 || self.lock().streams.contains_key(&handle.0) {
+            return Ok(());
+        }
+        let q = handle.0 as usize as cl_command_queue;
+        let ctx = check(
+            "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)",
+            get_command_queue_info(q, CL_QUEUE_CONTEXT),
+        )?
+        .to_ptr();
+        let dev = check(
+            "clGetCommandQueueInfo(CL_QUEUE_DEVICE)",
+            get_command_queue_info(q, CL_QUEUE_DEVICE),
+        )?
+        .to_ptr();
+        if ctx as usize != self.context as usize || dev as usize != self.device as usize {
+            return Err(Error::InvalidArgument(format!(
+                "command queue 0x{:x} belongs to another OpenCL context or device",
+                handle.0
+            )));
+        }
+        // SAFETY: `q` is a live queue (checked by the queries above and the caller's contract);
+        // the reference taken here is owned by the slot.
+        check("clRetainCommandQueue", unsafe { retain_command_queue(q) })?;
+        // SAFETY: we own the reference retained just above.
+        let owned = unsafe { ClQueue::from_raw(q) };
+        self.lock().streams.insert(handle.0, Slot::new(owned, true));
+        Ok(())
+    }
+
+    /// Destroys a created (or adopted) stream; work already queued still completes.
+    pub(crate) fn destroy(&self, handle: StreamHandle) -> Result<()> {
+        if handle.0 <= 2 {
+            return Err(Error::InvalidArgument(format!(
+                "built-in stream {} cannot be destroyed",
+                handle.0
+            )));
+        }
+        let mut table = self.lock();
+        let slot = table
+            .streams
+            .remove(&handle.0)
+            .ok_or_else(|| unknown_stream(handle.0))?;
+        table.retire(slot);
+        Ok(())
+    }
+
+    /// Waits for everything queued on `handle`, then reports its first unreported error.
+    pub(crate) fn synchronize(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
+        no_wait_in_callback("stream synchronize")?;
+        let last = {
+            let mut table = self.lock();
+            let key = self.key(&mut table, handle)?;
+            table.slot(key).and_then(|s| s.last.clone())
+        };
+        let waited = match &last {
+            Some(e) => e.wait(),
+            None => Ok(()),
+        };
+        let mut table = self.lock();
+        let key = self.key(&mut table, handle)?;
+        let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
+        settle(slot, last.as_ref(), waited)
+    }
+
+    /// True when everything queued on `handle` has completed.
+    pub(crate) fn query(self: &Arc<Self>, handle: StreamHandle) -> Result<bool> {
+        let last = {
+            let mut table = self.lock();
+            let key = self.key(&mut table, handle)?;
+            table.slot(key).and_then(|s| s.last.clone())
+        };
+        let done = match &last {
+            Some(e) => e.is_done()?,
+            None => true,
+        };
+        if done {
+            // Run the checks that are due (their errors wait for the next synchronization), so
+            // a program that only polls does not accumulate them.
+            let mut table = self.lock();
+            let key = self.key(&mut table, handle)?;
+            if let Some(slot) = table.slot(key) {
+                run_due_checks(slot);
+            }
+        }
+        Ok(done)
+    }
+
+    /// Waits for every stream of the device; reports the first unreported error.
+    pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
+        no_wait_in_callback("device synchronize")?;
+        let lasts: Vec<(Key, ClEvent)> = {
+            let table = self.lock();
+            std::iter::once((Key::Legacy, &table.legacy))
+                .chain(table.streams.iter().map(|(h, s)| (Key::Stream(*h), s)))
+                .chain(
+                    table
+                        .per_thread
+                        .iter()
+                        .map(|(t, s)| (Key::PerThread(*t), s)),
+                )
+                .filter_map(|(k, s)| s.last.clone().map(|e| (k, e)))
+                .chain(table.retired.iter().map(|e| (Key::Legacy, e.clone())))
+                .collect()
+        };
+        let waited: Vec<(Key, ClEvent, Result<()>)> = lasts
+            .into_iter()
+            .map(|(k, e)| {
+                let r = e.wait();
+                (k, e, r)
+            })
+            .collect();
+        let mut first = Ok(());
+        let mut table = self.lock();
+        for (key, event, r) in waited {
+            let outcome = match table.slot(key) {
+                Some(slot) => settle(slot, Some(&event), r),
+                None => r,
+            };
+            if first.is_ok() {
+                first = outcome;
+            }
+        }
+        first
+    }
+
+    /// Queues `callback` on `handle` (see the module docs).
+    pub(crate) fn add_callback(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()> {
+        // SAFETY: a user event of our context, owned here.
+        let gate = unsafe {
+            ClEvent::from_raw(check("clCreateUserEvent", create_user_event(self.context))?)
+        };
+        let mut marker = None;
+        self.submit(handle, |q, deps| {
+            // SAFETY: `q` is a live queue; the wait list holds live events.
+            let m = check("clEnqueueMarkerWithWaitList", unsafe {
+                enqueue_marker_with_wait_list(q, deps.len() as u32, wait_ptr(deps))
+            })?;
+            // SAFETY: as above; we own the marker's reference.
+            marker = Some(unsafe { ClEvent::from_raw(m) });
+            let gates = [gate.raw()];
+            // SAFETY: as above.
+            let b = check("clEnqueueBarrierWithWaitList", unsafe {
+                enqueue_barrier_with_wait_list(q, 1, gates.as_ptr())
+            })?;
+            // SAFETY: we own the barrier's reference.
+            Ok(unsafe { ClEvent::from_raw(b) })
+        })
+        .inspect_err(|_| {
+            // Nothing may stay blocked on a gate whose callback will never run.
+            let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
+        })?;
+        let marker = marker
+            .ok_or_else(|| Error::InvalidOperation("the callback marker was not queued".into()))?;
+        let gate_raw = gate.raw();
+        let data = Box::new(CallbackData {
+            callback,
+            gate,
+            queues: Arc::downgrade(self),
+            handle,
+        });
+        let user = Box::into_raw(data);
+        let r = set_event_callback(
+            marker.raw(),
+            CL_COMPLETE as cl_int,
+            callback_trampoline,
+            user.cast(),
+        );
+        if let Err(code) = r {
+            // SAFETY: OpenCL refused the callback, so it will never run: reclaim it here.
+            drop(unsafe { Box::from_raw(user) });
+            let _ = set_user_event_status(gate_raw, CL_COMPLETE as cl_int);
+            return Err(map("clSetEventCallback", code));
+        }
+        Ok(())
+    }
+
+    /// The pending (unreported) error of `handle`, if any, without taking it.
+    /// Only tries the lock: a callback never waits for this table (OpenCL may run callbacks on
+    /// any thread, and must never find it blocked on one of ours).
+    fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
+        let mut table = match self.table.try_lock() {
+            Ok(t) => t,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        };
+        let key = match handle.0 {
+            0 if !self.per_thread_default => Key::Legacy,
+            1 => Key::Legacy,
+            0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
+            h => Key::Stream(h),
+        };
+        table.slot(key).and_then(|s| s.error.clone())
+    }
+}
+
+/// After `last` was waited for (`waited`): runs the slot's due checks and takes its first
+/// unreported error. A failed `last` is reported once (then forgotten).
+fn settle(slot: &mut Slot, last: Option<&ClEvent>, waited: Result<()>) -> Result<()> {
+    run_due_checks(slot);
+    if let Err(e) = waited {
+        if let (Some(l), Some(cur)) = (last, slot.last.as_ref()) {
+            if l.raw() == cur.raw() {
+                slot.last = None;
+            }
+        }
+        slot.error.get_or_insert(e);
+    }
+    match slot.error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Runs the checks whose command has completed, keeping their first error on the slot.
+fn run_due_checks(slot: &mut Slot) {
+    let mut due = Vec::new();
+    let mut keep = Vec::new();
+    for (event, check) in slot.checks.drain(..) {
+        if event.is_done().unwrap_or(true) {
+            due.push(check);
+        } else {
+            keep.push((event, check));
+        }
+    }
+    slot.checks = keep;
+    for check in due {
+        if let Err(e) = check() {
+            slot.error.get_or_insert(e);
+        }
+    }
+}
+
+/// A wait list pointer (null when empty, as OpenCL requires).
+pub(crate) fn wait_ptr(deps: &[cl_event]) -> *const cl_event {
+    if deps.is_empty() {
+        std::ptr::null()
+    } else {
+        deps.as_ptr()
+    }
+}
+
+struct CallbackData {
+    callback: HostCallback,
+    gate: ClEvent,
+    queues: Weak<DeviceQueues>,
+    handle: StreamHandle,
+}
+
+/// OpenCL's callback for a stream callback's marker: hands the host function to a callback
+/// thread ([`callback`](super::callback)), which runs it and then opens the stream's gate. It does
+/// nothing that blocks, since OpenCL may call it on any thread, the caller's included.
+extern "C" fn callback_trampoline(_event: cl_event, status: cl_int, user: *mut c_void) {
+    // SAFETY: `user` is the `Box<CallbackData>` leaked by `add_callback`; OpenCL calls each
+    // callback exactly once, so it is reclaimed exactly once.
+    let data = unsafe { Box::from_raw(user.cast::<CallbackData>()) };
+    super::callback::run(Box::new(move || data.run(status)));
+}
+
+impl CallbackData {
+    /// Runs the host function with the stream's status, then opens the gate.
+    fn run(self, status: cl_int) {
+        let CallbackData {
+            callback,
+            gate,
+            queues,
+            handle,
+        } = self;
+        let status = if status < 0 {
+            Err(map("earlier work on the stream", status))
+        } else {
+            match queues.upgrade().and_then(|q| q.pending_error(handle)) {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        // A panic must not take the callback thread down.
+        if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
+            tracing::error!("a stream callback panicked");
+        }
+        if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
+            tracing::error!(
+                "a stream stays blocked: {}",
+                map("clSetUserEventStatus", code)
+            );
+        }
+    }
+}
+
+fn unknown_stream(handle: u64) -> Error {
+    Error::Driver {
+        code: opencl3::error_codes::CL_INVALID_COMMAND_QUEUE,
+        name: "CL_INVALID_COMMAND_QUEUE".into(),
+        call: "stream lookup".into(),
+        message: format!(
+            "0x{handle:x} is not a stream created by rumba or adopted with external_stream"
+        ),
+    }
+}
+
+/// Refuses a waiting call on a callback thread.
+pub(crate) fn no_wait_in_callback(what: &str) -> Result<()> {
+    if crate::driver::on_callback_thread() {
+        Err(Error::InvalidOperation(format!(
+            "{what} cannot be called from inside a stream callback (OpenCL leaves blocking calls there undefined)"
+        )))
+    } else {
+        Ok(())
+    }
+}
