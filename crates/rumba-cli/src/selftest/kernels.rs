@@ -1,17 +1,19 @@
 //! Kernel checks (SPEC §5): shared, dynamic shared, local and constant memory, barriers with
 //! values, atomics on global and shared memory, strided array arguments, automatic transfers of
-//! host arrays, and (on the sim) a caught fault.
+//! host arrays, and (on the sim and OpenCL) a caught fault.
 //!
 //! Every kernel of the self-test is defined here, in one place: each is a Rust body for the
 //! simulator (`Kernel::new`) plus the same kernel in CUDA C (`kernels/selftest.cu`, attached with
-//! `with_cuda_source`) for the cuda backend. When `#[rumba::kernel]` lands, each pair becomes one
-//! annotated function and this module is the only one to change. A backend for which a kernel
-//! has no form makes its check fail with the launch's error — it is never skipped.
+//! `with_cuda_source`) for the cuda backend and in OpenCL C (`kernels/selftest.cl`, attached with
+//! `with_opencl_source`, in the kernel ABI's generated layout) for the opencl backend. When
+//! `#[rumba::kernel]` lands, each trio becomes one annotated function and this module (with the
+//! two source files, then deleted) is the only one to change. A backend for which a kernel has no
+//! form makes its check fail with the launch's error — it is never skipped.
 //!
 //! This module touches the current backend through rumba's public API only.
 
 use ndarray::{Array1, Array2, s};
-use rumba::driver::{BackendKind, CudaKernelSource};
+use rumba::driver::{BackendKind, CudaKernelSource, OpenClKernelSource};
 use rumba::kernel::{Arr, Kernel};
 use rumba::{In, InOut, Order, Out};
 
@@ -21,8 +23,15 @@ use crate::{ensure, ensure_eq};
 /// The CUDA C of every kernel below.
 const SELFTEST_CU: &str = include_str!("../../kernels/selftest.cu");
 
+/// The OpenCL C of every kernel below.
+const SELFTEST_CL: &str = include_str!("../../kernels/selftest.cl");
+
 fn cuda(entry: &str) -> CudaKernelSource {
     CudaKernelSource::new(SELFTEST_CU, entry)
+}
+
+fn opencl(entry: &str) -> OpenClKernelSource {
+    OpenClKernelSource::new(SELFTEST_CL, entry)
 }
 
 /// The checks of this module, in the order they run.
@@ -100,6 +109,7 @@ fn block_sum() -> Kernel<(Arr<f32>, Arr<f32>)> {
         }
     })
     .with_cuda_source(cuda("st_block_sum"))
+    .with_opencl_source(opencl("st_block_sum"))
 }
 
 /// Each block reverses its slice through dynamic shared memory.
@@ -113,6 +123,7 @@ fn dyn_reverse() -> Kernel<(Arr<i32>, Arr<i32>)> {
         out.set(i, buf.get(n - 1 - tid));
     })
     .with_cuda_source(cuda("st_dyn_reverse"))
+    .with_opencl_source(opencl("st_dyn_reverse"))
 }
 
 /// What `st_local` computes for thread `i`.
@@ -139,6 +150,7 @@ fn local_kernel() -> Kernel<(Arr<f64>,)> {
         out.set(i, acc);
     })
     .with_cuda_source(cuda("st_local"))
+    .with_opencl_source(opencl("st_local"))
 }
 
 type BarrierArgs = (Arr<i32>, Arr<i32>, Arr<i32>, Arr<i32>);
@@ -152,6 +164,7 @@ fn barrier_kernel() -> Kernel<BarrierArgs> {
         any.set(i, t.syncthreads_or(p));
     })
     .with_cuda_source(cuda("st_barrier_values"))
+    .with_opencl_source(opencl("st_barrier_values"))
 }
 
 type AtomicArgs = (Arr<u64>, Arr<i32>, Arr<f32>, Arr<u32>, Arr<u32>);
@@ -178,6 +191,7 @@ fn atomics_kernel() -> Kernel<AtomicArgs> {
         }
     })
     .with_cuda_source(cuda("st_atomics"))
+    .with_opencl_source(opencl("st_atomics"))
 }
 
 fn cas_max_kernel() -> Kernel<(Arr<i32>, Arr<i32>)> {
@@ -193,6 +207,7 @@ fn cas_max_kernel() -> Kernel<(Arr<i32>, Arr<i32>)> {
         }
     })
     .with_cuda_source(cuda("st_cas_max"))
+    .with_opencl_source(opencl("st_cas_max"))
 }
 
 fn strided_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
@@ -203,6 +218,7 @@ fn strided_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
         }
     })
     .with_cuda_source(cuda("st_strided"))
+    .with_opencl_source(opencl("st_strided"))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -270,7 +286,8 @@ fn constant() -> Outcome {
         }
     })
     .with_cuda_source(cuda("st_const"))
-    .with_cuda_constant("st_lut", &lut);
+    .with_cuda_constant("st_lut", &lut)
+    .with_opencl_source(opencl_with_table("st_const", "ST_LUT", &lut));
     let n = 1000;
     let out = rumba::device_array::<f32, _>(n, Order::C)?;
     k.configure(n.div_ceil(256) as u32, 256).launch((&out,))?;
@@ -280,6 +297,24 @@ fn constant() -> Outcome {
         ensure_eq!(v, want, format!("element {i}"));
     }
     pass("64-entry table read by 1000 threads")
+}
+
+/// The OpenCL C form of `entry` with the table's values (taken now) defined as `macro`: the
+/// OpenCL backend fills no program globals at launch, so the hand-written form bakes the table
+/// into its `__constant` array (`#[rumba::kernel]` will pass it as a read-only argument).
+fn opencl_with_table(
+    entry: &str,
+    macro_name: &str,
+    table: &rumba::kernel::ConstArray<f32>,
+) -> OpenClKernelSource {
+    // `{:e}` prints the shortest decimal that reads back as the same f32.
+    let values: Vec<String> = (0..table.size())
+        .map(|i| format!("{:e}f", table.get(i)))
+        .collect();
+    OpenClKernelSource::new(
+        format!("#define {macro_name} {}\n{SELFTEST_CL}", values.join(", ")),
+        entry,
+    )
 }
 
 fn barrier_values() -> Outcome {
@@ -427,12 +462,14 @@ fn host_args() -> Outcome {
 
 fn fault() -> Outcome {
     let backend = rumba::backend_driver()?.backend();
-    if backend != BackendKind::Sim {
+    if backend == BackendKind::Cuda {
         return skip(format!(
-            "on {backend}, hardware does not check array bounds: an out-of-bounds write is undefined behaviour there, so it is not provoked"
+            "on {backend}, hardware does not check array bounds and this kernel has no checked CUDA C form: an out-of-bounds write is undefined behaviour there, so it is not provoked"
         ));
     }
-    let k = Kernel::<(Arr<i32>,)>::new("st_oob", |t, (a,)| a.set(t.grid1(), 1));
+    // The sim checks every access; the OpenCL C form checks its index and fills the fault record.
+    let k = Kernel::<(Arr<i32>,)>::new("st_oob", |t, (a,)| a.set(t.grid1(), 1))
+        .with_opencl_source(opencl("st_oob"));
     let a = rumba::device_array::<i32, _>(3, Order::C)?;
     let s = rumba::stream()?;
     k.configure(1, 6).stream(&s).launch((&a,))?;

@@ -1,10 +1,11 @@
-//! `rumba selftest`: the library's conformance checks, run on the backend in use (the sim, or a
-//! GPU through CUDA), as a table of check, result and time; the exit status is non-zero when any
+//! `rumba selftest`: the library's conformance checks, run on the backend in use (the sim, a GPU
+//! through CUDA, or a device through OpenCL), as a table of check, result and time; the exit status is non-zero when any
 //! check fails. It is what a user with a new GPU, driver or device runs first.
 //!
 //! Every check verifies values — what came back from the device, what a second process read and
 //! wrote, which callback ran before which — not only that no call returned an error. A check
-//! that cannot apply to the backend says so as `skip` with the reason in the table; a kernel
+//! that cannot apply to the backend says so as `skip` with the reason in the table (on OpenCL:
+//! what the backend refuses by design, with its own reason — see [`opencl_refusal`]); a kernel
 //! that has no form for the backend is a failure, never a skip.
 //!
 //! | file | checks |
@@ -109,6 +110,30 @@ pub fn pass(detail: impl Into<String>) -> Outcome {
 /// A skipping outcome with its reason.
 pub fn skip(reason: impl Into<String>) -> Outcome {
     Ok(Verdict::Skip(reason.into()))
+}
+
+/// The backend the checks run on.
+///
+/// # Errors
+/// When the runtime cannot start (the check fails with it).
+pub fn backend() -> Result<rumba::driver::BackendKind, Failure> {
+    Ok(rumba::backend_driver()?.backend())
+}
+
+/// Sorts out an error from a step the backend may refuse by design: on the opencl backend an
+/// [`rumba::Error::Unsupported`] (IPC, the CUDA Array Interface, write-combined memory, mapping
+/// existing memory without system SVM) gives its reason, for the check to skip or note; anything
+/// else — and any refusal on the sim or CUDA, where every check applies — is the check's failure.
+pub fn opencl_refusal(e: rumba::Error) -> Result<String, Failure> {
+    match (e, backend()?) {
+        (rumba::Error::Unsupported(why), rumba::driver::BackendKind::OpenCl) => Ok(why),
+        (e, _) => Err(e.into()),
+    }
+}
+
+/// [`opencl_refusal`] as the check's outcome: a skip with the backend's reason, or a failure.
+pub fn refused(e: rumba::Error) -> Outcome {
+    skip(opencl_refusal(e)?)
 }
 
 /// Fails the check with a formatted message unless `cond` holds.
