@@ -11,7 +11,8 @@
 #   selftest.log / .json     rumba selftest on CUDA (table, then the JSON form)
 #   tests/<name>.log         each behaviour-test executable with RUMBA_TEST_BACKEND=cuda (at most
 #                            TEST_TIMEOUT=120 s each; no new one starts after TESTS_BUDGET=540 s)
-#   tests.tsv                per executable: exit status, seconds, its "test result:" or SKIPPED line
+#   tests.tsv                per executable: exit status, seconds, its "test result:" or SKIPPED
+#                            line, and how many of its tests said they were skipped on cuda
 #   bench.log / bench.svg    rumba bench on CUDA next to CuPy / Numba-CUDA (peer_bench.py) and cudarc
 #   peers.log                scripts/gpu/peer_ipc.py: IPC / CAI / DLPack with CuPy, Numba, PyTorch
 #   summary.txt              one line per step: exit status and what ran
@@ -130,6 +131,9 @@ if want tests; then
     rc=$?
     secs=$(($(date +%s) - start))
     line=$(grep -E '^(test result:|SKIPPED)' "$out/tests/$name.log" | tail -n1)
+    # Tests that cannot apply on CUDA return early after a `SKIPPED <test> on cuda: …` line.
+    skipped=$(grep -c '^SKIPPED .* on cuda: ' "$out/tests/$name.log" || true)
+    [ "${skipped:-0}" -gt 0 ] && line="$line ($skipped of them SKIPPED on cuda, see the log)"
     printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$secs" "${line:-no result line}" >>"$out/tests.tsv"
     [ $rc -ne 0 ] && failed=$((failed + 1))
   done
