@@ -217,6 +217,19 @@ fn demo_shows_a_kernel_and_a_caught_fault() {
 
 #[test]
 fn detect_lists_opencl_and_without_it_still_works() {
+    // A build without the `opencl` feature says so, and refuses the backend naming the feature.
+    let (code, out, err) = rumba(&["detect"], &[]);
+    assert_eq!(code, 0, "{err}");
+    if out.contains("OpenCL: not built in") {
+        let (code, _, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "opencl")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("backend 'opencl' is unavailable")
+                && err.contains("`opencl` cargo feature"),
+            "{err}"
+        );
+        return;
+    }
     let empty = std::env::temp_dir().join(format!("rumba-cli-no-icd-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let none = empty.to_str().unwrap();
