@@ -8,12 +8,16 @@ use num_complex::Complex;
 use rumba::kernel::{Arr, Kernel};
 use rumba::{Error, Out, const_array_like};
 
-/// Starts the runtime on the sim, or (true) says the calling test is skipped: these kernels are
-/// Rust closures, which only the simulator runs.
-fn sim_only() -> bool {
-    common::sim_only(
-        "these kernels are Rust closures without CUDA C or OpenCL C, which only the simulator runs (they reach the GPU backends once written with #[rumba::kernel])",
-    )
+/// Starts the runtime on the sim, or returns from the calling test after saying it is skipped
+/// (`common::sim_only`): these kernels are Rust closures, which only the simulator runs.
+macro_rules! sim_only {
+    () => {
+        if common::sim_only(
+            "these kernels are Rust closures without CUDA C or OpenCL C, which only the simulator runs (they reach the GPU backends once written with #[rumba::kernel])",
+        ) {
+            return;
+        }
+    };
 }
 
 /// The (block, thread, message) of a kernel fault.
@@ -33,9 +37,7 @@ fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
 
 #[test]
 fn const_1d_plus_one_over_a_two_by_five_grid() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let host = Array1::from_iter((0..10).map(|i| i as f32 * 0.5));
     let c = const_array_like(&host).unwrap();
     let k = Kernel::<(Arr<f32>,)>::new("const1d", move |t, (a,)| {
@@ -49,9 +51,7 @@ fn const_1d_plus_one_over_a_two_by_five_grid() {
 
 #[test]
 fn const_empty_array() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let c = const_array_like(&Array1::<f64>::zeros(0)).unwrap();
     let k = Kernel::<(Arr<usize>,)>::new("const_empty", move |_t, (a,)| a.set(0, c.view().len()));
     let mut a = arr1(&[99usize]);
@@ -61,9 +61,7 @@ fn const_empty_array() {
 
 #[test]
 fn const_2d_f_order_i32_copied_exactly() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let host = Array2::from_shape_fn((5, 7).f(), |(i, j)| (i * 7 + j) as i32 * 3);
     let c = const_array_like(&host).unwrap();
     assert_eq!(c.view().strides(), &[4, 20], "F order kept");
@@ -78,9 +76,7 @@ fn const_2d_f_order_i32_copied_exactly() {
 
 #[test]
 fn const_3d_complex64_with_a_555_block() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let host = Array3::from_shape_fn((5, 5, 5), |(i, j, k)| {
         Complex::new(i as f32 + 0.5, (j * 5 + k) as f32)
     });
@@ -106,9 +102,7 @@ rumba::record!(Rec);
 
 #[test]
 fn const_record_fields() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let host = Array1::from_iter((0..3usize).map(|i| Rec {
         x: i as f64 + 0.25,
         y: -(i as i32),
@@ -148,9 +142,7 @@ rumba::record!(Aligned);
 
 #[test]
 fn const_aligned_record() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     assert_eq!(
         (size_of::<Aligned>(), std::mem::offset_of!(Aligned, d)),
         (12, 4)
@@ -181,9 +173,7 @@ fn const_aligned_record() {
 
 #[test]
 fn const_mixed_u64_and_f64_arrays() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let ints = Array1::from_iter((0..8u64).map(|i| i << 40));
     let floats = Array1::from_iter((0..8).map(|i| i as f64 / 3.0));
     let (ci, cf) = (
@@ -205,9 +195,7 @@ fn const_mixed_u64_and_f64_arrays() {
 
 #[test]
 fn changing_the_host_array_after_definition_does_not_reach_the_kernel() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let mut host = arr1(&[1i32, 2, 3]);
     let c = const_array_like(&host).unwrap();
     let k = Kernel::<(Arr<i32>,)>::new("const_snapshot", move |t, (a,)| {
@@ -221,9 +209,7 @@ fn changing_the_host_array_after_definition_does_not_reach_the_kernel() {
 
 #[test]
 fn const_out_of_bounds_faults_naming_constant_memory() {
-    if sim_only() {
-        return;
-    }
+    sim_only!();
     let c = const_array_like(&arr1(&[1u8, 2])).unwrap();
     let k = Kernel::<()>::new("const_oob", move |t, ()| {
         let _ = c.get(t.grid1());
