@@ -62,3 +62,402 @@ __device__ __forceinline__ rumba_index rumba_grid1() {
 __device__ __forceinline__ rumba_index rumba_gridsize1() {
     return (rumba_index)gridDim.x * blockDim.x;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Support for the CUDA C that #[rumba::kernel] generates (crates/rumba-kernel-ir/ABI.md): the
+// fault record of checked mode, bounds-checked element access for every view, atomics, integer
+// division with Rust's faults, saturating float-to-integer casts. A checked access that is out of
+// bounds records the first fault and is skipped (a load yields 0): the kernel never exits early.
+// Compile with -DRUMBA_UNCHECKED to drop the checks.
+
+typedef unsigned long long rb_u64;
+
+// The 128-byte fault record (ABI.md section 5).
+struct rumba_fault {
+    unsigned int flag, code, site, ndim;
+    unsigned int block[3], thread[3];
+    rb_u64 index[3];
+    rb_u64 shape[3];
+    unsigned int reserved[10];
+};
+
+// "At site N": the fault record and the site number of a checked operation.
+#define RB_AT(site) rb_fault, (site)
+
+__device__ __noinline__ void rb_record(rumba_fault* f, unsigned site, unsigned code, unsigned ndim,
+                                       rb_u64 i0, rb_u64 i1, rb_u64 i2, rumba_index s0,
+                                       rumba_index s1, rumba_index s2) {
+    if (f == 0 || atomicCAS(&f->flag, 0u, 1u) != 0u) return;
+    f->code = code;
+    f->site = site;
+    f->ndim = ndim;
+    f->block[0] = blockIdx.x;
+    f->block[1] = blockIdx.y;
+    f->block[2] = blockIdx.z;
+    f->thread[0] = threadIdx.x;
+    f->thread[1] = threadIdx.y;
+    f->thread[2] = threadIdx.z;
+    f->index[0] = i0;
+    f->index[1] = i1;
+    f->index[2] = i2;
+    f->shape[0] = (rb_u64)s0;
+    f->shape[1] = (rb_u64)s1;
+    f->shape[2] = (rb_u64)s2;
+}
+
+__device__ __forceinline__ void rb_fail(rumba_fault* f, unsigned site, unsigned code) {
+#ifndef RUMBA_UNCHECKED
+    rb_record(f, site, code, 0, 0, 0, 0, 0, 0, 0);
+#endif
+}
+
+// A non-deduced context: the stored value converts to the element type.
+template <typename T> struct rb_id { typedef T type; };
+
+// The checked address of an element, or 0 (after recording the fault) when out of bounds.
+template <typename T>
+__device__ __forceinline__ T* rb_at(const rumba_array<T, 1>& a, rb_u64 i0, rumba_fault* f, unsigned site) {
+#ifndef RUMBA_UNCHECKED
+    if (i0 >= (rb_u64)a.shape[0]) { rb_record(f, site, 1, 1, i0, 0, 0, a.shape[0], 0, 0); return 0; }
+#endif
+    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0]);
+}
+template <typename T>
+__device__ __forceinline__ T* rb_at(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, rumba_fault* f, unsigned site) {
+#ifndef RUMBA_UNCHECKED
+    if (i0 >= (rb_u64)a.shape[0] || i1 >= (rb_u64)a.shape[1]) {
+        rb_record(f, site, 1, 2, i0, i1, 0, a.shape[0], a.shape[1], 0);
+        return 0;
+    }
+#endif
+    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0] + (rumba_index)i1 * a.strides[1]);
+}
+template <typename T>
+__device__ __forceinline__ T* rb_at(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, rumba_fault* f, unsigned site) {
+#ifndef RUMBA_UNCHECKED
+    if (i0 >= (rb_u64)a.shape[0] || i1 >= (rb_u64)a.shape[1] || i2 >= (rb_u64)a.shape[2]) {
+        rb_record(f, site, 1, 3, i0, i1, i2, a.shape[0], a.shape[1], a.shape[2]);
+        return 0;
+    }
+#endif
+    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0] + (rumba_index)i1 * a.strides[1] +
+                (rumba_index)i2 * a.strides[2]);
+}
+
+// A C-ordered view of fixed memory (shared, local and dynamic shared arrays).
+template <typename T> __device__ __forceinline__ rumba_array<T, 1> rb_fixed(T* p, rumba_index d0) {
+    rumba_array<T, 1> a;
+    a.data = p; a.shape[0] = d0; a.strides[0] = sizeof(T);
+    return a;
+}
+template <typename T> __device__ __forceinline__ rumba_array<T, 2> rb_fixed(T* p, rumba_index d0, rumba_index d1) {
+    rumba_array<T, 2> a;
+    a.data = p; a.shape[0] = d0; a.shape[1] = d1;
+    a.strides[1] = sizeof(T); a.strides[0] = d1 * (rumba_index)sizeof(T);
+    return a;
+}
+template <typename T> __device__ __forceinline__ rumba_array<T, 3> rb_fixed(T* p, rumba_index d0, rumba_index d1, rumba_index d2) {
+    rumba_array<T, 3> a;
+    a.data = p; a.shape[0] = d0; a.shape[1] = d1; a.shape[2] = d2;
+    a.strides[2] = sizeof(T); a.strides[1] = d2 * (rumba_index)sizeof(T); a.strides[0] = d1 * a.strides[1];
+    return a;
+}
+
+// Bytes of dynamic shared memory of this launch.
+__device__ __forceinline__ rb_u64 rb_dyn_shared_bytes() {
+    unsigned int r;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+    return r;
+}
+
+// Atomic words: the integer a value's bits are swapped as.
+template <typename T> struct rb_word;
+template <> struct rb_word<int> {
+    typedef int W;
+    static __device__ W to(int x) { return x; }
+    static __device__ int from(W w) { return w; }
+};
+template <> struct rb_word<unsigned int> {
+    typedef unsigned int W;
+    static __device__ W to(unsigned int x) { return x; }
+    static __device__ unsigned int from(W w) { return w; }
+};
+template <> struct rb_word<long long> {
+    typedef rb_u64 W;
+    static __device__ W to(long long x) { return (W)x; }
+    static __device__ long long from(W w) { return (long long)w; }
+};
+template <> struct rb_word<rb_u64> {
+    typedef rb_u64 W;
+    static __device__ W to(rb_u64 x) { return x; }
+    static __device__ rb_u64 from(W w) { return w; }
+};
+template <> struct rb_word<float> {
+    typedef int W;
+    static __device__ W to(float x) { return __float_as_int(x); }
+    static __device__ float from(W w) { return __int_as_float(w); }
+};
+template <> struct rb_word<double> {
+    typedef rb_u64 W;
+    static __device__ W to(double x) { return (W)__double_as_longlong(x); }
+    static __device__ double from(W w) { return __longlong_as_double((long long)w); }
+};
+
+// *p = op(*p, v) as a compare-and-swap loop on the bits; returns the old value.
+template <typename T, typename F> __device__ __forceinline__ T rb_rmw(T* p, F op) {
+    typedef typename rb_word<T>::W W;
+    W* q = (W*)p;
+    W old = *(volatile W*)q, seen;
+    do {
+        seen = old;
+        old = atomicCAS(q, seen, rb_word<T>::to(op(rb_word<T>::from(seen))));
+    } while (old != seen);
+    return rb_word<T>::from(old);
+}
+
+// The atomic operations on one element (CUDA semantics; float min/max treat NaN as missing).
+template <typename T> __device__ __forceinline__ T rb_do_add(T* p, T v) { return rb_rmw(p, [=](T x) { return (T)(x + v); }); }
+__device__ __forceinline__ int rb_do_add(int* p, int v) { return atomicAdd(p, v); }
+__device__ __forceinline__ unsigned int rb_do_add(unsigned int* p, unsigned int v) { return atomicAdd(p, v); }
+__device__ __forceinline__ rb_u64 rb_do_add(rb_u64* p, rb_u64 v) { return atomicAdd(p, v); }
+__device__ __forceinline__ long long rb_do_add(long long* p, long long v) { return (long long)atomicAdd((rb_u64*)p, (rb_u64)v); }
+__device__ __forceinline__ float rb_do_add(float* p, float v) { return atomicAdd(p, v); }
+template <typename T> __device__ __forceinline__ T rb_do_sub(T* p, T v) { return rb_rmw(p, [=](T x) { return (T)(x - v); }); }
+__device__ __forceinline__ int rb_do_sub(int* p, int v) { return atomicSub(p, v); }
+__device__ __forceinline__ unsigned int rb_do_sub(unsigned int* p, unsigned int v) { return atomicSub(p, v); }
+__device__ __forceinline__ rb_u64 rb_do_sub(rb_u64* p, rb_u64 v) { return atomicAdd(p, 0ull - v); }
+__device__ __forceinline__ long long rb_do_sub(long long* p, long long v) { return (long long)atomicAdd((rb_u64*)p, 0ull - (rb_u64)v); }
+template <typename T> __device__ __forceinline__ T rb_do_min(T* p, T v) { return rb_rmw(p, [=](T x) { return v < x ? v : x; }); }
+__device__ __forceinline__ int rb_do_min(int* p, int v) { return atomicMin(p, v); }
+__device__ __forceinline__ unsigned int rb_do_min(unsigned int* p, unsigned int v) { return atomicMin(p, v); }
+__device__ __forceinline__ rb_u64 rb_do_min(rb_u64* p, rb_u64 v) { return atomicMin(p, v); }
+__device__ __forceinline__ long long rb_do_min(long long* p, long long v) { return atomicMin(p, v); }
+__device__ __forceinline__ float rb_do_min(float* p, float v) { return rb_rmw(p, [=](float x) { return fminf(x, v); }); }
+__device__ __forceinline__ double rb_do_min(double* p, double v) { return rb_rmw(p, [=](double x) { return fmin(x, v); }); }
+template <typename T> __device__ __forceinline__ T rb_do_max(T* p, T v) { return rb_rmw(p, [=](T x) { return v > x ? v : x; }); }
+__device__ __forceinline__ int rb_do_max(int* p, int v) { return atomicMax(p, v); }
+__device__ __forceinline__ unsigned int rb_do_max(unsigned int* p, unsigned int v) { return atomicMax(p, v); }
+__device__ __forceinline__ rb_u64 rb_do_max(rb_u64* p, rb_u64 v) { return atomicMax(p, v); }
+__device__ __forceinline__ long long rb_do_max(long long* p, long long v) { return atomicMax(p, v); }
+__device__ __forceinline__ float rb_do_max(float* p, float v) { return rb_rmw(p, [=](float x) { return fmaxf(x, v); }); }
+__device__ __forceinline__ double rb_do_max(double* p, double v) { return rb_rmw(p, [=](double x) { return fmax(x, v); }); }
+template <typename T> __device__ __forceinline__ T rb_do_and(T* p, T v) { return rb_word<T>::from(atomicAnd((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
+template <typename T> __device__ __forceinline__ T rb_do_or(T* p, T v) { return rb_word<T>::from(atomicOr((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
+template <typename T> __device__ __forceinline__ T rb_do_xor(T* p, T v) { return rb_word<T>::from(atomicXor((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
+template <typename T> __device__ __forceinline__ T rb_do_exch(T* p, T v) { return rb_word<T>::from(atomicExch((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
+template <typename T> __device__ __forceinline__ T rb_do_cas(T* p, T expected, T v) {
+    return rb_word<T>::from(atomicCAS((typename rb_word<T>::W*)p, rb_word<T>::to(expected), rb_word<T>::to(v)));
+}
+template <typename T> __device__ __forceinline__ T rb_do_inc(T* p, T v) { return rb_rmw(p, [=](T x) { return x >= v ? (T)0 : (T)(x + 1); }); }
+__device__ __forceinline__ unsigned int rb_do_inc(unsigned int* p, unsigned int v) { return atomicInc(p, v); }
+template <typename T> __device__ __forceinline__ T rb_do_dec(T* p, T v) { return rb_rmw(p, [=](T x) { return (x == 0 || x > v) ? v : (T)(x - 1); }); }
+__device__ __forceinline__ unsigned int rb_do_dec(unsigned int* p, unsigned int v) { return atomicDec(p, v); }
+// Checked loads, stores and atomics on views of rank 1 to 3.
+template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 1>& a, rb_u64 i0, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? *p : T();
+}
+template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    if (p) *p = v;
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_add(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_sub(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_min(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_max(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_and(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_or(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_xor(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_exch(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_inc(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_dec(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_cas(p, expected, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? *p : T();
+}
+template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    if (p) *p = v;
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_add(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_sub(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_min(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_max(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_and(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_or(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_xor(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_exch(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_inc(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_dec(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_cas(p, expected, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? *p : T();
+}
+template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    if (p) *p = v;
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_add(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_sub(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_min(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_max(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_and(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_or(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_xor(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_exch(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_inc(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_dec(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_cas(p, expected, v) : T();
+}
+
+// Integer division and remainder with Rust's faults (a zero divisor, MIN / -1): recorded, 0.
+#define RB_DIV_SIGNED(T, MIN)                                                                 \
+    __device__ __forceinline__ T rb_div(T a, T b, rumba_fault* f, unsigned site) {            \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                         \
+        if (b == (T)-1 && a == (MIN)) { rb_fail(f, site, 3); return 0; }                       \
+        return (T)(a / b);                                                                      \
+    }                                                                                           \
+    __device__ __forceinline__ T rb_rem(T a, T b, rumba_fault* f, unsigned site) {            \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                         \
+        if (b == (T)-1 && a == (MIN)) { rb_fail(f, site, 3); return 0; }                      \
+        return (T)(a % b);                                                                      \
+    }
+#define RB_DIV_UNSIGNED(T)                                                                    \
+    __device__ __forceinline__ T rb_div(T a, T b, rumba_fault* f, unsigned site) {            \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                         \
+        return (T)(a / b);                                                                      \
+    }                                                                                           \
+    __device__ __forceinline__ T rb_rem(T a, T b, rumba_fault* f, unsigned site) {            \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                         \
+        return (T)(a % b);                                                                      \
+    }
+RB_DIV_SIGNED(signed char, (signed char)-128)
+RB_DIV_SIGNED(short, (short)-32768)
+RB_DIV_SIGNED(int, (-2147483647 - 1))
+RB_DIV_SIGNED(long long, (-9223372036854775807ll - 1))
+RB_DIV_UNSIGNED(unsigned char)
+RB_DIV_UNSIGNED(unsigned short)
+RB_DIV_UNSIGNED(unsigned int)
+RB_DIV_UNSIGNED(unsigned long long)
+
+// Float to integer `as`: saturating, NaN to 0 (Rust's rule).
+#define RB_SAT(tag, R, LO, HI_EXCL, RMIN, RMAX)                                               \
+    __device__ __forceinline__ R rb_sat_##tag(float x) {                                      \
+        return x != x ? (R)0 : x <= (float)(LO) ? (R)(RMIN) : x >= (float)(HI_EXCL) ? (R)(RMAX) : (R)x; \
+    }                                                                                           \
+    __device__ __forceinline__ R rb_sat_##tag(double x) {                                     \
+        return x != x ? (R)0 : x <= (double)(LO) ? (R)(RMIN) : x >= (double)(HI_EXCL) ? (R)(RMAX) : (R)x; \
+    }
+RB_SAT(i8, signed char, -128.0, 128.0, -128, 127)
+RB_SAT(u8, unsigned char, 0.0, 256.0, 0, 255)
+RB_SAT(i16, short, -32768.0, 32768.0, -32768, 32767)
+RB_SAT(u16, unsigned short, 0.0, 65536.0, 0, 65535)
+RB_SAT(i32, int, -2147483648.0, 2147483648.0, (-2147483647 - 1), 2147483647)
+RB_SAT(u32, unsigned int, 0.0, 4294967296.0, 0u, 4294967295u)
+RB_SAT(i64, long long, -9223372036854775808.0, 9223372036854775808.0, (-9223372036854775807ll - 1), 9223372036854775807ll)
+RB_SAT(u64, unsigned long long, 0.0, 18446744073709551616.0, 0ull, 18446744073709551615ull)
+
+// Integer min, max and wrapping abs (Rust's Ord::min / max, i32::wrapping_abs).
+template <typename T> __device__ __forceinline__ T rb_min(T a, T b) { return b < a ? b : a; }
+template <typename T> __device__ __forceinline__ T rb_max(T a, T b) { return b < a ? a : b; }
+template <typename T> __device__ __forceinline__ T rb_wabs(T a) { return a < 0 ? (T)(0ull - (rb_u64)a) : a; }

@@ -97,6 +97,8 @@
 //! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
 
+extern crate self as rumba;
+
 pub mod array;
 pub mod config;
 pub mod context;
@@ -132,6 +134,9 @@ pub use interop::{
 pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
 pub use ndarray;
+/// `#[rumba::kernel]` and `#[rumba::device]`: one Rust kernel source for the simulator, CUDA
+/// and OpenCL (see [`kernel::prelude`]; records are `#[rumba::kernel::record]`).
+pub use rumba_macros::{device, kernel};
 pub use runtime::{
     DetectReport, Device, DeviceGuard, backend_driver, close, configure, current_context,
     current_device, defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot,

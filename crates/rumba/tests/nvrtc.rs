@@ -1,4 +1,6 @@
-//! Every CUDA C source in the repository compiles to PTX with NVRTC.
+//! Every CUDA C source in the repository compiles to PTX with NVRTC: the `.cu` files and every
+//! kernel `#[rumba::kernel]` generates in the test corpus (the same options the CUDA backend
+//! uses: `--fmad=false`, IEEE division and square root).
 //!
 //! Needs the `cuda` feature and the NVRTC library on the loader path (CI installs the pip package
 //! `nvidia-cuda-nvrtc-cu12` and puts its `lib` folder on `LD_LIBRARY_PATH`). Without NVRTC the test
@@ -6,6 +8,8 @@
 //! is a failure, so CI can never skip the check silently. `RUMBA_SOURCE_ROOT` names the repository
 //! to scan when the executable runs away from where it was built.
 #![cfg(feature = "cuda")]
+
+mod macro_corpus;
 
 use std::path::{Path, PathBuf};
 
@@ -78,6 +82,63 @@ fn every_cuda_c_source_compiles_with_nvrtc() {
     );
     assert!(broken.is_err(), "NVRTC accepted a broken source");
     eprintln!("NVRTC compiled {} CUDA C file(s) to PTX", files.len());
+}
+
+fn nvrtc_or_skip() -> bool {
+    if builtin::nvrtc_present() {
+        return true;
+    }
+    let required = std::env::var("RUMBA_REQUIRE_NVRTC").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "RUMBA_REQUIRE_NVRTC=1 but libnvrtc was not found on the loader path (LD_LIBRARY_PATH)"
+    );
+    eprintln!("SKIPPED: libnvrtc not found");
+    false
+}
+
+#[test]
+fn every_generated_cuda_source_compiles_with_nvrtc() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let sources: Vec<(&str, &str)> = macro_corpus::all_sources()
+        .into_iter()
+        .map(|(n, c, _)| (n, c))
+        .collect();
+    let mut failures = Vec::new();
+    for (name, src) in &sources {
+        match builtin::compile(name, src) {
+            Ok(ptx) => {
+                assert!(
+                    ptx.contains(&format!(".entry {name}(")),
+                    "{name}: PTX has no entry `{name}`"
+                );
+                // No contraction (`--fmad=false`): the peer kernels call no math library
+                // function (which may use fma internally), so their PTX must hold no fma.
+                if ["vadd", "matmul_shared", "reduce_shared"].contains(name) {
+                    assert!(
+                        !ptx.contains("fma.rn"),
+                        "{name}: NVRTC contracted a multiply-add"
+                    );
+                    assert!(
+                        ptx.contains("mul.rn.f32") || *name != "matmul_shared",
+                        "{name}: {ptx}"
+                    );
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "NVRTC failures:\n{}",
+        failures.join("\n")
+    );
+    eprintln!(
+        "NVRTC compiled {} generated CUDA source(s) to PTX",
+        sources.len()
+    );
 }
 
 #[test]

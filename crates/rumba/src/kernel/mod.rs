@@ -17,6 +17,8 @@
 //! |---|---|
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
 //! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`] |
+//! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
+//! | `__macro` | run-time support of the generated code (hidden) |
 //!
 //! A tiled kernel with shared memory and barriers, run directly on host memory:
 //!
@@ -51,7 +53,13 @@
 //! This module touches the driver (launches), streams and device arrays; the in-kernel types
 //! touch only the memory their views describe.
 
+#[doc(hidden)]
+#[path = "macro_support.rs"]
+pub mod __macro;
 pub mod launch;
+pub mod prelude;
+/// `#[rumba::kernel::record]`: a struct kernels take by value (see [`prelude`]).
+pub use rumba_macros::record;
 
 pub use crate::driver::engine::{
     AtomicInteger, AtomicSpace, AtomicValue, COROUTINE_STACK_SIZE, Const, Dim3, Dims, ExecOptions,
@@ -61,6 +69,7 @@ pub use crate::driver::engine::{
     atomics, exec, run_grid, run_grid_with,
 };
 pub use launch::{
-    Arr, AutoTransfers, ConstArray, ConstView, HostTransfer, In, InOut, Kernel, LaunchArg,
-    LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
+    Arr, AutoTransfers, ConstArr, ConstArray, ConstView, HostTransfer, In, InOut, Kernel,
+    LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };
+pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};

@@ -6,7 +6,10 @@
 //! Packing is pure code and unit-tested: an array argument becomes the bytes of
 //! `struct { T* data; long long shape[N]; long long strides[N]; }` (byte strides), a scalar its own
 //! bytes; each parameter sits in its own 16-byte-aligned buffer, and `cuLaunchKernel` receives one
-//! pointer per parameter.
+//! pointer per parameter. After the arguments comes the hidden `rumba_fault* rb_fault` parameter
+//! of macro kernels (`crates/rumba-kernel-ir/ABI.md`), passed as NULL for now: the generated
+//! checks still skip out-of-bounds accesses, but nothing is recorded (a hand-written kernel that
+//! does not declare the parameter ignores it: CUDA reads only the declared parameters).
 //!
 //! This module touches NVRTC and the driver's module and launch calls.
 
@@ -48,9 +51,10 @@ impl Param {
     }
 }
 
-/// Packs the arguments of a launch, in order.
+/// Packs the arguments of a launch, in order, then the fault-record pointer (NULL).
 pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
-    args.iter()
+    let mut params: Vec<Param> = args
+        .iter()
         .map(|a| match a {
             KernelArg::Array(arr) => {
                 let mut b = Vec::with_capacity(8 + 16 * arr.shape.len());
@@ -65,7 +69,9 @@ pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
             }
             KernelArg::Scalar(bytes) => Param::from_bytes(bytes),
         })
-        .collect()
+        .collect();
+    params.push(Param::from_bytes(&0u64.to_ne_bytes()));
+    params
 }
 
 /// Checks a launch's geometry against CUDA's limits before anything is compiled.
@@ -212,7 +218,12 @@ mod tests {
             KernelArg::Scalar(2.5f32.to_ne_bytes().to_vec()),
         ];
         let p = pack_args(&args);
-        assert_eq!(p.len(), 2);
+        assert_eq!(
+            p.len(),
+            3,
+            "two arguments and the hidden fault-record pointer"
+        );
+        assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "the fault record is NULL");
         let a = p[0].bytes();
         let word = |i: usize| i64::from_ne_bytes(a[i * 8..i * 8 + 8].try_into().unwrap());
         assert_eq!(

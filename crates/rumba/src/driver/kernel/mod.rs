@@ -43,6 +43,7 @@ pub use source::{CudaKernelSource, OpenClKernelSource};
 
 use super::{BackendKind, DevicePtr};
 use crate::error::{Error, Result};
+use rumba_kernel_ir::abi::KernelAbi;
 
 mod sealed {
     pub trait Sealed {}
@@ -133,6 +134,7 @@ pub struct KernelFunction {
     host: Option<HostKernel>,
     cuda: Option<CudaKernelSource>,
     opencl: Option<OpenClKernelSource>,
+    abi: Option<&'static KernelAbi>,
 }
 
 impl KernelFunction {
@@ -148,6 +150,7 @@ impl KernelFunction {
             host: None,
             cuda: None,
             opencl: None,
+            abi: None,
         }
     }
 
@@ -183,6 +186,30 @@ impl KernelFunction {
     /// ```
     pub fn form<F: KernelForm>(&self) -> Option<&F> {
         F::slot(self).as_ref()
+    }
+
+    /// The signature `#[rumba::kernel]` generated (parameter kinds and ranks, the fault-site
+    /// table and the fault-record decoder of `crates/rumba-kernel-ir/ABI.md`); `None` for
+    /// kernels not made by the macro.
+    ///
+    /// ```
+    /// assert!(rumba::driver::KernelFunction::new("k").abi().is_none());
+    /// ```
+    pub fn abi(&self) -> Option<&'static KernelAbi> {
+        self.abi
+    }
+
+    /// Attaches the generated signature (see [`abi`](Self::abi)).
+    ///
+    /// ```
+    /// use rumba::kernel::KernelAbi;
+    /// static ABI: KernelAbi = KernelAbi { name: "k", params: &[], uses_dynamic_shared: false, sites: &[] };
+    /// let mut f = rumba::driver::KernelFunction::new("k");
+    /// f.set_abi(&ABI);
+    /// assert_eq!(f.abi().unwrap().name, "k");
+    /// ```
+    pub fn set_abi(&mut self, abi: &'static KernelAbi) {
+        self.abi = Some(abi);
     }
 
     /// The kernel's form `F`, to change, if it has one.
@@ -264,6 +291,7 @@ impl fmt::Debug for KernelFunction {
             .field("host", &self.host.is_some())
             .field("cuda", &self.cuda.as_ref().map(|c| &c.entry))
             .field("opencl", &self.opencl.as_ref().map(|c| &c.entry))
+            .field("abi", &self.abi.is_some())
             .finish()
     }
 }

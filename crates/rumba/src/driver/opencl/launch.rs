@@ -443,11 +443,24 @@ pub(crate) unsafe fn launch(
         Some(rec) => {
             let records = Arc::clone(&t.kernels.records);
             let kernel_name = name.clone();
+            // A macro kernel's own site table names the array, operation and source line.
+            let abi = launch.function.abi();
             let result = t.queues.submit_checked(
                 stream,
                 op,
                 Box::new(move || {
-                    let fault = decode_fault(&kernel_name, &host_record);
+                    let fault = match abi {
+                        Some(abi) => {
+                            abi.decode_fault(&host_record[..])
+                                .map(|f| Error::KernelFault {
+                                    kernel: kernel_name.clone(),
+                                    block: f.block,
+                                    thread: f.thread,
+                                    message: f.message,
+                                })
+                        }
+                        None => decode_fault(&kernel_name, &host_record),
+                    };
                     records.lock().unwrap_or_else(|e| e.into_inner()).push(rec);
                     match fault {
                         Some(e) => Err(e),

@@ -18,7 +18,8 @@ use bytemuck::Pod;
 use ndarray::{ArrayBase, Data, DataMut, Dimension};
 use num_complex::Complex;
 
-use super::params::{Arr, Param, Params, Scalar};
+use super::constant::ConstArray;
+use super::params::{Arr, ConstArr, Param, Params, Scalar};
 use super::transfer::{HostTransfer, In, InOut, Out, count_to_device, count_to_host};
 use crate::array::DeviceArray;
 use crate::array::element::Element;
@@ -112,6 +113,23 @@ impl<'h> Plan<'h> {
             }
             Ok(())
         }));
+    }
+
+    /// Uploads a constant array's bytes on the launch's stream and adds them as a read-only
+    /// array argument with the constant array's shape and byte strides.
+    fn const_array<T: Element + Pod>(&mut self, c: &ConstArray<T>) -> Result<()> {
+        let d = crate::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
+        self.args.push(KernelArg::Array(KernelArrayArg {
+            ptr: d.device_ptr(),
+            itemsize: size_of::<T>(),
+            shape: c.shape().to_vec(),
+            strides: c.view().strides().to_vec(),
+            writable: false,
+        }));
+        if !d.is_empty() {
+            self.keep.push(d.buffer().clone());
+        }
+        Ok(())
     }
 
     /// Adds a scalar argument.
@@ -248,6 +266,16 @@ impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
     for &mut ArrayBase<S, D>
 {
 }
+
+impl<T: Element + Pod> Prepare<ConstArr<T>> for &ConstArray<T> {
+    fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
+    where
+        Self: 'h,
+    {
+        plan.const_array(self)
+    }
+}
+impl<T: Element + Pod> LaunchArg<ConstArr<T>> for &ConstArray<T> {}
 
 impl<R: Pod + Send + Sync> Prepare<Scalar<R>> for R {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>

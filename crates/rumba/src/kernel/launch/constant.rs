@@ -251,6 +251,11 @@ impl<T: Pod> ConstArray<T> {
         self.view.size()
     }
 
+    /// The elements in memory order.
+    pub(crate) fn data(&self) -> &[T] {
+        &self.data
+    }
+
     /// The elements' bytes in memory order (what a CUDA `__constant__` global receives).
     ///
     /// ```

@@ -23,11 +23,13 @@ use super::args::{LaunchArgs, Plan};
 use super::constant::ConstArray;
 use super::params::Params;
 use super::transfer::HostTransfer;
+use crate::driver::KernelArg;
 use crate::driver::{
     CudaKernelSource, HostKernel, HostLaunch, KernelFunction, KernelLaunch, OpenClKernelSource,
 };
+use crate::error::Error;
 use crate::error::Result;
-use crate::kernel::{Dim3, LaunchConfig, ThreadCtx, run_grid};
+use crate::kernel::{Dim3, KernelAbi, LaunchConfig, ThreadCtx, run_grid};
 use crate::stream::Stream;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
@@ -193,6 +195,33 @@ impl<P: Params> Kernel<P> {
         self
     }
 
+    /// Attaches the signature `#[rumba::kernel]` generated (parameter kinds and index ranks,
+    /// fault sites): launches then refuse array arguments whose number of dimensions differs
+    /// from the rank the kernel indexes them with, before anything runs.
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Kernel, KernelAbi, ParamAbi, ParamKind};
+    /// static P: [ParamAbi; 1] = [ParamAbi { name: "a", kind: ParamKind::Array { rank: 2, writes: true } }];
+    /// static ABI: KernelAbi = KernelAbi { name: "k", params: &P, uses_dynamic_shared: false, sites: &[] };
+    /// let k = Kernel::<(Arr<f32>,)>::new("k", |_, _| {}).with_abi(&ABI);
+    /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// let err = k.configure(1, 1).launch((&d,)).unwrap_err();
+    /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
+    /// ```
+    pub fn with_abi(mut self, abi: &'static KernelAbi) -> Self {
+        Arc::make_mut(&mut self.function).set_abi(abi);
+        self
+    }
+
+    /// The signature attached by [`with_abi`](Self::with_abi) (set for macro kernels).
+    ///
+    /// ```
+    /// assert!(rumba::kernel::Kernel::<()>::new("k", |_, ()| {}).abi().is_none());
+    /// ```
+    pub fn abi(&self) -> Option<&'static KernelAbi> {
+        self.function.abi()
+    }
+
     /// Attaches OpenCL C source for an OpenCL backend (the sim keeps running the Rust body).
     ///
     /// ```
@@ -296,6 +325,17 @@ impl<P: Params> Kernel<P> {
         };
         let mut plan = Plan::new(&stream, self.transfer);
         args.prepare_all(&mut plan)?;
+        if let Some(abi) = self.function.abi() {
+            let ndims: Vec<Option<usize>> = plan
+                .args
+                .iter()
+                .map(|a| match a {
+                    KernelArg::Array(a) => Some(a.shape.len()),
+                    KernelArg::Scalar(_) => None,
+                })
+                .collect();
+            abi.check_ranks(&ndims).map_err(Error::InvalidArgument)?;
+        }
         let launch = KernelLaunch {
             function: &self.function,
             grid: config.grid.to_array(),

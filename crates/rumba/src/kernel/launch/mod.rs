@@ -48,5 +48,5 @@ mod transfer;
 pub use args::{LaunchArg, LaunchArgs};
 pub use constant::{ConstArray, ConstView, const_array_like};
 pub use kernel::{Kernel, Launcher};
-pub use params::{Arr, Param, Params, Scalar};
+pub use params::{Arr, ConstArr, Param, Params, Scalar};
 pub use transfer::{AutoTransfers, HostTransfer, In, InOut, Out, auto_transfers};

@@ -78,6 +78,25 @@ pub struct Arr<T>(PhantomData<fn() -> T>);
 /// ```
 pub struct Scalar<R>(PhantomData<fn() -> R>);
 
+/// A constant-array parameter (what `#[rumba::kernel]` writes for `c: &ConstArr<T>`): the caller
+/// passes a [`ConstArray<T>`](crate::kernel::ConstArray); the body sees a read-only
+/// [`GlobalView<'_, T>`] of it (its bytes are uploaded to device memory on the launch's
+/// stream, so every backend reads them like any other array argument).
+///
+/// ```
+/// use rumba::kernel::{Arr, ConstArr, Kernel};
+/// let k = Kernel::<(ConstArr<i32>, Arr<i32>)>::new("lookup", |t, (lut, out)| {
+///     let i = t.grid1();
+///     out.set(i, lut.get(i) * 2);
+/// });
+/// let lut = rumba::const_array_like(&ndarray::arr1(&[1, 2, 3])).unwrap();
+/// let out = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
+/// k.configure(1, 3).launch((&lut, &out)).unwrap();
+/// assert_eq!(out.copy_to_host().unwrap().to_vec(), [2, 4, 6]);
+/// ```
+pub struct ConstArr<T>(PhantomData<fn() -> T>);
+
+impl<T> sealed::Sealed for ConstArr<T> {}
 impl<T> sealed::Sealed for Arr<T> {}
 impl<R> sealed::Sealed for Scalar<R> {}
 
@@ -111,6 +130,17 @@ impl<T: Element + Pod> Param for Arr<T> {
         match arg {
             HostArg::Array(a) => array_view(a, position),
             HostArg::Scalar(_) => Err(wrong_kind(position, "an array")),
+        }
+    }
+}
+
+impl<T: Element + Pod> Param for ConstArr<T> {
+    type View<'v> = GlobalView<'v, T>;
+
+    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+        match arg {
+            HostArg::Array(a) => array_view(a, position),
+            HostArg::Scalar(_) => Err(wrong_kind(position, "a constant array")),
         }
     }
 }

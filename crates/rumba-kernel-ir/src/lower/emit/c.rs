@@ -1,0 +1,610 @@
+//! CUDA C and OpenCL C from the IR (one printer, the differences behind [`Target`]).
+//!
+//! Lowering rules (KERNELS.md §3), spelled out in the generated text:
+//! - integer `+ - *` and unary `-` are computed in the unsigned type of at least 32 bits and
+//!   cast back (`(int)((unsigned int)a + (unsigned int)b)`): Rust's wrapping, never C's signed
+//!   overflow, never `int` promotion overflow of narrow types;
+//! - shift amounts are masked to the width (`a << (b & 31)`), left shifts done unsigned;
+//! - integer `/` and `%` go through `rb_div` / `rb_rem`, which record a fault for a zero
+//!   divisor and `MIN / -1` and yield 0;
+//! - float to integer `as` saturates with NaN to 0 (`rb_sat_*` on CUDA, `convert_*_sat_rtz` on
+//!   OpenCL);
+//! - every array access goes through a view (`rumba_array<T, N>` on CUDA, a generated
+//!   `rb_<space>_<T>_<N>` struct on OpenCL) and `rb_ld` / `rb_st` / `rb_atomic_*`, which check
+//!   the index in checked mode, record the first fault and skip the access (no early exit);
+//! - shared arrays are hoisted to the top of the kernel (OpenCL requires `__local` at kernel
+//!   scope), local arrays are zeroed like the simulator's.
+//!
+//! OpenCL C has no templates and no overloading, so the OpenCL printer collects the view types,
+//! accessors and atomics a kernel uses and emits them before it ([`super::opencl_helpers`]).
+
+use std::collections::BTreeSet;
+
+mod expr;
+
+use super::opencl_helpers::{self, Need};
+use crate::lower::ir::*;
+use crate::target::{Scalar, Target};
+
+/// The C text of one function (kernel or device function), preceded on OpenCL by the helpers
+/// it needs.
+pub fn function(f: &Func, target: Target) -> String {
+    let mut p = Printer {
+        f,
+        target,
+        out: String::new(),
+        indent: 1,
+        counter: 0,
+        needs: BTreeSet::new(),
+    };
+    let body = p.body();
+    let mut s = String::new();
+    if target == Target::OpenCl && !p.needs.is_empty() {
+        s.push_str(&opencl_helpers::emit(&p.needs));
+    }
+    s.push_str(&p.signature());
+    s.push_str(" {\n");
+    s.push_str(&body);
+    s.push_str("}\n");
+    s
+}
+
+pub(super) struct Printer<'a> {
+    f: &'a Func,
+    target: Target,
+    out: String,
+    indent: usize,
+    counter: usize,
+    needs: BTreeSet<Need>,
+}
+
+/// The C type of a value type.
+pub fn c_type(ty: &Ty, target: Target) -> String {
+    match ty {
+        Ty::Scalar(s) => s.c_name(target).into(),
+        Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
+        Ty::Dim3 => "uint3".into(),
+        _ => "void".into(),
+    }
+}
+
+fn space_tag(s: &Space) -> &'static str {
+    match s {
+        Space::Global { .. } => "g",
+        Space::Const => "c",
+        Space::Shared | Space::DynamicShared => "l",
+        Space::Local => "p",
+    }
+}
+
+impl Printer<'_> {
+    pub(super) fn cuda(&self) -> bool {
+        self.target == Target::Cuda
+    }
+
+    pub(super) fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    pub(super) fn fresh(&mut self, base: &str) -> String {
+        self.counter += 1;
+        format!("rb_{base}{}", self.counter)
+    }
+
+    pub(super) fn ty(&self, ty: &Ty) -> String {
+        c_type(ty, self.target)
+    }
+
+    pub(super) fn elem_c(&self, a: &Array) -> String {
+        self.ty(&a.elem)
+    }
+
+    /// The type name of an array's view.
+    pub(super) fn view_type(&mut self, a: ArrayId) -> String {
+        let arr = &self.f.arrays[a];
+        let elem = self.elem_c(arr);
+        if self.cuda() {
+            let elem = if arr.space == Space::Const {
+                format!("const {elem}")
+            } else {
+                elem
+            };
+            format!("rumba_array<{elem}, {}>", arr.rank)
+        } else {
+            let need = Need::View {
+                space: space_tag(&arr.space),
+                elem: elem.clone(),
+                rank: arr.rank,
+            };
+            let name = need.name();
+            self.needs.insert(need);
+            name
+        }
+    }
+
+    /// The name of accessor `op` (`ld`, `st`, `atomic_add`, …) for array `a`.
+    pub(super) fn accessor(&mut self, op: &str, a: ArrayId) -> String {
+        let view = self.view_type(a);
+        if self.cuda() {
+            format!("rb_{op}")
+        } else {
+            let arr = &self.f.arrays[a];
+            // `isize`/`i64` (and `usize`/`u64`) share a C type: one helper serves both.
+            let elem = arr.elem.scalar().map(|s| match s {
+                Scalar::Isize => Scalar::I64,
+                Scalar::Usize => Scalar::U64,
+                s => s,
+            });
+            self.needs.insert(Need::Access {
+                op: op.to_string(),
+                view: view.clone(),
+                space: space_tag(&arr.space),
+                elem: self.elem_c(arr),
+                scalar: elem,
+                rank: arr.rank,
+            });
+            format!("rb_{op}_{}", view.trim_start_matches("rb_"))
+        }
+    }
+
+    fn signature(&mut self) -> String {
+        let f = self.f;
+        let mut params: Vec<String> = Vec::new();
+        if f.is_device {
+            params.push(if self.cuda() {
+                "rumba_fault* rb_fault".into()
+            } else {
+                "__global uint* rb_fault".into()
+            });
+        }
+        for p in &f.params {
+            match p {
+                Param::Thread(_) => {}
+                Param::Value(l) => {
+                    let loc = &f.locals[*l];
+                    params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
+                }
+                Param::Array(a) => {
+                    let arr = &f.arrays[*a];
+                    if self.cuda() {
+                        let vt = self.view_type(*a);
+                        params.push(format!("{vt} {}", arr.c_name));
+                    } else {
+                        let elem = self.elem_c(arr);
+                        let cst = if arr.space == Space::Const {
+                            "const "
+                        } else {
+                            ""
+                        };
+                        params.push(format!("__global {cst}{elem}* {}_ptr", arr.c_name));
+                        params.push(format!("long {}_off", arr.c_name));
+                        for k in 0..arr.rank {
+                            params.push(format!("long {}_sh{k}", arr.c_name));
+                        }
+                        for k in 0..arr.rank {
+                            params.push(format!("long {}_st{k}", arr.c_name));
+                        }
+                    }
+                }
+            }
+        }
+        let name = f.name.to_string();
+        if f.is_device {
+            let ret = self.ty(&f.ret);
+            let params = params.join(", ");
+            if self.cuda() {
+                format!("__device__ __forceinline__ {ret} dev_{name}({params})")
+            } else {
+                format!("static inline {ret} dev_{name}({params})")
+            }
+        } else if self.cuda() {
+            params.push("rumba_fault* rb_fault".into());
+            format!("extern \"C\" __global__ void {name}({})", params.join(", "))
+        } else {
+            params.push("__local ulong* rb_dyn_shared".into());
+            params.push("ulong rb_dyn_bytes".into());
+            params.push("__global uint* rb_fault".into());
+            format!("__kernel void {name}({})", params.join(", "))
+        }
+    }
+
+    fn body(&mut self) -> String {
+        let f = self.f;
+        if !f.is_device {
+            // OpenCL: build the views of the array parameters.
+            if !self.cuda() {
+                for p in &f.params {
+                    if let Param::Array(a) = p {
+                        let arr = &f.arrays[*a];
+                        let vt = self.view_type(*a);
+                        let elem = self.elem_c(arr);
+                        let cst = if arr.space == Space::Const {
+                            "const "
+                        } else {
+                            ""
+                        };
+                        let n = &arr.c_name;
+                        let sh: Vec<String> = (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect();
+                        let st: Vec<String> = (0..arr.rank).map(|k| format!("{n}_st{k}")).collect();
+                        self.line(&format!(
+                            "{vt} {n} = {{(__global {cst}{elem}*)((__global {cst}char*){n}_ptr + {n}_off), {{{}}}, {{{}}}}};",
+                            sh.join(", "),
+                            st.join(", ")
+                        ));
+                    }
+                }
+            }
+            // Shared memory lives at kernel scope.
+            for arr in &f.arrays {
+                if arr.space == Space::Shared {
+                    let elem = self.elem_c(arr);
+                    let size = self.dims_product(arr);
+                    let q = if self.cuda() { "__shared__" } else { "__local" };
+                    self.line(&format!("{q} {elem} {}_mem[{size}];", arr.c_name));
+                }
+            }
+            if self.cuda() && f.arrays.iter().any(|a| a.space == Space::DynamicShared) {
+                self.line("extern __shared__ unsigned long long rb_dyn_shared[];");
+            }
+            if !self.cuda() && uses_sync_value(&f.body) {
+                self.line("__local int rb_sync[1];");
+            }
+        }
+        let b = &f.body;
+        self.stmts(b);
+        std::mem::take(&mut self.out)
+    }
+
+    pub(super) fn dims_product(&self, arr: &Array) -> String {
+        arr.dims
+            .iter()
+            .map(|d| self.dim(d))
+            .collect::<Vec<_>>()
+            .join(" * ")
+    }
+
+    pub(super) fn dim(&self, d: &DimSize) -> String {
+        match d {
+            DimSize::Lit(v) => v.to_string(),
+            DimSize::Const(c) => self.f.consts[*c].c_name.clone(),
+        }
+    }
+
+    pub(super) fn at(&self, site: SiteId) -> String {
+        if self.f.is_device {
+            "RB_AT(0xffffffffu)".into()
+        } else {
+            format!("RB_AT({site})")
+        }
+    }
+
+    fn stmts(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn block(&mut self, head: &str, b: &Block) {
+        self.line(&format!("{head} {{"));
+        self.indent += 1;
+        self.stmts(b);
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Let { local, init, .. } => {
+                let l = &self.f.locals[*local];
+                let (ty, name) = (self.ty(&l.ty), l.c_name.clone());
+                match init {
+                    Some(e) => {
+                        let v = self.expr(e);
+                        self.line(&format!("{ty} {name} = {v};"));
+                    }
+                    None => self.line(&format!("{ty} {name};")),
+                }
+            }
+            Stmt::LetTuple { locals, init, .. } => {
+                let parts: Vec<String> = match &init.kind {
+                    ExprKind::Tuple(v) => v.iter().map(|e| self.expr(e)).collect(),
+                    ExprKind::Thread(ThreadQuery::Grid(n)) => {
+                        (0..*n).map(|k| self.grid(k, false)).collect()
+                    }
+                    ExprKind::Thread(ThreadQuery::GridSize(n)) => {
+                        (0..*n).map(|k| self.grid(k, true)).collect()
+                    }
+                    _ => vec!["0".into(); locals.len()],
+                };
+                for (l, v) in locals.iter().zip(parts) {
+                    let loc = &self.f.locals[*l];
+                    let ty = self.ty(&loc.ty);
+                    self.line(&format!("{ty} {} = {v};", loc.c_name));
+                }
+            }
+            Stmt::ArrayDecl { array, .. } => self.array_decl(*array),
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+                ..
+            } => self.assign(place, *op, value, *site),
+            Stmt::Expr(e) => {
+                let v = self.expr(e);
+                self.line(&format!("{v};"));
+            }
+            Stmt::If {
+                cond, then, els, ..
+            } => {
+                let c = self.expr(cond);
+                self.line(&format!("if ({c}) {{"));
+                self.indent += 1;
+                self.stmts(then);
+                self.indent -= 1;
+                match els {
+                    Some(b) => {
+                        self.line("} else {");
+                        self.indent += 1;
+                        self.stmts(b);
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                    None => self.line("}"),
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                let c = self.expr(cond);
+                self.block(&format!("while ({c})"), body);
+            }
+            Stmt::Loop { body, .. } => self.block("for (;;)", body),
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                ..
+            } => {
+                let loc = &self.f.locals[*var];
+                let (ty, v) = (self.ty(&loc.ty), loc.c_name.clone());
+                let s = loc.ty.scalar().unwrap_or(Scalar::I32);
+                let (a, b) = (self.expr(start), self.expr(end));
+                let e = self.fresh("end");
+                match (step, inclusive) {
+                    (None, false) => self.block(
+                        &format!("for ({ty} {v} = {a}, {e} = {b}; {v} < {e}; {v}++)"),
+                        body,
+                    ),
+                    (None, true) => {
+                        let go = self.fresh("go");
+                        self.block(
+                            &format!("for ({ty} {v} = {a}, {e} = {b}, {go} = ({v} <= {e}); {go}; {go} = ({v} != {e}), {v} += {go})"),
+                            body,
+                        )
+                    }
+                    (Some((k, site)), inc) => {
+                        let kk = self.expr(k);
+                        let kn = self.fresh("step");
+                        let w = s.c_work_unsigned().c_name(self.target);
+                        let u64_ = Scalar::U64.c_name(self.target);
+                        let at = self.at(*site);
+                        self.line("{");
+                        self.indent += 1;
+                        self.line(&format!("{u64_} {kn} = {kk};"));
+                        self.line(&format!("if ({kn} == 0) rb_fail({at}, 5); else"));
+                        let cmp = if *inc { "<=" } else { "<" };
+                        // Advance without overflow: stop at the end when the step would pass it.
+                        let next = if *inc {
+                            let go = self.fresh("go");
+                            let head = format!(
+                                "for ({ty} {v} = {a}, {e} = {b}, {go} = ({v} {cmp} {e}); {go}; {go} = (({u64_})(({w}){e} - ({w}){v}) >= {kn}), {v} = {go} ? ({ty})(({w}){v} + ({w}){kn}) : {v})"
+                            );
+                            head
+                        } else {
+                            format!(
+                                "for ({ty} {v} = {a}, {e} = {b}; {v} {cmp} {e}; {v} = (({u64_})(({w}){e} - ({w}){v}) > {kn}) ? ({ty})(({w}){v} + ({w}){kn}) : {e})"
+                            )
+                        };
+                        self.block(&next, body);
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                }
+            }
+            Stmt::Break(_) => self.line("break;"),
+            Stmt::Continue(_) => self.line("continue;"),
+            Stmt::Return(v, _) => match v {
+                Some(e) => {
+                    let e = self.expr(e);
+                    self.line(&format!("return {e};"));
+                }
+                None => self.line("return;"),
+            },
+            Stmt::Assert { cond, site, .. } => {
+                let c = self.expr(cond);
+                let at = self.at(*site);
+                self.line(&format!("if (!({c})) rb_fail({at}, 4);"));
+            }
+            Stmt::Block(b) => self.block("", b),
+        }
+    }
+
+    fn array_decl(&mut self, a: ArrayId) {
+        let arr = self.f.arrays[a].clone();
+        let vt = self.view_type(a);
+        let elem = self.elem_c(&arr);
+        let n = arr.c_name.clone();
+        let dims: Vec<String> = arr.dims.iter().map(|d| self.dim(d)).collect();
+        let mk = if self.cuda() {
+            format!("rb_fixed<{elem}>")
+        } else {
+            self.needs.insert(Need::Fixed {
+                view: vt.clone(),
+                rank: arr.rank,
+                elem: elem.clone(),
+            });
+            format!("rb_mk_{}", vt.trim_start_matches("rb_"))
+        };
+        match arr.space {
+            Space::Shared => self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", "))),
+            Space::Local => {
+                let size = self.dims_product(&arr);
+                self.line(&format!("{elem} {n}_mem[{size}] = {{0}};"));
+                self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", ")));
+            }
+            _ => {
+                let (ptr, bytes) = if self.cuda() {
+                    (format!("({elem}*)rb_dyn_shared"), "rb_dyn_shared_bytes()")
+                } else {
+                    (format!("(__local {elem}*)rb_dyn_shared"), "rb_dyn_bytes")
+                };
+                self.line(&format!(
+                    "{vt} {n} = {mk}({ptr}, {bytes} / sizeof({elem}));"
+                ));
+            }
+        }
+    }
+
+    fn assign(&mut self, place: &Place, op: Option<BinOp>, value: &Expr, site: Option<SiteId>) {
+        match place {
+            Place::Local(l, _) => {
+                let loc = &self.f.locals[*l];
+                let (name, ty) = (loc.c_name.clone(), loc.ty.clone());
+                let v = self.expr(value);
+                match op {
+                    None => self.line(&format!("{name} = {v};")),
+                    Some(op) => {
+                        let e = self.binary(op, &ty, &name, &v, site);
+                        self.line(&format!("{name} = {e};"));
+                    }
+                }
+            }
+            Place::Index {
+                array,
+                idx,
+                site: st,
+                ..
+            } => {
+                let arr_name = self.f.arrays[*array].c_name.clone();
+                let elem = self.f.arrays[*array].elem.clone();
+                let store = self.accessor("st", *array);
+                let at = self.at(*st);
+                match op {
+                    None => {
+                        let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
+                        let v = self.expr(value);
+                        self.line(&format!(
+                            "{store}({arr_name}, {}, {v}, {at});",
+                            i.join(", ")
+                        ));
+                    }
+                    Some(op) => {
+                        // Index once, value, then read-modify-write (the Rust body's order).
+                        let load = self.accessor("ld", *array);
+                        let u64_ = Scalar::Usize.c_name(self.target);
+                        self.line("{");
+                        self.indent += 1;
+                        let mut names = Vec::new();
+                        for e in idx {
+                            let n = self.fresh("i");
+                            let v = self.expr(e);
+                            self.line(&format!("{u64_} {n} = {v};"));
+                            names.push(n);
+                        }
+                        let vn = self.fresh("v");
+                        let v = self.expr(value);
+                        let ety = self.ty(&value.ty);
+                        self.line(&format!("{ety} {vn} = {v};"));
+                        let i = names.join(", ");
+                        let cur = format!("{load}({arr_name}, {i}, {at})");
+                        let e = self.binary(op, &elem, &cur, &vn, site);
+                        self.line(&format!("{store}({arr_name}, {i}, {e}, {at});"));
+                        self.indent -= 1;
+                        self.line("}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn uses_sync_value(b: &Block) -> bool {
+    let mut found = false;
+    visit_exprs(b, &mut |e| {
+        if let ExprKind::Sync(k, _) = e.kind {
+            found |= k != SyncKind::Plain;
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of a block.
+pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Let { init, .. } => {
+                if let Some(e) = init {
+                    e.visit(f)
+                }
+            }
+            Stmt::LetTuple { init: e, .. } | Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => {
+                e.visit(f)
+            }
+            Stmt::Return(e, _) => {
+                if let Some(e) = e {
+                    e.visit(f)
+                }
+            }
+            Stmt::Assign { place, value, .. } => {
+                if let Place::Index { idx, .. } = place {
+                    idx.iter().for_each(|e| e.visit(f));
+                }
+                value.visit(f);
+            }
+            Stmt::If {
+                cond, then, els, ..
+            } => {
+                cond.visit(f);
+                visit_exprs(then, f);
+                if let Some(e) = els {
+                    visit_exprs(e, f);
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                cond.visit(f);
+                visit_exprs(body, f);
+            }
+            Stmt::Loop { body, .. } | Stmt::Block(body) => visit_exprs(body, f),
+            Stmt::For {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                start.visit(f);
+                end.visit(f);
+                if let Some((k, _)) = step {
+                    k.visit(f);
+                }
+                visit_exprs(body, f);
+            }
+            Stmt::ArrayDecl { .. } | Stmt::Break(_) | Stmt::Continue(_) => {}
+        }
+    }
+}
+
+/// Whether a function uses `f64` anywhere (OpenCL needs `cl_khr_fp64`).
+pub fn uses_f64(f: &Func) -> bool {
+    let is = |t: &Ty| t == &Ty::Scalar(Scalar::F64);
+    let mut found =
+        f.locals.iter().any(|l| is(&l.ty)) || f.arrays.iter().any(|a| is(&a.elem)) || is(&f.ret);
+    visit_exprs(&f.body, &mut |e| found |= is(&e.ty));
+    found
+}

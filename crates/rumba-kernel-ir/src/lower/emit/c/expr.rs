@@ -1,0 +1,361 @@
+//! Expressions in C: operators with Rust's integer semantics, casts, math, thread queries,
+//! barriers, atomics and calls.
+
+use super::Printer;
+use crate::lower::ir::*;
+use crate::target::{Scalar, c_float_lit, c_int_lit};
+
+impl Printer<'_> {
+    pub(super) fn grid(&self, axis: u8, size: bool) -> String {
+        let ax = ["x", "y", "z"][axis as usize];
+        if self.cuda() {
+            if size {
+                format!("((unsigned long long)gridDim.{ax} * blockDim.{ax})")
+            } else {
+                format!("((unsigned long long)blockIdx.{ax} * blockDim.{ax} + threadIdx.{ax})")
+            }
+        } else if size {
+            format!("((ulong)get_num_groups({axis}) * get_local_size({axis}))")
+        } else {
+            format!("((ulong)get_group_id({axis}) * get_local_size({axis}) + get_local_id({axis}))")
+        }
+    }
+
+    pub(super) fn dim3(&self, q: ThreadQuery, axis: u8) -> String {
+        let ax = ["x", "y", "z"][axis as usize];
+        if self.cuda() {
+            let v = match q {
+                ThreadQuery::ThreadIdx => "threadIdx",
+                ThreadQuery::BlockIdx => "blockIdx",
+                ThreadQuery::BlockDim => "blockDim",
+                _ => "gridDim",
+            };
+            format!("{v}.{ax}")
+        } else {
+            let v = match q {
+                ThreadQuery::ThreadIdx => "get_local_id",
+                ThreadQuery::BlockIdx => "get_group_id",
+                ThreadQuery::BlockDim => "get_local_size",
+                _ => "get_num_groups",
+            };
+            format!("((uint){v}({axis}))")
+        }
+    }
+
+    pub(super) fn binary(
+        &mut self,
+        op: BinOp,
+        ty: &Ty,
+        a: &str,
+        b: &str,
+        site: Option<SiteId>,
+    ) -> String {
+        let Some(s) = ty.scalar() else {
+            return format!("({a} {} {b})", op.symbol());
+        };
+        let t = s.c_name(self.target);
+        if s.is_float() {
+            return match op {
+                BinOp::Rem => {
+                    if self.cuda() && s == Scalar::F32 {
+                        format!("fmodf({a}, {b})")
+                    } else {
+                        format!("fmod({a}, {b})")
+                    }
+                }
+                _ => format!("({a} {} {b})", op.symbol()),
+            };
+        }
+        if s == Scalar::Bool {
+            return format!("({a} {} {b})", op.symbol());
+        }
+        let w = s.c_work_unsigned().c_name(self.target);
+        let wide_unsigned = !s.is_signed_int() && s.size() >= 4;
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                if wide_unsigned {
+                    format!("({a} {} {b})", op.symbol())
+                } else {
+                    format!("(({t})(({w}){a} {} ({w}){b}))", op.symbol())
+                }
+            }
+            BinOp::Div | BinOp::Rem => {
+                let f = if op == BinOp::Div { "div" } else { "rem" };
+                let at = self.at(site.unwrap_or(0));
+                if self.cuda() {
+                    format!("rb_{f}({a}, {b}, {at})")
+                } else {
+                    format!("rb_{f}_{}({a}, {b}, {at})", s.tag())
+                }
+            }
+            BinOp::Shl => {
+                let mask = s.bits() - 1;
+                format!("(({t})(({w}){a} << (({b}) & {mask})))")
+            }
+            BinOp::Shr => {
+                let mask = s.bits() - 1;
+                format!("(({t})({a} >> (({b}) & {mask})))")
+            }
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor if s.size() < 4 => {
+                format!("(({t})({a} {} {b}))", op.symbol())
+            }
+            _ => format!("({a} {} {b})", op.symbol()),
+        }
+    }
+
+    pub(super) fn cast(&self, x: &str, from: Scalar, to: Scalar) -> String {
+        if from == to {
+            return x.to_string();
+        }
+        let t = to.c_name(self.target);
+        if from.is_float() && to.is_int() {
+            return if self.cuda() {
+                format!("rb_sat_{}({x})", to.tag())
+            } else {
+                format!("convert_{t}_sat_rtz({x})")
+            };
+        }
+        format!("(({t}){x})")
+    }
+
+    pub(super) fn math(&mut self, f: MathFn, args: &[Expr]) -> String {
+        let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
+        let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
+        let cuda = self.cuda();
+        let fl = |name: &str| -> String {
+            if cuda && s == Scalar::F32 {
+                format!("{name}f")
+            } else {
+                name.to_string()
+            }
+        };
+        match f {
+            MathFn::Min | MathFn::Max if s.is_float() => {
+                let n = fl(if f == MathFn::Min { "fmin" } else { "fmax" });
+                format!("{n}({}, {})", a[0], a[1])
+            }
+            MathFn::Min | MathFn::Max => {
+                let n = if f == MathFn::Min { "min" } else { "max" };
+                // Both operands at exactly the element type: C promotions must not make the
+                // overloaded builtin (or the template) ambiguous.
+                let t = s.c_name(self.target);
+                if cuda {
+                    format!("rb_{n}(({t}){}, ({t}){})", a[0], a[1])
+                } else {
+                    format!("{n}(({t}){}, ({t}){})", a[0], a[1])
+                }
+            }
+            MathFn::Abs if s.is_float() => format!("{}({})", fl("fabs"), a[0]),
+            MathFn::Abs => {
+                let t = s.c_name(self.target);
+                if cuda {
+                    format!("rb_wabs(({t}){})", a[0])
+                } else {
+                    format!("rb_wabs_{}(({t}){})", s.tag(), a[0])
+                }
+            }
+            MathFn::Sqrt => format!("{}({})", fl("sqrt"), a[0]),
+            MathFn::Exp => format!("{}({})", fl("exp"), a[0]),
+            MathFn::Ln => format!("{}({})", fl("log"), a[0]),
+            MathFn::Sin => format!("{}({})", fl("sin"), a[0]),
+            MathFn::Cos => format!("{}({})", fl("cos"), a[0]),
+            MathFn::Tan => format!("{}({})", fl("tan"), a[0]),
+            MathFn::Floor => format!("{}({})", fl("floor"), a[0]),
+            MathFn::Ceil => format!("{}({})", fl("ceil"), a[0]),
+            MathFn::Round => format!("{}({})", fl("round"), a[0]),
+            MathFn::Powf => format!("{}({}, {})", fl("pow"), a[0], a[1]),
+            MathFn::Powi => {
+                if cuda {
+                    let t = s.c_name(self.target);
+                    format!("{}({}, ({t}){})", fl("pow"), a[0], a[1])
+                } else {
+                    format!("pown({}, {})", a[0], a[1])
+                }
+            }
+            MathFn::MulAdd => format!("{}({}, {}, {})", fl("fma"), a[0], a[1], a[2]),
+            MathFn::IsNan => format!("(isnan({}) != 0)", a[0]),
+            MathFn::WrappingAdd | MathFn::WrappingSub | MathFn::WrappingMul => {
+                let op = match f {
+                    MathFn::WrappingAdd => BinOp::Add,
+                    MathFn::WrappingSub => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                self.binary(op, &Ty::Scalar(s), &a[0], &a[1], None)
+            }
+            MathFn::WrappingNeg => self.neg(s, &a[0]),
+        }
+    }
+
+    pub(super) fn neg(&self, s: Scalar, x: &str) -> String {
+        if s.is_float() {
+            return format!("(-{x})");
+        }
+        let t = s.c_name(self.target);
+        let w = s.c_work_unsigned().c_name(self.target);
+        format!("(({t})(({w})0 - ({w}){x}))")
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr) -> String {
+        let target = self.target;
+        match &e.kind {
+            ExprKind::Int(v) => c_int_lit(*v, e.ty.scalar().unwrap_or(Scalar::I32), target),
+            ExprKind::Float(v) => c_float_lit(*v, e.ty.scalar().unwrap_or(Scalar::F64), target),
+            ExprKind::Bool(b) => if *b { "true" } else { "false" }.into(),
+            ExprKind::Local(l) => self.f.locals[*l].c_name.clone(),
+            ExprKind::Const(c) => self.f.consts[*c].c_name.clone(),
+            ExprKind::Unary(op, a) => {
+                let x = self.expr(a);
+                let s = a.ty.scalar().unwrap_or(Scalar::I32);
+                match op {
+                    UnOp::Neg => self.neg(s, &x),
+                    UnOp::Not if s == Scalar::Bool => format!("(!{x})"),
+                    UnOp::Not => format!("(({})~{x})", s.c_name(target)),
+                }
+            }
+            ExprKind::Binary(op, a, b, site) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                self.binary(*op, &a.ty, &x, &y, *site)
+            }
+            ExprKind::Cast(a, to) => {
+                let x = self.expr(a);
+                self.cast(&x, a.ty.scalar().unwrap_or(Scalar::I32), *to)
+            }
+            ExprKind::Select(c, a, b) => {
+                let ty = e.ty.clone();
+                let (c, a, b) = (self.expr(c), self.expr(a), self.expr(b));
+                match ty.scalar() {
+                    // `?:` applies C's promotions to narrow operands: cast back.
+                    Some(s) if s.is_int() && s.size() < 4 => {
+                        format!("(({})({c} ? {a} : {b}))", s.c_name(self.target))
+                    }
+                    _ => format!("({c} ? {a} : {b})"),
+                }
+            }
+            ExprKind::Index { array, idx, site } => {
+                let load = self.accessor("ld", *array);
+                let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
+                let at = self.at(*site);
+                format!(
+                    "{load}({}, {}, {at})",
+                    self.f.arrays[*array].c_name,
+                    i.join(", ")
+                )
+            }
+            ExprKind::Len(a) | ExprKind::Shape(a, 0) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                format!(
+                    "(({u}){}.{}[0])",
+                    arr.c_name,
+                    if self.cuda() { "shape" } else { "sh" }
+                )
+            }
+            ExprKind::Shape(a, k) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                format!(
+                    "(({u}){}.{}[{k}])",
+                    arr.c_name,
+                    if self.cuda() { "shape" } else { "sh" }
+                )
+            }
+            ExprKind::Size(a) => {
+                let u = Scalar::Usize.c_name(target);
+                let arr = &self.f.arrays[*a];
+                let sh = if self.cuda() { "shape" } else { "sh" };
+                let parts: Vec<String> = (0..arr.rank)
+                    .map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name))
+                    .collect();
+                format!("({})", parts.join(" * "))
+            }
+            ExprKind::Field(r, name) => {
+                let r = self.expr(r);
+                format!("{r}.{name}")
+            }
+            ExprKind::Axis(d, ax) => {
+                if let ExprKind::Thread(q) = d.kind {
+                    return self.dim3(q, *ax);
+                }
+                let d = self.expr(d);
+                format!("{d}.{}", ["x", "y", "z"][*ax as usize])
+            }
+            ExprKind::Tuple(_) => "0 /* tuple */".into(),
+            ExprKind::Thread(q) => match q {
+                ThreadQuery::Grid(1) => self.grid(0, false),
+                ThreadQuery::GridSize(1) => self.grid(0, true),
+                ThreadQuery::Grid(_) | ThreadQuery::GridSize(_) => "0 /* tuple */".into(),
+                ThreadQuery::WarpSize => "32u".into(),
+                ThreadQuery::LaneId => {
+                    if self.cuda() {
+                        "((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u)".into()
+                    } else {
+                        "((uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))) % 32u)".into()
+                    }
+                }
+                q => {
+                    let parts: Vec<String> = (0..3).map(|k| self.dim3(*q, k)).collect();
+                    if self.cuda() {
+                        format!("make_uint3({})", parts.join(", "))
+                    } else {
+                        format!("((uint3)({}))", parts.join(", "))
+                    }
+                }
+            },
+            ExprKind::Sync(kind, p) => {
+                let p = p.as_ref().map(|p| {
+                    let x = self.expr(p);
+                    format!("(({x}) != 0)")
+                });
+                match (kind, self.cuda()) {
+                    (SyncKind::Plain, true) => "__syncthreads()".into(),
+                    (SyncKind::Plain, false) => {
+                        "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into()
+                    }
+                    (k, true) => {
+                        format!("__syncthreads_{}({})", sync_name(*k), p.unwrap_or_default())
+                    }
+                    (k, false) => format!(
+                        "rb_syncthreads_{}(rb_sync, {})",
+                        sync_name(*k),
+                        p.unwrap_or_default()
+                    ),
+                }
+            }
+            ExprKind::Fence(kind) => match (kind, self.cuda()) {
+                (FenceKind::Device, true) => "__threadfence()".into(),
+                (FenceKind::Block, true) => "__threadfence_block()".into(),
+                (FenceKind::System, true) => "__threadfence_system()".into(),
+                (_, false) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
+            },
+            ExprKind::Math(f, args) => self.math(*f, args),
+            ExprKind::Atomic {
+                op,
+                array,
+                idx,
+                args,
+                site,
+            } => {
+                let name = self.accessor(&format!("atomic_{}", op.name()), *array);
+                let mut parts = vec![self.f.arrays[*array].c_name.clone()];
+                parts.extend(idx.iter().map(|x| self.expr(x)));
+                parts.extend(args.iter().map(|x| self.expr(x)));
+                parts.push(self.at(*site));
+                format!("{name}({})", parts.join(", "))
+            }
+            ExprKind::Call { func, args, .. } => {
+                let mut parts = vec!["rb_fault".to_string()];
+                parts.extend(args.iter().map(|x| self.expr(x)));
+                format!("{}({})", self.f.devices[*func].c_name, parts.join(", "))
+            }
+        }
+    }
+}
+
+fn sync_name(k: SyncKind) -> &'static str {
+    match k {
+        SyncKind::Count => "count",
+        SyncKind::And => "and",
+        SyncKind::Or => "or",
+        SyncKind::Plain => "",
+    }
+}

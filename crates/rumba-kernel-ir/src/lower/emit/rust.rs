@@ -1,0 +1,521 @@
+//! The simulator body: Rust tokens for today's coroutine engine, built on the low-level API
+//! (`ThreadCtx`, `View::get` / `set` / `atomic_*`).
+//!
+//! Every node is emitted with its user span (`quote_spanned!`), and every inferred type is
+//! written down (`let x: f32 = …`, literal suffixes, `ty::<T>(…)` around consts, record fields and
+//! device-function results), so rustc re-checks the macro's inference at the user's line.
+//! Integer `+ - * << >>` and unary `-` are emitted as `wrapping_*` (release-Rust semantics in
+//! every profile, the same as the C targets); `/` and `%` panic on zero and overflow, which the
+//! engine turns into a kernel fault.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::lower::Options;
+use crate::lower::ir::*;
+use crate::target::Scalar;
+
+struct R<'a> {
+    f: &'a Func,
+    k: &'a syn::Path,
+    thread: Ident,
+}
+
+/// The body: for a kernel, the statements of the per-thread closure (scalar parameters are
+/// re-bound from the `&T` the engine lends); for a device function, its body.
+pub fn body(f: &Func, opts: &Options) -> TokenStream {
+    let r = R {
+        f,
+        k: &opts.krate,
+        thread: f
+            .thread
+            .clone()
+            .unwrap_or_else(|| Ident::new("__rumba_thread", Span::call_site())),
+    };
+    let mut out = TokenStream::new();
+    if !f.is_device {
+        for p in &f.params {
+            if let Param::Value(l) = p {
+                let loc = &f.locals[*l];
+                let (name, ty) = (&loc.name, r.ty(&loc.ty));
+                let m = loc.mutable.then(|| quote!(mut));
+                out.extend(quote_spanned!(name.span()=> let #m #name: #ty = *#name;));
+            }
+        }
+    }
+    out.extend(r.block_inner(&f.body));
+    out
+}
+
+/// The Rust type of a value type.
+pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
+    match ty {
+        Ty::Scalar(s) => {
+            let id = Ident::new(s.rust_name(), Span::call_site());
+            quote!(#id)
+        }
+        Ty::Record(path) => path.parse().unwrap_or_else(|_| quote!(())),
+        Ty::Dim3 => quote!(#krate::kernel::Dim3),
+        Ty::Unit | Ty::Var(_) => quote!(()),
+        Ty::Tuple(v) => {
+            let parts = v.iter().map(|t| ty_tokens(t, krate));
+            quote!((#(#parts),*))
+        }
+    }
+}
+
+impl R<'_> {
+    fn ty(&self, ty: &Ty) -> TokenStream {
+        ty_tokens(ty, self.k)
+    }
+
+    fn block_inner(&self, b: &Block) -> TokenStream {
+        b.stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn block(&self, b: &Block) -> TokenStream {
+        let inner = self.block_inner(b);
+        quote!({ #inner })
+    }
+
+    fn array(&self, a: ArrayId) -> &Ident {
+        &self.f.arrays[a].name
+    }
+
+    fn index(&self, idx: &[Expr]) -> TokenStream {
+        let parts: Vec<TokenStream> = idx.iter().map(|e| self.expr(e)).collect();
+        if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            quote!((#(#parts),*))
+        }
+    }
+
+    fn stmt(&self, s: &Stmt) -> TokenStream {
+        let t = &self.thread;
+        match s {
+            Stmt::Let { local, init, span } => {
+                let l = &self.f.locals[*local];
+                let (name, ty) = (&l.name, self.ty(&l.ty));
+                let m = l.mutable.then(|| quote!(mut));
+                match init {
+                    Some(e) => {
+                        let v = self.expr(e);
+                        quote_spanned!(*span=> let #m #name: #ty = #v;)
+                    }
+                    None => quote_spanned!(*span=> let #m #name: #ty;),
+                }
+            }
+            Stmt::LetTuple { locals, init, span } => {
+                let names = locals.iter().map(|l| {
+                    let loc = &self.f.locals[*l];
+                    let n = &loc.name;
+                    if loc.mutable {
+                        quote!(mut #n)
+                    } else {
+                        quote!(#n)
+                    }
+                });
+                let tys = locals.iter().map(|l| self.ty(&self.f.locals[*l].ty));
+                let v = self.expr(init);
+                quote_spanned!(*span=> let (#(#names),*): (#(#tys),*) = #v;)
+            }
+            Stmt::ArrayDecl { array, span } => {
+                let a = &self.f.arrays[*array];
+                let name = &a.name;
+                let elem = self.ty(&a.elem);
+                let dims: Vec<TokenStream> = a
+                    .dims
+                    .iter()
+                    .map(|d| match d {
+                        DimSize::Lit(v) => {
+                            let l = Literal::usize_suffixed(*v as usize);
+                            quote!(#l)
+                        }
+                        DimSize::Const(c) => {
+                            let p = &self.f.consts[*c].path;
+                            quote!(#p)
+                        }
+                    })
+                    .collect();
+                let shape = if dims.len() == 1 {
+                    quote!(#(#dims)*)
+                } else {
+                    quote!((#(#dims),*))
+                };
+                match a.space {
+                    Space::Shared => {
+                        quote_spanned!(*span=> let #name = #t.shared_array::<#elem>(#shape);)
+                    }
+                    Space::Local => {
+                        quote_spanned!(*span=> let #name = #t.local_array::<#elem>(#shape);)
+                    }
+                    _ => quote_spanned!(*span=> let #name = #t.dynamic_shared::<#elem>();),
+                }
+            }
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                span,
+                ..
+            } => match place {
+                Place::Local(l, _) => {
+                    let loc = &self.f.locals[*l];
+                    let name = &loc.name;
+                    let v = self.expr(value);
+                    match op {
+                        None => quote_spanned!(*span=> #name = #v;),
+                        Some(op) => {
+                            let cur = quote!(#name);
+                            let e = self.binary(*op, &loc.ty, cur, v, *span);
+                            quote_spanned!(*span=> #name = #e;)
+                        }
+                    }
+                }
+                Place::Index { array, idx, .. } => {
+                    let a = self.array(*array);
+                    let i = self.index(idx);
+                    let v = self.expr(value);
+                    match op {
+                        None => quote_spanned!(*span=> #a.set(#i, #v);),
+                        Some(op) => {
+                            let elem = self.f.arrays[*array].elem.clone();
+                            let ety = self.ty(&value.ty);
+                            let cur = quote!(#a.get(__rumba_i));
+                            let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
+                            quote_spanned!(*span=> {
+                                let __rumba_i = #i;
+                                let __rumba_v: #ety = #v;
+                                #a.set(__rumba_i, #e);
+                            })
+                        }
+                    }
+                }
+            },
+            Stmt::Expr(e) => {
+                let v = self.expr(e);
+                quote_spanned!(e.span=> #v;)
+            }
+            Stmt::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
+                let c = self.expr(cond);
+                let a = self.block(then);
+                match els {
+                    Some(b) => {
+                        let b = self.block(b);
+                        quote_spanned!(*span=> if #c #a else #b)
+                    }
+                    None => quote_spanned!(*span=> if #c #a),
+                }
+            }
+            Stmt::While { cond, body, span } => {
+                let c = self.expr(cond);
+                let b = self.block(body);
+                quote_spanned!(*span=> while #c #b)
+            }
+            Stmt::Loop { body, span } => {
+                let b = self.block(body);
+                quote_spanned!(*span=> loop #b)
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                inclusive,
+                step,
+                body,
+                span,
+            } => {
+                let v = &self.f.locals[*var].name;
+                let (s, e) = (self.expr(start), self.expr(end));
+                let range = if *inclusive {
+                    quote!((#s)..=(#e))
+                } else {
+                    quote!((#s)..(#e))
+                };
+                let it = match step {
+                    Some((k, _)) => {
+                        let k = self.expr(k);
+                        quote!((#range).step_by(#k))
+                    }
+                    None => range,
+                };
+                let b = self.block(body);
+                quote_spanned!(*span=> for #v in #it #b)
+            }
+            Stmt::Break(span) => quote_spanned!(*span=> break;),
+            Stmt::Continue(span) => quote_spanned!(*span=> continue;),
+            Stmt::Return(v, span) => match v {
+                Some(e) => {
+                    let e = self.expr(e);
+                    quote_spanned!(*span=> return #e;)
+                }
+                None => quote_spanned!(*span=> return;),
+            },
+            Stmt::Assert {
+                cond, site, span, ..
+            } => {
+                let c = self.expr(cond);
+                let msg = format!("assertion failed: {}", self.f.sites[*site].what);
+                quote_spanned!(*span=> if !(#c) { ::core::panic!(#msg) })
+            }
+            Stmt::Block(b) => self.block(b),
+        }
+    }
+
+    fn int_lit(&self, v: i128, s: Scalar, span: Span) -> TokenStream {
+        let (min, _) = s.int_range();
+        let ty = Ident::new(s.rust_name(), span);
+        if s == Scalar::Bool {
+            return if v != 0 { quote!(true) } else { quote!(false) };
+        }
+        if v == min && v < 0 {
+            return quote_spanned!(span=> #ty::MIN);
+        }
+        let mut lit = Literal::u128_unsuffixed(v.unsigned_abs());
+        lit.set_span(span);
+        let suffixed: TokenStream = format!("{}{}", v.unsigned_abs(), s.rust_name())
+            .parse()
+            .unwrap_or_else(|_| quote!(#lit));
+        let suffixed = respan(suffixed, span);
+        if v < 0 {
+            quote_spanned!(span=> (-#suffixed))
+        } else {
+            suffixed
+        }
+    }
+
+    fn float_lit(&self, v: f64, s: Scalar, span: Span) -> TokenStream {
+        let ty = Ident::new(s.rust_name(), span);
+        if v.is_nan() {
+            return quote_spanned!(span=> #ty::NAN);
+        }
+        if v.is_infinite() {
+            return if v > 0.0 {
+                quote_spanned!(span=> #ty::INFINITY)
+            } else {
+                quote_spanned!(span=> #ty::NEG_INFINITY)
+            };
+        }
+        let mut lit = if s == Scalar::F32 {
+            Literal::f32_suffixed((v as f32).abs())
+        } else {
+            Literal::f64_suffixed(v.abs())
+        };
+        lit.set_span(span);
+        if v.is_sign_negative() {
+            quote_spanned!(span=> (-#lit))
+        } else {
+            quote!(#lit)
+        }
+    }
+
+    fn binary(
+        &self,
+        op: BinOp,
+        ty: &Ty,
+        a: TokenStream,
+        b: TokenStream,
+        span: Span,
+    ) -> TokenStream {
+        let int = ty.scalar().is_some_and(|s| s.is_int());
+        let m = |name: &str| format_ident!("{}", name, span = span);
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul if int => {
+                let f = m(match op {
+                    BinOp::Add => "wrapping_add",
+                    BinOp::Sub => "wrapping_sub",
+                    _ => "wrapping_mul",
+                });
+                quote_spanned!(span=> (#a).#f(#b))
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let f = m(if op == BinOp::Shl {
+                    "wrapping_shl"
+                } else {
+                    "wrapping_shr"
+                });
+                quote_spanned!(span=> (#a).#f((#b) as u32))
+            }
+            _ => {
+                let o: TokenStream = op.symbol().parse().expect("operator");
+                let o = respan(o, span);
+                quote_spanned!(span=> (#a #o #b))
+            }
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> TokenStream {
+        let span = e.span;
+        let k = self.k;
+        let t = &self.thread;
+        match &e.kind {
+            ExprKind::Int(v) => self.int_lit(*v, e.ty.scalar().unwrap_or(Scalar::I32), span),
+            ExprKind::Float(v) => self.float_lit(*v, e.ty.scalar().unwrap_or(Scalar::F64), span),
+            ExprKind::Bool(b) => quote_spanned!(span=> #b),
+            ExprKind::Local(l) => {
+                let mut n = self.f.locals[*l].name.clone();
+                n.set_span(span);
+                quote!(#n)
+            }
+            ExprKind::Const(c) => {
+                let p = &self.f.consts[*c].path;
+                if e.ty == Ty::Unit {
+                    // Only converted with `as`: its type is rustc's business.
+                    return quote_spanned!(span=> #p);
+                }
+                let ty = self.ty(&e.ty);
+                quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>(#p))
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.expr(a);
+                match op {
+                    UnOp::Neg if a.ty.scalar().is_some_and(|s| s.is_int()) => {
+                        quote_spanned!(span=> (#x).wrapping_neg())
+                    }
+                    UnOp::Neg => quote_spanned!(span=> (-#x)),
+                    UnOp::Not => quote_spanned!(span=> (!#x)),
+                }
+            }
+            ExprKind::Binary(op, a, b, _) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                self.binary(*op, &a.ty, x, y, span)
+            }
+            ExprKind::Cast(a, s) => {
+                let x = self.expr(a);
+                let ty = Ident::new(s.rust_name(), span);
+                quote_spanned!(span=> ((#x) as #ty))
+            }
+            ExprKind::Select(c, a, b) => {
+                let (c, a, b) = (self.expr(c), self.expr(a), self.expr(b));
+                quote_spanned!(span=> (if #c { #a } else { #b }))
+            }
+            ExprKind::Index { array, idx, .. } => {
+                let a = self.array(*array);
+                let i = self.index(idx);
+                quote_spanned!(span=> #a.get(#i))
+            }
+            ExprKind::Len(a) => {
+                let a = self.array(*a);
+                quote_spanned!(span=> #a.len())
+            }
+            ExprKind::Size(a) => {
+                let a = self.array(*a);
+                quote_spanned!(span=> #a.size())
+            }
+            ExprKind::Shape(a, ax) => {
+                let a = self.array(*a);
+                let ax = Literal::usize_unsuffixed(*ax);
+                quote_spanned!(span=> #a.shape()[#ax])
+            }
+            ExprKind::Field(r, name) => {
+                let r = self.expr(r);
+                let ty = self.ty(&e.ty);
+                quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>((#r).#name))
+            }
+            ExprKind::Axis(d, ax) => {
+                let d = self.expr(d);
+                let f = Ident::new(["x", "y", "z"][*ax as usize], span);
+                quote_spanned!(span=> (#d).#f)
+            }
+            ExprKind::Tuple(v) => {
+                let parts = v.iter().map(|x| self.expr(x));
+                quote_spanned!(span=> (#(#parts),*))
+            }
+            ExprKind::Thread(q) => {
+                let m = Ident::new(
+                    &match q {
+                        ThreadQuery::ThreadIdx => "thread_idx".to_string(),
+                        ThreadQuery::BlockIdx => "block_idx".into(),
+                        ThreadQuery::BlockDim => "block_dim".into(),
+                        ThreadQuery::GridDim => "grid_dim".into(),
+                        ThreadQuery::Grid(n) => format!("grid{n}"),
+                        ThreadQuery::GridSize(n) => format!("gridsize{n}"),
+                        ThreadQuery::WarpSize => "warp_size".into(),
+                        ThreadQuery::LaneId => "lane_id".into(),
+                    },
+                    span,
+                );
+                quote_spanned!(span=> #t.#m())
+            }
+            ExprKind::Sync(kind, p) => {
+                let m = Ident::new(
+                    match kind {
+                        SyncKind::Plain => "syncthreads",
+                        SyncKind::Count => "syncthreads_count",
+                        SyncKind::And => "syncthreads_and",
+                        SyncKind::Or => "syncthreads_or",
+                    },
+                    span,
+                );
+                let p = p.as_ref().map(|p| self.expr(p));
+                quote_spanned!(span=> #t.#m(#p))
+            }
+            ExprKind::Fence(kind) => {
+                let m = Ident::new(
+                    match kind {
+                        FenceKind::Device => "threadfence",
+                        FenceKind::Block => "threadfence_block",
+                        FenceKind::System => "threadfence_system",
+                    },
+                    span,
+                );
+                quote_spanned!(span=> #t.#m())
+            }
+            ExprKind::Math(f, args) => {
+                let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
+                let ty = Ident::new(s.rust_name(), span);
+                let name = match f {
+                    MathFn::Abs if s.is_int() => "wrapping_abs",
+                    f => f.name(),
+                };
+                let m = Ident::new(name, span);
+                let a = args.iter().map(|x| self.expr(x));
+                quote_spanned!(span=> <#ty>::#m(#(#a),*))
+            }
+            ExprKind::Atomic {
+                op,
+                array,
+                idx,
+                args,
+                ..
+            } => {
+                let a = self.array(*array);
+                let m = format_ident!("atomic_{}", op.name(), span = span);
+                let i = self.index(idx);
+                let v = args.iter().map(|x| self.expr(x));
+                quote_spanned!(span=> #a.#m(#i, #(#v),*))
+            }
+            ExprKind::Call {
+                func,
+                pass_thread,
+                args,
+            } => {
+                let p = &self.f.devices[*func].path;
+                let th = pass_thread.then(|| quote!(#t,));
+                let a = args.iter().map(|x| self.expr(x));
+                if e.ty == Ty::Unit {
+                    quote_spanned!(span=> #p(#th #(#a),*))
+                } else {
+                    let ty = self.ty(&e.ty);
+                    quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>(#p(#th #(#a),*)))
+                }
+            }
+        }
+    }
+}
+
+/// Sets the span of every token.
+fn respan(ts: TokenStream, span: Span) -> TokenStream {
+    ts.into_iter()
+        .map(|mut tt| {
+            tt.set_span(span);
+            tt
+        })
+        .collect()
+}

@@ -1,0 +1,763 @@
+//! The typed IR: a structured tree close to the Rust it came from (every node keeps its span),
+//! with names resolved (locals, arrays, consts, device functions, records), all types known and
+//! every checked operation numbered as a fault site.
+//!
+//! Built by [`parse`](super::parse), read by the analyses and the three emitters. Block-valued
+//! expressions that contain statements are already desugared into a `let` without initialiser
+//! plus assignments, so expressions are side-effect-ordered trees the C emitters can print as
+//! C expressions.
+
+use proc_macro2::{Ident, Span};
+
+use crate::target::Scalar;
+
+/// Index of a local variable in [`Func::locals`].
+pub type LocalId = usize;
+/// Index of an array in [`Func::arrays`].
+pub type ArrayId = usize;
+/// Index of a fault site in [`Func::sites`].
+pub type SiteId = usize;
+
+/// A value type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    /// An element type.
+    Scalar(Scalar),
+    /// A record (`#[rumba::record]` struct), by its Rust path as written.
+    Record(String),
+    /// `Dim3` (`t.thread_idx()` and friends): three `u32`.
+    Dim3,
+    /// No value.
+    Unit,
+    /// A tuple (only as the value of `let (a, b) = …`).
+    Tuple(Vec<Ty>),
+    /// A type variable; exists only during inference (never in a finished [`Func`]).
+    Var(u32),
+}
+
+impl Ty {
+    /// The scalar, if this is one.
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
+/// Where an array lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Space {
+    /// A kernel parameter `&Arr<T>` (read-only) or `&mut Arr<T>`.
+    Global {
+        /// `&mut`.
+        writable: bool,
+    },
+    /// A kernel parameter `&ConstArr<T>`.
+    Const,
+    /// `t.shared_array::<T>(shape)`.
+    Shared,
+    /// `t.dynamic_shared::<T>()`.
+    DynamicShared,
+    /// `t.local_array::<T>(shape)`.
+    Local,
+}
+
+/// One dimension of a fixed-shape (shared or local) array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DimSize {
+    /// A literal.
+    Lit(u64),
+    /// A const item by path (its `#define` name).
+    Const(usize),
+}
+
+/// An array: a parameter or an in-kernel allocation.
+#[derive(Debug, Clone)]
+pub struct Array {
+    /// The Rust name.
+    pub name: Ident,
+    /// The C name (unique in the function).
+    pub c_name: String,
+    /// Memory space.
+    pub space: Space,
+    /// Element type.
+    pub elem: Ty,
+    /// Number of index components (fixed-shape arrays: their dimensions).
+    pub rank: usize,
+    /// Fixed shape (shared and local arrays).
+    pub dims: Vec<DimSize>,
+    /// Whether the kernel writes it.
+    pub written: bool,
+}
+
+/// A local variable (scalars, records, `Dim3`).
+#[derive(Debug, Clone)]
+pub struct Local {
+    /// The Rust name.
+    pub name: Ident,
+    /// The C name (unique in the function: shadowing renames).
+    pub c_name: String,
+    /// Type.
+    pub ty: Ty,
+    /// `let mut`.
+    pub mutable: bool,
+}
+
+/// A const item named by path.
+#[derive(Debug, Clone)]
+pub struct ConstUse {
+    /// The path as written (`TPB`, `crate::cfg::N`).
+    pub path: syn::Path,
+    /// Its `#define` name in C.
+    pub c_name: String,
+    /// Its type as inferred (rustc checks it).
+    pub ty: Scalar,
+}
+
+/// A `#[rumba::device]` function called by path.
+#[derive(Debug, Clone)]
+pub struct DeviceUse {
+    /// The path as written.
+    pub path: syn::Path,
+    /// The C name of the function (`dev_` + last segment).
+    pub c_name: String,
+}
+
+/// A record type named in the function.
+#[derive(Debug, Clone)]
+pub struct RecordUse {
+    /// The Rust path as written.
+    pub path: syn::Path,
+    /// The C type name (last segment).
+    pub c_name: String,
+}
+
+/// What a fault site is (for messages).
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Description: the operation, the array, the source text and location.
+    pub what: String,
+}
+
+/// A function parameter.
+#[derive(Debug, Clone)]
+pub enum Param {
+    /// `t: &Thread` (not passed to C).
+    Thread(Ident),
+    /// An array parameter.
+    Array(ArrayId),
+    /// A scalar or record by value (the local it binds).
+    Value(LocalId),
+}
+
+/// A lowered kernel or device function.
+#[derive(Debug, Clone)]
+pub struct Func {
+    /// Name.
+    pub name: Ident,
+    /// Whether this is a `#[rumba::device]` function.
+    pub is_device: bool,
+    /// Parameters in order.
+    pub params: Vec<Param>,
+    /// Return type (device functions; `Unit` for kernels).
+    pub ret: Ty,
+    /// The body.
+    pub body: Block,
+    /// Locals.
+    pub locals: Vec<Local>,
+    /// Arrays.
+    pub arrays: Vec<Array>,
+    /// Consts named by path.
+    pub consts: Vec<ConstUse>,
+    /// Device functions called.
+    pub devices: Vec<DeviceUse>,
+    /// Records named.
+    pub records: Vec<RecordUse>,
+    /// Fault sites.
+    pub sites: Vec<Site>,
+    /// The `&Thread` parameter's name, if any.
+    pub thread: Option<Ident>,
+}
+
+/// A block of statements.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Statements in order.
+    pub stmts: Vec<Stmt>,
+}
+
+/// A statement.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // a tree built once per macro expansion
+pub enum Stmt {
+    /// `let` of one local (tuple patterns become several, initialised from a tuple value).
+    Let {
+        /// The local.
+        local: LocalId,
+        /// Initial value.
+        init: Option<Expr>,
+        /// Span of the `let`.
+        span: Span,
+    },
+    /// `let (a, b) = <tuple-valued expression>` (e.g. `t.grid2()`), element by element.
+    LetTuple {
+        /// The locals, in order.
+        locals: Vec<LocalId>,
+        /// The tuple value.
+        init: Expr,
+        /// Span.
+        span: Span,
+    },
+    /// An in-kernel array: `let s = t.shared_array::<f32>((16, 16));`.
+    ArrayDecl {
+        /// The array.
+        array: ArrayId,
+        /// Span.
+        span: Span,
+    },
+    /// `place = value` or `place op= value`.
+    Assign {
+        /// Target.
+        place: Place,
+        /// Compound operator.
+        op: Option<BinOp>,
+        /// Value.
+        value: Expr,
+        /// Fault site of a compound integer `/=` or `%=`.
+        site: Option<SiteId>,
+        /// Span.
+        span: Span,
+    },
+    /// An expression evaluated for its effect.
+    Expr(Expr),
+    /// `if` / `else`.
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Then branch.
+        then: Block,
+        /// Else branch.
+        els: Option<Block>,
+        /// Span.
+        span: Span,
+    },
+    /// `while cond { … }`.
+    While {
+        /// Condition.
+        cond: Expr,
+        /// Body.
+        body: Block,
+        /// Span.
+        span: Span,
+    },
+    /// `loop { … }`.
+    Loop {
+        /// Body.
+        body: Block,
+        /// Span.
+        span: Span,
+    },
+    /// `for var in start..end` / `..=` / `(start..end).step_by(step)`.
+    For {
+        /// Loop variable.
+        var: LocalId,
+        /// Start.
+        start: Expr,
+        /// End.
+        end: Expr,
+        /// `..=`.
+        inclusive: bool,
+        /// `step_by` argument (`usize`) and its fault site.
+        step: Option<(Expr, SiteId)>,
+        /// Body.
+        body: Block,
+        /// Span.
+        span: Span,
+    },
+    /// `break`.
+    Break(Span),
+    /// `continue`.
+    Continue(Span),
+    /// `return` / `return v`.
+    Return(Option<Expr>, Span),
+    /// `assert!(cond)`.
+    Assert {
+        /// Condition.
+        cond: Expr,
+        /// Fault site.
+        site: SiteId,
+        /// The tokens as written, for the Rust output.
+        tokens: proc_macro2::TokenStream,
+        /// Span.
+        span: Span,
+    },
+    /// A nested block.
+    Block(Block),
+}
+
+/// An assignable place.
+#[derive(Debug, Clone)]
+pub enum Place {
+    /// A local.
+    Local(LocalId, Span),
+    /// An array element.
+    Index {
+        /// The array.
+        array: ArrayId,
+        /// Index components (`usize`).
+        idx: Vec<Expr>,
+        /// Fault site.
+        site: SiteId,
+        /// Span.
+        span: Span,
+    },
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl BinOp {
+    /// A comparison (result `bool`, operands of one type).
+    pub fn is_compare(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+
+    /// The operator's symbol.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `!x`
+    Not,
+}
+
+/// Which of the thread-context queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadQuery {
+    /// `t.thread_idx()`
+    ThreadIdx,
+    /// `t.block_idx()`
+    BlockIdx,
+    /// `t.block_dim()`
+    BlockDim,
+    /// `t.grid_dim()`
+    GridDim,
+    /// `t.grid1()` … `t.grid3()` (1 to 3)
+    Grid(u8),
+    /// `t.gridsize1()` … `t.gridsize3()`
+    GridSize(u8),
+    /// `t.warp_size()`
+    WarpSize,
+    /// `t.lane_id()`
+    LaneId,
+}
+
+/// Barriers with a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncKind {
+    /// `syncthreads()`
+    Plain,
+    /// `syncthreads_count(p)`
+    Count,
+    /// `syncthreads_and(p)`
+    And,
+    /// `syncthreads_or(p)`
+    Or,
+}
+
+/// Fences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FenceKind {
+    /// `threadfence()`
+    Device,
+    /// `threadfence_block()`
+    Block,
+    /// `threadfence_system()`
+    System,
+}
+
+/// Atomic operations (the `View::atomic_*` methods).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// `atomic_add`
+    Add,
+    /// `atomic_sub`
+    Sub,
+    /// `atomic_min`
+    Min,
+    /// `atomic_max`
+    Max,
+    /// `atomic_and`
+    And,
+    /// `atomic_or`
+    Or,
+    /// `atomic_xor`
+    Xor,
+    /// `atomic_exch`
+    Exch,
+    /// `atomic_cas` (two value arguments)
+    Cas,
+    /// `atomic_inc` (bound)
+    Inc,
+    /// `atomic_dec` (bound)
+    Dec,
+}
+
+impl AtomicOp {
+    /// The method-name suffix (`add`, `cas`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Exch => "exch",
+            AtomicOp::Cas => "cas",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+        }
+    }
+
+    /// Whether only integer element types have it.
+    pub fn int_only(self) -> bool {
+        matches!(
+            self,
+            AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Inc | AtomicOp::Dec
+        )
+    }
+}
+
+/// Math functions (methods on scalars).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MathFn {
+    /// `min`
+    Min,
+    /// `max`
+    Max,
+    /// `abs`
+    Abs,
+    /// `sqrt`
+    Sqrt,
+    /// `exp`
+    Exp,
+    /// `ln`
+    Ln,
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `tan`
+    Tan,
+    /// `powf`
+    Powf,
+    /// `powi` (i32 exponent)
+    Powi,
+    /// `floor`
+    Floor,
+    /// `ceil`
+    Ceil,
+    /// `round`
+    Round,
+    /// `mul_add`
+    MulAdd,
+    /// `is_nan`
+    IsNan,
+    /// `wrapping_add`
+    WrappingAdd,
+    /// `wrapping_sub`
+    WrappingSub,
+    /// `wrapping_mul`
+    WrappingMul,
+    /// `wrapping_neg`
+    WrappingNeg,
+}
+
+impl MathFn {
+    /// Looks a method name up.
+    pub fn from_name(name: &str) -> Option<MathFn> {
+        Some(match name {
+            "min" => MathFn::Min,
+            "max" => MathFn::Max,
+            "abs" => MathFn::Abs,
+            "sqrt" => MathFn::Sqrt,
+            "exp" => MathFn::Exp,
+            "ln" => MathFn::Ln,
+            "sin" => MathFn::Sin,
+            "cos" => MathFn::Cos,
+            "tan" => MathFn::Tan,
+            "powf" => MathFn::Powf,
+            "powi" => MathFn::Powi,
+            "floor" => MathFn::Floor,
+            "ceil" => MathFn::Ceil,
+            "round" => MathFn::Round,
+            "mul_add" => MathFn::MulAdd,
+            "is_nan" => MathFn::IsNan,
+            "wrapping_add" => MathFn::WrappingAdd,
+            "wrapping_sub" => MathFn::WrappingSub,
+            "wrapping_mul" => MathFn::WrappingMul,
+            "wrapping_neg" => MathFn::WrappingNeg,
+            _ => return None,
+        })
+    }
+
+    /// The Rust method name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Min => "min",
+            MathFn::Max => "max",
+            MathFn::Abs => "abs",
+            MathFn::Sqrt => "sqrt",
+            MathFn::Exp => "exp",
+            MathFn::Ln => "ln",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::Powf => "powf",
+            MathFn::Powi => "powi",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Round => "round",
+            MathFn::MulAdd => "mul_add",
+            MathFn::IsNan => "is_nan",
+            MathFn::WrappingAdd => "wrapping_add",
+            MathFn::WrappingSub => "wrapping_sub",
+            MathFn::WrappingMul => "wrapping_mul",
+            MathFn::WrappingNeg => "wrapping_neg",
+        }
+    }
+
+    /// Number of arguments besides the receiver.
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Min
+            | MathFn::Max
+            | MathFn::Powf
+            | MathFn::Powi
+            | MathFn::WrappingAdd
+            | MathFn::WrappingSub
+            | MathFn::WrappingMul => 1,
+            MathFn::MulAdd => 2,
+            _ => 0,
+        }
+    }
+
+    /// Float-only functions.
+    pub fn float_only(self) -> bool {
+        !matches!(
+            self,
+            MathFn::Min
+                | MathFn::Max
+                | MathFn::Abs
+                | MathFn::WrappingAdd
+                | MathFn::WrappingSub
+                | MathFn::WrappingMul
+                | MathFn::WrappingNeg
+        )
+    }
+
+    /// Integer-only functions.
+    pub fn int_only(self) -> bool {
+        matches!(
+            self,
+            MathFn::WrappingAdd | MathFn::WrappingSub | MathFn::WrappingMul | MathFn::WrappingNeg
+        )
+    }
+}
+
+/// A typed expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Its type (resolved).
+    pub ty: Ty,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Expression kinds.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// An integer literal (the value, already negated for `-lit`).
+    Int(i128),
+    /// A float literal.
+    Float(f64),
+    /// `true` / `false`.
+    Bool(bool),
+    /// A local.
+    Local(LocalId),
+    /// A const item.
+    Const(usize),
+    /// A unary operation.
+    Unary(UnOp, Box<Expr>),
+    /// A binary operation; `site` for integer `/` and `%`.
+    Binary(BinOp, Box<Expr>, Box<Expr>, Option<SiteId>),
+    /// `e as T`.
+    Cast(Box<Expr>, Scalar),
+    /// `if c { a } else { b }` with pure branches.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// An array element.
+    Index {
+        /// The array.
+        array: ArrayId,
+        /// Index components.
+        idx: Vec<Expr>,
+        /// Fault site.
+        site: SiteId,
+    },
+    /// `a.len()`
+    Len(ArrayId),
+    /// `a.size()`
+    Size(ArrayId),
+    /// `a.shape()[k]`
+    Shape(ArrayId, usize),
+    /// `r.field`
+    Field(Box<Expr>, Ident),
+    /// `d.x` / `.y` / `.z` of a `Dim3`.
+    Axis(Box<Expr>, u8),
+    /// A tuple (only directly under `let (a, b) =`).
+    Tuple(Vec<Expr>),
+    /// A thread-context query.
+    Thread(ThreadQuery),
+    /// A barrier (returns `i32` except the plain one).
+    Sync(SyncKind, Option<Box<Expr>>),
+    /// A fence.
+    Fence(FenceKind),
+    /// A math method: the receiver and the other arguments.
+    Math(MathFn, Vec<Expr>),
+    /// An atomic read-modify-write.
+    Atomic {
+        /// Operation.
+        op: AtomicOp,
+        /// The array.
+        array: ArrayId,
+        /// Index components.
+        idx: Vec<Expr>,
+        /// Value arguments (1, or 2 for `cas`).
+        args: Vec<Expr>,
+        /// Fault site.
+        site: SiteId,
+    },
+    /// A call of a `#[rumba::device]` function.
+    Call {
+        /// Index into [`Func::devices`].
+        func: usize,
+        /// Whether the thread context is passed first.
+        pass_thread: bool,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+}
+
+impl Expr {
+    /// Whether evaluating this may have an effect other than a fault (atomics, barriers, fences).
+    pub fn has_effect(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| {
+            if matches!(
+                e.kind,
+                ExprKind::Atomic { .. } | ExprKind::Sync(..) | ExprKind::Fence(_)
+            ) {
+                found = true;
+            }
+        });
+        found
+    }
+
+    /// Calls `f` on this expression and every sub-expression (pre-order).
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => a.visit(f),
+            ExprKind::Axis(a, _) => a.visit(f),
+            ExprKind::Binary(_, a, b, _) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Select(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Index { idx, .. } => idx.iter().for_each(|e| e.visit(f)),
+            ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
+                v.iter().for_each(|e| e.visit(f))
+            }
+            ExprKind::Atomic { idx, args, .. } => {
+                idx.iter().chain(args).for_each(|e| e.visit(f));
+            }
+            ExprKind::Sync(_, Some(p)) => p.visit(f),
+            _ => {}
+        }
+    }
+}

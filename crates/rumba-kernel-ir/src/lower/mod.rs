@@ -1,0 +1,91 @@
+//! The front end and the emitters (feature `lower`).
+//!
+//! [`lower_kernel`] / [`lower_device`] run the whole pipeline on a parsed function:
+//! 1. [`parse`]: the subset check — every construct outside the subset is a spanned
+//!    `syn::Error` saying what to write instead, all of them combined — plus name resolution and
+//!    type inference ([`infer`]) into the typed IR ([`ir`]);
+//! 2. [`analysis`]: block-uniformity of values and barriers, and the locals that live across a
+//!    barrier (what a work-item-loop emitter needs);
+//! 3. [`emit`]: the simulator body (Rust tokens), CUDA C and OpenCL C.
+
+pub mod analysis;
+pub mod emit;
+pub mod infer;
+pub mod ir;
+mod parse;
+
+use crate::target::Target;
+
+/// Everything generated for one function.
+#[derive(Debug, Clone)]
+pub struct Lowered {
+    /// The typed IR.
+    pub func: ir::Func,
+    /// The analyses.
+    pub analysis: analysis::Analysis,
+    /// The per-thread Rust body (a kernel: the closure's statements; a device function: its
+    /// body), with the user's spans.
+    pub rust_body: proc_macro2::TokenStream,
+    /// The function's CUDA C text (without the prelude the runtime adds: header, `#define`s of
+    /// consts, record typedefs, device functions).
+    pub cuda: String,
+    /// The function's OpenCL C text (same).
+    pub opencl: String,
+}
+
+impl Lowered {
+    /// The C text for `target`.
+    pub fn c_text(&self, target: Target) -> &str {
+        match target {
+            Target::Cuda => &self.cuda,
+            Target::OpenCl => &self.opencl,
+        }
+    }
+}
+
+/// Options of the emitters.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The path of the `rumba` crate in the generated Rust (`::rumba`).
+    pub krate: syn::Path,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            krate: syn::parse_quote!(::rumba),
+        }
+    }
+}
+
+fn run(item: &syn::ItemFn, kind: parse::FnKind, opts: &Options) -> syn::Result<Lowered> {
+    let func = parse::parse_fn(item, kind)?;
+    let analysis = analysis::analyse(&func);
+    let rust_body = emit::rust::body(&func, opts);
+    let cuda = emit::c::function(&func, Target::Cuda);
+    let opencl = emit::c::function(&func, Target::OpenCl);
+    Ok(Lowered {
+        func,
+        analysis,
+        rust_body,
+        cuda,
+        opencl,
+    })
+}
+
+/// Lowers a `#[rumba::kernel]` function.
+///
+/// # Errors
+/// Every construct outside the subset and every type conflict, as one combined `syn::Error`
+/// (each part spanned at its construct).
+pub fn lower_kernel(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> {
+    run(item, parse::FnKind::Kernel, opts)
+}
+
+/// Lowers a `#[rumba::device]` function.
+///
+/// # Errors
+/// As [`lower_kernel`].
+pub fn lower_device(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> {
+    run(item, parse::FnKind::Device, opts)
+}

@@ -1,0 +1,400 @@
+//! Method calls (thread context, arrays, math) and calls of `#[rumba::device]` functions.
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+
+use super::expr::space_name;
+use super::{Cx, FnKind};
+use crate::lower::infer::{Kind, Need};
+use crate::lower::ir::*;
+use crate::target::Scalar;
+
+const USIZE: Ty = Ty::Scalar(Scalar::Usize);
+const U32: Ty = Ty::Scalar(Scalar::U32);
+const I32: Ty = Ty::Scalar(Scalar::I32);
+
+fn mk(kind: ExprKind, ty: Ty, span: Span) -> Expr {
+    Expr { kind, ty, span }
+}
+
+impl Cx {
+    pub(crate) fn method_call(&mut self, m: &syn::ExprMethodCall) -> Expr {
+        let span = m.span();
+        let method = m.method.to_string();
+        if self.is_thread(&m.receiver) {
+            return self.thread_method(m, &method, span);
+        }
+        if let Some(a) = self.lookup_array(&m.receiver) {
+            return self.array_method(m, a, &method, span);
+        }
+        if let Some(f) = MathFn::from_name(&method) {
+            let recv = self.expr(&m.receiver);
+            let args: Vec<&syn::Expr> = m.args.iter().collect();
+            return self.math(f, recv, &args, span);
+        }
+        self.err(
+            m.method.span(),
+            format!("method `{method}` is not part of the kernel subset: numbers have `min max abs sqrt exp ln sin cos tan powf powi floor ceil round mul_add is_nan wrapping_add wrapping_sub wrapping_mul wrapping_neg`"),
+        );
+        self.placeholder(span)
+    }
+
+    fn no_args(&mut self, m: &syn::ExprMethodCall) {
+        if !m.args.is_empty() {
+            self.err(m.args.span(), format!("`{}` takes no arguments", m.method));
+        }
+    }
+
+    fn thread_method(&mut self, m: &syn::ExprMethodCall, method: &str, span: Span) -> Expr {
+        let q = |q: ThreadQuery, ty: Ty| mk(ExprKind::Thread(q), ty, span);
+        let tuple = |n: u8| Ty::Tuple(vec![USIZE; n as usize]);
+        let e = match method {
+            "thread_idx" => q(ThreadQuery::ThreadIdx, Ty::Dim3),
+            "block_idx" => q(ThreadQuery::BlockIdx, Ty::Dim3),
+            "block_dim" => q(ThreadQuery::BlockDim, Ty::Dim3),
+            "grid_dim" => q(ThreadQuery::GridDim, Ty::Dim3),
+            "grid1" => q(ThreadQuery::Grid(1), USIZE),
+            "grid2" => q(ThreadQuery::Grid(2), tuple(2)),
+            "grid3" => q(ThreadQuery::Grid(3), tuple(3)),
+            "gridsize1" => q(ThreadQuery::GridSize(1), USIZE),
+            "gridsize2" => q(ThreadQuery::GridSize(2), tuple(2)),
+            "gridsize3" => q(ThreadQuery::GridSize(3), tuple(3)),
+            "warp_size" => q(ThreadQuery::WarpSize, U32),
+            "lane_id" => q(ThreadQuery::LaneId, U32),
+            "threadfence" | "threadfence_block" | "threadfence_system" => {
+                let k = match method {
+                    "threadfence" => FenceKind::Device,
+                    "threadfence_block" => FenceKind::Block,
+                    _ => FenceKind::System,
+                };
+                self.no_args(m);
+                return mk(ExprKind::Fence(k), Ty::Unit, span);
+            }
+            "syncthreads" | "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+                if self.fn_kind() == FnKind::Device {
+                    self.err(span, "barriers inside `#[rumba::device]` functions are not supported in this version: call `syncthreads` in the kernel");
+                }
+                if method == "syncthreads" {
+                    self.no_args(m);
+                    return mk(ExprKind::Sync(SyncKind::Plain, None), Ty::Unit, span);
+                }
+                let kind = match method {
+                    "syncthreads_count" => SyncKind::Count,
+                    "syncthreads_and" => SyncKind::And,
+                    _ => SyncKind::Or,
+                };
+                if m.args.len() != 1 {
+                    self.err(
+                        span,
+                        format!("`{method}` takes one predicate (`bool` or an integer)"),
+                    );
+                    return self.placeholder(span);
+                }
+                let p = self.expr(&m.args[0]);
+                self.need(
+                    &p.ty,
+                    Need::IntOrBool,
+                    m.args[0].span(),
+                    format!("the predicate of `{method}`"),
+                );
+                return mk(ExprKind::Sync(kind, Some(Box::new(p))), I32, span);
+            }
+            "shared_array" | "local_array" | "dynamic_shared" => {
+                self.err(
+                    span,
+                    format!("bind the array to a name: `let s = t.{method}::<f32>(…);`"),
+                );
+                return self.placeholder(span);
+            }
+            other => {
+                self.err(
+                    m.method.span(),
+                    format!("`{other}` is not a thread-context method of the kernel subset: use thread_idx block_idx block_dim grid_dim grid1-3 gridsize1-3 warp_size lane_id syncthreads* threadfence* shared_array local_array dynamic_shared"),
+                );
+                return self.placeholder(span);
+            }
+        };
+        self.no_args(m);
+        e
+    }
+
+    fn array_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        a: ArrayId,
+        method: &str,
+        span: Span,
+    ) -> Expr {
+        let name = self.array(a).name.to_string();
+        match method {
+            "len" => {
+                self.no_args(m);
+                mk(ExprKind::Len(a), USIZE, span)
+            }
+            "size" => {
+                self.no_args(m);
+                mk(ExprKind::Size(a), USIZE, span)
+            }
+            "shape" => {
+                self.err(
+                    span,
+                    format!("index the shape with a literal axis: `{name}.shape()[0]`"),
+                );
+                self.placeholder(span)
+            }
+            "get" => {
+                self.err(span, format!("write `{name}[i]` (the macro lowers indexing to the sound accessors itself)"));
+                self.placeholder(span)
+            }
+            "set" => {
+                self.err(span, format!("write `{name}[i] = v` (the macro lowers indexing to the sound accessors itself)"));
+                self.placeholder(span)
+            }
+            _ if method.starts_with("atomic_") => {
+                self.atomic(m, a, &method["atomic_".len()..], span)
+            }
+            other => {
+                self.err(
+                    m.method.span(),
+                    format!("`{other}` is not an array method of the kernel subset: arrays have indexing, `len()`, `size()`, `shape()[k]` and `atomic_*`"),
+                );
+                self.placeholder(span)
+            }
+        }
+    }
+
+    fn atomic(&mut self, m: &syn::ExprMethodCall, a: ArrayId, op: &str, span: Span) -> Expr {
+        let op = match op {
+            "add" => AtomicOp::Add,
+            "sub" => AtomicOp::Sub,
+            "min" => AtomicOp::Min,
+            "max" => AtomicOp::Max,
+            "and" => AtomicOp::And,
+            "or" => AtomicOp::Or,
+            "xor" => AtomicOp::Xor,
+            "exch" => AtomicOp::Exch,
+            "cas" => AtomicOp::Cas,
+            "inc" => AtomicOp::Inc,
+            "dec" => AtomicOp::Dec,
+            other => {
+                self.err(m.method.span(), format!("`atomic_{other}` does not exist: atomics are add sub min max and or xor exch cas inc dec"));
+                return self.placeholder(span);
+            }
+        };
+        let arr = self.array(a).clone();
+        match arr.space {
+            Space::Local => self.err(span, "local arrays are private to one thread: use a plain update (`l[i] += v`) instead of an atomic"),
+            Space::Const => self.err(span, "constant arrays are read-only"),
+            _ => {}
+        }
+        let nvals = if op == AtomicOp::Cas { 2 } else { 1 };
+        if m.args.len() != 1 + nvals {
+            let shape = if op == AtomicOp::Cas {
+                "(index, expected, new)"
+            } else {
+                "(index, value)"
+            };
+            self.err(span, format!("`atomic_{}` takes {shape}", op.name()));
+            return self.placeholder(span);
+        }
+        let idx = self.indices_pub(&m.args[0], a);
+        let args: Vec<Expr> = m.args.iter().skip(1).map(|x| self.expr(x)).collect();
+        for (x, src) in args.iter().zip(m.args.iter().skip(1)) {
+            self.unify(
+                &x.ty,
+                &arr.elem,
+                src.span(),
+                &format!("the value of `atomic_{}`", op.name()),
+            );
+        }
+        let need = if op.int_only() {
+            Need::AtomicInt
+        } else {
+            Need::AtomicValue
+        };
+        let what = format!(
+            "`atomic_{}` (atomics work on {})",
+            op.name(),
+            if op.int_only() {
+                "i32 u32 i64 u64"
+            } else {
+                "i32 u32 i64 u64 f32 f64"
+            }
+        );
+        self.need(&arr.elem, need, span, what);
+        self.mark_written(a);
+        let site = self.site(
+            format!(
+                "`atomic_{}` on {} `{}[{}]`",
+                op.name(),
+                space_name(&arr.space),
+                arr.name,
+                m.args[0].to_token_stream()
+            ),
+            span,
+        );
+        mk(
+            ExprKind::Atomic {
+                op,
+                array: a,
+                idx,
+                args,
+                site,
+            },
+            arr.elem,
+            span,
+        )
+    }
+
+    pub(crate) fn indices_pub(&mut self, e: &syn::Expr, a: ArrayId) -> Vec<Expr> {
+        // `indices` is private to expr.rs; re-parse through an index expression shape.
+        let parts: Vec<&syn::Expr> = match e {
+            syn::Expr::Tuple(t) => t.elems.iter().collect(),
+            e => vec![e],
+        };
+        self.use_rank(a, parts.len(), e.span());
+        parts
+            .into_iter()
+            .map(|p| {
+                let x = self.expr(p);
+                if self
+                    .types
+                    .unify(&x.ty, &USIZE, p.span(), "an array index")
+                    .is_err()
+                {
+                    let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
+                    self.err(
+                        p.span(),
+                        format!(
+                            "array indices are `usize`, this is `{shown}`: write `{} as usize`",
+                            p.to_token_stream()
+                        ),
+                    );
+                }
+                x
+            })
+            .collect()
+    }
+
+    pub(crate) fn math(&mut self, f: MathFn, recv: Expr, args: &[&syn::Expr], span: Span) -> Expr {
+        if args.len() != f.arity() {
+            self.err(
+                span,
+                format!("`{}` takes {} argument(s)", f.name(), f.arity()),
+            );
+            return self.placeholder(span);
+        }
+        let mut all = vec![recv.clone()];
+        for (k, a) in args.iter().enumerate() {
+            let x = self.expr(a);
+            if f == MathFn::Powi {
+                self.unify(&x.ty, &I32, a.span(), "the exponent of `powi` (an `i32`)");
+            } else {
+                let _ = k;
+                self.unify(
+                    &x.ty,
+                    &recv.ty,
+                    a.span(),
+                    &format!("the arguments of `{}`", f.name()),
+                );
+            }
+            all.push(x);
+        }
+        let what = format!("`{}`", f.name());
+        if f.float_only() {
+            self.need(&recv.ty, Need::Float, span, what);
+        } else if f.int_only() {
+            self.need(&recv.ty, Need::Int, span, what);
+        } else if f == MathFn::Abs {
+            self.need(&recv.ty, Need::Signed, span, what);
+        } else {
+            self.need(&recv.ty, Need::Number, span, what);
+        }
+        let ty = if f == MathFn::IsNan {
+            Ty::Scalar(Scalar::Bool)
+        } else {
+            recv.ty.clone()
+        };
+        mk(ExprKind::Math(f, all), ty, span)
+    }
+
+    pub(crate) fn call(&mut self, c: &syn::ExprCall) -> Expr {
+        let span = c.span();
+        let syn::Expr::Path(p) = &*c.func else {
+            self.err(
+                c.func.span(),
+                "only `#[rumba::device]` functions and `f32::sqrt`-style math can be called",
+            );
+            return self.placeholder(span);
+        };
+        // `f32::sqrt(x)`, `u32::min(a, b)`.
+        if p.path.segments.len() == 2 {
+            let ty_name = p.path.segments[0].ident.to_string();
+            if let Some(s) = Scalar::from_rust_name(&ty_name) {
+                let fname = p.path.segments[1].ident.to_string();
+                let Some(f) = MathFn::from_name(&fname) else {
+                    self.err(
+                        span,
+                        format!("`{ty_name}::{fname}` is not part of the kernel subset"),
+                    );
+                    return self.placeholder(span);
+                };
+                if c.args.is_empty() {
+                    self.err(
+                        span,
+                        format!("`{ty_name}::{fname}` needs its receiver as first argument"),
+                    );
+                    return self.placeholder(span);
+                }
+                let recv = self.expr(&c.args[0]);
+                self.unify(
+                    &recv.ty,
+                    &Ty::Scalar(s),
+                    c.args[0].span(),
+                    &format!("the argument of `{ty_name}::{fname}`"),
+                );
+                let rest: Vec<&syn::Expr> = c.args.iter().skip(1).collect();
+                return self.math(f, recv, &rest, span);
+            }
+        }
+        if let Some(id) = p.path.get_ident() {
+            if self.name_is_bound(&id.to_string()) {
+                self.err(span, format!("`{id}` is a value, not a function"));
+                return self.placeholder(span);
+            }
+        }
+        let func = self.device_use(&p.path);
+        let mut pass_thread = false;
+        let mut args = Vec::new();
+        for (k, a) in c.args.iter().enumerate() {
+            if self.is_thread(a) {
+                if k != 0 {
+                    self.err(a.span(), "pass the thread context as the first argument");
+                }
+                pass_thread = true;
+                continue;
+            }
+            if self.lookup_array(a).is_some() {
+                self.err(a.span(), "device functions take scalars and records in this version: pass the element (`a[i]`), not the array");
+                continue;
+            }
+            let x = self.expr(a);
+            if let Ty::Var(_) = self.types.shallow(&x.ty) {
+                // Its type is fixed by the callee, which only rustc sees: the literal default
+                // applies, and rustc checks it against the callee's signature.
+            }
+            args.push(x);
+        }
+        let ty = self.types.fresh(Kind::Any, span);
+        mk(
+            ExprKind::Call {
+                func,
+                pass_thread,
+                args,
+            },
+            ty,
+            span,
+        )
+    }
+}

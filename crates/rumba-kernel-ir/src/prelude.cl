@@ -1,0 +1,104 @@
+// rumba's OpenCL C prelude for #[rumba::kernel] programs (see crates/rumba-kernel-ir/ABI.md).
+#pragma OPENCL FP_CONTRACT OFF
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+#ifdef cl_khr_int64_extended_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#endif
+
+// The fault record and site of a checked operation: `RB_AT(7)` is "at site 7".
+#define RB_AT(site) rb_fault, (site)
+
+// Records the first fault (ABI.md §5): the first thread to set the flag writes the rest.
+static inline void rb_record(__global uint* f, uint site, uint code, uint ndim, ulong i0,
+                             ulong i1, ulong i2, long s0, long s1, long s2) {
+    if (atomic_cmpxchg((volatile __global int*)f, 0, 1) != 0) return;
+    f[1] = code;
+    f[2] = site;
+    f[3] = ndim;
+    f[4] = (uint)get_group_id(0);
+    f[5] = (uint)get_group_id(1);
+    f[6] = (uint)get_group_id(2);
+    f[7] = (uint)get_local_id(0);
+    f[8] = (uint)get_local_id(1);
+    f[9] = (uint)get_local_id(2);
+    __global ulong* w = (__global ulong*)(f + 10);
+    w[0] = i0;
+    w[1] = i1;
+    w[2] = i2;
+    w[3] = (ulong)s0;
+    w[4] = (ulong)s1;
+    w[5] = (ulong)s2;
+}
+
+static inline void rb_oob(__global uint* f, uint site, uint ndim, ulong i0, ulong i1, ulong i2,
+                          long s0, long s1, long s2) {
+    rb_record(f, site, 1, ndim, i0, i1, i2, s0, s1, s2);
+}
+
+static inline void rb_fail(__global uint* f, uint site, uint code) {
+#ifndef RUMBA_UNCHECKED
+    rb_record(f, site, code, 0, 0, 0, 0, 0, 0, 0);
+#endif
+}
+
+// Integer division and remainder with Rust's faults: a zero divisor, and MIN / -1 for signed
+// types, record a fault and yield 0 (C would be undefined).
+#define RB_DIV_SIGNED(tag, T, MIN)                                                          \
+    static inline T rb_div_##tag(T a, T b, __global uint* f, uint site) {                   \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                       \
+        if (b == -1 && a == MIN) { rb_fail(f, site, 3); return 0; }                         \
+        return a / b;                                                                         \
+    }                                                                                         \
+    static inline T rb_rem_##tag(T a, T b, __global uint* f, uint site) {                   \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                       \
+        if (b == -1 && a == MIN) { rb_fail(f, site, 3); return 0; }                         \
+        return a % b;                                                                         \
+    }
+#define RB_DIV_UNSIGNED(tag, T)                                                             \
+    static inline T rb_div_##tag(T a, T b, __global uint* f, uint site) {                   \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                       \
+        return a / b;                                                                         \
+    }                                                                                         \
+    static inline T rb_rem_##tag(T a, T b, __global uint* f, uint site) {                   \
+        if (b == 0) { rb_fail(f, site, 2); return 0; }                                       \
+        return a % b;                                                                         \
+    }
+RB_DIV_SIGNED(i8, char, CHAR_MIN)
+RB_DIV_SIGNED(i16, short, SHRT_MIN)
+RB_DIV_SIGNED(i32, int, INT_MIN)
+RB_DIV_SIGNED(i64, long, LONG_MIN)
+RB_DIV_UNSIGNED(u8, uchar)
+RB_DIV_UNSIGNED(u16, ushort)
+RB_DIV_UNSIGNED(u32, uint)
+RB_DIV_UNSIGNED(u64, ulong)
+
+// Rust's wrapping_abs: MIN stays MIN (the builtin `abs` of some implementations folds it to 0).
+#define RB_WABS(tag, T, UT) \
+    static inline T rb_wabs_##tag(T x) { return x < 0 ? (T)((UT)0 - (UT)x) : x; }
+RB_WABS(i8, char, uint)
+RB_WABS(i16, short, uint)
+RB_WABS(i32, int, uint)
+RB_WABS(i64, long, ulong)
+
+// syncthreads_count / _and / _or: OpenCL 1.2 has no work-group reductions, so a local counter
+// between barriers (the leading barrier keeps the reset away from the previous call's readers).
+static inline int rb_syncthreads_count(__local int* c, int p) {
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0) c[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (p) atomic_inc((volatile __local int*)c);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    return c[0];
+}
+static inline int rb_syncthreads_and(__local int* c, int p) {
+    int n = (int)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+    return rb_syncthreads_count(c, p) == n;
+}
+static inline int rb_syncthreads_or(__local int* c, int p) {
+    return rb_syncthreads_count(c, p) != 0;
+}

@@ -1,0 +1,219 @@
+//! Macro kernels on a real OpenCL driver (PoCL in CI) through the small harness in
+//! `opencl_common`: every generated OpenCL source of the corpus builds and runs, the simulator
+//! and OpenCL agree (bit for bit, transcendental functions within stated ULPs), and an
+//! out-of-bounds access or a division by zero is the same `KernelFault` on both, naming kernel,
+//! block, thread and index.
+
+mod macro_corpus;
+mod opencl_common;
+
+use macro_corpus::case::{HostArg, assert_agree, run_backend};
+use macro_corpus::{numba, peer};
+use opencl_common::cl;
+
+fn random(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            ((s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
+        })
+        .collect()
+}
+
+macro_rules! peer_case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        macro_corpus::case::Case {
+            name: stringify!($k),
+            function: peer::$k().function().clone(),
+            abi: &peer::$k::ABI,
+            opencl: peer::$k::opencl_source(),
+            cuda: peer::$k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+
+#[test]
+fn every_generated_opencl_source_builds() {
+    let Some(mut cl) = cl() else { return };
+    let all = macro_corpus::all_sources();
+    let failures: Vec<String> = all
+        .iter()
+        .filter_map(|(name, _, src)| cl.program(src).err().map(|e| format!("{name}: {e}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!(
+        "{} generated OpenCL programs built on {}",
+        all.len(),
+        cl.device_name
+    );
+}
+
+#[test]
+fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let n = 1000;
+    let m = 40;
+    let r: usize = 3000;
+    let cases = [
+        peer_case!(
+            vadd,
+            [4, 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(n, 1), &[n]),
+                HostArg::array(&random(n, 2), &[n]),
+                HostArg::zeros::<f32>(n)
+            ]
+        ),
+        peer_case!(
+            matmul_shared,
+            [3, 3, 1],
+            [16, 16, 1],
+            vec![
+                HostArg::array(&random(m * m, 3), &[m, m]),
+                HostArg::array(&random(m * m, 4), &[m, m]),
+                HostArg::array(&vec![0f32; m * m], &[m, m]),
+            ]
+        ),
+        peer_case!(
+            reduce_shared,
+            [r.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(r, 5), &[r]),
+                HostArg::zeros::<f32>(r.div_ceil(256))
+            ]
+        ),
+    ];
+    for case in &cases {
+        let sim = run_backend(case).unwrap();
+        let mut ocl = case.args.clone();
+        cl.run(case.opencl, case.abi, case.grid, case.block, 0, &mut ocl)
+            .unwrap();
+        assert_agree(case.name, case.agree, &sim, &ocl);
+        assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
+    }
+}
+
+#[test]
+fn the_numba_corpus_agrees_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let mut ran = Vec::new();
+    for case in numba::cases() {
+        let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let mut ocl = case.args.clone();
+        cl.run(
+            case.opencl,
+            case.abi,
+            case.grid,
+            case.block,
+            case.dynamic_shared_bytes,
+            &mut ocl,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_agree(case.name, case.agree, &sim, &ocl);
+        ran.push(case.name);
+    }
+    eprintln!(
+        "sim and OpenCL ({}) agree on {} kernels: {}",
+        cl.device_name,
+        ran.len(),
+        ran.join(", ")
+    );
+}
+
+#[test]
+fn out_of_bounds_is_the_same_kernel_fault_on_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let case = macro_corpus::case::Case {
+        name: "out_of_bounds",
+        function: numba::out_of_bounds().function().clone(),
+        abi: &numba::out_of_bounds::ABI,
+        opencl: numba::out_of_bounds::opencl_source(),
+        cuda: numba::out_of_bounds::cuda_source(),
+        grid: [2, 1, 1],
+        block: [8, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::zeros::<i32>(11)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let sim = run_backend(&case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
+    for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
+        let rumba::Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            message,
+        } = err
+        else {
+            panic!("{who}: {err}");
+        };
+        assert_eq!(kernel, "out_of_bounds", "{who}");
+        assert_eq!(block[0], 1, "{who}: {err}");
+        assert!((3..8).contains(&thread[0]), "{who}: {err}");
+        let index = 8 + thread[0];
+        assert!(
+            message.contains(&format!(
+                "index ({index},) is out of bounds for axis 0 with size 11"
+            )) || message.contains(&format!(
+                "index {index} is out of bounds for axis 0 with size 11"
+            )),
+            "{who}: {message}"
+        );
+    }
+    assert!(
+        ocl.to_string().contains("store to global array `a[i]`"),
+        "{ocl}"
+    );
+    // The in-bounds threads still wrote (no early exit).
+    assert_eq!(args[0].values::<i32>(), (0..11).collect::<Vec<i32>>());
+}
+
+#[test]
+fn division_by_zero_is_a_kernel_fault_on_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let mut a: Vec<i32> = (1..=16).collect();
+    a[13] = 0;
+    let case = macro_corpus::case::Case {
+        name: "divide",
+        function: numba::divide().function().clone(),
+        abi: &numba::divide::ABI,
+        opencl: numba::divide::opencl_source(),
+        cuda: numba::divide::cuda_source(),
+        grid: [1, 1, 1],
+        block: [16, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![HostArg::array(&a, &[16]), HostArg::zeros::<i32>(16)],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let sim = run_backend(&case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
+    for err in [&sim, &ocl] {
+        assert!(
+            matches!(
+                err,
+                rumba::Error::KernelFault {
+                    thread: [13, 0, 0],
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("divide by zero"), "{err}");
+    }
+}

@@ -1,0 +1,66 @@
+//! The peer workloads (`shared/peers/workloads.md`) as macro kernels: the same sources the bench
+//! and the CUDA backend run.
+use rumba::kernel::prelude::*;
+
+pub const TPB: usize = 16;
+
+/// `c[i] = a[i] + b[i]`.
+#[kernel]
+pub fn vadd(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
+    let i = t.grid1();
+    if i < c.len() {
+        c[i] = a[i] + b[i];
+    }
+}
+
+/// C = A·B through two 16×16 shared tiles, two barriers per tile.
+#[kernel]
+pub fn matmul_shared(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
+    let sa = t.shared_array::<f32>((TPB, TPB));
+    let sb = t.shared_array::<f32>((TPB, TPB));
+    let (x, y) = t.grid2();
+    let (tx, ty) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
+    let n = c.shape()[0];
+    let mut acc = 0.0f32;
+    for tile in 0..t.grid_dim().x as usize {
+        sa[(ty, tx)] = if y < n && tx + tile * TPB < n {
+            a[(y, tx + tile * TPB)]
+        } else {
+            0.0
+        };
+        sb[(ty, tx)] = if x < n && ty + tile * TPB < n {
+            b[(ty + tile * TPB, x)]
+        } else {
+            0.0
+        };
+        t.syncthreads();
+        for j in 0..TPB {
+            acc += sa[(ty, j)] * sb[(j, tx)];
+        }
+        t.syncthreads();
+    }
+    if y < n && x < n {
+        c[(y, x)] = acc;
+    }
+}
+
+/// One partial sum per block of 256 through a shared-memory tree.
+#[kernel]
+pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
+    let s = t.shared_array::<f32>(256);
+    let tid = t.thread_idx().x as usize;
+    let i = t.grid1();
+    s[tid] = if i < x.len() { x[i] } else { 0.0 };
+    t.syncthreads();
+    let mut stride = 128usize;
+    while stride > 0 {
+        if tid < stride {
+            s[tid] += s[tid + stride];
+        }
+        t.syncthreads();
+        stride /= 2;
+    }
+    if tid == 0 {
+        partial[t.block_idx().x as usize] = s[0];
+    }
+}

@@ -1,0 +1,6 @@
+use rumba::kernel::prelude::*;
+
+#[kernel]
+async fn k(t: &Thread, a: &mut Arr<f32>) { a[t.grid1()] = 1.0; }
+
+fn main() {}

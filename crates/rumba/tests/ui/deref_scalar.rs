@@ -1,0 +1,6 @@
+use rumba::kernel::prelude::*;
+
+#[kernel]
+fn k(t: &Thread, a: &mut Arr<f32>, s: f32) { a[t.grid1()] = *s; }
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rumba::kernel::prelude::*;
+
+#[kernel]
+fn k(t: &Thread, a: &mut Arr<f16>) { }
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rumba::kernel::prelude::*;
+
+#[kernel]
+fn k(t: &Thread, c: &ConstArr<f32>) { c[t.grid1()] = 1.0; }
+
+fn main() {}
