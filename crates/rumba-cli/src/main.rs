@@ -1,6 +1,8 @@
-//! The `rumba` command: `detect` prints the backend and its devices; `demo` runs a short tour of
-//! the library on the current backend, printing what each step did and how long it took; `bench`
-//! runs the peer workloads (`shared/peers/workloads.md`) and compares them with the peers.
+//! The `rumba` command: `detect` prints the backend and its devices; `selftest` runs the
+//! library's conformance checks on the current backend and exits non-zero if any fails; `demo`
+//! runs a short tour of the library, printing what each step did and how long it took; `bench`
+//! runs the peer workloads (`shared/peers/workloads.md`) and compares them with the peers; `ipc`
+//! shares a device array with another process (for scripts and other libraries).
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
 //! and the command exits with status 2 for configuration errors, 1 for anything else.
@@ -10,6 +12,8 @@
 
 mod bench;
 mod demo;
+mod ipc;
+mod selftest;
 
 use std::process::ExitCode;
 
@@ -19,7 +23,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "rumba",
     version,
-    about = "Numba's GPU memory model in Rust: device detection, a demo and benchmarks"
+    about = "Numba's GPU memory model in Rust: device detection, a self-test, a demo and benchmarks"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,6 +39,8 @@ enum Command {
         #[arg(long)]
         memory: bool,
     },
+    /// Run the library's conformance checks on the current backend (exit status 1 on a failure).
+    Selftest(selftest::SelftestArgs),
     /// Run a short tour of the library, timing each step.
     Demo,
     /// Open a device array exported by another process (the demo's IPC step runs this as its
@@ -46,6 +52,9 @@ enum Command {
     },
     /// Run the peer workloads (vadd, matmul_shared, reduce_shared) and compare with the peers.
     Bench(bench::BenchArgs),
+    /// Share a device array with another process through an IPC handle.
+    #[command(subcommand)]
+    Ipc(ipc::IpcCommand),
 }
 
 /// Prints the current context's memory manager, its statistics and its snapshot (where the
@@ -73,9 +82,15 @@ fn main() -> ExitCode {
             println!("{r}");
             if memory { print_memory() } else { Ok(()) }
         }),
+        Command::Selftest(args) => match selftest::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
         Command::Demo => demo::run(),
         Command::IpcOpen { handle } => demo::ipc_open(&handle),
         Command::Bench(args) => bench::run(&args),
+        Command::Ipc(cmd) => ipc::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

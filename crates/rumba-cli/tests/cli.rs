@@ -1,9 +1,61 @@
 //! The `rumba` command as a user runs it.
+//!
+//! The command runs on the sim unless `RUMBA_TEST_BACKEND=cuda` or `=opencl`: then the
+//! backend-dependent tests (selftest, ipc) run it with that `RUMBA_BACKEND`, and where the backend
+//! cannot be used this test binary says `SKIPPED` with the reason and exits successfully without
+//! running its tests (with `RUMBA_REQUIRE_OPENCL=1`, an unusable OpenCL fails it). A test that
+//! cannot apply to the backend (IPC on OpenCL) says `SKIPPED <test> on <backend>: <why>`. Tests of
+//! what only the sim has (simulated device counts and sizes, fault reports) always ask for the sim.
+//!
+//! `RUMBA_BIN` points the tests at a `rumba` executable other than the one cargo built next to
+//! them (the GPU kit carries both to a machine without cargo).
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::Once;
 
-fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rumba"));
+fn exe() -> std::path::PathBuf {
+    std::env::var_os("RUMBA_BIN")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_rumba").into())
+}
+
+/// `sim`, `cuda` or `opencl`, from `RUMBA_TEST_BACKEND`; with `cuda` or `opencl`, ends the binary
+/// (successfully, saying why) when `rumba` cannot use that backend here, except that with
+/// `RUMBA_REQUIRE_OPENCL=1` an unusable OpenCL fails instead (CI installs PoCL).
+fn test_backend() -> &'static str {
+    static CHECK: Once = Once::new();
+    let backend = match std::env::var("RUMBA_TEST_BACKEND").as_deref() {
+        Ok("sim") | Err(_) => return "sim",
+        Ok("cuda") => "cuda",
+        Ok("opencl") => "opencl",
+        Ok(other) => panic!("RUMBA_TEST_BACKEND={other:?}: expected sim, cuda or opencl"),
+    };
+    CHECK.call_once(|| {
+        let out = Command::new(exe())
+            .arg("detect")
+            .env("RUMBA_BACKEND", backend)
+            .output()
+            .expect("run rumba detect");
+        if !out.status.success() {
+            let why = String::from_utf8_lossy(&out.stderr);
+            if backend == "opencl" && std::env::var("RUMBA_REQUIRE_OPENCL").as_deref() == Ok("1") {
+                panic!("RUMBA_TEST_BACKEND=opencl with RUMBA_REQUIRE_OPENCL=1, but {why}");
+            }
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {}: RUMBA_TEST_BACKEND={backend}, but {}",
+                std::env::args().next().unwrap_or_default(),
+                why.trim()
+            );
+            std::process::exit(0);
+        }
+    });
+    backend
+}
+
+fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(exe());
     cmd.args(args);
     for var in [
         "RUMBA_BACKEND",
@@ -11,16 +63,28 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
         "RUMBA_SIM_DEVICES",
         "RUMBA_MAX_PENDING_DEALLOCS_COUNT",
         "RUMBA_MAX_PENDING_DEALLOCS_RATIO",
+        "RUMBA_MEMORY_MANAGER",
     ] {
         cmd.env_remove(var);
     }
+    cmd.env("RUMBA_BACKEND", "sim");
     cmd.envs(env.iter().copied());
-    let out = cmd.output().expect("run rumba");
+    cmd
+}
+
+/// Runs `rumba` on the sim (unless `env` sets `RUMBA_BACKEND`); returns status, stdout, stderr.
+fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let out = command(args, env).output().expect("run rumba");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs `rumba` on the test backend.
+fn rumba_on_test_backend(args: &[&str]) -> (i32, String, String) {
+    rumba(args, &[("RUMBA_BACKEND", test_backend())])
 }
 
 #[test]
@@ -36,10 +100,17 @@ fn detect_prints_the_backend_and_devices() {
 }
 
 #[test]
-fn auto_falls_back_to_the_sim_and_says_why() {
-    let (code, out, _) = rumba(&["detect"], &[("RUMBA_BACKEND", "auto")]);
-    assert_eq!(code, 0);
-    assert!(out.contains("CUDA not used:"), "{out}");
+fn auto_picks_cuda_or_falls_back_to_the_sim_and_says_why() {
+    let (code, out, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "auto")]);
+    assert_eq!(code, 0, "{err}");
+    if out.contains("on backend cuda") {
+        // A driver and a device: auto chose CUDA, and the devices are real GPUs.
+        assert!(out.contains("compute capability: "), "{out}");
+        assert!(!out.contains("CUDA not used"), "{out}");
+    } else {
+        assert!(out.contains("on backend sim"), "{out}");
+        assert!(out.contains("CUDA not used:"), "{out}");
+    }
 }
 
 #[test]
@@ -61,10 +132,16 @@ fn malformed_variables_exit_non_zero_naming_the_variable() {
 }
 
 #[test]
-fn cuda_requested_without_a_driver_is_a_typed_error() {
-    let (code, _, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "cuda")]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("backend 'cuda' is unavailable"), "{err}");
+fn cuda_requested_is_used_or_refused_with_a_typed_error() {
+    let (code, out, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "cuda")]);
+    if code == 0 {
+        assert!(out.contains("on backend cuda"), "{out}");
+    } else {
+        // No driver, no device, or a build without the `cuda` feature: exit 2, saying which.
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("backend 'cuda' is unavailable"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }
 
 #[test]
@@ -113,7 +190,8 @@ fn bench_prints_the_peers_json_form() {
     let (code, out, err) = rumba(&["bench", "--quick", "--repeat", "1", "--json"], &[]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    // The block bodies (work-item loops), then the per-thread bodies on coroutines.
+    // The block bodies (work-item loops), then the per-thread bodies on coroutines, then the
+    // cost of one empty launch.
     let workloads = [
         "vadd",
         "matmul_shared",
@@ -121,6 +199,7 @@ fn bench_prints_the_peers_json_form() {
         "vadd-coroutines",
         "matmul_shared-coroutines",
         "reduce_shared-coroutines",
+        "launch",
     ];
     assert_eq!(lines.len(), workloads.len(), "{out}");
     for (line, workload) in lines.iter().zip(workloads) {
@@ -143,6 +222,19 @@ fn demo_shows_a_kernel_and_a_caught_fault() {
 
 #[test]
 fn detect_lists_opencl_and_without_it_still_works() {
+    // A build without the `opencl` feature says so, and refuses the backend naming the feature.
+    let (code, out, err) = rumba(&["detect"], &[]);
+    assert_eq!(code, 0, "{err}");
+    if out.contains("OpenCL: not built in") {
+        let (code, _, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "opencl")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("backend 'opencl' is unavailable")
+                && err.contains("`opencl` cargo feature"),
+            "{err}"
+        );
+        return;
+    }
     let empty = std::env::temp_dir().join(format!("rumba-cli-no-icd-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let none = empty.to_str().unwrap();
@@ -171,4 +263,178 @@ fn detect_lists_opencl_and_without_it_still_works() {
     let (code, out, err) = rumba(&["detect"], &[("RUMBA_BACKEND", "opencl")]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("on backend opencl"), "{out}");
+}
+
+// ---------------------------------------------------------------- selftest
+
+/// The names `rumba selftest --list` prints.
+fn check_names() -> Vec<String> {
+    let (code, out, err) = rumba(&["selftest", "--list"], &[]);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn selftest_lists_its_checks() {
+    let names = check_names();
+    for area in [
+        "device.", "array.", "copy.", "host.", "stream.", "event.", "dealloc.", "oom.", "kernel.",
+        "interop.",
+    ] {
+        assert!(
+            names.iter().any(|n| n.starts_with(area)),
+            "no {area} check in {names:?}"
+        );
+    }
+    assert!(names.iter().all(|n| n != "selftest.injected-failure"));
+}
+
+#[test]
+fn selftest_passes_and_prints_the_table() {
+    let names = check_names();
+    let (code, out, err) = rumba_on_test_backend(&["selftest"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.starts_with(&format!("rumba selftest on backend {}", test_backend())),
+        "{out}"
+    );
+    let header = out
+        .lines()
+        .find(|l| l.starts_with("check"))
+        .unwrap_or_else(|| panic!("no table header in\n{out}"));
+    assert!(
+        header.contains("result") && header.contains("time"),
+        "{header}"
+    );
+    for name in &names {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name.as_str()))
+            .unwrap_or_else(|| panic!("no row for {name} in\n{out}"));
+        let result = row.split_whitespace().nth(1);
+        assert!(matches!(result, Some("ok" | "skip")), "{row}");
+    }
+    assert!(
+        out.contains(&format!("{} check(s): ", names.len())) && out.contains(" 0 failed"),
+        "{out}"
+    );
+    // Not a terminal: no progress line on stderr.
+    assert!(!err.contains('\r'), "{err:?}");
+}
+
+#[test]
+fn a_failing_check_gives_a_non_zero_exit_and_its_details() {
+    let (code, out, err) =
+        rumba_on_test_backend(&["selftest", "--filter", "device.info", "--inject-failure"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("selftest.injected-failure"))
+        .unwrap_or_else(|| panic!("no row for the injected check in\n{out}"));
+    assert!(row.contains("FAIL"), "{row}");
+    assert!(out.contains("1 passed, 1 failed"), "{out}");
+    assert!(
+        out.contains("FAIL selftest.injected-failure:")
+            && out.contains("expected [1, 2, 4], found [1, 2, 3]"),
+        "{out}"
+    );
+    let (code, out, _) = rumba_on_test_backend(&[
+        "selftest",
+        "--json",
+        "--filter",
+        "device.info",
+        "--inject-failure",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(r#""result": "fail""#) && out.contains(r#""failed": 1"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn selftest_json_and_filter() {
+    let (code, out, err) = rumba_on_test_backend(&["selftest", "--json", "--filter", "copy."]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let line = out.trim();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        line.starts_with(&format!(r#"{{"backend": "{}""#, test_backend())),
+        "{line}"
+    );
+    assert!(line.contains(r#""name": "copy.pinned""#), "{line}");
+    assert!(!line.contains(r#""name": "kernel."#), "{line}");
+    assert!(line.contains(r#""failed": 0"#), "{line}");
+    let (code, _, err) = rumba(&["selftest", "--filter", "no-such-check"], &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no check matches"), "{err}");
+}
+
+// ---------------------------------------------------------------- ipc
+
+#[test]
+fn ipc_export_and_open_share_one_array_between_processes() {
+    if test_backend() == "opencl" {
+        // Straight to the process's stderr: the test harness captures `eprintln!`.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED ipc_export_and_open_share_one_array_between_processes on opencl: OpenCL has no inter-process memory sharing"
+        );
+        return;
+    }
+    let mut export = command(
+        &[
+            "ipc",
+            "export",
+            "--dtype",
+            "f32",
+            "--shape",
+            "4,6",
+            "--strided",
+        ],
+        &[("RUMBA_BACKEND", test_backend())],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .spawn()
+    .expect("start rumba ipc export");
+    let mut lines = BufReader::new(export.stdout.take().expect("stdout")).lines();
+    let handle = lines.next().expect("a handle line").expect("read");
+    let handle = handle
+        .strip_prefix("handle: ")
+        .expect("handle: …")
+        .to_string();
+    let cai = lines.next().expect("a cai line").expect("read");
+    assert!(
+        cai.starts_with("cai: {") && cai.contains("'strides': (24, 8)"),
+        "{cai}"
+    );
+    // [1:, ::2] of a 4x6 array holding 0..24.
+    let want = [6.0f32, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0, 20.0, 22.0];
+    let (code, out, err) = rumba(
+        &["ipc", "open", &handle, "--scale", "2", "--shift", "-1"],
+        &[("RUMBA_BACKEND", test_backend())],
+    );
+    assert_eq!(code, 0, "{err}");
+    let read: Vec<f32> = out
+        .lines()
+        .find_map(|l| l.strip_prefix("values: "))
+        .expect("values")
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(read, want);
+    assert!(out.contains("written"), "{out}");
+    writeln!(export.stdin.as_mut().expect("stdin")).expect("signal the exporter");
+    let values = lines.next().expect("a values line").expect("read");
+    let after: Vec<f32> = values
+        .strip_prefix("values: ")
+        .expect("values: …")
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(after, want.map(|v| 2.0 * v - 1.0));
+    assert!(export.wait().expect("exporter exit").success());
 }

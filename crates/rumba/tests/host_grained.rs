@@ -111,19 +111,20 @@ fn coarse_and_finegrain_arrays_receive_device_copies() {
 fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
     // test_async_kernel.py: test_manual_stream (fewer items and rounds).
     setup();
-    if common::not_on(
-        &[rumba::config::BackendChoice::OpenCl],
-        "a_manual_stream_pipeline_ends_in_a_coarsegrain_result",
-        "its closure kernel has no OpenCL C form until it is ported to #[rumba::kernel]",
-    ) {
-        return;
-    }
     let add1 = Kernel::<(Arr<i32>, Arr<i32>)>::new("add1", |t, (dst, src)| {
         let i = t.grid1();
         if i < dst.len() {
             dst.set(i, src.get(i) + 1);
         }
-    });
+    })
+    .with_cuda_source(rumba::driver::CudaKernelSource::new(
+        include_str!("kernels/behaviour.cu"),
+        "add1",
+    ))
+    .with_opencl_source(rumba::driver::OpenClKernelSource::new(
+        include_str!("kernels/behaviour.cl"),
+        "add1",
+    ));
     let (blksz, gridsz, ntimes) = (64usize, 16usize, 20);
     let arr = Array1::from_iter(0..(blksz * gridsz) as i32);
     let mut coarse_arr = coarsegrain_array::<i32, _>(arr.len(), Order::C).unwrap();

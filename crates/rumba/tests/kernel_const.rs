@@ -3,33 +3,22 @@
 
 mod common;
 
-/// Every test of this binary, named when the binary does not apply to a backend.
-const TESTS: &[&str] = &[
-    "const_1d_plus_one_over_a_two_by_five_grid",
-    "const_empty_array",
-    "const_2d_f_order_i32_copied_exactly",
-    "const_3d_complex64_with_a_555_block",
-    "const_record_fields",
-    "const_aligned_record",
-    "const_mixed_u64_and_f64_arrays",
-    "changing_the_host_array_after_definition_does_not_reach_the_kernel",
-    "const_out_of_bounds_faults_naming_constant_memory",
-];
-
-/// These tests launch closure kernels, which have only a simulator form: on OpenCL they apply
-/// once they are ported to `#[rumba::kernel]` (which also emits OpenCL C).
-fn closure_kernels_not_on_opencl() {
-    common::binary_not_on(
-        &[rumba::config::BackendChoice::OpenCl],
-        TESTS,
-        "closure kernels have no OpenCL C form until they are ported to #[rumba::kernel]",
-    );
-}
-
 use ndarray::{Array1, Array2, Array3, ShapeBuilder, arr1};
 use num_complex::Complex;
 use rumba::kernel::{Arr, Kernel};
 use rumba::{Error, Out, const_array_like};
+
+/// Starts the runtime on the sim, or returns from the calling test after saying it is skipped
+/// (`common::sim_only`): these kernels are Rust closures, which only the simulator runs.
+macro_rules! sim_only {
+    () => {
+        if common::sim_only(
+            "these kernels are Rust closures without CUDA C or OpenCL C, which only the simulator runs (they reach the GPU backends once written with #[rumba::kernel])",
+        ) {
+            return;
+        }
+    };
+}
 
 /// The (block, thread, message) of a kernel fault.
 fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
@@ -48,7 +37,7 @@ fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
 
 #[test]
 fn const_1d_plus_one_over_a_two_by_five_grid() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let host = Array1::from_iter((0..10).map(|i| i as f32 * 0.5));
     let c = const_array_like(&host).unwrap();
     let k = Kernel::<(Arr<f32>,)>::new("const1d", move |t, (a,)| {
@@ -62,7 +51,7 @@ fn const_1d_plus_one_over_a_two_by_five_grid() {
 
 #[test]
 fn const_empty_array() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let c = const_array_like(&Array1::<f64>::zeros(0)).unwrap();
     let k = Kernel::<(Arr<usize>,)>::new("const_empty", move |_t, (a,)| a.set(0, c.view().len()));
     let mut a = arr1(&[99usize]);
@@ -72,7 +61,7 @@ fn const_empty_array() {
 
 #[test]
 fn const_2d_f_order_i32_copied_exactly() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let host = Array2::from_shape_fn((5, 7).f(), |(i, j)| (i * 7 + j) as i32 * 3);
     let c = const_array_like(&host).unwrap();
     assert_eq!(c.view().strides(), &[4, 20], "F order kept");
@@ -87,7 +76,7 @@ fn const_2d_f_order_i32_copied_exactly() {
 
 #[test]
 fn const_3d_complex64_with_a_555_block() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let host = Array3::from_shape_fn((5, 5, 5), |(i, j, k)| {
         Complex::new(i as f32 + 0.5, (j * 5 + k) as f32)
     });
@@ -113,7 +102,7 @@ rumba::record!(Rec);
 
 #[test]
 fn const_record_fields() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let host = Array1::from_iter((0..3usize).map(|i| Rec {
         x: i as f64 + 0.25,
         y: -(i as i32),
@@ -153,7 +142,7 @@ rumba::record!(Aligned);
 
 #[test]
 fn const_aligned_record() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     assert_eq!(
         (size_of::<Aligned>(), std::mem::offset_of!(Aligned, d)),
         (12, 4)
@@ -184,7 +173,7 @@ fn const_aligned_record() {
 
 #[test]
 fn const_mixed_u64_and_f64_arrays() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let ints = Array1::from_iter((0..8u64).map(|i| i << 40));
     let floats = Array1::from_iter((0..8).map(|i| i as f64 / 3.0));
     let (ci, cf) = (
@@ -206,7 +195,7 @@ fn const_mixed_u64_and_f64_arrays() {
 
 #[test]
 fn changing_the_host_array_after_definition_does_not_reach_the_kernel() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let mut host = arr1(&[1i32, 2, 3]);
     let c = const_array_like(&host).unwrap();
     let k = Kernel::<(Arr<i32>,)>::new("const_snapshot", move |t, (a,)| {
@@ -220,7 +209,7 @@ fn changing_the_host_array_after_definition_does_not_reach_the_kernel() {
 
 #[test]
 fn const_out_of_bounds_faults_naming_constant_memory() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let c = const_array_like(&arr1(&[1u8, 2])).unwrap();
     let k = Kernel::<()>::new("const_oob", move |t, ()| {
         let _ = c.get(t.grid1());

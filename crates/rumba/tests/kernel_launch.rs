@@ -5,44 +5,6 @@
 
 mod common;
 
-/// Every test of this binary, named when the binary does not apply to a backend.
-const TESTS: &[&str] = &[
-    "shared_array_sizes",
-    "thread_zero_fills_shared_then_all_read",
-    "two_d_shared_holds_ratios",
-    "dynamic_shared_fifty_floats",
-    "dynshared_slice_write_and_read",
-    "dynshared_slice_diff_sizes_and_overlap",
-    "dynshared_slice_gaps_backwards_and_strides",
-    "dynshared_two_halves_over_many_blocks",
-    "syncthreads_count_over_72_with_two_zeros",
-    "syncthreads_and_or_for_i16_i32_i64",
-    "local_array_of_1000_i32_copies_a_to_b",
-    "local_complex128",
-    "atomics_from_every_thread_of_a_large_grid_give_exact_totals",
-    "cas_based_max",
-    "two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six",
-    "a_fault_with_host_arrays_is_reported_by_the_launch",
-    "bad_configurations_and_arguments_are_typed_errors",
-    "arrays_index_with_their_own_shape_and_strides",
-    "scalars_and_records_are_passed_by_value",
-    "in_out_inout_transfer_counts",
-    "launches_are_asynchronous_and_keep_their_arrays_alive",
-    "launch_order_on_one_stream_and_the_legacy_stream",
-    "a_kernel_without_sim_code_is_refused",
-    "array_arguments_outside_their_allocation_are_refused_when_queued",
-];
-
-/// These tests launch closure kernels, which have only a simulator form: on OpenCL they apply
-/// once they are ported to `#[rumba::kernel]` (which also emits OpenCL C).
-fn closure_kernels_not_on_opencl() {
-    common::binary_not_on(
-        &[rumba::config::BackendChoice::OpenCl],
-        TESTS,
-        "closure kernels have no OpenCL C form until they are ported to #[rumba::kernel]",
-    );
-}
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -52,6 +14,18 @@ use num_complex::Complex;
 use rumba::array::Order;
 use rumba::kernel::{Arr, GlobalView, Kernel, Predicate, Scalar, Slice, ThreadCtx, auto_transfers};
 use rumba::{Error, In, InOut, Out};
+
+/// Starts the runtime on the sim, or returns from the calling test after saying it is skipped
+/// (`common::sim_only`): these kernels are Rust closures, which only the simulator runs.
+macro_rules! sim_only {
+    () => {
+        if common::sim_only(
+            "these kernels are Rust closures without CUDA C or OpenCL C, which only the simulator runs (they reach the GPU backends once written with #[rumba::kernel])",
+        ) {
+            return;
+        }
+    };
+}
 
 fn legacy() -> rumba::Stream {
     rumba::legacy_default_stream().unwrap()
@@ -74,7 +48,7 @@ fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
 
 #[test]
 fn shared_array_sizes() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<usize>,)>::new("sizes", |t, (out,)| {
         out.set(0, t.shared_array::<f32>(2).size());
         out.set(1, t.shared_array::<f32>((2, 3)).size());
@@ -90,7 +64,7 @@ fn shared_array_sizes() {
 
 #[test]
 fn thread_zero_fills_shared_then_all_read() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f32>,)>::new("fill_then_read", |t, (out,)| {
         let s = t.shared_array::<f32>(32);
         if t.thread_idx().x == 0 {
@@ -112,7 +86,7 @@ fn thread_zero_fills_shared_then_all_read() {
 
 #[test]
 fn two_d_shared_holds_ratios() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f32>,)>::new("shared2d", |t, (out,)| {
         let s = t.shared_array::<f32>((4, 8));
         let (x, y) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
@@ -134,7 +108,7 @@ fn two_d_shared_holds_ratios() {
 
 #[test]
 fn dynamic_shared_fifty_floats() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f32>,)>::new("dyn50", |t, (out,)| {
         let sm = t.dynamic_shared::<f32>();
         let i = t.thread_idx().x as usize;
@@ -170,7 +144,7 @@ fn dynshared_case(
 
 #[test]
 fn dynshared_slice_write_and_read() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     dynshared_case(&[1, 2], |t, x| {
         let d = t.dynamic_shared::<i32>();
         let (sm1, sm2) = (d.slice(0..1), d.slice(1..2));
@@ -191,7 +165,7 @@ fn dynshared_slice_write_and_read() {
 
 #[test]
 fn dynshared_slice_diff_sizes_and_overlap() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     dynshared_case(&[1, 2, 3], |t, x| {
         let d = t.dynamic_shared::<i32>();
         let (sm1, sm2) = (d.slice(0..1), d.slice(1..3));
@@ -218,7 +192,7 @@ fn dynshared_slice_diff_sizes_and_overlap() {
 
 #[test]
 fn dynshared_slice_gaps_backwards_and_strides() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     dynshared_case(&[99, 1, 2, 99, 3, 4, 99], |t, x| {
         let d = t.dynamic_shared::<i32>();
         let (sm1, sm2) = (d.slice(1..3), d.slice(4..6));
@@ -275,7 +249,7 @@ fn dynshared_slice_gaps_backwards_and_strides() {
 
 #[test]
 fn dynshared_two_halves_over_many_blocks() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     // Numba issue 5073 through a launch: each block stages its chunk through two halves.
     let k = Kernel::<(Arr<i64>, Arr<i64>)>::new("halves", |t, (x, y)| {
         let d = t.dynamic_shared::<i64>();
@@ -307,7 +281,7 @@ fn dynshared_two_halves_over_many_blocks() {
 
 #[test]
 fn syncthreads_count_over_72_with_two_zeros() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<i32>, Arr<i32>)>::new("count", |t, (input, out)| {
         let i = t.thread_idx().x as usize;
         out.set(i, t.syncthreads_count(input.get(i)));
@@ -338,7 +312,7 @@ fn and_or<T: rumba::array::element::Element + bytemuck::Pod + Predicate + Sync>(
 
 #[test]
 fn syncthreads_and_or_for_i16_i32_i64() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     fn check<T>()
     where
         T: rumba::array::element::Element + bytemuck::Pod + Predicate + Sync + From<i8>,
@@ -364,7 +338,7 @@ fn syncthreads_and_or_for_i16_i32_i64() {
 
 #[test]
 fn local_array_of_1000_i32_copies_a_to_b() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<i32>, Arr<i32>)>::new("local_copy", |t, (a, b)| {
         let l = t.local_array::<i32>(1000);
         for i in 0..1000 {
@@ -382,7 +356,7 @@ fn local_array_of_1000_i32_copies_a_to_b() {
 
 #[test]
 fn local_complex128() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<Complex<f64>>,)>::new("local_c128", |t, (o,)| {
         let i = t.grid1();
         let l = t.local_array::<Complex<f64>>((2, 5));
@@ -408,7 +382,7 @@ fn local_complex128() {
 
 #[test]
 fn atomics_from_every_thread_of_a_large_grid_give_exact_totals() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<u64>, Arr<i32>, Arr<f64>, Arr<u32>)>::new(
         "atomics",
         |t, (sum, minmax, fsum, bits)| {
@@ -443,7 +417,7 @@ fn atomics_from_every_thread_of_a_large_grid_give_exact_totals() {
 
 #[test]
 fn cas_based_max() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f64>, Arr<f64>)>::new("cas_max", |t, (res, ary)| {
         let v = ary.get(t.grid1());
         let mut old = res.get(0);
@@ -490,7 +464,7 @@ fn two_syncs() -> Kernel<(Arr<i32>,)> {
 
 #[test]
 fn two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = two_syncs();
     let a = rumba::device_array::<i32, _>(3, Order::C).unwrap();
     k.configure(1, 3).launch((&a,)).unwrap();
@@ -529,7 +503,7 @@ fn two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six() {
 
 #[test]
 fn a_fault_with_host_arrays_is_reported_by_the_launch() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<i32>,)>::new("panics", |t, (a,)| {
         if t.grid1() == 5 {
             panic!("thread five gives up");
@@ -550,7 +524,7 @@ fn a_fault_with_host_arrays_is_reported_by_the_launch() {
 
 #[test]
 fn bad_configurations_and_arguments_are_typed_errors() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f32>,)>::new("k", |_t, _a| {});
     let d = rumba::device_array::<f32, _>(4, Order::C).unwrap();
     let e = k.configure(0, 32).launch((&d,)).unwrap_err();
@@ -572,7 +546,7 @@ fn bad_configurations_and_arguments_are_typed_errors() {
 
 #[test]
 fn arrays_index_with_their_own_shape_and_strides() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     // A transposed, sliced view: the kernel sees shape (3, 2) and the view's byte strides.
     let host = Array2::from_shape_fn((4, 3), |(i, j)| (10 * i + j) as i64);
     let d = rumba::to_device(&host).unwrap();
@@ -594,7 +568,7 @@ fn arrays_index_with_their_own_shape_and_strides() {
 
 #[test]
 fn scalars_and_records_are_passed_by_value() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
     #[repr(C)]
     struct Line {
@@ -624,7 +598,7 @@ fn scalars_and_records_are_passed_by_value() {
 
 #[test]
 fn in_out_inout_transfer_counts() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<f32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1.0));
     let mut host = Array1::from_elem(16, 1.0f32);
 
@@ -672,6 +646,7 @@ fn in_out_inout_transfer_counts() {
 #[test]
 fn a_kernels_transfer_policy_governs_bare_host_arrays() {
     use rumba::kernel::HostTransfer;
+    sim_only!();
     let inc = Kernel::<(Arr<f32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1.0));
     let mut host = Array1::from_elem(16, 1.0f32);
 
@@ -718,7 +693,7 @@ fn a_kernels_transfer_policy_governs_bare_host_arrays() {
 
 #[test]
 fn launches_are_asynchronous_and_keep_their_arrays_alive() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let k = Kernel::<(Arr<u32>, Arr<u32>)>::new("copy", |t, (src, dst)| {
         dst.set(t.grid1(), src.get(t.grid1()) * 2);
     });
@@ -744,7 +719,7 @@ fn launches_are_asynchronous_and_keep_their_arrays_alive() {
 
 #[test]
 fn launch_order_on_one_stream_and_the_legacy_stream() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     let add =
         Kernel::<(Arr<i64>, i64)>::new("add", |t, (a, v)| a.set(t.grid1(), a.get(t.grid1()) + *v));
     let mul =
@@ -763,7 +738,7 @@ fn launch_order_on_one_stream_and_the_legacy_stream() {
 
 #[test]
 fn a_kernel_without_sim_code_is_refused() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     use rumba::driver::{CudaKernelSource, KernelFunction, KernelLaunch, StreamHandle};
     let f = KernelFunction::new("cuda_only").with_form(CudaKernelSource::new("", "cuda_only"));
     let launch = KernelLaunch {
@@ -790,7 +765,7 @@ fn a_kernel_without_sim_code_is_refused() {
 
 #[test]
 fn array_arguments_outside_their_allocation_are_refused_when_queued() {
-    closure_kernels_not_on_opencl();
+    sim_only!();
     use rumba::driver::{KernelArg, KernelArrayArg, StreamHandle};
     let k = Kernel::<(Arr<u8>,)>::new("k", |_t, _a| {});
     let d = rumba::device_array::<u8, _>(16, Order::C).unwrap();

@@ -5,7 +5,8 @@
 //! Needs the `cuda` feature and the NVRTC library on the loader path (CI installs the pip package
 //! `nvidia-cuda-nvrtc-cu12` and puts its `lib` folder on `LD_LIBRARY_PATH`). Without NVRTC the test
 //! says so and passes — unless `RUMBA_REQUIRE_NVRTC=1` (set by `.ci/run`), where a missing NVRTC
-//! is a failure, so CI can never skip the check silently.
+//! is a failure, so CI can never skip the check silently. `RUMBA_SOURCE_ROOT` names the repository
+//! to scan when the executable runs away from where it was built.
 #![cfg(feature = "cuda")]
 
 mod macro_corpus;
@@ -44,7 +45,11 @@ fn every_cuda_c_source_compiles_with_nvrtc() {
         );
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // The repository: where this test was built from, unless `RUMBA_SOURCE_ROOT` says otherwise
+    // (the GPU kit runs this executable on another machine, from a copy of the repository).
+    let root = std::env::var_os("RUMBA_SOURCE_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let mut files = Vec::new();
     cuda_sources(&root, &mut files);
     files.sort();

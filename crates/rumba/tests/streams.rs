@@ -82,21 +82,30 @@ fn work_on_one_stream_runs_in_order() {
 #[test]
 fn two_streams_run_concurrently() {
     let _serial = setup();
-    // A's callback waits for a message that only B's callback sends. If the streams were
-    // serialised this would never complete; `within` turns that into a failure, not a hang.
-    common::within(10, "two streams overlapping", || {
+    // A callback holds stream a until the host lets it go; stream b's memset must complete in the
+    // meantime. (Progress is observed with an event, not with b's own callback: CUDA runs the
+    // callbacks of all streams on one thread, so a callback can never wait for another one.)
+    // `within` turns a serialised pair of streams into a failure, not a hang.
+    common::within(20, "two streams overlapping", || {
         let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
-        let (tx, rx) = mpsc::channel::<()>();
-        let (done_tx, done_rx) = mpsc::channel();
+        let (open_tx, open_rx) = mpsc::channel::<()>();
         a.add_callback(move |_, _| {
-            rx.recv().unwrap();
-            done_tx.send("a").unwrap();
+            let _ = open_rx.recv_timeout(Duration::from_secs(15));
         })
         .unwrap();
-        b.add_callback(move |_, _| tx.send(()).unwrap()).unwrap();
-        assert_eq!(done_rx.recv().unwrap(), "a");
+        let a_done = rumba::event(false).unwrap();
+        a_done.record(&a).unwrap();
+        let buf = current_context().unwrap().memalloc(1 << 20).unwrap();
+        b.memset(&buf, 3).unwrap();
+        let b_done = rumba::event(false).unwrap();
+        b_done.record(&b).unwrap();
+        b_done.synchronize().unwrap(); // completes although a is held
+        assert!(!a_done.query().unwrap(), "a ran past its held callback");
+        open_tx.send(()).unwrap();
         a.synchronize().unwrap();
-        b.synchronize().unwrap();
+        let mut out = vec![0u8; 1 << 20];
+        buf.copy_to_host(&mut out).unwrap();
+        assert!(out.iter().all(|&x| x == 3));
     });
 }
 

@@ -1,15 +1,20 @@
-//! `rumba bench`: the peer workloads on rumba's simulator, optionally side by side with Numba's
-//! CUDA simulator and PoCL (`shared/peers/`), as a table, JSON lines and an SVG chart.
+//! `rumba bench`: the peer workloads on the backend in use, optionally side by side with peers —
+//! on a CPU, Numba's CUDA simulator and PoCL (`shared/peers/`); on a GPU, CuPy and Numba-CUDA
+//! (`scripts/gpu/peer_bench.py`, `--gpu-peers`) and cudarc's own launch path — as a table, JSON
+//! lines and an SVG chart.
 //!
 //! | file | concept |
 //! |---|---|
-//! | [`workloads`] | the kernels, sizes, timing and result checks |
+//! | [`workloads`] | the kernels, copies and launches, sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
+//! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
 //! | [`plot`] | the SVG chart |
 //!
 //! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
 //! scripts' processes (through [`peers`]) and, with `--plot`, the one file it names.
 
+#[cfg(feature = "cuda")]
+mod cudarc;
 pub mod peers;
 pub mod plot;
 pub mod workloads;
@@ -21,7 +26,7 @@ use std::path::PathBuf;
 /// One measurement, in the peers' JSON form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
-    /// `rumba-sim`, `pocl` or `numba-cudasim`.
+    /// `rumba-sim`, `rumba-cuda`, `pocl`, `numba-cudasim`, `cupy`, `numba-cuda` or `cudarc`.
     pub peer: String,
     /// Workload name.
     pub workload: String,
@@ -61,9 +66,16 @@ pub struct BenchArgs {
     /// Timed repetitions per workload (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub repeat: usize,
-    /// Only the small sizes (vadd 65,536, matmul 64, reduce 16,384).
+    /// Only the small sizes (vadd 65,536, matmul 64, reduce 16,384) and the launch latency.
     #[arg(long)]
     pub quick: bool,
+    /// On a GPU: also run this script (scripts/gpu/peer_bench.py), which times the same
+    /// workloads in CuPy and Numba-CUDA.
+    #[arg(long, value_name = "SCRIPT")]
+    pub gpu_peers: Option<PathBuf>,
+    /// The Python that runs --gpu-peers.
+    #[arg(long, value_name = "PATH", default_value = "python3")]
+    pub python: PathBuf,
 }
 
 /// Runs the benchmark.
@@ -116,9 +128,37 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
             emit(&r, &mut runs);
         }
     }
+    emit(&workloads::launch(args.repeat)?, &mut runs);
     if !args.quick {
         for r in workloads::copies(args.repeat)? {
             emit(&r, &mut runs);
+        }
+        for r in workloads::pinned_copies(args.repeat)? {
+            emit(&r, &mut runs);
+        }
+    }
+    #[cfg(feature = "cuda")]
+    if rumba::backend_driver()?.backend() == rumba::driver::BackendKind::Cuda {
+        match cudarc::launch(args.repeat) {
+            Ok(r) => emit(&r, &mut runs),
+            Err(e) => eprintln!("rumba bench: {e}"),
+        }
+    }
+    if let Some(script) = &args.gpu_peers {
+        let mut extra = vec!["--repeat".to_string(), args.repeat.to_string()];
+        if args.quick {
+            extra.push("--quick".into());
+        }
+        if !args.json {
+            eprintln!("{} ...", script.display());
+        }
+        match peers::run_with(&args.python, script, &extra) {
+            Ok(rs) => {
+                for r in rs {
+                    emit(&r, &mut runs);
+                }
+            }
+            Err(e) => eprintln!("rumba bench: GPU peers skipped: {e}"),
         }
     }
 
@@ -150,9 +190,7 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
 
     if !args.json {
         print_table(&runs);
-        if args.peers.is_some() {
-            print_goals(&runs);
-        }
+        print_goals(&runs);
     }
     if let Some(path) = &args.plot {
         std::fs::write(path, plot::svg(&runs)).map_err(|e| {
@@ -206,6 +244,17 @@ fn ratio(runs: &[Run], peer: &str, workload: &str, n: usize) -> String {
     }
 }
 
+/// The peers present in `runs`, in order of appearance (rumba's own runs excluded).
+fn peers_of(runs: &[Run]) -> Vec<String> {
+    let mut peers: Vec<String> = Vec::new();
+    for r in runs {
+        if !r.peer.starts_with("rumba-") && !peers.contains(&r.peer) {
+            peers.push(r.peer.clone());
+        }
+    }
+    peers
+}
+
 fn print_table(runs: &[Run]) {
     let mut keys: Vec<(String, usize)> = Vec::new();
     for r in runs {
@@ -213,6 +262,7 @@ fn print_table(runs: &[Run]) {
             keys.push((r.workload.clone(), r.n));
         }
     }
+    let peers = peers_of(runs);
     let cell = |peer: &str, w: &str, n: usize| {
         find(runs, peer, w, n).map_or("-".to_string(), |r| {
             format!(
@@ -222,44 +272,95 @@ fn print_table(runs: &[Run]) {
             )
         })
     };
-    println!(
-        "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
-        "workload", "n", "rumba", "pocl", "numba-cudasim", "rumba/pocl", "rumba/numba"
-    );
-    println!("{}", "-".repeat(110));
+    let mut head = format!("{:<14} {:>10} | {:>12}", "workload", "n", "rumba");
+    for p in &peers {
+        head += &format!(" {p:>14}");
+    }
+    if !peers.is_empty() {
+        head += " |";
+        for p in &peers {
+            head += &format!(" {:>20}", format!("rumba/{p}"));
+        }
+    }
+    println!("{head}");
+    println!("{}", "-".repeat(head.chars().count()));
     for (w, n) in &keys {
-        println!(
-            "{:<14} {:>10} | {:>12} {:>12} {:>14} | {:>12} {:>24}",
-            w,
-            n,
-            cell("rumba", w, *n),
-            cell("pocl", w, *n),
-            cell("numba-cudasim", w, *n),
-            ratio(runs, "pocl", w, *n),
-            ratio(runs, "numba-cudasim", w, *n)
-        );
+        let mut line = format!("{:<14} {:>10} | {:>12}", w, n, cell("rumba", w, *n));
+        for p in &peers {
+            line += &format!(" {:>14}", cell(p, w, *n));
+        }
+        if !peers.is_empty() {
+            line += " |";
+            for p in &peers {
+                line += &format!(" {:>20}", ratio(runs, p, w, *n));
+            }
+        }
+        println!("{line}");
     }
 }
 
+/// A performance goal: rumba's time on a workload against a peer's.
+enum Goal {
+    /// time(rumba) / time(peer) at most this.
+    Ratio(f64),
+    /// time(rumba) - time(peer) at most this many seconds.
+    Difference(f64),
+}
+
 fn print_goals(runs: &[Run]) {
-    println!("\ngoals (time ratio rumba / peer):");
-    let goals: [(&str, usize, &str, f64); 6] = [
-        ("vadd", 65_536, "numba-cudasim", 1e-4),
-        ("matmul_shared", 64, "numba-cudasim", 1e-4),
-        ("reduce_shared", 16_384, "numba-cudasim", 1e-4),
-        ("vadd", 16_777_216, "pocl", 1.0),
-        ("matmul_shared", 512, "pocl", 0.5),
-        ("reduce_shared", 1_048_576, "pocl", 0.5),
+    const MIB64: usize = 64 << 20;
+    let goals: [(&str, usize, &str, Goal); 10] = [
+        ("vadd", 65_536, "numba-cudasim", Goal::Ratio(1e-4)),
+        ("matmul_shared", 64, "numba-cudasim", Goal::Ratio(1e-4)),
+        ("reduce_shared", 16_384, "numba-cudasim", Goal::Ratio(1e-4)),
+        ("vadd", 16_777_216, "pocl", Goal::Ratio(1.0)),
+        ("matmul_shared", 512, "pocl", Goal::Ratio(0.5)),
+        ("reduce_shared", 1_048_576, "pocl", Goal::Ratio(0.5)),
+        // On a GPU: pinned bandwidth at least 0.9x CuPy's, launches within 2 µs of cudarc's.
+        ("h2d_pinned", MIB64, "cupy", Goal::Ratio(1.0 / 0.9)),
+        ("d2h_pinned", MIB64, "cupy", Goal::Ratio(1.0 / 0.9)),
+        (
+            "launch",
+            workloads::LAUNCHES,
+            "cudarc",
+            Goal::Difference(2e-6),
+        ),
+        (
+            "launch",
+            workloads::LAUNCHES,
+            "cupy",
+            Goal::Difference(2e-6),
+        ),
     ];
-    for (w, n, peer, limit) in goals {
-        let verdict = match (find(runs, "rumba", w, n), find(runs, peer, w, n)) {
-            (Some(r), Some(p)) => {
-                let x = r.seconds / p.seconds;
-                format!(
-                    "{x:.3e} vs ≤ {limit:e}: {}",
-                    if x <= limit { "met" } else { "MISSED" }
-                )
-            }
+    let peers = peers_of(runs);
+    let relevant: Vec<_> = goals
+        .iter()
+        .filter(|(_, _, peer, _)| peers.iter().any(|p| p == peer))
+        .collect();
+    if relevant.is_empty() {
+        return;
+    }
+    println!("\ngoals:");
+    for (w, n, peer, goal) in relevant {
+        let verdict = match (find(runs, "rumba", w, *n), find(runs, peer, w, *n)) {
+            (Some(r), Some(p)) => match goal {
+                Goal::Ratio(limit) => {
+                    let x = r.seconds / p.seconds;
+                    format!(
+                        "time ratio {x:.3e} vs <= {limit:.3e}: {}",
+                        if x <= *limit { "met" } else { "MISSED" }
+                    )
+                }
+                Goal::Difference(limit) => {
+                    let d = r.seconds - p.seconds;
+                    format!(
+                        "difference {:.2} µs vs <= {:.2} µs: {}",
+                        d * 1e6,
+                        limit * 1e6,
+                        if d <= *limit { "met" } else { "MISSED" }
+                    )
+                }
+            },
             _ => "not measured".into(),
         };
         println!("  {w:<14} {n:>10} vs {peer:<14} {verdict}");

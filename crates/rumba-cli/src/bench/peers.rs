@@ -1,5 +1,6 @@
 //! Running the peer scripts (`shared/peers/numba_sim.py`, `pocl.py`) with the Python of a
-//! virtualenv made by `shared/peers/setup.sh`, and reading their JSON lines.
+//! virtualenv made by `shared/peers/setup.sh`, or a GPU peer script (`scripts/gpu/peer_bench.py`)
+//! with a given Python, and reading their JSON lines.
 //!
 //! This module touches the file system (to find the scripts and the virtualenv's Python) and
 //! runs those Python processes, reading their stdout; it never writes files.
@@ -45,22 +46,35 @@ pub fn run(venv: &Path, scripts: &Path, script: &str, args: &[String]) -> Result
             venv.display()
         ));
     }
-    let out = Command::new(&python)
-        .arg(scripts.join(script))
+    run_with(&python, &scripts.join(script), args)
+}
+
+/// Runs `script` with `python` and parses every JSON line it prints. The script's stderr goes to
+/// ours (it says which peers it skipped and why). A script that fails after printing some runs
+/// keeps them (with a warning); one that printed none is an error.
+pub fn run_with(python: &Path, script: &Path, args: &[String]) -> Result<Vec<Run>, String> {
+    let out = Command::new(python)
+        .arg(script)
         .args(args)
+        .stderr(std::process::Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{script} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
+    let runs: Vec<Run> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(parse_line)
-        .collect())
+        .collect();
+    if !out.status.success() {
+        if runs.is_empty() {
+            return Err(format!("{} failed ({})", script.display(), out.status));
+        }
+        eprintln!(
+            "rumba bench: {} exited with {}; keeping the {} run(s) it printed",
+            script.display(),
+            out.status,
+            runs.len()
+        );
+    }
+    Ok(runs)
 }
 
 /// Parses one flat JSON object of the peers' form; `None` for anything else.

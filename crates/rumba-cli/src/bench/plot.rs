@@ -7,15 +7,23 @@ use std::fmt::Write;
 
 use super::Run;
 
-const PEERS: [(&str, &str); 4] = [
+const PEERS: [(&str, &str); 7] = [
     ("rumba-sim", "#d9480f"),
     ("rumba-cuda", "#2f9e44"),
     ("pocl", "#1c7ed6"),
     ("numba-cudasim", "#868e96"),
+    ("cupy", "#7048e8"),
+    ("numba-cuda", "#f08c00"),
+    ("cudarc", "#0c8599"),
 ];
 
 /// The chart as an SVG document.
 pub fn svg(runs: &[Run]) -> String {
+    let peers: Vec<(&str, &str)> = PEERS
+        .iter()
+        .copied()
+        .filter(|(p, _)| runs.iter().any(|r| r.peer == *p))
+        .collect();
     let mut keys: Vec<(String, usize)> = Vec::new();
     for r in runs {
         if !keys.iter().any(|(w, n)| *w == r.workload && *n == r.n) {
@@ -42,7 +50,8 @@ pub fn svg(runs: &[Run]) -> String {
         .log10()
         .ceil()
         .max(lo + 1.0);
-    let (left, top, plot_h, group_w, bar_w) = (70.0, 40.0, 300.0, 90.0, 22.0);
+    let (left, top, plot_h, bar_w) = (70.0, 40.0, 300.0, 22.0);
+    let group_w = bar_w * peers.len().max(3) as f64 + 24.0;
     let width = left + group_w * keys.len() as f64 + 160.0;
     let height = top + plot_h + 90.0;
     let y = |s: f64| top + plot_h * (hi - s.max(1e-12).log10()) / (hi - lo);
@@ -69,7 +78,7 @@ pub fn svg(runs: &[Run]) -> String {
     }
     for (g, (w, n)) in keys.iter().enumerate() {
         let x0 = left + group_w * g as f64 + 10.0;
-        for (p, (peer, color)) in PEERS.iter().enumerate() {
+        for (p, (peer, color)) in peers.iter().enumerate() {
             if let Some(r) = runs
                 .iter()
                 .find(|r| r.peer == *peer && r.workload == *w && r.n == *n)
@@ -93,7 +102,7 @@ pub fn svg(runs: &[Run]) -> String {
             top + plot_h + 30.0
         );
     }
-    for (p, (peer, color)) in PEERS.iter().enumerate() {
+    for (p, (peer, color)) in peers.iter().enumerate() {
         let ly = top + 20.0 * p as f64;
         let lx = width - 150.0;
         let _ = writeln!(
@@ -131,6 +140,7 @@ mod tests {
         ];
         let s = svg(&runs);
         assert!(s.starts_with("<svg"));
-        assert_eq!(s.matches("<rect").count(), 2 + PEERS.len());
+        // Two bars and a legend entry for each of the two peers present.
+        assert_eq!(s.matches("<rect").count(), 2 + 2);
     }
 }

@@ -1,9 +1,11 @@
 //! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
 //! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
-//! `reduce_shared` (256-thread tree with one `syncthreads` per level), plus the 64 MiB `h2d` /
-//! `d2h` copies. The kernels are `#[rumba::kernel]`s; on the simulator each runs in the form it
-//! picks (the generated block body, on the work-item-loop engine) and, as extra `-coroutines`
-//! rows, its generated per-thread body on coroutines.
+//! `reduce_shared` (256-thread tree with one `syncthreads` per level), the 64 MiB `h2d` / `d2h`
+//! copies from pageable memory and `h2d_pinned` / `d2h_pinned` from pinned memory, and `launch`:
+//! the time per launch of an empty kernel, 1,000 launches queued back to back then synchronized.
+//! The kernels are `#[rumba::kernel]`s; on the simulator each runs in the form it picks (the
+//! generated block body, on the work-item-loop engine) and, as extra `-coroutines` rows, its
+//! generated per-thread body on coroutines.
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
 //! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
@@ -123,6 +125,10 @@ mod peer {
             c[(y, x)] = acc;
         }
     }
+
+    /// A kernel that does nothing: what a launch costs by itself.
+    #[kernel]
+    pub fn empty(_t: &Thread) {}
 
     /// One partial sum per block of 256 through a shared-memory tree.
     #[kernel]
@@ -251,6 +257,53 @@ pub fn reduce(n: usize, repeat: usize, form: Form) -> Result<Run> {
         s,
         allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-8),
     ))
+}
+
+/// An empty kernel: what a launch costs by itself.
+pub fn empty_kernel() -> Kernel<()> {
+    peer::empty()
+}
+
+/// Launches queued per timed repetition of the `launch` workload.
+pub const LAUNCHES: usize = 1000;
+
+/// Seconds per launch of an empty kernel (one block of one thread) on the legacy default stream:
+/// the median over `repeat` runs of 1,000 launches followed by one synchronize.
+pub fn launch(repeat: usize) -> Result<Run> {
+    let stream = rumba::legacy_default_stream()?;
+    let k = empty_kernel();
+    let s = timed(&stream, repeat, || {
+        for _ in 0..LAUNCHES {
+            k.configure(1, 1).launch(())?;
+        }
+        Ok(())
+    })?;
+    Ok(run("launch", LAUNCHES, s / LAUNCHES as f64, true))
+}
+
+/// 64 MiB host → device and device → host between pinned memory and the device, each copy
+/// queued on a stream and synchronized.
+pub fn pinned_copies(repeat: usize) -> Result<Vec<Run>> {
+    let n = 64 << 20;
+    let ctx = rumba::current_context()?;
+    let mut pinned = ctx.memhostalloc(n, Default::default())?;
+    for (i, b) in pinned.iter_mut().enumerate() {
+        *b = (i % 251) as u8;
+    }
+    let want: Vec<u8> = pinned.to_vec();
+    let buf = ctx.memalloc(n)?;
+    let stream = rumba::stream()?;
+    let h2d = timed(&stream, repeat, || {
+        stream.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &pinned))?
+    })?;
+    pinned.fill(0);
+    let d2h = timed(&stream, repeat, || {
+        stream.auto_synchronize(|scope| scope.copy_to_host(&mut pinned, &buf, 0))?
+    })?;
+    Ok(vec![
+        run("h2d_pinned", n, h2d, true),
+        run("d2h_pinned", n, d2h, pinned[..] == want[..]),
+    ])
 }
 
 /// 64 MiB host → device and device → host from pageable memory.

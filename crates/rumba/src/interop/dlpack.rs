@@ -364,7 +364,10 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
     /// let consumer = rumba::stream().unwrap();
     /// let t = d.slice(s![..;-2]).unwrap().to_dlpack(Some(&consumer)).unwrap();
     /// assert_eq!(t.strides().unwrap(), Some(vec![-2])); // in elements
-    /// assert_eq!(t.tensor().device.device_type, rumba::interop::dlpack::DLDeviceType::EXT_DEV);
+    /// // EXT_DEV on the sim, CUDA on a GPU:
+    /// let backend = rumba::backend_driver().unwrap().backend();
+    /// let want = rumba::interop::dlpack::DLDeviceType::of(backend);
+    /// assert_eq!(t.tensor().device.device_type, want);
     /// ```
     pub fn to_dlpack(&self, consumer: Option<&Stream>) -> Result<DlpackTensor> {
         let dtype = DLDataType::of::<T>().ok_or_else(|| {

@@ -282,7 +282,9 @@ impl DeviceBuffer {
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(1).unwrap();
-    /// assert_eq!(buf.driver().backend(), rumba::driver::BackendKind::Sim);
+    /// let running = rumba::backend_driver().unwrap();
+    /// assert_eq!(buf.driver().backend(), running.backend()); // sim, or cuda on a GPU machine
+    /// assert!(std::sync::Arc::ptr_eq(buf.driver(), &running));
     /// ```
     pub fn driver(&self) -> &Arc<dyn Driver> {
         &self.inner.driver

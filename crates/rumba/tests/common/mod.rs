@@ -8,7 +8,8 @@
 //! `RUMBA_REQUIRE_OPENCL=1` (CI, which installs PoCL) an unusable OpenCL fails the binary instead.
 //!
 //! A test (or a whole binary) that cannot apply to a backend says so by name with
-//! [`not_on`] / [`binary_not_on`], which print `SKIPPED <name> on <backend>: <reason>`.
+//! [`not_on`] / [`binary_not_on`], which print `SKIPPED <name> on <backend>: <reason>`; a test
+//! whose kernels exist only as Rust closures uses [`sim_only`] (it says so on cuda and opencl).
 #![allow(dead_code)]
 
 use std::sync::{Mutex, MutexGuard, Once};
@@ -45,6 +46,26 @@ pub fn start(adjust: impl FnOnce(&mut Config)) {
         }
         rumba::configure(cfg).expect("configure before first use");
     });
+}
+
+/// For a test whose kernels are Rust closures only (no CUDA C or OpenCL C form yet, so only the
+/// simulator can run them): on the sim, starts the runtime and returns false; with
+/// `RUMBA_TEST_BACKEND=cuda` or `=opencl`, prints `SKIPPED <test> on <backend>: <why>` and returns
+/// true, and the calling test returns without asserting anything.
+///
+/// `<test>` is the name of the calling thread, which the test harness names after the test.
+///
+/// ```ignore
+/// if common::sim_only("closure kernels have no CUDA C or OpenCL C form yet") { return; }
+/// ```
+pub fn sim_only(why: &str) -> bool {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("<unnamed test>");
+    if not_on(&[BackendChoice::Cuda, BackendChoice::OpenCl], test, why) {
+        return true;
+    }
+    start(|_| {});
+    false
 }
 
 /// The backend the behaviour tests run on: `RUMBA_TEST_BACKEND` = `sim` (default), `cuda` or

@@ -39,6 +39,12 @@ pub(crate) struct Queue {
     mode: Mode,
     /// Work was queued that the wait mode has not yet waited for.
     pending: bool,
+    /// Wait mode: device buffers the queued work uses (temporaries the caller no longer holds),
+    /// released only after the synchronization — when the queue is dropped (field order: after
+    /// [`Drop::drop`] synchronized). A buffer released earlier could be freed by a deallocation
+    /// flush (another thread's) while the work still reads it: a use after free on a backend
+    /// whose free does not wait for the device (OpenCL's `clSVMFree`).
+    held: Vec<DeviceBuffer>,
 }
 
 impl Queue {
@@ -53,6 +59,7 @@ impl Queue {
                 stream: None,
                 mode: Mode::Wait,
                 pending: false,
+                held: Vec::new(),
             }),
         }
     }
@@ -73,6 +80,7 @@ impl Queue {
             stream: Some(stream.clone()),
             mode,
             pending: false,
+            held: Vec::new(),
         })
     }
 
@@ -190,12 +198,20 @@ impl Queue {
         self.driver.stream_synchronize(self.device, self.handle)
     }
 
-    /// Keeps device buffers used by queued work alive until the stream has run it (asynchronous
-    /// modes; the wait mode waits instead).
-    pub(crate) fn keep(&self, buffers: Vec<DeviceBuffer>) -> Result<()> {
+    /// Keeps device buffers used by queued work alive until the stream has run it: the stream
+    /// holds them in the asynchronous modes, the queue until it has synchronized in the wait
+    /// mode.
+    pub(crate) fn keep(&mut self, buffers: Vec<DeviceBuffer>) -> Result<()> {
+        if !self.pending {
+            return Ok(());
+        }
         match (&self.stream, self.mode) {
-            (Some(s), Mode::Staged | Mode::Scoped) if self.pending => s.keep_alive(buffers),
-            _ => Ok(()),
+            (Some(s), Mode::Staged | Mode::Scoped) => s.keep_alive(buffers),
+            (_, Mode::Wait) => {
+                self.held.extend(buffers);
+                Ok(())
+            }
+            (None, _) => Ok(()),
         }
     }
 
@@ -215,5 +231,32 @@ impl Drop for Queue {
         if self.mode == Mode::Wait && self.pending {
             let _ = self.driver.stream_synchronize(self.device, self.handle);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wait mode keeps the buffers its work uses until it has synchronized: a temporary
+    /// handed back earlier could be freed by a deallocation flush on another thread while the
+    /// work still reads it (a use after free where the free does not wait for the device, as
+    /// OpenCL's `clSVMFree`; the simulator's queued work owns its ranges, so it cannot show it).
+    #[test]
+    fn the_wait_mode_holds_kept_buffers_until_it_has_synchronized() {
+        let ctx = crate::current_context().unwrap();
+        let dst = ctx.memalloc(64).unwrap();
+        let mut idle = Queue::wait(&dst, None).unwrap();
+        idle.keep(vec![ctx.memalloc(16).unwrap()]).unwrap();
+        assert!(idle.held.is_empty(), "nothing queued, nothing to hold");
+        let mut q = Queue::wait(&dst, None).unwrap();
+        q.fill(&[64], dst.device_ptr(), &[1], &[7]).unwrap();
+        q.keep(vec![ctx.memalloc(16).unwrap(), dst.clone()])
+            .unwrap();
+        assert_eq!(q.held.len(), 2, "held until the queue has waited");
+        q.finish().unwrap();
+        let mut out = [0u8; 64];
+        dst.copy_to_host(&mut out).unwrap();
+        assert_eq!(out, [7u8; 64]);
     }
 }

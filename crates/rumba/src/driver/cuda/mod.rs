@@ -22,8 +22,13 @@
 //! This module touches the dynamic loader and, once a driver is found, CUDA.
 //!
 //! ```
-//! let err = rumba::driver::cuda::open(&rumba::Config::default()).err().unwrap();
-//! assert!(matches!(err, rumba::Error::BackendUnavailable { .. }));
+//! use rumba::driver::cuda;
+//! match cuda::open(&rumba::Config::default()) {
+//!     // A driver and at least one device: CUDA is usable here.
+//!     Ok(drv) => assert!(drv.device_count() >= 1),
+//!     // Anything else is a typed refusal saying what was missing, never a panic.
+//!     Err(e) => assert!(matches!(e, rumba::Error::BackendUnavailable { .. }), "{e}"),
+//! }
 //! ```
 
 use std::ffi::CStr;
@@ -51,7 +56,11 @@ pub const DRIVER_LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 /// True if the dynamic loader can find the NVIDIA driver library.
 ///
 /// ```
-/// let _maybe = rumba::driver::cuda::driver_library_present();
+/// use rumba::driver::cuda;
+/// // Without the library, opening the backend is refused before cudarc is touched.
+/// if !cuda::driver_library_present() {
+///     assert!(cuda::open(&rumba::Config::default()).is_err());
+/// }
 /// ```
 pub fn driver_library_present() -> bool {
     DRIVER_LIBRARIES.iter().any(|name| {
