@@ -256,6 +256,7 @@ impl Stream {
         let scope = StreamScope {
             stream: self,
             _env: PhantomData,
+            _one_thread: PhantomData,
         };
         // Synchronizes on every exit path, including unwinding out of `f`.
         struct SyncOnDrop<'a>(&'a Stream, bool);
@@ -497,9 +498,29 @@ impl fmt::Debug for Stream {
 /// let s = rumba::stream().unwrap();
 /// s.auto_synchronize(|scope| assert_eq!(scope.stream().handle(), s.handle())).unwrap();
 /// ```
+///
+/// A scope is used on the thread that opened it: it is neither `Send` nor `Sync`. The default
+/// stream (handle 0 when per-thread default streams are configured) and the per-thread default
+/// stream (handle 2) are a different stream on every host thread, so work another thread queued
+/// through the scope would land on that thread's stream, which the scope's closing
+/// synchronization does not wait for — and the device could then write into host memory after its
+/// borrow had ended.
+///
+/// ```compile_fail,E0277
+/// let s = rumba::per_thread_default_stream().unwrap();
+/// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+/// let mut out = [0u8; 4];
+/// s.auto_synchronize(|scope| {
+///     std::thread::scope(|t| {
+///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
+///     });
+/// }).unwrap();
+/// ```
 pub struct StreamScope<'scope, 'env: 'scope> {
     stream: &'scope Stream,
     _env: PhantomData<&'env mut &'env ()>,
+    /// Neither `Send` nor `Sync` (see the type's docs).
+    _one_thread: PhantomData<*const ()>,
 }
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {

@@ -204,6 +204,44 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         bytes: usize,
         stream: StreamHandle,
     ) -> Result<()>;
+    /// Queues a host → device copy on `stream` of bytes lent only for this call: the driver takes
+    /// them before it returns, whatever memory they are in (pageable, page-locked, mapped).
+    ///
+    /// The safe layers use this, not [`memcpy_htod_async`](Driver::memcpy_htod_async), for an
+    /// asynchronous copy whose source borrow ends at the return: whether that method reads its
+    /// source later depends on the driver's table of page-locked memory, and a leaked pin guard
+    /// leaves a stale entry there — memory freed and reused since would then be read after the
+    /// borrow ended. The default takes an owned copy and has the stream keep it until the copy
+    /// has run; a driver with its own staging buffers overrides it.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); after an error nothing was queued.
+    ///
+    /// # Safety
+    /// The device range as for [`memcpy_htod`](Driver::memcpy_htod).
+    unsafe fn memcpy_htod_async_staged(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: &[u8],
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let owned: std::sync::Arc<[u8]> = src.into();
+        // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
+        // until the stream has run the copy: the stream holds a reference (below), or ours is
+        // leaked.
+        unsafe { self.memcpy_htod_async(device, dst, owned.as_ptr(), owned.len(), stream)? };
+        if let Err(e) = self.stream_keepalive(device, stream, Box::new(owned.clone())) {
+            // Unreachable in practice (the copy was just queued on the same stream), but the
+            // copy may still read the bytes: leaking them is the only safe way out.
+            std::mem::forget(owned);
+            return Err(e);
+        }
+        Ok(())
+    }
     /// Queues a device → host copy on `stream`. Into pageable memory the call waits for the copy
     /// (as CUDA does); into page-locked memory it returns at once.
     ///

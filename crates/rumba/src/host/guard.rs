@@ -19,11 +19,14 @@
 //! are left alone. When the OS refuses to lock pages the guard still succeeds and
 //! [`PinnedGuard::page_locking`] says why.
 //!
-//! Soundness does not depend on the guard's drop running: no device work on guarded memory can
-//! outlive the guard's borrow (host → device copies that return before completion stage the data
-//! or borrow it in a scope; mapped device views are synchronous or scoped). A leaked guard only
-//! leaves a stale registration behind, which the sim treats as a stale entry in its table: copies
-//! that consult it are all either synchronous or borrowing.
+//! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
+//! page locks, never break safety): no device work on guarded memory can outlive the guard's
+//! borrow (host → device copies that return before completion hand the driver their bytes with
+//! [`Driver::memcpy_htod_async_staged`](crate::driver::Driver::memcpy_htod_async_staged), or
+//! borrow them in a scope; mapped device views are synchronous or scoped). A leaked guard leaves a
+//! stale entry in the driver's table of pinned memory, which the allocator's next block at that
+//! address then seems to be in — so no copy whose borrow ends at its return may let the driver
+//! decide by that table whether to read the memory later (`tests/soundness_queue.rs`).
 //!
 //! This module touches the memory manager (pin/unpin), the driver (queries) and, through the
 //! views, the arrays it borrows.

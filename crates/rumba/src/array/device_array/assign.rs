@@ -126,7 +126,7 @@ impl<T: Element, E: Dimension> AssignSource<T> for &DeviceArray<T, E> {
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Assigns `src` to every element with numpy broadcasting (see the [module docs](self));
-    /// complete when it returns. A refused assignment changes nothing.
+    /// complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)). A refused assignment changes nothing.
     ///
     /// ```
     /// use ndarray::{Array2, s};
@@ -139,7 +139,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// assert_eq!(e.to_string(), "can't assign 2-D array to 1-D self");
     /// ```
     pub fn assign(&self, src: impl AssignSource<T>) -> Result<()> {
-        let mut q = self.queue(None)?;
+        let mut q = self.queue_async(None)?;
         self.assign_with(&mut q, &src.source()?)?;
         q.finish()
     }
@@ -155,12 +155,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3]);
     /// ```
     pub fn assign_on(&self, src: impl AssignSource<T>, stream: &Stream) -> Result<()> {
-        let mut q = self.queue(Some(stream))?;
+        let mut q = self.queue_async(Some(stream))?;
         self.assign_with(&mut q, &src.source()?)?;
         q.finish()
     }
 
-    /// Sets every element to `value` (a broadcast fill on the device); complete when it returns.
+    /// Sets every element to `value` (a broadcast fill on the device); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
     ///
     /// ```
     /// let d = rumba::device_array::<bool, _>(3, rumba::array::Order::C).unwrap();

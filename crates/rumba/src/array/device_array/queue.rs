@@ -1,16 +1,19 @@
 //! Where device-array work is queued, and when the caller gets control back.
 //!
 //! Every operation of a device array goes through one [`Queue`]:
-//! - **wait** (no stream given): the work is queued on the array's bound stream, or on the default
-//!   stream (handle 0: the legacy default stream, or the calling thread's per-thread default
-//!   stream when so configured) when it has none, and the queue synchronizes that stream before the
-//!   operation returns — CUDA's semantics for synchronous calls, which keeps the order with
-//!   earlier work of the bound stream. A guard synchronizes on every exit path (also an early
-//!   `?`), so host memory handed to the device is never released while queued work may use it.
-//! - **staged** (`*_on(&stream)`): asynchronous. Host memory is only borrowed for the call, so it
-//!   is always taken before the call returns (pageable memory is staged by the driver; pinned
-//!   memory is first copied into pageable memory here). Device buffers are kept alive by the
-//!   stream until the work has run.
+//! - **wait** (no stream given, and for reads into host memory also a bound stream): the work is
+//!   queued on the array's bound stream, or on the default stream (handle 0: the legacy default
+//!   stream, or the calling thread's per-thread default stream when so configured) when it has
+//!   none, and the queue synchronizes that stream before the operation returns — CUDA's
+//!   semantics for synchronous calls, which keeps the order with earlier work of the bound
+//!   stream. A guard synchronizes on every exit path (also an early `?`), so host memory handed
+//!   to the device is never released while queued work may use it. Refused from a stream
+//!   callback before anything is queued.
+//! - **staged** (`*_on(&stream)`, and operations of a bound array that only take host data or
+//!   stay on the device): asynchronous. Host memory is only borrowed for the call, so it is
+//!   always taken before the call returns
+//!   ([`Driver::memcpy_htod_async_staged`](crate::driver::Driver::memcpy_htod_async_staged)),
+//!   whatever memory it is in. Device buffers are kept alive by the stream until the work has run.
 //! - **scoped** (a [`StreamScope`](crate::StreamScope)): asynchronous, and host memory stays
 //!   borrowed until the scope synchronizes, so copies from pinned memory are truly asynchronous.
 //!
@@ -49,7 +52,13 @@ pub(crate) struct Queue {
 
 impl Queue {
     /// Synchronous work for `buf`: on `bound`, else on the default stream.
+    ///
+    /// # Errors
+    /// Refused from a stream callback, before anything is queued: the operation would have to
+    /// wait for device work from the thread that runs it. (Refusing only at the wait would leave
+    /// the work queued behind an error — it would still run, into memory the caller got back.)
     pub(crate) fn wait(buf: &DeviceBuffer, bound: Option<&Stream>) -> Result<Queue> {
+        refuse_waiting_in_callback()?;
         match bound {
             Some(s) => Queue::on(s, buf, Mode::Wait),
             None => Ok(Queue {
@@ -65,7 +74,13 @@ impl Queue {
     }
 
     /// Work on `stream` for memory of `buf`'s device.
+    ///
+    /// # Errors
+    /// A stream of another device; the wait mode from a stream callback (as [`Queue::wait`]).
     pub(crate) fn on(stream: &Stream, buf: &DeviceBuffer, mode: Mode) -> Result<Queue> {
+        if mode == Mode::Wait {
+            refuse_waiting_in_callback()?;
+        }
         let device = stream.context().device_id();
         if device != buf.device() {
             return Err(Error::InvalidArgument(format!(
@@ -94,21 +109,20 @@ impl Queue {
             // SAFETY: `dst` addresses a device array's own allocation (device memory).
             return unsafe { self.driver.memcpy_htod(self.device, dst, src) };
         }
-        let staged;
-        let src =
-            if self.mode == Mode::Staged && self.driver.is_host_pinned(src.as_ptr(), src.len()) {
-                // Pinned memory would be read later, after the borrow ends: take a pageable copy,
-                // which the driver stages before returning.
-                staged = src.to_vec();
-                &staged[..]
-            } else {
-                src
-            };
         self.pending = true;
-        // SAFETY: `dst` is a device array's own allocation (device memory);
-        // wait mode synchronizes (at `finish` or on drop) before `src`'s borrow can end;
-        // staged mode only passes pageable memory, which the driver copies before returning;
-        // scoped mode borrows `src` for the scope, which synchronizes before the borrow ends.
+        if self.mode == Mode::Staged {
+            // The borrow of `src` ends when this returns: the driver takes the bytes now, whatever
+            // memory they are in (not by its table of pinned memory, which a leaked guard can
+            // leave stale).
+            // SAFETY: `dst` is a device array's own allocation (device memory).
+            return unsafe {
+                self.driver
+                    .memcpy_htod_async_staged(self.device, dst, src, self.handle)
+            };
+        }
+        // SAFETY: `dst` is a device array's own allocation (device memory); wait mode
+        // synchronizes (at `finish` or on drop) before `src`'s borrow can end; scoped mode borrows
+        // `src` for the scope, which synchronizes before the borrow ends.
         unsafe {
             self.driver
                 .memcpy_htod_async(self.device, dst, src.as_ptr(), src.len(), self.handle)
@@ -222,6 +236,16 @@ impl Queue {
         }
         Ok(())
     }
+}
+
+/// The refusal of an operation that waits for device work, when called from a stream callback.
+fn refuse_waiting_in_callback() -> Result<()> {
+    if crate::driver::on_callback_thread() {
+        return Err(Error::InvalidOperation(
+            "a synchronous array operation cannot run inside a stream callback: it would wait for device work from the thread that runs it (queue it on a stream with the *_on form instead)".into(),
+        ));
+    }
+    Ok(())
 }
 
 impl Drop for Queue {

@@ -226,7 +226,7 @@ impl<T: Element> DeviceRecord<T> {
         self.array.get(&[])
     }
 
-    /// Writes the whole record; complete when it returns.
+    /// Writes the whole record; complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
     ///
     /// ```
     /// let r = rumba::array::DeviceRecord::new(1u32).unwrap();
@@ -251,7 +251,7 @@ impl<T: Element> DeviceRecord<T> {
         self.array.field(field)?.get(&[])
     }
 
-    /// Writes one field (only its bytes); complete when it returns.
+    /// Writes one field (only its bytes); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

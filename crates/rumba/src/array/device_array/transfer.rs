@@ -28,12 +28,23 @@ use crate::error::{Error, Result};
 use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
-    /// The queue for an operation: `stream` (asynchronous, staged host memory), or the bound
-    /// stream / default stream, waited for.
+    /// The queue for an operation that gives host memory back (it waits for its device → host
+    /// copies whatever the mode): on `stream`, else on the bound stream or the default stream,
+    /// waited for.
     pub(crate) fn queue(&self, stream: Option<&Stream>) -> Result<Queue> {
         match stream {
             Some(s) => Queue::on(s, &self.buffer, Mode::Staged),
             None => Queue::wait(&self.buffer, self.stream.as_ref()),
+        }
+    }
+
+    /// The queue for an operation that only takes host data (copied before it returns) or stays
+    /// on the device: asynchronous on `stream`, else on the bound stream — in Numba, that is what
+    /// binding an array to a stream is for — and waited for only on the default stream.
+    pub(crate) fn queue_async(&self, stream: Option<&Stream>) -> Result<Queue> {
+        match stream.or(self.stream.as_ref()) {
+            Some(s) => Queue::on(s, &self.buffer, Mode::Staged),
+            None => Queue::wait(&self.buffer, None),
         }
     }
 
@@ -110,7 +121,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// Copies a host array or view (any layout) into this array, which must be contiguous.
-    /// Complete when it returns.
+    /// Complete when it returns — or, for an array [bound](DeviceArray::bind) to a stream, queued
+    /// on that stream, with `src` copied before this returns.
     ///
     /// ```
     /// use ndarray::{Array, s};
@@ -156,7 +168,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         stream: Option<&Stream>,
     ) -> Result<()> {
         let src = HostRef::new(src)?;
-        let mut q = self.queue(stream)?;
+        let mut q = self.queue_async(stream)?;
         upload(&mut q, &self.buffer, &self.layout, &src)?;
         q.keep(vec![self.buffer.clone()])?;
         q.finish()
@@ -165,7 +177,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Copies another device array of the same dtype and shape (length-1 axes aside) into this
     /// one, which must be contiguous. Contiguous sources must have the same strides ("incompatible
     /// strides", as Numba); a non-contiguous source is gathered on the device (see the
-    /// [module docs](self)). Complete when it returns.
+    /// [module docs](self)). Complete when it returns, or queued on the array's
+    /// [bound](DeviceArray::bind) stream.
     ///
     /// The source may live on **another device**: the copy is then a peer copy
     /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer), CUDA's `cuMemcpyPeer`) of
@@ -226,7 +239,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             Ok(plan) if plan.is_noop() => return Ok(()),
             Ok(_) => false,
         };
-        let mut q = self.queue(stream)?;
+        let mut q = self.queue_async(stream)?;
         let (dsq, ssq) = (self.layout.squeeze(None)?, src.layout.squeeze(None)?);
         let contiguous = !gather && dsq.is_contiguous() && ssq.is_contiguous();
         let (dst_device, src_device) = (self.buffer.device(), src.buffer.device());

@@ -91,7 +91,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         Ok(unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<T>()) })
     }
 
-    /// Writes one element (same index rules as [`get`](Self::get)); complete when it returns.
+    /// Writes one element (same index rules as [`get`](Self::get)); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
     ///
     /// ```
     /// let d = rumba::device_array::<i16, _>((2, 2), rumba::array::Order::C).unwrap();
@@ -100,8 +100,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn set(&self, index: &[isize], value: T) -> Result<()> {
         let off = self.layout.index_offset(index)?;
-        let mut q = self.queue(None)?;
+        let mut q = self.queue_async(None)?;
         q.htod(self.ptr_at(off), as_bytes(std::slice::from_ref(&value)))?;
+        q.keep(vec![self.buffer.clone()])?;
         q.finish()
     }
 
@@ -195,7 +196,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// A **new** C-contiguous array holding the transpose (`axes` as in
     /// [`transpose`](Self::transpose), `None` reverses them), computed on the device by one
-    /// strided copy. Complete when it returns.
+    /// strided copy. Complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)); the new array is bound to the same stream.
     ///
     /// ```
     /// use ndarray::array;
@@ -216,7 +217,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         let out: DeviceArray<T, D> =
             DeviceArray::from_parts(ctx.memalloc(bytes)?, packed, self.stream.clone())?;
         if out.size() > 0 {
-            let mut q = self.queue(None)?;
+            let mut q = self.queue_async(None)?;
             q.strided(&StridedCopy {
                 shape: view.shape(),
                 itemsize: T::DTYPE.itemsize(),
@@ -227,6 +228,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
                     strides: view.strides(),
                 },
             })?;
+            q.keep(vec![self.buffer.clone(), out.buffer.clone()])?;
             q.finish()?;
         }
         Ok(out)
@@ -261,14 +263,22 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.with_layout(layout)
     }
 
-    /// The same memory bound to `stream`: operations without an explicit stream run there (and
-    /// still complete before they return).
+    /// The same memory bound to `stream`: operations without an explicit stream run there, as in
+    /// Numba. The rule for when they return:
+    /// - operations that only take host data or stay on the device — `copy_from_host`,
+    ///   `copy_from_device`, `assign`, `fill`, `set`, `transpose_copy` — are **asynchronous** on
+    ///   the stream: host data is copied before they return, and the stream keeps the device
+    ///   memory alive until the work has run;
+    /// - operations that give host memory back — `copy_to_host`, `copy_to_host_into`, `get` —
+    ///   wait for the stream (the data must have arrived before the caller can look at it; use a
+    ///   [`StreamScope`](crate::StreamScope) or an owned transfer for asynchronous reads).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
-    /// d.assign(3u8).unwrap();                       // queued on `s`, then waited for
-    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [3; 4]);
+    /// d.assign(3u8).unwrap();                       // queued on `s`; returns at once
+    /// d.copy_from_host(&ndarray::array![1u8, 2, 0, 0].view()).unwrap(); // after the fill, on `s`
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 0, 0]); // waits for `s`
     /// ```
     pub fn bind(&self, stream: &Stream) -> DeviceArray<T, D> {
         let mut out = self.clone();

@@ -402,27 +402,42 @@ unsafe impl Driver for SimDriver {
         if bytes == 0 {
             return Ok(());
         }
+        if !self.is_host_pinned(src, bytes) {
+            // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
+            let src = unsafe { std::slice::from_raw_parts(src, bytes) };
+            // SAFETY: the device range is the caller's promise.
+            return unsafe { self.memcpy_htod_async_staged(device, dst, src, stream) };
+        }
         let d = self.resolve(device, dst, bytes)?;
         let touches = vec![Touch::write(&d)];
-        let work: stream::Work = if self.is_host_pinned(src, bytes) {
-            let src = SendPtr(src as *mut u8);
-            Box::new(move || {
-                let src = src;
-                // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
-                unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
-                Ok(())
-            })
-        } else {
-            // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
-            let staged = self
-                .staging
-                .stage(unsafe { std::slice::from_raw_parts(src, bytes) });
-            Box::new(move || {
-                // SAFETY: staged buffer and device range are both owned by this operation.
-                unsafe { bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), bytes) };
-                Ok(())
-            })
-        };
+        let src = SendPtr(src as *mut u8);
+        let work: stream::Work = Box::new(move || {
+            let src = src;
+            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
+            unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
+            Ok(())
+        });
+        self.enqueue(device, stream, touches, work).map(drop)
+    }
+
+    unsafe fn memcpy_htod_async_staged(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: &[u8],
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, src.len())?;
+        let touches = vec![Touch::write(&d)];
+        let staged = self.staging.stage(src);
+        let work: stream::Work = Box::new(move || {
+            // SAFETY: the staged buffer and the device range are both owned by this operation.
+            unsafe { bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), staged.bytes().len()) };
+            Ok(())
+        });
         self.enqueue(device, stream, touches, work).map(drop)
     }
 
