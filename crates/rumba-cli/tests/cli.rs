@@ -123,6 +123,17 @@ fn malformed_variables_exit_non_zero_naming_the_variable() {
         ("RUMBA_SIM_DEVICES", "zero", "whole number"),
         ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "ten", "whole number"),
         ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "2", "fraction"),
+        ("RUMBA_MEMORY_MANAGER", "a b", "name of a memory manager"),
+        // Well-formed, but no manager has that name: refused when the runtime starts, so by
+        // every entry point, not only by the first allocation.
+        (
+            "RUMBA_MEMORY_MANAGER",
+            "nonsense",
+            "registered memory manager: ",
+        ),
+        ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
+        ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
+        ("RUMBA_PER_THREAD_DEFAULT_STREAM", "on", "0"),
     ] {
         let (code, _, err) = rumba(&["detect"], &[(var, value)]);
         assert_eq!(code, 2, "{var}={value}: {err}");

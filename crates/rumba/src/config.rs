@@ -106,7 +106,8 @@ pub struct Config {
     pub max_pending_deallocs_count: usize,
     /// Pending deallocations are flushed when their bytes **exceed** this fraction of device memory.
     pub max_pending_deallocs_ratio: f64,
-    /// Name of the memory manager for new contexts (`default`, or one registered by name).
+    /// Name of the memory manager for new contexts (`default`, `pool`, or one registered by
+    /// name — before the first rumba call, since the runtime checks the name when it starts).
     pub memory_manager: String,
     /// Most bytes a caching manager (the `pool`) may reserve from each device; `None` for no limit.
     pub memory_limit: Option<usize>,

@@ -44,6 +44,10 @@ fn runtime() -> Result<&'static Runtime> {
                 Some(c) => c,
                 None => Config::from_env()?,
             };
+            // Every setting is checked when the runtime starts, so a bad one is the same typed
+            // error from every entry point (`gpus`, `detect`, the first array): the manager's
+            // name too, which names a factory registered by then (or built in).
+            crate::memory::factory_for(&config.memory_manager)?;
             let (driver, fallback) = driver::open(&config)?;
             let slots = (0..driver.device_count())
                 .map(|_| Slot {

@@ -31,7 +31,9 @@ fn in_callback<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     let s = rumba::stream().unwrap();
     let (tx, rx) = mpsc::channel();
     s.add_callback(move |_, _| tx.send(f()).unwrap()).unwrap();
-    let out = rx.recv_timeout(Duration::from_secs(20)).expect("the callback ran");
+    let out = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the callback ran");
     s.synchronize().unwrap();
     out
 }

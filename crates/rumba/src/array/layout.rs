@@ -563,7 +563,7 @@ pub(super) fn extent(
 
 /// `[lo, hi)` bytes the layout would touch if its length-0 axes had length 1: the bytes of a
 /// non-empty layout, and for an empty one the region its offsets can move within when it is
-/// sliced. `None` on overflow.
+/// sliced. `None` on overflow, also when `hi - lo` would overflow.
 pub(super) fn reach(
     shape: &[usize],
     strides: &[isize],
@@ -582,7 +582,10 @@ pub(super) fn reach(
             }
         }
     }
-    Some((lo, hi.checked_add(isize::try_from(itemsize).ok()?)?))
+    let hi = hi.checked_add(isize::try_from(itemsize).ok()?)?;
+    // Callers take `hi - lo` as a byte count: it must not overflow either.
+    hi.checked_sub(lo)?;
+    Some((lo, hi))
 }
 
 /// Relaxed contiguity over axes given innermost first.

@@ -41,48 +41,60 @@ pub enum CaiValue {
     Dict(BTreeMap<String, CaiValue>),
 }
 
+/// How deep [`CaiValue`]'s `Display` descends before it writes `...`: values come from outside
+/// (a Python bridge), and an error message that quotes one must not recurse without bound.
+const DISPLAY_DEPTH: usize = 16;
+
+/// How deeply masks may nest in [`CudaArrayInterface::from_map`]: a mask is itself an array
+/// description, in practice without a mask of its own; the bound keeps a hostile description
+/// from exhausting the stack.
+const MAX_MASK_DEPTH: usize = 8;
+
 impl fmt::Display for CaiValue {
-    /// Python's `repr` of the value.
+    /// Python's `repr` of the value (containers nested more than 16 deep are written as `...`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CaiValue::None => f.write_str("None"),
-            CaiValue::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
-            CaiValue::Int(i) => write!(f, "{i}"),
-            CaiValue::Str(s) => write!(f, "'{s}'"),
-            CaiValue::Tuple(items) => {
-                f.write_str("(")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(if items.len() == 1 { ",)" } else { ")" })
-            }
-            CaiValue::List(items) => {
-                f.write_str("[")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("]")
-            }
-            CaiValue::Dict(map) => write_dict(f, map),
-        }
+        write_value(f, self, 0)
     }
 }
 
-fn write_dict(f: &mut fmt::Formatter<'_>, map: &BTreeMap<String, CaiValue>) -> fmt::Result {
-    f.write_str("{")?;
-    for (i, (k, v)) in map.iter().enumerate() {
-        if i > 0 {
-            f.write_str(", ")?;
+fn write_value(f: &mut fmt::Formatter<'_>, v: &CaiValue, depth: usize) -> fmt::Result {
+    let seq = |f: &mut fmt::Formatter<'_>, items: &[CaiValue]| -> fmt::Result {
+        for (i, v) in items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_value(f, v, depth + 1)?;
         }
-        write!(f, "'{k}': {v}")?;
+        Ok(())
+    };
+    match v {
+        CaiValue::None => f.write_str("None"),
+        CaiValue::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+        CaiValue::Int(i) => write!(f, "{i}"),
+        CaiValue::Str(s) => write!(f, "'{s}'"),
+        _ if depth >= DISPLAY_DEPTH => f.write_str("..."),
+        CaiValue::Tuple(items) => {
+            f.write_str("(")?;
+            seq(f, items)?;
+            f.write_str(if items.len() == 1 { ",)" } else { ")" })
+        }
+        CaiValue::List(items) => {
+            f.write_str("[")?;
+            seq(f, items)?;
+            f.write_str("]")
+        }
+        CaiValue::Dict(map) => {
+            f.write_str("{")?;
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "'{k}': ")?;
+                write_value(f, v, depth + 1)?;
+            }
+            f.write_str("}")
+        }
     }
-    f.write_str("}")
 }
 
 fn bad(key: &str, what: &str, got: Option<&CaiValue>) -> Error {
@@ -177,7 +189,12 @@ impl CudaArrayInterface {
 
     /// Reads the map form. `shape`, `typestr`, `data` and `version` are required; `strides`,
     /// `mask` and `stream` may be absent or `None`; `descr` and unknown keys are ignored. A
-    /// `stream` of 0 is refused here, as the interface forbids it.
+    /// `stream` of 0 is refused here, as the interface forbids it, and so are masks nested more
+    /// than 8 deep (a mask is an array description, in practice without a mask of its own).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the entry that is missing or of the wrong type, and the
+    /// value found.
     ///
     /// ```
     /// use rumba::interop::{CaiValue, CudaArrayInterface};
@@ -189,6 +206,15 @@ impl CudaArrayInterface {
     /// assert!(CudaArrayInterface::from_map(&map).unwrap_err().to_string().contains("stream 0"));
     /// ```
     pub fn from_map(map: &BTreeMap<String, CaiValue>) -> Result<CudaArrayInterface> {
+        Self::from_map_at(map, 0)
+    }
+
+    fn from_map_at(map: &BTreeMap<String, CaiValue>, depth: usize) -> Result<CudaArrayInterface> {
+        if depth > MAX_MASK_DEPTH {
+            return Err(Error::InvalidArgument(format!(
+                "CUDA Array Interface masks are nested more than {MAX_MASK_DEPTH} deep"
+            )));
+        }
         let get = |k: &str| map.get(k).filter(|v| **v != CaiValue::None);
         let shape_v = get("shape").ok_or_else(|| bad("shape", "a tuple of ints", None))?;
         let shape = ints::<usize>("shape", "a tuple of non-negative ints", shape_v)?;
@@ -220,7 +246,7 @@ impl CudaArrayInterface {
             None => None,
         };
         let mask = match get("mask") {
-            Some(CaiValue::Dict(m)) => Some(Box::new(CudaArrayInterface::from_map(m)?)),
+            Some(CaiValue::Dict(m)) => Some(Box::new(Self::from_map_at(m, depth + 1)?)),
             Some(other) => {
                 return Err(bad(
                     "mask",
@@ -270,7 +296,7 @@ impl fmt::Display for CudaArrayInterface {
     /// assert!(text.contains("'data': (0, False)"), "{text}");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_dict(f, &self.to_map())
+        write_value(f, &CaiValue::Dict(self.to_map()), 0)
     }
 }
 

@@ -435,7 +435,9 @@ unsafe impl Driver for SimDriver {
         let staged = self.staging.stage(src);
         let work: stream::Work = Box::new(move || {
             // SAFETY: the staged buffer and the device range are both owned by this operation.
-            unsafe { bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), staged.bytes().len()) };
+            unsafe {
+                bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), staged.bytes().len())
+            };
             Ok(())
         });
         self.enqueue(device, stream, touches, work).map(drop)
