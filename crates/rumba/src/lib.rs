@@ -111,6 +111,7 @@ pub mod kernel;
 pub mod memory;
 mod runtime;
 pub mod stream;
+mod unwind;
 
 pub use array::{
     DeviceArray, DeviceRecord, Order, device_array, device_array_like, device_array_with_strides,

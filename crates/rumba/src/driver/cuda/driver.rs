@@ -15,7 +15,6 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{CStr, c_void};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, RwLock};
 
 use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
@@ -233,9 +232,9 @@ unsafe extern "C" fn callback_trampoline(
     // callback exactly once, so it is reclaimed exactly once.
     let callback = unsafe { Box::from_raw(user.cast::<HostCallback>()) };
     let status = check("stream callback", status);
-    // A panic must not unwind into the driver.
-    if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
-        tracing::error!("a stream callback panicked");
+    // A panic must not unwind into the driver (nor may its payload's drop: `crate::unwind`).
+    if let Err(panic) = crate::unwind::catch(move || callback(status)) {
+        tracing::error!("a stream callback panicked: {panic}");
     }
 }
 

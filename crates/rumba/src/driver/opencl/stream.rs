@@ -31,7 +31,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
@@ -628,9 +627,10 @@ impl CallbackData {
                 None => Ok(()),
             }
         };
-        // A panic must not take the callback thread down.
-        if catch_unwind(AssertUnwindSafe(move || callback(status))).is_err() {
-            tracing::error!("a stream callback panicked");
+        // A panic must not take the callback thread down (nor may its payload's drop:
+        // `crate::unwind`).
+        if let Err(panic) = crate::unwind::catch(move || callback(status)) {
+            tracing::error!("a stream callback panicked: {panic}");
         }
         if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
             tracing::error!(

@@ -17,12 +17,12 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex};
 
 use super::memory::lock;
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
+use crate::unwind;
 
 /// Work that may fail.
 pub(crate) type Work = Box<dyn FnOnce() -> Result<()> + Send>;
@@ -51,6 +51,9 @@ struct State {
     completed: u64,
     error: Option<Error>,
     closing: bool,
+    /// Why the worker stopped, if it did (an internal panic): every operation since counts as
+    /// completed without running, and every synchronization reports this.
+    dead: Option<String>,
 }
 
 /// One simulated stream.
@@ -80,6 +83,7 @@ impl SimStream {
                 completed: 0,
                 error: None,
                 closing: false,
+                dead: None,
             }),
             work_cv: Condvar::new(),
             done_cv: Condvar::new(),
@@ -101,6 +105,17 @@ impl SimStream {
     fn run(self: Arc<Self>) {
         WORKER_OF.with(|w| w.set(Arc::as_ptr(&self) as usize));
         crate::driver::mark_callback_thread();
+        /// Marks the stream dead if the worker unwinds (user code runs contained, so only an
+        /// internal error can get here): nothing may wait for a worker that is gone.
+        struct Obituary<'a>(&'a SimStream);
+        impl Drop for Obituary<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.die("its worker thread panicked".into());
+                }
+            }
+        }
+        let _obituary = Obituary(&self);
         loop {
             let op = {
                 let mut st = lock(&self.state);
@@ -122,24 +137,23 @@ impl SimStream {
             let failure = match op.task {
                 Task::Work(work) => match status {
                     Some(_) => None, // skipped: an earlier failure is still unreported
-                    None => match catch_unwind(AssertUnwindSafe(work)) {
+                    None => match unwind::catch(work) {
                         Ok(Ok(())) => None,
                         Ok(Err(e)) => Some(e),
                         Err(panic) => Some(Error::Driver {
                             code: 999,
                             name: "CUDA_ERROR_UNKNOWN".into(),
                             call: "stream operation".into(),
-                            message: format!("panicked: {}", panic_message(&*panic)),
+                            message: format!("panicked: {panic}"),
                         }),
                     },
                 },
                 Task::Notify(notify) => {
                     let status = status.map_or(Ok(()), Err);
-                    if let Err(panic) = catch_unwind(AssertUnwindSafe(move || notify(status))) {
+                    if let Err(panic) = unwind::catch(move || notify(status)) {
                         tracing::error!(
                             stream = self.handle.0,
-                            "a stream callback panicked: {}",
-                            panic_message(&*panic)
+                            "a stream callback panicked: {panic}"
                         );
                     }
                     None
@@ -149,7 +163,9 @@ impl SimStream {
             if let Some(e) = failure {
                 st.error.get_or_insert(e);
             }
-            st.completed += 1;
+            if st.dead.is_none() {
+                st.completed += 1; // (a dead stream counted everything as completed already)
+            }
             drop(st);
             self.done_cv.notify_all();
         }
@@ -160,10 +176,61 @@ impl SimStream {
         let mut st = lock(&self.state);
         st.enqueued += 1;
         let seq = st.enqueued;
+        if let Some(why) = st.dead.clone() {
+            st.completed = st.enqueued;
+            drop(st);
+            self.discard(task, &why);
+            return seq;
+        }
         st.queue.push_back(Op { deps, task });
         drop(st);
         self.work_cv.notify_one();
         seq
+    }
+
+    /// The stream can no longer run work: everything queued counts as completed, without
+    /// running, so nothing waits for it; notifications still run (elsewhere) with the error.
+    fn die(&self, why: String) {
+        let queued = {
+            let mut st = lock(&self.state);
+            st.dead = Some(why.clone());
+            st.completed = st.enqueued;
+            std::mem::take(&mut st.queue)
+        };
+        self.done_cv.notify_all();
+        tracing::error!(stream = self.handle.0, "a simulated stream stopped: {why}");
+        for op in queued {
+            self.discard(op.task, &why);
+        }
+    }
+
+    /// Drops work that will never run; runs a notification on a thread of its own with the
+    /// error, so that nothing waiting for it (a future, an event) hangs.
+    fn discard(&self, task: Task, why: &str) {
+        match task {
+            Task::Work(work) => {
+                let _ = unwind::catch(move || drop(work));
+            }
+            Task::Notify(notify) => {
+                let error = self.dead_error(why);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("rumba-stream-{}-notify", self.handle.0))
+                    .spawn(move || {
+                        crate::driver::mark_callback_thread();
+                        let _ = unwind::catch(move || notify(Err(error)));
+                    });
+                if let Err(e) = spawned {
+                    tracing::error!("a notification of a stopped stream was dropped: {e}");
+                }
+            }
+        }
+    }
+
+    fn dead_error(&self, why: &str) -> Error {
+        Error::InvalidOperation(format!(
+            "stream {} can no longer run work: {why}",
+            self.handle.0
+        ))
     }
 
     /// Queues work that may fail.
@@ -224,6 +291,9 @@ impl SimStream {
         }
         let target = self.enqueued();
         self.wait_for(target);
+        if let Some(why) = lock(&self.state).dead.clone() {
+            return Err(self.dead_error(&why));
+        }
         self.take_error()
     }
 
@@ -249,16 +319,6 @@ impl Drop for StreamOwner {
 }
 
 /// A human-readable panic payload.
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "non-string panic payload".into()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,6 +365,68 @@ mod tests {
         s.synchronize().unwrap();
         s.push_work(vec![], Box::new(|| panic!("kaput")));
         assert!(s.synchronize().unwrap_err().to_string().contains("kaput"));
+        s.close();
+    }
+
+    /// A payload whose drop panics, with a payload whose drop panics, …
+    struct Nasty(u32);
+    impl Drop for Nasty {
+        fn drop(&mut self) {
+            if self.0 > 0 {
+                std::panic::panic_any(Nasty(self.0 - 1));
+            }
+        }
+    }
+
+    #[test]
+    fn panics_whose_payloads_panic_when_dropped_leave_the_worker_running() {
+        let s = SimStream::spawn(StreamHandle(103), true).unwrap();
+        s.push_work(vec![], Box::new(|| std::panic::panic_any(Nasty(3))));
+        assert!(
+            s.synchronize()
+                .unwrap_err()
+                .to_string()
+                .contains("panicked")
+        );
+        s.push_notify(vec![], Box::new(|_| std::panic::panic_any(Nasty(3))));
+        s.synchronize().unwrap();
+        let (tx, rx) = mpsc::channel();
+        s.push_notify(vec![], Box::new(move |st| tx.send(st.is_ok()).unwrap()));
+        s.synchronize().unwrap();
+        assert!(rx.recv().unwrap(), "the worker still runs callbacks");
+        s.close();
+    }
+
+    #[test]
+    fn a_stream_whose_worker_stopped_reports_it_and_never_hangs() {
+        let s = SimStream::spawn(StreamHandle(104), true).unwrap();
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate_rx);
+        s.push_work(
+            vec![],
+            Box::new(move || {
+                let _ = gate.lock().unwrap().recv();
+                Ok(())
+            }),
+        );
+        let (tx, rx) = mpsc::channel();
+        let tx2 = tx.clone();
+        s.push_notify(vec![], Box::new(move |st| tx.send(st.is_err()).unwrap()));
+        s.die("a test stopped it".into()); // as the worker's unwinding would
+        assert!(
+            rx.recv().unwrap(),
+            "a queued notification runs, with the error"
+        );
+        s.push_notify(vec![], Box::new(move |st| tx2.send(st.is_err()).unwrap()));
+        assert!(rx.recv().unwrap(), "so does a later one");
+        s.push_work(vec![], Box::new(|| Ok(())));
+        let e = s.synchronize().unwrap_err().to_string();
+        assert!(
+            e.contains("can no longer run work: a test stopped it"),
+            "{e}"
+        );
+        assert!(s.synchronize().is_err(), "every time");
+        drop(gate_tx);
         s.close();
     }
 

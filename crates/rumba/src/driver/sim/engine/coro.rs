@@ -209,7 +209,9 @@ impl<'r> CoroSet<'r> {
                 // Unwind the suspended thread's frames. Corosensei catches its own unwind
                 // payload; anything else (a destructor that panics) is caught here and ignored:
                 // the block has already failed and this is cleanup.
-                let _ = catch_unwind(AssertUnwindSafe(|| co.force_unwind()));
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| co.force_unwind())) {
+                    crate::unwind::dispose(payload);
+                }
             }
             if co.done() {
                 self.pool.free.push(co.into_stack());

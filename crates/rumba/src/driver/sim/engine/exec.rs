@@ -171,8 +171,12 @@ pub(crate) fn schedule(
         let block_idx = Dim3::from_linear(b, config.grid);
         // Thread faults are caught per thread; this outer catch is a safety net so that an
         // internal error fails the launch instead of unwinding into the caller.
-        let ran = catch_unwind(AssertUnwindSafe(|| run_block(block_idx)))
-            .unwrap_or_else(|_| Err((0, "internal error: the block runner panicked".to_owned())));
+        let ran = crate::unwind::catch(|| run_block(block_idx)).unwrap_or_else(|panic| {
+            Err((
+                0,
+                format!("internal error: the block runner panicked: {panic}"),
+            ))
+        });
         if let Err((tid, message)) = ran {
             lowest_faulted.fetch_min(b, Relaxed);
             let thread = Dim3::from_linear(tid as u64, config.block);

@@ -45,13 +45,9 @@ pub(crate) fn describe(payload: Box<dyn Any + Send>) -> Unwound {
         Ok(b) => return Unwound::Barrier(b.0),
         Err(p) => p,
     };
-    let text = if let Some(s) = payload.downcast_ref::<&'static str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a non-string payload".to_owned()
-    };
+    // A user's panic: its payload may panic again when dropped (see `crate::unwind`).
+    let text = crate::unwind::message(&*payload);
+    crate::unwind::dispose(payload);
     Unwound::Fault(format!("panicked: {text}"))
 }
 
