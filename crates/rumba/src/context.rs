@@ -14,8 +14,9 @@
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::Result;
+use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
+use crate::error::{Error, Result};
+use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemorySnapshot, MemoryStats, Pending,
     PendingQueue, PendingStats, PinnedBuffer,
@@ -28,6 +29,8 @@ pub(crate) struct ContextInner {
     manager: Arc<dyn MemoryManager>,
     /// Deferred destruction of streams, events and modules (count rule only).
     resources: PendingQueue,
+    /// Buffers that queued work keeps alive (see [`crate::memory::holds`]).
+    holds: Arc<Holds>,
 }
 
 /// The context of one device: memory manager, deferred releases, device-wide synchronization.
@@ -111,6 +114,7 @@ impl Context {
                 config,
                 manager,
                 resources,
+                holds: Arc::default(),
             }),
         })
     }
@@ -166,7 +170,66 @@ impl Context {
         &self.inner.config
     }
 
+    /// Runs `alloc`; when it fails for lack of memory while queued work holds memory the program
+    /// has released (see [`crate::memory::holds`]), waits for the streams holding it, flushes the
+    /// deferred deallocations and tries once more. An error that remains counts the memory still
+    /// held that way among its pending bytes. (From a stream callback, which must not wait, the
+    /// error comes at once, with those figures.)
+    fn alloc_or_wait(&self, alloc: impl Fn() -> Result<DevicePtr>) -> Result<DevicePtr> {
+        let err = match alloc() {
+            Err(e) if e.is_out_of_memory() => e,
+            other => return other,
+        };
+        let (held, streams) = self.inner.holds.orphans();
+        if held == 0 {
+            return Err(err);
+        }
+        if crate::driver::on_callback_thread() {
+            return Err(count_held(err, held));
+        }
+        for stream in streams {
+            self.wait_for_point(stream)?;
+        }
+        if let Err(e) = self.inner.manager.flush() {
+            tracing::warn!("flushing before an allocation retry: {e}");
+        }
+        alloc().map_err(|e| {
+            let still = self.inner.holds.orphans().0;
+            if e.is_out_of_memory() {
+                count_held(e, still)
+            } else {
+                e
+            }
+        })
+    }
+
+    /// Waits until `stream` has reached the work queued so far, without taking its errors (they
+    /// stay for the program's own synchronization).
+    fn wait_for_point(&self, stream: StreamHandle) -> Result<()> {
+        let (d, drv) = (self.inner.device, &self.inner.driver);
+        let event = drv.event_create(d, false)?;
+        let waited = drv
+            .event_record(d, event, stream)
+            .and_then(|()| drv.event_synchronize(d, event));
+        let destroyed = drv.event_destroy(d, event);
+        waited.and(destroyed)
+    }
+
+    /// Keeps `buffer` alive for work queued on `stream` until the returned hold is dropped
+    /// (by the stream, once it has run that work).
+    pub(crate) fn hold(&self, buffer: DeviceBuffer, stream: StreamHandle) -> Hold {
+        self.inner.holds.hold(buffer, stream)
+    }
+
     /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.
+    ///
+    /// When the manager is out of memory (after its own flush and retry) while queued work still
+    /// holds memory whose arrays the program has dropped, this waits for the streams holding it
+    /// and tries once more; an error that remains counts such memory as pending.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures, or the manager's
+    /// error.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(256).unwrap();
@@ -177,7 +240,7 @@ impl Context {
         if bytes == 0 {
             return Ok(DeviceBuffer::new(0, 0, device, driver, None));
         }
-        let ptr = self.inner.manager.memalloc(bytes)?;
+        let ptr = self.alloc_or_wait(|| self.inner.manager.memalloc(bytes))?;
         Ok(DeviceBuffer::new(
             ptr,
             bytes,
@@ -203,7 +266,7 @@ impl Context {
         if bytes == 0 {
             return Ok(DeviceBuffer::new_on(0, 0, device, driver, None, stream));
         }
-        let ptr = self.inner.manager.memalloc_on(bytes, stream)?;
+        let ptr = self.alloc_or_wait(|| self.inner.manager.memalloc_on(bytes, stream))?;
         Ok(DeviceBuffer::new_on(
             ptr,
             bytes,
@@ -369,5 +432,30 @@ impl Context {
 
     pub(crate) fn same(&self, other: &Context) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+/// `err` with `held` more bytes counted as pending: memory released by the program that queued
+/// work still holds.
+fn count_held(err: Error, held: usize) -> Error {
+    match err {
+        Error::OutOfMemory {
+            device,
+            requested,
+            free,
+            total,
+            pending,
+        } => Error::OutOfMemory {
+            device,
+            requested,
+            free,
+            total,
+            pending: pending + held,
+        },
+        Error::PoolOutOfMemory(mut report) => {
+            report.pending += held;
+            Error::PoolOutOfMemory(report)
+        }
+        other => other,
     }
 }

@@ -47,7 +47,9 @@ pub enum Error {
         free: usize,
         /// Total bytes on the device.
         total: usize,
-        /// Bytes released by the program but still waiting in the deferred-deallocation queue.
+        /// Bytes released by the program but not yet free: waiting in the deferred-deallocation
+        /// queue, or still held by queued work (counted when an allocation could not wait for it,
+        /// see [`Context::memalloc`](crate::Context::memalloc)).
         pending: usize,
     },
     /// The two sides of a copy or assignment have different element types.
@@ -231,7 +233,8 @@ pub struct OomReport {
     pub largest_free_block: usize,
     /// `1 - largest_free_block / cached`, from 0 (one free block) towards 1 (many small ones).
     pub fragmentation: f64,
-    /// Bytes released but held back (a `defer_cleanup` guard is alive).
+    /// Bytes released but held back: a `defer_cleanup` guard is alive, or queued work still
+    /// holds them (see [`Context::memalloc`](crate::Context::memalloc)).
     pub pending: usize,
     /// The manager's limit on reserved bytes, if any.
     pub limit: Option<usize>,

@@ -369,7 +369,7 @@ impl Stream {
                 self.inner.handle,
             )?;
         }
-        self.keep_alive(buf.clone())
+        self.hold([buf.clone()])
     }
 
     /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
@@ -413,7 +413,7 @@ impl Stream {
                     self.inner.handle,
                 )?;
             }
-            return self.keep_alive((dst.clone(), src.clone()));
+            return self.hold([dst.clone(), src.clone()]);
         }
         // SAFETY: two device ranges of equal length, kept alive until the stream reaches the copy.
         unsafe {
@@ -425,7 +425,7 @@ impl Stream {
                 self.inner.handle,
             )?;
         }
-        self.keep_alive((dst.clone(), src.clone()))
+        self.hold([dst.clone(), src.clone()])
     }
 
     /// Allocates `bytes` of device memory for work on this stream (stream-ordered, see
@@ -453,6 +453,16 @@ impl Stream {
             StreamHandle::DEFAULT => None,
             h => Some(h.0),
         }
+    }
+
+    /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
+    /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
+    pub(crate) fn hold(&self, buffers: impl IntoIterator<Item = DeviceBuffer>) -> Result<()> {
+        let holds: Vec<_> = buffers
+            .into_iter()
+            .map(|b| self.inner.ctx.hold(b, self.inner.handle))
+            .collect();
+        self.keep_alive(holds)
     }
 
     /// Keeps `value` alive until the stream reaches this point.
@@ -559,7 +569,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
                 st.inner.handle,
             )?;
         }
-        st.keep_alive(dst.clone())
+        st.hold([dst.clone()])
     }
 
     /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
@@ -592,7 +602,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
                 st.inner.handle,
             )?;
         }
-        st.keep_alive(src.clone())
+        st.hold([src.clone()])
     }
 }
 

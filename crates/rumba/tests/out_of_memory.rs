@@ -123,3 +123,9 @@ fn host_allocations_near_usize_max_are_out_of_memory_not_a_panic() {
     assert!(drv.is_host_pinned(p.as_ptr(), 16));
     assert!(!drv.is_host_pinned(p.as_ptr(), usize::MAX));
 }
+
+#[test]
+fn memory_held_only_by_queued_work_is_waited_for() {
+    let _g = setup();
+    common::memory_held_by_queued_work_is_waited_for(MEMORY * 3 / 4);
+}

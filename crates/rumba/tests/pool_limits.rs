@@ -121,3 +121,10 @@ fn a_malformed_limit_variable_is_named() {
     assert!(matches!(err, Error::InvalidConfig { .. }));
     assert!(err.to_string().contains("RUMBA_MEMORY_LIMIT"), "{err}");
 }
+
+#[test]
+fn memory_held_only_by_queued_work_is_waited_for() {
+    let _g = setup();
+    rumba::empty_cache().unwrap();
+    common::memory_held_by_queued_work_is_waited_for(LIMIT * 3 / 4);
+}

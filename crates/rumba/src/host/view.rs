@@ -291,7 +291,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         };
         run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
         if let Some(s) = stream {
-            s.keep_alive(dst.buffer().clone())?;
+            s.hold([dst.buffer().clone()])?;
         }
         Ok(())
     }
@@ -460,7 +460,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         };
         run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
         if let Some(s) = stream {
-            s.keep_alive(src.buffer().clone())?;
+            s.hold([src.buffer().clone()])?;
         }
         Ok(())
     }

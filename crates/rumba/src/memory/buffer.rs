@@ -7,7 +7,8 @@
 //!
 //! This module touches the driver (copies, memsets) and the manager (release on drop).
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 use super::MemoryManager;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
@@ -25,6 +26,8 @@ struct BufferInner {
     /// For memory the buffer does not own (imports through the interop layer): what keeps it
     /// alive, dropped with the last handle.
     owner: Option<Box<dyn std::any::Any + Send + Sync>>,
+    /// How many of the strong references are holds of queued work (`super::holds`).
+    holds: AtomicUsize,
 }
 
 impl Drop for BufferInner {
@@ -84,6 +87,26 @@ impl std::fmt::Debug for DeviceBuffer {
     }
 }
 
+/// A weak handle of an allocation, for the holds of queued work (`super::holds`).
+pub(crate) struct WeakBuffer(Weak<BufferInner>);
+
+impl WeakBuffer {
+    /// The allocation's bytes when queued work's holds are its only references (the program has
+    /// dropped every handle); `None` otherwise or when it is gone.
+    pub(crate) fn orphaned_bytes(&self) -> Option<usize> {
+        let inner = self.0.upgrade()?;
+        // `inner` itself is one more strong reference.
+        let holds = inner.holds.load(Ordering::SeqCst);
+        (holds > 0 && Arc::strong_count(&inner) == holds + 1 && inner.manager.is_some())
+            .then_some(inner.bytes)
+    }
+
+    /// Identifies the allocation (to count it once).
+    pub(crate) fn id(&self) -> usize {
+        self.0.as_ptr() as usize
+    }
+}
+
 impl DeviceBuffer {
     pub(crate) fn new(
         ptr: DevicePtr,
@@ -113,6 +136,7 @@ impl DeviceBuffer {
                 manager,
                 stream,
                 owner: None,
+                holds: AtomicUsize::new(0),
             }),
             offset: 0,
             len: bytes,
@@ -142,6 +166,7 @@ impl DeviceBuffer {
                 manager: None,
                 stream: StreamHandle::LEGACY,
                 owner: Some(owner),
+                holds: AtomicUsize::new(0),
             }),
             offset: 0,
             len: bytes,
@@ -195,6 +220,18 @@ impl DeviceBuffer {
                 self.len
             ))),
         }
+    }
+
+    /// Counts a hold of queued work on the allocation (see `super::holds`); returns a weak
+    /// handle by which the holds tell whether only queued work still references it.
+    pub(crate) fn begin_hold(&self) -> WeakBuffer {
+        self.inner.holds.fetch_add(1, Ordering::SeqCst);
+        WeakBuffer(Arc::downgrade(&self.inner))
+    }
+
+    /// Ends a hold counted by [`begin_hold`](Self::begin_hold).
+    pub(crate) fn end_hold(&self) {
+        self.inner.holds.fetch_sub(1, Ordering::SeqCst);
     }
 
     /// True when this handle covers only part of its allocation (made by [`view`](Self::view)).

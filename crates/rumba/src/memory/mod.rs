@@ -45,6 +45,7 @@
 pub mod adaptors;
 mod buffer;
 mod default;
+pub(crate) mod holds;
 mod pending;
 pub mod pool;
 mod registry;

@@ -191,3 +191,67 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
         std::thread::park();
     }
 }
+
+/// Issue 14 item 6, for whichever memory manager the binary runs: `size` bytes fit once but not
+/// twice. Memory that only queued work still holds (its array dropped) is waited for by an
+/// allocation that needs it; where waiting is not allowed (a stream callback) the out-of-memory
+/// error counts it as pending.
+pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let ctx = rumba::current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    // A stream held by a callback until a gate opens: memory it holds is not back before then.
+    let gated = |rx: mpsc::Receiver<()>| {
+        let s = rumba::stream().unwrap();
+        s.add_callback(move |_, _| {
+            let _ = rx.recv_timeout(Duration::from_secs(30));
+        })
+        .unwrap();
+        s
+    };
+
+    let (open, rx) = mpsc::channel();
+    let s = gated(rx);
+    let a = ctx.memalloc(size).unwrap();
+    s.memset(&a, 1).unwrap();
+    drop(a); // only the queued memset holds it now
+    let opener = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        open.send(()).unwrap();
+    });
+    let b = ctx
+        .memalloc(size)
+        .expect("the allocation waits for the work holding the released memory");
+    opener.join().unwrap();
+    s.synchronize().unwrap();
+    drop(b);
+    ctx.flush_deallocations().unwrap();
+
+    // From a callback, which must not wait: the error names the held bytes as pending.
+    let (open, rx) = mpsc::channel();
+    let s = gated(rx);
+    let a = ctx.memalloc(size).unwrap();
+    s.memset(&a, 1).unwrap();
+    drop(a);
+    let (tx, result) = mpsc::channel();
+    let other = rumba::stream().unwrap();
+    let c = ctx.clone();
+    other
+        .add_callback(move |_, _| tx.send(c.memalloc(size).map(drop)).unwrap())
+        .unwrap();
+    let err = result
+        .recv_timeout(Duration::from_secs(30))
+        .unwrap()
+        .unwrap_err();
+    open.send(()).unwrap();
+    s.synchronize().unwrap();
+    other.synchronize().unwrap();
+    let pending = match &err {
+        rumba::Error::OutOfMemory { pending, .. } => *pending,
+        rumba::Error::PoolOutOfMemory(r) => r.pending,
+        other => panic!("expected out of memory, got {other}"),
+    };
+    assert!(pending >= size, "{err}");
+    ctx.flush_deallocations().unwrap();
+}

@@ -220,7 +220,7 @@ impl Queue {
             return Ok(());
         }
         match (&self.stream, self.mode) {
-            (Some(s), Mode::Staged | Mode::Scoped) => s.keep_alive(buffers),
+            (Some(s), Mode::Staged | Mode::Scoped) => s.hold(buffers),
             (_, Mode::Wait) => {
                 self.held.extend(buffers);
                 Ok(())

@@ -457,7 +457,7 @@ impl<P: Params> Kernel<P> {
         // run the kernel (`keep_alive` below).
         unsafe { driver.launch_kernel(device, &launch, stream.handle()) }?;
         if !plan.keep.is_empty() {
-            stream.keep_alive(std::mem::take(&mut plan.keep))?;
+            stream.hold(std::mem::take(&mut plan.keep))?;
         }
         for copy_back in plan.after {
             copy_back()?;
