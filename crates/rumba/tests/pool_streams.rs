@@ -166,3 +166,29 @@ fn defer_cleanup_holds_pool_releases_back() {
     ctx.flush_deallocations().unwrap();
     assert_eq!(ctx.deallocations().memory.count, 0);
 }
+
+#[test]
+fn blocks_freed_on_destroyed_streams_come_back_with_one_empty_cache() {
+    // Issue 14 item 8: after a device synchronize and a flush, one `empty_cache` returns them.
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    rumba::synchronize().unwrap();
+    ctx.flush_deallocations().unwrap();
+    rumba::empty_cache().unwrap();
+    let (free0, _) = ctx.get_memory_info().unwrap();
+    let s = rumba::stream().unwrap();
+    let open = gate(&s);
+    let bufs: Vec<_> = (0..3).map(|_| s.memalloc(SEG).unwrap()).collect();
+    for b in &bufs {
+        s.memset(b, 7).unwrap();
+    }
+    drop(bufs); // freed on `s`, behind its gated work
+    drop(s); // destroyed (deferred) while its work is still queued
+    ctx.flush_deallocations().unwrap();
+    open.send(()).unwrap();
+    rumba::synchronize().unwrap();
+    ctx.flush_deallocations().unwrap();
+    rumba::empty_cache().unwrap();
+    assert_eq!(ctx.memory_stats().unwrap().reserved_bytes, 0);
+    assert_eq!(ctx.get_memory_info().unwrap().0, free0);
+}

@@ -432,8 +432,19 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Milliseconds between two completed, timing-enabled events.
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
 
-    /// Waits for all work on every stream of the device; reports the first unreported error.
+    /// Waits for all work on every stream of the device (also streams destroyed while work was
+    /// queued on them); reports the first unreported error.
     fn device_synchronize(&self, device: usize) -> Result<()>;
+    /// True when no work is queued or running on any stream of the device, destroyed ones
+    /// included; never waits. The default, for drivers that cannot tell without waiting, is
+    /// `false` ("maybe busy"), which callers must treat as the safe answer.
+    ///
+    /// # Errors
+    /// An invalid device.
+    fn device_idle(&self, device: usize) -> Result<bool> {
+        let _ = device;
+        Ok(false)
+    }
 
     /// Accepts a stream handle created outside rumba for use with this driver.
     ///

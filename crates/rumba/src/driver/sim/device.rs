@@ -18,6 +18,9 @@ pub(super) struct SimDevice {
     pub(super) streams: Mutex<HashMap<u64, StreamOwner>>,
     /// Every blocking stream of the device except the legacy one (weak: owners live elsewhere).
     pub(super) blocking: Mutex<Vec<Weak<SimStream>>>,
+    /// Destroyed streams, which still run the work queued before (weak: a stream's worker holds
+    /// it until its queue is drained).
+    pub(super) retiring: Mutex<Vec<Weak<SimStream>>>,
     pub(super) events: Mutex<HashMap<u64, Arc<SimEvent>>>,
 }
 
@@ -44,15 +47,30 @@ impl SimDevice {
         }
     }
 
-    /// Every live stream of the device.
+    /// Every stream of the device that may still run work: live ones, and destroyed ones whose
+    /// queued work has not drained.
     pub(super) fn all_streams(&self) -> Vec<Arc<SimStream>> {
         let mut all = vec![Arc::clone(&self.legacy.0)];
         all.extend(lock(&self.streams).values().map(|o| Arc::clone(&o.0)));
-        for s in lock(&self.blocking).iter().filter_map(Weak::upgrade) {
+        let mut retiring = lock(&self.retiring);
+        retiring.retain(|w| w.strong_count() > 0);
+        let blocking = lock(&self.blocking);
+        for s in blocking
+            .iter()
+            .chain(retiring.iter())
+            .filter_map(Weak::upgrade)
+        {
             if !all.iter().any(|a| Arc::ptr_eq(a, &s)) {
                 all.push(s);
             }
         }
         all
+    }
+
+    /// A stream was destroyed: its queued work still runs, and device-wide waits wait for it.
+    pub(super) fn retire(&self, s: &Arc<SimStream>) {
+        let mut retiring = lock(&self.retiring);
+        retiring.retain(|w| w.strong_count() > 0);
+        retiring.push(Arc::downgrade(s));
     }
 }

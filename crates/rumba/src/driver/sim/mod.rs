@@ -142,6 +142,7 @@ impl SimDriver {
                     memory: AddressSpace::new(ordinal, capacity),
                     legacy: StreamOwner(SimStream::spawn(StreamHandle::LEGACY, true)?),
                     streams: Mutex::new(HashMap::new()),
+                    retiring: Mutex::new(Vec::new()),
                     blocking: Mutex::new(Vec::new()),
                     events: Mutex::new(HashMap::new()),
                 })
@@ -588,8 +589,12 @@ unsafe impl Driver for SimDriver {
 
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
         let dev = self.device(device)?;
-        match lock(&dev.streams).remove(&stream.0) {
-            Some(_owner) => Ok(()), // dropping the owner lets the worker drain and exit
+        let removed = lock(&dev.streams).remove(&stream.0);
+        match removed {
+            Some(owner) => {
+                dev.retire(&owner.0);
+                Ok(()) // dropping the owner lets the worker drain and exit
+            }
             None => Err(invalid_handle("stream", stream.0, device)),
         }
     }
@@ -680,6 +685,14 @@ unsafe impl Driver for SimDriver {
         let a = self.event(device, start)?;
         let b = self.event(device, end)?;
         a.elapsed_ms(&b)
+    }
+
+    fn device_idle(&self, device: usize) -> Result<bool> {
+        Ok(self
+            .device(device)?
+            .all_streams()
+            .iter()
+            .all(|s| s.is_idle()))
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {

@@ -18,8 +18,11 @@
 //! allocates from, fenced on the legacy default stream — which waits for every blocking stream,
 //! per-thread ones included. Allocations on handle 2 use global blocks only.
 //!
-//! A stream whose handle became invalid (destroyed while blocks were cached) is fenced on the
-//! legacy default stream too; if even that fails its blocks stay owned until `empty_cache`.
+//! A stream whose handle became invalid (destroyed while blocks were cached), and the per-thread
+//! key, are released at once when the whole device is idle
+//! ([`Driver::device_idle`](crate::driver::Driver::device_idle)); else they are fenced on the
+//! legacy default stream (which waits for every blocking stream), and if even that fails their
+//! blocks stay owned until the device is idle.
 //!
 //! This module touches the driver's stream and event calls only.
 
@@ -104,7 +107,13 @@ impl StreamOrder {
         let f = self.streams.entry(key).or_default();
         let stream = key_handle(key);
         let busy = f.dirty || !f.waiting.is_empty();
-        if busy && key != PER_THREAD_FREES && driver.stream_query(device, stream).unwrap_or(false) {
+        // The per-thread key stands for many streams, and a destroyed stream can no longer be
+        // asked (nor fenced: its work still runs): both are idle when the whole device is.
+        let idle = || match driver.stream_query(device, stream) {
+            Ok(idle) if key != PER_THREAD_FREES => idle,
+            _ => driver.device_idle(device).unwrap_or(false),
+        };
+        if busy && idle() {
             // Idle: everything queued before every free so far has completed.
             spare.extend(f.waiting.drain(..).map(|(_, e)| e));
             if f.dirty {

@@ -74,7 +74,7 @@ mod tests {
         assert_eq!(msg(Box::new(FaultPayload("oob".into()))), "oob");
         assert_eq!(msg(Box::new("boom")), "panicked: boom");
         assert_eq!(msg(Box::new(String::from("bang"))), "panicked: bang");
-        assert_eq!(msg(Box::new(3u8)), "panicked: a non-string payload");
+        assert_eq!(msg(Box::new(3u8)), "panicked: a non-string panic payload");
         let r = std::panic::catch_unwind(|| raise("x".into()));
         assert_eq!(msg(r.unwrap_err()), "x");
     }
