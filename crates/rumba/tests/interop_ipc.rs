@@ -25,7 +25,11 @@ fn setup() {
             "opening_twice_and_closing_twice_are_errors_in_the_child",
             "opening_in_the_exporting_process_and_closing_unopened_are_errors",
             "a_freed_allocation_can_no_longer_be_opened",
-            "size_zero_arrays_and_imports_cannot_be_exported",
+            "size_zero_arrays_cannot_be_exported",
+            "arrays_imported_through_the_interface_are_exported_with_their_offsets",
+            "dlpack_imports_are_exported_too",
+            "memory_that_cannot_be_exported_is_unsupported_and_says_why",
+            "a_write_racing_the_first_export_is_never_lost",
         ],
         "OpenCL has no inter-process sharing of device memory",
     );
@@ -253,4 +257,33 @@ fn memory_that_cannot_be_exported_is_unsupported_and_says_why() {
     let d = rumba::to_device(&host()).unwrap();
     let report = run_child("reexport", &d.get_ipc_handle().unwrap());
     assert!(report.contains("cannot be exported again"), "{report}");
+}
+
+#[test]
+fn a_write_racing_the_first_export_is_never_lost() {
+    // Issue 14 item 4: the first export moves the allocation into shared storage; a write that
+    // returned `Ok` on another thread at the same moment must be in it afterwards.
+    setup();
+    for (n, trials) in [(512usize, 200u64), (1 << 20, 20)] {
+        // 4 KiB (heap storage, replaced) and 8 MiB (mapped storage, remapped in place: copies
+        // long enough to overlap the export's).
+        for trial in 0..trials {
+            let d = rumba::device_array::<u64, _>(n, rumba::array::Order::C).unwrap();
+            let want = Array1::from_elem(n, trial + 1);
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let exporter = std::thread::spawn({
+                let (d, barrier) = (d.clone(), barrier.clone());
+                move || {
+                    barrier.wait();
+                    d.get_ipc_handle().unwrap()
+                }
+            });
+            barrier.wait();
+            d.copy_from_host(&want).unwrap();
+            let _handle = exporter.join().unwrap();
+            let got = d.copy_to_host().unwrap();
+            let lost = got.iter().filter(|&&x| x != trial + 1).count();
+            assert_eq!(lost, 0, "{n} elements, trial {trial}: {lost} lost");
+        }
+    }
 }

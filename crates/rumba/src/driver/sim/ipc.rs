@@ -306,16 +306,6 @@ impl SimDriver {
     pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let dev = self.device(device)?;
         no_wait_in_callback("exporting an IPC handle")?;
-        // The first export copies the allocation into a shared-memory object: let every queued
-        // operation (of any device: copies may read across devices) finish first. Errors stay
-        // with their streams, to be reported by their next synchronization.
-        for d in &self.devices {
-            for s in d.all_streams() {
-                if let Some(dep) = s.current_point() {
-                    dep.stream.wait_for(dep.seq);
-                }
-            }
-        }
         // From now on another process may write the allocation: no more leases on it, and the
         // current holders finish first.
         if let Ok(r) = dev.memory.resolve(ptr, 1) {
@@ -323,7 +313,24 @@ impl SimDriver {
                 self.inflight.share(r.region());
             }
         }
-        Ok(dev.memory.export(ptr)?.encode())
+        loop {
+            // The first export copies the allocation into a shared-memory object: let every
+            // queued operation (of any device: copies may read across devices) finish first.
+            // Errors stay with their streams, to be reported by their next synchronization.
+            for d in &self.devices {
+                for s in d.all_streams() {
+                    if let Some(dep) = s.current_point() {
+                        dep.stream.wait_for(dep.seq);
+                    }
+                }
+            }
+            // Refused while an access (of another thread) holds the allocation: it may be
+            // writing, and a write into the old storage after the copy would be lost.
+            match dev.memory.export(ptr)? {
+                Some(info) => return Ok(info.encode()),
+                None => std::thread::yield_now(),
+            }
+        }
     }
 
     /// Opens another process's handle (see [`Driver::ipc_open_mem_handle`]).

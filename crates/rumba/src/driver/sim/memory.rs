@@ -353,9 +353,10 @@ impl AddressSpace {
     /// Makes the allocation starting at `ptr` shareable with other processes (once) and
     /// describes its shared-memory object.
     ///
-    /// The caller must have drained every stream that may use the allocation: its bytes are
-    /// copied into the object while the table lock keeps new work from resolving it.
-    pub(crate) fn export(&self, ptr: DevicePtr) -> Result<HandleInfo> {
+    /// Its bytes are copied into the object while the table lock keeps new work from resolving
+    /// it, and only when no access holds it: `Ok(None)` says one does (queued or running work, a
+    /// synchronous copy between resolving and finishing) — let it finish and try again.
+    pub(crate) fn export(&self, ptr: DevicePtr) -> Result<Option<HandleInfo>> {
         let mut exported = lock(&self.exported);
         let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
         let not_allocation = || Error::InvalidAddress {
@@ -367,6 +368,18 @@ impl AddressSpace {
             ),
         };
         let region = table.get(&ptr).map(Arc::clone).ok_or_else(not_allocation)?;
+        if let Some(obj) = exported.get(&ptr) {
+            return Ok(Some(obj.info(region.len)));
+        }
+        // Moving the bytes into the shared object must not race an access: every access holds
+        // the region (resolved ranges, registered users) from before it touches memory until
+        // after, and under the write lock nobody can take a new hold — so with no holder but the
+        // table and us, nobody is between resolving and finishing an access. Otherwise the
+        // caller waits and tries again (a write landing in the old storage after the copy would
+        // be lost).
+        if Arc::strong_count(&region) > 2 {
+            return Ok(None);
+        }
         let backing = match &region.storage {
             Storage::Device(backing) => backing,
             Storage::Imported(_) => {
@@ -378,12 +391,9 @@ impl AddressSpace {
             }
             Storage::Host(_) => return Err(not_allocation()),
         };
-        if let Some(obj) = exported.get(&ptr) {
-            return Ok(obj.info(region.len));
-        }
         let obj = ShmObject::create(region.len)?;
-        // SAFETY: the backing holds at least `region.len` bytes; streams were drained by the
-        // caller and the table write lock stops new work from resolving the region.
+        // SAFETY: the backing holds at least `region.len` bytes; no access holds the region
+        // and the table write lock stops new ones from resolving it (above).
         unsafe { obj.fill_from(backing.as_ptr(), region.len) }?;
         match backing.kind {
             BackingKind::Mapped(_) => {
@@ -405,7 +415,7 @@ impl AddressSpace {
         }
         let info = obj.info(region.len);
         exported.insert(ptr, obj);
-        Ok(info)
+        Ok(Some(info))
     }
 
     /// Adds another process's shared memory (a mapping of `map_len` bytes at `host`, of which
