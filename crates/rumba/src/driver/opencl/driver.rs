@@ -725,6 +725,10 @@ unsafe impl Driver for OpenClDriver {
         self.device(device)?.queues.synchronize_all()
     }
 
+    fn device_idle(&self, device: usize) -> Result<bool> {
+        self.device(device)?.queues.idle()
+    }
+
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
         unsafe { self.device(device)?.queues.adopt(stream) }

@@ -435,6 +435,26 @@ impl DeviceQueues {
         Ok(done)
     }
 
+    /// True when the last command of every stream of the device, destroyed ones included, has
+    /// completed; never waits.
+    pub(crate) fn idle(&self) -> Result<bool> {
+        let lasts: Vec<ClEvent> = {
+            let table = self.lock();
+            std::iter::once(&table.legacy)
+                .chain(table.streams.values())
+                .chain(table.per_thread.values())
+                .filter_map(|s| s.last.clone())
+                .chain(table.retired.iter().cloned())
+                .collect()
+        };
+        for e in lasts {
+            if !e.is_done()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Waits for every stream of the device; reports the first unreported error.
     pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
         no_wait_in_callback("device synchronize")?;
