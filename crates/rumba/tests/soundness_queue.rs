@@ -155,3 +155,20 @@ fn a_leaked_pin_guard_cannot_make_a_staged_copy_read_freed_memory() {
         assert_eq!(wrong, 0, "round {round}: {wrong} bytes differ");
     }
 }
+
+#[test]
+fn a_mapped_memset_refused_in_a_callback_never_happens() {
+    setup();
+    let n = 64 * 1024;
+    let m = rumba::mapped_array::<u8, _>(n, Order::C, false, false).unwrap();
+    let (m, refused) = in_callback(move || {
+        let mut m = m;
+        let r = m.device_mut().memset(0x5A).map_err(|e| e.to_string());
+        (m, r)
+    });
+    assert!(refused.unwrap_err().contains("stream callback"));
+    rumba::synchronize().unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let arrived = m.view().iter().filter(|&&b| b != 0).count();
+    assert_eq!(arrived, 0, "{arrived} bytes changed after the refusal");
+}
