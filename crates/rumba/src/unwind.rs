@@ -38,19 +38,22 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> std::result::Result<R, String> 
     })
 }
 
+/// For tests: a panic payload whose drop panics, with a payload whose drop panics, … `n` deep.
+#[cfg(test)]
+pub(crate) struct Nasty(pub(crate) u32);
+
+#[cfg(test)]
+impl Drop for Nasty {
+    fn drop(&mut self) {
+        if self.0 > 0 {
+            std::panic::panic_any(Nasty(self.0 - 1));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A payload whose drop panics (with a payload that panics when dropped, too).
-    struct Nasty(u32);
-    impl Drop for Nasty {
-        fn drop(&mut self) {
-            if self.0 > 0 {
-                std::panic::panic_any(Nasty(self.0 - 1));
-            }
-        }
-    }
 
     #[test]
     // The payloads of the panicking drops are leaked on purpose, which Miri reports.

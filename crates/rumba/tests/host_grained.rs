@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::sync::mpsc;
-use std::time::Duration;
-
 use ndarray::{Array1, array};
 use rumba::array::Order;
 use rumba::driver::GrainKind;
@@ -20,17 +17,6 @@ fn setup() {
         c.sim_devices = 2;
         c.sim_memory = Some(128 << 20);
     });
-}
-
-/// A stream whose work waits until the returned sender sends (or 20 s pass).
-fn gated_stream() -> (rumba::Stream, mpsc::Sender<()>) {
-    let s = rumba::stream().unwrap();
-    let (tx, rx) = mpsc::channel::<()>();
-    s.add_callback(move |_, _| {
-        let _ = rx.recv_timeout(Duration::from_secs(20));
-    })
-    .unwrap();
-    (s, tx)
 }
 
 #[test]
@@ -153,7 +139,7 @@ fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
 fn the_host_is_refused_while_device_work_may_use_the_memory_and_sees_it_after_synchronizing() {
     setup();
     for grain in [GrainKind::Coarse, GrainKind::Fine] {
-        let (s, open) = gated_stream();
+        let (s, open) = common::gated_stream();
         let (try_err, idle) = match grain {
             GrainKind::Coarse => {
                 let mut c = coarsegrain_array::<u32, _>(64, Order::C).unwrap();
@@ -193,7 +179,7 @@ fn the_host_is_refused_while_device_work_may_use_the_memory_and_sees_it_after_sy
 #[test]
 fn device_reads_keep_host_writes_waiting_and_errors_leave_nothing_queued() {
     setup();
-    let (s, open) = gated_stream();
+    let (s, open) = common::gated_stream();
     let mut c = coarsegrain_array::<u8, _>(8, Order::C).unwrap();
     c.view_mut().unwrap().fill(5);
     let d = rumba::device_array::<u8, _>(8, Order::C).unwrap();
@@ -227,7 +213,7 @@ fn device_reads_keep_host_writes_waiting_and_errors_leave_nothing_queued() {
 #[test]
 fn dropping_an_array_with_queued_work_frees_it_after_the_work() {
     setup();
-    let (s, open) = gated_stream();
+    let (s, open) = common::gated_stream();
     let mut c = coarsegrain_array::<u64, _>(1 << 16, Order::C).unwrap();
     c.fill_on(u64::MAX, &s).unwrap();
     drop(c); // the stream holds the memory until the fill has run

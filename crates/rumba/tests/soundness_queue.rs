@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use ndarray::Array1;
@@ -13,17 +13,6 @@ use rumba::array::Order;
 
 fn setup() {
     common::start(|_| {});
-}
-
-/// A stream held by a callback until the returned sender sends (or 20 s pass).
-fn gated_stream() -> (rumba::Stream, Sender<()>) {
-    let s = rumba::stream().unwrap();
-    let (tx, rx) = mpsc::channel::<()>();
-    s.add_callback(move |_, _| {
-        let _ = rx.recv_timeout(Duration::from_secs(20));
-    })
-    .unwrap();
-    (s, tx)
 }
 
 /// Runs `f` inside a callback of a fresh stream and hands its result back.
@@ -85,7 +74,7 @@ fn a_bound_arrays_upload_in_a_callback_is_queued_and_happens() {
 #[test]
 fn operations_of_a_bound_array_are_asynchronous_on_its_stream() {
     setup();
-    let (s, open) = gated_stream();
+    let (s, open) = common::gated_stream();
     let d = rumba::device_array::<f32, _>(4, Order::C).unwrap().bind(&s);
     let e = rumba::device_array::<f32, _>(4, Order::C).unwrap().bind(&s);
     let (d2, e2) = (d.clone(), e.clone());
@@ -110,7 +99,7 @@ fn operations_of_a_bound_array_are_asynchronous_on_its_stream() {
 #[test]
 fn reads_of_a_bound_array_wait_for_its_stream() {
     setup();
-    let (s, open) = gated_stream();
+    let (s, open) = common::gated_stream();
     let d = rumba::device_array::<u8, _>(8, Order::C).unwrap().bind(&s);
     d.fill(9).unwrap();
     let opener = std::thread::spawn(move || {
@@ -135,7 +124,7 @@ fn a_leaked_pin_guard_cannot_make_a_staged_copy_read_freed_memory() {
     let d = rumba::device_array::<u8, _>(n, Order::C).unwrap();
     let mut p = rumba::pinned_array::<u8, _>(n, Order::C).unwrap();
     for round in 1..=8u8 {
-        let (s, open) = gated_stream();
+        let (s, open) = common::gated_stream();
         // A guard pins a host array, is leaked, and the array is freed: the driver's table of
         // pinned memory keeps a stale entry for a block the allocator hands out again.
         let mut v = vec![0u8; n];

@@ -255,3 +255,15 @@ pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
     assert!(pending >= size, "{err}");
     ctx.flush_deallocations().unwrap();
 }
+
+/// A new stream held by a callback until the returned sender sends (or is dropped, or 30 s
+/// pass): work queued on it after this runs only then.
+pub fn gated_stream() -> (rumba::Stream, std::sync::mpsc::Sender<()>) {
+    let s = rumba::stream().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    s.add_callback(move |_, _| {
+        let _ = rx.recv_timeout(std::time::Duration::from_secs(30));
+    })
+    .unwrap();
+    (s, tx)
+}

@@ -322,6 +322,7 @@ impl Drop for StreamOwner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::unwind::Nasty;
     use std::sync::mpsc;
 
     #[test]
@@ -366,16 +367,6 @@ mod tests {
         s.push_work(vec![], Box::new(|| panic!("kaput")));
         assert!(s.synchronize().unwrap_err().to_string().contains("kaput"));
         s.close();
-    }
-
-    /// A payload whose drop panics, with a payload whose drop panics, …
-    struct Nasty(u32);
-    impl Drop for Nasty {
-        fn drop(&mut self) {
-            if self.0 > 0 {
-                std::panic::panic_any(Nasty(self.0 - 1));
-            }
-        }
     }
 
     #[test]
