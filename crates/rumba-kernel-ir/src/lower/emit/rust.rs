@@ -359,7 +359,7 @@ impl R<'_> {
             } => {
                 let c = self.expr(cond);
                 let msg = format!("assertion failed: {}", self.f.sites[*site].what);
-                quote_spanned!(*span=> if !(#c) { ::core::panic!(#msg) })
+                quote_spanned!(*span=> if !(#c) { ::core::panic!("{}", #msg) })
             }
             Stmt::Block(b) => self.block(b),
         }

@@ -533,6 +533,14 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
     if let Some(v) = &sig.variadic {
         cx.err(v.span(), "variadic functions are not supported");
     }
+    // A kernel's name is its C entry point, unrenamed (the runtime looks it up by name).
+    let entry = sig.ident.to_string();
+    if kind == FnKind::Kernel && (RESERVED.contains(&entry.as_str()) || entry.starts_with("rb_")) {
+        cx.err(
+            sig.ident.span(),
+            format!("a kernel's name is its C entry point, and `{entry}` is a C, CUDA or OpenCL keyword, type or builtin (or the generated code's `rb_` prefix): rename the kernel"),
+        );
+    }
     match (&sig.output, kind) {
         (syn::ReturnType::Default, _) => {}
         (syn::ReturnType::Type(_, t), FnKind::Kernel) => cx.err(
