@@ -76,6 +76,21 @@ fn const_2d_f_order_i32_copied_exactly() {
 }
 
 #[test]
+fn const_3d_complex64_with_a_555_block() {
+    start();
+    let host = Array3::from_shape_fn((5, 5, 5), |(i, j, k)| {
+        Complex::new(i as f32 + 0.5, (j * 5 + k) as f32)
+    });
+    let c = const_array_like(&host).unwrap();
+    let mut b = Array3::from_elem((5, 5, 5), Complex::new(0.0f32, 0.0));
+    k::const3d()
+        .configure(1, (5, 5, 5))
+        .launch((&c, Out(&mut b)))
+        .unwrap();
+    assert_eq!(b, host);
+}
+
+#[test]
 fn const_record_fields() {
     start();
     let host = Array1::from_iter((0..3usize).map(|i| k::Rec {
@@ -208,25 +223,4 @@ fn closure_kernels_capture_their_constant_arrays() {
     let (_, thread, msg) = fault(s.synchronize());
     assert_eq!(thread, [2, 0, 0]);
     assert!(msg.contains("constant array"), "{msg}");
-}
-
-#[test]
-fn closure_const_3d_complex64_with_a_555_block() {
-    if common::sim_only(
-        "a Rust closure kernel, which only the simulator runs: complex element types are not in the kernel language yet",
-    ) {
-        return;
-    }
-    let host = Array3::from_shape_fn((5, 5, 5), |(i, j, k)| {
-        Complex::new(i as f32 + 0.5, (j * 5 + k) as f32)
-    });
-    let c = const_array_like(&host).unwrap();
-    let k = Kernel::<(Arr<Complex<f32>>,)>::new("const3d", move |t, (b,)| {
-        let i = t.thread_idx();
-        let (x, y, z) = (i.x as usize, i.y as usize, i.z as usize);
-        b.set((x, y, z), c.get((x, y, z)));
-    });
-    let mut b = Array3::from_elem((5, 5, 5), Complex::new(0.0f32, 0.0));
-    k.configure(1, (5, 5, 5)).launch((Out(&mut b),)).unwrap();
-    assert_eq!(b, host);
 }

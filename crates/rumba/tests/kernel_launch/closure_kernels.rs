@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use half::f16;
 use ndarray::Array1;
-use num_complex::Complex;
 use rumba::Out;
 use rumba::array::Order;
 use rumba::kernel::{Arr, GlobalView, Kernel, Slice, ThreadCtx};
@@ -207,43 +206,4 @@ fn a_panic_is_a_kernel_fault() {
     assert_eq!(thread, [1, 0, 0]);
     assert!(msg.contains("thread 5 gives up"), "{msg}");
     assert_eq!(a.to_vec(), [0; 8], "the failed launch copied nothing back");
-}
-
-const NO_COMPLEX: &str = "complex element types are not in the kernel language yet";
-
-#[test]
-fn local_complex128() {
-    closure_only!(NO_COMPLEX);
-    let k = Kernel::<(Arr<Complex<f64>>,)>::new("local_c128", |t, (o,)| {
-        let i = t.grid1();
-        let l = t.local_array::<Complex<f64>>((2, 5));
-        for k in 0..5 {
-            l.set((0, k), Complex::new(i as f64, k as f64));
-        }
-        t.syncthreads();
-        let mut acc = Complex::new(0.0, 0.0);
-        for k in 0..5 {
-            l.set((1, k), l.get((0, k)) * Complex::new(0.0, 1.0));
-            acc += l.get((1, k));
-        }
-        o.set(i, acc);
-    });
-    let mut out = Array1::from_elem(64, Complex::new(0.0f64, 0.0));
-    k.configure(2, 32).launch((Out(&mut out),)).unwrap();
-    for (i, z) in out.iter().enumerate() {
-        assert_eq!(*z, Complex::new(-10.0, 5.0 * i as f64));
-    }
-}
-
-#[test]
-fn complex_scalars_are_passed_by_value() {
-    closure_only!(NO_COMPLEX);
-    let k = Kernel::<(Arr<f64>, Complex<f32>)>::new("complex_scalar", |t, (a, z)| {
-        a.set(t.grid1(), t.grid1() as f64 + z.im as f64);
-    });
-    let a = rumba::device_array::<f64, _>(4, Order::C).unwrap();
-    k.configure(1, 4)
-        .launch((&a, Complex::new(0.0f32, 10.0)))
-        .unwrap();
-    assert_eq!(a.copy_to_host().unwrap().to_vec(), [10.0, 11.0, 12.0, 13.0]);
 }

@@ -18,6 +18,7 @@ mod ported_kernels;
 use std::sync::Arc;
 
 use ndarray::{Array1, Array2, arr1};
+use num_complex::Complex;
 use rumba::array::Order;
 use rumba::config::BackendChoice;
 use rumba::kernel::{Arr, Kernel, auto_transfers};
@@ -198,6 +199,19 @@ fn local_array_of_1000_i32_copies_a_to_b() {
     assert_eq!(a, b);
 }
 
+#[test]
+fn local_complex128() {
+    start();
+    let mut out = Array1::from_elem(64, Complex::new(0.0f64, 0.0));
+    k::local_c128()
+        .configure(2, 32)
+        .launch((Out(&mut out),))
+        .unwrap();
+    for (i, z) in out.iter().enumerate() {
+        assert_eq!(*z, Complex::new(-10.0, 5.0 * i as f64));
+    }
+}
+
 // ---------------------------------------------------------------- atomics
 
 #[test]
@@ -357,7 +371,7 @@ fn scalars_and_records_are_passed_by_value() {
     };
     k::scalars()
         .configure(1, 4)
-        .launch((&a, line, 3u8, 10.0f32))
+        .launch((&a, line, 3u8, Complex::new(0.0f32, 10.0)))
         .unwrap();
     assert_eq!(a.copy_to_host().unwrap().to_vec(), [13.5, 15.5, 17.5, 19.5]);
 }

@@ -23,6 +23,14 @@ pub fn const2d(t: &Thread, c: &ConstArr<i32>, b: &mut Arr<i32>) {
     b[(i, j)] = c[(i, j)];
 }
 
+/// A 3-d constant array of `Complex<f32>` copied out by a 5×5×5 block.
+#[kernel]
+pub fn const3d(t: &Thread, c: &ConstArr<Complex<f32>>, b: &mut Arr<Complex<f32>>) {
+    let i = t.thread_idx();
+    let (x, y, z) = (i.x as usize, i.y as usize, i.z as usize);
+    b[(x, y, z)] = c[(x, y, z)];
+}
+
 /// A record of three types.
 #[record]
 pub struct Rec {

@@ -117,6 +117,23 @@ pub fn local_copy(t: &Thread, a: &Arr<i32>, b: &mut Arr<i32>) {
     }
 }
 
+/// A 2-d local array of `Complex<f64>`, alive across a barrier: `acc = Σ_k (i + k·i)·i`.
+#[kernel]
+pub fn local_c128(t: &Thread, o: &mut Arr<Complex<f64>>) {
+    let i = t.grid1();
+    let l = t.local_array::<Complex<f64>>((2, 5));
+    for k in 0..5 {
+        l[(0, k)] = Complex::new(i as f64, k as f64);
+    }
+    t.syncthreads();
+    let mut acc = Complex::new(0.0, 0.0);
+    for k in 0..5 {
+        l[(1, k)] = l[(0, k)] * Complex::new(0.0, 1.0);
+        acc += l[(1, k)];
+    }
+    o[i] = acc;
+}
+
 /// Atomics from every thread of the grid: sum, max, min, float sum, or, inc.
 #[kernel]
 pub fn atomics(
@@ -191,11 +208,11 @@ pub struct Line {
     pub offset: f64,
 }
 
-/// Scalars and a record by value.
+/// Scalars, a record and a complex number by value.
 #[kernel]
-pub fn scalars(t: &Thread, a: &mut Arr<f64>, line: Line, k: u8, z: f32) {
+pub fn scalars(t: &Thread, a: &mut Arr<f64>, line: Line, k: u8, z: Complex<f32>) {
     let i = t.grid1();
-    a[i] = line.slope * i as f64 + line.offset + k as f64 + z as f64;
+    a[i] = line.slope * i as f64 + line.offset + k as f64 + z.im as f64;
 }
 
 /// `a[i] += 1`.

@@ -367,6 +367,18 @@ impl Cx {
                         return None;
                     }
                 }
+                if let Some(part) = complex_part(&tp.path) {
+                    return match part {
+                        Some(s) => Some(Ty::Complex(Box::new(Ty::Scalar(s)))),
+                        None => {
+                            self.err(
+                                ty.span(),
+                                "complex element types are `Complex<f32>` and `Complex<f64>`",
+                            );
+                            None
+                        }
+                    };
+                }
                 if tp.path.segments.iter().all(|s| s.arguments.is_none()) {
                     let key = self.record_use(&tp.path);
                     return Some(Ty::Record(key));
@@ -375,7 +387,7 @@ impl Cx {
         }
         self.err(
             ty.span(),
-            "kernels take element types (`f32`, `u32`, `usize`, …), `#[rumba::record]` structs, `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>` and `&Thread`; other types are not supported",
+            "kernels take element types (`f32`, `u32`, `usize`, …, `Complex<f32>`, `Complex<f64>`), `#[rumba::record]` structs, `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>` and `&Thread`; other types are not supported",
         );
         None
     }
@@ -495,6 +507,26 @@ fn is_thread_param(ty: &syn::Type) -> bool {
         }
     }
     false
+}
+
+/// For a path ending in `Complex<…>` (`Complex<f32>`, `num_complex::Complex<f64>`): its part
+/// type, `None` inside when that is not `f32` or `f64`.
+pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
+    let last = path.segments.last()?;
+    if last.ident != "Complex" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return Some(None);
+    };
+    let part = match args.args.first() {
+        Some(syn::GenericArgument::Type(syn::Type::Path(p))) if args.args.len() == 1 => p
+            .path
+            .get_ident()
+            .and_then(|id| Scalar::from_rust_name(&id.to_string())),
+        _ => None,
+    };
+    Some(part.filter(|s| s.is_float()))
 }
 
 /// Parses and checks a kernel (`FnKind::Kernel`) or device function.
