@@ -183,6 +183,11 @@ impl Types {
                         x.rust_name()
                     )
                 }
+                (Ty::Complex(_), Ty::Scalar(s)) | (Ty::Scalar(s), Ty::Complex(_))
+                    if s.is_float() =>
+                {
+                    "; make the real number complex: `Complex::new(x, 0.0)`".to_string()
+                }
                 _ => String::new(),
             };
             syn::Error::new(
@@ -303,9 +308,14 @@ impl Types {
         for (ty, need, span, what) in std::mem::take(&mut self.needs) {
             let t = self.resolved(&ty).unwrap_or(Ty::Unit);
             if t != Ty::Unit && !need.holds(&t) {
+                let hint = if t.complex_part().is_some() {
+                    ": complex numbers have `+ - * /`, unary `-`, `==` and `!=`; work on their parts `.re` and `.im` for the rest"
+                } else {
+                    ""
+                };
                 errors.push(syn::Error::new(
                     span,
-                    format!("{what} is not defined for `{}`", show(&t)),
+                    format!("{what} is not defined for `{}`{hint}", show(&t)),
                 ));
             }
         }

@@ -621,9 +621,10 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                     "constant arrays are read-only: write `&ConstArr<T>`",
                 );
             }
-            let Some(elem) = cx.written_type(elem) else {
-                continue;
-            };
+            // A refused element type still binds the array (so its uses report nothing more).
+            let elem = cx
+                .written_type(elem)
+                .unwrap_or_else(|| cx.types.error(elem.span()));
             if matches!(elem, Ty::Dim3) {
                 cx.err(pt.ty.span(), "arrays of `Dim3` are not supported");
             }
