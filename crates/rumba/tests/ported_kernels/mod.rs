@@ -1,8 +1,10 @@
-//! The kernels of the behaviour tests ported from Numba (`kernel_launch.rs`, `kernel_const.rs`),
-//! written once with `#[rumba::kernel]` so the same tests run on the simulator, on OpenCL (PoCL in
-//! CI) and on CUDA. Shared with `nvrtc.rs`, which compiles every generated CUDA source here.
+//! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`, and the
+//! few that `devices.rs` and `host_grained.rs` launch), written once with `#[rumba::kernel]` so the
+//! same tests run on the simulator, on OpenCL (PoCL in CI) and on CUDA. Shared with `nvrtc.rs`,
+//! which compiles every generated CUDA source here.
 #![allow(dead_code)]
 
+pub mod behaviour;
 pub mod constant;
 pub mod launch;
 
@@ -46,5 +48,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         constant::const_mixed,
         constant::const_snapshot,
         constant::const_oob,
+        behaviour::copy_plus_1,
+        behaviour::vector_add_scalar,
+        behaviour::add1,
     ]
 }
