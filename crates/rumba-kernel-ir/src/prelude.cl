@@ -102,3 +102,24 @@ static inline int rb_syncthreads_and(__local int* c, int p) {
 static inline int rb_syncthreads_or(__local int* c, int p) {
     return rb_syncthreads_count(c, p) != 0;
 }
+
+// Complex numbers (`Complex<f32>` / `Complex<f64>`): num-complex's layout (re, then im) and its
+// formulas, so results agree bit for bit with the simulator (FP_CONTRACT is off).
+#define RB_COMPLEX(C, T)                                                                       \
+    typedef struct { T re; T im; } C;                                                           \
+    static inline C C##_new(T re, T im) { C z; z.re = re; z.im = im; return z; }                \
+    static inline C C##_add(C a, C b) { return C##_new(a.re + b.re, a.im + b.im); }             \
+    static inline C C##_sub(C a, C b) { return C##_new(a.re - b.re, a.im - b.im); }             \
+    static inline C C##_mul(C a, C b) {                                                         \
+        return C##_new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);                   \
+    }                                                                                           \
+    static inline C C##_div(C a, C b) {                                                         \
+        T n = b.re * b.re + b.im * b.im;                                                        \
+        return C##_new((a.re * b.re + a.im * b.im) / n, (a.im * b.re - a.re * b.im) / n);       \
+    }                                                                                           \
+    static inline C C##_neg(C a) { return C##_new(-a.re, -a.im); }                             \
+    static inline bool C##_eq(C a, C b) { return a.re == b.re && a.im == b.im; }
+RB_COMPLEX(rb_c32, float)
+#ifdef cl_khr_fp64
+RB_COMPLEX(rb_c64, double)
+#endif

@@ -461,3 +461,31 @@ RB_SAT(u64, unsigned long long, 0.0, 18446744073709551616.0, 0ull, 1844674407370
 template <typename T> __device__ __forceinline__ T rb_min(T a, T b) { return b < a ? b : a; }
 template <typename T> __device__ __forceinline__ T rb_max(T a, T b) { return b < a ? a : b; }
 template <typename T> __device__ __forceinline__ T rb_wabs(T a) { return a < 0 ? (T)(0ull - (rb_u64)a) : a; }
+
+// Complex numbers (`Complex<f32>` / `Complex<f64>` in a #[rumba::kernel]): num-complex's layout
+// (re, then im) and its formulas, so results agree bit for bit with the simulator (NVRTC runs
+// with --fmad=false: no contraction).
+#define RB_COMPLEX(C, T)                                                                       \
+    struct C {                                                                                  \
+        T re;                                                                                   \
+        T im;                                                                                   \
+    };                                                                                          \
+    __device__ __forceinline__ C C##_new(T re, T im) {                                          \
+        C z;                                                                                    \
+        z.re = re;                                                                              \
+        z.im = im;                                                                              \
+        return z;                                                                               \
+    }                                                                                           \
+    __device__ __forceinline__ C C##_add(C a, C b) { return C##_new(a.re + b.re, a.im + b.im); } \
+    __device__ __forceinline__ C C##_sub(C a, C b) { return C##_new(a.re - b.re, a.im - b.im); } \
+    __device__ __forceinline__ C C##_mul(C a, C b) {                                            \
+        return C##_new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);                   \
+    }                                                                                           \
+    __device__ __forceinline__ C C##_div(C a, C b) {                                            \
+        T n = b.re * b.re + b.im * b.im;                                                        \
+        return C##_new((a.re * b.re + a.im * b.im) / n, (a.im * b.re - a.re * b.im) / n);       \
+    }                                                                                           \
+    __device__ __forceinline__ C C##_neg(C a) { return C##_new(-a.re, -a.im); }                 \
+    __device__ __forceinline__ bool C##_eq(C a, C b) { return a.re == b.re && a.im == b.im; }
+RB_COMPLEX(rb_c32, float)
+RB_COMPLEX(rb_c64, double)

@@ -1,5 +1,7 @@
 //! SPEC §1: devices, selection per thread, contexts, close, detect.
 
+#[path = "ported_kernels/behaviour.rs"]
+mod behaviour_kernels;
 mod common;
 
 use rumba::Error;
@@ -212,18 +214,7 @@ fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
     if common::needs_devices(2, "kernels_and_arrays_inside_guards_use_the_guarded_device") {
         return;
     }
-    use rumba::driver::{CudaKernelSource, OpenClKernelSource};
-    use rumba::kernel::{Arr, Kernel};
-    const CU: &str = include_str!("kernels/behaviour.cu");
-    const CL: &str = include_str!("kernels/behaviour.cl");
-    let copy_plus_1 = Kernel::<(Arr<f64>, Arr<f64>)>::new("copy_plus_1", |t, (inp, out)| {
-        let i = t.grid1();
-        if i < out.len() {
-            out.set(i, inp.get(i) + 1.0);
-        }
-    })
-    .with_cuda_source(CudaKernelSource::new(CU, "copy_plus_1"))
-    .with_opencl_source(OpenClKernelSource::new(CL, "copy_plus_1"));
+    let copy_plus_1 = behaviour_kernels::copy_plus_1();
     let n = 32;
     let a = ndarray::Array1::from_iter((0..n).map(f64::from));
     let mut b = a.clone();
@@ -255,14 +246,7 @@ fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
     }
     assert_eq!((b0, b1), (&a + 1.0, &a + 1.0));
     assert_eq!((on0.buffer().device(), on1.buffer().device()), (0, 1));
-    let add = Kernel::<(Arr<f64>, f64)>::new("vector_add_scalar", |t, (arr, val)| {
-        let i = t.grid1();
-        if i < arr.len() {
-            arr.set(i, arr.get(i) + val);
-        }
-    })
-    .with_cuda_source(CudaKernelSource::new(CU, "vector_add_scalar"))
-    .with_opencl_source(OpenClKernelSource::new(CL, "vector_add_scalar"));
+    let add = behaviour_kernels::vector_add_scalar();
     {
         let _g = rumba::gpus().unwrap()[1].activate().unwrap();
         add.configure(1, n as u32).launch((&on1, 2.0)).unwrap();

@@ -3,13 +3,14 @@
 //! `test_async_kernel.py`'s manual stream), plus the rule the arrays enforce: the host sees device
 //! writes at synchronization points and is refused while device work may use the memory.
 
+#[path = "ported_kernels/behaviour.rs"]
+mod behaviour_kernels;
 mod common;
 
 use ndarray::{Array1, array};
 use rumba::array::Order;
 use rumba::driver::GrainKind;
 use rumba::interop::CudaArray;
-use rumba::kernel::{Arr, Kernel};
 use rumba::{Error, coarsegrain_array, coarsegrain_array_like, finegrain_array};
 
 fn setup() {
@@ -97,20 +98,7 @@ fn coarse_and_finegrain_arrays_receive_device_copies() {
 fn a_manual_stream_pipeline_ends_in_a_coarsegrain_result() {
     // test_async_kernel.py: test_manual_stream (fewer items and rounds).
     setup();
-    let add1 = Kernel::<(Arr<i32>, Arr<i32>)>::new("add1", |t, (dst, src)| {
-        let i = t.grid1();
-        if i < dst.len() {
-            dst.set(i, src.get(i) + 1);
-        }
-    })
-    .with_cuda_source(rumba::driver::CudaKernelSource::new(
-        include_str!("kernels/behaviour.cu"),
-        "add1",
-    ))
-    .with_opencl_source(rumba::driver::OpenClKernelSource::new(
-        include_str!("kernels/behaviour.cl"),
-        "add1",
-    ));
+    let add1 = behaviour_kernels::add1();
     let (blksz, gridsz, ntimes) = (64usize, 16usize, 20);
     let arr = Array1::from_iter(0..(blksz * gridsz) as i32);
     let mut coarse_arr = coarsegrain_array::<i32, _>(arr.len(), Order::C).unwrap();

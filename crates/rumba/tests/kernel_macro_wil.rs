@@ -235,6 +235,12 @@ fn faults_are_the_same_on_both_engines() {
 fn kernels_the_loop_form_cannot_express_say_so() {
     assert_eq!(peer::vadd().engine(), HostEngine::WorkItemLoops);
     assert_eq!(numba::barrier_values().engine(), HostEngine::WorkItemLoops);
+    // Complex values in local and shared arrays and in a context array across a barrier.
+    assert_eq!(
+        numba::complex_local_shared().engine(),
+        HostEngine::WorkItemLoops
+    );
+    assert_eq!(numba::complex_ops().engine(), HostEngine::WorkItemLoops);
     // A device function that takes the thread context: coroutines only.
     assert_eq!(numba::use_device_fns().engine(), HostEngine::Coroutines);
 }

@@ -1,6 +1,7 @@
 //! Every CUDA C source in the repository compiles to PTX with NVRTC: the `.cu` files and every
-//! kernel `#[rumba::kernel]` generates in the test corpus (the same options the CUDA backend
-//! uses: `--fmad=false`, IEEE division and square root).
+//! kernel `#[rumba::kernel]` generates in the test corpus and in the ported behaviour tests
+//! (`ported_kernels`), with the same options the CUDA backend uses: `--fmad=false`, IEEE division
+//! and square root.
 //!
 //! Needs the `cuda` feature and the NVRTC library on the loader path (CI installs the pip package
 //! `nvidia-cuda-nvrtc-cu12` and puts its `lib` folder on `LD_LIBRARY_PATH`). Without NVRTC the test
@@ -10,6 +11,7 @@
 #![cfg(feature = "cuda")]
 
 mod macro_corpus;
+mod ported_kernels;
 
 use std::path::{Path, PathBuf};
 
@@ -104,6 +106,7 @@ fn every_generated_cuda_source_compiles_with_nvrtc() {
     }
     let sources: Vec<(&str, &str)> = macro_corpus::all_sources()
         .into_iter()
+        .chain(ported_kernels::all_sources())
         .map(|(n, c, _)| (n, c))
         .collect();
     let mut failures = Vec::new();

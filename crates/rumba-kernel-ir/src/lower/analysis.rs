@@ -105,9 +105,10 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             visit_values(b, f);
         }
         ExprKind::Index { idx, .. } => idx.iter().for_each(|x| visit_values(x, f)),
-        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
-            v.iter().for_each(|x| visit_values(x, f))
-        }
+        ExprKind::Tuple(v)
+        | ExprKind::Complex(v)
+        | ExprKind::Math(_, v)
+        | ExprKind::Call { args: v, .. } => v.iter().for_each(|x| visit_values(x, f)),
         ExprKind::Atomic { idx, args, .. } => {
             idx.iter().chain(args).for_each(|x| visit_values(x, f));
         }

@@ -34,8 +34,14 @@ enum Slot {
 /// A check on a final type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
-    /// Arithmetic: a number, not `bool`.
+    /// A number, not `bool` (math functions, `%`).
     Number,
+    /// `+ - * /`: a number or a complex number.
+    Arith,
+    /// Unary `-`: a signed integer, a float or a complex number.
+    Neg,
+    /// `==` / `!=`: a scalar or a complex number.
+    Equatable,
     /// An integer.
     Int,
     /// A float.
@@ -54,11 +60,16 @@ pub enum Need {
 
 impl Need {
     fn holds(self, ty: &Ty) -> bool {
+        if ty.complex_part().is_some() {
+            return matches!(self, Need::Arith | Need::Neg | Need::Equatable);
+        }
         let Some(s) = ty.scalar() else {
             return false;
         };
         match self {
-            Need::Number => s != Scalar::Bool,
+            Need::Number | Need::Arith => s != Scalar::Bool,
+            Need::Neg => s.is_signed_int() || s.is_float(),
+            Need::Equatable => true,
             Need::Int => s.is_int(),
             Need::Float => s.is_float(),
             Need::Signed => s.is_signed_int() || s.is_float(),
@@ -88,6 +99,7 @@ pub fn show(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.rust_name().into(),
         Ty::Record(r) => r.clone(),
+        Ty::Complex(p) => format!("Complex<{}>", show(p)),
         Ty::Dim3 => "Dim3".into(),
         Ty::Unit => "()".into(),
         Ty::Tuple(v) => format!("({})", v.iter().map(show).collect::<Vec<_>>().join(", ")),
@@ -141,6 +153,7 @@ impl Types {
                 .map(|t| self.resolved(t))
                 .collect::<Option<Vec<_>>>()
                 .map(Ty::Tuple),
+            Ty::Complex(p) => self.resolved(&p).map(|p| Ty::Complex(Box::new(p))),
             t => Some(t),
         }
     }
@@ -169,6 +182,11 @@ impl Types {
                         "; Rust never converts numbers implicitly: convert one side with `as {}`",
                         x.rust_name()
                     )
+                }
+                (Ty::Complex(_), Ty::Scalar(s)) | (Ty::Scalar(s), Ty::Complex(_))
+                    if s.is_float() =>
+                {
+                    "; make the real number complex: `Complex::new(x, 0.0)`".to_string()
                 }
                 _ => String::new(),
             };
@@ -242,6 +260,9 @@ impl Types {
                 self.slots[*x as usize] = Slot::Bound(t.clone());
                 Ok(())
             }
+            (Ty::Complex(x), Ty::Complex(y)) => {
+                self.unify(x, y, span, what).map_err(|_| mismatch(&a, &b))
+            }
             (Ty::Tuple(x), Ty::Tuple(y)) if x.len() == y.len() => {
                 for (p, q) in x.iter().zip(y) {
                     self.unify(p, q, span, what)?;
@@ -287,9 +308,14 @@ impl Types {
         for (ty, need, span, what) in std::mem::take(&mut self.needs) {
             let t = self.resolved(&ty).unwrap_or(Ty::Unit);
             if t != Ty::Unit && !need.holds(&t) {
+                let hint = if t.complex_part().is_some() {
+                    ": complex numbers have `+ - * /`, unary `-`, `==` and `!=`; work on their parts `.re` and `.im` for the rest"
+                } else {
+                    ""
+                };
                 errors.push(syn::Error::new(
                     span,
-                    format!("{what} is not defined for `{}`", show(&t)),
+                    format!("{what} is not defined for `{}`{hint}", show(&t)),
                 ));
             }
         }

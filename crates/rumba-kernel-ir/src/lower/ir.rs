@@ -25,6 +25,9 @@ pub enum Ty {
     Scalar(Scalar),
     /// A record (`#[rumba::record]` struct), by its Rust path as written.
     Record(String),
+    /// `Complex<f32>` / `Complex<f64>` (`num_complex::Complex`, re-exported by the prelude): the
+    /// part type, an `f32` or `f64` (a float type variable during inference).
+    Complex(Box<Ty>),
     /// `Dim3` (`t.thread_idx()` and friends): three `u32`.
     Dim3,
     /// No value.
@@ -40,6 +43,14 @@ impl Ty {
     pub fn scalar(&self) -> Option<Scalar> {
         match self {
             Ty::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The part type (`f32` or `f64`) of a resolved complex type.
+    pub fn complex_part(&self) -> Option<Scalar> {
+        match self {
+            Ty::Complex(p) => p.scalar(),
             _ => None,
         }
     }
@@ -687,6 +698,8 @@ pub enum ExprKind {
     Axis(Box<Expr>, u8),
     /// A tuple (only directly under `let (a, b) =`).
     Tuple(Vec<Expr>),
+    /// `Complex::new(re, im)`: the two parts, in order.
+    Complex(Vec<Expr>),
     /// A thread-context query.
     Thread(ThreadQuery),
     /// A barrier (returns `i32` except the plain one).
@@ -750,9 +763,10 @@ impl Expr {
                 b.visit(f);
             }
             ExprKind::Index { idx, .. } => idx.iter().for_each(|e| e.visit(f)),
-            ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
-                v.iter().for_each(|e| e.visit(f))
-            }
+            ExprKind::Tuple(v)
+            | ExprKind::Complex(v)
+            | ExprKind::Math(_, v)
+            | ExprKind::Call { args: v, .. } => v.iter().for_each(|e| e.visit(f)),
             ExprKind::Atomic { idx, args, .. } => {
                 idx.iter().chain(args).for_each(|e| e.visit(f));
             }

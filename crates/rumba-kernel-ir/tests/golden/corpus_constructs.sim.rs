@@ -177,7 +177,7 @@ fn body() {
         (if ((acc % 3u32) == 0u32) { 1u32 } else { 2u32 })
     });
     if !((parity < 3u32)) {
-        ::core::panic!("assertion failed: `assert!(parity < 3)` at line 144:5")
+        ::core::panic!("{}", "assertion failed: `assert!(parity < 3)` at line 144:5")
     }
     out.set(i, (acc).wrapping_add(parity));
 }

@@ -588,6 +588,7 @@ fn grid() {
                             });
                             if !((parity < 3u32)) {
                                 ::core::panic!(
+                                    "{}",
                                     "assertion failed: `assert!(parity < 3)` at line 144:5"
                                 )
                             }
@@ -641,6 +642,7 @@ fn grid() {
                             });
                             if !((parity < 3u32)) {
                                 ::core::panic!(
+                                    "{}",
                                     "assertion failed: `assert!(parity < 3)` at line 144:5"
                                 )
                             }

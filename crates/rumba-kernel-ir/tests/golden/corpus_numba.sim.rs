@@ -344,6 +344,93 @@ fn body() {
 // local i: varying
 // local v: varying
 // live across barriers: []
+// ---- complex_ops
+fn body() {
+    let s: ::rumba::kernel::Complex<f32> = *s;
+    let i: usize = t.grid1();
+    if (i >= a.len()) {
+        return;
+    }
+    let (x, y): (::rumba::kernel::Complex<f64>, ::rumba::kernel::Complex<f64>) = (
+        a.get(i),
+        b.get(i),
+    );
+    out.set((4usize).wrapping_mul(i), (x + y));
+    out.set(((4usize).wrapping_mul(i)).wrapping_add(1usize), (x - y));
+    out.set(((4usize).wrapping_mul(i)).wrapping_add(2usize), (x * y));
+    out.set(((4usize).wrapping_mul(i)).wrapping_add(3usize), (x / y));
+    let z: ::rumba::kernel::Complex<f32> = <::rumba::kernel::Complex<
+        f32,
+    >>::new(
+        ((::rumba::kernel::__macro::ty::<f64>((x).re)) as f32),
+        ((::rumba::kernel::__macro::ty::<f64>((x).im)) as f32),
+    );
+    out32.set((2usize).wrapping_mul(i), ((-z) * s));
+    let mut w: ::rumba::kernel::Complex<f32> = (z / s);
+    w = (w - <::rumba::kernel::Complex<f32>>::new(1.5f32, (-0.25f32)));
+    out32.set(((2usize).wrapping_mul(i)).wrapping_add(1usize), w);
+    flags
+        .set(
+            i,
+            (((((x == y)) as u8))
+                .wrapping_add((2u8).wrapping_mul((((x != (-x))) as u8))))
+                .wrapping_add(
+                    (4u8)
+                        .wrapping_mul(
+                            (((::rumba::kernel::__macro::ty::<f64>((y).im) > 0f64))
+                                as u8),
+                        ),
+                ),
+        );
+}
+// local s: uniform
+// local i: varying
+// local x: varying
+// local y: varying
+// local z: varying
+// local w: varying
+// live across barriers: []
+// ---- complex_local_shared
+fn body() {
+    let i: usize = t.grid1();
+    let tid: usize = (((t.thread_idx()).x) as usize);
+    let l = t.local_array::<::rumba::kernel::Complex<f64>>((2usize, 5usize));
+    let sh = t.shared_array::<::rumba::kernel::Complex<f64>>(64usize);
+    for k in (0usize)..(5usize) {
+        l.set(
+            (0usize, k),
+            <::rumba::kernel::Complex<f64>>::new(((i) as f64), ((k) as f64)),
+        );
+    }
+    sh.set(tid, <::rumba::kernel::Complex<f64>>::new(0.5f64, ((i) as f64)));
+    let w: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+        f64,
+    >>::new(1f64, (-((tid) as f64)));
+    t.syncthreads();
+    let mut acc: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+        f64,
+    >>::new(0f64, 0f64);
+    for k in (0usize)..(5usize) {
+        l.set(
+            (1usize, k),
+            (l.get((0usize, k)) * <::rumba::kernel::Complex<f64>>::new(0f64, 1f64)),
+        );
+        acc = (acc + l.get((1usize, k)));
+    }
+    o.set(
+        i,
+        ((acc * w)
+            + sh.get(((tid).wrapping_add(1usize) % (((t.block_dim()).x) as usize)))),
+    );
+}
+// local i: varying
+// local tid: varying
+// local k: uniform
+// local w: varying
+// local acc: varying
+// local k_2: uniform
+// barrier Plain at #9: uniform control
+// live across barriers: [i, tid, w]
 // ---- out_of_bounds
 fn body() {
     let i: usize = t.grid1();

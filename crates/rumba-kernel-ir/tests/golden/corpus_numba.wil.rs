@@ -2061,6 +2061,479 @@ fn grid() {
         }
     };
 }
+// ---- complex_ops
+// uses: ["Read", "Read", "ReadWrite", "ReadWrite", "ReadWrite", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a: &::rumba::kernel::wil::GlobalIn<
+                '_,
+                ::rumba::kernel::Complex<f64>,
+                1usize,
+                __R,
+            >,
+            b: &::rumba::kernel::wil::GlobalIn<
+                '_,
+                ::rumba::kernel::Complex<f64>,
+                1usize,
+                __R,
+            >,
+            s: ::rumba::kernel::Complex<f32>,
+            out: &::rumba::kernel::GlobalView<'_, ::rumba::kernel::Complex<f64>>,
+            out32: &::rumba::kernel::GlobalView<'_, ::rumba::kernel::Complex<f32>>,
+            __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a = *a;
+            let b = *b;
+            let out = *out;
+            let out32 = *out32;
+            let flags = __out_flags.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_a),
+                ::core::option::Option::Some(__win_b),
+                ::core::option::Option::Some(__win_flags),
+            ) = (
+                a.own_window(__blk),
+                b.own_window(__blk),
+                __out_flags.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if false {
+                                {
+                                    __blk.exit(__w);
+                                    return;
+                                }
+                            }
+                            let x: ::rumba::kernel::Complex<f64> = __win_a.at(__w);
+                            let y: ::rumba::kernel::Complex<f64> = __win_b.at(__w);
+                            out.set((4usize).wrapping_mul(i), (x + y));
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(1usize),
+                                (x - y),
+                            );
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(2usize),
+                                (x * y),
+                            );
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(3usize),
+                                (x / y),
+                            );
+                            let z: ::rumba::kernel::Complex<f32> = <::rumba::kernel::Complex<
+                                f32,
+                            >>::new(
+                                ((::rumba::kernel::__macro::ty::<f64>((x).re)) as f32),
+                                ((::rumba::kernel::__macro::ty::<f64>((x).im)) as f32),
+                            );
+                            out32.set((2usize).wrapping_mul(i), ((-z) * s));
+                            let mut w: ::rumba::kernel::Complex<f32> = (z / s);
+                            w = (w
+                                - <::rumba::kernel::Complex<f32>>::new(1.5f32, (-0.25f32)));
+                            out32
+                                .set(((2usize).wrapping_mul(i)).wrapping_add(1usize), w);
+                            __win_flags
+                                .set(
+                                    __w,
+                                    (((((x == y)) as u8))
+                                        .wrapping_add((2u8).wrapping_mul((((x != (-x))) as u8))))
+                                        .wrapping_add(
+                                            (4u8)
+                                                .wrapping_mul(
+                                                    (((::rumba::kernel::__macro::ty::<f64>((y).im) > 0f64))
+                                                        as u8),
+                                                ),
+                                        ),
+                                );
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i >= a.len()) {
+                                {
+                                    __blk.exit(__w);
+                                    return;
+                                }
+                            }
+                            let x: ::rumba::kernel::Complex<f64> = a.get(i);
+                            let y: ::rumba::kernel::Complex<f64> = b.get(i);
+                            out.set((4usize).wrapping_mul(i), (x + y));
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(1usize),
+                                (x - y),
+                            );
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(2usize),
+                                (x * y),
+                            );
+                            out.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(3usize),
+                                (x / y),
+                            );
+                            let z: ::rumba::kernel::Complex<f32> = <::rumba::kernel::Complex<
+                                f32,
+                            >>::new(
+                                ((::rumba::kernel::__macro::ty::<f64>((x).re)) as f32),
+                                ((::rumba::kernel::__macro::ty::<f64>((x).im)) as f32),
+                            );
+                            out32.set((2usize).wrapping_mul(i), ((-z) * s));
+                            let mut w: ::rumba::kernel::Complex<f32> = (z / s);
+                            w = (w
+                                - <::rumba::kernel::Complex<f32>>::new(1.5f32, (-0.25f32)));
+                            out32
+                                .set(((2usize).wrapping_mul(i)).wrapping_add(1usize), w);
+                            flags
+                                .set(
+                                    i,
+                                    (((((x == y)) as u8))
+                                        .wrapping_add((2u8).wrapping_mul((((x != (-x))) as u8))))
+                                        .wrapping_add(
+                                            (4u8)
+                                                .wrapping_mul(
+                                                    (((::rumba::kernel::__macro::ty::<f64>((y).im) > 0f64))
+                                                        as u8),
+                                                ),
+                                        ),
+                                );
+                        },
+                    );
+            }
+            if __blk.all_exited() {
+                return;
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a = ::rumba::kernel::wil::GlobalIn::<
+                ::rumba::kernel::Complex<f64>,
+                1usize,
+                __R,
+            >::from_arg(&__args[0usize], 0usize)?;
+            let b = ::rumba::kernel::wil::GlobalIn::<
+                ::rumba::kernel::Complex<f64>,
+                1usize,
+                __R,
+            >::from_arg(&__args[1usize], 1usize)?;
+            let s: ::rumba::kernel::Complex<f32> = <::rumba::kernel::Complex<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            let out = <::rumba::kernel::Arr<
+                ::rumba::kernel::Complex<f64>,
+            > as ::rumba::kernel::Param>::view(&__args[3usize], 3usize)?;
+            let out32 = <::rumba::kernel::Arr<
+                ::rumba::kernel::Complex<f32>,
+            > as ::rumba::kernel::Param>::view(&__args[4usize], 4usize)?;
+            let __out_flags = ::rumba::kernel::wil::OwnOut::<
+                u8,
+                __W,
+            >::from_arg(&__args[5usize], 5usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &a, &b, s, &out, &out32, &__out_flags),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &a, &b, s, &out, &out32, &__out_flags),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[0usize, 1usize]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[5usize], &__cfg),
+        ) {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- complex_local_shared
+// uses: ["OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            __out_o: &::rumba::kernel::wil::OwnOut<
+                '_,
+                ::rumba::kernel::Complex<f64>,
+                __W,
+            >,
+        ) {
+            const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let o = __out_o.block(__blk);
+            let __loc_l = __blk
+                .local_arrays::<::rumba::kernel::Complex<f64>, 2usize>([2usize, 5usize]);
+            let sh = __blk
+                .shared_array::<::rumba::kernel::Complex<f64>, 1usize>([64usize]);
+            let __trues1: u32 = 0;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let i: usize = (__bidx.x as usize * __bdim.x as usize
+                            + __tid.x as usize);
+                        let tid: usize = (((__tid).x) as usize);
+                        let w: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+                            f64,
+                        >>::new(1f64, (-((tid) as f64)));
+                        let l = __loc_l.of(__w);
+                        l.zero();
+                        for k in (0usize)..(5usize) {
+                            l.set(
+                                (0usize, k),
+                                <::rumba::kernel::Complex<
+                                    f64,
+                                >>::new(((i) as f64), ((k) as f64)),
+                            );
+                        }
+                        sh.set(
+                            tid,
+                            <::rumba::kernel::Complex<f64>>::new(0.5f64, ((i) as f64)),
+                        );
+                    },
+                );
+            let _ = match __blk.barrier(&__BS0, __trues1) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            if let (::core::option::Option::Some(__win_o),) = (
+                __out_o.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let w: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+                                f64,
+                            >>::new(1f64, (-((tid) as f64)));
+                            let l = __loc_l.of(__w);
+                            let mut acc: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+                                f64,
+                            >>::new(0f64, 0f64);
+                            for k_2 in (0usize)..(5usize) {
+                                l.set(
+                                    (1usize, k_2),
+                                    (l.get((0usize, k_2))
+                                        * <::rumba::kernel::Complex<f64>>::new(0f64, 1f64)),
+                                );
+                                acc = (acc + l.get((1usize, k_2)));
+                            }
+                            __win_o
+                                .set(
+                                    __w,
+                                    ((acc * w)
+                                        + sh
+                                            .get(
+                                                ((tid).wrapping_add(1usize) % (((__bdim).x) as usize)),
+                                            )),
+                                );
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let w: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+                                f64,
+                            >>::new(1f64, (-((tid) as f64)));
+                            let l = __loc_l.of(__w);
+                            let mut acc: ::rumba::kernel::Complex<f64> = <::rumba::kernel::Complex<
+                                f64,
+                            >>::new(0f64, 0f64);
+                            for k_2 in (0usize)..(5usize) {
+                                l.set(
+                                    (1usize, k_2),
+                                    (l.get((0usize, k_2))
+                                        * <::rumba::kernel::Complex<f64>>::new(0f64, 1f64)),
+                                );
+                                acc = (acc + l.get((1usize, k_2)));
+                            }
+                            o.set(
+                                i,
+                                ((acc * w)
+                                    + sh
+                                        .get(
+                                            ((tid).wrapping_add(1usize) % (((__bdim).x) as usize)),
+                                        )),
+                            );
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let __out_o = ::rumba::kernel::wil::OwnOut::<
+                ::rumba::kernel::Complex<f64>,
+                __W,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_o),
+                    )
+                }
+                [16u32, 16u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<16u32, 16u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_o),
+                    )
+                }
+                [32u32, 32u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<32u32, 32u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_o),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_o),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[0usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- out_of_bounds
 // uses: ["OwnIndexStore"]
 fn grid() {

@@ -72,4 +72,7 @@ pub use launch::{
     Arr, AutoTransfers, ConstArr, ConstArray, ConstView, HostTransfer, In, InOut, Kernel,
     LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };
+/// The complex element type of kernels (`Complex<f32>`, `Complex<f64>`): num-complex's, whose
+/// `repr(C)` layout (re, then im) the CUDA C and OpenCL C forms share.
+pub use num_complex::Complex;
 pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};

@@ -24,7 +24,11 @@
 //! # The subset
 //! A kernel is `fn name(t: &Thread, params…)` with parameters `&Arr<T>` (read), `&mut Arr<T>`
 //! (written — *not* exclusive: every GPU thread holds it, as in CUDA), `&ConstArr<T>`, element
-//! types by value and `#[rumba::record]` structs by value. The body uses `let` (with flat tuple
+//! types by value and `#[rumba::record]` structs by value. Element types are the integers,
+//! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
+//! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
+//! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
+//! results agree bit for bit); they have no atomics, casts or math methods. The body uses `let` (with flat tuple
 //! patterns and annotations), arithmetic / bitwise / comparison / logical operators, `as`,
 //! `if` (also as a value), `for` over `a..b`, `a..=b`, `(a..b).step_by(k)`, `while`, `loop`,
 //! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / `a[(i, j, k)]` with
@@ -63,7 +67,7 @@
 //! thread-dependent control; a `Dim3` value live across a barrier.
 
 pub use super::launch::{Arr, ConstArr};
-pub use super::{Dim3, Kernel, ThreadCtx};
+pub use super::{Complex, Dim3, Kernel, ThreadCtx};
 pub use rumba_macros::{device, kernel, record};
 
 /// The thread context a kernel receives (an alias of [`ThreadCtx`]).

@@ -35,6 +35,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         numba::control_flow,
         numba::int_semantics,
         numba::transcendental,
+        numba::complex_ops,
+        numba::complex_local_shared,
         numba::out_of_bounds,
         numba::divide,
         constructs::literals_and_consts,

@@ -295,6 +295,57 @@ pub fn transcendental(t: &Thread, x: &Arr<f32>, out: &mut Arr<f32>) {
     }
 }
 
+/// Complex arithmetic (`Complex<f64>` and `Complex<f32>`): every operator, parts, a constant
+/// array and a complex scalar argument.
+#[kernel]
+pub fn complex_ops(
+    t: &Thread,
+    a: &Arr<Complex<f64>>,
+    b: &ConstArr<Complex<f64>>,
+    s: Complex<f32>,
+    out: &mut Arr<Complex<f64>>,
+    out32: &mut Arr<Complex<f32>>,
+    flags: &mut Arr<u8>,
+) {
+    let i = t.grid1();
+    if i >= a.len() {
+        return;
+    }
+    let (x, y) = (a[i], b[i]);
+    out[4 * i] = x + y;
+    out[4 * i + 1] = x - y;
+    out[4 * i + 2] = x * y;
+    out[4 * i + 3] = x / y;
+    let z = Complex::new(x.re as f32, x.im as f32);
+    out32[2 * i] = -z * s;
+    let mut w = z / s;
+    w -= Complex::<f32>::new(1.5, -0.25);
+    out32[2 * i + 1] = w;
+    flags[i] = (x == y) as u8 + 2 * ((x != -x) as u8) + 4 * ((y.im > 0.0) as u8);
+}
+
+/// test_localmem with complex128: a 2-d local array and a shared array of `Complex<f64>` and a
+/// complex value, all alive across a barrier.
+#[kernel]
+pub fn complex_local_shared(t: &Thread, o: &mut Arr<Complex<f64>>) {
+    let i = t.grid1();
+    let tid = t.thread_idx().x as usize;
+    let l = t.local_array::<Complex<f64>>((2, 5));
+    let sh = t.shared_array::<Complex<f64>>(64);
+    for k in 0..5 {
+        l[(0, k)] = Complex::new(i as f64, k as f64);
+    }
+    sh[tid] = Complex::new(0.5, i as f64);
+    let w = Complex::new(1.0, -(tid as f64));
+    t.syncthreads();
+    let mut acc = Complex::new(0.0, 0.0);
+    for k in 0..5 {
+        l[(1, k)] = l[(0, k)] * Complex::new(0.0, 1.0);
+        acc += l[(1, k)];
+    }
+    o[i] = acc * w + sh[(tid + 1) % t.block_dim().x as usize];
+}
+
 /// An out-of-bounds store: the fault test.
 #[kernel]
 pub fn out_of_bounds(t: &Thread, a: &mut Arr<i32>) {
@@ -307,6 +358,19 @@ pub fn out_of_bounds(t: &Thread, a: &mut Arr<i32>) {
 pub fn divide(t: &Thread, a: &Arr<i32>, b: &mut Arr<i32>) {
     let i = t.grid1();
     b[i] = 100 / a[i];
+}
+
+/// `n` complex numbers with no zero (so no quotient is NaN), some equal between two seeds.
+fn cplx(n: usize, seed: f64) -> Vec<Complex<f64>> {
+    (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                Complex::new(3.0, -1.0)
+            } else {
+                Complex::new((i as f64 - 17.5) * 0.37 * seed, 1.0 / (i as f64 + seed))
+            }
+        })
+        .collect()
 }
 
 fn xs(n: usize) -> Vec<f32> {
@@ -496,6 +560,29 @@ pub fn cases() -> Vec<Case> {
                 HostArg::zeros::<u8>(68),
                 HostArg::zeros::<i64>(68),
             ],
+            Agree::Exact
+        ),
+        case!(
+            complex_ops,
+            [1, 1, 1],
+            [40, 1, 1],
+            0,
+            vec![
+                HostArg::array(&cplx(36, 1.0), &[36]),
+                HostArg::array(&cplx(36, -2.5), &[36]),
+                HostArg::scalar(Complex::new(0.75f32, -1.25)),
+                HostArg::zeros::<Complex<f64>>(4 * 36),
+                HostArg::zeros::<Complex<f32>>(2 * 36),
+                HostArg::zeros::<u8>(36),
+            ],
+            Agree::Exact
+        ),
+        case!(
+            complex_local_shared,
+            [2, 1, 1],
+            [32, 1, 1],
+            0,
+            vec![HostArg::zeros::<Complex<f64>>(64)],
             Agree::Exact
         ),
         case!(

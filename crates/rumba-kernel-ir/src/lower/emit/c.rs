@@ -63,8 +63,19 @@ pub fn c_type(ty: &Ty, target: Target) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name(target).into(),
         Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
+        Ty::Complex(p) => complex_c_type(p.scalar().unwrap_or(Scalar::F64)).into(),
         Ty::Dim3 => "uint3".into(),
         _ => "void".into(),
+    }
+}
+
+/// The C struct of a complex type (`rb_c32` / `rb_c64`, defined by the device header and the
+/// OpenCL prelude with the functions `rb_c64_add`, … that give num-complex's results).
+pub fn complex_c_type(part: Scalar) -> &'static str {
+    if part == Scalar::F32 {
+        "rb_c32"
+    } else {
+        "rb_c64"
     }
 }
 

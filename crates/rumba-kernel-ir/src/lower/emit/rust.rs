@@ -98,6 +98,10 @@ pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
             quote!(#id)
         }
         Ty::Record(path) => path.parse().unwrap_or_else(|_| quote!(())),
+        Ty::Complex(p) => {
+            let p = ty_tokens(p, krate);
+            quote!(#krate::kernel::Complex<#p>)
+        }
         Ty::Dim3 => quote!(#krate::kernel::Dim3),
         Ty::Unit | Ty::Var(_) => quote!(()),
         Ty::Tuple(v) => {
@@ -359,7 +363,7 @@ impl R<'_> {
             } => {
                 let c = self.expr(cond);
                 let msg = format!("assertion failed: {}", self.f.sites[*site].what);
-                quote_spanned!(*span=> if !(#c) { ::core::panic!(#msg) })
+                quote_spanned!(*span=> if !(#c) { ::core::panic!("{}", #msg) })
             }
             Stmt::Block(b) => self.block(b),
         }
@@ -528,6 +532,11 @@ impl R<'_> {
             ExprKind::Tuple(v) => {
                 let parts = v.iter().map(|x| self.expr(x));
                 quote_spanned!(span=> (#(#parts),*))
+            }
+            ExprKind::Complex(v) => {
+                let ty = self.ty(&e.ty);
+                let parts = v.iter().map(|x| self.expr(x));
+                quote_spanned!(span=> <#ty>::new(#(#parts),*))
             }
             ExprKind::Thread(q) if self.wil.is_some() => self
                 .wil

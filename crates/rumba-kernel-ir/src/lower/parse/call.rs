@@ -319,6 +319,35 @@ impl Cx {
         mk(ExprKind::Math(f, all), ty, span)
     }
 
+    /// `Complex::new(re, im)`: two parts of one float type (`Complex::<f64>::new` fixes it).
+    fn complex_new(&mut self, c: &syn::ExprCall, seg: &syn::PathSegment, span: Span) -> Expr {
+        if c.args.len() != 2 {
+            self.err(span, "`Complex::new` takes the real and the imaginary part");
+            return self.placeholder(span);
+        }
+        let re = self.expr(&c.args[0]);
+        let im = self.expr(&c.args[1]);
+        self.unify(&re.ty, &im.ty, span, "the parts of `Complex::new`");
+        if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+            let written = match args.args.first() {
+                Some(syn::GenericArgument::Type(t)) if args.args.len() == 1 => self.written_type(t),
+                _ => None,
+            };
+            match written {
+                Some(t @ Ty::Scalar(s)) if s.is_float() => {
+                    self.unify(&re.ty, &t, span, "the parts of `Complex::new`")
+                }
+                _ => self.err(
+                    seg.arguments.span(),
+                    "complex element types are `Complex<f32>` and `Complex<f64>`",
+                ),
+            }
+        }
+        self.need(&re.ty, Need::Float, span, "`Complex::new`");
+        let ty = Ty::Complex(Box::new(re.ty.clone()));
+        mk(ExprKind::Complex(vec![re, im]), ty, span)
+    }
+
     pub(crate) fn call(&mut self, c: &syn::ExprCall) -> Expr {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
@@ -328,6 +357,14 @@ impl Cx {
             );
             return self.placeholder(span);
         };
+        // `Complex::new(re, im)` (also `Complex::<f32>::new`, `num_complex::Complex::new`).
+        let n = p.path.segments.len();
+        if n >= 2
+            && p.path.segments[n - 2].ident == "Complex"
+            && p.path.segments[n - 1].ident == "new"
+        {
+            return self.complex_new(c, &p.path.segments[n - 2], span);
+        }
         // `f32::sqrt(x)`, `u32::min(a, b)`.
         if p.path.segments.len() == 2 {
             let ty_name = p.path.segments[0].ident.to_string();

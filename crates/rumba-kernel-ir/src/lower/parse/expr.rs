@@ -105,7 +105,12 @@ impl Cx {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 self.unify(a, b, span, &format!("the operands of {what}"));
-                self.need(a, Need::Number, span, what.clone());
+                let need = if op == BinOp::Rem {
+                    Need::Number
+                } else {
+                    Need::Arith
+                };
+                self.need(a, need, span, what.clone());
                 a.clone()
             }
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
@@ -125,7 +130,12 @@ impl Cx {
             }
             _ => {
                 self.unify(a, b, span, &format!("the operands of {what}"));
-                self.need(a, Need::Scalar, span, what.clone());
+                let need = if matches!(op, BinOp::Eq | BinOp::Ne) {
+                    Need::Equatable
+                } else {
+                    Need::Scalar
+                };
+                self.need(a, need, span, what.clone());
                 BOOL
             }
         }
@@ -150,7 +160,7 @@ impl Cx {
             syn::Expr::Unary(u) => match u.op {
                 syn::UnOp::Neg(_) => {
                     let x = self.expr(&u.expr);
-                    self.need(&x.ty, Need::Signed, span, "unary `-`");
+                    self.need(&x.ty, Need::Neg, span, "unary `-`");
                     // `-5` is one literal (so `-128i8` is in range); `-i8::MIN` is a negation.
                     let literal = matches!(&*u.expr, syn::Expr::Lit(_));
                     match x.kind {
@@ -526,6 +536,12 @@ impl Cx {
             Ty::Record(_) => {
                 let ty = self.types.fresh(Kind::Any, span);
                 mk(ExprKind::Field(Box::new(base), name.clone()), ty, span)
+            }
+            Ty::Complex(part) => {
+                if name != "re" && name != "im" {
+                    self.err(name.span(), "a complex number has fields `re` and `im`");
+                }
+                mk(ExprKind::Field(Box::new(base), name.clone()), *part, span)
             }
             Ty::Var(_) => {
                 self.err(f.base.span(), "the type of this value is not known here: annotate its `let` (`let r: MyRecord = …`)");

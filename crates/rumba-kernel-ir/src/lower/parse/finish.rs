@@ -19,9 +19,10 @@ pub(super) fn zonk_expr(
     let operands: Vec<&Expr> = match &e.kind {
         ExprKind::Binary(op, a, b, _) if !matches!(op, BinOp::And | BinOp::Or) => vec![a, b],
         ExprKind::Index { idx, .. } => idx.iter().collect(),
-        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
-            v.iter().collect()
-        }
+        ExprKind::Tuple(v)
+        | ExprKind::Complex(v)
+        | ExprKind::Math(_, v)
+        | ExprKind::Call { args: v, .. } => v.iter().collect(),
         ExprKind::Atomic { idx, args, .. } => idx.iter().chain(args).collect(),
         _ => Vec::new(),
     };
@@ -46,7 +47,10 @@ pub(super) fn zonk_expr(
             }
         }
         ExprKind::Index { idx, .. } => idx.iter_mut().for_each(|x| zonk_expr(x, z, consts, errors)),
-        ExprKind::Tuple(v) | ExprKind::Math(_, v) | ExprKind::Call { args: v, .. } => {
+        ExprKind::Tuple(v)
+        | ExprKind::Complex(v)
+        | ExprKind::Math(_, v)
+        | ExprKind::Call { args: v, .. } => {
             v.iter_mut().for_each(|x| zonk_expr(x, z, consts, errors))
         }
         ExprKind::Atomic { idx, args, .. } => idx

@@ -367,6 +367,18 @@ impl Cx {
                         return None;
                     }
                 }
+                if let Some(part) = complex_part(&tp.path) {
+                    return match part {
+                        Some(s) => Some(Ty::Complex(Box::new(Ty::Scalar(s)))),
+                        None => {
+                            self.err(
+                                ty.span(),
+                                "complex element types are `Complex<f32>` and `Complex<f64>`",
+                            );
+                            None
+                        }
+                    };
+                }
                 if tp.path.segments.iter().all(|s| s.arguments.is_none()) {
                     let key = self.record_use(&tp.path);
                     return Some(Ty::Record(key));
@@ -375,7 +387,7 @@ impl Cx {
         }
         self.err(
             ty.span(),
-            "kernels take element types (`f32`, `u32`, `usize`, …), `#[rumba::record]` structs, `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>` and `&Thread`; other types are not supported",
+            "kernels take element types (`f32`, `u32`, `usize`, …, `Complex<f32>`, `Complex<f64>`), `#[rumba::record]` structs, `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>` and `&Thread`; other types are not supported",
         );
         None
     }
@@ -497,6 +509,26 @@ fn is_thread_param(ty: &syn::Type) -> bool {
     false
 }
 
+/// For a path ending in `Complex<…>` (`Complex<f32>`, `num_complex::Complex<f64>`): its part
+/// type, `None` inside when that is not `f32` or `f64`.
+pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
+    let last = path.segments.last()?;
+    if last.ident != "Complex" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return Some(None);
+    };
+    let part = match args.args.first() {
+        Some(syn::GenericArgument::Type(syn::Type::Path(p))) if args.args.len() == 1 => p
+            .path
+            .get_ident()
+            .and_then(|id| Scalar::from_rust_name(&id.to_string())),
+        _ => None,
+    };
+    Some(part.filter(|s| s.is_float()))
+}
+
 /// Parses and checks a kernel (`FnKind::Kernel`) or device function.
 pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Error> {
     let mut cx = Cx::new(kind);
@@ -532,6 +564,14 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
     }
     if let Some(v) = &sig.variadic {
         cx.err(v.span(), "variadic functions are not supported");
+    }
+    // A kernel's name is its C entry point, unrenamed (the runtime looks it up by name).
+    let entry = sig.ident.to_string();
+    if kind == FnKind::Kernel && (RESERVED.contains(&entry.as_str()) || entry.starts_with("rb_")) {
+        cx.err(
+            sig.ident.span(),
+            format!("a kernel's name is its C entry point, and `{entry}` is a C, CUDA or OpenCL keyword, type or builtin (or the generated code's `rb_` prefix): rename the kernel"),
+        );
     }
     match (&sig.output, kind) {
         (syn::ReturnType::Default, _) => {}
@@ -581,9 +621,10 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                     "constant arrays are read-only: write `&ConstArr<T>`",
                 );
             }
-            let Some(elem) = cx.written_type(elem) else {
-                continue;
-            };
+            // A refused element type still binds the array (so its uses report nothing more).
+            let elem = cx
+                .written_type(elem)
+                .unwrap_or_else(|| cx.types.error(elem.span()));
             if matches!(elem, Ty::Dim3) {
                 cx.err(pt.ty.span(), "arrays of `Dim3` are not supported");
             }

@@ -84,7 +84,11 @@ impl Cx {
         {
             self.push_err(e);
         }
-        let text = cond.to_token_stream().to_string();
+        // The message, when given, is part of what the fault says on every target.
+        let text = match args.iter().nth(1) {
+            Some(msg) => format!("{}, {}", cond.to_token_stream(), msg.to_token_stream()),
+            None => cond.to_token_stream().to_string(),
+        };
         let site = self.site(format!("`assert!({text})`"), mac.span());
         out.push(Stmt::Assert {
             cond: c,

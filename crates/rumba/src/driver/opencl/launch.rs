@@ -312,7 +312,14 @@ pub(crate) unsafe fn launch(
                 )));
             }
             if arr.size() > 0 {
-                check_range(t.table, arr.ptr, &arr.shape, &arr.strides, arr.itemsize)?;
+                // Worded as the simulator words it, so a caller sees one message on both.
+                check_range(t.table, arr.ptr, &arr.shape, &arr.strides, arr.itemsize).map_err(
+                    |e| {
+                        Error::InvalidArgument(format!(
+                            "argument {i} of kernel '{name}' does not fit its device memory: {e}"
+                        ))
+                    },
+                )?;
             }
         }
     }

@@ -24,6 +24,7 @@ use crate::driver::{
     KernelArrayArg, KernelLaunch, StreamHandle,
 };
 use crate::error::{Error, Result};
+use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
 
 /// A dangling, 64-byte-aligned address for arrays without elements.
 const EMPTY_ADDR: usize = 64;
@@ -80,6 +81,7 @@ impl SimDriver {
             held.push(h);
         }
         let name = function.name.clone();
+        let abi = function.abi();
         let args: Vec<KernelArg> = launch.args.to_vec();
         let (grid, block, dynamic_shared_bytes) =
             (launch.grid, launch.block, launch.dynamic_shared_bytes);
@@ -141,7 +143,7 @@ impl SimDriver {
                     exclusive_outputs = grants.iter().filter(|g| **g == Some(Lease::Exclusive)).count(),
                     "kernel engine"
                 );
-                let result = result.map_err(|e| device_addresses(e, &resolved));
+                let result = result.map_err(|e| device_addresses(e, &resolved, abi));
                 drop(resolved);
                 drop(release);
                 result
@@ -183,8 +185,10 @@ impl SimDriver {
 
 /// Rewrites the host addresses of a fault on an array argument into device addresses: the
 /// kernel layer names the view's base and the offending element by their host addresses, which
-/// mean nothing to the caller.
-fn device_addresses(e: Error, args: &[HostArg<'_>]) -> Error {
+/// mean nothing to the caller. An argument that the kernel's signature (`abi`, from
+/// `#[rumba::kernel]`) declares `&ConstArr<T>` is named a constant array, as the C targets name
+/// it: the engine sees every array argument as global memory.
+fn device_addresses(e: Error, args: &[HostArg<'_>], abi: Option<&KernelAbi>) -> Error {
     let Error::KernelFault {
         kernel,
         block,
@@ -194,16 +198,20 @@ fn device_addresses(e: Error, args: &[HostArg<'_>]) -> Error {
     else {
         return e;
     };
-    for arg in args {
+    for (k, arg) in args.iter().enumerate() {
         let HostArg::Array(a) = arg else { continue };
         let host = a.addr() as usize;
         let at = format!("global array at {:p}", a.addr());
         if !message.contains(&at) {
             continue;
         }
+        let constant = abi
+            .and_then(|abi| abi.params.get(k))
+            .is_some_and(|p| matches!(p.kind, ParamKind::ConstArray { .. }));
+        let space = if constant { "constant" } else { "global" };
         message = message.replace(
             &at,
-            &format!("global array at device address {:#x}", a.device_ptr()),
+            &format!("{space} array at device address {:#x}", a.device_ptr()),
         );
         if let Some(start) = message.find("(address 0x") {
             let digits = &message[start + 11..];

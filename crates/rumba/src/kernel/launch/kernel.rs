@@ -459,6 +459,13 @@ impl<P: Params> Kernel<P> {
         if !plan.keep.is_empty() {
             stream.hold(std::mem::take(&mut plan.keep))?;
         }
+        // A kernel fault surfaces here, before anything is copied back: a failed launch leaves
+        // the caller's host arrays as they were on every backend (a GPU reports a recorded
+        // fault only when the stream is synchronized, and would otherwise copy the partial
+        // results first). The copies wait for the stream anyway.
+        if !plan.after.is_empty() {
+            stream.synchronize()?;
+        }
         for copy_back in plan.after {
             copy_back()?;
         }

@@ -9,8 +9,9 @@
 //! configuration); a bare `&a` can only be read, so it always means `In`. The wrappers override the
 //! policy.
 //!
-//! A launch with something to copy back is complete when it returns (the copy back waits for the
-//! kernel, so a kernel fault is reported by the launch itself). A launch whose host arrays are all
+//! A launch with something to copy back is complete when it returns: it synchronizes the stream
+//! first, so a kernel fault is reported by the launch itself and nothing is copied back — the host
+//! arrays keep their values, on every backend. A launch whose host arrays are all
 //! `In` stays asynchronous: the data is taken before the launch returns, and the stream keeps the
 //! temporary alive until the kernel has run.
 //!

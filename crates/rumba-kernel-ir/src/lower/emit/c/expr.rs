@@ -50,6 +50,20 @@ impl Printer<'_> {
         b: &str,
         site: Option<SiteId>,
     ) -> String {
+        if let Some(part) = ty.complex_part() {
+            // num-complex's formulas, in the device header / OpenCL prelude.
+            let c = super::complex_c_type(part);
+            return match op {
+                BinOp::Add => format!("{c}_add({a}, {b})"),
+                BinOp::Sub => format!("{c}_sub({a}, {b})"),
+                BinOp::Mul => format!("{c}_mul({a}, {b})"),
+                BinOp::Div => format!("{c}_div({a}, {b})"),
+                BinOp::Eq => format!("{c}_eq({a}, {b})"),
+                BinOp::Ne => format!("(!{c}_eq({a}, {b}))"),
+                // Refused by the type checks.
+                _ => format!("/* no complex {} */ {a}", op.symbol()),
+            };
+        }
         let Some(s) = ty.scalar() else {
             return format!("({a} {} {b})", op.symbol());
         };
@@ -203,6 +217,11 @@ impl Printer<'_> {
             ExprKind::Bool(b) => if *b { "true" } else { "false" }.into(),
             ExprKind::Local(l) => self.f.locals[*l].c_name.clone(),
             ExprKind::Const(c) => self.f.consts[*c].c_name.clone(),
+            ExprKind::Unary(UnOp::Neg, a) if a.ty.complex_part().is_some() => {
+                let x = self.expr(a);
+                let c = self.ty(&a.ty);
+                format!("{c}_neg({x})")
+            }
             ExprKind::Unary(op, a) => {
                 let x = self.expr(a);
                 let s = a.ty.scalar().unwrap_or(Scalar::I32);
@@ -280,6 +299,11 @@ impl Printer<'_> {
                 format!("{d}.{}", ["x", "y", "z"][*ax as usize])
             }
             ExprKind::Tuple(_) => "0 /* tuple */".into(),
+            ExprKind::Complex(v) => {
+                let c = self.ty(&e.ty);
+                let parts: Vec<String> = v.iter().map(|x| self.expr(x)).collect();
+                format!("{c}_new({})", parts.join(", "))
+            }
             ExprKind::Thread(q) => match q {
                 ThreadQuery::Grid(1) => self.grid(0, false),
                 ThreadQuery::GridSize(1) => self.grid(0, true),

@@ -461,7 +461,12 @@ impl<'f> Plan<'f> {
             lifted = next;
         }
         for (l, s) in storage.iter().enumerate() {
-            if *s == Storage::Context && !matches!(f.locals[l].ty, Ty::Scalar(_) | Ty::Record(_)) {
+            if *s == Storage::Context
+                && !matches!(
+                    f.locals[l].ty,
+                    Ty::Scalar(_) | Ty::Record(_) | Ty::Complex(_)
+                )
+            {
                 return Err(format!(
                     "`{}` (not a number or record) lives across a barrier",
                     f.locals[l].name

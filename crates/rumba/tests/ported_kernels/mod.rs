@@ -1,0 +1,55 @@
+//! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`, and the
+//! few that `devices.rs` and `host_grained.rs` launch), written once with `#[rumba::kernel]` so the
+//! same tests run on the simulator, on OpenCL (PoCL in CI) and on CUDA. Shared with `nvrtc.rs`,
+//! which compiles every generated CUDA source here.
+#![allow(dead_code)]
+
+pub mod behaviour;
+pub mod constant;
+pub mod launch;
+
+/// `(name, CUDA C, OpenCL C)` of every kernel in this module.
+pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
+    macro_rules! src {
+        ($($m:ident::$k:ident),+ $(,)?) => {
+            vec![$((stringify!($k), $m::$k::cuda_source(), $m::$k::opencl_source())),+]
+        };
+    }
+    src![
+        launch::shared_sizes,
+        launch::fill_then_read,
+        launch::shared2d,
+        launch::dyn50,
+        launch::halves,
+        launch::count,
+        launch::and_or_i16,
+        launch::and_or_i32,
+        launch::and_or_i64,
+        launch::local_copy,
+        launch::local_c128,
+        launch::atomics,
+        launch::cas_max,
+        launch::two_syncs,
+        launch::gives_up,
+        launch::fine,
+        launch::noop,
+        launch::strided,
+        launch::scalars,
+        launch::inc,
+        launch::twice,
+        launch::add,
+        launch::mul,
+        constant::const1d,
+        constant::const_empty,
+        constant::const2d,
+        constant::const3d,
+        constant::const_rec,
+        constant::const_aligned,
+        constant::const_mixed,
+        constant::const_snapshot,
+        constant::const_oob,
+        behaviour::copy_plus_1,
+        behaviour::vector_add_scalar,
+        behaviour::add1,
+    ]
+}
