@@ -533,6 +533,21 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
     if let Some(v) = &sig.variadic {
         cx.err(v.span(), "variadic functions are not supported");
     }
+    // A kernel keeps its name as the C entry point (the backends look it up by that name), so
+    // unlike other user names it cannot be renamed in C: a reserved one is refused here.
+    let name = sig.ident.to_string();
+    let name = name.trim_start_matches("r#");
+    if kind == FnKind::Kernel
+        && (RESERVED.contains(&name) || name.starts_with("rb_") || name.starts_with("dev_"))
+    {
+        cx.err(
+            sig.ident.span(),
+            format!(
+                "`{name}` is reserved in CUDA C or OpenCL C (a keyword, a type, a builtin, or a prefix of generated names), and a kernel's name is its C entry point: rename the kernel, for example `{}_kernel`",
+                name.trim_start_matches("rb_").trim_start_matches("dev_")
+            ),
+        );
+    }
     match (&sig.output, kind) {
         (syn::ReturnType::Default, _) => {}
         (syn::ReturnType::Type(_, t), FnKind::Kernel) => cx.err(
