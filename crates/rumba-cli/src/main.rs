@@ -13,6 +13,7 @@
 mod bench;
 mod demo;
 mod ipc;
+mod kernels;
 mod selftest;
 
 use std::process::ExitCode;

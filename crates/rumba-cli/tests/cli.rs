@@ -1,11 +1,12 @@
 //! The `rumba` command as a user runs it.
 //!
 //! The command runs on the sim unless `RUMBA_TEST_BACKEND=cuda` or `=opencl`: then the
-//! backend-dependent tests (selftest, ipc) run it with that `RUMBA_BACKEND`, and where the backend
-//! cannot be used this test binary says `SKIPPED` with the reason and exits successfully without
-//! running its tests (with `RUMBA_REQUIRE_OPENCL=1`, an unusable OpenCL fails it). A test that
-//! cannot apply to the backend (IPC on OpenCL) says `SKIPPED <test> on <backend>: <why>`. Tests of
-//! what only the sim has (simulated device counts and sizes, fault reports) always ask for the sim.
+//! backend-dependent tests (selftest, bench, ipc) run it with that `RUMBA_BACKEND`, and where the
+//! backend cannot be used this test binary says `SKIPPED` with the reason and exits successfully
+//! without running its tests (with `RUMBA_REQUIRE_OPENCL=1`, an unusable OpenCL fails it). A test
+//! that cannot apply to the backend (IPC on OpenCL) says `SKIPPED <test> on <backend>: <why>`.
+//! Tests of what only the sim has (simulated device counts and sizes, fault reports) always ask
+//! for the sim.
 //!
 //! `RUMBA_BIN` points the tests at a `rumba` executable other than the one cargo built next to
 //! them (the GPU kit carries both to a machine without cargo).
@@ -198,26 +199,31 @@ fn detect_memory_prints_the_pool_statistics_and_snapshot() {
 
 #[test]
 fn bench_prints_the_peers_json_form() {
-    let (code, out, err) = rumba(&["bench", "--quick", "--repeat", "1", "--json"], &[]);
+    let backend = test_backend();
+    let (code, out, err) = rumba_on_test_backend(&["bench", "--quick", "--repeat", "1", "--json"]);
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    // The block bodies (work-item loops), then the per-thread bodies on coroutines, then the
-    // cost of one empty launch.
-    let workloads = [
-        "vadd",
-        "matmul_shared",
-        "reduce_shared",
-        "vadd-coroutines",
-        "matmul_shared-coroutines",
-        "reduce_shared-coroutines",
-        "launch",
-    ];
-    assert_eq!(lines.len(), workloads.len(), "{out}");
-    for (line, workload) in lines.iter().zip(workloads) {
-        let start = format!(r#"{{"peer": "rumba-sim", "workload": "{workload}", "#);
+    // The kernels in the form the backend runs (the block bodies on the sim's work-item loops,
+    // the generated C on CUDA and OpenCL), then, on the sim only, the per-thread bodies on
+    // coroutines, then the cost of one empty launch; on CUDA, cudarc's own launch may follow.
+    let mut workloads = vec!["vadd", "matmul_shared", "reduce_shared"];
+    if backend == "sim" {
+        workloads.extend([
+            "vadd-coroutines",
+            "matmul_shared-coroutines",
+            "reduce_shared-coroutines",
+        ]);
+    }
+    workloads.push("launch");
+    let peer = format!(r#"{{"peer": "rumba-{backend}", "#);
+    let (ours, others): (Vec<&str>, Vec<&str>) = out.lines().partition(|l| l.starts_with(&peer));
+    assert_eq!(ours.len(), workloads.len(), "{out}");
+    for (line, workload) in ours.iter().zip(workloads) {
+        let start = format!(r#"{peer}"workload": "{workload}", "#);
         assert!(line.starts_with(&start), "{line}");
         assert!(line.ends_with(r#""check": true}"#), "{line}");
     }
+    let cudarc = |l: &&str| backend == "cuda" && l.starts_with(r#"{"peer": "cudarc", "#);
+    assert!(others.iter().all(cudarc), "{out}");
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn render(src: &str) -> (String, String, String, String) {
 #[test]
 fn golden_files_match() {
     let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir())
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
         .expect("golden dir")
         .flatten()
         .map(|e| e.path())
@@ -78,19 +78,33 @@ fn golden_files_match() {
                 && !p.to_string_lossy().ends_with(".wil.rs")
         })
         .collect();
-    inputs.sort();
-    // The kernel corpus of rumba's behaviour tests (peer workloads, Numba ports) is golden too.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rumba/tests/macro_corpus");
-    inputs.extend(["peer.rs", "numba.rs", "constructs.rs"].map(|f| corpus.join(f)));
+    files.sort();
+    let mut inputs: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            (p, stem)
+        })
+        .collect();
+    // The kernel corpus of rumba's behaviour tests (Numba ports, constructs) is golden too, and
+    // so are the peer workloads, whose one source is the `rumba` command's (the corpus includes
+    // it from there).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (file, stem) in [
+        ("rumba-cli/src/bench/kernels.rs", "corpus_peer"),
+        ("rumba/tests/macro_corpus/numba.rs", "corpus_numba"),
+        (
+            "rumba/tests/macro_corpus/constructs.rs",
+            "corpus_constructs",
+        ),
+    ] {
+        inputs.push((root.join(file), stem.to_string()));
+    }
     assert!(!inputs.is_empty());
     let mut mismatches = Vec::new();
-    for input in &inputs {
+    for (input, stem) in &inputs {
         let src = std::fs::read_to_string(input).unwrap();
         let (rs, cu, cl, wil) = render(&src);
-        let mut stem = input.file_stem().unwrap().to_string_lossy().to_string();
-        if !input.starts_with(dir()) {
-            stem = format!("corpus_{stem}");
-        }
         for (ext, text) in [
             ("sim.rs", rs),
             ("cu.txt", cu),

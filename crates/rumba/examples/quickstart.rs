@@ -1,20 +1,27 @@
-//! The README's example: a device array, a strided assignment and a kernel on a stream.
+//! The README's example: a device array, a strided assignment and a `#[rumba::kernel]` launched
+//! on a stream — the same kernel source on the simulated GPU, on CUDA and on OpenCL
+//! (`RUMBA_BACKEND=opencl cargo run -p rumba --example quickstart`).
 
-use rumba::kernel::{Arr, Kernel};
+use rumba::kernel::prelude::*;
 use rumba::ndarray::{Array1, s};
+
+/// Doubles every element: one Rust function, compiled by the macro to a simulator body, CUDA C
+/// and OpenCL C.
+#[rumba::kernel]
+fn twice(t: &Thread, x: &mut Arr<f32>) {
+    let i = t.grid1();
+    if i < x.len() {
+        x[i] *= 2.0;
+    }
+}
 
 fn main() -> rumba::Result<()> {
     let a = rumba::to_device(&Array1::from_iter(0..8).mapv(|x| x as f32))?; // host -> device
     a.slice(s![..;2])?.assign(-1.0f32)?; // strided assignment on the device
-    let double = Kernel::<(Arr<f32>,)>::new("double", |t, (x,)| {
-        let i = t.grid1();
-        if i < x.len() {
-            x.set(i, 2.0 * x.get(i));
-        }
-    });
     let s = rumba::stream()?;
-    double.configure(1, 32).stream(&s).launch((&a,))?; // asynchronous on `s`
+    twice().configure(1, 32).stream(&s).launch((&a,))?; // asynchronous on `s`
     s.synchronize()?;
     println!("{}", a.copy_to_host()?); // [-2, 2, -2, 6, -2, 10, -2, 14]
+    assert!(twice::OPENCL_SOURCE.contains("__kernel void twice("));
     Ok(())
 }

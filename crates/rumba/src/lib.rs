@@ -1,10 +1,12 @@
 //! # rumba
 //!
 //! Numba's GPU memory-management model for Rust: device memory with deferred deallocation and
-//! pluggable memory managers, pinned host memory, streams and events, on a simulated GPU that
-//! really runs asynchronously (the default) or on NVIDIA GPUs through CUDA (the `cuda` feature).
+//! pluggable memory managers, pinned host memory, streams and events, and kernels written once
+//! in Rust, on a simulated GPU that really runs asynchronously (the default), on NVIDIA GPUs
+//! through CUDA (the `cuda` feature) or on OpenCL devices (the `opencl` feature).
 //!
-//! A walk through the layers, each step a runnable example on the simulator:
+//! A walk through the layers, each step a runnable example on the backend `RUMBA_BACKEND`
+//! selects (where a backend lacks a feature, the example shows its typed refusal):
 //!
 //! 1. Devices and contexts are created lazily; every call works without setup.
 //!    ```
@@ -71,25 +73,38 @@
 //!    ```
 //!    let d = rumba::to_device(&[1.0f32, 2.0]).unwrap();
 //!    assert_eq!(d.cuda_array_interface().typestr, "<f4");
-//!    let same = rumba::as_cuda_array::<f32, ndarray::Ix1, _>(d.clone()).unwrap();
-//!    assert_eq!(same.device_ptr(), d.device_ptr());
-//!    let handle = d.get_ipc_handle().unwrap().to_string(); // for another process to open
-//!    assert!(handle.starts_with("rumba-ipc-array"));
+//!    let same = rumba::as_cuda_array::<f32, ndarray::Ix1, _>(d.clone());
+//!    let handle = d.get_ipc_handle();
+//!    if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+//!        // OpenCL memory means nothing to a CUDA consumer, and OpenCL has no IPC: both refused.
+//!        assert!(matches!(same, Err(rumba::Error::Unsupported(_))));
+//!        assert!(matches!(handle, Err(rumba::Error::Unsupported(_))));
+//!    } else {
+//!        assert_eq!(same.unwrap().device_ptr(), d.device_ptr());
+//!        let text = handle.unwrap().to_string(); // for another process to open
+//!        assert!(text.starts_with("rumba-ipc-array"));
+//!    }
 //!    ```
 //!
-//! 8. Kernels: typed parameters, launched on a stream with device arrays, host arrays (copied
-//!    automatically) and scalars; shared memory and barriers inside.
+//! 8. Kernels: one Rust function (`#[rumba::kernel]`, see [`kernel::prelude`]) that the
+//!    simulator runs as Rust and CUDA and OpenCL as generated C, launched on a stream with device
+//!    arrays, host arrays (copied automatically) and scalars; shared memory and barriers inside.
 //!    ```
-//!    use rumba::kernel::{Arr, Kernel};
-//!    let scale = Kernel::<(Arr<f32>, f32)>::new("scale", |t, (x, k)| {
+//!    use rumba::kernel::prelude::*;
+//!
+//!    #[kernel]
+//!    fn scale(t: &Thread, x: &mut Arr<f32>, k: f32) {
 //!        let i = t.grid1();
 //!        if i < x.len() {
-//!            x.set(i, k * x.get(i));
+//!            x[i] *= k;
 //!        }
-//!    });
+//!    }
+//!
+//!    # fn main() {
 //!    let mut host = ndarray::arr1(&[1.0f32, 2.0, 3.0]);
-//!    scale.configure(1, 32).launch((&mut host, 2.0)).unwrap(); // in, kernel, back
+//!    scale().configure(1, 32).launch((&mut host, 2.0)).unwrap(); // in, kernel, back
 //!    assert_eq!(host.to_vec(), [2.0, 4.0, 6.0]);
+//!    # }
 //!    ```
 //!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /

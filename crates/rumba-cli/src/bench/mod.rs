@@ -5,7 +5,8 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | [`workloads`] | the kernels, copies and launches, sizes, timing and result checks |
+//! | [`kernels`] | the peer workloads' kernels (`#[rumba::kernel]`; also rumba's test corpus) |
+//! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
 //! | [`plot`] | the SVG chart |
@@ -15,6 +16,7 @@
 
 #[cfg(feature = "cuda")]
 mod cudarc;
+pub mod kernels;
 pub mod peers;
 pub mod plot;
 pub mod workloads;

@@ -3,9 +3,9 @@
 //! `reduce_shared` (256-thread tree with one `syncthreads` per level), the 64 MiB `h2d` / `d2h`
 //! copies from pageable memory and `h2d_pinned` / `d2h_pinned` from pinned memory, and `launch`:
 //! the time per launch of an empty kernel, 1,000 launches queued back to back then synchronized.
-//! The kernels are `#[rumba::kernel]`s; on the simulator each runs in the form it picks (the
-//! generated block body, on the work-item-loop engine) and, as extra `-coroutines` rows, its
-//! generated per-thread body on coroutines.
+//! The kernels are the `#[rumba::kernel]`s of [`kernels`](super::kernels); on the simulator each
+//! runs in the form it picks (the generated block body, on the work-item-loop engine) and, as
+//! extra `-coroutines` rows, its generated per-thread body on coroutines.
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
 //! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
@@ -21,8 +21,7 @@ use rumba::kernel::{Arr, Kernel};
 use rumba::{Result, Stream};
 
 use super::Run;
-
-use peer::TPB;
+use super::kernels::{self as peer, TPB};
 
 /// Uniform pseudo-random `f32`s in `[0, 1)` (xorshift64*), the same on every run.
 pub fn random(n: usize, seed: u64) -> Vec<f32> {
@@ -74,81 +73,6 @@ fn run(workload: &str, n: usize, seconds: f64, check: bool) -> Run {
         n,
         seconds,
         check,
-    }
-}
-
-/// The kernels, written once with `#[rumba::kernel]`: the simulator runs their generated
-/// block bodies (work-item loops) or, asked to, their per-thread bodies (coroutines); the CUDA
-/// and OpenCL backends run their generated C.
-mod peer {
-    use rumba::kernel::prelude::*;
-
-    /// Tile edge of `matmul_shared`.
-    pub const TPB: usize = 16;
-
-    /// `c[i] = a[i] + b[i]`.
-    #[kernel]
-    pub fn vadd(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
-        let i = t.grid1();
-        if i < c.len() {
-            c[i] = a[i] + b[i];
-        }
-    }
-
-    /// C = A·B through two 16×16 shared tiles, two barriers per tile.
-    #[kernel]
-    pub fn matmul_shared(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
-        let sa = t.shared_array::<f32>((TPB, TPB));
-        let sb = t.shared_array::<f32>((TPB, TPB));
-        let (x, y) = t.grid2();
-        let (tx, ty) = (t.thread_idx().x as usize, t.thread_idx().y as usize);
-        let n = c.shape()[0];
-        let mut acc = 0.0f32;
-        for tile in 0..t.grid_dim().x as usize {
-            sa[(ty, tx)] = if y < n && tx + tile * TPB < n {
-                a[(y, tx + tile * TPB)]
-            } else {
-                0.0
-            };
-            sb[(ty, tx)] = if x < n && ty + tile * TPB < n {
-                b[(ty + tile * TPB, x)]
-            } else {
-                0.0
-            };
-            t.syncthreads();
-            for j in 0..TPB {
-                acc += sa[(ty, j)] * sb[(j, tx)];
-            }
-            t.syncthreads();
-        }
-        if y < n && x < n {
-            c[(y, x)] = acc;
-        }
-    }
-
-    /// A kernel that does nothing: what a launch costs by itself.
-    #[kernel]
-    pub fn empty(_t: &Thread) {}
-
-    /// One partial sum per block of 256 through a shared-memory tree.
-    #[kernel]
-    pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
-        let s = t.shared_array::<f32>(256);
-        let tid = t.thread_idx().x as usize;
-        let i = t.grid1();
-        s[tid] = if i < x.len() { x[i] } else { 0.0 };
-        t.syncthreads();
-        let mut stride = 128usize;
-        while stride > 0 {
-            if tid < stride {
-                s[tid] += s[tid + stride];
-            }
-            t.syncthreads();
-            stride /= 2;
-        }
-        if tid == 0 {
-            partial[t.block_idx().x as usize] = s[0];
-        }
     }
 }
 

@@ -161,13 +161,15 @@ fn body() {
         }
         old = seen;
     }
-    let me: u32 = ((t.grid1()) as u32);
-    winner.atomic_exch(0usize, me);
+    let me: usize = t.grid1();
+    let before: u32 = swapped.atomic_exch((2usize).wrapping_mul(me), ((me) as u32));
+    swapped.set(((2usize).wrapping_mul(me)).wrapping_add(1usize), before);
 }
 // local v: varying
 // local old: varying
 // local seen: varying
 // local me: varying
+// local before: varying
 // live across barriers: []
 // ---- affine
 fn body() {

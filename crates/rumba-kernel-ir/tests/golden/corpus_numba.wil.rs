@@ -1270,14 +1270,14 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             values: &::rumba::kernel::wil::GlobalIn<'_, i64, 1usize, __R>,
             m: &::rumba::kernel::GlobalView<'_, i64>,
-            winner: &::rumba::kernel::GlobalView<'_, u32>,
+            swapped: &::rumba::kernel::GlobalView<'_, u32>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let values = *values;
             let m = *m;
-            let winner = *winner;
+            let swapped = *swapped;
             if let (::core::option::Option::Some(__win_values),) = (
                 values.own_window(__blk),
             ) {
@@ -1294,9 +1294,15 @@ fn grid() {
                                 }
                                 old = seen;
                             }
-                            let me: u32 = (((__bidx.x as usize * __bdim.x as usize
-                                + __tid.x as usize)) as u32);
-                            winner.atomic_exch(0usize, me);
+                            let me: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let before: u32 = swapped
+                                .atomic_exch((2usize).wrapping_mul(me), ((me) as u32));
+                            swapped
+                                .set(
+                                    ((2usize).wrapping_mul(me)).wrapping_add(1usize),
+                                    before,
+                                );
                         },
                     );
             } else {
@@ -1316,9 +1322,15 @@ fn grid() {
                                 }
                                 old = seen;
                             }
-                            let me: u32 = (((__bidx.x as usize * __bdim.x as usize
-                                + __tid.x as usize)) as u32);
-                            winner.atomic_exch(0usize, me);
+                            let me: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let before: u32 = swapped
+                                .atomic_exch((2usize).wrapping_mul(me), ((me) as u32));
+                            swapped
+                                .set(
+                                    ((2usize).wrapping_mul(me)).wrapping_add(1usize),
+                                    before,
+                                );
                         },
                     );
             }
@@ -1341,7 +1353,7 @@ fn grid() {
             let m = <::rumba::kernel::Arr<
                 i64,
             > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
-            let winner = <::rumba::kernel::Arr<
+            let swapped = <::rumba::kernel::Arr<
                 u32,
             > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
             match __cfg.block.to_array() {
@@ -1352,7 +1364,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &values, &m, &winner),
+                        |__blk| __body::<_, __R, __W>(__blk, &values, &m, &swapped),
                     )
                 }
                 _ => {
@@ -1362,7 +1374,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &values, &m, &winner),
+                        |__blk| __body::<_, __R, __W>(__blk, &values, &m, &swapped),
                     )
                 }
             }

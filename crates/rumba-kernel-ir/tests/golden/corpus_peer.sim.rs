@@ -109,3 +109,6 @@ fn body() {
 // barrier Plain at #5: uniform control
 // barrier Plain at #10: uniform control
 // live across barriers: [tid, stride]
+// ---- empty
+fn body() {}
+// live across barriers: []

@@ -366,10 +366,21 @@ impl<A: HostArray> PinnedGuard<A> {
 /// Page-locks `arrays` and maps them into the current device's address space until the
 /// returned guard is dropped (Numba's `cuda.mapped`); the guard yields device views of them.
 ///
+/// On OpenCL, mapping existing memory needs fine-grained *system* shared virtual memory (any host
+/// address is a device address); a device without it refuses with
+/// [`Error::Unsupported`](crate::Error::Unsupported).
+///
 /// ```
 /// let mut host = vec![7u16; 4];
 /// {
-///     let mut g = rumba::mapped([&mut host]).unwrap();
+///     let mut g = match rumba::mapped([&mut host]) {
+///         Ok(g) => g,
+///         Err(rumba::Error::Unsupported(why)) if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl => {
+///             println!("{why}"); // an OpenCL device without fine-grained system SVM (PoCL)
+///             return;
+///         }
+///         Err(e) => panic!("{e}"),
+///     };
 ///     g.device_mut(0).unwrap().fill(9).unwrap();  // the device writes `host` directly
 ///     assert_eq!(g.view(0).unwrap().to_vec(), [9; 4]);
 /// }
@@ -398,6 +409,11 @@ pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Mappe
 ///
 /// ```
 /// let mut a = ndarray::Array1::<u8>::zeros(3);
+/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+/// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+/// # {
+/// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+/// # }
 /// let g = rumba::mapped([&mut a]).unwrap();
 /// assert_eq!(g.len(), 1);
 /// ```
@@ -412,6 +428,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// assert_eq!(rumba::mapped([&mut v]).unwrap().len(), 1);
     /// ```
     pub fn len(&self) -> usize {
@@ -431,6 +452,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
     /// assert_eq!(g.view(0).unwrap().sum(), 4);
     /// ```
@@ -442,6 +468,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// let mut g = rumba::mapped([&mut v]).unwrap();
     /// g.view_mut(0).unwrap()[0] = 5;
     /// assert_eq!(g.view(0).unwrap()[0], 5);
@@ -464,6 +495,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![4u32; 3];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
     /// let d = rumba::device_array::<u32, _>(3, rumba::array::Order::C).unwrap();
     /// g.device(0).unwrap().copy_to_device(&d).unwrap();
@@ -478,6 +514,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// let mut g = rumba::mapped([a.view_mut().reversed_axes()]).unwrap();
     /// let src = rumba::to_device(&ndarray::array![[1, 2], [3, 4]]).unwrap();
     /// g.device_mut(0).unwrap().copy_from_device(&src).unwrap(); // into a transposed view
@@ -505,6 +546,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 16];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
     /// let _ = g.page_locking().is_available();
     /// ```
@@ -516,6 +562,11 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// # {
+    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
+    /// # }
     /// rumba::mapped([&mut v]).unwrap().release().unwrap();
     /// ```
     pub fn release(mut self) -> Result<()> {

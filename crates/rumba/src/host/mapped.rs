@@ -80,7 +80,12 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 ///
 /// ```
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));
-/// let m = rumba::mapped_array_like(&host, false, true).unwrap();
+/// let m = rumba::mapped_array_like(&host, false, true);
+/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+/// #     return;
+/// # }
+/// let m = m.unwrap();
 /// assert_eq!(m.shape(), &[3, 2]);
 /// assert!(m.is_write_combined());
 /// ```
@@ -128,7 +133,11 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let s = rumba::stream().unwrap();
     /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
-    /// assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
+    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// } else {
+    ///     assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
+    /// }
     /// m.device_mut().fill(3).unwrap(); // queued on `s`, waited for
     /// assert_eq!(m.view().to_vec(), [3; 4]);
     /// ```
@@ -170,8 +179,12 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The flags the memory was allocated with (`mapped` is always set).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, true, true).unwrap();
-    /// let f = m.flags();
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, true, true);
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     return;
+    /// # }
+    /// let f = m.unwrap().flags();
     /// assert!(f.mapped && f.portable && f.write_combined);
     /// ```
     pub fn flags(&self) -> HostAllocFlags {
@@ -191,8 +204,12 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// Whether the memory was allocated write-combined (see the [module docs](self)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, true).unwrap();
-    /// assert!(m.is_write_combined());
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, true);
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     return;
+    /// # }
+    /// assert!(m.unwrap().is_write_combined());
     /// ```
     pub fn is_write_combined(&self) -> bool {
         self.buf.flags().write_combined

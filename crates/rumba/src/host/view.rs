@@ -253,8 +253,14 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// mapped into that device). Using it needs the driver's `unsafe` calls.
     ///
     /// ```
+    /// use rumba::driver::BackendKind;
     /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
-    /// assert!(m.device().device_ptr(0).unwrap() >= 1 << 63); // a sim device address
+    /// let ptr = m.device().device_ptr(0).unwrap();
+    /// match rumba::backend_driver().unwrap().backend() {
+    ///     BackendKind::Sim => assert!(ptr >= 1 << 63), // the sim's device addresses: upper half
+    ///     BackendKind::OpenCl => assert_eq!(ptr, m.view().as_ptr() as u64), // SVM: the host address
+    ///     _ => assert_ne!(ptr, 0),
+    /// }
     /// ```
     pub fn device_ptr(&self, device: usize) -> Result<DevicePtr> {
         Ok(self.parts.device_side(device)?.0)

@@ -33,6 +33,10 @@
 //! caller opts out ([`ImportOptions::sync`]) or `RUMBA_CUDA_ARRAY_INTERFACE_SYNC=0` — the stream
 //! is synchronized once, before the import returns.
 //!
+//! **OpenCL.** The interface is CUDA's: on the OpenCL backend, whose SVM addresses mean nothing to
+//! a CUDA consumer, every description ([`CudaArray::describe`]) and every import is refused with
+//! [`Error::Unsupported`], and [`is_cuda_array`] is false. (DLPack is the interchange there.)
+//!
 //! This module touches the array layer (layouts, arrays), the memory layer (foreign buffers) and
 //! streams (binding, synchronizing).
 
@@ -87,8 +91,14 @@ pub struct CudaArrayInterface {
 /// ```
 /// use rumba::interop::{CudaArray, is_cuda_array};
 /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap();
-/// assert!(is_cuda_array(&d));
-/// assert_eq!(d.describe().unwrap().shape, vec![4]);
+/// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+///     // OpenCL memory is not CUDA memory: the description is refused.
+///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
+///     assert!(!is_cuda_array(&d));
+/// } else {
+///     assert!(is_cuda_array(&d));
+///     assert_eq!(d.describe().unwrap().shape, vec![4]);
+/// }
 /// ```
 pub trait CudaArray {
     /// The description (`__cuda_array_interface__`); an error when the object cannot describe
@@ -119,8 +129,12 @@ pub trait CudaArray {
 /// unsafe impl DeviceMemoryOwner for Wrapper {}
 /// let w = Wrapper(rumba::to_device(&[1.0f32, 2.0]).unwrap());
 /// let ptr = w.0.device_ptr();
-/// let imported = rumba::interop::as_cuda_array::<f32, ndarray::Ix1, _>(w).unwrap();
-/// assert_eq!(imported.device_ptr(), ptr);
+/// let imported = rumba::interop::as_cuda_array::<f32, ndarray::Ix1, _>(w);
+/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// #     assert!(matches!(imported, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     return;
+/// # }
+/// assert_eq!(imported.unwrap().device_ptr(), ptr);
 /// ```
 pub unsafe trait DeviceMemoryOwner: CudaArray + Send + Sync + 'static {}
 
@@ -204,7 +218,8 @@ unsafe impl<T: Element, D: Dimension + 'static> DeviceMemoryOwner for DeviceArra
 ///
 /// ```
 /// let d = rumba::device_array::<f32, _>(2, rumba::array::Order::C).unwrap();
-/// assert!(rumba::interop::is_cuda_array(&d));
+/// let on_opencl = rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl;
+/// assert_eq!(rumba::interop::is_cuda_array(&d), !on_opencl); // OpenCL memory is not CUDA memory
 /// ```
 pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
     obj.describe().is_ok()
@@ -216,7 +231,15 @@ pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
 /// ```
 /// use ndarray::array;
 /// let d = rumba::to_device(&array![1i64, 2, 3]).unwrap();
-/// let view = rumba::interop::as_cuda_array::<i64, ndarray::Ix1, _>(d.clone()).unwrap();
+/// let view = match rumba::interop::as_cuda_array::<i64, ndarray::Ix1, _>(d.clone()) {
+///     Ok(view) => view,
+///     // The interface is CUDA's: the OpenCL backend refuses it.
+///     Err(rumba::Error::Unsupported(why)) if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl => {
+///         assert!(why.contains("opencl"), "{why}");
+///         return;
+///     }
+///     Err(e) => panic!("{e}"),
+/// };
 /// assert_eq!(view.device_ptr(), d.device_ptr());
 /// view.set(&[0], 10).unwrap();
 /// assert_eq!(d.copy_to_host().unwrap(), array![10, 2, 3]);
@@ -233,7 +256,12 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// use rumba::interop::{as_cuda_array_with, ImportOptions};
 /// let s = rumba::stream().unwrap();
 /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
-/// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false }).unwrap();
+/// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false });
+/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// #     assert!(matches!(v, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     return;
+/// # }
+/// let v = v.unwrap();
 /// assert_eq!(v.stream().unwrap().handle(), s.handle()); // ordered after the producer's work
 /// ```
 pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
@@ -267,7 +295,12 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// // SAFETY: the description is `d`'s own, and `d` is the owner kept alive by the import.
 /// let imp = unsafe {
 ///     rumba::interop::from_cuda_array_interface::<u16, ndarray::Ix2, _>(&desc, d, Default::default())
-/// }.unwrap();
+/// };
+/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// #     assert!(matches!(imp, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     return;
+/// # }
+/// let imp = imp.unwrap();
 /// assert_eq!(imp.copy_to_host().unwrap(), array![[1, 2], [3, 4]]);
 /// ```
 pub unsafe fn from_cuda_array_interface<T: Element, D: Dimension, O: Send + Sync + 'static>(

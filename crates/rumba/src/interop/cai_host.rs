@@ -14,6 +14,9 @@
 //! ([`from_cuda_array_interface`](super::from_cuda_array_interface)) whose caller vouches for
 //! the host side.
 //!
+//! On the OpenCL backend every description here is refused ([`Error::Unsupported`](crate::Error::Unsupported)),
+//! as for device arrays: the interface is CUDA's.
+//!
 //! This module touches the host-memory layer (views' device addresses) and the description type.
 
 use ndarray::Dimension;
@@ -49,6 +52,16 @@ impl<T: Element, D: Dimension> CudaArray for MappedView<'_, T, D> {
     /// use rumba::interop::CudaArray;
     /// use ndarray::s;
     /// let mut v = vec![0i32; 12];
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL: the description is refused (and mapping existing memory needs fine-grained
+    /// #     // system SVM, which PoCL lacks).
+    /// #     let refused = |r: rumba::Result<_>| matches!(r, Err(rumba::Error::Unsupported(_)));
+    /// #     match rumba::mapped([&mut v]) {
+    /// #         Ok(g) => assert!(refused(g.device(0).unwrap().describe().map(|_| ()))),
+    /// #         Err(e) => assert!(refused(Err::<(), _>(e))),
+    /// #     }
+    /// #     return;
+    /// # }
     /// let guard = rumba::mapped([&mut v]).unwrap();
     /// let desc = guard.device(0).unwrap().describe().unwrap();
     /// assert_eq!((desc.shape.clone(), desc.typestr.as_str(), desc.strides.clone()), (vec![12], "<i4", None));
@@ -65,6 +78,10 @@ impl<T: Element, D: Dimension> CudaArray for MappedViewMut<'_, T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let mut m = rumba::mapped_array::<u16, _>((2, 3), rumba::Order::F, false, false).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(m.device_mut().describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     return;
+    /// # }
     /// assert_eq!(m.device_mut().describe().unwrap().strides, Some(vec![2, 4]));
     /// ```
     fn describe(&self) -> Result<CudaArrayInterface> {
@@ -78,6 +95,10 @@ impl<T: Element, D: Dimension> CudaArray for MappedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let m = rumba::mapped_array::<f64, _>(10, rumba::Order::C, false, false).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     return;
+    /// # }
     /// let desc = m.describe().unwrap();
     /// assert_eq!((desc.stream, desc.version, desc.data.1), (None, 3, false));
     /// assert_eq!(desc.data.0, m.device().device_ptr(0).unwrap());
@@ -93,6 +114,10 @@ impl<T: Element, D: Dimension> CudaArray for ManagedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let a = rumba::managed_array::<u8, _>(0, rumba::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     return;
+    /// # }
     /// assert_eq!(a.describe().unwrap().data, (0, false)); // size 0: pointer 0
     /// ```
     fn describe(&self) -> Result<CudaArrayInterface> {
@@ -107,6 +132,10 @@ impl<T: Element, D: Dimension, G: Grain> CudaArray for GrainedArray<T, D, G> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let c = rumba::coarsegrain_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     assert!(matches!(c.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     return;
+    /// # }
     /// let desc = c.describe().unwrap();
     /// assert_eq!((desc.strides, desc.stream), (Some(vec![4, 8]), None));
     /// assert_eq!(desc.data.0, c.device().unwrap().device_ptr(0).unwrap());

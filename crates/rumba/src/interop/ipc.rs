@@ -10,6 +10,8 @@
 //!
 //! On CUDA this is `cuIpcGetMemHandle` / `cuIpcOpenMemHandle`; on the sim the allocation lives in
 //! an OS shared-memory object that the other process maps (see the sim driver's `ipc` module).
+//! OpenCL has no inter-process sharing of device memory: there every export is
+//! [`Error::Unsupported`] naming the backend.
 //! The memory manager finds the allocation: the default manager exports the allocation itself,
 //! the pool the segment that holds the block, with the offset of the range inside it. Memory that
 //! rumba did not allocate — arrays imported through the CUDA Array Interface or DLPack — is found
@@ -55,7 +57,17 @@ const TAG: &str = "rumba-ipc-array/1";
 /// ```
 /// use ndarray::s;
 /// let d = rumba::to_device(&(0..10).map(|i| i as f64).collect::<Vec<_>>()).unwrap();
-/// let h = d.slice(s![3..8]).unwrap().get_ipc_handle().unwrap();
+/// let h = match d.slice(s![3..8]).unwrap().get_ipc_handle() {
+///     Ok(h) => h,
+///     // OpenCL has no inter-process sharing of device memory: the export is refused.
+///     Err(rumba::Error::Unsupported(why))
+///         if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl =>
+///     {
+///         assert!(why.contains("opencl"), "{why}");
+///         return;
+///     }
+///     Err(e) => panic!("{e}"),
+/// };
 /// assert_eq!((h.shape(), h.strides(), h.typestr()), (&[5][..], &[8][..], "<f8"));
 /// assert_eq!(h.ipc().offset, 24); // the view's offset in its allocation is kept
 /// let text = h.to_string();                       // send this to another process …
@@ -116,8 +128,13 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((4, 4), rumba::array::Order::C).unwrap();
-    /// let h = d.get_ipc_handle().unwrap();
-    /// assert_eq!((h.ipc().bytes, h.ipc().offset), (16, 0));
+    /// let h = d.get_ipc_handle();
+    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    ///     assert!(matches!(h, Err(rumba::Error::Unsupported(_)))); // OpenCL has no IPC
+    /// } else {
+    ///     let h = h.unwrap();
+    ///     assert_eq!((h.ipc().bytes, h.ipc().offset), (16, 0));
+    /// }
     /// ```
     pub fn get_ipc_handle(&self) -> Result<IpcArrayHandle> {
         if self.size() == 0 {
@@ -176,6 +193,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>(8, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().ipc().bytes, 32);
     /// ```
     pub fn ipc(&self) -> &IpcHandle {
@@ -186,6 +208,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().shape(), &[2, 3]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -196,6 +223,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::F).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().strides(), &[4, 8]);
     /// ```
     pub fn strides(&self) -> &[isize] {
@@ -206,6 +238,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().typestr(), "|i1");
     /// ```
     pub fn typestr(&self) -> &str {
@@ -216,6 +253,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().source_pid(), std::process::id());
     /// ```
     pub fn source_pid(&self) -> u32 {
@@ -226,6 +268,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// assert!(!d.get_ipc_handle().unwrap().is_open());
     /// ```
     pub fn is_open(&self) -> bool {
@@ -241,6 +288,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// let err = d.get_ipc_handle().unwrap().open::<f32, ndarray::Ix1>().unwrap_err();
     /// assert!(err.to_string().contains("process that exported it"));
     /// ```
@@ -315,6 +367,11 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// #     // OpenCL has no IPC: the export is refused (see the module docs).
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     return;
+    /// # }
     /// let err = d.get_ipc_handle().unwrap().close().unwrap_err();
     /// assert!(err.to_string().contains("not open"));
     /// ```

@@ -2,11 +2,18 @@
 //! CUDA tests (shared, dynamic shared, local and constant memory, barriers with values, atomics,
 //! records, device functions, control flow), each as a [`case::Case`] that runs the same inputs
 //! on the simulator (or the backend under test) and on OpenCL.
+//!
+//! The kernels the `rumba` command ships are included from its sources, not copied: [`peer`]
+//! (the bench's and the demo's workloads) and [`cli`] (the self-test's and the demo's kernels),
+//! so NVRTC, PoCL and the golden files check exactly what runs there.
 #![allow(dead_code)]
 
 pub mod case;
+#[path = "../../../rumba-cli/src/kernels.rs"]
+pub mod cli;
 pub mod constructs;
 pub mod numba;
+#[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in the corpus.
@@ -20,6 +27,15 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         peer::vadd,
         peer::matmul_shared,
         peer::reduce_shared,
+        peer::empty,
+        cli::st_dyn_reverse,
+        cli::st_local,
+        cli::st_const,
+        cli::st_barrier_values,
+        cli::st_atomics,
+        cli::st_cas_max,
+        cli::st_strided,
+        cli::oob,
         numba::thread_zero_fills_shared,
         numba::shared_2d_ratios,
         numba::dynamic_shared_floats,

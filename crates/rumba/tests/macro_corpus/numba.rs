@@ -146,9 +146,11 @@ pub fn atomics(
     }
 }
 
-/// test_atomics: a maximum through compare-and-swap, and exchange.
+/// test_atomics: a maximum through compare-and-swap, and exchange. Each thread exchanges its own
+/// slot and stores what it took out next to it: which thread of a shared slot exchanged last
+/// depends on scheduling, and the backends must agree bit for bit.
 #[kernel]
-pub fn cas_max(t: &Thread, values: &Arr<i64>, m: &mut Arr<i64>, winner: &mut Arr<u32>) {
+pub fn cas_max(t: &Thread, values: &Arr<i64>, m: &mut Arr<i64>, swapped: &mut Arr<u32>) {
     let v = values[t.grid1()];
     let mut old = m[0];
     while old < v {
@@ -158,8 +160,9 @@ pub fn cas_max(t: &Thread, values: &Arr<i64>, m: &mut Arr<i64>, winner: &mut Arr
         }
         old = seen;
     }
-    let me = t.grid1() as u32;
-    let _ = winner.atomic_exch(0, me);
+    let me = t.grid1();
+    let before = swapped.atomic_exch(2 * me, me as u32);
+    swapped[2 * me + 1] = before;
 }
 
 /// test_record_dtype: a record passed by value.
@@ -507,7 +510,10 @@ pub fn cases() -> Vec<Case> {
             vec![
                 HostArg::array(&values, &[1024]),
                 HostArg::array(&[i64::MIN], &[1]),
-                HostArg::array(&[0u32], &[1])
+                HostArg::array(
+                    &(0..2048u32).map(|k| 3 * k + 1).collect::<Vec<_>>(),
+                    &[2048]
+                )
             ],
             Agree::Exact
         ),

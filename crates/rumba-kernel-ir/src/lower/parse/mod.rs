@@ -565,12 +565,19 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
     if let Some(v) = &sig.variadic {
         cx.err(v.span(), "variadic functions are not supported");
     }
-    // A kernel's name is its C entry point, unrenamed (the runtime looks it up by name).
-    let entry = sig.ident.to_string();
-    if kind == FnKind::Kernel && (RESERVED.contains(&entry.as_str()) || entry.starts_with("rb_")) {
+    // A kernel keeps its name as the C entry point (the backends look it up by that name), so
+    // unlike other user names it cannot be renamed in C: a reserved one is refused here.
+    let name = sig.ident.to_string();
+    let name = name.trim_start_matches("r#");
+    if kind == FnKind::Kernel
+        && (RESERVED.contains(&name) || name.starts_with("rb_") || name.starts_with("dev_"))
+    {
         cx.err(
             sig.ident.span(),
-            format!("a kernel's name is its C entry point, and `{entry}` is a C, CUDA or OpenCL keyword, type or builtin (or the generated code's `rb_` prefix): rename the kernel"),
+            format!(
+                "`{name}` is reserved in CUDA C or OpenCL C (a keyword, a type, a builtin, or a prefix of generated names), and a kernel's name is its C entry point: rename the kernel, for example `{}_kernel`",
+                name.trim_start_matches("rb_").trim_start_matches("dev_")
+            ),
         );
     }
     match (&sig.output, kind) {

@@ -375,13 +375,18 @@ pub enum KernelArg {
 ///
 /// ```
 /// use rumba::driver::{KernelLaunch, StreamHandle, Driver};
-/// use rumba::kernel::Kernel;
-/// let k = Kernel::<()>::new("noop", |_t, ()| {});
+/// use rumba::kernel::prelude::*;
+/// #[kernel]
+/// fn noop(_t: &Thread) {}
+///
+/// # fn main() {
+/// let k = noop(); // every backend finds the form it runs in `k.function()`
 /// let launch = KernelLaunch { function: k.function(), grid: [2, 1, 1], block: [32, 1, 1], dynamic_shared_bytes: 0, args: &[] };
 /// let drv = rumba::backend_driver().unwrap();
 /// // SAFETY: no arguments, so no memory is touched.
 /// unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap();
 /// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+/// # }
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct KernelLaunch<'a> {

@@ -1,11 +1,12 @@
 //! Constant memory: [`const_array_like`] makes a read-only copy of a host array for kernels
 //! (Numba's `cuda.const.array_like`).
 //!
-//! The copy is taken when `const_array_like` is called — in Numba, when the kernel is compiled;
-//! here, when the kernel is defined around it — so later changes to the host array do not reach
-//! the kernel. A kernel body captures the [`ConstArray`] (move it into the closure) and reads it
-//! with [`ConstArray::get`] or through a [`ConstView`]. Neither type has any way to write: there
-//! is no `set`, no atomic and no mutable access, so writing constant memory does not compile.
+//! The copy is taken when `const_array_like` is called — in Numba, when the kernel is compiled —
+//! so later changes to the host array do not reach the kernel. A `#[rumba::kernel]` takes it as
+//! a `&ConstArr<T>` parameter (the launch passes `&lut`, on every backend); a closure body
+//! captures the [`ConstArray`] (move it into the closure) and reads it with
+//! [`ConstArray::get`] or through a [`ConstView`]. Neither type has any way to write: there is no
+//! `set`, no atomic and no mutable access, so writing constant memory does not compile.
 //!
 //! On the simulator the data lives in an immutable, reference-counted host allocation shared by
 //! every block (constant memory is read-only for the device, so plain loads are race-free). The
@@ -128,17 +129,22 @@ impl<T: Pod> ConstView<'_, T> {
 /// Cloning shares the data.
 ///
 /// ```
-/// use rumba::kernel::{Arr, Kernel};
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn lookup(t: &Thread, lut: &ConstArr<i32>, out: &mut Arr<i32>) {
+///     let i = t.grid1();
+///     out[i] = lut[i];
+/// }
+///
+/// # fn main() {
 /// let mut table = ndarray::arr1(&[10i32, 20, 30]);
 /// let lut = rumba::const_array_like(&table).unwrap();
-/// table[0] = -1; // too late: the kernel has its own copy
-/// let k = Kernel::<(Arr<i32>,)>::new("lookup", move |t, (out,)| {
-///     let i = t.grid1();
-///     out.set(i, lut.get(i));
-/// });
+/// table[0] = -1; // too late: the constant array has its own copy
 /// let out = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
-/// k.configure(1, 3).launch((&out,)).unwrap();
+/// lookup().configure(1, 3).launch((&lut, &out)).unwrap();
 /// assert_eq!(out.copy_to_host().unwrap().to_vec(), [10, 20, 30]);
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct ConstArray<T> {

@@ -1,8 +1,10 @@
 //! [`Kernel<P>`]: a kernel definition with typed parameters, and its launch.
 //!
-//! A kernel is defined once from a name, a parameter tuple `P` (see [`Params`]) and a body — a
+//! A kernel is usually written with `#[rumba::kernel]` (see [`prelude`](crate::kernel::prelude)),
+//! which generates a function returning its `Kernel` with every form the backends run. Below it,
+//! a kernel is defined from a name, a parameter tuple `P` (see [`Params`]) and a body — a
 //! closure run once per GPU thread with the thread's [`ThreadCtx`] and the launch's arguments as
-//! the views `P` declares. Launching it ([`Kernel::configure`] … [`Launcher::launch`]) checks the
+//! the views `P` declares ([`Kernel::new`]; the simulator's form only). Launching it ([`Kernel::configure`] … [`Launcher::launch`]) checks the
 //! configuration, prepares the arguments (device arrays as they are; host arrays through
 //! automatic transfers), hands one [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)
 //! to the stream, keeps the device buffers alive until the kernel has run, and makes the copies
@@ -35,27 +37,36 @@ use crate::stream::Stream;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
 ///
-/// The body runs once per GPU thread. It receives the thread's [`ThreadCtx`] (indices,
-/// barriers, shared/local memory, fences) and the arguments: a [`GlobalView`](crate::kernel::GlobalView)
-/// for each [`Arr<T>`](crate::kernel::Arr) parameter, a value for each scalar. Launches are
-/// asynchronous on a stream (the default stream unless told otherwise); a fault is
+/// `#[rumba::kernel] fn name(t: &Thread, …)` generates `name()`, which returns the kernel: `P`
+/// lists the function's parameters after `&Thread` ([`Arr<T>`](crate::kernel::Arr) for
+/// `&Arr<T>` and `&mut Arr<T>`, [`ConstArr<T>`](crate::kernel::ConstArr), the scalar types,
+/// [`Scalar<R>`](crate::kernel::Scalar) for a record). The body runs once per GPU thread.
+/// Launches are asynchronous on a stream (the default stream unless told otherwise); a fault is
 /// reported at the stream's next synchronization. Cloning shares the definition.
 ///
 /// ```
-/// use rumba::kernel::{Arr, Kernel};
-/// let vadd = Kernel::<(Arr<f32>, Arr<f32>, Arr<f32>)>::new("vadd", |t, (a, b, c)| {
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn vadd(t: &Thread, a: &Arr<f32>, b: &Arr<f32>, c: &mut Arr<f32>) {
 ///     let i = t.grid1();
 ///     if i < c.len() {
-///         c.set(i, a.get(i) + b.get(i));
+///         c[i] = a[i] + b[i];
 ///     }
-/// });
+/// }
+///
+/// # fn main() {
+/// let k: Kernel<(Arr<f32>, Arr<f32>, Arr<f32>)> = vadd();
 /// let n = 1000;
 /// let a = rumba::to_device(&vec![1.0f32; n]).unwrap();
 /// let b = rumba::to_device(&vec![2.0f32; n]).unwrap();
 /// let c = rumba::device_array::<f32, _>(n, rumba::array::Order::C).unwrap();
-/// vadd.configure(n.div_ceil(256) as u32, 256).launch((&a, &b, &c)).unwrap();
+/// k.configure(n.div_ceil(256) as u32, 256).launch((&a, &b, &c)).unwrap();
 /// assert!(c.copy_to_host().unwrap().iter().all(|&x| x == 3.0));
+/// # }
 /// ```
+///
+/// [`Kernel::new`] makes a kernel from a closure instead, for the simulator only.
 pub struct Kernel<P: Params> {
     function: Arc<KernelFunction>,
     /// What a bare `&mut` host array argument means.
@@ -86,7 +97,10 @@ impl<P: Params> std::fmt::Debug for Kernel<P> {
 
 impl<P: Params> Kernel<P> {
     /// Defines a kernel named `name` (used in errors) with `body` as its Rust form, the code the
-    /// simulator runs.
+    /// simulator runs. The closure has no CUDA C or OpenCL C form, so those backends refuse to
+    /// launch it ([`Error::Unsupported`] naming the kernel) unless a source is attached with
+    /// [`with_cuda_source`](Self::with_cuda_source) / [`with_opencl_source`](Self::with_opencl_source);
+    /// `#[rumba::kernel]` generates every form from one function.
     ///
     /// A closure body runs once per GPU thread on the simulator's **coroutine** engine: every
     /// barrier switches coroutines per thread (several nanoseconds each) and global memory is
@@ -111,8 +125,15 @@ impl<P: Params> Kernel<P> {
     ///     }
     /// });
     /// let d = rumba::device_array::<u8, _>((3, 5), rumba::array::Order::C).unwrap();
-    /// fill.configure((1, 1), (8, 4)).launch((&d, 7)).unwrap();
-    /// assert!(d.copy_to_host().unwrap().iter().all(|&v| v == 7));
+    /// let launched = fill.configure((1, 1), (8, 4)).launch((&d, 7));
+    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::Sim {
+    ///     launched.unwrap();
+    ///     assert!(d.copy_to_host().unwrap().iter().all(|&v| v == 7));
+    /// } else {
+    ///     // CUDA and OpenCL run C, and this kernel has none: the launch is refused.
+    ///     let err = launched.unwrap_err();
+    ///     assert!(matches!(err, rumba::Error::Unsupported(ref m) if m.contains("'fill'")), "{err}");
+    /// }
     /// ```
     pub fn new<F>(name: &str, body: F) -> Self
     where
@@ -162,9 +183,15 @@ impl<P: Params> Kernel<P> {
     ///     })
     /// });
     /// let d = rumba::device_array::<u32, _>(100, rumba::array::Order::C).unwrap();
-    /// iota.configure(4, 32).launch((&d,)).unwrap();
-    /// assert_eq!(d.copy_to_host().unwrap()[99], 99);
-    /// assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
+    /// let launched = iota.configure(4, 32).launch((&d,));
+    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::Sim {
+    ///     launched.unwrap();
+    ///     assert_eq!(d.copy_to_host().unwrap()[99], 99);
+    ///     assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
+    /// } else {
+    ///     // Both forms are the simulator's: CUDA and OpenCL refuse the launch.
+    ///     assert!(matches!(launched, Err(rumba::Error::Unsupported(_))));
+    /// }
     /// ```
     pub fn with_work_item_loop(
         mut self,
@@ -209,12 +236,21 @@ impl<P: Params> Kernel<P> {
     /// `tracing` event at debug level ("kernel engine").
     ///
     /// ```
-    /// use rumba::driver::HostEngine;
-    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// use rumba::driver::{BackendKind, HostEngine};
+    /// use rumba::kernel::prelude::*;
+    ///
+    /// #[kernel]
+    /// fn nothing(_t: &Thread) {}
+    ///
+    /// # fn main() {
+    /// let k = nothing();
     /// assert_eq!(k.last_engine(), None);
     /// k.configure(1, 1).launch(()).unwrap();
     /// rumba::legacy_default_stream().unwrap().synchronize().unwrap();
-    /// assert_eq!(k.last_engine(), Some(HostEngine::Coroutines));
+    /// let on_sim = rumba::backend_driver().unwrap().backend() == BackendKind::Sim;
+    /// // The simulator ran the block body; CUDA and OpenCL run the generated C, no Rust form.
+    /// assert_eq!(k.last_engine(), on_sim.then_some(HostEngine::WorkItemLoops));
+    /// # }
     /// ```
     pub fn last_engine(&self) -> Option<HostEngine> {
         self.host().and_then(HostKernel::last_engine)
@@ -237,15 +273,24 @@ impl<P: Params> Kernel<P> {
     /// [`Out`](crate::Out) and [`InOut`](crate::InOut) still choose per argument.
     ///
     /// ```
-    /// use rumba::kernel::{auto_transfers, Arr, HostTransfer, Kernel};
-    /// let double = Kernel::<(Arr<f32>,)>::new("double", |t, (a,)| a.set(t.grid1(), 2.0 * a.get(t.grid1())))
-    ///     .with_host_transfer(HostTransfer::Out);
-    /// assert_eq!(double.host_transfer(), HostTransfer::Out);
+    /// use rumba::kernel::prelude::*;
+    /// use rumba::kernel::{auto_transfers, HostTransfer};
+    ///
+    /// #[kernel]
+    /// fn twice(t: &Thread, a: &mut Arr<f32>) {
+    ///     let i = t.grid1();
+    ///     a[i] = 2.0 * a[i];
+    /// }
+    ///
+    /// # fn main() {
+    /// let k = twice().with_host_transfer(HostTransfer::Out);
+    /// assert_eq!(k.host_transfer(), HostTransfer::Out);
     /// let mut host = ndarray::arr1(&[1.0f32, 2.0]);
     /// let before = auto_transfers();
-    /// double.configure(1, 2).launch((&mut host,)).unwrap();
+    /// k.configure(1, 2).launch((&mut host,)).unwrap();
     /// assert_eq!(host.to_vec(), [0.0, 0.0]); // the kernel saw zeros: nothing was copied in
     /// assert_eq!(auto_transfers().since(&before).to_device, 0);
+    /// # }
     /// ```
     pub fn with_host_transfer(mut self, policy: HostTransfer) -> Self {
         self.transfer = policy;
@@ -393,13 +438,21 @@ impl<P: Params> Kernel<P> {
     /// and without dynamic shared memory until told otherwise.
     ///
     /// ```
-    /// use rumba::kernel::{Arr, Kernel};
-    /// let k = Kernel::<(Arr<i32>,)>::new("ids", |t, (o,)| o.set(t.grid1(), t.grid1() as i32));
+    /// use rumba::kernel::prelude::*;
+    ///
+    /// #[kernel]
+    /// fn ids(t: &Thread, o: &mut Arr<i32>) {
+    ///     let i = t.grid1();
+    ///     o[i] = i as i32;
+    /// }
+    ///
+    /// # fn main() {
     /// let d = rumba::device_array::<i32, _>(8, rumba::array::Order::C).unwrap();
     /// let s = rumba::stream().unwrap();
-    /// k.configure(2, 4).stream(&s).launch((&d,)).unwrap();
+    /// ids().configure(2, 4).stream(&s).launch((&d,)).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), (0..8).collect::<Vec<_>>());
+    /// # }
     /// ```
     pub fn configure(&self, grid: impl Into<Dim3>, block: impl Into<Dim3>) -> Launcher<'_, P> {
         Launcher {
@@ -413,11 +466,18 @@ impl<P: Params> Kernel<P> {
     /// stream, or the calling thread's per-thread one with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`).
     ///
     /// ```
-    /// use rumba::kernel::{Kernel, LaunchConfig};
-    /// let k = Kernel::<()>::new("k", |_, ()| {});
+    /// use rumba::kernel::prelude::*;
+    /// use rumba::kernel::LaunchConfig;
+    ///
+    /// #[kernel]
+    /// fn nothing(_t: &Thread) {}
+    ///
+    /// # fn main() {
+    /// let k = nothing();
     /// k.launch(&LaunchConfig::new(4, 64), None, ()).unwrap();
     /// let err = k.launch(&LaunchConfig::new(1, 4096), None, ()).unwrap_err();
     /// assert!(matches!(err, rumba::Error::InvalidArgument(ref m) if m.contains("4096")));
+    /// # }
     /// ```
     pub fn launch<A: LaunchArgs<P>>(
         &self,
@@ -477,17 +537,22 @@ impl<P: Params> Kernel<P> {
 /// [`Kernel::configure`]; [`launch`](Launcher::launch) runs it.
 ///
 /// ```
-/// use rumba::kernel::{Arr, Kernel};
-/// let k = Kernel::<(Arr<f32>,)>::new("dyn", |t, (o,)| {
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn reverse(t: &Thread, o: &mut Arr<f32>) {
 ///     let s = t.dynamic_shared::<f32>();
 ///     let i = t.thread_idx().x as usize;
-///     s.set(i, i as f32);
+///     s[i] = i as f32;
 ///     t.syncthreads();
-///     o.set(i, s.get(s.len() - 1 - i));
-/// });
+///     o[i] = s[s.len() - 1 - i];
+/// }
+///
+/// # fn main() {
 /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
-/// k.configure(1, 4).dynamic_shared_bytes(16).launch((&d,)).unwrap();
+/// reverse().configure(1, 4).dynamic_shared_bytes(16).launch((&d,)).unwrap();
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [3.0, 2.0, 1.0, 0.0]);
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct Launcher<'k, P: Params> {
@@ -500,10 +565,20 @@ impl<P: Params> Launcher<'_, P> {
     /// Runs the launch on `stream` instead of the default stream.
     ///
     /// ```
-    /// let k = rumba::kernel::Kernel::<()>::new("k", |_, ()| {});
+    /// use rumba::kernel::prelude::*;
+    ///
+    /// #[kernel]
+    /// fn one(t: &Thread, o: &mut Arr<u8>) {
+    ///     o[t.grid1()] = 1;
+    /// }
+    ///
+    /// # fn main() {
+    /// let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
     /// let s = rumba::stream().unwrap();
-    /// k.configure(1, 1).stream(&s).launch(()).unwrap();
+    /// one().configure(1, 2).stream(&s).launch((&d,)).unwrap();
     /// s.synchronize().unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 1]);
+    /// # }
     /// ```
     pub fn stream(mut self, stream: &Stream) -> Self {
         self.stream = Some(stream.clone());
@@ -514,9 +589,19 @@ impl<P: Params> Launcher<'_, P> {
     /// [`ThreadCtx::dynamic_shared`](crate::kernel::ThreadCtx::dynamic_shared)).
     ///
     /// ```
-    /// let k = rumba::kernel::Kernel::<()>::new("k", |t, ()| assert_eq!(t.dynamic_shared::<u8>().len(), 8));
-    /// k.configure(1, 1).dynamic_shared_bytes(8).launch(()).unwrap();
-    /// rumba::legacy_default_stream().unwrap().synchronize().unwrap();
+    /// use rumba::kernel::prelude::*;
+    ///
+    /// #[kernel]
+    /// fn shared_len(t: &Thread, out: &mut Arr<u64>) {
+    ///     let s = t.dynamic_shared::<u8>();
+    ///     out[0] = s.len() as u64;
+    /// }
+    ///
+    /// # fn main() {
+    /// let out = rumba::device_array::<u64, _>(1, rumba::array::Order::C).unwrap();
+    /// shared_len().configure(1, 1).dynamic_shared_bytes(8).launch((&out,)).unwrap();
+    /// assert_eq!(out.copy_to_host().unwrap()[0], 8);
+    /// # }
     /// ```
     pub fn dynamic_shared_bytes(mut self, bytes: usize) -> Self {
         self.config.dynamic_shared_bytes = bytes;
@@ -536,11 +621,18 @@ impl<P: Params> Launcher<'_, P> {
     /// Launches with `args` (see [`Kernel::launch`]).
     ///
     /// ```
-    /// use rumba::kernel::{Arr, Kernel};
-    /// let k = Kernel::<(Arr<u32>, u32)>::new("set", |t, (a, v)| a.set(t.grid1(), *v));
+    /// use rumba::kernel::prelude::*;
+    ///
+    /// #[kernel]
+    /// fn set(t: &Thread, a: &mut Arr<u32>, v: u32) {
+    ///     a[t.grid1()] = v;
+    /// }
+    ///
+    /// # fn main() {
     /// let mut host = ndarray::Array1::<u32>::zeros(3);
-    /// k.configure(1, 3).launch((&mut host, 9)).unwrap(); // copied in and back
+    /// set().configure(1, 3).launch((&mut host, 9)).unwrap(); // copied in and back
     /// assert_eq!(host.to_vec(), [9, 9, 9]);
+    /// # }
     /// ```
     pub fn launch<A: LaunchArgs<P>>(self, args: A) -> Result<()> {
         self.kernel.launch(&self.config, self.stream.as_ref(), args)

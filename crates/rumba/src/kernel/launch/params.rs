@@ -42,39 +42,59 @@ pub trait Param: sealed::Sealed + 'static {
     fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<Self::View<'v>>;
 }
 
-/// An array parameter: the body sees a writable [`GlobalView<'_, T>`] with the argument's shape
-/// and byte strides (any number of dimensions; indices are checked against the shape).
+/// An array parameter: what a `#[rumba::kernel]` writes as `a: &Arr<T>` (read) or
+/// `a: &mut Arr<T>` (written — not exclusive: every GPU thread holds it), indexed `a[i]`,
+/// `a[(i, j)]`, … with the argument's shape and byte strides (indices are checked against the
+/// shape). A closure body ([`Kernel::new`](crate::kernel::Kernel::new)) sees a writable
+/// [`GlobalView<'_, T>`] instead.
 ///
 /// ```
-/// use rumba::kernel::{Arr, Kernel};
-/// let twice = Kernel::<(Arr<i32>,)>::new("twice", |t, (a,)| {
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn twice(t: &Thread, a: &mut Arr<i32>) {
 ///     let i = t.grid1();
 ///     if i < a.len() {
-///         a.set(i, 2 * a.get(i));
+///         a[i] *= 2;
 ///     }
-/// });
+/// }
+///
+/// # fn main() {
 /// let d = rumba::to_device(&[1, 2, 3]).unwrap();
-/// twice.configure(1, 32).launch((&d,)).unwrap();
+/// twice().configure(1, 32).launch((&d,)).unwrap();
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [2, 4, 6]);
+/// # }
 /// ```
 pub struct Arr<T>(PhantomData<fn() -> T>);
 
-/// A record (any `bytemuck::Pod` struct) passed by value: the body sees the `R`.
+/// A record passed by value: what a `#[rumba::kernel]` parameter `f: R` becomes for a
+/// `#[rumba::kernel::record]` struct `R` (a closure body may take any `bytemuck::Pod` struct).
+/// The body sees the `R`.
 ///
 /// ```
-/// use rumba::kernel::{Arr, Kernel, Scalar};
-/// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-/// #[repr(C)]
-/// struct Affine { a: f32, b: f32 }
-/// let k = Kernel::<(Arr<f32>, Scalar<Affine>)>::new("affine", |t, (x, f)| {
+/// use rumba::kernel::prelude::*;
+/// use rumba::kernel::Scalar;
+///
+/// #[record]
+/// struct Affine {
+///     a: f32,
+///     b: f32,
+/// }
+///
+/// #[kernel]
+/// fn affine(t: &Thread, x: &mut Arr<f32>, f: Affine) {
 ///     let i = t.grid1();
 ///     if i < x.len() {
-///         x.set(i, f.a * x.get(i) + f.b);
+///         x[i] = f.a * x[i] + f.b;
 ///     }
-/// });
+/// }
+///
+/// # fn main() {
+/// let k: Kernel<(Arr<f32>, Scalar<Affine>)> = affine();
 /// let d = rumba::to_device(&[1.0f32, 2.0]).unwrap();
 /// k.configure(1, 2).launch((&d, Affine { a: 10.0, b: 1.0 })).unwrap();
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [11.0, 21.0]);
+/// # }
 /// ```
 pub struct Scalar<R>(PhantomData<fn() -> R>);
 
@@ -84,15 +104,20 @@ pub struct Scalar<R>(PhantomData<fn() -> R>);
 /// stream, so every backend reads them like any other array argument).
 ///
 /// ```
-/// use rumba::kernel::{Arr, ConstArr, Kernel};
-/// let k = Kernel::<(ConstArr<i32>, Arr<i32>)>::new("lookup", |t, (lut, out)| {
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn lookup(t: &Thread, lut: &ConstArr<i32>, out: &mut Arr<i32>) {
 ///     let i = t.grid1();
-///     out.set(i, lut.get(i) * 2);
-/// });
+///     out[i] = lut[i] * 2;
+/// }
+///
+/// # fn main() {
 /// let lut = rumba::const_array_like(&ndarray::arr1(&[1, 2, 3])).unwrap();
 /// let out = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
-/// k.configure(1, 3).launch((&lut, &out)).unwrap();
+/// lookup().configure(1, 3).launch((&lut, &out)).unwrap();
 /// assert_eq!(out.copy_to_host().unwrap().to_vec(), [2, 4, 6]);
+/// # }
 /// ```
 pub struct ConstArr<T>(PhantomData<fn() -> T>);
 

@@ -26,14 +26,20 @@ use std::cell::Cell;
 /// Copy the host array to the device before the kernel, never back.
 ///
 /// ```
-/// use rumba::{In, kernel::{Arr, Kernel}};
-/// let sum = rumba::to_device(&[0i64]).unwrap();
-/// let k = Kernel::<(Arr<i64>, Arr<i64>)>::new("sum", |t, (x, s)| {
-///     s.atomic_add(0, x.get(t.grid1()));
-/// });
+/// use rumba::In;
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn sum(t: &Thread, x: &Arr<i64>, s: &mut Arr<i64>) {
+///     s.atomic_add(0, x[t.grid1()]);
+/// }
+///
+/// # fn main() {
+/// let total = rumba::to_device(&[0i64]).unwrap();
 /// let host = ndarray::arr1(&[1i64, 2, 3]);
-/// k.configure(1, 3).launch((In(&host), &sum)).unwrap();
-/// assert_eq!(sum.copy_to_host().unwrap()[0], 6);
+/// sum().configure(1, 3).launch((In(&host), &total)).unwrap();
+/// assert_eq!(total.copy_to_host().unwrap()[0], 6);
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct In<A>(pub A);
@@ -42,11 +48,20 @@ pub struct In<A>(pub A);
 /// copied to the device (the kernel sees zeros).
 ///
 /// ```
-/// use rumba::{Out, kernel::{Arr, Kernel}};
-/// let k = Kernel::<(Arr<u32>,)>::new("iota", |t, (o,)| o.set(t.grid1(), t.grid1() as u32));
+/// use rumba::Out;
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn iota(t: &Thread, o: &mut Arr<u32>) {
+///     let i = t.grid1();
+///     o[i] = i as u32;
+/// }
+///
+/// # fn main() {
 /// let mut host = ndarray::Array1::<u32>::zeros(4);
-/// k.configure(1, 4).launch((Out(&mut host),)).unwrap();
+/// iota().configure(1, 4).launch((Out(&mut host),)).unwrap();
 /// assert_eq!(host.to_vec(), [0, 1, 2, 3]);
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct Out<A>(pub A);
@@ -55,11 +70,20 @@ pub struct Out<A>(pub A);
 /// `&mut` host array).
 ///
 /// ```
-/// use rumba::{InOut, kernel::{Arr, Kernel}};
-/// let k = Kernel::<(Arr<f64>,)>::new("neg", |t, (a,)| a.set(t.grid1(), -a.get(t.grid1())));
+/// use rumba::InOut;
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn neg(t: &Thread, a: &mut Arr<f64>) {
+///     let i = t.grid1();
+///     a[i] = -a[i];
+/// }
+///
+/// # fn main() {
 /// let mut host = ndarray::arr1(&[1.0, -2.0]);
-/// k.configure(1, 2).launch((InOut(&mut host),)).unwrap();
+/// neg().configure(1, 2).launch((InOut(&mut host),)).unwrap();
 /// assert_eq!(host.to_vec(), [-1.0, 2.0]);
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct InOut<A>(pub A);
@@ -70,12 +94,20 @@ pub struct InOut<A>(pub A);
 /// [`InOut`] wrappers override it for one argument; a shared `&a` is always [`HostTransfer::In`].
 ///
 /// ```
-/// use rumba::kernel::{Arr, HostTransfer, Kernel};
-/// let k = Kernel::<(Arr<i32>,)>::new("inc", |t, (a,)| a.set(t.grid1(), a.get(t.grid1()) + 1))
-///     .with_host_transfer(HostTransfer::In);
+/// use rumba::kernel::prelude::*;
+/// use rumba::kernel::HostTransfer;
+///
+/// #[kernel]
+/// fn inc(t: &Thread, a: &mut Arr<i32>) {
+///     a[t.grid1()] += 1;
+/// }
+///
+/// # fn main() {
+/// let k = inc().with_host_transfer(HostTransfer::In);
 /// let mut host = ndarray::arr1(&[1, 2, 3]);
 /// k.configure(1, 3).launch((&mut host,)).unwrap();
 /// assert_eq!(host.to_vec(), [1, 2, 3]); // copied in only: the kernel's writes stay on the device
+/// # }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum HostTransfer {
@@ -139,12 +171,19 @@ thread_local! {
 /// [module docs](self)). Take the difference of two readings with [`AutoTransfers::since`].
 ///
 /// ```
-/// use rumba::{In, kernel::{auto_transfers, Arr, Kernel}};
-/// let k = Kernel::<(Arr<u8>,)>::new("touch", |_t, _a| {});
+/// use rumba::In;
+/// use rumba::kernel::auto_transfers;
+/// use rumba::kernel::prelude::*;
+///
+/// #[kernel]
+/// fn touch(_t: &Thread, _a: &Arr<u8>) {}
+///
+/// # fn main() {
 /// let before = auto_transfers();
-/// k.configure(1, 1).launch((In(&ndarray::arr1(&[1u8, 2])),)).unwrap();
+/// touch().configure(1, 1).launch((In(&ndarray::arr1(&[1u8, 2])),)).unwrap();
 /// let d = auto_transfers().since(&before);
 /// assert_eq!((d.to_device, d.to_host, d.bytes_to_device), (1, 0, 2));
+/// # }
 /// ```
 pub fn auto_transfers() -> AutoTransfers {
     COUNTS.with(Cell::get)

@@ -1,7 +1,18 @@
-//! The peer workloads (`shared/peers/workloads.md`) as macro kernels: the same sources the bench
-//! and the CUDA backend run.
+//! The peer workloads' kernels (`shared/peers/workloads.md`), written once with
+//! `#[rumba::kernel]`: the simulator runs their generated block bodies (work-item loops) or, asked
+//! to, their per-thread bodies (coroutines); the CUDA and OpenCL backends run their generated C.
+//!
+//! This file is the only source of these kernels. `rumba bench` and `rumba demo` run them, and
+//! rumba's kernel corpus (`crates/rumba/tests/macro_corpus`) includes this very file, so the
+//! checks there — NVRTC compiles every generated CUDA source, PoCL builds every OpenCL source and
+//! runs the workloads bit-exact against the simulator, the golden files of the lowering — are
+//! checks of the kernels that ship.
+//!
+//! This module defines kernels only; it touches nothing until one is launched.
+
 use rumba::kernel::prelude::*;
 
+/// Tile edge of `matmul_shared`.
 pub const TPB: usize = 16;
 
 /// `c[i] = a[i] + b[i]`.
@@ -64,3 +75,7 @@ pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
         partial[t.block_idx().x as usize] = s[0];
     }
 }
+
+/// A kernel that does nothing: what a launch costs by itself.
+#[kernel]
+pub fn empty(_t: &Thread) {}
