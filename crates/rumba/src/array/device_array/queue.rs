@@ -138,6 +138,11 @@ impl Queue {
         if len == 0 {
             return Ok(());
         }
+        if self.mode != Mode::Scoped {
+            // This waits for the copy below: refused before it is queued (a staged copy into
+            // pinned memory would otherwise still run after the refused wait).
+            refuse_waiting_in_callback()?;
+        }
         self.pending = true;
         // SAFETY: forwarded from the caller.
         unsafe {
