@@ -126,7 +126,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// # Safety
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn host_free(&self, ptr: *mut u8) -> Result<()>;
-    /// Page-locks (and with `flags.mapped`, maps) an existing host range.
+    /// Page-locks (and with `flags.mapped`, maps) an existing host range. A registration that
+    /// overlaps it is stale — the caller owns the bytes now, so their earlier registrant's
+    /// memory was freed without unregistering (a leaked guard) — and is dropped, as it is when
+    /// [`host_alloc`](Driver::host_alloc) hands out memory it overlaps.
     ///
     /// # Safety
     /// `ptr` must be valid for reads and writes of `bytes` bytes until

@@ -247,7 +247,7 @@ unsafe impl Driver for OpenClDriver {
         if let Err(e) = d
             .queues
             .zero_now(p, bytes)
-            .and_then(|()| self.table.insert(p as usize, range))
+            .and_then(|()| self.table.insert_fresh(p as usize, range))
         {
             // SAFETY: just allocated, never handed out.
             unsafe {

@@ -130,7 +130,7 @@ pub(crate) fn alloc(
         kind,
         not_locked: lock_pages(locking, p, bytes),
     };
-    if let Err(e) = table.insert(p as usize, range.clone()) {
+    if let Err(e) = table.insert_fresh(p as usize, range.clone()) {
         release(context, p as usize, &range);
         return Err(e);
     }
@@ -164,7 +164,7 @@ pub(crate) fn alloc_managed(
         },
         not_locked: Some("managed memory is not page-locked".into()),
     };
-    if let Err(e) = table.insert(p as usize, range.clone()) {
+    if let Err(e) = table.insert_fresh(p as usize, range.clone()) {
         release(context, p as usize, &range);
         return Err(e);
     }
@@ -240,7 +240,9 @@ pub(crate) unsafe fn register(
         },
         not_locked: None,
     };
-    table.insert(p as usize, range)?;
+    // The caller owns these bytes now (the safety contract): a registration overlapping them is
+    // stale (a leaked guard) and is replaced.
+    table.insert_fresh(p as usize, range)?;
     if let Some(why) = lock_pages(locking, p, len) {
         if let Some(mut r) = table.remove(p as usize, |_| true) {
             r.not_locked = Some(why);

@@ -154,6 +154,28 @@ impl Table {
         Ok(())
     }
 
+    /// Records a range of memory that is the caller's now: just handed out by an allocator, or
+    /// registered by its owner. No live registration can overlap it, so one that does is stale
+    /// (a guard leaked over memory that was freed since): it is dropped instead of refusing the
+    /// new range. Overlaps with anything else are refused as by [`insert`](Self::insert).
+    pub(crate) fn insert_fresh(&self, start: usize, range: Range) -> Result<()> {
+        {
+            let mut ranges = self.write();
+            let end = start.saturating_add(range.len.max(1));
+            let stale: Vec<usize> = ranges
+                .range(..end)
+                .filter(|(s, r)| **s + r.len.max(1) > start)
+                .filter(|(_, r)| matches!(r.kind, Kind::Registered { .. }))
+                .map(|(s, _)| *s)
+                .collect();
+            for s in stale {
+                tracing::debug!("dropping a stale registration at 0x{s:x} (its guard was leaked)");
+                ranges.remove(&s);
+            }
+        }
+        self.insert(start, range)
+    }
+
     /// Removes the range that starts at `start` if `accept` agrees, returning it.
     pub(crate) fn remove(&self, start: usize, accept: impl Fn(&Range) -> bool) -> Option<Range> {
         let mut ranges = self.write();

@@ -152,6 +152,7 @@ impl HostRegistry {
                 pending: 0,
             });
         };
+        self.drop_stale(p as usize, size, spaces);
         let outcome = if lock_pages {
             let _order = lock(&self.mlock_order);
             self.try_lock(p, size)
@@ -173,6 +174,21 @@ impl HostRegistry {
         Ok(p)
     }
 
+    /// Memory the OS just handed out, or that a caller registers as its own, cannot be
+    /// registered by a live guard: a registration that overlaps it is stale (a guard leaked over
+    /// memory that was freed since). Drops such registrations, so that they neither shadow the
+    /// new range nor refuse it.
+    fn drop_stale(&self, start: usize, len: usize, spaces: &[&AddressSpace]) {
+        let stale: Vec<usize> = overlapping(&self.read(), start, len)
+            .filter(|(_, r)| r.owned.is_none())
+            .map(|(s, _)| s)
+            .collect();
+        for s in stale {
+            tracing::debug!("dropping a stale registration at 0x{s:x} (its guard was leaked)");
+            let _ = self.remove(s as *mut u8, false, spaces);
+        }
+    }
+
     /// Page-locks an existing range.
     ///
     /// # Safety
@@ -191,6 +207,10 @@ impl HostRegistry {
             ));
         }
         let start = p as usize;
+        // The caller owns these bytes now (the safety contract), so a registration overlapping
+        // them is stale (a guard leaked over memory that was freed since) and goes; memory this
+        // registry allocated is refused.
+        self.drop_stale(start, len.max(1), spaces);
         {
             let ranges = self.read();
             if overlapping(&ranges, start, len.max(1)).next().is_some() {
