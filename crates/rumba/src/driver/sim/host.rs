@@ -468,16 +468,21 @@ mod tests {
         let p = buf.as_mut_ptr();
         unsafe { reg.register(p, buf.len(), HostAllocFlags::default(), 0, &spaces) }.unwrap();
         assert!(reg.contains(p, 10_000));
-        let again = unsafe { reg.register(p, 10, HostAllocFlags::default(), 0, &spaces) };
-        assert!(again.unwrap_err().to_string().contains("already pinned"));
         assert!(
             reg.free(p, &spaces).is_err(),
             "registered memory is not freed by the registry"
         );
+        // The caller owns registered bytes: registering them again means the first registrant
+        // is gone (a leaked guard), so the new registration replaces the stale one.
+        unsafe { reg.register(p, 10, HostAllocFlags::default(), 0, &spaces) }.unwrap();
+        assert!(reg.contains(p, 10) && !reg.contains(p, 11));
         reg.unregister(p, &spaces).unwrap();
         assert!(!reg.contains(p, 1));
-        unsafe { reg.register(p, buf.len(), HostAllocFlags::default(), 0, &spaces) }.unwrap();
-        reg.unregister(p, &spaces).unwrap();
+        // Memory the registry allocated is never replaced by a registration.
+        let a = reg.alloc(100, HostAllocFlags::default(), 0, &spaces).unwrap();
+        let again = unsafe { reg.register(a, 10, HostAllocFlags::default(), 0, &spaces) };
+        assert!(again.unwrap_err().to_string().contains("already pinned"));
+        reg.free(a, &spaces).unwrap();
     }
 
     #[test]
