@@ -290,6 +290,24 @@ mod tests {
     }
 
     #[test]
+    fn fresh_ranges_replace_stale_registrations_only() {
+        let t = Table::new(1);
+        let reg = Kind::Registered {
+            device_addressable: false,
+        };
+        t.insert(0x2000, range(0x100, reg)).unwrap();
+        t.insert(0x3000, range(0x100, Kind::Device { device: 0 }))
+            .unwrap();
+        // Memory handed out again at 0x2040: the registration over it is stale and goes.
+        t.insert_fresh(0x2040, range(0x100, Kind::Device { device: 0 }))
+            .unwrap();
+        assert!(t.find(0x2000).is_none());
+        assert_eq!(t.find(0x2040).map(|(s, _)| s), Some(0x2040));
+        // A live allocation is never replaced.
+        assert!(t.insert_fresh(0x3080, range(0x10, reg)).is_err());
+    }
+
+    #[test]
     fn accounting_refuses_more_than_the_total() {
         let t = Table::new(2);
         t.reserve(1, 60, 100).unwrap();

@@ -479,7 +479,9 @@ mod tests {
         reg.unregister(p, &spaces).unwrap();
         assert!(!reg.contains(p, 1));
         // Memory the registry allocated is never replaced by a registration.
-        let a = reg.alloc(100, HostAllocFlags::default(), 0, &spaces).unwrap();
+        let a = reg
+            .alloc(100, HostAllocFlags::default(), 0, &spaces)
+            .unwrap();
         let again = unsafe { reg.register(a, 10, HostAllocFlags::default(), 0, &spaces) };
         assert!(again.unwrap_err().to_string().contains("already pinned"));
         reg.free(a, &spaces).unwrap();
