@@ -7,31 +7,20 @@
 //! its `ConstArray`), which only the simulator runs.
 
 mod common;
+
+use common::fault;
 mod ported_kernels;
 
 use ndarray::{Array1, Array2, Array3, ShapeBuilder, arr1};
 use num_complex::Complex;
 use rumba::config::BackendChoice;
 use rumba::kernel::{Arr, Kernel};
-use rumba::{Error, Out, const_array_like};
+use rumba::{Out, const_array_like};
 
 use ported_kernels::constant as k;
 
 fn start() {
     common::start(|_| {});
-}
-
-/// The (block, thread, message) of a kernel fault.
-fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
-    match r {
-        Err(Error::KernelFault {
-            block,
-            thread,
-            message,
-            ..
-        }) => (block, thread, message),
-        other => panic!("expected a kernel fault, got {other:?}"),
-    }
 }
 
 // ---------------------------------------------------------------- constant memory

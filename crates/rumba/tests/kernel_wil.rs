@@ -19,6 +19,8 @@ mod peer;
 
 mod common;
 
+use common::fault;
+
 fn data(n: usize, seed: u32) -> Vec<f32> {
     (0..n)
         .map(|i| ((i as u32).wrapping_mul(2_654_435_761) ^ seed) as f32 / u32::MAX as f32 - 0.5)
@@ -27,19 +29,6 @@ fn data(n: usize, seed: u32) -> Vec<f32> {
 
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
-}
-
-/// `(block, thread, message)` of a kernel fault.
-fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
-    match r {
-        Err(Error::KernelFault {
-            block,
-            thread,
-            message,
-            ..
-        }) => (block, thread, message),
-        other => panic!("expected a kernel fault, got {other:?}"),
-    }
 }
 
 const SERIAL: ExecOptions = ExecOptions {

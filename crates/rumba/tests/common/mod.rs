@@ -267,3 +267,16 @@ pub fn gated_stream() -> (rumba::Stream, std::sync::mpsc::Sender<()>) {
     .unwrap();
     (s, tx)
 }
+
+/// The (block, thread, message) of a kernel fault; panics naming what came instead.
+pub fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
+    match r {
+        Err(rumba::Error::KernelFault {
+            block,
+            thread,
+            message,
+            ..
+        }) => (block, thread, message),
+        other => panic!("expected a kernel fault, got {other:?}"),
+    }
+}

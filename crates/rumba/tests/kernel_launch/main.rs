@@ -12,6 +12,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+
+use common::fault;
 #[path = "../ported_kernels/mod.rs"]
 mod ported_kernels;
 
@@ -46,19 +48,6 @@ fn no_fault_record(test: &str) -> bool {
 
 fn on_sim() -> bool {
     common::test_backend() == BackendChoice::Sim
-}
-
-/// The (block, thread, message) of a kernel fault.
-fn fault(r: rumba::Result<()>) -> ([u32; 3], [u32; 3], String) {
-    match r {
-        Err(Error::KernelFault {
-            block,
-            thread,
-            message,
-            ..
-        }) => (block, thread, message),
-        other => panic!("expected a kernel fault, got {other:?}"),
-    }
 }
 
 // ---------------------------------------------------------------- shared memory
