@@ -134,6 +134,11 @@ pub fn soak(threads: usize) -> usize {
         })
         .collect();
     let checked: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    eprintln!(
+        "soak: {threads} threads, {:?}: {} MiB checked",
+        duration(),
+        checked >> 20
+    );
 
     rumba::synchronize().unwrap();
     ctx.flush_deallocations().unwrap();
