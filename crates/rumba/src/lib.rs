@@ -75,7 +75,7 @@
 //!    assert_eq!(d.cuda_array_interface().typestr, "<f4");
 //!    let same = rumba::as_cuda_array::<f32, ndarray::Ix1, _>(d.clone());
 //!    let handle = d.get_ipc_handle();
-//!    if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+//!    if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 //!        // OpenCL memory means nothing to a CUDA consumer, and OpenCL has no IPC: both refused.
 //!        assert!(matches!(same, Err(rumba::Error::Unsupported(_))));
 //!        assert!(matches!(handle, Err(rumba::Error::Unsupported(_))));
@@ -154,7 +154,7 @@ pub use ndarray;
 /// and OpenCL (see [`kernel::prelude`]; records are `#[rumba::kernel::record]`).
 pub use rumba_macros::{device, kernel};
 pub use runtime::{
-    DetectReport, Device, DeviceGuard, backend_driver, close, configure, current_context,
+    DetectReport, Device, DeviceGuard, backend, backend_driver, close, configure, current_context,
     current_device, defer_cleanup, detect, empty_cache, get_memory_info, gpus, memory_snapshot,
     memory_stats, runtime_config, select_device, synchronize,
 };

@@ -106,6 +106,23 @@ pub fn backend_driver() -> Result<Arc<dyn Driver>> {
     Ok(Arc::clone(&runtime()?.driver))
 }
 
+/// Which backend the runtime runs on (what `RUMBA_BACKEND=auto` chose, or the one asked for):
+/// code and examples that show a feature some backend lacks branch on it.
+///
+/// # Errors
+/// The runtime could not start (a malformed `RUMBA_*` variable, a backend that was asked for
+/// and is unavailable).
+///
+/// ```
+/// use rumba::driver::BackendKind;
+/// let b = rumba::backend().unwrap();
+/// assert!(matches!(b, BackendKind::Sim | BackendKind::Cuda | BackendKind::OpenCl));
+/// assert_eq!(b, rumba::backend_driver().unwrap().backend());
+/// ```
+pub fn backend() -> Result<crate::driver::BackendKind> {
+    Ok(runtime()?.driver.backend())
+}
+
 /// A device of the running backend.
 ///
 /// ```
@@ -134,7 +151,7 @@ impl Device {
     ///
     /// ```
     /// let info = rumba::current_device().unwrap().info().unwrap();
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(info.warp_size >= 1);
     /// } else {
     ///     assert_eq!(info.warp_size, 32);

@@ -190,7 +190,7 @@ fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_
         eprintln!("skipped: needs two devices");
         return;
     }
-    let sim = rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::Sim;
+    let sim = rumba::backend().unwrap() == rumba::driver::BackendKind::Sim;
     rumba::select_device(1).unwrap();
     let s1 = rumba::stream().unwrap();
     rumba::select_device(0).unwrap();

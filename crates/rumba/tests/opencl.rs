@@ -212,10 +212,7 @@ fn interchange_refuses_ipc_and_the_cuda_interface_and_dlpack_says_opencl() {
     assert!(cai.to_string().contains("CUDA Array Interface"), "{cai}");
     let t = d.to_dlpack(None).unwrap();
     assert_eq!(t.tensor().device.device_type.0, 4, "kDLOpenCL");
-    assert_eq!(
-        rumba::backend_driver().unwrap().backend(),
-        BackendKind::OpenCl
-    );
+    assert_eq!(rumba::backend().unwrap(), BackendKind::OpenCl);
 }
 
 #[test]

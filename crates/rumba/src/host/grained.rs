@@ -323,7 +323,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// use rumba::interop::CudaArray;
     /// let s = rumba::stream().unwrap();
     /// let f = rumba::finegrain_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(f.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// } else {
     ///     assert_eq!(f.describe().unwrap().stream, Some(s.handle().0));
@@ -622,7 +622,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     ///
     /// ```
     /// let c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     let f = rumba::finegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
     ///     assert_eq!(c.is_page_locked(), f.is_page_locked()); // one kind of memory for both
     /// } else {

@@ -375,7 +375,7 @@ impl<A: HostArray> PinnedGuard<A> {
 /// {
 ///     let mut g = match rumba::mapped([&mut host]) {
 ///         Ok(g) => g,
-///         Err(rumba::Error::Unsupported(why)) if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl => {
+///         Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
 ///             println!("{why}"); // an OpenCL device without fine-grained system SVM (PoCL)
 ///             return;
 ///         }
@@ -409,7 +409,7 @@ pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Mappe
 ///
 /// ```
 /// let mut a = ndarray::Array1::<u8>::zeros(3);
-/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+/// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
 /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
 /// # {
 /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -428,7 +428,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -452,7 +452,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -468,7 +468,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -495,7 +495,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![4u32; 3];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -514,7 +514,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -546,7 +546,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 16];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
@@ -562,7 +562,7 @@ impl<A: HostArray> MappedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
     /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory

@@ -81,7 +81,7 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 /// ```
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));
 /// let m = rumba::mapped_array_like(&host, false, true);
-/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
 /// #     return;
 /// # }
@@ -133,7 +133,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let s = rumba::stream().unwrap();
     /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// } else {
     ///     assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
@@ -180,7 +180,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     ///
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, true, true);
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
     /// # }
@@ -205,7 +205,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     ///
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, true);
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
     /// # }

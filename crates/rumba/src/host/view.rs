@@ -256,7 +256,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// use rumba::driver::BackendKind;
     /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
     /// let ptr = m.device().device_ptr(0).unwrap();
-    /// match rumba::backend_driver().unwrap().backend() {
+    /// match rumba::backend().unwrap() {
     ///     BackendKind::Sim => assert!(ptr >= 1 << 63), // the sim's device addresses: upper half
     ///     BackendKind::OpenCl => assert_eq!(ptr, m.view().as_ptr() as u64), // SVM: the host address
     ///     _ => assert_ne!(ptr, 0),

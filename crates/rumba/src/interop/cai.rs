@@ -91,7 +91,7 @@ pub struct CudaArrayInterface {
 /// ```
 /// use rumba::interop::{CudaArray, is_cuda_array};
 /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap();
-/// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 ///     // OpenCL memory is not CUDA memory: the description is refused.
 ///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
 ///     assert!(!is_cuda_array(&d));
@@ -130,7 +130,7 @@ pub trait CudaArray {
 /// let w = Wrapper(rumba::to_device(&[1.0f32, 2.0]).unwrap());
 /// let ptr = w.0.device_ptr();
 /// let imported = rumba::interop::as_cuda_array::<f32, ndarray::Ix1, _>(w);
-/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(imported, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
@@ -218,7 +218,7 @@ unsafe impl<T: Element, D: Dimension + 'static> DeviceMemoryOwner for DeviceArra
 ///
 /// ```
 /// let d = rumba::device_array::<f32, _>(2, rumba::array::Order::C).unwrap();
-/// let on_opencl = rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl;
+/// let on_opencl = rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl;
 /// assert_eq!(rumba::interop::is_cuda_array(&d), !on_opencl); // OpenCL memory is not CUDA memory
 /// ```
 pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
@@ -234,7 +234,7 @@ pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
 /// let view = match rumba::interop::as_cuda_array::<i64, ndarray::Ix1, _>(d.clone()) {
 ///     Ok(view) => view,
 ///     // The interface is CUDA's: the OpenCL backend refuses it.
-///     Err(rumba::Error::Unsupported(why)) if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl => {
+///     Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
 ///         assert!(why.contains("opencl"), "{why}");
 ///         return;
 ///     }
@@ -257,7 +257,7 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// let s = rumba::stream().unwrap();
 /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
 /// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false });
-/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(v, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
@@ -296,7 +296,7 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// let imp = unsafe {
 ///     rumba::interop::from_cuda_array_interface::<u16, ndarray::Ix2, _>(&desc, d, Default::default())
 /// };
-/// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+/// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(imp, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }

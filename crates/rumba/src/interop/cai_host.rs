@@ -52,7 +52,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedView<'_, T, D> {
     /// use rumba::interop::CudaArray;
     /// use ndarray::s;
     /// let mut v = vec![0i32; 12];
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL: the description is refused (and mapping existing memory needs fine-grained
     /// #     // system SVM, which PoCL lacks).
     /// #     let refused = |r: rumba::Result<_>| matches!(r, Err(rumba::Error::Unsupported(_)));
@@ -78,7 +78,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedViewMut<'_, T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let mut m = rumba::mapped_array::<u16, _>((2, 3), rumba::Order::F, false, false).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m.device_mut().describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;
     /// # }
@@ -95,7 +95,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let m = rumba::mapped_array::<f64, _>(10, rumba::Order::C, false, false).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;
     /// # }
@@ -114,7 +114,7 @@ impl<T: Element, D: Dimension> CudaArray for ManagedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let a = rumba::managed_array::<u8, _>(0, rumba::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;
     /// # }
@@ -132,7 +132,7 @@ impl<T: Element, D: Dimension, G: Grain> CudaArray for GrainedArray<T, D, G> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let c = rumba::coarsegrain_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(c.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;
     /// # }

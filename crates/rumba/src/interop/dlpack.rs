@@ -365,7 +365,7 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
     /// let t = d.slice(s![..;-2]).unwrap().to_dlpack(Some(&consumer)).unwrap();
     /// assert_eq!(t.strides().unwrap(), Some(vec![-2])); // in elements
     /// // EXT_DEV on the sim, CUDA on a GPU:
-    /// let backend = rumba::backend_driver().unwrap().backend();
+    /// let backend = rumba::backend().unwrap();
     /// let want = rumba::interop::dlpack::DLDeviceType::of(backend);
     /// assert_eq!(t.tensor().device.device_type, want);
     /// ```

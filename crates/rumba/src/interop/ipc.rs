@@ -61,7 +61,7 @@ const TAG: &str = "rumba-ipc-array/1";
 ///     Ok(h) => h,
 ///     // OpenCL has no inter-process sharing of device memory: the export is refused.
 ///     Err(rumba::Error::Unsupported(why))
-///         if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl =>
+///         if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl =>
 ///     {
 ///         assert!(why.contains("opencl"), "{why}");
 ///         return;
@@ -129,7 +129,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     /// let d = rumba::device_array::<u8, _>((4, 4), rumba::array::Order::C).unwrap();
     /// let h = d.get_ipc_handle();
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(h, Err(rumba::Error::Unsupported(_)))); // OpenCL has no IPC
     /// } else {
     ///     let h = h.unwrap();
@@ -193,7 +193,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>(8, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -208,7 +208,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -223,7 +223,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::F).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -238,7 +238,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -253,7 +253,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -268,7 +268,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -288,7 +288,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;
@@ -367,7 +367,7 @@ impl IpcArrayHandle {
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
-    /// # if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
     /// #     return;

@@ -19,7 +19,7 @@
 //! ```
 //! use rumba::interop::{as_cuda_array, CudaArray};
 //! let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
-//! if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::OpenCl {
+//! if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 //!     // IPC and the CUDA Array Interface are CUDA's (and the sim's): OpenCL refuses them.
 //!     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
 //!     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));

@@ -126,7 +126,7 @@ impl<P: Params> Kernel<P> {
     /// });
     /// let d = rumba::device_array::<u8, _>((3, 5), rumba::array::Order::C).unwrap();
     /// let launched = fill.configure((1, 1), (8, 4)).launch((&d, 7));
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::Sim {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
     ///     launched.unwrap();
     ///     assert!(d.copy_to_host().unwrap().iter().all(|&v| v == 7));
     /// } else {
@@ -184,7 +184,7 @@ impl<P: Params> Kernel<P> {
     /// });
     /// let d = rumba::device_array::<u32, _>(100, rumba::array::Order::C).unwrap();
     /// let launched = iota.configure(4, 32).launch((&d,));
-    /// if rumba::backend_driver().unwrap().backend() == rumba::driver::BackendKind::Sim {
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
     ///     launched.unwrap();
     ///     assert_eq!(d.copy_to_host().unwrap()[99], 99);
     ///     assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
@@ -247,7 +247,7 @@ impl<P: Params> Kernel<P> {
     /// assert_eq!(k.last_engine(), None);
     /// k.configure(1, 1).launch(()).unwrap();
     /// rumba::legacy_default_stream().unwrap().synchronize().unwrap();
-    /// let on_sim = rumba::backend_driver().unwrap().backend() == BackendKind::Sim;
+    /// let on_sim = rumba::backend().unwrap() == BackendKind::Sim;
     /// // The simulator ran the block body; CUDA and OpenCL run the generated C, no Rust form.
     /// assert_eq!(k.last_engine(), on_sim.then_some(HostEngine::WorkItemLoops));
     /// # }

@@ -44,7 +44,7 @@
 //! // not read the fault back yet).
 //! oob().configure(1, 16).launch((&d,)).unwrap();
 //! let synced = rumba::legacy_default_stream().unwrap().synchronize();
-//! if rumba::backend_driver().unwrap().backend() != rumba::driver::BackendKind::Cuda {
+//! if rumba::backend().unwrap() != rumba::driver::BackendKind::Cuda {
 //!     let err = synced.unwrap_err().to_string();
 //!     assert!(err.contains("kernel 'oob' faulted in block (0, 0, 0) thread ("), "{err}");
 //! }
