@@ -215,10 +215,10 @@ impl Context {
         waited.and(destroyed)
     }
 
-    /// Keeps `buffer` alive for work queued on `stream` until the returned hold is dropped
+    /// Keeps `buffers` alive for work queued on `stream` until the returned hold is dropped
     /// (by the stream, once it has run that work).
-    pub(crate) fn hold(&self, buffer: DeviceBuffer, stream: StreamHandle) -> Hold {
-        self.inner.holds.hold(buffer, stream)
+    pub(crate) fn hold(&self, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
+        self.inner.holds.hold(buffers, stream)
     }
 
     /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.
@@ -437,25 +437,11 @@ impl Context {
 
 /// `err` with `held` more bytes counted as pending: memory released by the program that queued
 /// work still holds.
-fn count_held(err: Error, held: usize) -> Error {
-    match err {
-        Error::OutOfMemory {
-            device,
-            requested,
-            free,
-            total,
-            pending,
-        } => Error::OutOfMemory {
-            device,
-            requested,
-            free,
-            total,
-            pending: pending + held,
-        },
-        Error::PoolOutOfMemory(mut report) => {
-            report.pending += held;
-            Error::PoolOutOfMemory(report)
-        }
-        other => other,
+fn count_held(mut err: Error, held: usize) -> Error {
+    match &mut err {
+        Error::OutOfMemory { pending, .. } => *pending += held,
+        Error::PoolOutOfMemory(report) => report.pending += held,
+        _ => {}
     }
+    err
 }

@@ -458,11 +458,11 @@ impl Stream {
     /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
     /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
     pub(crate) fn hold(&self, buffers: impl IntoIterator<Item = DeviceBuffer>) -> Result<()> {
-        let holds: Vec<_> = buffers
-            .into_iter()
-            .map(|b| self.inner.ctx.hold(b, self.inner.handle))
-            .collect();
-        self.keep_alive(holds)
+        let buffers: Vec<DeviceBuffer> = buffers.into_iter().collect();
+        if buffers.is_empty() {
+            return Ok(());
+        }
+        self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle))
     }
 
     /// Keeps `value` alive until the stream reaches this point.

@@ -5,11 +5,12 @@
 //! retries ([`Context::memalloc`](crate::Context::memalloc)); without this, memory released by
 //! the program looks taken, and the out-of-memory report says "0 bytes pending".
 //!
-//! Every hold is registered here while it lives ([`Holds::hold`]); a hold counts itself on its
-//! buffer, so "only holds reference it" is a comparison of two counts. Touches the buffers' counts
-//! and nothing else.
+//! Every hold is registered here while it lives ([`Holds::hold`], one per queued operation); a
+//! hold counts itself on each of its buffers, so "only holds reference it" is a comparison of two
+//! counts. Touches the buffers' counts and nothing else.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::DeviceBuffer;
@@ -20,26 +21,30 @@ use crate::driver::StreamHandle;
 #[derive(Default)]
 pub(crate) struct Holds {
     entries: Mutex<HashMap<u64, (WeakBuffer, StreamHandle)>>,
-    next: std::sync::atomic::AtomicU64,
+    next: AtomicU64,
 }
 
-/// Keeps a buffer alive for queued work on a stream; registered in [`Holds`] while it lives.
+/// Keeps one operation's buffers alive for its work on a stream; registered in [`Holds`] while
+/// it lives (one lock to register them, one to release them).
 pub(crate) struct Hold {
-    buffer: DeviceBuffer,
+    buffers: Vec<DeviceBuffer>,
     holds: Arc<Holds>,
-    id: u64,
+    first: u64,
 }
 
 impl Holds {
-    /// A hold of `buffer` for work on `stream`.
-    pub(crate) fn hold(self: &Arc<Self>, buffer: DeviceBuffer, stream: StreamHandle) -> Hold {
-        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let weak = buffer.begin_hold();
-        self.lock().insert(id, (weak, stream));
+    /// A hold of `buffers` for work on `stream`.
+    pub(crate) fn hold(self: &Arc<Self>, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
+        let first = self.next.fetch_add(buffers.len() as u64, Ordering::Relaxed);
+        let mut entries = self.lock();
+        for (id, b) in (first..).zip(&buffers) {
+            entries.insert(id, (b.begin_hold(), stream));
+        }
+        drop(entries);
         Hold {
-            buffer,
+            buffers,
             holds: Arc::clone(self),
-            id,
+            first,
         }
     }
 
@@ -67,9 +72,12 @@ impl Holds {
 
 impl Drop for Hold {
     fn drop(&mut self) {
-        self.holds.lock().remove(&self.id);
-        self.buffer.end_hold();
-        // The buffer itself drops after this, possibly as the allocation's last handle.
+        let mut entries = self.holds.lock();
+        for (id, b) in (self.first..).zip(&self.buffers) {
+            entries.remove(&id);
+            b.end_hold();
+        }
+        // The buffers drop after this, possibly as their allocations' last handles.
     }
 }
 
@@ -83,19 +91,19 @@ mod tests {
         let holds = Arc::new(Holds::default());
         let a = ctx.memalloc(1000).unwrap();
         let b = ctx.memalloc(24).unwrap();
-        let h1 = holds.hold(a.clone(), StreamHandle(7));
-        let h2 = holds.hold(a.view(0..10).unwrap(), StreamHandle(8));
-        let h3 = holds.hold(b.clone(), StreamHandle(7));
+        let h1 = holds.hold(vec![a.clone(), b.clone()], StreamHandle(7));
+        let h2 = holds.hold(vec![a.view(0..10).unwrap()], StreamHandle(8));
         assert_eq!(holds.orphans(), (0, vec![]), "the program still has both");
         drop(a);
         let (bytes, mut streams) = holds.orphans();
         streams.sort_by_key(|s| s.0);
         assert_eq!(bytes, 1000, "counted once for its two holds");
         assert_eq!(streams, [StreamHandle(7), StreamHandle(8)]);
-        drop((h1, h2));
+        drop(h2);
+        assert_eq!(holds.orphans(), (1000, vec![StreamHandle(7)]));
         drop(b);
-        assert_eq!(holds.orphans(), (24, vec![StreamHandle(7)]));
-        drop(h3);
+        assert_eq!(holds.orphans(), (1024, vec![StreamHandle(7)]));
+        drop(h1);
         assert_eq!(holds.orphans(), (0, vec![]));
     }
 }
