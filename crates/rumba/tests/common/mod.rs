@@ -202,17 +202,7 @@ pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
     let ctx = rumba::current_context().unwrap();
     ctx.flush_deallocations().unwrap();
     // A stream held by a callback until a gate opens: memory it holds is not back before then.
-    let gated = |rx: mpsc::Receiver<()>| {
-        let s = rumba::stream().unwrap();
-        s.add_callback(move |_, _| {
-            let _ = rx.recv_timeout(Duration::from_secs(30));
-        })
-        .unwrap();
-        s
-    };
-
-    let (open, rx) = mpsc::channel();
-    let s = gated(rx);
+    let (s, open) = gated_stream();
     let a = ctx.memalloc(size).unwrap();
     s.memset(&a, 1).unwrap();
     drop(a); // only the queued memset holds it now
@@ -229,8 +219,7 @@ pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
     ctx.flush_deallocations().unwrap();
 
     // From a callback, which must not wait: the error names the held bytes as pending.
-    let (open, rx) = mpsc::channel();
-    let s = gated(rx);
+    let (s, open) = gated_stream();
     let a = ctx.memalloc(size).unwrap();
     s.memset(&a, 1).unwrap();
     drop(a);

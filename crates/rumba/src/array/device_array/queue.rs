@@ -58,10 +58,9 @@ impl Queue {
     /// wait for device work from the thread that runs it. (Refusing only at the wait would leave
     /// the work queued behind an error — it would still run, into memory the caller got back.)
     pub(crate) fn wait(buf: &DeviceBuffer, bound: Option<&Stream>) -> Result<Queue> {
-        refuse_waiting_in_callback()?;
         match bound {
             Some(s) => Queue::on(s, buf, Mode::Wait),
-            None => Ok(Queue {
+            None => refuse_waiting_in_callback().map(|()| Queue {
                 driver: Arc::clone(buf.driver()),
                 device: buf.device(),
                 handle: StreamHandle::DEFAULT,

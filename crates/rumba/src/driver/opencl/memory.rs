@@ -140,11 +140,7 @@ impl Table {
                 range.len
             ))
         })?;
-        let before = ranges
-            .range(..end)
-            .next_back()
-            .filter(|(s, r)| **s + r.len.max(1) > start);
-        if let Some((s, r)) = before {
+        if let Some((s, r)) = overlapping(&ranges, start, end).next() {
             return Err(Error::InvalidArgument(format!(
                 "range 0x{start:x} (+{} bytes) overlaps memory rumba already knows (0x{s:x}, +{} bytes)",
                 range.len, r.len
@@ -162,9 +158,7 @@ impl Table {
         {
             let mut ranges = self.write();
             let end = start.saturating_add(range.len.max(1));
-            let stale: Vec<usize> = ranges
-                .range(..end)
-                .filter(|(s, r)| **s + r.len.max(1) > start)
+            let stale: Vec<usize> = overlapping(&ranges, start, end)
                 .filter(|(_, r)| matches!(r.kind, Kind::Registered { .. }))
                 .map(|(s, _)| *s)
                 .collect();
@@ -235,6 +229,19 @@ impl Table {
     pub(crate) fn drain(&self) -> Vec<(usize, Range)> {
         std::mem::take(&mut *self.write()).into_iter().collect()
     }
+}
+
+/// The recorded ranges that overlap `[start, end)`, the last-starting first (recorded ranges do
+/// not overlap each other, so the first one that ends before `start` ends the search).
+fn overlapping(
+    ranges: &BTreeMap<usize, Range>,
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = (&usize, &Range)> {
+    ranges
+        .range(..end)
+        .rev()
+        .take_while(move |(s, r)| **s + r.len.max(1) > start)
 }
 
 #[cfg(test)]
