@@ -277,3 +277,62 @@ fn without_opencl_the_errors_are_typed_and_detect_works() {
     assert!(text.contains("CHILD-DETECT sim"), "{text}");
     assert!(text.contains("OpenCL: unavailable"), "{text}");
 }
+
+/// A kernel the exit test launches: its first launch makes PoCL compile it.
+#[rumba::kernel]
+fn first_launch(t: &rumba::kernel::prelude::Thread, a: &mut rumba::kernel::prelude::Arr<u32>) {
+    let i = t.grid1();
+    a[i] = i as u32;
+}
+
+/// A program may return from `main` with a launch still queued. PoCL compiles the kernel on its
+/// own threads meanwhile, and exiting under that compilation aborted or crashed the process
+/// (8 of 20 runs with a cold kernel cache) until the backend waited for queued work at exit.
+/// Each child runs with an empty PoCL cache, launches, and exits without synchronizing.
+#[test]
+fn exiting_with_a_launch_in_flight_is_clean() {
+    const EXIT_CHILD: &str = "RUMBA_OPENCL_EXIT_CHILD";
+    if std::env::var_os(EXIT_CHILD).is_some() {
+        let drv = rumba::driver::open(&rumba::Config {
+            backend: BackendChoice::OpenCl,
+            ..Default::default()
+        });
+        if drv.is_err() {
+            return;
+        }
+        let cfg = rumba::Config {
+            backend: BackendChoice::OpenCl,
+            ..rumba::Config::from_env().unwrap()
+        };
+        rumba::configure(cfg).unwrap();
+        let d = rumba::device_array::<u32, _>(256, Order::C).unwrap();
+        first_launch().configure(4, 64).launch((&d,)).unwrap();
+        println!("CHILD-LAUNCHED");
+        return; // the process exits with the launch queued
+    }
+    let _g = setup();
+    for run in 0..6 {
+        let cache =
+            std::env::temp_dir().join(format!("rumba-pocl-cold-{}-{run}", std::process::id()));
+        std::fs::create_dir_all(&cache).unwrap();
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "exiting_with_a_launch_in_flight_is_clean",
+                "--nocapture",
+            ])
+            .env(EXIT_CHILD, "1")
+            .env("POCL_CACHE_DIR", &cache)
+            .env_remove("RUMBA_TEST_BACKEND")
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&cache);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("CHILD-LAUNCHED"),
+            "run {run}: {}\n{text}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

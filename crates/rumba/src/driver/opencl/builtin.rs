@@ -7,7 +7,8 @@
 //! kernel sits behind a mutex that the launcher holds from setting arguments to queuing the launch
 //! (OpenCL captures the arguments when the launch is queued).
 //!
-//! This module touches OpenCL's program and kernel calls.
+//! This module touches OpenCL's program and kernel calls, and registers the exit wait after
+//! each build (`exit.rs`).
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -64,6 +65,7 @@ pub(crate) fn build(
         }
         return Err(e);
     }
+    super::exit::after_build();
     Ok(program)
 }
 

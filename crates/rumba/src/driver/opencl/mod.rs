@@ -28,6 +28,7 @@
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
+//! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `peer.rs` | copies between devices (one context: SVM addresses are shared) |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
@@ -53,6 +54,7 @@ mod callback;
 mod driver;
 mod error;
 mod event;
+mod exit;
 mod host;
 mod launch;
 pub(crate) mod memory;

@@ -212,7 +212,7 @@ impl DeviceQueues {
     ) -> Result<Arc<DeviceQueues>> {
         let legacy = Slot::new(create_queue(context, device, profiling)?, true);
         let zeroer = Mutex::new(create_queue(context, device, false)?);
-        Ok(Arc::new(DeviceQueues {
+        let queues = Arc::new(DeviceQueues {
             context,
             device,
             profiling,
@@ -224,7 +224,9 @@ impl DeviceQueues {
                 per_thread: HashMap::new(),
                 retired: Vec::new(),
             }),
-        }))
+        });
+        super::exit::drain_at_exit(&queues);
+        Ok(queues)
     }
 
     fn lock(&self) -> MutexGuard<'_, Queues> {
@@ -438,21 +440,23 @@ impl DeviceQueues {
     /// True when the last command of every stream of the device, destroyed ones included, has
     /// completed; never waits.
     pub(crate) fn idle(&self) -> Result<bool> {
-        let lasts: Vec<ClEvent> = {
-            let table = self.lock();
-            std::iter::once(&table.legacy)
-                .chain(table.streams.values())
-                .chain(table.per_thread.values())
-                .filter_map(|s| s.last.clone())
-                .chain(table.retired.iter().cloned())
-                .collect()
-        };
-        for e in lasts {
+        for e in self.last_events() {
             if !e.is_done()? {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// The last command of every stream of the device, destroyed ones included.
+    pub(crate) fn last_events(&self) -> Vec<ClEvent> {
+        let table = self.lock();
+        std::iter::once(&table.legacy)
+            .chain(table.streams.values())
+            .chain(table.per_thread.values())
+            .filter_map(|s| s.last.clone())
+            .chain(table.retired.iter().cloned())
+            .collect()
     }
 
     /// Waits for every stream of the device; reports the first unreported error.
