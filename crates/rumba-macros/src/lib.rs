@@ -284,6 +284,11 @@ fn expand_device(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
         }
     };
     let body = &l.rust_body;
+    // Only a device function that calls device functions can take part in recursion (the
+    // only way a kernel of the kernel language can exhaust a stack): it starts with a stack
+    // check, which turns runaway recursion into a kernel fault on the simulator. Leaf functions
+    // stay check-free (and vectorisable in work-item loops).
+    let check = (!f.devices.is_empty()).then(|| quote!(#k::kernel::check_stack();));
     let desc = format_ident!("__rumba_device_{}", name);
     let name_str = name.to_string();
     let (cuda, opencl) = (&l.cuda, &l.opencl);
@@ -292,7 +297,7 @@ fn expand_device(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
         #(#attrs)*
         #[inline(always)]
         #[allow(clippy::all, unused_parens, unused_braces)]
-        #vis fn #name(#(#params),*) #ret { #body }
+        #vis fn #name(#(#params),*) #ret { #check #body }
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]

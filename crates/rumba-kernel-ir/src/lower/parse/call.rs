@@ -401,6 +401,16 @@ impl Cx {
                 return self.placeholder(span);
             }
         }
+        if p.path.get_ident().is_some_and(|id| *id == self.own_name) {
+            self.err(
+                span,
+                format!(
+                    "`{}` calls itself: recursion is not part of the kernel language (OpenCL C \
+                     forbids it, and the simulator's stacks are bounded); write it as a loop",
+                    self.own_name
+                ),
+            );
+        }
         let func = self.device_use(&p.path);
         let mut pass_thread = false;
         let mut args = Vec::new();

@@ -154,6 +154,8 @@ pub(crate) enum FnKind {
 
 pub(crate) struct Cx {
     kind: FnKind,
+    /// The function's own name (a call to it is recursion, which the subset refuses).
+    pub(crate) own_name: String,
     pub(crate) types: Types,
     errors: Vec<syn::Error>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -185,6 +187,7 @@ impl Cx {
     fn new(kind: FnKind) -> Self {
         Cx {
             kind,
+            own_name: String::new(),
             types: Types::default(),
             errors: Vec::new(),
             scopes: vec![HashMap::new()],
@@ -533,6 +536,7 @@ pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
 pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Error> {
     let mut cx = Cx::new(kind);
     let sig = &item.sig;
+    cx.own_name = sig.ident.to_string();
     if !sig.generics.params.is_empty() {
         cx.err(
             sig.generics.span(),

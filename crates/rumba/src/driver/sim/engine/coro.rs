@@ -17,6 +17,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::barrier::Arrival;
 use super::fault::{Unwound, describe};
+use super::stack;
 
 /// Size of each coroutine stack in bytes. Stacks are mapped lazily by the OS, so only the pages
 /// a kernel touches cost memory; a guard page below each stack turns an overflow into a crash
@@ -29,7 +30,11 @@ pub const COROUTINE_STACK_SIZE: usize = 256 * 1024;
 
 /// A GPU thread: resumed with a barrier value, yields its next barrier arrival, returns `None`
 /// when the kernel body returned and `Some(message)` when it faulted.
-pub(crate) type ThreadCoroutine = Coroutine<i32, Arrival, Option<String>, ColoredStack>;
+pub(crate) struct ThreadCoroutine {
+    co: Coroutine<i32, Arrival, Option<String>, ColoredStack>,
+    /// The stack floor ([`stack`](super::stack)) made current while it runs.
+    floor: usize,
+}
 
 /// Number of distinct starting offsets ("colours") given to pooled stacks, 64 bytes apart.
 const COLORS: usize = 64;
@@ -173,9 +178,11 @@ impl<'r> CoroSet<'r> {
                 }
             }),
         };
+        let floor = stack::floor_above(stack.limit().get());
         // SAFETY: the borrow obligation is forwarded to our caller; the coroutine is never
         // leaked (`mem::forget`) — it is finished or dropped by `retire`/`Drop` below.
         let co = unsafe { Coroutine::with_stack_unchecked(stack, thread) };
+        let co = ThreadCoroutine { co, floor };
         if self.slots.len() <= tid {
             self.slots.resize_with(tid + 1, || None);
         }
@@ -193,7 +200,11 @@ impl<'r> CoroSet<'r> {
                 "internal error: thread {tid} resumed after it finished"
             ));
         };
-        let step = match co.resume(input) {
+        let resumed = {
+            let _floor = stack::enter(co.floor);
+            co.co.resume(input)
+        };
+        let step = match resumed {
             CoroutineResult::Yield(a) => return Step::Arrived(a),
             CoroutineResult::Return(None) => Step::Exited,
             CoroutineResult::Return(Some(m)) => Step::Faulted(m),
@@ -204,11 +215,13 @@ impl<'r> CoroSet<'r> {
 
     /// Finishes thread `tid`'s coroutine (unwinding it if suspended) and recycles its stack.
     fn retire(&mut self, tid: usize) {
-        if let Some(mut co) = self.slots[tid].take() {
+        if let Some(ThreadCoroutine { mut co, floor }) = self.slots[tid].take() {
             if !co.done() {
-                // Unwind the suspended thread's frames. Corosensei catches its own unwind
-                // payload; anything else (a destructor that panics) is caught here and ignored:
-                // the block has already failed and this is cleanup.
+                // Unwind the suspended thread's frames (on its own stack, so with its floor).
+                // Corosensei catches its own unwind payload; anything else (a destructor that
+                // panics) is caught here and ignored: the block has already failed and this is
+                // cleanup.
+                let _floor = stack::enter(floor);
                 if let Err(payload) = catch_unwind(AssertUnwindSafe(|| co.force_unwind())) {
                     crate::unwind::dispose(payload);
                 }

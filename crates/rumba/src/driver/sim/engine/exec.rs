@@ -171,6 +171,9 @@ pub(crate) fn schedule(
         let block_idx = Dim3::from_linear(b, config.grid);
         // Thread faults are caught per thread; this outer catch is a safety net so that an
         // internal error fails the launch instead of unwinding into the caller.
+        // Kernel code on this thread's own stack (the fast path's plain loop, work-item loops)
+        // is checked against that stack's floor; coroutines switch to their own.
+        let _floor = super::stack::enter_own();
         let ran = crate::unwind::catch(|| run_block(block_idx)).unwrap_or_else(|panic| {
             Err((
                 0,

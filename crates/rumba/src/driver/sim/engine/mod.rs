@@ -29,6 +29,7 @@
 //! | `barrier` | barrier arrivals, values and divergence |
 //! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
 //! | `shared`, `local` | shared and local memory arenas |
+//! | `stack` | stack checks: running out of stack is a fault, not a crash |
 //! | `buf` | zeroed, aligned raw buffers behind the arenas |
 //! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
 //! | `view` | [`View`]: n-d, bounds-checked element access |
@@ -78,6 +79,7 @@ mod fault;
 mod local;
 mod shape;
 mod shared;
+mod stack;
 mod thread_ctx;
 mod view;
 pub mod wil;
@@ -91,6 +93,7 @@ pub use dim::{
 pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use local::LOCAL_MEMORY_PER_THREAD;
 pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
+pub use stack::{STACK_MARGIN, check_stack};
 pub use thread_ctx::{Predicate, ThreadCtx};
 pub use view::{
     AtomicSpace, Const, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray,

@@ -1,0 +1,163 @@
+//! Kernels that run out of stack on the simulator fault like any other kernel — a
+//! `KernelFault` naming kernel, block and thread — and the runtime stays usable (issue 14,
+//! item 5). Recursion in the kernel language goes through `#[rumba::device]` functions calling
+//! each other (a function calling itself is a compile error, `tests/ui/device_recursion.rs`);
+//! such functions begin with a stack check. Both host engines and both coroutine paths are
+//! covered. On the GPU backends recursion is not part of the language (OpenCL C refuses it), so
+//! these tests are simulator-only.
+
+mod common;
+
+use rumba::array::Order;
+use rumba::driver::HostEngine;
+use rumba::kernel::prelude::*;
+use rumba::kernel::{ExecOptions, LaunchConfig, STACK_MARGIN, check_stack, run_grid_with};
+
+#[device]
+fn ping(n: u32) -> u32 {
+    if n == 0 { 0 } else { 1 + pong(n - 1) }
+}
+
+#[device]
+fn pong(n: u32) -> u32 {
+    if n == 0 { 0 } else { 1 + ping(n - 1) }
+}
+
+/// Thread `i` recurses `base + i` levels deep through `ping`/`pong`.
+#[kernel]
+fn depth(t: &Thread, base: u32, out: &mut Arr<u32>) {
+    let i = t.grid1();
+    if i < out.len() {
+        out[i] = ping(base + i as u32);
+    }
+}
+
+/// The same recursion after a barrier, so that every thread runs as a coroutine.
+#[kernel]
+fn depth_after_barrier(t: &Thread, base: u32, out: &mut Arr<u32>) {
+    t.syncthreads();
+    let i = t.grid1();
+    if i < out.len() {
+        out[i] = ping(base + i as u32);
+    }
+}
+
+fn sim_only() -> bool {
+    common::sim_only("recursion is not part of the kernel language on GPUs (OpenCL C refuses it)")
+}
+
+/// Runs `k` over 64 threads with `base`, returning the depths or the fault.
+fn run(k: &Kernel<(u32, Arr<u32>)>, base: u32) -> rumba::Result<Vec<u32>> {
+    let out = rumba::device_array::<u32, _>(64, Order::C)?;
+    k.configure(2, 32).launch((base, &out))?;
+    out.copy_to_host().map(|a| a.to_vec())
+}
+
+fn expect_overflow(r: rumba::Result<Vec<u32>>, kernel: &str) {
+    match r {
+        Err(rumba::Error::KernelFault {
+            kernel: k,
+            block,
+            thread,
+            message,
+        }) => {
+            assert_eq!(k, kernel);
+            assert!(message.contains("stack overflow"), "{message}");
+            // Every thread overflows; the lowest block reports, and within it a real thread.
+            assert_eq!(block, [0, 0, 0]);
+            assert!(thread[0] < 32, "{thread:?}");
+        }
+        other => panic!("{kernel}: expected a stack-overflow fault, got {other:?}"),
+    }
+}
+
+#[test]
+fn runaway_recursion_through_device_functions_is_a_kernel_fault_on_every_engine() {
+    if sim_only() {
+        return;
+    }
+    // Faults are reported at the next synchronisation of the stream: one test at a time.
+    let _one = common::serial();
+    let cases = [
+        ("depth", HostEngine::Coroutines, depth()),
+        ("depth", HostEngine::WorkItemLoops, depth()),
+        (
+            "depth_after_barrier",
+            HostEngine::Coroutines,
+            depth_after_barrier(),
+        ),
+        (
+            "depth_after_barrier",
+            HostEngine::WorkItemLoops,
+            depth_after_barrier(),
+        ),
+    ];
+    for (name, engine, k) in cases {
+        let k = &k.with_engine(engine);
+        // Shallow recursion runs and gives the depth.
+        let shallow = run(k, 100).unwrap();
+        assert_eq!(k.last_engine(), Some(engine), "{name}");
+        assert_eq!(shallow, (100..164).collect::<Vec<u32>>(), "{name}");
+        // A billion levels cannot fit any stack: a fault, not a crash.
+        expect_overflow(run(k, 1_000_000_000), name);
+        // The runtime is usable afterwards: same kernel, same engine.
+        assert_eq!(run(k, 7).unwrap()[63], 70, "{name} after the fault");
+    }
+}
+
+#[test]
+fn the_fault_leaves_no_stack_or_memory_behind() {
+    if sim_only() {
+        return;
+    }
+    // Faults are reported at the next synchronisation of the stream: one test at a time.
+    let _one = common::serial();
+    // Many faulting launches in a row: each unwinds its threads and returns their stacks;
+    // a leak of stacks or device memory would show as an allocation failure or a crash.
+    let k = depth_after_barrier();
+    for _ in 0..20 {
+        expect_overflow(run(&k, u32::MAX / 2), "depth_after_barrier");
+    }
+    assert_eq!(run(&k, 3).unwrap()[0], 3);
+}
+
+#[test]
+fn closure_kernels_call_the_check_in_their_recursive_helpers() {
+    if sim_only() {
+        return;
+    }
+    // Faults are reported at the next synchronisation of the stream: one test at a time.
+    let _one = common::serial();
+    fn down(n: u64) -> u64 {
+        check_stack();
+        let frame = std::hint::black_box([n; 32]);
+        if frame[0] == 0 {
+            0
+        } else {
+            1 + down(frame[1] - 1)
+        }
+    }
+    for options in [
+        ExecOptions {
+            fast_path: true,
+            parallel: true,
+        },
+        ExecOptions {
+            fast_path: false,
+            parallel: false,
+        },
+    ] {
+        let cfg = LaunchConfig::new(3, 16);
+        let err = run_grid_with("down", &cfg, &options, |t| {
+            if t.block_idx().x == 1 && t.thread_idx().x == 5 {
+                down(u64::MAX);
+            }
+        })
+        .unwrap_err();
+        let (block, thread, message) = common::fault(Err(err));
+        assert_eq!((block, thread), ([1, 0, 0], [5, 0, 0]), "{options:?}");
+        assert!(message.contains("stack overflow"), "{message}");
+        assert!(message.contains(&STACK_MARGIN.to_string()), "{message}");
+        run_grid_with("down", &cfg, &options, |_| assert_eq!(down(100), 100)).unwrap();
+    }
+}
