@@ -161,3 +161,73 @@ fn closure_kernels_call_the_check_in_their_recursive_helpers() {
         run_grid_with("down", &cfg, &options, |_| assert_eq!(down(100), 100)).unwrap();
     }
 }
+
+/// Set in the child process of the test below: which path overflows.
+const OVERFLOW_CHILD: &str = "RUMBA_TEST_STACK_OVERFLOW_CHILD";
+
+/// A closure kernel whose thread (5, 0, 0) of block (1, 0, 0) puts `N` bytes on its stack.
+fn big_frame<const N: usize>(options: &ExecOptions) -> rumba::Result<()> {
+    run_grid_with("big_frame", &LaunchConfig::new(3, 16), options, |t| {
+        if t.block_idx().x == 1 && t.thread_idx().x == 5 {
+            fill::<N>();
+        }
+    })
+}
+
+/// A frame of `N` bytes (out of line: the kernel's own frame stays small for other threads).
+#[inline(never)]
+fn fill<const N: usize>() {
+    let frame = std::hint::black_box([7u8; N]);
+    std::hint::black_box(&frame);
+}
+
+#[test]
+fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts() {
+    // In the child: overflow without a check, on a coroutine stack (a 1 MiB frame, four times
+    // the coroutine stack) or on the worker's own stack (the fast path's plain loop; 64 MiB,
+    // more than any thread stack here).
+    match std::env::var(OVERFLOW_CHILD).as_deref() {
+        Ok("coroutine") => {
+            let serial = ExecOptions {
+                fast_path: false,
+                parallel: false,
+            };
+            let r = big_frame::<{ 1 << 20 }>(&serial);
+            println!("CHILD-SURVIVED {r:?}");
+            return;
+        }
+        Ok("plain") => {
+            let r = big_frame::<{ 64 << 20 }>(&ExecOptions::default());
+            println!("CHILD-SURVIVED {r:?}");
+            return;
+        }
+        _ => {}
+    }
+    if sim_only() {
+        return;
+    }
+    for path in ["coroutine", "plain"] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts",
+                "--nocapture",
+            ])
+            .env(OVERFLOW_CHILD, path)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(!out.status.success(), "{path}: {stdout}");
+        assert!(!stdout.contains("CHILD-SURVIVED"), "{path}: {stdout}");
+        let expected =
+            "rumba: kernel `big_frame` overflowed its stack in block (1, 0, 0), thread (5, 0, 0)";
+        assert!(
+            stderr.contains(expected),
+            "{path}: {}\n{stderr}",
+            out.status
+        );
+    }
+}

@@ -202,6 +202,7 @@ impl<'r> CoroSet<'r> {
         };
         let resumed = {
             let _floor = stack::enter(co.floor);
+            super::overflow::thread(tid as u32);
             co.co.resume(input)
         };
         let step = match resumed {

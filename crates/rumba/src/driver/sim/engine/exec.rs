@@ -174,6 +174,7 @@ pub(crate) fn schedule(
         // Kernel code on this thread's own stack (the fast path's plain loop, work-item loops)
         // is checked against that stack's floor; coroutines switch to their own.
         let _floor = super::stack::enter_own();
+        let _running = super::overflow::running(kernel_name, block_idx, config.block);
         let ran = crate::unwind::catch(|| run_block(block_idx)).unwrap_or_else(|panic| {
             Err((
                 0,
@@ -402,6 +403,7 @@ where
         while t < n {
             let ran = catch_unwind(AssertUnwindSafe(|| {
                 while t < n {
+                    super::overflow::thread(t);
                     local.reset();
                     let ctx = ThreadCtx {
                         block: info,

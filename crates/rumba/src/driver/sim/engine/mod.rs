@@ -30,6 +30,7 @@
 //! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
 //! | `shared`, `local` | shared and local memory arenas |
 //! | `stack` | stack checks: running out of stack is a fault, not a crash |
+//! | `overflow` | an unchecked overflow names kernel, block and thread before the process aborts |
 //! | `buf` | zeroed, aligned raw buffers behind the arenas |
 //! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
 //! | `view` | [`View`]: n-d, bounds-checked element access |
@@ -77,6 +78,7 @@ mod dim;
 pub mod exec;
 mod fault;
 mod local;
+mod overflow;
 mod shape;
 mod shared;
 mod stack;

@@ -97,6 +97,12 @@ fn overflowing(floor: usize) -> ! {
     ))
 }
 
+/// The floor of the stack kernel code runs on now (0: unknown). A plain thread-local load, so
+/// the overflow reporter's signal handler may call it.
+pub(crate) fn current_floor() -> usize {
+    FLOOR.with(Cell::get)
+}
+
 /// Makes `floor` the current floor until the returned guard is dropped (which restores the
 /// previous one). The engine calls it with a coroutine's floor around each resumption.
 pub(crate) fn enter(floor: usize) -> Restore {

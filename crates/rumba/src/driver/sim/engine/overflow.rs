@@ -1,0 +1,318 @@
+//! The last word on a stack overflow that no [`check_stack`](super::check_stack) caught: the
+//! process still ends, but it says which kernel, block and thread did it.
+//!
+//! A closure kernel is arbitrary Rust, and Rust code cannot be abandoned safely at an arbitrary
+//! instruction — it may hold a lock, or be half-way through the allocator or a thread-local
+//! structure its OS thread goes on using — so an overflow that reaches a stack's guard page
+//! cannot become a fault the program continues after (`#[rumba::device]` recursion never gets
+//! there: it is checked, see [`stack`](super::stack)). Without this module that crash is a bare
+//! "Segmentation fault" (the guard pages of coroutine stacks are not the thread's own, so the
+//! standard library's overflow message does not recognise them). With it, a `SIGSEGV`/`SIGBUS`
+//! whose address lies just below the bottom of the stack a kernel is running on prints
+//!
+//! ```text
+//! rumba: kernel `big_frame` overflowed its stack in block (1, 0, 0), thread (5, 0, 0) …
+//! ```
+//!
+//! and aborts. Every other fault goes to the handler that was installed before (the standard
+//! library's, or the default action), unchanged.
+//!
+//! The handler is installed once, when the first grid is scheduled, on the alternate signal
+//! stack that the standard library gives every thread it starts (a thread without one gets a
+//! small one here). It reads only thread-locals with constant initialisers (plain loads) and
+//! calls only `write(2)` and `abort(3)`, both async-signal-safe.
+//!
+//! Touches the process's `SIGSEGV` and `SIGBUS` dispositions, each kernel thread's alternate
+//! signal stack, and thread-locals.
+
+use std::cell::Cell;
+
+use super::dim::Dim3;
+use super::stack::{STACK_MARGIN, current_floor};
+
+/// What a thread is running now, for the message. Plain data: the handler only loads it.
+#[derive(Clone, Copy)]
+struct Running {
+    kernel: *const u8,
+    kernel_len: usize,
+    block: Dim3,
+    block_dim: Dim3,
+    /// Linear id of the thread running now, `u32::MAX` when the engine does not track it (a
+    /// block body of the work-item-loop engine).
+    thread: u32,
+}
+
+const IDLE: Running = Running {
+    kernel: std::ptr::null(),
+    kernel_len: 0,
+    block: Dim3 { x: 0, y: 0, z: 0 },
+    block_dim: Dim3 { x: 1, y: 1, z: 1 },
+    thread: u32::MAX,
+};
+
+thread_local! {
+    static RUNNING: Cell<Running> = const { Cell::new(IDLE) };
+}
+
+/// Records that this thread runs block `block` of `kernel` (whose blocks are `block_dim`) until
+/// the guard drops, installing the handler on first use.
+pub(crate) fn running(kernel: &str, block: Dim3, block_dim: Dim3) -> Restore {
+    install();
+    let now = Running {
+        kernel: kernel.as_ptr(),
+        kernel_len: kernel.len(),
+        block,
+        block_dim,
+        thread: u32::MAX,
+    };
+    Restore(RUNNING.with(|r| r.replace(now)))
+}
+
+/// Records that linear thread `t` of the current block runs now.
+#[inline(always)]
+pub(crate) fn thread(t: u32) {
+    RUNNING.with(|r| {
+        let mut now = r.get();
+        now.thread = t;
+        r.set(now);
+    });
+}
+
+/// Restores what the thread ran before, when dropped.
+pub(crate) struct Restore(Running);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        RUNNING.with(|r| r.set(self.0));
+    }
+}
+
+/// How far from a stack's bottom a fault still counts as that stack's overflow: the guard page
+/// (or pages), wherever the platform reports them, and the frame that jumped into them.
+const GUARD_SLACK: usize = 64 * 1024;
+
+#[cfg(unix)]
+pub(crate) use unix::install;
+
+/// No reporter on this platform: an overflow is whatever the platform makes of it.
+#[cfg(not(unix))]
+pub(crate) fn install() {}
+
+#[cfg(unix)]
+mod unix {
+    use std::sync::{Once, OnceLock};
+
+    use super::*;
+
+    static INSTALL: Once = Once::new();
+    static PREVIOUS_SEGV: OnceLock<libc::sigaction> = OnceLock::new();
+    static PREVIOUS_BUS: OnceLock<libc::sigaction> = OnceLock::new();
+
+    thread_local! {
+        static ALTSTACK_CHECKED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Installs the handler (once per process) and makes sure this thread has an alternate
+    /// signal stack (once per thread).
+    pub(crate) fn install() {
+        INSTALL.call_once(|| {
+            for (sig, slot) in [
+                (libc::SIGSEGV, &PREVIOUS_SEGV),
+                (libc::SIGBUS, &PREVIOUS_BUS),
+            ] {
+                // SAFETY: a zeroed `sigaction` is a valid value to fill in; the mask is then
+                // initialised by `sigemptyset`.
+                let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+                action.sa_sigaction = on_fault as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                // SAFETY: `action.sa_mask` is a valid, writable `sigset_t`.
+                unsafe { libc::sigemptyset(&mut action.sa_mask) };
+                // SAFETY: as above, a zeroed `sigaction` is a valid out-value.
+                let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+                // SAFETY: `action` is fully initialised and `on_fault` has the `SA_SIGINFO`
+                // signature; `old` is writable.
+                if unsafe { libc::sigaction(sig, &action, &mut old) } == 0 {
+                    let _ = slot.set(old);
+                }
+            }
+        });
+        if !ALTSTACK_CHECKED.with(|c| c.replace(true)) {
+            ensure_altstack();
+        }
+    }
+
+    /// Gives this thread an alternate signal stack if it has none (the standard library gives
+    /// one to every thread it starts; threads started otherwise may lack it). It is never
+    /// freed: the kernel might deliver a signal on it until the thread ends.
+    fn ensure_altstack() {
+        // SAFETY: a zeroed `stack_t` is a valid out-value.
+        let mut old: libc::stack_t = unsafe { std::mem::zeroed() };
+        // SAFETY: a null new stack only queries; `old` is writable.
+        if unsafe { libc::sigaltstack(std::ptr::null(), &mut old) } != 0
+            || old.ss_flags & libc::SS_DISABLE == 0
+        {
+            return;
+        }
+        let size = (libc::SIGSTKSZ).max(64 * 1024);
+        // SAFETY: an anonymous private mapping with no address hint; the result is checked.
+        let mem = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if mem == libc::MAP_FAILED {
+            return;
+        }
+        let stack = libc::stack_t {
+            ss_sp: mem,
+            ss_flags: 0,
+            ss_size: size,
+        };
+        // SAFETY: `stack` describes the mapping just made, which is never unmapped.
+        unsafe { libc::sigaltstack(&stack, std::ptr::null_mut()) };
+    }
+
+    extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler.
+        let addr = unsafe { (*info).si_addr() } as usize;
+        let floor = current_floor();
+        let now = RUNNING.with(Cell::get);
+        if floor != 0 && !now.kernel.is_null() {
+            let bottom = floor - STACK_MARGIN;
+            // `bottom` is the guard's start on a coroutine stack, just above it on a thread's
+            // own stack (where the guard's place is not reported exactly): look both ways.
+            if addr.abs_diff(bottom) < GUARD_SLACK {
+                report(&now);
+                // SAFETY: `abort` is async-signal-safe and does not return.
+                unsafe { libc::abort() };
+            }
+        }
+        chain(sig, info, ctx);
+    }
+
+    /// Passes a fault that is not a kernel's overflow to the handler installed before.
+    fn chain(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+        let previous = if sig == libc::SIGBUS {
+            PREVIOUS_BUS.get()
+        } else {
+            PREVIOUS_SEGV.get()
+        };
+        match previous.map(|p| (p.sa_sigaction, p.sa_flags)) {
+            Some((f, flags)) if f != libc::SIG_DFL && f != libc::SIG_IGN => {
+                if flags & libc::SA_SIGINFO != 0 {
+                    // SAFETY: installed with `SA_SIGINFO`, so it has this signature; the
+                    // arguments are the ones the kernel gave us.
+                    let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                        unsafe { std::mem::transmute(f) };
+                    f(sig, info, ctx);
+                } else {
+                    // SAFETY: installed without `SA_SIGINFO`: a plain one-argument handler.
+                    let f: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(f) };
+                    f(sig);
+                }
+            }
+            _ => {
+                // The default action: restore it and return, so the faulting instruction runs
+                // again and the signal kills the process as it would have without us.
+                // SAFETY: a zeroed `sigaction` with `SIG_DFL` (0) is the default disposition.
+                let mut dfl: libc::sigaction = unsafe { std::mem::zeroed() };
+                dfl.sa_sigaction = libc::SIG_DFL;
+                // SAFETY: `dfl` is a valid disposition; `sigaction` is async-signal-safe.
+                unsafe { libc::sigaction(sig, &dfl, std::ptr::null_mut()) };
+            }
+        }
+    }
+
+    /// Writes the message with `write(2)` only.
+    fn report(now: &Running) {
+        // SAFETY: `kernel`/`kernel_len` come from a `&str` that outlives the block being run
+        // (the launch borrows it), and this thread is inside that block.
+        let kernel = unsafe { std::slice::from_raw_parts(now.kernel, now.kernel_len) };
+        let mut msg = Message::default();
+        msg.put(b"\nrumba: kernel `");
+        msg.put(kernel);
+        msg.put(b"` overflowed its stack in block ");
+        msg.dim(now.block);
+        if now.thread != u32::MAX {
+            msg.put(b", thread ");
+            msg.dim(Dim3::from_linear(u64::from(now.thread), now.block_dim));
+        }
+        msg.put(
+            b". Rust code cannot be stopped safely at an arbitrary instruction, so the process \
+              aborts. Call rumba::kernel::check_stack() in recursive code (it faults instead), \
+              and keep large arrays in local or shared memory, not on the stack.\n",
+        );
+        msg.flush();
+    }
+
+    /// A fixed buffer written with `write(2)` when full and at the end.
+    struct Message {
+        buf: [u8; 512],
+        len: usize,
+    }
+
+    impl Default for Message {
+        fn default() -> Self {
+            Message {
+                buf: [0; 512],
+                len: 0,
+            }
+        }
+    }
+
+    impl Message {
+        fn put(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                if self.len == self.buf.len() {
+                    self.flush();
+                }
+                self.buf[self.len] = b;
+                self.len += 1;
+            }
+        }
+
+        fn number(&mut self, mut n: u32) {
+            let mut digits = [0u8; 10];
+            let mut k = digits.len();
+            loop {
+                k -= 1;
+                digits[k] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            self.put(&digits[k..]);
+        }
+
+        fn dim(&mut self, d: Dim3) {
+            self.put(b"(");
+            self.number(d.x);
+            self.put(b", ");
+            self.number(d.y);
+            self.put(b", ");
+            self.number(d.z);
+            self.put(b")");
+        }
+
+        fn flush(&mut self) {
+            let mut done = 0;
+            while done < self.len {
+                // SAFETY: writes initialised bytes of `buf` to stderr; `write` is
+                // async-signal-safe.
+                let n =
+                    unsafe { libc::write(2, self.buf[done..].as_ptr().cast(), self.len - done) };
+                if n <= 0 {
+                    break;
+                }
+                done += n as usize;
+            }
+            self.len = 0;
+        }
+    }
+}
