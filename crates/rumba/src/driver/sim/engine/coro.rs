@@ -20,8 +20,11 @@ use super::fault::{Unwound, describe};
 use super::stack;
 
 /// Size of each coroutine stack in bytes. Stacks are mapped lazily by the OS, so only the pages
-/// a kernel touches cost memory; a guard page below each stack turns an overflow into a crash
-/// rather than corruption.
+/// a kernel touches cost memory. Kernel code may use all but the last
+/// [`STACK_MARGIN`](crate::kernel::STACK_MARGIN) bytes: [`check_stack`](crate::kernel::check_stack)
+/// (which recursive `#[rumba::device]` functions call) faults below that; an overflow that
+/// skips every check reaches the guard page below the stack, and the process aborts with a
+/// message naming kernel, block and thread, never corrupting memory.
 ///
 /// ```
 /// assert_eq!(rumba::kernel::COROUTINE_STACK_SIZE, 256 * 1024);
