@@ -42,6 +42,17 @@ fn depth_after_barrier(t: &Thread, base: u32, out: &mut Arr<u32>) {
     }
 }
 
+/// A 1 MiB per-thread array: local memory, never the stack.
+#[kernel]
+fn big_local(t: &Thread, out: &mut Arr<f32>) {
+    let l = t.local_array::<f32>(262_144);
+    let i = t.grid1();
+    l[262_143] = i as f32;
+    if i < out.len() {
+        out[i] = l[262_143];
+    }
+}
+
 fn sim_only() -> bool {
     common::sim_only("recursion is not part of the kernel language on GPUs (OpenCL C refuses it)")
 }
@@ -230,4 +241,27 @@ fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts
             out.status
         );
     }
+}
+
+#[test]
+fn a_megabyte_local_array_is_a_fault_naming_the_local_memory_limit() {
+    // A kernel's arrays live in local memory, whose per-thread size is checked: a 1 MiB array
+    // is a fault on every backend's simulator form, not a stack overflow.
+    if sim_only() {
+        return;
+    }
+    let _one = common::serial();
+    let out = rumba::device_array::<f32, _>(64, Order::C).unwrap();
+    let r = big_local()
+        .configure(2, 32)
+        .launch((&out,))
+        .and_then(|()| out.copy_to_host().map(drop));
+    let (block, _, message) = common::fault(r);
+    assert_eq!(block, [0, 0, 0]);
+    assert!(
+        message.contains("does not fit") && message.contains("bytes of local memory per thread"),
+        "{message}"
+    );
+    // Usable afterwards.
+    assert_eq!(run(&depth(), 1).unwrap()[0], 1);
 }
