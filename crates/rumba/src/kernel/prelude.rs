@@ -40,6 +40,13 @@
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
 //!
+//! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
+//! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the
+//! old value. NaN follows Numba's `cuda.atomic`: `atomic_max` / `atomic_min` keep a NaN already
+//! stored and ignore a NaN operand (like Python's `max`), `atomic_nanmax` / `atomic_nanmin` treat
+//! NaN as missing data (like NumPy's `nanmax`); equal values (`-0.0` against `0.0` too) keep the
+//! stored one. The table: [`atomics`](crate::kernel::atomics).
+//!
 //! Integer arithmetic wraps (release-Rust semantics) on every target; integer division by zero
 //! and `MIN / -1`, out-of-bounds indices and failed `assert!`s are kernel faults naming kernel,
 //! block and thread. Kernels must be declared at module level.
