@@ -1,5 +1,5 @@
 //! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`,
-//! `kernel_atomics`, and the few that `devices.rs` and `host_grained.rs` launch), written once
+//! `kernel_atomics`, `kernel_types`, and the few that `devices.rs` and `host_grained.rs` launch), written once
 //! with `#[rumba::kernel]` so the same tests run on the simulator, on OpenCL (PoCL in CI) and on
 //! CUDA. Shared with `nvrtc.rs`, which compiles every generated CUDA source here.
 #![allow(dead_code)]
@@ -8,6 +8,7 @@ pub mod atomics;
 pub mod behaviour;
 pub mod constant;
 pub mod launch;
+pub mod types;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in this module.
 pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -26,6 +27,9 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         atomics::extreme_f64,
         atomics::returns_old,
         atomics::extreme_shared,
+        types::shared_bool,
+        types::not_bool,
+        types::bool_copy_count,
         launch::shared_sizes,
         launch::fill_then_read,
         launch::shared2d,
