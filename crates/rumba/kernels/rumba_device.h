@@ -215,7 +215,23 @@ template <typename T, typename F> __device__ __forceinline__ T rb_rmw(T* p, F op
     return rb_word<T>::from(old);
 }
 
-// The atomic operations on one element (CUDA semantics; float min/max treat NaN as missing).
+// *p = v if due(*p), as a compare-and-swap loop on the bits (no write when not due); returns the
+// old value.
+template <typename T, typename F> __device__ __forceinline__ T rb_store_if(T* p, T v, F due) {
+    typedef typename rb_word<T>::W W;
+    W* q = (W*)p;
+    W old = *(volatile W*)q, seen;
+    while (due(rb_word<T>::from(old))) {
+        seen = old;
+        old = atomicCAS(q, seen, rb_word<T>::to(v));
+        if (old == seen) break;
+    }
+    return rb_word<T>::from(old);
+}
+
+// The atomic operations on one element (CUDA semantics). Float min / max follow Numba's
+// cuda.atomic.min / max: a NaN already stored stays and a NaN operand changes nothing; nanmin /
+// nanmax treat NaN as missing data (a stored NaN is replaced, a NaN operand changes nothing).
 template <typename T> __device__ __forceinline__ T rb_do_add(T* p, T v) { return rb_rmw(p, [=](T x) { return (T)(x + v); }); }
 __device__ __forceinline__ int rb_do_add(int* p, int v) { return atomicAdd(p, v); }
 __device__ __forceinline__ unsigned int rb_do_add(unsigned int* p, unsigned int v) { return atomicAdd(p, v); }
@@ -232,15 +248,21 @@ __device__ __forceinline__ int rb_do_min(int* p, int v) { return atomicMin(p, v)
 __device__ __forceinline__ unsigned int rb_do_min(unsigned int* p, unsigned int v) { return atomicMin(p, v); }
 __device__ __forceinline__ rb_u64 rb_do_min(rb_u64* p, rb_u64 v) { return atomicMin(p, v); }
 __device__ __forceinline__ long long rb_do_min(long long* p, long long v) { return atomicMin(p, v); }
-__device__ __forceinline__ float rb_do_min(float* p, float v) { return rb_rmw(p, [=](float x) { return fminf(x, v); }); }
-__device__ __forceinline__ double rb_do_min(double* p, double v) { return rb_rmw(p, [=](double x) { return fmin(x, v); }); }
+__device__ __forceinline__ float rb_do_min(float* p, float v) { return rb_store_if(p, v, [=](float x) { return v < x; }); }
+__device__ __forceinline__ double rb_do_min(double* p, double v) { return rb_store_if(p, v, [=](double x) { return v < x; }); }
 template <typename T> __device__ __forceinline__ T rb_do_max(T* p, T v) { return rb_rmw(p, [=](T x) { return v > x ? v : x; }); }
 __device__ __forceinline__ int rb_do_max(int* p, int v) { return atomicMax(p, v); }
 __device__ __forceinline__ unsigned int rb_do_max(unsigned int* p, unsigned int v) { return atomicMax(p, v); }
 __device__ __forceinline__ rb_u64 rb_do_max(rb_u64* p, rb_u64 v) { return atomicMax(p, v); }
 __device__ __forceinline__ long long rb_do_max(long long* p, long long v) { return atomicMax(p, v); }
-__device__ __forceinline__ float rb_do_max(float* p, float v) { return rb_rmw(p, [=](float x) { return fmaxf(x, v); }); }
-__device__ __forceinline__ double rb_do_max(double* p, double v) { return rb_rmw(p, [=](double x) { return fmax(x, v); }); }
+__device__ __forceinline__ float rb_do_max(float* p, float v) { return rb_store_if(p, v, [=](float x) { return x < v; }); }
+__device__ __forceinline__ double rb_do_max(double* p, double v) { return rb_store_if(p, v, [=](double x) { return x < v; }); }
+template <typename T> __device__ __forceinline__ T rb_do_nanmin(T* p, T v) { return rb_do_min(p, v); }
+__device__ __forceinline__ float rb_do_nanmin(float* p, float v) { return rb_store_if(p, v, [=](float x) { return v == v && (x != x || v < x); }); }
+__device__ __forceinline__ double rb_do_nanmin(double* p, double v) { return rb_store_if(p, v, [=](double x) { return v == v && (x != x || v < x); }); }
+template <typename T> __device__ __forceinline__ T rb_do_nanmax(T* p, T v) { return rb_do_max(p, v); }
+__device__ __forceinline__ float rb_do_nanmax(float* p, float v) { return rb_store_if(p, v, [=](float x) { return v == v && (x != x || x < v); }); }
+__device__ __forceinline__ double rb_do_nanmax(double* p, double v) { return rb_store_if(p, v, [=](double x) { return v == v && (x != x || x < v); }); }
 template <typename T> __device__ __forceinline__ T rb_do_and(T* p, T v) { return rb_word<T>::from(atomicAnd((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
 template <typename T> __device__ __forceinline__ T rb_do_or(T* p, T v) { return rb_word<T>::from(atomicOr((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
 template <typename T> __device__ __forceinline__ T rb_do_xor(T* p, T v) { return rb_word<T>::from(atomicXor((typename rb_word<T>::W*)p, rb_word<T>::to(v))); }
@@ -276,6 +298,14 @@ template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_arr
 template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
     T* p = rb_at(a, i0, f, site);
     return p ? rb_do_max(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_nanmin(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, f, site);
+    return p ? rb_do_nanmax(p, v) : T();
 }
 template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
     T* p = rb_at(a, i0, f, site);
@@ -329,6 +359,14 @@ template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_arr
     T* p = rb_at(a, i0, i1, f, site);
     return p ? rb_do_max(p, v) : T();
 }
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_nanmin(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, f, site);
+    return p ? rb_do_nanmax(p, v) : T();
+}
 template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
     T* p = rb_at(a, i0, i1, f, site);
     return p ? rb_do_and(p, v) : T();
@@ -380,6 +418,14 @@ template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_arr
 template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
     T* p = rb_at(a, i0, i1, i2, f, site);
     return p ? rb_do_max(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_nanmin(p, v) : T();
+}
+template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
+    T* p = rb_at(a, i0, i1, i2, f, site);
+    return p ? rb_do_nanmax(p, v) : T();
 }
 template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
     T* p = rb_at(a, i0, i1, i2, f, site);

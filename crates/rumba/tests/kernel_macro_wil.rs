@@ -490,9 +490,9 @@ fn the_constructs_corpus_agrees_on_both_engines() {
             [1, 1, 1],
             [16, 1, 1],
             vec![
-                HostArg::zeros::<u32>(11),
+                HostArg::zeros::<u32>(13),
                 HostArg::zeros::<i64>(2),
-                HostArg::zeros::<f32>(4)
+                HostArg::zeros::<f32>(6)
             ]
         ),
     ];

@@ -52,7 +52,8 @@ pub enum Need {
     IntOrBool,
     /// A scalar (operands of `as`, comparisons).
     Scalar,
-    /// An element type with atomic add/sub/min/max/exch/cas (i32 u32 i64 u64 f32 f64).
+    /// An element type with atomic add/sub/min/max/nanmin/nanmax/exch/cas (i32 u32 i64 u64 f32
+    /// f64).
     AtomicValue,
     /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64).
     AtomicInt,

@@ -461,10 +461,14 @@ pub enum AtomicOp {
     Add,
     /// `atomic_sub`
     Sub,
-    /// `atomic_min`
+    /// `atomic_min`: Numba's `atomic.min` (a stored NaN stays, a NaN operand changes nothing)
     Min,
-    /// `atomic_max`
+    /// `atomic_max`: Numba's `atomic.max` (a stored NaN stays, a NaN operand changes nothing)
     Max,
+    /// `atomic_nanmin`: NaN is missing data
+    NanMin,
+    /// `atomic_nanmax`: NaN is missing data
+    NanMax,
     /// `atomic_and`
     And,
     /// `atomic_or`
@@ -489,6 +493,8 @@ impl AtomicOp {
             AtomicOp::Sub => "sub",
             AtomicOp::Min => "min",
             AtomicOp::Max => "max",
+            AtomicOp::NanMin => "nanmin",
+            AtomicOp::NanMax => "nanmax",
             AtomicOp::And => "and",
             AtomicOp::Or => "or",
             AtomicOp::Xor => "xor",

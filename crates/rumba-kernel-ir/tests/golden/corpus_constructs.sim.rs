@@ -267,13 +267,18 @@ fn body() {
     g.atomic_cas(8usize, 0u32, i);
     g.atomic_inc(9usize, 16u32);
     g.atomic_dec(10usize, 16u32);
+    g.atomic_nanmax(11usize, i);
+    g.atomic_nanmin(12usize, i);
     s64.atomic_add(0usize, (-1i64));
     s64.atomic_max(1usize, ((i) as i64));
     f.atomic_add(0usize, 1.5f32);
     f.atomic_min(1usize, 0.5f32);
     f.atomic_exch(2usize, 2f32);
     f.atomic_cas(3usize, 0f32, 1f32);
+    f.atomic_nanmax(4usize, ((i) as f32));
+    f.atomic_nanmin(5usize, (-((i) as f32)));
     sh.atomic_add(0usize, 1i32);
+    sh.atomic_nanmax(1usize, ((i) as i32));
 }
 // local i: varying
 // live across barriers: []

@@ -28,7 +28,11 @@
 //! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
 //! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
 //! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
-//! results agree bit for bit); they have no atomics, casts or math methods. The body uses `let` (with flat tuple
+//! results agree bit for bit); they have no atomics, casts or math methods. A `bool` array
+//! element (argument, shared or local) is one byte: read as `byte != 0`, stored as 0 or 1 (the
+//! simulator's views hold [`DeviceBool`](crate::kernel::DeviceBool), CUDA C and OpenCL C an
+//! `unsigned char` / `uchar`), so host arrays of `bool` only ever hold valid values;
+//! `&ConstArr<bool>` is not supported. `half::f16` elements are not supported yet. The body uses `let` (with flat tuple
 //! patterns and annotations), arithmetic / bitwise / comparison / logical operators, `as`,
 //! `if` (also as a value), `for` over `a..b`, `a..=b`, `(a..b).step_by(k)`, `while`, `loop`,
 //! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / `a[(i, j, k)]` with
@@ -39,6 +43,13 @@
 //! powi floor ceil round mul_add is_nan wrapping_*`, consts by path and calls of
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
+//!
+//! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
+//! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the
+//! old value. NaN follows Numba's `cuda.atomic`: `atomic_max` / `atomic_min` keep a NaN already
+//! stored and ignore a NaN operand (like Python's `max`), `atomic_nanmax` / `atomic_nanmin` treat
+//! NaN as missing data (like NumPy's `nanmax`); equal values (`-0.0` against `0.0` too) keep the
+//! stored one. The table: [`atomics`](crate::kernel::atomics).
 //!
 //! Integer arithmetic wraps (release-Rust semantics) on every target; integer division by zero
 //! and `MIN / -1`, out-of-bounds indices and failed `assert!`s are kernel faults naming kernel,

@@ -139,7 +139,7 @@ fn and_or<T>(
     input: &Array1<T>,
 ) -> (Vec<i32>, Vec<i32>)
 where
-    T: rumba::array::element::Element + bytemuck::Pod,
+    T: rumba::kernel::KernelElement,
 {
     let n = input.len();
     let (mut a, mut o) = (Array1::from_elem(n, -1), Array1::from_elem(n, -1));
@@ -155,7 +155,7 @@ fn syncthreads_and_or_for_i16_i32_i64() {
     start();
     fn check<T>(kernel: Kernel<(Arr<T>, Arr<i32>, Arr<i32>)>)
     where
-        T: rumba::array::element::Element + bytemuck::Pod + From<i8>,
+        T: rumba::kernel::KernelElement + From<i8>,
     {
         let n = 100;
         let ones = Array1::from_elem(n, T::from(1));

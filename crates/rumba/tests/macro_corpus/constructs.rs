@@ -185,11 +185,16 @@ pub fn atomics_all(t: &Thread, g: &mut Arr<u32>, s64: &mut Arr<i64>, f: &mut Arr
     let _ = g.atomic_cas(8, 0, i);
     let _ = g.atomic_inc(9, 16);
     let _ = g.atomic_dec(10, 16);
+    let _ = g.atomic_nanmax(11, i);
+    let _ = g.atomic_nanmin(12, i);
     let _ = s64.atomic_add(0, -1);
     let _ = s64.atomic_max(1, i as i64);
     let _ = f.atomic_add(0, 1.5);
     let _ = f.atomic_min(1, 0.5);
     let _ = f.atomic_exch(2, 2.0);
     let _ = f.atomic_cas(3, 0.0, 1.0);
+    let _ = f.atomic_nanmax(4, i as f32);
+    let _ = f.atomic_nanmin(5, -(i as f32));
     let _ = sh.atomic_add(0, 1);
+    let _ = sh.atomic_nanmax(1, i as i32);
 }

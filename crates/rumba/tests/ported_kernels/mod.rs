@@ -1,12 +1,14 @@
-//! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`, and the
-//! few that `devices.rs` and `host_grained.rs` launch), written once with `#[rumba::kernel]` so the
-//! same tests run on the simulator, on OpenCL (PoCL in CI) and on CUDA. Shared with `nvrtc.rs`,
-//! which compiles every generated CUDA source here.
+//! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`,
+//! `kernel_atomics`, `kernel_types`, and the few that `devices.rs` and `host_grained.rs` launch), written once
+//! with `#[rumba::kernel]` so the same tests run on the simulator, on OpenCL (PoCL in CI) and on
+//! CUDA. Shared with `nvrtc.rs`, which compiles every generated CUDA source here.
 #![allow(dead_code)]
 
+pub mod atomics;
 pub mod behaviour;
 pub mod constant;
 pub mod launch;
+pub mod types;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in this module.
 pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -16,6 +18,18 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         };
     }
     src![
+        atomics::extremes_i32,
+        atomics::extremes_u32,
+        atomics::extremes_i64,
+        atomics::extremes_u64,
+        atomics::extremes_f32,
+        atomics::extremes_f64,
+        atomics::extreme_f64,
+        atomics::returns_old,
+        atomics::extreme_shared,
+        types::shared_bool,
+        types::not_bool,
+        types::bool_copy_count,
         launch::shared_sizes,
         launch::fill_then_read,
         launch::shared2d,

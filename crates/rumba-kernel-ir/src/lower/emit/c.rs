@@ -110,8 +110,23 @@ impl Printer<'_> {
         c_type(ty, self.target)
     }
 
+    /// The C element type of array `a`: a `bool` element is a byte (`unsigned char` / `uchar`;
+    /// OpenCL C allows no `bool` in buffers), read as `!= 0` and stored as 0 or 1.
     pub(super) fn elem_c(&self, a: &Array) -> String {
-        self.ty(&a.elem)
+        if a.elem.scalar() == Some(Scalar::Bool) {
+            Scalar::U8.c_name(self.target).to_string()
+        } else {
+            self.ty(&a.elem)
+        }
+    }
+
+    /// A load from array `a` as the kernel's value (a byte read as `bool`).
+    pub(super) fn loaded(&self, a: ArrayId, load: String) -> String {
+        if self.f.arrays[a].elem.scalar() == Some(Scalar::Bool) {
+            format!("({load} != 0)")
+        } else {
+            load
+        }
     }
 
     /// The type name of an array's view.
@@ -533,7 +548,7 @@ impl Printer<'_> {
                         let ety = self.ty(&value.ty);
                         self.line(&format!("{ety} {vn} = {v};"));
                         let i = names.join(", ");
-                        let cur = format!("{load}({arr_name}, {i}, {at})");
+                        let cur = self.loaded(*array, format!("{load}({arr_name}, {i}, {at})"));
                         let e = self.binary(op, &elem, &cur, &vn, site);
                         self.line(&format!("{store}({arr_name}, {i}, {e}, {at});"));
                         self.indent -= 1;

@@ -5,6 +5,9 @@
 //! `rumba_array<T, N>`. Accessors check every index in checked mode (the default; define
 //! `RUMBA_UNCHECKED` to drop the checks), record the first fault with `rb_oob` and skip the
 //! access. Float atomics and CUDA's bounded `inc` / `dec` are compare-and-swap loops on the bits.
+//! Float `min` / `max` / `nanmin` / `nanmax` follow Numba's NaN rules (see the simulator's
+//! atomics module): they read the element, return it unchanged when no store is due, and
+//! otherwise compare-and-swap the operand in, so the stored bits are always `old` or `v`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -150,12 +153,18 @@ fn atomic_body(op: &str, space: &str, elem: &str, s: Scalar, rank: usize) -> Str
             "    volatile {q}{bt}* q = (volatile {q}{bt}*){p};\n    {bt} old = *q, seen;\n    do {{\n        seen = old;\n        {elem} x = as_{ast}(seen);\n        old = {cmpxchg}(q, seen, as_{asb}(({elem})({new})));\n    }} while (old != seen);\n    return as_{ast}(old);\n"
         )
     };
+    // Store `v` while `keep(x)` is false for the element `x` (Numba's float min / max).
+    let store_unless = |when: &str| {
+        format!(
+            "    volatile {q}{bt}* q = (volatile {q}{bt}*){p};\n    {bt} old = *q, seen;\n    for (;;) {{\n        {elem} x = as_{ast}(old);\n        if (!({when})) return x;\n        seen = old;\n        old = {cmpxchg}(q, seen, as_{asb}(v));\n        if (old == seen) return x;\n    }}\n"
+        )
+    };
     let float = s.is_float();
     match op {
         "add" if !float => direct("atomic_add", "atom_add"),
         "sub" if !float => direct("atomic_sub", "atom_sub"),
-        "min" if !float => direct("atomic_min", "atom_min"),
-        "max" if !float => direct("atomic_max", "atom_max"),
+        "min" | "nanmin" if !float => direct("atomic_min", "atom_min"),
+        "max" | "nanmax" if !float => direct("atomic_max", "atom_max"),
         "and" => direct("atomic_and", "atom_and"),
         "or" => direct("atomic_or", "atom_or"),
         "xor" => direct("atomic_xor", "atom_xor"),
@@ -167,8 +176,10 @@ fn atomic_body(op: &str, space: &str, elem: &str, s: Scalar, rank: usize) -> Str
         ),
         "add" => cas_loop("x + v"),
         "sub" => cas_loop("x - v"),
-        "min" => cas_loop("fmin(x, v)"),
-        "max" => cas_loop("fmax(x, v)"),
+        "min" => store_unless("v < x"),
+        "max" => store_unless("x < v"),
+        "nanmin" => store_unless("!isnan(v) && (isnan(x) || v < x)"),
+        "nanmax" => store_unless("!isnan(v) && (isnan(x) || x < v)"),
         "inc" => cas_loop("(x >= v) ? 0 : x + 1"),
         "dec" => cas_loop("(x == 0 || x > v) ? v : x - 1"),
         _ => "    return 0;\n".into(),

@@ -111,9 +111,44 @@ pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
     }
 }
 
+/// The type a kernel's views hold for arrays of element type `ty`: `ty` itself, except `bool`,
+/// which device memory holds as `rumba::kernel::DeviceBool` (one byte, read as `!= 0`).
+pub fn elem_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
+    if is_bool(ty) {
+        quote!(#krate::kernel::DeviceBool)
+    } else {
+        ty_tokens(ty, krate)
+    }
+}
+
+/// Whether `ty` is `bool`.
+pub(crate) fn is_bool(ty: &Ty) -> bool {
+    ty.scalar() == Some(crate::target::Scalar::Bool)
+}
+
 impl R<'_> {
     pub(crate) fn ty(&self, ty: &Ty) -> TokenStream {
         ty_tokens(ty, self.k)
+    }
+
+    /// A load from array `a` as the kernel's value (a `DeviceBool` read as `bool`).
+    fn loaded(&self, a: ArrayId, load: TokenStream) -> TokenStream {
+        if is_bool(&self.f.arrays[a].elem) {
+            let k = self.k;
+            quote!(#k::kernel::DeviceBool::get(#load))
+        } else {
+            load
+        }
+    }
+
+    /// A value to store into array `a` (a `bool` stored as a `DeviceBool`).
+    fn to_store(&self, a: ArrayId, v: TokenStream) -> TokenStream {
+        if is_bool(&self.f.arrays[a].elem) {
+            let k = self.k;
+            quote!(#k::kernel::DeviceBool::new(#v))
+        } else {
+            v
+        }
     }
 
     pub(crate) fn block_inner(&self, b: &Block) -> TokenStream {
@@ -215,7 +250,7 @@ impl R<'_> {
             Stmt::ArrayDecl { array, span } => {
                 let a = &self.f.arrays[*array];
                 let name = &a.name;
-                let elem = self.ty(&a.elem);
+                let elem = elem_tokens(&a.elem, self.k);
                 let dims: Vec<TokenStream> = a
                     .dims
                     .iter()
@@ -270,17 +305,22 @@ impl R<'_> {
                     let i = self.index(idx);
                     let v = self.expr(value);
                     if op.is_none() {
-                        if let Some(set) = self.wil.and_then(|w| w.window_set(*array, v.clone())) {
+                        let sv = self.to_store(*array, v.clone());
+                        if let Some(set) = self.wil.and_then(|w| w.window_set(*array, sv)) {
                             return quote_spanned!(*span=> #set;);
                         }
                     }
                     match op {
-                        None => quote_spanned!(*span=> #a.set(#i, #v);),
+                        None => {
+                            let v = self.to_store(*array, v);
+                            quote_spanned!(*span=> #a.set(#i, #v);)
+                        }
                         Some(op) => {
                             let elem = self.f.arrays[*array].elem.clone();
                             let ety = self.ty(&value.ty);
-                            let cur = quote!(#a.get(__rumba_i));
+                            let cur = self.loaded(*array, quote!(#a.get(__rumba_i)));
                             let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
+                            let e = self.to_store(*array, e);
                             quote_spanned!(*span=> {
                                 let __rumba_i = #i;
                                 let __rumba_v: #ety = #v;
@@ -500,11 +540,11 @@ impl R<'_> {
             }
             ExprKind::Index { array, idx, .. } => {
                 if let Some(get) = self.wil.and_then(|w| w.window_get(*array, idx)) {
-                    return get;
+                    return self.loaded(*array, get);
                 }
                 let a = self.array(*array);
                 let i = self.index(idx);
-                quote_spanned!(span=> #a.get(#i))
+                self.loaded(*array, quote_spanned!(span=> #a.get(#i)))
             }
             ExprKind::Len(a) => {
                 let a = self.array(*a);

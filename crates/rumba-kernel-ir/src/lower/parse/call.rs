@@ -170,6 +170,8 @@ impl Cx {
             "sub" => AtomicOp::Sub,
             "min" => AtomicOp::Min,
             "max" => AtomicOp::Max,
+            "nanmin" => AtomicOp::NanMin,
+            "nanmax" => AtomicOp::NanMax,
             "and" => AtomicOp::And,
             "or" => AtomicOp::Or,
             "xor" => AtomicOp::Xor,
@@ -178,7 +180,7 @@ impl Cx {
             "inc" => AtomicOp::Inc,
             "dec" => AtomicOp::Dec,
             other => {
-                self.err(m.method.span(), format!("`atomic_{other}` does not exist: atomics are add sub min max and or xor exch cas inc dec"));
+                self.err(m.method.span(), format!("`atomic_{other}` does not exist: atomics are add sub min max nanmin nanmax and or xor exch cas inc dec"));
                 return self.placeholder(span);
             }
         };

@@ -19,6 +19,7 @@ use ndarray::{ArrayBase, Data, DataMut, Dimension};
 use num_complex::Complex;
 
 use super::constant::ConstArray;
+use super::elements::KernelElement;
 use super::params::{Arr, ConstArr, Param, Params, Scalar};
 use super::transfer::{HostTransfer, In, InOut, Out, count_to_device, count_to_host};
 use crate::array::DeviceArray;
@@ -179,7 +180,7 @@ pub trait LaunchArg<P: Param>: Prepare<P> {}
 /// ```
 pub trait LaunchArgs<P: Params>: PrepareAll<P> {}
 
-impl<T: Element + Pod, D: Dimension> Prepare<Arr<T>> for &DeviceArray<T, D> {
+impl<T: KernelElement, D: Dimension> Prepare<Arr<T>> for &DeviceArray<T, D> {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
     where
         Self: 'h,
@@ -187,9 +188,9 @@ impl<T: Element + Pod, D: Dimension> Prepare<Arr<T>> for &DeviceArray<T, D> {
         plan.device_array(self)
     }
 }
-impl<T: Element + Pod, D: Dimension> LaunchArg<Arr<T>> for &DeviceArray<T, D> {}
+impl<T: KernelElement, D: Dimension> LaunchArg<Arr<T>> for &DeviceArray<T, D> {}
 
-impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for In<&ArrayBase<S, D>> {
+impl<T: KernelElement, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for In<&ArrayBase<S, D>> {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
     where
         Self: 'h,
@@ -199,9 +200,9 @@ impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for In<&
         Ok(())
     }
 }
-impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for In<&ArrayBase<S, D>> {}
+impl<T: KernelElement, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for In<&ArrayBase<S, D>> {}
 
-impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for &ArrayBase<S, D> {
+impl<T: KernelElement, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for &ArrayBase<S, D> {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
     where
         Self: 'h,
@@ -209,9 +210,9 @@ impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> Prepare<Arr<T>> for &Arr
         In(self).prepare(plan)
     }
 }
-impl<T: Element + Pod, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for &ArrayBase<S, D> {}
+impl<T: KernelElement, S: Data<Elem = T>, D: Dimension> LaunchArg<Arr<T>> for &ArrayBase<S, D> {}
 
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
     for Out<&mut ArrayBase<S, D>>
 {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
@@ -223,12 +224,12 @@ impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
         Ok(())
     }
 }
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
     for Out<&mut ArrayBase<S, D>>
 {
 }
 
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
     for InOut<&mut ArrayBase<S, D>>
 {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
@@ -240,12 +241,12 @@ impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
         Ok(())
     }
 }
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
     for InOut<&mut ArrayBase<S, D>>
 {
 }
 
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
     for &mut ArrayBase<S, D>
 {
     fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
@@ -262,7 +263,7 @@ impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> Prepare<Arr<T>>
         }
     }
 }
-impl<T: Element + Pod, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
+impl<T: KernelElement, S: DataMut<Elem = T>, D: Dimension> LaunchArg<Arr<T>>
     for &mut ArrayBase<S, D>
 {
 }

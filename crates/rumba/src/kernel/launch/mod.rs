@@ -56,12 +56,14 @@
 
 mod args;
 mod constant;
+mod elements;
 mod kernel;
 mod params;
 mod transfer;
 
 pub use args::{LaunchArg, LaunchArgs};
 pub use constant::{ConstArray, ConstView, const_array_like};
+pub use elements::{DeviceBool, KernelElement};
 pub use kernel::{Kernel, Launcher};
 pub use params::{Arr, ConstArr, Param, Params, Scalar};
 pub use transfer::{AutoTransfers, HostTransfer, In, InOut, Out, auto_transfers};

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use bytemuck::Pod;
 use num_complex::Complex;
 
+use super::elements::KernelElement;
 use crate::array::element::Element;
 use crate::driver::{HostArg, HostArray};
 use crate::error::{Error, Result};
@@ -153,10 +154,10 @@ fn array_view<'v, T: Pod>(a: &HostArray<'v>, position: usize) -> Result<GlobalVi
         .map_err(|e| Error::InvalidArgument(format!("kernel argument {position}: {e}")))
 }
 
-impl<T: Element + Pod> Param for Arr<T> {
-    type View<'v> = GlobalView<'v, T>;
+impl<T: KernelElement> Param for Arr<T> {
+    type View<'v> = GlobalView<'v, T::Device>;
 
-    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+    fn view<'v>(arg: &HostArg<'v>, position: usize) -> Result<GlobalView<'v, T::Device>> {
         match arg {
             HostArg::Array(a) => array_view(a, position),
             HostArg::Scalar(_) => Err(wrong_kind(position, "an array")),

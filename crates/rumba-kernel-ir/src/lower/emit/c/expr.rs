@@ -254,11 +254,12 @@ impl Printer<'_> {
                 let load = self.accessor("ld", *array);
                 let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
                 let at = self.at(*site);
-                format!(
+                let load = format!(
                     "{load}({}, {}, {at})",
                     self.f.arrays[*array].c_name,
                     i.join(", ")
-                )
+                );
+                self.loaded(*array, load)
             }
             ExprKind::Len(a) | ExprKind::Shape(a, 0) => {
                 let u = Scalar::Usize.c_name(target);

@@ -33,7 +33,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::Options;
-use crate::lower::emit::rust::ty_tokens;
+use crate::lower::emit::rust::{elem_tokens, ty_tokens};
 use crate::lower::ir::*;
 use body::{Body, array_ident, context_ident, is_bool, local_ident, usize_lit};
 use plan::{Plan, Reach, Storage, normalise};
@@ -80,7 +80,8 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
             Param::Thread(_) => continue,
             Param::Array(a) => {
                 let arr = &f.arrays[*a];
-                let (n, elem) = (array_ident(f, *a), ty_tokens(&arr.elem, k));
+                let (n, elem) = (array_ident(f, *a), elem_tokens(&arr.elem, k));
+                let arr_elem = ty_tokens(&arr.elem, k);
                 let rank = usize_lit(arr.rank);
                 match plan.reach[*a] {
                     Reach::Input => {
@@ -103,7 +104,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                     _ => {
                         body_params.push(quote!(#n: &#k::kernel::GlobalView<'_, #elem>));
                         rebind.push(quote!(let #n = *#n;));
-                        build.push(quote!(let #n = <#k::kernel::Arr<#elem> as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
+                        build.push(quote!(let #n = <#k::kernel::Arr<#arr_elem> as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
                         pass.push(quote!(&#n));
                         uses.push("ReadWrite");
                     }
@@ -133,7 +134,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     // Block memory, declared once at the top.
     let mut decls = Vec::new();
     for (a, arr) in f.arrays.iter().enumerate() {
-        let (n, elem) = (array_ident(f, a), ty_tokens(&arr.elem, k));
+        let (n, elem) = (array_ident(f, a), elem_tokens(&arr.elem, k));
         let dims = || -> Vec<TokenStream> {
             arr.dims
                 .iter()

@@ -3,15 +3,29 @@
 //!
 //! | operation | types |
 //! |---|---|
-//! | `add`, `sub`, `max`, `min`, `exch`, `cas` | `i32`, `u32`, `i64`, `u64`, `f32`, `f64` |
+//! | `add`, `sub`, `max`, `min`, `nanmax`, `nanmin`, `exch`, `cas` | `i32`, `u32`, `i64`, `u64`, `f32`, `f64` |
 //! | `and`, `or`, `xor`, `inc`, `dec` | `i32`, `u32`, `i64`, `u64` |
 //!
 //! Integer `add`/`sub` wrap. `inc(bound)` stores `old >= bound ? 0 : old + 1` and
 //! `dec(bound)` stores `(old == 0 || old > bound) ? bound : old - 1` (CUDA's `atomicInc` /
 //! `atomicDec`; comparisons are signed for signed types). Float operations are compare-and-swap
-//! loops on the bits; float `max`/`min` treat NaN as missing data like CUDA's `fmaxf` (the
-//! number wins over a NaN), and float `cas` compares bit patterns. All operations are `Relaxed`,
-//! as on the GPU; order them with [`ThreadCtx::threadfence`](super::ThreadCtx::threadfence).
+//! loops on the bits, and float `cas` compares bit patterns. All operations are `Relaxed`, as on
+//! the GPU; order them with [`ThreadCtx::threadfence`](super::ThreadCtx::threadfence).
+//!
+//! NaN follows Numba's `cuda.atomic` exactly:
+//!
+//! | stored `old`, operand `v` | `max` / `min` | `nanmax` / `nanmin` |
+//! |---|---|---|
+//! | neither NaN | `v` if `old < v` (`v < old` for min), else `old` | the same |
+//! | `old` NaN | `old` (NaN stays) | `v` |
+//! | `v` NaN | `old` | `old` |
+//!
+//! So `max`/`min` behave like Python's `max(old, v)` (a NaN already stored wins, and a NaN
+//! operand leaves the element alone), while `nanmax`/`nanmin` treat NaN as missing data like
+//! NumPy's `nanmax` (a NaN is replaced by the first number). The comparison is strict: an equal
+//! value, `-0.0` against `0.0` included, keeps what is stored. When nothing changes nothing is
+//! written. For integers `nanmax`/`nanmin` are `max`/`min`. Every operation returns the old
+//! value.
 //!
 //! The operations are methods of [`View`] for the memory spaces in [`AtomicSpace`]; the bounds
 //! and writability checks of [`View::set`] apply. This module touches only the addressed element.
@@ -49,16 +63,26 @@ pub trait AtomicValue: Pod + sealed::Sealed {
     /// # Safety
     /// As [`fetch_add`](Self::fetch_add).
     unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self;
-    /// `*p = max(*p, v)`; returns the old value.
+    /// `*p = max(*p, v)`, keeping a stored NaN and ignoring a NaN `v`; returns the old value.
     ///
     /// # Safety
     /// As [`fetch_add`](Self::fetch_add).
     unsafe fn fetch_max(p: *mut Self, v: Self) -> Self;
-    /// `*p = min(*p, v)`; returns the old value.
+    /// `*p = min(*p, v)`, keeping a stored NaN and ignoring a NaN `v`; returns the old value.
     ///
     /// # Safety
     /// As [`fetch_add`](Self::fetch_add).
     unsafe fn fetch_min(p: *mut Self, v: Self) -> Self;
+    /// `*p = max(*p, v)` with NaN as missing data; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn fetch_nanmax(p: *mut Self, v: Self) -> Self;
+    /// `*p = min(*p, v)` with NaN as missing data; returns the old value.
+    ///
+    /// # Safety
+    /// As [`fetch_add`](Self::fetch_add).
+    unsafe fn fetch_nanmin(p: *mut Self, v: Self) -> Self;
     /// `*p = v`; returns the old value.
     ///
     /// # Safety
@@ -130,6 +154,14 @@ macro_rules! int_atomics {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_min(v, Relaxed) }
             }
+            unsafe fn fetch_nanmax(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { Self::fetch_max(p, v) }
+            }
+            unsafe fn fetch_nanmin(p: *mut Self, v: Self) -> Self {
+                // SAFETY: forwarded contract.
+                unsafe { Self::fetch_min(p, v) }
+            }
             unsafe fn swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).swap(v, Relaxed) }
@@ -185,11 +217,27 @@ macro_rules! float_atomics {
             }
             unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| old.max(v)) }
+                unsafe { update_if(p, v, |old| old < v) }
             }
             unsafe fn fetch_min(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| old.min(v)) }
+                unsafe { update_if(p, v, |old| v < old) }
+            }
+            unsafe fn fetch_nanmax(p: *mut Self, v: Self) -> Self {
+                if v.is_nan() {
+                    // SAFETY: forwarded contract (an atomic read of the element).
+                    return unsafe { update_if(p, v, |_| false) };
+                }
+                // SAFETY: forwarded contract.
+                unsafe { update_if(p, v, |old| old.is_nan() || old < v) }
+            }
+            unsafe fn fetch_nanmin(p: *mut Self, v: Self) -> Self {
+                if v.is_nan() {
+                    // SAFETY: forwarded contract (an atomic read of the element).
+                    return unsafe { update_if(p, v, |_| false) };
+                }
+                // SAFETY: forwarded contract.
+                unsafe { update_if(p, v, |old| old.is_nan() || v < old) }
             }
             unsafe fn swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: aligned (same alignment as the float) and atomically accessed per contract.
@@ -207,9 +255,10 @@ macro_rules! float_atomics {
 
 float_atomics!(f32 => AtomicU32, f64 => AtomicU64);
 
-/// A float's bits as the matching unsigned integer, for the CAS loop.
+/// A float's bits as the matching unsigned integer, for the CAS loops.
 trait FloatBits: Copy {
     fn rmw(p: *mut Self, f: impl Fn(Self) -> Self) -> Self;
+    fn store_if(p: *mut Self, v: Self, pred: impl Fn(Self) -> bool) -> Self;
 }
 
 /// `*p = f(*p)` as a compare-and-swap loop; returns the old value.
@@ -218,6 +267,15 @@ trait FloatBits: Copy {
 /// `p` must be aligned, live, and accessed by others only atomically for the call.
 unsafe fn update<F: FloatBits>(p: *mut F, f: impl Fn(F) -> F) -> F {
     F::rmw(p, f)
+}
+
+/// `if pred(*p) { *p = v }` as a compare-and-swap loop (no write when `pred` is false); returns
+/// the old value.
+///
+/// # Safety
+/// As [`update`].
+unsafe fn update_if<F: FloatBits>(p: *mut F, v: F, pred: impl Fn(F) -> bool) -> F {
+    F::store_if(p, v, pred)
 }
 
 macro_rules! float_bits {
@@ -236,6 +294,20 @@ macro_rules! float_bits {
                         Err(seen) => old = seen,
                     }
                 }
+            }
+
+            #[inline]
+            fn store_if(p: *mut Self, v: Self, pred: impl Fn(Self) -> bool) -> Self {
+                // SAFETY: only reached through `update_if`, whose contract is `update`'s.
+                let a = unsafe { <$a>::from_ptr(p.cast()) };
+                let mut old = a.load(Relaxed);
+                while pred(<$t>::from_bits(old)) {
+                    match a.compare_exchange_weak(old, v.to_bits(), Relaxed, Relaxed) {
+                        Ok(_) => break,
+                        Err(seen) => old = seen,
+                    }
+                }
+                <$t>::from_bits(old)
             }
         }
     )+};
@@ -274,13 +346,17 @@ impl<T: AtomicValue, S: AtomicSpace> View<'_, T, S> {
         unsafe { T::fetch_sub(p, v) }
     }
 
-    /// Atomically stores `max(old, v)`; returns the old value.
+    /// Atomically stores `max(old, v)`; returns the old value. Numba's `cuda.atomic.max`: a
+    /// NaN already stored stays, and a NaN `v` changes nothing (see the [module docs](self)).
     ///
     /// ```
-    /// let mut d = [f64::NAN];
+    /// let mut d = [1.0f64, f64::NAN];
     /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
-    /// v.atomic_max(0, 2.0);
-    /// assert_eq!(v.get(0), 2.0); // NaN is missing data
+    /// assert_eq!(v.atomic_max(0, 2.0), 1.0);
+    /// assert_eq!(v.atomic_max(0, f64::NAN), 2.0); // a NaN operand changes nothing
+    /// assert!(v.atomic_max(1, 2.0).is_nan()); // a stored NaN stays
+    /// assert_eq!(v.get(0), 2.0);
+    /// assert!(v.get(1).is_nan());
     /// ```
     #[inline]
     pub fn atomic_max<I: NdIndex>(&self, index: I, v: T) -> T {
@@ -289,19 +365,61 @@ impl<T: AtomicValue, S: AtomicSpace> View<'_, T, S> {
         unsafe { T::fetch_max(p, v) }
     }
 
-    /// Atomically stores `min(old, v)`; returns the old value.
+    /// Atomically stores `min(old, v)`; returns the old value. Numba's `cuda.atomic.min`: a
+    /// NaN already stored stays, and a NaN `v` changes nothing (see the [module docs](self)).
     ///
     /// ```
     /// let mut d = [5i64];
     /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
     /// assert_eq!(v.atomic_min(0, -3), 5);
     /// assert_eq!(v.get(0), -3);
+    /// let mut f = [f32::NAN];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut f);
+    /// assert!(v.atomic_min(0, 1.0).is_nan());
+    /// assert!(v.get(0).is_nan()); // a stored NaN stays
     /// ```
     #[inline]
     pub fn atomic_min<I: NdIndex>(&self, index: I, v: T) -> T {
         let p = self.element_ptr_mut(index);
         // SAFETY: as in `atomic_add`.
         unsafe { T::fetch_min(p, v) }
+    }
+
+    /// Atomically stores `max(old, v)` treating NaN as missing data (Numba's
+    /// `cuda.atomic.nanmax`, like NumPy's `nanmax`): a stored NaN is replaced by `v`, a NaN `v`
+    /// changes nothing; returns the old value. For integers it is [`atomic_max`](Self::atomic_max).
+    ///
+    /// ```
+    /// let mut d = [f64::NAN, 1.0];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert!(v.atomic_nanmax(0, 2.0).is_nan());
+    /// assert_eq!(v.atomic_nanmax(1, f64::NAN), 1.0);
+    /// assert_eq!(v.get(0), 2.0);
+    /// assert_eq!(v.get(1), 1.0);
+    /// ```
+    #[inline]
+    pub fn atomic_nanmax<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_nanmax(p, v) }
+    }
+
+    /// Atomically stores `min(old, v)` treating NaN as missing data (Numba's
+    /// `cuda.atomic.nanmin`, like NumPy's `nanmin`): a stored NaN is replaced by `v`, a NaN `v`
+    /// changes nothing; returns the old value. For integers it is [`atomic_min`](Self::atomic_min).
+    ///
+    /// ```
+    /// let mut d = [f32::NAN, 3.0];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// assert!(v.atomic_nanmin(0, 2.0).is_nan());
+    /// assert_eq!(v.atomic_nanmin(1, -1.0), 3.0);
+    /// assert_eq!(d, [2.0, -1.0]);
+    /// ```
+    #[inline]
+    pub fn atomic_nanmin<I: NdIndex>(&self, index: I, v: T) -> T {
+        let p = self.element_ptr_mut(index);
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_nanmin(p, v) }
     }
 
     /// Atomically stores `v`; returns the old value.
@@ -441,9 +559,47 @@ mod tests {
         assert_eq!(v.atomic_sub(0, 0.5), 1.0);
         assert_eq!(v.atomic_min(1, -1.0), 2.0);
         assert!(v.atomic_min(2, 3.0).is_nan());
+        assert!(v.atomic_nanmin(2, 3.0).is_nan());
         assert_eq!(v.atomic_exch(0, 8.0), 0.5);
         assert_eq!(v.atomic_cas(0, 8.0, 9.0), 8.0);
         assert_eq!(d, [9.0, -1.0, 3.0]);
+    }
+
+    #[test]
+    fn nan_rules_follow_numba() {
+        let nan = f32::NAN;
+        // (stored, operand) -> (max, min, nanmax, nanmin) results stored; the old value is
+        // always returned.
+        let cases: [(f32, f32, [f32; 4]); 5] = [
+            (1.0, 2.0, [2.0, 1.0, 2.0, 1.0]),
+            (nan, 2.0, [nan, nan, 2.0, 2.0]),
+            (2.0, nan, [2.0, 2.0, 2.0, 2.0]),
+            (nan, nan, [nan, nan, nan, nan]),
+            (-0.0, 0.0, [-0.0, -0.0, -0.0, -0.0]),
+        ];
+        for (stored, operand, want) in cases {
+            let mut d = [stored; 4];
+            let v = GlobalView::from_slice_mut(&mut d);
+            let olds = [
+                v.atomic_max(0, operand),
+                v.atomic_min(1, operand),
+                v.atomic_nanmax(2, operand),
+                v.atomic_nanmin(3, operand),
+            ];
+            for (k, (got, old)) in d.iter().zip(olds).enumerate() {
+                assert_eq!(
+                    got.to_bits(),
+                    want[k].to_bits(),
+                    "op {k} on ({stored}, {operand})"
+                );
+                assert_eq!(old.to_bits(), stored.to_bits());
+            }
+        }
+        let mut i = [3i64, 3];
+        let v = GlobalView::from_slice_mut(&mut i);
+        assert_eq!(v.atomic_nanmax(0, 7), 3);
+        assert_eq!(v.atomic_nanmin(1, -7), 3);
+        assert_eq!(i, [7, -7]);
     }
 
     #[test]

@@ -432,18 +432,32 @@ impl<T: AtomicValue, const D: usize> BlockArray<'_, T, D> {
         unsafe { T::fetch_sub(self.element(index), v) }
     }
 
-    /// `atomicMax`; returns the old value.
+    /// `atomicMax` with Numba's NaN rules (a stored NaN stays); returns the old value.
     #[inline]
     pub fn atomic_max(&self, index: impl BlockIndex<D>, v: T) -> T {
         // SAFETY: as in `atomic_add`.
         unsafe { T::fetch_max(self.element(index), v) }
     }
 
-    /// `atomicMin`; returns the old value.
+    /// `atomicMin` with Numba's NaN rules (a stored NaN stays); returns the old value.
     #[inline]
     pub fn atomic_min(&self, index: impl BlockIndex<D>, v: T) -> T {
         // SAFETY: as in `atomic_add`.
         unsafe { T::fetch_min(self.element(index), v) }
+    }
+
+    /// Numba's `atomic.nanmax` (NaN is missing data); returns the old value.
+    #[inline]
+    pub fn atomic_nanmax(&self, index: impl BlockIndex<D>, v: T) -> T {
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_nanmax(self.element(index), v) }
+    }
+
+    /// Numba's `atomic.nanmin` (NaN is missing data); returns the old value.
+    #[inline]
+    pub fn atomic_nanmin(&self, index: impl BlockIndex<D>, v: T) -> T {
+        // SAFETY: as in `atomic_add`.
+        unsafe { T::fetch_nanmin(self.element(index), v) }
     }
 
     /// `atomicExch`; returns the old value.
