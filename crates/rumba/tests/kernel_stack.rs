@@ -57,6 +57,10 @@ fn sim_only() -> bool {
     common::sim_only("recursion is not part of the kernel language on GPUs (OpenCL C refuses it)")
 }
 
+fn sim_only_because(why: &str) -> bool {
+    common::sim_only(why)
+}
+
 /// Runs `k` over 64 threads with `base`, returning the depths or the fault.
 fn run(k: &Kernel<(u32, Arr<u32>)>, base: u32) -> rumba::Result<Vec<u32>> {
     let out = rumba::device_array::<u32, _>(64, Order::C)?;
@@ -134,7 +138,7 @@ fn the_fault_leaves_no_stack_or_memory_behind() {
 
 #[test]
 fn closure_kernels_call_the_check_in_their_recursive_helpers() {
-    if sim_only() {
+    if sim_only_because("closure kernels have no GPU form") {
         return;
     }
     // Faults are reported at the next synchronisation of the stream: one test at a time.
@@ -214,7 +218,7 @@ fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts
         }
         _ => {}
     }
-    if sim_only() {
+    if sim_only_because("closure kernels have no GPU form") {
         return;
     }
     for path in ["coroutine", "plain"] {
@@ -246,8 +250,8 @@ fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts
 #[test]
 fn a_megabyte_local_array_is_a_fault_naming_the_local_memory_limit() {
     // A kernel's arrays live in local memory, whose per-thread size is checked: a 1 MiB array
-    // is a fault on every backend's simulator form, not a stack overflow.
-    if sim_only() {
+    // is a fault, not a stack overflow.
+    if sim_only_because("the 512 KiB of local memory per thread is the simulator's limit") {
         return;
     }
     let _one = common::serial();

@@ -122,6 +122,16 @@ impl<D: Dimension> Parts<D> {
         self.ctx.driver().host_device_pointer(device, self.base)
     }
 
+    /// What a kernel on `device` is given: the device address of element `(0, …, 0)` (0 when
+    /// there is none) and the layout; an error when the memory is not mapped into `device`.
+    pub(crate) fn kernel_side(&self, device: usize) -> Result<(DevicePtr, &Layout)> {
+        if self.shape.size() == 0 {
+            return Ok((0, self.layout()));
+        }
+        let (first, _) = self.device_side(device)?;
+        Ok((first, self.layout()))
+    }
+
     /// Address of the first element, byte strides.
     fn device_side(&self, device: usize) -> Result<(DevicePtr, &[isize])> {
         let base = self.device_base(device)?;

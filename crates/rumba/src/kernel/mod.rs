@@ -69,8 +69,8 @@ pub use crate::driver::engine::{
     access, atomics, check_stack, exec, run_grid, run_grid_with, wil,
 };
 pub use launch::{
-    Arr, AutoTransfers, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer, In, InOut,
-    Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar,
+    Arr, AutoTransfers, Cai, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,
+    In, InOut, Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar,
     auto_transfers, const_array_like,
 };
 /// The complex element type of kernels (`Complex<f32>`, `Complex<f64>`): num-complex's, whose

@@ -5,7 +5,9 @@
 //! layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
 //! automatically (see [`transfer`](super::transfer)): `InOut(&mut a)`, `In(&a)` or `&a`,
 //! `Out(&mut a)`, or `&mut a`, which follows the kernel's [`HostTransfer`] policy (`InOut` unless
-//! set otherwise). For a scalar parameter: a value of that type. The element type of every
+//! set otherwise). Host memory the device addresses directly (mapped, managed, grained arrays)
+//! and CUDA Array Interface objects pass with no copy: see [`direct`](super::direct). For a
+//! scalar parameter: a value of that type. The element type of every
 //! argument is checked by the compiler against the kernel's parameter list.
 //!
 //! Preparing the arguments of one launch builds a plan: the raw arguments for the driver, the
@@ -28,6 +30,7 @@ use crate::driver::{KernelArg, KernelArrayArg};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
+use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
 
 /// A copy back to the host, run after the kernel is queued.
 type After<'h> = Box<dyn FnOnce() -> Result<()> + 'h>;
@@ -38,20 +41,63 @@ pub struct Plan<'h> {
     stream: Stream,
     /// What a bare `&mut` host array means for this kernel.
     policy: HostTransfer,
+    /// The kernel's signature, when it has one (`#[rumba::kernel]`).
+    abi: Option<&'static KernelAbi>,
+    /// An argument is memory the host reaches too: the launch returns when the kernel is done.
+    pub(crate) wait: bool,
     pub(crate) args: Vec<KernelArg>,
     pub(crate) keep: Vec<DeviceBuffer>,
     pub(crate) after: Vec<After<'h>>,
 }
 
 impl<'h> Plan<'h> {
-    pub(crate) fn new(stream: &Stream, policy: HostTransfer) -> Self {
+    pub(crate) fn new(
+        stream: &Stream,
+        policy: HostTransfer,
+        abi: Option<&'static KernelAbi>,
+    ) -> Self {
         Plan {
             stream: stream.clone(),
             policy,
+            abi,
+            wait: false,
             args: Vec::new(),
             keep: Vec::new(),
             after: Vec::new(),
         }
+    }
+
+    /// The launch's stream.
+    pub(super) fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Makes the launch return only once the kernel has finished.
+    pub(super) fn wait_for_kernel(&mut self) {
+        self.wait = true;
+    }
+
+    /// Refuses argument `position` when the kernel's signature says the kernel writes it;
+    /// `what` says what the argument is and what to pass instead.
+    pub(super) fn refuse_written(&self, position: usize, what: &str) -> Result<()> {
+        let Some(abi) = self.abi else { return Ok(()) };
+        match abi.params.get(position) {
+            Some(p) if matches!(p.kind, ParamKind::Array { writes: true, .. }) => {
+                Err(Error::InvalidArgument(format!(
+                    "kernel '{}' writes its parameter `{}` (argument {position}), but the argument is {what}",
+                    abi.name, p.name
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Adds a device array argument (the stream keeps its buffer until the kernel has run).
+    pub(super) fn add_device_array<T: Element, D: Dimension>(
+        &mut self,
+        a: &DeviceArray<T, D>,
+    ) -> Result<()> {
+        self.device_array(a)
     }
 
     /// Adds a device array argument.

@@ -490,8 +490,14 @@ impl<P: Params> Kernel<P> {
             Some(s) => s.clone(),
             None => crate::default_stream()?,
         };
-        let mut plan = Plan::new(&stream, self.transfer);
+        let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
         args.prepare_all(&mut plan)?;
+        if plan.wait && crate::driver::on_callback_thread() {
+            return Err(Error::InvalidOperation(format!(
+                "kernel '{}' takes host memory the device addresses directly, so its launch waits for the kernel; that cannot happen inside a stream callback",
+                self.function.name
+            )));
+        }
         if let Some(abi) = self.function.abi() {
             let ndims: Vec<Option<usize>> = plan
                 .args
@@ -523,7 +529,7 @@ impl<P: Params> Kernel<P> {
         // the caller's host arrays as they were on every backend (a GPU reports a recorded
         // fault only when the stream is synchronized, and would otherwise copy the partial
         // results first). The copies wait for the stream anyway.
-        if !plan.after.is_empty() {
+        if !plan.after.is_empty() || plan.wait {
             stream.synchronize()?;
         }
         for copy_back in plan.after {

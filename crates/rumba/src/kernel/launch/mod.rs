@@ -56,6 +56,7 @@
 
 mod args;
 mod constant;
+mod direct;
 mod elements;
 mod kernel;
 mod params;
@@ -63,6 +64,7 @@ mod transfer;
 
 pub use args::{LaunchArg, LaunchArgs};
 pub use constant::{ConstArray, ConstView, const_array_like};
+pub use direct::{Cai, CaiNoSync};
 pub use elements::{DeviceBool, KernelElement};
 pub use kernel::{Kernel, Launcher};
 pub use params::{Arr, ConstArr, Param, Params, Scalar};
