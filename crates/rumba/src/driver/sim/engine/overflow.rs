@@ -24,6 +24,10 @@
 //!
 //! Touches the process's `SIGSEGV` and `SIGBUS` dispositions, each kernel thread's alternate
 //! signal stack, and thread-locals.
+#![cfg_attr(
+    not(any(target_os = "linux", target_os = "android")),
+    allow(dead_code, unused_imports)
+)]
 
 use std::cell::Cell;
 
@@ -91,14 +95,15 @@ impl Drop for Restore {
 /// (or pages), wherever the platform reports them, and the frame that jumped into them.
 const GUARD_SLACK: usize = 64 * 1024;
 
-#[cfg(unix)]
+#[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) use unix::install;
 
-/// No reporter on this platform: an overflow is whatever the platform makes of it.
-#[cfg(not(unix))]
+/// No reporter on this platform (only Linux's is written and tested): an overflow is whatever
+/// the platform makes of it.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) fn install() {}
 
-#[cfg(unix)]
+#[cfg(any(target_os = "linux", target_os = "android"))]
 mod unix {
     use std::sync::{Once, OnceLock};
 
