@@ -223,6 +223,10 @@ pub const MAX_SIM_DEVICES: usize = 64;
 impl Config {
     /// Reads every `RUMBA_*` variable from the process environment.
     ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] naming the first malformed variable, its value and the accepted form
+    /// (see [`from_lookup`](Config::from_lookup)).
+    ///
     /// ```
     /// let cfg = rumba::Config::from_env().unwrap();
     /// assert!(cfg.sim_devices >= 1);
@@ -233,6 +237,11 @@ impl Config {
 
     /// Reads every setting through `lookup(name)`; unset variables keep their defaults.
     /// A malformed value is an [`Error::InvalidConfig`] naming the variable and the accepted form.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] for the first malformed value, naming the variable, the value and the
+    /// accepted form; a memory manager's name is only checked for its spelling here (whether such a
+    /// manager exists is checked when the runtime starts).
     ///
     /// ```
     /// let err = rumba::Config::from_lookup(|n| (n == "RUMBA_SIM_DEVICES").then(|| "zero".into()))

@@ -255,6 +255,11 @@ impl Context {
     /// reuse it at once and other streams once the work queued before the free has completed.
     /// [`Stream::memalloc`](crate::Stream::memalloc) is the usual way to call this.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures when `bytes` do not fit even
+    /// after pending releases are flushed; the memory manager's own error (for example
+    /// [`Error::InvalidArgument`] from a limiting adaptor).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let s = rumba::stream().unwrap();
@@ -281,6 +286,9 @@ impl Context {
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that keeps no counters (the `default` manager).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_stats() {
@@ -294,6 +302,9 @@ impl Context {
 
     /// Segments and blocks of a caching memory manager.
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that caches nothing (the `default` manager).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// if let Ok(snap) = ctx.memory_snapshot() { println!("{snap}"); }
@@ -305,6 +316,10 @@ impl Context {
     /// Returns cached, unused device memory to the device (for the default manager: carries out
     /// pending releases).
     ///
+    /// # Errors
+    /// The manager's release errors ([`Error::DeallocationFailed`] naming each failed release; a
+    /// caching manager passes on [`Error::Driver`] from freeing a segment).
+    ///
     /// ```
     /// rumba::current_context().unwrap().empty_cache().unwrap();
     /// ```
@@ -315,6 +330,10 @@ impl Context {
     /// Limits the device memory the manager may hold (`None`: no limit); refused by managers
     /// that cannot be limited.
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that cannot be limited (the `default` manager);
+    /// [`Error::InvalidArgument`] from a manager that already holds more than `limit`.
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let _ = ctx.set_memory_limit(Some(1 << 30));
@@ -324,6 +343,10 @@ impl Context {
     }
 
     /// Allocates `bytes` of page-locked host memory with `flags` through the memory manager.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::Unsupported`] for flags the
+    /// backend cannot honour (OpenCL: write-combined; mapped memory without fine-grained SVM).
     ///
     /// ```
     /// let p = rumba::current_context().unwrap().memhostalloc(64, Default::default()).unwrap();
@@ -341,6 +364,10 @@ impl Context {
 
     /// `(free, total)` bytes of device memory; `free` moves with allocations.
     ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend's query fails (a manager that cannot answer is passed over
+    /// for the driver, not reported).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (free, total) = ctx.get_memory_info().unwrap();
@@ -354,6 +381,10 @@ impl Context {
     }
 
     /// Waits for all work on every stream of the device; reports the first unreported error.
+    ///
+    /// # Errors
+    /// The first unreported error of work on any stream of the device ([`Error::KernelFault`], a failed
+    /// copy); [`Error::InvalidOperation`] when called from a stream callback.
     ///
     /// ```
     /// rumba::current_context().unwrap().synchronize().unwrap();
@@ -379,6 +410,9 @@ impl Context {
     /// that fail are logged and returned together as [`Error::DeallocationFailed`](crate::Error::DeallocationFailed);
     /// they are not retried.
     ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] listing every release that failed (memory and resources together).
+    ///
     /// ```
     /// rumba::current_context().unwrap().flush_deallocations().unwrap();
     /// ```
@@ -403,6 +437,11 @@ impl Context {
 
     /// Resets the context: waits for the device, destroys pending resources, and has the memory
     /// manager free every device allocation. Existing device buffers become invalid.
+    ///
+    /// # Errors
+    /// The first of: the device synchronization's error (unreported work errors), the resources'
+    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when an
+    /// earlier one failed.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();

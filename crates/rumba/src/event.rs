@@ -57,6 +57,10 @@ pub struct Event {
 
 /// Creates an event on the current device; `timing` enables [`Event::elapsed_time`].
 ///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when the
+/// backend cannot create an event.
+///
 /// ```
 /// let e = rumba::event(true).unwrap();
 /// assert!(e.timing());
@@ -105,6 +109,10 @@ impl Event {
 
     /// Records the event on `stream`: it completes when the stream reaches this point.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `stream` belongs to another context (another device) than the
+    /// event; [`Error::Driver`] from the backend's record call.
+    ///
     /// ```
     /// let e = rumba::event(false).unwrap();
     /// e.record(&rumba::default_stream().unwrap()).unwrap();
@@ -120,6 +128,10 @@ impl Event {
 
     /// Makes all future work on `stream` wait for this event's most recent record. The host does
     /// not wait.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `stream` belongs to another context than the event;
+    /// [`Error::Driver`] from the backend's wait call.
     ///
     /// ```
     /// let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
@@ -138,6 +150,10 @@ impl Event {
 
     /// Blocks the host until the most recent record has completed.
     ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] when called from a stream callback; the error of the work before
+    /// the record, where the backend reports it here.
+    ///
     /// ```
     /// rumba::event(false).unwrap().synchronize().unwrap();
     /// ```
@@ -149,6 +165,9 @@ impl Event {
     }
 
     /// True when the most recent record has completed (or the event was never recorded).
+    ///
+    /// # Errors
+    /// [`Error::Driver`] from the backend's query.
     ///
     /// ```
     /// assert!(rumba::event(false).unwrap().query().unwrap());
@@ -162,6 +181,11 @@ impl Event {
 
     /// Milliseconds of device time from this event's record to `end`'s. Both must be timing events
     /// whose records have completed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the events belong to different contexts;
+    /// [`Error::InvalidOperation`] when either was created without timing, never recorded, or its
+    /// record has not completed yet.
     ///
     /// ```
     /// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
@@ -182,6 +206,9 @@ impl Event {
 }
 
 /// Milliseconds between two completed timing events (Numba's `event_elapsed_time`).
+///
+/// # Errors
+/// As [`Event::elapsed_time`].
 ///
 /// ```
 /// let s = rumba::stream().unwrap();

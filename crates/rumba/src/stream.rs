@@ -94,6 +94,10 @@ pub struct Stream {
 
 /// Creates a new (blocking) stream on the current device.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`] when the
+/// backend cannot create a stream.
+///
 /// ```
 /// let s = rumba::stream().unwrap();
 /// assert_eq!(s.kind(), rumba::StreamKind::Created);
@@ -110,6 +114,9 @@ pub fn stream() -> Result<Stream> {
 /// Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`) — the calling thread's per-thread default stream.
 /// Operations given no stream run on it either way.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
+///
 /// ```
 /// assert_eq!(rumba::default_stream().unwrap().handle().0, 0);
 /// ```
@@ -122,6 +129,9 @@ pub fn default_stream() -> Result<Stream> {
 }
 
 /// The legacy default stream (handle 1).
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
 ///
 /// ```
 /// assert_eq!(rumba::legacy_default_stream().unwrap().handle().0, 1);
@@ -136,6 +146,9 @@ pub fn legacy_default_stream() -> Result<Stream> {
 
 /// The calling thread's per-thread default stream (handle 2).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
+///
 /// ```
 /// assert_eq!(rumba::per_thread_default_stream().unwrap().handle().0, 2);
 /// ```
@@ -148,6 +161,11 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 }
 
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`]
+/// (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `handle` is not a live stream of
+/// the current device (the sim can, CUDA cannot).
 ///
 /// ```
 /// let ctx = rumba::current_context().unwrap();
@@ -211,6 +229,10 @@ impl Stream {
 
     /// Waits for all queued work; reports the first error of that work not yet reported.
     ///
+    /// # Errors
+    /// The first unreported error of the stream's work ([`Error::KernelFault`], a failed copy);
+    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    ///
     /// ```
     /// rumba::stream().unwrap().synchronize().unwrap();
     /// ```
@@ -222,6 +244,9 @@ impl Stream {
     }
 
     /// True when all queued work has completed.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend's query fails.
     ///
     /// ```
     /// assert!(rumba::stream().unwrap().query().unwrap());
@@ -236,6 +261,11 @@ impl Stream {
     /// Runs `f` with a scope for asynchronous work that may borrow host memory, then synchronizes
     /// the stream — also when `f` panics (the panic then continues). Returns `f`'s result, or the
     /// error of the synchronization.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] when called from a stream callback (nothing runs then); otherwise
+    /// `f`'s error if it failed, else the synchronization's error (the first unreported error of the
+    /// stream's work, including work `f` queued).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -276,6 +306,9 @@ impl Stream {
 
     /// Queues `callback` to run off the host thread once all earlier work is done. It receives the
     /// stream and `Ok(())`, or the error of earlier failed work.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend cannot queue the callback (the callback is dropped unrun).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -348,6 +381,11 @@ impl Stream {
 
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
+    /// # Errors
+    /// The driver's queueing errors: [`Error::InvalidAddress`] where the backend checks ranges
+    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`] for an
+    /// unknown stream. A failure of the memset itself comes from the next synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
@@ -375,6 +413,10 @@ impl Stream {
     /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
     /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
     /// stream only: wait for the source device's work first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the lengths differ or `dst` is not memory of the stream's device;
+    /// the driver's queueing errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -430,6 +472,9 @@ impl Stream {
 
     /// Allocates `bytes` of device memory for work on this stream (stream-ordered, see
     /// [`Context::memalloc_on`]); the buffer's last drop frees it on this stream.
+    ///
+    /// # Errors
+    /// As [`Context::memalloc_on`](crate::Context::memalloc_on).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -548,6 +593,12 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
     /// it is staged before this returns.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// queueing errors ([`Error::InvalidAddress`] where the backend checks ranges and `dst` is
+    /// not memory of the stream's device). Failures of the copy itself come from the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
@@ -574,6 +625,9 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
     /// scope has synchronized, so the host cannot look at it before the data has arrived.
+    ///
+    /// # Errors
+    /// As [`copy_to_device`](StreamScope::copy_to_device), for `offset + dst.len()`.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
