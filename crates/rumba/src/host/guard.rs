@@ -202,6 +202,12 @@ impl Drop for Registrations {
 
 /// Page-locks `arrays` until the returned guard is dropped (Numba's `cuda.pinned`).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when an array is not contiguous in memory or its range is already pinned; [`Error::Driver`]
+/// when the OS or backend refuses to lock the pages. Arrays pinned before the failure are unpinned
+/// again.
+///
 /// ```
 /// let mut a = ndarray::Array1::<f64>::zeros(1000);
 /// let mut b = ndarray::Array1::<f64>::ones(10);
@@ -221,6 +227,9 @@ pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pinne
 
 /// ROC-style alias of [`pinned`].
 ///
+/// # Errors
+/// As [`pinned`].
+///
 /// ```
 /// let mut v = vec![0u32; 64];
 /// let g = rumba::register([&mut v]).unwrap();
@@ -232,6 +241,9 @@ pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pin
 
 /// ROC-style release of a [`register`] guard, reporting failures (dropping the guard does the
 /// same and logs them).
+///
+/// # Errors
+/// As [`PinnedGuard::release`].
 ///
 /// ```
 /// let mut v = vec![0u8; 8];
@@ -305,6 +317,9 @@ impl<A: HostArray> PinnedGuard<A> {
 
     /// A shared view of array `i`.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![3u8; 4];
     /// let g = rumba::pinned([&mut v]).unwrap();
@@ -316,6 +331,9 @@ impl<A: HostArray> PinnedGuard<A> {
     }
 
     /// An exclusive view of array `i`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
@@ -340,6 +358,10 @@ impl<A: HostArray> PinnedGuard<A> {
     }
 
     /// Unpins now, reporting failures (dropping the guard does the same and logs them).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each range the driver could not unpin (the others are
+    /// unpinned).
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
@@ -369,6 +391,11 @@ impl<A: HostArray> PinnedGuard<A> {
 /// On OpenCL, mapping existing memory needs fine-grained *system* shared virtual memory (any host
 /// address is a device address); a device without it refuses with
 /// [`Error::Unsupported`](crate::Error::Unsupported).
+///
+/// # Errors
+/// As [`pinned`], and [`Error::Unsupported`] when the backend cannot map existing memory (OpenCL
+/// without fine-grained system SVM), or when memory already pinned without mapping would have to be
+/// mapped.
 ///
 /// ```
 /// let mut host = vec![7u16; 4];
@@ -450,6 +477,9 @@ impl<A: HostArray> MappedGuard<A> {
 
     /// A shared host view of array `i`.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![1u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
@@ -465,6 +495,9 @@ impl<A: HostArray> MappedGuard<A> {
     }
 
     /// An exclusive host view of array `i`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
@@ -493,6 +526,9 @@ impl<A: HostArray> MappedGuard<A> {
 
     /// The device side of array `i`, shared: the device may read it.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![4u32; 3];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
@@ -511,6 +547,9 @@ impl<A: HostArray> MappedGuard<A> {
     }
 
     /// The device side of array `i`, exclusive: the device may write it.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
@@ -559,6 +598,9 @@ impl<A: HostArray> MappedGuard<A> {
     }
 
     /// Unmaps and unpins now, reporting failures.
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each range the driver could not unmap and unpin.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];

@@ -55,6 +55,12 @@ pub struct MappedArray<T: Element, D: Dimension> {
 /// A new mapped host array of `shape` in `order` (`A` means C), zeroed. `portable`: usable from
 /// every device; `write_combined`: see the [module docs](self).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
+/// [`Error::Unsupported`] for options the backend cannot honour (OpenCL: write-combined memory, or
+/// mapped memory on a device without fine-grained SVM).
+///
 /// ```
 /// use rumba::array::Order;
 /// let m = rumba::mapped_array::<f32, _>((2, 3), Order::C, true, false).unwrap();
@@ -77,6 +83,9 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 
 /// A new mapped host array with the shape and element type of `like` (host, device, pinned or
 /// mapped), laid out by numpy's `empty_like` rule.
+///
+/// # Errors
+/// As [`mapped_array`].
 ///
 /// ```
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));

@@ -252,6 +252,10 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The device address of the first element on `device` (an error when the memory is not
     /// mapped into that device). Using it needs the driver's `unsafe` calls.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `device` (it is not portable and
+    /// was allocated for another device), or `device` does not exist.
+    ///
     /// ```
     /// use rumba::driver::BackendKind;
     /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
@@ -268,6 +272,12 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
 
     /// Copies the elements into the device array `dst` (same shape, any layouts), on `dst`'s
     /// device: the device reads the host memory directly. Complete when it returns.
+    ///
+    /// # Errors
+    /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device, or is bound to a
+    /// stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// error of the copy.
     ///
     /// ```
     /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
@@ -375,6 +385,10 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// when it returns.
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an element type for which some byte pattern is invalid (`bool`,
+    /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
+    ///
     /// ```
     /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, false, false).unwrap();
     /// m.device_mut().memset(1).unwrap();
@@ -422,6 +436,11 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
 
     /// Sets every element to `value`, on the device. Complete when it returns.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the memory is not mapped into the device of its context (or of
+    /// its bound stream); [`Error::InvalidOperation`] when called from a stream callback; the error of
+    /// the device work.
+    ///
     /// ```
     /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
     /// m.device_mut().fill(0.5).unwrap();
@@ -435,6 +454,9 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
 
     /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
     /// device: the device writes the host memory directly. Complete when it returns.
+    ///
+    /// # Errors
+    /// As [`MappedView::copy_to_device`], with `src`'s device.
     ///
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
@@ -496,6 +518,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// taken for the whole scope, so the host cannot look at the memory before the scope has
     /// synchronized.
     ///
+    /// # Errors
+    /// As [`MappedViewMut::memset`], except that the work is queued on the scope's stream and its
+    /// failure comes from the scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
@@ -514,6 +540,11 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of the device array `src` into mapped (or managed) host memory on the
     /// scope's stream; the host sees it once the scope has synchronized. Refused for `bool`
     /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for `bool` elements (a byte copy could leave invalid values); as
+    /// [`MappedViewMut::copy_from_device`] otherwise, with the copy's own failure reported by the
+    /// scope's synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -539,6 +570,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues a copy of mapped (or managed) host memory into the device array `dst` on the scope's
     /// stream; the host may keep reading the memory meanwhile, but not write it.
+    ///
+    /// # Errors
+    /// As [`MappedView::copy_to_device`], with the copy's own failure reported by the scope's
+    /// synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();

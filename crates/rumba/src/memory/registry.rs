@@ -35,6 +35,10 @@ fn registry() -> MutexGuard<'static, Option<Registry>> {
 ///
 /// Refused with [`Error::InterfaceVersion`] when the factory implements another interface version.
 ///
+/// # Errors
+/// [`Error::InterfaceVersion`] naming the factory and both versions when it implements another
+/// version of the plugin interface; nothing is installed then.
+///
 /// ```
 /// use std::sync::Arc;
 /// rumba::memory::set_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
@@ -49,6 +53,10 @@ pub fn set_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> 
 
 /// Makes `factory` selectable by its name through `RUMBA_MEMORY_MANAGER` (replacing an earlier
 /// factory of the same name).
+///
+/// # Errors
+/// [`Error::InterfaceVersion`] naming the factory and both versions when it implements another
+/// version of the plugin interface; nothing is registered then.
 ///
 /// ```
 /// use std::sync::Arc;

@@ -119,6 +119,10 @@ impl PinnedPool {
     /// Allocates a block of at least `bytes` (the first `bytes` zeroed) with `flags`, reusing a
     /// cached one whose events have all completed.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide a new block; [`Error::Unsupported`] for flags
+    /// the backend cannot honour (OpenCL: write-combined).
+    ///
     /// ```
     /// use std::sync::Arc;
     /// let ctx = rumba::current_context().unwrap();
@@ -296,6 +300,10 @@ unsafe impl Sync for PooledPinned {}
 impl PooledPinned {
     /// Records an event on `stream` now: the block is not reused before the stream reaches this
     /// point. Call it after queueing work that reads or writes the block without waiting for it.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend cannot create or record the event (an unknown `stream`:
+    /// `CUDA_ERROR_INVALID_HANDLE`).
     ///
     /// ```
     /// use std::sync::Arc;
