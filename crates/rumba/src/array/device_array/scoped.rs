@@ -28,6 +28,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Copies host data to a new device array bound to the scope's stream. From pinned memory the
     /// copy is truly asynchronous; `host` stays borrowed until the scope ends.
     ///
+    /// # Errors
+    /// As [`to_device_on`](crate::to_device_on); the copy's own failure is reported by the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let host = ndarray::array![[1u32, 2], [3, 4]];
@@ -45,6 +49,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     }
 
     /// Queues a copy of `src` (any layout) into the contiguous device array `dst`.
+    ///
+    /// # Errors
+    /// As [`DeviceArray::copy_from_host`], except that the copy's own failure is reported by the scope's
+    /// synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -67,6 +75,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of `src` into the host array or view `dst`, which stays exclusively borrowed
     /// until the scope has synchronized.
     ///
+    /// # Errors
+    /// As [`DeviceArray::copy_to_host_into`], except that the copy's own failure is reported by the
+    /// scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[5i32, 6, 7]).unwrap();
@@ -87,6 +99,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues [`DeviceArray::copy_from_device`].
     ///
+    /// # Errors
+    /// As [`DeviceArray::copy_from_device`], except that the copy's own failure is reported by the
+    /// scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[1u8, 2]).unwrap();
@@ -105,6 +121,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues [`DeviceArray::assign`]; a host source stays borrowed until the scope ends. (Scalar
     /// and device sources borrow no host memory; [`DeviceArray::assign_on`] with
     /// [`stream`](StreamScope::stream) queues them without tying them to the scope.)
+    ///
+    /// # Errors
+    /// As [`DeviceArray::assign`], except that the work's own failure is reported by the scope's
+    /// synchronization.
     ///
     /// ```
     /// use ndarray::s;
