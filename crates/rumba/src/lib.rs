@@ -111,6 +111,8 @@
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`] →
 //! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
+// Every fallible public function says which errors it returns and when (CI denies warnings).
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 extern crate self as rumba;
 
