@@ -62,8 +62,11 @@ impl std::fmt::Debug for Context {
 /// Pending releases of a context: memory (from its manager) and other resources.
 ///
 /// ```
-/// let stats = rumba::current_context().unwrap().deallocations();
-/// let _ = stats.memory.count + stats.resources.count;
+/// let ctx = rumba::current_context().unwrap();
+/// let _guard = ctx.defer_cleanup();
+/// drop(ctx.memalloc(64).unwrap());
+/// let stats = ctx.deallocations();
+/// assert!(stats.memory.count >= 1 && stats.memory.bytes >= 64); // held back by the guard
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DeallocStats {
@@ -307,7 +310,10 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// if let Ok(snap) = ctx.memory_snapshot() { println!("{snap}"); }
+    /// match ctx.memory_snapshot() {
+    ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
         self.inner.manager.memory_snapshot()
@@ -321,7 +327,10 @@ impl Context {
     /// caching manager passes on [`Error::Driver`] from freeing a segment).
     ///
     /// ```
-    /// rumba::current_context().unwrap().empty_cache().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(1 << 20).unwrap());
+    /// ctx.empty_cache().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn empty_cache(&self) -> Result<()> {
         self.inner.manager.empty_cache()
@@ -336,7 +345,10 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.set_memory_limit(Some(1 << 30));
+    /// match ctx.set_memory_limit(Some(1 << 30)) {
+    ///     Ok(()) => assert!(ctx.memalloc(2 << 30).is_err()), // a limitable manager (the `pool`)
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    /// }
     /// ```
     pub fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
         self.inner.manager.set_memory_limit(limit)
@@ -387,7 +399,11 @@ impl Context {
     /// copy); [`Error::InvalidOperation`] when called from a stream callback.
     ///
     /// ```
-    /// rumba::current_context().unwrap().synchronize().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// ctx.synchronize().unwrap(); // every stream of the device
+    /// assert!(s.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner.driver.device_synchronize(self.inner.device)
@@ -397,7 +413,8 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.deallocations().memory.bytes;
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn deallocations(&self) -> DeallocStats {
         DeallocStats {
@@ -414,7 +431,10 @@ impl Context {
     /// [`Error::DeallocationFailed`] listing every release that failed (memory and resources together).
     ///
     /// ```
-    /// rumba::current_context().unwrap().flush_deallocations().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn flush_deallocations(&self) -> Result<()> {
         let a = self.inner.manager.flush();
@@ -426,8 +446,15 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _outer = ctx.defer_cleanup();
-    /// let _inner = ctx.defer_cleanup();
+    /// let outer = ctx.defer_cleanup();
+    /// let inner = ctx.defer_cleanup();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// drop(inner);
+    /// ctx.flush_deallocations().unwrap(); // a no-op: `outer` still defers
+    /// assert!(ctx.deallocations().memory.count >= 1);
+    /// drop(outer);
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferCleanup {
         self.inner.manager.defer_cleanup_enter();

@@ -81,7 +81,9 @@ impl Event {
     /// The raw handle.
     ///
     /// ```
-    /// let _ = rumba::event(false).unwrap().handle();
+    /// let (a, b) = (rumba::event(false).unwrap(), rumba::event(false).unwrap());
+    /// assert_ne!(a.handle(), b.handle());
+    /// assert_eq!(a.clone().handle(), a.handle()); // clones share the event
     /// ```
     pub fn handle(&self) -> EventHandle {
         self.inner.handle
@@ -114,9 +116,12 @@ impl Event {
     /// event; [`Error::Driver`] from the backend's record call.
     ///
     /// ```
+    /// let s = rumba::stream().unwrap();
     /// let e = rumba::event(false).unwrap();
-    /// e.record(&rumba::default_stream().unwrap()).unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// e.record(&s).unwrap();
     /// e.synchronize().unwrap();
+    /// assert!(e.query().unwrap()); // the stream has passed the record
     /// ```
     pub fn record(&self, stream: &Stream) -> Result<()> {
         let dev = self.check_context(stream)?;
@@ -139,6 +144,7 @@ impl Event {
     /// e.record(&a).unwrap();
     /// e.wait(&b).unwrap();
     /// b.synchronize().unwrap();
+    /// assert!(e.query().unwrap()); // b's synchronization waited for a's record too
     /// ```
     pub fn wait(&self, stream: &Stream) -> Result<()> {
         let dev = self.check_context(stream)?;
@@ -155,7 +161,9 @@ impl Event {
     /// the record, where the backend reports it here.
     ///
     /// ```
-    /// rumba::event(false).unwrap().synchronize().unwrap();
+    /// let e = rumba::event(false).unwrap();
+    /// e.synchronize().unwrap(); // never recorded: returns at once
+    /// assert!(e.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner

@@ -313,7 +313,9 @@ pub fn select_device(id: usize) -> Result<Device> {
 /// The errors of [starting the runtime](crate::current_context#errors).
 ///
 /// ```
-/// let _ = rumba::current_device().unwrap();
+/// let dev = rumba::current_device().unwrap();
+/// assert_eq!(dev.id(), 0); // no select_device on this thread yet
+/// assert_eq!(rumba::current_context().unwrap().device_id(), dev.id());
 /// ```
 pub fn current_device() -> Result<Device> {
     runtime()?;
@@ -415,7 +417,10 @@ pub fn close() -> Result<()> {
 /// the device's work; [`Error::InvalidOperation`] when called from a stream callback.
 ///
 /// ```
-/// rumba::synchronize().unwrap();
+/// let s = rumba::stream().unwrap();
+/// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+/// rumba::synchronize().unwrap(); // waits for `s` too
+/// assert!(s.query().unwrap());
 /// ```
 pub fn synchronize() -> Result<()> {
     current_context()?.synchronize()
@@ -442,7 +447,11 @@ pub fn get_memory_info() -> Result<(usize, usize)> {
 /// manager that keeps no counters (the `default` manager).
 ///
 /// ```
-/// if let Ok(stats) = rumba::memory_stats() { println!("{stats}"); }
+/// match rumba::memory_stats() {
+///     Ok(stats) => assert!(stats.peak_bytes >= stats.current_bytes),
+///     // The `default` manager keeps no counters.
+///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+/// }
 /// ```
 pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
     current_context()?.memory_stats()
@@ -455,7 +464,10 @@ pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
 /// manager that caches nothing (the `default` manager).
 ///
 /// ```
-/// if let Ok(snap) = rumba::memory_snapshot() { println!("{snap}"); }
+/// match rumba::memory_snapshot() {
+///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
+///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+/// }
 /// ```
 pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {
     current_context()?.memory_snapshot()
@@ -468,7 +480,10 @@ pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {
 /// [`Context::empty_cache`](crate::Context::empty_cache).
 ///
 /// ```
+/// let d = rumba::device_array::<u8, _>(1 << 20, rumba::Order::C).unwrap();
+/// drop(d); // released into the deferred queue (or the pool's cache)
 /// rumba::empty_cache().unwrap();
+/// assert_eq!(rumba::current_context().unwrap().deallocations().memory.count, 0);
 /// ```
 pub fn empty_cache() -> Result<()> {
     current_context()?.empty_cache()

@@ -95,7 +95,7 @@ pub struct Stream {
 /// Creates a new (blocking) stream on the current device.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`] when the
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver) when the
 /// backend cannot create a stream.
 ///
 /// ```
@@ -163,7 +163,7 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`]
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver)
 /// (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `handle` is not a live stream of
 /// the current device (the sim can, CUDA cannot).
 ///
@@ -230,11 +230,14 @@ impl Stream {
     /// Waits for all queued work; reports the first error of that work not yet reported.
     ///
     /// # Errors
-    /// The first unreported error of the stream's work ([`Error::KernelFault`], a failed copy);
-    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    /// The first unreported error of the stream's work ([`Error::KernelFault`](crate::Error::KernelFault), a failed copy);
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream callback, which would wait for itself.
     ///
     /// ```
-    /// rumba::stream().unwrap().synchronize().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// s.synchronize().unwrap();
+    /// assert!(s.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner
@@ -246,7 +249,7 @@ impl Stream {
     /// True when all queued work has completed.
     ///
     /// # Errors
-    /// [`Error::Driver`] when the backend's query fails.
+    /// [`Error::Driver`](crate::Error::Driver) when the backend's query fails.
     ///
     /// ```
     /// assert!(rumba::stream().unwrap().query().unwrap());
@@ -263,7 +266,7 @@ impl Stream {
     /// error of the synchronization.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when called from a stream callback (nothing runs then); otherwise
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream callback (nothing runs then); otherwise
     /// `f`'s error if it failed, else the synchronization's error (the first unreported error of the
     /// stream's work, including work `f` queued).
     ///
@@ -308,7 +311,7 @@ impl Stream {
     /// stream and `Ok(())`, or the error of earlier failed work.
     ///
     /// # Errors
-    /// [`Error::Driver`] when the backend cannot queue the callback (the callback is dropped unrun).
+    /// [`Error::Driver`](crate::Error::Driver) when the backend cannot queue the callback (the callback is dropped unrun).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -382,8 +385,8 @@ impl Stream {
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
     /// # Errors
-    /// The driver's queueing errors: [`Error::InvalidAddress`] where the backend checks ranges
-    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`] for an
+    /// The driver's queueing errors: [`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges
+    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`](crate::Error::Driver) for an
     /// unknown stream. A failure of the memset itself comes from the next synchronization.
     ///
     /// ```
@@ -415,7 +418,7 @@ impl Stream {
     /// stream only: wait for the source device's work first).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the lengths differ or `dst` is not memory of the stream's device;
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the lengths differ or `dst` is not memory of the stream's device;
     /// the driver's queueing errors.
     ///
     /// ```
@@ -480,8 +483,10 @@ impl Stream {
     /// let s = rumba::stream().unwrap();
     /// let buf = s.memalloc(64).unwrap();
     /// s.memset(&buf, 1).unwrap();
-    /// drop(buf); // the stream keeps it alive until the memset has run
-    /// s.synchronize().unwrap();
+    /// let mut out = [0u8; 64];
+    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap().unwrap();
+    /// assert_eq!(out, [1; 64]);
+    /// drop(buf); // freed on `s`: the pool reuses it there at once
     /// ```
     pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
         self.inner.ctx.memalloc_on(bytes, self.inner.handle)
@@ -583,7 +588,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// s.auto_synchronize(|scope| scope.stream().query().unwrap()).unwrap();
+    /// let same = s.auto_synchronize(|scope| scope.stream().handle() == s.handle()).unwrap();
+    /// assert!(same);
     /// ```
     pub fn stream(&self) -> &'scope Stream {
         self.stream
@@ -594,8 +600,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// it is staged before this returns.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `offset + src.len()` runs past the end of `dst`; the driver's
-    /// queueing errors ([`Error::InvalidAddress`] where the backend checks ranges and `dst` is
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
     /// not memory of the stream's device). Failures of the copy itself come from the scope's
     /// synchronization.
     ///

@@ -56,9 +56,9 @@ pub struct MappedArray<T: Element, D: Dimension> {
 /// every device; `write_combined`: see the [module docs](self).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
-/// [`Error::Unsupported`] for options the backend cannot honour (OpenCL: write-combined memory, or
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
+/// [`Error::Unsupported`](crate::Error::Unsupported) for options the backend cannot honour (OpenCL: write-combined memory, or
 /// mapped memory on a device without fine-grained SVM).
 ///
 /// ```

@@ -260,7 +260,7 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// [`as_cuda_array`] with explicit [`ImportOptions`].
 ///
 /// # Errors
-/// The error of `obj`'s [`describe`](DeviceMemoryOwner::describe); otherwise as
+/// The error of `obj`'s [`describe`](CudaArray::describe); otherwise as
 /// [`from_cuda_array_interface`].
 ///
 /// ```

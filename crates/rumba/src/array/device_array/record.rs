@@ -196,7 +196,7 @@ impl<T: Element> DeviceRecord<T> {
     /// Copies `value` to a new record on the device.
     ///
     /// # Errors
-    /// As [`to_device`](crate::to_device) of one value.
+    /// As [`to_device`] of one value.
     ///
     /// ```
     /// let r = rumba::array::DeviceRecord::new(5u64).unwrap(); // any element type works
