@@ -100,7 +100,7 @@ impl Drop for DeferCleanup {
 
 impl Context {
     pub(crate) fn create(device: usize, driver: Arc<dyn Driver>, config: Config) -> Result<Self> {
-        let factory = crate::memory::factory_for(&config.memory_manager)?;
+        let factory = crate::memory::factory_for(config.memory_manager.name())?;
         let mc = ManagerContext {
             device,
             driver: Arc::clone(&driver),

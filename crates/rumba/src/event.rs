@@ -8,7 +8,7 @@
 //!
 //! ```
 //! let s = rumba::stream().unwrap();
-//! let (start, end) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+//! let (start, end) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
 //! start.record(&s).unwrap();
 //! s.memset(&rumba::current_context().unwrap().memalloc(1 << 20).unwrap(), 1).unwrap();
 //! end.record(&s).unwrap();
@@ -47,7 +47,7 @@ impl Drop for EventInner {
 /// A marker in a stream's work. Cloning shares the event.
 ///
 /// ```
-/// let e = rumba::event(false).unwrap();
+/// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
 /// assert!(e.query().unwrap()); // never recorded: complete
 /// ```
 #[derive(Clone)]
@@ -55,17 +55,84 @@ pub struct Event {
     inner: Arc<EventInner>,
 }
 
-/// Creates an event on the current device; `timing` enables [`Event::elapsed_time`].
+/// How [`event`] creates an event (Numba's `cuda.event(timing=True)` keyword).
+///
+/// Timing is on by default, as in Numba; an event used only to order streams can leave it off,
+/// which is cheaper on CUDA (`CU_EVENT_DISABLE_TIMING`).
+///
+/// ```
+/// use rumba::EventOptions;
+/// assert!(EventOptions::new().is_timing());
+/// assert_eq!(EventOptions::default(), EventOptions::new());
+/// assert!(!EventOptions::untimed().is_timing());
+/// assert_eq!(EventOptions::new().timing(false), EventOptions::untimed());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EventOptions {
+    timing: bool,
+}
+
+impl EventOptions {
+    /// Timing on (Numba's default): [`Event::elapsed_time`] works.
+    ///
+    /// ```
+    /// let e = rumba::event(rumba::EventOptions::new()).unwrap();
+    /// assert!(e.timing());
+    /// ```
+    pub const fn new() -> Self {
+        EventOptions { timing: true }
+    }
+
+    /// Timing off: for ordering streams only ([`Event::elapsed_time`] refuses such an event).
+    ///
+    /// ```
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    /// assert!(!e.timing());
+    /// ```
+    pub const fn untimed() -> Self {
+        EventOptions { timing: false }
+    }
+
+    /// The same options with timing on or off.
+    ///
+    /// ```
+    /// let timeline = false; // e.g. a command-line switch
+    /// let opts = rumba::EventOptions::new().timing(timeline);
+    /// assert!(!opts.is_timing());
+    /// ```
+    pub const fn timing(self, on: bool) -> Self {
+        EventOptions { timing: on }
+    }
+
+    /// Whether events made with these options are timed.
+    ///
+    /// ```
+    /// assert!(rumba::EventOptions::default().is_timing());
+    /// ```
+    pub const fn is_timing(&self) -> bool {
+        self.timing
+    }
+}
+
+impl Default for EventOptions {
+    fn default() -> Self {
+        EventOptions::new()
+    }
+}
+
+/// Creates an event on the current device (Numba's `cuda.event`); timed unless `options` say
+/// otherwise (see [`EventOptions`]).
 ///
 /// # Errors
 /// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when the
 /// backend cannot create an event.
 ///
 /// ```
-/// let e = rumba::event(true).unwrap();
+/// let e = rumba::event(rumba::EventOptions::new()).unwrap();
 /// assert!(e.timing());
 /// ```
-pub fn event(timing: bool) -> Result<Event> {
+pub fn event(options: EventOptions) -> Result<Event> {
+    let timing = options.timing;
     let ctx = current_context()?;
     let handle = ctx.driver().event_create(ctx.device_id(), timing)?;
     Ok(Event {
@@ -81,7 +148,7 @@ impl Event {
     /// The raw handle.
     ///
     /// ```
-    /// let (a, b) = (rumba::event(false).unwrap(), rumba::event(false).unwrap());
+    /// let (a, b) = (rumba::event(rumba::EventOptions::untimed()).unwrap(), rumba::event(rumba::EventOptions::untimed()).unwrap());
     /// assert_ne!(a.handle(), b.handle());
     /// assert_eq!(a.clone().handle(), a.handle()); // clones share the event
     /// ```
@@ -92,7 +159,7 @@ impl Event {
     /// True if created with timing enabled.
     ///
     /// ```
-    /// assert!(!rumba::event(false).unwrap().timing());
+    /// assert!(!rumba::event(rumba::EventOptions::untimed()).unwrap().timing());
     /// ```
     pub fn timing(&self) -> bool {
         self.inner.timing
@@ -117,7 +184,7 @@ impl Event {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let e = rumba::event(false).unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
     /// e.record(&s).unwrap();
     /// e.synchronize().unwrap();
@@ -140,7 +207,7 @@ impl Event {
     ///
     /// ```
     /// let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
-    /// let e = rumba::event(false).unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     /// e.record(&a).unwrap();
     /// e.wait(&b).unwrap();
     /// b.synchronize().unwrap();
@@ -161,7 +228,7 @@ impl Event {
     /// the record, where the backend reports it here.
     ///
     /// ```
-    /// let e = rumba::event(false).unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     /// e.synchronize().unwrap(); // never recorded: returns at once
     /// assert!(e.query().unwrap());
     /// ```
@@ -178,7 +245,7 @@ impl Event {
     /// [`Error::Driver`] from the backend's query.
     ///
     /// ```
-    /// assert!(rumba::event(false).unwrap().query().unwrap());
+    /// assert!(rumba::event(rumba::EventOptions::untimed()).unwrap().query().unwrap());
     /// ```
     pub fn query(&self) -> Result<bool> {
         self.inner
@@ -196,7 +263,7 @@ impl Event {
     /// record has not completed yet.
     ///
     /// ```
-    /// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+    /// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
     /// assert!(a.elapsed_time(&b).is_err()); // never recorded
     /// ```
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
@@ -220,7 +287,7 @@ impl Event {
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
-/// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+/// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
 /// a.record(&s).unwrap();
 /// b.record(&s).unwrap();
 /// s.synchronize().unwrap();

@@ -47,7 +47,7 @@ fn runtime() -> Result<&'static Runtime> {
             // Every setting is checked when the runtime starts, so a bad one is the same typed
             // error from every entry point (`gpus`, `detect`, the first array): the manager's
             // name too, which names a factory registered by then (or built in).
-            crate::memory::factory_for(&config.memory_manager)?;
+            crate::memory::factory_for(config.memory_manager.name())?;
             let (driver, fallback) = driver::open(&config)?;
             let slots = (0..driver.device_count())
                 .map(|_| Slot {

@@ -22,7 +22,7 @@
 //! s.auto_synchronize(|scope| -> rumba::Result<()> {
 //!     scope.copy_to_device(&buf, 0, &[1, 2, 3, 4])?;
 //!     scope.copy_to_host(&mut back, &buf, 0)
-//! }).unwrap().unwrap();
+//! }).unwrap();
 //! assert_eq!(back, [1, 2, 3, 4]);
 //! ```
 
@@ -262,24 +262,25 @@ impl Stream {
     }
 
     /// Runs `f` with a scope for asynchronous work that may borrow host memory, then synchronizes
-    /// the stream — also when `f` panics (the panic then continues). Returns `f`'s result, or the
-    /// error of the synchronization.
+    /// the stream — also when `f` fails or panics (the panic then continues). Returns `f`'s value
+    /// once the stream has completed the work (Numba's `with stream.auto_synchronize():`).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream callback (nothing runs then); otherwise
-    /// `f`'s error if it failed, else the synchronization's error (the first unreported error of the
-    /// stream's work, including work `f` queued).
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream
+    /// callback (nothing runs then); otherwise `f`'s error if it failed (the stream is still
+    /// synchronized first; an error of its work is then logged), else the synchronization's error
+    /// (the first unreported error of the stream's work, including work `f` queued).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let data = vec![7u8, 8, 9];
-    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
     /// // `data` may be dropped or changed now: the copy has completed.
     /// ```
     pub fn auto_synchronize<'env, F, R>(&self, f: F) -> Result<R>
     where
-        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> R,
+        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
         if crate::driver::on_callback_thread() {
             return Err(crate::Error::InvalidOperation(
@@ -303,8 +304,21 @@ impl Stream {
         let mut guard = SyncOnDrop(self, false);
         let out = f(&scope);
         guard.1 = true;
-        self.synchronize()?;
-        Ok(out)
+        let synced = self.synchronize();
+        match (out, synced) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Ok(_), Err(e)) => Err(e),
+            (Err(e), synced) => {
+                if let Err(lost) = synced {
+                    // One error is returned: `f`'s, the direct cause. The work's error was taken
+                    // from the stream by the synchronization, so it is logged rather than lost.
+                    tracing::warn!(
+                        "auto_synchronize: `{e}` was returned; the stream's work also failed: {lost}"
+                    );
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Queues `callback` to run off the host thread once all earlier work is done. It receives the
@@ -484,7 +498,7 @@ impl Stream {
     /// let buf = s.memalloc(64).unwrap();
     /// s.memset(&buf, 1).unwrap();
     /// let mut out = [0u8; 64];
-    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
     /// assert_eq!(out, [1; 64]);
     /// drop(buf); // freed on `s`: the pool reuses it there at once
     /// ```
@@ -556,7 +570,8 @@ impl fmt::Debug for Stream {
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
-/// s.auto_synchronize(|scope| assert_eq!(scope.stream().handle(), s.handle())).unwrap();
+/// let handle = s.auto_synchronize(|scope| Ok(scope.stream().handle())).unwrap();
+/// assert_eq!(handle, s.handle());
 /// ```
 ///
 /// A scope is used on the thread that opened it: it is neither `Send` nor `Sync`. The default
@@ -574,6 +589,7 @@ impl fmt::Debug for Stream {
 ///     std::thread::scope(|t| {
 ///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
 ///     });
+///     Ok(())
 /// }).unwrap();
 /// ```
 pub struct StreamScope<'scope, 'env: 'scope> {
@@ -588,7 +604,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let same = s.auto_synchronize(|scope| scope.stream().handle() == s.handle()).unwrap();
+    /// let same = s.auto_synchronize(|scope| Ok(scope.stream().handle() == s.handle())).unwrap();
     /// assert!(same);
     /// ```
     pub fn stream(&self) -> &'scope Stream {
@@ -608,8 +624,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
-    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3])).unwrap();
-    /// assert!(r.is_err()); // runs past the end: refused before anything is queued
+    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
+    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
     /// ```
     pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
         let ptr = dst.check_range(offset, src.len())?;
@@ -640,7 +656,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let buf = ctx.memalloc(2).unwrap();
     /// buf.copy_from_host(&[9, 8]).unwrap();
     /// let mut out = [0u8; 2];
-    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap().unwrap();
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
     /// assert_eq!(out, [9, 8]);
     /// ```
     pub fn copy_to_host(

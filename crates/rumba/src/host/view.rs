@@ -60,7 +60,7 @@ pub(crate) struct Parts<D> {
 ///
 /// ```
 /// use rumba::array::Order;
-/// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, false, false).unwrap();
+/// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
 /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory directly
@@ -85,7 +85,7 @@ impl<T: Element, D: Dimension> Clone for MappedView<'_, T, D> {
 ///
 /// ```
 /// use rumba::array::Order;
-/// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, false, false).unwrap();
+/// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.device_mut().memset(0xab).unwrap();               // the device writes the host memory
 /// assert!(m.view().iter().all(|&b| b == 0xab));        // no copy back
 /// ```
@@ -220,7 +220,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The shape.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().shape(), &[2, 3]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -230,7 +230,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The byte layout (strides in bytes, offset from the lowest byte).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().layout().strides(), &[4, 8]);
     /// ```
     pub fn layout(&self) -> &Layout {
@@ -240,7 +240,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The host side of the same memory, for as long as the view's borrow.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().host().to_vec(), [0, 0, 0]);
     /// ```
     pub fn host(&self) -> ArrayView<'a, T, D> {
@@ -258,7 +258,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     ///
     /// ```
     /// use rumba::driver::BackendKind;
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let ptr = m.device().device_ptr(0).unwrap();
     /// match rumba::backend().unwrap() {
     ///     BackendKind::Sim => assert!(ptr >= 1 << 63), // the sim's device addresses: upper half
@@ -280,7 +280,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// error of the copy.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(2.5);
     /// let d = rumba::device_array::<f32, _>((2, 2), rumba::array::Order::F).unwrap();
     /// m.device().copy_to_device(&d).unwrap();
@@ -344,7 +344,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shorter exclusive view of the same memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.reborrow().memset(1).unwrap();
     /// v.memset(2).unwrap();
@@ -357,7 +357,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shared view of the same memory, for as long as this borrow of the exclusive one.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let v = m.device_mut();
     /// assert_eq!(v.as_view().shape(), &[2]);
     /// ```
@@ -368,7 +368,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// The host side of the same memory, exclusively, for as long as this borrow.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.host_mut().fill(9);
     /// v.memset(1).unwrap();
@@ -390,10 +390,10 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().memset(1).unwrap();
     /// assert_eq!(m.view().to_vec(), [0x0101; 3]);
-    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(b.device_mut().memset(7).is_err());
     /// ```
     pub fn memset(&mut self, value: u8) -> Result<()> {
@@ -442,7 +442,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// the device work.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().fill(0.5).unwrap();
     /// assert_eq!(m.view().sum(), 2.0);
     /// ```
@@ -460,7 +460,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     ///
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
-    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().copy_from_device(&src).unwrap();
     /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
     /// ```
@@ -524,8 +524,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
-    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap().unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap();
     /// assert_eq!(m.view().to_vec(), [3; 4]);
     /// ```
     pub fn memset_mapped<T: Element, D: Dimension>(
@@ -549,8 +549,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
-    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, false, false).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap().unwrap();
+    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap();
     /// drop(src);
     /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
     /// ```
@@ -577,10 +577,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(-1);
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
     /// ```
     pub fn copy_from_mapped<T: Element, D: Dimension, E: Dimension>(
