@@ -107,6 +107,9 @@
 //!    # }
 //!    ```
 //!
+//! [`prelude`] brings the items most programs use into scope in one import
+//! (`use rumba::prelude::*;`).
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`] →
 //! [`interop`]; [`host`] sits beside the array layer.

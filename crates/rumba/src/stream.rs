@@ -277,6 +277,12 @@ impl Stream {
     /// let data = vec![7u8, 8, 9];
     /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
     /// // `data` may be dropped or changed now: the copy has completed.
+    /// let mut back = [0u8; 3];
+    /// buf.copy_to_host(&mut back).unwrap();
+    /// assert_eq!(back, [7, 8, 9]);
+    /// // The closure's value (or error) comes back once, not wrapped twice.
+    /// let n = s.auto_synchronize(|_| Ok(data.len())).unwrap();
+    /// assert_eq!(n, 3);
     /// ```
     pub fn auto_synchronize<'env, F, R>(&self, f: F) -> Result<R>
     where

@@ -231,9 +231,13 @@ pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pinne
 /// As [`pinned`].
 ///
 /// ```
+/// let drv = rumba::backend_driver().unwrap();
 /// let mut v = vec![0u32; 64];
+/// let (ptr, bytes) = (v.as_ptr().cast::<u8>(), 64 * 4);
 /// let g = rumba::register([&mut v]).unwrap();
+/// assert!(drv.is_host_pinned(ptr, bytes));
 /// rumba::deregister(g).unwrap();
+/// assert!(!drv.is_host_pinned(ptr, bytes));
 /// ```
 pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
     pinned(arrays)
@@ -246,8 +250,12 @@ pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pin
 /// As [`PinnedGuard::release`].
 ///
 /// ```
+/// let drv = rumba::backend_driver().unwrap();
 /// let mut v = vec![0u8; 8];
+/// let ptr = v.as_ptr();
 /// rumba::deregister(rumba::register([&mut v]).unwrap()).unwrap();
+/// assert!(!drv.is_host_pinned(ptr, 8)); // unpinned at once, not deferred
+/// v.push(1); // the vector is the caller's again
 /// ```
 pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
     guard.release()
@@ -364,8 +372,13 @@ impl<A: HostArray> PinnedGuard<A> {
     /// unpinned).
     ///
     /// ```
+    /// let drv = rumba::backend_driver().unwrap();
     /// let mut v = vec![0u8; 4];
-    /// rumba::pinned([&mut v]).unwrap().release().unwrap();
+    /// let ptr = v.as_ptr();
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// assert!(drv.is_host_pinned(ptr, 4));
+    /// g.release().unwrap();
+    /// assert!(!drv.is_host_pinned(ptr, 4));
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()

@@ -353,7 +353,11 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     ///
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// let _ = m.is_page_locked();
+    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(m.view().as_ptr(), 3));
+    /// if m.is_page_locked() {
+    ///     assert!(m.flags().mapped);
+    /// }
     /// ```
     pub fn is_page_locked(&self) -> bool {
         self.ctx

@@ -211,7 +211,8 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     ///
     /// ```
     /// let p = rumba::pinned_array::<u8, _>(16, rumba::array::Order::C).unwrap();
-    /// let _ = p.is_page_locked();
+    /// // Where the OS refuses `mlock` (a low RLIMIT_MEMLOCK), the memory works but is not locked.
+    /// assert_eq!(p.is_page_locked(), p.page_locking().is_available());
     /// ```
     pub fn is_page_locked(&self) -> bool {
         self.page_locking().is_available()

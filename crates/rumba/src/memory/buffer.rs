@@ -465,6 +465,9 @@ impl DeviceBuffer {
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
     /// buf.memset(7).unwrap();
+    /// let mut out = [0u8; 2];
+    /// buf.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(out, [7, 7]);
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
         // SAFETY: this handle's range of its own allocation, which is device memory.

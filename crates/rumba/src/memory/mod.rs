@@ -318,7 +318,10 @@ pub unsafe trait MemoryManager: Send + Sync {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.memory_manager().memory_stats(); // the default manager keeps none
+    /// let stats = ctx.memory_manager().memory_stats();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(stats, Err(rumba::Error::Unsupported(_)))); // it keeps none
+    /// }
     /// ```
     fn memory_stats(&self) -> Result<MemoryStats> {
         Err(Error::Unsupported(format!(
@@ -334,7 +337,10 @@ pub unsafe trait MemoryManager: Send + Sync {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.memory_manager().memory_snapshot();
+    /// let snap = ctx.memory_manager().memory_snapshot();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(snap, Err(rumba::Error::Unsupported(_)))); // it caches nothing
+    /// }
     /// ```
     fn memory_snapshot(&self) -> Result<MemorySnapshot> {
         Err(Error::Unsupported(format!(
@@ -351,7 +357,10 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// freeing a segment.
     ///
     /// ```
-    /// rumba::current_context().unwrap().memory_manager().empty_cache().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// ctx.memory_manager().empty_cache().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     fn empty_cache(&self) -> Result<()> {
         self.flush()

@@ -41,7 +41,13 @@ fn registry() -> MutexGuard<'static, Option<Registry>> {
 ///
 /// ```
 /// use std::sync::Arc;
-/// rumba::memory::set_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
+/// let stats = rumba::memory::StatisticsFactory::new(Arc::new(rumba::memory::DefaultManagerFactory));
+/// rumba::memory::set_memory_manager(Arc::new(stats)).unwrap();
+/// // Contexts created from now on get it (closing the thread's context makes a new one).
+/// rumba::close().unwrap();
+/// let ctx = rumba::current_context().unwrap();
+/// assert!(ctx.memory_manager().name().contains("statistics"), "{}", ctx.memory_manager().name());
+/// assert!(ctx.memory_stats().is_ok()); // the adaptor keeps counters
 /// ```
 pub fn set_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> {
     check_version(&*factory)?;
