@@ -358,7 +358,10 @@ impl<A: HostArray> PinnedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4096];
+    /// let ptr = v.as_ptr();
     /// let g = rumba::pinned([&mut v]).unwrap();
+    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 4096));
     /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
@@ -603,8 +606,10 @@ impl<A: HostArray> MappedGuard<A> {
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
+    /// let ptr = v.as_ptr();
     /// let g = rumba::mapped([&mut v]).unwrap();
-    /// let _ = g.page_locking().is_available();
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 16));
+    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
         self.regs.page_locking()
@@ -622,7 +627,9 @@ impl<A: HostArray> MappedGuard<A> {
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
+    /// let ptr = v.as_ptr();
     /// rumba::mapped([&mut v]).unwrap().release().unwrap();
+    /// assert!(!rumba::backend_driver().unwrap().is_host_pinned(ptr, 4)); // unmapped and unpinned
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()

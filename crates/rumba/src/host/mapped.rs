@@ -329,9 +329,11 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The device side, shared: the device may read the memory.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// m.view_mut().fill(4);
     /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
-    /// m.device().copy_to_device(&d).unwrap();
+    /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {
         MappedView::new(self.parts())

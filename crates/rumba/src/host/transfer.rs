@@ -95,6 +95,7 @@ impl<B> Transfer<B> {
     /// let t = s.upload(p, &d).unwrap();
     /// s.synchronize().unwrap();
     /// while !t.is_done() { std::thread::yield_now(); } // the hand-back runs right after
+    /// assert_eq!(t.wait().unwrap().shape(), &[4]); // done: `wait` returns at once
     /// ```
     pub fn is_done(&self) -> bool {
         self.shared.lock().status.is_some()

@@ -148,7 +148,9 @@ impl IpcHandle {
 /// mm.initialize().unwrap();
 /// let p = mm.memalloc(64).unwrap();
 /// mm.memfree(p, 64);
+/// assert_eq!(mm.pending().count, 1); // released into the deferred queue
 /// mm.flush().unwrap();
+/// assert_eq!(mm.pending().count, 0);
 /// ```
 ///
 /// # Safety
@@ -289,6 +291,9 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// let s = rumba::stream().unwrap();
     /// let p = ctx.memory_manager().memalloc_on(64, s.handle()).unwrap();
     /// ctx.memory_manager().memfree_on(p, 64, s.handle());
+    /// s.synchronize().unwrap();
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0); // freed (or back in the pool's cache)
     /// ```
     fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
         let _ = stream;
@@ -305,6 +310,8 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// let mm = rumba::current_context().unwrap().memory_manager().clone();
     /// let p = mm.memalloc(8).unwrap();
     /// mm.memfree_on(p, 8, rumba::driver::StreamHandle::LEGACY);
+    /// mm.flush().unwrap();
+    /// assert_eq!(mm.pending().count, 0);
     /// ```
     fn memfree_on(&self, ptr: DevicePtr, bytes: usize, stream: StreamHandle) {
         let _ = stream;

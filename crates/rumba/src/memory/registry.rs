@@ -66,7 +66,13 @@ pub fn set_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> 
 ///
 /// ```
 /// use std::sync::Arc;
-/// rumba::memory::register_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
+/// use rumba::config::ManagerChoice;
+/// use rumba::memory::{DefaultManagerFactory, StatisticsFactory};
+/// rumba::memory::register_memory_manager(Arc::new(StatisticsFactory::new(Arc::new(DefaultManagerFactory)))).unwrap();
+/// // Selected by its name (`RUMBA_MEMORY_MANAGER=statistics` does the same):
+/// let cfg = rumba::Config { memory_manager: ManagerChoice::Named("statistics".into()), ..rumba::Config::from_env().unwrap() };
+/// rumba::configure(cfg).unwrap();
+/// assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "statistics(default)");
 /// ```
 pub fn register_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> {
     check_version(&*factory)?;

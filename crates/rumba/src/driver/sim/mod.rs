@@ -167,7 +167,9 @@ impl SimDriver {
     ///
     /// ```
     /// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
-    /// let _ = drv.page_locking().is_available();
+    /// if let rumba::driver::PageLocking::Refused(why) = drv.page_locking() {
+    ///     assert!(!why.is_empty()); // the reason is spelled out (e.g. RLIMIT_MEMLOCK)
+    /// }
     /// ```
     pub fn page_locking(&self) -> &PageLocking {
         self.host.page_locking()

@@ -281,9 +281,13 @@ impl Drop for PinnedPool {
 /// let pool = Arc::new(rumba::memory::PinnedPool::new(0, ctx.driver().clone()));
 /// let p = pool.alloc(16, Default::default()).unwrap();
 /// let s = rumba::stream().unwrap();
+/// let addr = p.as_ptr();
 /// p.record(s.handle()).unwrap(); // e.g. after queueing an asynchronous copy from it
 /// drop(p);
 /// s.synchronize().unwrap();
+/// let again = pool.alloc(16, Default::default()).unwrap();
+/// assert_eq!(again.as_ptr(), addr); // reused once the stream passed the record
+/// assert_eq!(pool.driver_calls(), (1, 0));
 /// ```
 pub struct PooledPinned {
     pool: Arc<PinnedPool>,
@@ -311,6 +315,8 @@ impl PooledPinned {
     /// let pool = Arc::new(rumba::memory::PinnedPool::new(0, ctx.driver().clone()));
     /// let p = pool.alloc(4, Default::default()).unwrap();
     /// p.record(rumba::driver::StreamHandle::LEGACY).unwrap();
+    /// drop(p);
+    /// assert_eq!(pool.usage(), (0, 4096)); // cached, reusable once the stream passes the record
     /// ```
     pub fn record(&self, stream: StreamHandle) -> Result<()> {
         let drv = &self.pool.driver;
