@@ -111,7 +111,7 @@
 //! (`use rumba::prelude::*;`).
 //!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
-//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`] →
+//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`](mod@kernel) →
 //! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
 // Every fallible public function says which errors it returns and when (CI denies warnings).

@@ -6,8 +6,8 @@
 //!
 //! | what | items |
 //! |---|---|
-//! | device arrays | [`DeviceArray`], [`Order`], [`to_device`], [`to_device_on`], [`device_array`], [`device_array_like`], [`s!`](s) |
-//! | host memory | [`PinnedArray`], [`MappedArray`], [`ManagedArray`], [`MappedOptions`], [`Transfer`], [`pinned_array`], [`pinned_array_like`], [`mapped_array`], [`managed_array`], [`pinned`], [`mapped`] |
+//! | device arrays | [`DeviceArray`], [`Order`], [`to_device`], [`to_device_on`], [`device_array`](fn@device_array), [`device_array_like`], [`s!`](s) |
+//! | host memory | [`PinnedArray`], [`MappedArray`], [`ManagedArray`], [`MappedOptions`], [`Transfer`], [`pinned_array`], [`pinned_array_like`], [`mapped_array`], [`managed_array`], [`pinned`](fn@pinned), [`mapped`](fn@mapped) |
 //! | streams and events | [`Stream`], [`StreamScope`], [`Event`], [`EventOptions`], [`stream`], [`default_stream`], [`event`], [`synchronize`] |
 //! | devices and memory | [`Context`], [`current_context`], [`select_device`], [`gpus`], [`defer_cleanup`] |
 //! | kernel arguments | [`In`], [`Out`], [`InOut`] |
