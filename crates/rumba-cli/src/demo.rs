@@ -98,14 +98,17 @@ pub fn run() -> Result<()> {
     let mut pinned = ctx.memhostalloc(N, Default::default())?;
     pinned.copy_from_slice(&host);
     step("copy 64 MiB from pinned memory on a stream", || {
-        let (start, end) = (rumba::event(true)?, rumba::event(true)?);
+        let (start, end) = (
+            rumba::event(rumba::EventOptions::new())?,
+            rumba::event(rumba::EventOptions::new())?,
+        );
         let t = Instant::now();
         let queued = s.auto_synchronize(|scope| -> Result<Duration> {
             start.record(scope.stream())?;
             scope.copy_to_device(&buf, 0, &pinned)?;
             end.record(scope.stream())?;
             Ok(t.elapsed())
-        })??;
+        })?;
         let device_ms = start.elapsed_time(&end)?;
         Ok((
             (),
@@ -127,11 +130,11 @@ pub fn run() -> Result<()> {
             a.add_callback(move |_, _| {
                 let _ = rx.recv_timeout(Duration::from_secs(5));
             })?;
-            let held = rumba::event(false)?;
+            let held = rumba::event(rumba::EventOptions::untimed())?;
             held.record(&a)?;
             let other = ctx.memalloc(N)?;
             b.copy_device(&other, &buf)?;
-            let done = rumba::event(false)?;
+            let done = rumba::event(rumba::EventOptions::untimed())?;
             done.record(&b)?;
             done.synchronize()?;
             let a_was_held = !held.query()?;
@@ -342,7 +345,7 @@ fn host_memory_steps() -> Result<()> {
             let pinned_return = st.auto_synchronize(|scope| -> Result<Duration> {
                 scope.copy_from_pinned(&d, &pinned)?;
                 Ok(t.elapsed())
-            })??;
+            })?;
             let pinned_total = t.elapsed();
             Ok((
                 (),
@@ -366,7 +369,7 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB device -> host on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            st.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut back))??;
+            st.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut back))?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let transfer = st.download(&d, pinned)?; // the pinned array is moved into the copy
@@ -408,7 +411,7 @@ fn host_memory_steps() -> Result<()> {
             }
             let ev = |n: usize| {
                 (0..n)
-                    .map(|_| rumba::event(true))
+                    .map(|_| rumba::event(rumba::EventOptions::new()))
                     .collect::<Result<Vec<_>>>()
             };
             let (ready, free, marks) = (ev(2)?, ev(2)?, ev(4 * CHUNKS + 1)?);
@@ -430,7 +433,7 @@ fn host_memory_steps() -> Result<()> {
                     free[slot].record(&compute)?;
                 }
                 compute.synchronize()
-            })??;
+            })?;
             let t0 = &marks[4 * CHUNKS];
             let mut lines = Vec::new();
             let mut times = Vec::new();

@@ -17,6 +17,9 @@
 //! | [`abi`] | [`abi::KernelAbi`] (the signature generated kernels carry) and the fault-record decoder (no `syn`) |
 //! | `lower` | (feature `lower`) parsing and checks, inference, analyses, emitters |
 
+// Every fallible public function says which errors it returns and when (CI denies warnings).
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+
 pub mod abi;
 pub mod prelude;
 pub mod target;

@@ -14,6 +14,9 @@
 //! kernel must be declared at module level (the generated module reaches the kernel's consts,
 //! records and device functions through `super::`).
 
+// Every fallible public function says which errors it returns and when (CI denies warnings).
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};

@@ -46,7 +46,6 @@ fn h2d(c: &mut Criterion) {
         b.iter(|| {
             s.auto_synchronize(|scope| scope.copy_from_pinned(&d, black_box(&pinned)))
                 .unwrap()
-                .unwrap()
         })
     });
     g.bench_function("pageable/call returns", |b| {
@@ -58,8 +57,9 @@ fn h2d(c: &mut Criterion) {
             for _ in 0..iters {
                 s.auto_synchronize(|scope| {
                     let t = Instant::now();
-                    scope.copy_from_pinned(&d, &pinned).unwrap();
+                    scope.copy_from_pinned(&d, &pinned)?;
                     total += t.elapsed();
+                    Ok(())
                 })
                 .unwrap();
             }
@@ -93,7 +93,6 @@ fn d2h(c: &mut Criterion) {
         b.iter(|| {
             s.auto_synchronize(|scope| scope.copy_to_host_into(&d, black_box(&mut pageable)))
                 .unwrap()
-                .unwrap()
         })
     });
     g.bench_function("pinned/complete (owned transfer)", |b| {
@@ -105,7 +104,7 @@ fn d2h(c: &mut Criterion) {
     g.bench_function("pageable/call returns", |b| {
         b.iter_custom(|iters| {
             timed_calls(iters, &s, || {
-                s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut pageable))?
+                s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut pageable))
             })
         })
     });
@@ -168,7 +167,7 @@ impl Pipeline {
         let compute = if overlap { &self.compute } else { &self.copy };
         let ev = |n: usize| {
             (0..n)
-                .map(|_| rumba::event(timeline))
+                .map(|_| rumba::event(rumba::EventOptions::new().timing(timeline)))
                 .collect::<Result<Vec<Event>>>()
         };
         let (ready, free) = (ev(2)?, ev(2)?);
@@ -207,7 +206,7 @@ impl Pipeline {
                 free[slot].record(compute)?;
             }
             compute.synchronize()
-        })??;
+        })?;
         if !timeline {
             return Ok(None);
         }

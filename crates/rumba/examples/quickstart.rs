@@ -3,7 +3,8 @@
 //! (`RUMBA_BACKEND=opencl cargo run -p rumba --example quickstart`).
 
 use rumba::kernel::prelude::*;
-use rumba::ndarray::{Array1, s};
+use rumba::ndarray::Array1;
+use rumba::prelude::*;
 
 /// Doubles every element: one Rust function, compiled by the macro to a simulator body, CUDA C
 /// and OpenCL C.
@@ -16,9 +17,9 @@ fn twice(t: &Thread, x: &mut Arr<f32>) {
 }
 
 fn main() -> rumba::Result<()> {
-    let a = rumba::to_device(&Array1::from_iter(0..8).mapv(|x| x as f32))?; // host -> device
+    let a = to_device(&Array1::from_iter(0..8).mapv(|x| x as f32))?; // host -> device
     a.slice(s![..;2])?.assign(-1.0f32)?; // strided assignment on the device
-    let s = rumba::stream()?;
+    let s = stream()?;
     twice().configure(1, 32).stream(&s).launch((&a,))?; // asynchronous on `s`
     s.synchronize()?;
     println!("{}", a.copy_to_host()?); // [-2, 2, -2, 6, -2, 10, -2, 14]

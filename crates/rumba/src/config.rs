@@ -13,7 +13,7 @@
 //! | `RUMBA_SIM_MEMORY` = size, e.g. `4GiB` | [`Config::sim_memory`] | a quarter of host RAM |
 //! | `RUMBA_MAX_PENDING_DEALLOCS_COUNT` = N | [`Config::max_pending_deallocs_count`] | 10 |
 //! | `RUMBA_MAX_PENDING_DEALLOCS_RATIO` = 0…1 | [`Config::max_pending_deallocs_ratio`] | 0.2 |
-//! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, …) | [`Config::memory_manager`] | `default` |
+//! | `RUMBA_MEMORY_MANAGER` = name (`default`, `pool`, a registered plugin) | [`Config::memory_manager`] ([`ManagerChoice`]) | `default` |
 //! | `RUMBA_MEMORY_LIMIT` = size, e.g. `2GiB` | [`Config::memory_limit`] | none |
 //! | `RUMBA_CUDA_ARRAY_INTERFACE_SYNC` = `1` \| `0` | [`Config::cuda_array_interface_sync`] | `1` |
 //! | `RUMBA_OPENCL_PLATFORM` = index or name fragment | [`Config::opencl_platform`] | the first platform with a usable device |
@@ -87,6 +87,77 @@ impl fmt::Display for BackendChoice {
     }
 }
 
+/// Which memory manager new contexts get: one of the built-in managers, or a plugin registered by
+/// name with [`register_memory_manager`](crate::memory::register_memory_manager) (Numba's EMM
+/// plugins). `RUMBA_MEMORY_MANAGER` takes the name; whether a named plugin exists is checked when
+/// the runtime starts (it may be registered until then).
+///
+/// ```
+/// use rumba::config::ManagerChoice;
+/// assert_eq!("pool".parse::<ManagerChoice>().unwrap(), ManagerChoice::Pool);
+/// assert_eq!("default".parse::<ManagerChoice>().unwrap(), ManagerChoice::Default);
+/// let plugin: ManagerChoice = "my-arena".parse().unwrap();
+/// assert_eq!(plugin, ManagerChoice::Named("my-arena".into()));
+/// assert_eq!(plugin.name(), "my-arena");
+/// assert!("two words".parse::<ManagerChoice>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum ManagerChoice {
+    /// The default manager ([`DefaultMemoryManager`](crate::memory::DefaultMemoryManager)):
+    /// deferred deallocation as Numba's.
+    #[default]
+    Default,
+    /// The stream-ordered caching pool ([`PoolMemoryManager`](crate::memory::PoolMemoryManager)),
+    /// limited by [`Config::memory_limit`].
+    Pool,
+    /// A factory registered under this name.
+    Named(String),
+}
+
+impl ManagerChoice {
+    /// The name the manager's factory is registered under (`default`, `pool`, or the plugin's).
+    ///
+    /// ```
+    /// assert_eq!(rumba::config::ManagerChoice::Pool.name(), "pool");
+    /// ```
+    pub fn name(&self) -> &str {
+        match self {
+            ManagerChoice::Default => "default",
+            ManagerChoice::Pool => "pool",
+            ManagerChoice::Named(n) => n,
+        }
+    }
+}
+
+impl FromStr for ManagerChoice {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let name = s.trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(invalid(
+                "RUMBA_MEMORY_MANAGER",
+                s,
+                "the name of a memory manager, such as default",
+            ));
+        }
+        Ok(match name {
+            "default" => ManagerChoice::Default,
+            "pool" => ManagerChoice::Pool,
+            other => ManagerChoice::Named(other.to_string()),
+        })
+    }
+}
+
+impl fmt::Display for ManagerChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// All run-time settings. `Config::default()` is the configuration with no variables set.
 ///
 /// ```
@@ -106,9 +177,9 @@ pub struct Config {
     pub max_pending_deallocs_count: usize,
     /// Pending deallocations are flushed when their bytes **exceed** this fraction of device memory.
     pub max_pending_deallocs_ratio: f64,
-    /// Name of the memory manager for new contexts (`default`, `pool`, or one registered by
-    /// name — before the first rumba call, since the runtime checks the name when it starts).
-    pub memory_manager: String,
+    /// The memory manager for new contexts (a plugin registered by name must be registered
+    /// before the first rumba call, since the runtime checks the name when it starts).
+    pub memory_manager: ManagerChoice,
     /// Most bytes a caching manager (the `pool`) may reserve from each device; `None` for no limit.
     pub memory_limit: Option<usize>,
     /// Whether importing a CUDA Array Interface description synchronizes the producer's stream
@@ -206,7 +277,7 @@ impl Default for Config {
             sim_memory: None,
             max_pending_deallocs_count: 10,
             max_pending_deallocs_ratio: 0.2,
-            memory_manager: "default".into(),
+            memory_manager: ManagerChoice::Default,
             memory_limit: None,
             cuda_array_interface_sync: true,
             opencl_platform: None,
@@ -223,6 +294,10 @@ pub const MAX_SIM_DEVICES: usize = 64;
 impl Config {
     /// Reads every `RUMBA_*` variable from the process environment.
     ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] naming the first malformed variable, its value and the accepted form
+    /// (see [`from_lookup`](Config::from_lookup)).
+    ///
     /// ```
     /// let cfg = rumba::Config::from_env().unwrap();
     /// assert!(cfg.sim_devices >= 1);
@@ -233,6 +308,11 @@ impl Config {
 
     /// Reads every setting through `lookup(name)`; unset variables keep their defaults.
     /// A malformed value is an [`Error::InvalidConfig`] naming the variable and the accepted form.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] for the first malformed value, naming the variable, the value and the
+    /// accepted form; a memory manager's name is only checked for its spelling here (whether such a
+    /// manager exists is checked when the runtime starts).
     ///
     /// ```
     /// let err = rumba::Config::from_lookup(|n| (n == "RUMBA_SIM_DEVICES").then(|| "zero".into()))
@@ -292,19 +372,7 @@ impl Config {
                 })?;
         }
         if let Some(v) = lookup("RUMBA_MEMORY_MANAGER") {
-            let name = v.trim();
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-            {
-                return Err(invalid(
-                    "RUMBA_MEMORY_MANAGER",
-                    &v,
-                    "the name of a memory manager, such as default",
-                ));
-            }
-            cfg.memory_manager = name.to_string();
+            cfg.memory_manager = v.parse()?;
         }
         if let Some(v) = lookup("RUMBA_MEMORY_LIMIT") {
             let bytes = parse_size(&v).ok_or_else(|| {
@@ -482,6 +550,7 @@ mod tests {
             ("RUMBA_MAX_PENDING_DEALLOCS_COUNT", "0"),
             ("RUMBA_MAX_PENDING_DEALLOCS_RATIO", "0.01"),
             ("RUMBA_MEMORY_LIMIT", "64MiB"),
+            ("RUMBA_MEMORY_MANAGER", " pool "),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0"),
             ("RUMBA_OPENCL_PLATFORM", " Portable Computing "),
             ("RUMBA_OPENCL_DEVICE", "0"),
@@ -504,6 +573,13 @@ mod tests {
         assert!(!cfg.cuda_array_interface_sync);
         assert!(Config::default().cuda_array_interface_sync);
         assert_eq!(cfg.memory_limit, Some(64 << 20));
+        assert_eq!(cfg.memory_manager, ManagerChoice::Pool);
+        assert_eq!(
+            with(&[("RUMBA_MEMORY_MANAGER", "arena")])
+                .unwrap()
+                .memory_manager,
+            ManagerChoice::Named("arena".into())
+        );
         assert_eq!(cfg.backend, BackendChoice::Sim);
         assert_eq!(cfg.sim_devices, 3);
         assert_eq!(cfg.sim_memory_bytes(), 512 << 20);

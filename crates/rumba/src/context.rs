@@ -62,8 +62,11 @@ impl std::fmt::Debug for Context {
 /// Pending releases of a context: memory (from its manager) and other resources.
 ///
 /// ```
-/// let stats = rumba::current_context().unwrap().deallocations();
-/// let _ = stats.memory.count + stats.resources.count;
+/// let ctx = rumba::current_context().unwrap();
+/// let _guard = ctx.defer_cleanup();
+/// drop(ctx.memalloc(64).unwrap());
+/// let stats = ctx.deallocations();
+/// assert!(stats.memory.count >= 1 && stats.memory.bytes >= 64); // held back by the guard
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DeallocStats {
@@ -97,7 +100,7 @@ impl Drop for DeferCleanup {
 
 impl Context {
     pub(crate) fn create(device: usize, driver: Arc<dyn Driver>, config: Config) -> Result<Self> {
-        let factory = crate::memory::factory_for(&config.memory_manager)?;
+        let factory = crate::memory::factory_for(config.memory_manager.name())?;
         let mc = ManagerContext {
             device,
             driver: Arc::clone(&driver),
@@ -255,6 +258,11 @@ impl Context {
     /// reuse it at once and other streams once the work queued before the free has completed.
     /// [`Stream::memalloc`](crate::Stream::memalloc) is the usual way to call this.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures when `bytes` do not fit even
+    /// after pending releases are flushed; the memory manager's own error (for example
+    /// [`Error::InvalidArgument`] from a limiting adaptor).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let s = rumba::stream().unwrap();
@@ -281,6 +289,9 @@ impl Context {
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that keeps no counters (the `default` manager).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_stats() {
@@ -294,9 +305,15 @@ impl Context {
 
     /// Segments and blocks of a caching memory manager.
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that caches nothing (the `default` manager).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// if let Ok(snap) = ctx.memory_snapshot() { println!("{snap}"); }
+    /// match ctx.memory_snapshot() {
+    ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
         self.inner.manager.memory_snapshot()
@@ -305,8 +322,15 @@ impl Context {
     /// Returns cached, unused device memory to the device (for the default manager: carries out
     /// pending releases).
     ///
+    /// # Errors
+    /// The manager's release errors ([`Error::DeallocationFailed`] naming each failed release; a
+    /// caching manager passes on [`Error::Driver`] from freeing a segment).
+    ///
     /// ```
-    /// rumba::current_context().unwrap().empty_cache().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(1 << 20).unwrap());
+    /// ctx.empty_cache().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn empty_cache(&self) -> Result<()> {
         self.inner.manager.empty_cache()
@@ -315,15 +339,26 @@ impl Context {
     /// Limits the device memory the manager may hold (`None`: no limit); refused by managers
     /// that cannot be limited.
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that cannot be limited (the `default` manager);
+    /// [`Error::InvalidArgument`] from a manager that already holds more than `limit`.
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.set_memory_limit(Some(1 << 30));
+    /// match ctx.set_memory_limit(Some(1 << 30)) {
+    ///     Ok(()) => assert!(ctx.memalloc(2 << 30).is_err()), // a limitable manager (the `pool`)
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    /// }
     /// ```
     pub fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
         self.inner.manager.set_memory_limit(limit)
     }
 
     /// Allocates `bytes` of page-locked host memory with `flags` through the memory manager.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::Unsupported`] for flags the
+    /// backend cannot honour (OpenCL: write-combined; mapped memory without fine-grained SVM).
     ///
     /// ```
     /// let p = rumba::current_context().unwrap().memhostalloc(64, Default::default()).unwrap();
@@ -341,6 +376,10 @@ impl Context {
 
     /// `(free, total)` bytes of device memory; `free` moves with allocations.
     ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend's query fails (a manager that cannot answer is passed over
+    /// for the driver, not reported).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (free, total) = ctx.get_memory_info().unwrap();
@@ -355,8 +394,16 @@ impl Context {
 
     /// Waits for all work on every stream of the device; reports the first unreported error.
     ///
+    /// # Errors
+    /// The first unreported error of work on any stream of the device ([`Error::KernelFault`], a failed
+    /// copy); [`Error::InvalidOperation`] when called from a stream callback.
+    ///
     /// ```
-    /// rumba::current_context().unwrap().synchronize().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// ctx.synchronize().unwrap(); // every stream of the device
+    /// assert!(s.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner.driver.device_synchronize(self.inner.device)
@@ -366,7 +413,8 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.deallocations().memory.bytes;
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn deallocations(&self) -> DeallocStats {
         DeallocStats {
@@ -379,8 +427,14 @@ impl Context {
     /// that fail are logged and returned together as [`Error::DeallocationFailed`](crate::Error::DeallocationFailed);
     /// they are not retried.
     ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] listing every release that failed (memory and resources together).
+    ///
     /// ```
-    /// rumba::current_context().unwrap().flush_deallocations().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn flush_deallocations(&self) -> Result<()> {
         let a = self.inner.manager.flush();
@@ -392,8 +446,15 @@ impl Context {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _outer = ctx.defer_cleanup();
-    /// let _inner = ctx.defer_cleanup();
+    /// let outer = ctx.defer_cleanup();
+    /// let inner = ctx.defer_cleanup();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// drop(inner);
+    /// ctx.flush_deallocations().unwrap(); // a no-op: `outer` still defers
+    /// assert!(ctx.deallocations().memory.count >= 1);
+    /// drop(outer);
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferCleanup {
         self.inner.manager.defer_cleanup_enter();
@@ -403,6 +464,11 @@ impl Context {
 
     /// Resets the context: waits for the device, destroys pending resources, and has the memory
     /// manager free every device allocation. Existing device buffers become invalid.
+    ///
+    /// # Errors
+    /// The first of: the device synchronization's error (unreported work errors), the resources'
+    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when an
+    /// earlier one failed.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! let s = rumba::stream().unwrap();
-//! let (start, end) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+//! let (start, end) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
 //! start.record(&s).unwrap();
 //! s.memset(&rumba::current_context().unwrap().memalloc(1 << 20).unwrap(), 1).unwrap();
 //! end.record(&s).unwrap();
@@ -47,7 +47,7 @@ impl Drop for EventInner {
 /// A marker in a stream's work. Cloning shares the event.
 ///
 /// ```
-/// let e = rumba::event(false).unwrap();
+/// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
 /// assert!(e.query().unwrap()); // never recorded: complete
 /// ```
 #[derive(Clone)]
@@ -55,13 +55,84 @@ pub struct Event {
     inner: Arc<EventInner>,
 }
 
-/// Creates an event on the current device; `timing` enables [`Event::elapsed_time`].
+/// How [`event`] creates an event (Numba's `cuda.event(timing=True)` keyword).
+///
+/// Timing is on by default, as in Numba; an event used only to order streams can leave it off,
+/// which is cheaper on CUDA (`CU_EVENT_DISABLE_TIMING`).
 ///
 /// ```
-/// let e = rumba::event(true).unwrap();
+/// use rumba::EventOptions;
+/// assert!(EventOptions::new().is_timing());
+/// assert_eq!(EventOptions::default(), EventOptions::new());
+/// assert!(!EventOptions::untimed().is_timing());
+/// assert_eq!(EventOptions::new().timing(false), EventOptions::untimed());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EventOptions {
+    timing: bool,
+}
+
+impl EventOptions {
+    /// Timing on (Numba's default): [`Event::elapsed_time`] works.
+    ///
+    /// ```
+    /// let e = rumba::event(rumba::EventOptions::new()).unwrap();
+    /// assert!(e.timing());
+    /// ```
+    pub const fn new() -> Self {
+        EventOptions { timing: true }
+    }
+
+    /// Timing off: for ordering streams only ([`Event::elapsed_time`] refuses such an event).
+    ///
+    /// ```
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    /// assert!(!e.timing());
+    /// ```
+    pub const fn untimed() -> Self {
+        EventOptions { timing: false }
+    }
+
+    /// The same options with timing on or off.
+    ///
+    /// ```
+    /// let timeline = false; // e.g. a command-line switch
+    /// let opts = rumba::EventOptions::new().timing(timeline);
+    /// assert!(!opts.is_timing());
+    /// ```
+    pub const fn timing(self, on: bool) -> Self {
+        EventOptions { timing: on }
+    }
+
+    /// Whether events made with these options are timed.
+    ///
+    /// ```
+    /// assert!(rumba::EventOptions::default().is_timing());
+    /// ```
+    pub const fn is_timing(&self) -> bool {
+        self.timing
+    }
+}
+
+impl Default for EventOptions {
+    fn default() -> Self {
+        EventOptions::new()
+    }
+}
+
+/// Creates an event on the current device (Numba's `cuda.event`); timed unless `options` say
+/// otherwise (see [`EventOptions`]).
+///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when the
+/// backend cannot create an event.
+///
+/// ```
+/// let e = rumba::event(rumba::EventOptions::new()).unwrap();
 /// assert!(e.timing());
 /// ```
-pub fn event(timing: bool) -> Result<Event> {
+pub fn event(options: EventOptions) -> Result<Event> {
+    let timing = options.timing;
     let ctx = current_context()?;
     let handle = ctx.driver().event_create(ctx.device_id(), timing)?;
     Ok(Event {
@@ -77,7 +148,9 @@ impl Event {
     /// The raw handle.
     ///
     /// ```
-    /// let _ = rumba::event(false).unwrap().handle();
+    /// let (a, b) = (rumba::event(rumba::EventOptions::untimed()).unwrap(), rumba::event(rumba::EventOptions::untimed()).unwrap());
+    /// assert_ne!(a.handle(), b.handle());
+    /// assert_eq!(a.clone().handle(), a.handle()); // clones share the event
     /// ```
     pub fn handle(&self) -> EventHandle {
         self.inner.handle
@@ -86,7 +159,7 @@ impl Event {
     /// True if created with timing enabled.
     ///
     /// ```
-    /// assert!(!rumba::event(false).unwrap().timing());
+    /// assert!(!rumba::event(rumba::EventOptions::untimed()).unwrap().timing());
     /// ```
     pub fn timing(&self) -> bool {
         self.inner.timing
@@ -105,10 +178,17 @@ impl Event {
 
     /// Records the event on `stream`: it completes when the stream reaches this point.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `stream` belongs to another context (another device) than the
+    /// event; [`Error::Driver`] from the backend's record call.
+    ///
     /// ```
-    /// let e = rumba::event(false).unwrap();
-    /// e.record(&rumba::default_stream().unwrap()).unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// e.record(&s).unwrap();
     /// e.synchronize().unwrap();
+    /// assert!(e.query().unwrap()); // the stream has passed the record
     /// ```
     pub fn record(&self, stream: &Stream) -> Result<()> {
         let dev = self.check_context(stream)?;
@@ -121,12 +201,17 @@ impl Event {
     /// Makes all future work on `stream` wait for this event's most recent record. The host does
     /// not wait.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `stream` belongs to another context than the event;
+    /// [`Error::Driver`] from the backend's wait call.
+    ///
     /// ```
     /// let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
-    /// let e = rumba::event(false).unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     /// e.record(&a).unwrap();
     /// e.wait(&b).unwrap();
     /// b.synchronize().unwrap();
+    /// assert!(e.query().unwrap()); // b's synchronization waited for a's record too
     /// ```
     pub fn wait(&self, stream: &Stream) -> Result<()> {
         let dev = self.check_context(stream)?;
@@ -138,8 +223,14 @@ impl Event {
 
     /// Blocks the host until the most recent record has completed.
     ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] when called from a stream callback; the error of the work before
+    /// the record, where the backend reports it here.
+    ///
     /// ```
-    /// rumba::event(false).unwrap().synchronize().unwrap();
+    /// let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    /// e.synchronize().unwrap(); // never recorded: returns at once
+    /// assert!(e.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner
@@ -150,8 +241,11 @@ impl Event {
 
     /// True when the most recent record has completed (or the event was never recorded).
     ///
+    /// # Errors
+    /// [`Error::Driver`] from the backend's query.
+    ///
     /// ```
-    /// assert!(rumba::event(false).unwrap().query().unwrap());
+    /// assert!(rumba::event(rumba::EventOptions::untimed()).unwrap().query().unwrap());
     /// ```
     pub fn query(&self) -> Result<bool> {
         self.inner
@@ -163,8 +257,13 @@ impl Event {
     /// Milliseconds of device time from this event's record to `end`'s. Both must be timing events
     /// whose records have completed.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the events belong to different contexts;
+    /// [`Error::InvalidOperation`] when either was created without timing, never recorded, or its
+    /// record has not completed yet.
+    ///
     /// ```
-    /// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+    /// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
     /// assert!(a.elapsed_time(&b).is_err()); // never recorded
     /// ```
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
@@ -183,9 +282,12 @@ impl Event {
 
 /// Milliseconds between two completed timing events (Numba's `event_elapsed_time`).
 ///
+/// # Errors
+/// As [`Event::elapsed_time`].
+///
 /// ```
 /// let s = rumba::stream().unwrap();
-/// let (a, b) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+/// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
 /// a.record(&s).unwrap();
 /// b.record(&s).unwrap();
 /// s.synchronize().unwrap();

@@ -33,13 +33,13 @@
 //!    s.auto_synchronize(|scope| -> rumba::Result<()> {
 //!        scope.copy_to_device(&buf, 0, &[1, 2, 3])?;
 //!        scope.copy_to_host(&mut out, &buf, 0)
-//!    }).unwrap().unwrap();
+//!    }).unwrap();
 //!    assert_eq!(out, [1, 2, 3]);
 //!    ```
 //! 4. Events order streams and time them.
 //!    ```
 //!    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
-//!    let e = rumba::event(true).unwrap();
+//!    let e = rumba::event(rumba::EventOptions::new()).unwrap();
 //!    e.record(&a).unwrap();
 //!    e.wait(&b).unwrap(); // b's later work waits for a's earlier work
 //!    b.synchronize().unwrap();
@@ -62,7 +62,7 @@
 //!    let p = rumba::pinned_array::<f32, _>(3, rumba::Order::C).unwrap();
 //!    let p = s.download(&d, p).unwrap().wait().unwrap(); // truly asynchronous until `wait`
 //!    assert_eq!(p.as_slice(), &[1.0, 2.0, 3.0]);
-//!    let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, false, false).unwrap();
+//!    let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
 //!    m.device_mut().memset(7).unwrap();                  // the device writes host memory
 //!    assert_eq!(m.view().to_vec(), [7; 4]);
 //!    ```
@@ -107,10 +107,15 @@
 //!    # }
 //!    ```
 //!
+//! [`prelude`] brings the items most programs use into scope in one import
+//! (`use rumba::prelude::*;`).
+//!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
-//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`] →
+//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`](mod@kernel) →
 //! [`interop`]; [`host`] sits beside the array layer.
 #![warn(missing_docs)]
+// Every fallible public function says which errors it returns and when (CI denies warnings).
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 extern crate self as rumba;
 
@@ -124,6 +129,7 @@ pub mod host;
 pub mod interop;
 pub mod kernel;
 pub mod memory;
+pub mod prelude;
 mod runtime;
 pub mod stream;
 mod unwind;
@@ -135,13 +141,13 @@ pub use array::{
 pub use config::Config;
 pub use context::{Context, DeallocStats, DeferCleanup};
 pub use error::{Error, Result};
-pub use event::{Event, event, event_elapsed_time};
+pub use event::{Event, EventOptions, event, event_elapsed_time};
 pub use host::{
     CoarsegrainArray, FinegrainArray, HostArray, ManagedArray, MappedArray, MappedGuard,
-    MappedView, MappedViewMut, PinnedArray, PinnedGuard, Rejected, Transfer, coarsegrain_array,
-    coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like, managed_array,
-    managed_array_like, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
-    pinned_array_like, register,
+    MappedOptions, MappedView, MappedViewMut, PinnedArray, PinnedGuard, Rejected, Transfer,
+    coarsegrain_array, coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like,
+    managed_array, managed_array_like, mapped, mapped_array, mapped_array_like, pinned,
+    pinned_array, pinned_array_like, register,
 };
 pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,

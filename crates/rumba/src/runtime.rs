@@ -47,7 +47,7 @@ fn runtime() -> Result<&'static Runtime> {
             // Every setting is checked when the runtime starts, so a bad one is the same typed
             // error from every entry point (`gpus`, `detect`, the first array): the manager's
             // name too, which names a factory registered by then (or built in).
-            crate::memory::factory_for(&config.memory_manager)?;
+            crate::memory::factory_for(config.memory_manager.name())?;
             let (driver, fallback) = driver::open(&config)?;
             let slots = (0..driver.device_count())
                 .map(|_| Slot {
@@ -70,6 +70,10 @@ fn runtime() -> Result<&'static Runtime> {
 ///
 /// Must be called before the first call that starts the runtime; afterwards it is refused.
 ///
+/// # Errors
+/// [`Error::InvalidOperation`] when the runtime has already started (any earlier rumba call that
+/// touches a device starts it); the configuration is not changed then.
+///
 /// ```
 /// // In a fresh process, before anything else:
 /// let cfg = rumba::Config { sim_memory: Some(256 << 20), ..rumba::Config::from_env().unwrap() };
@@ -90,6 +94,9 @@ pub fn configure(config: Config) -> Result<()> {
 
 /// The configuration the runtime is running with.
 ///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors).
+///
 /// ```
 /// assert!(rumba::runtime_config().unwrap().max_pending_deallocs_count > 0);
 /// ```
@@ -98,6 +105,9 @@ pub fn runtime_config() -> Result<Config> {
 }
 
 /// The driver in use.
+///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors).
 ///
 /// ```
 /// assert!(rumba::backend_driver().unwrap().device_count() >= 1);
@@ -149,6 +159,10 @@ impl Device {
     /// and NVIDIA GPUs; on OpenCL the warp or wavefront width NVIDIA's and AMD's extensions
     /// report, else 1, as on PoCL).
     ///
+    /// # Errors
+    /// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when the
+    /// backend cannot be queried about this device.
+    ///
     /// ```
     /// let info = rumba::current_device().unwrap().info().unwrap();
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
@@ -162,6 +176,9 @@ impl Device {
     }
 
     /// The device's context, created if needed (the calling thread attaches to it).
+    ///
+    /// # Errors
+    /// As [`current_context`](crate::current_context), for this device.
     ///
     /// ```
     /// let ctx = rumba::current_device().unwrap().context().unwrap();
@@ -258,6 +275,9 @@ impl std::fmt::Debug for DeviceGuard {
 
 /// Every device of the running backend.
 ///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors).
+///
 /// ```
 /// assert!(!rumba::gpus().unwrap().is_empty());
 /// ```
@@ -268,6 +288,10 @@ pub fn gpus() -> Result<Vec<Device>> {
 }
 
 /// Makes device `id` current for the calling thread and creates its context.
+///
+/// # Errors
+/// [`Error::InvalidDevice`] naming `id` and the device count; the errors of
+/// [creating a context](crate::current_context#errors).
 ///
 /// ```
 /// assert_eq!(rumba::select_device(0).unwrap().id(), 0);
@@ -285,8 +309,13 @@ pub fn select_device(id: usize) -> Result<Device> {
 
 /// The calling thread's current device (device 0 unless [`select_device`] chose another).
 ///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors).
+///
 /// ```
-/// let _ = rumba::current_device().unwrap();
+/// let dev = rumba::current_device().unwrap();
+/// assert_eq!(dev.id(), 0); // no select_device on this thread yet
+/// assert_eq!(rumba::current_context().unwrap().device_id(), dev.id());
 /// ```
 pub fn current_device() -> Result<Device> {
     runtime()?;
@@ -296,6 +325,14 @@ pub fn current_device() -> Result<Device> {
 }
 
 /// The context of the current device, created on first use.
+///
+/// # Errors
+/// Starting the runtime (the first call of a process that touches a device) reports, on this and
+/// every later call: [`Error::InvalidConfig`] for a malformed setting (`RUMBA_*` variable or
+/// [`Config`](crate::Config) field) or a memory manager name that no factory is registered under;
+/// [`Error::BackendUnavailable`] when the chosen backend (`cuda`, `opencl`) cannot be used here,
+/// with the reason. Creating the context reports the memory manager's errors (its set-up, and
+/// [`Error::InterfaceVersion`] for a manager of another plugin-interface version).
 ///
 /// ```
 /// let ctx = rumba::current_context().unwrap();
@@ -338,6 +375,10 @@ pub(crate) fn context_for(id: usize) -> Result<Context> {
 /// Detaches the calling thread from every context it uses. A context that no thread uses any
 /// more is reset (its device memory freed) and forgotten; the next call creates a new one.
 ///
+/// # Errors
+/// The first error of resetting a context that no thread uses any more (see
+/// [`Context::reset`](crate::Context::reset)); every such context is still forgotten.
+///
 /// ```
 /// let _ = rumba::current_context().unwrap();
 /// rumba::close().unwrap();
@@ -371,14 +412,25 @@ pub fn close() -> Result<()> {
 
 /// Waits for all work on every stream of the current device.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); the first unreported error of
+/// the device's work; [`Error::InvalidOperation`] when called from a stream callback.
+///
 /// ```
-/// rumba::synchronize().unwrap();
+/// let s = rumba::stream().unwrap();
+/// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+/// rumba::synchronize().unwrap(); // waits for `s` too
+/// assert!(s.query().unwrap());
 /// ```
 pub fn synchronize() -> Result<()> {
     current_context()?.synchronize()
 }
 
 /// `(free, total)` bytes of the current device's memory.
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`] when the
+/// backend's query fails.
 ///
 /// ```
 /// let (free, total) = rumba::get_memory_info().unwrap();
@@ -390,8 +442,16 @@ pub fn get_memory_info() -> Result<(usize, usize)> {
 
 /// Counters of the current context's memory manager (see [`Context::memory_stats`]).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// manager that keeps no counters (the `default` manager).
+///
 /// ```
-/// if let Ok(stats) = rumba::memory_stats() { println!("{stats}"); }
+/// match rumba::memory_stats() {
+///     Ok(stats) => assert!(stats.peak_bytes >= stats.current_bytes),
+///     // The `default` manager keeps no counters.
+///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+/// }
 /// ```
 pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
     current_context()?.memory_stats()
@@ -399,8 +459,15 @@ pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
 
 /// Segments and blocks of the current context's memory manager (see [`Context::memory_snapshot`]).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// manager that caches nothing (the `default` manager).
+///
 /// ```
-/// if let Ok(snap) = rumba::memory_snapshot() { println!("{snap}"); }
+/// match rumba::memory_snapshot() {
+///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
+///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+/// }
 /// ```
 pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {
     current_context()?.memory_snapshot()
@@ -408,8 +475,15 @@ pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {
 
 /// Returns the current context's cached, unused device memory to the device.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors) and of
+/// [`Context::empty_cache`](crate::Context::empty_cache).
+///
 /// ```
+/// let d = rumba::device_array::<u8, _>(1 << 20, rumba::Order::C).unwrap();
+/// drop(d); // released into the deferred queue (or the pool's cache)
 /// rumba::empty_cache().unwrap();
+/// assert_eq!(rumba::current_context().unwrap().deallocations().memory.count, 0);
 /// ```
 pub fn empty_cache() -> Result<()> {
     current_context()?.empty_cache()
@@ -418,6 +492,9 @@ pub fn empty_cache() -> Result<()> {
 /// Suspends releases in the current context while the guard lives (nestable, any thread). Leaving
 /// the guard does not flush; flushing resumes at the next trigger. The guard is released on every
 /// exit path, including errors and panics.
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
 ///
 /// ```
 /// let ctx = rumba::current_context().unwrap();
@@ -471,6 +548,10 @@ fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
 }
 
 /// Describes the backend and every device.
+///
+/// # Errors
+/// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when a
+/// device cannot be queried.
 ///
 /// ```
 /// let r = rumba::detect().unwrap();

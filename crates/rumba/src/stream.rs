@@ -22,7 +22,7 @@
 //! s.auto_synchronize(|scope| -> rumba::Result<()> {
 //!     scope.copy_to_device(&buf, 0, &[1, 2, 3, 4])?;
 //!     scope.copy_to_host(&mut back, &buf, 0)
-//! }).unwrap().unwrap();
+//! }).unwrap();
 //! assert_eq!(back, [1, 2, 3, 4]);
 //! ```
 
@@ -94,6 +94,10 @@ pub struct Stream {
 
 /// Creates a new (blocking) stream on the current device.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver) when the
+/// backend cannot create a stream.
+///
 /// ```
 /// let s = rumba::stream().unwrap();
 /// assert_eq!(s.kind(), rumba::StreamKind::Created);
@@ -110,6 +114,9 @@ pub fn stream() -> Result<Stream> {
 /// Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`) — the calling thread's per-thread default stream.
 /// Operations given no stream run on it either way.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
+///
 /// ```
 /// assert_eq!(rumba::default_stream().unwrap().handle().0, 0);
 /// ```
@@ -122,6 +129,9 @@ pub fn default_stream() -> Result<Stream> {
 }
 
 /// The legacy default stream (handle 1).
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
 ///
 /// ```
 /// assert_eq!(rumba::legacy_default_stream().unwrap().handle().0, 1);
@@ -136,6 +146,9 @@ pub fn legacy_default_stream() -> Result<Stream> {
 
 /// The calling thread's per-thread default stream (handle 2).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors).
+///
 /// ```
 /// assert_eq!(rumba::per_thread_default_stream().unwrap().handle().0, 2);
 /// ```
@@ -148,6 +161,11 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 }
 
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver)
+/// (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `handle` is not a live stream of
+/// the current device (the sim can, CUDA cannot).
 ///
 /// ```
 /// let ctx = rumba::current_context().unwrap();
@@ -211,8 +229,15 @@ impl Stream {
 
     /// Waits for all queued work; reports the first error of that work not yet reported.
     ///
+    /// # Errors
+    /// The first unreported error of the stream's work ([`Error::KernelFault`](crate::Error::KernelFault), a failed copy);
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream callback, which would wait for itself.
+    ///
     /// ```
-    /// rumba::stream().unwrap().synchronize().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// s.memset(&s.memalloc(1 << 16).unwrap(), 1).unwrap();
+    /// s.synchronize().unwrap();
+    /// assert!(s.query().unwrap());
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.inner
@@ -222,6 +247,9 @@ impl Stream {
     }
 
     /// True when all queued work has completed.
+    ///
+    /// # Errors
+    /// [`Error::Driver`](crate::Error::Driver) when the backend's query fails.
     ///
     /// ```
     /// assert!(rumba::stream().unwrap().query().unwrap());
@@ -234,19 +262,31 @@ impl Stream {
     }
 
     /// Runs `f` with a scope for asynchronous work that may borrow host memory, then synchronizes
-    /// the stream — also when `f` panics (the panic then continues). Returns `f`'s result, or the
-    /// error of the synchronization.
+    /// the stream — also when `f` fails or panics (the panic then continues). Returns `f`'s value
+    /// once the stream has completed the work (Numba's `with stream.auto_synchronize():`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream
+    /// callback (nothing runs then); otherwise `f`'s error if it failed (the stream is still
+    /// synchronized first; an error of its work is then logged), else the synchronization's error
+    /// (the first unreported error of the stream's work, including work `f` queued).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let data = vec![7u8, 8, 9];
-    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
     /// // `data` may be dropped or changed now: the copy has completed.
+    /// let mut back = [0u8; 3];
+    /// buf.copy_to_host(&mut back).unwrap();
+    /// assert_eq!(back, [7, 8, 9]);
+    /// // The closure's value (or error) comes back once, not wrapped twice.
+    /// let n = s.auto_synchronize(|_| Ok(data.len())).unwrap();
+    /// assert_eq!(n, 3);
     /// ```
     pub fn auto_synchronize<'env, F, R>(&self, f: F) -> Result<R>
     where
-        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> R,
+        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
         if crate::driver::on_callback_thread() {
             return Err(crate::Error::InvalidOperation(
@@ -270,12 +310,28 @@ impl Stream {
         let mut guard = SyncOnDrop(self, false);
         let out = f(&scope);
         guard.1 = true;
-        self.synchronize()?;
-        Ok(out)
+        let synced = self.synchronize();
+        match (out, synced) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Ok(_), Err(e)) => Err(e),
+            (Err(e), synced) => {
+                if let Err(lost) = synced {
+                    // One error is returned: `f`'s, the direct cause. The work's error was taken
+                    // from the stream by the synchronization, so it is logged rather than lost.
+                    tracing::warn!(
+                        "auto_synchronize: `{e}` was returned; the stream's work also failed: {lost}"
+                    );
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Queues `callback` to run off the host thread once all earlier work is done. It receives the
     /// stream and `Ok(())`, or the error of earlier failed work.
+    ///
+    /// # Errors
+    /// [`Error::Driver`](crate::Error::Driver) when the backend cannot queue the callback (the callback is dropped unrun).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -348,6 +404,11 @@ impl Stream {
 
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
+    /// # Errors
+    /// The driver's queueing errors: [`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges
+    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`](crate::Error::Driver) for an
+    /// unknown stream. A failure of the memset itself comes from the next synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
@@ -375,6 +436,10 @@ impl Stream {
     /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
     /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
     /// stream only: wait for the source device's work first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the lengths differ or `dst` is not memory of the stream's device;
+    /// the driver's queueing errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -431,12 +496,17 @@ impl Stream {
     /// Allocates `bytes` of device memory for work on this stream (stream-ordered, see
     /// [`Context::memalloc_on`]); the buffer's last drop frees it on this stream.
     ///
+    /// # Errors
+    /// As [`Context::memalloc_on`](crate::Context::memalloc_on).
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = s.memalloc(64).unwrap();
     /// s.memset(&buf, 1).unwrap();
-    /// drop(buf); // the stream keeps it alive until the memset has run
-    /// s.synchronize().unwrap();
+    /// let mut out = [0u8; 64];
+    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// assert_eq!(out, [1; 64]);
+    /// drop(buf); // freed on `s`: the pool reuses it there at once
     /// ```
     pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
         self.inner.ctx.memalloc_on(bytes, self.inner.handle)
@@ -506,7 +576,8 @@ impl fmt::Debug for Stream {
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
-/// s.auto_synchronize(|scope| assert_eq!(scope.stream().handle(), s.handle())).unwrap();
+/// let handle = s.auto_synchronize(|scope| Ok(scope.stream().handle())).unwrap();
+/// assert_eq!(handle, s.handle());
 /// ```
 ///
 /// A scope is used on the thread that opened it: it is neither `Send` nor `Sync`. The default
@@ -524,6 +595,7 @@ impl fmt::Debug for Stream {
 ///     std::thread::scope(|t| {
 ///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
 ///     });
+///     Ok(())
 /// }).unwrap();
 /// ```
 pub struct StreamScope<'scope, 'env: 'scope> {
@@ -538,7 +610,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// s.auto_synchronize(|scope| scope.stream().query().unwrap()).unwrap();
+    /// let same = s.auto_synchronize(|scope| Ok(scope.stream().handle() == s.handle())).unwrap();
+    /// assert!(same);
     /// ```
     pub fn stream(&self) -> &'scope Stream {
         self.stream
@@ -548,11 +621,17 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
     /// it is staged before this returns.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
+    /// not memory of the stream's device). Failures of the copy itself come from the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
-    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3])).unwrap();
-    /// assert!(r.is_err()); // runs past the end: refused before anything is queued
+    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
+    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
     /// ```
     pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
         let ptr = dst.check_range(offset, src.len())?;
@@ -575,12 +654,15 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
     /// scope has synchronized, so the host cannot look at it before the data has arrived.
     ///
+    /// # Errors
+    /// As [`copy_to_device`](StreamScope::copy_to_device), for `offset + dst.len()`.
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(2).unwrap();
     /// buf.copy_from_host(&[9, 8]).unwrap();
     /// let mut out = [0u8; 2];
-    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap().unwrap();
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
     /// assert_eq!(out, [9, 8]);
     /// ```
     pub fn copy_to_host(

@@ -164,7 +164,7 @@ fn streams_and_events_go_through_the_resource_queue() {
     ctx.flush_deallocations().unwrap();
     let _guard = defer_cleanup().unwrap();
     drop(rumba::stream().unwrap());
-    drop(rumba::event(true).unwrap());
+    drop(rumba::event(rumba::EventOptions::new()).unwrap());
     assert_eq!(ctx.deallocations().resources.count, 2);
     drop(_guard);
     ctx.flush_deallocations().unwrap();

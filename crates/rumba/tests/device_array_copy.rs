@@ -267,7 +267,6 @@ fn scoped_copies_borrow_pinned_host_memory_until_the_scope_ends() {
         // A strided destination is unpacked on the host.
         scope.copy_to_host_into(&d, &mut every_other)
     })
-    .unwrap()
     .unwrap();
     let rev = strided;
     assert!(

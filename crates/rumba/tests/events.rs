@@ -18,7 +18,10 @@ fn elapsed_time_around_real_work_is_positive() {
     let _s = setup();
     let ctx = current_context().unwrap();
     let s = rumba::stream().unwrap();
-    let (start, end) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+    let (start, end) = (
+        rumba::event(rumba::EventOptions::new()).unwrap(),
+        rumba::event(rumba::EventOptions::new()).unwrap(),
+    );
     let buf = ctx.memalloc(64 << 20).unwrap();
     start.record(&s).unwrap();
     for v in 0..4 {
@@ -36,13 +39,16 @@ fn elapsed_time_around_real_work_is_positive() {
 fn timing_errors_are_typed() {
     let _s = setup();
     let s = rumba::stream().unwrap();
-    let (a, b) = (rumba::event(false).unwrap(), rumba::event(true).unwrap());
+    let (a, b) = (
+        rumba::event(rumba::EventOptions::untimed()).unwrap(),
+        rumba::event(rumba::EventOptions::new()).unwrap(),
+    );
     a.record(&s).unwrap();
     b.record(&s).unwrap();
     s.synchronize().unwrap();
     let e = a.elapsed_time(&b).unwrap_err();
     assert!(e.to_string().contains("without timing"), "{e}");
-    let never = rumba::event(true).unwrap();
+    let never = rumba::event(rumba::EventOptions::new()).unwrap();
     let e = b.elapsed_time(&never).unwrap_err();
     assert!(matches!(e, Error::InvalidOperation(_)), "{e}");
 }
@@ -59,7 +65,7 @@ fn wait_makes_stream_b_wait_for_stream_a_and_not_the_host() {
         la.lock().unwrap().push("a");
     })
     .unwrap();
-    let e = rumba::event(false).unwrap();
+    let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     e.record(&a).unwrap();
     assert!(
         !e.query().unwrap(),
@@ -83,7 +89,7 @@ fn wait_makes_stream_b_wait_for_stream_a_and_not_the_host() {
 #[test]
 fn an_unrecorded_event_is_complete_and_waiting_on_it_is_a_no_op() {
     let _s = setup();
-    let e = rumba::event(false).unwrap();
+    let e = rumba::event(rumba::EventOptions::untimed()).unwrap();
     assert!(e.query().unwrap());
     e.synchronize().unwrap();
     let s = rumba::stream().unwrap();

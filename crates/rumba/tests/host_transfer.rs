@@ -18,7 +18,6 @@ fn run_copies(a: &mut ndarray::ArrayViewMut1<'_, i64>) {
     let d = rumba::to_device_alloc(&a.view()).unwrap().bind(&s);
     d.copy_from_host_on(&a.view(), &s).unwrap();
     s.auto_synchronize(|scope| scope.copy_to_host_into(&d, a))
-        .unwrap()
         .unwrap();
     s.synchronize().unwrap();
     assert_eq!(*a, a0);
@@ -137,8 +136,12 @@ fn a_two_stream_pipeline_computes_every_chunk() {
     let stage: Vec<_> = (0..2)
         .map(|_| rumba::device_array::<i32, _>(CHUNK, Order::C).unwrap())
         .collect();
-    let ready: Vec<_> = (0..2).map(|_| rumba::event(false).unwrap()).collect();
-    let free: Vec<_> = (0..2).map(|_| rumba::event(false).unwrap()).collect();
+    let ready: Vec<_> = (0..2)
+        .map(|_| rumba::event(rumba::EventOptions::untimed()).unwrap())
+        .collect();
+    let free: Vec<_> = (0..2)
+        .map(|_| rumba::event(rumba::EventOptions::untimed()).unwrap())
+        .collect();
     let whole = input.view();
     let views: Vec<_> = whole.exact_chunks(CHUNK).into_iter().collect();
     copy.auto_synchronize(|scope| -> rumba::Result<()> {
@@ -154,7 +157,6 @@ fn a_two_stream_pipeline_computes_every_chunk() {
         }
         compute.synchronize()
     })
-    .unwrap()
     .unwrap();
     let back = out.copy_to_host().unwrap();
     for k in 0..CHUNKS {

@@ -50,7 +50,7 @@ fn mapped_and_managed_arrays_describe_themselves_without_a_stream() {
     ) {
         return;
     }
-    let mut m = rumba::mapped_array::<f64, _>(10, Order::C, false, false).unwrap();
+    let mut m = rumba::mapped_array::<f64, _>(10, Order::C, rumba::MappedOptions::new()).unwrap();
     m.view_mut()
         .iter_mut()
         .enumerate()
@@ -93,7 +93,7 @@ fn bound_arrays_carry_their_streams_handle_and_never_zero() {
         return;
     }
     let s = rumba::stream().unwrap();
-    let m = rumba::mapped_array::<f32, _>(10, Order::C, false, false)
+    let m = rumba::mapped_array::<f32, _>(10, Order::C, rumba::MappedOptions::new())
         .unwrap()
         .bind(&s);
     assert_eq!(
@@ -117,7 +117,7 @@ fn bound_arrays_carry_their_streams_handle_and_never_zero() {
         (rumba::default_stream().unwrap(), None), // 0 is forbidden by the interface
     ];
     for (stream, expect) in cases {
-        let m = rumba::mapped_array::<u8, _>(4, Order::C, false, false)
+        let m = rumba::mapped_array::<u8, _>(4, Order::C, rumba::MappedOptions::new())
             .unwrap()
             .bind(&stream);
         assert_eq!(m.describe().unwrap().stream, expect, "{stream}");
@@ -135,12 +135,13 @@ fn strides_offsets_and_size_zero_follow_the_interface() {
         return;
     }
     // test_strides: C-contiguous describes no strides; F order and views do.
-    let c = rumba::mapped_array::<f64, _>((2, 3, 4), Order::C, false, false).unwrap();
+    let c =
+        rumba::mapped_array::<f64, _>((2, 3, 4), Order::C, rumba::MappedOptions::new()).unwrap();
     assert_eq!(c.describe().unwrap().strides, None);
     let f = rumba::managed_array::<f64, _>((2, 3, 4), Order::F).unwrap();
     assert_eq!(f.describe().unwrap().strides, Some(vec![8, 16, 48]));
     // test_zero_size_array: data pointer 0.
-    let z = rumba::mapped_array::<f64, _>(0, Order::C, false, false).unwrap();
+    let z = rumba::mapped_array::<f64, _>(0, Order::C, rumba::MappedOptions::new()).unwrap();
     assert_eq!(z.describe().unwrap().data.0, 0);
 
     // A strided host view mapped through a guard: the description points at its first element,
@@ -194,9 +195,10 @@ fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_
     rumba::select_device(1).unwrap();
     let s1 = rumba::stream().unwrap();
     rumba::select_device(0).unwrap();
-    let portable = rumba::mapped_array::<u8, _>(8, Order::C, true, false)
-        .unwrap()
-        .bind(&s1);
+    let portable =
+        rumba::mapped_array::<u8, _>(8, Order::C, rumba::MappedOptions::new().portable(true))
+            .unwrap()
+            .bind(&s1);
     let desc = portable.describe().unwrap();
     assert_eq!(desc.stream, Some(s1.handle().0));
     assert_eq!(desc.data.0, portable.device().device_ptr(1).unwrap());
@@ -204,7 +206,7 @@ fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_
         // Each simulated device has its own address space (CUDA's unified addressing gives one).
         assert_ne!(desc.data.0, portable.device().device_ptr(0).unwrap());
     }
-    let local = rumba::mapped_array::<u8, _>(8, Order::C, false, false)
+    let local = rumba::mapped_array::<u8, _>(8, Order::C, rumba::MappedOptions::new())
         .unwrap()
         .bind(&s1);
     let err = local.describe().unwrap_err();
@@ -230,14 +232,14 @@ fn synchronous_operations_of_a_bound_array_run_on_its_stream() {
     .unwrap();
 
     // Unbound: runs on the legacy default stream, which a non-blocking stream does not hold up.
-    let mut free = rumba::mapped_array::<u32, _>(4, Order::C, false, false).unwrap();
+    let mut free = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
     common::within(10, "an unbound fill", move || {
         free.device_mut().fill(1).unwrap();
         free.view().to_vec()
     });
 
     // Bound: queued behind the closed gate, so it cannot finish until the gate opens.
-    let mut bound = rumba::mapped_array::<u32, _>(4, Order::C, false, false)
+    let mut bound = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new())
         .unwrap()
         .bind(&ns);
     let (done_tx, done_rx) = mpsc::channel();

@@ -241,7 +241,8 @@ fn memory_that_cannot_be_exported_is_unsupported_and_says_why() {
     setup();
     // Mapped host memory described through the interface and imported (unsafely) as a device
     // array: it is host memory, not a device allocation.
-    let mut m = rumba::mapped_array::<f64, _>(4, rumba::Order::C, false, false).unwrap();
+    let mut m =
+        rumba::mapped_array::<f64, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     m.view_mut().fill(1.0);
     let desc = rumba::interop::CudaArray::describe(&m).unwrap();
     // SAFETY: only the export below looks at the import; `m` outlives it and is not written.

@@ -17,7 +17,7 @@ fn setup() {
         &["ipc_child", "a_child_reads_a_pool_block_and_writes_back"],
         "OpenCL has no inter-process sharing of device memory",
     );
-    common::start(|c| c.memory_manager = "pool".into());
+    common::start(|c| c.memory_manager = rumba::config::ManagerChoice::Pool);
 }
 
 /// Run by the parent's `run_child` in the child process; a no-op otherwise.

@@ -154,7 +154,10 @@ fn hand_written_kernels_with_plain_pointers_run() {
 fn events_time_real_work() {
     let _s = setup();
     let s = rumba::stream().unwrap();
-    let (start, end) = (rumba::event(true).unwrap(), rumba::event(true).unwrap());
+    let (start, end) = (
+        rumba::event(rumba::EventOptions::new()).unwrap(),
+        rumba::event(rumba::EventOptions::new()).unwrap(),
+    );
     let src = rumba::to_device(&Array2::<f32>::ones((2048, 2048)))
         .unwrap()
         .bind(&s);
@@ -174,7 +177,7 @@ fn events_time_real_work() {
         "device time {ms} ms exceeds wall time {wall_ms} ms"
     );
     assert!(end.elapsed_time(&start).unwrap() < 0.0);
-    let untimed = rumba::event(false).unwrap();
+    let untimed = rumba::event(rumba::EventOptions::untimed()).unwrap();
     untimed.record(&s).unwrap();
     s.synchronize().unwrap();
     assert!(start.elapsed_time(&untimed).is_err());
@@ -218,11 +221,16 @@ fn interchange_refuses_ipc_and_the_cuda_interface_and_dlpack_says_opencl() {
 #[test]
 fn host_memory_is_device_addressable_where_opencl_allows() {
     let _s = setup();
-    let mut m = rumba::mapped_array::<u32, _>(16, Order::C, false, false).unwrap();
+    let mut m = rumba::mapped_array::<u32, _>(16, Order::C, rumba::MappedOptions::new()).unwrap();
     m.view_mut().fill(3);
     m.device_mut().fill(9).unwrap(); // the device writes host memory directly
     assert_eq!(m.view().sum(), 9 * 16);
-    let wc = rumba::mapped_array::<u32, _>(16, Order::C, false, true).unwrap_err();
+    let wc = rumba::mapped_array::<u32, _>(
+        16,
+        Order::C,
+        rumba::MappedOptions::new().write_combined(true),
+    )
+    .unwrap_err();
     assert!(wc.to_string().contains("write-combined"), "{wc}");
 }
 

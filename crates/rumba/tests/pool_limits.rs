@@ -11,7 +11,7 @@ const LIMIT: usize = 8 << 20;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| {
-        c.memory_manager = "pool".into();
+        c.memory_manager = rumba::config::ManagerChoice::Pool;
         c.sim_memory = Some(MEMORY);
         c.memory_limit = Some(LIMIT);
     });

@@ -8,7 +8,7 @@ use std::sync::{Arc, mpsc};
 use rumba::memory::PinnedPool;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
-    common::start(|c| c.memory_manager = "pool".into());
+    common::start(|c| c.memory_manager = rumba::config::ManagerChoice::Pool);
     common::serial()
 }
 
@@ -83,9 +83,9 @@ fn a_reused_pinned_block_is_zeroed_so_new_arrays_start_at_zero() {
     assert!(raw.iter().all(|&x| x == 0), "stale bytes survived reuse");
     drop(b);
 
-    let mut m = rumba::mapped_array::<u32, _>(100, order, false, false).unwrap();
+    let mut m = rumba::mapped_array::<u32, _>(100, order, rumba::MappedOptions::new()).unwrap();
     m.view_mut().fill(7);
     drop(m);
-    let m = rumba::mapped_array::<u32, _>(100, order, false, false).unwrap();
+    let m = rumba::mapped_array::<u32, _>(100, order, rumba::MappedOptions::new()).unwrap();
     assert!(m.view().iter().all(|&x| x == 0));
 }

@@ -12,7 +12,7 @@ use rumba::memory::{DefaultMemoryManager, MemoryManager, StatisticsAdaptor};
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| {
-        c.memory_manager = "pool".into();
+        c.memory_manager = rumba::config::ManagerChoice::Pool;
         c.sim_memory = Some(1 << 30);
     });
     common::serial()

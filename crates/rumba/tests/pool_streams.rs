@@ -10,7 +10,7 @@ const SEG: usize = 2 << 20;
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| {
-        c.memory_manager = "pool".into();
+        c.memory_manager = rumba::config::ManagerChoice::Pool;
         c.sim_memory = Some(256 << 20);
     });
     common::serial()

@@ -7,7 +7,7 @@ mod soak_common;
 fn threads_and_streams_move_checksummed_data_and_give_everything_back() {
     common::start(|c| {
         c.sim_memory = Some(1 << 30);
-        c.memory_manager = "pool".into();
+        c.memory_manager = rumba::config::ManagerChoice::Pool;
     });
     let bytes = soak_common::soak(4);
     assert!(bytes > 0);

@@ -149,7 +149,7 @@ fn a_leaked_pin_guard_cannot_make_a_staged_copy_read_freed_memory() {
 fn a_mapped_memset_refused_in_a_callback_never_happens() {
     setup();
     let n = 64 * 1024;
-    let m = rumba::mapped_array::<u8, _>(n, Order::C, false, false).unwrap();
+    let m = rumba::mapped_array::<u8, _>(n, Order::C, rumba::MappedOptions::new()).unwrap();
     let (m, refused) = in_callback(move || {
         let mut m = m;
         let r = m.device_mut().memset(0x5A).map_err(|e| e.to_string());

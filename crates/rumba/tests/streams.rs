@@ -93,11 +93,11 @@ fn two_streams_run_concurrently() {
             let _ = open_rx.recv_timeout(Duration::from_secs(15));
         })
         .unwrap();
-        let a_done = rumba::event(false).unwrap();
+        let a_done = rumba::event(rumba::EventOptions::untimed()).unwrap();
         a_done.record(&a).unwrap();
         let buf = current_context().unwrap().memalloc(1 << 20).unwrap();
         b.memset(&buf, 3).unwrap();
-        let b_done = rumba::event(false).unwrap();
+        let b_done = rumba::event(rumba::EventOptions::untimed()).unwrap();
         b_done.record(&b).unwrap();
         b_done.synchronize().unwrap(); // completes although a is held
         assert!(!a_done.query().unwrap(), "a ran past its held callback");
@@ -196,7 +196,6 @@ fn scoped_copies_round_trip_and_keep_buffers_alive() {
         scope.copy_to_host(&mut back, &buf, 0)
         // `buf` is dropped here, while the copies may still be queued: the stream keeps it alive.
     })
-    .unwrap()
     .unwrap();
     assert_eq!(back, data);
 }
@@ -217,7 +216,6 @@ fn scoped_copies_from_pinned_memory_are_asynchronous_and_correct() {
         scope.copy_to_device(&buf, 0, &pinned)?;
         scope.copy_to_host(&mut back, &buf, 0)
     })
-    .unwrap()
     .unwrap();
     assert_eq!(&back[..], &pinned[..]);
 }
@@ -229,7 +227,7 @@ fn a_panic_inside_auto_synchronize_still_synchronizes() {
     let ran = Arc::new(Mutex::new(false));
     let r2 = Arc::clone(&ran);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        s.auto_synchronize(|scope| {
+        s.auto_synchronize(|scope| -> rumba::Result<()> {
             let r3 = Arc::clone(&r2);
             scope
                 .stream()
@@ -246,6 +244,33 @@ fn a_panic_inside_auto_synchronize_still_synchronizes() {
         *ran.lock().unwrap(),
         "the scope waited for queued work before unwinding"
     );
+}
+
+#[test]
+fn an_error_inside_auto_synchronize_is_returned_after_the_stream_synchronized() {
+    let _serial = setup();
+    let s = rumba::stream().unwrap();
+    let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+    let ran = Arc::new(Mutex::new(false));
+    let r2 = Arc::clone(&ran);
+    let r: rumba::Result<u32> = s.auto_synchronize(|scope| {
+        scope.stream().add_callback(move |_, _| {
+            std::thread::sleep(Duration::from_millis(20));
+            *r2.lock().unwrap() = true;
+        })?;
+        scope.copy_to_device(&buf, 2, &[1, 2, 3])?; // runs past the end: refused
+        Ok(7)
+    });
+    assert!(
+        matches!(r, Err(rumba::Error::InvalidArgument(ref m)) if m.contains("offset 2")),
+        "{r:?}"
+    );
+    assert!(
+        *ran.lock().unwrap(),
+        "the scope waited for queued work before returning the error"
+    );
+    // The closure's value comes back unwrapped once: no nested result.
+    assert_eq!(s.auto_synchronize(|_| Ok(7u32)).unwrap(), 7);
 }
 
 #[test]

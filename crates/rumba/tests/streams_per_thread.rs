@@ -112,7 +112,7 @@ fn arrays_bound_to_the_default_stream_describe_the_per_thread_stream() {
         .bind(&rumba::default_stream().unwrap());
     // The interface forbids 0; under per-thread semantics handle 0 is stream 2.
     assert_eq!(d.cuda_array_interface().stream, Some(2));
-    let m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, false, false)
+    let m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new())
         .unwrap()
         .bind(&rumba::default_stream().unwrap());
     assert_eq!(m.describe().unwrap().stream, Some(2));

@@ -17,7 +17,7 @@ fn ten_threads_select_copy_synchronize_and_close() {
                 s.auto_synchronize(|scope| -> rumba::Result<()> {
                     scope.copy_to_device(&buf, 0, &data)?;
                     scope.copy_to_host(&mut back, &buf, 0)
-                })??;
+                })?;
                 assert_eq!(back, data, "thread {t} got its own data back");
                 s.synchronize()?;
                 drop((buf, s));

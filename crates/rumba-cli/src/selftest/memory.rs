@@ -409,7 +409,7 @@ fn async_pageable() -> Outcome {
     s.auto_synchronize(|scope| -> rumba::Result<()> {
         scope.copy_to_host_into(&d2, &mut back)?;
         scope.copy_to_host_into(&d, &mut back2)
-    })??;
+    })?;
     ensure!(
         back == host,
         "data copied before the fill was overwritten: stream order broken"
@@ -452,7 +452,7 @@ fn pinned() -> Outcome {
     s.auto_synchronize(|scope| -> rumba::Result<()> {
         let d2 = rumba::to_device(&Array1::from_iter((0..n as u32).rev()))?;
         scope.copy_to_pinned(&d2, &mut p)
-    })??;
+    })?;
     ensure!(
         p.as_slice()
             .iter()
@@ -460,7 +460,7 @@ fn pinned() -> Outcome {
             .all(|(i, &v)| v == (n - 1 - i) as u32),
         "scoped download into pinned memory"
     );
-    s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p))??;
+    s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p))?;
     ensure!(
         d.copy_to_host()?.as_slice() == Some(p.as_slice()),
         "scoped upload from pinned memory"
@@ -494,7 +494,7 @@ fn pinned() -> Outcome {
 }
 
 fn mapped() -> Outcome {
-    let mut m = rumba::mapped_array::<u32, _>(4096, Order::C, false, false)?;
+    let mut m = rumba::mapped_array::<u32, _>(4096, Order::C, rumba::MappedOptions::new())?;
     m.view_mut()
         .assign(&Array1::from_iter(0..4096u32).mapv(|x| x * 5));
     let d = rumba::device_array::<u32, _>(4096, Order::C)?;
@@ -520,7 +520,13 @@ fn mapped() -> Outcome {
     // What OpenCL does not have (write-combined memory; mapping existing memory without
     // fine-grained system SVM) is refused there with a reason, noted in the detail.
     let mut not_here = Vec::new();
-    match rumba::mapped_array::<u64, _>(16, Order::C, true, true) {
+    match rumba::mapped_array::<u64, _>(
+        16,
+        Order::C,
+        rumba::MappedOptions::new()
+            .portable(true)
+            .write_combined(true),
+    ) {
         Ok(mut wc) => {
             ensure!(
                 wc.is_portable() && wc.is_write_combined() && wc.flags().mapped,

@@ -120,7 +120,7 @@ fn read_bytes(
     len: usize,
 ) -> rumba::Result<Vec<u8>> {
     let mut out = vec![0u8; len];
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_host(&mut out, buf, offset))??;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_host(&mut out, buf, offset))?;
     Ok(out)
 }
 
@@ -150,11 +150,11 @@ fn in_order() -> Outcome {
 fn concurrent() -> Outcome {
     let (a, b) = (rumba::stream()?, rumba::stream()?);
     let mut gate = Gate::on(&a)?;
-    let done_a = rumba::event(false)?;
+    let done_a = rumba::event(rumba::EventOptions::untimed())?;
     done_a.record(&a)?;
     let buf = rumba::current_context()?.memalloc(8 << 20)?;
     b.memset(&buf, 42)?;
-    let done_b = rumba::event(false)?;
+    let done_b = rumba::event(rumba::EventOptions::untimed())?;
     done_b.record(&b)?;
     let b_finished = eventually(10, || done_b.query())?;
     let a_held = !done_a.query()?;
@@ -183,7 +183,7 @@ fn event_wait() -> Outcome {
     let la = Arc::clone(&log);
     a.add_callback(move |_, _| la.lock().unwrap_or_else(|e| e.into_inner()).push("a"))?;
     a.memset(&src, 7)?;
-    let e = rumba::event(false)?;
+    let e = rumba::event(rumba::EventOptions::untimed())?;
     e.record(&a)?;
     let t = Instant::now();
     e.wait(&b)?; // the host does not wait
@@ -225,7 +225,7 @@ fn legacy_default() -> Outcome {
     buf.memset(0)?;
     let mut gate = Gate::on(&s)?;
     s.memset(&buf, 5)?;
-    let e = rumba::event(false)?;
+    let e = rumba::event(rumba::EventOptions::untimed())?;
     legacy.memset(&buf, 6)?;
     e.record(&legacy)?;
     std::thread::sleep(Duration::from_millis(50));
@@ -290,7 +290,10 @@ fn callbacks_and_futures() -> Outcome {
 fn event_timing() -> Outcome {
     let ctx = rumba::current_context()?;
     let s = rumba::stream()?;
-    let (start, end) = (rumba::event(true)?, rumba::event(true)?);
+    let (start, end) = (
+        rumba::event(rumba::EventOptions::new())?,
+        rumba::event(rumba::EventOptions::new())?,
+    );
     let buf = ctx.memalloc(64 << 20)?;
     start.record(&s)?;
     for v in 0..4 {
@@ -301,14 +304,14 @@ fn event_timing() -> Outcome {
     ensure!(end.query()?, "a synchronized event is not complete");
     let ms = start.elapsed_time(&end)?;
     ensure!(ms > 0.0 && ms.is_finite(), "elapsed time {ms} ms");
-    let untimed = rumba::event(false)?;
+    let untimed = rumba::event(rumba::EventOptions::untimed())?;
     untimed.record(&s)?;
     s.synchronize()?;
     ensure!(
         untimed.elapsed_time(&end).is_err(),
         "an event without timing measured a time"
     );
-    let never = rumba::event(true)?;
+    let never = rumba::event(rumba::EventOptions::new())?;
     ensure!(
         start.elapsed_time(&never).is_err(),
         "an event never recorded measured a time"
@@ -447,7 +450,7 @@ fn flush_and_retry() -> Outcome {
     );
     let probe = [0x11u8; 64];
     let end = request - 64;
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_device(&big, end, &probe))??;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_device(&big, end, &probe))?;
     ensure_eq!(
         read_bytes(&big, end, 64)?,
         probe.to_vec(),

@@ -11,6 +11,9 @@ impl Layout {
     /// `axes` must be a permutation of `0..ndim`, else [`Error::InvalidAxes`]; the identity
     /// permutation returns an equal layout.
     ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axes` is not a permutation of `0..ndim`, naming the list.
+    ///
     /// ```
     /// use rumba::array::Layout;
     /// let l = Layout::c_order(&[2, 3, 4], 8).unwrap();
@@ -44,6 +47,9 @@ impl Layout {
 
     /// Numba's `transpose(axes=None)`: `None` reverses the axes (as [`t`](Layout::t)), `Some`
     /// is [`permuted_axes`](Layout::permuted_axes).
+    ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axes` is given and is not a permutation of `0..ndim`.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -79,6 +85,10 @@ impl Layout {
     ///
     /// Errors: axis ≥ ndim → [`Error::InvalidAxes`]; an axis whose length is not 1 →
     /// [`Error::InvalidArgument`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::InvalidArgument`] when that
+    /// axis's length is not 1.
     ///
     /// ```
     /// use rumba::array::Layout;

@@ -17,6 +17,10 @@ impl Layout {
     /// N-D array to M-D self"; an axis neither 1 nor equal → "can't copy sequence with size X to
     /// array axis K with dimension Y" (K counts destination axes).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `shape` has fewer axes than the layout, or an axis of the
+    /// layout is neither 1 nor the target length (numpy's broadcasting rule), naming both shapes.
+    ///
     /// ```
     /// use rumba::array::Layout;
     /// let row = Layout::c_order(&[3], 8).unwrap();

@@ -180,6 +180,14 @@ impl Iterator for Chunks<'_> {
 ///
 /// The layouts' item sizes must be their dtypes' ([`Error::InvalidArgument`] otherwise).
 ///
+/// # Errors
+/// [`Error::IncompatibleDtype`] for different element types; [`Error::IncompatibleShape`] when
+/// the shapes differ after removing length-1 axes; [`Error::IncompatibleStrides`] for a
+/// device-to-device copy whose byte strides differ; [`Error::NotContiguous`] when the device side
+/// is not contiguous (broadcast axes aside); [`Error::Unsupported`] for a device side with negative
+/// strides copied to or from the host; [`Error::InvalidArgument`] when a layout's item size is not
+/// its dtype's.
+///
 /// ```
 /// use ndarray::s;
 /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};

@@ -13,6 +13,9 @@ use ndarray::Dimension;
 impl Layout {
     /// A packed layout in `order` for an ndarray dimension value (`Ix2`, `IxDyn`, ...).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the byte size of `dim` with `itemsize` overflows.
+    ///
     /// ```
     /// use ndarray::Ix2;
     /// use rumba::array::{Layout, Order};
@@ -26,6 +29,9 @@ impl Layout {
 
     /// The shape as an ndarray dimension value of type `D`; [`Error::InvalidArgument`] when `D`
     /// has a fixed number of axes different from [`ndim`](Layout::ndim).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the number of axes is not `D`'s.
     ///
     /// ```
     /// use ndarray::{Ix2, Ix3, IxDyn};
@@ -41,6 +47,9 @@ impl Layout {
 }
 
 /// Converts a shape to an ndarray dimension value of type `D`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `shape` has another number of axes than `D`.
 ///
 /// ```
 /// use ndarray::Ix1;

@@ -190,6 +190,9 @@ impl DType {
     /// Checks that `other` equals `self`, else [`Error::IncompatibleDtype`] naming both
     /// (`self` first, as the destination of a copy).
     ///
+    /// # Errors
+    /// [`Error::IncompatibleDtype`] naming both types when they differ.
+    ///
     /// ```
     /// use rumba::array::element::Element;
     /// assert!(f32::DTYPE.check_same(&f32::DTYPE).is_ok());
@@ -392,6 +395,10 @@ pub fn as_bytes<T: Element>(values: &[T]) -> &[u8] {
 /// (see [`Element::normalize_bytes`]; `bool` bytes other than 0 become `true`).
 ///
 /// `bytes` must hold exactly `dst.len() * itemsize` bytes, else [`Error::InvalidArgument`].
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `bytes` is not exactly `dst`'s byte length (invalid byte
+/// patterns are normalized first, not refused).
 ///
 /// ```
 /// use rumba::array::element::copy_from_bytes;

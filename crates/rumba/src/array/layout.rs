@@ -109,6 +109,9 @@ impl Layout {
     ///
     /// Errors: itemsize 0, or a size that overflows the address space ([`Error::InvalidArgument`]).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
+    ///
     /// ```
     /// use rumba::array::Layout;
     /// assert_eq!(Layout::c_order(&[2, 3, 4], 4).unwrap().strides(), &[48, 16, 4]);
@@ -119,6 +122,9 @@ impl Layout {
     }
 
     /// A packed F-order (column-major) layout at offset 0.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -132,6 +138,9 @@ impl Layout {
     ///
     /// Zero lengths count as 1 in the strides, as numpy does.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
+    ///
     /// ```
     /// use rumba::array::{Layout, Order};
     /// assert_eq!(Layout::new(&[0, 3], Order::C, 8).unwrap().strides(), &[24, 8]);
@@ -142,6 +151,9 @@ impl Layout {
     }
 
     /// A 0-dimensional layout (one element) at offset 0.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `itemsize` is 0.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -160,6 +172,11 @@ impl Layout {
     /// multiples of the item size, as for a field of a record array); every byte of every element
     /// lies inside `[0, alloc_len)` (negative strides reach below the offset); nothing overflows.
     /// Zero strides are allowed (broadcast views). All failures are [`Error::InvalidArgument`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the problem: `strides` of another length than `shape`, a
+    /// stride or `offset` that is not a multiple of the element alignment, elements reaching outside
+    /// `alloc_len` bytes, or an overflow.
     ///
     /// ```
     /// use rumba::array::{Layout, element::Element};
@@ -226,6 +243,10 @@ impl Layout {
     /// ndarray reports them: byte strides are `stride × itemsize` and the offset is the distance
     /// from the lowest-addressed element to the logically first one (nonzero only with negative
     /// strides). So `view.as_ptr() - offset` is the start of the memory the view spans.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `elem_strides` has another length than `shape`, or the byte
+    /// extent overflows.
     ///
     /// ```
     /// use ndarray::{Array2, s};
@@ -384,6 +405,9 @@ impl Layout {
     /// Length of the first axis, or [`Error::InvalidArgument`] for a 0-d layout (numpy's
     /// "len() of unsized object").
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a 0-dimensional layout ("len() of unsized object").
+    ///
     /// ```
     /// use rumba::array::Layout;
     /// assert_eq!(Layout::c_order(&[4, 3], 2).unwrap().len().unwrap(), 4);
@@ -493,6 +517,10 @@ impl Layout {
     ///
     /// Errors: wrong number of indices → [`Error::InvalidArgument`]; an index outside its axis →
     /// [`Error::IndexOutOfRange`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```
     /// use rumba::array::Layout;

@@ -133,6 +133,10 @@ impl Layout {
     /// [`Error::InvalidArgument`] ("cannot reshape array of size 10 into shape (3, 4)"); a reshape
     /// that cannot be a view → [`Error::NotContiguous`].
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for more than one `-1`, another negative length, or a shape of
+    /// another size; [`Error::NotContiguous`] when the reshape would need a copy.
+    ///
     /// ```
     /// use rumba::array::{Layout, Order};
     /// let a = Layout::c_order(&[10], 8).unwrap();
@@ -188,6 +192,9 @@ impl Layout {
     /// The elements as a 1-D view, in `order` (`A`: either contiguous order). Only for a layout
     /// contiguous in that order; otherwise [`Error::NotContiguous`] (use a copy instead).
     ///
+    /// # Errors
+    /// [`Error::NotContiguous`] when the layout is not contiguous in `order`.
+    ///
     /// ```
     /// use rumba::array::{Layout, Order};
     /// let c = Layout::c_order(&[3, 4], 8).unwrap();
@@ -230,6 +237,11 @@ impl Layout {
     /// a C-contiguous layout whose last axis spans a multiple of `new_itemsize` bytes, and
     /// rescales that axis. Alignment of the new type is the caller's to check
     /// ([`is_aligned`](Layout::is_aligned)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a zero item size, a 0-dimensional layout or a last axis whose byte
+    /// length is not a multiple of `new_itemsize`; [`Error::NotContiguous`] when the item size changes
+    /// and the layout is not C-contiguous.
     ///
     /// ```
     /// use ndarray::s;

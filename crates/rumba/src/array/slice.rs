@@ -55,6 +55,10 @@ impl Layout {
     /// The view selected by `info` (ndarray's `s![..]`, or any `[SliceInfoElem]`), with ndarray's
     /// semantics; see the [module docs](self) for the exact rules and errors.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a single index or range bound outside the axis;
+    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    ///
     /// ```
     /// use ndarray::s;
     /// use rumba::array::Layout;
@@ -77,6 +81,10 @@ impl Layout {
     /// Like [`slice`](Layout::slice), but range bounds outside the axis are clipped into it as
     /// numpy does (`[-10:10]` of a length-3 axis is the whole axis) instead of refused. Steps
     /// keep ndarray's meaning and single indices are still checked.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a single index outside `[-n, n)` (range bounds are clipped);
+    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
     ///
     /// ```
     /// use ndarray::s;
@@ -159,6 +167,10 @@ impl Layout {
     /// Errors: `axis >= ndim` → [`Error::InvalidAxes`]; index outside `[-n, n)` →
     /// [`Error::IndexOutOfRange`].
     ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::IndexOutOfRange`] for an
+    /// `index` outside `[-n, n)`.
+    ///
     /// ```
     /// use rumba::array::Layout;
     /// let l = Layout::c_order(&[5, 6, 7], 4).unwrap();
@@ -187,6 +199,10 @@ impl Layout {
     ///
     /// Errors ([`Error::InvalidArgument`] / [`Error::NotContiguous`]): `section == 0`, ndim ≠ 1,
     /// non-unit stride.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the layout is not 1-D or `section` is 0;
+    /// [`Error::NotContiguous`] when its stride is not one element.
     ///
     /// ```
     /// use rumba::array::Layout;

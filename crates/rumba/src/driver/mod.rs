@@ -104,24 +104,65 @@ impl fmt::Display for BackendKind {
 /// [`mem_free_managed`](Driver::mem_free_managed) / [`host_free_grained`](Driver::host_free_grained);
 /// and that the device touches host memory only
 /// in the operations and within the bounds that the callers of its `unsafe` methods allow.
+///
+/// # Device ranges
+/// Device addresses are plain integers that Rust's borrow rules cannot see, so every method
+/// that reads or writes device memory is `unsafe` for its caller, with one rule (each method's
+/// `# Safety` refers here and adds what is particular to it): every device range touched must
+/// be device memory, or mapped host memory that no Rust reference uses while the operation runs
+/// (on CUDA with unified addressing, any pinned host pointer is a valid device address).
+///
+/// # Errors
+/// Each method's `# Errors` names its own failures; the variants mean the same everywhere:
+/// [`Error::InvalidDevice`] for a `device` ordinal at or past [`device_count`](Driver::device_count),
+/// [`Error::InvalidAddress`] for a device range outside a live allocation (checked by the sim
+/// and OpenCL before anything is queued; CUDA reports its own [`Error::Driver`]),
+/// [`Error::Driver`] for a failed backend call (an unknown stream or event handle is
+/// `CUDA_ERROR_INVALID_HANDLE` on every backend), and [`Error::Unsupported`] for what a backend
+/// lacks.
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
     fn backend(&self) -> BackendKind;
     /// Number of devices.
     fn device_count(&self) -> usize;
     /// Static facts about one device.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for a `device` at or past [`device_count`](Driver::device_count);
+    /// [`Error::Driver`] when the backend cannot answer a query about it.
     fn device_info(&self, device: usize) -> Result<DeviceInfo>;
     /// `(free, total)` bytes of device memory.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for an unknown `device`; [`Error::Driver`] when the backend's query
+    /// fails.
     fn mem_info(&self, device: usize) -> Result<(usize, usize)>;
 
     /// Allocates `bytes` (> 0) of device memory.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] (with the device's free and total bytes) when `bytes` do not fit;
+    /// [`Error::InvalidArgument`] for `bytes == 0`; [`Error::InvalidDevice`] for an unknown `device`.
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr>;
     /// Frees memory returned by [`mem_alloc`](Driver::mem_alloc).
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is not the start of a live allocation of `device`
+    /// (already freed, an offset into one, or memory of another device); [`Error::InvalidDevice`].
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()>;
 
     /// Allocates `bytes` of page-locked host memory (zeroed).
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::InvalidArgument`] for
+    /// `bytes == 0`; [`Error::Unsupported`] for flags the backend cannot honour (OpenCL: write-combined,
+    /// or mapped memory without fine-grained SVM); [`Error::InvalidDevice`].
     fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
     /// Frees memory returned by [`host_alloc`](Driver::host_alloc).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by [`host_alloc`](Driver::host_alloc)
+    /// (or was freed already); nothing is freed then.
     ///
     /// # Safety
     /// No reference to the memory and no queued device work using it may remain.
@@ -130,6 +171,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// overlaps it is stale — the caller owns the bytes now, so their earlier registrant's
     /// memory was freed without unregistering (a leaked guard) — and is dropped, as it is when
     /// [`host_alloc`](Driver::host_alloc) hands out memory it overlaps.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty or already registered range; [`Error::Unsupported`]
+    /// when the backend cannot map existing memory (OpenCL without fine-grained system SVM);
+    /// [`Error::Driver`] when the OS or backend refuses to lock the pages; [`Error::InvalidDevice`].
     ///
     /// # Safety
     /// `ptr` must be valid for reads and writes of `bytes` bytes until
@@ -143,39 +189,49 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
     /// Undoes [`host_register`](Driver::host_register), immediately.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` is not the start of a registered range.
+    ///
     /// # Safety
     /// No queued device work may still use the range (it may be freed by its owner afterwards).
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
     /// The device address of mapped host memory (allocated or registered with `mapped`). Device
     /// operations through it read and write the host memory directly; they are `unsafe` for that
     /// reason.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` is not in mapped (or managed, or grained) host memory, or
+    /// the memory is not portable and `device` is not the one it was mapped into;
+    /// [`Error::InvalidDevice`].
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
     /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
 
     /// Copies host → device, returning when the copy is complete.
     ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `[dst, dst + src.len())` is not inside one live allocation;
+    /// [`Error::InvalidDevice`]; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// error of earlier failed work on the legacy default stream, which the copy waits for.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
     /// Copies device → host, returning when the copy is complete.
     ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for the source range `[src, src + dst.len())`.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
     /// Copies device → device, returning when the copy is complete.
     ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for both ranges.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_dtod(
         &self,
         device: usize,
@@ -185,20 +241,25 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
     /// Sets `bytes` bytes at `dst` to `value`, returning when done.
     ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for `[dst, dst + bytes)`.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
 
     /// Queues a host → device copy on `stream`. From pageable memory the data is staged (taken
     /// before this returns); from page-locked memory it is read when the stream reaches the copy.
     ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] for a device range outside a live allocation; [`Error::Driver`]
+    /// (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`]. Failures of the
+    /// copy itself are reported by the stream's next synchronization. After an error nothing was queued.
+    ///
     /// # Safety
     /// `src` must stay valid, and unwritten, for `bytes` bytes until the stream has completed the
-    /// copy (or this call returned, for pageable memory); the device range as for
-    /// [`memcpy_htod`](Driver::memcpy_htod).
+    /// copy (or this call returned, for pageable memory); the device range by the
+    /// [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_htod_async(
         &self,
         device: usize,
@@ -221,7 +282,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); after an error nothing was queued.
     ///
     /// # Safety
-    /// The device range as for [`memcpy_htod`](Driver::memcpy_htod).
+    /// The [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_htod_async_staged(
         &self,
         device: usize,
@@ -248,9 +309,14 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Queues a device → host copy on `stream`. Into pageable memory the call waits for the copy
     /// (as CUDA does); into page-locked memory it returns at once.
     ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); into pageable memory (where the call
+    /// waits) also the error of earlier work on `stream`, and [`Error::InvalidOperation`] when called
+    /// from a callback of `stream` itself.
+    ///
     /// # Safety
     /// `dst` must stay valid, and otherwise unaccessed, for `bytes` bytes until the stream has
-    /// completed the copy; the device range as for [`memcpy_htod`](Driver::memcpy_htod).
+    /// completed the copy; the device range by the [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_dtoh_async(
         &self,
         device: usize,
@@ -261,11 +327,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
     /// Queues a device → device copy on `stream`.
     ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for both ranges.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memcpy_dtod_async(
         &self,
         device: usize,
@@ -276,11 +342,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<()>;
     /// Queues a memset on `stream`.
     ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for `[dst, dst + bytes)`.
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn memset_async(
         &self,
         device: usize,
@@ -294,11 +360,14 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// bounds-checked when queued. Like every device operation it is asynchronous; a synchronous
     /// variant is this call on the legacy default stream followed by a synchronization.
     ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when a range the copy touches (from its shape and strides) leaves its
+    /// allocation; [`Error::InvalidArgument`] for a malformed description (different element counts,
+    /// an item size the kernels do not handle); otherwise as
+    /// [`memcpy_htod_async`](Driver::memcpy_htod_async).
+    ///
     /// # Safety
-    /// Device addresses are plain integers that Rust's borrow rules cannot see. Every device range
-    /// touched must be device memory, or mapped host memory that no Rust reference uses while
-    /// the operation runs (on CUDA with unified addressing, any pinned host pointer is a valid
-    /// device address).
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
     unsafe fn copy_strided_async(
         &self,
         device: usize,
@@ -311,6 +380,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// is enabled. A device is not its own peer (`false`, as CUDA answers). Peer copies
     /// ([`memcpy_peer`](Driver::memcpy_peer)) work either way. The default is
     /// [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] when `device` or `peer` does not exist; [`Error::Unsupported`] from the
+    /// default implementation.
     ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
@@ -331,6 +404,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// returning when the copy is complete. It is ordered after earlier work of both devices'
     /// legacy default streams (as synchronous copies are) and needs no peer access. The default
     /// is [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for an unknown device; [`Error::InvalidAddress`] for a range outside its
+    /// device's allocations; [`Error::Unsupported`] from the default implementation.
     ///
     /// # Safety
     /// As for [`memcpy_dtod`](Driver::memcpy_dtod): both ranges must be device memory (of their
@@ -368,6 +445,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// synchronization). Needs no peer access. The default is [`Error::Unsupported`] naming the
     /// backend.
     ///
+    /// # Errors
+    /// As [`memcpy_peer`](Driver::memcpy_peer), and [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`)
+    /// for an unknown `stream`.
+    ///
     /// # Safety
     /// As for [`memcpy_dtod_async`](Driver::memcpy_dtod_async): both ranges must be device memory
     /// that stays allocated, and unused by Rust references, until the stream has run the copy.
@@ -389,14 +470,34 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
 
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
     /// default stream; a non-blocking one does not.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`]; [`Error::Driver`] when the backend cannot create the stream (on the
+    /// sim: its worker thread cannot be spawned).
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle>;
     /// Destroys a created stream; work already queued still completes.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for a handle that is not a live created stream
+    /// (the built-in streams 0, 1 and 2 cannot be destroyed); [`Error::InvalidDevice`].
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()>;
     /// Waits for all work queued on `stream`, then reports the first unreported error of that work.
+    ///
+    /// # Errors
+    /// The first unreported error of the stream's work (a [`Error::KernelFault`], a failed copy);
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`;
+    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()>;
     /// True when all work queued on `stream` has completed.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`].
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool>;
     /// Makes all future work on `stream` wait for the event's most recent record.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream` or `event`;
+    /// [`Error::InvalidDevice`].
     fn stream_wait_event(
         &self,
         device: usize,
@@ -404,6 +505,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         event: EventHandle,
     ) -> Result<()>;
     /// Queues `callback` to run (off the host thread) once all earlier work on `stream` is done.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`].
+    /// The callback is dropped, not run, after an error.
     fn stream_add_callback(
         &self,
         device: usize,
@@ -413,6 +518,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Keeps `value` alive until the stream reaches this point, then drops it (off the host thread).
     ///
     /// This is how queued work keeps the buffers it uses alive.
+    ///
+    /// # Errors
+    /// As [`stream_add_callback`](Driver::stream_add_callback); `value` is dropped at once after an error.
     fn stream_keepalive(
         &self,
         device: usize,
@@ -423,20 +531,45 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     }
 
     /// Creates an event; `timing` enables [`event_elapsed_ms`](Driver::event_elapsed_ms).
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`]; [`Error::Driver`] when the backend cannot create the event.
     fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle>;
     /// Destroys an event.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`; [`Error::InvalidDevice`].
     fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()>;
     /// Records the event on `stream`: it completes when the stream reaches this point.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event` or `stream`;
+    /// [`Error::InvalidDevice`].
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
     /// Waits until the event's most recent record has completed.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`;
+    /// [`Error::InvalidOperation`] when called from a stream callback.
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()>;
     /// True when the event's most recent record has completed (or it was never recorded).
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`; [`Error::InvalidDevice`].
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool>;
     /// Milliseconds between two completed, timing-enabled events.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] when either event was never recorded, has not completed, or was
+    /// created without timing; [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown handle.
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
 
     /// Waits for all work on every stream of the device (also streams destroyed while work was
     /// queued on them); reports the first unreported error.
+    ///
+    /// # Errors
+    /// The first unreported error of work on any of the device's streams; [`Error::InvalidOperation`]
+    /// when called from a stream callback; [`Error::InvalidDevice`].
     fn device_synchronize(&self, device: usize) -> Result<()>;
     /// True when no work is queued or running on any stream of the device, destroyed ones
     /// included; never waits. The default, for drivers that cannot tell without waiting, is
@@ -450,6 +583,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     }
 
     /// Accepts a stream handle created outside rumba for use with this driver.
+    ///
+    /// # Errors
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `stream` is not a
+    /// live stream of `device` (the sim can; the default accepts every handle); [`Error::InvalidDevice`].
     ///
     /// # Safety
     /// `stream` must be a live stream of `device`'s context for as long as it is used here; the
@@ -466,6 +603,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// for, without taking their errors); its device address does not change.
     ///
     /// The default is [`Error::Unsupported`], for drivers written before IPC existed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is not the start of a live device allocation;
+    /// [`Error::Driver`] when the shared-memory object cannot be created; [`Error::Unsupported`] from
+    /// the default implementation (and on OpenCL).
     ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
@@ -491,6 +633,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// addresses (mapped, managed) is not a device allocation and is an error. The default is
     /// [`Error::Unsupported`].
     ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is in no live device allocation (or in host memory the
+    /// device addresses); [`Error::Unsupported`] from the default implementation.
+    ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
     /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
@@ -511,6 +657,12 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// in the process that exported it, or opening the same allocation twice in one process, is
     /// an error.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for bytes that are not a handle of this backend;
+    /// [`Error::InvalidOperation`] when the handle was exported by this process or is already open
+    /// here; [`Error::Driver`] when the exporter's memory is gone; [`Error::Unsupported`] from the
+    /// default implementation.
+    ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
     /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
@@ -527,6 +679,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
     /// (`cuIpcCloseMemHandle`). Closing anything else is an error. As with
     /// [`mem_free`](Driver::mem_free), device work must no longer use the range.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` was not opened with
+    /// [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle); [`Error::Unsupported`] from the default
+    /// implementation.
     ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
@@ -564,6 +721,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// reads and writes at the returned address and every device addresses at
     /// [`host_device_pointer`](Driver::host_device_pointer). [`Error::Unsupported`] by default.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when `bytes` do not fit; [`Error::InvalidArgument`] for `bytes == 0`;
+    /// [`Error::InvalidDevice`]; [`Error::Unsupported`] from the default implementation (and on OpenCL
+    /// devices without fine-grained SVM).
+    ///
     /// ```
     /// use rumba::driver::{Driver, sim::SimDriver};
     /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
@@ -585,6 +747,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
 
     /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`mem_alloc_managed`](Driver::mem_alloc_managed); [`Error::Unsupported`] from the default
+    /// implementation.
+    ///
     /// # Safety
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
@@ -598,6 +765,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
     /// allocates globally attached memory through `mem_alloc_managed` and refuses
     /// [`ManagedAttach::Host`] with [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// As [`mem_alloc_managed`](Driver::mem_alloc_managed); the default also refuses
+    /// [`ManagedAttach::Host`] with [`Error::Unsupported`].
     ///
     /// ```
     /// use rumba::driver::{Driver, ManagedAttach, sim::SimDriver};
@@ -635,6 +806,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// device work runs, which keeps the coarse-grained promise too (coarse-grained SVM would need
     /// a map and unmap around every host access, and the host arrays read their memory directly).
     ///
+    /// # Errors
+    /// As [`host_alloc`](Driver::host_alloc) (fine) or [`mem_alloc_managed`](Driver::mem_alloc_managed)
+    /// (coarse), whose errors the default passes on.
+    ///
     /// ```
     /// use rumba::driver::{Driver, GrainKind, sim::SimDriver};
     /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
@@ -661,6 +836,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Frees memory returned by [`host_alloc_grained`](Driver::host_alloc_grained) with the same
     /// `grain`.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`host_alloc_grained`](Driver::host_alloc_grained) with this `grain`.
+    ///
     /// # Safety
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
@@ -683,6 +862,14 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// backend compiles its [`CudaKernelSource`] with NVRTC and packs each array as a pointer +
     /// shape/stride descriptor followed by the scalars. A function without the form the backend
     /// runs is refused with [`Error::Unsupported`] before anything is queued.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the kernel has no form this backend runs (a closure kernel on CUDA or
+    /// OpenCL); [`Error::InvalidAddress`] when an array argument leaves its allocation (sim, OpenCL);
+    /// [`Error::InvalidArgument`] for a launch shape or shared-memory size the device cannot run;
+    /// [`Error::Driver`] for a compilation (NVRTC, OpenCL C) or launch failure, with the log;
+    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`. Faults while the kernel
+    /// runs ([`Error::KernelFault`]) are reported at the stream's next synchronization.
     ///
     /// # Safety
     /// Every array argument must describe device memory (or mapped host memory that no Rust

@@ -465,9 +465,11 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// As for [`synchronize`](Self::synchronize).
     ///
     /// ```
-    /// let c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
+    /// let mut c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
+    /// c.view_mut().unwrap().fill(9);
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// c.device().unwrap().copy_to_device(&d).unwrap();
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [9, 9, 9]);
     /// ```
     pub fn device(&self) -> Result<MappedView<'_, T, D>> {
         self.synchronize()?;

@@ -202,6 +202,12 @@ impl Drop for Registrations {
 
 /// Page-locks `arrays` until the returned guard is dropped (Numba's `cuda.pinned`).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when an array is not contiguous in memory or its range is already pinned; [`Error::Driver`]
+/// when the OS or backend refuses to lock the pages. Arrays pinned before the failure are unpinned
+/// again.
+///
 /// ```
 /// let mut a = ndarray::Array1::<f64>::zeros(1000);
 /// let mut b = ndarray::Array1::<f64>::ones(10);
@@ -221,10 +227,17 @@ pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pinne
 
 /// ROC-style alias of [`pinned`].
 ///
+/// # Errors
+/// As [`pinned`].
+///
 /// ```
+/// let drv = rumba::backend_driver().unwrap();
 /// let mut v = vec![0u32; 64];
+/// let (ptr, bytes) = (v.as_ptr().cast::<u8>(), 64 * 4);
 /// let g = rumba::register([&mut v]).unwrap();
+/// assert!(drv.is_host_pinned(ptr, bytes));
 /// rumba::deregister(g).unwrap();
+/// assert!(!drv.is_host_pinned(ptr, bytes));
 /// ```
 pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
     pinned(arrays)
@@ -233,9 +246,16 @@ pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pin
 /// ROC-style release of a [`register`] guard, reporting failures (dropping the guard does the
 /// same and logs them).
 ///
+/// # Errors
+/// As [`PinnedGuard::release`].
+///
 /// ```
+/// let drv = rumba::backend_driver().unwrap();
 /// let mut v = vec![0u8; 8];
+/// let ptr = v.as_ptr();
 /// rumba::deregister(rumba::register([&mut v]).unwrap()).unwrap();
+/// assert!(!drv.is_host_pinned(ptr, 8)); // unpinned at once, not deferred
+/// v.push(1); // the vector is the caller's again
 /// ```
 pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
     guard.release()
@@ -305,6 +325,9 @@ impl<A: HostArray> PinnedGuard<A> {
 
     /// A shared view of array `i`.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![3u8; 4];
     /// let g = rumba::pinned([&mut v]).unwrap();
@@ -316,6 +339,9 @@ impl<A: HostArray> PinnedGuard<A> {
     }
 
     /// An exclusive view of array `i`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
@@ -332,7 +358,10 @@ impl<A: HostArray> PinnedGuard<A> {
     ///
     /// ```
     /// let mut v = vec![0u8; 4096];
+    /// let ptr = v.as_ptr();
     /// let g = rumba::pinned([&mut v]).unwrap();
+    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 4096));
     /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
@@ -341,9 +370,18 @@ impl<A: HostArray> PinnedGuard<A> {
 
     /// Unpins now, reporting failures (dropping the guard does the same and logs them).
     ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each range the driver could not unpin (the others are
+    /// unpinned).
+    ///
     /// ```
+    /// let drv = rumba::backend_driver().unwrap();
     /// let mut v = vec![0u8; 4];
-    /// rumba::pinned([&mut v]).unwrap().release().unwrap();
+    /// let ptr = v.as_ptr();
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// assert!(drv.is_host_pinned(ptr, 4));
+    /// g.release().unwrap();
+    /// assert!(!drv.is_host_pinned(ptr, 4));
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()
@@ -369,6 +407,11 @@ impl<A: HostArray> PinnedGuard<A> {
 /// On OpenCL, mapping existing memory needs fine-grained *system* shared virtual memory (any host
 /// address is a device address); a device without it refuses with
 /// [`Error::Unsupported`](crate::Error::Unsupported).
+///
+/// # Errors
+/// As [`pinned`], and [`Error::Unsupported`] when the backend cannot map existing memory (OpenCL
+/// without fine-grained system SVM), or when memory already pinned without mapping would have to be
+/// mapped.
 ///
 /// ```
 /// let mut host = vec![7u16; 4];
@@ -450,6 +493,9 @@ impl<A: HostArray> MappedGuard<A> {
 
     /// A shared host view of array `i`.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![1u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
@@ -465,6 +511,9 @@ impl<A: HostArray> MappedGuard<A> {
     }
 
     /// An exclusive host view of array `i`.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![1u8; 4];
@@ -493,6 +542,9 @@ impl<A: HostArray> MappedGuard<A> {
 
     /// The device side of array `i`, shared: the device may read it.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
+    ///
     /// ```
     /// let mut v = vec![4u32; 3];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
@@ -511,6 +563,9 @@ impl<A: HostArray> MappedGuard<A> {
     }
 
     /// The device side of array `i`, exclusive: the device may write it.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
@@ -551,14 +606,19 @@ impl<A: HostArray> MappedGuard<A> {
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
+    /// let ptr = v.as_ptr();
     /// let g = rumba::mapped([&mut v]).unwrap();
-    /// let _ = g.page_locking().is_available();
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 16));
+    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
         self.regs.page_locking()
     }
 
     /// Unmaps and unpins now, reporting failures.
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each range the driver could not unmap and unpin.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
@@ -567,7 +627,9 @@ impl<A: HostArray> MappedGuard<A> {
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
+    /// let ptr = v.as_ptr();
     /// rumba::mapped([&mut v]).unwrap().release().unwrap();
+    /// assert!(!rumba::backend_driver().unwrap().is_host_pinned(ptr, 4)); // unmapped and unpinned
     /// ```
     pub fn release(mut self) -> Result<()> {
         self.regs.release()

@@ -54,6 +54,12 @@ unsafe impl<T: Element, D: Dimension> Sync for ManagedArray<T, D> {}
 
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
+/// [`Error::Unsupported`] on a backend without managed memory (OpenCL devices without fine-grained
+/// SVM).
+///
 /// ```
 /// let a = rumba::managed_array::<f64, _>((2, 2), rumba::array::Order::F).unwrap();
 /// assert_eq!(a.view().strides(), &[1, 2]);
@@ -95,6 +101,9 @@ pub fn managed_array_attached<T: Element, Sh: IntoDimension>(
 }
 
 /// A new managed array with the shape and element type of `like`, by numpy's `empty_like` rule.
+///
+/// # Errors
+/// As [`managed_array`].
 ///
 /// ```
 /// let d = rumba::device_array::<u8, _>((3, 3), rumba::array::Order::C).unwrap();

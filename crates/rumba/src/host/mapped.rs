@@ -39,7 +39,7 @@ use crate::stream::Stream;
 ///
 /// ```
 /// use rumba::array::Order;
-/// let mut m = rumba::mapped_array::<u32, _>(10, Order::C, false, false).unwrap();
+/// let mut m = rumba::mapped_array::<u32, _>(10, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().fill(123);
 /// m.device_mut().memset(0).unwrap();        // the device writes the host memory
 /// assert!(m.view().iter().all(|&x| x == 0)); // visible on the host, no copy
@@ -52,35 +52,125 @@ pub struct MappedArray<T: Element, D: Dimension> {
     _elem: PhantomData<T>,
 }
 
-/// A new mapped host array of `shape` in `order` (`A` means C), zeroed. `portable`: usable from
-/// every device; `write_combined`: see the [module docs](self).
+/// How a mapped host array is allocated: Numba's `portable` and `wc` keywords of
+/// `mapped_array`, which rumba honours (see the [module docs](self)). Both are off by default.
+///
+/// ```
+/// use rumba::MappedOptions;
+/// let o = MappedOptions::new().portable(true);
+/// assert!(o.is_portable() && !o.is_write_combined());
+/// assert_eq!(MappedOptions::default(), MappedOptions::new());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct MappedOptions {
+    portable: bool,
+    write_combined: bool,
+}
+
+impl MappedOptions {
+    /// Neither portable nor write-combined: mapped into the current device only, cached.
+    ///
+    /// ```
+    /// let m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// assert!(!m.is_portable() && !m.is_write_combined());
+    /// ```
+    pub const fn new() -> Self {
+        MappedOptions {
+            portable: false,
+            write_combined: false,
+        }
+    }
+
+    /// Mapped into every device's address space, not only the current one (Numba's
+    /// `portable=True`; CUDA's `CU_MEMHOSTALLOC_PORTABLE`).
+    ///
+    /// ```
+    /// let o = rumba::MappedOptions::new().portable(true);
+    /// assert!(o.is_portable());
+    /// ```
+    pub const fn portable(self, on: bool) -> Self {
+        MappedOptions {
+            portable: on,
+            ..self
+        }
+    }
+
+    /// Written by the host through write-combining buffers: fast for the host to write and the
+    /// device to read, very slow for the host to read (Numba's `wc=True`; CUDA's
+    /// `CU_MEMHOSTALLOC_WRITECOMBINED`). OpenCL has no such memory and refuses it.
+    ///
+    /// ```
+    /// let o = rumba::MappedOptions::new().write_combined(true);
+    /// assert!(o.is_write_combined() && !o.is_portable());
+    /// ```
+    pub const fn write_combined(self, on: bool) -> Self {
+        MappedOptions {
+            write_combined: on,
+            ..self
+        }
+    }
+
+    /// Whether the memory is mapped into every device.
+    ///
+    /// ```
+    /// assert!(!rumba::MappedOptions::default().is_portable());
+    /// ```
+    pub const fn is_portable(&self) -> bool {
+        self.portable
+    }
+
+    /// Whether the memory is write-combined.
+    ///
+    /// ```
+    /// assert!(!rumba::MappedOptions::default().is_write_combined());
+    /// ```
+    pub const fn is_write_combined(&self) -> bool {
+        self.write_combined
+    }
+
+    /// The driver's allocation flags for these options (always `mapped`).
+    fn flags(self) -> HostAllocFlags {
+        HostAllocFlags {
+            portable: self.portable,
+            mapped: true,
+            write_combined: self.write_combined,
+        }
+    }
+}
+
+/// A new mapped host array of `shape` in `order` (`A` means C), zeroed, allocated as `options`
+/// say (Numba's `mapped_array(shape, order=…, portable=…, wc=…)`).
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
+/// [`Error::Unsupported`](crate::Error::Unsupported) for options the backend cannot honour (OpenCL: write-combined memory, or
+/// mapped memory on a device without fine-grained SVM).
 ///
 /// ```
 /// use rumba::array::Order;
-/// let m = rumba::mapped_array::<f32, _>((2, 3), Order::C, true, false).unwrap();
+/// let m = rumba::mapped_array::<f32, _>((2, 3), Order::C, rumba::MappedOptions::new().portable(true)).unwrap();
 /// assert!(m.is_portable() && !m.is_write_combined());
 /// assert_eq!(m.view().dim(), (2, 3));
 /// ```
 pub fn mapped_array<T: Element, Sh: IntoDimension>(
     shape: Sh,
     order: Order,
-    portable: bool,
-    write_combined: bool,
+    options: MappedOptions,
 ) -> Result<MappedArray<T, Sh::Dim>> {
     let dim = shape.into_dimension();
-    MappedArray::new(
-        HostLayout::packed::<T>(&dim, order)?,
-        portable,
-        write_combined,
-    )
+    MappedArray::new(HostLayout::packed::<T>(&dim, order)?, options)
 }
 
 /// A new mapped host array with the shape and element type of `like` (host, device, pinned or
 /// mapped), laid out by numpy's `empty_like` rule.
 ///
+/// # Errors
+/// As [`mapped_array`].
+///
 /// ```
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));
-/// let m = rumba::mapped_array_like(&host, false, true);
+/// let m = rumba::mapped_array_like(&host, rumba::MappedOptions::new().write_combined(true));
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
 /// #     return;
@@ -91,20 +181,15 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 /// ```
 pub fn mapped_array_like<A: ArrayLike + ?Sized>(
     like: &A,
-    portable: bool,
-    write_combined: bool,
+    options: MappedOptions,
 ) -> Result<MappedArray<A::Elem, A::Dim>> {
-    MappedArray::new(HostLayout::like(like)?, portable, write_combined)
+    MappedArray::new(HostLayout::like(like)?, options)
 }
 
 impl<T: Element, D: Dimension> MappedArray<T, D> {
-    fn new(shape: HostLayout<D>, portable: bool, write_combined: bool) -> Result<Self> {
+    fn new(shape: HostLayout<D>, options: MappedOptions) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
-        let flags = HostAllocFlags {
-            portable,
-            mapped: true,
-            write_combined,
-        };
+        let flags = options.flags();
         let buf = alloc_host::<T, D>(&ctx, &shape, flags)?;
         Ok(MappedArray {
             buf,
@@ -131,7 +216,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap().bind(&s);
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
@@ -149,7 +234,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The stream the array is bound to (see [`bind`](Self::bind)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(m.stream().is_none());
     /// ```
     pub fn stream(&self) -> Option<&Stream> {
@@ -159,7 +244,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The shape.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>((4, 1), rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>((4, 1), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.shape(), &[4, 1]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -169,7 +254,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The byte layout of the elements.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u16, _>((4, 2), rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u16, _>((4, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.layout().strides(), &[4, 2]);
     /// ```
     pub fn layout(&self) -> &Layout {
@@ -179,7 +264,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The flags the memory was allocated with (`mapped` is always set).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, true, true);
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new().portable(true).write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
@@ -194,7 +279,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// Whether every device can address the memory.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(!m.is_portable());
     /// ```
     pub fn is_portable(&self) -> bool {
@@ -204,7 +289,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// Whether the memory was allocated write-combined (see the [module docs](self)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, false, true);
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new().write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
@@ -219,7 +304,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// [`device_mut`](Self::device_mut), which this borrow excludes.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.view().len(), 3);
     /// ```
     pub fn view(&self) -> ArrayView<'_, T, D> {
@@ -231,7 +316,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// An exclusive host view.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut()[1] = 4;
     /// assert_eq!(m.view().to_vec(), [0, 4, 0]);
     /// ```
@@ -244,9 +329,11 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The device side, shared: the device may read the memory.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// m.view_mut().fill(4);
     /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
-    /// m.device().copy_to_device(&d).unwrap();
+    /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory
+    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {
         MappedView::new(self.parts())
@@ -255,7 +342,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The device side, exclusive: the device may write the memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().fill(5).unwrap();
     /// assert_eq!(m.view().to_vec(), [5, 5, 5]);
     /// ```
@@ -267,8 +354,12 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// [`PinnedArray::page_locking`](crate::PinnedArray::page_locking)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
-    /// let _ = m.is_page_locked();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(m.view().as_ptr(), 3));
+    /// if m.is_page_locked() {
+    ///     assert!(m.flags().mapped);
+    /// }
     /// ```
     pub fn is_page_locked(&self) -> bool {
         self.ctx

@@ -74,8 +74,9 @@
 //! let d = rumba::to_device(&[1u8, 2]).unwrap();
 //! let mut p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! s.auto_synchronize(|scope| {
-//!     scope.copy_to_pinned(&d, &mut p).unwrap();
+//!     scope.copy_to_pinned(&d, &mut p)?;
 //!     println!("{}", p[0]); // error: `p` is mutably borrowed until the scope ends
+//!     Ok(())
 //! }).unwrap();
 //! ```
 //! Freeing (or changing) a source while the device may still read it:
@@ -84,8 +85,9 @@
 //! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! let host = ndarray::array![1u8, 2];
 //! s.auto_synchronize(|scope| {
-//!     scope.copy_from_host(&d, &host).unwrap();
+//!     scope.copy_from_host(&d, &host)?;
 //!     drop(host); // error: `host` is borrowed until the scope ends
+//!     Ok(())
 //! }).unwrap();
 //! ```
 //! Touching a pinned array that was moved into an owned transfer:
@@ -100,16 +102,17 @@
 //! Looking at mapped memory while queued device work may write it:
 //! ```compile_fail,E0502
 //! let s = rumba::stream().unwrap();
-//! let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+//! let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
 //! s.auto_synchronize(|scope| {
-//!     scope.memset_mapped(m.device_mut(), 7).unwrap();
+//!     scope.memset_mapped(m.device_mut(), 7)?;
 //!     println!("{}", m.view()[0]); // error: `m` is mutably borrowed until the scope ends
+//!     Ok(())
 //! }).unwrap();
 //! ```
 //! Keeping a device view of mapped memory after its owner is gone:
 //! ```compile_fail,E0597
 //! let view = {
-//!     let m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+//!     let m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
 //!     m.device() // error: `m` does not live long enough
 //! };
 //! ```
@@ -140,7 +143,7 @@ pub use grained::{
 };
 pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
 pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
-pub use mapped::{MappedArray, mapped_array, mapped_array_like};
+pub use mapped::{MappedArray, MappedOptions, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};
 pub use transfer::{Rejected, Transfer};
 pub use view::{MappedView, MappedViewMut};

@@ -65,6 +65,11 @@ pub(crate) fn alloc_host<T: Element, D: Dimension>(
 
 /// A new page-locked host array of `shape` in `order` (`A` means C), zeroed.
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the host cannot provide
+/// the memory.
+///
 /// ```
 /// use rumba::array::Order;
 /// let p = rumba::pinned_array::<u32, _>((3, 4), Order::F).unwrap();
@@ -82,6 +87,9 @@ pub fn pinned_array<T: Element, Sh: IntoDimension>(
 
 /// A new page-locked host array with the shape and element type of `like` (a host, device or
 /// pinned array), laid out by numpy's `empty_like` rule.
+///
+/// # Errors
+/// As [`pinned_array`].
 ///
 /// ```
 /// use ndarray::ShapeBuilder;
@@ -203,7 +211,8 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     ///
     /// ```
     /// let p = rumba::pinned_array::<u8, _>(16, rumba::array::Order::C).unwrap();
-    /// let _ = p.is_page_locked();
+    /// // Where the OS refuses `mlock` (a low RLIMIT_MEMLOCK), the memory works but is not locked.
+    /// assert_eq!(p.is_page_locked(), p.page_locking().is_available());
     /// ```
     pub fn is_page_locked(&self) -> bool {
         self.page_locking().is_available()

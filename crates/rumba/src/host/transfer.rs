@@ -95,6 +95,7 @@ impl<B> Transfer<B> {
     /// let t = s.upload(p, &d).unwrap();
     /// s.synchronize().unwrap();
     /// while !t.is_done() { std::thread::yield_now(); } // the hand-back runs right after
+    /// assert_eq!(t.wait().unwrap().shape(), &[4]); // done: `wait` returns at once
     /// ```
     pub fn is_done(&self) -> bool {
         self.shared.lock().status.is_some()
@@ -102,6 +103,11 @@ impl<B> Transfer<B> {
 
     /// Waits until the stream has reached the copy and returns the buffer, or the error of the
     /// copy (or of earlier work on the stream); on an error the buffer is dropped.
+    ///
+    /// # Errors
+    /// The error of the copy, or of earlier work on the stream (the first unreported one: an
+    /// [`Error::KernelFault`], a failed copy); [`Error::InvalidOperation`] when called from a stream
+    /// callback, which would wait for itself. The buffer is dropped after an error.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -197,6 +203,12 @@ impl Stream {
     /// shape), truly asynchronously, and returns a [`Transfer`] that hands `src` back once the
     /// stream has reached the copy. `dst` is kept alive by the stream.
     ///
+    /// # Errors
+    /// A boxed [`Rejected`] that hands `src` back, with the reason: [`Error::IncompatibleShape`] when the
+    /// shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `dst` is not contiguous;
+    /// [`Error::InvalidArgument`] when `dst` is memory of another device than the stream's; the
+    /// driver's queueing errors.
+    ///
     /// ```
     /// use rumba::array::Order;
     /// let s = rumba::stream().unwrap();
@@ -227,6 +239,12 @@ impl Stream {
     /// Queues a copy of the device array `src` into the pinned array `dst` (same shape), truly
     /// asynchronously, and returns a [`Transfer`] that hands `dst` back once the data has arrived.
     /// `src` is kept alive by the stream, so it may be dropped right away.
+    ///
+    /// # Errors
+    /// A boxed [`Rejected`] that hands `dst` back, with the reason: [`Error::IncompatibleShape`] when
+    /// the shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `src` is not contiguous;
+    /// [`Error::InvalidArgument`] when `src` is memory of another device than the stream's; the
+    /// driver's queueing errors.
     ///
     /// ```
     /// use rumba::array::Order;
@@ -293,13 +311,17 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of the pinned array `src` into the contiguous device array `dst`, truly
     /// asynchronously; `src` stays borrowed (read-only) until the scope has synchronized.
     ///
+    /// # Errors
+    /// As [`Stream::upload`](crate::Stream::upload), returned as a plain [`Error`] (`src` is only
+    /// borrowed).
+    ///
     /// ```
     /// use rumba::array::Order;
     /// let s = rumba::stream().unwrap();
     /// let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
     /// p.as_slice_mut().copy_from_slice(&[7, 8, 9]);
     /// let d = rumba::device_array::<i64, _>(3, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
     /// ```
     pub fn copy_from_pinned<T: Element, D: Dimension, E: Dimension>(
@@ -318,12 +340,16 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// `dst` stays exclusively borrowed until the scope has synchronized, so the host cannot read
     /// it before the data has arrived.
     ///
+    /// # Errors
+    /// As [`Stream::download`](crate::Stream::download), returned as a plain [`Error`] (`dst` is only
+    /// borrowed).
+    ///
     /// ```
     /// use rumba::array::Order;
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[1u16, 2]).unwrap();
     /// let mut p = rumba::pinned_array::<u16, _>(2, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p)).unwrap();
     /// assert_eq!(p.as_slice(), &[1, 2]);
     /// ```
     pub fn copy_to_pinned<T: Element, D: Dimension, E: Dimension>(

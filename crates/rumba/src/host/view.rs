@@ -60,7 +60,7 @@ pub(crate) struct Parts<D> {
 ///
 /// ```
 /// use rumba::array::Order;
-/// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, false, false).unwrap();
+/// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
 /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory directly
@@ -85,7 +85,7 @@ impl<T: Element, D: Dimension> Clone for MappedView<'_, T, D> {
 ///
 /// ```
 /// use rumba::array::Order;
-/// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, false, false).unwrap();
+/// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.device_mut().memset(0xab).unwrap();               // the device writes the host memory
 /// assert!(m.view().iter().all(|&b| b == 0xab));        // no copy back
 /// ```
@@ -230,7 +230,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The shape.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().shape(), &[2, 3]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -240,7 +240,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The byte layout (strides in bytes, offset from the lowest byte).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().layout().strides(), &[4, 8]);
     /// ```
     pub fn layout(&self) -> &Layout {
@@ -250,7 +250,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The host side of the same memory, for as long as the view's borrow.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().host().to_vec(), [0, 0, 0]);
     /// ```
     pub fn host(&self) -> ArrayView<'a, T, D> {
@@ -262,9 +262,13 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The device address of the first element on `device` (an error when the memory is not
     /// mapped into that device). Using it needs the driver's `unsafe` calls.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `device` (it is not portable and
+    /// was allocated for another device), or `device` does not exist.
+    ///
     /// ```
     /// use rumba::driver::BackendKind;
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let ptr = m.device().device_ptr(0).unwrap();
     /// match rumba::backend().unwrap() {
     ///     BackendKind::Sim => assert!(ptr >= 1 << 63), // the sim's device addresses: upper half
@@ -279,8 +283,14 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// Copies the elements into the device array `dst` (same shape, any layouts), on `dst`'s
     /// device: the device reads the host memory directly. Complete when it returns.
     ///
+    /// # Errors
+    /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device, or is bound to a
+    /// stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// error of the copy.
+    ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(2.5);
     /// let d = rumba::device_array::<f32, _>((2, 2), rumba::array::Order::F).unwrap();
     /// m.device().copy_to_device(&d).unwrap();
@@ -344,7 +354,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shorter exclusive view of the same memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.reborrow().memset(1).unwrap();
     /// v.memset(2).unwrap();
@@ -357,7 +367,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shared view of the same memory, for as long as this borrow of the exclusive one.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let v = m.device_mut();
     /// assert_eq!(v.as_view().shape(), &[2]);
     /// ```
@@ -368,7 +378,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// The host side of the same memory, exclusively, for as long as this borrow.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.host_mut().fill(9);
     /// v.memset(1).unwrap();
@@ -385,11 +395,15 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// when it returns.
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an element type for which some byte pattern is invalid (`bool`,
+    /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
+    ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().memset(1).unwrap();
     /// assert_eq!(m.view().to_vec(), [0x0101; 3]);
-    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, false, false).unwrap();
+    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(b.device_mut().memset(7).is_err());
     /// ```
     pub fn memset(&mut self, value: u8) -> Result<()> {
@@ -432,8 +446,13 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
 
     /// Sets every element to `value`, on the device. Complete when it returns.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the memory is not mapped into the device of its context (or of
+    /// its bound stream); [`Error::InvalidOperation`] when called from a stream callback; the error of
+    /// the device work.
+    ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().fill(0.5).unwrap();
     /// assert_eq!(m.view().sum(), 2.0);
     /// ```
@@ -446,9 +465,12 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
     /// device: the device writes the host memory directly. Complete when it returns.
     ///
+    /// # Errors
+    /// As [`MappedView::copy_to_device`], with `src`'s device.
+    ///
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
-    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().copy_from_device(&src).unwrap();
     /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
     /// ```
@@ -506,10 +528,14 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// taken for the whole scope, so the host cannot look at the memory before the scope has
     /// synchronized.
     ///
+    /// # Errors
+    /// As [`MappedViewMut::memset`], except that the work is queued on the scope's stream and its
+    /// failure comes from the scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, false, false).unwrap();
-    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap().unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap();
     /// assert_eq!(m.view().to_vec(), [3; 4]);
     /// ```
     pub fn memset_mapped<T: Element, D: Dimension>(
@@ -525,11 +551,16 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// scope's stream; the host sees it once the scope has synchronized. Refused for `bool`
     /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for `bool` elements (a byte copy could leave invalid values); as
+    /// [`MappedViewMut::copy_from_device`] otherwise, with the copy's own failure reported by the
+    /// scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
-    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, false, false).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap().unwrap();
+    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap();
     /// drop(src);
     /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
     /// ```
@@ -550,12 +581,16 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of mapped (or managed) host memory into the device array `dst` on the scope's
     /// stream; the host may keep reading the memory meanwhile, but not write it.
     ///
+    /// # Errors
+    /// As [`MappedView::copy_to_device`], with the copy's own failure reported by the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(-1);
     /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
     /// ```
     pub fn copy_from_mapped<T: Element, D: Dimension, E: Dimension>(

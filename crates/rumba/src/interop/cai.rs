@@ -103,6 +103,10 @@ pub struct CudaArrayInterface {
 pub trait CudaArray {
     /// The description (`__cuda_array_interface__`); an error when the object cannot describe
     /// itself now.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] on backends without the interface (OpenCL); an implementor's own error
+    /// when the object cannot describe itself now.
     fn describe(&self) -> Result<CudaArrayInterface>;
 }
 
@@ -228,6 +232,9 @@ pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
 /// A device array over `obj`'s memory (no copy), keeping `obj` alive; the producer's stream is
 /// synchronized once if the description names one (see [`ImportOptions`]).
 ///
+/// # Errors
+/// As [`as_cuda_array_with`].
+///
 /// ```
 /// use ndarray::array;
 /// let d = rumba::to_device(&array![1i64, 2, 3]).unwrap();
@@ -251,6 +258,10 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 }
 
 /// [`as_cuda_array`] with explicit [`ImportOptions`].
+///
+/// # Errors
+/// The error of `obj`'s [`describe`](CudaArray::describe); otherwise as
+/// [`from_cuda_array_interface`].
 ///
 /// ```
 /// use rumba::interop::{as_cuda_array_with, ImportOptions};
@@ -281,6 +292,13 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// the number of axes fits `D`; the data pointer is aligned for `T`; strides are aligned and their
 /// extent does not overflow; stream is not 0. Then, if the description names a stream, the import
 /// is bound to it and synchronized as [`ImportOptions`] and the configuration say.
+///
+/// # Errors
+/// [`Error::Unsupported`] for a masked description, and on backends without the interface
+/// (OpenCL); [`Error::IncompatibleDtype`] when the typestr is not `T`'s; [`Error::InvalidArgument`]
+/// for a number of axes that does not fit `D`, a misaligned pointer or stride, an overflowing
+/// extent, or stream 0; the errors of [`current_context`](crate::current_context#errors) and of the
+/// producer stream's synchronization.
 ///
 /// # Safety
 /// The caller vouches for the description as a [`DeviceMemoryOwner`] implementor does: it names

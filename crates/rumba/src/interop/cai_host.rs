@@ -77,7 +77,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedViewMut<'_, T, D> {
     ///
     /// ```
     /// use rumba::interop::CudaArray;
-    /// let mut m = rumba::mapped_array::<u16, _>((2, 3), rumba::Order::F, false, false).unwrap();
+    /// let mut m = rumba::mapped_array::<u16, _>((2, 3), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m.device_mut().describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;
@@ -94,7 +94,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedArray<T, D> {
     ///
     /// ```
     /// use rumba::interop::CudaArray;
-    /// let m = rumba::mapped_array::<f64, _>(10, rumba::Order::C, false, false).unwrap();
+    /// let m = rumba::mapped_array::<f64, _>(10, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
     /// #     return;

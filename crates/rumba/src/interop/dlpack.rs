@@ -237,6 +237,9 @@ unsafe impl Sync for DlpackTensor {}
 impl DlpackTensor {
     /// Takes ownership of a managed tensor from a producer.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a null `ptr` (nothing is taken over then).
+    ///
     /// # Safety
     /// `ptr` must point to a valid `DLManagedTensorVersioned` whose major version is 1 (or whose
     /// deleter, at least, may be called), owned by the caller and handed over here; its `shape`
@@ -294,6 +297,9 @@ impl DlpackTensor {
 
     /// The shape, checked (no negative lengths, no null pointer for `ndim > 0`).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a negative length, or a null shape pointer with `ndim > 0`.
+    ///
     /// ```
     /// let t = rumba::to_device(&[1u8, 2, 3]).unwrap().to_dlpack(None).unwrap();
     /// assert_eq!(t.shape().unwrap(), vec![3]);
@@ -311,6 +317,9 @@ impl DlpackTensor {
     }
 
     /// The strides in elements, or `None` when the tensor says C-contiguous (null).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a negative `ndim`.
     ///
     /// ```
     /// let t = rumba::to_device(&[1u8, 2, 3]).unwrap().to_dlpack(None).unwrap();
@@ -356,7 +365,11 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
     /// far on the array's stream (its bound stream, else the legacy default stream); without
     /// one, the array's stream is synchronized first.
     ///
-    /// Errors: record element types; strides that are not whole elements (record-field views).
+    /// # Errors
+    /// [`Error::Unsupported`] for record element types (DLPack has no record dtype) and on
+    /// backends whose memory DLPack cannot name; [`Error::InvalidArgument`] for strides that are
+    /// not whole elements (record-field views); the errors of the stream handoff (recording or
+    /// waiting for an event, or synchronizing the array's stream).
     ///
     /// ```
     /// use ndarray::s;
@@ -447,7 +460,7 @@ fn handoff<T: Element, D: Dimension>(
         None => producer.synchronize(),
         Some(c) if c.handle() == producer.handle() => Ok(()),
         Some(c) => {
-            let e = crate::event::event(false)?;
+            let e = crate::event::event(rumba::EventOptions::untimed())?;
             e.record(&producer)?;
             e.wait(c)
         }
@@ -457,9 +470,12 @@ fn handoff<T: Element, D: Dimension>(
 /// A device array over a DLPack tensor's memory (no copy) that keeps the tensor alive; its
 /// deleter runs when the last view is dropped. The array is not bound to a stream.
 ///
-/// Errors: another major version; a device type other than the running backend's (host, pinned
-/// and managed memory included); a device that does not exist; a dtype other than `T`'s; more
-/// or fewer axes than `D`; misaligned data; null shape pointer.
+/// # Errors
+/// [`Error::Unsupported`] for another major version, or a device type other than the running
+/// backend's (host, pinned and managed memory included); [`Error::InvalidDevice`] for a device
+/// that does not exist; [`Error::IncompatibleDtype`] for a dtype other than `T`'s;
+/// [`Error::InvalidArgument`] for more or fewer axes than `D`, misaligned data, a negative length
+/// or a null shape pointer. The tensor's deleter runs (it is dropped) after an error.
 ///
 /// ```
 /// use ndarray::{array, s};

@@ -282,9 +282,12 @@ impl IpcArrayHandle {
     /// Opens the handle in this (another) process as a device array of `T` on the handle's
     /// device. The element type must match the exported typestr and `D` the number of axes.
     ///
-    /// Errors: opened in the exporting process; already open (through this handle, or the same
-    /// allocation through another copy of it); another backend; a typestr or layout that does
-    /// not fit; the exporter has freed the memory or exited.
+    /// # Errors
+    /// [`Error::InvalidOperation`] when opened in the exporting process, or already open (through
+    /// this handle, or the same allocation through another copy of it);
+    /// [`Error::InvalidArgument`] for a handle of another backend or a layout that does not fit
+    /// `D`; [`Error::IncompatibleDtype`] when the exported typestr is not `T`'s;
+    /// [`Error::Driver`] when the exporter has freed the memory or exited.
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
@@ -363,7 +366,8 @@ impl IpcArrayHandle {
     /// Ends this handle's claim on the opened memory. Arrays from [`open`](Self::open) stay
     /// usable; the mapping is closed when the last of them is dropped too.
     ///
-    /// Errors: the handle is not open.
+    /// # Errors
+    /// [`Error::InvalidOperation`] when the handle is not open (never opened, or closed already).
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();

@@ -118,6 +118,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// Makes `side` current, copying the data there if it is stale (Numba's `get(where)`;
     /// [`host`](Self::host) and [`device`](Self::device) return the side too).
     ///
+    /// # Errors
+    /// As [`host`](Self::host) or [`device`](Self::device), for `side`.
+    ///
     /// ```
     /// use rumba::interop::{SmartArray, Side};
     /// let mut a = SmartArray::from_host(ndarray::array![1i32, 2]);
@@ -148,6 +151,10 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
 
     /// The host copy, brought up to date first if the device changed it.
     ///
+    /// # Errors
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no host copy to return; the errors of the copy from the
+    /// device when the host copy is stale.
+    ///
     /// ```
     /// let mut a = rumba::interop::SmartArray::from_host(ndarray::array![3u16]);
     /// assert_eq!(a.host().unwrap()[0], 3);
@@ -159,6 +166,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
 
     /// The host copy for writing: brought up to date first, then marked changed (the device copy
     /// becomes stale).
+    ///
+    /// # Errors
+    /// As [`host`](Self::host).
     ///
     /// ```
     /// use rumba::interop::{SmartArray, Side};
@@ -178,6 +188,10 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
 
     /// The device copy, brought up to date first if the host changed it (allocated on first use).
     /// After writing it on the device, call [`mark_changed(Side::Device)`](Self::mark_changed).
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no device copy and no host copy to make it from; the
+    /// errors of allocating and filling it ([`to_device`](crate::to_device)).
     ///
     /// ```
     /// let mut a = rumba::interop::SmartArray::from_host(ndarray::array![[1i64, 2], [3, 4]]);

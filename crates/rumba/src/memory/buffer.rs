@@ -350,6 +350,10 @@ impl DeviceBuffer {
 
     /// Copies `src` into the buffer starting at `offset`, returning when done.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `offset + src.len()` runs past the end of the buffer; the
+    /// driver's copy errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
     /// buf.copy_from_host_at(2, &[5, 6]).unwrap();
@@ -363,6 +367,9 @@ impl DeviceBuffer {
 
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `src.len()` is not the buffer's length; the driver's copy errors.
+    ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
     /// buf.copy_from_host(&[1, 2]).unwrap();
@@ -374,6 +381,10 @@ impl DeviceBuffer {
     }
 
     /// Copies bytes starting at `offset` into `dst`, returning when done.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `offset + dst.len()` runs past the end of the buffer; the
+    /// driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
@@ -390,6 +401,9 @@ impl DeviceBuffer {
 
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `dst.len()` is not the buffer's length; the driver's copy errors.
+    ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let mut out = [9u8; 3];
@@ -404,6 +418,10 @@ impl DeviceBuffer {
     /// Copies another buffer of the same length into this one, returning when done. A buffer of
     /// another device is copied with a peer copy
     /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the lengths differ; the driver's copy errors
+    /// ([`Error::Unsupported`] for a peer copy on a backend without them).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -441,9 +459,15 @@ impl DeviceBuffer {
 
     /// Sets every byte to `value`, returning when done.
     ///
+    /// # Errors
+    /// The driver's memset errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
     /// buf.memset(7).unwrap();
+    /// let mut out = [0u8; 2];
+    /// buf.copy_to_host(&mut out).unwrap();
+    /// assert_eq!(out, [7, 7]);
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
         // SAFETY: this handle's range of its own allocation, which is device memory.

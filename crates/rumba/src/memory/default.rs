@@ -47,6 +47,10 @@ pub struct DefaultMemoryManager {
 impl DefaultMemoryManager {
     /// Creates the manager for one context, with the configured pending-deallocation limits.
     ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] or [`Error::Driver`] when the device's memory size cannot be read (the
+    /// pending-bytes limit is a fraction of it).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// assert!(rumba::memory::DefaultMemoryManager::new(&ctx.manager_context()).is_ok());

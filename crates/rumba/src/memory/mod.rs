@@ -148,7 +148,9 @@ impl IpcHandle {
 /// mm.initialize().unwrap();
 /// let p = mm.memalloc(64).unwrap();
 /// mm.memfree(p, 64);
+/// assert_eq!(mm.pending().count, 1); // released into the deferred queue
 /// mm.flush().unwrap();
+/// assert_eq!(mm.pending().count, 0);
 /// ```
 ///
 /// # Safety
@@ -197,13 +199,23 @@ pub unsafe trait MemoryManager: Send + Sync {
     }
     /// Prepares the manager; called once when its context is created, before any allocation.
     /// Must be idempotent.
+    ///
+    /// # Errors
+    /// What the manager reports; rumba refuses to create the context with it.
     fn initialize(&self) -> Result<()>;
     /// Allocates `bytes` (> 0) of device memory.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] (or [`Error::PoolOutOfMemory`]) with the figures when the memory cannot
+    /// be had after flushing pending releases; [`Error::Driver`] for other driver failures.
     fn memalloc(&self, bytes: usize) -> Result<DevicePtr>;
     /// Takes back memory from [`memalloc`](Self::memalloc) whose last handle was dropped and whose
     /// queued work has completed. The manager decides when to really free it.
     fn memfree(&self, ptr: DevicePtr, bytes: usize);
     /// Allocates `bytes` of page-locked host memory with `flags`.
+    ///
+    /// # Errors
+    /// As [`Driver::host_alloc`](crate::driver::Driver::host_alloc).
     fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
     /// Takes back host memory from [`memhostalloc`](Self::memhostalloc).
     ///
@@ -212,15 +224,25 @@ pub unsafe trait MemoryManager: Send + Sync {
     unsafe fn memhostfree(&self, ptr: *mut u8, bytes: usize);
     /// Page-locks (and with `mapped`, maps) existing host memory.
     ///
+    /// # Errors
+    /// As [`Driver::host_register`](crate::driver::Driver::host_register).
+    ///
     /// # Safety
     /// `ptr` must be valid for `bytes` bytes until [`memunpin`](Self::memunpin).
     unsafe fn mempin(&self, ptr: *mut u8, bytes: usize, flags: HostAllocFlags) -> Result<()>;
     /// Undoes [`mempin`](Self::mempin) immediately (never deferred, so re-pinning always works).
     ///
+    /// # Errors
+    /// As [`Driver::host_unregister`](crate::driver::Driver::host_unregister).
+    ///
     /// # Safety
     /// No queued device work may still use the range.
     unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()>;
     /// Exports an IPC handle for `[ptr, ptr + bytes)`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] from the default implementation; a manager that exports reports the
+    /// driver's errors ([`Error::InvalidAddress`] when `ptr` is not in one of its allocations).
     fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         let _ = (ptr, bytes);
         Err(Error::Unsupported(format!(
@@ -229,8 +251,14 @@ pub unsafe trait MemoryManager: Send + Sync {
         )))
     }
     /// `(free, total)` device memory as this manager sees it; may be unsupported.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the manager cannot tell (the context then asks the driver).
     fn get_memory_info(&self) -> Result<(usize, usize)>;
     /// Frees all device memory of the context (called by [`Context::reset`](crate::Context::reset)).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each allocation the driver could not free.
     fn reset(&self) -> Result<()>;
     /// Suspends releasing until the matching [`defer_cleanup_exit`](Self::defer_cleanup_exit).
     /// Calls nest and may come from any thread.
@@ -238,6 +266,9 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// Ends one [`defer_cleanup_enter`](Self::defer_cleanup_enter). Does not flush by itself.
     fn defer_cleanup_exit(&self);
     /// Carries out pending releases now (a no-op while cleanup is deferred).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
     fn flush(&self) -> Result<()> {
         Ok(())
     }
@@ -251,12 +282,18 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// Added to interface version 1 with this default, which ignores the stream and calls
     /// [`memalloc`](Self::memalloc); a stream-less `memalloc` means the legacy default stream.
     ///
+    /// # Errors
+    /// As [`memalloc`](Self::memalloc).
+    ///
     /// ```
     /// use rumba::memory::MemoryManager;
     /// let ctx = rumba::current_context().unwrap();
     /// let s = rumba::stream().unwrap();
     /// let p = ctx.memory_manager().memalloc_on(64, s.handle()).unwrap();
     /// ctx.memory_manager().memfree_on(p, 64, s.handle());
+    /// s.synchronize().unwrap();
+    /// ctx.flush_deallocations().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0); // freed (or back in the pool's cache)
     /// ```
     fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
         let _ = stream;
@@ -273,6 +310,8 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// let mm = rumba::current_context().unwrap().memory_manager().clone();
     /// let p = mm.memalloc(8).unwrap();
     /// mm.memfree_on(p, 8, rumba::driver::StreamHandle::LEGACY);
+    /// mm.flush().unwrap();
+    /// assert_eq!(mm.pending().count, 0);
     /// ```
     fn memfree_on(&self, ptr: DevicePtr, bytes: usize, stream: StreamHandle) {
         let _ = stream;
@@ -281,9 +320,15 @@ pub unsafe trait MemoryManager: Send + Sync {
 
     /// Counters of the manager, when it keeps them ([`Error::Unsupported`] by default).
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that keeps no counters (the default implementation).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.memory_manager().memory_stats(); // the default manager keeps none
+    /// let stats = ctx.memory_manager().memory_stats();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(stats, Err(rumba::Error::Unsupported(_)))); // it keeps none
+    /// }
     /// ```
     fn memory_stats(&self) -> Result<MemoryStats> {
         Err(Error::Unsupported(format!(
@@ -294,9 +339,15 @@ pub unsafe trait MemoryManager: Send + Sync {
 
     /// Segments and blocks of a caching manager ([`Error::Unsupported`] by default).
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that caches nothing (the default implementation).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// let _ = ctx.memory_manager().memory_snapshot();
+    /// let snap = ctx.memory_manager().memory_snapshot();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(snap, Err(rumba::Error::Unsupported(_)))); // it caches nothing
+    /// }
     /// ```
     fn memory_snapshot(&self) -> Result<MemorySnapshot> {
         Err(Error::Unsupported(format!(
@@ -308,8 +359,15 @@ pub unsafe trait MemoryManager: Send + Sync {
     /// Returns cached, unused device memory to the device. The default carries out pending
     /// releases ([`flush`](Self::flush)).
     ///
+    /// # Errors
+    /// As [`flush`](Self::flush) by default; a caching manager also reports [`Error::Driver`] from
+    /// freeing a segment.
+    ///
     /// ```
-    /// rumba::current_context().unwrap().memory_manager().empty_cache().unwrap();
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// ctx.memory_manager().empty_cache().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     fn empty_cache(&self) -> Result<()> {
         self.flush()
@@ -317,6 +375,9 @@ pub unsafe trait MemoryManager: Send + Sync {
 
     /// Limits the bytes the manager may hold from the device (`None`: no limit).
     /// [`Error::Unsupported`] by default.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] from a manager that cannot be limited (the default implementation).
     ///
     /// ```
     /// let mm = rumba::current_context().unwrap().memory_manager().clone();
@@ -347,6 +408,10 @@ pub trait MemoryManagerFactory: Send + Sync {
         INTERFACE_VERSION
     }
     /// Builds the manager of one context.
+    ///
+    /// # Errors
+    /// The manager's set-up errors ([`Error::InvalidArgument`] for impossible options,
+    /// [`Error::Driver`] when the device cannot be queried); the context is not created then.
     fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>>;
 }
 

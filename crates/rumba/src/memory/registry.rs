@@ -35,9 +35,19 @@ fn registry() -> MutexGuard<'static, Option<Registry>> {
 ///
 /// Refused with [`Error::InterfaceVersion`] when the factory implements another interface version.
 ///
+/// # Errors
+/// [`Error::InterfaceVersion`] naming the factory and both versions when it implements another
+/// version of the plugin interface; nothing is installed then.
+///
 /// ```
 /// use std::sync::Arc;
-/// rumba::memory::set_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
+/// let stats = rumba::memory::StatisticsFactory::new(Arc::new(rumba::memory::DefaultManagerFactory));
+/// rumba::memory::set_memory_manager(Arc::new(stats)).unwrap();
+/// // Contexts created from now on get it (closing the thread's context makes a new one).
+/// rumba::close().unwrap();
+/// let ctx = rumba::current_context().unwrap();
+/// assert!(ctx.memory_manager().name().contains("statistics"), "{}", ctx.memory_manager().name());
+/// assert!(ctx.memory_stats().is_ok()); // the adaptor keeps counters
 /// ```
 pub fn set_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> {
     check_version(&*factory)?;
@@ -50,9 +60,19 @@ pub fn set_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> 
 /// Makes `factory` selectable by its name through `RUMBA_MEMORY_MANAGER` (replacing an earlier
 /// factory of the same name).
 ///
+/// # Errors
+/// [`Error::InterfaceVersion`] naming the factory and both versions when it implements another
+/// version of the plugin interface; nothing is registered then.
+///
 /// ```
 /// use std::sync::Arc;
-/// rumba::memory::register_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
+/// use rumba::config::ManagerChoice;
+/// use rumba::memory::{DefaultManagerFactory, StatisticsFactory};
+/// rumba::memory::register_memory_manager(Arc::new(StatisticsFactory::new(Arc::new(DefaultManagerFactory)))).unwrap();
+/// // Selected by its name (`RUMBA_MEMORY_MANAGER=statistics` does the same):
+/// let cfg = rumba::Config { memory_manager: ManagerChoice::Named("statistics".into()), ..rumba::Config::from_env().unwrap() };
+/// rumba::configure(cfg).unwrap();
+/// assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "statistics(default)");
 /// ```
 pub fn register_memory_manager(factory: Arc<dyn MemoryManagerFactory>) -> Result<()> {
     check_version(&*factory)?;

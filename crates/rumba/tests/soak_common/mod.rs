@@ -71,7 +71,6 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
                 scope.copy_from_pinned(&d, &p)?;
                 scope.copy_to_pinned(&d, &mut back)
             })
-            .unwrap()
             .unwrap();
             assert_eq!(back.as_slice(), data.as_slice().unwrap(), "tag {tag}");
         }

@@ -128,6 +128,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Assigns `src` to every element with numpy broadcasting (see the [module docs](self));
     /// complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)). A refused assignment changes nothing.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the right side cannot be broadcast to this array ("can't assign
+    /// N-D array to M-D self", or "can't copy sequence with size X to array axis K with dimension Y");
+    /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) / [`Error::PoolOutOfMemory`](crate::Error::PoolOutOfMemory) for a host source staged on the device;
+    /// the errors of the device work, reported here since it completes before returning.
+    ///
     /// ```
     /// use ndarray::{Array2, s};
     /// let d = rumba::to_device(&Array2::<f32>::zeros((4, 4))).unwrap();
@@ -147,6 +153,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`assign`](Self::assign) queued on `stream` (asynchronous; host data is taken before this
     /// returns, device buffers are kept alive by the stream).
     ///
+    /// # Errors
+    /// As [`assign`](Self::assign), except that the work's own failure is reported by `stream`'s next
+    /// synchronization; [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `stream` belongs to another device.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<u16, _>(3, rumba::array::Order::C).unwrap();
@@ -161,6 +171,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// Sets every element to `value` (a broadcast fill on the device); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
+    ///
+    /// # Errors
+    /// The errors of the device fill (an [`Error::InvalidAddress`](crate::Error::InvalidAddress) if the memory is gone).
     ///
     /// ```
     /// let d = rumba::device_array::<bool, _>(3, rumba::array::Order::C).unwrap();

@@ -111,6 +111,9 @@ pub trait ArrayLike {
     /// The dimensionality.
     type Dim: Dimension;
     /// The layout (byte strides) of the array.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the shape's byte size overflows.
     fn like_layout(&self) -> Result<Layout>;
 }
 
@@ -193,6 +196,11 @@ pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
 /// returning once the copy is complete. Given a device array, returns a handle to the same
 /// memory (no copy).
 ///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::OutOfMemory`] /
+/// [`Error::PoolOutOfMemory`] when the device memory cannot be had; [`Error::InvalidArgument`] when
+/// the shape's byte size overflows; the copy's errors.
+///
 /// ```
 /// use ndarray::{Array, s};
 /// let host = Array::from_iter(0..20i32);
@@ -208,6 +216,10 @@ pub fn to_device<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::Elem, 
 /// before this returns (so it may change right after); use
 /// [`StreamScope::to_device`](crate::StreamScope::to_device) for a truly asynchronous copy from
 /// pinned memory.
+///
+/// # Errors
+/// As [`to_device`]; [`Error::InvalidArgument`] when `stream` is of another device. The copy's own
+/// failure is reported by `stream`'s next synchronization.
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
@@ -225,6 +237,9 @@ pub fn to_device_on<H: ToDevice + ?Sized>(
 /// Allocates a device array for `host` without copying anything (Numba's `to_device(copy=False)`):
 /// same shape and element type, packed by the `empty_like` rule.
 ///
+/// # Errors
+/// As [`to_device`], without the copy's errors.
+///
 /// ```
 /// use ndarray::ShapeBuilder;
 /// let host = ndarray::Array2::<f32>::zeros((3, 2).f());
@@ -237,6 +252,11 @@ pub fn to_device_alloc<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::
 
 /// A new device array of `shape` in `order` (`A` means C). Device memory is zeroed on the sim;
 /// treat it as uninitialised, as on CUDA. Size 0 allocates nothing; `()` makes a 0-d array.
+///
+/// # Errors
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// when the shape's byte size overflows; [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] when
+/// the device memory cannot be had.
 ///
 /// ```
 /// use rumba::array::Order;
@@ -257,6 +277,10 @@ pub fn device_array<T: Element, Sh: IntoDimension>(
 /// A new device array of `shape` with explicit **byte** strides (negative and zero allowed),
 /// validated: one stride per axis, aligned to `T`, nothing overflows. The allocation is exactly
 /// the span the strides reach.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `strides` has another length than the shape or a stride is not
+/// a multiple of the element alignment; otherwise as [`device_array`].
 ///
 /// ```
 /// let d = rumba::device_array_with_strides::<f64, _>((1, 10), &[800, 8]).unwrap();
@@ -297,6 +321,9 @@ pub fn device_array_with_strides<T: Element, Sh: IntoDimension>(
 /// A new device array with the shape and element type of `like` (a host or device array) and
 /// numpy's `empty_like` strides: C- or F-contiguous sources (and ndim ≤ 1) keep their order;
 /// others are packed with their axes ordered by stride magnitude.
+///
+/// # Errors
+/// As [`device_array`].
 ///
 /// ```
 /// use ndarray::s;

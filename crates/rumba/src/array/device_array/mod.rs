@@ -219,6 +219,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// Length of the first axis (Numba's `len()`); a 0-d array has none, which is an error.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a 0-dimensional array (numpy's "len() of unsized object").
+    ///
     /// ```
     /// let d = rumba::device_array::<i32, _>((7, 5), rumba::array::Order::C).unwrap();
     /// assert_eq!(d.len().unwrap(), 7);
@@ -379,6 +382,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// The same array with dimensionality `E`, or an error when the number of axes differs.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the number of axes is not `E`'s.
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap().into_dyn();

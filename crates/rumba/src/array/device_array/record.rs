@@ -118,6 +118,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The view of one member in every record of a record array: same shape and strides, the
     /// member's offset and type.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `field` does not fit, aligned, inside the record type `T`
+    /// (naming the field's type, offset and the record).
+    ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
     /// #[repr(C)]
@@ -141,6 +145,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// The record at `index` as a [`DeviceRecord`] view (same index rules as
     /// [`get`](Self::get)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -187,6 +195,9 @@ pub struct DeviceRecord<T: Element> {
 impl<T: Element> DeviceRecord<T> {
     /// Copies `value` to a new record on the device.
     ///
+    /// # Errors
+    /// As [`to_device`] of one value.
+    ///
     /// ```
     /// let r = rumba::array::DeviceRecord::new(5u64).unwrap(); // any element type works
     /// assert_eq!(r.get().unwrap(), 5);
@@ -219,6 +230,10 @@ impl<T: Element> DeviceRecord<T> {
 
     /// Reads the whole record back.
     ///
+    /// # Errors
+    /// The errors of the copy to the host (the first unreported error of the legacy default stream,
+    /// which it waits for).
+    ///
     /// ```
     /// assert_eq!(rumba::array::DeviceRecord::new(2.5f32).unwrap().get().unwrap(), 2.5);
     /// ```
@@ -227,6 +242,9 @@ impl<T: Element> DeviceRecord<T> {
     }
 
     /// Writes the whole record; complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
+    ///
+    /// # Errors
+    /// The errors of the copy to the device.
     ///
     /// ```
     /// let r = rumba::array::DeviceRecord::new(1u32).unwrap();
@@ -238,6 +256,9 @@ impl<T: Element> DeviceRecord<T> {
     }
 
     /// Reads one field back (only its bytes cross to the host).
+    ///
+    /// # Errors
+    /// As [`DeviceArray::field`] and [`get`](Self::get).
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -252,6 +273,9 @@ impl<T: Element> DeviceRecord<T> {
     }
 
     /// Writes one field (only its bytes); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
+    ///
+    /// # Errors
+    /// As [`DeviceArray::field`] and [`set`](Self::set).
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

@@ -28,13 +28,17 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Copies host data to a new device array bound to the scope's stream. From pinned memory the
     /// copy is truly asynchronous; `host` stays borrowed until the scope ends.
     ///
+    /// # Errors
+    /// As [`to_device_on`](crate::to_device_on); the copy's own failure is reported by the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let host = ndarray::array![[1u32, 2], [3, 4]];
     /// let back = s.auto_synchronize(|scope| -> rumba::Result<_> {
     ///     let d = scope.to_device(&host)?;
     ///     d.copy_to_host()          // runs on the bound stream, after the copy
-    /// }).unwrap().unwrap();
+    /// }).unwrap();
     /// assert_eq!(back, host);
     /// ```
     pub fn to_device<H: ToDevice + ?Sized>(
@@ -46,11 +50,15 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues a copy of `src` (any layout) into the contiguous device array `dst`.
     ///
+    /// # Errors
+    /// As [`DeviceArray::copy_from_host`], except that the copy's own failure is reported by the scope's
+    /// synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<f32, _>(3, rumba::array::Order::C).unwrap();
     /// let host = ndarray::array![1.0f32, 2.0, 3.0];
-    /// s.auto_synchronize(|scope| scope.copy_from_host(&d, &host)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_host(&d, &host)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), host);
     /// ```
     pub fn copy_from_host<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>(
@@ -67,11 +75,15 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of `src` into the host array or view `dst`, which stays exclusively borrowed
     /// until the scope has synchronized.
     ///
+    /// # Errors
+    /// As [`DeviceArray::copy_to_host_into`], except that the copy's own failure is reported by the
+    /// scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[5i32, 6, 7]).unwrap();
     /// let mut host = ndarray::Array1::<i32>::zeros(3);
-    /// s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut host)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut host)).unwrap();
     /// assert_eq!(host.to_vec(), [5, 6, 7]);
     /// ```
     pub fn copy_to_host_into<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>(
@@ -87,11 +99,15 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues [`DeviceArray::copy_from_device`].
     ///
+    /// # Errors
+    /// As [`DeviceArray::copy_from_device`], except that the copy's own failure is reported by the
+    /// scope's synchronization.
+    ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[1u8, 2]).unwrap();
     /// let b = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_device(&b, &a)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.copy_from_device(&b, &a)).unwrap();
     /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [1, 2]);
     /// ```
     pub fn copy_from_device<T: Element, D: Dimension, E: Dimension>(
@@ -106,12 +122,16 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// and device sources borrow no host memory; [`DeviceArray::assign_on`] with
     /// [`stream`](StreamScope::stream) queues them without tying them to the scope.)
     ///
+    /// # Errors
+    /// As [`DeviceArray::assign`], except that the work's own failure is reported by the scope's
+    /// synchronization.
+    ///
     /// ```
     /// use ndarray::s;
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<i64, _>((2, 4), rumba::array::Order::C).unwrap();
     /// let row = ndarray::array![1i64, 2];
-    /// s.auto_synchronize(|scope| scope.assign(&d.slice(s![.., ..;2])?, &row)).unwrap().unwrap();
+    /// s.auto_synchronize(|scope| scope.assign(&d.slice(s![.., ..;2])?, &row)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), ndarray::array![[1, 0, 2, 0], [1, 0, 2, 0]]);
     /// ```
     pub fn assign<T: Element, D: Dimension>(

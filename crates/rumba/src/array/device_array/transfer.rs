@@ -54,6 +54,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Errors: an array with negative strides cannot be copied directly (copy it into a new
     /// device array, e.g. with [`transpose_copy`](Self::transpose_copy) or `assign`, first).
     ///
+    /// # Errors
+    /// [`Error::Unsupported`] for an array with negative strides; [`Error::InvalidOperation`] when
+    /// called from a stream callback; the copy's errors (and the first unreported error of the stream
+    /// it runs on, which it waits for).
+    ///
     /// ```
     /// use ndarray::{array, s};
     /// let d = rumba::to_device(&array![[1u8, 2, 3], [4, 5, 6]]).unwrap();
@@ -66,6 +71,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// [`copy_to_host`](Self::copy_to_host) after the work queued on `stream` (returns once the
     /// data has arrived).
+    ///
+    /// # Errors
+    /// As [`copy_to_host`](Self::copy_to_host); [`Error::InvalidArgument`] when `stream` is of another
+    /// device.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -98,6 +107,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Copies the array into an existing host array or view of the same shape (length-1 axes
     /// aside); the host side may be strided. Complete when it returns.
     ///
+    /// # Errors
+    /// [`Error::IncompatibleShape`] when the shapes differ after removing length-1 axes; otherwise as
+    /// [`copy_to_host`](Self::copy_to_host).
+    ///
     /// ```
     /// use ndarray::{Array2, s};
     /// let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
@@ -124,6 +137,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Complete when it returns — or, for an array [bound](DeviceArray::bind) to a stream, queued
     /// on that stream, with `src` copied before this returns.
     ///
+    /// # Errors
+    /// [`Error::IncompatibleShape`] when the shapes differ after removing length-1 axes;
+    /// [`Error::NotContiguous`] when this array is not contiguous (broadcast axes aside); the copy's
+    /// errors.
+    ///
     /// ```
     /// use ndarray::{Array, s};
     /// let host = Array::from_iter(0..20i32);
@@ -146,6 +164,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// [`copy_from_host`](Self::copy_from_host) queued on `stream`; the host data is taken before
     /// this returns.
+    ///
+    /// # Errors
+    /// As [`copy_from_host`](Self::copy_from_host); [`Error::InvalidArgument`] when `stream` is of
+    /// another device. The copy's own failure is reported by `stream`'s next synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -186,6 +208,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`Error::NotContiguous`] — ordered after earlier work of both devices' default streams
     /// (Numba's `test_with_context_peer_copy`). No peer access is needed.
     ///
+    /// # Errors
+    /// [`Error::IncompatibleShape`] when the shapes differ after removing length-1 axes;
+    /// [`Error::IncompatibleStrides`] / [`Error::NotContiguous`] when the layouts cannot be copied
+    /// byte for byte and this array is not contiguous; the copy's errors.
+    ///
     /// ```
     /// use ndarray::{Array, s};
     /// use rumba::array::Order;
@@ -204,6 +231,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`copy_from_device`](Self::copy_from_device) queued on `stream` (asynchronous; the stream
     /// keeps both arrays' memory alive until the copy has run). A peer copy from another device
     /// is ordered with `stream` only: wait for the source device's work first.
+    ///
+    /// # Errors
+    /// As [`copy_from_device`](Self::copy_from_device); the copy's own failure is reported by
+    /// `stream`'s next synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();

@@ -23,6 +23,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// single indices that drop an axis, `NewAxis`). Out-of-range indices and bounds are errors,
     /// never panics.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a single index or range bound outside the axis (naming index,
+    /// axis and length); [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    ///
     /// ```
     /// use ndarray::{Array, s};
     /// let host = Array::from_iter(0..30i32).into_shape_with_order((5, 6)).unwrap();
@@ -44,6 +48,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Like [`slice`](Self::slice), but range bounds outside an axis are clipped into it, as numpy
     /// does (`[-10:10]` of a length-3 axis is the whole axis); single indices are still checked.
     ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a single index outside `[-n, n)` (range bounds are clipped);
+    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    ///
     /// ```
     /// use ndarray::s;
     /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
@@ -56,6 +64,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// The sub-array at `index` along `axis` (that axis removed).
+    ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::IndexOutOfRange`] for an
+    /// `index` outside `[-n, n)`.
     ///
     /// ```
     /// let d = rumba::to_device(&ndarray::array![[1u8, 2], [3, 4]]).unwrap();
@@ -71,6 +83,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// Reads one element back to the host. Each index may count from the end (`-1` is the last)
     /// and must lie in `[-n, n)`, else [`Error::IndexOutOfRange`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`; the copy's errors.
     ///
     /// ```
     /// let d = rumba::to_device(&ndarray::array![[1.5f64, 2.5], [3.5, 4.5]]).unwrap();
@@ -93,6 +109,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// Writes one element (same index rules as [`get`](Self::get)); complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)).
     ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    ///
     /// ```
     /// let d = rumba::device_array::<i16, _>((2, 2), rumba::array::Order::C).unwrap();
     /// d.set(&[-1, -1], 7).unwrap();
@@ -110,6 +129,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// array is F-contiguous only, else C). Never copies: a reshape that would need a copy is an
     /// error, as is a size change.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for more than one `-1`, another negative length, or a shape of
+    /// another size; [`Error::NotContiguous`] when the reshape would need a copy (never made silently).
+    ///
     /// ```
     /// use rumba::array::Order;
     /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
@@ -124,6 +147,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// The elements as a 1-D view in `order`; only for an array contiguous in that order
     /// (`A`: either), else an error (never a copy).
+    ///
+    /// # Errors
+    /// [`Error::NotContiguous`] when the array is not contiguous in `order`.
     ///
     /// ```
     /// use ndarray::s;
@@ -141,6 +167,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The same bytes as elements of type `U` (numpy's `view(dtype)`). A different item size
     /// needs a C-contiguous array whose last axis spans a multiple of `U`'s size; the result must
     /// also be aligned for `U`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the item sizes differ and the last axis's byte length is not a
+    /// multiple of `U`'s size, or the array is 0-dimensional; [`Error::NotContiguous`] when the item
+    /// sizes differ and the array is not C-contiguous.
     ///
     /// ```
     /// let d = rumba::to_device(&ndarray::array![[1i16, 0, 2, 0]]).unwrap();
@@ -183,6 +214,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The view with axis `i` taken from axis `axes[i]` (a permutation, else "invalid axes list");
     /// the identity returns the same array.
     ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axes` is not a permutation of `0..ndim`.
+    ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((2, 3, 4), rumba::array::Order::C).unwrap();
     /// assert_eq!(d.transpose(&[2, 0, 1]).unwrap().shape(), &[4, 2, 3]);
@@ -197,6 +231,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// A **new** C-contiguous array holding the transpose (`axes` as in
     /// [`transpose`](Self::transpose), `None` reverses them), computed on the device by one
     /// strided copy. Complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)); the new array is bound to the same stream.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] for a bad `axes` list; [`Error::OutOfMemory`] /
+    /// [`Error::PoolOutOfMemory`] for the new array; the errors of the device transpose.
     ///
     /// ```
     /// use ndarray::array;
@@ -237,6 +275,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Numba's `split(n)`: consecutive views of `n` elements (the last may be shorter) of a 1-D,
     /// unit-stride array.
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the array is not 1-D or `n` is 0; [`Error::NotContiguous`] when
+    /// its stride is not one element.
+    ///
     /// ```
     /// let d = rumba::to_device(&ndarray::Array::from_iter(0..100i32)).unwrap();
     /// let halves = d.split(50).unwrap();
@@ -252,6 +294,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// Removes length-1 axes: all (`None`) or the one given.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::InvalidArgument`] when that
+    /// axis's length is not 1.
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((1, 3, 1), rumba::array::Order::C).unwrap();

@@ -90,6 +90,11 @@ fn loader_error() -> String {
 }
 
 /// Opens the CUDA backend, or explains why it cannot be used.
+///
+/// # Errors
+/// [`Error::BackendUnavailable`] with the reason: no NVIDIA driver library found by the dynamic
+/// loader (naming the libraries looked for), or a library that cannot be initialized or reports no
+/// device.
 pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     if !driver_library_present() {
         let detail = loader_error();

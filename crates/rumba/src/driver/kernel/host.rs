@@ -121,7 +121,7 @@ impl HostKernel {
     ///
     /// ```
     /// let k = rumba::driver::HostKernel::per_thread(|_launch| Ok(()));
-    /// # let _ = k;
+    /// assert_eq!(format!("{k:?}"), "HostKernel(per-thread)"); // no work-item-loop body
     /// ```
     pub fn per_thread(run: impl Fn(&HostLaunch<'_>) -> Result<()> + Send + Sync + 'static) -> Self {
         HostKernel {
@@ -258,9 +258,42 @@ impl fmt::Debug for HostKernel {
 /// Only the simulator creates these; see [`Kernel::new`](crate::kernel::Kernel::new) for the
 /// typed way to write a body.
 ///
+/// What a form sees, recorded by a per-thread form and checked after the launch:
+///
 /// ```
-/// use rumba::driver::HostLaunch;
-/// fn grid_of(l: &HostLaunch<'_>) -> [u32; 3] { l.grid() }
+/// use std::sync::{Arc, Mutex};
+/// use rumba::driver::{Driver, HostArg, HostKernel, KernelArg, KernelArrayArg, KernelFunction, KernelLaunch, StreamHandle};
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let log = Arc::clone(&seen);
+/// let f = KernelFunction::new("probe").with_form(HostKernel::per_thread(move |l| {
+///     let mut log = log.lock().unwrap();
+///     log.push(format!("{} {:?} {:?} {}", l.name(), l.grid(), l.block(), l.dynamic_shared_bytes()));
+///     for arg in l.args() {
+///         match arg {
+///             HostArg::Array(a) => log.push(format!(
+///                 "array {:?} {:?} {} writable={} frozen={} at 0x{:x}",
+///                 a.shape(), a.strides(), a.itemsize(), a.writable(), a.frozen(), a.device_ptr()
+///             )),
+///             HostArg::Scalar(bytes) => log.push(format!("scalar {bytes:?}")),
+///         }
+///     }
+///     Ok(())
+/// }));
+/// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
+/// let ptr = drv.mem_alloc(0, 16).unwrap();
+/// let args = [
+///     KernelArg::Array(KernelArrayArg { ptr, itemsize: 4, shape: vec![2, 2], strides: vec![8, 4], writable: true }),
+///     KernelArg::Scalar(7u16.to_ne_bytes().to_vec()),
+/// ];
+/// let launch = KernelLaunch { function: &f, grid: [2, 1, 1], block: [4, 1, 1], dynamic_shared_bytes: 64, args: &args };
+/// // SAFETY: the array is a live 16-byte allocation that nothing else uses.
+/// unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap();
+/// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+/// let seen = seen.lock().unwrap();
+/// assert_eq!(seen[0], "probe [2, 1, 1] [4, 1, 1] 64");
+/// // Written by the kernel, so never frozen; the device address it stands for is kept.
+/// assert_eq!(seen[1], format!("array [2, 2] [8, 4] 4 writable=true frozen=false at 0x{ptr:x}"));
+/// assert_eq!(seen[2], format!("scalar {:?}", 7u16.to_ne_bytes()));
 /// ```
 pub struct HostLaunch<'a> {
     name: &'a str,
@@ -290,45 +323,35 @@ impl<'a> HostLaunch<'a> {
 
     /// The kernel's name.
     ///
-    /// ```
-    /// fn name<'a>(l: &'a rumba::driver::HostLaunch<'a>) -> &'a str { l.name() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn name(&self) -> &'a str {
         self.name
     }
 
     /// Blocks along x, y, z.
     ///
-    /// ```
-    /// fn g(l: &rumba::driver::HostLaunch<'_>) -> u32 { l.grid()[0] }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn grid(&self) -> [u32; 3] {
         self.grid
     }
 
     /// Threads per block along x, y, z.
     ///
-    /// ```
-    /// fn b(l: &rumba::driver::HostLaunch<'_>) -> u32 { l.block()[0] }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn block(&self) -> [u32; 3] {
         self.block
     }
 
     /// Bytes of dynamic shared memory per block.
     ///
-    /// ```
-    /// fn d(l: &rumba::driver::HostLaunch<'_>) -> usize { l.dynamic_shared_bytes() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn dynamic_shared_bytes(&self) -> usize {
         self.dynamic_shared_bytes
     }
 
     /// The arguments, in order.
     ///
-    /// ```
-    /// fn n(l: &rumba::driver::HostLaunch<'_>) -> usize { l.args().len() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn args(&self) -> &'a [HostArg<'a>] {
         self.args
     }
@@ -336,10 +359,7 @@ impl<'a> HostLaunch<'a> {
 
 /// A kernel argument resolved to host-addressable memory.
 ///
-/// ```
-/// use rumba::driver::HostArg;
-/// fn is_array(a: &HostArg<'_>) -> bool { matches!(a, HostArg::Array(_)) }
-/// ```
+/// [`HostLaunch`]'s example matches on both kinds.
 #[derive(Clone, Copy)]
 pub enum HostArg<'a> {
     /// An array, resolved to host memory.
@@ -364,9 +384,7 @@ pub enum HostArg<'a> {
 /// [`claim_exclusive`](Self::claim_exclusive) returned true, and then never touch one element
 /// from two OS threads without synchronisation.
 ///
-/// ```
-/// fn size(a: &rumba::driver::HostArray<'_>) -> usize { a.shape().iter().product() }
-/// ```
+/// [`HostLaunch`]'s example reads one in a form.
 #[derive(Clone, Copy)]
 pub struct HostArray<'a> {
     addr: *mut u8,
@@ -437,10 +455,6 @@ impl<'a> HostArray<'a> {
     }
 
     /// Host address of element `(0, …, 0)`.
-    ///
-    /// ```
-    /// fn p(a: &rumba::driver::HostArray<'_>) -> *mut u8 { a.addr() }
-    /// ```
     pub fn addr(&self) -> *mut u8 {
         self.addr
     }
@@ -448,36 +462,28 @@ impl<'a> HostArray<'a> {
     /// The device address `addr()` stands for (for messages: a host address means nothing to
     /// the caller).
     ///
-    /// ```
-    /// fn d(a: &rumba::driver::HostArray<'_>) -> u64 { a.device_ptr() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn device_ptr(&self) -> DevicePtr {
         self.desc.ptr
     }
 
     /// Elements along each axis.
     ///
-    /// ```
-    /// fn s<'a>(a: &rumba::driver::HostArray<'a>) -> &'a [usize] { a.shape() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn shape(&self) -> &'a [usize] {
         &self.desc.shape
     }
 
     /// Byte strides.
     ///
-    /// ```
-    /// fn s<'a>(a: &rumba::driver::HostArray<'a>) -> &'a [isize] { a.strides() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn strides(&self) -> &'a [isize] {
         &self.desc.strides
     }
 
     /// Bytes per element.
     ///
-    /// ```
-    /// fn s(a: &rumba::driver::HostArray<'_>) -> usize { a.itemsize() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn itemsize(&self) -> usize {
         self.desc.itemsize
     }
@@ -485,9 +491,7 @@ impl<'a> HostArray<'a> {
     /// Whether the kernel may write it: the argument is writable and the kernel did not
     /// declare it read-only ([`ArrayUse::Read`]).
     ///
-    /// ```
-    /// fn w(a: &rumba::driver::HostArray<'_>) -> bool { a.writable() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn writable(&self) -> bool {
         self.writable
     }
@@ -496,9 +500,7 @@ impl<'a> HostArray<'a> {
     /// operation and not this kernel — so it may be read with plain loads. Only ever true for a
     /// read-only argument ([`ArrayUse::Read`]) of a kernel whose work-item-loop form runs.
     ///
-    /// ```
-    /// fn f(a: &rumba::driver::HostArray<'_>) -> bool { a.frozen() }
-    /// ```
+    /// (See the [`HostLaunch`] example.)
     pub fn frozen(&self) -> bool {
         matches!(self.lease, Lease::Frozen)
     }
@@ -509,10 +511,6 @@ impl<'a> HostArray<'a> {
     /// — only for an [`ArrayUse::OwnIndexStore`] argument of a kernel whose work-item-loop form
     /// runs. The claimer must still keep two OS threads from touching one element without
     /// synchronisation, and nothing else in the form may touch the array afterwards.
-    ///
-    /// ```
-    /// fn c(a: &rumba::driver::HostArray<'_>) -> bool { a.claim_exclusive() }
-    /// ```
     pub fn claim_exclusive(&self) -> bool {
         match self.lease {
             Lease::Exclusive(state) => state
@@ -523,10 +521,6 @@ impl<'a> HostArray<'a> {
     }
 
     /// Whether [`claim_exclusive`](Self::claim_exclusive) would succeed now (without claiming).
-    ///
-    /// ```
-    /// fn e(a: &rumba::driver::HostArray<'_>) -> bool { a.exclusive() }
-    /// ```
     pub fn exclusive(&self) -> bool {
         matches!(self.lease, Lease::Exclusive(state) if state.load(Ordering::Acquire) == UNUSED)
     }
@@ -535,10 +529,6 @@ impl<'a> HostArray<'a> {
     /// [`frozen`](Self::frozen)); false when it was [claimed](Self::claim_exclusive) for plain
     /// accesses, and must then be left alone. Every accessor made from a `HostArray` calls this
     /// first.
-    ///
-    /// ```
-    /// fn u(a: &rumba::driver::HostArray<'_>) -> bool { a.use_shared() }
-    /// ```
     pub fn use_shared(&self) -> bool {
         match self.lease {
             Lease::Exclusive(state) => {

@@ -386,6 +386,7 @@ pub enum KernelArg {
 /// // SAFETY: no arguments, so no memory is touched.
 /// unsafe { drv.launch_kernel(0, &launch, StreamHandle::LEGACY) }.unwrap();
 /// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+/// assert!(drv.stream_query(0, StreamHandle::LEGACY).unwrap());
 /// # }
 /// ```
 #[derive(Debug, Clone, Copy)]

@@ -142,6 +142,10 @@ pub struct DeviceSurvey {
 impl DeviceSurvey {
     /// `Ok` when rumba's OpenCL backend can use the device, else why not.
     ///
+    /// # Errors
+    /// The reason, as text, when the device has no coarse-grained shared virtual memory (naming the
+    /// device and its OpenCL version); [`detect`](crate::detect) shows it next to the device.
+    ///
     /// ```
     /// let d = rumba::driver::opencl::DeviceSurvey::example();
     /// assert!(d.usable().is_ok());

@@ -126,6 +126,9 @@ impl std::fmt::Debug for SimDriver {
 impl SimDriver {
     /// Creates a simulator with `config.sim_devices` devices of `config.sim_memory_bytes()` each.
     ///
+    /// # Errors
+    /// [`Error::Driver`] when a device's stream worker thread cannot be spawned.
+    ///
     /// ```
     /// let cfg = rumba::Config { sim_devices: 2, sim_memory: Some(1 << 20), ..Default::default() };
     /// let drv = rumba::driver::sim::SimDriver::new(&cfg).unwrap();
@@ -164,7 +167,9 @@ impl SimDriver {
     ///
     /// ```
     /// let drv = rumba::driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
-    /// let _ = drv.page_locking().is_available();
+    /// if let rumba::driver::PageLocking::Refused(why) = drv.page_locking() {
+    ///     assert!(!why.is_empty()); // the reason is spelled out (e.g. RLIMIT_MEMLOCK)
+    /// }
     /// ```
     pub fn page_locking(&self) -> &PageLocking {
         self.host.page_locking()

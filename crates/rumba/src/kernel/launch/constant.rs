@@ -169,6 +169,10 @@ impl<T: Pod> fmt::Debug for ConstArray<T> {
 /// Copies a host array into a new [`ConstArray`] (see the [module docs](self)). Fails for more
 /// than [`MAX_DIMS`] dimensions.
 ///
+/// # Errors
+/// [`Error::InvalidArgument`] for more than [`MAX_DIMS`] dimensions; [`Error::OutOfMemory`] /
+/// [`Error::PoolOutOfMemory`] and the copy's errors for the device copy.
+///
 /// ```
 /// use num_complex::Complex;
 /// let host = ndarray::Array3::from_shape_fn((5, 5, 5), |(i, j, k)| Complex::new(i as f32, (j * k) as f32));

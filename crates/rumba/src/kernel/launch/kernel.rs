@@ -465,6 +465,15 @@ impl<P: Params> Kernel<P> {
     /// Launches with `config` on `stream` (`None`: the default stream — the legacy default
     /// stream, or the calling thread's per-thread one with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`).
     ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a launch configuration the device cannot run (see
+    /// [`LaunchConfig::validate`]) or arguments whose ranks do not fit the kernel; the errors of
+    /// preparing the arguments (copying host arrays in); [`Error::Unsupported`] when the kernel has no
+    /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
+    /// host arrays the launch synchronizes and copies them back, and then also reports the kernel's own
+    /// failure ([`Error::KernelFault`]); otherwise that failure comes from `stream`'s next
+    /// synchronization.
+    ///
     /// ```
     /// use rumba::kernel::prelude::*;
     /// use rumba::kernel::LaunchConfig;
@@ -625,6 +634,9 @@ impl<P: Params> Launcher<'_, P> {
     }
 
     /// Launches with `args` (see [`Kernel::launch`]).
+    ///
+    /// # Errors
+    /// As [`Kernel::launch`].
     ///
     /// ```
     /// use rumba::kernel::prelude::*;

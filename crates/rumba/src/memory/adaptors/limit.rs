@@ -171,8 +171,10 @@ impl LimitingFactory {
     ///
     /// ```
     /// use std::sync::Arc;
+    /// use rumba::memory::MemoryManagerFactory;
     /// let f = rumba::memory::LimitingFactory::new(Arc::new(rumba::memory::DefaultManagerFactory), 1);
-    /// # let _ = f;
+    /// let mm = f.create(&rumba::current_context().unwrap().manager_context()).unwrap();
+    /// assert!(mm.memalloc(2).unwrap_err().is_out_of_memory()); // over the 1-byte limit
     /// ```
     pub fn new(upstream: Arc<dyn MemoryManagerFactory>, limit: usize) -> Self {
         LimitingFactory { upstream, limit }

@@ -148,8 +148,11 @@ impl StatisticsFactory {
     ///
     /// ```
     /// use std::sync::Arc;
+    /// use rumba::memory::MemoryManagerFactory;
     /// let f = rumba::memory::StatisticsFactory::new(Arc::new(rumba::memory::DefaultManagerFactory));
-    /// # let _ = f;
+    /// let mm = f.create(&rumba::current_context().unwrap().manager_context()).unwrap();
+    /// assert_eq!(mm.name(), "statistics(default)");
+    /// assert_eq!(mm.memory_stats().unwrap().current_bytes, 0); // counters from the start
     /// ```
     pub fn new(upstream: Arc<dyn MemoryManagerFactory>) -> Self {
         StatisticsFactory { upstream }

@@ -119,6 +119,10 @@ impl PinnedPool {
     /// Allocates a block of at least `bytes` (the first `bytes` zeroed) with `flags`, reusing a
     /// cached one whose events have all completed.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide a new block; [`Error::Unsupported`] for flags
+    /// the backend cannot honour (OpenCL: write-combined).
+    ///
     /// ```
     /// use std::sync::Arc;
     /// let ctx = rumba::current_context().unwrap();
@@ -277,9 +281,13 @@ impl Drop for PinnedPool {
 /// let pool = Arc::new(rumba::memory::PinnedPool::new(0, ctx.driver().clone()));
 /// let p = pool.alloc(16, Default::default()).unwrap();
 /// let s = rumba::stream().unwrap();
+/// let addr = p.as_ptr();
 /// p.record(s.handle()).unwrap(); // e.g. after queueing an asynchronous copy from it
 /// drop(p);
 /// s.synchronize().unwrap();
+/// let again = pool.alloc(16, Default::default()).unwrap();
+/// assert_eq!(again.as_ptr(), addr); // reused once the stream passed the record
+/// assert_eq!(pool.driver_calls(), (1, 0));
 /// ```
 pub struct PooledPinned {
     pool: Arc<PinnedPool>,
@@ -297,12 +305,19 @@ impl PooledPinned {
     /// Records an event on `stream` now: the block is not reused before the stream reaches this
     /// point. Call it after queueing work that reads or writes the block without waiting for it.
     ///
+    /// # Errors
+    /// [`Error::Driver`] when the backend cannot create or record the event (an unknown `stream`:
+    /// `CUDA_ERROR_INVALID_HANDLE`).
+    ///
     /// ```
     /// use std::sync::Arc;
     /// let ctx = rumba::current_context().unwrap();
     /// let pool = Arc::new(rumba::memory::PinnedPool::new(0, ctx.driver().clone()));
     /// let p = pool.alloc(4, Default::default()).unwrap();
     /// p.record(rumba::driver::StreamHandle::LEGACY).unwrap();
+    /// drop(p);
+    /// let (live, cached) = pool.usage();
+    /// assert!(live == 0 && cached >= 4); // cached, reusable once the stream passes the record
     /// ```
     pub fn record(&self, stream: StreamHandle) -> Result<()> {
         let drv = &self.pool.driver;

@@ -123,6 +123,9 @@ pub struct PoolMemoryManager {
 impl PoolMemoryManager {
     /// A pool for one context, limited by the configuration's `memory_limit`.
     ///
+    /// # Errors
+    /// As [`with_options`](Self::with_options).
+    ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// assert!(rumba::memory::PoolMemoryManager::new(&ctx.manager_context()).is_ok());
@@ -138,6 +141,9 @@ impl PoolMemoryManager {
     }
 
     /// A pool with explicit options.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
     ///
     /// ```
     /// use rumba::memory::{MemoryManager, PoolMemoryManager, PoolOptions};
@@ -190,6 +196,9 @@ impl PoolMemoryManager {
 
     /// Returns every segment that holds no live block (and whose streams have finished with it)
     /// to the device; returns the bytes given back. Also empties the pinned host cache.
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each segment the driver could not free (the rest are freed).
     ///
     /// ```
     /// use rumba::memory::{MemoryManager, PoolMemoryManager};

@@ -221,7 +221,9 @@ impl LaunchConfig {
 
     /// Checks the configuration against the device limits: no zero dimension, each axis within
     /// [`MAX_GRID_DIM`] / [`MAX_BLOCK_DIM`], at most [`MAX_THREADS_PER_BLOCK`] threads per block
-    /// and at most [`SHARED_MEMORY_PER_BLOCK`] bytes of dynamic shared memory. The error is
+    /// and at most [`SHARED_MEMORY_PER_BLOCK`] bytes of dynamic shared memory.
+    ///
+    /// # Errors
     /// [`Error::InvalidArgument`] naming the offending value.
     ///
     /// ```

@@ -87,7 +87,8 @@ impl Default for ExecOptions {
 /// Runs `body` once for every thread of the grid described by `config`, with the default
 /// [`ExecOptions`].
 ///
-/// Returns [`Error::InvalidArgument`] for an invalid configuration (see
+/// # Errors
+/// [`Error::InvalidArgument`] for an invalid configuration (see
 /// [`LaunchConfig::validate`]) and [`Error::KernelFault`] naming `kernel_name`, block, thread
 /// and reason if a thread panics, indexes out of bounds, calls
 /// [`ThreadCtx::fault`] or reaches a divergent barrier. If several threads fault, the reported
@@ -116,6 +117,9 @@ where
 }
 
 /// [`run_grid`] with explicit [`ExecOptions`].
+///
+/// # Errors
+/// As [`run_grid`].
 ///
 /// ```
 /// use rumba::kernel::{run_grid_with, ExecOptions, GlobalView, LaunchConfig};

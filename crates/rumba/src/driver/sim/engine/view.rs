@@ -501,7 +501,8 @@ impl<'a, T: Pod> View<'a, T, Global> {
     /// A view of global memory from a raw pointer, a shape and **byte** strides — how the array
     /// layer hands device memory to a kernel.
     ///
-    /// Returns [`Error::InvalidArgument`] when `shape` and `strides` differ in length or have
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `shape` and `strides` differ in length or have
     /// more than [`MAX_DIMS`] entries, or when the pointer or a stride is not a multiple of
     /// `align_of::<T>()` (axes of length ≤ 1 may have any stride).
     ///
@@ -568,7 +569,9 @@ impl<'a, T: Pod> View<'a, T, Global> {
         unsafe { Self::contiguous(s.as_mut_ptr().cast(), [s.len()].into_dims()) }
     }
 
-    /// A writable C-ordered n-d view of a host slice. Fails with
+    /// A writable C-ordered n-d view of a host slice.
+    ///
+    /// # Errors
     /// [`Error::InvalidArgument`] if the shape's size is not the slice's length.
     ///
     /// ```
