@@ -41,8 +41,12 @@ fn coords(t: &Thread, a: &mut Arr<f64>) {
     }
 }
 
-fn start() {
+/// Starts the runtime and runs the calling test alone: a fault is reported at the next
+/// synchronization of its stream, which another test's launch could otherwise be the one to see.
+#[must_use]
+fn start() -> std::sync::MutexGuard<'static, ()> {
     common::start(|_| {});
+    common::serial()
 }
 
 fn launch_inc<A: rumba::kernel::LaunchArg<Arr<i32>>>(a: A) -> rumba::Result<()> {
@@ -51,8 +55,8 @@ fn launch_inc<A: rumba::kernel::LaunchArg<Arr<i32>>>(a: A) -> rumba::Result<()> 
 
 #[test]
 fn mapped_and_managed_arrays_are_written_in_place_and_visible_when_the_launch_returns() {
-    start();
-    let mut m = rumba::mapped_array::<i32, _>(100, Order::C, false, false).unwrap();
+    let _one = start();
+    let mut m = rumba::mapped_array::<i32, _>(100, Order::C, rumba::MappedOptions::new()).unwrap();
     m.view_mut()
         .iter_mut()
         .enumerate()
@@ -81,8 +85,8 @@ fn mapped_and_managed_arrays_are_written_in_place_and_visible_when_the_launch_re
 
 #[test]
 fn a_shared_borrow_is_read_only_for_the_kernel() {
-    start();
-    let mut m = rumba::mapped_array::<i32, _>(64, Order::C, false, false).unwrap();
+    let _one = start();
+    let mut m = rumba::mapped_array::<i32, _>(64, Order::C, rumba::MappedOptions::new()).unwrap();
     m.view_mut().fill(21);
     // Reading through a shared borrow: the host may look at the memory at the same time.
     let out = rumba::device_array::<i32, _>(64, Order::C).unwrap();
@@ -108,7 +112,7 @@ fn a_closure_kernel_cannot_write_through_a_shared_borrow() {
         return;
     }
     let _one = common::serial();
-    let m = rumba::mapped_array::<i32, _>(8, Order::C, false, false).unwrap();
+    let m = rumba::mapped_array::<i32, _>(8, Order::C, rumba::MappedOptions::new()).unwrap();
     // Without a signature the runtime cannot refuse up front: the write faults instead.
     let k = Kernel::<(Arr<i32>,)>::new("writes_shared", |t, (a,)| {
         let i = t.grid1();
@@ -147,17 +151,17 @@ fn grained_case<G: rumba::host::grained::Grain>(
 
 #[test]
 fn grained_arrays_are_kernel_arguments() {
-    start();
+    let _one = start();
     grained_case(rumba::coarsegrain_array::<i32, _>(50, Order::C));
     grained_case(rumba::finegrain_array::<i32, _>(50, Order::C));
 }
 
 #[test]
 fn a_launch_that_would_wait_is_refused_inside_a_stream_callback() {
-    start();
+    let _one = start();
     let s = rumba::stream().unwrap();
     let m = Arc::new(std::sync::Mutex::new(
-        rumba::mapped_array::<i32, _>(16, Order::C, false, false).unwrap(),
+        rumba::mapped_array::<i32, _>(16, Order::C, rumba::MappedOptions::new()).unwrap(),
     ));
     let seen = Arc::new(std::sync::Mutex::new(None));
     let (m2, seen2) = (Arc::clone(&m), Arc::clone(&seen));
@@ -181,7 +185,7 @@ fn a_launch_that_would_wait_is_refused_inside_a_stream_callback() {
 }
 
 fn cai_unsupported(test: &str) -> bool {
-    start();
+    common::start(|_| {});
     common::not_on(
         &[BackendChoice::OpenCl],
         test,
@@ -191,6 +195,7 @@ fn cai_unsupported(test: &str) -> bool {
 
 #[test]
 fn a_cuda_array_interface_object_is_a_kernel_argument() {
+    let _one = start();
     if cai_unsupported("a_cuda_array_interface_object_is_a_kernel_argument") {
         let d = rumba::to_device(&[1i32]).unwrap();
         let err = launch_inc(Cai(d)).unwrap_err();
@@ -225,6 +230,7 @@ fn a_cuda_array_interface_object_is_a_kernel_argument() {
 /// synchronized at launch unless the argument opts out.
 #[test]
 fn the_producers_stream_is_synchronized_at_launch_unless_disabled() {
+    let _one = start();
     if cai_unsupported("the_producers_stream_is_synchronized_at_launch_unless_disabled") {
         return;
     }
