@@ -78,7 +78,7 @@
 //! thread-dependent control; a `Dim3` value live across a barrier.
 
 pub use super::launch::{Arr, ConstArr};
-pub use super::{Complex, Dim3, Kernel, ThreadCtx};
+pub use super::{Complex, Dim3, FULL_MASK, Kernel, ThreadCtx};
 pub use rumba_macros::{device, kernel, record};
 
 /// The thread context a kernel receives (an alias of [`ThreadCtx`]).
