@@ -182,11 +182,11 @@ pub(crate) fn resolve(lanes: &mut [Lane], base: u32, block_dim: Dim3) -> Result<
         // The group: the non-exited lanes named in the mask; all must wait here.
         let mut group = 0u32;
         let mut blocker = None;
-        for j in 0..count {
+        for (j, lane) in lanes.iter().enumerate().take(count) {
             if call.mask & (1 << j) == 0 {
                 continue;
             }
-            match lanes[j] {
+            match *lane {
                 Lane::Exited => {}
                 Lane::Warp(c) if c.matches(&call) => group |= 1 << j,
                 other => {
