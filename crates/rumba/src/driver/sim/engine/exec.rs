@@ -20,7 +20,7 @@
 //!   round starts; if all returned, the block is done; otherwise the barrier is divergent.
 //!   Rounds run warp by warp: a lane that calls a warp operation (`syncwarp`, votes, shuffles)
 //!   waits while the other lanes of its warp run, and the warp's operations are completed
-//!   ([`warp`](super::warp)) before the next warp runs. On the fast path a warp operation
+//!   (the `warp` module) before the next warp runs. On the fast path a warp operation
 //!   completes at once when no later lane is named in its mask, and is a fault otherwise.
 //!
 //! Both paths execute threads in the same order and report the same errors; tests check that
