@@ -123,3 +123,59 @@ RB_COMPLEX(rb_c32, float)
 #ifdef cl_khr_fp64
 RB_COMPLEX(rb_c64, double)
 #endif
+
+// Warp operations without subgroups: 32-lane warps (consecutive linear work-item ids, as in
+// CUDA) emulated in local memory, one 64-bit word per work-item (`rb_warp`). Each operation is
+// two work-group barriers, so the WHOLE work-group must reach it in uniform control flow, like
+// `syncthreads`; a partial mask selects whose values count, not who waits.
+static inline uint rb_linear_lid(void) {
+    return (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
+}
+static inline uint rb_warp_lanes(void) {
+    uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+    return min(32u, n - (rb_linear_lid() & ~31u));
+}
+static inline uint rb_activemask(void) {
+    uint lanes = rb_warp_lanes();
+    return lanes == 32u ? 0xffffffffu : ((1u << lanes) - 1u);
+}
+static inline void rb_warp_put(__local ulong* w, ulong v) {
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    w[rb_linear_lid()] = v;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+static inline void rb_syncwarp(__local ulong* w, uint mask) {
+    (void)w;
+    (void)mask;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+static inline uint rb_ballot_sync(__local ulong* w, uint mask, int p) {
+    rb_warp_put(w, p ? 1ul : 0ul);
+    uint base = rb_linear_lid() & ~31u;
+    uint lanes = rb_warp_lanes();
+    uint r = 0u;
+    for (uint j = 0u; j < lanes; j++) {
+        if (((mask >> j) & 1u) != 0u && w[base + j] != 0ul) r |= 1u << j;
+    }
+    return r;
+}
+static inline int rb_all_sync(__local ulong* w, uint mask, int p) {
+    uint m = mask & rb_activemask();
+    return rb_ballot_sync(w, mask, p) == m;
+}
+static inline int rb_any_sync(__local ulong* w, uint mask, int p) {
+    return rb_ballot_sync(w, mask, p) != 0u;
+}
+// mode: 0 idx, 1 up, 2 down, 3 xor. A source outside the warp keeps the caller's own value.
+static inline ulong rb_shfl_bits(__local ulong* w, uint mask, ulong v, uint mode, uint arg) {
+    (void)mask;
+    rb_warp_put(w, v);
+    uint lid = rb_linear_lid();
+    uint lane = lid % 32u;
+    uint j = mode == 0u ? arg % 32u
+           : mode == 1u ? (arg <= lane ? lane - arg : lane)
+           : mode == 2u ? (arg < 32u - lane ? lane + arg : lane)
+           : ((lane ^ arg) < 32u ? (lane ^ arg) : lane);
+    if (j >= rb_warp_lanes()) j = lane;
+    return w[(lid & ~31u) + j];
+}

@@ -196,6 +196,15 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
         Err(_) => quote!(),
     };
     let params_ty = quote!((#(#param_types,)*));
+    // Warp operations need every lane of a warp on a coroutine: no fast path.
+    let (constructor, options) = if rumba_kernel_ir::lower::emit::wil::uses_warp_ops(f) {
+        (
+            format_ident!("new_with_options"),
+            vec![quote!(#k::kernel::ExecOptions { fast_path: false, parallel: true })],
+        )
+    } else {
+        (format_ident!("new"), Vec::new())
+    };
     let doc = format!("Generated sources and signature of the kernel [`{name_str}()`].");
     Ok(quote! {
         #(#attrs)*
@@ -204,7 +213,7 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
             static KERNEL: ::std::sync::OnceLock<#k::kernel::Kernel<#params_ty>> = ::std::sync::OnceLock::new();
             KERNEL
                 .get_or_init(|| {
-                    #k::kernel::Kernel::<#params_ty>::new(#name_str, |#thread: &#thread_ty, (#(#pats,)*)| { #body })
+                    #k::kernel::Kernel::<#params_ty>::#constructor(#name_str, #(#options,)* |#thread: &#thread_ty, (#(#pats,)*)| { #body })
                         #block_form
                         .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str))
                         .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str))

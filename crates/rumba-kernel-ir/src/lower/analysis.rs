@@ -127,7 +127,7 @@ impl Uni<'_> {
                     ThreadQuery::ThreadIdx | ThreadQuery::Grid(_) | ThreadQuery::LaneId
                 )
             }
-            ExprKind::Index { .. } | ExprKind::Atomic { .. } => v = true,
+            ExprKind::Index { .. } | ExprKind::Atomic { .. } | ExprKind::Warp(..) => v = true,
             ExprKind::Call { pass_thread, .. } => v |= *pass_thread,
             _ => {}
         });

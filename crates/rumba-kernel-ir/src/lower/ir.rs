@@ -443,6 +443,47 @@ pub enum SyncKind {
     Or,
 }
 
+/// Warp-level operations (`ThreadCtx::syncwarp` and friends). Arguments, in order: the mask
+/// (`u32`, none for `activemask`), then the predicate or value, then the lane argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarpKind {
+    /// `syncwarp(mask)` (and `wavebarrier()`, with the full mask)
+    Sync,
+    /// `all_sync(mask, p)`
+    All,
+    /// `any_sync(mask, p)`
+    Any,
+    /// `ballot_sync(mask, p)`
+    Ballot,
+    /// `shfl_sync(mask, v, src_lane)`
+    Shfl,
+    /// `shfl_up_sync(mask, v, delta)`
+    ShflUp,
+    /// `shfl_down_sync(mask, v, delta)`
+    ShflDown,
+    /// `shfl_xor_sync(mask, v, lane_mask)`
+    ShflXor,
+    /// `activemask()`
+    ActiveMask,
+}
+
+impl WarpKind {
+    /// The `ThreadCtx` method name.
+    pub fn name(self) -> &'static str {
+        match self {
+            WarpKind::Sync => "syncwarp",
+            WarpKind::All => "all_sync",
+            WarpKind::Any => "any_sync",
+            WarpKind::Ballot => "ballot_sync",
+            WarpKind::Shfl => "shfl_sync",
+            WarpKind::ShflUp => "shfl_up_sync",
+            WarpKind::ShflDown => "shfl_down_sync",
+            WarpKind::ShflXor => "shfl_xor_sync",
+            WarpKind::ActiveMask => "activemask",
+        }
+    }
+}
+
 /// Fences.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FenceKind {
@@ -712,6 +753,8 @@ pub enum ExprKind {
     Sync(SyncKind, Option<Box<Expr>>),
     /// A fence.
     Fence(FenceKind),
+    /// A warp-level operation and its arguments ([`WarpKind`]).
+    Warp(WarpKind, Vec<Expr>),
     /// A math method: the receiver and the other arguments.
     Math(MathFn, Vec<Expr>),
     /// An atomic read-modify-write.
@@ -745,7 +788,10 @@ impl Expr {
         self.visit(&mut |e| {
             if matches!(
                 e.kind,
-                ExprKind::Atomic { .. } | ExprKind::Sync(..) | ExprKind::Fence(_)
+                ExprKind::Atomic { .. }
+                    | ExprKind::Sync(..)
+                    | ExprKind::Fence(_)
+                    | ExprKind::Warp(..)
             ) {
                 found = true;
             }
@@ -772,6 +818,7 @@ impl Expr {
             ExprKind::Tuple(v)
             | ExprKind::Complex(v)
             | ExprKind::Math(_, v)
+            | ExprKind::Warp(_, v)
             | ExprKind::Call { args: v, .. } => v.iter().for_each(|e| e.visit(f)),
             ExprKind::Atomic { idx, args, .. } => {
                 idx.iter().chain(args).for_each(|e| e.visit(f));

@@ -63,10 +63,10 @@ pub use rumba_macros::record;
 
 pub use crate::driver::engine::{
     AtomicInteger, AtomicSpace, AtomicValue, COROUTINE_STACK_SIZE, Const, Dim3, Dims, ExecOptions,
-    Global, GlobalView, IntoShape, LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray,
-    MAX_BLOCK_DIM, MAX_DIMS, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate,
-    SHARED_MEMORY_PER_BLOCK, STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE,
-    access, atomics, check_stack, exec, run_grid, run_grid_with, wil,
+    FULL_MASK, Global, GlobalView, IntoShape, LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local,
+    LocalArray, MAX_BLOCK_DIM, MAX_DIMS, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex,
+    Predicate, SHARED_MEMORY_PER_BLOCK, STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View,
+    WARP_SIZE, WarpValue, access, atomics, check_stack, exec, run_grid, run_grid_with, wil,
 };
 pub use launch::{
     Arr, AutoTransfers, Cai, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,

@@ -39,7 +39,7 @@
 //! compound assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
-//! `syncthreads*`, `threadfence*`, the math methods `min max abs sqrt exp ln sin cos tan powf
+//! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods `min max abs sqrt exp ln sin cos tan powf
 //! powi floor ceil round mul_add is_nan wrapping_*`, consts by path and calls of
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
@@ -50,6 +50,19 @@
 //! stored and ignore a NaN operand (like Python's `max`), `atomic_nanmax` / `atomic_nanmin` treat
 //! NaN as missing data (like NumPy's `nanmax`); equal values (`-0.0` against `0.0` too) keep the
 //! stored one. The table: [`atomics`](crate::kernel::atomics).
+//!
+//! The warp operations are `syncwarp(mask)`, `wavebarrier()` (ROC's name for a full-warp
+//! `syncwarp`), `all_sync any_sync ballot_sync (mask, pred)`, `shfl_sync shfl_up_sync
+//! shfl_down_sync shfl_xor_sync (mask, value, lane)` on `i32 u32 i64 u64 f32 f64`, and
+//! `activemask()`; masks and lane arguments are `u32` ([`FULL_MASK`] is the whole warp). A warp
+//! is 32 consecutive linear thread ids on every target. On CUDA they are the `__*_sync`
+//! intrinsics. On the simulator (coroutines only, see below) the lanes of a warp meet at each
+//! one, and what CUDA leaves undefined is a fault naming the thread (the caller not in its mask,
+//! a named lane waiting elsewhere, a shuffle from a lane outside the mask, exited or absent).
+//! On OpenCL devices (PoCL has no subgroups) they are emulated in local memory with work-group
+//! barriers: **the whole work-group must reach each warp operation in uniform control flow**,
+//! like `syncthreads`; under thread-dependent control the result is undefined (a barrier in
+//! divergent code), and the undefined cases above are not checked there.
 //!
 //! Integer arithmetic wraps (release-Rust semantics) on every target; integer division by zero
 //! and `MIN / -1`, out-of-bounds indices and failed `assert!`s are kernel faults naming kernel,
@@ -75,10 +88,12 @@
 //! (`&Thread`); a barrier nested in an expression other than a statement of its own, a `let`
 //! initialiser or the whole value of an assignment (`x = t.syncthreads_count(p)` is fine,
 //! `x = t.syncthreads_count(p) + 1` is not); a by-value parameter reassigned under
-//! thread-dependent control; a `Dim3` value live across a barrier.
+//! thread-dependent control; a `Dim3` value live across a barrier; any warp operation (the
+//! lanes of a warp must meet at it, which coroutines do; these kernels also skip the engine's
+//! fast path, see [`Kernel::new_with_options`]).
 
 pub use super::launch::{Arr, ConstArr};
-pub use super::{Complex, Dim3, Kernel, ThreadCtx};
+pub use super::{Complex, Dim3, FULL_MASK, Kernel, ThreadCtx};
 pub use rumba_macros::{device, kernel, record};
 
 /// The thread context a kernel receives (an alias of [`ThreadCtx`]).

@@ -9,6 +9,7 @@ pub mod behaviour;
 pub mod constant;
 pub mod launch;
 pub mod types;
+pub mod warp;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in this module.
 pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -18,6 +19,19 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         };
     }
     src![
+        warp::useless_syncwarp,
+        warp::useless_syncwarp_with_mask,
+        warp::coop_syncwarp,
+        warp::useful_syncwarp,
+        warp::shfl_modes,
+        warp::shfl_with_val_i32,
+        warp::shfl_with_val_i64,
+        warp::shfl_with_val_f32,
+        warp::shfl_with_val_f64,
+        warp::votes,
+        warp::wavebarrier_rotate,
+        warp::independent_scheduling,
+        warp::warp_reduce,
         atomics::extremes_i32,
         atomics::extremes_u32,
         atomics::extremes_i64,

@@ -279,6 +279,10 @@ impl Printer<'_> {
             if !self.cuda() && uses_sync_value(&f.body) {
                 self.line("__local int rb_sync[1];");
             }
+            if !self.cuda() && crate::lower::emit::wil::uses_warp_ops(f) {
+                // Warp operations exchange values through one 64-bit word per work-item.
+                self.line("__local ulong rb_warp[1024];");
+            }
         }
         let b = &f.body;
         self.stmts(b);

@@ -615,6 +615,15 @@ impl R<'_> {
                 let p = p.as_ref().map(|p| self.expr(p));
                 quote_spanned!(span=> #t.#m(#p))
             }
+            ExprKind::Warp(kind, args) => {
+                if self.wil.is_some() {
+                    // Kernels with warp operations have no block form.
+                    return quote_spanned!(span=> ::core::unreachable!());
+                }
+                let m = Ident::new(kind.name(), span);
+                let a = args.iter().map(|x| self.expr(x));
+                quote_spanned!(span=> #t.#m(#(#a),*))
+            }
             ExprKind::Fence(kind) => {
                 let m = Ident::new(
                     match kind {

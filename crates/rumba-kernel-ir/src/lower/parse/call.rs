@@ -100,6 +100,10 @@ impl Cx {
                 );
                 return mk(ExprKind::Sync(kind, Some(Box::new(p))), I32, span);
             }
+            "syncwarp" | "wavebarrier" | "all_sync" | "any_sync" | "ballot_sync" | "shfl_sync"
+            | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" | "activemask" => {
+                return self.warp_method(m, method, span);
+            }
             "shared_array" | "local_array" | "dynamic_shared" => {
                 self.err(
                     span,
@@ -110,13 +114,79 @@ impl Cx {
             other => {
                 self.err(
                     m.method.span(),
-                    format!("`{other}` is not a thread-context method of the kernel subset: use thread_idx block_idx block_dim grid_dim grid1-3 gridsize1-3 warp_size lane_id syncthreads* threadfence* shared_array local_array dynamic_shared"),
+                    format!("`{other}` is not a thread-context method of the kernel subset: use thread_idx block_idx block_dim grid_dim grid1-3 gridsize1-3 warp_size lane_id syncthreads* threadfence* syncwarp wavebarrier all_sync any_sync ballot_sync shfl_sync shfl_up/down/xor_sync activemask shared_array local_array dynamic_shared"),
                 );
                 return self.placeholder(span);
             }
         };
         self.no_args(m);
         e
+    }
+
+    /// `syncwarp`, `wavebarrier`, the votes, the shuffles and `activemask`.
+    fn warp_method(&mut self, m: &syn::ExprMethodCall, method: &str, span: Span) -> Expr {
+        if self.fn_kind() == FnKind::Device {
+            self.err(span, format!("warp operations inside `#[rumba::device]` functions are not supported in this version: call `{method}` in the kernel"));
+        }
+        let (kind, shape): (WarpKind, &str) = match method {
+            "syncwarp" => (WarpKind::Sync, "(mask)"),
+            "wavebarrier" => (WarpKind::Sync, "()"),
+            "all_sync" => (WarpKind::All, "(mask, predicate)"),
+            "any_sync" => (WarpKind::Any, "(mask, predicate)"),
+            "ballot_sync" => (WarpKind::Ballot, "(mask, predicate)"),
+            "shfl_sync" => (WarpKind::Shfl, "(mask, value, src_lane)"),
+            "shfl_up_sync" => (WarpKind::ShflUp, "(mask, value, delta)"),
+            "shfl_down_sync" => (WarpKind::ShflDown, "(mask, value, delta)"),
+            "shfl_xor_sync" => (WarpKind::ShflXor, "(mask, value, lane_mask)"),
+            _ => (WarpKind::ActiveMask, "()"),
+        };
+        let want = shape.matches(',').count() + usize::from(shape != "()");
+        if m.args.len() != want {
+            self.err(span, format!("`{method}` takes {shape}"));
+            return self.placeholder(span);
+        }
+        let mut args = Vec::new();
+        for (k, a) in m.args.iter().enumerate() {
+            let x = self.expr(a);
+            match (k, kind) {
+                (0, _) | (2, _) => {
+                    let what = if k == 0 {
+                        "the mask"
+                    } else {
+                        "the lane argument"
+                    };
+                    self.unify(
+                        &x.ty,
+                        &U32,
+                        a.span(),
+                        &format!("{what} of `{method}` (a `u32`)"),
+                    );
+                }
+                (_, WarpKind::All | WarpKind::Any | WarpKind::Ballot) => self.need(
+                    &x.ty,
+                    Need::IntOrBool,
+                    a.span(),
+                    format!("the predicate of `{method}`"),
+                ),
+                _ => self.need(
+                    &x.ty,
+                    Need::AtomicValue,
+                    a.span(),
+                    format!("the value of `{method}` (i32 u32 i64 u64 f32 f64)"),
+                ),
+            }
+            args.push(x);
+        }
+        let ty = match kind {
+            WarpKind::Sync => Ty::Unit,
+            WarpKind::All | WarpKind::Any => I32,
+            WarpKind::Ballot | WarpKind::ActiveMask => U32,
+            _ => args[1].ty.clone(),
+        };
+        if method == "wavebarrier" {
+            args.push(mk(ExprKind::Int(i128::from(u32::MAX)), U32, span));
+        }
+        mk(ExprKind::Warp(kind, args), ty, span)
     }
 
     fn array_method(

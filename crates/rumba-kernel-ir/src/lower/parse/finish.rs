@@ -22,6 +22,7 @@ pub(super) fn zonk_expr(
         ExprKind::Tuple(v)
         | ExprKind::Complex(v)
         | ExprKind::Math(_, v)
+        | ExprKind::Warp(_, v)
         | ExprKind::Call { args: v, .. } => v.iter().collect(),
         ExprKind::Atomic { idx, args, .. } => idx.iter().chain(args).collect(),
         _ => Vec::new(),
@@ -50,6 +51,7 @@ pub(super) fn zonk_expr(
         ExprKind::Tuple(v)
         | ExprKind::Complex(v)
         | ExprKind::Math(_, v)
+        | ExprKind::Warp(_, v)
         | ExprKind::Call { args: v, .. } => {
             v.iter_mut().for_each(|x| zonk_expr(x, z, consts, errors))
         }

@@ -32,7 +32,7 @@ use crate::driver::{
 };
 use crate::error::Error;
 use crate::error::Result;
-use crate::kernel::{Dim3, KernelAbi, LaunchConfig, ThreadCtx, run_grid};
+use crate::kernel::{Dim3, ExecOptions, KernelAbi, LaunchConfig, ThreadCtx, run_grid_with};
 use crate::stream::Stream;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
@@ -139,11 +139,38 @@ impl<P: Params> Kernel<P> {
     where
         F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
     {
+        Self::new_with_options(name, ExecOptions::default(), body)
+    }
+
+    /// [`new`](Self::new) with the coroutine engine's [`ExecOptions`] for every launch: a
+    /// body whose warp operations (`syncwarp`, votes, shuffles) thread 0 may skip needs
+    /// `fast_path: false` (see [`ThreadCtx::syncwarp`]); `#[rumba::kernel]` asks for it when a
+    /// kernel uses warp operations.
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, ExecOptions, Kernel, FULL_MASK};
+    /// let no_fast_path = ExecOptions { fast_path: false, parallel: true };
+    /// let k = Kernel::<(Arr<u32>,)>::new_with_options("odd_lanes", no_fast_path, |t, (o,)| {
+    ///     if t.lane_id() % 2 == 1 {
+    ///         o.set(t.grid1(), t.ballot_sync(0xaaaa_aaaa, true));
+    ///     }
+    /// });
+    /// let d = rumba::device_array::<u32, _>(32, rumba::array::Order::C).unwrap();
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
+    ///     k.configure(1, 32).launch((&d,)).unwrap();
+    ///     assert_eq!(d.copy_to_host().unwrap()[1], 0xaaaa_aaaa);
+    /// }
+    /// # let _ = FULL_MASK;
+    /// ```
+    pub fn new_with_options<F>(name: &str, options: ExecOptions, body: F) -> Self
+    where
+        F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
+    {
         let host = HostKernel::per_thread(move |launch: &HostLaunch<'_>| {
             let views = P::views(launch.args())?;
             let config = LaunchConfig::new(launch.grid(), launch.block())
                 .with_dynamic_shared_bytes(launch.dynamic_shared_bytes());
-            run_grid(launch.name(), &config, |t| body(t, &views))
+            run_grid_with(launch.name(), &config, &options, |t| body(t, &views))
         });
         Kernel {
             function: Arc::new(KernelFunction::new(name).with_form(host)),

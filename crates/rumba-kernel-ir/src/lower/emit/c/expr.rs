@@ -352,6 +352,7 @@ impl Printer<'_> {
                 (FenceKind::System, true) => "__threadfence_system()".into(),
                 (_, false) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)".into(),
             },
+            ExprKind::Warp(kind, args) => self.warp(*kind, args, &e.ty),
             ExprKind::Math(f, args) => self.math(*f, args),
             ExprKind::Atomic {
                 op,
@@ -373,6 +374,53 @@ impl Printer<'_> {
                 format!("{}({})", self.f.devices[*func].c_name, parts.join(", "))
             }
         }
+    }
+}
+
+impl Printer<'_> {
+    /// A warp operation: CUDA's own intrinsics; on OpenCL the local-memory emulation of the
+    /// prelude (`rb_warp`, the whole work-group must reach it).
+    fn warp(&mut self, kind: WarpKind, args: &[Expr], ty: &Ty) -> String {
+        let a: Vec<String> = args.iter().map(|x| self.expr(x)).collect();
+        let pred = |k: usize| format!("(({}) != 0)", a[k]);
+        if self.cuda() {
+            return match kind {
+                WarpKind::Sync => format!("__syncwarp({})", a[0]),
+                WarpKind::All => format!("__all_sync({}, {})", a[0], pred(1)),
+                WarpKind::Any => format!("__any_sync({}, {})", a[0], pred(1)),
+                WarpKind::Ballot => format!("__ballot_sync({}, {})", a[0], pred(1)),
+                WarpKind::Shfl => format!("__shfl_sync({}, {}, (int)({}))", a[0], a[1], a[2]),
+                WarpKind::ShflUp => format!("__shfl_up_sync({}, {}, {})", a[0], a[1], a[2]),
+                WarpKind::ShflDown => format!("__shfl_down_sync({}, {}, {})", a[0], a[1], a[2]),
+                WarpKind::ShflXor => {
+                    format!("__shfl_xor_sync({}, {}, (int)({}))", a[0], a[1], a[2])
+                }
+                WarpKind::ActiveMask => "__activemask()".into(),
+            };
+        }
+        let mode = match kind {
+            WarpKind::Sync => return format!("rb_syncwarp(rb_warp, {})", a[0]),
+            WarpKind::All => return format!("rb_all_sync(rb_warp, {}, {})", a[0], pred(1)),
+            WarpKind::Any => return format!("rb_any_sync(rb_warp, {}, {})", a[0], pred(1)),
+            WarpKind::Ballot => return format!("rb_ballot_sync(rb_warp, {}, {})", a[0], pred(1)),
+            WarpKind::ActiveMask => return "rb_activemask()".into(),
+            WarpKind::Shfl => 0,
+            WarpKind::ShflUp => 1,
+            WarpKind::ShflDown => 2,
+            WarpKind::ShflXor => 3,
+        };
+        let (to_bits, from_bits) = match ty.scalar() {
+            Some(Scalar::F32) => ("(ulong)as_uint", "as_float((uint)"),
+            Some(Scalar::F64) => ("as_ulong", "as_double("),
+            Some(Scalar::I32) => ("(ulong)(uint)", "(int)((uint)"),
+            Some(Scalar::U32) => ("(ulong)", "(uint)("),
+            Some(Scalar::I64) => ("(ulong)", "(long)("),
+            _ => ("(ulong)", "("),
+        };
+        format!(
+            "{from_bits}rb_shfl_bits(rb_warp, {}, {to_bits}({}), {mode}u, {}))",
+            a[0], a[1], a[2]
+        )
     }
 }
 

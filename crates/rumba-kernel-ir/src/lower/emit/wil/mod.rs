@@ -24,7 +24,8 @@
 //! kernel then runs on coroutines only: a `#[rumba::device]` function that takes the thread
 //! context, a barrier inside an expression other than a statement, a `let` or an assignment's
 //! value, a by-value parameter reassigned under thread-dependent control, a value live across a
-//! barrier whose type is not a number or record.
+//! barrier whose type is not a number or record, a warp-level operation (`syncwarp`, votes,
+//! shuffles, `activemask`: the lanes of a warp must meet at each, which coroutines do).
 
 mod body;
 mod plan;
@@ -55,6 +56,9 @@ pub struct WilForm {
 pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     if f.is_device {
         return Err("a device function has no block form".into());
+    }
+    if uses_warp_ops(f) {
+        return Err("warp-level operations (syncwarp, votes, shuffles, activemask) run on coroutines, where the lanes of a warp meet at each one".into());
     }
     let norm = normalise(f)?;
     let plan = Plan::new(&norm)?;
@@ -262,4 +266,14 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
 
 fn lit_u32(v: u32) -> proc_macro2::Literal {
     proc_macro2::Literal::u32_suffixed(v)
+}
+
+/// Whether kernel `f` calls a warp-level operation (`syncwarp`, votes, shuffles, `activemask`).
+/// Such kernels run on coroutines without the engine's fast path.
+pub fn uses_warp_ops(f: &Func) -> bool {
+    let mut found = false;
+    crate::lower::emit::c::visit_exprs(&f.body, &mut |e| {
+        found |= matches!(e.kind, ExprKind::Warp(..));
+    });
+    found
 }

@@ -539,7 +539,8 @@ impl<'f> Plan<'f> {
             | ExprKind::Atomic { .. }
             | ExprKind::Call { .. }
             | ExprKind::Sync(..)
-            | ExprKind::Fence(_) => ok = false,
+            | ExprKind::Fence(_)
+            | ExprKind::Warp(..) => ok = false,
             _ => {}
         });
         ok
@@ -634,7 +635,8 @@ fn classify(
             | ExprKind::Atomic { .. }
             | ExprKind::Call { .. }
             | ExprKind::Sync(..)
-            | ExprKind::Fence(_) => pure = false,
+            | ExprKind::Fence(_)
+            | ExprKind::Warp(..) => pure = false,
             _ => {}
         });
         if pure {

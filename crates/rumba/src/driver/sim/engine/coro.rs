@@ -1,8 +1,8 @@
 //! GPU threads as stackful coroutines (corosensei) on pooled, reused stacks.
 //!
-//! A [`ThreadCoroutine`] runs one GPU thread's kernel body; it suspends at each barrier, yielding
-//! an [`Arrival`], and is resumed with the barrier's value. Stacks come from a per-worker
-//! [`StackPool`] and go back to it when the coroutine finishes, so after warm-up launching a
+//! A [`ThreadCoroutine`] runs one GPU thread's kernel body; it suspends at each barrier or warp
+//! operation, yielding a [`Suspend`], and is resumed with the barrier's or operation's value.
+//! Stacks come from a per-worker [`StackPool`] and go back to it when the coroutine finishes, so after warm-up launching a
 //! block maps no memory. [`CoroSet`] owns the coroutines of the running block and guarantees, in
 //! its `Drop`, that none outlives the block: a coroutine still suspended (the block faulted) is
 //! force-unwound — its frames' destructors run exactly once, the unwind ends at the thread's
@@ -18,6 +18,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use super::barrier::Arrival;
 use super::fault::{Unwound, describe};
 use super::stack;
+use super::warp::{Suspend, WarpCall};
 
 /// Size of each coroutine stack in bytes. Stacks are mapped lazily by the OS, so only the pages
 /// a kernel touches cost memory. Kernel code may use all but the last
@@ -34,7 +35,7 @@ pub const COROUTINE_STACK_SIZE: usize = 256 * 1024;
 /// A GPU thread: resumed with a barrier value, yields its next barrier arrival, returns `None`
 /// when the kernel body returned and `Some(message)` when it faulted.
 pub(crate) struct ThreadCoroutine {
-    co: Coroutine<i32, Arrival, Option<String>, ColoredStack>,
+    co: Coroutine<u64, Suspend, Option<String>, ColoredStack>,
     /// The stack floor ([`stack`](super::stack)) made current while it runs.
     floor: usize,
 }
@@ -95,6 +96,8 @@ unsafe impl Stack for ColoredStack {
 pub(crate) enum Step {
     /// Reached a barrier.
     Arrived(Arrival),
+    /// Reached a warp operation.
+    Warp(WarpCall),
     /// Returned from the kernel body.
     Exited,
     /// Faulted (panic, bounds, explicit fault).
@@ -161,7 +164,7 @@ impl<'r> CoroSet<'r> {
     /// finishes every coroutine no later than its own drop).
     pub(crate) unsafe fn spawn<F>(&mut self, tid: usize, f: F) -> Result<(), String>
     where
-        F: FnOnce(&Yielder<i32, Arrival>, i32),
+        F: FnOnce(&Yielder<u64, Suspend>, u64),
     {
         let stack = self.pool.take().map_err(|e| {
             format!("could not allocate a {COROUTINE_STACK_SIZE}-byte coroutine stack: {e}")
@@ -170,7 +173,7 @@ impl<'r> CoroSet<'r> {
         // `catch_unwind` per switch. When a suspended thread is force-unwound during cleanup,
         // this also catches corosensei's unwind payload; corosensei then sees a normal return,
         // which it accepts, and the message is discarded (cleanup reports nothing).
-        let thread = move |y: &Yielder<i32, Arrival>, input: i32| match catch_unwind(
+        let thread = move |y: &Yielder<u64, Suspend>, input: u64| match catch_unwind(
             AssertUnwindSafe(|| f(y, input)),
         ) {
             Ok(()) => None,
@@ -197,7 +200,7 @@ impl<'r> CoroSet<'r> {
     /// Resumes thread `tid` with `input` and reports what it did. An exited or faulted thread's
     /// stack goes back to the pool at once.
     #[inline(always)]
-    pub(crate) fn resume(&mut self, tid: usize, input: i32) -> Step {
+    pub(crate) fn resume(&mut self, tid: usize, input: u64) -> Step {
         let Some(co) = self.slots[tid].as_mut() else {
             return Step::Faulted(format!(
                 "internal error: thread {tid} resumed after it finished"
@@ -209,7 +212,8 @@ impl<'r> CoroSet<'r> {
             co.co.resume(input)
         };
         let step = match resumed {
-            CoroutineResult::Yield(a) => return Step::Arrived(a),
+            CoroutineResult::Yield(Suspend::Block(a)) => return Step::Arrived(a),
+            CoroutineResult::Yield(Suspend::Warp(c)) => return Step::Warp(c),
             CoroutineResult::Return(None) => Step::Exited,
             CoroutineResult::Return(Some(m)) => Step::Faulted(m),
         };
@@ -273,11 +277,11 @@ mod tests {
                 unsafe {
                     set.spawn(tid, move |y, _| {
                         let _f = Flag(d);
-                        y.suspend(Arrival {
+                        y.suspend(Suspend::Block(Arrival {
                             site: Location::caller(),
                             kind: BarrierKind::Sync,
                             pred: false,
-                        });
+                        }));
                     })
                 }
                 .unwrap();

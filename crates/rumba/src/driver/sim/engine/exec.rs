@@ -18,6 +18,10 @@
 //!   until it reaches a barrier or returns. After a round, if every thread waits at the same
 //!   `syncthreads*` call site, the barrier completes (with its count/and/or value) and the next
 //!   round starts; if all returned, the block is done; otherwise the barrier is divergent.
+//!   Rounds run warp by warp: a lane that calls a warp operation (`syncwarp`, votes, shuffles)
+//!   waits while the other lanes of its warp run, and the warp's operations are completed
+//!   (the `warp` module) before the next warp runs. On the fast path a warp operation
+//!   completes at once when no later lane is named in its mask, and is a fault otherwise.
 //!
 //! Both paths execute threads in the same order and report the same errors; tests check that
 //! they agree.
@@ -48,11 +52,12 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::barrier::{Outcome, Round};
 use super::coro::{CoroSet, StackPool, Step, ThreadCoroutine};
-use super::dim::{Dim3, LaunchConfig};
+use super::dim::{Dim3, LaunchConfig, WARP_SIZE};
 use super::fault::{Unwound, describe, kernel_fault};
 use super::local::LocalArena;
 use super::shared::SharedMemory;
 use super::thread_ctx::{BlockInfo, ThreadCtx};
+use super::warp::{Lane, Suspend, resolve};
 use crate::error::{Error, Result};
 
 /// Options of the simulated executor. The defaults are what a launch should use; the switches
@@ -242,6 +247,7 @@ struct Resources {
     stacks: StackPool,
     coros: Vec<Option<ThreadCoroutine>>,
     locals: Vec<LocalArena>,
+    lanes: Vec<Lane>,
 }
 
 thread_local! {
@@ -257,6 +263,7 @@ fn with_resources<R>(f: impl FnOnce(&mut Resources) -> R) -> R {
             stacks: StackPool::new(),
             coros: Vec::new(),
             locals: Vec::new(),
+            lanes: Vec::new(),
         })
     });
     let r = f(&mut res);
@@ -298,6 +305,7 @@ where
             stacks,
             coros,
             locals,
+            lanes,
         } = res;
         let n = self.config.threads_per_block() as u32;
         if locals.len() < n as usize {
@@ -316,12 +324,18 @@ where
         // it is dropped — every coroutine finished or unwound — before anything they borrow.
         let mut set = CoroSet::new(stacks, coros);
         let mut round = Round::new();
+        lanes.clear();
+        lanes.resize(n as usize, Lane::Ready(0));
         if self.fast_path {
             // SAFETY: `info` and `locals` outlive `set` (declared before it).
             unsafe { self.spawn(&mut set, &info, locals, 0) }?;
             match set.resume(0, 0) {
                 Step::Faulted(m) => return Err((0, m)),
-                Step::Arrived(a) => round.arrive(0, a),
+                Step::Arrived(a) => {
+                    round.arrive(0, a);
+                    lanes[0] = Lane::AtBarrier(a.site);
+                }
+                Step::Warp(c) => lanes[0] = Lane::Warp(c),
                 Step::Exited => {
                     round.exit(0);
                     return self.run_plain(&info, &locals[0], round);
@@ -333,7 +347,7 @@ where
             // SAFETY: as above.
             unsafe { self.spawn(&mut set, &info, locals, t) }?;
         }
-        self.run_rounds(&mut set, round, first)
+        self.run_rounds(&mut set, round, lanes)
     }
 
     /// Creates thread `t`'s coroutine in `set`.
@@ -350,7 +364,7 @@ where
         let body = self.body;
         let local = &locals[t as usize];
         let thread_idx = coord(t, info.block_dim);
-        let thread = move |y: &corosensei::Yielder<i32, _>, _first_input: i32| {
+        let thread = move |y: &corosensei::Yielder<u64, Suspend>, _first_input: u64| {
             local.reset();
             let ctx = ThreadCtx {
                 block: info,
@@ -366,31 +380,62 @@ where
         unsafe { set.spawn(t as usize, thread) }.map_err(|m| (t, m))
     }
 
-    /// The coroutine path: rounds until every thread has exited, starting with `round` already
-    /// holding the arrivals of threads `0..first`.
+    /// The coroutine path: rounds until every thread has exited. `lanes` holds where each
+    /// thread stands (thread 0 may already wait, with its barrier arrival in `round`).
+    ///
+    /// Each round runs the block warp by warp: the runnable lanes of a warp run in linear order
+    /// until each exits or waits; while some wait at warp operations, those are
+    /// [`resolve`]d and the completed lanes run again. Then the block barrier is decided.
     fn run_rounds(
         &self,
         set: &mut CoroSet<'_>,
         mut round: Round,
-        mut first: u32,
+        lanes: &mut [Lane],
     ) -> std::result::Result<(), ThreadFault> {
         let n = self.config.threads_per_block() as u32;
-        let mut input = 0;
         loop {
-            for t in first..n {
-                match set.resume(t as usize, input) {
-                    Step::Arrived(a) => round.arrive(t, a),
-                    Step::Exited => round.exit(t),
-                    Step::Faulted(m) => return Err((t, m)),
+            for base in (0..n).step_by(WARP_SIZE as usize) {
+                let warp = &mut lanes[base as usize..(base + WARP_SIZE).min(n) as usize];
+                loop {
+                    let mut waiting = false;
+                    for (i, lane) in warp.iter_mut().enumerate() {
+                        let Lane::Ready(input) = *lane else {
+                            waiting |= matches!(lane, Lane::Warp(_));
+                            continue;
+                        };
+                        let t = base + i as u32;
+                        *lane = match set.resume(t as usize, input) {
+                            Step::Arrived(a) => {
+                                round.arrive(t, a);
+                                Lane::AtBarrier(a.site)
+                            }
+                            Step::Warp(c) => {
+                                waiting = true;
+                                Lane::Warp(c)
+                            }
+                            Step::Exited => {
+                                round.exit(t);
+                                Lane::Exited
+                            }
+                            Step::Faulted(m) => return Err((t, m)),
+                        };
+                    }
+                    if !waiting {
+                        break;
+                    }
+                    resolve(warp, base, self.config.block)?;
                 }
             }
             match round.outcome(self.config.block, n) {
                 Outcome::Finished => return Ok(()),
-                Outcome::Release(v) => input = v,
+                Outcome::Release(v) => {
+                    for lane in lanes.iter_mut() {
+                        *lane = Lane::Ready(u64::from(v as u32));
+                    }
+                }
                 Outcome::Divergent { thread, message } => return Err((thread, message)),
             }
             round = Round::new();
-            first = 0;
         }
     }
 

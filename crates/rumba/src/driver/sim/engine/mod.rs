@@ -27,7 +27,9 @@
 //! | [`exec`] | [`run_grid`]: block scheduling, fast path, fault choice |
 //! | `coro` | coroutines on pooled stacks |
 //! | `barrier` | barrier arrivals, values and divergence |
+//! | `warp` | warp operations: `syncwarp`, votes, shuffles, `activemask` |
 //! | `thread_ctx` | [`ThreadCtx`], the in-kernel API |
+//! | `thread_warp` | its warp-level methods; [`WarpValue`] |
 //! | `shared`, `local` | shared and local memory arenas |
 //! | `stack` | stack checks: running out of stack is a fault, not a crash |
 //! | `overflow` | an unchecked overflow names kernel, block and thread before the process aborts |
@@ -83,7 +85,9 @@ mod shape;
 mod shared;
 mod stack;
 mod thread_ctx;
+mod thread_warp;
 mod view;
+mod warp;
 pub mod wil;
 
 pub use atomics::{AtomicInteger, AtomicValue};
@@ -97,6 +101,7 @@ pub use local::LOCAL_MEMORY_PER_THREAD;
 pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 pub use stack::{STACK_MARGIN, check_stack};
 pub use thread_ctx::{Predicate, ThreadCtx};
+pub use thread_warp::{FULL_MASK, WarpValue};
 pub use view::{
     AtomicSpace, Const, Global, GlobalView, Local, LocalArray, MemorySpace, Shared, SharedArray,
     View,

@@ -18,6 +18,7 @@ use super::local::LocalArena;
 use super::shape::IntoShape;
 use super::shared::{SharedMemory, SiteKey};
 use super::view::{LocalArray, SharedArray};
+use super::warp::Suspend;
 
 /// What every thread of a block shares.
 pub(crate) struct BlockInfo<'a> {
@@ -80,7 +81,7 @@ pub struct ThreadCtx<'a> {
     pub(crate) block: &'a BlockInfo<'a>,
     pub(crate) thread_idx: Dim3,
     pub(crate) linear: u32,
-    pub(crate) yielder: Option<&'a Yielder<i32, Arrival>>,
+    pub(crate) yielder: Option<&'a Yielder<u64, Suspend>>,
     pub(crate) local: &'a LocalArena,
 }
 
@@ -250,7 +251,7 @@ impl ThreadCtx<'_> {
             pred,
         };
         match self.yielder {
-            Some(y) => y.suspend(arrival),
+            Some(y) => y.suspend(Suspend::Block(arrival)) as u32 as i32,
             // The fast path runs this thread without a coroutine; it cannot wait. Unwind to the
             // block runner, which records the arrival (see `exec`).
             None => std::panic::resume_unwind(Box::new(PlainBarrier(arrival))),
