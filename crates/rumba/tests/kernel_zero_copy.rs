@@ -43,7 +43,6 @@ fn coords(t: &Thread, a: &mut Arr<f64>) {
 
 /// Starts the runtime and runs the calling test alone: a fault is reported at the next
 /// synchronization of its stream, which another test's launch could otherwise be the one to see.
-#[must_use]
 fn start() -> std::sync::MutexGuard<'static, ()> {
     common::start(|_| {});
     common::serial()
