@@ -237,7 +237,7 @@ fn conversions_round_once_to_nearest_even() {
 fn scalar_parameters_and_constants() {
     start();
     let inp = Array1::from_iter((0..8).map(|i| h(i as f32 * 0.5)));
-    let mut out = Array1::from_elem(11, f16::ZERO);
+    let mut out = Array1::from_elem(12, f16::ZERO);
     fp16::f16_scalar()
         .configure(1, 8)
         .launch((h(1.5), In(&inp), &mut out))
@@ -251,6 +251,7 @@ fn scalar_parameters_and_constants() {
     assert_eq!(out[8], f16::MAX);
     assert_eq!(out[9], f16::EPSILON);
     assert_eq!(out[10], h(0.1));
+    assert_eq!(out[11], h(0.25));
 }
 
 #[test]

@@ -64,8 +64,11 @@ pub fn f16_convert(
     }
 }
 
+/// An `f16` const item named by path (its `#define` is the exact value).
+pub const QUARTER: f16 = f16::from_f32_const(0.25);
+
 /// An `f16` scalar parameter and `f16` constants: `out[i] = inp[i] * s + ONE`, then `MAX`,
-/// `EPSILON` and `from_f32(0.1)` in the last three elements.
+/// `EPSILON`, `from_f32(0.1)` and `QUARTER` in the last four elements.
 #[kernel]
 pub fn f16_scalar(t: &Thread, s: f16, inp: &Arr<f16>, out: &mut Arr<f16>) {
     let i = t.grid1();
@@ -77,6 +80,7 @@ pub fn f16_scalar(t: &Thread, s: f16, inp: &Arr<f16>, out: &mut Arr<f16>) {
         out[n] = f16::MAX;
         out[n + 1] = f16::EPSILON;
         out[n + 2] = f16::from_f32(0.1);
+        out[n + 3] = QUARTER;
     }
 }
 
