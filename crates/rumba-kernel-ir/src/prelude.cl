@@ -179,3 +179,23 @@ static inline ulong rb_shfl_bits(__local ulong* w, uint mask, ulong v, uint mode
     if (j >= rb_warp_lanes()) j = lane;
     return w[(lid & ~31u) + j];
 }
+// `f16` (`half::f16`) without cl_khr_fp16: values are `float`s holding an f16 value, arrays
+// hold the `ushort` bits, read with vload_half and written with vstore_half (round to nearest
+// even). Each f16 operation is computed in float and rounded by `rb_hr`, as `half` and CUDA's
+// __hadd / __hsub / __hmul compute it (float has enough bits that this rounding is exact).
+static inline float rb_h2f(ushort h) { return vload_half(0, (const __private half*)&h); }
+static inline ushort rb_f2h(float x) {
+    ushort h;
+    vstore_half(x, 0, (__private half*)&h);
+    return h;
+}
+static inline float rb_hr(float x) { return rb_h2f(rb_f2h(x)); }
+static inline float rb_hmax(float a, float b) { return (isnan(a) || b > a) ? b : a; }
+static inline float rb_hmin(float a, float b) { return (isnan(a) || b < a) ? b : a; }
+#ifdef cl_khr_fp64
+static inline float rb_d2hf(double x) {
+    ushort h;
+    vstore_half(x, 0, (__private half*)&h);
+    return rb_h2f(h);
+}
+#endif

@@ -43,11 +43,17 @@ pub enum Scalar {
     F64,
     /// `bool`
     Bool,
+    /// `half::f16` (IEEE binary16). Each operation is computed in `f32` and rounded to `f16`
+    /// (round to nearest even) on every target: CUDA C holds it as `rb_f16` (its bits, converted
+    /// with PTX `cvt`, as cuda_fp16.h does), OpenCL C (without
+    /// `cl_khr_fp16`) as a `float` holding an `f16` value, and arrays of it as `ushort` bits read
+    /// with `vload_half` and written with `vstore_half`.
+    F16,
 }
 
 impl Scalar {
     /// Every scalar type.
-    pub const ALL: [Scalar; 13] = [
+    pub const ALL: [Scalar; 14] = [
         Scalar::I8,
         Scalar::U8,
         Scalar::I16,
@@ -61,6 +67,7 @@ impl Scalar {
         Scalar::F32,
         Scalar::F64,
         Scalar::Bool,
+        Scalar::F16,
     ];
 
     /// The Rust spelling.
@@ -79,6 +86,7 @@ impl Scalar {
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
             Scalar::Bool => "bool",
+            Scalar::F16 => "f16",
         }
     }
 
@@ -109,6 +117,8 @@ impl Scalar {
             (_, Scalar::F32) => "float",
             (_, Scalar::F64) => "double",
             (_, Scalar::Bool) => "bool",
+            (Target::Cuda, Scalar::F16) => "rb_f16",
+            (Target::OpenCl, Scalar::F16) => "float",
         }
     }
 
@@ -125,7 +135,7 @@ impl Scalar {
     pub fn size(self) -> usize {
         match self {
             Scalar::I8 | Scalar::U8 | Scalar::Bool => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
             _ => 8,
         }
@@ -138,7 +148,7 @@ impl Scalar {
 
     /// An integer type.
     pub fn is_int(self) -> bool {
-        !matches!(self, Scalar::F32 | Scalar::F64 | Scalar::Bool)
+        !matches!(self, Scalar::F32 | Scalar::F64 | Scalar::Bool | Scalar::F16)
     }
 
     /// A signed integer type.
@@ -149,9 +159,16 @@ impl Scalar {
         )
     }
 
-    /// A float type.
+    /// A primitive float type (`f32`, `f64`: float literals, `as`, the math methods); `f16` is
+    /// not one (see [`is_f16`](Self::is_f16)).
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    /// `half::f16`: arithmetic, comparisons, `min` / `max` / `is_nan`, and conversions with
+    /// `f16::from_f32` / `from_f64` and `.to_f32()` / `.to_f64()`, but no literals and no `as`.
+    pub fn is_f16(self) -> bool {
+        self == Scalar::F16
     }
 
     /// The unsigned integer type of the same width (itself when unsigned).
@@ -186,7 +203,7 @@ impl Scalar {
             Scalar::I64 | Scalar::Isize => (i64::MIN as i128, i64::MAX as i128),
             Scalar::U64 | Scalar::Usize => (0, u64::MAX as i128),
             Scalar::Bool => (0, 1),
-            Scalar::F32 | Scalar::F64 => (0, 0),
+            Scalar::F32 | Scalar::F64 | Scalar::F16 => (0, 0),
         }
     }
 }
@@ -243,6 +260,9 @@ pub fn c_int_lit(v: i128, ty: Scalar, target: Target) -> String {
 /// assert_eq!(c_float_lit(f64::INFINITY, Scalar::F32, Target::OpenCl), "INFINITY");
 /// ```
 pub fn c_float_lit(v: f64, ty: Scalar, target: Target) -> String {
+    if ty == Scalar::F16 {
+        return c_f16_lit(half::f16::from_f64(v), target);
+    }
     let f32_ = ty == Scalar::F32;
     if v.is_nan() {
         return match (target, f32_) {
@@ -279,6 +299,45 @@ pub fn c_float_lit(v: f64, ty: Scalar, target: Target) -> String {
     }
 }
 
+/// `x` rounded once to the nearest `f16` (ties to even), as CUDA's `__double2half` and
+/// OpenCL's `vstore_half` of a `double` round it. (`half::f16::from_f64` may round twice, through
+/// `f32`, where the CPU has F16C: `1 + 2^-11 + 2^-40` then ties down to 1 instead of up.)
+///
+/// ```
+/// use rumba_kernel_ir::target::f16_from_f64;
+/// assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11) + 2f64.powi(-40)).to_bits(), 0x3c01);
+/// assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11)).to_bits(), 0x3c00); // a tie: to even
+/// assert!(f16_from_f64(f64::NAN).is_nan());
+/// ```
+pub fn f16_from_f64(x: f64) -> half::f16 {
+    let f = x as f32;
+    if f.is_nan() || f64::from(f) == x {
+        return half::f16::from_f32(f);
+    }
+    // Round to odd on the way to `f32` (the neighbour toward zero, lowest bit set): `f32` keeps
+    // 13 bits more than `f16`, so the final rounding to nearest even sees no false tie.
+    let mut bits = f.to_bits();
+    if f64::from(f).abs() > x.abs() {
+        bits -= 1;
+    }
+    half::f16::from_f32(f32::from_bits(bits | 1))
+}
+
+/// An exact C literal of an `f16` value: CUDA `rb_f16` bits, OpenCL the `float` that holds it.
+///
+/// ```
+/// use rumba_kernel_ir::target::{c_f16_lit, Target};
+/// let h = half::f16::from_f32(1.5);
+/// assert_eq!(c_f16_lit(h, Target::Cuda), "rb_hbits(0x3e00u)");
+/// assert_eq!(c_f16_lit(h, Target::OpenCl), "1.5f");
+/// ```
+pub fn c_f16_lit(v: half::f16, target: Target) -> String {
+    match target {
+        Target::Cuda => format!("rb_hbits(0x{:04x}u)", v.to_bits()),
+        Target::OpenCl => c_float_lit(f64::from(v.to_f32()), Scalar::F32, target),
+    }
+}
+
 /// A Rust value the runtime can print as an exact C literal of its own type (used for the
 /// `#define`s of consts a kernel names by path).
 pub trait CLiteral: Copy {
@@ -306,6 +365,11 @@ impl CLiteral for bool {
 impl CLiteral for f32 {
     fn c_literal(self, target: Target) -> String {
         c_float_lit(self as f64, Scalar::F32, target)
+    }
+}
+impl CLiteral for half::f16 {
+    fn c_literal(self, target: Target) -> String {
+        c_f16_lit(self, target)
     }
 }
 impl CLiteral for f64 {

@@ -144,7 +144,9 @@ macro_rules! with {
                 let $x = v.bits as usize;
                 $body
             }
-            Scalar::F32 | Scalar::F64 | Scalar::Bool => unreachable!("integer expected"),
+            Scalar::F32 | Scalar::F64 | Scalar::Bool | Scalar::F16 => {
+                unreachable!("integer expected")
+            }
         }
     }};
 }
@@ -165,7 +167,7 @@ fn cast(v: V, to: Scalar) -> V {
                 Scalar::Usize => ($x as usize).to_v(),
                 Scalar::F32 => ($x as f32).to_v(),
                 Scalar::F64 => ($x as f64).to_v(),
-                Scalar::Bool => unreachable!(),
+                Scalar::Bool | Scalar::F16 => unreachable!(),
             }
         };
     }

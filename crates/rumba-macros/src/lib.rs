@@ -363,6 +363,16 @@ fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2> {
     for fld in &fields.named {
         let fname = fld.ident.as_ref().expect("named").to_string();
         match field_type(&fld.ty) {
+            Some((Scalar::F16, _)) => {
+                let e = syn::Error::new(
+                    fld.ty.span(),
+                    "`f16` record fields are not supported (OpenCL C has no `half` struct members without `cl_khr_fp16`): store the bits as `u16` (`f16::to_bits`) or use `f32`",
+                );
+                match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                }
+            }
             Some((s, len)) => {
                 let ty = format_ident!("{}", format!("{s:?}"));
                 descs.push(quote!(#k::kernel::__macro::RecordField { name: #fname, ty: #k::kernel::__macro::Scalar::#ty, len: #len }));

@@ -46,12 +46,16 @@ pub enum Need {
     Int,
     /// A float.
     Float,
+    /// A float or `f16` (`is_nan`).
+    FloatOrF16,
     /// A signed integer or a float (unary `-`).
     Signed,
     /// An integer or `bool` (bitwise operators, `!`).
     IntOrBool,
     /// A scalar (operands of `as`, comparisons).
     Scalar,
+    /// A scalar `as` converts (not `f16`, which converts with `.to_f32()` / `f16::from_f32`).
+    Castable,
     /// An element type with atomic add/sub/min/max/nanmin/nanmax/exch/cas (i32 u32 i64 u64 f32
     /// f64).
     AtomicValue,
@@ -69,13 +73,15 @@ impl Need {
         };
         match self {
             Need::Number | Need::Arith => s != Scalar::Bool,
-            Need::Neg => s.is_signed_int() || s.is_float(),
+            Need::Neg => s.is_signed_int() || s.is_float() || s.is_f16(),
             Need::Equatable => true,
             Need::Int => s.is_int(),
             Need::Float => s.is_float(),
+            Need::FloatOrF16 => s.is_float() || s.is_f16(),
             Need::Signed => s.is_signed_int() || s.is_float(),
             Need::IntOrBool => s.is_int() || s == Scalar::Bool,
             Need::Scalar => true,
+            Need::Castable => !s.is_f16(),
             Need::AtomicValue => matches!(
                 s,
                 Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32 | Scalar::F64
@@ -178,6 +184,9 @@ impl Types {
         }
         let mismatch = |a: &Ty, b: &Ty| {
             let hint = match (a, b) {
+                (Ty::Scalar(x), Ty::Scalar(y)) if x.is_f16() || y.is_f16() => {
+                    "; Rust never converts numbers implicitly: convert with `f16::from_f32(x)` / `f16::from_f64(x)` or `h.to_f32()` / `h.to_f64()`".to_string()
+                }
                 (Ty::Scalar(x), Ty::Scalar(y)) if *x != Scalar::Bool && *y != Scalar::Bool => {
                     format!(
                         "; Rust never converts numbers implicitly: convert one side with `as {}`",
@@ -249,6 +258,8 @@ impl Types {
                             "mismatched types in {what}: {lit} and `{}`{}",
                             show(t),
                             match t {
+                                Ty::Scalar(s) if s.is_f16() =>
+                                    "; `f16` has no literals: write `f16::from_f32(1.0)` (or `f16::ONE`, `f16::ZERO`)",
                                 Ty::Scalar(s) if s.is_float() =>
                                     "; write a float literal such as `1.0`",
                                 Ty::Scalar(s) if s.is_int() =>
@@ -311,6 +322,8 @@ impl Types {
             if t != Ty::Unit && !need.holds(&t) {
                 let hint = if t.complex_part().is_some() {
                     ": complex numbers have `+ - * /`, unary `-`, `==` and `!=`; work on their parts `.re` and `.im` for the rest"
+                } else if t == Ty::Scalar(Scalar::F16) {
+                    ": `f16` values have `+ - * / %`, comparisons, unary `-`, `min`, `max` and `is_nan`, and convert with `f16::from_f32(x)` / `h.to_f32()` (compute the rest in `f32`)"
                 } else {
                     ""
                 };

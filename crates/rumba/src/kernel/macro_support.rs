@@ -31,7 +31,7 @@ pub fn exclusive_all(args: &[HostArg<'_>], positions: &[usize], config: &LaunchC
                 if a.exclusive() && a.strides().len() == 1 && a.strides()[0] == a.itemsize() as isize)
         })
 }
-pub use rumba_kernel_ir::target::{CLiteral, RecordField, Scalar, Target};
+pub use rumba_kernel_ir::target::{CLiteral, RecordField, Scalar, Target, f16_from_f64};
 
 /// The identity, at a type the macro inferred: `ty::<usize>(TPB)` makes rustc check that the
 /// macro and rustc agree on `TPB`'s type.

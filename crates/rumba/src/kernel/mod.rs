@@ -68,6 +68,10 @@ pub use crate::driver::engine::{
     Predicate, SHARED_MEMORY_PER_BLOCK, STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View,
     WARP_SIZE, WarpValue, access, atomics, check_stack, exec, run_grid, run_grid_with, wil,
 };
+/// The half-precision element type of kernels (`half::f16`, IEEE binary16). Kernels compute
+/// each `f16` operation in `f32` and round the result to nearest even (what `half` does, and
+/// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude](prelude) for the rules.
+pub use half::f16;
 pub use launch::{
     Arr, AutoTransfers, Cai, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,
     In, InOut, Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar,

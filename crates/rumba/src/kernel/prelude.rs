@@ -32,7 +32,16 @@
 //! element (argument, shared or local) is one byte: read as `byte != 0`, stored as 0 or 1 (the
 //! simulator's views hold [`DeviceBool`](crate::kernel::DeviceBool), CUDA C and OpenCL C an
 //! `unsigned char` / `uchar`), so host arrays of `bool` only ever hold valid values;
-//! `&ConstArr<bool>` is not supported. `half::f16` elements are not supported yet. The body uses `let` (with flat tuple
+//! `&ConstArr<bool>` is not supported. `f16` (`half::f16`, re-exported here) is an element of
+//! arrays (argument, shared, local), a scalar parameter and a local: it takes `+ - * / %`,
+//! comparisons, unary `-`, `min`, `max`, `is_nan`, the constants `f16::ZERO`, `ONE`, `MAX`, …,
+//! and converts with `f16::from_f32` / `f16::from_f64` and `.to_f32()` / `.to_f64()` (it has no
+//! literals, no `as` and no other math: compute in `f32`). Each operation is computed in `f32`
+//! and rounded to the nearest `f16`, ties to even, on every target (so `+ - * /` are correctly
+//! rounded and agree bit for bit): the simulator through `half`, CUDA C with the PTX conversions
+//! cuda_fp16.h uses, OpenCL C (which has no `half` arithmetic without `cl_khr_fp16`) on `float`s
+//! rounded by `vstore_half` / `vload_half` after every operation. `f16` has no atomics and is not
+//! a record field type. The body uses `let` (with flat tuple
 //! patterns and annotations), arithmetic / bitwise / comparison / logical operators, `as`,
 //! `if` (also as a value), `for` over `a..b`, `a..=b`, `(a..b).step_by(k)`, `while`, `loop`,
 //! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / `a[(i, j, k)]` with
@@ -93,7 +102,7 @@
 //! fast path, see [`Kernel::new_with_options`]).
 
 pub use super::launch::{Arr, ConstArr};
-pub use super::{Complex, Dim3, FULL_MASK, Kernel, ThreadCtx};
+pub use super::{Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16};
 pub use rumba_macros::{device, kernel, record};
 
 /// The thread context a kernel receives (an alias of [`ThreadCtx`]).

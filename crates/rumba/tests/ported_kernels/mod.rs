@@ -1,5 +1,5 @@
 //! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`,
-//! `kernel_atomics`, `kernel_types`, and the few that `devices.rs` and `host_grained.rs` launch), written once
+//! `kernel_atomics`, `kernel_types`, `kernel_f16`, and the few that `devices.rs` and `host_grained.rs` launch), written once
 //! with `#[rumba::kernel]` so the same tests run on the simulator, on OpenCL (PoCL in CI) and on
 //! CUDA. Shared with `nvrtc.rs`, which compiles every generated CUDA source here.
 #![allow(dead_code)]
@@ -7,6 +7,7 @@
 pub mod atomics;
 pub mod behaviour;
 pub mod constant;
+pub mod fp16;
 pub mod launch;
 pub mod types;
 pub mod warp;
@@ -44,6 +45,12 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         types::shared_bool,
         types::not_bool,
         types::bool_copy_count,
+        fp16::f16_arith,
+        fp16::f16_compare,
+        fp16::f16_convert,
+        fp16::f16_scalar,
+        fp16::f16_shared,
+        fp16::f16_local,
         launch::shared_sizes,
         launch::fill_then_read,
         launch::shared2d,

@@ -112,9 +112,13 @@ impl Printer<'_> {
 
     /// The C element type of array `a`: a `bool` element is a byte (`unsigned char` / `uchar`;
     /// OpenCL C allows no `bool` in buffers), read as `!= 0` and stored as 0 or 1.
+    /// An `f16` element on OpenCL is its `ushort` bits (OpenCL C without `cl_khr_fp16` has no
+    /// `half` values, only `vload_half` / `vstore_half`).
     pub(super) fn elem_c(&self, a: &Array) -> String {
         if a.elem.scalar() == Some(Scalar::Bool) {
             Scalar::U8.c_name(self.target).to_string()
+        } else if a.elem.scalar() == Some(Scalar::F16) && !self.cuda() {
+            Scalar::U16.c_name(self.target).to_string()
         } else {
             self.ty(&a.elem)
         }
@@ -122,10 +126,18 @@ impl Printer<'_> {
 
     /// A load from array `a` as the kernel's value (a byte read as `bool`).
     pub(super) fn loaded(&self, a: ArrayId, load: String) -> String {
-        if self.f.arrays[a].elem.scalar() == Some(Scalar::Bool) {
-            format!("({load} != 0)")
-        } else {
-            load
+        match self.f.arrays[a].elem.scalar() {
+            Some(Scalar::Bool) => format!("({load} != 0)"),
+            Some(Scalar::F16) if !self.cuda() => format!("rb_h2f({load})"),
+            _ => load,
+        }
+    }
+
+    /// A value to store into array `a` (an OpenCL `f16` as its bits, `vstore_half`'s rounding).
+    pub(super) fn stored(&self, a: ArrayId, v: String) -> String {
+        match self.f.arrays[a].elem.scalar() {
+            Some(Scalar::F16) if !self.cuda() => format!("rb_f2h({v})"),
+            _ => v,
         }
     }
 
@@ -163,6 +175,8 @@ impl Printer<'_> {
             let elem = arr.elem.scalar().map(|s| match s {
                 Scalar::Isize => Scalar::I64,
                 Scalar::Usize => Scalar::U64,
+                // `f16` elements are `ushort` bits: the `u16` helpers serve them.
+                Scalar::F16 => Scalar::U16,
                 s => s,
             });
             self.needs.insert(Need::Access {
@@ -192,7 +206,12 @@ impl Printer<'_> {
                 Param::Thread(_) => {}
                 Param::Value(l) => {
                     let loc = &f.locals[*l];
-                    params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
+                    if self.opencl_f16_param(loc) {
+                        // Passed as its 2 bytes; `body` converts it.
+                        params.push(format!("ushort {}_bits", loc.c_name));
+                    } else {
+                        params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
+                    }
                 }
                 Param::Array(a) => {
                     let arr = &f.arrays[*a];
@@ -238,8 +257,22 @@ impl Printer<'_> {
         }
     }
 
+    /// An `f16` kernel parameter on OpenCL: C has no `half` parameters without `cl_khr_fp16`.
+    fn opencl_f16_param(&self, loc: &Local) -> bool {
+        !self.cuda() && !self.f.is_device && loc.ty == Ty::Scalar(Scalar::F16)
+    }
+
     fn body(&mut self) -> String {
         let f = self.f;
+        for p in &f.params {
+            if let Param::Value(l) = p {
+                let loc = &f.locals[*l];
+                if self.opencl_f16_param(loc) {
+                    let n = &loc.c_name;
+                    self.line(&format!("float {n} = rb_h2f({n}_bits);"));
+                }
+            }
+        }
         if !f.is_device {
             // OpenCL: build the views of the array parameters.
             if !self.cuda() {
@@ -529,6 +562,7 @@ impl Printer<'_> {
                     None => {
                         let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
                         let v = self.expr(value);
+                        let v = self.stored(*array, v);
                         self.line(&format!(
                             "{store}({arr_name}, {}, {v}, {at});",
                             i.join(", ")
@@ -554,6 +588,7 @@ impl Printer<'_> {
                         let i = names.join(", ");
                         let cur = self.loaded(*array, format!("{load}({arr_name}, {i}, {at})"));
                         let e = self.binary(op, &elem, &cur, &vn, site);
+                        let e = self.stored(*array, e);
                         self.line(&format!("{store}({arr_name}, {i}, {e}, {at});"));
                         self.indent -= 1;
                         self.line("}");

@@ -93,10 +93,7 @@ pub fn body(f: &Func, opts: &Options) -> TokenStream {
 /// The Rust type of a value type.
 pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
     match ty {
-        Ty::Scalar(s) => {
-            let id = Ident::new(s.rust_name(), Span::call_site());
-            quote!(#id)
-        }
+        Ty::Scalar(s) => scalar_tokens(*s, krate, Span::call_site()),
         Ty::Record(path) => path.parse().unwrap_or_else(|_| quote!(())),
         Ty::Complex(p) => {
             let p = ty_tokens(p, krate);
@@ -108,6 +105,18 @@ pub fn ty_tokens(ty: &Ty, krate: &syn::Path) -> TokenStream {
             let parts = v.iter().map(|t| ty_tokens(t, krate));
             quote!((#(#parts),*))
         }
+    }
+}
+
+/// The Rust type of a scalar: its primitive name, or `rumba::kernel::f16` (`half::f16`, which
+/// the user's scope may not name).
+pub fn scalar_tokens(s: Scalar, krate: &syn::Path, span: Span) -> TokenStream {
+    if s.is_f16() {
+        let id = Ident::new("f16", span);
+        quote_spanned!(span=> #krate::kernel::#id)
+    } else {
+        let id = Ident::new(s.rust_name(), span);
+        quote!(#id)
     }
 }
 
@@ -432,6 +441,12 @@ impl R<'_> {
     }
 
     fn float_lit(&self, v: f64, s: Scalar, span: Span) -> TokenStream {
+        if s.is_f16() {
+            // Exact: the value's bits (`f16` has no literals).
+            let k = self.k;
+            let bits = half::f16::from_f64(v).to_bits();
+            return quote_spanned!(span=> #k::kernel::f16::from_bits(#bits));
+        }
         let ty = Ident::new(s.rust_name(), span);
         if v.is_nan() {
             return quote_spanned!(span=> #ty::NAN);
@@ -531,6 +546,25 @@ impl R<'_> {
             }
             ExprKind::Cast(a, s) => {
                 let x = self.expr(a);
+                let from = a.ty.scalar().unwrap_or(Scalar::F32);
+                if from.is_f16() || s.is_f16() {
+                    // `half::f16` converts with methods (written so by the user, too).
+                    let name = match (from, s) {
+                        (_, Scalar::F32) => "to_f32",
+                        (_, Scalar::F64) => "to_f64",
+                        (Scalar::F64, _) => "from_f64",
+                        _ => "from_f32",
+                    };
+                    let m = Ident::new(name, span);
+                    return if from == Scalar::F64 {
+                        // Rounded once (`half`'s own may round through `f32`).
+                        quote_spanned!(span=> #k::kernel::__macro::f16_from_f64(#x))
+                    } else if s.is_f16() {
+                        quote_spanned!(span=> #k::kernel::f16::#m(#x))
+                    } else {
+                        quote_spanned!(span=> (#x).#m())
+                    };
+                }
                 let ty = Ident::new(s.rust_name(), span);
                 quote_spanned!(span=> ((#x) as #ty))
             }
@@ -640,7 +674,7 @@ impl R<'_> {
             }
             ExprKind::Math(f, args) => {
                 let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
-                let ty = Ident::new(s.rust_name(), span);
+                let ty = scalar_tokens(s, k, span);
                 let name = match f {
                     MathFn::Abs if s.is_int() => "wrapping_abs",
                     f => f.name(),

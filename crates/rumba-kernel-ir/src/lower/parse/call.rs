@@ -28,6 +28,23 @@ impl Cx {
         if let Some(a) = self.lookup_array(&m.receiver) {
             return self.array_method(m, a, &method, span);
         }
+        if method == "to_f32" || method == "to_f64" {
+            // `h.to_f32()` / `h.to_f64()`: exact conversions of an `f16`.
+            self.no_args(m);
+            let recv = self.expr(&m.receiver);
+            let to = if method == "to_f32" {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            };
+            self.unify(
+                &recv.ty,
+                &Ty::Scalar(Scalar::F16),
+                m.receiver.span(),
+                &format!("the receiver of `{method}` (an `f16`)"),
+            );
+            return mk(ExprKind::Cast(Box::new(recv), to), Ty::Scalar(to), span);
+        }
         if let Some(f) = MathFn::from_name(&method) {
             let recv = self.expr(&m.receiver);
             let args: Vec<&syn::Expr> = m.args.iter().collect();
@@ -374,7 +391,9 @@ impl Cx {
             all.push(x);
         }
         let what = format!("`{}`", f.name());
-        if f.float_only() {
+        if f == MathFn::IsNan {
+            self.need(&recv.ty, Need::FloatOrF16, span, what);
+        } else if f.float_only() {
             self.need(&recv.ty, Need::Float, span, what);
         } else if f.int_only() {
             self.need(&recv.ty, Need::Int, span, what);
@@ -420,6 +439,31 @@ impl Cx {
         mk(ExprKind::Complex(vec![re, im]), ty, span)
     }
 
+    /// `f16::from_f32(x)` / `f16::from_f64(x)`: rounded to nearest even (as `half` does).
+    fn f16_from(&mut self, c: &syn::ExprCall, fname: &str, span: Span) -> Expr {
+        if c.args.len() != 1 {
+            self.err(span, format!("`f16::{fname}` takes one argument"));
+            return self.placeholder(span);
+        }
+        let x = self.expr(&c.args[0]);
+        let from = if fname == "from_f32" {
+            Scalar::F32
+        } else {
+            Scalar::F64
+        };
+        self.unify(
+            &x.ty,
+            &Ty::Scalar(from),
+            c.args[0].span(),
+            &format!("the argument of `f16::{fname}`"),
+        );
+        mk(
+            ExprKind::Cast(Box::new(x), Scalar::F16),
+            Ty::Scalar(Scalar::F16),
+            span,
+        )
+    }
+
     pub(crate) fn call(&mut self, c: &syn::ExprCall) -> Expr {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
@@ -442,6 +486,9 @@ impl Cx {
             let ty_name = p.path.segments[0].ident.to_string();
             if let Some(s) = Scalar::from_rust_name(&ty_name) {
                 let fname = p.path.segments[1].ident.to_string();
+                if s.is_f16() && (fname == "from_f32" || fname == "from_f64") {
+                    return self.f16_from(c, &fname, span);
+                }
                 let Some(f) = MathFn::from_name(&fname) else {
                     self.err(
                         span,

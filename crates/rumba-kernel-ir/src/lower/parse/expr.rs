@@ -228,7 +228,13 @@ impl Cx {
                 if target == Scalar::Bool {
                     return bad(self, "Rust has no `as bool`: compare instead (`x != 0`)");
                 }
-                self.need(&x.ty, Need::Scalar, c.expr.span(), "`as`");
+                if target.is_f16() {
+                    return bad(
+                        self,
+                        "`half::f16` is not a primitive type and has no `as`: write `f16::from_f32(x)` or `f16::from_f64(x)`",
+                    );
+                }
+                self.need(&x.ty, Need::Castable, c.expr.span(), "`as`");
                 mk(
                     ExprKind::Cast(Box::new(x), target),
                     Ty::Scalar(target),
@@ -569,6 +575,25 @@ pub(crate) fn space_name(s: &Space) -> &'static str {
 }
 
 fn builtin_const(s: Scalar, c: &str) -> Option<ExprKind> {
+    if s.is_f16() {
+        use half::f16;
+        let v = match c {
+            "ZERO" => f16::ZERO,
+            "NEG_ZERO" => f16::NEG_ZERO,
+            "ONE" => f16::ONE,
+            "NEG_ONE" => f16::NEG_ONE,
+            "MAX" => f16::MAX,
+            "MIN" => f16::MIN,
+            "EPSILON" => f16::EPSILON,
+            "MIN_POSITIVE" => f16::MIN_POSITIVE,
+            "MIN_POSITIVE_SUBNORMAL" => f16::MIN_POSITIVE_SUBNORMAL,
+            "INFINITY" => f16::INFINITY,
+            "NEG_INFINITY" => f16::NEG_INFINITY,
+            "NAN" => f16::NAN,
+            _ => return None,
+        };
+        return Some(ExprKind::Float(f64::from(v)));
+    }
     if s.is_int() {
         let (lo, hi) = s.int_range();
         return match c {

@@ -365,8 +365,8 @@ impl Cx {
                     if id == "Dim3" {
                         return Some(Ty::Dim3);
                     }
-                    if matches!(id.to_string().as_str(), "f16" | "char" | "str" | "String") {
-                        self.err(ty.span(), format!("`{id}` is not a kernel element type in this version: use `f32`, `f64`, an integer type or `bool`"));
+                    if matches!(id.to_string().as_str(), "char" | "str" | "String") {
+                        self.err(ty.span(), format!("`{id}` is not a kernel element type: use `f32`, `f64`, `f16`, an integer type or `bool`"));
                         return None;
                     }
                 }

@@ -68,6 +68,9 @@ impl Printer<'_> {
             return format!("({a} {} {b})", op.symbol());
         };
         let t = s.c_name(self.target);
+        if s.is_f16() {
+            return self.f16_binary(op, a, b);
+        }
         if s.is_float() {
             return match op {
                 BinOp::Rem => {
@@ -117,9 +120,47 @@ impl Printer<'_> {
         }
     }
 
+    /// An `f16` operation: computed in `f32` and rounded to nearest even, as `half` computes
+    /// it. CUDA: `rb_f2h(rb_h2f(a) op rb_h2f(b))` (the bits `__hadd` / `__hsub` / `__hmul`
+    /// give; `/` correctly rounded, where `__hdiv` uses an approximate reciprocal); OpenCL:
+    /// `float` values rounded after each operation by `rb_hr` (`vstore_half`, `vload_half`).
+    fn f16_binary(&self, op: BinOp, a: &str, b: &str) -> String {
+        let sym = op.symbol();
+        let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+        if self.cuda() {
+            let (fa, fb) = (format!("rb_h2f({a})"), format!("rb_h2f({b})"));
+            if arith {
+                format!("rb_f2h({fa} {sym} {fb})")
+            } else if op == BinOp::Rem {
+                format!("rb_f2h(fmodf({fa}, {fb}))")
+            } else {
+                format!("({fa} {sym} {fb})")
+            }
+        } else if arith {
+            format!("rb_hr({a} {sym} {b})")
+        } else if op == BinOp::Rem {
+            format!("rb_hr(fmod({a}, {b}))")
+        } else {
+            format!("({a} {sym} {b})")
+        }
+    }
+
     pub(super) fn cast(&self, x: &str, from: Scalar, to: Scalar) -> String {
         if from == to {
             return x.to_string();
+        }
+        if from.is_f16() || to.is_f16() {
+            // Only `f16 <-> f32 / f64` exist (`from_f32`, `to_f64`, …).
+            return match (self.cuda(), from, to) {
+                (true, _, Scalar::F32) => format!("rb_h2f({x})"),
+                (true, _, Scalar::F64) => format!("((double)rb_h2f({x}))"),
+                (true, Scalar::F64, _) => format!("rb_d2h({x})"),
+                (true, _, _) => format!("rb_f2h({x})"),
+                (false, _, Scalar::F32) => x.to_string(),
+                (false, _, Scalar::F64) => format!("((double){x})"),
+                (false, Scalar::F64, _) => format!("rb_d2hf({x})"),
+                (false, _, _) => format!("rb_hr({x})"),
+            };
         }
         let t = to.c_name(self.target);
         if from.is_float() && to.is_int() {
@@ -143,6 +184,16 @@ impl Printer<'_> {
                 name.to_string()
             }
         };
+        if s.is_f16() {
+            // `half`'s own rules (`rb_hmax`: `isnan(a) || b > a ? b : a`), in the device
+            // header's / OpenCL prelude's f16 helpers.
+            return match f {
+                MathFn::Max => format!("rb_hmax({}, {})", a[0], a[1]),
+                MathFn::Min => format!("rb_hmin({}, {})", a[0], a[1]),
+                _ if cuda => format!("(isnan(rb_h2f({})) != 0)", a[0]),
+                _ => format!("(isnan({}) != 0)", a[0]),
+            };
+        }
         match f {
             MathFn::Min | MathFn::Max if s.is_float() => {
                 let n = fl(if f == MathFn::Min { "fmin" } else { "fmax" });
@@ -201,7 +252,11 @@ impl Printer<'_> {
     }
 
     pub(super) fn neg(&self, s: Scalar, x: &str) -> String {
-        if s.is_float() {
+        if s.is_f16() && self.cuda() {
+            // The sign bit, as `half` flips it.
+            return format!("rb_hneg({x})");
+        }
+        if s.is_float() || s.is_f16() {
             return format!("(-{x})");
         }
         let t = s.c_name(self.target);
