@@ -155,9 +155,10 @@ impl Device {
         self.id
     }
 
-    /// Static facts: name, memory, compute capability, multiprocessors, warp size (32 on the sim
-    /// and NVIDIA GPUs; on OpenCL the warp or wavefront width NVIDIA's and AMD's extensions
-    /// report, else 1, as on PoCL).
+    /// Static facts: name, memory, compute capability, multiprocessors, warp size (the width
+    /// of the warps kernels see, which their warp operations and `t.warp_size()` use: 32 on
+    /// every backend — on OpenCL the warps are emulated over consecutive work-items, whatever the
+    /// hardware's SIMD width, which `rumba detect` lists).
     ///
     /// # Errors
     /// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when the
@@ -165,11 +166,7 @@ impl Device {
     ///
     /// ```
     /// let info = rumba::current_device().unwrap().info().unwrap();
-    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(info.warp_size >= 1);
-    /// } else {
-    ///     assert_eq!(info.warp_size, 32);
-    /// }
+    /// assert_eq!(info.warp_size, 32);
     /// ```
     pub fn info(&self) -> Result<DeviceInfo> {
         runtime()?.driver.device_info(self.id)

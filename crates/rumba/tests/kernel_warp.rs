@@ -155,6 +155,17 @@ fn wavebarrier_is_a_full_syncwarp() {
 }
 
 #[test]
+fn rocs_barrier_with_fence_flags_is_the_block_barrier() {
+    start();
+    let mut out = Array1::from(vec![0i32; 256]);
+    k::roc_barrier_reverse()
+        .configure(1, 256)
+        .launch((&mut out,))
+        .unwrap();
+    assert_eq!(out.to_vec(), (0..256).rev().collect::<Vec<i32>>());
+}
+
+#[test]
 fn independent_scheduling_with_four_masks() {
     start();
     if !divergent_ok("independent_scheduling_with_four_masks") {

@@ -142,7 +142,8 @@ pub struct DeviceInfo {
     pub compute_capability: Option<(u32, u32)>,
     /// Number of multiprocessors (on the sim: worker threads that run blocks).
     pub multiprocessors: u32,
-    /// Threads per warp.
+    /// Threads per warp, as kernels see them (`ThreadCtx::warp_size`, the lanes of warp
+    /// operations): 32 on every backend; OpenCL emulates warps over consecutive work-items.
     pub warp_size: u32,
     /// Largest number of threads in one block.
     pub max_threads_per_block: u32,

@@ -60,6 +60,9 @@
 //! NaN as missing data (like NumPy's `nanmax`); equal values (`-0.0` against `0.0` too) keep the
 //! stored one. The table: [`atomics`](crate::kernel::atomics).
 //!
+//! ROC's work-group barrier `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)` (either
+//! flag, or both) is `syncthreads()`; any other argument is a compile error.
+//!
 //! The warp operations are `syncwarp(mask)`, `wavebarrier()` (ROC's name for a full-warp
 //! `syncwarp`), `all_sync any_sync ballot_sync (mask, pred)`, `shfl_sync shfl_up_sync
 //! shfl_down_sync shfl_xor_sync (mask, value, lane)` on `i32 u32 i64 u64 f32 f64`, and
@@ -102,7 +105,9 @@
 //! fast path, see [`Kernel::new_with_options`]).
 
 pub use super::launch::{Arr, ConstArr};
-pub use super::{Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16};
+pub use super::{
+    CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16,
+};
 pub use rumba_macros::{device, kernel, record};
 
 /// The thread context a kernel receives (an alias of [`ThreadCtx`]).

@@ -129,6 +129,20 @@ pub fn wavebarrier_rotate(t: &Thread, out: &mut Arr<i32>) {
     out[i] = s[i - l + (l + 1) % 32];
 }
 
+/// ROC's work-group barrier: `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)` (ROC's
+/// `test_barrier` reverses through shared memory across the whole block).
+#[rumba::kernel]
+pub fn roc_barrier_reverse(t: &Thread, out: &mut Arr<i32>) {
+    let s = t.shared_array::<i32>(256);
+    let i = t.thread_idx().x as usize;
+    let n = t.block_dim().x as usize;
+    s[i] = i as i32;
+    t.barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    out[i] = s[n - 1 - i];
+    t.barrier(CLK_GLOBAL_MEM_FENCE);
+    s[i] = 0;
+}
+
 /// test_warp_ops: independent scheduling — four disjoint masks under divergent control (sim
 /// and CUDA only).
 #[rumba::kernel]

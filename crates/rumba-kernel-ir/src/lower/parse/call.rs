@@ -88,12 +88,25 @@ impl Cx {
                 self.no_args(m);
                 return mk(ExprKind::Fence(k), Ty::Unit, span);
             }
-            "syncthreads" | "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+            "syncthreads" | "syncthreads_count" | "syncthreads_and" | "syncthreads_or"
+            | "barrier" => {
                 if self.fn_kind() == FnKind::Device {
                     self.err(span, "barriers inside `#[rumba::device]` functions are not supported in this version: call `syncthreads` in the kernel");
                 }
                 if method == "syncthreads" {
                     self.no_args(m);
+                    return mk(ExprKind::Sync(SyncKind::Plain, None), Ty::Unit, span);
+                }
+                if method == "barrier" {
+                    // ROC's `barrier(flags)`: the work-group barrier; the flags must be the
+                    // fence constants, and every target's barrier orders both memories.
+                    if m.args.len() != 1 || !fence_flags(&m.args[0]) {
+                        let at = m.args.first().map_or(span, |a| a.span());
+                        self.err(
+                            at,
+                            "`barrier` takes `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE` or both joined by `|` (ROC's work-group barrier; `syncthreads()` is the same)",
+                        );
+                    }
                     return mk(ExprKind::Sync(SyncKind::Plain, None), Ty::Unit, span);
                 }
                 let kind = match method {
@@ -562,5 +575,22 @@ impl Cx {
             ty,
             span,
         )
+    }
+}
+
+/// Whether `e` is `CLK_LOCAL_MEM_FENCE`, `CLK_GLOBAL_MEM_FENCE` (any path ending so), or an `|`
+/// of them.
+fn fence_flags(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Path(p) => {
+            p.path.segments.last().is_some_and(|s| {
+                s.ident == "CLK_LOCAL_MEM_FENCE" || s.ident == "CLK_GLOBAL_MEM_FENCE"
+            })
+        }
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::BitOr(_)) => {
+            fence_flags(&b.left) && fence_flags(&b.right)
+        }
+        syn::Expr::Paren(p) => fence_flags(&p.expr),
+        _ => false,
     }
 }

@@ -197,7 +197,9 @@ unsafe impl Driver for OpenClDriver {
             total_memory: self.total(self.device(device)?),
             compute_capability: None,
             multiprocessors: d.compute_units,
-            warp_size: d.warp_size,
+            // The warps rumba's OpenCL C emulates (the kernel prelude's `rb_warp_*`), not the
+            // hardware's SIMD width (`d.warp_size`, where an extension tells it).
+            warp_size: crate::kernel::WARP_SIZE,
             max_threads_per_block: d.max_work_group.min(u32::MAX as u64) as u32,
             max_shared_memory_per_block: d.local_memory as usize,
             page_locking: self.page_locking.clone(),

@@ -130,7 +130,8 @@ pub struct DeviceSurvey {
     pub host_unified: bool,
     /// Whether host queues can time commands (`CL_QUEUE_PROFILING_ENABLE`).
     pub profiling: bool,
-    /// Warp or wavefront width where a vendor extension tells it (NVIDIA, AMD); 1 otherwise.
+    /// The hardware's warp or wavefront width where a vendor extension tells it (NVIDIA, AMD);
+    /// 1 otherwise. Kernels see 32-lane warps regardless (`DeviceInfo::warp_size`).
     pub warp_size: u32,
     /// The [`NOTABLE_EXTENSIONS`] the device has.
     pub extensions: Vec<String>,
@@ -485,7 +486,7 @@ impl fmt::Display for PlatformSurvey {
             )?;
             writeln!(
                 f,
-                "      compute units: {}, max work-group: {} ({}×{}×{}), warp/wavefront: {}, profiling: {}",
+                "      compute units: {}, max work-group: {} ({}×{}×{}), hardware warp/wavefront: {}, profiling: {}",
                 d.compute_units,
                 d.max_work_group,
                 d.max_work_item_sizes[0],

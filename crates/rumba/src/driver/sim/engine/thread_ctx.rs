@@ -20,6 +20,12 @@ use super::shared::{SharedMemory, SiteKey};
 use super::view::{LocalArray, SharedArray};
 use super::warp::Suspend;
 
+/// ROC's `CLK_LOCAL_MEM_FENCE`, a flag of [`ThreadCtx::barrier`] (OpenCL's value).
+pub const CLK_LOCAL_MEM_FENCE: u32 = 1;
+
+/// ROC's `CLK_GLOBAL_MEM_FENCE`, a flag of [`ThreadCtx::barrier`] (OpenCL's value).
+pub const CLK_GLOBAL_MEM_FENCE: u32 = 2;
+
 /// What every thread of a block shares.
 pub(crate) struct BlockInfo<'a> {
     pub(crate) kernel: &'a str,
@@ -244,7 +250,7 @@ impl ThreadCtx<'_> {
 
     #[track_caller]
     #[inline]
-    fn barrier(&self, kind: BarrierKind, pred: bool) -> i32 {
+    fn block_barrier(&self, kind: BarrierKind, pred: bool) -> i32 {
         let arrival = Arrival {
             site: Location::caller(),
             kind,
@@ -281,7 +287,32 @@ impl ThreadCtx<'_> {
     #[track_caller]
     #[inline]
     pub fn syncthreads(&self) {
-        self.barrier(BarrierKind::Sync, false);
+        self.block_barrier(BarrierKind::Sync, false);
+    }
+
+    /// ROC's `barrier(flags)`: the work-group barrier, here [`syncthreads`](Self::syncthreads).
+    /// `flags` is [`CLK_LOCAL_MEM_FENCE`], [`CLK_GLOBAL_MEM_FENCE`] or both (`|`); every
+    /// barrier of the simulator orders both memories, so the flags change nothing.
+    ///
+    /// ```
+    /// # use rumba::kernel::*;
+    /// let mut out = [0i32; 4];
+    /// let o = GlobalView::from_slice_mut(&mut out);
+    /// run_grid("rotate", &LaunchConfig::new(1, 4), |t| {
+    ///     let s = t.shared_array::<i32>(4);
+    ///     let i = t.thread_idx().x as usize;
+    ///     s.set(i, 10 * i as i32);
+    ///     t.barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    ///     o.set(i, s.get(3 - i));
+    /// })
+    /// .unwrap();
+    /// assert_eq!(out, [30, 20, 10, 0]);
+    /// ```
+    #[track_caller]
+    #[inline]
+    pub fn barrier(&self, flags: u32) {
+        let _ = flags;
+        self.block_barrier(BarrierKind::Sync, false);
     }
 
     /// `syncthreads_count(pred)`: a barrier that returns, in every thread, how many threads
@@ -297,7 +328,7 @@ impl ThreadCtx<'_> {
     #[track_caller]
     #[inline]
     pub fn syncthreads_count(&self, pred: impl Predicate) -> i32 {
-        self.barrier(BarrierKind::Count, pred.truth())
+        self.block_barrier(BarrierKind::Count, pred.truth())
     }
 
     /// `syncthreads_and(pred)`: a barrier that returns 1 in every thread if all predicates were
@@ -310,7 +341,7 @@ impl ThreadCtx<'_> {
     #[track_caller]
     #[inline]
     pub fn syncthreads_and(&self, pred: impl Predicate) -> i32 {
-        self.barrier(BarrierKind::And, pred.truth())
+        self.block_barrier(BarrierKind::And, pred.truth())
     }
 
     /// `syncthreads_or(pred)`: a barrier that returns 1 in every thread if any predicate was
@@ -326,7 +357,7 @@ impl ThreadCtx<'_> {
     #[track_caller]
     #[inline]
     pub fn syncthreads_or(&self, pred: impl Predicate) -> i32 {
-        self.barrier(BarrierKind::Or, pred.truth())
+        self.block_barrier(BarrierKind::Or, pred.truth())
     }
 
     /// `threadfence()`: orders this thread's memory accesses for every thread of the device —
