@@ -10,6 +10,8 @@
 //!   enclosing condition, loop bound and exit decision uniform). A barrier under varying control
 //!   is not an error (the simulator checks divergence at run time) but the loop form must keep
 //!   the decision per thread and check it.
+//! - **Warp operations**: each with whether its control path is uniform. OpenCL without
+//!   subgroups emulates them with work-group barriers, so there only uniform ones can run.
 //! - **Liveness across barriers**: the locals defined before a barrier and used after it (or,
 //!   for a barrier in a loop, used anywhere in that loop): these need per-thread storage when
 //!   the body is cut at its barriers.
@@ -33,9 +35,20 @@ pub struct BarrierSite {
     pub position: usize,
 }
 
+/// One warp operation (`syncwarp`, a vote, a shuffle, `activemask`).
+#[derive(Debug, Clone)]
+pub struct WarpSite {
+    /// Where it is.
+    pub span: Span,
+    /// Whether every enclosing decision is uniform (the whole block reaches it together).
+    pub uniform_control: bool,
+}
+
 /// The results.
 #[derive(Debug, Clone, Default)]
 pub struct Analysis {
+    /// Every warp operation.
+    pub warp_ops: Vec<WarpSite>,
     /// Per local: whether it may differ between the threads of a block.
     pub varying: Vec<bool>,
     /// Every barrier.
@@ -238,6 +251,7 @@ struct Walk<'a> {
     varying: &'a [bool],
     pos: usize,
     barriers: Vec<BarrierSite>,
+    warp_ops: Vec<WarpSite>,
     /// (local, position) of definitions and uses.
     defs: Vec<(LocalId, usize)>,
     uses: Vec<(LocalId, usize)>,
@@ -257,6 +271,10 @@ impl Walk<'_> {
                 kind: *k,
                 uniform_control: !ctl,
                 position: pos,
+            }),
+            ExprKind::Warp(..) => self.warp_ops.push(WarpSite {
+                span: x.span,
+                uniform_control: !ctl,
             }),
             _ => {}
         });
@@ -380,6 +398,7 @@ pub fn analyse(f: &Func) -> Analysis {
         varying: &varying,
         pos: 0,
         barriers: Vec::new(),
+        warp_ops: Vec::new(),
         defs: Vec::new(),
         uses: Vec::new(),
         loops: Vec::new(),
@@ -415,6 +434,7 @@ pub fn analyse(f: &Func) -> Analysis {
     }
     let barriers = std::mem::take(&mut w.barriers);
     Analysis {
+        warp_ops: std::mem::take(&mut w.warp_ops),
         varying,
         barriers,
         live_across_barrier: live,

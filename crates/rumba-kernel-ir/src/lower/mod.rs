@@ -67,7 +67,7 @@ fn run(item: &syn::ItemFn, kind: parse::FnKind, opts: &Options) -> syn::Result<L
     let rust_body = emit::rust::body(&func, opts);
     let wil = emit::wil::block_form(&func, opts);
     let cuda = emit::c::function(&func, Target::Cuda);
-    let opencl = emit::c::function(&func, Target::OpenCl);
+    let opencl = opencl_with_warp_check(emit::c::function(&func, Target::OpenCl), &analysis);
     Ok(Lowered {
         func,
         analysis,
@@ -93,4 +93,21 @@ pub fn lower_kernel(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> 
 /// As [`lower_kernel`].
 pub fn lower_device(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> {
     run(item, parse::FnKind::Device, opts)
+}
+
+/// The OpenCL text, refused at build time when a warp operation sits under thread-dependent
+/// control: without subgroups (PoCL has none) warps are emulated with work-group barriers, which
+/// every work-item must reach, so such a kernel would be undefined there (a divergent barrier).
+/// An `#error` makes the device build fail with this message, which the runtime reports as a
+/// typed build error naming the kernel; the simulator and CUDA run the kernel as written.
+fn opencl_with_warp_check(text: String, analysis: &analysis::Analysis) -> String {
+    let Some(site) = analysis.warp_ops.iter().find(|w| !w.uniform_control) else {
+        return text;
+    };
+    let at = site.span.start();
+    format!(
+        "#error \"rumba: the warp operation at line {}:{} runs under thread-dependent control; OpenCL devices without subgroups emulate warps with work-group barriers, so every work-item of the group must reach each warp operation (like syncthreads)\"\n{text}",
+        at.line,
+        at.column + 1
+    )
 }

@@ -73,8 +73,10 @@
 //! a named lane waiting elsewhere, a shuffle from a lane outside the mask, exited or absent).
 //! On OpenCL devices (PoCL has no subgroups) they are emulated in local memory with work-group
 //! barriers: **the whole work-group must reach each warp operation in uniform control flow**,
-//! like `syncthreads`; under thread-dependent control the result is undefined (a barrier in
-//! divergent code), and the undefined cases above are not checked there.
+//! like `syncthreads`. A warp operation under thread-dependent control (a varying `if`, loop
+//! or early `return` around it) is refused when the kernel is built for OpenCL — a build error
+//! naming its line — instead of running as a barrier in divergent code; the simulator and CUDA
+//! run it as written. The other undefined cases above are not checked on OpenCL.
 //!
 //! Integer arithmetic wraps (release-Rust semantics) on every target; integer division by zero
 //! and `MIN / -1`, out-of-bounds indices and failed `assert!`s are kernel faults naming kernel,
