@@ -20,6 +20,8 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 struct State {
     jobs: VecDeque<Job>,
     idle: usize,
+    /// Jobs taken by a thread and not finished yet.
+    running: usize,
 }
 
 struct Pool {
@@ -36,6 +38,7 @@ fn pool() -> &'static Pool {
         state: Mutex::new(State {
             jobs: VecDeque::new(),
             idle: 0,
+            running: 0,
         }),
         work: Condvar::new(),
     })
@@ -61,15 +64,26 @@ pub(crate) fn run(job: Job) {
     }
 }
 
+/// Whether no job is queued or running: nothing of ours is inside the OpenCL library on a
+/// callback thread (the exit wait, [`exit`](super::exit), checks it before returning, since a job
+/// still releasing an event when the process exits would run into the library's destroyed
+/// statics).
+pub(crate) fn quiet() -> bool {
+    let st = pool().state.lock().unwrap_or_else(|e| e.into_inner());
+    st.jobs.is_empty() && st.running == 0
+}
+
 fn worker() {
     crate::driver::mark_callback_thread();
     let p = pool();
     let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         if let Some(job) = st.jobs.pop_front() {
+            st.running += 1;
             drop(st);
             job();
             st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.running -= 1;
             continue;
         }
         st.idle += 1;

@@ -183,6 +183,9 @@ thread_local! {
 /// touch().configure(1, 1).launch((In(&ndarray::arr1(&[1u8, 2])),)).unwrap();
 /// let d = auto_transfers().since(&before);
 /// assert_eq!((d.to_device, d.to_host, d.bytes_to_device), (1, 0, 2));
+/// // Not needed for the counts; PoCL can still crash a process that exits while it compiles a
+/// // kernel on its own threads (see `driver/opencl/exit.rs`).
+/// rumba::synchronize().unwrap();
 /// # }
 /// ```
 pub fn auto_transfers() -> AutoTransfers {
