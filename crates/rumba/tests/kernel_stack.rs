@@ -53,13 +53,9 @@ fn big_local(t: &Thread, out: &mut Arr<f32>) {
     }
 }
 
-fn sim_only() -> bool {
-    common::sim_only("recursion is not part of the kernel language on GPUs (OpenCL C refuses it)")
-}
-
-fn sim_only_because(why: &str) -> bool {
-    common::sim_only(why)
-}
+/// Why the recursion tests are simulator-only.
+const NO_GPU_RECURSION: &str =
+    "recursion is not part of the kernel language on GPUs (OpenCL C refuses it)";
 
 /// Runs `k` over 64 threads with `base`, returning the depths or the fault.
 fn run(k: &Kernel<(u32, Arr<u32>)>, base: u32) -> rumba::Result<Vec<u32>> {
@@ -88,7 +84,7 @@ fn expect_overflow(r: rumba::Result<Vec<u32>>, kernel: &str) {
 
 #[test]
 fn runaway_recursion_through_device_functions_is_a_kernel_fault_on_every_engine() {
-    if sim_only() {
+    if common::sim_only(NO_GPU_RECURSION) {
         return;
     }
     // Faults are reported at the next synchronisation of the stream: one test at a time.
@@ -122,7 +118,7 @@ fn runaway_recursion_through_device_functions_is_a_kernel_fault_on_every_engine(
 
 #[test]
 fn the_fault_leaves_no_stack_or_memory_behind() {
-    if sim_only() {
+    if common::sim_only(NO_GPU_RECURSION) {
         return;
     }
     // Faults are reported at the next synchronisation of the stream: one test at a time.
@@ -138,7 +134,7 @@ fn the_fault_leaves_no_stack_or_memory_behind() {
 
 #[test]
 fn closure_kernels_call_the_check_in_their_recursive_helpers() {
-    if sim_only_because("closure kernels have no GPU form") {
+    if common::sim_only("closure kernels have no GPU form") {
         return;
     }
     // Faults are reported at the next synchronisation of the stream: one test at a time.
@@ -218,7 +214,7 @@ fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts
         }
         _ => {}
     }
-    if sim_only_because("closure kernels have no GPU form") {
+    if common::sim_only("closure kernels have no GPU form") {
         return;
     }
     for path in ["coroutine", "plain"] {
@@ -251,7 +247,7 @@ fn an_unchecked_overflow_names_kernel_block_and_thread_before_the_process_aborts
 fn a_megabyte_local_array_is_a_fault_naming_the_local_memory_limit() {
     // A kernel's arrays live in local memory, whose per-thread size is checked: a 1 MiB array
     // is a fault, not a stack overflow.
-    if sim_only_because("the 512 KiB of local memory per thread is the simulator's limit") {
+    if common::sim_only("the 512 KiB of local memory per thread is the simulator's limit") {
         return;
     }
     let _one = common::serial();

@@ -122,7 +122,7 @@ fn a_closure_kernel_cannot_write_through_a_shared_borrow() {
     let r = k.configure(1, 8).launch((&m,));
     let (_, _, message) = common::fault(r);
     assert!(
-        message.contains("read-only") || message.contains("write"),
+        message.contains("write to index") && message.contains("read-only"),
         "{message}"
     );
     assert_eq!(m.view().to_vec(), vec![0; 8]);

@@ -93,15 +93,10 @@ impl<'h> Plan<'h> {
     }
 
     /// Adds a device array argument (the stream keeps its buffer until the kernel has run).
-    pub(super) fn add_device_array<T: Element, D: Dimension>(
+    pub(super) fn device_array<T: Element, D: Dimension>(
         &mut self,
         a: &DeviceArray<T, D>,
     ) -> Result<()> {
-        self.device_array(a)
-    }
-
-    /// Adds a device array argument.
-    fn device_array<T: Element, D: Dimension>(&mut self, a: &DeviceArray<T, D>) -> Result<()> {
         let device = self.stream.context().device_id();
         let position = self.args.len();
         if !a.is_empty() && a.buffer().device() != device {

@@ -117,7 +117,7 @@ impl<'h> Plan<'h> {
     fn cai<T: KernelElement, O: DeviceMemoryOwner>(&mut self, owner: O, sync: bool) -> Result<()> {
         let d = as_cuda_array_with::<T, IxDyn, O>(owner, ImportOptions { sync })?;
         // The import's buffer keeps `owner` alive; the plan keeps the buffer until the kernel ran.
-        self.add_device_array(&d)
+        self.device_array(&d)
     }
 }
 

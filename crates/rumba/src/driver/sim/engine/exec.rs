@@ -171,6 +171,7 @@ pub(crate) fn schedule(
     parallel: bool,
     run_block: impl Fn(Dim3) -> std::result::Result<(), ThreadFault> + Sync,
 ) -> Result<()> {
+    super::overflow::install();
     let lowest_faulted = AtomicU64::new(u64::MAX);
     let first_fault: Mutex<Option<(u64, Error)>> = Mutex::new(None);
     let run_one = |b: u64| {

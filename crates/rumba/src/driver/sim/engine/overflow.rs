@@ -17,7 +17,7 @@
 //! and aborts. Every other fault goes to the handler that was installed before (the standard
 //! library's, or the default action), unchanged.
 //!
-//! The handler is installed once, when the first grid is scheduled, on the alternate signal
+//! The handler is installed once, when the first grid is scheduled, and runs on the alternate signal
 //! stack that the standard library gives every thread it starts (a thread without one gets a
 //! small one here). It reads only thread-locals with constant initialisers (plain loads) and
 //! calls only `write(2)` and `abort(3)`, both async-signal-safe.
@@ -34,16 +34,13 @@ use std::cell::Cell;
 use super::dim::Dim3;
 use super::stack::{STACK_MARGIN, current_floor};
 
-/// What a thread is running now, for the message. Plain data: the handler only loads it.
+/// The block a thread is running now, for the message. Plain data: the handler only loads it.
 #[derive(Clone, Copy)]
 struct Running {
     kernel: *const u8,
     kernel_len: usize,
     block: Dim3,
     block_dim: Dim3,
-    /// Linear id of the thread running now, `u32::MAX` when the engine does not track it (a
-    /// block body of the work-item-loop engine).
-    thread: u32,
 }
 
 const IDLE: Running = Running {
@@ -51,43 +48,47 @@ const IDLE: Running = Running {
     kernel_len: 0,
     block: Dim3 { x: 0, y: 0, z: 0 },
     block_dim: Dim3 { x: 1, y: 1, z: 1 },
-    thread: u32::MAX,
 };
+
+/// "No thread tracked" (a block body of the work-item-loop engine runs all its work-items).
+const NO_THREAD: u32 = u32::MAX;
 
 thread_local! {
     static RUNNING: Cell<Running> = const { Cell::new(IDLE) };
+    /// Linear id of the simulated thread running now, or [`NO_THREAD`]: one plain store per
+    /// thread on the engine's hot paths.
+    static THREAD: Cell<u32> = const { Cell::new(NO_THREAD) };
 }
 
 /// Records that this thread runs block `block` of `kernel` (whose blocks are `block_dim`) until
-/// the guard drops, installing the handler on first use.
+/// the guard drops. The launch has called [`install`].
 pub(crate) fn running(kernel: &str, block: Dim3, block_dim: Dim3) -> Restore {
-    install();
+    ensure_altstack_once();
     let now = Running {
         kernel: kernel.as_ptr(),
         kernel_len: kernel.len(),
         block,
         block_dim,
-        thread: u32::MAX,
     };
-    Restore(RUNNING.with(|r| r.replace(now)))
+    Restore(
+        RUNNING.with(|r| r.replace(now)),
+        THREAD.with(|t| t.replace(NO_THREAD)),
+    )
 }
 
 /// Records that linear thread `t` of the current block runs now.
 #[inline(always)]
 pub(crate) fn thread(t: u32) {
-    RUNNING.with(|r| {
-        let mut now = r.get();
-        now.thread = t;
-        r.set(now);
-    });
+    THREAD.with(|c| c.set(t));
 }
 
-/// Restores what the thread ran before, when dropped.
-pub(crate) struct Restore(Running);
+/// Restores what the thread ran before (a nested launch's caller), when dropped.
+pub(crate) struct Restore(Running, u32);
 
 impl Drop for Restore {
     fn drop(&mut self) {
         RUNNING.with(|r| r.set(self.0));
+        THREAD.with(|t| t.set(self.1));
     }
 }
 
@@ -96,12 +97,16 @@ impl Drop for Restore {
 const GUARD_SLACK: usize = 64 * 1024;
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) use unix::install;
+pub(crate) use unix::{ensure_altstack_once, install};
 
 /// No reporter on this platform (only Linux's is written and tested): an overflow is whatever
 /// the platform makes of it.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) fn install() {}
+
+/// Nothing to do without the reporter.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn ensure_altstack_once() {}
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod unix {
@@ -117,8 +122,7 @@ mod unix {
         static ALTSTACK_CHECKED: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// Installs the handler (once per process) and makes sure this thread has an alternate
-    /// signal stack (once per thread).
+    /// Installs the handler (once per process; every launch calls it).
     pub(crate) fn install() {
         INSTALL.call_once(|| {
             for (sig, slot) in [
@@ -141,6 +145,10 @@ mod unix {
                 }
             }
         });
+    }
+
+    /// Makes sure this thread has an alternate signal stack (checked once per thread).
+    pub(crate) fn ensure_altstack_once() {
         if !ALTSTACK_CHECKED.with(|c| c.replace(true)) {
             ensure_altstack();
         }
@@ -192,7 +200,7 @@ mod unix {
             // `bottom` is the guard's start on a coroutine stack, just above it on a thread's
             // own stack (where the guard's place is not reported exactly): look both ways.
             if addr.abs_diff(bottom) < GUARD_SLACK {
-                report(&now);
+                report(&now, THREAD.with(Cell::get));
                 // SAFETY: `abort` is async-signal-safe and does not return.
                 unsafe { libc::abort() };
             }
@@ -234,7 +242,7 @@ mod unix {
     }
 
     /// Writes the message with `write(2)` only.
-    fn report(now: &Running) {
+    fn report(now: &Running, thread: u32) {
         // SAFETY: `kernel`/`kernel_len` come from a `&str` that outlives the block being run
         // (the launch borrows it), and this thread is inside that block.
         let kernel = unsafe { std::slice::from_raw_parts(now.kernel, now.kernel_len) };
@@ -243,9 +251,9 @@ mod unix {
         msg.put(kernel);
         msg.put(b"` overflowed its stack in block ");
         msg.dim(now.block);
-        if now.thread != u32::MAX {
+        if thread != NO_THREAD {
             msg.put(b", thread ");
-            msg.dim(Dim3::from_linear(u64::from(now.thread), now.block_dim));
+            msg.dim(Dim3::from_linear(u64::from(thread), now.block_dim));
         }
         msg.put(
             b". Rust code cannot be stopped safely at an arbitrary instruction, so the process \

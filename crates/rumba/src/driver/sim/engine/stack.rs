@@ -41,8 +41,9 @@ pub const STACK_MARGIN: usize = 64 * 1024;
 thread_local! {
     /// The floor of the stack kernel code is running on now; 0 when unknown (no check).
     static FLOOR: Cell<usize> = const { Cell::new(0) };
-    /// The floor of this OS thread's own stack, computed once (`usize::MAX`: not yet).
-    static OWN_FLOOR: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// This OS thread's own stack as (floor, top), computed once: `None` not yet, `(0, 0)`
+    /// unknown.
+    static OWN: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
 }
 
 /// An address inside the caller's frame: the current stack position, to within a frame.
@@ -127,36 +128,24 @@ pub(crate) fn floor_above(limit: usize) -> usize {
 /// (a block runner called on a coroutine stack — a nested launch — keeps that coroutine's
 /// floor). The guard restores the previous floor.
 pub(crate) fn enter_own() -> Restore {
-    let own = own_floor();
+    let (own, top) = own_stack();
     let here = stack_position();
-    let current = FLOOR.with(Cell::get);
-    // The thread's stack lies above its floor (stacks grow down); a coroutine stack elsewhere.
-    let on_own = own != 0 && here > own && own_top().is_none_or(|top| here < top);
-    enter(if on_own { own } else { current })
+    // On its own stack the thread is between its floor and its top (stacks grow down);
+    // anywhere else it runs on a coroutine stack, whose floor stays current.
+    let on_own = own < here && here < top;
+    enter(if on_own { own } else { current_floor() })
 }
 
-thread_local! {
-    /// The top of this OS thread's own stack (exclusive), where known.
-    static OWN_TOP: Cell<usize> = const { Cell::new(0) };
-}
-
-fn own_top() -> Option<usize> {
-    let top = OWN_TOP.with(Cell::get);
-    (top != 0).then_some(top)
-}
-
-fn own_floor() -> usize {
-    let cached = OWN_FLOOR.with(Cell::get);
-    if cached != usize::MAX {
-        return cached;
-    }
-    let (floor, top) = match own_bounds() {
-        Some((lo, hi)) => (floor_above(lo), hi),
-        None => (0, 0),
-    };
-    OWN_FLOOR.with(|f| f.set(floor));
-    OWN_TOP.with(|t| t.set(top));
-    floor
+/// This OS thread's own stack as (floor, top); (0, 0) where its bounds are unknown.
+fn own_stack() -> (usize, usize) {
+    OWN.with(|c| match c.get() {
+        Some(known) => known,
+        None => {
+            let known = own_bounds().map_or((0, 0), |(lo, hi)| (floor_above(lo), hi));
+            c.set(Some(known));
+            known
+        }
+    })
 }
 
 /// The lowest usable address (above the guard) and the top of this OS thread's stack.

@@ -39,6 +39,12 @@ warp_values!(i32 => u32, u32 => u32, i64 => u64, u64 => u64, f32 => u32, f64 => 
 pub const FULL_MASK: u32 = u32::MAX;
 
 impl ThreadCtx<'_> {
+    /// A shuffle of `value` in `mode` with its lane argument `arg`.
+    #[track_caller]
+    fn shfl<T: WarpValue>(&self, mode: ShflMode, mask: u32, value: T, arg: u32) -> T {
+        T::from_bits64(self.warp_op(WarpOp::Shfl(mode), mask, value.to_bits64(), arg))
+    }
+
     #[track_caller]
     fn warp_op(&self, op: WarpOp, mask: u32, value: u64, arg: u32) -> u64 {
         let call = WarpCall {
@@ -153,13 +159,7 @@ impl ThreadCtx<'_> {
     /// ```
     #[track_caller]
     pub fn shfl_sync<T: WarpValue>(&self, mask: u32, value: T, src_lane: u32) -> T {
-        let bits = self.warp_op(
-            WarpOp::Shfl(ShflMode::Idx),
-            mask,
-            value.to_bits64(),
-            src_lane,
-        );
-        T::from_bits64(bits)
+        self.shfl(ShflMode::Idx, mask, value, src_lane)
     }
 
     /// `shfl_up_sync(mask, value, delta)`: `value` from lane `lane - delta`; lanes below
@@ -175,8 +175,7 @@ impl ThreadCtx<'_> {
     /// ```
     #[track_caller]
     pub fn shfl_up_sync<T: WarpValue>(&self, mask: u32, value: T, delta: u32) -> T {
-        let bits = self.warp_op(WarpOp::Shfl(ShflMode::Up), mask, value.to_bits64(), delta);
-        T::from_bits64(bits)
+        self.shfl(ShflMode::Up, mask, value, delta)
     }
 
     /// `shfl_down_sync(mask, value, delta)`: `value` from lane `lane + delta`; lanes whose
@@ -192,8 +191,7 @@ impl ThreadCtx<'_> {
     /// ```
     #[track_caller]
     pub fn shfl_down_sync<T: WarpValue>(&self, mask: u32, value: T, delta: u32) -> T {
-        let bits = self.warp_op(WarpOp::Shfl(ShflMode::Down), mask, value.to_bits64(), delta);
-        T::from_bits64(bits)
+        self.shfl(ShflMode::Down, mask, value, delta)
     }
 
     /// `shfl_xor_sync(mask, value, lane_mask)`: `value` from lane `lane ^ lane_mask` (a
@@ -208,13 +206,7 @@ impl ThreadCtx<'_> {
     /// ```
     #[track_caller]
     pub fn shfl_xor_sync<T: WarpValue>(&self, mask: u32, value: T, lane_mask: u32) -> T {
-        let bits = self.warp_op(
-            WarpOp::Shfl(ShflMode::Xor),
-            mask,
-            value.to_bits64(),
-            lane_mask,
-        );
-        T::from_bits64(bits)
+        self.shfl(ShflMode::Xor, mask, value, lane_mask)
     }
 
     /// `activemask()`: the lanes of this warp that are converged here — on the simulator, the
