@@ -163,8 +163,8 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver)
-/// (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `handle` is not a live stream of
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidHandle`](crate::Error::InvalidHandle)
+/// where the backend can tell that `handle` is not a live stream of
 /// the current device (the sim can, CUDA cannot).
 ///
 /// ```

@@ -52,8 +52,8 @@ fn device_arrays_and_transfers() {
     d.slice(s![1.., ..;2]).unwrap().assign(0).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), array![[1, 2, 3], [0, 5, 0]]);
     // reshape, ravel, view, T, transpose, split, squeeze, bind
-    assert_eq!(d.reshape(&[3, -1], Order::C).unwrap().shape(), &[3, 2]);
-    assert_eq!(d.ravel(Order::C).unwrap().len().unwrap(), 6);
+    assert_eq!(d.reshape_dyn(&[3, -1], Order::C).unwrap().shape(), &[3, 2]);
+    assert_eq!(d.ravel(Order::C).unwrap().len(), 6);
     assert_eq!(d.view::<u32>().unwrap().shape(), &[2, 3]);
     assert_eq!(d.t().shape(), &[3, 2]);
     assert_eq!(d.transpose(&[1, 0]).unwrap().shape(), &[3, 2]);
