@@ -300,7 +300,7 @@ impl Printer<'_> {
             }
             // Shared memory lives at kernel scope.
             for arr in &f.arrays {
-                if arr.space == Space::Shared {
+                if arr.space == Space::Shared && arr.base.is_none() {
                     let elem = self.elem_c(arr);
                     let size = self.dims_product(arr);
                     let q = if self.cuda() { "__shared__" } else { "__local" };
