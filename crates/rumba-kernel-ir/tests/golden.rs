@@ -97,6 +97,7 @@ fn golden_files_match() {
             "rumba/tests/macro_corpus/constructs.rs",
             "corpus_constructs",
         ),
+        ("rumba/tests/macro_corpus/views.rs", "corpus_views"),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }
