@@ -461,10 +461,11 @@ impl Stream {
             )));
         }
         if dst.device() != self.device() && !dst.is_empty() {
-            return Err(crate::Error::InvalidArgument(format!(
-                "{self} cannot copy into memory of device {}",
-                dst.device()
-            )));
+            return Err(crate::Error::WrongDevice {
+                what: "the destination buffer".into(),
+                expected: self.device(),
+                found: dst.device(),
+            });
         }
         if src.device() != self.device() && !src.is_empty() {
             // SAFETY: as below; a peer copy between the two devices' allocations.

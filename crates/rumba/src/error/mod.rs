@@ -136,6 +136,17 @@ pub enum Error {
         /// Details.
         message: String,
     },
+    /// Memory or an event of one device used by work that runs on another (device arrays move
+    /// between devices only by explicit peer copies).
+    #[error("{what} is on device {found}, but the work runs on device {expected}")]
+    WrongDevice {
+        /// What was on the wrong device (an array, a kernel argument, an event, …).
+        what: String,
+        /// The device the work runs on.
+        expected: usize,
+        /// The device it is on.
+        found: usize,
+    },
     /// A stream or event handle that names nothing live on this backend (never created or adopted
     /// by rumba, or already destroyed). Every backend reports it the same way.
     #[error("invalid {kind} handle 0x{handle:x}: {reason}")]

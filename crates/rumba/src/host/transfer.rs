@@ -206,7 +206,7 @@ impl Stream {
     /// # Errors
     /// A boxed [`Rejected`] that hands `src` back, with the reason: [`Error::IncompatibleShape`] when the
     /// shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `dst` is not contiguous;
-    /// [`Error::InvalidArgument`] when `dst` is memory of another device than the stream's; the
+    /// [`Error::WrongDevice`] when `dst` is memory of another device than the stream's; the
     /// driver's queueing errors.
     ///
     /// ```
@@ -243,7 +243,7 @@ impl Stream {
     /// # Errors
     /// A boxed [`Rejected`] that hands `dst` back, with the reason: [`Error::IncompatibleShape`] when
     /// the shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `src` is not contiguous;
-    /// [`Error::InvalidArgument`] when `src` is memory of another device than the stream's; the
+    /// [`Error::WrongDevice`] when `src` is memory of another device than the stream's; the
     /// driver's queueing errors.
     ///
     /// ```

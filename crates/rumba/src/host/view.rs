@@ -145,9 +145,11 @@ impl<D: Dimension> Parts<D> {
     /// `device`'s default stream (legacy, or per-thread when so configured).
     fn sync_target(&self, device: usize) -> Result<(usize, StreamHandle)> {
         match &self.stream {
-            Some(s) if s.context().device_id() != device => Err(Error::InvalidArgument(format!(
-                "host memory bound to {s} cannot be used by an operation on device {device}; bind it to a stream of device {device}"
-            ))),
+            Some(s) if s.context().device_id() != device => Err(Error::WrongDevice {
+                what: format!("host memory bound to {s} (bind it to a stream of device {device})"),
+                expected: device,
+                found: s.context().device_id(),
+            }),
             Some(s) => Ok((device, s.handle())),
             None => Ok((device, StreamHandle::DEFAULT)),
         }
@@ -285,8 +287,8 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device, or is bound to a
-    /// stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device;
+    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
     /// error of the copy.
     ///
     /// ```

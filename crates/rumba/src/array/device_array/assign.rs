@@ -155,7 +155,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// # Errors
     /// As [`assign`](Self::assign), except that the work's own failure is reported by `stream`'s next
-    /// synchronization; [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `stream` belongs to another device.
+    /// synchronization; [`Error::WrongDevice`](crate::Error::WrongDevice) when `stream` belongs to another device.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();

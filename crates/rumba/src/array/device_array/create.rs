@@ -199,7 +199,7 @@ pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
 ///
 /// # Errors
 /// The errors of [`current_context`](crate::current_context#errors); [`Error::OutOfMemory`] /
-/// [`Error::PoolOutOfMemory`] when the device memory cannot be had; [`Error::InvalidArgument`] when
+/// [`Error::PoolOutOfMemory`] when the device memory cannot be had; [`Error::Shape`] when
 /// the shape's byte size overflows; the copy's errors.
 ///
 /// ```
@@ -219,7 +219,7 @@ pub fn to_device<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::Elem, 
 /// pinned memory.
 ///
 /// # Errors
-/// As [`to_device`]; [`Error::InvalidArgument`] when `stream` is of another device. The copy's own
+/// As [`to_device`]; [`Error::WrongDevice`] when `stream` is of another device. The copy's own
 /// failure is reported by `stream`'s next synchronization.
 ///
 /// ```

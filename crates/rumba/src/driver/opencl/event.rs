@@ -142,10 +142,11 @@ fn unknown(event: EventHandle) -> Error {
 fn check_device(slot: Option<&Slot>, event: EventHandle, device: usize) -> Result<()> {
     match slot {
         None => Err(unknown(event)),
-        Some(s) if s.device != device => Err(Error::InvalidArgument(format!(
-            "event 0x{:x} belongs to device {}, not device {device}",
-            event.0, s.device
-        ))),
+        Some(s) if s.device != device => Err(Error::WrongDevice {
+            what: format!("event 0x{:x}", event.0),
+            expected: device,
+            found: s.device,
+        }),
         Some(_) => Ok(()),
     }
 }
