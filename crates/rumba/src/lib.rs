@@ -132,6 +132,7 @@ pub mod memory;
 pub mod prelude;
 mod runtime;
 pub mod stream;
+pub mod transfer;
 mod unwind;
 
 pub use array::{
@@ -168,3 +169,4 @@ pub use stream::{
     Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,
     legacy_default_stream, per_thread_default_stream, stream,
 };
+pub use transfer::copy;
