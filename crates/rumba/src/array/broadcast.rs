@@ -14,12 +14,12 @@ use crate::error::ShapeError;
 impl Layout {
     /// This (source) layout repeated to `shape` for assignment into an array of that shape.
     ///
-    /// Errors ([`Error::Shape`]): more source than destination axes → "can't assign
+    /// Errors ([`Error::Shape`](crate::Error::Shape)): more source than destination axes → "can't assign
     /// N-D array to M-D self"; an axis neither 1 nor equal → "can't copy sequence with size X to
     /// array axis K with dimension Y" (K counts destination axes).
     ///
     /// # Errors
-    /// [`Error::Shape`] when `shape` has fewer axes than the layout, or an axis of the
+    /// [`Error::Shape`](crate::Error::Shape) when `shape` has fewer axes than the layout, or an axis of the
     /// layout is neither 1 nor the target length (numpy's broadcasting rule), naming both shapes.
     ///
     /// ```

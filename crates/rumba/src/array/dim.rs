@@ -15,7 +15,7 @@ impl Layout {
     /// A packed layout in `order` for an ndarray dimension value (`Ix2`, `IxDyn`, ...).
     ///
     /// # Errors
-    /// [`Error::Shape`] when the byte size of `dim` with `itemsize` overflows.
+    /// [`Error::Shape`](crate::Error::Shape) when the byte size of `dim` with `itemsize` overflows.
     ///
     /// ```
     /// use ndarray::Ix2;
@@ -28,11 +28,11 @@ impl Layout {
         Layout::new(&shape, order, itemsize)
     }
 
-    /// The shape as an ndarray dimension value of type `D`; [`Error::Shape`] when `D`
+    /// The shape as an ndarray dimension value of type `D`; [`Error::Shape`](crate::Error::Shape) when `D`
     /// has a fixed number of axes different from [`ndim`](Layout::ndim).
     ///
     /// # Errors
-    /// [`Error::Shape`] when the number of axes is not `D`'s.
+    /// [`Error::Shape`](crate::Error::Shape) when the number of axes is not `D`'s.
     ///
     /// ```
     /// use ndarray::{Ix2, Ix3, IxDyn};
@@ -50,7 +50,7 @@ impl Layout {
 /// Converts a shape to an ndarray dimension value of type `D`.
 ///
 /// # Errors
-/// [`Error::Shape`] when `shape` has another number of axes than `D`.
+/// [`Error::Shape`](crate::Error::Shape) when `shape` has another number of axes than `D`.
 ///
 /// ```
 /// use ndarray::Ix1;

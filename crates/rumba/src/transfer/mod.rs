@@ -53,13 +53,23 @@
 //! }).unwrap();
 //! ```
 //!
-//! This module touches the array and host layers through their own methods only; it adds no
-//! copy logic of its own.
+//! The module owns every transfer: the verb and its pairs (`pairs.rs`), the [`StreamScope`] and
+//! its methods for each kind of memory (`scope.rs`, `scope_array.rs`, `scope_host.rs`), and the
+//! owned [`Transfer`]s of pinned arrays (`owned.rs`). The per-pair methods of the array and host
+//! layers stay where their data lives; this module adds no copy arithmetic of its own and
+//! touches the driver only through the array layer's queue and the stream.
 
+mod owned;
 mod pairs;
+mod scope;
+mod scope_array;
+mod scope_host;
 
 use crate::error::Result;
-use crate::stream::{Stream, StreamScope};
+use crate::stream::Stream;
+
+pub use owned::{Rejected, Transfer, TransferResult};
+pub use scope::StreamScope;
 
 /// A destination that can receive `Src` synchronously (see the [module table](self)).
 ///

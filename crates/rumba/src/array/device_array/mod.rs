@@ -12,7 +12,7 @@
 //! | [`transfer`] | `copy_to_host`, `copy_from_host`, `copy_from_device` (SPEC copy rules) |
 //! | [`views`] | slicing, element access, reshape, ravel, `view`, transposes, split, squeeze |
 //! | [`assign`] | broadcasting assignment from scalars, host and device arrays |
-//! | [`scoped`] | asynchronous transfers that borrow host memory, on a [`StreamScope`](crate::StreamScope) |
+//! | (`crate::transfer`) | the scoped transfers on a [`StreamScope`](crate::StreamScope), and `copy(dst, src)` over every pair |
 //! | [`record`] | [`DeviceRecord`] and record fields ([`Field`], [`field!`](crate::field)) |
 //! | `host.rs`, `queue.rs` | packing of strided host views; where work is queued and awaited |
 //!
@@ -49,7 +49,6 @@ pub mod create;
 mod host;
 mod queue;
 pub mod record;
-pub mod scoped;
 pub mod transfer;
 pub mod views;
 
@@ -397,7 +396,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The same array with dimensionality `E`, or an error when the number of axes differs.
     ///
     /// # Errors
-    /// [`Error::Shape`] when the number of axes is not `E`'s.
+    /// [`Error::Shape`](crate::Error::Shape) when the number of axes is not `E`'s.
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap().into_dyn();

@@ -15,11 +15,9 @@
 
 use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
 
-use super::DeviceArray;
-use super::assign::AssignSource;
-use super::create::{ToDevice, to_device_impl};
-use super::host::{HostMut, HostRef, download, upload};
-use super::queue::{Mode, Queue};
+use crate::array::DeviceArray;
+use crate::array::device_array::create::{ToDevice, to_device_impl};
+use crate::array::device_array::{AssignSource, HostMut, HostRef, Mode, Queue, download, upload};
 use crate::array::element::Element;
 use crate::error::Result;
 use crate::stream::StreamScope;
@@ -133,7 +131,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         dst: &DeviceArray<T, D>,
         src: impl AssignSource<T> + 'env,
     ) -> Result<()> {
-        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
+        let mut q = Queue::on(self.stream(), dst.buffer(), Mode::Scoped)?;
         dst.assign_with(&mut q, &src.source()?)
     }
 
@@ -164,9 +162,9 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         dst: &DeviceArray<T, D>,
         src: &HostRef<'_, T>,
     ) -> Result<()> {
-        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
-        upload(&mut q, &dst.buffer, &dst.layout, src)?;
-        q.keep(vec![dst.buffer.clone()])
+        let mut q = Queue::on(self.stream(), dst.buffer(), Mode::Scoped)?;
+        upload(&mut q, dst.buffer(), dst.layout(), src)?;
+        q.keep(vec![dst.buffer().clone()])
     }
 
     /// Queues device → host in scoped mode. `dst` points at memory the caller borrowed
@@ -176,8 +174,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: &DeviceArray<T, D>,
         dst: &HostMut<'_, T>,
     ) -> Result<()> {
-        let mut q = Queue::on(self.stream(), &src.buffer, Mode::Scoped)?;
-        download(&mut q, &src.buffer, &src.layout, dst)?;
-        q.keep(vec![src.buffer.clone()])
+        let mut q = Queue::on(self.stream(), src.buffer(), Mode::Scoped)?;
+        download(&mut q, src.buffer(), src.layout(), dst)?;
+        q.keep(vec![src.buffer().clone()])
     }
 }
