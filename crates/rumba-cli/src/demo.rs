@@ -330,7 +330,7 @@ fn host_memory_steps() -> Result<()> {
     let pageable: Array1<u8> = Array1::from_iter((0..N).map(|i| (i % 251) as u8));
     let mut pinned = rumba::pinned_array::<u8, _>(N, rumba::Order::C)?;
     pinned
-        .as_slice_mut()
+        .as_slice_memory_order_mut()
         .copy_from_slice(pageable.as_slice().unwrap_or(&[]));
     let d = rumba::to_device(&pageable)?;
     step(
@@ -376,7 +376,7 @@ fn host_memory_steps() -> Result<()> {
             let returned = t.elapsed();
             let pinned = transfer.wait()?; // ... and handed back once the stream reached it
             let pinned_total = t.elapsed();
-            let ok = pinned.as_slice() == back.as_slice().unwrap_or(&[]);
+            let ok = pinned.as_slice_memory_order() == back.as_slice().unwrap_or(&[]);
             Ok((
                 pinned,
                 format!(

@@ -29,7 +29,7 @@ fn h2d(c: &mut Criterion) {
     let pageable: Array1<u8> = Array1::from_iter((0..N).map(|i| (i % 251) as u8));
     let mut pinned = rumba::pinned_array::<u8, _>(N, Order::C).unwrap();
     pinned
-        .as_slice_mut()
+        .as_slice_memory_order_mut()
         .copy_from_slice(pageable.as_slice().unwrap());
     eprintln!("pinned 64 MiB page-locked: {:?}", pinned.page_locking());
     let d = rumba::to_device(&pageable).unwrap();

@@ -61,7 +61,7 @@
 //!    let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
 //!    let p = rumba::pinned_array::<f32, _>(3, rumba::Order::C).unwrap();
 //!    let p = s.download(&d, p).unwrap().wait().unwrap(); // truly asynchronous until `wait`
-//!    assert_eq!(p.as_slice(), &[1.0, 2.0, 3.0]);
+//!    assert_eq!(p.view().to_vec(), [1.0, 2.0, 3.0]);
 //!    let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
 //!    m.device_mut().memset(7).unwrap();                  // the device writes host memory
 //!    assert_eq!(m.view().to_vec(), [7; 4]);

@@ -66,9 +66,9 @@ fn a_pinned_array_changes_only_on_copy_back() {
     p.view_mut().fill(123);
     let d = rumba::to_device(&p).unwrap();
     d.buffer().memset(0).unwrap();
-    assert!(p.iter().all(|&x| x == 123), "no copy yet");
+    assert!(p.view().iter().all(|&x| x == 123), "no copy yet");
     d.copy_to_host_into(&mut p.view_mut()).unwrap();
-    assert!(p.iter().all(|&x| x == 0));
+    assert!(p.view().iter().all(|&x| x == 0));
 }
 
 #[test]
@@ -88,7 +88,10 @@ fn pinned_arrays_report_page_locking_and_are_registered() {
     setup();
     let ctx = rumba::current_context().unwrap();
     let p = rumba::pinned_array::<f64, _>((64, 64), Order::F).unwrap();
-    assert!(ctx.driver().is_host_pinned(p.as_ptr().cast(), 64 * 64 * 8));
+    assert!(
+        ctx.driver()
+            .is_host_pinned(p.view().as_ptr().cast(), 64 * 64 * 8)
+    );
     let detect = rumba::detect().unwrap().to_string();
     match p.page_locking() {
         PageLocking::Available => assert!(detect.contains("page-locked")),

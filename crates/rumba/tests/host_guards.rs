@@ -166,7 +166,7 @@ fn interleaved_views_and_already_pinned_memory_are_handled() {
     assert!(p.page_locking() == rumba::driver::PageLocking::Available || !p.is_page_locked());
     let drv = rumba::current_context().unwrap().driver().clone();
     assert!(
-        drv.is_host_pinned(p.as_ptr().cast(), 20),
+        drv.is_host_pinned(p.view().as_ptr().cast(), 20),
         "still pinned after the guard"
     );
 

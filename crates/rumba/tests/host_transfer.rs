@@ -101,7 +101,7 @@ fn transfers_are_futures() {
     let p = rumba::pinned_array::<u8, _>(64, Order::C).unwrap();
     let t = s.download(&d, p).unwrap();
     let p = common::block_on(t).unwrap();
-    assert!(p.iter().all(|&b| b == 9));
+    assert!(p.view().iter().all(|&b| b == 9));
 }
 
 #[test]

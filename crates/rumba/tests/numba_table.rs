@@ -81,7 +81,7 @@ fn host_memory() {
         .unwrap()
         .wait()
         .unwrap();
-    assert_eq!(p.as_slice(), &[1, 2, 3, 4]);
+    assert_eq!(p.view().to_vec(), [1, 2, 3, 4]);
     assert_eq!(pinned_array_like(&d).unwrap().shape(), &[4]);
     // with cuda.pinned(a, b):
     let (mut a, mut b) = (vec![0u8; 64], vec![0u8; 64]);

@@ -42,7 +42,11 @@ fn a_copy_into_pinned_memory_refused_in_a_callback_never_happens() {
     assert!(err.contains("stream callback"), "{err}");
     rumba::synchronize().unwrap();
     std::thread::sleep(Duration::from_millis(50));
-    let arrived = pinned.as_slice().iter().filter(|&&b| b != 0).count();
+    let arrived = pinned
+        .as_slice_memory_order()
+        .iter()
+        .filter(|&&b| b != 0)
+        .count();
     assert_eq!(arrived, 0, "{arrived} bytes arrived after the refusal");
 }
 
@@ -130,11 +134,11 @@ fn a_leaked_pin_guard_cannot_make_a_staged_copy_read_freed_memory() {
         let mut v = vec![0u8; n];
         std::mem::forget(rumba::pinned([&mut v]).unwrap());
         drop(v);
-        p.as_slice_mut().fill(round);
+        p.as_slice_memory_order_mut().fill(round);
         // From pinned memory, the staged copy takes the data before it returns — possibly into
         // the freed block; the held stream runs it later.
         d.copy_from_host_on(&p.view(), &s).unwrap();
-        p.as_slice_mut().fill(0xCC);
+        p.as_slice_memory_order_mut().fill(0xCC);
         let junk = scribble(n, 4);
         open.send(()).unwrap();
         s.synchronize().unwrap();

@@ -40,8 +40,8 @@ fn every_pair_copies_synchronously() {
     // Pinned both ways.
     let mut p = rumba::pinned_array::<u16, _>(4, Order::C).unwrap();
     rumba::copy(&mut p, &w).unwrap();
-    assert_eq!(&p[..], &[1, 2, 3, 4]);
-    p.iter_mut().for_each(|x| *x *= 3);
+    assert_eq!(p.view().to_vec(), [1, 2, 3, 4]);
+    p.view_mut().iter_mut().for_each(|x| *x *= 3);
     rumba::copy(&w, &p).unwrap();
     assert_eq!(w.copy_to_host().unwrap().to_vec(), [3, 6, 9, 12]);
 
@@ -70,7 +70,7 @@ fn on_a_stream_host_sources_are_taken_before_the_call_returns() {
     assert_eq!(out.to_vec(), [1, 2, 3]);
     let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
     s.copy(&mut p, &d).unwrap();
-    assert_eq!(&p[..], &[1, 2, 3]);
+    assert_eq!(p.view().to_vec(), [1, 2, 3]);
 }
 
 #[test]
@@ -78,7 +78,8 @@ fn on_a_scope_host_memory_stays_borrowed_until_the_scope_synchronizes() {
     setup();
     let (s, gate) = common::gated_stream();
     let mut p = rumba::pinned_array::<f32, _>((2, 2), Order::C).unwrap();
-    p.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+    p.as_slice_memory_order_mut()
+        .copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
     let d = rumba::device_array::<f32, _>((2, 2), Order::C).unwrap();
     let mut host = Array2::<f32>::zeros((2, 2));
     let mut tail = vec![0.0f32; 4];

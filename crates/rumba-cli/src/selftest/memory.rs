@@ -434,10 +434,10 @@ fn pinned() -> Outcome {
     let s = rumba::stream()?;
     let n = 4 << 20;
     let mut p = rumba::pinned_array::<u32, _>(n, Order::C)?;
-    for (i, v) in p.as_slice_mut().iter_mut().enumerate() {
+    for (i, v) in p.as_slice_memory_order_mut().iter_mut().enumerate() {
         *v = (i as u32) ^ 0x5a5a_5a5a;
     }
-    let want: Vec<u32> = p.as_slice().to_vec();
+    let want: Vec<u32> = p.as_slice_memory_order().to_vec();
     let d = rumba::device_array::<u32, _>(n, Order::C)?;
     let t = s.upload(p, &d).map_err(|r| r.error)?; // the pinned array moves into the copy
     let p = t.wait()?;
@@ -447,14 +447,17 @@ fn pinned() -> Outcome {
     );
     d.assign(1u32)?;
     let p = s.download(&d, p).map_err(|r| r.error)?.wait()?;
-    ensure!(p.as_slice().iter().all(|&v| v == 1), "owned download");
+    ensure!(
+        p.as_slice_memory_order().iter().all(|&v| v == 1),
+        "owned download"
+    );
     let mut p = p;
     s.auto_synchronize(|scope| -> rumba::Result<()> {
         let d2 = rumba::to_device(&Array1::from_iter((0..n as u32).rev()))?;
         scope.copy_to_pinned(&d2, &mut p)
     })?;
     ensure!(
-        p.as_slice()
+        p.as_slice_memory_order()
             .iter()
             .enumerate()
             .all(|(i, &v)| v == (n - 1 - i) as u32),
@@ -462,7 +465,7 @@ fn pinned() -> Outcome {
     );
     s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p))?;
     ensure!(
-        d.copy_to_host()?.as_slice() == Some(p.as_slice()),
+        d.copy_to_host()?.as_slice_memory_order() == Some(p.as_slice_memory_order()),
         "scoped upload from pinned memory"
     );
     let locking = match p.page_locking() {

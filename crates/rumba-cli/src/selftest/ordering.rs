@@ -381,7 +381,10 @@ fn in_flight() -> Outcome {
     let p = t.wait()?;
     drop(other);
     ensure!(
-        p.as_slice().iter().enumerate().all(|(i, &v)| v == i as u32),
+        p.as_slice_memory_order()
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == i as u32),
         "the queued copy read memory that had been handed back"
     );
     pass("16 MiB stayed valid until the queued copy ran")

@@ -56,11 +56,11 @@
 //!
 //! This module touches the driver (allocation, device addresses), streams and the memory it owns.
 
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
+use super::array::{HostArray, HostKind};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, DeviceArray, Element, Layout, Order};
@@ -82,7 +82,7 @@ mod sealed {
 /// assert_eq!(Coarse::KIND, rumba::driver::GrainKind::Coarse);
 /// assert_eq!(Fine::KIND, rumba::driver::GrainKind::Fine);
 /// ```
-pub trait Grain: sealed::Sealed + Send + Sync + 'static {
+pub trait Grain: sealed::Sealed + HostKind<Memory = GrainedMem> {
     /// The driver's name for the kind.
     const KIND: GrainKind;
 }
@@ -111,6 +111,16 @@ impl Grain for Coarse {
 
 impl Grain for Fine {
     const KIND: GrainKind = GrainKind::Fine;
+}
+
+impl HostKind for Coarse {
+    type Memory = GrainedMem;
+    const NAME: &'static str = "coarse-grained";
+}
+
+impl HostKind for Fine {
+    type Memory = GrainedMem;
+    const NAME: &'static str = "fine-grained";
 }
 
 /// The allocation, shared with the streams whose queued work uses it.
@@ -165,13 +175,15 @@ impl Drop for Alloc {
 /// assert_eq!(c.view().unwrap().to_vec(), [0; 4]); // host access: a synchronization point
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
 /// ```
-pub struct GrainedArray<T: Element, D: Dimension, G: Grain> {
+pub type GrainedArray<T, D, G> = HostArray<T, D, G>;
+
+/// What a coarse- or fine-grained array holds besides its shape.
+#[doc(hidden)]
+pub struct GrainedMem {
     alloc: Arc<Alloc>,
-    shape: HostLayout<D>,
     stream: Option<Stream>,
     /// Streams with device work on the memory that the host has not synchronized with yet.
     pending: Mutex<Vec<Stream>>,
-    _elem: PhantomData<(fn() -> T, G)>,
 }
 // Dropping an array with queued work needs no waiting: the streams hold the allocation (not the
 // array) until their work has run, and free it then.
@@ -264,26 +276,27 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
                 T::DTYPE.name()
             )));
         }
-        Ok(GrainedArray {
-            alloc,
+        Ok(GrainedArray::from_parts(
+            GrainedMem {
+                alloc,
+                stream: None,
+                pending: Mutex::new(Vec::new()),
+            },
             shape,
-            stream: None,
-            pending: Mutex::new(Vec::new()),
-            _elem: PhantomData,
-        })
+        ))
     }
 
     fn parts(&self) -> Parts<D> {
         Parts {
-            base: self.alloc.ptr,
+            base: self.mem.alloc.ptr,
             shape: self.shape.clone(),
-            ctx: self.alloc.ctx.clone(),
-            stream: self.stream.clone(),
+            ctx: self.mem.alloc.ctx.clone(),
+            stream: self.mem.stream.clone(),
         }
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, Vec<Stream>> {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+        self.mem.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Coarse- or fine-grained.
@@ -294,26 +307,6 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// ```
     pub fn grain(&self) -> GrainKind {
         G::KIND
-    }
-
-    /// The shape.
-    ///
-    /// ```
-    /// let c = rumba::coarsegrain_array::<u8, _>((3, 2), rumba::Order::C).unwrap();
-    /// assert_eq!(c.shape(), &[3, 2]);
-    /// ```
-    pub fn shape(&self) -> &[usize] {
-        self.shape.layout.shape()
-    }
-
-    /// The byte layout of the elements.
-    ///
-    /// ```
-    /// let c = rumba::finegrain_array::<u32, _>((3, 2), rumba::Order::C).unwrap();
-    /// assert_eq!(c.layout().strides(), &[8, 4]);
-    /// ```
-    pub fn layout(&self) -> &Layout {
-        &self.shape.layout
     }
 
     /// The same array bound to `stream`: the synchronous device operations of its views run
@@ -330,7 +323,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// }
     /// ```
     pub fn bind(mut self, stream: &Stream) -> Self {
-        self.stream = Some(stream.clone());
+        self.mem.stream = Some(stream.clone());
         self
     }
 
@@ -340,7 +333,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// assert!(rumba::finegrain_array::<u8, _>(4, rumba::Order::C).unwrap().stream().is_none());
     /// ```
     pub fn stream(&self) -> Option<&Stream> {
-        self.stream.as_ref()
+        self.mem.stream.as_ref()
     }
 
     /// Waits for all device work queued on the memory by the `*_on` methods — a synchronization
@@ -413,7 +406,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         self.synchronize()?;
         // SAFETY: live, owned, aligned memory of valid `T`s; recorded device work has completed,
         // and new device writes need `&mut self`, which this borrow excludes.
-        Ok(unsafe { self.shape.view(self.alloc.ptr) })
+        Ok(unsafe { self.shape.view(self.mem.alloc.ptr) })
     }
 
     /// A shared host view if no recorded device work may still use the memory; otherwise the
@@ -454,7 +447,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         self.synchronize()?;
         // SAFETY: as in `view`; recorded device reads have completed too, and `&mut self`
         // excludes new device work while the view lives.
-        Ok(unsafe { self.shape.view_mut(self.alloc.ptr) })
+        Ok(unsafe { self.shape.view_mut(self.mem.alloc.ptr) })
     }
 
     /// The device side, shared (the device may read), after waiting for recorded device work:
@@ -516,7 +509,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// After queuing: the stream keeps the allocation alive until it has run the work. If even
     /// that fails, the stream is waited for so the memory cannot be freed under the work.
     fn keep(&self, stream: &Stream) -> Result<()> {
-        match stream.keep_alive(Arc::clone(&self.alloc)) {
+        match stream.keep_alive(Arc::clone(&self.mem.alloc)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 let _ = stream.synchronize();
@@ -632,10 +625,11 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// }
     /// ```
     pub fn is_page_locked(&self) -> bool {
-        self.alloc
+        self.mem
+            .alloc
             .ctx
             .driver()
-            .host_page_locking(self.alloc.ptr)
+            .host_page_locking(self.mem.alloc.ptr)
             .is_some_and(|p| p.is_available())
     }
 
@@ -652,18 +646,5 @@ impl<T: Element, D: Dimension, G: Grain> ArrayLike for GrainedArray<T, D, G> {
     type Dim = D;
     fn like_layout(&self) -> Result<Layout> {
         Ok(self.shape.layout.clone())
-    }
-}
-
-impl<T: Element, D: Dimension, G: Grain> std::fmt::Debug for GrainedArray<T, D, G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "GrainedArray<{}>({}, shape {}, {:p})",
-            T::DTYPE.name(),
-            G::KIND,
-            crate::error::format_shape(self.shape()),
-            self.alloc.ptr
-        )
     }
 }

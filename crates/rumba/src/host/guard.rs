@@ -44,14 +44,14 @@ use crate::error::{Error, Result};
 /// fixed-size arrays, and `&mut` references to any of these (or to slices).
 ///
 /// ```
-/// use rumba::host::HostArray;
+/// use rumba::host::HostData;
 /// let mut v = vec![1u8, 2, 3];
 /// assert_eq!(v.host_view().len(), 3);
 /// let mut a = ndarray::Array2::<f32>::zeros((2, 2));
 /// (&mut a).host_view_mut().fill(1.0);
 /// assert_eq!(a.sum(), 4.0);
 /// ```
-pub trait HostArray {
+pub trait HostData {
     /// The element type.
     type Elem: Element;
     /// The dimensionality.
@@ -62,7 +62,7 @@ pub trait HostArray {
     fn host_view_mut(&mut self) -> ArrayViewMut<'_, Self::Elem, Self::Dim>;
 }
 
-impl<T: Element, S: DataMut<Elem = T>, D: Dimension> HostArray for ArrayBase<S, D> {
+impl<T: Element, S: DataMut<Elem = T>, D: Dimension> HostData for ArrayBase<S, D> {
     type Elem = T;
     type Dim = D;
     fn host_view(&self) -> ArrayView<'_, T, D> {
@@ -73,7 +73,7 @@ impl<T: Element, S: DataMut<Elem = T>, D: Dimension> HostArray for ArrayBase<S, 
     }
 }
 
-impl<T: Element> HostArray for [T] {
+impl<T: Element> HostData for [T] {
     type Elem = T;
     type Dim = Ix1;
     fn host_view(&self) -> ArrayView<'_, T, Ix1> {
@@ -84,7 +84,7 @@ impl<T: Element> HostArray for [T] {
     }
 }
 
-impl<T: Element> HostArray for Vec<T> {
+impl<T: Element> HostData for Vec<T> {
     type Elem = T;
     type Dim = Ix1;
     fn host_view(&self) -> ArrayView<'_, T, Ix1> {
@@ -95,7 +95,7 @@ impl<T: Element> HostArray for Vec<T> {
     }
 }
 
-impl<T: Element, const N: usize> HostArray for [T; N] {
+impl<T: Element, const N: usize> HostData for [T; N] {
     type Elem = T;
     type Dim = Ix1;
     fn host_view(&self) -> ArrayView<'_, T, Ix1> {
@@ -106,7 +106,7 @@ impl<T: Element, const N: usize> HostArray for [T; N] {
     }
 }
 
-impl<H: HostArray + ?Sized> HostArray for &mut H {
+impl<H: HostData + ?Sized> HostData for &mut H {
     type Elem = H::Elem;
     type Dim = H::Dim;
     fn host_view(&self) -> ArrayView<'_, H::Elem, H::Dim> {
@@ -125,7 +125,7 @@ struct Registrations {
 
 impl Registrations {
     /// Registers the spans of `arrays` (merged, skipping already pinned memory) with `flags`.
-    fn new<A: HostArray>(arrays: &mut [A], flags: HostAllocFlags) -> Result<Self> {
+    fn new<A: HostData>(arrays: &mut [A], flags: HostAllocFlags) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
         let mut spans: Vec<(usize, usize)> = Vec::with_capacity(arrays.len());
         for a in arrays.iter_mut() {
@@ -219,7 +219,7 @@ impl Drop for Registrations {
 /// assert_eq!(a.sum(), 10.0);
 /// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
 /// ```
-pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
+pub fn pinned<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
     let mut arrays: Vec<A> = arrays.into_iter().collect();
     let regs = Registrations::new(&mut arrays, HostAllocFlags::default())?;
     Ok(PinnedGuard { regs, arrays })
@@ -239,7 +239,7 @@ pub fn pinned<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pinne
 /// rumba::deregister(g).unwrap();
 /// assert!(!drv.is_host_pinned(ptr, bytes));
 /// ```
-pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
+pub fn register<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
     pinned(arrays)
 }
 
@@ -257,7 +257,7 @@ pub fn register<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Pin
 /// assert!(!drv.is_host_pinned(ptr, 8)); // unpinned at once, not deferred
 /// v.push(1); // the vector is the caller's again
 /// ```
-pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
+pub fn deregister<A: HostData>(guard: PinnedGuard<A>) -> Result<()> {
     guard.release()
 }
 
@@ -269,14 +269,14 @@ pub fn deregister<A: HostArray>(guard: PinnedGuard<A>) -> Result<()> {
 /// assert_eq!(g.len(), 1);
 /// assert_eq!(g.view(0).unwrap().sum(), 16);
 /// ```
-pub struct PinnedGuard<A: HostArray> {
+pub struct PinnedGuard<A: HostData> {
     // Field order matters: the registrations are undone before owned arrays are freed.
     regs: Registrations,
     arrays: Vec<A>,
 }
 
 /// A shared view of guarded array `i` (both guards).
-fn view_of<A: HostArray>(arrays: &[A], i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
+fn view_of<A: HostData>(arrays: &[A], i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
     arrays
         .get(i)
         .map(|a| a.host_view())
@@ -284,7 +284,7 @@ fn view_of<A: HostArray>(arrays: &[A], i: usize) -> Result<ArrayView<'_, A::Elem
 }
 
 /// An exclusive view of guarded array `i` (both guards).
-fn view_mut_of<A: HostArray>(
+fn view_mut_of<A: HostData>(
     arrays: &mut [A],
     i: usize,
 ) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
@@ -303,7 +303,7 @@ fn no_such(i: usize, n: usize) -> Error {
     }
 }
 
-impl<A: HostArray> PinnedGuard<A> {
+impl<A: HostData> PinnedGuard<A> {
     /// Number of guarded arrays.
     ///
     /// ```
@@ -429,7 +429,7 @@ impl<A: HostArray> PinnedGuard<A> {
 /// }
 /// assert_eq!(host, [9; 4]);
 /// ```
-pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<MappedGuard<A>> {
+pub fn mapped<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<MappedGuard<A>> {
     let flags = HostAllocFlags {
         mapped: true,
         ..Default::default()
@@ -460,13 +460,13 @@ pub fn mapped<A: HostArray>(arrays: impl IntoIterator<Item = A>) -> Result<Mappe
 /// let g = rumba::mapped([&mut a]).unwrap();
 /// assert_eq!(g.len(), 1);
 /// ```
-pub struct MappedGuard<A: HostArray> {
+pub struct MappedGuard<A: HostData> {
     // Field order matters: the registrations are undone before owned arrays are freed.
     regs: Registrations,
     arrays: Vec<A>,
 }
 
-impl<A: HostArray> MappedGuard<A> {
+impl<A: HostData> MappedGuard<A> {
     /// Number of guarded arrays.
     ///
     /// ```
@@ -642,7 +642,7 @@ unsafe impl Send for Registrations {}
 // SAFETY: as above; shared access reads nothing through them.
 unsafe impl Sync for Registrations {}
 
-impl<A: HostArray> std::fmt::Debug for PinnedGuard<A> {
+impl<A: HostData> std::fmt::Debug for PinnedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -653,7 +653,7 @@ impl<A: HostArray> std::fmt::Debug for PinnedGuard<A> {
     }
 }
 
-impl<A: HostArray> std::fmt::Debug for MappedGuard<A> {
+impl<A: HostData> std::fmt::Debug for MappedGuard<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,

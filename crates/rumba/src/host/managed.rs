@@ -15,13 +15,12 @@
 //!
 //! This module touches the driver (managed allocation) and the memory it owns.
 
-use std::marker::PhantomData;
-
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
+use super::array::{HostArray, HostKind, Managed};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Layout, Order};
+use crate::array::{ArrayLike, Element, Order};
 use crate::context::Context;
 use crate::driver::ManagedAttach;
 use crate::error::{Error, Result};
@@ -38,19 +37,29 @@ use crate::stream::Stream;
 /// assert_eq!(a.view().sum(), 0);
 /// assert_eq!(d.copy_to_host().unwrap().sum(), 15);
 /// ```
-pub struct ManagedArray<T: Element, D: Dimension> {
+pub type ManagedArray<T, D> = HostArray<T, D, Managed>;
+
+/// What a managed array holds: the allocation (freed when the array drops), how it is attached,
+/// the context that made it and the stream it is bound to.
+#[doc(hidden)]
+pub struct ManagedMem {
     ptr: *mut u8,
     attach: ManagedAttach,
-    shape: HostLayout<D>,
     ctx: Context,
     stream: Option<Stream>,
-    _elem: PhantomData<T>,
 }
 
-// SAFETY: the array exclusively owns its memory (like a `Box<[T]>`), and `T: Send + Sync`.
-unsafe impl<T: Element, D: Dimension> Send for ManagedArray<T, D> {}
-// SAFETY: shared access only reads (host views, device reads).
-unsafe impl<T: Element, D: Dimension> Sync for ManagedArray<T, D> {}
+impl HostKind for Managed {
+    type Memory = ManagedMem;
+    const NAME: &'static str = "managed";
+}
+
+// SAFETY: the array that holds this exclusively owns the memory (like a `Box<[T]>`) with
+// `T: Send + Sync` elements; the pointer is only dereferenced through that array's views.
+unsafe impl Send for ManagedMem {}
+// SAFETY: through `&ManagedMem` nothing reads or writes the memory; the array's shared access
+// only reads it (host views, device reads).
+unsafe impl Sync for ManagedMem {}
 
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
@@ -123,14 +132,15 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
             shape.extent().max(1),
             attach,
         )?;
-        let array = ManagedArray {
-            ptr,
-            attach,
+        let array = ManagedArray::from_parts(
+            ManagedMem {
+                ptr,
+                attach,
+                ctx,
+                stream: None,
+            },
             shape,
-            ctx,
-            stream: None,
-            _elem: PhantomData,
-        };
+        );
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
             return Err(Error::InvalidArgument(format!(
                 "the driver returned managed memory at {ptr:p}, not aligned for {}",
@@ -142,10 +152,10 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
 
     fn parts(&self) -> Parts<D> {
         Parts {
-            base: self.ptr,
+            base: self.mem.ptr,
             shape: self.shape.clone(),
-            ctx: self.ctx.clone(),
-            stream: self.stream.clone(),
+            ctx: self.mem.ctx.clone(),
+            stream: self.mem.stream.clone(),
         }
     }
 
@@ -156,7 +166,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert_eq!(a.attachment(), rumba::driver::ManagedAttach::Global);
     /// ```
     pub fn attachment(&self) -> ManagedAttach {
-        self.attach
+        self.mem.attach
     }
 
     /// The same array bound to `stream` (Numba's `managed_array(.., stream=s)`): its synchronous
@@ -174,7 +184,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// }
     /// ```
     pub fn bind(mut self, stream: &Stream) -> Self {
-        self.stream = Some(stream.clone());
+        self.mem.stream = Some(stream.clone());
         self
     }
 
@@ -184,27 +194,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert!(rumba::managed_array::<u8, _>(4, rumba::Order::C).unwrap().stream().is_none());
     /// ```
     pub fn stream(&self) -> Option<&Stream> {
-        self.stream.as_ref()
-    }
-
-    /// The shape.
-    ///
-    /// ```
-    /// let a = rumba::managed_array::<u8, _>(7, rumba::array::Order::C).unwrap();
-    /// assert_eq!(a.shape(), &[7]);
-    /// ```
-    pub fn shape(&self) -> &[usize] {
-        self.shape.layout.shape()
-    }
-
-    /// The byte layout of the elements.
-    ///
-    /// ```
-    /// let a = rumba::managed_array::<u32, _>((2, 5), rumba::array::Order::C).unwrap();
-    /// assert_eq!(a.layout().strides(), &[20, 4]);
-    /// ```
-    pub fn layout(&self) -> &Layout {
-        &self.shape.layout
+        self.mem.stream.as_ref()
     }
 
     /// A shared host view.
@@ -216,7 +206,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     pub fn view(&self) -> ArrayView<'_, T, D> {
         // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self` and
         // complete before the borrow they hold ends.
-        unsafe { self.shape.view(self.ptr) }
+        unsafe { self.shape.view(self.mem.ptr) }
     }
 
     /// An exclusive host view.
@@ -228,7 +218,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// ```
     pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
         // SAFETY: as in `view`, and `&mut self` makes the access exclusive.
-        unsafe { self.shape.view_mut(self.ptr) }
+        unsafe { self.shape.view_mut(self.mem.ptr) }
     }
 
     /// The device side, shared: devices may read the memory.
@@ -253,25 +243,14 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     }
 }
 
-impl<T: Element, D: Dimension> Drop for ManagedArray<T, D> {
+impl Drop for ManagedMem {
     fn drop(&mut self) {
-        // SAFETY: the array is being dropped, so no view of it remains, and device work on it
-        // only ever ran while a view was borrowed and completed before that borrow ended.
+        // SAFETY: only the array that owns this drops it (the field is private to the host
+        // layer), so no view of the array remains, and device work on it only ever ran while a
+        // view was borrowed and completed before that borrow ended.
         if let Err(e) = unsafe { self.ctx.driver().mem_free_managed(self.ptr) } {
             tracing::warn!("freeing managed memory at {:p}: {e}", self.ptr);
         }
-    }
-}
-
-impl<T: Element, D: Dimension> std::fmt::Debug for ManagedArray<T, D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "ManagedArray<{}>(shape {}, {:p})",
-            T::DTYPE.name(),
-            crate::error::format_shape(self.shape()),
-            self.ptr
-        )
     }
 }
 

@@ -20,14 +20,13 @@
 //!
 //! This module touches the memory manager (allocation) and the memory it owns.
 
-use std::marker::PhantomData;
-
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
+use super::array::{HostArray, HostKind, Mapped};
 use super::layout::HostLayout;
 use super::pinned::alloc_host;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Layout, Order};
+use crate::array::{ArrayLike, Element, Order};
 use crate::context::Context;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
@@ -44,12 +43,20 @@ use crate::stream::Stream;
 /// m.device_mut().memset(0).unwrap();        // the device writes the host memory
 /// assert!(m.view().iter().all(|&x| x == 0)); // visible on the host, no copy
 /// ```
-pub struct MappedArray<T: Element, D: Dimension> {
+pub type MappedArray<T, D> = HostArray<T, D, Mapped>;
+
+/// What a mapped array holds: its page-locked buffer, the context that made it, and the stream it
+/// is bound to.
+#[doc(hidden)]
+pub struct MappedMem {
     buf: PinnedBuffer,
-    shape: HostLayout<D>,
     ctx: Context,
     stream: Option<Stream>,
-    _elem: PhantomData<T>,
+}
+
+impl HostKind for Mapped {
+    type Memory = MappedMem;
+    const NAME: &'static str = "mapped";
 }
 
 /// How a mapped host array is allocated: Numba's `portable` and `wc` keywords of
@@ -191,21 +198,22 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
         let ctx = crate::runtime::current_context()?;
         let flags = options.flags();
         let buf = alloc_host::<T, D>(&ctx, &shape, flags)?;
-        Ok(MappedArray {
-            buf,
+        Ok(MappedArray::from_parts(
+            MappedMem {
+                buf,
+                ctx,
+                stream: None,
+            },
             shape,
-            ctx,
-            stream: None,
-            _elem: PhantomData,
-        })
+        ))
     }
 
     fn parts(&self) -> Parts<D> {
         Parts {
-            base: self.buf.as_ptr().cast_mut(),
+            base: self.mem.buf.as_ptr().cast_mut(),
             shape: self.shape.clone(),
-            ctx: self.ctx.clone(),
-            stream: self.stream.clone(),
+            ctx: self.mem.ctx.clone(),
+            stream: self.mem.stream.clone(),
         }
     }
 
@@ -227,7 +235,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// assert_eq!(m.view().to_vec(), [3; 4]);
     /// ```
     pub fn bind(mut self, stream: &Stream) -> Self {
-        self.stream = Some(stream.clone());
+        self.mem.stream = Some(stream.clone());
         self
     }
 
@@ -238,27 +246,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// assert!(m.stream().is_none());
     /// ```
     pub fn stream(&self) -> Option<&Stream> {
-        self.stream.as_ref()
-    }
-
-    /// The shape.
-    ///
-    /// ```
-    /// let m = rumba::mapped_array::<u8, _>((4, 1), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// assert_eq!(m.shape(), &[4, 1]);
-    /// ```
-    pub fn shape(&self) -> &[usize] {
-        self.shape.layout.shape()
-    }
-
-    /// The byte layout of the elements.
-    ///
-    /// ```
-    /// let m = rumba::mapped_array::<u16, _>((4, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// assert_eq!(m.layout().strides(), &[4, 2]);
-    /// ```
-    pub fn layout(&self) -> &Layout {
-        &self.shape.layout
+        self.mem.stream.as_ref()
     }
 
     /// The flags the memory was allocated with (`mapped` is always set).
@@ -273,7 +261,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// assert!(f.mapped && f.portable && f.write_combined);
     /// ```
     pub fn flags(&self) -> HostAllocFlags {
-        self.buf.flags()
+        self.mem.buf.flags()
     }
 
     /// Whether every device can address the memory.
@@ -283,7 +271,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// assert!(!m.is_portable());
     /// ```
     pub fn is_portable(&self) -> bool {
-        self.buf.flags().portable
+        self.mem.buf.flags().portable
     }
 
     /// Whether the memory was allocated write-combined (see the [module docs](self)).
@@ -297,7 +285,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// assert!(m.unwrap().is_write_combined());
     /// ```
     pub fn is_write_combined(&self) -> bool {
-        self.buf.flags().write_combined
+        self.mem.buf.flags().write_combined
     }
 
     /// A shared host view. No device work can be writing the memory: device writes need
@@ -310,7 +298,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     pub fn view(&self) -> ArrayView<'_, T, D> {
         // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self`, and
         // complete before the borrow they hold ends.
-        unsafe { self.shape.view(self.buf.as_ptr()) }
+        unsafe { self.shape.view(self.mem.buf.as_ptr()) }
     }
 
     /// An exclusive host view.
@@ -323,7 +311,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
         // SAFETY: as in `view`; no device work is pending on the memory (see `view`), and
         // `&mut self` excludes new device work while the view lives.
-        unsafe { self.shape.view_mut(self.buf.as_ptr().cast_mut()) }
+        unsafe { self.shape.view_mut(self.mem.buf.as_ptr().cast_mut()) }
     }
 
     /// The device side, shared: the device may read the memory.
@@ -362,22 +350,11 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// }
     /// ```
     pub fn is_page_locked(&self) -> bool {
-        self.ctx
+        self.mem
+            .ctx
             .driver()
-            .host_page_locking(self.buf.as_ptr())
+            .host_page_locking(self.mem.buf.as_ptr())
             .is_some_and(|p| p.is_available())
-    }
-}
-
-impl<T: Element, D: Dimension> std::fmt::Debug for MappedArray<T, D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "MappedArray<{}>(shape {}, {:?})",
-            T::DTYPE.name(),
-            crate::error::format_shape(self.shape()),
-            self.buf
-        )
     }
 }
 

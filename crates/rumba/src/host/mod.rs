@@ -96,7 +96,7 @@
 //! let p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
 //! let t = s.upload(p, &d).unwrap();
-//! println!("{}", p[0]); // error: `p` was moved into the transfer
+//! println!("{}", p.view()[0]); // error: `p` was moved into the transfer
 //! # drop(t);
 //! ```
 //! Looking at mapped memory while queued device work may write it:
@@ -128,6 +128,7 @@
 //! manager (host allocation, pinning), the driver (mapped device addresses, copies, managed and
 //! coarse/fine-grained memory) and streams.
 
+mod array;
 pub mod grained;
 mod guard;
 mod layout;
@@ -136,11 +137,12 @@ pub mod mapped;
 pub mod pinned;
 pub mod view;
 
+pub use array::{HostArray, HostKind, Managed, Mapped, Pinned};
 pub use grained::{
     Coarse, CoarsegrainArray, Fine, FinegrainArray, Grain, GrainedArray, coarsegrain_array,
     coarsegrain_array_like, finegrain_array, finegrain_array_like,
 };
-pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
+pub use guard::{HostData, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
 pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, MappedOptions, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};

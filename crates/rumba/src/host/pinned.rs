@@ -7,8 +7,8 @@
 //! [`PinnedArray::page_locking`] says why it is not locked.
 //!
 //! A pinned array is ordinary host memory to Rust: [`view`](PinnedArray::view) and
-//! [`view_mut`](PinnedArray::view_mut) give `ndarray` views, and it derefs to its elements as a
-//! slice (in memory order). What makes it special is that copies from and to it on a stream are
+//! [`view_mut`](PinnedArray::view_mut) give `ndarray` views (see [`HostArray`] for why there is
+//! no flat `Deref`). What makes it special is that copies from and to it on a stream are
 //! truly asynchronous. Safe code reaches that only in two ways, both of which keep the host away
 //! from the memory while the device uses it: a [`StreamScope`](crate::StreamScope) borrowing the
 //! array until the scope synchronizes, or moving the array into a
@@ -17,12 +17,11 @@
 //! This module touches the memory manager (allocation), the driver (page-locking queries) and the
 //! memory it owns.
 
-use std::marker::PhantomData;
-
 use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
+use super::array::{HostArray, HostKind, Pinned};
 use super::layout::HostLayout;
-use crate::array::{ArrayLike, Element, Layout, Order};
+use crate::array::{ArrayLike, Element, Order};
 use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
@@ -35,15 +34,22 @@ use crate::memory::PinnedBuffer;
 /// let mut p = rumba::pinned_array::<f32, _>((2, 3), Order::C).unwrap();
 /// p.view_mut().fill(1.5);
 /// assert_eq!(p.view().sum(), 9.0);
-/// assert_eq!(p.len(), 6);                 // derefs to its elements as a slice
+/// assert_eq!(p.size(), 6);
 /// let d = rumba::to_device(&p).unwrap();  // a pinned array is host data like any other
 /// assert_eq!(d.copy_to_host().unwrap(), p.view());
 /// ```
-pub struct PinnedArray<T: Element, D: Dimension> {
+pub type PinnedArray<T, D> = HostArray<T, D, Pinned>;
+
+/// What a pinned array holds: its buffer from the memory manager, and the context that made it.
+#[doc(hidden)]
+pub struct PinnedMem {
     buf: PinnedBuffer,
-    shape: HostLayout<D>,
     ctx: Context,
-    _elem: PhantomData<T>,
+}
+
+impl HostKind for Pinned {
+    type Memory = PinnedMem;
+    const NAME: &'static str = "pinned";
 }
 
 /// Allocates host memory through `ctx`'s manager for `shape`, zeroed, aligned for `T`.
@@ -106,32 +112,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     fn new(shape: HostLayout<D>) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
         let buf = alloc_host::<T, D>(&ctx, &shape, HostAllocFlags::default())?;
-        Ok(PinnedArray {
-            buf,
-            shape,
-            ctx,
-            _elem: PhantomData,
-        })
-    }
-
-    /// The shape.
-    ///
-    /// ```
-    /// let p = rumba::pinned_array::<u8, _>(5, rumba::array::Order::C).unwrap();
-    /// assert_eq!(p.shape(), &[5]);
-    /// ```
-    pub fn shape(&self) -> &[usize] {
-        self.shape.layout.shape()
-    }
-
-    /// The shape as an ndarray dimension.
-    ///
-    /// ```
-    /// let p = rumba::pinned_array::<u8, _>((2, 2), rumba::array::Order::C).unwrap();
-    /// assert_eq!(p.raw_dim(), ndarray::Ix2(2, 2));
-    /// ```
-    pub fn raw_dim(&self) -> D {
-        self.shape.dim.clone()
+        Ok(PinnedArray::from_parts(PinnedMem { buf, ctx }, shape))
     }
 
     /// A shared `ndarray` view of the elements.
@@ -143,7 +124,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     pub fn view(&self) -> ArrayView<'_, T, D> {
         // SAFETY: the buffer is live, owned by `self`, aligned (checked at allocation), zeroed or
         // written only with valid `T`s, and `&self` excludes writers.
-        unsafe { self.shape.view(self.buf.as_ptr()) }
+        unsafe { self.shape.view(self.mem.buf.as_ptr()) }
     }
 
     /// An exclusive `ndarray` view of the elements.
@@ -155,7 +136,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// ```
     pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
         // SAFETY: as in `view`; `&mut self` makes the access exclusive.
-        unsafe { self.shape.view_mut(self.buf.as_ptr().cast_mut()) }
+        unsafe { self.shape.view_mut(self.mem.buf.as_ptr().cast_mut()) }
     }
 
     /// The elements as a slice, in memory order.
@@ -164,25 +145,25 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// use ndarray::ShapeBuilder;
     /// let mut p = rumba::pinned_array::<u8, _>((2, 2), rumba::array::Order::F).unwrap();
     /// p.view_mut()[[0, 1]] = 7;
-    /// assert_eq!(p.as_slice(), &[0, 0, 7, 0]); // column-major memory order
+    /// assert_eq!(p.as_slice_memory_order(), &[0, 0, 7, 0]); // column-major memory order
     /// ```
-    pub fn as_slice(&self) -> &[T] {
+    pub fn as_slice_memory_order(&self) -> &[T] {
         // SAFETY: the packed layout covers exactly `size` elements from the start of the buffer.
-        unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<T>(), self.shape.size()) }
+        unsafe { std::slice::from_raw_parts(self.mem.buf.as_ptr().cast::<T>(), self.shape.size()) }
     }
 
     /// The elements as a mutable slice, in memory order.
     ///
     /// ```
     /// let mut p = rumba::pinned_array::<u8, _>(3, rumba::array::Order::C).unwrap();
-    /// p.as_slice_mut().copy_from_slice(&[1, 2, 3]);
+    /// p.as_slice_memory_order_mut().copy_from_slice(&[1, 2, 3]);
     /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
-    pub fn as_slice_mut(&mut self) -> &mut [T] {
-        // SAFETY: as in `as_slice`; `&mut self` makes the access exclusive.
+    pub fn as_slice_memory_order_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `as_slice_memory_order`; `&mut self` makes the access exclusive.
         unsafe {
             std::slice::from_raw_parts_mut(
-                self.buf.as_ptr().cast_mut().cast::<T>(),
+                self.mem.buf.as_ptr().cast_mut().cast::<T>(),
                 self.shape.size(),
             )
         }
@@ -199,9 +180,10 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// }
     /// ```
     pub fn page_locking(&self) -> PageLocking {
-        self.ctx
+        self.mem
+            .ctx
             .driver()
-            .host_page_locking(self.buf.as_ptr())
+            .host_page_locking(self.mem.buf.as_ptr())
             .unwrap_or_else(|| {
                 PageLocking::Refused("the memory is not registered as pinned".into())
             })
@@ -218,16 +200,6 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
         self.page_locking().is_available()
     }
 
-    /// The byte layout of the elements (strides in bytes, as device arrays have).
-    ///
-    /// ```
-    /// let p = rumba::pinned_array::<f64, _>((2, 3), rumba::array::Order::C).unwrap();
-    /// assert_eq!(p.layout().strides(), &[24, 8]);
-    /// ```
-    pub fn layout(&self) -> &Layout {
-        &self.shape.layout
-    }
-
     /// The context the memory was allocated in.
     ///
     /// ```
@@ -235,32 +207,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// assert_eq!(p.context().device_id(), 0);
     /// ```
     pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-}
-
-impl<T: Element, D: Dimension> std::ops::Deref for PinnedArray<T, D> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        self.as_slice()
-    }
-}
-
-impl<T: Element, D: Dimension> std::ops::DerefMut for PinnedArray<T, D> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        self.as_slice_mut()
-    }
-}
-
-impl<T: Element, D: Dimension> std::fmt::Debug for PinnedArray<T, D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "PinnedArray<{}>(shape {}, {:?})",
-            T::DTYPE.name(),
-            crate::error::format_shape(self.shape()),
-            self.buf
-        )
+        &self.mem.ctx
     }
 }
 

@@ -160,7 +160,7 @@ impl<'env> StreamScope<'_, 'env> {
     ///
     /// ```
     /// let mut p = rumba::pinned_array::<f64, _>(4, rumba::Order::C).unwrap();
-    /// p.fill(1.5);
+    /// p.view_mut().fill(1.5);
     /// let mut q = rumba::pinned_array::<f64, _>(4, rumba::Order::C).unwrap();
     /// let d = rumba::device_array::<f64, _>(4, rumba::Order::C).unwrap();
     /// let s = rumba::stream().unwrap();
@@ -168,7 +168,7 @@ impl<'env> StreamScope<'_, 'env> {
     ///     scope.copy(&d, &p)?;     // truly asynchronous: `p` is pinned and borrowed
     ///     scope.copy(&mut q, &d)   // and back into `q`, after it in stream order
     /// }).unwrap();
-    /// assert!(q.iter().all(|&v| v == 1.5));
+    /// assert!(q.view().iter().all(|&v| v == 1.5));
     /// ```
     pub fn copy<Dst: CopyFromIn<'env, Src>, Src>(&self, dst: Dst, src: Src) -> Result<()> {
         dst.copy_from_in(src, self)

@@ -114,7 +114,7 @@ impl<B> Transfer<B> {
     /// let d = rumba::to_device(&[1i32, 2, 3]).unwrap();
     /// let p = rumba::pinned_array::<i32, _>(3, rumba::array::Order::C).unwrap();
     /// let p = s.download(&d, p).unwrap().wait().unwrap();
-    /// assert_eq!(p.as_slice(), &[1, 2, 3]);
+    /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
     pub fn wait(self) -> Result<B> {
         if crate::driver::on_callback_thread() {
@@ -163,7 +163,7 @@ impl<B> Future for Transfer<B> {
 /// let rejected = s.upload(p, &d).unwrap_err();
 /// assert!(rejected.error.to_string().starts_with("incompatible shape"));
 /// let p = rejected.buffer; // still ours
-/// assert_eq!(p.len(), 4);
+/// assert_eq!(p.size(), 4);
 /// ```
 pub struct Rejected<B> {
     /// Why the transfer was refused.

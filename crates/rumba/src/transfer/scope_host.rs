@@ -21,7 +21,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// use rumba::array::Order;
     /// let s = rumba::stream().unwrap();
     /// let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
-    /// p.as_slice_mut().copy_from_slice(&[7, 8, 9]);
+    /// p.as_slice_memory_order_mut().copy_from_slice(&[7, 8, 9]);
     /// let d = rumba::device_array::<i64, _>(3, Order::C).unwrap();
     /// s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
@@ -52,7 +52,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let d = rumba::to_device(&[1u16, 2]).unwrap();
     /// let mut p = rumba::pinned_array::<u16, _>(2, Order::C).unwrap();
     /// s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p)).unwrap();
-    /// assert_eq!(p.as_slice(), &[1, 2]);
+    /// assert_eq!(p.view().to_vec(), [1, 2]);
     /// ```
     pub fn copy_to_pinned<T: Element, D: Dimension, E: Dimension>(
         &self,

@@ -64,7 +64,8 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
         // Pinned memory, scoped transfers both ways.
         1 => {
             let mut p = rumba::pinned_array::<u64, _>(n, Order::C).unwrap();
-            p.as_slice_mut().copy_from_slice(data.as_slice().unwrap());
+            p.as_slice_memory_order_mut()
+                .copy_from_slice(data.as_slice_memory_order().unwrap());
             let d = rumba::device_array::<u64, _>(n, Order::C).unwrap();
             let mut back = rumba::pinned_array::<u64, _>(n, Order::C).unwrap();
             s.auto_synchronize(|scope| -> rumba::Result<()> {
@@ -72,12 +73,17 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
                 scope.copy_to_pinned(&d, &mut back)
             })
             .unwrap();
-            assert_eq!(back.as_slice(), data.as_slice().unwrap(), "tag {tag}");
+            assert_eq!(
+                back.as_slice_memory_order(),
+                data.as_slice_memory_order().unwrap(),
+                "tag {tag}"
+            );
         }
         // Owned transfers: upload, reversing assignment on the device, download.
         2 => {
             let mut p = rumba::pinned_array::<u64, _>(n, Order::C).unwrap();
-            p.as_slice_mut().copy_from_slice(data.as_slice().unwrap());
+            p.as_slice_memory_order_mut()
+                .copy_from_slice(data.as_slice_memory_order().unwrap());
             let d = rumba::device_array::<u64, _>(n, Order::C).unwrap();
             let p = s.upload(p, &d).unwrap().wait().unwrap();
             let r = rumba::device_array::<u64, _>(n, Order::C).unwrap();
@@ -85,7 +91,7 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
                 .unwrap();
             let back = s.download(&r, p).unwrap().wait().unwrap();
             let want: Vec<u64> = data.iter().rev().copied().collect();
-            assert_eq!(back.as_slice(), &want[..], "tag {tag}");
+            assert_eq!(back.as_slice_memory_order(), &want[..], "tag {tag}");
         }
         // Many small buffers at once, freed in random order.
         _ => {
