@@ -1,28 +1,1564 @@
 // ---- reshape_runtime
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a: &::rumba::kernel::GlobalView<'_, f32>,
+            out: &::rumba::kernel::GlobalView<'_, f32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a = *a;
+            let out = *out;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_tuple: (usize, usize) = (
+                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                        );
+                        let x: usize = __rumba_tuple.0;
+                        let y: usize = __rumba_tuple.1;
+                        let r: usize = out.shape()[0];
+                        let c: usize = out.shape()[1];
+                        let __rumba_va4: usize = r;
+                        let __rumba_va5: usize = c;
+                        let m = a.reshape((__rumba_va4, __rumba_va5));
+                        if ((y < r) && (x < c)) {
+                            out.set((y, x), (m.get((y, x)) * 2f32));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let out = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- reshape_write
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a: &::rumba::kernel::GlobalView<'_, i32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a = *a;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let m = a
+                            .reshape((
+                                ::rumba::kernel::__macro::ty::<usize>(ROWS),
+                                ::rumba::kernel::__macro::ty::<usize>(COLS),
+                            ));
+                        let i: usize = (__bidx.x as usize * __bdim.x as usize
+                            + __tid.x as usize);
+                        if (i
+                            < (::rumba::kernel::__macro::ty::<usize>(ROWS))
+                                .wrapping_mul(::rumba::kernel::__macro::ty::<usize>(COLS)))
+                        {
+                            m.set(
+                                (
+                                    (i / ::rumba::kernel::__macro::ty::<usize>(COLS)),
+                                    (i % ::rumba::kernel::__macro::ty::<usize>(COLS)),
+                                ),
+                                (((i) as i32)).wrapping_mul(10i32),
+                            );
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(__launch.name(), &__cfg, |__blk| __body::<_, __R, __W>(__blk, &a))
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(__launch.name(), &__cfg, |__blk| __body::<_, __R, __W>(__blk, &a))
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- reshape_chain
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "OwnIndexStore", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a: &::rumba::kernel::GlobalView<'_, u16>,
+            __out_flat: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            sizes: &::rumba::kernel::GlobalView<'_, usize>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a = *a;
+            let flat = __out_flat.block(__blk);
+            let sizes = *sizes;
+            if let (::core::option::Option::Some(__win_flat),) = (
+                __out_flat.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let __rumba_va1: usize = a.shape()[0];
+                            let __rumba_va2: usize = a.shape()[1];
+                            let a2 = a.reshape((__rumba_va1, __rumba_va2));
+                            let __rumba_va3: usize = a2.size();
+                            let f = a2.reshape(__rumba_va3);
+                            let __rumba_va4: usize = (f.len() / 6usize);
+                            let cube = f.reshape((2usize, 3usize, __rumba_va4));
+                            if (i < f.len()) {
+                                __win_flat.set(__w, f.get(i));
+                            }
+                            if (i == 0usize) {
+                                sizes.set(0usize, cube.shape()[2]);
+                                sizes.set(1usize, cube.size());
+                                sizes
+                                    .set(
+                                        2usize,
+                                        ((cube.get((1usize, 2usize, 0usize))) as usize),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let __rumba_va1: usize = a.shape()[0];
+                            let __rumba_va2: usize = a.shape()[1];
+                            let a2 = a.reshape((__rumba_va1, __rumba_va2));
+                            let __rumba_va3: usize = a2.size();
+                            let f = a2.reshape(__rumba_va3);
+                            let __rumba_va4: usize = (f.len() / 6usize);
+                            let cube = f.reshape((2usize, 3usize, __rumba_va4));
+                            if (i < f.len()) {
+                                flat.set(i, f.get(i));
+                            }
+                            if (i == 0usize) {
+                                sizes.set(0usize, cube.shape()[2]);
+                                sizes.set(1usize, cube.size());
+                                sizes
+                                    .set(
+                                        2usize,
+                                        ((cube.get((1usize, 2usize, 0usize))) as usize),
+                                    );
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a = <::rumba::kernel::Arr<
+                u16,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_flat = ::rumba::kernel::wil::OwnOut::<
+                u16,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            let sizes = <::rumba::kernel::Arr<
+                usize,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &__out_flat, &sizes),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &__out_flat, &sizes),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- view_bits
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_bits: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let bits = __out_bits.block(__blk);
+            if let (::core::option::Option::Some(__win_bits),) = (
+                __out_bits.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let w = x.view::<u32>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < w.len()) {
+                                __win_bits.set(__w, w.get(i));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let w = x.view::<u32>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < w.len()) {
+                                bits.set(i, w.get(i));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_bits = ::rumba::kernel::wil::OwnOut::<
+                u32,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &__out_bits),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &__out_bits),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- view_bytes
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::GlobalView<'_, u32>,
+            lens: &::rumba::kernel::GlobalView<'_, usize>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let lens = *lens;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let b = x.view::<u8>();
+                        let i: usize = (__bidx.x as usize * __bdim.x as usize
+                            + __tid.x as usize);
+                        if (i < x.len()) {
+                            b.set(
+                                ((4usize).wrapping_mul(i)).wrapping_add(1usize),
+                                171u8,
+                            );
+                        }
+                        if (i == 0usize) {
+                            lens.set(0usize, b.len());
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = <::rumba::kernel::Arr<
+                u32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let lens = <::rumba::kernel::Arr<
+                usize,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &lens),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &lens),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- view_wider
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::GlobalView<'_, u8>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let m = x.reshape((2usize, 4usize));
+                            let w = m.view::<u16>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < 4usize) {
+                                __win_out.set(__w, w.get(((i / 2usize), (i % 2usize))));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let m = x.reshape((2usize, 4usize));
+                            let w = m.view::<u16>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < 4usize) {
+                                out.set(i, w.get(((i / 2usize), (i % 2usize))));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                u16,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- view_bool
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            raw: &::rumba::kernel::GlobalView<'_, u8>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let raw = *raw;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let b = raw.view::<::rumba::kernel::DeviceBool>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < b.len()) {
+                                __win_out
+                                    .set(
+                                        __w,
+                                        ((::rumba::kernel::DeviceBool::get(b.get(i))) as u32),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let b = raw.view::<::rumba::kernel::DeviceBool>();
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < b.len()) {
+                                out.set(
+                                    i,
+                                    ((::rumba::kernel::DeviceBool::get(b.get(i))) as u32),
+                                );
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let raw = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                u32,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &raw, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &raw, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- row_sums
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, f64>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                let __rumba_va3: usize = i;
+                                let r = m.index_axis(0usize, __rumba_va3);
+                                let mut s: f64 = 0f64;
+                                for j in (0usize)..(r.len()) {
+                                    s = (s + r.get(j));
+                                }
+                                __win_out.set(__w, s);
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < out.len()) {
+                                let __rumba_va3: usize = i;
+                                let r = m.index_axis(0usize, __rumba_va3);
+                                let mut s: f64 = 0f64;
+                                for j in (0usize)..(r.len()) {
+                                    s = (s + r.get(j));
+                                }
+                                out.set(i, s);
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                f64,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                f64,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- columns
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "ReadWrite", "OwnIndexStore", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, i32>,
+            k: usize,
+            __out_col: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            cube: &::rumba::kernel::GlobalView<'_, i32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let col = __out_col.block(__blk);
+            let cube = *cube;
+            if let (::core::option::Option::Some(__win_col),) = (
+                __out_col.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_va2: usize = k;
+                            let c = m.index_axis(1usize, __rumba_va2);
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < c.len()) {
+                                __win_col.set(__w, c.get(i));
+                            }
+                            let plane = cube.index_axis(0usize, 1usize);
+                            let line = plane.index_axis(0usize, 0usize);
+                            if (i < line.len()) {
+                                line.set(i, (((i) as i32)).wrapping_add(100i32));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_va2: usize = k;
+                            let c = m.index_axis(1usize, __rumba_va2);
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < c.len()) {
+                                col.set(i, c.get(i));
+                            }
+                            let plane = cube.index_axis(0usize, 1usize);
+                            let line = plane.index_axis(0usize, 0usize);
+                            if (i < line.len()) {
+                                line.set(i, (((i) as i32)).wrapping_add(100i32));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let k: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let __out_col = ::rumba::kernel::wil::OwnOut::<
+                i32,
+                __W,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
+            let cube = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[3usize], 3usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, k, &__out_col, &cube),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, k, &__out_col, &cube),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- shared_tile
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            out: &::rumba::kernel::GlobalView<'_, f32>,
+            counts: &::rumba::kernel::GlobalView<'_, u32>,
+        ) {
+            const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            const __BS2: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let out = *out;
+            let counts = *counts;
+            let s = __blk.shared_array::<f32, 1usize>([64usize]);
+            let c = __blk.shared_array::<u32, 2usize>([2usize, 2usize]);
+            let __trues1: u32 = 0;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let tid: usize = (((__tid).x) as usize);
+                        let tile = s.shared_view().reshape((8usize, 8usize));
+                        let flat = c.shared_view().reshape(4usize);
+                        if (tid < 4usize) {
+                            flat.set(tid, 0u32);
+                        }
+                        tile.set(((tid / 8usize), (tid % 8usize)), ((tid) as f32));
+                    },
+                );
+            let _ = match __blk.barrier(&__BS0, __trues1) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            let __trues3: u32 = 0;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let tid: usize = (((__tid).x) as usize);
+                        let flat = c.shared_view().reshape(4usize);
+                        flat.atomic_add((tid % 4usize), 1u32);
+                        out.set(
+                            tid,
+                            s
+                                .get(
+                                    (((tid % 8usize)).wrapping_mul(8usize))
+                                        .wrapping_add((tid / 8usize)),
+                                ),
+                        );
+                    },
+                );
+            let _ = match __blk.barrier(&__BS2, __trues3) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let tid: usize = (((__tid).x) as usize);
+                        if (tid < 4usize) {
+                            counts.set(tid, c.get(((tid / 2usize), (tid % 2usize))));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let out = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let counts = <::rumba::kernel::Arr<
+                u32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out, &counts),
+                    )
+                }
+                [16u32, 16u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<16u32, 16u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out, &counts),
+                    )
+                }
+                [32u32, 32u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<32u32, 32u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out, &counts),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out, &counts),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- local_bytes
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            out: &::rumba::kernel::GlobalView<'_, u8>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let out = *out;
+            let __loc_l = __blk.local_arrays::<u32, 1usize>([2usize]);
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let l = __loc_l.of(__w);
+                        l.zero();
+                        let i: usize = (__bidx.x as usize * __bdim.x as usize
+                            + __tid.x as usize);
+                        l.set(0usize, 67305985u32);
+                        l.set(1usize, ((i) as u32));
+                        let b = l.local_view().view::<u8>();
+                        for k in (0usize)..(8usize) {
+                            out.set((i, k), b.get(k));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let out = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- bad_reshape
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a: &::rumba::kernel::GlobalView<'_, f32>,
+            n: usize,
+            out: &::rumba::kernel::GlobalView<'_, f32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a = *a;
+            let out = *out;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va1: usize = n;
+                        let m = a.reshape((__rumba_va1, 3usize));
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            out.set(0usize, m.get((0usize, 0usize)));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let n: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let out = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, n, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a, n, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- bad_row
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, i32>,
+            k: usize,
+            out: &::rumba::kernel::GlobalView<'_, i32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let out = *out;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va1: usize = k;
+                        let r = m.index_axis(0usize, __rumba_va1);
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            out.set(0usize, r.get(0usize));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let k: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let out = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, k, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, k, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- bad_view
-// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version
+// uses: ["Read", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::GlobalView<'_, u8>,
+            out: &::rumba::kernel::GlobalView<'_, u32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let out = *out;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let w = x.view::<u32>();
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            out.set(0usize, ((w.len()) as u32));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let out = <::rumba::kernel::Arr<
+                u32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}

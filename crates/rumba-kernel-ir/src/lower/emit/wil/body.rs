@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::plan::{Plan, Reach, Storage, id, locals_of, own_exprs};
+use super::plan::{Plan, Reach, Storage, arrays_of, id, locals_of, own_exprs, root, view_args};
 use crate::lower::emit::rust::{LetKind, R, Wil};
 use crate::lower::ir::*;
 
@@ -158,6 +158,16 @@ impl Wil for Names<'_, '_> {
                 quote!(#n.zero();)
             }
             _ => quote!(),
+        }
+    }
+
+    fn view_base(&self, a: ArrayId) -> Option<TokenStream> {
+        // A view of block memory starts from the block array's view of the same elements.
+        let n = array_ident(self.plan.f, a);
+        match self.plan.reach[a] {
+            Reach::Shared => Some(quote!(#n.shared_view())),
+            Reach::Local => Some(quote!(#n.local_view())),
+            _ => None,
         }
     }
 }
@@ -531,29 +541,56 @@ impl<'p, 'f> Body<'p, 'f> {
         let mut arrays: Vec<ArrayId> = Vec::new();
         let mut returns = false;
         for s in &stmts {
-            if let Stmt::Assign {
-                place: Place::Index { array, .. },
-                ..
-            } = s
-            {
-                arrays.push(*array);
-            }
+            // `collect` gathered nested statements, so own parts only.
+            arrays_of(s, &mut arrays);
             if let Stmt::ArrayDecl { array, .. } = s {
                 arrays.push(*array);
             }
             returns |= matches!(s, Stmt::Return(..));
         }
-        for e in &exprs {
-            e.visit(&mut |x| match &x.kind {
-                ExprKind::Index { array, .. }
-                | ExprKind::Atomic { array, .. }
-                | ExprKind::Len(array)
-                | ExprKind::Size(array)
-                | ExprKind::Shape(array, _) => arrays.push(*array),
-                _ => {}
-            });
+        for it in &items {
+            let v: &[&Expr] = match it {
+                Item::Stmt(_) => &[],
+                Item::See(_, v) => v,
+                Item::Count(_, p) => std::slice::from_ref(p),
+            };
+            for e in v {
+                e.visit(&mut |x| match &x.kind {
+                    ExprKind::Index { array, .. }
+                    | ExprKind::Atomic { array, .. }
+                    | ExprKind::Len(array)
+                    | ExprKind::Size(array)
+                    | ExprKind::Shape(array, _) => arrays.push(*array),
+                    _ => {}
+                });
+            }
         }
-        // Prologue: recomputed locals (with what they depend on), context loads, local arrays.
+        // Views the region reaches but does not make are made again at its top, from the same
+        // never-reassigned arguments (`plan::normalise`), bases first; their roots and
+        // arguments are then needed too.
+        let made: HashSet<ArrayId> = stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::View { array, .. } => Some(*array),
+                _ => None,
+            })
+            .collect();
+        let mut remake: Vec<ArrayId> = Vec::new();
+        for a in arrays.clone() {
+            let mut v = a;
+            while let Some(b) = f.arrays[v].base {
+                if !made.contains(&v) {
+                    remake.push(v);
+                    view_args(&self.plan.views, v, &mut used);
+                }
+                v = b;
+            }
+            arrays.push(root(f, a));
+        }
+        remake.sort_unstable();
+        remake.dedup();
+        // Prologue: recomputed locals (with what they depend on), context loads, local arrays,
+        // views.
         let mut needed: Vec<LocalId> = used.iter().chain(&assigned).copied().collect();
         let mut k = 0;
         while k < needed.len() {
@@ -604,6 +641,11 @@ impl<'p, 'f> Body<'p, 'f> {
                     format_ident!("__loc_{}", f.arrays[a].c_name),
                 );
                 prologue.extend(quote!(let #n = #l.of(__w);));
+            }
+        }
+        for &v in &remake {
+            if let Some(s) = self.plan.view_stmt(v) {
+                prologue.extend(self.with_r(&self.names(true, HashSet::new()), |r| r.stmt(s)));
             }
         }
         let mut epilogue = TokenStream::new();

@@ -57,9 +57,6 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     if f.is_device {
         return Err("a device function has no block form".into());
     }
-    if f.arrays.iter().any(|a| a.base.is_some()) {
-        return Err("in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version".into());
-    }
     if uses_warp_ops(f) {
         return Err("warp-level operations (syncwarp, votes, shuffles, activemask) run on coroutines, where the lanes of a warp meet at each one".into());
     }
@@ -108,12 +105,20 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                         uses.push("OwnIndexStore");
                         outputs.push(pos);
                     }
-                    _ => {
+                    reach => {
+                        let param = match arr.space {
+                            Space::Const => quote!(#k::kernel::ConstArr<#arr_elem>),
+                            _ => quote!(#k::kernel::Arr<#arr_elem>),
+                        };
                         body_params.push(quote!(#n: &#k::kernel::GlobalView<'_, #elem>));
                         rebind.push(quote!(let #n = *#n;));
-                        build.push(quote!(let #n = <#k::kernel::Arr<#arr_elem> as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
+                        build.push(quote!(let #n = <#param as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
                         pass.push(quote!(&#n));
-                        uses.push("ReadWrite");
+                        uses.push(if reach == Reach::ViewedIn {
+                            "Read"
+                        } else {
+                            "ReadWrite"
+                        });
                     }
                 }
             }
@@ -141,6 +146,10 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     // Block memory, declared once at the top.
     let mut decls = Vec::new();
     for (a, arr) in f.arrays.iter().enumerate() {
+        if arr.base.is_some() {
+            // A view has no memory of its own: it is made in the regions (`body`).
+            continue;
+        }
         let (n, elem) = (array_ident(f, a), elem_tokens(&arr.elem, k));
         let dims = || -> Vec<TokenStream> {
             arr.dims

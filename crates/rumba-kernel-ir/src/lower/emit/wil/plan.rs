@@ -44,6 +44,13 @@ pub(crate) enum Reach {
     Shared,
     /// A local array: one per work-item.
     Local,
+    /// A read-only parameter (`&Arr`, `&ConstArr`) that in-kernel views are made of: the
+    /// per-thread body's `GlobalView`, so that its views read, check and fault as there.
+    ViewedIn,
+    /// An in-kernel view: made where the kernel makes it, in the region that runs that
+    /// statement, and made again from the same arguments at the top of every later region
+    /// that uses it.
+    Derived,
 }
 
 /// A statement's identity (its address in the normalised function, which is not moved while
@@ -62,6 +69,8 @@ pub(crate) struct Plan<'f> {
     pub(crate) own_index: Vec<bool>,
     /// Whether the kernel has a barrier.
     pub(crate) has_barrier: bool,
+    /// The statement that makes each in-kernel view.
+    pub(crate) views: HashMap<ArrayId, &'f Stmt>,
 }
 
 /// One frame of a statement's position: the block, the index in it, the statement.
@@ -125,6 +134,52 @@ pub(crate) fn own_exprs(s: &Stmt) -> Vec<&Expr> {
     }
 }
 
+/// The arrays statement `s` reaches itself (not through its child blocks): indexed, asked
+/// its shape, stored to, or made a view of.
+pub(crate) fn arrays_of(s: &Stmt, out: &mut Vec<ArrayId>) {
+    for e in own_exprs(s) {
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Index { array, .. }
+            | ExprKind::Atomic { array, .. }
+            | ExprKind::Len(array)
+            | ExprKind::Size(array)
+            | ExprKind::Shape(array, _) => out.push(*array),
+            _ => {}
+        });
+    }
+    match s {
+        Stmt::Assign {
+            place: Place::Index { array, .. },
+            ..
+        } => out.push(*array),
+        Stmt::View { base, .. } => out.push(*base),
+        _ => {}
+    }
+}
+
+/// The locals view `a` (and every view it is made of) is made from; nothing for an array that
+/// is not a view.
+pub(crate) fn view_args(views: &HashMap<ArrayId, &Stmt>, a: ArrayId, out: &mut Vec<LocalId>) {
+    let mut next = Some(a);
+    while let Some(v) = next {
+        next = None;
+        if let Some(Stmt::View { base, kind, .. }) = views.get(&v) {
+            for e in kind.exprs() {
+                locals_of(e, out);
+            }
+            next = Some(*base);
+        }
+    }
+}
+
+/// The array at the end of `a`'s chain of bases (`a` itself when it is not a view).
+pub(crate) fn root(f: &Func, mut a: ArrayId) -> ArrayId {
+    while let Some(b) = f.arrays[a].base {
+        a = b;
+    }
+    a
+}
+
 /// Calls `f` on every statement with its path (outermost first, the statement last).
 fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'a Stmt, &[Frame])) {
     for (index, s) in b.stmts.iter().enumerate() {
@@ -167,8 +222,8 @@ pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
     Ok(f)
 }
 
-fn fresh(locals: &mut Vec<Local>, ty: Ty, span: Span) -> LocalId {
-    let n = format!("__rumba_bv{}", locals.len());
+fn fresh(locals: &mut Vec<Local>, prefix: &str, ty: Ty, span: Span) -> LocalId {
+    let n = format!("{prefix}{}", locals.len());
     locals.push(Local {
         name: Ident::new(&n, span),
         c_name: n,
@@ -193,7 +248,7 @@ fn barrier_let(e: Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<
         }
     }
     let (ty, span) = (e.ty.clone(), e.span);
-    let l = fresh(locals, ty.clone(), span);
+    let l = fresh(locals, "__rumba_bv", ty.clone(), span);
     out.push(Stmt::Let {
         local: l,
         init: Some(e),
@@ -331,6 +386,46 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
                 span,
             });
         }
+        Stmt::View {
+            array,
+            base,
+            mut kind,
+            site,
+            span,
+        } => {
+            // A view's shape and index become locals of their own, never reassigned, so that
+            // a later region can make the same view again from them.
+            for e in kind.exprs_mut() {
+                if contains_sync(e) {
+                    return nested();
+                }
+                if matches!(e.kind, ExprKind::Int(_) | ExprKind::Const(_)) {
+                    continue;
+                }
+                let (ty, at) = (e.ty.clone(), e.span);
+                let l = fresh(locals, "__rumba_va", ty.clone(), at);
+                let value = std::mem::replace(
+                    e,
+                    Expr {
+                        kind: ExprKind::Local(l),
+                        ty,
+                        span: at,
+                    },
+                );
+                out.push(Stmt::Let {
+                    local: l,
+                    init: Some(value),
+                    span: at,
+                });
+            }
+            out.push(Stmt::View {
+                array,
+                base,
+                kind,
+                site,
+                span,
+            });
+        }
         other => {
             if own_exprs(&other).into_iter().any(contains_sync) {
                 return nested();
@@ -354,6 +449,12 @@ impl<'f> Plan<'f> {
         let mut jumps: Vec<Vec<Frame>> = Vec::new();
         let mut loops: HashSet<usize> = HashSet::new();
         let mut thread_calls = false;
+        let mut views: HashMap<ArrayId, &Stmt> = HashMap::new();
+        walk(&f.body, &mut Vec::new(), &mut |s, _| {
+            if let Stmt::View { array, .. } = s {
+                views.insert(*array, s);
+            }
+        });
         walk(&f.body, &mut Vec::new(), &mut |s, path| {
             for c in child_blocks(s) {
                 blocks.insert(c as *const Block as usize, c);
@@ -373,6 +474,13 @@ impl<'f> Plan<'f> {
                 if contains_sync(e) {
                     syncs.push(path.clone());
                 }
+            }
+            // Reaching a view uses what it is made from: a region that does not make it makes
+            // it again.
+            let mut reached = Vec::new();
+            arrays_of(s, &mut reached);
+            for a in reached {
+                view_args(&views, a, &mut used);
             }
             for l in used {
                 occ[l].uses.push(path.clone());
@@ -491,14 +599,19 @@ impl<'f> Plan<'f> {
             });
         }
 
+        let roots: HashSet<ArrayId> = views.keys().map(|&v| root(f, v)).collect();
         let reach = f
             .arrays
             .iter()
             .enumerate()
             .map(|(a, arr)| match arr.space {
+                _ if arr.base.is_some() => Reach::Derived,
+                Space::Global { writable: false } | Space::Const if roots.contains(&a) => {
+                    Reach::ViewedIn
+                }
                 Space::Global { writable: false } | Space::Const => Reach::Input,
                 Space::Global { writable: true } => {
-                    if arr.rank == 1 && only_own_stores(f, a, &own_index) {
+                    if arr.rank == 1 && !roots.contains(&a) && only_own_stores(f, a, &own_index) {
                         Reach::OwnOut
                     } else {
                         Reach::View
@@ -516,6 +629,7 @@ impl<'f> Plan<'f> {
             reach,
             own_index,
             has_barrier,
+            views,
         })
     }
 
@@ -536,6 +650,10 @@ impl<'f> Plan<'f> {
                     ThreadQuery::ThreadIdx | ThreadQuery::Grid(_) | ThreadQuery::LaneId
                 )
             }
+            // A view is made per work-item, in regions only.
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
+                ok &= self.f.arrays[*a].base.is_none()
+            }
             ExprKind::Index { .. }
             | ExprKind::Atomic { .. }
             | ExprKind::Call { .. }
@@ -545,6 +663,11 @@ impl<'f> Plan<'f> {
             _ => {}
         });
         ok
+    }
+
+    /// The statement that makes view `a`.
+    pub(crate) fn view_stmt(&self, a: ArrayId) -> Option<&'f Stmt> {
+        self.views.get(&a).copied()
     }
 
     /// Whether `e` is the thread's own linear index.
@@ -631,6 +754,12 @@ fn classify(
             ExprKind::Local(m) => {
                 pure &= st[*m] == Storage::Recompute
                     || (st[*m] == Storage::BlockScalar && !occ[*m].assigned)
+            }
+            // Recomputed locals come before the views of a region's prologue.
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _)
+                if f.arrays[*a].base.is_some() =>
+            {
+                pure = false
             }
             ExprKind::Index { .. }
             | ExprKind::Atomic { .. }
