@@ -1562,3 +1562,919 @@ fn grid() {
         }
     };
 }
+// ---- views_across_barriers
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+        ) {
+            const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            const __DS3: ::rumba::kernel::wil::DecisionSite = ::rumba::kernel::wil::DecisionSite::new(
+                "the bounds of this `for`",
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            const __BS4: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let out = __out_out.block(__blk);
+            let s = __blk.shared_array::<f32, 1usize>([64usize]);
+            let __ctx_acc = __blk.context::<f32>();
+            let __trues1: u32 = 0;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let tid: usize = (((__tid).x) as usize);
+                        let __rumba_va4: usize = (tid / 8usize);
+                        let tile = s.shared_view().reshape((8usize, 8usize));
+                        let __rumba_va3: usize = (((__bidx).x) as usize);
+                        let src = m.index_axis(0usize, __rumba_va3);
+                        let line = tile.index_axis(0usize, __rumba_va4);
+                        line.set((tid % 8usize), src.get(tid));
+                    },
+                );
+            let _ = match __blk.barrier(&__BS0, __trues1) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            let mut __bounds2 = ::rumba::kernel::wil::Decision::<(usize, usize)>::new();
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let tid: usize = (((__tid).x) as usize);
+                        let mut acc: f32 = __ctx_acc.get(__w as usize);
+                        let __rumba_va5: usize = (tid % 8usize);
+                        let tile = s.shared_view().reshape((8usize, 8usize));
+                        let col = tile.index_axis(1usize, __rumba_va5);
+                        acc = 0f32;
+                        __bounds2.see(__w, (0usize, col.len()));
+                        __ctx_acc.set(__w as usize, acc);
+                    },
+                );
+            let (__bounds2_0, __bounds2_1) = match __blk.uniform(__bounds2, &__DS3) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            for k in (__bounds2_0)..(__bounds2_1) {
+                let __trues5: u32 = 0;
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let tid: usize = (((__tid).x) as usize);
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
+                            let __rumba_va4: usize = (tid / 8usize);
+                            let __rumba_va5: usize = (tid % 8usize);
+                            let tile = s.shared_view().reshape((8usize, 8usize));
+                            let line = tile.index_axis(0usize, __rumba_va4);
+                            let col = tile.index_axis(1usize, __rumba_va5);
+                            acc = (acc + (line.get(k) * col.get(k)));
+                            __ctx_acc.set(__w as usize, acc);
+                        },
+                    );
+                let _ = match __blk.barrier(&__BS4, __trues5) {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => return,
+                };
+            }
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
+                            __win_out.set(__w, acc);
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
+                            out.set(
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                acc,
+                            );
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                f32,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+                [16u32, 16u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<16u32, 16u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+                [32u32, 32u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<32u32, 32u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- bad_row_per_thread
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, i32>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let __rumba_va1: usize = i;
+                            let r = m.index_axis(0usize, __rumba_va1);
+                            if true {
+                                __win_out.set(__w, r.get(0usize));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let __rumba_va1: usize = i;
+                            let r = m.index_axis(0usize, __rumba_va1);
+                            if (i < out.len()) {
+                                out.set(i, r.get(0usize));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                i32,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &m, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_array_reshape1d
+// uses: ["Read", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            arr: &::rumba::kernel::GlobalView<'_, i64>,
+            n: usize,
+            got: &::rumba::kernel::GlobalView<'_, i64>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let arr = *arr;
+            let got = *got;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va2: usize = n;
+                        let y = arr.reshape(__rumba_va2);
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            for i in (0usize)..(y.shape()[0]) {
+                                got.set(i, y.get(i));
+                            }
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let arr = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let n: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let got = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, n, &got),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, n, &got),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_array_reshape2d
+// uses: ["Read", "ReadWrite", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            arr: &::rumba::kernel::GlobalView<'_, i64>,
+            d0: usize,
+            d1: usize,
+            got: &::rumba::kernel::GlobalView<'_, i64>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let arr = *arr;
+            let got = *got;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va4: usize = d0;
+                        let __rumba_va5: usize = d1;
+                        let y = arr.reshape((__rumba_va4, __rumba_va5));
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            for i in (0usize)..(y.shape()[0]) {
+                                for j in (0usize)..(y.shape()[1]) {
+                                    got.set((i, j), y.get((i, j)));
+                                }
+                            }
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let arr = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let d0: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let d1: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[2usize],
+                2usize,
+            )?;
+            let got = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[3usize], 3usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, d0, d1, &got),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, d0, d1, &got),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_array_reshape3d
+// uses: ["Read", "ReadWrite", "ReadWrite", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            arr: &::rumba::kernel::GlobalView<'_, i64>,
+            d0: usize,
+            d1: usize,
+            d2: usize,
+            got: &::rumba::kernel::GlobalView<'_, i64>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let arr = *arr;
+            let got = *got;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va6: usize = d0;
+                        let __rumba_va7: usize = d1;
+                        let __rumba_va8: usize = d2;
+                        let y = arr.reshape((__rumba_va6, __rumba_va7, __rumba_va8));
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            for i in (0usize)..(y.shape()[0]) {
+                                for j in (0usize)..(y.shape()[1]) {
+                                    for k in (0usize)..(y.shape()[2]) {
+                                        got.set((i, j, k), y.get((i, j, k)));
+                                    }
+                                }
+                            }
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let arr = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let d0: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let d1: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[2usize],
+                2usize,
+            )?;
+            let d2: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[3usize],
+                3usize,
+            )?;
+            let got = <::rumba::kernel::Arr<
+                i64,
+            > as ::rumba::kernel::Param>::view(&__args[4usize], 4usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, d0, d1, d2, &got),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &arr, d0, d1, d2, &got),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_reinterpret_array_type
+// uses: ["Read", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            byte_arr: &::rumba::kernel::GlobalView<'_, u8>,
+            start: usize,
+            output: &::rumba::kernel::GlobalView<'_, i32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let byte_arr = *byte_arr;
+            let output = *output;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let __rumba_va1: usize = (byte_arr.len() / 4usize);
+                        let words = byte_arr.reshape((__rumba_va1, 4usize));
+                        let __rumba_va2: usize = (start / 4usize);
+                        let bytes = words.index_axis(0usize, __rumba_va2);
+                        let val = bytes.view::<i32>();
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            output.set(0usize, val.get(0usize));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let byte_arr = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let start: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[1usize],
+                1usize,
+            )?;
+            let output = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &byte_arr, start, &output),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &byte_arr, start, &output),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_carray
+// uses: ["ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            a_ptr: &::rumba::kernel::GlobalView<'_, u8>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let a_ptr = *a_ptr;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let floats = a_ptr.view::<f32>();
+                        let a = floats.reshape(1usize);
+                        if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
+                            == 0usize)
+                        {
+                            {
+                                let __rumba_i = 0usize;
+                                let __rumba_v: f32 = 1.2f32;
+                                a.set(__rumba_i, (a.get(__rumba_i) + __rumba_v));
+                            }
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let a_ptr = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a_ptr),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &a_ptr),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- numba_slice_as_arg
+// uses: ["Read", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            inp: &::rumba::kernel::GlobalView<'_, i32>,
+            out: &::rumba::kernel::GlobalView<'_, i32>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let inp = *inp;
+            let out = *out;
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let i: usize = (__bidx.x as usize * __bdim.x as usize
+                            + __tid.x as usize);
+                        let __rumba_va2: usize = i;
+                        let src = inp.index_axis(0usize, __rumba_va2);
+                        let __rumba_va3: usize = i;
+                        let dst = out.index_axis(0usize, __rumba_va3);
+                        for k in (0usize)..(dst.shape()[0]) {
+                            dst.set(k, src.get(k));
+                        }
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let inp = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let out = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &inp, &out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &inp, &out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (_, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}

@@ -180,3 +180,127 @@ pub fn bad_view(t: &Thread, x: &Arr<u8>, out: &mut Arr<u32>) {
         out[0] = w.len() as u32;
     }
 }
+
+/// Views live across barriers: a shared tile's row picked per thread before a barrier and read
+/// after it, and a loop around a barrier bounded by a column view's length (the loop form
+/// decides that bound per work-item and checks it equal). `out[b * 64 + t]` is entry
+/// `(t / 8, t % 8)` of `M · M` for the 8 × 8 matrix `M` in row `b` of `m`.
+#[rumba::kernel]
+pub fn views_across_barriers(t: &Thread, m: &Arr<f32>, out: &mut Arr<f32>) {
+    let tid = t.thread_idx().x as usize;
+    let s = t.shared_array::<f32>(64);
+    let tile = s.reshape((8, 8));
+    let src = m.row(t.block_idx().x as usize);
+    let line = tile.row(tid / 8);
+    line[tid % 8] = src[tid];
+    t.syncthreads();
+    let col = tile.index_axis(1, tid % 8);
+    let mut acc = 0.0f32;
+    for k in 0..col.len() {
+        acc += line[k] * col[k];
+        t.syncthreads();
+    }
+    out[t.grid1()] = acc;
+}
+
+/// Row `t.grid1()`: a fault in the first thread whose row does not exist.
+#[rumba::kernel]
+pub fn bad_row_per_thread(t: &Thread, m: &Arr<i32>, out: &mut Arr<i32>) {
+    let i = t.grid1();
+    let r = m.row(i);
+    if i < out.len() {
+        out[i] = r[0];
+    }
+}
+
+// ---- Numba's own cases (numba-cuda `numba/cuda/tests/cudapy/`), rewritten as Rust kernels.
+
+/// Port of `test_array.py` `TestCudaArray::test_array_reshape` (its `array_reshape1d`): one
+/// thread reshapes the input to `(n,)` and copies it out element by element.
+#[rumba::kernel]
+pub fn numba_array_reshape1d(t: &Thread, arr: &Arr<i64>, n: usize, got: &mut Arr<i64>) {
+    let y = arr.reshape(n);
+    if t.grid1() == 0 {
+        for i in 0..y.shape()[0] {
+            got[i] = y[i];
+        }
+    }
+}
+
+/// Port of `test_array.py` `TestCudaArray::test_array_reshape` (its `array_reshape2d`).
+#[rumba::kernel]
+pub fn numba_array_reshape2d(t: &Thread, arr: &Arr<i64>, d0: usize, d1: usize, got: &mut Arr<i64>) {
+    let y = arr.reshape((d0, d1));
+    if t.grid1() == 0 {
+        for i in 0..y.shape()[0] {
+            for j in 0..y.shape()[1] {
+                got[(i, j)] = y[(i, j)];
+            }
+        }
+    }
+}
+
+/// Port of `test_array.py` `TestCudaArray::test_array_reshape` (its `array_reshape3d`).
+#[rumba::kernel]
+pub fn numba_array_reshape3d(
+    t: &Thread,
+    arr: &Arr<i64>,
+    d0: usize,
+    d1: usize,
+    d2: usize,
+    got: &mut Arr<i64>,
+) {
+    let y = arr.reshape((d0, d1, d2));
+    if t.grid1() == 0 {
+        for i in 0..y.shape()[0] {
+            for j in 0..y.shape()[1] {
+                for k in 0..y.shape()[2] {
+                    got[(i, j, k)] = y[(i, j, k)];
+                }
+            }
+        }
+    }
+}
+
+/// Port of `test_array_methods.py` `TestCudaArrayMethods::test_reinterpret_array_type`: Numba
+/// reads `byte_arr[start:stop].view(np.int32)[0]`. Slicing a new array is not in the kernel
+/// subset, so the bytes are made rows of 4 and row `start / 4` is viewed as `i32`.
+#[rumba::kernel]
+pub fn numba_reinterpret_array_type(
+    t: &Thread,
+    byte_arr: &Arr<u8>,
+    start: usize,
+    output: &mut Arr<i32>,
+) {
+    let words = byte_arr.reshape((byte_arr.len() / 4, 4));
+    let bytes = words.row(start / 4);
+    let val = bytes.view::<i32>();
+    if t.grid1() == 0 {
+        output[0] = val[0];
+    }
+}
+
+/// Port of `test_array.py` `TestCudaArray::test_carray` (`_test_cfarray`): Numba's kernel gets
+/// a raw pointer and makes `carray(a_ptr, (1,), dtype=float32)` over it, then adds 1.2. Here the
+/// raw memory is a byte array, made a 1-element `f32` array by a view and a reshape.
+#[rumba::kernel]
+pub fn numba_carray(t: &Thread, a_ptr: &mut Arr<u8>) {
+    let floats = a_ptr.view::<f32>();
+    let a = floats.reshape(1);
+    if t.grid1() == 0 {
+        a[0] += 1.2;
+    }
+}
+
+/// Port of `test_slicing.py` `TestCudaSlicing::test_slice_as_arg`: thread `i` copies row `i`
+/// (Numba passes `inp[i, :]` and `out[i, :]` to a device function `foo` that copies
+/// `out.shape[0]` elements).
+#[rumba::kernel]
+pub fn numba_slice_as_arg(t: &Thread, inp: &Arr<i32>, out: &mut Arr<i32>) {
+    let i = t.grid1();
+    let src = inp.row(i);
+    let dst = out.row(i);
+    for k in 0..dst.shape()[0] {
+        dst[k] = src[k];
+    }
+}
