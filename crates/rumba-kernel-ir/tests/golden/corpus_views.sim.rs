@@ -230,6 +230,23 @@ fn body() {
 }
 // local i: varying
 // live across barriers: []
+// ---- const_table_rows
+fn body() {
+    let table = lut.reshape((3usize, 4usize));
+    let i: usize = t.grid1();
+    if (i < out.len()) {
+        let r = table.index_axis(0usize, (i % 3usize));
+        let mut s: u32 = 0u32;
+        for k in (0usize)..(r.len()) {
+            s = (s).wrapping_add(((r.get(k)) as u32));
+        }
+        out.set(i, s);
+    }
+}
+// local i: varying
+// local s: varying
+// local k: varying
+// live across barriers: []
 // ---- numba_array_reshape1d
 fn body() {
     let n: usize = *n;

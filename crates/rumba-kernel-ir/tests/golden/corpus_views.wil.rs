@@ -1884,6 +1884,131 @@ fn grid() {
         }
     };
 }
+// ---- const_table_rows
+// uses: ["Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            lut: &::rumba::kernel::GlobalView<'_, u16>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let lut = *lut;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let table = lut.reshape((3usize, 4usize));
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                let __rumba_va3: usize = (i % 3usize);
+                                let r = table.index_axis(0usize, __rumba_va3);
+                                let mut s: u32 = 0u32;
+                                for k in (0usize)..(r.len()) {
+                                    s = (s).wrapping_add(((r.get(k)) as u32));
+                                }
+                                __win_out.set(__w, s);
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let table = lut.reshape((3usize, 4usize));
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < out.len()) {
+                                let __rumba_va3: usize = (i % 3usize);
+                                let r = table.index_axis(0usize, __rumba_va3);
+                                let mut s: u32 = 0u32;
+                                for k in (0usize)..(r.len()) {
+                                    s = (s).wrapping_add(((r.get(k)) as u32));
+                                }
+                                out.set(i, s);
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let lut = <::rumba::kernel::ConstArr<
+                u16,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                u32,
+                __W,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &lut, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &lut, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
+        ) {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- numba_array_reshape1d
 // uses: ["Read", "ReadWrite", "ReadWrite"]
 fn grid() {

@@ -6,6 +6,8 @@
 //! golden-tested in rumba-kernel-ir.
 use rumba::kernel::prelude::*;
 
+use super::case::{Agree, Case, HostArg};
+
 pub const ROWS: usize = 4;
 pub const COLS: usize = 8;
 
@@ -213,6 +215,21 @@ pub fn bad_row_per_thread(t: &Thread, m: &Arr<i32>, out: &mut Arr<i32>) {
     }
 }
 
+/// Rows of a constant table reshaped to 3 × 4: thread `i` sums row `i % 3`.
+#[rumba::kernel]
+pub fn const_table_rows(t: &Thread, lut: &ConstArr<u16>, out: &mut Arr<u32>) {
+    let table = lut.reshape((3, 4));
+    let i = t.grid1();
+    if i < out.len() {
+        let r = table.row(i % 3);
+        let mut s = 0u32;
+        for k in 0..r.len() {
+            s += r[k] as u32;
+        }
+        out[i] = s;
+    }
+}
+
 // ---- Numba's own cases (numba-cuda `numba/cuda/tests/cudapy/`), rewritten as Rust kernels.
 
 /// Port of `test_array.py` `TestCudaArray::test_array_reshape` (its `array_reshape1d`): one
@@ -303,4 +320,196 @@ pub fn numba_slice_as_arg(t: &Thread, inp: &Arr<i32>, out: &mut Arr<i32>) {
     for k in 0..dst.shape()[0] {
         dst[k] = src[k];
     }
+}
+
+macro_rules! case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        Case {
+            name: stringify!($k),
+            function: $k().function().clone(),
+            abi: &$k::ABI,
+            opencl: $k::opencl_source(),
+            cuda: $k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: Agree::Exact,
+        }
+    };
+}
+
+/// Every view kernel that runs without a fault, with inputs: the differential tests run them on
+/// both simulator engines and on OpenCL.
+pub fn cases() -> Vec<Case> {
+    let f24: Vec<f32> = (0..24).map(|v| v as f32 * 0.75 - 4.0).collect();
+    let i24: Vec<i64> = (0..24).collect();
+    let m64: Vec<f32> = (0..128).map(|v| (v % 7) as f32 - 3.0).collect();
+    let bits = [1.0f32, -2.5, f32::INFINITY, f32::NAN, -0.0];
+    let lut: Vec<u16> = (0..12).map(|v| v * 1000 + 7).collect();
+    vec![
+        case!(
+            reshape_runtime,
+            [1, 1, 1],
+            [8, 4, 1],
+            vec![
+                HostArg::array(&f24, &[24]),
+                HostArg::array(&[0f32; 24], &[3, 8])
+            ]
+        ),
+        case!(
+            reshape_write,
+            [1, 1, 1],
+            [64, 1, 1],
+            vec![HostArg::zeros::<i32>(32)]
+        ),
+        case!(
+            reshape_chain,
+            [1, 1, 1],
+            [16, 1, 1],
+            vec![
+                HostArg::array(&(0..12u16).collect::<Vec<_>>(), &[3, 4]),
+                HostArg::zeros::<u16>(12),
+                HostArg::zeros::<usize>(3)
+            ]
+        ),
+        case!(
+            view_bits,
+            [1, 1, 1],
+            [8, 1, 1],
+            vec![HostArg::array(&bits, &[5]), HostArg::zeros::<u32>(5)]
+        ),
+        case!(
+            view_bytes,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![
+                HostArg::array(&[0u32, 0x1111_1111, u32::MAX], &[3]),
+                HostArg::zeros::<usize>(1)
+            ]
+        ),
+        case!(
+            view_wider,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![
+                HostArg::array(&(1..=8u8).collect::<Vec<_>>(), &[8]),
+                HostArg::zeros::<u16>(4)
+            ]
+        ),
+        case!(
+            view_bool,
+            [1, 1, 1],
+            [8, 1, 1],
+            vec![
+                HostArg::array(&[0u8, 1, 7, 0xff, 0], &[5]),
+                HostArg::zeros::<u32>(5)
+            ]
+        ),
+        case!(
+            row_sums,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![
+                HostArg::array(
+                    &(0..15).map(|v| v as f64 * 1.5).collect::<Vec<_>>(),
+                    &[3, 5]
+                ),
+                HostArg::zeros::<f64>(3)
+            ]
+        ),
+        case!(
+            columns,
+            [1, 1, 1],
+            [4, 1, 1],
+            vec![
+                HostArg::array(&(0..12).collect::<Vec<i32>>(), &[4, 3]),
+                HostArg::scalar(2usize),
+                HostArg::zeros::<i32>(4),
+                HostArg::array(&[0i32; 12], &[2, 2, 3])
+            ]
+        ),
+        case!(
+            shared_tile,
+            [1, 1, 1],
+            [64, 1, 1],
+            vec![HostArg::zeros::<f32>(64), HostArg::zeros::<u32>(4)]
+        ),
+        case!(
+            local_bytes,
+            [1, 1, 1],
+            [3, 1, 1],
+            vec![HostArg::array(&[0u8; 24], &[3, 8])]
+        ),
+        case!(
+            views_across_barriers,
+            [2, 1, 1],
+            [64, 1, 1],
+            vec![HostArg::array(&m64, &[2, 64]), HostArg::zeros::<f32>(128)]
+        ),
+        case!(
+            const_table_rows,
+            [2, 1, 1],
+            [8, 1, 1],
+            vec![HostArg::array(&lut, &[12]), HostArg::zeros::<u32>(13)]
+        ),
+        case!(
+            numba_array_reshape1d,
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                HostArg::array(&i24, &[24]),
+                HostArg::scalar(24usize),
+                HostArg::zeros::<i64>(24)
+            ]
+        ),
+        case!(
+            numba_array_reshape2d,
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                HostArg::array(&i24, &[24]),
+                HostArg::scalar(4usize),
+                HostArg::scalar(6usize),
+                HostArg::array(&[0i64; 24], &[4, 6])
+            ]
+        ),
+        case!(
+            numba_array_reshape3d,
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                HostArg::array(&i24, &[24]),
+                HostArg::scalar(8usize),
+                HostArg::scalar(1usize),
+                HostArg::scalar(3usize),
+                HostArg::array(&[0i64; 24], &[8, 1, 3])
+            ]
+        ),
+        case!(
+            numba_reinterpret_array_type,
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                HostArg::array(&(0..=255u8).collect::<Vec<_>>(), &[256]),
+                HostArg::scalar(36usize),
+                HostArg::zeros::<i32>(1)
+            ]
+        ),
+        case!(
+            numba_carray,
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![HostArg::array(&0.25f32.to_ne_bytes(), &[4])]
+        ),
+        case!(
+            numba_slice_as_arg,
+            [1, 1, 1],
+            [10, 1, 1],
+            vec![
+                HostArg::array(&(0..100).collect::<Vec<i32>>(), &[10, 10]),
+                HostArg::array(&[0i32; 100], &[10, 10])
+            ]
+        ),
+    ]
 }
