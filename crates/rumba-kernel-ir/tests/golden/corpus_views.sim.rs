@@ -220,6 +220,40 @@ fn body() {
 // barrier Plain at #7: uniform control
 // barrier Plain at #12: varying control
 // live across barriers: [tid, acc, k]
+// ---- views_kept_across_barriers
+fn body() {
+    let i: usize = t.grid1();
+    let tid: usize = (((t.thread_idx()).x) as usize);
+    let n: usize = (((t.block_dim()).x) as usize);
+    let mut j: usize = ((pick.get(i)) as usize);
+    let r = m.index_axis(0usize, j);
+    j = 0usize;
+    let l = t.local_array::<u32>(1usize);
+    l.set(0usize, (168496141u32 ^ ((i) as u32)));
+    let b = l.view::<u8>();
+    let dynamic = t.dynamic_shared::<i32>();
+    let pairs = dynamic.reshape((n, 2usize));
+    pairs.set((tid, 0usize), ((i) as i32));
+    pairs.set((tid, 1usize), (((i) as i32)).wrapping_neg());
+    t.syncthreads();
+    let back = pairs.index_axis(1usize, 1usize);
+    out.set(
+        i,
+        ((((r.get(0usize)).wrapping_mul(100i32)).wrapping_add(r.get(1usize)))
+            .wrapping_add(((j) as i32)))
+            .wrapping_add(back.get(((n).wrapping_sub(1usize)).wrapping_sub(tid))),
+    );
+    for k in (0usize)..(b.len()) {
+        bytes.set((i, k), b.get(k));
+    }
+}
+// local i: varying
+// local tid: varying
+// local n: uniform
+// local j: varying
+// local k: varying
+// barrier Plain at #14: uniform control
+// live across barriers: [i, tid, n, j]
 // ---- bad_row_per_thread
 fn body() {
     let i: usize = t.grid1();

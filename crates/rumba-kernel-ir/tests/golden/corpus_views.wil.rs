@@ -30,9 +30,7 @@ fn grid() {
                         let y: usize = __rumba_tuple.1;
                         let r: usize = out.shape()[0];
                         let c: usize = out.shape()[1];
-                        let __rumba_va4: usize = r;
-                        let __rumba_va5: usize = c;
-                        let m = a.reshape((__rumba_va4, __rumba_va5));
+                        let m = a.reshape((r, c));
                         if ((y < r) && (x < c)) {
                             out.set((y, x), (m.get((y, x)) * 2f32));
                         }
@@ -805,8 +803,7 @@ fn grid() {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
                             if true {
-                                let __rumba_va3: usize = i;
-                                let r = m.index_axis(0usize, __rumba_va3);
+                                let r = m.index_axis(0usize, i);
                                 let mut s: f64 = 0f64;
                                 for j in (0usize)..(r.len()) {
                                     s = (s + r.get(j));
@@ -823,8 +820,7 @@ fn grid() {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
                             if (i < out.len()) {
-                                let __rumba_va3: usize = i;
-                                let r = m.index_axis(0usize, __rumba_va3);
+                                let r = m.index_axis(0usize, i);
                                 let mut s: f64 = 0f64;
                                 for j in (0usize)..(r.len()) {
                                     s = (s + r.get(j));
@@ -928,8 +924,7 @@ fn grid() {
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                            let __rumba_va2: usize = k;
-                            let c = m.index_axis(1usize, __rumba_va2);
+                            let c = m.index_axis(1usize, k);
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
                             if (i < c.len()) {
@@ -947,8 +942,7 @@ fn grid() {
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                            let __rumba_va2: usize = k;
-                            let c = m.index_axis(1usize, __rumba_va2);
+                            let c = m.index_axis(1usize, k);
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
                             if (i < c.len()) {
@@ -1308,8 +1302,7 @@ fn grid() {
                 .each(
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_va1: usize = n;
-                        let m = a.reshape((__rumba_va1, 3usize));
+                        let m = a.reshape((n, 3usize));
                         if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
                             == 0usize)
                         {
@@ -1403,8 +1396,7 @@ fn grid() {
                 .each(
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_va1: usize = k;
-                        let r = m.index_axis(0usize, __rumba_va1);
+                        let r = m.index_axis(0usize, k);
                         if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
                             == 0usize)
                         {
@@ -1769,6 +1761,285 @@ fn grid() {
         }
     };
 }
+// ---- views_kept_across_barriers
+// uses: ["Read", "Read", "OwnIndexStore", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            m: &::rumba::kernel::GlobalView<'_, i32>,
+            pick: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            bytes: &::rumba::kernel::GlobalView<'_, u8>,
+        ) {
+            const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let m = *m;
+            let pick = *pick;
+            let out = __out_out.block(__blk);
+            let bytes = *bytes;
+            let __loc_l = __blk.local_arrays::<u32, 1usize>([1usize]);
+            let dynamic = __blk.dynamic_shared::<i32>();
+            let __ctx_j = __blk.context::<usize>();
+            let __ctx___rumba_va5 = __blk.context::<usize>();
+            let n: usize = (((__bdim).x) as usize);
+            let __trues1: u32 = 0;
+            if let (::core::option::Option::Some(__win_pick),) = (
+                pick.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let mut j: usize = __ctx_j.get(__w as usize);
+                            let mut __rumba_va5: usize = __ctx___rumba_va5
+                                .get(__w as usize);
+                            let l = __loc_l.of(__w);
+                            j = ((__win_pick.at(__w)) as usize);
+                            __rumba_va5 = j;
+                            let r = m.index_axis(0usize, __rumba_va5);
+                            j = 0usize;
+                            l.zero();
+                            l.set(0usize, (168496141u32 ^ ((i) as u32)));
+                            let b = l.local_view().view::<u8>();
+                            let pairs = dynamic.shared_view().reshape((n, 2usize));
+                            pairs.set((tid, 0usize), ((i) as i32));
+                            pairs.set((tid, 1usize), (((i) as i32)).wrapping_neg());
+                            __ctx_j.set(__w as usize, j);
+                            __ctx___rumba_va5.set(__w as usize, __rumba_va5);
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let mut j: usize = __ctx_j.get(__w as usize);
+                            let mut __rumba_va5: usize = __ctx___rumba_va5
+                                .get(__w as usize);
+                            let l = __loc_l.of(__w);
+                            j = ((pick.get(i)) as usize);
+                            __rumba_va5 = j;
+                            let r = m.index_axis(0usize, __rumba_va5);
+                            j = 0usize;
+                            l.zero();
+                            l.set(0usize, (168496141u32 ^ ((i) as u32)));
+                            let b = l.local_view().view::<u8>();
+                            let pairs = dynamic.shared_view().reshape((n, 2usize));
+                            pairs.set((tid, 0usize), ((i) as i32));
+                            pairs.set((tid, 1usize), (((i) as i32)).wrapping_neg());
+                            __ctx_j.set(__w as usize, j);
+                            __ctx___rumba_va5.set(__w as usize, __rumba_va5);
+                        },
+                    );
+            }
+            let _ = match __blk.barrier(&__BS0, __trues1) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let mut j: usize = __ctx_j.get(__w as usize);
+                            let mut __rumba_va5: usize = __ctx___rumba_va5
+                                .get(__w as usize);
+                            let l = __loc_l.of(__w);
+                            let r = m.index_axis(0usize, __rumba_va5);
+                            let b = l.local_view().view::<u8>();
+                            let pairs = dynamic.shared_view().reshape((n, 2usize));
+                            let back = pairs.index_axis(1usize, 1usize);
+                            __win_out
+                                .set(
+                                    __w,
+                                    ((((r.get(0usize)).wrapping_mul(100i32))
+                                        .wrapping_add(r.get(1usize)))
+                                        .wrapping_add(((j) as i32)))
+                                        .wrapping_add(
+                                            back.get(((n).wrapping_sub(1usize)).wrapping_sub(tid)),
+                                        ),
+                                );
+                            for k in (0usize)..(b.len()) {
+                                bytes.set((i, k), b.get(k));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let tid: usize = (((__tid).x) as usize);
+                            let mut j: usize = __ctx_j.get(__w as usize);
+                            let mut __rumba_va5: usize = __ctx___rumba_va5
+                                .get(__w as usize);
+                            let l = __loc_l.of(__w);
+                            let r = m.index_axis(0usize, __rumba_va5);
+                            let b = l.local_view().view::<u8>();
+                            let pairs = dynamic.shared_view().reshape((n, 2usize));
+                            let back = pairs.index_axis(1usize, 1usize);
+                            out.set(
+                                i,
+                                ((((r.get(0usize)).wrapping_mul(100i32))
+                                    .wrapping_add(r.get(1usize)))
+                                    .wrapping_add(((j) as i32)))
+                                    .wrapping_add(
+                                        back.get(((n).wrapping_sub(1usize)).wrapping_sub(tid)),
+                                    ),
+                            );
+                            for k in (0usize)..(b.len()) {
+                                bytes.set((i, k), b.get(k));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let m = <::rumba::kernel::Arr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let pick = ::rumba::kernel::wil::GlobalIn::<
+                u32,
+                1usize,
+                __R,
+            >::from_arg(&__args[1usize], 1usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                i32,
+                __W,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
+            let bytes = <::rumba::kernel::Arr<
+                u8,
+            > as ::rumba::kernel::Param>::view(&__args[3usize], 3usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &m, &pick, &__out_out, &bytes),
+                    )
+                }
+                [16u32, 16u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<16u32, 16u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &m, &pick, &__out_out, &bytes),
+                    )
+                }
+                [32u32, 32u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<32u32, 32u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &m, &pick, &__out_out, &bytes),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &m, &pick, &__out_out, &bytes),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
+        ) {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
 // ---- bad_row_per_thread
 // uses: ["Read", "OwnIndexStore"]
 fn grid() {
@@ -1798,8 +2069,7 @@ fn grid() {
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            let __rumba_va1: usize = i;
-                            let r = m.index_axis(0usize, __rumba_va1);
+                            let r = m.index_axis(0usize, i);
                             if true {
                                 __win_out.set(__w, r.get(0usize));
                             }
@@ -1812,8 +2082,7 @@ fn grid() {
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            let __rumba_va1: usize = i;
-                            let r = m.index_axis(0usize, __rumba_va1);
+                            let r = m.index_axis(0usize, i);
                             if (i < out.len()) {
                                 out.set(i, r.get(0usize));
                             }
@@ -2034,8 +2303,7 @@ fn grid() {
                 .each(
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_va2: usize = n;
-                        let y = arr.reshape(__rumba_va2);
+                        let y = arr.reshape(n);
                         if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
                             == 0usize)
                         {
@@ -2132,9 +2400,7 @@ fn grid() {
                 .each(
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_va4: usize = d0;
-                        let __rumba_va5: usize = d1;
-                        let y = arr.reshape((__rumba_va4, __rumba_va5));
+                        let y = arr.reshape((d0, d1));
                         if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
                             == 0usize)
                         {
@@ -2238,10 +2504,7 @@ fn grid() {
                 .each(
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_va6: usize = d0;
-                        let __rumba_va7: usize = d1;
-                        let __rumba_va8: usize = d2;
-                        let y = arr.reshape((__rumba_va6, __rumba_va7, __rumba_va8));
+                        let y = arr.reshape((d0, d1, d2));
                         if ((__bidx.x as usize * __bdim.x as usize + __tid.x as usize)
                             == 0usize)
                         {
@@ -2537,10 +2800,8 @@ fn grid() {
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let i: usize = (__bidx.x as usize * __bdim.x as usize
                             + __tid.x as usize);
-                        let __rumba_va2: usize = i;
-                        let src = inp.index_axis(0usize, __rumba_va2);
-                        let __rumba_va3: usize = i;
-                        let dst = out.index_axis(0usize, __rumba_va3);
+                        let src = inp.index_axis(0usize, i);
+                        let dst = out.index_axis(0usize, i);
                         for k in (0usize)..(dst.shape()[0]) {
                             dst.set(k, src.get(k));
                         }

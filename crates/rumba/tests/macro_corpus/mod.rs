@@ -73,6 +73,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         views::views_across_barriers,
         views::bad_row_per_thread,
         views::const_table_rows,
+        views::views_kept_across_barriers,
         views::numba_array_reshape1d,
         views::numba_array_reshape2d,
         views::numba_array_reshape3d,

@@ -205,6 +205,39 @@ pub fn views_across_barriers(t: &Thread, m: &Arr<f32>, out: &mut Arr<f32>) {
     out[t.grid1()] = acc;
 }
 
+/// Views kept across a barrier: a row picked by a loaded index that is reassigned after the
+/// view is made (the view keeps the row it was made of), a `u8` view of a local array, and a
+/// 2-d view of dynamic shared memory (`2 * block_dim` `i32`s) written before the barrier and
+/// read transposed after it.
+#[rumba::kernel]
+pub fn views_kept_across_barriers(
+    t: &Thread,
+    m: &Arr<i32>,
+    pick: &Arr<u32>,
+    out: &mut Arr<i32>,
+    bytes: &mut Arr<u8>,
+) {
+    let i = t.grid1();
+    let tid = t.thread_idx().x as usize;
+    let n = t.block_dim().x as usize;
+    let mut j = pick[i] as usize;
+    let r = m.row(j);
+    j = 0;
+    let l = t.local_array::<u32>(1);
+    l[0] = 0x0a0b_0c0d ^ i as u32;
+    let b = l.view::<u8>();
+    let dynamic = t.dynamic_shared::<i32>();
+    let pairs = dynamic.reshape((n, 2));
+    pairs[(tid, 0)] = i as i32;
+    pairs[(tid, 1)] = -(i as i32);
+    t.syncthreads();
+    let back = pairs.index_axis(1, 1);
+    out[i] = r[0] * 100 + r[1] + j as i32 + back[n - 1 - tid];
+    for k in 0..b.len() {
+        bytes[(i, k)] = b[k];
+    }
+}
+
 /// Row `t.grid1()`: a fault in the first thread whose row does not exist.
 #[rumba::kernel]
 pub fn bad_row_per_thread(t: &Thread, m: &Arr<i32>, out: &mut Arr<i32>) {
@@ -447,6 +480,20 @@ pub fn cases() -> Vec<Case> {
             [64, 1, 1],
             vec![HostArg::array(&m64, &[2, 64]), HostArg::zeros::<f32>(128)]
         ),
+        Case {
+            dynamic_shared_bytes: 2 * 8 * 4,
+            ..case!(
+                views_kept_across_barriers,
+                [2, 1, 1],
+                [8, 1, 1],
+                vec![
+                    HostArg::array(&(0..10).map(|v| v * 3 - 7).collect::<Vec<i32>>(), &[5, 2]),
+                    HostArg::array(&(0..16).map(|v| (v * 7) % 5).collect::<Vec<u32>>(), &[16]),
+                    HostArg::zeros::<i32>(16),
+                    HostArg::array(&[0u8; 64], &[16, 4])
+                ]
+            )
+        },
         case!(
             const_table_rows,
             [2, 1, 1],

@@ -22,18 +22,18 @@
 //!
 //! In-kernel views (`reshape`, `view::<U>()`, `row`, `index_axis`) are made per work-item, in
 //! the region that runs their `let`, with the per-thread body's own methods (so they check and
-//! fault exactly as on coroutines); their shape and index arguments are bound to fresh
-//! never-reassigned locals first (`plan::normalise`), so a later region that uses a view makes
-//! it again at its top from the same values (context-stored when they vary per work-item) —
-//! a view is a handle, not plain data, and never itself lives across a barrier. The memory
-//! rules stay those of the arrays viewed: a view of a shared or local array starts from the
-//! block array's non-`Send` view of the same arena memory (`BlockArray::shared_view` /
-//! `local_view`: one OS thread, plain or atomic accesses sequenced); a view of a global
-//! parameter starts from the per-thread body's `GlobalView` of it (relaxed atomic words, or
-//! plain loads of an argument the simulator froze), so such a parameter is never an own-index
-//! output nor read through a plain own-index window. A view's shape counts as varying: block
-//! code never names a view, and a lifted loop bound or condition on it is decided per
-//! work-item and checked equal.
+//! fault exactly as on coroutines). Their shape and index arguments are never-reassigned locals
+//! (bound to fresh ones first where needed, `plan::normalise`), so a later region that uses a
+//! view makes it again at its top from the same values (context-stored when they vary per
+//! work-item): a view is a handle, not plain data, and never itself lives across a barrier.
+//! The memory rules stay those of the arrays viewed: a view of a shared or local array starts
+//! from the block array's non-`Send` view of the same arena memory
+//! (`BlockArray::shared_view` / `local_view`: one OS thread, its plain and atomic accesses
+//! sequenced); a view of a global parameter starts from the per-thread body's `GlobalView` of
+//! it (relaxed atomic words, or plain loads of an argument the simulator froze), so such a
+//! parameter is never an own-index output nor read through a plain own-index window. A view's
+//! shape counts as varying: block code never names a view, and a lifted loop bound or
+//! condition on it is decided per work-item and checked equal.
 //!
 //! What the loop form cannot express makes [`block_form`] return `Err` with the reason; the
 //! kernel then runs on coroutines only: a `#[rumba::device]` function that takes the thread

@@ -6,7 +6,10 @@
 //! Before planning, the function is normalised ([`normalise`]): tuple `let`s of tuple values
 //! become one `let` per element, and every barrier becomes either a statement of its own or the
 //! initialiser of a fresh local (`x = t.syncthreads_count(p)` is
-//! `let __rumba_bv3 = t.syncthreads_count(p); x = __rumba_bv3;`). A barrier anywhere else, a
+//! `let __rumba_bv3 = t.syncthreads_count(p); x = __rumba_bv3;`), and the shape and index
+//! arguments of every in-kernel view that are not literals, consts or never-reassigned locals
+//! become fresh locals (`let __rumba_va7 = i + 1; let r = m.row(__rumba_va7);`), so a region
+//! can make a view made in an earlier one again. A barrier anywhere else, a
 //! device function that takes the thread context, or a value live across barriers whose type is
 //! not plain data, makes the kernel run on coroutines only ([`Plan::new`] says why).
 
@@ -217,9 +220,70 @@ pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
     let mut f = f.clone();
     let mut locals = std::mem::take(&mut f.locals);
     let body = std::mem::replace(&mut f.body, Block { stmts: Vec::new() });
-    f.body = normalise_block(body, &mut locals)?;
+    let mut body = normalise_block(body, &mut locals)?;
+    let mut reassigned = HashSet::new();
+    walk(&body, &mut Vec::new(), &mut |s, _| {
+        if let Stmt::Assign {
+            place: Place::Local(l, _),
+            ..
+        } = s
+        {
+            reassigned.insert(*l);
+        }
+    });
+    bind_view_args(&mut body, &mut locals, &reassigned);
+    f.body = body;
     f.locals = locals;
     Ok(f)
+}
+
+/// Binds each view's shape and index arguments to fresh locals that are never reassigned, so
+/// that a later region can make the same view again from them (a literal, a const, or a local
+/// that is never reassigned is kept as it is: within the view's scope it holds one value).
+fn bind_view_args(b: &mut Block, locals: &mut Vec<Local>, reassigned: &HashSet<LocalId>) {
+    for mut s in std::mem::take(&mut b.stmts) {
+        match &mut s {
+            Stmt::If { then, els, .. } => {
+                bind_view_args(then, locals, reassigned);
+                if let Some(e) = els {
+                    bind_view_args(e, locals, reassigned);
+                }
+            }
+            Stmt::While { body, .. }
+            | Stmt::Loop { body, .. }
+            | Stmt::For { body, .. }
+            | Stmt::Block(body) => bind_view_args(body, locals, reassigned),
+            Stmt::View { kind, .. } => {
+                for e in kind.exprs_mut() {
+                    let kept = match e.kind {
+                        ExprKind::Int(_) | ExprKind::Const(_) => true,
+                        ExprKind::Local(l) => !reassigned.contains(&l),
+                        _ => false,
+                    };
+                    if kept {
+                        continue;
+                    }
+                    let (ty, at) = (e.ty.clone(), e.span);
+                    let l = fresh(locals, "__rumba_va", ty.clone(), at);
+                    let value = std::mem::replace(
+                        e,
+                        Expr {
+                            kind: ExprKind::Local(l),
+                            ty,
+                            span: at,
+                        },
+                    );
+                    b.stmts.push(Stmt::Let {
+                        local: l,
+                        init: Some(value),
+                        span: at,
+                    });
+                }
+            }
+            _ => {}
+        }
+        b.stmts.push(s);
+    }
 }
 
 fn fresh(locals: &mut Vec<Local>, prefix: &str, ty: Ty, span: Span) -> LocalId {
@@ -383,46 +447,6 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
                 inclusive,
                 step,
                 body: normalise_block(body, locals)?,
-                span,
-            });
-        }
-        Stmt::View {
-            array,
-            base,
-            mut kind,
-            site,
-            span,
-        } => {
-            // A view's shape and index become locals of their own, never reassigned, so that
-            // a later region can make the same view again from them.
-            for e in kind.exprs_mut() {
-                if contains_sync(e) {
-                    return nested();
-                }
-                if matches!(e.kind, ExprKind::Int(_) | ExprKind::Const(_)) {
-                    continue;
-                }
-                let (ty, at) = (e.ty.clone(), e.span);
-                let l = fresh(locals, "__rumba_va", ty.clone(), at);
-                let value = std::mem::replace(
-                    e,
-                    Expr {
-                        kind: ExprKind::Local(l),
-                        ty,
-                        span: at,
-                    },
-                );
-                out.push(Stmt::Let {
-                    local: l,
-                    init: Some(value),
-                    span: at,
-                });
-            }
-            out.push(Stmt::View {
-                array,
-                base,
-                kind,
-                site,
                 span,
             });
         }
