@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::plan::{Plan, Reach, Storage, arrays_of, id, locals_of, own_exprs, root, view_args};
+use super::plan::{Plan, Reach, Storage, id, locals_of, own_exprs};
 use crate::lower::emit::rust::{LetKind, R, Wil};
 use crate::lower::ir::*;
 
@@ -197,7 +197,7 @@ impl<'p, 'f> Body<'p, 'f> {
         format_ident!("__{}{}", what, n)
     }
 
-    fn names(&self, in_region: bool, windows: HashSet<ArrayId>) -> Names<'p, 'f> {
+    pub(super) fn names(&self, in_region: bool, windows: HashSet<ArrayId>) -> Names<'p, 'f> {
         Names {
             plan: self.plan,
             in_region,
@@ -206,7 +206,7 @@ impl<'p, 'f> Body<'p, 'f> {
         }
     }
 
-    fn with_r<T>(&self, names: &Names<'_, '_>, g: impl FnOnce(&R<'_>) -> T) -> T {
+    pub(super) fn with_r<T>(&self, names: &Names<'_, '_>, g: impl FnOnce(&R<'_>) -> T) -> T {
         let r = R {
             f: self.plan.f,
             k: self.k,
@@ -538,57 +538,8 @@ impl<'p, 'f> Body<'p, 'f> {
                 _ => {}
             }
         }
-        let mut arrays: Vec<ArrayId> = Vec::new();
-        let mut returns = false;
-        for s in &stmts {
-            // `collect` gathered nested statements, so own parts only.
-            arrays_of(s, &mut arrays);
-            if let Stmt::ArrayDecl { array, .. } = s {
-                arrays.push(*array);
-            }
-            returns |= matches!(s, Stmt::Return(..));
-        }
-        for it in &items {
-            let v: &[&Expr] = match it {
-                Item::Stmt(_) => &[],
-                Item::See(_, v) => v,
-                Item::Count(_, p) => std::slice::from_ref(p),
-            };
-            for e in v {
-                e.visit(&mut |x| match &x.kind {
-                    ExprKind::Index { array, .. }
-                    | ExprKind::Atomic { array, .. }
-                    | ExprKind::Len(array)
-                    | ExprKind::Size(array)
-                    | ExprKind::Shape(array, _) => arrays.push(*array),
-                    _ => {}
-                });
-            }
-        }
-        // Views the region reaches but does not make are made again at its top, from the same
-        // never-reassigned arguments (`plan::normalise`), bases first; their roots and
-        // arguments are then needed too.
-        let made: HashSet<ArrayId> = stmts
-            .iter()
-            .filter_map(|s| match s {
-                Stmt::View { array, .. } => Some(*array),
-                _ => None,
-            })
-            .collect();
-        let mut remake: Vec<ArrayId> = Vec::new();
-        for a in arrays.clone() {
-            let mut v = a;
-            while let Some(b) = f.arrays[v].base {
-                if !made.contains(&v) {
-                    remake.push(v);
-                    view_args(&self.plan.views, v, &mut used);
-                }
-                v = b;
-            }
-            arrays.push(root(f, a));
-        }
-        remake.sort_unstable();
-        remake.dedup();
+        let returns = stmts.iter().any(|s| matches!(s, Stmt::Return(..)));
+        let (mut arrays, remake) = self.region_arrays(&stmts, &exprs, &mut used);
         // Prologue: recomputed locals (with what they depend on), context loads, local arrays,
         // views.
         let mut needed: Vec<LocalId> = used.iter().chain(&assigned).copied().collect();
@@ -643,11 +594,7 @@ impl<'p, 'f> Body<'p, 'f> {
                 prologue.extend(quote!(let #n = #l.of(__w);));
             }
         }
-        for &v in &remake {
-            if let Some(s) = self.plan.view_stmt(v) {
-                prologue.extend(self.with_r(&self.names(true, HashSet::new()), |r| r.stmt(s)));
-            }
-        }
+        prologue.extend(self.remade_views(&remake));
         let mut epilogue = TokenStream::new();
         assigned.sort_unstable();
         assigned.dedup();

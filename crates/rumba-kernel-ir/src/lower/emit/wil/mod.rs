@@ -43,7 +43,9 @@
 //! shuffles, `activemask`: the lanes of a warp must meet at each, which coroutines do).
 
 mod body;
+mod normalise;
 mod plan;
+mod views;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -52,7 +54,8 @@ use crate::lower::Options;
 use crate::lower::emit::rust::{elem_tokens, ty_tokens};
 use crate::lower::ir::*;
 use body::{Body, array_ident, context_ident, is_bool, local_ident, usize_lit};
-use plan::{Plan, Reach, Storage, normalise};
+use normalise::normalise;
+use plan::{Plan, Reach, Storage};
 
 /// The block form of one kernel.
 #[derive(Debug, Clone)]
