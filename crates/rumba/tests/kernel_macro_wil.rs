@@ -438,6 +438,78 @@ macro_rules! corpus_case {
     };
 }
 
+/// In-kernel views (reshape, `view::<U>()`, rows and columns of parameters, shared, local and
+/// constant arrays; across barriers) run in the loop form and agree with coroutines, faults
+/// included.
+#[test]
+fn the_views_corpus_agrees_on_both_engines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    for case in macro_corpus::views::cases() {
+        assert_eq!(
+            case.function.form::<HostKernel>().unwrap().engine(),
+            HostEngine::WorkItemLoops,
+            "{}",
+            case.name
+        );
+        let out = both_engines(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_ne!(out, case.args, "{}: the kernel wrote nothing", case.name);
+    }
+    let faults = [
+        (
+            corpus_case!(
+                views::bad_row_per_thread,
+                [2, 1, 1],
+                [8, 1, 1],
+                vec![
+                    HostArg::array(&[0i32; 22], &[11, 2]),
+                    HostArg::zeros::<i32>(16)
+                ]
+            ),
+            [1, 0, 0],
+            [3, 0, 0],
+        ),
+        (
+            corpus_case!(
+                views::bad_reshape,
+                [1, 1, 1],
+                [4, 1, 1],
+                vec![
+                    HostArg::zeros::<f32>(6),
+                    HostArg::scalar(3usize),
+                    HostArg::zeros::<f32>(1)
+                ]
+            ),
+            [0, 0, 0],
+            [0, 0, 0],
+        ),
+        (
+            corpus_case!(
+                views::bad_view,
+                [1, 1, 1],
+                [2, 1, 1],
+                vec![HostArg::zeros::<u8>(6), HostArg::zeros::<u32>(1)]
+            ),
+            [0, 0, 0],
+            [0, 0, 0],
+        ),
+    ];
+    for (case, want_block, want_thread) in &faults {
+        let err = both_engines(case).unwrap_err();
+        let rumba::Error::KernelFault { block, thread, .. } = &err else {
+            panic!("{}: {err}", case.name);
+        };
+        assert_eq!(
+            (block, thread),
+            (want_block, want_thread),
+            "{}: {err}",
+            case.name
+        );
+    }
+}
+
 #[test]
 fn the_constructs_corpus_agrees_on_both_engines() {
     if !sim() {

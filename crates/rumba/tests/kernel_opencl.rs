@@ -131,6 +131,66 @@ fn the_numba_corpus_agrees_between_sim_and_opencl() {
 }
 
 #[test]
+fn the_views_corpus_agrees_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    for case in macro_corpus::views::cases() {
+        let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let mut ocl = case.args.clone();
+        cl.run(
+            case.opencl,
+            case.abi,
+            case.grid,
+            case.block,
+            case.dynamic_shared_bytes,
+            &mut ocl,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        assert_agree(case.name, case.agree, &sim, &ocl);
+        assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
+    }
+}
+
+#[test]
+fn a_missing_row_is_the_same_kernel_fault_on_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let case = macro_corpus::case::Case {
+        name: "bad_row_per_thread",
+        function: macro_corpus::views::bad_row_per_thread().function().clone(),
+        abi: &macro_corpus::views::bad_row_per_thread::ABI,
+        opencl: macro_corpus::views::bad_row_per_thread::opencl_source(),
+        cuda: macro_corpus::views::bad_row_per_thread::cuda_source(),
+        grid: [2, 1, 1],
+        block: [8, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&[0i32; 22], &[11, 2]),
+            HostArg::zeros::<i32>(16),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    let sim = run_backend(&case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
+    for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
+        let rumba::Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            message,
+        } = err
+        else {
+            panic!("{who}: {err}");
+        };
+        assert_eq!(kernel, "bad_row_per_thread", "{who}");
+        assert_eq!(block[0], 1, "{who}: {err}");
+        assert!((3..8).contains(&thread[0]), "{who}: {err}");
+        assert!(message.contains("axis 0 with size 11"), "{who}: {message}");
+    }
+}
+
+#[test]
 fn out_of_bounds_is_the_same_kernel_fault_on_sim_and_opencl() {
     let Some(mut cl) = cl() else { return };
     let case = macro_corpus::case::Case {

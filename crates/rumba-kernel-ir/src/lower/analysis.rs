@@ -1,9 +1,9 @@
 //! Analyses over the IR that a work-item-loop emitter (issue #12) builds on.
 //!
 //! - **Uniformity**: a local is *uniform* when every value it is given is computed from
-//!   parameters, consts, literals, `block_idx` / `block_dim` / `grid_dim`, array shapes,
-//!   `syncthreads_*` results and other uniform locals, at a point reached by every thread of the
-//!   block; otherwise *varying* (thread indices, memory loads, atomics, anything assigned under a
+//!   parameters, consts, literals, `block_idx` / `block_dim` / `grid_dim`, array shapes (not
+//!   those of in-kernel views, which each thread makes), `syncthreads_*` results and other
+//!   uniform locals, at a point reached by every thread of the block; otherwise *varying* (thread indices, memory loads, atomics, anything assigned under a
 //!   varying condition or after a varying `return`). Loads are varying because memory can
 //!   change between them.
 //! - **Barriers**: each `syncthreads*` with whether its control path is uniform (every
@@ -142,6 +142,11 @@ impl Uni<'_> {
             }
             ExprKind::Index { .. } | ExprKind::Atomic { .. } | ExprKind::Warp(..) => v = true,
             ExprKind::Call { pass_thread, .. } => v |= *pass_thread,
+            // An in-kernel view's shape may come from a thread's values (`a.reshape((n, i))`),
+            // and the view is made by each thread: its shape counts as varying.
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
+                v |= self.f.arrays[*a].base.is_some()
+            }
             _ => {}
         });
         v

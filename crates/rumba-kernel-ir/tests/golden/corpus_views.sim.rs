@@ -197,3 +197,178 @@ fn body() {
     }
 }
 // live across barriers: []
+// ---- views_across_barriers
+fn body() {
+    let tid: usize = (((t.thread_idx()).x) as usize);
+    let s = t.shared_array::<f32>(64usize);
+    let tile = s.reshape((8usize, 8usize));
+    let src = m.index_axis(0usize, (((t.block_idx()).x) as usize));
+    let line = tile.index_axis(0usize, (tid / 8usize));
+    line.set((tid % 8usize), src.get(tid));
+    t.syncthreads();
+    let col = tile.index_axis(1usize, (tid % 8usize));
+    let mut acc: f32 = 0f32;
+    for k in (0usize)..(col.len()) {
+        acc = (acc + (line.get(k) * col.get(k)));
+        t.syncthreads();
+    }
+    out.set(t.grid1(), acc);
+}
+// local tid: varying
+// local acc: varying
+// local k: varying
+// barrier Plain at #7: uniform control
+// barrier Plain at #12: varying control
+// live across barriers: [tid, acc, k]
+// ---- views_kept_across_barriers
+fn body() {
+    let i: usize = t.grid1();
+    let tid: usize = (((t.thread_idx()).x) as usize);
+    let n: usize = (((t.block_dim()).x) as usize);
+    let mut j: usize = ((pick.get(i)) as usize);
+    let r = m.index_axis(0usize, j);
+    j = 0usize;
+    let l = t.local_array::<u32>(1usize);
+    l.set(0usize, (168496141u32 ^ ((i) as u32)));
+    let b = l.view::<u8>();
+    let dynamic = t.dynamic_shared::<i32>();
+    let pairs = dynamic.reshape((n, 2usize));
+    pairs.set((tid, 0usize), ((i) as i32));
+    pairs.set((tid, 1usize), (((i) as i32)).wrapping_neg());
+    t.syncthreads();
+    let back = pairs.index_axis(1usize, 1usize);
+    out.set(
+        i,
+        ((((r.get(0usize)).wrapping_mul(100i32)).wrapping_add(r.get(1usize)))
+            .wrapping_add(((j) as i32)))
+            .wrapping_add(back.get(((n).wrapping_sub(1usize)).wrapping_sub(tid))),
+    );
+    for k in (0usize)..(b.len()) {
+        bytes.set((i, k), b.get(k));
+    }
+}
+// local i: varying
+// local tid: varying
+// local n: uniform
+// local j: varying
+// local k: varying
+// barrier Plain at #14: uniform control
+// live across barriers: [i, tid, n, j]
+// ---- bad_row_per_thread
+fn body() {
+    let i: usize = t.grid1();
+    let r = m.index_axis(0usize, i);
+    if (i < out.len()) {
+        out.set(i, r.get(0usize));
+    }
+}
+// local i: varying
+// live across barriers: []
+// ---- const_table_rows
+fn body() {
+    let table = lut.reshape((3usize, 4usize));
+    let i: usize = t.grid1();
+    if (i < out.len()) {
+        let r = table.index_axis(0usize, (i % 3usize));
+        let mut s: u32 = 0u32;
+        for k in (0usize)..(r.len()) {
+            s = (s).wrapping_add(((r.get(k)) as u32));
+        }
+        out.set(i, s);
+    }
+}
+// local i: varying
+// local s: varying
+// local k: varying
+// live across barriers: []
+// ---- numba_array_reshape1d
+fn body() {
+    let n: usize = *n;
+    let y = arr.reshape(n);
+    if (t.grid1() == 0usize) {
+        for i in (0usize)..(y.shape()[0]) {
+            got.set(i, y.get(i));
+        }
+    }
+}
+// local n: uniform
+// local i: varying
+// live across barriers: []
+// ---- numba_array_reshape2d
+fn body() {
+    let d0: usize = *d0;
+    let d1: usize = *d1;
+    let y = arr.reshape((d0, d1));
+    if (t.grid1() == 0usize) {
+        for i in (0usize)..(y.shape()[0]) {
+            for j in (0usize)..(y.shape()[1]) {
+                got.set((i, j), y.get((i, j)));
+            }
+        }
+    }
+}
+// local d0: uniform
+// local d1: uniform
+// local i: varying
+// local j: varying
+// live across barriers: []
+// ---- numba_array_reshape3d
+fn body() {
+    let d0: usize = *d0;
+    let d1: usize = *d1;
+    let d2: usize = *d2;
+    let y = arr.reshape((d0, d1, d2));
+    if (t.grid1() == 0usize) {
+        for i in (0usize)..(y.shape()[0]) {
+            for j in (0usize)..(y.shape()[1]) {
+                for k in (0usize)..(y.shape()[2]) {
+                    got.set((i, j, k), y.get((i, j, k)));
+                }
+            }
+        }
+    }
+}
+// local d0: uniform
+// local d1: uniform
+// local d2: uniform
+// local i: varying
+// local j: varying
+// local k: varying
+// live across barriers: []
+// ---- numba_reinterpret_array_type
+fn body() {
+    let start: usize = *start;
+    let words = byte_arr.reshape(((byte_arr.len() / 4usize), 4usize));
+    let bytes = words.index_axis(0usize, (start / 4usize));
+    let val = bytes.view::<i32>();
+    if (t.grid1() == 0usize) {
+        output.set(0usize, val.get(0usize));
+    }
+}
+// local start: uniform
+// live across barriers: []
+// ---- numba_carray
+fn body() {
+    let floats = a_ptr.view::<f32>();
+    let a = floats.reshape(1usize);
+    if (t.grid1() == 0usize) {
+        {
+            let __rumba_i = 0usize;
+            let __rumba_v: f32 = 1.2f32;
+            a.set(__rumba_i, (a.get(__rumba_i) + __rumba_v));
+        }
+    }
+}
+// live across barriers: []
+// ---- numba_slice_as_arg
+fn body() {
+    let i: usize = t.grid1();
+    let src = inp.index_axis(0usize, i);
+    let dst = out.index_axis(0usize, i);
+    for k in (0usize)..(dst.shape()[0]) {
+        dst.set(k, src.get(k));
+    }
+}
+// local i: varying
+// local k: varying
+// live across barriers: []

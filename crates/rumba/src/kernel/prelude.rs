@@ -67,7 +67,7 @@
 //! as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
 //! bound with `let` to a name, one at a time (`let v = a.reshape(8); let w = v.view::<u8>();`);
 //! writing through it writes its base, so a view of a `&Arr` is read-only like the `&Arr`.
-//! Kernels with views run on the simulator's coroutine engine (not its loop form, yet).
+//! Kernels with views run on both of the simulator's engines (the loop form and coroutines).
 //!
 //! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
 //! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the

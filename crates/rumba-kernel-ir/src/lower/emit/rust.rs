@@ -9,7 +9,7 @@
 //! engine turns into a kernel fault.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 
 use crate::lower::Options;
 use crate::lower::ir::*;
@@ -61,6 +61,11 @@ pub(crate) trait Wil {
     }
     /// What an array declaration becomes in place (zeroing a local array).
     fn array_decl(&self, a: ArrayId) -> TokenStream;
+    /// The base of an in-kernel view made from array `a`, when the block body reaches `a`
+    /// through a handle other than the per-thread body's view (a block array).
+    fn view_base(&self, _a: ArrayId) -> Option<TokenStream> {
+        None
+    }
 }
 
 /// The body: for a kernel, the statements of the per-thread closure (scalar parameters are
@@ -298,8 +303,11 @@ impl R<'_> {
             } => {
                 // `View::reshape` / `view` / `index_axis` (and `ConstView`'s) fault the thread
                 // on an incompatible shape, item size or index, as the C targets do.
-                let name = &self.f.arrays[*array].name;
-                let b = self.array(*base);
+                let name = self.array(*array);
+                let b = match self.wil.and_then(|w| w.view_base(*base)) {
+                    Some(b) => b,
+                    None => self.array(*base).into_token_stream(),
+                };
                 let v = match kind {
                     ViewKind::Reshape(dims) => {
                         let d = self.index(dims);

@@ -160,6 +160,16 @@ impl Wil for Names<'_, '_> {
             _ => quote!(),
         }
     }
+
+    fn view_base(&self, a: ArrayId) -> Option<TokenStream> {
+        // A view of block memory starts from the block array's view of the same elements.
+        let n = array_ident(self.plan.f, a);
+        match self.plan.reach[a] {
+            Reach::Shared => Some(quote!(#n.shared_view())),
+            Reach::Local => Some(quote!(#n.local_view())),
+            _ => None,
+        }
+    }
 }
 
 /// The emitter of one body.
@@ -187,7 +197,7 @@ impl<'p, 'f> Body<'p, 'f> {
         format_ident!("__{}{}", what, n)
     }
 
-    fn names(&self, in_region: bool, windows: HashSet<ArrayId>) -> Names<'p, 'f> {
+    pub(super) fn names(&self, in_region: bool, windows: HashSet<ArrayId>) -> Names<'p, 'f> {
         Names {
             plan: self.plan,
             in_region,
@@ -196,7 +206,7 @@ impl<'p, 'f> Body<'p, 'f> {
         }
     }
 
-    fn with_r<T>(&self, names: &Names<'_, '_>, g: impl FnOnce(&R<'_>) -> T) -> T {
+    pub(super) fn with_r<T>(&self, names: &Names<'_, '_>, g: impl FnOnce(&R<'_>) -> T) -> T {
         let r = R {
             f: self.plan.f,
             k: self.k,
@@ -528,32 +538,10 @@ impl<'p, 'f> Body<'p, 'f> {
                 _ => {}
             }
         }
-        let mut arrays: Vec<ArrayId> = Vec::new();
-        let mut returns = false;
-        for s in &stmts {
-            if let Stmt::Assign {
-                place: Place::Index { array, .. },
-                ..
-            } = s
-            {
-                arrays.push(*array);
-            }
-            if let Stmt::ArrayDecl { array, .. } = s {
-                arrays.push(*array);
-            }
-            returns |= matches!(s, Stmt::Return(..));
-        }
-        for e in &exprs {
-            e.visit(&mut |x| match &x.kind {
-                ExprKind::Index { array, .. }
-                | ExprKind::Atomic { array, .. }
-                | ExprKind::Len(array)
-                | ExprKind::Size(array)
-                | ExprKind::Shape(array, _) => arrays.push(*array),
-                _ => {}
-            });
-        }
-        // Prologue: recomputed locals (with what they depend on), context loads, local arrays.
+        let returns = stmts.iter().any(|s| matches!(s, Stmt::Return(..)));
+        let (mut arrays, remake) = self.region_arrays(&stmts, &exprs, &mut used);
+        // Prologue: recomputed locals (with what they depend on), context loads, local arrays,
+        // views.
         let mut needed: Vec<LocalId> = used.iter().chain(&assigned).copied().collect();
         let mut k = 0;
         while k < needed.len() {
@@ -606,6 +594,7 @@ impl<'p, 'f> Body<'p, 'f> {
                 prologue.extend(quote!(let #n = #l.of(__w);));
             }
         }
+        prologue.extend(self.remade_views(&remake));
         let mut epilogue = TokenStream::new();
         assigned.sort_unstable();
         assigned.dedup();

@@ -20,6 +20,21 @@
 //! for kernels with barriers, `(16, 16, 1)` and `(32, 32, 1)` compiled for that shape, any other
 //! shape at run time.
 //!
+//! In-kernel views (`reshape`, `view::<U>()`, `row`, `index_axis`) are made per work-item, in
+//! the region that runs their `let`, with the per-thread body's own methods (so they check and
+//! fault exactly as on coroutines). Their shape and index arguments are never-reassigned locals
+//! (bound to fresh ones first where needed, `plan::normalise`), so a later region that uses a
+//! view makes it again at its top from the same values (context-stored when they vary per
+//! work-item): a view is a handle, not plain data, and never itself lives across a barrier.
+//! The memory rules stay those of the arrays viewed: a view of a shared or local array starts
+//! from the block array's non-`Send` view of the same arena memory
+//! (`BlockArray::shared_view` / `local_view`: one OS thread, its plain and atomic accesses
+//! sequenced); a view of a global parameter starts from the per-thread body's `GlobalView` of
+//! it (relaxed atomic words, or plain loads of an argument the simulator froze), so such a
+//! parameter is never an own-index output nor read through a plain own-index window. A view's
+//! shape counts as varying: block code never names a view, and a lifted loop bound or
+//! condition on it is decided per work-item and checked equal.
+//!
 //! What the loop form cannot express makes [`block_form`] return `Err` with the reason; the
 //! kernel then runs on coroutines only: a `#[rumba::device]` function that takes the thread
 //! context, a barrier inside an expression other than a statement, a `let` or an assignment's
@@ -28,7 +43,9 @@
 //! shuffles, `activemask`: the lanes of a warp must meet at each, which coroutines do).
 
 mod body;
+mod normalise;
 mod plan;
+mod views;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -37,7 +54,8 @@ use crate::lower::Options;
 use crate::lower::emit::rust::{elem_tokens, ty_tokens};
 use crate::lower::ir::*;
 use body::{Body, array_ident, context_ident, is_bool, local_ident, usize_lit};
-use plan::{Plan, Reach, Storage, normalise};
+use normalise::normalise;
+use plan::{Plan, Reach, Storage};
 
 /// The block form of one kernel.
 #[derive(Debug, Clone)]
@@ -56,9 +74,6 @@ pub struct WilForm {
 pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     if f.is_device {
         return Err("a device function has no block form".into());
-    }
-    if f.arrays.iter().any(|a| a.base.is_some()) {
-        return Err("in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version".into());
     }
     if uses_warp_ops(f) {
         return Err("warp-level operations (syncwarp, votes, shuffles, activemask) run on coroutines, where the lanes of a warp meet at each one".into());
@@ -108,12 +123,20 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                         uses.push("OwnIndexStore");
                         outputs.push(pos);
                     }
-                    _ => {
+                    reach => {
+                        let param = match arr.space {
+                            Space::Const => quote!(#k::kernel::ConstArr<#arr_elem>),
+                            _ => quote!(#k::kernel::Arr<#arr_elem>),
+                        };
                         body_params.push(quote!(#n: &#k::kernel::GlobalView<'_, #elem>));
                         rebind.push(quote!(let #n = *#n;));
-                        build.push(quote!(let #n = <#k::kernel::Arr<#arr_elem> as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
+                        build.push(quote!(let #n = <#param as #k::kernel::Param>::view(&__args[#pos], #pos)?;));
                         pass.push(quote!(&#n));
-                        uses.push("ReadWrite");
+                        uses.push(if reach == Reach::ViewedIn {
+                            "Read"
+                        } else {
+                            "ReadWrite"
+                        });
                     }
                 }
             }
@@ -141,6 +164,10 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     // Block memory, declared once at the top.
     let mut decls = Vec::new();
     for (a, arr) in f.arrays.iter().enumerate() {
+        if arr.base.is_some() {
+            // A view has no memory of its own: it is made in the regions (`body`).
+            continue;
+        }
         let (n, elem) = (array_ident(f, a), elem_tokens(&arr.elem, k));
         let dims = || -> Vec<TokenStream> {
             arr.dims

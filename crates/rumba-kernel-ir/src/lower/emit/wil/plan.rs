@@ -3,16 +3,11 @@
 //! which per work-item inside regions; where each local lives; how each array parameter is
 //! reached; which locals are the thread's own linear index.
 //!
-//! Before planning, the function is normalised ([`normalise`]): tuple `let`s of tuple values
-//! become one `let` per element, and every barrier becomes either a statement of its own or the
-//! initialiser of a fresh local (`x = t.syncthreads_count(p)` is
-//! `let __rumba_bv3 = t.syncthreads_count(p); x = __rumba_bv3;`). A barrier anywhere else, a
-//! device function that takes the thread context, or a value live across barriers whose type is
-//! not plain data, makes the kernel run on coroutines only ([`Plan::new`] says why).
+//! The planned function is normalised first ([`normalise`](super::normalise)). A device
+//! function that takes the thread context, or a value live across barriers whose type is not
+//! plain data, makes the kernel run on coroutines only ([`Plan::new`] says why).
 
 use std::collections::{HashMap, HashSet};
-
-use proc_macro2::{Ident, Span};
 
 use crate::lower::analysis;
 use crate::lower::ir::*;
@@ -44,6 +39,13 @@ pub(crate) enum Reach {
     Shared,
     /// A local array: one per work-item.
     Local,
+    /// A read-only parameter (`&Arr`, `&ConstArr`) that in-kernel views are made of: the
+    /// per-thread body's `GlobalView`, so that its views read, check and fault as there.
+    ViewedIn,
+    /// An in-kernel view: made where the kernel makes it, in the region that runs that
+    /// statement, and made again from the same arguments at the top of every later region
+    /// that uses it.
+    Derived,
 }
 
 /// A statement's identity (its address in the normalised function, which is not moved while
@@ -62,11 +64,13 @@ pub(crate) struct Plan<'f> {
     pub(crate) own_index: Vec<bool>,
     /// Whether the kernel has a barrier.
     pub(crate) has_barrier: bool,
+    /// The statement that makes each in-kernel view.
+    pub(crate) views: HashMap<ArrayId, &'f Stmt>,
 }
 
 /// One frame of a statement's position: the block, the index in it, the statement.
 #[derive(Clone, Copy)]
-struct Frame {
+pub(super) struct Frame {
     block: usize,
     index: usize,
     stmt: usize,
@@ -125,8 +129,54 @@ pub(crate) fn own_exprs(s: &Stmt) -> Vec<&Expr> {
     }
 }
 
+/// The arrays statement `s` reaches itself (not through its child blocks): indexed, asked
+/// its shape, stored to, or made a view of.
+pub(crate) fn arrays_of(s: &Stmt, out: &mut Vec<ArrayId>) {
+    for e in own_exprs(s) {
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Index { array, .. }
+            | ExprKind::Atomic { array, .. }
+            | ExprKind::Len(array)
+            | ExprKind::Size(array)
+            | ExprKind::Shape(array, _) => out.push(*array),
+            _ => {}
+        });
+    }
+    match s {
+        Stmt::Assign {
+            place: Place::Index { array, .. },
+            ..
+        } => out.push(*array),
+        Stmt::View { base, .. } => out.push(*base),
+        _ => {}
+    }
+}
+
+/// The locals view `a` (and every view it is made of) is made from; nothing for an array that
+/// is not a view.
+pub(crate) fn view_args(views: &HashMap<ArrayId, &Stmt>, a: ArrayId, out: &mut Vec<LocalId>) {
+    let mut next = Some(a);
+    while let Some(v) = next {
+        next = None;
+        if let Some(Stmt::View { base, kind, .. }) = views.get(&v) {
+            for e in kind.exprs() {
+                locals_of(e, out);
+            }
+            next = Some(*base);
+        }
+    }
+}
+
+/// The array at the end of `a`'s chain of bases (`a` itself when it is not a view).
+pub(crate) fn root(f: &Func, mut a: ArrayId) -> ArrayId {
+    while let Some(b) = f.arrays[a].base {
+        a = b;
+    }
+    a
+}
+
 /// Calls `f` on every statement with its path (outermost first, the statement last).
-fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'a Stmt, &[Frame])) {
+pub(super) fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'a Stmt, &[Frame])) {
     for (index, s) in b.stmts.iter().enumerate() {
         path.push(Frame {
             block: b as *const Block as usize,
@@ -141,7 +191,7 @@ fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'a Stmt, &[F
     }
 }
 
-fn contains_sync(e: &Expr) -> bool {
+pub(super) fn contains_sync(e: &Expr) -> bool {
     let mut found = false;
     e.visit(&mut |x| found |= matches!(x.kind, ExprKind::Sync(..)));
     found
@@ -154,191 +204,6 @@ pub(crate) fn locals_of(e: &Expr, out: &mut Vec<LocalId>) {
             out.push(l);
         }
     });
-}
-
-/// Rewrites the function so that barriers are statements of their own (see the module docs);
-/// `Err` names a construct the loop form does not support.
-pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
-    let mut f = f.clone();
-    let mut locals = std::mem::take(&mut f.locals);
-    let body = std::mem::replace(&mut f.body, Block { stmts: Vec::new() });
-    f.body = normalise_block(body, &mut locals)?;
-    f.locals = locals;
-    Ok(f)
-}
-
-fn fresh(locals: &mut Vec<Local>, ty: Ty, span: Span) -> LocalId {
-    let n = format!("__rumba_bv{}", locals.len());
-    locals.push(Local {
-        name: Ident::new(&n, span),
-        c_name: n,
-        ty,
-        mutable: false,
-    });
-    locals.len() - 1
-}
-
-fn normalise_block(b: Block, locals: &mut Vec<Local>) -> Result<Block, String> {
-    let mut out = Vec::with_capacity(b.stmts.len());
-    for s in b.stmts {
-        normalise_stmt(s, locals, &mut out)?;
-    }
-    Ok(Block { stmts: out })
-}
-
-fn barrier_let(e: Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<Expr, String> {
-    if let ExprKind::Sync(_, Some(p)) = &e.kind {
-        if contains_sync(p) {
-            return Err("a barrier inside a barrier's predicate".into());
-        }
-    }
-    let (ty, span) = (e.ty.clone(), e.span);
-    let l = fresh(locals, ty.clone(), span);
-    out.push(Stmt::Let {
-        local: l,
-        init: Some(e),
-        span,
-    });
-    Ok(Expr {
-        kind: ExprKind::Local(l),
-        ty,
-        span,
-    })
-}
-
-fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<(), String> {
-    let nested = || {
-        Err("a barrier inside an expression other than a statement, a `let` or an assignment's value".to_string())
-    };
-    match s {
-        Stmt::LetTuple {
-            locals: ls,
-            init:
-                Expr {
-                    kind: ExprKind::Tuple(parts),
-                    ..
-                },
-            span,
-        } if ls.len() == parts.len() => {
-            for (l, e) in ls.into_iter().zip(parts) {
-                normalise_stmt(
-                    Stmt::Let {
-                        local: l,
-                        init: Some(e),
-                        span,
-                    },
-                    locals,
-                    out,
-                )?;
-            }
-        }
-        Stmt::Expr(e) if matches!(e.kind, ExprKind::Sync(..)) => {
-            if let ExprKind::Sync(_, Some(p)) = &e.kind {
-                if contains_sync(p) {
-                    return nested();
-                }
-            }
-            out.push(Stmt::Expr(e));
-        }
-        Stmt::Let {
-            local,
-            init: Some(e),
-            span,
-        } if matches!(e.kind, ExprKind::Sync(..)) => {
-            let v = barrier_let(e, locals, out)?;
-            out.push(Stmt::Let {
-                local,
-                init: Some(v),
-                span,
-            });
-        }
-        Stmt::Assign {
-            place,
-            op,
-            value,
-            site,
-            span,
-        } if matches!(value.kind, ExprKind::Sync(..)) => {
-            let idx_sync = match &place {
-                Place::Index { idx, .. } => idx.iter().any(contains_sync),
-                Place::Local(..) => false,
-            };
-            if idx_sync {
-                return nested();
-            }
-            let v = barrier_let(value, locals, out)?;
-            out.push(Stmt::Assign {
-                place,
-                op,
-                value: v,
-                site,
-                span,
-            });
-        }
-        Stmt::If {
-            cond,
-            then,
-            els,
-            span,
-        } => {
-            if contains_sync(&cond) {
-                return nested();
-            }
-            out.push(Stmt::If {
-                cond,
-                then: normalise_block(then, locals)?,
-                els: els.map(|b| normalise_block(b, locals)).transpose()?,
-                span,
-            });
-        }
-        Stmt::While { cond, body, span } => {
-            if contains_sync(&cond) {
-                return nested();
-            }
-            out.push(Stmt::While {
-                cond,
-                body: normalise_block(body, locals)?,
-                span,
-            });
-        }
-        Stmt::Loop { body, span } => out.push(Stmt::Loop {
-            body: normalise_block(body, locals)?,
-            span,
-        }),
-        Stmt::Block(b) => out.push(Stmt::Block(normalise_block(b, locals)?)),
-        Stmt::For {
-            var,
-            start,
-            end,
-            inclusive,
-            step,
-            body,
-            span,
-        } => {
-            if contains_sync(&start)
-                || contains_sync(&end)
-                || step.as_ref().is_some_and(|(k, _)| contains_sync(k))
-            {
-                return nested();
-            }
-            out.push(Stmt::For {
-                var,
-                start,
-                end,
-                inclusive,
-                step,
-                body: normalise_block(body, locals)?,
-                span,
-            });
-        }
-        other => {
-            if own_exprs(&other).into_iter().any(contains_sync) {
-                return nested();
-            }
-            out.push(other);
-        }
-    }
-    Ok(())
 }
 
 impl<'f> Plan<'f> {
@@ -354,6 +219,12 @@ impl<'f> Plan<'f> {
         let mut jumps: Vec<Vec<Frame>> = Vec::new();
         let mut loops: HashSet<usize> = HashSet::new();
         let mut thread_calls = false;
+        let mut views: HashMap<ArrayId, &Stmt> = HashMap::new();
+        walk(&f.body, &mut Vec::new(), &mut |s, _| {
+            if let Stmt::View { array, .. } = s {
+                views.insert(*array, s);
+            }
+        });
         walk(&f.body, &mut Vec::new(), &mut |s, path| {
             for c in child_blocks(s) {
                 blocks.insert(c as *const Block as usize, c);
@@ -373,6 +244,13 @@ impl<'f> Plan<'f> {
                 if contains_sync(e) {
                     syncs.push(path.clone());
                 }
+            }
+            // Reaching a view uses what it is made from: a region that does not make it makes
+            // it again.
+            let mut reached = Vec::new();
+            arrays_of(s, &mut reached);
+            for a in reached {
+                view_args(&views, a, &mut used);
             }
             for l in used {
                 occ[l].uses.push(path.clone());
@@ -491,14 +369,19 @@ impl<'f> Plan<'f> {
             });
         }
 
+        let roots: HashSet<ArrayId> = views.keys().map(|&v| root(f, v)).collect();
         let reach = f
             .arrays
             .iter()
             .enumerate()
             .map(|(a, arr)| match arr.space {
+                _ if arr.base.is_some() => Reach::Derived,
+                Space::Global { writable: false } | Space::Const if roots.contains(&a) => {
+                    Reach::ViewedIn
+                }
                 Space::Global { writable: false } | Space::Const => Reach::Input,
                 Space::Global { writable: true } => {
-                    if arr.rank == 1 && only_own_stores(f, a, &own_index) {
+                    if arr.rank == 1 && !roots.contains(&a) && only_own_stores(f, a, &own_index) {
                         Reach::OwnOut
                     } else {
                         Reach::View
@@ -516,6 +399,7 @@ impl<'f> Plan<'f> {
             reach,
             own_index,
             has_barrier,
+            views,
         })
     }
 
@@ -536,6 +420,10 @@ impl<'f> Plan<'f> {
                     ThreadQuery::ThreadIdx | ThreadQuery::Grid(_) | ThreadQuery::LaneId
                 )
             }
+            // A view is made per work-item, in regions only.
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
+                ok &= self.f.arrays[*a].base.is_none()
+            }
             ExprKind::Index { .. }
             | ExprKind::Atomic { .. }
             | ExprKind::Call { .. }
@@ -545,6 +433,11 @@ impl<'f> Plan<'f> {
             _ => {}
         });
         ok
+    }
+
+    /// The statement that makes view `a`.
+    pub(crate) fn view_stmt(&self, a: ArrayId) -> Option<&'f Stmt> {
+        self.views.get(&a).copied()
     }
 
     /// Whether `e` is the thread's own linear index.
@@ -631,6 +524,12 @@ fn classify(
             ExprKind::Local(m) => {
                 pure &= st[*m] == Storage::Recompute
                     || (st[*m] == Storage::BlockScalar && !occ[*m].assigned)
+            }
+            // Recomputed locals come before the views of a region's prologue.
+            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _)
+                if f.arrays[*a].base.is_some() =>
+            {
+                pure = false
             }
             ExprKind::Index { .. }
             | ExprKind::Atomic { .. }

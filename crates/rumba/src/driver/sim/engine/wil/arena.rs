@@ -26,11 +26,13 @@ use std::mem::{align_of, size_of};
 
 use bytemuck::Pod;
 
+use crate::driver::sim::engine::MAX_DIMS;
 use crate::driver::sim::engine::atomics::{AtomicInteger, AtomicValue};
 use crate::driver::sim::engine::buf::{BUF_ALIGN, RawBuf};
 use crate::driver::sim::engine::dim::SHARED_MEMORY_PER_BLOCK;
 use crate::driver::sim::engine::fault;
 use crate::driver::sim::engine::local::LOCAL_MEMORY_PER_THREAD;
+use crate::driver::sim::engine::view::{Local, MemorySpace, Shared, View};
 use crate::error::format_shape;
 
 /// Bytes of a fresh chunk of context/local memory (more when one array needs more).
@@ -405,6 +407,60 @@ impl<'b, T: Pod, const D: usize> BlockArray<'b, T, D> {
         // SAFETY: the array's `size()` elements are live memory only this thread touches; zero
         // bytes are a valid `Pod` value.
         unsafe { self.ptr.write_bytes(0, self.size()) }
+    }
+
+    /// The array as a shared-memory [`View`](crate::kernel::View) of the same elements: what an
+    /// in-kernel view (`reshape`, `view::<U>()`, `row`, `index_axis`) of a shared array starts
+    /// from in a block body, so that it checks and faults exactly as the coroutine engine's
+    /// [`SharedArray`](crate::kernel::SharedArray) does.
+    ///
+    /// ```
+    /// use rumba::kernel::LaunchConfig;
+    /// use rumba::kernel::wil::{run_blocks, Dyn};
+    /// run_blocks::<Dyn, _>("k", &LaunchConfig::new(1, 4), |blk| {
+    ///     let s = blk.shared_array::<u32, 1>([6]);
+    ///     s.shared_view().reshape((2, 3)).set((1, 0), 7);
+    ///     assert_eq!(s.get(3), 7);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline]
+    pub fn shared_view(&self) -> View<'b, T, Shared> {
+        self.as_view()
+    }
+
+    /// The array as a local-memory [`View`](crate::kernel::View) of the same elements (see
+    /// [`shared_view`](Self::shared_view)), as the coroutine engine's
+    /// [`LocalArray`](crate::kernel::LocalArray).
+    #[inline]
+    pub fn local_view(&self) -> View<'b, T, Local> {
+        self.as_view()
+    }
+
+    /// Only for spaces whose views are neither `Send` nor `Sync` (shared, local): the view must
+    /// stay on this OS thread, like the handle.
+    #[inline]
+    fn as_view<S: MemorySpace>(&self) -> View<'b, T, S> {
+        if D == 0 || D > MAX_DIMS {
+            fault::raise(format!(
+                "a {D}-d block array has no view (kernel arrays have 1 to {MAX_DIMS} dimensions)"
+            ));
+        }
+        let mut strides = [0isize; D];
+        let mut acc = size_of::<T>() as isize;
+        for k in (0..D).rev() {
+            strides[k] = acc;
+            acc = acc.wrapping_mul(self.dims[k] as isize);
+        }
+        // SAFETY: the C-ordered layout of `dims` from `ptr` addresses exactly this array's
+        // elements, which stay allocated for 'b (construction contract); `ptr` is aligned for `T`
+        // and the strides are multiples of `size_of::<T>()`, hence of its alignment; `D <=
+        // MAX_DIMS` was checked. Only this OS thread touches the memory (construction contract)
+        // and a shared or local `View` is neither `Send` nor `Sync` (the only callers), so the
+        // view's atomic accesses and this handle's plain ones are sequenced, never concurrent.
+        // The pointer comes from the arena's own allocation, with write permission, as the
+        // view's atomic loads need.
+        unsafe { View::from_parts_unchecked(self.ptr.cast(), &self.dims, &strides, true) }
     }
 
     #[inline(always)]

@@ -28,6 +28,10 @@
 //! * a barrier is [`BlockCtx::barrier`] (with the count of true predicates of
 //!   `syncthreads_count/and/or`, summed in the region before); `None` means every work-item has
 //!   returned and the body returns;
+//! * an in-kernel view (`reshape`, `view::<U>()`, `row`, `index_axis`) is made inside a region
+//!   with the per-thread [`View`](super::View) methods — of a shared or local array through
+//!   [`BlockArray::shared_view`] / [`BlockArray::local_view`] — and made again from the same
+//!   arguments in each later region that uses it (a view never crosses a barrier itself);
 //! * control flow that contains a barrier runs outside the regions, once per block: its
 //!   per-thread decision (condition, bound, `break`) is gathered in the region before into a
 //!   [`Decision`] and taken with [`BlockCtx::uniform`], which faults when live work-items
