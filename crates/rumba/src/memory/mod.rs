@@ -117,7 +117,8 @@ use crate::config::Config;
 use crate::driver::{DevicePtr, Driver};
 use crate::error::{Error, Result};
 
-/// The version of the [`MemoryManager`] interface this rumba implements.
+/// The version of the memory-manager plugin interface this rumba implements (checked when a
+/// factory is installed or registered).
 ///
 /// Version 2 is the resource interface ([`DeviceResource`], [`HostResource`], factories that
 /// build a [`MemoryManager`]); version 1 was the 22-method `MemoryManager` trait.

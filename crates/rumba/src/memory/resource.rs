@@ -63,6 +63,17 @@ impl Origin {
 /// assert_eq!((block.len(), block.device()), (64, ctx.device_id()));
 /// res.deallocate_sync(block).unwrap();
 /// ```
+///
+/// Safe code can neither make a block nor copy one:
+///
+/// ```compile_fail,E0451
+/// use rumba::memory::{DeviceBlock, Origin};
+/// let forged = DeviceBlock { ptr: 0x1000, bytes: 8, device: 0, origin: Origin::new() };
+/// ```
+///
+/// ```compile_fail,E0599
+/// fn twice(b: &rumba::memory::DeviceBlock) -> rumba::memory::DeviceBlock { b.clone() }
+/// ```
 #[derive(Debug)]
 pub struct DeviceBlock {
     ptr: DevicePtr,
@@ -347,7 +358,9 @@ pub trait Deferral: Send + Sync {
 }
 
 /// The device-memory resource: `allocate` and `deallocate` on a stream, RMM's
-/// `device_memory_resource`. All methods may be called from any thread.
+/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's,
+/// `deallocate` returns a `Result`, so that a failed release can be reported (SPEC §6: by the
+/// flush that ran it) instead of swallowed; it never panics.
 ///
 /// Safe to implement (see the [module docs](self)): blocks cannot be forged, and rumba checks the
 /// block it is given. A resource that counts allocations is this much:
