@@ -16,6 +16,14 @@
 //! refused there (each base stamps its blocks with its [`Origin`]). A block dropped instead of
 //! given back is leaked, which is safe. The `unsafe` contract lives in `from_raw`, once.
 //!
+//! What a safe resource *can* still do wrong is a matter of values, not of memory safety: hand a
+//! block given back on one stream to another stream before the first stream's work is done (the
+//! two streams' work then races on device memory — as two streams of safe user code can), or
+//! hand out a block holding a former user's bytes. Device bytes never reach host memory of a type
+//! with invalid bit patterns unchecked (`bool` arrays are converted, see
+//! [`array::element`](crate::array::element)), and host blocks are zeroed unless they say they
+//! are, so neither becomes undefined behaviour.
+//!
 //! **Capabilities** are provided methods that ask the [`upstream`](DeviceResource::upstream) by
 //! default, so an adaptor implements `allocate`, `deallocate` and `upstream` and every
 //! capability below it stays reachable; a resource that offers one overrides it.

@@ -133,8 +133,13 @@ impl DeviceResource for LimitingAdaptor {
             });
         }
         let r = self.upstream.allocate(bytes, stream);
-        if r.is_err() {
-            self.give_back(bytes);
+        match &r {
+            // `deallocate` gives back the block's length: count a larger block's extra bytes too.
+            Ok(block) if block.len() > bytes => {
+                self.used.fetch_add(block.len() - bytes, Ordering::SeqCst);
+            }
+            Ok(_) => {}
+            Err(_) => self.give_back(bytes),
         }
         r
     }

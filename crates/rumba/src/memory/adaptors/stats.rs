@@ -59,7 +59,9 @@ impl DeviceResource for StatisticsAdaptor {
         let r = self.upstream.allocate(bytes, stream);
         let mut s = self.lock();
         match &r {
-            Ok(_) => s.note_alloc(bytes),
+            // The block's length, which `deallocate` subtracts again (rumba's resources hand
+            // out blocks of exactly the bytes asked for).
+            Ok(block) => s.note_alloc(block.len()),
             Err(e) if e.is_out_of_memory() => s.ooms += 1,
             Err(_) => {}
         }
