@@ -266,7 +266,7 @@ impl Context {
         self.inner.manager.buffer(block, bytes, stream)
     }
 
-    /// Counters of the memory manager ([`Error::Unsupported`](crate::Error::Unsupported) for a
+    /// Counters of the memory manager ([`Error::Unsupported`] for a
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
@@ -381,7 +381,7 @@ impl Context {
     }
 
     /// Carries out every pending release now (a no-op under a [`DeferCleanup`] guard). Releases
-    /// that fail are logged and returned together as [`Error::DeallocationFailed`](crate::Error::DeallocationFailed);
+    /// that fail are logged and returned together as [`Error::DeallocationFailed`];
     /// they are not retried.
     ///
     /// # Errors

@@ -22,8 +22,18 @@ use super::{
 use crate::driver::{HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
-/// Holds releases back in a queue and carries them out in batches (see the [module docs](self)).
-/// It adapts a device resource and a host resource, which share the queue.
+/// Holds releases back in a queue and carries them out in batches (SPEC §6). It adapts a device
+/// resource and a host resource, which share the queue.
+///
+/// - More than `max_pending_deallocs_count` held-back releases, or more than
+///   `max_pending_deallocs_ratio` × device memory bytes, flush the queue (the crossing release
+///   with the rest).
+/// - An allocation that fails for lack of memory flushes the queue and retries once; if it fails
+///   again the error carries requested, free, total and pending bytes.
+/// - While a [`defer`](Deferral::defer) lasts nothing is released; a failed release is reported
+///   by the flush that ran it ([`Error::DeallocationFailed`]) and not retried.
+/// - [`reset`](DeviceResource::reset) carries out every held-back release, deferred or not, then
+///   resets the upstream.
 ///
 /// ```
 /// use std::sync::Arc;

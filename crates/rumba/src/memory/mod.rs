@@ -21,7 +21,7 @@
 //!
 //! Both traits are safe to implement: memory travels as [`DeviceBlock`] / [`HostBlock`] tokens
 //! that safe code cannot forge or copy, and rumba checks every block before it becomes a buffer
-//! (see [`resource`](self::resource) for the argument). The one `unsafe` door is
+//! (see [`resource`] for the argument). The one `unsafe` door is
 //! [`DeviceBlock::from_raw`] / [`HostBlock::from_raw`], for a base resource over another allocator.
 //!
 //! A **[`MemoryManager`]** is one context's pair of resources with a name, and speaks Numba's EMM
