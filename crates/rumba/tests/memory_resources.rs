@@ -1,6 +1,7 @@
 //! The checks that make the memory-resource traits safe to implement (SPEC §7): a block smaller
 //! than asked for is refused, a block given back to the wrong resource is refused (never freed
-//! twice), a reused host block is zeroed before anyone reads it.
+//! twice), a reused host block is zeroed before anyone reads it, a host block without the asked-for
+//! mapping is refused.
 
 mod common;
 
@@ -117,4 +118,41 @@ fn a_reused_host_block_is_zeroed_before_anyone_reads_it() {
         "the cache handed the same block out again"
     );
     assert!(q.iter().all(|&b| b == 0), "and rumba zeroed it");
+}
+
+/// A host resource that ignores the flags it is asked for.
+struct IgnoresFlags(Arc<dyn HostResource>);
+
+impl HostResource for IgnoresFlags {
+    fn allocate(&self, bytes: usize, _flags: HostAllocFlags) -> rumba::Result<HostBlock> {
+        self.0.allocate(bytes, HostAllocFlags::default())
+    }
+    fn deallocate(&self, block: HostBlock) -> rumba::Result<()> {
+        self.0.deallocate(block)
+    }
+}
+
+#[test]
+fn a_host_block_without_the_asked_for_mapping_is_refused() {
+    common::start(|_| {});
+    let mc = rumba::current_context().unwrap().manager_context();
+    let mm = MemoryManager::new(
+        "unmapped",
+        &mc,
+        mc.device_upstream(),
+        Arc::new(IgnoresFlags(mc.host_upstream())),
+    );
+    let mapped = HostAllocFlags {
+        mapped: true,
+        ..Default::default()
+    };
+    let err = mm.memhostalloc(64, mapped).unwrap_err();
+    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(err.to_string().contains("64-byte request"), "{err}");
+    assert_eq!(
+        mm.memhostalloc(64, HostAllocFlags::default())
+            .unwrap()
+            .len(),
+        64
+    );
 }

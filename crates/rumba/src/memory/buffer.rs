@@ -548,17 +548,25 @@ unsafe impl Sync for PinnedBuffer {}
 
 impl PinnedBuffer {
     /// A buffer of the first `bytes` of `block`, zeroed. Refused (and the block given back)
-    /// when the block is smaller than `bytes`.
+    /// when the block is smaller than `bytes`, or lacks the `mapped` or `portable` property that
+    /// `flags` ask for.
     pub(crate) fn from_block(
         mut block: HostBlock,
         bytes: usize,
+        flags: HostAllocFlags,
         resource: Arc<dyn HostResource>,
     ) -> Result<Self> {
-        if block.len() < bytes {
+        let got = block.flags();
+        let short = block.len() < bytes;
+        let lacking = (flags.mapped && !got.mapped) || (flags.portable && !got.portable);
+        if short || lacking {
             let len = block.len();
-            let _ = resource.deallocate(block);
+            if let Err(e) = resource.deallocate(block) {
+                tracing::error!("giving back a refused pinned block failed: {e}");
+            }
             return Err(Error::InvalidOperation(format!(
-                "the host memory resource returned a {len}-byte block for a {bytes}-byte request"
+                "the host memory resource returned a {len}-byte block with {got:?} for a \
+                 {bytes}-byte request with {flags:?}"
             )));
         }
         if !block.is_zeroed() {

@@ -214,7 +214,7 @@ impl MemoryManager {
     ///
     /// # Errors
     /// As [`HostResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
-    /// block smaller than asked for.
+    /// block smaller than asked for, or not mapped / portable when `flags` ask for it.
     ///
     /// ```
     /// use rumba::driver::HostAllocFlags;
@@ -224,7 +224,7 @@ impl MemoryManager {
     /// ```
     pub fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<PinnedBuffer> {
         let block = self.host_resource.allocate(bytes, flags)?;
-        PinnedBuffer::from_block(block, bytes, Arc::clone(&self.host_resource))
+        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
     }
 
     /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver

@@ -498,7 +498,8 @@ pub trait DeviceResource: Send + Sync {
 /// The pinned-host-memory resource (RMM's `host_memory_resource`, for page-locked memory).
 ///
 /// Safe to implement for the same reasons as [`DeviceResource`]; rumba zeroes a block that is not
-/// [`is_zeroed`](HostBlock::is_zeroed) and checks its size and alignment before anyone reads it.
+/// [`is_zeroed`](HostBlock::is_zeroed), and checks its size, its flags (`mapped` and `portable`
+/// when asked for) and, for typed arrays, its alignment before anyone reads it.
 ///
 /// ```
 /// use std::sync::Arc;
