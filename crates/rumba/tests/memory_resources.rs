@@ -1,7 +1,7 @@
 //! The checks that make the memory-resource traits safe to implement (SPEC §7): a block smaller
 //! than asked for is refused, a block given back to the wrong resource is refused (never freed
 //! twice), a reused host block is zeroed before anyone reads it, a host block without the asked-for
-//! mapping is refused.
+//! mapping is refused, a block given back on a driver callback thread is freed later, off it.
 
 mod common;
 
@@ -31,6 +31,7 @@ impl DeviceResource for Short {
 #[test]
 fn a_block_smaller_than_asked_for_is_refused_and_given_back() {
     common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
     let mc = rumba::current_context().unwrap().manager_context();
     let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
     let mm = MemoryManager::new(
@@ -54,6 +55,7 @@ fn a_block_smaller_than_asked_for_is_refused_and_given_back() {
 #[test]
 fn a_block_given_back_to_another_resource_is_refused_not_freed() {
     common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
     let mc = rumba::current_context().unwrap().manager_context();
     let a = DriverResource::new(mc.device, Arc::clone(&mc.driver));
     let b = DriverResource::new(mc.device, Arc::clone(&mc.driver));
@@ -100,6 +102,7 @@ impl HostResource for OneBlockCache {
 #[test]
 fn a_reused_host_block_is_zeroed_before_anyone_reads_it() {
     common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
     let mc = rumba::current_context().unwrap().manager_context();
     let cache = Arc::new(OneBlockCache {
         upstream: mc.host_upstream(),
@@ -135,6 +138,7 @@ impl HostResource for IgnoresFlags {
 #[test]
 fn a_host_block_without_the_asked_for_mapping_is_refused() {
     common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
     let mc = rumba::current_context().unwrap().manager_context();
     let mm = MemoryManager::new(
         "unmapped",
@@ -155,4 +159,35 @@ fn a_host_block_without_the_asked_for_mapping_is_refused() {
             .len(),
         64
     );
+}
+
+#[test]
+fn a_block_given_back_on_a_callback_thread_is_freed_by_the_next_ordinary_call() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let ctx = rumba::current_context().unwrap();
+    let (device, driver) = (ctx.device_id(), ctx.driver().clone());
+    let res = Arc::new(DriverResource::new(device, driver.clone()));
+    let (free0, _) = driver.mem_info(device).unwrap();
+    let block = res.allocate_sync(1 << 20).unwrap();
+    let s = rumba::stream().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let on_callback = Arc::clone(&res);
+    s.add_callback(move |_, _| {
+        // CUDA forbids driver calls here: the resource must not free now.
+        tx.send(on_callback.deallocate_sync(block).is_ok()).unwrap();
+    })
+    .unwrap();
+    assert!(rx.recv().unwrap(), "given back without an error");
+    s.synchronize().unwrap();
+    assert_eq!(res.live(), (0, 0));
+    let (waiting, _) = driver.mem_info(device).unwrap();
+    assert_eq!(
+        waiting,
+        free0 - (1 << 20),
+        "not freed on the callback thread"
+    );
+    let next = res.allocate_sync(64).unwrap(); // an ordinary call frees it first
+    res.deallocate_sync(next).unwrap();
+    assert_eq!(driver.mem_info(device).unwrap().0, free0);
 }

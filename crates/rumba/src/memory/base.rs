@@ -4,7 +4,9 @@
 //! [`DriverResource`] remembers its live blocks, so that it can refuse a block it did not make
 //! (or one a [`reset`](DeviceResource::reset) already freed), free everything at a reset, and
 //! find the allocation an IPC export names. [`DriverHostResource`] likewise keeps the addresses
-//! it handed out.
+//! it handed out. Neither calls the driver on a driver callback thread (CUDA forbids it there;
+//! the last handle of a buffer can drop on one when queued work ends): a block given back there
+//! is freed by the next call on an ordinary thread.
 //!
 //! This module touches the driver's allocation calls only.
 
@@ -21,6 +23,8 @@ struct Live {
     /// Origins before each reset: their blocks were freed by it.
     retired: Vec<Origin>,
     blocks: HashMap<DevicePtr, usize>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one.
+    later: Vec<DevicePtr>,
 }
 
 /// Device memory straight from the driver: every `allocate` is a `mem_alloc`, every
@@ -57,12 +61,29 @@ impl DriverResource {
                 origin: Origin::new(),
                 retired: Vec::new(),
                 blocks: HashMap::new(),
+                later: Vec::new(),
             }),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, Live> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Frees what was given back on callback threads (unless this is one); the first failure.
+    fn free_later(&self) -> Result<()> {
+        if crate::driver::on_callback_thread() {
+            return Ok(());
+        }
+        let later = std::mem::take(&mut self.lock().later);
+        let mut first = Ok(());
+        for p in later {
+            if let Err(e) = self.driver.mem_free(self.device, p) {
+                tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
+                first = first.and(Err(e));
+            }
+        }
+        first
     }
 
     /// Number and bytes of the blocks handed out and not given back.
@@ -83,6 +104,9 @@ impl DriverResource {
 
 impl DeviceResource for DriverResource {
     fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
+        if let Err(e) = self.free_later() {
+            tracing::warn!("before allocating {bytes} bytes: {e}");
+        }
         let ptr = self.driver.mem_alloc(self.device, bytes)?;
         let mut l = self.lock();
         l.blocks.insert(ptr, bytes);
@@ -107,8 +131,13 @@ impl DeviceResource for DriverResource {
                     self.device
                 )));
             }
+            if crate::driver::on_callback_thread() {
+                l.later.push(ptr);
+                return Ok(());
+            }
         }
-        self.driver.mem_free(self.device, ptr)
+        let earlier = self.free_later();
+        self.driver.mem_free(self.device, ptr).and(earlier)
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
@@ -137,7 +166,8 @@ impl DeviceResource for DriverResource {
             let mut l = self.lock();
             let old = std::mem::replace(&mut l.origin, Origin::new());
             l.retired.push(old); // blocks handed out before are already freed from now on
-            l.blocks.drain().map(|(p, _)| p).collect()
+            let later = std::mem::take(&mut l.later);
+            l.blocks.drain().map(|(p, _)| p).chain(later).collect()
         };
         let mut failures = Vec::new();
         for p in live {
@@ -167,7 +197,9 @@ pub struct DriverHostResource {
     device: usize,
     driver: Arc<dyn Driver>,
     origin: Origin,
-    live: Mutex<HashSet<usize>>,
+    /// Live addresses, and those given back on a callback thread (freed by the next call on an
+    /// ordinary thread).
+    live: Mutex<(HashSet<usize>, Vec<usize>)>,
 }
 
 impl DriverHostResource {
@@ -182,24 +214,44 @@ impl DriverHostResource {
             device,
             driver,
             origin: Origin::new(),
-            live: Mutex::new(HashSet::new()),
+            live: Mutex::new((HashSet::new(), Vec::new())),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashSet<usize>> {
+    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>)> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Frees what was given back on callback threads (unless this is one); the first failure.
+    fn free_later(&self) -> Result<()> {
+        if crate::driver::on_callback_thread() {
+            return Ok(());
+        }
+        let later = std::mem::take(&mut self.lock().1);
+        let mut first = Ok(());
+        for addr in later {
+            // SAFETY: the block was live and given back (nothing uses it); it left `live` then.
+            if let Err(e) = unsafe { self.driver.host_free(addr as *mut u8) } {
+                tracing::error!("freeing pinned allocation 0x{addr:x} failed: {e}");
+                first = first.and(Err(e));
+            }
+        }
+        first
     }
 }
 
 impl HostResource for DriverHostResource {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
+        if let Err(e) = self.free_later() {
+            tracing::warn!("before allocating {bytes} pinned bytes: {e}");
+        }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
             return Err(Error::InvalidOperation(format!(
                 "the driver returned a null pointer for {bytes} bytes of pinned memory"
             )));
         };
-        self.lock().insert(ptr as usize);
+        self.lock().0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
         // nothing else uses; it is freed only by `deallocate`, once (it is removed from `live`).
         Ok(unsafe { HostBlock::from_raw(nn, bytes, flags, true, self.origin) })
@@ -207,13 +259,37 @@ impl HostResource for DriverHostResource {
 
     fn deallocate(&self, block: HostBlock) -> Result<()> {
         let addr = block.as_ptr() as usize;
-        if block.origin() != self.origin || !self.lock().remove(&addr) {
-            return Err(Error::InvalidArgument(format!(
-                "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
-                block.len()
-            )));
+        {
+            let mut l = self.lock();
+            if block.origin() != self.origin || !l.0.remove(&addr) {
+                return Err(Error::InvalidArgument(format!(
+                    "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
+                    block.len()
+                )));
+            }
+            if crate::driver::on_callback_thread() {
+                l.1.push(addr);
+                return Ok(());
+            }
         }
+        let earlier = self.free_later();
         // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
-        unsafe { self.driver.host_free(block.as_ptr()) }
+        unsafe { self.driver.host_free(block.as_ptr()) }.and(earlier)
+    }
+}
+
+impl Drop for DriverResource {
+    fn drop(&mut self) {
+        if let Err(e) = self.free_later() {
+            tracing::error!("dropping a driver resource: {e}");
+        }
+    }
+}
+
+impl Drop for DriverHostResource {
+    fn drop(&mut self) {
+        if let Err(e) = self.free_later() {
+            tracing::error!("dropping a driver host resource: {e}");
+        }
     }
 }
