@@ -571,11 +571,10 @@ impl PinnedBuffer {
         }
         if !block.is_zeroed() {
             // SAFETY: the block owns `len` bytes of host memory that nothing else uses (the
-            // contract of `HostBlock::from_raw`); zeroing them makes the mark true.
-            unsafe {
-                std::ptr::write_bytes(block.as_ptr(), 0, block.len());
-                block.set_zeroed();
-            }
+            // contract of `HostBlock::from_raw`).
+            unsafe { std::ptr::write_bytes(block.as_ptr(), 0, block.len()) };
+            // SAFETY: every byte was zeroed just above.
+            unsafe { block.set_zeroed() };
         }
         Ok(PinnedBuffer {
             ptr: block.as_ptr(),
