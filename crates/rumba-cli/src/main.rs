@@ -58,11 +58,16 @@ enum Command {
     Ipc(ipc::IpcCommand),
 }
 
-/// Prints the current context's memory manager, its statistics and its snapshot (where the
-/// manager keeps them; `RUMBA_MEMORY_MANAGER=pool` does).
+/// Prints the current context's memory manager, its limit, its statistics and its snapshot
+/// (where the manager keeps them; `RUMBA_MEMORY_MANAGER=pool` does).
 pub(crate) fn print_memory() -> rumba::Result<()> {
     let ctx = rumba::current_context()?;
-    println!("memory manager: {}", ctx.memory_manager().name());
+    let mm = ctx.memory_manager();
+    println!("memory manager: {}", mm.name());
+    match mm.device_resource().limiter().and_then(|l| l.limit()) {
+        Some(limit) => println!("memory limit: {limit} bytes (RUMBA_MEMORY_LIMIT)"),
+        None => println!("memory limit: none"),
+    }
     match rumba::memory_stats() {
         Ok(s) => println!("{s}"),
         Err(rumba::Error::Unsupported(why)) => println!("statistics: {why}"),

@@ -175,16 +175,18 @@ fn demo_runs_and_reports_each_step() {
 }
 
 #[test]
-fn detect_memory_prints_the_pool_statistics_and_snapshot() {
+fn detect_memory_prints_the_limit_and_the_pool_statistics_and_snapshot() {
     let (code, out, err) = rumba(
         &["detect", "--memory"],
         &[
             ("RUMBA_MEMORY_MANAGER", "pool"),
             ("RUMBA_SIM_MEMORY", "256MiB"),
+            ("RUMBA_MEMORY_LIMIT", "64MiB"),
         ],
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("memory manager: pool"), "{out}");
+    assert!(out.contains("memory limit: 67108864 bytes"), "{out}");
     assert!(
         out.contains("reserved:") && out.contains("segment(s)"),
         "{out}"
@@ -195,6 +197,7 @@ fn detect_memory_prints_the_pool_statistics_and_snapshot() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("memory manager: default"), "{out}");
+    assert!(out.contains("memory limit: none"), "{out}");
 }
 
 #[test]

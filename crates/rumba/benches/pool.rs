@@ -10,7 +10,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rumba::memory::{DefaultMemoryManager, MemoryManager, PoolMemoryManager};
+use rumba::memory::{
+    DefaultManagerFactory, DeviceBlock, DeviceResource, MemoryManagerFactory, PoolResource,
+};
 
 const OPS: usize = 10_000;
 const MAX_USAGE: usize = 4 << 30;
@@ -26,26 +28,26 @@ impl Rng {
 }
 
 /// One run of the workload; frees everything at the end.
-fn random_allocations(mm: &dyn MemoryManager, max_size: usize, seed: u64) {
+fn random_allocations(mm: &dyn DeviceResource, max_size: usize, seed: u64) {
     let mut rng = Rng(seed);
-    let mut live: Vec<(u64, usize)> = Vec::with_capacity(OPS);
+    let mut live: Vec<(DeviceBlock, usize)> = Vec::with_capacity(OPS);
     let mut used = 0usize;
     for _ in 0..OPS {
         let size = 1 + (rng.next() as usize) % max_size;
         let alloc = live.is_empty() || (rng.next() % 100 < 73 && used + size <= MAX_USAGE);
         if alloc {
-            let p = mm.memalloc(size).expect("allocation in the benchmark");
+            let p = mm.allocate_sync(size).expect("allocation in the benchmark");
             live.push((black_box(p), size));
             used += size;
         } else {
             let i = (rng.next() as usize) % live.len();
             let (p, s) = live.swap_remove(i);
-            mm.memfree(p, s);
+            mm.deallocate_sync(p).expect("free in the benchmark");
             used -= s;
         }
     }
-    for (p, s) in live {
-        mm.memfree(p, s);
+    for (p, _) in live {
+        mm.deallocate_sync(p).expect("free in the benchmark");
     }
 }
 
@@ -62,7 +64,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(OPS as u64));
     group.sample_size(20);
     for (label, max_size) in [("1MiB", 1usize << 20), ("64MiB", 64 << 20)] {
-        let pool = Arc::new(PoolMemoryManager::new(&mc).expect("pool"));
+        let pool = Arc::new(PoolResource::new(&mc).expect("pool"));
         group.bench_with_input(BenchmarkId::new("pool", label), &max_size, |b, &m| {
             let mut seed = 1;
             b.iter(|| {
@@ -77,16 +79,16 @@ fn bench(c: &mut Criterion) {
         for _ in 0..OPS {
             let size = 1 + (rng.next() as usize) % max_size;
             if live.is_empty() || (rng.next() % 100 < 73 && used + size <= MAX_USAGE) {
-                live.push((pool.memalloc(size).expect("alloc"), size));
+                live.push((pool.allocate_sync(size).expect("alloc"), size));
                 used += size;
             } else {
                 let (p, s) = live.swap_remove((rng.next() as usize) % live.len());
-                pool.memfree(p, s);
+                pool.deallocate_sync(p).expect("free");
                 used -= s;
             }
         }
-        let snap = pool.memory_snapshot().expect("snapshot");
-        let stats = pool.memory_stats().expect("stats");
+        let snap = pool.cache().expect("a cache").snapshot();
+        let stats = pool.statistics().expect("stats");
         eprintln!(
             "pool {label}: {} live blocks, {} segments, reserved {} MiB, cached {} MiB, largest free {} KiB, fragmentation {:.1}%, device allocations {}",
             live.len(),
@@ -97,18 +99,19 @@ fn bench(c: &mut Criterion) {
             snap.fragmentation() * 100.0,
             stats.device_allocations
         );
-        for (p, s) in live {
-            pool.memfree(p, s);
+        for (p, _) in live {
+            pool.deallocate_sync(p).expect("free");
         }
-        pool.empty_cache().expect("empty cache");
+        pool.release_cached().expect("empty cache");
 
-        let default = DefaultMemoryManager::new(&mc).expect("default manager");
+        let default = DefaultManagerFactory.create(&mc).expect("default manager");
+        let default = default.device_resource();
         group.bench_with_input(BenchmarkId::new("default", label), &max_size, |b, &m| {
             let mut seed = 1;
             b.iter(|| {
                 seed += 1;
-                random_allocations(&default, m, seed);
-                default.flush().expect("flush")
+                random_allocations(&**default, m, seed);
+                default.deferral().expect("a queue").flush().expect("flush")
             })
         });
     }

@@ -103,12 +103,11 @@ impl fmt::Display for BackendChoice {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum ManagerChoice {
-    /// The default manager ([`DefaultMemoryManager`](crate::memory::DefaultMemoryManager)):
-    /// deferred deallocation as Numba's.
+    /// The default manager ([`DeferredAdaptor`](crate::memory::DeferredAdaptor) over the
+    /// driver): deferred deallocation as Numba's.
     #[default]
     Default,
-    /// The stream-ordered caching pool ([`PoolMemoryManager`](crate::memory::PoolMemoryManager)),
-    /// limited by [`Config::memory_limit`].
+    /// The stream-ordered caching pool ([`PoolResource`](crate::memory::PoolResource)).
     Pool,
     /// A factory registered under this name.
     Named(String),
@@ -180,7 +179,11 @@ pub struct Config {
     /// The memory manager for new contexts (a plugin registered by name must be registered
     /// before the first rumba call, since the runtime checks the name when it starts).
     pub memory_manager: ManagerChoice,
-    /// Most bytes a caching manager (the `pool`) may reserve from each device; `None` for no limit.
+    /// Most bytes a built-in manager (`default` or `pool`) may hold from each device, cached or in
+    /// use; `None` for no limit. It is the initial limit of the
+    /// [`LimitingAdaptor`](crate::memory::LimitingAdaptor) directly over the driver
+    /// ([`ManagerContext::device_upstream`](crate::memory::ManagerContext::device_upstream)),
+    /// changeable later through [`DeviceResource::limiter`](crate::memory::DeviceResource::limiter).
     pub memory_limit: Option<usize>,
     /// Whether importing a CUDA Array Interface description synchronizes the producer's stream
     /// (see [`interop::cai`](crate::interop::cai)).

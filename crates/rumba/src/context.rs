@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
+use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
@@ -26,7 +26,7 @@ pub(crate) struct ContextInner {
     device: usize,
     driver: Arc<dyn Driver>,
     config: Config,
-    manager: Arc<dyn MemoryManager>,
+    manager: MemoryManager,
     /// Deferred destruction of streams, events and modules (count rule only).
     resources: PendingQueue,
     /// Buffers that queued work keeps alive (see [`crate::memory::holds`]).
@@ -93,7 +93,7 @@ pub struct DeferCleanup {
 
 impl Drop for DeferCleanup {
     fn drop(&mut self) {
-        self.ctx.inner.manager.defer_cleanup_exit();
+        self.ctx.inner.manager.defer_exit();
         self.ctx.inner.resources.undefer();
     }
 }
@@ -107,7 +107,6 @@ impl Context {
             config: config.clone(),
         };
         let manager = factory.create(&mc)?;
-        crate::memory::check_version_of(&*manager)?;
         manager.initialize()?;
         let resources = PendingQueue::new(config.max_pending_deallocs_count, usize::MAX);
         Ok(Context {
@@ -146,7 +145,7 @@ impl Context {
     /// ```
     /// assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "default");
     /// ```
-    pub fn memory_manager(&self) -> &Arc<dyn MemoryManager> {
+    pub fn memory_manager(&self) -> &MemoryManager {
         &self.inner.manager
     }
 
@@ -178,7 +177,7 @@ impl Context {
     /// deferred deallocations and tries once more. An error that remains counts the memory still
     /// held that way among its pending bytes. (From a stream callback, which must not wait, the
     /// error comes at once, with those figures.)
-    fn alloc_or_wait(&self, alloc: impl Fn() -> Result<DevicePtr>) -> Result<DevicePtr> {
+    fn alloc_or_wait<T>(&self, alloc: impl Fn() -> Result<T>) -> Result<T> {
         let err = match alloc() {
             Err(e) if e.is_out_of_memory() => e,
             other => return other,
@@ -239,18 +238,7 @@ impl Context {
     /// assert_eq!(buf.len(), 256);
     /// ```
     pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
-        let (device, driver) = (self.inner.device, Arc::clone(&self.inner.driver));
-        if bytes == 0 {
-            return Ok(DeviceBuffer::new(0, 0, device, driver, None));
-        }
-        let ptr = self.alloc_or_wait(|| self.inner.manager.memalloc(bytes))?;
-        Ok(DeviceBuffer::new(
-            ptr,
-            bytes,
-            device,
-            driver,
-            Some(Arc::clone(&self.inner.manager)),
-        ))
+        self.memalloc_on(bytes, StreamHandle::LEGACY)
     }
 
     /// Allocates `bytes` of device memory for work on `stream` (stream-ordered). The buffer's
@@ -270,22 +258,15 @@ impl Context {
     /// assert_eq!(buf.stream(), s.handle());
     /// ```
     pub fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBuffer> {
-        let (device, driver) = (self.inner.device, Arc::clone(&self.inner.driver));
         if bytes == 0 {
-            return Ok(DeviceBuffer::new_on(0, 0, device, driver, None, stream));
+            return self.inner.manager.memalloc_on(0, stream);
         }
-        let ptr = self.alloc_or_wait(|| self.inner.manager.memalloc_on(bytes, stream))?;
-        Ok(DeviceBuffer::new_on(
-            ptr,
-            bytes,
-            device,
-            driver,
-            Some(Arc::clone(&self.inner.manager)),
-            stream,
-        ))
+        let resource = self.inner.manager.device_resource();
+        let block = self.alloc_or_wait(|| resource.allocate(bytes, stream))?;
+        self.inner.manager.buffer(block, bytes, stream)
     }
 
-    /// Counters of the memory manager ([`Error::Unsupported`](crate::Error::Unsupported) for a
+    /// Counters of the memory manager ([`Error::Unsupported`] for a
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
@@ -336,24 +317,6 @@ impl Context {
         self.inner.manager.empty_cache()
     }
 
-    /// Limits the device memory the manager may hold (`None`: no limit); refused by managers
-    /// that cannot be limited.
-    ///
-    /// # Errors
-    /// [`Error::Unsupported`] from a manager that cannot be limited (the `default` manager);
-    /// [`Error::InvalidArgument`] from a manager that already holds more than `limit`.
-    ///
-    /// ```
-    /// let ctx = rumba::current_context().unwrap();
-    /// match ctx.set_memory_limit(Some(1 << 30)) {
-    ///     Ok(()) => assert!(ctx.memalloc(2 << 30).is_err()), // a limitable manager (the `pool`)
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
-    /// }
-    /// ```
-    pub fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
-        self.inner.manager.set_memory_limit(limit)
-    }
-
     /// Allocates `bytes` of page-locked host memory with `flags` through the memory manager.
     ///
     /// # Errors
@@ -365,13 +328,7 @@ impl Context {
     /// assert_eq!(p.len(), 64);
     /// ```
     pub fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<PinnedBuffer> {
-        let ptr = self.inner.manager.memhostalloc(bytes, flags)?;
-        Ok(PinnedBuffer::new(
-            ptr,
-            bytes,
-            flags,
-            Arc::clone(&self.inner.manager),
-        ))
+        self.inner.manager.memhostalloc(bytes, flags)
     }
 
     /// `(free, total)` bytes of device memory; `free` moves with allocations.
@@ -424,7 +381,7 @@ impl Context {
     }
 
     /// Carries out every pending release now (a no-op under a [`DeferCleanup`] guard). Releases
-    /// that fail are logged and returned together as [`Error::DeallocationFailed`](crate::Error::DeallocationFailed);
+    /// that fail are logged and returned together as [`Error::DeallocationFailed`];
     /// they are not retried.
     ///
     /// # Errors
@@ -457,7 +414,7 @@ impl Context {
     /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferCleanup {
-        self.inner.manager.defer_cleanup_enter();
+        self.inner.manager.defer_enter();
         self.inner.resources.defer();
         DeferCleanup { ctx: self.clone() }
     }

@@ -6,16 +6,17 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use rumba::driver::{DevicePtr, HostAllocFlags};
+use rumba::driver::StreamHandle;
 use rumba::memory::{
-    DefaultMemoryManager, ManagerContext, MemoryManager, MemoryManagerFactory, PendingStats,
-    set_memory_manager,
+    DefaultManagerFactory, DeviceBlock, DeviceResource, ManagerContext, MemoryManager,
+    MemoryManagerFactory, set_memory_manager,
 };
 
 type Log = Arc<Mutex<Vec<String>>>;
 
+/// A plugin that records what it sees: a plain (safe) `impl` of two methods and `upstream`.
 struct Recording {
-    inner: DefaultMemoryManager,
+    upstream: Arc<dyn DeviceResource>,
     log: Log,
 }
 
@@ -25,61 +26,21 @@ impl Recording {
     }
 }
 
-// SAFETY: host memory is the inner default manager's (forwarded unchanged).
-unsafe impl MemoryManager for Recording {
-    fn name(&self) -> &str {
-        "recording"
-    }
-    fn initialize(&self) -> rumba::Result<()> {
-        self.note("initialize".into());
-        self.inner.initialize()
-    }
-    fn memalloc(&self, bytes: usize) -> rumba::Result<DevicePtr> {
+impl DeviceResource for Recording {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> rumba::Result<DeviceBlock> {
         self.note(format!("memalloc {bytes}"));
-        self.inner.memalloc(bytes)
+        self.upstream.allocate(bytes, stream)
     }
-    fn memfree(&self, ptr: DevicePtr, bytes: usize) {
-        self.note(format!("memfree {bytes}"));
-        self.inner.memfree(ptr, bytes)
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> rumba::Result<()> {
+        self.note(format!("memfree {}", block.len()));
+        self.upstream.deallocate(block, stream)
     }
-    fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> rumba::Result<*mut u8> {
-        self.inner.memhostalloc(bytes, flags)
-    }
-    unsafe fn memhostfree(&self, ptr: *mut u8, bytes: usize) {
-        // SAFETY: forwarded.
-        unsafe { self.inner.memhostfree(ptr, bytes) }
-    }
-    unsafe fn mempin(
-        &self,
-        ptr: *mut u8,
-        bytes: usize,
-        flags: HostAllocFlags,
-    ) -> rumba::Result<()> {
-        // SAFETY: forwarded.
-        unsafe { self.inner.mempin(ptr, bytes, flags) }
-    }
-    unsafe fn memunpin(&self, ptr: *mut u8) -> rumba::Result<()> {
-        // SAFETY: forwarded.
-        unsafe { self.inner.memunpin(ptr) }
-    }
-    fn get_memory_info(&self) -> rumba::Result<(usize, usize)> {
-        self.inner.get_memory_info()
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.upstream)
     }
     fn reset(&self) -> rumba::Result<()> {
         self.note("reset".into());
-        self.inner.reset()
-    }
-    fn defer_cleanup_enter(&self) {
-        self.inner.defer_cleanup_enter()
-    }
-    fn defer_cleanup_exit(&self) {
-        self.inner.defer_cleanup_exit()
-    }
-    fn flush(&self) -> rumba::Result<()> {
-        self.inner.flush()
-    }
-    fn pending(&self) -> PendingStats {
-        self.inner.pending()
+        self.upstream.reset()
     }
 }
 
@@ -95,11 +56,19 @@ impl MemoryManagerFactory for RecordingFactory {
     fn interface_version(&self) -> u32 {
         self.version
     }
-    fn create(&self, ctx: &ManagerContext) -> rumba::Result<Arc<dyn MemoryManager>> {
-        Ok(Arc::new(Recording {
-            inner: DefaultMemoryManager::new(ctx)?,
+    fn create(&self, ctx: &ManagerContext) -> rumba::Result<MemoryManager> {
+        self.log.lock().unwrap().push("initialize".into());
+        let inner = DefaultManagerFactory.create(ctx)?;
+        let device = Arc::new(Recording {
+            upstream: Arc::clone(inner.device_resource()),
             log: Arc::clone(&self.log),
-        }))
+        });
+        Ok(MemoryManager::new(
+            "recording",
+            ctx,
+            device,
+            Arc::clone(inner.host_resource()),
+        ))
     }
 }
 
@@ -109,16 +78,16 @@ fn a_recording_manager_sees_initialize_allocations_and_reset() {
     common::start(|_| {});
     let wrong = set_memory_manager(Arc::new(RecordingFactory {
         log: Arc::clone(&log),
-        version: 2,
+        version: 1,
     }))
     .unwrap_err();
     assert_eq!(
         wrong.to_string(),
-        "memory manager 'recording' implements interface version 2, but this rumba requires version 1"
+        "memory manager 'recording' implements interface version 1, but this rumba requires version 2"
     );
     set_memory_manager(Arc::new(RecordingFactory {
         log: Arc::clone(&log),
-        version: 1,
+        version: 2,
     }))
     .unwrap();
 

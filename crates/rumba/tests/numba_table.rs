@@ -186,6 +186,73 @@ fn streams_events_and_devices() {
     rumba::memory::set_memory_manager(Arc::new(rumba::memory::DefaultManagerFactory)).unwrap();
 }
 
+/// An EMM plugin: a safe `impl DeviceResource` (here counting allocations over the default
+/// chain), a factory returning `MemoryManager::new(..)`, and Numba's names on the facade.
+#[test]
+fn an_emm_plugin_ports_as_a_device_resource() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use rumba::driver::StreamHandle;
+    use rumba::memory::{
+        DefaultManagerFactory, DeviceBlock, DeviceResource, ManagerContext, MemoryManager,
+        MemoryManagerFactory,
+    };
+
+    struct M {
+        upstream: Arc<dyn DeviceResource>,
+        allocations: Arc<AtomicUsize>,
+    }
+    impl DeviceResource for M {
+        fn allocate(&self, bytes: usize, stream: StreamHandle) -> rumba::Result<DeviceBlock> {
+            self.allocations.fetch_add(1, Ordering::Relaxed);
+            self.upstream.allocate(bytes, stream)
+        }
+        fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> rumba::Result<()> {
+            self.upstream.deallocate(block, stream)
+        }
+        fn upstream(&self) -> Option<&dyn DeviceResource> {
+            Some(&*self.upstream)
+        }
+    }
+    struct Factory(Arc<AtomicUsize>);
+    impl MemoryManagerFactory for Factory {
+        fn name(&self) -> &str {
+            "m"
+        }
+        fn create(&self, ctx: &ManagerContext) -> rumba::Result<MemoryManager> {
+            let inner = DefaultManagerFactory.create(ctx)?;
+            let device = Arc::new(M {
+                upstream: Arc::clone(inner.device_resource()),
+                allocations: Arc::clone(&self.0),
+            });
+            Ok(MemoryManager::new(
+                "m",
+                ctx,
+                device,
+                Arc::clone(inner.host_resource()),
+            ))
+        }
+    }
+
+    setup();
+    let count = Arc::new(AtomicUsize::new(0));
+    let mm = Factory(Arc::clone(&count))
+        .create(&current_context().unwrap().manager_context())
+        .unwrap();
+    let buf = mm.memalloc(64).unwrap(); // memalloc
+    assert_eq!(count.load(Ordering::Relaxed), 1);
+    match mm.get_ipc_handle(&buf) {
+        Ok(h) => assert_eq!(h.bytes, 64),
+        Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"), // OpenCL
+    }
+    let guard = mm.defer_cleanup(); // defer_cleanup
+    drop(buf);
+    assert_eq!(mm.pending().count, 1, "held back under the guard");
+    drop(guard);
+    mm.flush().unwrap();
+    assert_eq!(mm.pending().count, 0);
+}
+
 /// Shared, local and constant arrays, a barrier and an atomic: each lane reads the constant
 /// table through shared memory in reverse and counts itself.
 #[rumba::kernel]

@@ -8,7 +8,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use rumba::memory::{DefaultMemoryManager, MemoryManager, StatisticsAdaptor};
+use rumba::memory::{
+    DefaultManagerFactory, DeviceBlock, DeviceResource, MemoryManagerFactory, StatisticsAdaptor,
+};
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {
     common::start(|c| {
@@ -159,24 +161,25 @@ fn random_workload_on_two_streams_keeps_blocks_disjoint_and_intact() {
 fn the_statistics_adaptor_matches_an_independent_count() {
     let _g = setup();
     let ctx = rumba::current_context().unwrap();
-    let mm = StatisticsAdaptor::new(Arc::new(
-        DefaultMemoryManager::new(&ctx.manager_context()).unwrap(),
-    ));
+    let default = DefaultManagerFactory
+        .create(&ctx.manager_context())
+        .unwrap();
+    let mm = StatisticsAdaptor::new(Arc::clone(default.device_resource()));
     let mut rng = Rng(42);
-    let mut live: Vec<(u64, usize)> = Vec::new();
+    let mut live: Vec<(DeviceBlock, usize)> = Vec::new();
     let mut count = Count::default();
     for _ in 0..2_000 {
         if live.is_empty() || rng.below(100) < 73 {
             let size = rng.size();
-            live.push((mm.memalloc(size).unwrap(), size));
+            live.push((mm.allocate_sync(size).unwrap(), size));
             count.alloc(size);
         } else {
             let (p, size) = live.swap_remove(rng.below(live.len() as u64) as usize);
-            mm.memfree(p, size);
+            mm.deallocate_sync(p).unwrap();
             count.free(size);
         }
     }
-    let s = mm.memory_stats().unwrap();
+    let s = mm.statistics().unwrap();
     assert_eq!(
         (s.current_bytes, s.peak_bytes, s.total_bytes),
         (count.current_bytes, count.peak_bytes, count.total_bytes)
@@ -185,9 +188,9 @@ fn the_statistics_adaptor_matches_an_independent_count() {
         (s.current_count, s.peak_count, s.total_count),
         (count.current_count, count.peak_count, count.total_count)
     );
-    for (p, size) in live {
-        mm.memfree(p, size);
+    for (p, _) in live {
+        mm.deallocate_sync(p).unwrap();
     }
-    mm.flush().unwrap();
-    assert_eq!(mm.memory_stats().unwrap().current_bytes, 0);
+    mm.deferral().unwrap().flush().unwrap();
+    assert_eq!(mm.statistics().unwrap().current_bytes, 0);
 }

@@ -31,33 +31,35 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     let _g = setup();
     let ctx = rumba::current_context().unwrap();
     ctx.empty_cache().unwrap();
-    let mm = ctx.memory_manager().clone();
+    let mm = ctx.memory_manager().device_resource().clone();
     let drv = ctx.driver().clone();
     let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
     // Only one segment's worth of memory, so B cannot simply grow the pool.
-    let reserved = mm.memory_stats().unwrap().reserved_bytes;
-    ctx.set_memory_limit(Some(reserved + SEG)).unwrap();
+    let reserved = mm.statistics().unwrap().reserved_bytes;
+    mm.limiter().unwrap().set_limit(Some(reserved + SEG));
 
-    let p = mm.memalloc_on(SEG, a.handle()).unwrap();
+    let block = mm.allocate(SEG, a.handle()).unwrap();
+    let p = block.ptr();
     let open = gate(&a);
     // SAFETY: `p` is a device block of SEG bytes from the pool.
     unsafe { drv.memset_async(0, p, 7, SEG, a.handle()) }.unwrap(); // queued behind the gate
-    mm.memfree_on(p, SEG, a.handle()); // freed while A's work still touches it
+    mm.deallocate(block, a.handle()).unwrap(); // freed while A's work still touches it
 
-    let err = mm.memalloc_on(SEG, b.handle()).unwrap_err();
+    let err = mm.allocate(SEG, b.handle()).unwrap_err();
     assert!(
         err.is_out_of_memory(),
         "B must not get the block yet: {err}"
     );
     assert!(!a.query().unwrap(), "A's work is still queued");
 
-    let again = mm.memalloc_on(SEG, a.handle()).unwrap();
+    let again = mm.allocate(SEG, a.handle()).unwrap();
     assert_eq!(
-        again, p,
+        again.ptr(),
+        p,
         "the same stream reuses it at once (stream order protects it)"
     );
-    mm.memfree_on(again, SEG, a.handle());
-    assert!(mm.memalloc_on(SEG, b.handle()).is_err(), "still guarded");
+    mm.deallocate(again, a.handle()).unwrap();
+    assert!(mm.allocate(SEG, b.handle()).is_err(), "still guarded");
 
     open.send(()).unwrap();
     a.synchronize().unwrap();
@@ -66,10 +68,10 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     unsafe { drv.memcpy_dtoh(0, &mut back, p) }.unwrap();
     assert!(back.iter().all(|&x| x == 7), "A's work ran on the block");
 
-    let q = mm.memalloc_on(SEG, b.handle()).unwrap();
-    assert_eq!(q, p, "once A's work completed, B reuses the block");
-    mm.memfree_on(q, SEG, b.handle());
-    ctx.set_memory_limit(None).unwrap();
+    let q = mm.allocate(SEG, b.handle()).unwrap();
+    assert_eq!(q.ptr(), p, "once A's work completed, B reuses the block");
+    mm.deallocate(q, b.handle()).unwrap();
+    mm.limiter().unwrap().set_limit(None);
     ctx.empty_cache().unwrap();
 }
 
@@ -77,36 +79,37 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
 fn a_fence_event_releases_the_block_when_a_is_not_idle() {
     let _g = setup();
     let ctx = rumba::current_context().unwrap();
-    let mm = ctx.memory_manager().clone();
+    let mm = ctx.memory_manager().device_resource().clone();
     let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
-    let reserved = mm.memory_stats().unwrap().reserved_bytes;
-    ctx.set_memory_limit(Some(reserved + SEG)).unwrap();
+    let reserved = mm.statistics().unwrap().reserved_bytes;
+    mm.limiter().unwrap().set_limit(Some(reserved + SEG));
 
-    let p = mm.memalloc_on(SEG, a.handle()).unwrap();
+    let block = mm.allocate(SEG, a.handle()).unwrap();
+    let p = block.ptr();
     let first = gate(&a);
-    mm.memfree_on(p, SEG, a.handle());
-    assert!(mm.memalloc_on(SEG, b.handle()).is_err()); // records a fence behind the gate
+    mm.deallocate(block, a.handle()).unwrap();
+    assert!(mm.allocate(SEG, b.handle()).is_err()); // records a fence behind the gate
     let second = gate(&a); // A stays busy after the fenced work
     first.send(()).unwrap();
     // The fence completes while A is still not idle; poll without timing anything.
     let bh = b.handle();
     let q = common::within(10, "fence release", move || {
         loop {
-            match mm.memalloc_on(SEG, bh) {
+            match mm.allocate(SEG, bh) {
                 Ok(q) => break (q, mm),
                 Err(_) => std::thread::yield_now(),
             }
         }
     });
-    assert_eq!(q.0, p);
+    assert_eq!(q.0.ptr(), p);
     assert!(
         !a.query().unwrap(),
         "A is still gated by the second callback"
     );
     second.send(()).unwrap();
     a.synchronize().unwrap();
-    q.1.memfree_on(q.0, SEG, b.handle());
-    ctx.set_memory_limit(None).unwrap();
+    q.1.deallocate(q.0, b.handle()).unwrap();
+    q.1.limiter().unwrap().set_limit(None);
     ctx.empty_cache().unwrap();
 }
 

@@ -140,15 +140,15 @@ fn tracked_host_memory_refuses_the_per_thread_default_stream() {
 #[test]
 fn the_pool_reuses_default_stream_frees_like_per_thread_ones() {
     let _s = setup();
-    use rumba::memory::{MemoryManager, PoolMemoryManager};
+    use rumba::memory::{DeviceResource, PoolResource};
     let ctx = rumba::current_context().unwrap();
-    let pool = PoolMemoryManager::new(&ctx.manager_context()).unwrap();
-    pool.initialize().unwrap();
+    let pool = PoolResource::new(&ctx.manager_context()).unwrap();
     use rumba::memory::BlockState;
     let s = rumba::default_stream().unwrap();
-    let p = pool.memalloc_on(1024, s.handle()).unwrap();
+    let block = pool.allocate(1024, s.handle()).unwrap();
+    let p = block.ptr();
     let state = |p| {
-        let snap = pool.memory_snapshot().unwrap();
+        let snap = pool.cache().unwrap().snapshot();
         snap.segments
             .iter()
             .flat_map(|seg| seg.blocks.iter())
@@ -161,12 +161,12 @@ fn the_pool_reuses_default_stream_frees_like_per_thread_ones() {
         "{:?}",
         state(p)
     );
-    pool.memfree_on(p, 1024, s.handle());
+    pool.deallocate(block, s.handle()).unwrap();
     // Freed on the per-thread stream (not cached as the legacy stream's).
     match state(p) {
         BlockState::Free { stream } => assert_eq!(stream, Some(StreamHandle::PER_THREAD)),
         other => panic!("{other:?}"),
     }
     s.synchronize().unwrap();
-    pool.flush().unwrap();
+    pool.deferral().unwrap().flush().unwrap();
 }

@@ -1,8 +1,8 @@
 //! Page-locked host arrays: [`PinnedArray`], made by [`pinned_array`] and [`pinned_array_like`].
 //!
 //! The memory comes from the context's memory manager
-//! ([`MemoryManager::memhostalloc`](crate::memory::MemoryManager::memhostalloc)), so a pooling
-//! manager caches it too. On the sim it is really page-locked with `mlock` where the OS permits;
+//! ([`MemoryManager::memhostalloc`](crate::memory::MemoryManager::memhostalloc), served by its
+//! [`HostResource`](crate::memory::HostResource)), so a pooling manager caches it too. On the sim it is really page-locked with `mlock` where the OS permits;
 //! when the OS refuses (typically `RLIMIT_MEMLOCK`), the allocation still succeeds and
 //! [`PinnedArray::page_locking`] says why it is not locked.
 //!

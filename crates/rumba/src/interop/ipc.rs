@@ -145,8 +145,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         let buffer = self.buffer();
         let (lo, hi) = self.layout().alloc_extent();
         let (ptr, bytes) = (buffer.device_ptr() + lo as u64, hi - lo);
-        let ipc = match buffer.manager() {
-            Some(manager) => manager.get_ipc_handle(ptr, bytes)?,
+        let ipc = match buffer.resource() {
+            Some(resource) => resource.ipc_handle(ptr, bytes)?,
             None => export_foreign(buffer.driver().as_ref(), buffer.device(), ptr, bytes)?,
         };
         Ok(IpcArrayHandle {

@@ -1,16 +1,20 @@
-//! Owning handles of memory handed out by a memory manager: [`DeviceBuffer`] (device memory) and
+//! Owning handles of memory handed out by memory resources: [`DeviceBuffer`] (device memory) and
 //! [`PinnedBuffer`] (page-locked host memory).
 //!
 //! Both are reference counted in the sense that matters for GPUs: a clone of a `DeviceBuffer`
 //! shares the allocation, and queued device work holds a clone until it completes. The last drop
-//! returns the memory to the manager, which decides when to really free it.
+//! gives the block back to its resource, which decides when to really free it.
 //!
-//! This module touches the driver (copies, memsets) and the manager (release on drop).
+//! A buffer is made from a block only after the checks that make the resource traits safe to
+//! implement: the block is on the right device and large enough (and, for host memory, zeroed
+//! here if the block does not say it is).
+//!
+//! This module touches the driver (copies, memsets) and the resources (release on drop).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
-use super::MemoryManager;
+use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
@@ -19,8 +23,10 @@ struct BufferInner {
     bytes: usize,
     device: usize,
     driver: Arc<dyn Driver>,
-    /// `None` for zero-size buffers, which own no allocation.
-    manager: Option<Arc<dyn MemoryManager>>,
+    /// The block and the resource it returns to; `None` for zero-size and foreign buffers,
+    /// which own no allocation (and after the drop gave the block back).
+    block: Option<DeviceBlock>,
+    resource: Option<Arc<dyn DeviceResource>>,
     /// The stream the memory was allocated on; the last drop frees it on that stream.
     stream: StreamHandle,
     /// For memory the buffer does not own (imports through the interop layer): what keeps it
@@ -32,14 +38,20 @@ struct BufferInner {
 
 impl Drop for BufferInner {
     fn drop(&mut self) {
-        if let Some(m) = &self.manager {
-            m.memfree_on(self.ptr, self.bytes, self.stream);
+        if let (Some(block), Some(resource)) = (self.block.take(), &self.resource) {
+            if let Err(e) = resource.deallocate(block, self.stream) {
+                tracing::error!(
+                    "giving back device memory 0x{:x} ({} bytes) failed: {e}",
+                    self.ptr,
+                    self.bytes
+                );
+            }
         }
     }
 }
 
 /// A device allocation, or a byte range of one ([`view`](Self::view)). Cloning shares it; the
-/// last drop of any handle of the allocation hands it back to its memory manager.
+/// last drop of any handle of the allocation gives it back to its memory resource.
 ///
 /// Invariant: a `DeviceBuffer` always owns (a share of) **device** memory, never mapped host
 /// memory; its safe copy methods rely on that. Host memory the device can address has its own
@@ -97,7 +109,7 @@ impl WeakBuffer {
         let inner = self.0.upgrade()?;
         // `inner` itself is one more strong reference.
         let holds = inner.holds.load(Ordering::SeqCst);
-        (holds > 0 && Arc::strong_count(&inner) == holds + 1 && inner.manager.is_some())
+        (holds > 0 && Arc::strong_count(&inner) == holds + 1 && inner.resource.is_some())
             .then_some(inner.bytes)
     }
 
@@ -108,23 +120,39 @@ impl WeakBuffer {
 }
 
 impl DeviceBuffer {
-    pub(crate) fn new(
-        ptr: DevicePtr,
-        bytes: usize,
-        device: usize,
-        driver: Arc<dyn Driver>,
-        manager: Option<Arc<dyn MemoryManager>>,
-    ) -> Self {
-        Self::new_on(ptr, bytes, device, driver, manager, StreamHandle::LEGACY)
+    /// A zero-size buffer: no allocation, pointer 0; "freed" on `stream`.
+    pub(crate) fn empty(device: usize, driver: Arc<dyn Driver>, stream: StreamHandle) -> Self {
+        Self::with_inner(0, 0, device, driver, None, None, stream)
     }
 
-    /// A buffer allocated on `stream` (stream-ordered): its last drop frees it on that stream.
-    pub(crate) fn new_on(
+    /// A buffer of the first `bytes` of `block`, which goes back to `resource` on `stream` when
+    /// the last handle drops. The caller checked the block's device and size.
+    pub(crate) fn from_block(
+        block: DeviceBlock,
+        bytes: usize,
+        driver: Arc<dyn Driver>,
+        resource: Arc<dyn DeviceResource>,
+        stream: StreamHandle,
+    ) -> Self {
+        let (ptr, device) = (block.ptr(), block.device());
+        Self::with_inner(
+            ptr,
+            bytes,
+            device,
+            driver,
+            Some(block),
+            Some(resource),
+            stream,
+        )
+    }
+
+    fn with_inner(
         ptr: DevicePtr,
         bytes: usize,
         device: usize,
         driver: Arc<dyn Driver>,
-        manager: Option<Arc<dyn MemoryManager>>,
+        block: Option<DeviceBlock>,
+        resource: Option<Arc<dyn DeviceResource>>,
         stream: StreamHandle,
     ) -> Self {
         DeviceBuffer {
@@ -133,7 +161,8 @@ impl DeviceBuffer {
                 bytes,
                 device,
                 driver,
-                manager,
+                block,
+                resource,
                 stream,
                 owner: None,
                 holds: AtomicUsize::new(0),
@@ -163,7 +192,8 @@ impl DeviceBuffer {
                 bytes,
                 device,
                 driver,
-                manager: None,
+                block: None,
+                resource: None,
                 stream: StreamHandle::LEGACY,
                 owner: Some(owner),
                 holds: AtomicUsize::new(0),
@@ -255,9 +285,9 @@ impl DeviceBuffer {
         self.inner.owner.is_some()
     }
 
-    /// The memory manager the allocation returns to (`None` for zero-size and foreign buffers).
-    pub(crate) fn manager(&self) -> Option<&Arc<dyn MemoryManager>> {
-        self.inner.manager.as_ref()
+    /// The resource the allocation returns to (`None` for zero-size and foreign buffers).
+    pub(crate) fn resource(&self) -> Option<&Arc<dyn DeviceResource>> {
+        self.inner.resource.as_ref()
     }
 
     /// The stream the buffer was allocated on (the legacy default stream for
@@ -490,10 +520,10 @@ impl DeviceBuffer {
     }
 }
 
-/// Page-locked host memory from a memory manager; derefs to `[u8]`.
+/// Page-locked host memory from a host resource; derefs to `[u8]`.
 ///
-/// Copies from pinned memory on a stream are truly asynchronous. Dropping the buffer hands it back
-/// to the manager (the default manager frees it through the deferred queue).
+/// Copies from pinned memory on a stream are truly asynchronous. Dropping the buffer gives the
+/// block back to its resource (the default manager frees it through the deferred queue).
 ///
 /// ```
 /// let ctx = rumba::current_context().unwrap();
@@ -506,27 +536,53 @@ pub struct PinnedBuffer {
     ptr: *mut u8,
     bytes: usize,
     flags: HostAllocFlags,
-    manager: Arc<dyn MemoryManager>,
+    /// `None` only during the drop.
+    block: Option<HostBlock>,
+    resource: Arc<dyn HostResource>,
 }
 
-// SAFETY: the buffer exclusively owns its host memory (like a `Box<[u8]>`); the manager is Sync.
+// SAFETY: the buffer exclusively owns its host memory (like a `Box<[u8]>`); the resource is Sync.
 unsafe impl Send for PinnedBuffer {}
 // SAFETY: shared access only hands out `&[u8]`.
 unsafe impl Sync for PinnedBuffer {}
 
 impl PinnedBuffer {
-    pub(crate) fn new(
-        ptr: *mut u8,
+    /// A buffer of the first `bytes` of `block`, zeroed. Refused (and the block given back)
+    /// when the block is smaller than `bytes`, or lacks the `mapped` or `portable` property that
+    /// `flags` ask for.
+    pub(crate) fn from_block(
+        mut block: HostBlock,
         bytes: usize,
         flags: HostAllocFlags,
-        manager: Arc<dyn MemoryManager>,
-    ) -> Self {
-        PinnedBuffer {
-            ptr,
-            bytes,
-            flags,
-            manager,
+        resource: Arc<dyn HostResource>,
+    ) -> Result<Self> {
+        let got = block.flags();
+        let short = block.len() < bytes;
+        let lacking = (flags.mapped && !got.mapped) || (flags.portable && !got.portable);
+        if short || lacking {
+            let len = block.len();
+            if let Err(e) = resource.deallocate(block) {
+                tracing::error!("giving back a refused pinned block failed: {e}");
+            }
+            return Err(Error::InvalidOperation(format!(
+                "the host memory resource returned a {len}-byte block with {got:?} for a \
+                 {bytes}-byte request with {flags:?}"
+            )));
         }
+        if !block.is_zeroed() {
+            // SAFETY: the block owns `len` bytes of host memory that nothing else uses (the
+            // contract of `HostBlock::from_raw`).
+            unsafe { std::ptr::write_bytes(block.as_ptr(), 0, block.len()) };
+            // SAFETY: every byte was zeroed just above.
+            unsafe { block.set_zeroed() };
+        }
+        Ok(PinnedBuffer {
+            ptr: block.as_ptr(),
+            bytes,
+            flags: block.flags(),
+            block: Some(block),
+            resource,
+        })
     }
 
     /// The flags it was allocated with.
@@ -555,7 +611,7 @@ impl PinnedBuffer {
 impl std::ops::Deref for PinnedBuffer {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        // SAFETY: `ptr` is a live allocation of `bytes` bytes owned by this buffer.
+        // SAFETY: `ptr` is a live allocation of at least `bytes` bytes owned by this buffer's block.
         unsafe { std::slice::from_raw_parts(self.ptr, self.bytes) }
     }
 }
@@ -579,8 +635,13 @@ impl std::fmt::Debug for PinnedBuffer {
 
 impl Drop for PinnedBuffer {
     fn drop(&mut self) {
-        // SAFETY: the buffer is being dropped, so no reference into it remains; queued work that
-        // used it holds its own keep-alive, which is what is being dropped last here.
-        unsafe { self.manager.memhostfree(self.ptr, self.bytes) };
+        // Queued work that used the buffer holds its own keep-alive, which is what is being
+        // dropped last here: nothing uses the memory any more.
+        if let Some(mut block) = self.block.take() {
+            block.set_dirty();
+            if let Err(e) = self.resource.deallocate(block) {
+                tracing::error!("giving back pinned memory {:p} failed: {e}", self.ptr);
+            }
+        }
     }
 }

@@ -1,51 +1,64 @@
-//! The default memory manager: direct driver allocations with deferred, batched releases
-//! (Numba's `NumbaCUDAMemoryManager`).
+//! The deferred-deallocation adaptor (SPEC §6; Numba's `_PendingDeallocs` in
+//! `NumbaCUDAMemoryManager`). Over a [`DriverResource`](super::DriverResource) it is the
+//! `default` memory manager.
 //!
 //! - Device and pinned-host releases go through one [`PendingQueue`] whose limits come from the
 //!   configuration: more than `max_pending_deallocs_count` items, or more than
 //!   `max_pending_deallocs_ratio` × device memory bytes, triggers a flush.
 //! - An allocation that fails for lack of memory flushes the queue and retries once; if it fails
 //!   again the error carries requested, free, total and pending bytes.
-//! - Unpinning is immediate (never queued), so pinning the same memory again always works, even
-//!   under `defer_cleanup` — Numba queues it, which makes a second pin fail; we don't copy that.
-//! - `reset` frees every live device allocation at once. Pinned **host** memory is not freed by a
-//!   reset: safe Rust code may still hold slices into it, so it lives until its buffer is dropped.
+//! - `reset` carries out every held-back release (deferred or not), then resets the upstream.
+//!   Pinned **host** memory is not freed by a reset: safe Rust code may still hold slices into it,
+//!   so it lives until its buffer is dropped.
 //!
-//! This module touches the driver (allocation calls) and its own bookkeeping only.
+//! This module touches its queue and the resources it wraps only.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::{
-    IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory, Pending, PendingQueue,
-    PendingStats,
+    Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, ManagerContext, Pending,
+    PendingQueue, PendingStats,
 };
-use crate::driver::{DevicePtr, Driver, HostAllocFlags};
+use crate::driver::{HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
-/// The default manager (SPEC §6).
+/// Holds releases back in a queue and carries them out in batches (SPEC §6). It adapts a device
+/// resource and a host resource, which share the queue.
+///
+/// - More than `max_pending_deallocs_count` held-back releases, or more than
+///   `max_pending_deallocs_ratio` × device memory bytes, flush the queue (the crossing release
+///   with the rest).
+/// - An allocation that fails for lack of memory flushes the queue and retries once; if it fails
+///   again the error carries requested, free, total and pending bytes.
+/// - While a [`defer`](Deferral::defer) lasts nothing is released; a failed release is reported
+///   by the flush that ran it ([`Error::DeallocationFailed`]) and not retried.
+/// - [`reset`](DeviceResource::reset) carries out every held-back release, deferred or not, then
+///   resets the upstream.
 ///
 /// ```
-/// use rumba::memory::{DefaultMemoryManager, MemoryManager};
+/// use std::sync::Arc;
+/// use rumba::memory::{DeferredAdaptor, DeviceResource, DriverHostResource, DriverResource};
 /// let ctx = rumba::current_context().unwrap();
-/// let mm = DefaultMemoryManager::new(&ctx.manager_context()).unwrap();
-/// let p = mm.memalloc(100).unwrap();
-/// mm.memfree(p, 100);
-/// assert_eq!(mm.pending().count, 1);
-/// mm.flush().unwrap();
-/// assert_eq!(mm.pending().count, 0);
+/// let (d, drv) = (ctx.device_id(), ctx.driver().clone());
+/// let mm = DeferredAdaptor::with_limits(
+///     Arc::new(DriverResource::new(d, drv.clone())),
+///     Arc::new(DriverHostResource::new(d, drv)),
+///     10,
+///     usize::MAX,
+/// );
+/// mm.deallocate_sync(mm.allocate_sync(100).unwrap()).unwrap();
+/// assert_eq!(mm.deferral().unwrap().pending().count, 1);
+/// mm.deferral().unwrap().flush().unwrap();
+/// assert_eq!(mm.deferral().unwrap().pending().count, 0);
 /// ```
-pub struct DefaultMemoryManager {
-    device: usize,
-    driver: Arc<dyn Driver>,
+pub struct DeferredAdaptor {
+    upstream: Arc<dyn DeviceResource>,
+    host: Arc<dyn HostResource>,
     queue: PendingQueue,
-    live: Mutex<HashMap<DevicePtr, usize>>,
-    initialized: AtomicBool,
 }
 
-impl DefaultMemoryManager {
-    /// Creates the manager for one context, with the configured pending-deallocation limits.
+impl DeferredAdaptor {
+    /// Wraps `upstream` and `host` with the configured pending-deallocation limits of `ctx`.
     ///
     /// # Errors
     /// [`Error::InvalidDevice`] or [`Error::Driver`] when the device's memory size cannot be read (the
@@ -53,150 +66,132 @@ impl DefaultMemoryManager {
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// assert!(rumba::memory::DefaultMemoryManager::new(&ctx.manager_context()).is_ok());
+    /// let mc = ctx.manager_context();
+    /// let mm = rumba::memory::DeferredAdaptor::new(&mc, mc.device_upstream(), mc.host_upstream());
+    /// assert!(mm.is_ok());
     /// ```
-    pub fn new(ctx: &ManagerContext) -> Result<Self> {
+    pub fn new(
+        ctx: &ManagerContext,
+        upstream: Arc<dyn DeviceResource>,
+        host: Arc<dyn HostResource>,
+    ) -> Result<Self> {
         let (_, total) = ctx.driver.mem_info(ctx.device)?;
         let max_bytes = (total as f64 * ctx.config.max_pending_deallocs_ratio) as usize;
-        Ok(DefaultMemoryManager {
-            device: ctx.device,
-            driver: Arc::clone(&ctx.driver),
-            queue: PendingQueue::new(ctx.config.max_pending_deallocs_count, max_bytes),
-            live: Mutex::new(HashMap::new()),
-            initialized: AtomicBool::new(false),
-        })
+        Ok(Self::with_limits(
+            upstream,
+            host,
+            ctx.config.max_pending_deallocs_count,
+            max_bytes,
+        ))
     }
 
-    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<DevicePtr, usize>> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    /// Wraps `upstream` and `host`, flushing when more than `max_count` releases or more than
+    /// `max_bytes` bytes are held back.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rumba::memory::{DeferredAdaptor, DeviceResource, DriverHostResource, DriverResource};
+    /// let ctx = rumba::current_context().unwrap();
+    /// let drv = ctx.driver().clone();
+    /// let mm = DeferredAdaptor::with_limits(Arc::new(DriverResource::new(0, drv.clone())),
+    ///     Arc::new(DriverHostResource::new(0, drv)), 1, usize::MAX);
+    /// mm.deallocate_sync(mm.allocate_sync(1).unwrap()).unwrap();
+    /// mm.deallocate_sync(mm.allocate_sync(1).unwrap()).unwrap(); // the second crosses the limit
+    /// assert_eq!(mm.deferral().unwrap().pending().count, 0);
+    /// ```
+    pub fn with_limits(
+        upstream: Arc<dyn DeviceResource>,
+        host: Arc<dyn HostResource>,
+        max_count: usize,
+        max_bytes: usize,
+    ) -> Self {
+        DeferredAdaptor {
+            upstream,
+            host,
+            queue: PendingQueue::new(max_count, max_bytes),
+        }
     }
 
-    fn out_of_memory(&self, requested: usize) -> Error {
-        let (free, total) = self.driver.mem_info(self.device).unwrap_or((0, 0));
-        Error::OutOfMemory {
-            device: self.device,
-            requested,
-            free,
-            total,
-            pending: self.queue.stats().bytes,
+    fn out_of_memory(&self, err: Error, requested: usize) -> Error {
+        match err {
+            Error::OutOfMemory { device, .. } => {
+                let (free, total) = self.upstream.memory_info().unwrap_or((0, 0));
+                Error::OutOfMemory {
+                    device,
+                    requested,
+                    free,
+                    total,
+                    pending: self.queue.stats().bytes,
+                }
+            }
+            other => other,
         }
     }
 }
 
-// SAFETY: host memory comes straight from the driver's `host_alloc`, whose contract is the one
-// `MemoryManager` asks for, and goes back through `host_free`.
-unsafe impl MemoryManager for DefaultMemoryManager {
-    fn name(&self) -> &str {
-        "default"
-    }
-
-    fn initialize(&self) -> Result<()> {
-        self.initialized.store(true, Ordering::SeqCst);
-        Ok(())
-    }
-
-    fn memalloc(&self, bytes: usize) -> Result<DevicePtr> {
-        let ptr = match self.driver.mem_alloc(self.device, bytes) {
-            Ok(p) => p,
-            Err(Error::OutOfMemory { .. }) => {
+impl DeviceResource for DeferredAdaptor {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
+        match self.upstream.allocate(bytes, stream) {
+            Err(e) if e.is_out_of_memory() => {
                 if let Err(e) = self.queue.flush() {
                     tracing::warn!("flushing before an allocation retry: {e}");
                 }
-                match self.driver.mem_alloc(self.device, bytes) {
-                    Ok(p) => p,
-                    Err(Error::OutOfMemory { .. }) => return Err(self.out_of_memory(bytes)),
-                    Err(e) => return Err(e),
-                }
+                self.upstream
+                    .allocate(bytes, stream)
+                    .map_err(|e| self.out_of_memory(e, bytes))
             }
-            Err(e) => return Err(e),
-        };
-        self.live().insert(ptr, bytes);
-        Ok(ptr)
+            other => other,
+        }
     }
 
-    fn memfree(&self, ptr: DevicePtr, bytes: usize) {
-        if self.live().remove(&ptr).is_none() {
-            return; // already freed by a reset
-        }
-        let (driver, device) = (Arc::clone(&self.driver), self.device);
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
+        let upstream = Arc::clone(&self.upstream);
+        let (bytes, ptr) = (block.len(), block.ptr());
         self.queue.add(Pending {
             bytes,
             what: format!("device allocation 0x{ptr:x} ({bytes} bytes)"),
-            release: Box::new(move || driver.mem_free(device, ptr)),
+            release: Box::new(move || upstream.deallocate(block, stream)),
         });
+        Ok(())
     }
 
-    fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
-        self.driver.host_alloc(self.device, bytes, flags)
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.upstream)
     }
 
-    unsafe fn memhostfree(&self, ptr: *mut u8, bytes: usize) {
-        let driver = Arc::clone(&self.driver);
-        let addr = ptr as usize;
-        self.queue.add(Pending {
-            bytes,
-            what: format!("pinned host allocation 0x{addr:x} ({bytes} bytes)"),
-            // SAFETY: the caller handed the memory back: nothing refers to it any more.
-            release: Box::new(move || unsafe { driver.host_free(addr as *mut u8) }),
-        });
-    }
-
-    unsafe fn mempin(&self, ptr: *mut u8, bytes: usize, flags: HostAllocFlags) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.driver.host_register(self.device, ptr, bytes, flags) }
-    }
-
-    unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.driver.host_unregister(ptr) }
-    }
-
-    /// Exports the allocation that holds the range, with the range's offset inside it.
-    fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
-        let base = self
-            .live()
-            .iter()
-            .map(|(&p, &size)| (p, size))
-            .find(|&(p, size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
-            .map(|(p, _)| p)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this manager on device {}",
-                    self.device
-                ))
-            })?;
-        IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
-    }
-
-    fn get_memory_info(&self) -> Result<(usize, usize)> {
-        self.driver.mem_info(self.device)
+    fn deferral(&self) -> Option<&dyn Deferral> {
+        Some(self)
     }
 
     fn reset(&self) -> Result<()> {
         let flushed = self.queue.flush_all();
-        let live: Vec<DevicePtr> = self.live().drain().map(|(p, _)| p).collect();
-        let mut failures = Vec::new();
-        for p in live {
-            if let Err(e) = self.driver.mem_free(self.device, p) {
-                failures.push(format!("device allocation 0x{p:x}: {e}"));
-            }
-        }
-        flushed?;
-        if failures.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::DeallocationFailed(failures))
-        }
+        let reset = self.upstream.reset();
+        flushed.and(reset)
+    }
+}
+
+impl HostResource for DeferredAdaptor {
+    fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
+        self.host.allocate(bytes, flags)
     }
 
-    fn defer_cleanup_enter(&self) {
-        self.queue.defer();
+    fn deallocate(&self, block: HostBlock) -> Result<()> {
+        let host = Arc::clone(&self.host);
+        let (bytes, addr) = (block.len(), block.as_ptr() as usize);
+        self.queue.add(Pending {
+            bytes,
+            what: format!("pinned host allocation 0x{addr:x} ({bytes} bytes)"),
+            release: Box::new(move || host.deallocate(block)),
+        });
+        Ok(())
     }
 
-    fn defer_cleanup_exit(&self) {
-        self.queue.undefer();
+    fn empty_cache(&self) -> usize {
+        self.host.empty_cache()
     }
+}
 
+impl Deferral for DeferredAdaptor {
     fn flush(&self) -> Result<()> {
         self.queue.flush()
     }
@@ -204,24 +199,12 @@ unsafe impl MemoryManager for DefaultMemoryManager {
     fn pending(&self) -> PendingStats {
         self.queue.stats()
     }
-}
 
-/// Builds a [`DefaultMemoryManager`] per context; registered as `default`.
-///
-/// ```
-/// use rumba::memory::MemoryManagerFactory;
-/// let f = rumba::memory::DefaultManagerFactory;
-/// assert_eq!(f.interface_version(), rumba::memory::INTERFACE_VERSION);
-/// ```
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DefaultManagerFactory;
-
-impl MemoryManagerFactory for DefaultManagerFactory {
-    fn name(&self) -> &str {
-        "default"
+    fn defer(&self) {
+        self.queue.defer();
     }
 
-    fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>> {
-        Ok(Arc::new(DefaultMemoryManager::new(ctx)?))
+    fn undefer(&self) {
+        self.queue.undefer();
     }
 }

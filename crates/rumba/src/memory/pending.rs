@@ -1,5 +1,6 @@
 //! The deferred-release queue (Numba's `_PendingDeallocs`), used twice per context: once by the
-//! default memory manager for memory, once by the context for streams, events and modules.
+//! [`DeferredAdaptor`](super::DeferredAdaptor) (the default manager) for memory, once by the
+//! context for streams, events and modules.
 //!
 //! Releases are appended and carried out in batches ("flushes"). A flush happens when the number of
 //! pending items **exceeds** the count limit or their bytes **exceed** the byte limit — the item

@@ -1,8 +1,9 @@
 //! What memory managers report about themselves: counters ([`MemoryStats`]) and a picture of
 //! the cache ([`MemorySnapshot`]: segments and the blocks they are split into).
 //!
-//! These are plain data with `Display` impls; managers fill them in ([`MemoryManager::memory_stats`](super::MemoryManager::memory_stats),
-//! [`MemoryManager::memory_snapshot`](super::MemoryManager::memory_snapshot)) and the CLI prints them.
+//! These are plain data with `Display` impls; resources fill them in (the capabilities
+//! [`DeviceResource::statistics`](super::DeviceResource::statistics) and
+//! [`CacheControl::snapshot`](super::CacheControl::snapshot)) and the CLI prints them.
 //!
 //! This module touches nothing: it is data only.
 

@@ -1,85 +1,123 @@
-//! The limiting adaptor: caps the bytes handed out through it.
+//! The limiting adaptor: caps the bytes handed out through it — the one place a memory limit
+//! lives. `RUMBA_MEMORY_LIMIT` ([`Config::memory_limit`](crate::Config::memory_limit)) sets the
+//! limit of the adaptor every built-in manager has directly over the driver
+//! ([`ManagerContext::device_upstream`]), so it caps the device memory a manager holds, cached or
+//! in use; [`set_limit`](LimitingAdaptor::set_limit) changes it later.
 //!
-//! An allocation that would take the live bytes (as requested, not rounded) above the limit is
-//! refused with [`Error::OutOfMemory`] whose `total` is the limit and whose `free` is what is
-//! left under it; the wrapped manager is not asked.
+//! An allocation that would take the live bytes above the limit is refused with
+//! [`Error::OutOfMemory`] whose `total` is the limit and whose `free` is what is left under it;
+//! the upstream is not asked.
 //!
-//! This module touches only the manager it wraps.
+//! This module touches only the resource it wraps.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::forward_to_upstream;
-use crate::driver::{DevicePtr, StreamHandle};
+use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
-use crate::memory::{ManagerContext, MemoryManager, MemoryManagerFactory, MemoryStats};
+use crate::memory::{DeviceBlock, DeviceResource, ManagerContext};
 
-/// Wraps a manager and refuses allocations above a byte limit.
+/// Wraps a device resource and refuses allocations above a byte limit.
 ///
 /// ```
-/// use std::sync::Arc;
-/// use rumba::memory::{LimitingAdaptor, MemoryManager};
+/// use rumba::memory::{DeviceResource, LimitingAdaptor};
 /// let ctx = rumba::current_context().unwrap();
-/// let mm = LimitingAdaptor::new(ctx.memory_manager().clone(), 0, 1000);
-/// let p = mm.memalloc(600).unwrap();
-/// let err = mm.memalloc(600).unwrap_err();
+/// let mm = LimitingAdaptor::new(ctx.memory_manager().device_resource().clone(), 0, Some(1000));
+/// let p = mm.allocate_sync(600).unwrap();
+/// let err = mm.allocate_sync(600).unwrap_err();
 /// assert!(matches!(err, rumba::Error::OutOfMemory { requested: 600, free: 400, total: 1000, .. }));
-/// mm.memfree(p, 600);
+/// mm.deallocate_sync(p).unwrap();
 /// assert_eq!(mm.used(), 0);
 /// ```
 pub struct LimitingAdaptor {
-    upstream: Arc<dyn MemoryManager>,
-    name: String,
+    upstream: Arc<dyn DeviceResource>,
     device: usize,
+    /// `usize::MAX`: no limit.
     limit: AtomicUsize,
     used: AtomicUsize,
 }
 
 impl LimitingAdaptor {
-    /// Wraps `upstream` (serving `device`) with a limit of `limit` bytes.
-    ///
-    /// ```
-    /// use rumba::memory::{LimitingAdaptor, MemoryManager};
-    /// let ctx = rumba::current_context().unwrap();
-    /// let mm = LimitingAdaptor::new(ctx.memory_manager().clone(), 0, 1 << 20);
-    /// assert_eq!(mm.limit(), 1 << 20);
-    /// ```
-    pub fn new(upstream: Arc<dyn MemoryManager>, device: usize, limit: usize) -> Self {
-        LimitingAdaptor {
-            name: format!("limiting({})", upstream.name()),
-            upstream,
-            device,
-            limit: AtomicUsize::new(limit),
-            used: AtomicUsize::new(0),
-        }
-    }
-
-    /// The limit in bytes.
-    ///
-    /// ```
-    /// use rumba::memory::{LimitingAdaptor, MemoryManager};
-    /// let ctx = rumba::current_context().unwrap();
-    /// let mm = LimitingAdaptor::new(ctx.memory_manager().clone(), 0, 5);
-    /// mm.set_memory_limit(Some(7)).unwrap();
-    /// assert_eq!(mm.limit(), 7);
-    /// ```
-    pub fn limit(&self) -> usize {
-        self.limit.load(Ordering::SeqCst)
-    }
-
-    /// Bytes handed out through the adaptor and not yet returned.
+    /// Wraps `upstream` (serving `device`) with a limit of `limit` bytes (`None`: no limit yet).
     ///
     /// ```
     /// use rumba::memory::LimitingAdaptor;
     /// let ctx = rumba::current_context().unwrap();
-    /// assert_eq!(LimitingAdaptor::new(ctx.memory_manager().clone(), 0, 5).used(), 0);
+    /// let mm = LimitingAdaptor::new(ctx.manager_context().device_upstream(), 0, Some(1 << 20));
+    /// assert_eq!(mm.limit(), Some(1 << 20));
+    /// ```
+    pub fn new(upstream: Arc<dyn DeviceResource>, device: usize, limit: Option<usize>) -> Self {
+        LimitingAdaptor {
+            upstream,
+            device,
+            limit: AtomicUsize::new(limit.unwrap_or(usize::MAX)),
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    /// The limit of `ctx`'s configuration (`RUMBA_MEMORY_LIMIT`) over `upstream`.
+    pub(crate) fn configured(ctx: &ManagerContext, upstream: Arc<dyn DeviceResource>) -> Self {
+        Self::new(upstream, ctx.device, ctx.config.memory_limit)
+    }
+
+    /// The limit in bytes (`None`: no limit).
+    ///
+    /// ```
+    /// use rumba::memory::LimitingAdaptor;
+    /// let ctx = rumba::current_context().unwrap();
+    /// let mm = LimitingAdaptor::new(ctx.manager_context().device_upstream(), 0, None);
+    /// assert_eq!(mm.limit(), None);
+    /// ```
+    pub fn limit(&self) -> Option<usize> {
+        match self.limit.load(Ordering::SeqCst) {
+            usize::MAX => None,
+            l => Some(l),
+        }
+    }
+
+    /// Changes the limit (`None`: no limit). Memory already handed out stays; a limit below it
+    /// refuses every allocation until enough is given back.
+    ///
+    /// ```
+    /// use rumba::memory::LimitingAdaptor;
+    /// let ctx = rumba::current_context().unwrap();
+    /// let mm = LimitingAdaptor::new(ctx.manager_context().device_upstream(), 0, Some(5));
+    /// mm.set_limit(Some(7));
+    /// assert_eq!(mm.limit(), Some(7));
+    /// ```
+    pub fn set_limit(&self, limit: Option<usize>) {
+        self.limit
+            .store(limit.unwrap_or(usize::MAX), Ordering::SeqCst);
+    }
+
+    /// Bytes handed out through the adaptor and not yet given back.
+    ///
+    /// ```
+    /// use rumba::memory::LimitingAdaptor;
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert_eq!(LimitingAdaptor::new(ctx.manager_context().device_upstream(), 0, Some(5)).used(), 0);
     /// ```
     pub fn used(&self) -> usize {
         self.used.load(Ordering::SeqCst)
     }
 
-    fn admit(&self, bytes: usize, alloc: impl FnOnce() -> Result<DevicePtr>) -> Result<DevicePtr> {
-        let limit = self.limit();
+    /// Bytes that may still be allocated under the limit (`usize::MAX` without one).
+    ///
+    /// ```
+    /// use rumba::memory::LimitingAdaptor;
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert_eq!(LimitingAdaptor::new(ctx.manager_context().device_upstream(), 0, Some(5)).headroom(), 5);
+    /// ```
+    pub fn headroom(&self) -> usize {
+        self.limit
+            .load(Ordering::SeqCst)
+            .saturating_sub(self.used())
+    }
+}
+
+impl DeviceResource for LimitingAdaptor {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
+        let limit = self.limit.load(Ordering::SeqCst);
         let admitted = self
             .used
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
@@ -91,110 +129,56 @@ impl LimitingAdaptor {
                 requested: bytes,
                 free: limit.saturating_sub(used),
                 total: limit,
-                pending: self.upstream.pending().bytes,
+                pending: self.deferral().map_or(0, |d| d.pending().bytes),
             });
         }
-        let r = alloc();
-        if r.is_err() {
-            self.used.fetch_sub(bytes, Ordering::SeqCst);
+        let r = self.upstream.allocate(bytes, stream);
+        match &r {
+            // `deallocate` gives back the block's length: count a larger block's extra bytes too.
+            Ok(block) if block.len() > bytes => {
+                self.used.fetch_add(block.len() - bytes, Ordering::SeqCst);
+            }
+            Ok(_) => {}
+            Err(_) => self.give_back(bytes),
         }
         r
     }
 
-    fn give_back(&self, bytes: usize) {
-        let _ = self
-            .used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
-                Some(u.saturating_sub(bytes))
-            });
-    }
-}
-
-// SAFETY: host memory is the upstream manager's (forwarded unchanged).
-unsafe impl MemoryManager for LimitingAdaptor {
-    forward_to_upstream!();
-
-    fn name(&self) -> &str {
-        &self.name
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
+        self.give_back(block.len());
+        self.upstream.deallocate(block, stream)
     }
 
-    fn memalloc(&self, bytes: usize) -> Result<DevicePtr> {
-        self.admit(bytes, || self.upstream.memalloc(bytes))
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.upstream)
     }
 
-    fn memfree(&self, ptr: DevicePtr, bytes: usize) {
-        self.give_back(bytes);
-        self.upstream.memfree(ptr, bytes)
+    fn limiter(&self) -> Option<&LimitingAdaptor> {
+        Some(self)
     }
 
-    fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
-        self.admit(bytes, || self.upstream.memalloc_on(bytes, stream))
-    }
-
-    fn memfree_on(&self, ptr: DevicePtr, bytes: usize, stream: StreamHandle) {
-        self.give_back(bytes);
-        self.upstream.memfree_on(ptr, bytes, stream)
+    /// The upstream's figures, capped by the limit when there is one.
+    fn memory_info(&self) -> Result<(usize, usize)> {
+        let up = self.upstream.memory_info();
+        match (self.limit(), up) {
+            (None, up) => up,
+            (Some(limit), Ok((free, total))) => Ok((free.min(self.headroom()), total.min(limit))),
+            (Some(limit), Err(_)) => Ok((self.headroom(), limit)),
+        }
     }
 
     fn reset(&self) -> Result<()> {
         self.used.store(0, Ordering::SeqCst);
         self.upstream.reset()
     }
-
-    fn memory_stats(&self) -> Result<MemoryStats> {
-        self.upstream.memory_stats()
-    }
-
-    /// Changes the adaptor's own limit (`None`: unlimited).
-    fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
-        self.limit
-            .store(limit.unwrap_or(usize::MAX), Ordering::SeqCst);
-        Ok(())
-    }
 }
 
-/// Wraps every manager another factory builds in a [`LimitingAdaptor`].
-///
-/// ```
-/// use std::sync::Arc;
-/// use rumba::memory::{LimitingFactory, MemoryManagerFactory, DefaultManagerFactory};
-/// let f = LimitingFactory::new(Arc::new(DefaultManagerFactory), 1 << 30);
-/// assert_eq!(f.name(), "limiting");
-/// ```
-pub struct LimitingFactory {
-    upstream: Arc<dyn MemoryManagerFactory>,
-    limit: usize,
-}
-
-impl LimitingFactory {
-    /// Wraps `upstream`'s managers with a limit of `limit` bytes each.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use rumba::memory::MemoryManagerFactory;
-    /// let f = rumba::memory::LimitingFactory::new(Arc::new(rumba::memory::DefaultManagerFactory), 1);
-    /// let mm = f.create(&rumba::current_context().unwrap().manager_context()).unwrap();
-    /// assert!(mm.memalloc(2).unwrap_err().is_out_of_memory()); // over the 1-byte limit
-    /// ```
-    pub fn new(upstream: Arc<dyn MemoryManagerFactory>, limit: usize) -> Self {
-        LimitingFactory { upstream, limit }
-    }
-}
-
-impl MemoryManagerFactory for LimitingFactory {
-    fn name(&self) -> &str {
-        "limiting"
-    }
-
-    fn interface_version(&self) -> u32 {
-        self.upstream.interface_version()
-    }
-
-    fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>> {
-        Ok(Arc::new(LimitingAdaptor::new(
-            self.upstream.create(ctx)?,
-            ctx.device,
-            self.limit,
-        )))
+impl LimitingAdaptor {
+    fn give_back(&self, bytes: usize) {
+        let _ = self
+            .used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
+                Some(u.saturating_sub(bytes))
+            });
     }
 }

@@ -1,36 +1,35 @@
 //! The statistics adaptor: counts what passes through it.
 //!
 //! Current / peak / total bytes and counts and out-of-memory failures are counted here; driver
-//! figures (reserved bytes, device allocations and frees, retries) are taken from the wrapped
-//! manager when it reports them.
+//! figures (reserved bytes, device allocations and frees, retries) are taken from the upstream
+//! chain when a resource there reports them.
 //!
-//! This module touches only the manager it wraps.
+//! This module touches only the resource it wraps.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::forward_to_upstream;
-use crate::driver::{DevicePtr, StreamHandle};
+use crate::driver::StreamHandle;
 use crate::error::Result;
-use crate::memory::{ManagerContext, MemoryManager, MemoryManagerFactory, MemoryStats};
+use crate::memory::{
+    DeviceBlock, DeviceResource, ManagerContext, MemoryManager, MemoryManagerFactory, MemoryStats,
+};
 
-/// Wraps a manager and counts its allocations.
+/// Wraps a device resource and counts its allocations.
 ///
 /// ```
-/// use std::sync::Arc;
-/// use rumba::memory::{DefaultMemoryManager, MemoryManager, StatisticsAdaptor};
+/// use rumba::memory::{DeviceResource, StatisticsAdaptor};
 /// let ctx = rumba::current_context().unwrap();
-/// let mm = StatisticsAdaptor::new(Arc::new(DefaultMemoryManager::new(&ctx.manager_context()).unwrap()));
-/// let a = mm.memalloc(10).unwrap();
-/// let b = mm.memalloc(20).unwrap();
-/// mm.memfree(a, 10);
-/// let s = mm.memory_stats().unwrap();
+/// let mm = StatisticsAdaptor::new(ctx.manager_context().device_upstream());
+/// let a = mm.allocate_sync(10).unwrap();
+/// let b = mm.allocate_sync(20).unwrap();
+/// mm.deallocate_sync(a).unwrap();
+/// let s = mm.statistics().unwrap();
 /// assert_eq!((s.current_bytes, s.peak_bytes, s.total_bytes), (20, 30, 30));
 /// assert_eq!((s.current_count, s.peak_count, s.total_count), (1, 2, 2));
-/// mm.memfree(b, 20);
+/// mm.deallocate_sync(b).unwrap();
 /// ```
 pub struct StatisticsAdaptor {
-    upstream: Arc<dyn MemoryManager>,
-    name: String,
+    upstream: Arc<dyn DeviceResource>,
     stats: Mutex<MemoryStats>,
 }
 
@@ -38,71 +37,56 @@ impl StatisticsAdaptor {
     /// Wraps `upstream`.
     ///
     /// ```
-    /// use std::sync::Arc;
-    /// use rumba::memory::{MemoryManager, StatisticsAdaptor};
+    /// use rumba::memory::{DeviceResource, StatisticsAdaptor};
     /// let ctx = rumba::current_context().unwrap();
-    /// let mm = StatisticsAdaptor::new(ctx.memory_manager().clone());
-    /// assert!(mm.name().starts_with("statistics("));
+    /// let mm = StatisticsAdaptor::new(ctx.memory_manager().device_resource().clone());
+    /// assert_eq!(mm.statistics().unwrap().total_count, 0);
     /// ```
-    pub fn new(upstream: Arc<dyn MemoryManager>) -> Self {
+    pub fn new(upstream: Arc<dyn DeviceResource>) -> Self {
         StatisticsAdaptor {
-            name: format!("statistics({})", upstream.name()),
             upstream,
             stats: Mutex::new(MemoryStats::default()),
         }
     }
 
-    /// The wrapped manager.
-    ///
-    /// ```
-    /// use rumba::memory::{MemoryManager, StatisticsAdaptor};
-    /// let ctx = rumba::current_context().unwrap();
-    /// let mm = StatisticsAdaptor::new(ctx.memory_manager().clone());
-    /// assert_eq!(mm.upstream().name(), ctx.memory_manager().name());
-    /// ```
-    pub fn upstream(&self) -> &Arc<dyn MemoryManager> {
-        &self.upstream
-    }
-
     fn lock(&self) -> MutexGuard<'_, MemoryStats> {
         self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
 
-    fn counted(&self, bytes: usize, r: Result<DevicePtr>) -> Result<DevicePtr> {
+impl DeviceResource for StatisticsAdaptor {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
+        let r = self.upstream.allocate(bytes, stream);
         let mut s = self.lock();
         match &r {
-            Ok(_) => s.note_alloc(bytes),
+            // The block's length, which `deallocate` subtracts again (rumba's resources hand
+            // out blocks of exactly the bytes asked for).
+            Ok(block) => s.note_alloc(block.len()),
             Err(e) if e.is_out_of_memory() => s.ooms += 1,
             Err(_) => {}
         }
         r
     }
-}
 
-// SAFETY: host memory is the upstream manager's (forwarded unchanged).
-unsafe impl MemoryManager for StatisticsAdaptor {
-    forward_to_upstream!();
-
-    fn name(&self) -> &str {
-        &self.name
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
+        self.lock().note_free(block.len());
+        self.upstream.deallocate(block, stream)
     }
 
-    fn memalloc(&self, bytes: usize) -> Result<DevicePtr> {
-        self.counted(bytes, self.upstream.memalloc(bytes))
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.upstream)
     }
 
-    fn memfree(&self, ptr: DevicePtr, bytes: usize) {
-        self.lock().note_free(bytes);
-        self.upstream.memfree(ptr, bytes)
-    }
-
-    fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
-        self.counted(bytes, self.upstream.memalloc_on(bytes, stream))
-    }
-
-    fn memfree_on(&self, ptr: DevicePtr, bytes: usize, stream: StreamHandle) {
-        self.lock().note_free(bytes);
-        self.upstream.memfree_on(ptr, bytes, stream)
+    fn statistics(&self) -> Option<MemoryStats> {
+        let mut s = *self.lock();
+        if let Some(up) = self.upstream.statistics() {
+            s.reserved_bytes = up.reserved_bytes;
+            s.peak_reserved_bytes = up.peak_reserved_bytes;
+            s.device_allocations = up.device_allocations;
+            s.device_frees = up.device_frees;
+            s.retries = up.retries;
+        }
+        Some(s)
     }
 
     fn reset(&self) -> Result<()> {
@@ -113,25 +97,9 @@ unsafe impl MemoryManager for StatisticsAdaptor {
         }
         self.upstream.reset()
     }
-
-    fn memory_stats(&self) -> Result<MemoryStats> {
-        let mut s = *self.lock();
-        if let Ok(up) = self.upstream.memory_stats() {
-            s.reserved_bytes = up.reserved_bytes;
-            s.peak_reserved_bytes = up.peak_reserved_bytes;
-            s.device_allocations = up.device_allocations;
-            s.device_frees = up.device_frees;
-            s.retries = up.retries;
-        }
-        Ok(s)
-    }
-
-    fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
-        self.upstream.set_memory_limit(limit)
-    }
 }
 
-/// Wraps every manager another factory builds in a [`StatisticsAdaptor`].
+/// Wraps the device resource of every manager another factory builds in a [`StatisticsAdaptor`].
 ///
 /// ```
 /// use std::sync::Arc;
@@ -168,7 +136,16 @@ impl MemoryManagerFactory for StatisticsFactory {
         self.upstream.interface_version()
     }
 
-    fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>> {
-        Ok(Arc::new(StatisticsAdaptor::new(self.upstream.create(ctx)?)))
+    fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager> {
+        let inner = self.upstream.create(ctx)?;
+        let name = format!("statistics({})", inner.name());
+        let device: Arc<dyn DeviceResource> =
+            Arc::new(StatisticsAdaptor::new(Arc::clone(inner.device_resource())));
+        Ok(MemoryManager::new(
+            name,
+            ctx,
+            device,
+            Arc::clone(inner.host_resource()),
+        ))
     }
 }

@@ -7,9 +7,9 @@
 //! dropped the block returns to the cache with those events, and an allocation takes a cached
 //! block only once every one of its events has completed (`event_query`, never waiting).
 //!
-//! The pool memory manager serves [`MemoryManager::memhostalloc`](crate::memory::MemoryManager::memhostalloc)
-//! from a pool too: those blocks come back through `memhostfree`, whose contract says no queued
-//! work uses them, so they carry no events.
+//! The pool is also a [`HostResource`] (the `pool` manager's host side): blocks given back
+//! through [`HostResource::deallocate`] are, by that method's contract, used by no queued work, so
+//! they carry no events.
 //!
 //! This module touches the driver's host-allocation and event calls only.
 
@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::driver::{Driver, EventHandle, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
+use crate::memory::{HostBlock, HostResource, Origin};
 
 /// Smallest pinned block the pool hands out.
 pub const HOST_MIN_BLOCK: usize = 512;
@@ -55,6 +56,7 @@ pub struct PinnedPool {
     device: usize,
     driver: Arc<dyn Driver>,
     state: Mutex<HostState>,
+    origin: Origin,
 }
 
 impl std::fmt::Debug for PinnedPool {
@@ -81,6 +83,7 @@ impl PinnedPool {
             device,
             driver,
             state: Mutex::new(HostState::default()),
+            origin: Origin::new(),
         }
     }
 
@@ -255,6 +258,38 @@ impl PinnedPool {
             freed += key.1;
         }
         freed
+    }
+}
+
+impl HostResource for PinnedPool {
+    fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
+        let ptr = self.alloc_raw(bytes, flags)?;
+        let Some(nn) = std::ptr::NonNull::new(ptr) else {
+            return Err(Error::InvalidOperation(format!(
+                "the driver returned a null pointer for {bytes} bytes of pinned memory"
+            )));
+        };
+        // SAFETY: `alloc_raw` hands out a live block of at least `bytes` bytes that no handle
+        // refers to and no queued work uses, zeroed (fresh from the driver, or zeroed on reuse);
+        // it returns to the pool only through `deallocate`, which checks the origin.
+        Ok(unsafe { HostBlock::from_raw(nn, bytes, flags, true, self.origin) })
+    }
+
+    fn deallocate(&self, block: HostBlock) -> Result<()> {
+        let addr = block.as_ptr() as usize;
+        if block.origin() != self.origin || !self.lock().live.contains_key(&addr) {
+            return Err(Error::InvalidArgument(format!(
+                "pinned block 0x{addr:x} ({} bytes) is not a live block of this pinned pool",
+                block.len()
+            )));
+        }
+        // The contract of `deallocate`: no queued work uses the block, so it needs no events.
+        self.free_raw(block.as_ptr(), Vec::new());
+        Ok(())
+    }
+
+    fn empty_cache(&self) -> usize {
+        PinnedPool::empty_cache(self)
     }
 }
 

@@ -1,13 +1,14 @@
-//! The pooling, stream-ordered memory manager (`RUMBA_MEMORY_MANAGER=pool`).
+//! The pooling, stream-ordered device resource (`RUMBA_MEMORY_MANAGER=pool`).
 //!
-//! Device memory is taken from the driver in large *segments* and carved into *blocks*:
+//! Device memory is taken from an upstream resource in large *segments* and carved into *blocks*:
 //!
 //! - **Granule**: every request is rounded up to [`GRANULE`] (512 bytes) — small enough that
 //!   rounding wastes little, large enough to keep blocks aligned for any element type.
 //! - **Segments grow**: a new segment is at least [`PoolOptions::min_segment`] (2 MiB) and at least
 //!   as large as everything reserved so far, capped at [`PoolOptions::max_growth`] (256 MiB) and by
-//!   the limit, so the number of segments grows logarithmically with the footprint. If the device
-//!   cannot give that much, the pool asks for just what the request needs.
+//!   the headroom of a [`LimitingAdaptor`](super::LimitingAdaptor) upstream, so the number of
+//!   segments grows logarithmically with the footprint. If the upstream cannot give that much, the
+//!   pool asks for just what the request needs.
 //! - **Split and merge**: good fit over free blocks (segregated free lists, close to best fit, O(1):
 //!   `bins`); the rest of a block is split off and merged back with free neighbours
 //!   when freed (`arena`).
@@ -15,25 +16,31 @@
 //!   after A has finished the work queued before the free, checked with `stream_query` or an event
 //!   recorded on A and `event_query` (`stream_order`). The hot paths make no driver call.
 //! - **Out of memory**: flush held-back releases, reuse what completed events release, return
-//!   whole free segments to the device, retry; then [`Error::PoolOutOfMemory`] with requested,
+//!   whole free segments upstream, retry; then [`Error::PoolOutOfMemory`] with requested,
 //!   allocated, reserved, cached, free, largest free block and fragmentation figures.
-//! - **Limit**: reserved bytes never exceed [`PoolOptions::limit`] (`RUMBA_MEMORY_LIMIT`, or
-//!   [`MemoryManager::set_memory_limit`]).
-//! - **Pinned host memory** comes from a [`PinnedPool`].
+//! - **Limit**: by composition only — put a [`LimitingAdaptor`](super::LimitingAdaptor) under the
+//!   pool (the built-in `pool` manager has one, set by `RUMBA_MEMORY_LIMIT`), and reserved bytes
+//!   never exceed its limit.
+//! - **Pinned host memory** comes from a [`PinnedPool`], the host resource paired with the pool
+//!   by [`PoolManagerFactory`].
 //!
 //! On the sim, blocks inside a segment are not separate allocations: an access that overruns a
 //! block but stays inside its segment is not reported (as on a GPU with any pooling allocator).
 //!
-//! This module touches the driver (segments, host blocks, stream and event queries) only.
+//! This module touches the upstream resource (segments) and the driver (stream and event queries,
+//! memory info, IPC export) only.
 //!
 //! ```
-//! use rumba::memory::{MemoryManager, PoolMemoryManager};
+//! use rumba::memory::{DeviceResource, PoolResource};
 //! let ctx = rumba::current_context().unwrap();
-//! let pool = PoolMemoryManager::new(&ctx.manager_context()).unwrap();
+//! let pool = PoolResource::new(&ctx.manager_context()).unwrap();
 //! let s = rumba::stream().unwrap();
-//! let a = pool.memalloc_on(1000, s.handle()).unwrap();
-//! pool.memfree_on(a, 1000, s.handle());
-//! assert_eq!(pool.memalloc_on(1000, s.handle()).unwrap(), a); // same stream: reused at once
+//! let a = pool.allocate(1000, s.handle()).unwrap();
+//! let addr = a.ptr();
+//! pool.deallocate(a, s.handle()).unwrap();
+//! let b = pool.allocate(1000, s.handle()).unwrap();
+//! assert_eq!(b.ptr(), addr); // same stream: reused at once
+//! pool.deallocate(b, s.handle()).unwrap();
 //! ```
 
 pub(crate) mod arena;
@@ -44,6 +51,7 @@ pub(crate) mod stream_order;
 
 pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -51,27 +59,26 @@ use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
 use super::report::fragmentation;
 use super::{
-    BlockInfo, BlockState, IpcHandle, ManagerContext, MemoryManager, MemoryManagerFactory,
-    MemorySnapshot, MemoryStats, PendingStats, SegmentInfo,
+    BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
+    ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Origin,
+    PendingStats, SegmentInfo,
 };
-use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
+use crate::driver::{DevicePtr, Driver, StreamHandle};
 use crate::error::{Error, OomReport, Result};
 
 /// Every block size is a multiple of this many bytes.
 pub const GRANULE: usize = 512;
 
-/// Tuning of a [`PoolMemoryManager`].
+/// Tuning of a [`PoolResource`]. (A limit is not an option: put a
+/// [`LimitingAdaptor`](super::LimitingAdaptor) under the pool.)
 ///
 /// ```
 /// let o = rumba::memory::PoolOptions::default();
 /// assert_eq!(o.min_segment, 2 << 20);
-/// assert!(o.limit.is_none());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolOptions {
-    /// Most bytes the pool may reserve from the device; `None`: no limit.
-    pub limit: Option<usize>,
-    /// Smallest segment requested from the device.
+    /// Smallest segment requested from the upstream.
     pub min_segment: usize,
     /// Largest growth step (a single request may still need a bigger segment).
     pub max_growth: usize,
@@ -80,7 +87,6 @@ pub struct PoolOptions {
 impl Default for PoolOptions {
     fn default() -> Self {
         PoolOptions {
-            limit: None,
             min_segment: 2 << 20,
             max_growth: 256 << 20,
         }
@@ -91,87 +97,95 @@ struct PoolState {
     arena: Arena,
     order: StreamOrder,
     stats: MemoryStats,
+    /// The upstream's blocks behind the arena's segments, by address.
+    segments: HashMap<DevicePtr, DeviceBlock>,
     /// Released while cleanup was deferred: (address, stream).
     pending: Vec<(DevicePtr, StreamHandle)>,
     pending_bytes: usize,
-    limit: Option<usize>,
+    /// Stamped on the blocks handed out; replaced by a reset.
+    origin: Origin,
+    /// Origins before each reset (their blocks were freed by it).
+    retired: Vec<Origin>,
 }
 
-/// A caching, stream-ordered memory manager (see the [module docs](self)).
+/// A caching, stream-ordered device resource over an upstream (see the [module docs](self)).
 ///
 /// ```
-/// use rumba::memory::{MemoryManager, PoolMemoryManager};
+/// use rumba::memory::{DeviceResource, PoolResource};
 /// let ctx = rumba::current_context().unwrap();
-/// let pool = PoolMemoryManager::new(&ctx.manager_context()).unwrap();
-/// let p = pool.memalloc(100).unwrap();
-/// pool.memfree(p, 100);
-/// let stats = pool.memory_stats().unwrap();
+/// let pool = PoolResource::new(&ctx.manager_context()).unwrap();
+/// pool.deallocate_sync(pool.allocate_sync(100).unwrap()).unwrap();
+/// let stats = pool.statistics().unwrap();
 /// assert_eq!((stats.total_count, stats.current_bytes), (1, 0));
 /// assert!(stats.reserved_bytes >= 512);
 /// ```
-pub struct PoolMemoryManager {
+pub struct PoolResource {
     device: usize,
     driver: Arc<dyn Driver>,
+    upstream: Arc<dyn DeviceResource>,
     options: PoolOptions,
     state: Mutex<PoolState>,
     deferred: AtomicUsize,
-    host: PinnedPool,
     /// Handle 0 is the per-thread default stream (`Config::per_thread_default_stream`).
     per_thread_default: bool,
 }
 
-impl PoolMemoryManager {
-    /// A pool for one context, limited by the configuration's `memory_limit`.
+impl PoolResource {
+    /// A pool for one context over [`ManagerContext::device_upstream`] (the driver, limited by
+    /// the configuration's `memory_limit`).
     ///
     /// # Errors
     /// As [`with_options`](Self::with_options).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
-    /// assert!(rumba::memory::PoolMemoryManager::new(&ctx.manager_context()).is_ok());
+    /// assert!(rumba::memory::PoolResource::new(&ctx.manager_context()).is_ok());
     /// ```
     pub fn new(ctx: &ManagerContext) -> Result<Self> {
-        Self::with_options(
-            ctx,
-            PoolOptions {
-                limit: ctx.config.memory_limit,
-                ..PoolOptions::default()
-            },
-        )
+        Self::with_options(ctx, ctx.device_upstream(), PoolOptions::default())
     }
 
-    /// A pool with explicit options.
+    /// A pool over `upstream` with explicit options.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
     ///
     /// ```
-    /// use rumba::memory::{MemoryManager, PoolMemoryManager, PoolOptions};
+    /// use std::sync::Arc;
+    /// use rumba::memory::{DeviceResource, DriverResource, LimitingAdaptor, PoolOptions, PoolResource};
     /// let ctx = rumba::current_context().unwrap();
-    /// let opts = PoolOptions { limit: Some(1 << 20), ..Default::default() };
-    /// let pool = PoolMemoryManager::with_options(&ctx.manager_context(), opts).unwrap();
-    /// assert!(pool.memalloc(2 << 20).unwrap_err().is_out_of_memory());
+    /// let driver = Arc::new(DriverResource::new(0, ctx.driver().clone()));
+    /// let limited = Arc::new(LimitingAdaptor::new(driver, 0, Some(1 << 20)));
+    /// let pool = PoolResource::with_options(&ctx.manager_context(), limited, PoolOptions::default()).unwrap();
+    /// assert!(pool.allocate_sync(2 << 20).unwrap_err().is_out_of_memory());
     /// ```
-    pub fn with_options(ctx: &ManagerContext, options: PoolOptions) -> Result<Self> {
+    pub fn with_options(
+        ctx: &ManagerContext,
+        upstream: Arc<dyn DeviceResource>,
+        options: PoolOptions,
+    ) -> Result<Self> {
         if options.min_segment == 0 || options.max_growth == 0 {
-            return Err(Error::InvalidArgument(
-                "pool segment sizes must be positive".into(),
-            ));
+            return Err(Error::InvalidArgument(format!(
+                "pool segment sizes must be positive (min_segment {}, max_growth {})",
+                options.min_segment, options.max_growth
+            )));
         }
-        Ok(PoolMemoryManager {
+        Ok(PoolResource {
             device: ctx.device,
             driver: Arc::clone(&ctx.driver),
+            upstream,
             options,
             state: Mutex::new(PoolState {
                 arena: Arena::default(),
                 order: StreamOrder::new(ctx.device, Arc::clone(&ctx.driver)),
                 stats: MemoryStats::default(),
+                segments: HashMap::new(),
                 pending: Vec::new(),
                 pending_bytes: 0,
-                limit: options.limit,
+                origin: Origin::new(),
+                retired: Vec::new(),
             }),
             deferred: AtomicUsize::new(0),
-            host: PinnedPool::new(ctx.device, Arc::clone(&ctx.driver)),
             per_thread_default: ctx.config.per_thread_default_stream,
         })
     }
@@ -180,37 +194,21 @@ impl PoolMemoryManager {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The pinned host pool behind [`memhostalloc`](MemoryManager::memhostalloc).
-    ///
-    /// ```
-    /// use rumba::memory::{MemoryManager, PoolMemoryManager};
-    /// let ctx = rumba::current_context().unwrap();
-    /// let pool = PoolMemoryManager::new(&ctx.manager_context()).unwrap();
-    /// let p = pool.memhostalloc(100, Default::default()).unwrap();
-    /// unsafe { pool.memhostfree(p, 100) };
-    /// assert_eq!(pool.host_pool().usage(), (0, 512));
-    /// ```
-    pub fn host_pool(&self) -> &PinnedPool {
-        &self.host
-    }
-
     /// Returns every segment that holds no live block (and whose streams have finished with it)
-    /// to the device; returns the bytes given back. Also empties the pinned host cache.
+    /// upstream; returns the bytes given back.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each segment the driver could not free (the rest are freed).
+    /// [`Error::DeallocationFailed`] naming each segment the upstream could not free (the rest are freed).
     ///
     /// ```
-    /// use rumba::memory::{MemoryManager, PoolMemoryManager};
+    /// use rumba::memory::{DeviceResource, PoolResource};
     /// let ctx = rumba::current_context().unwrap();
-    /// let pool = PoolMemoryManager::new(&ctx.manager_context()).unwrap();
-    /// let p = pool.memalloc(4096).unwrap();
-    /// pool.memfree(p, 4096);
+    /// let pool = PoolResource::new(&ctx.manager_context()).unwrap();
+    /// pool.deallocate_sync(pool.allocate_sync(4096).unwrap()).unwrap();
     /// assert_eq!(pool.release_cached().unwrap(), 2 << 20); // one 2 MiB segment
-    /// assert_eq!(pool.memory_stats().unwrap().reserved_bytes, 0);
+    /// assert_eq!(pool.statistics().unwrap().reserved_bytes, 0);
     /// ```
     pub fn release_cached(&self) -> Result<usize> {
-        self.host.empty_cache();
         let mut st = self.lock();
         self.reclaim(&mut st, None);
         self.free_segments(&mut st)
@@ -232,7 +230,10 @@ impl PoolMemoryManager {
         let mut freed = 0;
         let mut failures = Vec::new();
         for (ptr, size) in st.arena.take_free_segments() {
-            match self.driver.mem_free(self.device, ptr) {
+            let Some(block) = st.segments.remove(&ptr) else {
+                continue;
+            };
+            match self.upstream.deallocate_sync(block) {
                 Ok(()) => {
                     st.stats.device_frees += 1;
                     freed += size;
@@ -259,10 +260,10 @@ impl PoolMemoryManager {
             .or_else(|| st.arena.take(Owner::Global, size, stream.0, bytes))
     }
 
-    /// Adds a segment able to hold `size` bytes. `Ok(false)`: the device or the limit refused.
+    /// Adds a segment able to hold `size` bytes. `Ok(false)`: the upstream (or its limit) refused.
     fn grow(&self, st: &mut PoolState, size: usize, exact: bool) -> Result<bool> {
         let reserved = st.arena.reserved();
-        let headroom = st.limit.map_or(usize::MAX, |l| l.saturating_sub(reserved));
+        let headroom = self.upstream.limiter().map_or(usize::MAX, |l| l.headroom());
         if headroom < size {
             return Ok(false);
         }
@@ -277,9 +278,11 @@ impl PoolMemoryManager {
         tries.dedup();
         for want in tries {
             let want = want.min(headroom).max(size);
-            match self.driver.mem_alloc(self.device, want) {
-                Ok(ptr) => {
+            match self.upstream.allocate_sync(want) {
+                Ok(block) => {
+                    let ptr = block.ptr();
                     st.arena.add_segment(ptr, want);
+                    st.segments.insert(ptr, block);
                     st.stats.device_allocations += 1;
                     st.stats.reserved_bytes = st.arena.reserved();
                     st.stats.peak_reserved_bytes =
@@ -322,7 +325,7 @@ impl PoolMemoryManager {
         let cached = st.arena.cached();
         Error::PoolOutOfMemory(Box::new(OomReport {
             device: self.device,
-            manager: self.name().to_string(),
+            manager: "pool".to_string(),
             requested,
             allocated: st.arena.allocated(),
             reserved: st.arena.reserved(),
@@ -332,7 +335,7 @@ impl PoolMemoryManager {
             largest_free_block: largest,
             fragmentation: fragmentation(largest, cached),
             pending: st.pending_bytes,
-            limit: st.limit,
+            limit: self.upstream.limiter().and_then(|l| l.limit()),
         }))
     }
 
@@ -369,27 +372,8 @@ impl PoolMemoryManager {
         MemorySnapshot { segments }
     }
 }
-
-// SAFETY: host memory comes from the pinned pool: fresh driver `host_alloc` blocks, or cached
-// ones (no handle left, queued work completed) zeroed again before reuse.
-unsafe impl MemoryManager for PoolMemoryManager {
-    fn name(&self) -> &str {
-        "pool"
-    }
-
-    fn initialize(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn memalloc(&self, bytes: usize) -> Result<DevicePtr> {
-        self.memalloc_on(bytes, StreamHandle::LEGACY)
-    }
-
-    fn memfree(&self, ptr: DevicePtr, bytes: usize) {
-        self.memfree_on(ptr, bytes, StreamHandle::LEGACY)
-    }
-
-    fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DevicePtr> {
+impl DeviceResource for PoolResource {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         let stream = self.resolve(stream);
         if bytes == 0 {
             return Err(Error::InvalidArgument(
@@ -429,7 +413,10 @@ unsafe impl MemoryManager for PoolMemoryManager {
         match found {
             Some(p) => {
                 st.stats.note_alloc(bytes);
-                Ok(p)
+                // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
+                // segment the pool holds from its upstream (device memory of `self.device`); it is
+                // handed out once and returns through `deallocate`, which checks the origin.
+                Ok(unsafe { DeviceBlock::from_raw(p, bytes, self.device, st.origin) })
             }
             None => {
                 st.stats.retries -= 1;
@@ -439,12 +426,23 @@ unsafe impl MemoryManager for PoolMemoryManager {
         }
     }
 
-    fn memfree_on(&self, ptr: DevicePtr, _bytes: usize, stream: StreamHandle) {
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let stream = self.resolve(stream);
+        let ptr = block.ptr();
         let mut st = self.lock();
         let st = &mut *st;
-        let Some(id) = st.arena.live(ptr) else {
-            return; // freed by a reset, or not ours
+        if st.retired.contains(&block.origin()) {
+            return Ok(()); // freed by a reset
+        }
+        let id = match st.arena.live(ptr) {
+            Some(id) if block.origin() == st.origin => id,
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "device block 0x{ptr:x} ({} bytes) is not a live block of this pool on device {}",
+                    block.len(),
+                    self.device
+                )));
+            }
         };
         if self.deferred.load(Ordering::SeqCst) > 0 {
             if let Some(requested) = st.arena.hold(id) {
@@ -452,36 +450,37 @@ unsafe impl MemoryManager for PoolMemoryManager {
                 st.pending_bytes += requested;
                 st.stats.note_free(requested);
             }
-            return;
+            return Ok(());
         }
         let key = free_key(stream);
         let epoch = st.order.on_free(key);
         if let Some(requested) = st.arena.release(id, Owner::Stream(key), epoch) {
             st.stats.note_free(requested);
         }
+        Ok(())
     }
 
-    fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
-        self.host.alloc_raw(bytes, flags)
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.upstream)
     }
 
-    unsafe fn memhostfree(&self, ptr: *mut u8, _bytes: usize) {
-        // The caller guarantees that no queued work uses the block: no events needed.
-        self.host.free_raw(ptr, Vec::new());
+    fn statistics(&self) -> Option<MemoryStats> {
+        let st = self.lock();
+        let mut s = st.stats;
+        s.reserved_bytes = st.arena.reserved();
+        Some(s)
     }
 
-    unsafe fn mempin(&self, ptr: *mut u8, bytes: usize, flags: HostAllocFlags) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.driver.host_register(self.device, ptr, bytes, flags) }
+    fn cache(&self) -> Option<&dyn CacheControl> {
+        Some(self)
     }
 
-    unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.driver.host_unregister(ptr) }
+    fn deferral(&self) -> Option<&dyn Deferral> {
+        Some(self)
     }
 
     /// Exports the segment that holds the range, with the range's offset inside it.
-    fn get_ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+    fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         let segment = self.lock().arena.segment_of(ptr, bytes);
         let (base, _) = segment.ok_or_else(|| {
             Error::InvalidArgument(format!(
@@ -492,7 +491,7 @@ unsafe impl MemoryManager for PoolMemoryManager {
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
 
-    fn get_memory_info(&self) -> Result<(usize, usize)> {
+    fn memory_info(&self) -> Result<(usize, usize)> {
         self.driver.mem_info(self.device)
     }
 
@@ -501,9 +500,14 @@ unsafe impl MemoryManager for PoolMemoryManager {
         st.pending.clear();
         st.pending_bytes = 0;
         st.order.clear();
+        let old = std::mem::replace(&mut st.origin, Origin::new());
+        st.retired.push(old);
         let mut failures = Vec::new();
         for (ptr, size) in st.arena.clear() {
-            match self.driver.mem_free(self.device, ptr) {
+            let Some(block) = st.segments.remove(&ptr) else {
+                continue;
+            };
+            match self.upstream.deallocate_sync(block) {
                 Ok(()) => st.stats.device_frees += 1,
                 Err(e) => failures.push(format!("pool segment 0x{ptr:x} ({size} bytes): {e}")),
             }
@@ -517,17 +521,19 @@ unsafe impl MemoryManager for PoolMemoryManager {
             Err(Error::DeallocationFailed(failures))
         }
     }
+}
 
-    fn defer_cleanup_enter(&self) {
-        self.deferred.fetch_add(1, Ordering::SeqCst);
+impl CacheControl for PoolResource {
+    fn snapshot(&self) -> MemorySnapshot {
+        Self::snapshot(&self.lock())
     }
 
-    fn defer_cleanup_exit(&self) {
-        let _ = self
-            .deferred
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+    fn empty_cache(&self) -> Result<usize> {
+        self.release_cached()
     }
+}
 
+impl Deferral for PoolResource {
     fn flush(&self) -> Result<()> {
         if self.deferred.load(Ordering::SeqCst) == 0 {
             self.release_pending(&mut self.lock());
@@ -543,48 +549,42 @@ unsafe impl MemoryManager for PoolMemoryManager {
         }
     }
 
-    fn memory_stats(&self) -> Result<MemoryStats> {
-        let st = self.lock();
-        let mut s = st.stats;
-        s.reserved_bytes = st.arena.reserved();
-        Ok(s)
+    fn defer(&self) {
+        self.deferred.fetch_add(1, Ordering::SeqCst);
     }
 
-    fn memory_snapshot(&self) -> Result<MemorySnapshot> {
-        Ok(Self::snapshot(&self.lock()))
-    }
-
-    fn empty_cache(&self) -> Result<()> {
-        self.release_cached().map(drop)
-    }
-
-    fn set_memory_limit(&self, limit: Option<usize>) -> Result<()> {
-        self.lock().limit = limit;
-        Ok(())
+    fn undefer(&self) {
+        let _ = self
+            .deferred
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 }
 
-impl Drop for PoolMemoryManager {
+impl Drop for PoolResource {
     fn drop(&mut self) {
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        for (ptr, _) in st.arena.clear() {
-            let _ = self.driver.mem_free(self.device, ptr);
+        let _ = st.arena.clear();
+        for (_, block) in st.segments.drain() {
+            if let Err(e) = self.upstream.deallocate_sync(block) {
+                tracing::error!("returning a pool segment upstream failed: {e}");
+            }
         }
     }
 }
 
-/// Builds a [`PoolMemoryManager`] per context; registered as `pool`.
+/// Builds the `pool` manager per context: a [`PoolResource`] over
+/// [`ManagerContext::device_upstream`] and a [`PinnedPool`] for pinned memory.
 ///
 /// ```
 /// use std::sync::Arc;
 /// use rumba::memory::{MemoryManagerFactory, PoolManagerFactory};
 /// assert_eq!(PoolManagerFactory::default().name(), "pool");
-/// // Install it for contexts created from now on:
+/// // Make it selectable by name (it is built in already):
 /// rumba::memory::register_memory_manager(Arc::new(PoolManagerFactory::default())).unwrap();
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PoolManagerFactory {
-    /// Options for every pool; `None`: defaults with the configured `memory_limit`.
+    /// Options for every pool; `None`: the defaults.
     pub options: Option<PoolOptions>,
 }
 
@@ -593,10 +593,17 @@ impl MemoryManagerFactory for PoolManagerFactory {
         "pool"
     }
 
-    fn create(&self, ctx: &ManagerContext) -> Result<Arc<dyn MemoryManager>> {
-        Ok(Arc::new(match self.options {
-            Some(o) => PoolMemoryManager::with_options(ctx, o)?,
-            None => PoolMemoryManager::new(ctx)?,
-        }))
+    fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager> {
+        let pool = PoolResource::with_options(
+            ctx,
+            ctx.device_upstream(),
+            self.options.unwrap_or_default(),
+        )?;
+        Ok(MemoryManager::new(
+            "pool",
+            ctx,
+            Arc::new(pool),
+            Arc::new(PinnedPool::new(ctx.device, Arc::clone(&ctx.driver))),
+        ))
     }
 }

@@ -1,0 +1,295 @@
+//! The base resources: straight driver allocations, with no caching and no deferral
+//! (RMM's `cuda_memory_resource` and `pinned_memory_resource`).
+//!
+//! [`DriverResource`] remembers its live blocks, so that it can refuse a block it did not make
+//! (or one a [`reset`](DeviceResource::reset) already freed), free everything at a reset, and
+//! find the allocation an IPC export names. [`DriverHostResource`] likewise keeps the addresses
+//! it handed out. Neither calls the driver on a driver callback thread (CUDA forbids it there;
+//! the last handle of a buffer can drop on one when queued work ends): a block given back there
+//! is freed by the next call on an ordinary thread.
+//!
+//! This module touches the driver's allocation calls only.
+
+use std::collections::{HashMap, HashSet};
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin};
+use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
+use crate::error::{Error, Result};
+
+struct Live {
+    origin: Origin,
+    /// Origins before each reset: their blocks were freed by it.
+    retired: Vec<Origin>,
+    blocks: HashMap<DevicePtr, usize>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one.
+    later: Vec<DevicePtr>,
+}
+
+/// Device memory straight from the driver: every `allocate` is a `mem_alloc`, every
+/// `deallocate` a `mem_free`.
+///
+/// ```
+/// use rumba::memory::{DeviceResource, DriverResource};
+/// let ctx = rumba::current_context().unwrap();
+/// let res = DriverResource::new(ctx.device_id(), ctx.driver().clone());
+/// let b = res.allocate_sync(100).unwrap();
+/// assert_eq!(res.live(), (1, 100));
+/// res.deallocate_sync(b).unwrap();
+/// assert_eq!(res.live(), (0, 0));
+/// ```
+pub struct DriverResource {
+    device: usize,
+    driver: Arc<dyn Driver>,
+    live: Mutex<Live>,
+}
+
+impl DriverResource {
+    /// A resource allocating on `device` through `driver`.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let res = rumba::memory::DriverResource::new(0, ctx.driver().clone());
+    /// assert_eq!(res.live(), (0, 0));
+    /// ```
+    pub fn new(device: usize, driver: Arc<dyn Driver>) -> Self {
+        DriverResource {
+            device,
+            driver,
+            live: Mutex::new(Live {
+                origin: Origin::new(),
+                retired: Vec::new(),
+                blocks: HashMap::new(),
+                later: Vec::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Frees what was given back on callback threads (unless this is one); the first failure.
+    fn free_later(&self) -> Result<()> {
+        if crate::driver::on_callback_thread() {
+            return Ok(());
+        }
+        let later = std::mem::take(&mut self.lock().later);
+        let mut first = Ok(());
+        for p in later {
+            if let Err(e) = self.driver.mem_free(self.device, p) {
+                tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
+                first = first.and(Err(e));
+            }
+        }
+        first
+    }
+
+    /// Number and bytes of the blocks handed out and not given back.
+    ///
+    /// ```
+    /// use rumba::memory::{DeviceResource, DriverResource};
+    /// let ctx = rumba::current_context().unwrap();
+    /// let res = DriverResource::new(0, ctx.driver().clone());
+    /// let b = res.allocate_sync(7).unwrap();
+    /// assert_eq!(res.live(), (1, 7));
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn live(&self) -> (usize, usize) {
+        let l = self.lock();
+        (l.blocks.len(), l.blocks.values().sum())
+    }
+}
+
+impl DeviceResource for DriverResource {
+    fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
+        if let Err(e) = self.free_later() {
+            tracing::warn!("before allocating {bytes} bytes: {e}");
+        }
+        let ptr = self.driver.mem_alloc(self.device, bytes)?;
+        let mut l = self.lock();
+        l.blocks.insert(ptr, bytes);
+        // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
+        // freed only by `deallocate` (which removes it first) or `reset`, which changes the origin
+        // so that the block is refused afterwards.
+        Ok(unsafe { DeviceBlock::from_raw(ptr, bytes, self.device, l.origin) })
+    }
+
+    fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
+        let ptr = block.ptr();
+        {
+            let mut l = self.lock();
+            if l.retired.contains(&block.origin()) {
+                return Ok(()); // freed by a reset already
+            }
+            if block.origin() != l.origin || l.blocks.remove(&ptr).is_none() {
+                // Not ours: leaking it is the only safe answer.
+                return Err(Error::InvalidArgument(format!(
+                    "device block 0x{ptr:x} ({} bytes) is not a live block of this driver resource on device {}",
+                    block.len(),
+                    self.device
+                )));
+            }
+            if crate::driver::on_callback_thread() {
+                l.later.push(ptr);
+                return Ok(());
+            }
+        }
+        let earlier = self.free_later();
+        self.driver.mem_free(self.device, ptr).and(earlier)
+    }
+
+    /// Exports the allocation that holds the range, with the range's offset inside it.
+    fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+        let base = self
+            .lock()
+            .blocks
+            .iter()
+            .find(|&(&p, &size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
+            .map(|(&p, _)| p)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this resource on device {}",
+                    self.device
+                ))
+            })?;
+        IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
+    }
+
+    fn memory_info(&self) -> Result<(usize, usize)> {
+        self.driver.mem_info(self.device)
+    }
+
+    fn reset(&self) -> Result<()> {
+        let live: Vec<DevicePtr> = {
+            let mut l = self.lock();
+            let old = std::mem::replace(&mut l.origin, Origin::new());
+            l.retired.push(old); // blocks handed out before are already freed from now on
+            let later = std::mem::take(&mut l.later);
+            l.blocks.drain().map(|(p, _)| p).chain(later).collect()
+        };
+        let mut failures = Vec::new();
+        for p in live {
+            if let Err(e) = self.driver.mem_free(self.device, p) {
+                failures.push(format!("device allocation 0x{p:x}: {e}"));
+            }
+        }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::DeallocationFailed(failures))
+        }
+    }
+}
+
+/// Page-locked host memory straight from the driver (`host_alloc` / `host_free`).
+///
+/// ```
+/// use rumba::memory::{DriverHostResource, HostResource};
+/// let ctx = rumba::current_context().unwrap();
+/// let host = DriverHostResource::new(0, ctx.driver().clone());
+/// let b = host.allocate(10, Default::default()).unwrap();
+/// assert!(b.is_zeroed() && b.len() == 10);
+/// host.deallocate(b).unwrap();
+/// ```
+pub struct DriverHostResource {
+    device: usize,
+    driver: Arc<dyn Driver>,
+    origin: Origin,
+    /// Live addresses, and those given back on a callback thread (freed by the next call on an
+    /// ordinary thread).
+    live: Mutex<(HashSet<usize>, Vec<usize>)>,
+}
+
+impl DriverHostResource {
+    /// A resource allocating pinned memory for `device` through `driver`.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let _ = rumba::memory::DriverHostResource::new(0, ctx.driver().clone());
+    /// ```
+    pub fn new(device: usize, driver: Arc<dyn Driver>) -> Self {
+        DriverHostResource {
+            device,
+            driver,
+            origin: Origin::new(),
+            live: Mutex::new((HashSet::new(), Vec::new())),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>)> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Frees what was given back on callback threads (unless this is one); the first failure.
+    fn free_later(&self) -> Result<()> {
+        if crate::driver::on_callback_thread() {
+            return Ok(());
+        }
+        let later = std::mem::take(&mut self.lock().1);
+        let mut first = Ok(());
+        for addr in later {
+            // SAFETY: the block was live and given back (nothing uses it); it left `live` then.
+            if let Err(e) = unsafe { self.driver.host_free(addr as *mut u8) } {
+                tracing::error!("freeing pinned allocation 0x{addr:x} failed: {e}");
+                first = first.and(Err(e));
+            }
+        }
+        first
+    }
+}
+
+impl HostResource for DriverHostResource {
+    fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
+        if let Err(e) = self.free_later() {
+            tracing::warn!("before allocating {bytes} pinned bytes: {e}");
+        }
+        let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
+        let Some(nn) = NonNull::new(ptr) else {
+            return Err(Error::InvalidOperation(format!(
+                "the driver returned a null pointer for {bytes} bytes of pinned memory"
+            )));
+        };
+        self.lock().0.insert(ptr as usize);
+        // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
+        // nothing else uses; it is freed only by `deallocate`, once (it is removed from `live`).
+        Ok(unsafe { HostBlock::from_raw(nn, bytes, flags, true, self.origin) })
+    }
+
+    fn deallocate(&self, block: HostBlock) -> Result<()> {
+        let addr = block.as_ptr() as usize;
+        {
+            let mut l = self.lock();
+            if block.origin() != self.origin || !l.0.remove(&addr) {
+                return Err(Error::InvalidArgument(format!(
+                    "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
+                    block.len()
+                )));
+            }
+            if crate::driver::on_callback_thread() {
+                l.1.push(addr);
+                return Ok(());
+            }
+        }
+        let earlier = self.free_later();
+        // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
+        unsafe { self.driver.host_free(block.as_ptr()) }.and(earlier)
+    }
+}
+
+impl Drop for DriverResource {
+    fn drop(&mut self) {
+        if let Err(e) = self.free_later() {
+            tracing::error!("dropping a driver resource: {e}");
+        }
+    }
+}
+
+impl Drop for DriverHostResource {
+    fn drop(&mut self) {
+        if let Err(e) = self.free_later() {
+            tracing::error!("dropping a driver host resource: {e}");
+        }
+    }
+}

@@ -1,0 +1,491 @@
+//! [`MemoryManager`]: one context's device and host resources under a name, speaking Numba's EMM
+//! names (`memalloc`, `memhostalloc`, `mempin`, `get_ipc_handle`, `get_memory_info`,
+//! `initialize`, `reset`, `defer_cleanup`, `interface_version`) as a thin facade over the
+//! resource traits; and the factory of the `default` manager.
+//!
+//! This module touches the resources it holds and the driver (pinning).
+
+use std::sync::Arc;
+
+use super::{
+    DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
+    IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
+    PinnedBuffer,
+};
+use crate::driver::{Driver, HostAllocFlags, StreamHandle};
+use crate::error::{Error, Result};
+
+/// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
+/// Cloning is cheap and shares the resources.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let mm = ctx.memory_manager();
+/// assert_eq!(mm.interface_version(), rumba::memory::INTERFACE_VERSION);
+/// mm.initialize().unwrap(); // idempotent: a manager is ready when built
+/// let buf = mm.memalloc(64).unwrap();
+/// assert_eq!(buf.len(), 64);
+/// let pinned = mm.memhostalloc(16, Default::default()).unwrap();
+/// assert_eq!(&pinned[..], &[0; 16]);
+/// ```
+#[derive(Clone)]
+pub struct MemoryManager {
+    name: String,
+    device: usize,
+    driver: Arc<dyn Driver>,
+    device_resource: Arc<dyn DeviceResource>,
+    host_resource: Arc<dyn HostResource>,
+}
+
+impl std::fmt::Debug for MemoryManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryManager")
+            .field("name", &self.name)
+            .field("device", &self.device)
+            .finish()
+    }
+}
+
+/// While alive, the manager's deferred releases are held back (see
+/// [`MemoryManager::defer_cleanup`]).
+#[must_use = "cleanup is deferred only while the guard lives"]
+pub struct DeferGuard {
+    resource: Arc<dyn DeviceResource>,
+}
+
+impl Drop for DeferGuard {
+    fn drop(&mut self) {
+        if let Some(d) = self.resource.deferral() {
+            d.undefer();
+        }
+    }
+}
+
+impl MemoryManager {
+    /// A manager named `name` for the context `ctx` describes, made of `device` and `host`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rumba::memory::{MemoryManager, StatisticsAdaptor};
+    /// let mc = rumba::current_context().unwrap().manager_context();
+    /// let mm = MemoryManager::new("counted", &mc,
+    ///     Arc::new(StatisticsAdaptor::new(mc.device_upstream())), mc.host_upstream());
+    /// drop(mm.memalloc(10).unwrap());
+    /// assert_eq!(mm.memory_stats().unwrap().total_bytes, 10);
+    /// ```
+    pub fn new(
+        name: impl Into<String>,
+        ctx: &ManagerContext,
+        device: Arc<dyn DeviceResource>,
+        host: Arc<dyn HostResource>,
+    ) -> Self {
+        MemoryManager {
+            name: name.into(),
+            device: ctx.device,
+            driver: Arc::clone(&ctx.driver),
+            device_resource: device,
+            host_resource: host,
+        }
+    }
+
+    /// Name used in messages and for selection.
+    ///
+    /// ```
+    /// assert_eq!(rumba::current_context().unwrap().memory_manager().name(), "default");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The device resource.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert!(ctx.memory_manager().device_resource().limiter().is_some());
+    /// ```
+    pub fn device_resource(&self) -> &Arc<dyn DeviceResource> {
+        &self.device_resource
+    }
+
+    /// The host (pinned memory) resource.
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let ctx = rumba::current_context().unwrap();
+    /// let host = ctx.memory_manager().host_resource();
+    /// host.deallocate(host.allocate(1, Default::default()).unwrap()).unwrap();
+    /// ```
+    pub fn host_resource(&self) -> &Arc<dyn HostResource> {
+        &self.host_resource
+    }
+
+    /// Numba's `interface_version`: the version of this interface, [`INTERFACE_VERSION`].
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert_eq!(ctx.memory_manager().interface_version(), 2);
+    /// ```
+    pub fn interface_version(&self) -> u32 {
+        INTERFACE_VERSION
+    }
+
+    /// Numba's `initialize`: a no-op, because a manager is ready when its factory built it (the
+    /// factory's [`create`](MemoryManagerFactory::create) is the place for set-up). Idempotent.
+    ///
+    /// # Errors
+    /// None; the `Result` keeps Numba's shape.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// ctx.memory_manager().initialize().unwrap();
+    /// ```
+    pub fn initialize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Numba's `memalloc`: `bytes` of device memory on the legacy default stream, as an owning
+    /// buffer (zero bytes allocate nothing).
+    ///
+    /// # Errors
+    /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// block of another device or smaller than asked for.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// assert_eq!(ctx.memory_manager().memalloc(100).unwrap().len(), 100);
+    /// ```
+    pub fn memalloc(&self, bytes: usize) -> Result<DeviceBuffer> {
+        self.memalloc_on(bytes, StreamHandle::LEGACY)
+    }
+
+    /// `bytes` of device memory for work on `stream` (stream-ordered); the buffer's last drop
+    /// gives it back on that stream.
+    ///
+    /// # Errors
+    /// As [`memalloc`](Self::memalloc).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// let buf = ctx.memory_manager().memalloc_on(64, s.handle()).unwrap();
+    /// assert_eq!(buf.stream(), s.handle());
+    /// ```
+    pub fn memalloc_on(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBuffer> {
+        if bytes == 0 {
+            return Ok(DeviceBuffer::empty(
+                self.device,
+                Arc::clone(&self.driver),
+                stream,
+            ));
+        }
+        let block = self.device_resource.allocate(bytes, stream)?;
+        self.buffer(block, bytes, stream)
+    }
+
+    /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
+    pub(crate) fn buffer(
+        &self,
+        block: DeviceBlock,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DeviceBuffer> {
+        if block.device() != self.device || block.len() < bytes {
+            let (device, len) = (block.device(), block.len());
+            if let Err(e) = self.device_resource.deallocate(block, stream) {
+                tracing::error!("giving back a refused block failed: {e}");
+            }
+            return Err(Error::InvalidOperation(format!(
+                "memory manager '{}' returned a {len}-byte block on device {device} for a \
+                 {bytes}-byte request on device {}",
+                self.name, self.device
+            )));
+        }
+        Ok(DeviceBuffer::from_block(
+            block,
+            bytes,
+            Arc::clone(&self.driver),
+            Arc::clone(&self.device_resource),
+            stream,
+        ))
+    }
+
+    /// Numba's `memhostalloc`: `bytes` of zeroed page-locked host memory with `flags`.
+    ///
+    /// # Errors
+    /// As [`HostResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// block smaller than asked for, or not mapped / portable when `flags` ask for it.
+    ///
+    /// ```
+    /// use rumba::driver::HostAllocFlags;
+    /// let ctx = rumba::current_context().unwrap();
+    /// let p = ctx.memory_manager().memhostalloc(8, HostAllocFlags::default()).unwrap();
+    /// assert_eq!(p.len(), 8);
+    /// ```
+    pub fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<PinnedBuffer> {
+        let block = self.host_resource.allocate(bytes, flags)?;
+        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
+    }
+
+    /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver
+    /// registration, not an allocation, so no resource is involved.
+    ///
+    /// # Errors
+    /// As [`Driver::host_register`](crate::driver::Driver::host_register).
+    ///
+    /// # Safety
+    /// `ptr` must be valid for `bytes` bytes until [`memunpin`](Self::memunpin).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let mut v = vec![0u8; 4096];
+    /// // SAFETY: `v` outlives the registration, which is undone below.
+    /// unsafe {
+    ///     ctx.memory_manager().mempin(v.as_mut_ptr(), v.len(), Default::default()).unwrap();
+    ///     ctx.memory_manager().memunpin(v.as_mut_ptr()).unwrap();
+    /// }
+    /// ```
+    pub unsafe fn mempin(&self, ptr: *mut u8, bytes: usize, flags: HostAllocFlags) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.driver.host_register(self.device, ptr, bytes, flags) }
+    }
+
+    /// Undoes [`mempin`](Self::mempin) immediately (never deferred, so re-pinning always works).
+    ///
+    /// # Errors
+    /// As [`Driver::host_unregister`](crate::driver::Driver::host_unregister).
+    ///
+    /// # Safety
+    /// No queued device work may still use the range.
+    pub unsafe fn memunpin(&self, ptr: *mut u8) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.driver.host_unregister(ptr) }
+    }
+
+    /// Numba's `get_ipc_handle`: exports `buffer` (a view keeps its offset) through the resource
+    /// that owns it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a zero-size or foreign buffer; as
+    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`] on OpenCL).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let buf = ctx.memalloc(64).unwrap();
+    /// match ctx.memory_manager().get_ipc_handle(&buf.view(16..).unwrap()) {
+    ///     Ok(h) => assert_eq!((h.offset, h.bytes), (16, 48)),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))), // OpenCL has no IPC
+    /// }
+    /// ```
+    pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
+        match buffer.resource() {
+            Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
+            _ => Err(Error::InvalidArgument(format!(
+                "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
+            ))),
+        }
+    }
+
+    /// Numba's `get_memory_info`: `(free, total)` device memory as the resources see it.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let (free, total) = ctx.memory_manager().get_memory_info().unwrap();
+    /// assert!(free <= total);
+    /// ```
+    pub fn get_memory_info(&self) -> Result<(usize, usize)> {
+        self.device_resource.memory_info()
+    }
+
+    /// Numba's `reset`: frees every device allocation (pinned host memory lives until its
+    /// buffer drops, since safe code may hold slices of it).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each allocation that could not be freed.
+    ///
+    /// ```
+    /// let mm = rumba::memory::DefaultManagerFactory.create_for_current().unwrap();
+    /// let buf = mm.memalloc(8).unwrap();
+    /// mm.reset().unwrap();
+    /// drop(buf); // already freed: given back quietly
+    /// ```
+    pub fn reset(&self) -> Result<()> {
+        self.device_resource.reset()
+    }
+
+    /// Numba's `defer_cleanup`: held-back releases stay held while the guard lives (nestable,
+    /// any thread); a no-op guard when no resource defers.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let mm = ctx.memory_manager();
+    /// let guard = mm.defer_cleanup();
+    /// drop(mm.memalloc(8).unwrap());
+    /// mm.flush().unwrap();
+    /// assert!(mm.pending().count >= 1);
+    /// drop(guard);
+    /// mm.flush().unwrap();
+    /// assert_eq!(mm.pending().count, 0);
+    /// ```
+    pub fn defer_cleanup(&self) -> DeferGuard {
+        if let Some(d) = self.device_resource.deferral() {
+            d.defer();
+        }
+        DeferGuard {
+            resource: Arc::clone(&self.device_resource),
+        }
+    }
+
+    /// Carries out held-back releases now (a no-op under a guard or without a deferral).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    pub fn flush(&self) -> Result<()> {
+        self.device_resource
+            .deferral()
+            .map_or(Ok(()), |d| d.flush())
+    }
+
+    /// Number and bytes of held-back releases.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// ctx.memory_manager().flush().unwrap();
+    /// assert_eq!(ctx.memory_manager().pending().count, 0);
+    /// ```
+    pub fn pending(&self) -> PendingStats {
+        self.device_resource
+            .deferral()
+            .map(|d| d.pending())
+            .unwrap_or_default()
+    }
+
+    /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when none keeps them (the `default` manager).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(ctx.memory_manager().memory_stats(), Err(rumba::Error::Unsupported(_))));
+    /// }
+    /// ```
+    pub fn memory_stats(&self) -> Result<MemoryStats> {
+        self.device_resource.statistics().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "memory manager '{}' keeps no statistics (wrap its resource in a StatisticsAdaptor)",
+                self.name
+            ))
+        })
+    }
+
+    /// Segments and blocks of a caching resource in the chain.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when none caches (the `default` manager).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// if ctx.memory_manager().name() == "default" {
+    ///     assert!(matches!(ctx.memory_manager().memory_snapshot(), Err(rumba::Error::Unsupported(_))));
+    /// }
+    /// ```
+    pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
+        self.device_resource
+            .cache()
+            .map(|c| c.snapshot())
+            .ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "memory manager '{}' has no cache to describe",
+                    self.name
+                ))
+            })
+    }
+
+    /// Carries out held-back releases and returns cached memory (device and pinned host) to the
+    /// system.
+    ///
+    /// # Errors
+    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache).
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// drop(ctx.memalloc(64).unwrap());
+    /// ctx.memory_manager().empty_cache().unwrap();
+    /// assert_eq!(ctx.deallocations().memory.count, 0);
+    /// ```
+    pub fn empty_cache(&self) -> Result<()> {
+        let flushed = self.flush();
+        let emptied = self
+            .device_resource
+            .cache()
+            .map_or(Ok(0), |c| c.empty_cache());
+        self.host_resource.empty_cache();
+        flushed.and(emptied.map(drop))
+    }
+
+    /// Enters a deferral without a guard (the context pairs it with its own queue).
+    pub(crate) fn defer_enter(&self) {
+        if let Some(d) = self.device_resource.deferral() {
+            d.defer();
+        }
+    }
+
+    /// Ends a deferral entered with [`defer_enter`](Self::defer_enter).
+    pub(crate) fn defer_exit(&self) {
+        if let Some(d) = self.device_resource.deferral() {
+            d.undefer();
+        }
+    }
+}
+
+/// Builds the `default` manager per context: a [`DeferredAdaptor`] over
+/// [`ManagerContext::device_upstream`] and [`ManagerContext::host_upstream`].
+///
+/// ```
+/// use rumba::memory::{MemoryManagerFactory, DefaultManagerFactory};
+/// assert_eq!(DefaultManagerFactory.name(), "default");
+/// assert_eq!(DefaultManagerFactory.interface_version(), rumba::memory::INTERFACE_VERSION);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultManagerFactory;
+
+impl DefaultManagerFactory {
+    /// A `default` manager for the current context's device (a second one beside the context's,
+    /// for tests and tools).
+    ///
+    /// # Errors
+    /// As [`current_context`](crate::current_context) and [`DeferredAdaptor::new`].
+    ///
+    /// ```
+    /// let mm = rumba::memory::DefaultManagerFactory.create_for_current().unwrap();
+    /// assert_eq!(mm.name(), "default");
+    /// ```
+    pub fn create_for_current(&self) -> Result<MemoryManager> {
+        self.create(&crate::current_context()?.manager_context())
+    }
+}
+
+impl MemoryManagerFactory for DefaultManagerFactory {
+    fn name(&self) -> &str {
+        "default"
+    }
+
+    fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager> {
+        let deferred = Arc::new(DeferredAdaptor::new(
+            ctx,
+            ctx.device_upstream(),
+            ctx.host_upstream(),
+        )?);
+        Ok(MemoryManager::new(
+            "default",
+            ctx,
+            deferred.clone(),
+            deferred,
+        ))
+    }
+}

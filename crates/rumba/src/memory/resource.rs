@@ -1,0 +1,538 @@
+//! The two resource traits — [`DeviceResource`] and [`HostResource`] — the blocks they hand out,
+//! and the optional capabilities a resource may offer.
+//!
+//! A resource has two operations, `allocate` and `deallocate`, in the shape of RMM's
+//! `device_memory_resource`. Everything else (deferred releases, statistics, limits, caching) is
+//! an adaptor: a resource that wraps an *upstream* resource and adds one concern.
+//!
+//! **Why both traits are safe to implement.** Memory changes hands as a [`DeviceBlock`] or a
+//! [`HostBlock`]: a token that is neither `Clone` nor constructible by safe code (only
+//! [`DeviceBlock::from_raw`] / [`HostBlock::from_raw`], which are `unsafe`, make one; rumba's base
+//! resources do that over driver allocations). A safe implementor can therefore only hand out a
+//! block it got from an upstream resource, and only once. What it could still get wrong — a block
+//! of another device, smaller than asked for, not aligned, holding a former user's bytes — is
+//! checked by rumba when the block becomes a buffer ([`DeviceBuffer`](super::DeviceBuffer),
+//! [`PinnedBuffer`](super::PinnedBuffer)), and a block given back to the wrong base resource is
+//! refused there (each base stamps its blocks with its [`Origin`]). A block dropped instead of
+//! given back is leaked, which is safe. The `unsafe` contract lives in `from_raw`, once.
+//!
+//! What a safe resource *can* still do wrong is a matter of values, not of memory safety: hand a
+//! block given back on one stream to another stream before the first stream's work is done (the
+//! two streams' work then races on device memory — as two streams of safe user code can), or
+//! hand out a block holding a former user's bytes. Device bytes never reach host memory of a type
+//! with invalid bit patterns unchecked (`bool` arrays are converted, see
+//! [`array::element`](crate::array::element)), and host blocks are zeroed unless they say they
+//! are, so neither becomes undefined behaviour.
+//!
+//! **Capabilities** are provided methods that ask the [`upstream`](DeviceResource::upstream) by
+//! default, so an adaptor implements `allocate`, `deallocate` and `upstream` and every
+//! capability below it stays reachable; a resource that offers one overrides it.
+//!
+//! This module is types and traits only; it touches nothing.
+
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
+use crate::driver::{DevicePtr, HostAllocFlags, StreamHandle};
+use crate::error::{Error, Result};
+
+/// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
+///
+/// ```
+/// use rumba::memory::Origin;
+/// assert_ne!(Origin::new(), Origin::new()); // every origin is unique in the process
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Origin(u64);
+
+impl Origin {
+    /// A new origin, distinct from every other in the process.
+    ///
+    /// ```
+    /// let o = rumba::memory::Origin::new();
+    /// assert_eq!(o, o);
+    /// ```
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Origin(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A device allocation in transit between resources: not `Clone`, and only made by
+/// [`from_raw`](Self::from_raw). Whoever holds it owns the memory.
+///
+/// ```
+/// use rumba::memory::DeviceResource;
+/// let ctx = rumba::current_context().unwrap();
+/// let res = ctx.memory_manager().device_resource();
+/// let block = res.allocate_sync(64).unwrap();
+/// assert_eq!((block.len(), block.device()), (64, ctx.device_id()));
+/// res.deallocate_sync(block).unwrap();
+/// ```
+///
+/// Safe code can neither make a block nor copy one:
+///
+/// ```compile_fail,E0451
+/// use rumba::memory::{DeviceBlock, Origin};
+/// let forged = DeviceBlock { ptr: 0x1000, bytes: 8, device: 0, origin: Origin::new() };
+/// ```
+///
+/// ```compile_fail,E0599
+/// fn twice(b: &rumba::memory::DeviceBlock) -> rumba::memory::DeviceBlock { b.clone() }
+/// ```
+#[derive(Debug)]
+pub struct DeviceBlock {
+    ptr: DevicePtr,
+    bytes: usize,
+    device: usize,
+    origin: Origin,
+}
+
+impl DeviceBlock {
+    /// Makes a block of `[ptr, ptr + bytes)` on `device`, stamped with `origin`.
+    ///
+    /// # Safety
+    /// The range must be device memory of `device` (never host memory, mapped or not) that
+    /// nothing else uses and that stays allocated until the block is given back to the resource
+    /// that owns `origin`, which must free it at most once.
+    pub unsafe fn from_raw(ptr: DevicePtr, bytes: usize, device: usize, origin: Origin) -> Self {
+        DeviceBlock {
+            ptr,
+            bytes,
+            device,
+            origin,
+        }
+    }
+
+    /// The device address of the first byte.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let b = res.allocate_sync(8).unwrap();
+    /// assert_ne!(b.ptr(), 0);
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn ptr(&self) -> DevicePtr {
+        self.ptr
+    }
+
+    /// Size in bytes (at least what was asked for).
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let b = res.allocate_sync(8).unwrap();
+    /// assert!(b.len() >= 8 && !b.is_empty());
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn len(&self) -> usize {
+        self.bytes
+    }
+
+    /// True for a block of zero bytes.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let b = res.allocate_sync(1).unwrap();
+    /// assert!(!b.is_empty());
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+
+    /// Ordinal of the device the memory is on.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let b = res.allocate_sync(1).unwrap();
+    /// assert_eq!(b.device(), 0);
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn device(&self) -> usize {
+        self.device
+    }
+
+    /// The base resource that made the block.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let (a, b) = (res.allocate_sync(1).unwrap(), res.allocate_sync(1).unwrap());
+    /// assert_eq!(a.origin(), b.origin());
+    /// res.deallocate_sync(a).unwrap();
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+/// Page-locked host memory in transit between resources: not `Clone`, only made by
+/// [`from_raw`](Self::from_raw), and never readable through the block itself (only through the
+/// [`PinnedBuffer`](super::PinnedBuffer) rumba makes of it).
+///
+/// ```
+/// use rumba::memory::HostResource;
+/// let ctx = rumba::current_context().unwrap();
+/// let host = ctx.memory_manager().host_resource();
+/// let block = host.allocate(100, Default::default()).unwrap();
+/// assert!(block.len() >= 100);
+/// host.deallocate(block).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct HostBlock {
+    ptr: NonNull<u8>,
+    bytes: usize,
+    flags: HostAllocFlags,
+    zeroed: bool,
+    origin: Origin,
+}
+
+// SAFETY: a block is an owning token (like a `Box<[u8]>` that cannot be read through); the memory
+// is plain host memory with no thread affinity.
+unsafe impl Send for HostBlock {}
+// SAFETY: shared access reads only the block's address and figures.
+unsafe impl Sync for HostBlock {}
+
+impl HostBlock {
+    /// Makes a block of `bytes` page-locked bytes at `ptr`, allocated with `flags` and stamped
+    /// with `origin`; `zeroed` says every byte is known to be zero.
+    ///
+    /// # Safety
+    /// `[ptr, ptr + bytes)` must be host memory that nothing else uses (no reference, no queued
+    /// device work) and that stays allocated until the block is given back to the resource that
+    /// owns `origin`, which must free it at most once. If `zeroed`, every byte must be zero.
+    pub unsafe fn from_raw(
+        ptr: NonNull<u8>,
+        bytes: usize,
+        flags: HostAllocFlags,
+        zeroed: bool,
+        origin: Origin,
+    ) -> Self {
+        HostBlock {
+            ptr,
+            bytes,
+            flags,
+            zeroed,
+            origin,
+        }
+    }
+
+    /// The host address of the first byte.
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(8, Default::default()).unwrap();
+    /// assert!(!b.as_ptr().is_null());
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Size in bytes (at least what was asked for).
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(8, Default::default()).unwrap();
+    /// assert!(b.len() >= 8 && !b.is_empty());
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn len(&self) -> usize {
+        self.bytes
+    }
+
+    /// True for a block of zero bytes.
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(1, Default::default()).unwrap();
+    /// assert!(!b.is_empty());
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+
+    /// The flags the memory was allocated with.
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(1, Default::default()).unwrap();
+    /// assert!(!b.flags().mapped);
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn flags(&self) -> HostAllocFlags {
+        self.flags
+    }
+
+    /// True when every byte is known to be zero (fresh from the driver, or zeroed by a pool).
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(1, Default::default()).unwrap();
+    /// assert!(b.is_zeroed());
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn is_zeroed(&self) -> bool {
+        self.zeroed
+    }
+
+    /// The base resource that made the block.
+    ///
+    /// ```
+    /// use rumba::memory::HostResource;
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// let b = host.allocate(1, Default::default()).unwrap();
+    /// let _ = b.origin();
+    /// host.deallocate(b).unwrap();
+    /// ```
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    /// Marks the block as holding a user's bytes (before it is given back).
+    pub(crate) fn set_dirty(&mut self) {
+        self.zeroed = false;
+    }
+
+    /// Marks the block as zeroed.
+    ///
+    /// # Safety
+    /// Every byte of the block must be zero.
+    pub(crate) unsafe fn set_zeroed(&mut self) {
+        self.zeroed = true;
+    }
+}
+
+/// A cache a resource keeps: its picture and a way to empty it.
+///
+/// ```
+/// use rumba::memory::{CacheControl, DeviceResource, PoolResource};
+/// let ctx = rumba::current_context().unwrap();
+/// let pool = PoolResource::new(&ctx.manager_context()).unwrap();
+/// pool.deallocate_sync(pool.allocate_sync(100).unwrap()).unwrap();
+/// let cache = pool.cache().unwrap();
+/// assert_eq!(cache.snapshot().segments.len(), 1);
+/// assert_eq!(cache.empty_cache().unwrap(), 2 << 20);
+/// ```
+pub trait CacheControl: Send + Sync {
+    /// Segments and the blocks they are split into.
+    fn snapshot(&self) -> MemorySnapshot;
+    /// Returns cached, unused memory to the device; the bytes returned.
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
+    fn empty_cache(&self) -> Result<usize>;
+}
+
+/// Releases held back in a queue (SPEC §6): flushing, counting and suspending them.
+///
+/// ```
+/// use rumba::memory::DeviceResource;
+/// let ctx = rumba::current_context().unwrap();
+/// let res = ctx.memory_manager().device_resource();
+/// let q = res.deferral().unwrap(); // the default manager's deferred queue
+/// q.defer();
+/// res.deallocate_sync(res.allocate_sync(8).unwrap()).unwrap();
+/// assert!(q.pending().count >= 1);
+/// q.undefer();
+/// q.flush().unwrap();
+/// assert_eq!(q.pending().count, 0);
+/// ```
+pub trait Deferral: Send + Sync {
+    /// Carries out held-back releases now (a no-op while deferred).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    fn flush(&self) -> Result<()>;
+    /// Number and bytes of held-back releases.
+    fn pending(&self) -> PendingStats;
+    /// Suspends releasing until the matching [`undefer`](Self::undefer); nests, any thread.
+    fn defer(&self);
+    /// Ends one [`defer`](Self::defer); does not flush by itself.
+    fn undefer(&self);
+}
+
+/// The device-memory resource: `allocate` and `deallocate` on a stream, RMM's
+/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's,
+/// `deallocate` returns a `Result`, so that a failed release can be reported (SPEC §6: by the
+/// flush that ran it) instead of swallowed; it never panics.
+///
+/// Safe to implement (see the [module docs](self)): blocks cannot be forged, and rumba checks the
+/// block it is given. A resource that counts allocations is this much:
+///
+/// ```
+/// use std::sync::{Arc, atomic::{AtomicUsize, Ordering}};
+/// use rumba::driver::StreamHandle;
+/// use rumba::memory::{DeviceBlock, DeviceResource};
+/// struct Counting { upstream: Arc<dyn DeviceResource>, n: AtomicUsize }
+/// impl DeviceResource for Counting {
+///     fn allocate(&self, bytes: usize, stream: StreamHandle) -> rumba::Result<DeviceBlock> {
+///         self.n.fetch_add(1, Ordering::Relaxed);
+///         self.upstream.allocate(bytes, stream)
+///     }
+///     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> rumba::Result<()> {
+///         self.upstream.deallocate(block, stream)
+///     }
+///     fn upstream(&self) -> Option<&dyn DeviceResource> { Some(&*self.upstream) }
+/// }
+/// let ctx = rumba::current_context().unwrap();
+/// let c = Counting { upstream: ctx.memory_manager().device_resource().clone(), n: AtomicUsize::new(0) };
+/// let b = c.allocate_sync(16).unwrap();
+/// c.deallocate_sync(b).unwrap();
+/// assert_eq!(c.n.load(Ordering::Relaxed), 1);
+/// assert!(c.deferral().is_some()); // the upstream's capabilities stay reachable
+/// ```
+pub trait DeviceResource: Send + Sync {
+    /// Allocates at least `bytes` (> 0) of device memory for work on `stream`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with figures when the memory cannot be
+    /// had; [`Error::InvalidArgument`] for a size the resource cannot serve; [`Error::Driver`].
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock>;
+
+    /// Takes back a block whose last use was queued on `stream` (that work may still be running:
+    /// a stream-ordered resource lets `stream` reuse it at once, other streams only after it).
+    ///
+    /// # Errors
+    /// The release failed ([`Error::Driver`]), or the block is not this resource's
+    /// ([`Error::InvalidArgument`]); either way the block is gone (not retried).
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()>;
+
+    /// The resource this one wraps, for the capabilities it does not offer itself.
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        None
+    }
+
+    /// [`allocate`](Self::allocate) on the legacy default stream.
+    ///
+    /// # Errors
+    /// As [`allocate`](Self::allocate).
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// let b = res.allocate_sync(8).unwrap();
+    /// res.deallocate_sync(b).unwrap();
+    /// ```
+    fn allocate_sync(&self, bytes: usize) -> Result<DeviceBlock> {
+        self.allocate(bytes, StreamHandle::LEGACY)
+    }
+
+    /// [`deallocate`](Self::deallocate) on the legacy default stream.
+    ///
+    /// # Errors
+    /// As [`deallocate`](Self::deallocate).
+    fn deallocate_sync(&self, block: DeviceBlock) -> Result<()> {
+        self.deallocate(block, StreamHandle::LEGACY)
+    }
+
+    /// Counters, when a resource in the chain keeps them.
+    fn statistics(&self) -> Option<MemoryStats> {
+        self.upstream()?.statistics()
+    }
+
+    /// The cache of a caching resource in the chain.
+    fn cache(&self) -> Option<&dyn CacheControl> {
+        self.upstream()?.cache()
+    }
+
+    /// The deferred-release queue of a resource in the chain.
+    fn deferral(&self) -> Option<&dyn Deferral> {
+        self.upstream()?.deferral()
+    }
+
+    /// The limiting adaptor in the chain, to read or change the limit.
+    fn limiter(&self) -> Option<&LimitingAdaptor> {
+        self.upstream()?.limiter()
+    }
+
+    /// Exports an IPC handle for `[ptr, ptr + bytes)` of one of the resource's blocks.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when no resource in the chain exports; the driver's errors;
+    /// [`Error::InvalidArgument`] when the range is not in a live block.
+    fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
+        match self.upstream() {
+            Some(up) => up.ipc_handle(ptr, bytes),
+            None => Err(Error::Unsupported(
+                "this memory resource cannot export IPC handles".into(),
+            )),
+        }
+    }
+
+    /// `(free, total)` device memory as the resource sees it.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    fn memory_info(&self) -> Result<(usize, usize)> {
+        match self.upstream() {
+            Some(up) => up.memory_info(),
+            None => Err(Error::Unsupported(
+                "this memory resource cannot report memory info".into(),
+            )),
+        }
+    }
+
+    /// Frees every block of the resource at once ([`Context::reset`](crate::Context::reset)).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each block that could not be freed.
+    fn reset(&self) -> Result<()> {
+        self.upstream().map_or(Ok(()), |up| up.reset())
+    }
+}
+
+/// The pinned-host-memory resource (RMM's `host_memory_resource`, for page-locked memory).
+///
+/// Safe to implement for the same reasons as [`DeviceResource`]; rumba zeroes a block that is not
+/// [`is_zeroed`](HostBlock::is_zeroed), and checks its size, its flags (`mapped` and `portable`
+/// when asked for) and, for typed arrays, its alignment before anyone reads it.
+///
+/// ```
+/// use std::sync::Arc;
+/// use rumba::driver::HostAllocFlags;
+/// use rumba::memory::{HostBlock, HostResource};
+/// struct Logged(Arc<dyn HostResource>);
+/// impl HostResource for Logged {
+///     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> rumba::Result<HostBlock> {
+///         println!("pinned {bytes}");
+///         self.0.allocate(bytes, flags)
+///     }
+///     fn deallocate(&self, block: HostBlock) -> rumba::Result<()> { self.0.deallocate(block) }
+/// }
+/// let ctx = rumba::current_context().unwrap();
+/// let l = Logged(ctx.memory_manager().host_resource().clone());
+/// l.deallocate(l.allocate(10, Default::default()).unwrap()).unwrap();
+/// ```
+pub trait HostResource: Send + Sync {
+    /// Allocates at least `bytes` of page-locked host memory with `flags`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide it; [`Error::Unsupported`] for flags
+    /// the backend cannot honour.
+    fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock>;
+
+    /// Takes back a block; no reference to its memory and no queued work using it remain.
+    ///
+    /// # Errors
+    /// The release failed, or the block is not this resource's; the block is gone either way.
+    fn deallocate(&self, block: HostBlock) -> Result<()>;
+
+    /// Returns cached host memory to the system; the bytes returned (0 by default).
+    fn empty_cache(&self) -> usize {
+        0
+    }
+}

@@ -1,0 +1,193 @@
+//! The checks that make the memory-resource traits safe to implement (SPEC §7): a block smaller
+//! than asked for is refused, a block given back to the wrong resource is refused (never freed
+//! twice), a reused host block is zeroed before anyone reads it, a host block without the asked-for
+//! mapping is refused, a block given back on a driver callback thread is freed later, off it.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use rumba::driver::{HostAllocFlags, StreamHandle};
+use rumba::memory::{
+    DeviceBlock, DeviceResource, DriverResource, HostBlock, HostResource, MemoryManager,
+    PoolResource,
+};
+
+/// A resource that hands out half of what it is asked for.
+struct Short(Arc<dyn DeviceResource>);
+
+impl DeviceResource for Short {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> rumba::Result<DeviceBlock> {
+        self.0.allocate(bytes / 2, stream)
+    }
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> rumba::Result<()> {
+        self.0.deallocate(block, stream)
+    }
+    fn upstream(&self) -> Option<&dyn DeviceResource> {
+        Some(&*self.0)
+    }
+}
+
+#[test]
+fn a_block_smaller_than_asked_for_is_refused_and_given_back() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let mc = rumba::current_context().unwrap().manager_context();
+    let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+    let mm = MemoryManager::new(
+        "short",
+        &mc,
+        Arc::new(Short(driver.clone())),
+        mc.host_upstream(),
+    );
+    let err = mm.memalloc(100).unwrap_err();
+    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid operation: memory manager 'short' returned a 50-byte block on device {0} for a 100-byte request on device {0}",
+            mc.device
+        )
+    );
+    assert_eq!(driver.live(), (0, 0), "the refused block went back");
+}
+
+#[test]
+fn a_block_given_back_to_another_resource_is_refused_not_freed() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let mc = rumba::current_context().unwrap().manager_context();
+    let a = DriverResource::new(mc.device, Arc::clone(&mc.driver));
+    let b = DriverResource::new(mc.device, Arc::clone(&mc.driver));
+    let block = a.allocate_sync(64).unwrap();
+    let ptr = block.ptr();
+    let err = b.deallocate_sync(block).unwrap_err();
+    assert!(matches!(err, rumba::Error::InvalidArgument(_)), "{err}");
+    assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
+    assert_eq!(
+        a.live(),
+        (1, 64),
+        "still allocated (leaked, never double-freed)"
+    );
+    // A pool refuses a driver block the same way.
+    let pool = PoolResource::new(&mc).unwrap();
+    let c = a.allocate_sync(64).unwrap();
+    assert!(pool.deallocate_sync(c).is_err());
+    // After a reset, blocks handed out before are already freed: given back quietly.
+    a.reset().unwrap();
+    assert_eq!(a.live(), (0, 0));
+}
+
+/// A host resource that caches one block and hands it out again as it came back.
+struct OneBlockCache {
+    upstream: Arc<dyn HostResource>,
+    cached: Mutex<Option<HostBlock>>,
+}
+
+impl HostResource for OneBlockCache {
+    fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> rumba::Result<HostBlock> {
+        match self.cached.lock().unwrap().take() {
+            Some(b) if b.len() >= bytes => Ok(b),
+            _ => self.upstream.allocate(bytes, flags),
+        }
+    }
+    fn deallocate(&self, block: HostBlock) -> rumba::Result<()> {
+        match self.cached.lock().unwrap().replace(block) {
+            Some(old) => self.upstream.deallocate(old),
+            None => Ok(()),
+        }
+    }
+}
+
+#[test]
+fn a_reused_host_block_is_zeroed_before_anyone_reads_it() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let mc = rumba::current_context().unwrap().manager_context();
+    let cache = Arc::new(OneBlockCache {
+        upstream: mc.host_upstream(),
+        cached: Mutex::new(None),
+    });
+    let mm = MemoryManager::new("cache", &mc, mc.device_upstream(), cache.clone());
+    let mut p = mm.memhostalloc(64, HostAllocFlags::default()).unwrap();
+    let addr = p.as_ptr();
+    p.fill(0xab);
+    drop(p);
+    assert!(!cache.cached.lock().unwrap().as_ref().unwrap().is_zeroed());
+    let q = mm.memhostalloc(64, HostAllocFlags::default()).unwrap();
+    assert_eq!(
+        q.as_ptr(),
+        addr,
+        "the cache handed the same block out again"
+    );
+    assert!(q.iter().all(|&b| b == 0), "and rumba zeroed it");
+}
+
+/// A host resource that ignores the flags it is asked for.
+struct IgnoresFlags(Arc<dyn HostResource>);
+
+impl HostResource for IgnoresFlags {
+    fn allocate(&self, bytes: usize, _flags: HostAllocFlags) -> rumba::Result<HostBlock> {
+        self.0.allocate(bytes, HostAllocFlags::default())
+    }
+    fn deallocate(&self, block: HostBlock) -> rumba::Result<()> {
+        self.0.deallocate(block)
+    }
+}
+
+#[test]
+fn a_host_block_without_the_asked_for_mapping_is_refused() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let mc = rumba::current_context().unwrap().manager_context();
+    let mm = MemoryManager::new(
+        "unmapped",
+        &mc,
+        mc.device_upstream(),
+        Arc::new(IgnoresFlags(mc.host_upstream())),
+    );
+    let mapped = HostAllocFlags {
+        mapped: true,
+        ..Default::default()
+    };
+    let err = mm.memhostalloc(64, mapped).unwrap_err();
+    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(err.to_string().contains("64-byte request"), "{err}");
+    assert_eq!(
+        mm.memhostalloc(64, HostAllocFlags::default())
+            .unwrap()
+            .len(),
+        64
+    );
+}
+
+#[test]
+fn a_block_given_back_on_a_callback_thread_is_freed_by_the_next_ordinary_call() {
+    common::start(|_| {});
+    let _g = common::serial(); // the callback test reads the device's free memory
+    let ctx = rumba::current_context().unwrap();
+    let (device, driver) = (ctx.device_id(), ctx.driver().clone());
+    let res = Arc::new(DriverResource::new(device, driver.clone()));
+    let (free0, _) = driver.mem_info(device).unwrap();
+    let block = res.allocate_sync(1 << 20).unwrap();
+    let s = rumba::stream().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let on_callback = Arc::clone(&res);
+    s.add_callback(move |_, _| {
+        // CUDA forbids driver calls here: the resource must not free now.
+        tx.send(on_callback.deallocate_sync(block).is_ok()).unwrap();
+    })
+    .unwrap();
+    assert!(rx.recv().unwrap(), "given back without an error");
+    s.synchronize().unwrap();
+    assert_eq!(res.live(), (0, 0));
+    let (waiting, _) = driver.mem_info(device).unwrap();
+    assert_eq!(
+        waiting,
+        free0 - (1 << 20),
+        "not freed on the callback thread"
+    );
+    let next = res.allocate_sync(64).unwrap(); // an ordinary call frees it first
+    res.deallocate_sync(next).unwrap();
+    assert_eq!(driver.mem_info(device).unwrap().0, free0);
+}
