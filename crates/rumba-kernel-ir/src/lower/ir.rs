@@ -100,6 +100,22 @@ pub struct Array {
     pub dims: Vec<DimSize>,
     /// Whether the kernel writes it.
     pub written: bool,
+    /// A captured device array (`#[rumba::kernel(capture(NAME: &Arr<T>))]`): a trailing
+    /// parameter the launch fills from the `static` cell `NAME`, which the body names directly.
+    pub captured: bool,
+}
+
+impl Array {
+    /// The identifier the generated Rust binds the array to: its name, except for a capture,
+    /// whose name is the `static`'s (a binding cannot shadow a `static`), so it is bound as
+    /// `__rumba_cap_NAME` (with the name's span).
+    pub fn rust_ident(&self) -> Ident {
+        if self.captured {
+            Ident::new(&format!("__rumba_cap_{}", self.name), self.name.span())
+        } else {
+            self.name.clone()
+        }
+    }
 }
 
 /// A local variable (scalars, records, `Dim3`).

@@ -74,7 +74,7 @@ pub use crate::driver::engine::{
 /// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude](prelude) for the rules.
 pub use half::f16;
 pub use launch::{
-    Arr, AutoTransfers, Cai, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,
+    Arr, AutoTransfers, Cai, CaptureRef, Captured, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,
     In, InOut, Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar,
     auto_transfers, const_array_like,
 };

@@ -106,7 +106,7 @@
 //! lanes of a warp must meet at it, which coroutines do; these kernels also skip the engine's
 //! fast path, see [`Kernel::new_with_options`]).
 
-pub use super::launch::{Arr, ConstArr};
+pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{
     CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16,
 };

@@ -18,6 +18,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 
 use super::infer::{Kind, Need, Types};
+use super::Capture;
 use super::ir::*;
 use crate::target::Scalar;
 
@@ -441,6 +442,10 @@ impl Cx {
         for a in &self.arrays {
             if a.written {
                 match a.space {
+                    Space::Global { writable: false } if a.captured => errors.push(syn::Error::new(
+                        a.name.span(),
+                        format!("`{}` is written by the {}: capture it as `&mut Arr<{}>` (`capture({}: &mut Arr<{}>)`)", a.name, if self.kind == FnKind::Kernel { "kernel" } else { "device function" }, super::infer::show(&a.elem), a.name, super::infer::show(&a.elem)),
+                    )),
                     Space::Global { writable: false } => errors.push(syn::Error::new(
                         a.name.span(),
                         format!("`{}` is written by the kernel: declare it `&mut Arr<{}>`", a.name, super::infer::show(&a.elem)),
@@ -533,7 +538,11 @@ pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
 }
 
 /// Parses and checks a kernel (`FnKind::Kernel`) or device function.
-pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Error> {
+pub(crate) fn parse_fn(
+    item: &syn::ItemFn,
+    kind: FnKind,
+    captures: &[Capture],
+) -> Result<Func, syn::Error> {
     let mut cx = Cx::new(kind);
     let sig = &item.sig;
     cx.own_name = sig.ident.to_string();
@@ -623,7 +632,7 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
             params.push(Param::Thread(name));
         } else if let Some((is_const, is_mut, elem)) = array_param(&pt.ty) {
             if kind == FnKind::Device {
-                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array");
+                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array, or capture a device array (`#[rumba::device(capture(NAME: &Arr<T>))]`)");
                 continue;
             }
             if is_const && is_mut {
@@ -632,29 +641,7 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                     "constant arrays are read-only: write `&ConstArr<T>`",
                 );
             }
-            // A refused element type still binds the array (so its uses report nothing more).
-            let elem = cx
-                .written_type(elem)
-                .unwrap_or_else(|| cx.types.error(elem.span()));
-            if matches!(elem, Ty::Dim3) {
-                cx.err(pt.ty.span(), "arrays of `Dim3` are not supported");
-            }
-            let c_name = cx.c_name(&name.to_string());
-            cx.arrays.push(Array {
-                name: name.clone(),
-                c_name,
-                space: if is_const {
-                    Space::Const
-                } else {
-                    Space::Global { writable: is_mut }
-                },
-                elem,
-                rank: 1,
-                dims: Vec::new(),
-                written: false,
-            });
-            let id = cx.arrays.len() - 1;
-            cx.bind(&name, Binding::Array(id));
+            let id = cx.array_param(&name, is_const, is_mut, elem, &pt.ty, false);
             params.push(Param::Array(id));
         } else if let syn::Type::Reference(r) = &*pt.ty {
             cx.err(
@@ -672,8 +659,81 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
             params.push(Param::Value(id));
         }
     }
+    for cap in captures {
+        cx.capture(cap, &mut params);
+    }
     let body = cx.block_stmts(&item.block.stmts, true);
     cx.finish(item.sig.ident.clone(), params, body)
+}
+
+impl Cx {
+    /// Declares an array parameter (or a capture) and binds its name.
+    fn array_param(
+        &mut self,
+        name: &Ident,
+        is_const: bool,
+        is_mut: bool,
+        elem: &syn::Type,
+        ty: &syn::Type,
+        captured: bool,
+    ) -> ArrayId {
+        // A refused element type still binds the array (so its uses report nothing more).
+        let elem = self
+            .written_type(elem)
+            .unwrap_or_else(|| self.types.error(elem.span()));
+        if matches!(elem, Ty::Dim3) {
+            self.err(ty.span(), "arrays of `Dim3` are not supported");
+        }
+        // A capture's C name cannot collide with the user's names (`cap_` + the static's).
+        let c_name = if captured {
+            self.c_name(&format!("cap_{name}"))
+        } else {
+            self.c_name(&name.to_string())
+        };
+        self.arrays.push(Array {
+            name: name.clone(),
+            c_name,
+            space: if is_const {
+                Space::Const
+            } else {
+                Space::Global { writable: is_mut }
+            },
+            elem,
+            rank: 1,
+            dims: Vec::new(),
+            written: false,
+            captured,
+        });
+        let id = self.arrays.len() - 1;
+        self.bind(name, Binding::Array(id));
+        id
+    }
+
+    /// A captured device array: a trailing array parameter bound to the `static`'s name.
+    fn capture(&mut self, cap: &Capture, params: &mut Vec<Param>) {
+        let what = if self.kind == FnKind::Kernel {
+            "kernel"
+        } else {
+            "device function"
+        };
+        if self.lookup(&cap.name.to_string()).is_some() {
+            self.err(
+                cap.name.span(),
+                format!("`{}` is already a parameter or capture of this {what}: capture each array once, under the name of its `static`", cap.name),
+            );
+            return;
+        }
+        match array_param(&cap.ty) {
+            Some((false, is_mut, elem)) => {
+                let id = self.array_param(&cap.name, false, is_mut, elem, &cap.ty, true);
+                params.push(Param::Array(id));
+            }
+            _ => self.err(
+                cap.ty.span(),
+                format!("a captured device array is `&Arr<T>` (read) or `&mut Arr<T>` (written): `capture({}: &Arr<f32>)`", cap.name),
+            ),
+        }
+    }
 }
 
 impl Cx {
@@ -697,6 +757,32 @@ impl Cx {
             syn::Expr::Paren(p) => self.lookup_array(&p.expr),
             _ => None,
         }
+    }
+
+    /// The error for indexing `e`, which is not an array (`ty`: the parameter type to suggest).
+    /// A name the function does not bind may be a `static` cell of a device array: say how to
+    /// capture it.
+    pub(crate) fn not_an_array(&mut self, e: &syn::Expr, ty: &str) {
+        let unbound = match e {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .filter(|id| self.lookup(&id.to_string()).is_none())
+                .cloned(),
+            _ => None,
+        };
+        let msg = match (unbound, self.kind) {
+            (Some(id), FnKind::Kernel) => format!(
+                "`{id}` is not an array of this kernel: to use the device array of a `static` cell (`static {id}: Captured<T>`), capture it: `#[rumba::kernel(capture({id}: {ty}))]`"
+            ),
+            (Some(id), FnKind::Device) => format!(
+                "`{id}` is not an array of this device function: device functions cannot capture device arrays in this version; capture it on the kernel (`#[rumba::kernel(capture({id}: {ty}))]`) and pass the device function the element (`{id}[i]`)"
+            ),
+            (None, _) => {
+                format!("only arrays can be indexed: parameters `{ty}`, captures, shared and local arrays")
+            }
+        };
+        self.err(e.span(), msg);
     }
 
     pub(crate) fn lookup_local(&self, name: &str) -> Option<LocalId> {

@@ -133,6 +133,7 @@ impl Cx {
                         rank,
                         dims,
                         written: false,
+                        captured: false,
                     });
                     let id = self.arrays.len() - 1;
                     self.bind(&pi.ident, Binding::Array(id));
