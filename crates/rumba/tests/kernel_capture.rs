@@ -190,22 +190,24 @@ fn a_one_element_capture_holds_a_scalar() {
 }
 
 /// The launch keeps the array it took alive until the kernel has run: the cell is cleared and the
-/// caller's handle dropped while the kernel is still queued behind a callback that waits, and
-/// memory allocated meanwhile on another stream (which would reuse a freed buffer) is filled with
-/// other values. (Nothing here touches the legacy default stream, which would wait for the held
-/// stream.)
+/// caller's handle dropped while the kernel is still queued behind a callback that waits. The
+/// context's pending releases (deferred, so they can be counted) show that the buffer is released
+/// only once the kernel has run, and the kernel reads the values. (Nothing here touches the legacy
+/// default stream, which would wait for the held stream.)
 #[test]
 fn the_captured_array_outlives_the_cell_and_the_callers_handle() {
     let _hold = exclusive();
     start();
     let n = 4096;
     let src: Vec<u32> = (0..n as u32).collect();
-    let (stream, side) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let stream = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
     for engine in engines() {
         let k = capture_keep().with_engine(engine);
         let out = rumba::device_array::<u32, _>(n, Order::C).unwrap();
         let d = rumba::to_device(&src).unwrap();
         KEEP.set(d.clone());
+        let defer = ctx.defer_cleanup();
         let (go_tx, go_rx) = mpsc::channel::<()>();
         stream
             .add_callback(move |_, _| {
@@ -216,21 +218,28 @@ fn the_captured_array_outlives_the_cell_and_the_callers_handle() {
             .stream(&stream)
             .launch((&out, 1u32))
             .unwrap();
+        let pending = ctx.deallocations().memory.count;
         assert!(KEEP.clear().is_some());
         drop(d);
-        let others: Vec<_> = (0..8)
-            .map(|_| rumba::to_device_on(&vec![0xdead_beefu32; n], &side).unwrap())
-            .collect();
-        side.synchronize().unwrap();
+        assert_eq!(
+            ctx.deallocations().memory.count,
+            pending,
+            "the captured buffer was released while the kernel was queued"
+        );
         go_tx.send(()).unwrap();
         stream.synchronize().unwrap();
+        assert_eq!(
+            ctx.deallocations().memory.count,
+            pending + 1,
+            "the stream releases the captured buffer once the kernel has run"
+        );
+        drop(defer);
         let got = out.copy_to_host().unwrap();
         assert!(
             got.iter().zip(&src).all(|(g, s)| *g == s + 1),
-            "the kernel read freed memory: {:?}",
+            "{:?}",
             &got.as_slice().unwrap()[..8]
         );
-        drop(others);
     }
 }
 
