@@ -632,7 +632,7 @@ pub(crate) fn parse_fn(
             params.push(Param::Thread(name));
         } else if let Some((is_const, is_mut, elem)) = array_param(&pt.ty) {
             if kind == FnKind::Device {
-                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array, or capture a device array (`#[rumba::device(capture(NAME: &Arr<T>))]`)");
+                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array");
                 continue;
             }
             if is_const && is_mut {
@@ -760,14 +760,17 @@ impl Cx {
     }
 
     /// The error for indexing `e`, which is not an array (`ty`: the parameter type to suggest).
-    /// A name the function does not bind may be a `static` cell of a device array: say how to
-    /// capture it.
+    /// An upper-case name the function does not bind is probably a `static` cell of a device
+    /// array: say how to capture it.
     pub(crate) fn not_an_array(&mut self, e: &syn::Expr, ty: &str) {
         let unbound = match e {
             syn::Expr::Path(p) => p
                 .path
                 .get_ident()
-                .filter(|id| self.lookup(&id.to_string()).is_none())
+                .filter(|id| {
+                    let n = id.to_string();
+                    self.lookup(&n).is_none() && !n.chars().any(|c| c.is_lowercase())
+                })
                 .cloned(),
             _ => None,
         };
@@ -779,7 +782,7 @@ impl Cx {
                 "`{id}` is not an array of this device function: device functions cannot capture device arrays in this version; capture it on the kernel (`#[rumba::kernel(capture({id}: {ty}))]`) and pass the device function the element (`{id}[i]`)"
             ),
             (None, _) => {
-                format!("only arrays can be indexed: parameters `{ty}`, captures, shared and local arrays")
+                format!("only arrays can be indexed: parameters `{ty}`, shared and local arrays")
             }
         };
         self.err(e.span(), msg);
