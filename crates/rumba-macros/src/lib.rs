@@ -10,6 +10,11 @@
 //!   `#define`s of the consts the kernel names get rustc's values at run time), `ABI` and
 //!   `ENTRY`.
 //!
+//! `#[rumba::kernel(capture(TABLE: &Arr<f32>))]` adds the device array of the `static` cell
+//! `TABLE` (a `rumba::kernel::Captured<f32>`) as a trailing parameter the caller does not pass:
+//! the kernel object reads the cell at each launch (`Kernel::new_with_captures`), and the body
+//! binds it as `__rumba_cap_TABLE` (a binding cannot shadow a `static`), `cap_TABLE` in C.
+//!
 //! A fn and a module of the same name live in different namespaces, so both are `matmul`. The
 //! kernel must be declared at module level (the generated module reaches the kernel's consts,
 //! records and device functions through `super::`).
@@ -66,7 +71,9 @@ impl syn::parse::Parse for KernelAttr {
             if key != "capture" {
                 return Err(syn::Error::new(
                     key.span(),
-                    format!("unknown `#[rumba::kernel]` argument `{key}`: the only one is `capture(NAME: &Arr<T>, …)`, the device arrays of `static` cells the kernel uses"),
+                    format!(
+                        "unknown `#[rumba::kernel]` argument `{key}`: the only one is `capture(NAME: &Arr<T>, …)`, the device arrays of `static` cells the kernel uses"
+                    ),
                 ));
             }
             let inner;

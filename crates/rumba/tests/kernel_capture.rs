@@ -8,10 +8,10 @@
 //! On the simulator each case runs on both engines (the work-item loops and the coroutines,
 //! [`HostEngine`]); on OpenCL (PoCL in CI) and CUDA the kernel's C form runs.
 
-#[path = "common/mod.rs"]
-mod common;
 #[path = "ported_kernels/capture.rs"]
 mod capture;
+#[path = "common/mod.rs"]
+mod common;
 
 use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, mpsc};
 
@@ -85,7 +85,10 @@ fn captured_values_feed_computations() {
     each_engine(capture_computation(), |k| {
         let out = zeros_f32(host.len());
         k.configure(1, host.len() as u32).launch((&out,)).unwrap();
-        assert_eq!(out.copy_to_host().unwrap().to_vec(), [2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(
+            out.copy_to_host().unwrap().to_vec(),
+            [2.0, 4.0, 6.0, 8.0, 10.0]
+        );
     });
 }
 
@@ -103,7 +106,13 @@ fn a_kernel_writes_through_its_capture_and_the_host_sees_it() {
             [1.0, 2.0, 3.0, 4.0, 5.0]
         );
         assert_eq!(
-            MUTABLE.get().unwrap().copy_to_host().unwrap().as_slice().unwrap(),
+            MUTABLE
+                .get()
+                .unwrap()
+                .copy_to_host()
+                .unwrap()
+                .as_slice()
+                .unwrap(),
             [1.0, 2.0, 3.0, 4.0, 5.0]
         );
     });
@@ -135,7 +144,11 @@ fn a_two_dimensional_capture() {
         );
     });
     // A transposed (non-contiguous) view in the cell: the kernel sees its strides.
-    ARR_2D.set(rumba::to_device(&arr2(&[[1.0f32, 3.0, 5.0], [2.0, 4.0, 6.0]])).unwrap().t());
+    ARR_2D.set(
+        rumba::to_device(&arr2(&[[1.0f32, 3.0, 5.0], [2.0, 4.0, 6.0]]))
+            .unwrap()
+            .t(),
+    );
     each_engine(capture_2d(), |k| {
         let out = zeros_f32(6);
         k.configure(1, 6).launch((&out,)).unwrap();
@@ -271,7 +284,10 @@ fn each_launch_uses_the_array_in_the_cell_at_the_launch() {
         k.configure(1, 3).stream(&stream).launch((&first,)).unwrap();
         let old = SNAP.set(b).unwrap();
         drop(old);
-        k.configure(1, 3).stream(&stream).launch((&second,)).unwrap();
+        k.configure(1, 3)
+            .stream(&stream)
+            .launch((&second,))
+            .unwrap();
         go_tx.send(()).unwrap();
         stream.synchronize().unwrap();
         assert_eq!(first.copy_to_host().unwrap().to_vec(), [1, 2, 3]);
@@ -325,8 +341,14 @@ fn a_capture_of_the_wrong_rank_is_refused_like_an_argument() {
     let err = reads_ranked().configure(1, 2).launch((&out,)).unwrap_err();
     match &err {
         Error::InvalidArgument(m) => {
-            assert!(m.contains("'reads_ranked'") && m.contains("`RANKED`"), "{m}");
-            assert!(m.contains("2 index component(s)") && m.contains("1 dimension(s)"), "{m}");
+            assert!(
+                m.contains("'reads_ranked'") && m.contains("`RANKED`"),
+                "{m}"
+            );
+            assert!(
+                m.contains("2 index component(s)") && m.contains("1 dimension(s)"),
+                "{m}"
+            );
         }
         other => panic!("expected InvalidArgument, got {other:?}"),
     }

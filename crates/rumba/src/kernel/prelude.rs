@@ -53,6 +53,17 @@
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
 //!
+//! # Captured device arrays
+//! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
+//! a `static` cell, [`Captured<T>`](crate::kernel::Captured), which the kernel declares on its
+//! attribute and names in its body like an array parameter:
+//! `#[kernel(capture(TABLE: &Arr<f32>, HIST: &mut Arr<u32>))]`. Each capture is a trailing array
+//! parameter on every target (`cap_TABLE` in the C sources); the launch reads the cell, passes its
+//! array and keeps it alive until the kernel has run; an empty cell is
+//! [`Error::EmptyCapture`](crate::Error::EmptyCapture) and nothing is queued. `#[rumba::device]`
+//! functions cannot capture in this version: pass them the elements. See
+//! [`Captured`](crate::kernel::Captured) for the rules.
+//!
 //! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
 //! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the
 //! old value. NaN follows Numba's `cuda.atomic`: `atomic_max` / `atomic_min` keep a NaN already

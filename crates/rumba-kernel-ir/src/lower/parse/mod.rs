@@ -17,8 +17,8 @@ use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
-use super::infer::{Kind, Need, Types};
 use super::Capture;
+use super::infer::{Kind, Need, Types};
 use super::ir::*;
 use crate::target::Scalar;
 
