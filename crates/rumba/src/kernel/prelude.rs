@@ -62,7 +62,7 @@
 //! array and keeps it alive until the kernel has run; an empty cell is
 //! [`Error::EmptyCapture`](crate::Error::EmptyCapture) and nothing is queued. `#[rumba::device]`
 //! functions cannot capture in this version: pass them the elements. See
-//! [`Captured`](crate::kernel::Captured) for the rules.
+//! [`Captured`] for the rules.
 //!
 //! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
 //! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the

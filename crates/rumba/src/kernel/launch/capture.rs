@@ -61,11 +61,18 @@ use super::elements::KernelElement;
 use crate::array::DeviceArray;
 use crate::error::{Error, Result};
 
-/// A `static` cell holding the device array a kernel captures (see the [module docs](self)).
+/// A `static` cell holding the device array a kernel captures: Numba's global device arrays in
+/// Rust form (see also [the prelude](crate::kernel::prelude#captured-device-arrays)).
 ///
 /// `const`-constructible, thread-safe, and holding a shared handle: [`set`](Self::set) a
-/// [`DeviceArray`] (of any dimensionality) and every later launch of a kernel that captures the
-/// cell passes that array.
+/// [`DeviceArray`] (of any dimensionality) and every later launch of a kernel declared with
+/// `#[rumba::kernel(capture(NAME: &Arr<T>))]` (or `&mut Arr<T>` to write it) passes that array
+/// as a trailing argument the caller does not write. The launch takes its own handle, so the
+/// stream keeps the array alive until the kernel has run, whatever happens to the cell or to the
+/// caller's handle afterwards; setting another array affects later launches only. An empty cell
+/// fails the launch with [`Error::EmptyCapture`] before anything is queued; an array of another
+/// number of dimensions than the kernel indexes with fails it with [`Error::InvalidArgument`].
+/// Writes through a `&mut` capture are visible on the host once the stream is synchronized.
 ///
 /// ```
 /// use rumba::kernel::Captured;
@@ -76,7 +83,7 @@ use crate::error::{Error, Result};
 /// assert!(LUT.set(d.clone()).is_none());
 /// assert_eq!(LUT.get().unwrap().shape(), &[3]);
 /// let old = LUT.clear().unwrap();
-/// assert_eq!(old.copy_to_host().unwrap().to_vec(), [1, 2, 3]);
+/// assert_eq!(old.copy_to_host().unwrap().as_slice().unwrap(), [1, 2, 3]);
 /// assert!(LUT.get().is_none());
 /// ```
 pub struct Captured<T: KernelElement> {
@@ -102,7 +109,7 @@ impl<T: KernelElement> Captured<T> {
     /// ```
     /// static C: rumba::kernel::Captured<i32> = rumba::kernel::Captured::new();
     /// C.set(rumba::to_device(&[1, 2]).unwrap());
-    /// let old = C.set(rumba::to_device(&[[3, 4], [5, 6]]).unwrap()).unwrap();
+    /// let old = C.set(rumba::to_device(&ndarray::arr2(&[[3, 4], [5, 6]])).unwrap()).unwrap();
     /// assert_eq!(old.shape(), &[2]);
     /// assert_eq!(C.get().unwrap().shape(), &[2, 2]);
     /// ```
@@ -140,7 +147,7 @@ impl<T: KernelElement> Captured<T> {
     /// ```
     /// static C: rumba::kernel::Captured<f32> = rumba::kernel::Captured::new();
     /// C.set(rumba::to_device(&[1.5f32]).unwrap());
-    /// assert_eq!(C.get().unwrap().copy_to_host().unwrap().to_vec(), [1.5]);
+    /// assert_eq!(C.get().unwrap().copy_to_host().unwrap().as_slice().unwrap(), [1.5]);
     /// ```
     pub fn get(&self) -> Option<DeviceArray<T, IxDyn>> {
         self.cell

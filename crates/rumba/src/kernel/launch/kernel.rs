@@ -589,8 +589,13 @@ impl<P: Params> Kernel<P> {
             .collect::<Result<Vec<_>>>()?;
         let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
         args.prepare_all(&mut plan)?;
-        for c in &captured {
-            c.add_to(&mut plan)?;
+        for (c, t) in self.captures.iter().zip(&captured) {
+            t.add_to(&mut plan).map_err(|e| match e {
+                Error::InvalidArgument(m) => {
+                    Error::InvalidArgument(format!("captured array `{}`: {m}", c.name()))
+                }
+                e => e,
+            })?;
         }
         if plan.wait && crate::driver::on_callback_thread() {
             return Err(Error::InvalidOperation(format!(
