@@ -195,7 +195,7 @@ pub fn run() -> Result<()> {
             let d = rumba::to_device(&host)?;
             let intact = d.copy_to_host()? == host;
             d.slice(s![1..3, ..;2])?.assign(-1)?; // runs on the device
-            let r = d.reshape(&[3, -1], rumba::Order::C)?; // a view, never a copy
+            let r = d.reshape_dyn(&[3, -1], rumba::Order::C)?; // a view, never a copy
             let back = r.copy_to_host()?;
             Ok((
                 (),

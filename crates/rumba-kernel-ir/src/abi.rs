@@ -180,6 +180,12 @@ impl KernelAbi {
             5 => {
                 let _ = write!(message, "step_by(0) is not a valid step: {what}");
             }
+            6 => {
+                let _ = write!(
+                    message,
+                    "invalid array view (sizes differ, a non-contiguous base, item sizes that do not divide, or misaligned memory): {what}"
+                );
+            }
             c => {
                 let _ = write!(message, "fault code {c}: {what}");
             }

@@ -127,6 +127,7 @@ fn golden_files_match() {
             "corpus_constructs",
         ),
         ("rumba/tests/ported_kernels/capture.rs", "corpus_capture"),
+        ("rumba/tests/macro_corpus/views.rs", "corpus_views"),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }

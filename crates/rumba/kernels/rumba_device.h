@@ -111,6 +111,15 @@ __device__ __forceinline__ void rb_fail(rumba_fault* f, unsigned site, unsigned 
 #endif
 }
 
+// An index out of range outside an element access (a view's `row` / `index_axis`).
+__device__ __forceinline__ void rb_oob(rumba_fault* f, unsigned site, unsigned ndim, rb_u64 i0,
+                                       rb_u64 i1, rb_u64 i2, rumba_index s0, rumba_index s1,
+                                       rumba_index s2) {
+#ifndef RUMBA_UNCHECKED
+    rb_record(f, site, 1, ndim, i0, i1, i2, s0, s1, s2);
+#endif
+}
+
 // A non-deduced context: the stored value converts to the element type.
 template <typename T> struct rb_id { typedef T type; };
 

@@ -259,12 +259,12 @@ impl Event {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the events belong to different contexts;
-    /// [`Error::InvalidOperation`] when either was created without timing, never recorded, or its
-    /// record has not completed yet.
+    /// [`Error::InvalidOperation`] when either was created without timing or never recorded;
+    /// [`Error::NotReady`] when a record has not completed yet (on every backend).
     ///
     /// ```
     /// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
-    /// assert!(a.elapsed_time(&b).is_err()); // never recorded
+    /// assert!(matches!(a.elapsed_time(&b), Err(rumba::Error::InvalidOperation(_)))); // never recorded
     /// ```
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
         if !self.inner.ctx.same(&end.inner.ctx) {

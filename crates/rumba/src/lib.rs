@@ -132,6 +132,7 @@ pub mod memory;
 pub mod prelude;
 mod runtime;
 pub mod stream;
+pub mod transfer;
 mod unwind;
 
 pub use array::{
@@ -144,10 +145,10 @@ pub use error::{Error, Result};
 pub use event::{Event, EventOptions, event, event_elapsed_time};
 pub use host::{
     CoarsegrainArray, FinegrainArray, HostArray, ManagedArray, MappedArray, MappedGuard,
-    MappedOptions, MappedView, MappedViewMut, PinnedArray, PinnedGuard, Rejected, Transfer,
-    coarsegrain_array, coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like,
-    managed_array, managed_array_like, mapped, mapped_array, mapped_array_like, pinned,
-    pinned_array, pinned_array_like, register,
+    MappedOptions, MappedView, MappedViewMut, PinnedArray, PinnedGuard, coarsegrain_array,
+    coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like, managed_array,
+    managed_array_like, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
+    pinned_array_like, register,
 };
 pub use interop::{
     CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
@@ -168,3 +169,4 @@ pub use stream::{
     Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,
     legacy_default_stream, per_thread_default_stream, stream,
 };
+pub use transfer::{Rejected, Transfer, copy};

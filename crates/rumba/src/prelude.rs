@@ -7,8 +7,9 @@
 //! | what | items |
 //! |---|---|
 //! | device arrays | [`DeviceArray`], [`Order`], [`to_device`], [`to_device_on`], [`device_array`](fn@device_array), [`device_array_like`], [`s!`](s) |
-//! | host memory | [`PinnedArray`], [`MappedArray`], [`ManagedArray`], [`MappedOptions`], [`Transfer`], [`pinned_array`], [`pinned_array_like`], [`mapped_array`], [`managed_array`], [`pinned`](fn@pinned), [`mapped`](fn@mapped) |
-//! | streams and events | [`Stream`], [`StreamScope`], [`Event`], [`EventOptions`], [`stream`], [`default_stream`], [`event`], [`synchronize`] |
+//! | host memory | [`PinnedArray`], [`MappedArray`], [`ManagedArray`], [`MappedOptions`], [`pinned_array`], [`pinned_array_like`], [`mapped_array`], [`managed_array`], [`pinned`](fn@pinned), [`mapped`](fn@mapped) |
+//! | transfers | [`copy`] (and `Stream::copy`, `StreamScope::copy`), [`StreamScope`], [`Transfer`] |
+//! | streams and events | [`Stream`], [`Event`], [`EventOptions`], [`stream`], [`default_stream`], [`event`], [`synchronize`] |
 //! | devices and memory | [`Context`], [`current_context`], [`select_device`], [`gpus`], [`defer_cleanup`] |
 //! | kernel arguments | [`In`], [`Out`], [`InOut`] |
 //! | errors | [`Error`] |
@@ -25,7 +26,7 @@
 //! let (start, end) = (event(EventOptions::new())?, event(EventOptions::new())?);
 //! let mut p = pinned_array::<f32, _>((2, 3), Order::C)?;
 //! start.record(&s)?;
-//! s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p))?; // borrows `p` until done
+//! s.auto_synchronize(|scope| scope.copy(&mut p, &d))?; // borrows `p` until done
 //! end.record(&s)?;
 //! end.synchronize()?;
 //! assert_eq!(p.view(), ndarray::array![[1.0, 0.0, 3.0], [4.0, 0.0, 6.0]]);
@@ -44,11 +45,12 @@ pub use crate::context::Context;
 pub use crate::error::Error;
 pub use crate::event::{Event, EventOptions, event};
 pub use crate::host::{
-    ManagedArray, MappedArray, MappedOptions, PinnedArray, Transfer, managed_array, mapped,
-    mapped_array, pinned, pinned_array, pinned_array_like,
+    ManagedArray, MappedArray, MappedOptions, PinnedArray, managed_array, mapped, mapped_array,
+    pinned, pinned_array, pinned_array_like,
 };
 pub use crate::kernel::{In, InOut, Out};
 pub use crate::runtime::{current_context, defer_cleanup, gpus, select_device, synchronize};
-pub use crate::stream::{Stream, StreamScope, default_stream, stream};
+pub use crate::stream::{Stream, default_stream, stream};
+pub use crate::transfer::{StreamScope, Transfer, copy};
 /// `ndarray`'s slicing macro, for [`DeviceArray::slice`] (the `ndarray` rumba uses).
 pub use ndarray::s;

@@ -28,7 +28,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll, Waker};
@@ -38,6 +37,7 @@ use crate::driver::StreamHandle;
 use crate::error::Result;
 use crate::memory::DeviceBuffer;
 use crate::runtime::current_context;
+pub use crate::transfer::StreamScope;
 
 /// Which kind of stream a [`Stream`] is.
 ///
@@ -163,8 +163,8 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver)
-/// (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `handle` is not a live stream of
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidHandle`](crate::Error::InvalidHandle)
+/// where the backend can tell that `handle` is not a live stream of
 /// the current device (the sim can, CUDA cannot).
 ///
 /// ```
@@ -223,7 +223,7 @@ impl Stream {
         &self.inner.ctx
     }
 
-    fn device(&self) -> usize {
+    pub(crate) fn device(&self) -> usize {
         self.inner.ctx.device_id()
     }
 
@@ -293,11 +293,7 @@ impl Stream {
                 "auto_synchronize cannot run inside a stream callback: it would have to wait for a stream from the thread that runs streams".into(),
             ));
         }
-        let scope = StreamScope {
-            stream: self,
-            _env: PhantomData,
-            _one_thread: PhantomData,
-        };
+        let scope = StreamScope::new(self);
         // Synchronizes on every exit path, including unwinding out of `f`.
         struct SyncOnDrop<'a>(&'a Stream, bool);
         impl Drop for SyncOnDrop<'_> {
@@ -461,10 +457,11 @@ impl Stream {
             )));
         }
         if dst.device() != self.device() && !dst.is_empty() {
-            return Err(crate::Error::InvalidArgument(format!(
-                "{self} cannot copy into memory of device {}",
-                dst.device()
-            )));
+            return Err(crate::Error::WrongDevice {
+                what: "the destination buffer".into(),
+                expected: self.device(),
+                found: dst.device(),
+            });
         }
         if src.device() != self.device() && !src.is_empty() {
             // SAFETY: as below; a peer copy between the two devices' allocations.
@@ -568,123 +565,6 @@ impl fmt::Display for Stream {
 impl fmt::Debug for Stream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
-    }
-}
-
-/// Asynchronous work on a stream that may borrow host memory for `'env`; see
-/// [`Stream::auto_synchronize`].
-///
-/// ```
-/// let s = rumba::stream().unwrap();
-/// let handle = s.auto_synchronize(|scope| Ok(scope.stream().handle())).unwrap();
-/// assert_eq!(handle, s.handle());
-/// ```
-///
-/// A scope is used on the thread that opened it: it is neither `Send` nor `Sync`. The default
-/// stream (handle 0 when per-thread default streams are configured) and the per-thread default
-/// stream (handle 2) are a different stream on every host thread, so work another thread queued
-/// through the scope would land on that thread's stream, which the scope's closing
-/// synchronization does not wait for — and the device could then write into host memory after its
-/// borrow had ended.
-///
-/// ```compile_fail,E0277
-/// let s = rumba::per_thread_default_stream().unwrap();
-/// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
-/// let mut out = [0u8; 4];
-/// s.auto_synchronize(|scope| {
-///     std::thread::scope(|t| {
-///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
-///     });
-///     Ok(())
-/// }).unwrap();
-/// ```
-pub struct StreamScope<'scope, 'env: 'scope> {
-    stream: &'scope Stream,
-    _env: PhantomData<&'env mut &'env ()>,
-    /// Neither `Send` nor `Sync` (see the type's docs).
-    _one_thread: PhantomData<*const ()>,
-}
-
-impl<'scope, 'env> StreamScope<'scope, 'env> {
-    /// The stream this scope queues on.
-    ///
-    /// ```
-    /// let s = rumba::stream().unwrap();
-    /// let same = s.auto_synchronize(|scope| Ok(scope.stream().handle() == s.handle())).unwrap();
-    /// assert!(same);
-    /// ```
-    pub fn stream(&self) -> &'scope Stream {
-        self.stream
-    }
-
-    /// Queues a copy of `src` into `dst` at byte `offset`. `src` stays borrowed until the scope
-    /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
-    /// it is staged before this returns.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
-    /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
-    /// not memory of the stream's device). Failures of the copy itself come from the scope's
-    /// synchronization.
-    ///
-    /// ```
-    /// let s = rumba::stream().unwrap();
-    /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
-    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
-    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
-    /// ```
-    pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
-        let ptr = dst.check_range(offset, src.len())?;
-        let st = self.stream;
-        // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
-        // stream (on every exit path) before 'env can end, so the copy completes while `src` is
-        // valid and, being a shared borrow, unwritten.
-        unsafe {
-            st.inner.ctx.driver().memcpy_htod_async(
-                st.device(),
-                ptr,
-                src.as_ptr(),
-                src.len(),
-                st.inner.handle,
-            )?;
-        }
-        st.hold([dst.clone()])
-    }
-
-    /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
-    /// scope has synchronized, so the host cannot look at it before the data has arrived.
-    ///
-    /// # Errors
-    /// As [`copy_to_device`](StreamScope::copy_to_device), for `offset + dst.len()`.
-    ///
-    /// ```
-    /// let ctx = rumba::current_context().unwrap();
-    /// let buf = ctx.memalloc(2).unwrap();
-    /// buf.copy_from_host(&[9, 8]).unwrap();
-    /// let mut out = [0u8; 2];
-    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
-    /// assert_eq!(out, [9, 8]);
-    /// ```
-    pub fn copy_to_host(
-        &self,
-        dst: &'env mut [u8],
-        src: &DeviceBuffer,
-        offset: usize,
-    ) -> Result<()> {
-        let ptr = src.check_range(offset, dst.len())?;
-        let st = self.stream;
-        // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
-        // ends, so nothing else reads or writes it while the device writes into it.
-        unsafe {
-            st.inner.ctx.driver().memcpy_dtoh_async(
-                st.device(),
-                dst.as_mut_ptr(),
-                ptr,
-                dst.len(),
-                st.inner.handle,
-            )?;
-        }
-        st.hold([src.clone()])
     }
 }
 

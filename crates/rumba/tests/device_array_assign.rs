@@ -184,7 +184,9 @@ fn a_failed_assignment_leaves_the_destination_unchanged() {
     assert!(d.assign(&to_device(&bad).unwrap()).is_err());
     assert!(matches!(
         s.auto_synchronize(|scope| scope.assign(&d, &bad)),
-        Err(rumba::Error::InvalidArgument(_))
+        Err(rumba::Error::Shape(
+            rumba::error::ShapeError::Broadcast { .. }
+        ))
     ));
     s.synchronize().unwrap();
     assert_eq!(d.copy_to_host().unwrap(), host);

@@ -254,7 +254,21 @@ fn kernels_and_arrays_inside_guards_use_the_guarded_device() {
     }
     // A device array of another device is refused as a kernel argument, naming both devices.
     let err = add.configure(1, n as u32).launch((&on1, 1.0)).unwrap_err();
-    assert!(err.to_string().contains("device 1"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::WrongDevice {
+                expected: 0,
+                found: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "kernel argument 0 is on device 1, but the work runs on device 0"
+    );
 }
 
 /// Numba's `test_with_context_peer_copy`: an array on device 1 receives device 0's data.

@@ -373,6 +373,31 @@ fn two_kernels_write_one_captured_array() {
     });
 }
 
+/// A capture is an array like a parameter: an in-kernel view of it reads its memory (kernels
+/// with views run on the simulator's coroutines).
+#[test]
+fn a_view_of_a_capture() {
+    let _hold = shared();
+    start();
+    GRID.set(rumba::to_device(&[0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0]).unwrap());
+    let out = zeros_f32(6);
+    capture_reshaped().configure(1, 6).launch((&out,)).unwrap();
+    assert_eq!(
+        out.copy_to_host().unwrap().to_vec(),
+        [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+    );
+    // A cell whose array cannot be reshaped (5 elements) faults the kernel, naming it.
+    let s = rumba::stream().unwrap();
+    GRID.set(rumba::to_device(&[0.0f32; 5]).unwrap());
+    capture_reshaped()
+        .configure(1, 6)
+        .stream(&s)
+        .launch((&out,))
+        .unwrap();
+    let err = s.synchronize().unwrap_err();
+    assert!(err.to_string().contains("capture_reshaped"), "{err}");
+}
+
 /// The captures are trailing array parameters in the generated sources and the signature.
 #[test]
 fn captures_are_trailing_parameters_of_the_generated_kernel() {

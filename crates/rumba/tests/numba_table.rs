@@ -37,12 +37,14 @@ fn device_arrays_and_transfers() {
     assert!(device_array_like(&strided).unwrap().is_f_contiguous());
     // copy_to_host(), (ary), (stream=s); copy_to_device(a, stream=s); device to device
     let mut back = Array2::<i32>::zeros((2, 3));
-    d.copy_to_host_into(&mut back).unwrap();
+    rumba::copy(&mut back, &d).unwrap();
     assert_eq!(back, a);
-    assert_eq!(d.copy_to_host_on(&s).unwrap(), a);
-    to.copy_from_host_on(&(&a * 2), &s).unwrap();
+    let mut back = Array2::<i32>::zeros((2, 3));
+    s.copy(&mut back, &d).unwrap();
+    assert_eq!(back, a);
+    s.copy(&to, &(&a * 2)).unwrap();
     s.synchronize().unwrap();
-    alloc.copy_from_device(&to).unwrap();
+    rumba::copy(&alloc, &to).unwrap();
     assert_eq!(alloc.copy_to_host().unwrap(), &a * 2);
     // d[1:, ::2] and d[1:, ::2] = x
     assert_eq!(
@@ -52,8 +54,8 @@ fn device_arrays_and_transfers() {
     d.slice(s![1.., ..;2]).unwrap().assign(0).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), array![[1, 2, 3], [0, 5, 0]]);
     // reshape, ravel, view, T, transpose, split, squeeze, bind
-    assert_eq!(d.reshape(&[3, -1], Order::C).unwrap().shape(), &[3, 2]);
-    assert_eq!(d.ravel(Order::C).unwrap().len().unwrap(), 6);
+    assert_eq!(d.reshape_dyn(&[3, -1], Order::C).unwrap().shape(), &[3, 2]);
+    assert_eq!(d.ravel(Order::C).unwrap().len(), 6);
     assert_eq!(d.view::<u32>().unwrap().shape(), &[2, 3]);
     assert_eq!(d.t().shape(), &[3, 2]);
     assert_eq!(d.transpose(&[1, 0]).unwrap().shape(), &[3, 2]);
@@ -135,11 +137,7 @@ fn streams_events_and_devices() {
     // with s.auto_synchronize():
     let d = to_device(&[5u8, 6, 7]).unwrap();
     let mut a = Array1::<u8>::zeros(3);
-    s.auto_synchronize(|scope| {
-        scope.copy_to_host_into(&d, &mut a)?;
-        Ok(())
-    })
-    .unwrap();
+    s.auto_synchronize(|scope| scope.copy(&mut a, &d)).unwrap();
     assert_eq!(a.to_vec(), [5, 6, 7]);
     // add_callback, async_done
     let (tx, rx) = std::sync::mpsc::channel();

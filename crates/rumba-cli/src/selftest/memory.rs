@@ -248,14 +248,14 @@ fn views() -> Outcome {
         }
     }
     ensure!(d.t().copy_to_host()? == host.t(), "transposed view");
-    let r = d.reshape(&[4, -1], Order::C)?;
+    let r = d.reshape_dyn(&[4, -1], Order::C)?;
     ensure_eq!(r.shape(), [4usize, 12].as_slice(), "reshape [4, -1]");
     ensure!(
         r.copy_to_host()?.iter().copied().eq(0..48),
         "reshaped view has the wrong elements"
     );
     ensure!(
-        d.reshape(&[5, -1], Order::C).is_err(),
+        d.reshape_dyn(&[5, -1], Order::C).is_err(),
         "reshape to a size that does not divide was accepted"
     );
     let bytes = d.view::<u8>()?;

@@ -242,7 +242,9 @@ impl Uni<'_> {
                 false
             }
             Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(..) => ctl,
-            Stmt::ArrayDecl { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => false,
+            Stmt::ArrayDecl { .. } | Stmt::View { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => {
+                false
+            }
         }
     }
 }
@@ -374,6 +376,7 @@ impl Walk<'_> {
                 self.loops.push((p, self.pos));
             }
             Stmt::ArrayDecl { .. } => {}
+            Stmt::View { kind, .. } => kind.exprs().into_iter().for_each(|e| self.expr(e, ctl)),
         }
         false
     }

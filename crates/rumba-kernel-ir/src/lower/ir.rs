@@ -103,6 +103,11 @@ pub struct Array {
     /// A captured device array (`#[rumba::kernel(capture(NAME: &Arr<T>))]`): a trailing
     /// parameter the launch fills from the `static` cell `NAME`, which the body names directly.
     pub captured: bool,
+    /// For an in-kernel view (`reshape`, `view::<U>()`, `row` / `index_axis`): the array it
+    /// views. Its [`space`](Self::space) is then the space of the memory it reaches (the root
+    /// of the chain), so everything that depends on the space (atomics, address qualifiers,
+    /// read-only refusals) treats a view exactly like its root.
+    pub base: Option<ArrayId>,
 }
 
 impl Array {
@@ -116,6 +121,20 @@ impl Array {
             self.name.clone()
         }
     }
+}
+
+/// How an in-kernel view is made from its base ([`Stmt::View`]).
+#[derive(Debug, Clone)]
+pub enum ViewKind {
+    /// `a.reshape((d0, d1))`: a C-ordered view of a contiguous base with this run-time shape
+    /// (`usize` expressions); the sizes must agree.
+    Reshape(Vec<Expr>),
+    /// `a.view::<U>()`: the same bytes as elements of the view's type (Numba's itemsize
+    /// rules: a different item size needs a C-contiguous base, and the last axis's bytes
+    /// must divide evenly).
+    Cast,
+    /// `a.index_axis(k, i)` (`a.row(i)` is axis 0): axis `k` dropped at index `i`.
+    Axis(usize, Box<Expr>),
 }
 
 /// A local variable (scalars, records, `Dim3`).
@@ -243,6 +262,21 @@ pub enum Stmt {
         /// Span.
         span: Span,
     },
+    /// An in-kernel view: `let m = a.reshape((4, 8));`, `let w = a.view::<u32>();`,
+    /// `let r = a.row(i);` / `a.index_axis(k, i)`.
+    View {
+        /// The view (its [`Array::base`] is `base`).
+        array: ArrayId,
+        /// The array it views.
+        base: ArrayId,
+        /// How.
+        kind: ViewKind,
+        /// Fault site (an incompatible shape or item size, a non-contiguous base, an index
+        /// out of range).
+        site: SiteId,
+        /// Span.
+        span: Span,
+    },
     /// `place = value` or `place op= value`.
     Assign {
         /// Target.
@@ -339,6 +373,26 @@ pub enum Place {
         /// Span.
         span: Span,
     },
+}
+
+impl ViewKind {
+    /// The expressions it evaluates (shape components or the index), in order.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            ViewKind::Reshape(d) => d.iter().collect(),
+            ViewKind::Cast => Vec::new(),
+            ViewKind::Axis(_, i) => vec![i],
+        }
+    }
+
+    /// As [`exprs`](Self::exprs), mutably.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            ViewKind::Reshape(d) => d.iter_mut().collect(),
+            ViewKind::Cast => Vec::new(),
+            ViewKind::Axis(_, i) => vec![&mut **i],
+        }
+    }
 }
 
 /// Binary operators.

@@ -179,3 +179,13 @@ fn body() {
 }
 // local i: varying
 // live across barriers: []
+// ---- capture_reshaped
+fn body() {
+    let m = __rumba_cap_GRID.reshape((2usize, 3usize));
+    let i: usize = t.grid1();
+    if (i < 6usize) {
+        out.set(i, m.get(((i % 2usize), (i / 2usize))));
+    }
+}
+// local i: varying
+// live across barriers: []

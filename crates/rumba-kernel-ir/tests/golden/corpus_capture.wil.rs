@@ -1857,3 +1857,5 @@ fn grid() {
         }
     };
 }
+// ---- capture_reshaped
+// coroutines only: in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version

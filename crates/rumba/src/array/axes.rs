@@ -4,6 +4,7 @@
 //! This module touches nothing but the `array` module and [`crate::error`].
 
 use super::layout::Layout;
+use crate::error::ShapeError;
 use crate::error::{Error, Result};
 
 impl Layout {
@@ -84,10 +85,10 @@ impl Layout {
     /// Removes length-1 axes: all of them (`None`) or the one given.
     ///
     /// Errors: axis ≥ ndim → [`Error::InvalidAxes`]; an axis whose length is not 1 →
-    /// [`Error::InvalidArgument`].
+    /// [`Error::Shape`].
     ///
     /// # Errors
-    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::InvalidArgument`] when that
+    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::Shape`] when that
     /// axis's length is not 1.
     ///
     /// ```
@@ -110,10 +111,11 @@ impl Layout {
                 )));
             }
             Some(a) if self.shape[a] != 1 => {
-                return Err(Error::InvalidArgument(format!(
-                    "cannot select an axis to squeeze out which has size not equal to one (axis {a} has length {})",
-                    self.shape[a]
-                )));
+                return Err(ShapeError::SqueezeLength {
+                    axis: a,
+                    len: self.shape[a],
+                }
+                .into());
             }
             Some(a) => (0..self.ndim()).filter(|&i| i != a).collect(),
         };

@@ -8,17 +8,18 @@
 //! This module touches nothing but the `array` module and [`crate::error`].
 
 use super::layout::Layout;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::error::ShapeError;
 
 impl Layout {
     /// This (source) layout repeated to `shape` for assignment into an array of that shape.
     ///
-    /// Errors ([`Error::InvalidArgument`]): more source than destination axes → "can't assign
+    /// Errors ([`Error::Shape`](crate::Error::Shape)): more source than destination axes → "can't assign
     /// N-D array to M-D self"; an axis neither 1 nor equal → "can't copy sequence with size X to
     /// array axis K with dimension Y" (K counts destination axes).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `shape` has fewer axes than the layout, or an axis of the
+    /// [`Error::Shape`](crate::Error::Shape) when `shape` has fewer axes than the layout, or an axis of the
     /// layout is neither 1 nor the target length (numpy's broadcasting rule), naming both shapes.
     ///
     /// ```
@@ -38,9 +39,7 @@ impl Layout {
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Layout> {
         let (src, dst) = (self.ndim(), shape.len());
         if src > dst {
-            return Err(Error::InvalidArgument(format!(
-                "can't assign {src}-D array to {dst}-D self"
-            )));
+            return Err(ShapeError::BroadcastRank { from: src, to: dst }.into());
         }
         // The result must be a valid layout of its own: size and packed span fit.
         Layout::new(shape, super::Order::C, self.itemsize)?;
@@ -53,9 +52,12 @@ impl Layout {
                 (self.shape[k - pad], self.strides[k - pad])
             };
             if have != 1 && have != want {
-                return Err(Error::InvalidArgument(format!(
-                    "can't copy sequence with size {have} to array axis {k} with dimension {want}"
-                )));
+                return Err(ShapeError::Broadcast {
+                    axis: k,
+                    from: have,
+                    to: want,
+                }
+                .into());
             }
             strides[k] = if have == 1 && want != 1 { 0 } else { stride };
         }

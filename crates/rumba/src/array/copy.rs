@@ -25,6 +25,7 @@ use super::element::DType;
 use super::layout::Layout;
 use super::runs::{ContiguousRuns, Runs};
 use crate::error::{Error, Result};
+use crate::error::{ShapeError, StridesError};
 
 /// Which sides of a copy live on the device.
 ///
@@ -178,14 +179,14 @@ impl Iterator for Chunks<'_> {
 /// Checks that `src` may be copied into `dst` (see the [module docs](self) for the rules, in
 /// order) and returns the byte correspondence.
 ///
-/// The layouts' item sizes must be their dtypes' ([`Error::InvalidArgument`] otherwise).
+/// The layouts' item sizes must be their dtypes' ([`Error::Shape`] otherwise).
 ///
 /// # Errors
 /// [`Error::IncompatibleDtype`] for different element types; [`Error::IncompatibleShape`] when
 /// the shapes differ after removing length-1 axes; [`Error::IncompatibleStrides`] for a
 /// device-to-device copy whose byte strides differ; [`Error::NotContiguous`] when the device side
 /// is not contiguous (broadcast axes aside); [`Error::Unsupported`] for a device side with negative
-/// strides copied to or from the host; [`Error::InvalidArgument`] when a layout's item size is not
+/// strides copied to or from the host; [`Error::Shape`] when a layout's item size is not
 /// its dtype's.
 ///
 /// ```
@@ -214,14 +215,14 @@ pub fn check_copy(
     kind: CopyKind,
 ) -> Result<CopyPlan> {
     dst_dtype.check_same(src_dtype)?;
-    for (side, l, d) in [("destination", dst, dst_dtype), ("source", src, src_dtype)] {
+    for (l, d) in [(dst, dst_dtype), (src, src_dtype)] {
         if l.itemsize() != d.itemsize() {
-            return Err(Error::InvalidArgument(format!(
-                "the {side} layout has {}-byte elements but its dtype {} has {}",
-                l.itemsize(),
-                d.name(),
-                d.itemsize()
-            )));
+            return Err(ShapeError::Itemsize {
+                layout: l.itemsize(),
+                dtype: d.name(),
+                itemsize: d.itemsize(),
+            }
+            .into());
         }
     }
     let (dsq, ssq) = (squeezed(dst), squeezed(src));
@@ -249,10 +250,11 @@ pub fn check_copy(
         if dsq.strides()[k] != 0 {
             keep.push(k);
         } else if ssq.strides()[k] != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the destination repeats axis {k} (stride 0) but the source does not (stride {}): cannot write different values to one element",
-                ssq.strides()[k]
-            )));
+            return Err(StridesError::RepeatedDestination {
+                axis: k,
+                source_stride: ssq.strides()[k],
+            }
+            .into());
         }
     }
     let dcore = select(&dsq, &keep);
@@ -336,7 +338,7 @@ mod tests {
             )
             .unwrap_err()
             .to_string(),
-            "the source layout has 4-byte elements but its dtype float64 has 8"
+            "a layout of 4-byte elements cannot hold float64 (8 bytes)"
         );
         assert_eq!(
             e(&c(&[2, 0]), &c(&[0, 2]), CopyKind::HostToDevice),

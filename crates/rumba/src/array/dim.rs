@@ -7,14 +7,15 @@
 
 use super::layout::Layout;
 use super::order::Order;
-use crate::error::{Error, Result, format_shape};
+use crate::error::Result;
+use crate::error::ShapeError;
 use ndarray::Dimension;
 
 impl Layout {
     /// A packed layout in `order` for an ndarray dimension value (`Ix2`, `IxDyn`, ...).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the byte size of `dim` with `itemsize` overflows.
+    /// [`Error::Shape`](crate::Error::Shape) when the byte size of `dim` with `itemsize` overflows.
     ///
     /// ```
     /// use ndarray::Ix2;
@@ -27,11 +28,11 @@ impl Layout {
         Layout::new(&shape, order, itemsize)
     }
 
-    /// The shape as an ndarray dimension value of type `D`; [`Error::InvalidArgument`] when `D`
+    /// The shape as an ndarray dimension value of type `D`; [`Error::Shape`](crate::Error::Shape) when `D`
     /// has a fixed number of axes different from [`ndim`](Layout::ndim).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the number of axes is not `D`'s.
+    /// [`Error::Shape`](crate::Error::Shape) when the number of axes is not `D`'s.
     ///
     /// ```
     /// use ndarray::{Ix2, Ix3, IxDyn};
@@ -49,7 +50,7 @@ impl Layout {
 /// Converts a shape to an ndarray dimension value of type `D`.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `shape` has another number of axes than `D`.
+/// [`Error::Shape`](crate::Error::Shape) when `shape` has another number of axes than `D`.
 ///
 /// ```
 /// use ndarray::Ix1;
@@ -59,11 +60,11 @@ impl Layout {
 pub fn dim_from_shape<D: Dimension>(shape: &[usize]) -> Result<D> {
     if let Some(n) = D::NDIM {
         if n != shape.len() {
-            return Err(Error::InvalidArgument(format!(
-                "cannot use shape {} with {} axes as a {n}-dimensional array",
-                format_shape(shape),
-                shape.len()
-            )));
+            return Err(ShapeError::Rank {
+                shape: shape.to_vec(),
+                expected: n,
+            }
+            .into());
         }
     }
     let mut d = D::zeros(shape.len());
@@ -90,3 +91,28 @@ mod tests {
         assert_eq!(z.into_dim::<ndarray::Ix0>().unwrap(), ndarray::Ix0());
     }
 }
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Dimension types that fix at least one axis (`Ix1` … `Ix6`): arrays of these have a first
+/// axis, so [`DeviceArray::len`](crate::DeviceArray::len) needs no error case. Sealed: rumba
+/// implements it for exactly these six types.
+///
+/// ```
+/// fn first_len<D: rumba::array::dim::HasAxes>(d: &rumba::DeviceArray<f32, D>) -> usize {
+///     d.len()
+/// }
+/// let d = rumba::device_array::<f32, _>((3, 2), rumba::array::Order::C).unwrap();
+/// assert_eq!(first_len(&d), 3);
+/// ```
+pub trait HasAxes: Dimension + sealed::Sealed {}
+
+macro_rules! has_axes {
+    ($($ix:ident),*) => {$(
+        impl sealed::Sealed for ndarray::$ix {}
+        impl HasAxes for ndarray::$ix {}
+    )*};
+}
+has_axes!(Ix1, Ix2, Ix3, Ix4, Ix5, Ix6);

@@ -27,6 +27,7 @@
 //!
 //! This module touches nothing but itself and [`crate::error`].
 
+use crate::error::ShapeError;
 use crate::error::{Error, Result};
 use num_complex::Complex;
 use std::fmt;
@@ -394,10 +395,10 @@ pub fn as_bytes<T: Element>(values: &[T]) -> &[u8] {
 /// Copies bytes that came back from the device into host elements, normalising them first
 /// (see [`Element::normalize_bytes`]; `bool` bytes other than 0 become `true`).
 ///
-/// `bytes` must hold exactly `dst.len() * itemsize` bytes, else [`Error::InvalidArgument`].
+/// `bytes` must hold exactly `dst.len() * itemsize` bytes, else [`Error::Shape`].
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `bytes` is not exactly `dst`'s byte length (invalid byte
+/// [`Error::Shape`] when `bytes` is not exactly `dst`'s byte length (invalid byte
 /// patterns are normalized first, not refused).
 ///
 /// ```
@@ -416,12 +417,13 @@ pub fn as_bytes<T: Element>(values: &[T]) -> &[u8] {
 pub fn copy_from_bytes<T: Element>(bytes: &mut [u8], dst: &mut [T]) -> Result<()> {
     let want = std::mem::size_of_val(dst);
     if bytes.len() != want {
-        return Err(Error::InvalidArgument(format!(
-            "cannot fill {} element(s) of {} ({want} bytes) from {} bytes",
-            dst.len(),
-            T::DTYPE.name(),
-            bytes.len()
-        )));
+        return Err(ShapeError::ByteCount {
+            elements: dst.len(),
+            dtype: T::DTYPE.name(),
+            expected: want,
+            found: bytes.len(),
+        }
+        .into());
     }
     T::normalize_bytes(bytes);
     // SAFETY: both regions are `want` bytes long and do not overlap (`dst` is borrowed mutably,

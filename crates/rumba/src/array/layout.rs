@@ -31,7 +31,8 @@
 
 use super::element::DType;
 use super::order::Order;
-use crate::error::{Error, Result, format_shape};
+use crate::error::{Error, Result};
+use crate::error::{ShapeError, StridesError};
 
 /// Shape, byte strides, byte offset and element size of an n-d array over one allocation.
 ///
@@ -73,19 +74,18 @@ pub(super) fn packed_strides(shape: &[usize], order: Order, itemsize: usize) -> 
 }
 
 fn too_big(shape: &[usize], itemsize: usize) -> Error {
-    Error::InvalidArgument(format!(
-        "array is too big: shape {} of {itemsize}-byte elements does not fit in the address space",
-        format_shape(shape)
-    ))
+    ShapeError::TooLarge {
+        shape: shape.to_vec(),
+        itemsize,
+    }
+    .into()
 }
 
 impl Layout {
     /// Checks the size invariants and builds a packed layout in `order` at offset 0.
     fn packed(shape: &[usize], order: Order, itemsize: usize) -> Result<Layout> {
         if itemsize == 0 {
-            return Err(Error::InvalidArgument(
-                "element size must be nonzero".to_string(),
-            ));
+            return Err(ShapeError::ZeroItemsize.into());
         }
         let nbytes = checked_size(shape)
             .and_then(|s| s.checked_mul(itemsize))
@@ -107,10 +107,10 @@ impl Layout {
 
     /// A packed C-order (row-major) layout at offset 0.
     ///
-    /// Errors: itemsize 0, or a size that overflows the address space ([`Error::InvalidArgument`]).
+    /// Errors: itemsize 0, or a size that overflows the address space ([`Error::Shape`]).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
+    /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -124,7 +124,7 @@ impl Layout {
     /// A packed F-order (column-major) layout at offset 0.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
+    /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -139,7 +139,7 @@ impl Layout {
     /// Zero lengths count as 1 in the strides, as numpy does.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `itemsize` is 0 or the byte size overflows.
+    /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
     /// use rumba::array::{Layout, Order};
@@ -153,7 +153,7 @@ impl Layout {
     /// A 0-dimensional layout (one element) at offset 0.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `itemsize` is 0.
+    /// [`Error::Shape`] when `itemsize` is 0.
     ///
     /// ```
     /// use rumba::array::Layout;
@@ -171,12 +171,14 @@ impl Layout {
     /// every axis longer than 1 are multiples of the element **alignment** (so every element is aligned; strides need not be
     /// multiples of the item size, as for a field of a record array); every byte of every element
     /// lies inside `[0, alloc_len)` (negative strides reach below the offset); nothing overflows.
-    /// Zero strides are allowed (broadcast views). All failures are [`Error::InvalidArgument`].
+    /// Zero strides are allowed (broadcast views). Failures are [`Error::Strides`] (or [`Error::Shape`] for the size).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] naming the problem: `strides` of another length than `shape`, a
-    /// stride or `offset` that is not a multiple of the element alignment, elements reaching outside
-    /// `alloc_len` bytes, or an overflow.
+    /// [`Error::Strides`] naming the case: `strides` of another length than `shape`
+    /// ([`StridesError::Count`]), a stride or `offset` that is not a multiple of the element
+    /// alignment ([`StridesError::Misaligned`]), elements reaching outside `alloc_len` bytes or an
+    /// overflow of the reach ([`StridesError::OutOfAllocation`]); [`Error::Shape`] for a zero item
+    /// size or a byte size that overflows.
     ///
     /// ```
     /// use rumba::array::{Layout, element::Element};
@@ -196,12 +198,11 @@ impl Layout {
         let itemsize = dtype.itemsize();
         let align = dtype.align().max(1);
         if shape.len() != strides.len() {
-            return Err(Error::InvalidArgument(format!(
-                "strides {strides:?} do not match shape {}: {} stride(s) for {} axes",
-                format_shape(shape),
-                strides.len(),
-                shape.len()
-            )));
+            return Err(StridesError::Count {
+                shape: shape.to_vec(),
+                strides: strides.to_vec(),
+            }
+            .into());
         }
         // Size checks (and itemsize 0) as for a packed array.
         Layout::packed(shape, Order::C, itemsize)?;
@@ -213,23 +214,26 @@ impl Layout {
                     .zip(strides)
                     .any(|(&n, &s)| n > 1 && s.unsigned_abs() % align != 0));
         if misaligned {
-            return Err(Error::InvalidArgument(format!(
-                "offset {offset} and strides {strides:?} must be multiples of the {align}-byte alignment of {}",
-                dtype.name()
-            )));
+            return Err(StridesError::Misaligned {
+                offset,
+                strides: strides.to_vec(),
+                align,
+                dtype: dtype.name(),
+            }
+            .into());
         }
-        let outside = || {
-            Error::InvalidArgument(format!(
-                "shape {} with strides {strides:?} at offset {offset} reaches outside the allocation of {alloc_len} bytes",
-                format_shape(shape)
-            ))
+        let outside = || StridesError::OutOfAllocation {
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            offset,
+            alloc_len,
         };
         let off = isize::try_from(offset).map_err(|_| outside())?;
         let (lo, hi) = reach(shape, strides, off, itemsize).ok_or_else(outside)?;
         // An empty layout needs only its offset inside the allocation (and no negative reach).
         let hi = if shape.contains(&0) { off } else { hi };
         if lo < 0 || hi as usize > alloc_len {
-            return Err(outside());
+            return Err(outside().into());
         }
         Ok(Layout {
             shape: shape.to_vec(),
@@ -245,8 +249,8 @@ impl Layout {
     /// strides). So `view.as_ptr() - offset` is the start of the memory the view spans.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `elem_strides` has another length than `shape`, or the byte
-    /// extent overflows.
+    /// [`Error::Strides`] when `elem_strides` has another length than `shape`
+    /// ([`StridesError::Count`]) or the byte extent overflows ([`StridesError::Overflow`]).
     ///
     /// ```
     /// use ndarray::{Array2, s};
@@ -265,16 +269,15 @@ impl Layout {
     ) -> Result<Layout> {
         Layout::packed(shape, Order::C, itemsize)?;
         if shape.len() != elem_strides.len() {
-            return Err(Error::InvalidArgument(format!(
-                "strides {elem_strides:?} do not match shape {}",
-                format_shape(shape)
-            )));
+            return Err(StridesError::Count {
+                shape: shape.to_vec(),
+                strides: elem_strides.to_vec(),
+            }
+            .into());
         }
-        let overflow = || {
-            Error::InvalidArgument(format!(
-                "element strides {elem_strides:?} of shape {} overflow the address space",
-                format_shape(shape)
-            ))
+        let overflow = || StridesError::Overflow {
+            shape: shape.to_vec(),
+            strides: elem_strides.to_vec(),
         };
         let mut strides = Vec::with_capacity(shape.len());
         for &s in elem_strides {
@@ -402,24 +405,6 @@ impl Layout {
         self.size() * self.itemsize
     }
 
-    /// Length of the first axis, or [`Error::InvalidArgument`] for a 0-d layout (numpy's
-    /// "len() of unsized object").
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a 0-dimensional layout ("len() of unsized object").
-    ///
-    /// ```
-    /// use rumba::array::Layout;
-    /// assert_eq!(Layout::c_order(&[4, 3], 2).unwrap().len().unwrap(), 4);
-    /// assert!(Layout::scalar(2).unwrap().len().is_err());
-    /// ```
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> Result<usize> {
-        self.shape.first().copied().ok_or_else(|| {
-            Error::InvalidArgument("len() of unsized object: the array is 0-dimensional".into())
-        })
-    }
-
     /// The byte range `[lo, hi)` of the allocation the elements actually touch, accounting for
     /// negative strides; `(offset, offset)` when the layout has no element.
     /// `hi - lo` is Numba's `alloc_size`.
@@ -515,11 +500,11 @@ impl Layout {
     /// Byte offset (from the allocation start) of the element at `index`; each index may be
     /// negative, counting from the end, and must lie in `[-n, n)`.
     ///
-    /// Errors: wrong number of indices → [`Error::InvalidArgument`]; an index outside its axis →
+    /// Errors: wrong number of indices → [`Error::Shape`]; an index outside its axis →
     /// [`Error::IndexOutOfRange`].
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
+    /// [`Error::Shape`] when `index` has another length than the number of axes;
     /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```
@@ -534,11 +519,11 @@ impl Layout {
     /// ```
     pub fn index_offset(&self, index: &[isize]) -> Result<usize> {
         if index.len() != self.ndim() {
-            return Err(Error::InvalidArgument(format!(
-                "{} index/indices given for an array with {} axes",
-                index.len(),
-                self.ndim()
-            )));
+            return Err(ShapeError::IndexCount {
+                given: index.len(),
+                ndim: self.ndim(),
+            }
+            .into());
         }
         let mut off = self.offset as isize;
         for (axis, (&i, (&n, &s))) in index
@@ -774,13 +759,6 @@ mod tests {
     #[test]
     fn len_and_sizes() {
         let l = Layout::c_order(&[0], 8).unwrap();
-        assert_eq!(
-            (l.len().unwrap(), l.nbytes(), l.alloc_extent()),
-            (0, 0, (0, 0))
-        );
-        assert_eq!(
-            Layout::scalar(8).unwrap().len().unwrap_err().to_string(),
-            "len() of unsized object: the array is 0-dimensional"
-        );
+        assert_eq!((l.shape()[0], l.nbytes(), l.alloc_extent()), (0, 0, (0, 0)));
     }
 }

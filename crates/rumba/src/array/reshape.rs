@@ -15,40 +15,30 @@
 
 use super::layout::{Layout, packed_strides};
 use super::order::Order;
+use crate::error::ShapeError;
 use crate::error::{Error, Result, format_shape};
-
-fn format_request(shape: &[isize]) -> String {
-    match shape {
-        [one] => format!("({one},)"),
-        _ => {
-            let parts: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-            format!("({})", parts.join(", "))
-        }
-    }
-}
 
 /// Resolves one `-1` and checks that the size is `size`.
 fn resolve_shape(request: &[isize], size: usize) -> Result<Vec<usize>> {
-    let cannot = || {
-        Error::InvalidArgument(format!(
-            "cannot reshape array of size {size} into shape {}",
-            format_request(request)
-        ))
+    let cannot = || ShapeError::ReshapeSize {
+        size,
+        shape: request.to_vec(),
     };
     let mut unknown = None;
     let mut known = 1usize;
     for (i, &d) in request.iter().enumerate() {
         if d == -1 {
             if unknown.replace(i).is_some() {
-                return Err(Error::InvalidArgument(
-                    "can only specify one unknown dimension".into(),
-                ));
+                return Err(ShapeError::MultipleUnknown {
+                    shape: request.to_vec(),
+                }
+                .into());
             }
         } else if d < 0 {
-            return Err(Error::InvalidArgument(format!(
-                "negative dimensions not allowed: {}",
-                format_request(request)
-            )));
+            return Err(ShapeError::NegativeDimension {
+                shape: request.to_vec(),
+            }
+            .into());
         } else {
             known = known.checked_mul(d as usize).ok_or_else(cannot)?;
         }
@@ -56,11 +46,11 @@ fn resolve_shape(request: &[isize], size: usize) -> Result<Vec<usize>> {
     let mut shape: Vec<usize> = request.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(i) = unknown {
         if known == 0 || size % known != 0 {
-            return Err(cannot());
+            return Err(cannot().into());
         }
         shape[i] = size / known;
     } else if known != size {
-        return Err(cannot());
+        return Err(cannot().into());
     }
     Ok(shape)
 }
@@ -130,11 +120,11 @@ impl Layout {
     ///
     /// One entry may be `-1` (inferred). An unchanged shape returns an equal layout.
     /// Errors: more than one `-1`, other negative entries, or a different size →
-    /// [`Error::InvalidArgument`] ("cannot reshape array of size 10 into shape (3, 4)"); a reshape
+    /// [`Error::Shape`] ("cannot reshape array of size 10 into shape (3, 4)"); a reshape
     /// that cannot be a view → [`Error::NotContiguous`].
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for more than one `-1`, another negative length, or a shape of
+    /// [`Error::Shape`] for more than one `-1`, another negative length, or a shape of
     /// another size; [`Error::NotContiguous`] when the reshape would need a copy.
     ///
     /// ```
@@ -239,7 +229,7 @@ impl Layout {
     /// ([`is_aligned`](Layout::is_aligned)).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a zero item size, a 0-dimensional layout or a last axis whose byte
+    /// [`Error::Shape`] for a zero item size, a 0-dimensional layout or a last axis whose byte
     /// length is not a multiple of `new_itemsize`; [`Error::NotContiguous`] when the item size changes
     /// and the layout is not C-contiguous.
     ///
@@ -258,9 +248,7 @@ impl Layout {
     /// ```
     pub fn view_as(&self, new_itemsize: usize) -> Result<Layout> {
         if new_itemsize == 0 {
-            return Err(Error::InvalidArgument(
-                "element size must be nonzero".into(),
-            ));
+            return Err(ShapeError::ZeroItemsize.into());
         }
         let mut out = self.clone();
         out.itemsize = new_itemsize;
@@ -268,10 +256,11 @@ impl Layout {
             return Ok(out);
         }
         if self.ndim() == 0 {
-            return Err(Error::InvalidArgument(
-                "changing the dtype of a 0d array is only supported if the itemsize is unchanged"
-                    .into(),
-            ));
+            return Err(ShapeError::ViewOfScalar {
+                from: self.itemsize,
+                to: new_itemsize,
+            }
+            .into());
         }
         if !self.is_c_contiguous() {
             return Err(Error::NotContiguous(
@@ -282,9 +271,11 @@ impl Layout {
         // Fits: the last axis is part of the array's own bytes.
         let bytes = self.shape[last] * self.itemsize;
         if bytes % new_itemsize != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "when changing to a dtype of a different size, its size ({new_itemsize} bytes) must be a divisor of the total size in bytes of the last axis of the array ({bytes} bytes)"
-            )));
+            return Err(ShapeError::ViewSize {
+                itemsize: new_itemsize,
+                last_axis_bytes: bytes,
+            }
+            .into());
         }
         out.shape[last] = bytes / new_itemsize;
         out.strides[last] = new_itemsize as isize;
@@ -303,7 +294,7 @@ mod tests {
         let e = |x: Result<Layout>| x.unwrap_err().to_string();
         assert_eq!(
             e(a.reshape(&[-1, -1], Order::C)),
-            "can only specify one unknown dimension"
+            "can only specify one unknown dimension: (-1, -1)"
         );
         assert_eq!(
             e(a.reshape(&[-2, 5], Order::C)),
@@ -415,7 +406,7 @@ mod tests {
                 .view_as(2)
                 .unwrap_err()
                 .to_string(),
-            "changing the dtype of a 0d array is only supported if the itemsize is unchanged"
+            "changing the dtype of a 0d array is only supported if the itemsize is unchanged (4 to 2 bytes)"
         );
         assert!(Layout::scalar(4).unwrap().view_as(4).is_ok());
         assert!(a.view_as(0).is_err());

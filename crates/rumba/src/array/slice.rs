@@ -20,6 +20,7 @@
 //! This module touches nothing but the `array` module and [`crate::error`].
 
 use super::layout::{Layout, normalize_index};
+use crate::error::ShapeError;
 use crate::error::{Error, Result};
 use ndarray::SliceInfoElem;
 
@@ -57,7 +58,7 @@ impl Layout {
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a single index or range bound outside the axis;
-    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    /// [`Error::Shape`] for a step of 0 or more entries than axes.
     ///
     /// ```
     /// use ndarray::s;
@@ -84,7 +85,7 @@ impl Layout {
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] for a single index outside `[-n, n)` (range bounds are clipped);
-    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    /// [`Error::Shape`] for a step of 0 or more entries than axes.
     ///
     /// ```
     /// use ndarray::s;
@@ -104,10 +105,11 @@ impl Layout {
             .filter(|e| !matches!(e, SliceInfoElem::NewAxis))
             .count();
         if used > self.ndim() {
-            return Err(Error::InvalidArgument(format!(
-                "too many indices for array: array is {}-dimensional, but {used} were indexed",
-                self.ndim()
-            )));
+            return Err(ShapeError::TooManyIndices {
+                given: used,
+                ndim: self.ndim(),
+            }
+            .into());
         }
         let mut shape = Vec::with_capacity(info.len() + self.ndim() - used);
         let mut strides = Vec::with_capacity(shape.capacity());
@@ -129,9 +131,7 @@ impl Layout {
                     let n = self.shape[axis];
                     let s = self.strides[axis];
                     if step == 0 {
-                        return Err(Error::InvalidArgument(format!(
-                            "slice step cannot be zero (axis {axis})"
-                        )));
+                        return Err(ShapeError::ZeroStep { axis }.into());
                     }
                     let lo = bound(start, n, axis, mode)?;
                     let hi = match end {
@@ -197,11 +197,11 @@ impl Layout {
     /// each (the last may be shorter), `ceil(size / section)` of them. Only for 1-D layouts
     /// with unit stride (stride == itemsize; arrays of length ≤ 1 always qualify).
     ///
-    /// Errors ([`Error::InvalidArgument`] / [`Error::NotContiguous`]): `section == 0`, ndim ≠ 1,
+    /// Errors ([`Error::Shape`] / [`Error::NotContiguous`]): `section == 0`, ndim ≠ 1,
     /// non-unit stride.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the layout is not 1-D or `section` is 0;
+    /// [`Error::Shape`] when the layout is not 1-D or `section` is 0;
     /// [`Error::NotContiguous`] when its stride is not one element.
     ///
     /// ```
@@ -212,15 +212,10 @@ impl Layout {
     /// ```
     pub fn split(&self, section: usize) -> Result<Vec<Layout>> {
         if section == 0 {
-            return Err(Error::InvalidArgument(
-                "split section size must be at least 1".into(),
-            ));
+            return Err(ShapeError::SplitSection.into());
         }
         if self.ndim() != 1 {
-            return Err(Error::InvalidArgument(format!(
-                "split only supports 1-d arrays, this one has {} axes",
-                self.ndim()
-            )));
+            return Err(ShapeError::SplitRank { ndim: self.ndim() }.into());
         }
         let n = self.shape[0];
         if n > 1 && self.strides[0] != self.itemsize as isize {

@@ -117,9 +117,10 @@ impl fmt::Display for BackendKind {
 /// [`Error::InvalidDevice`] for a `device` ordinal at or past [`device_count`](Driver::device_count),
 /// [`Error::InvalidAddress`] for a device range outside a live allocation (checked by the sim
 /// and OpenCL before anything is queued; CUDA reports its own [`Error::Driver`]),
-/// [`Error::Driver`] for a failed backend call (an unknown stream or event handle is
-/// `CUDA_ERROR_INVALID_HANDLE` on every backend), and [`Error::Unsupported`] for what a backend
-/// lacks.
+/// [`Error::InvalidHandle`] for an unknown stream or event handle and [`Error::NotReady`] for work
+/// not yet complete (the same on every backend), [`Error::Driver`] for another failed backend
+/// call (CUDA and OpenCL name their own codes; the sim reports [`Error::Simulator`] for its own
+/// failures), and [`Error::Unsupported`] for what a backend lacks.
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
     fn backend(&self) -> BackendKind;
@@ -446,7 +447,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// backend.
     ///
     /// # Errors
-    /// As [`memcpy_peer`](Driver::memcpy_peer), and [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`)
+    /// As [`memcpy_peer`](Driver::memcpy_peer), and [`Error::InvalidHandle`]
     /// for an unknown `stream`.
     ///
     /// # Safety
@@ -478,25 +479,25 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Destroys a created stream; work already queued still completes.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for a handle that is not a live created stream
+    /// [`Error::InvalidHandle`] for a handle that is not a live created stream
     /// (the built-in streams 0, 1 and 2 cannot be destroyed); [`Error::InvalidDevice`].
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()>;
     /// Waits for all work queued on `stream`, then reports the first unreported error of that work.
     ///
     /// # Errors
     /// The first unreported error of the stream's work (a [`Error::KernelFault`], a failed copy);
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`;
+    /// [`Error::InvalidHandle`] for an unknown `stream`;
     /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()>;
     /// True when all work queued on `stream` has completed.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`].
+    /// [`Error::InvalidHandle`] for an unknown `stream`; [`Error::InvalidDevice`].
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool>;
     /// Makes all future work on `stream` wait for the event's most recent record.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream` or `event`;
+    /// [`Error::InvalidHandle`] for an unknown `stream` or `event`;
     /// [`Error::InvalidDevice`].
     fn stream_wait_event(
         &self,
@@ -507,7 +508,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Queues `callback` to run (off the host thread) once all earlier work on `stream` is done.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`].
+    /// [`Error::InvalidHandle`] for an unknown `stream`; [`Error::InvalidDevice`].
     /// The callback is dropped, not run, after an error.
     fn stream_add_callback(
         &self,
@@ -538,30 +539,31 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Destroys an event.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`; [`Error::InvalidDevice`].
+    /// [`Error::InvalidHandle`] for an unknown `event`; [`Error::InvalidDevice`].
     fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()>;
     /// Records the event on `stream`: it completes when the stream reaches this point.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event` or `stream`;
+    /// [`Error::InvalidHandle`] for an unknown `event` or `stream`;
     /// [`Error::InvalidDevice`].
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
     /// Waits until the event's most recent record has completed.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`;
+    /// [`Error::InvalidHandle`] for an unknown `event`;
     /// [`Error::InvalidOperation`] when called from a stream callback.
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()>;
     /// True when the event's most recent record has completed (or it was never recorded).
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `event`; [`Error::InvalidDevice`].
+    /// [`Error::InvalidHandle`] for an unknown `event`; [`Error::InvalidDevice`].
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool>;
     /// Milliseconds between two completed, timing-enabled events.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when either event was never recorded, has not completed, or was
-    /// created without timing; [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown handle.
+    /// [`Error::InvalidOperation`] when either event was never recorded or was created without
+    /// timing; [`Error::NotReady`] when one has not completed; [`Error::InvalidHandle`] for an
+    /// unknown handle.
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
 
     /// Waits for all work on every stream of the device (also streams destroyed while work was
@@ -585,7 +587,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Accepts a stream handle created outside rumba for use with this driver.
     ///
     /// # Errors
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) where the backend can tell that `stream` is not a
+    /// [`Error::InvalidHandle`] where the backend can tell that `stream` is not a
     /// live stream of `device` (the sim can; the default accepts every handle); [`Error::InvalidDevice`].
     ///
     /// # Safety
@@ -868,7 +870,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// OpenCL); [`Error::InvalidAddress`] when an array argument leaves its allocation (sim, OpenCL);
     /// [`Error::InvalidArgument`] for a launch shape or shared-memory size the device cannot run;
     /// [`Error::Driver`] for a compilation (NVRTC, OpenCL C) or launch failure, with the log;
-    /// [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`. Faults while the kernel
+    /// [`Error::InvalidHandle`] for an unknown `stream`. Faults while the kernel
     /// runs ([`Error::KernelFault`]) are reported at the stream's next synchronization.
     ///
     /// # Safety

@@ -9,7 +9,7 @@
 //! | [`grained`] | [`GrainedArray`]: ROC's coarse- and fine-grained host memory ([`coarsegrain_array`], [`finegrain_array`]) |
 //! | [`view`] | [`MappedView`] / [`MappedViewMut`]: device-side views of such memory and the device work on them |
 //! | `guard` | [`pinned()`](fn@crate::pinned) / [`mapped()`](fn@crate::mapped) / [`register`] / [`deregister`] over existing arrays |
-//! | [`transfer`] | [`Transfer`]: owned asynchronous copies of pinned arrays; scoped ones on [`StreamScope`](crate::StreamScope) |
+//! | [`crate::transfer`] | (not here) every copy into or out of these arrays: `copy(dst, src)`, the [`StreamScope`](crate::StreamScope) and the owned [`Transfer`](crate::Transfer)s |
 //! | `layout.rs` | host layouts in `ndarray` and byte terms (pure) |
 //!
 //! # Why safe code cannot race with the device
@@ -37,7 +37,7 @@
 //!    `std::thread::scope`.
 //! 3. **Owned** work ([`Stream::upload`](crate::Stream::upload) /
 //!    [`Stream::download`](crate::Stream::download)) takes the [`PinnedArray`] by value. The
-//!    [`Transfer`] hands it back only after a stream callback reports that the copy completed.
+//!    [`Transfer`](crate::Transfer) hands it back only after a stream callback reports that the copy completed.
 //!    If the `Transfer` is dropped the array is freed after the copy; if it is leaked, the
 //!    array is leaked too — never freed under the device.
 //! 4. **Mapped and managed memory** is written by the device through device addresses, so its
@@ -134,7 +134,6 @@ mod layout;
 pub mod managed;
 pub mod mapped;
 pub mod pinned;
-pub mod transfer;
 pub mod view;
 
 pub use grained::{
@@ -145,7 +144,7 @@ pub use guard::{HostArray, MappedGuard, PinnedGuard, deregister, mapped, pinned,
 pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, MappedOptions, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};
-pub use transfer::{Rejected, Transfer};
+
 pub use view::{MappedView, MappedViewMut};
 
 /// Lets a host array type (with `view()` and a `shape.layout`) be passed to `to_device` and

@@ -12,7 +12,7 @@
 //! truly asynchronous. Safe code reaches that only in two ways, both of which keep the host away
 //! from the memory while the device uses it: a [`StreamScope`](crate::StreamScope) borrowing the
 //! array until the scope synchronizes, or moving the array into a
-//! [`Transfer`](crate::host::Transfer), which hands it back once the stream has reached the copy.
+//! [`Transfer`](crate::Transfer), which hands it back once the stream has reached the copy.
 //!
 //! This module touches the memory manager (allocation), the driver (page-locking queries) and the
 //! memory it owns.

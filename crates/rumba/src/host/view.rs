@@ -14,7 +14,7 @@
 //! (legacy, or per-thread when so configured), and waited for before the method returns, so no device work on the memory outlives the
 //! borrow.
 //! Asynchronous device work on mapped memory is offered only on a
-//! [`StreamScope`] (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
+//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
 //! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
 //! every exit path, with nothing a caller could leak to skip it.
 //!
@@ -42,7 +42,7 @@ use crate::array::{DeviceArray, Element, Layout};
 use crate::context::Context;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
-use crate::stream::{Stream, StreamScope};
+use crate::stream::Stream;
 
 /// Raw parts shared by both views.
 #[derive(Clone)]
@@ -145,9 +145,11 @@ impl<D: Dimension> Parts<D> {
     /// `device`'s default stream (legacy, or per-thread when so configured).
     fn sync_target(&self, device: usize) -> Result<(usize, StreamHandle)> {
         match &self.stream {
-            Some(s) if s.context().device_id() != device => Err(Error::InvalidArgument(format!(
-                "host memory bound to {s} cannot be used by an operation on device {device}; bind it to a stream of device {device}"
-            ))),
+            Some(s) if s.context().device_id() != device => Err(Error::WrongDevice {
+                what: format!("host memory bound to {s} (bind it to a stream of device {device})"),
+                expected: device,
+                found: s.context().device_id(),
+            }),
             Some(s) => Ok((device, s.handle())),
             None => Ok((device, StreamHandle::DEFAULT)),
         }
@@ -285,8 +287,8 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device, or is bound to a
-    /// stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device;
+    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
     /// error of the copy.
     ///
     /// ```
@@ -412,7 +414,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         self.memset_on(value, device, stream, true)
     }
 
-    fn memset_on(
+    pub(crate) fn memset_on(
         &mut self,
         value: u8,
         device: usize,
@@ -520,85 +522,6 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
             let bytes = unsafe { std::slice::from_raw_parts_mut(self.parts.base.add(start), len) };
             T::normalize_bytes(bytes);
         }
-    }
-}
-
-impl<'scope, 'env> StreamScope<'scope, 'env> {
-    /// Queues a byte memset of mapped (or managed) host memory on the scope's stream. The view is
-    /// taken for the whole scope, so the host cannot look at the memory before the scope has
-    /// synchronized.
-    ///
-    /// # Errors
-    /// As [`MappedViewMut::memset`], except that the work is queued on the scope's stream and its
-    /// failure comes from the scope's synchronization.
-    ///
-    /// ```
-    /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap();
-    /// assert_eq!(m.view().to_vec(), [3; 4]);
-    /// ```
-    pub fn memset_mapped<T: Element, D: Dimension>(
-        &self,
-        mut view: MappedViewMut<'env, T, D>,
-        value: u8,
-    ) -> Result<()> {
-        let s = self.stream();
-        view.memset_on(value, s.context().device_id(), s.handle(), false)
-    }
-
-    /// Queues a copy of the device array `src` into mapped (or managed) host memory on the
-    /// scope's stream; the host sees it once the scope has synchronized. Refused for `bool`
-    /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for `bool` elements (a byte copy could leave invalid values); as
-    /// [`MappedViewMut::copy_from_device`] otherwise, with the copy's own failure reported by the
-    /// scope's synchronization.
-    ///
-    /// ```
-    /// let s = rumba::stream().unwrap();
-    /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
-    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap();
-    /// drop(src);
-    /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
-    /// ```
-    pub fn copy_to_mapped<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        mut dst: MappedViewMut<'env, T, D>,
-        src: &DeviceArray<T, E>,
-    ) -> Result<()> {
-        if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous copy_from_device",
-                T::DTYPE.name()
-            )));
-        }
-        dst.copy_from_device_on(src, Some(self.stream()))
-    }
-
-    /// Queues a copy of mapped (or managed) host memory into the device array `dst` on the scope's
-    /// stream; the host may keep reading the memory meanwhile, but not write it.
-    ///
-    /// # Errors
-    /// As [`MappedView::copy_to_device`], with the copy's own failure reported by the scope's
-    /// synchronization.
-    ///
-    /// ```
-    /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// m.view_mut().fill(-1);
-    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap();
-    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
-    /// ```
-    pub fn copy_from_mapped<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        dst: &DeviceArray<T, E>,
-        src: MappedView<'env, T, D>,
-    ) -> Result<()> {
-        src.copy_to_device_on(dst, Some(self.stream()))
     }
 }
 

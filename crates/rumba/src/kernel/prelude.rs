@@ -64,6 +64,22 @@
 //! functions cannot capture in this version: pass them the elements. See
 //! [`Captured`] for the rules.
 //!
+//! # Views of arrays
+//! `let m = a.reshape((rows, cols));` (run-time or const `usize` shapes, 1 to 3 dimensions),
+//! `let w = a.view::<u32>();` and `let r = a.row(i);` / `let c = a.index_axis(1, j);` make new
+//! arrays over the same memory, usable everywhere an array is (indexing, `len`, `shape()[k]`,
+//! `size`, atomics) — parameters, shared and local arrays alike (a `reshape` or `view` of a
+//! shared or local array is Numba's `carray`-like use). The rules are NumPy's: `reshape` needs a
+//! C-contiguous array of the same size; `view::<U>()` with another item size needs a
+//! C-contiguous array whose last axis's bytes divide into `U`s (the last extent scales), and
+//! memory aligned for `U`; `row` / `index_axis` need an index in range. Anything else is a
+//! kernel fault naming the kernel, block and thread, on every target (a literal `reshape` of a
+//! shared or local array to another size is a compile error). `view::<bool>()` reads each byte
+//! as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
+//! bound with `let` to a name, one at a time (`let v = a.reshape(8); let w = v.view::<u8>();`);
+//! writing through it writes its base, so a view of a `&Arr` is read-only like the `&Arr`.
+//! Kernels with views run on the simulator's coroutine engine (not its loop form, yet).
+//!
 //! The atomics are `atomic_add sub min max nanmin nanmax and or xor exch cas inc dec` on
 //! `i32 u32 i64 u64` (`f32 f64` for all but the bitwise ones and `inc`/`dec`), each returning the
 //! old value. NaN follows Numba's `cuda.atomic`: `atomic_max` / `atomic_min` keep a NaN already

@@ -15,6 +15,7 @@ pub mod constructs;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
+pub mod views;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in the corpus.
 pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -55,6 +56,20 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         numba::complex_local_shared,
         numba::out_of_bounds,
         numba::divide,
+        views::reshape_runtime,
+        views::reshape_write,
+        views::reshape_chain,
+        views::view_bits,
+        views::view_bytes,
+        views::view_wider,
+        views::view_bool,
+        views::row_sums,
+        views::columns,
+        views::shared_tile,
+        views::local_bytes,
+        views::bad_reshape,
+        views::bad_row,
+        views::bad_view,
         constructs::literals_and_consts,
         constructs::operators,
         constructs::casts_and_math,

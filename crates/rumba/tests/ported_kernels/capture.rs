@@ -179,3 +179,16 @@ pub fn capture_double_counts(t: &Thread) {
         SHARED_COUNTS[i] *= 2;
     }
 }
+
+/// Read as 2 x 3 through an in-kernel view.
+pub static GRID: Captured<f32> = Captured::new();
+
+/// A capture seen through an in-kernel view (a flat array read as 2 x 3).
+#[kernel(capture(GRID: &Arr<f32>))]
+pub fn capture_reshaped(t: &Thread, out: &mut Arr<f32>) {
+    let m = GRID.reshape((2, 3));
+    let i = t.grid1();
+    if i < 6 {
+        out[i] = m[(i % 2, i / 2)];
+    }
+}

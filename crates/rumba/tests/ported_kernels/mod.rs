@@ -36,6 +36,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         capture::reads_ranked,
         capture::capture_count,
         capture::capture_double_counts,
+        capture::capture_reshaped,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,
         warp::coop_syncwarp,

@@ -21,6 +21,7 @@
 use std::collections::BTreeSet;
 
 mod expr;
+mod view;
 
 use super::opencl_helpers::{self, Need};
 use crate::lower::ir::*;
@@ -299,7 +300,7 @@ impl Printer<'_> {
             }
             // Shared memory lives at kernel scope.
             for arr in &f.arrays {
-                if arr.space == Space::Shared {
+                if arr.space == Space::Shared && arr.base.is_none() {
                     let elem = self.elem_c(arr);
                     let size = self.dims_product(arr);
                     let q = if self.cuda() { "__shared__" } else { "__local" };
@@ -390,6 +391,13 @@ impl Printer<'_> {
                 }
             }
             Stmt::ArrayDecl { array, .. } => self.array_decl(*array),
+            Stmt::View {
+                array,
+                base,
+                kind,
+                site,
+                ..
+            } => self.view_decl(*array, *base, kind, *site),
             Stmt::Assign {
                 place,
                 op,
@@ -661,6 +669,7 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 visit_exprs(body, f);
             }
             Stmt::ArrayDecl { .. } | Stmt::Break(_) | Stmt::Continue(_) => {}
+            Stmt::View { kind, .. } => kind.exprs().into_iter().for_each(|e| e.visit(f)),
         }
     }
 }

@@ -289,6 +289,34 @@ impl R<'_> {
                     _ => quote_spanned!(*span=> let #name = #t.dynamic_shared::<#elem>();),
                 }
             }
+            Stmt::View {
+                array,
+                base,
+                kind,
+                span,
+                ..
+            } => {
+                // `View::reshape` / `view` / `index_axis` (and `ConstView`'s) fault the thread
+                // on an incompatible shape, item size or index, as the C targets do.
+                let name = &self.f.arrays[*array].name;
+                let b = self.array(*base);
+                let v = match kind {
+                    ViewKind::Reshape(dims) => {
+                        let d = self.index(dims);
+                        quote_spanned!(*span=> #b.reshape(#d))
+                    }
+                    ViewKind::Cast => {
+                        let elem = elem_tokens(&self.f.arrays[*array].elem, self.k);
+                        quote_spanned!(*span=> #b.view::<#elem>())
+                    }
+                    ViewKind::Axis(k, i) => {
+                        let k = Literal::usize_suffixed(*k);
+                        let i = self.expr(i);
+                        quote_spanned!(*span=> #b.index_axis(#k, #i))
+                    }
+                };
+                quote_spanned!(*span=> let #name = #v;)
+            }
             Stmt::Assign {
                 place,
                 op,

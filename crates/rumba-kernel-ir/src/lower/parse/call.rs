@@ -50,6 +50,13 @@ impl Cx {
             let args: Vec<&syn::Expr> = m.args.iter().collect();
             return self.math(f, recv, &args, span);
         }
+        if matches!(method.as_str(), "reshape" | "view" | "row" | "index_axis") {
+            self.err(
+                m.method.span(),
+                format!("a view is bound to a name, one at a time, from an array's name: `let v = a.{method}(…);` (then `let w = v.view::<u16>();`), not used inline or chained"),
+            );
+            return self.placeholder(span);
+        }
         self.err(
             m.method.span(),
             format!("method `{method}` is not part of the kernel subset: numbers have `min max abs sqrt exp ln sin cos tan powf powi floor ceil round mul_add is_nan wrapping_add wrapping_sub wrapping_mul wrapping_neg`"),

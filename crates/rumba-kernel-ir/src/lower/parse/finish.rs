@@ -79,6 +79,10 @@ pub(super) fn zonk_block(
             }
             Stmt::LetTuple { init, .. } | Stmt::Expr(init) => zonk_expr(init, z, consts, errors),
             Stmt::ArrayDecl { .. } | Stmt::Break(_) | Stmt::Continue(_) => {}
+            Stmt::View { kind, .. } => kind
+                .exprs_mut()
+                .into_iter()
+                .for_each(|x| zonk_expr(x, z, consts, errors)),
             Stmt::Assign { place, value, .. } => {
                 if let Place::Index { idx, .. } = place {
                     idx.iter_mut().for_each(|x| zonk_expr(x, z, consts, errors));

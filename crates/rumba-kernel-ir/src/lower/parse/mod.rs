@@ -9,6 +9,7 @@ mod control;
 mod expr;
 mod finish;
 mod stmt;
+mod view;
 
 use finish::zonk_block;
 
@@ -176,6 +177,8 @@ pub(crate) struct Cx {
     array_used_rank: HashSet<ArrayId>,
     /// `a.shape()[k]` on parameters, checked against the final rank.
     pending_axes: Vec<(ArrayId, usize, Span)>,
+    /// Rank relations of views whose base's rank was not known where they were made.
+    rank_links: Vec<view::RankLink>,
 }
 
 /// A short location string for fault messages: `file:line:col` when the compiler tells it,
@@ -206,6 +209,7 @@ impl Cx {
             rank_from: HashMap::new(),
             array_used_rank: HashSet::new(),
             pending_axes: Vec::new(),
+            rank_links: Vec::new(),
         }
     }
 
@@ -404,6 +408,7 @@ impl Cx {
         params: Vec<Param>,
         mut body: Block,
     ) -> Result<Func, syn::Error> {
+        self.reconcile_views();
         for (a, k, span) in std::mem::take(&mut self.pending_axes) {
             let arr = &self.arrays[a];
             if !self.array_used_rank.contains(&a) {
@@ -441,7 +446,8 @@ impl Cx {
         }
         // Writes to read-only arrays.
         for a in &self.arrays {
-            if a.written {
+            // Views: refused at the view (`reconcile_views`); their roots are refused here.
+            if a.written && a.base.is_none() {
                 match a.space {
                     Space::Global { writable: false } if a.captured => errors.push(syn::Error::new(
                         a.name.span(),
@@ -704,6 +710,7 @@ impl Cx {
             dims: Vec::new(),
             written: false,
             captured,
+            base: None,
         });
         let id = self.arrays.len() - 1;
         self.bind(name, Binding::Array(id));

@@ -109,6 +109,15 @@ impl Cx {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             p => (p, None),
         };
+        // In-kernel views of arrays.
+        if let Some(init) = &l.init {
+            if self
+                .view_decl(&init.expr, pat, annot, l.span(), out)
+                .is_some()
+            {
+                return;
+            }
+        }
         // In-kernel arrays.
         if let Some(init) = &l.init {
             if let Some(decl) = self.array_decl(&init.expr) {
@@ -134,6 +143,7 @@ impl Cx {
                         dims,
                         written: false,
                         captured: false,
+                        base: None,
                     });
                     let id = self.arrays.len() - 1;
                     self.bind(&pi.ident, Binding::Array(id));

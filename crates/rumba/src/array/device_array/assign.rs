@@ -129,7 +129,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)). A refused assignment changes nothing.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the right side cannot be broadcast to this array ("can't assign
+    /// [`Error::Shape`](crate::Error::Shape) ([`ShapeError::BroadcastRank`](crate::error::ShapeError::BroadcastRank), [`ShapeError::Broadcast`](crate::error::ShapeError::Broadcast)) when the right side cannot be broadcast to this array ("can't assign
     /// N-D array to M-D self", or "can't copy sequence with size X to array axis K with dimension Y");
     /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) / [`Error::PoolOutOfMemory`](crate::Error::PoolOutOfMemory) for a host source staged on the device;
     /// the errors of the device work, reported here since it completes before returning.
@@ -155,7 +155,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// # Errors
     /// As [`assign`](Self::assign), except that the work's own failure is reported by `stream`'s next
-    /// synchronization; [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `stream` belongs to another device.
+    /// synchronization; [`Error::WrongDevice`](crate::Error::WrongDevice) when `stream` belongs to another device.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();

@@ -19,6 +19,7 @@ use crate::array::element::Element;
 use crate::array::layout::{Layout, reach};
 use crate::array::order::Order;
 use crate::context::Context;
+use crate::error::StridesError;
 use crate::error::{Error, Result};
 use crate::stream::Stream;
 
@@ -113,7 +114,7 @@ pub trait ArrayLike {
     /// The layout (byte strides) of the array.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the shape's byte size overflows.
+    /// [`Error::Shape`] when the shape's byte size overflows.
     fn like_layout(&self) -> Result<Layout>;
 }
 
@@ -198,7 +199,7 @@ pub(crate) fn to_device_impl<H: ToDevice + ?Sized>(
 ///
 /// # Errors
 /// The errors of [`current_context`](crate::current_context#errors); [`Error::OutOfMemory`] /
-/// [`Error::PoolOutOfMemory`] when the device memory cannot be had; [`Error::InvalidArgument`] when
+/// [`Error::PoolOutOfMemory`] when the device memory cannot be had; [`Error::Shape`] when
 /// the shape's byte size overflows; the copy's errors.
 ///
 /// ```
@@ -218,7 +219,7 @@ pub fn to_device<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::Elem, 
 /// pinned memory.
 ///
 /// # Errors
-/// As [`to_device`]; [`Error::InvalidArgument`] when `stream` is of another device. The copy's own
+/// As [`to_device`]; [`Error::WrongDevice`] when `stream` is of another device. The copy's own
 /// failure is reported by `stream`'s next synchronization.
 ///
 /// ```
@@ -279,8 +280,8 @@ pub fn device_array<T: Element, Sh: IntoDimension>(
 /// the span the strides reach.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `strides` has another length than the shape or a stride is not
-/// a multiple of the element alignment; otherwise as [`device_array`].
+/// [`Error::Strides`] when `strides` has another length than the shape, a stride is not a
+/// multiple of the element alignment, or the reach overflows; otherwise as [`device_array`].
 ///
 /// ```
 /// let d = rumba::device_array_with_strides::<f64, _>((1, 10), &[800, 8]).unwrap();
@@ -302,11 +303,9 @@ pub fn device_array_with_strides<T: Element, Sh: IntoDimension>(
     } else {
         Some((0, 0)) // with_strides reports the mismatch
     }
-    .ok_or_else(|| {
-        Error::InvalidArgument(format!(
-            "strides {strides:?} of shape {} overflow the address space",
-            crate::error::format_shape(&shape)
-        ))
+    .ok_or_else(|| StridesError::Overflow {
+        shape: shape.clone(),
+        strides: strides.to_vec(),
     })?;
     let (offset, span) = if shape.contains(&0) {
         (0, 0)

@@ -12,7 +12,7 @@
 //! | [`transfer`] | `copy_to_host`, `copy_from_host`, `copy_from_device` (SPEC copy rules) |
 //! | [`views`] | slicing, element access, reshape, ravel, `view`, transposes, split, squeeze |
 //! | [`assign`] | broadcasting assignment from scalars, host and device arrays |
-//! | [`scoped`] | asynchronous transfers that borrow host memory, on a [`StreamScope`](crate::StreamScope) |
+//! | (`crate::transfer`) | the scoped transfers on a [`StreamScope`](crate::StreamScope), and `copy(dst, src)` over every pair |
 //! | [`record`] | [`DeviceRecord`] and record fields ([`Field`], [`field!`](crate::field)) |
 //! | `host.rs`, `queue.rs` | packing of strided host views; where work is queued and awaited |
 //!
@@ -38,7 +38,7 @@
 //! let d = rumba::to_device(&host).unwrap();
 //! d.slice(s![.., 1]).unwrap().assign(0.0f32).unwrap();        // on the device
 //! assert_eq!(d.copy_to_host().unwrap(), array![[1.0, 0.0, 3.0], [4.0, 0.0, 6.0]]);
-//! let r = d.reshape(&[3, -1], rumba::array::Order::C).unwrap(); // a view, never a copy
+//! let r = d.reshape_dyn(&[3, -1], rumba::array::Order::C).unwrap(); // a view, never a copy
 //! assert_eq!(r.shape(), &[3, 2]);
 //! ```
 //!
@@ -49,7 +49,6 @@ pub mod create;
 mod host;
 mod queue;
 pub mod record;
-pub mod scoped;
 pub mod transfer;
 pub mod views;
 
@@ -58,10 +57,12 @@ use std::marker::PhantomData;
 
 use ndarray::{Dimension, IxDyn};
 
+use super::dim::HasAxes;
 use super::element::{DType, Element};
 use super::layout::Layout;
 use crate::driver::DevicePtr;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::error::{ShapeError, StridesError};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -86,7 +87,7 @@ pub use record::{DeviceRecord, Field};
 /// let host = Array2::<f64>::zeros((3, 4).f());
 /// let d = rumba::to_device(&host).unwrap();
 /// assert_eq!((d.shape(), d.strides()), (&[3, 4][..], &[8, 24][..]));
-/// assert_eq!((d.ndim(), d.size(), d.len().unwrap(), d.nbytes()), (2, 12, 3, 96));
+/// assert_eq!((d.ndim(), d.size(), d.len(), d.nbytes()), (2, 12, 3, 96));
 /// assert!(d.is_f_contiguous() && !d.is_c_contiguous());
 /// ```
 pub struct DeviceArray<T: Element, D: Dimension> {
@@ -95,6 +96,29 @@ pub struct DeviceArray<T: Element, D: Dimension> {
     dim: D,
     stream: Option<Stream>,
     _elem: PhantomData<fn() -> T>,
+}
+
+impl<T: Element, D: Dimension + HasAxes> DeviceArray<T, D> {
+    /// Length of the first axis (Numba's `len()`).
+    ///
+    /// Only arrays whose type fixes at least one axis (`Ix1` … `Ix6`) have it, so numpy's "len()
+    /// of unsized object" is a compile error instead of a run-time one; for an `IxDyn` array use
+    /// `shape().first()`.
+    ///
+    /// ```
+    /// let d = rumba::device_array::<i32, _>((7, 5), rumba::array::Order::C).unwrap();
+    /// assert_eq!(d.len(), 7);
+    /// assert_eq!(d.into_dyn().shape().first(), Some(&7));
+    /// ```
+    ///
+    /// ```compile_fail,E0599
+    /// let s = rumba::device_array::<i32, _>((), rumba::array::Order::C).unwrap();
+    /// s.len(); // a 0-d array has no first axis
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // `is_empty` (no element) is defined for every rank
+    pub fn len(&self) -> usize {
+        self.layout.shape().first().copied().unwrap_or(0)
+    }
 }
 
 impl<T: Element, D: Dimension> Clone for DeviceArray<T, D> {
@@ -136,18 +160,22 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         stream: Option<Stream>,
     ) -> Result<Self> {
         if layout.itemsize() != T::DTYPE.itemsize() {
-            return Err(Error::InvalidArgument(format!(
-                "a layout of {}-byte elements cannot hold {}",
-                layout.itemsize(),
-                T::DTYPE.name()
-            )));
+            return Err(ShapeError::Itemsize {
+                layout: layout.itemsize(),
+                dtype: T::DTYPE.name(),
+                itemsize: T::DTYPE.itemsize(),
+            }
+            .into());
         }
         let (_, hi) = layout.alloc_extent();
         if layout.size() > 0 && hi > buffer.len() {
-            return Err(Error::InvalidArgument(format!(
-                "the layout reaches byte {hi} of a {}-byte device buffer",
-                buffer.len()
-            )));
+            return Err(StridesError::OutOfAllocation {
+                shape: layout.shape().to_vec(),
+                strides: layout.strides().to_vec(),
+                offset: layout.offset(),
+                alloc_len: buffer.len(),
+            }
+            .into());
         }
         let dim = layout.into_dim::<D>()?;
         Ok(DeviceArray {
@@ -215,22 +243,6 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn size(&self) -> usize {
         self.layout.size()
-    }
-
-    /// Length of the first axis (Numba's `len()`); a 0-d array has none, which is an error.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a 0-dimensional array (numpy's "len() of unsized object").
-    ///
-    /// ```
-    /// let d = rumba::device_array::<i32, _>((7, 5), rumba::array::Order::C).unwrap();
-    /// assert_eq!(d.len().unwrap(), 7);
-    /// let s = rumba::device_array::<i32, _>((), rumba::array::Order::C).unwrap();
-    /// assert!(s.len().is_err());
-    /// ```
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> Result<usize> {
-        self.layout.len()
     }
 
     /// True when the array has no element.
@@ -384,7 +396,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The same array with dimensionality `E`, or an error when the number of axes differs.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the number of axes is not `E`'s.
+    /// [`Error::Shape`](crate::Error::Shape) when the number of axes is not `E`'s.
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap().into_dyn();

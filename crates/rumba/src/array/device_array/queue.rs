@@ -82,10 +82,11 @@ impl Queue {
         }
         let device = stream.context().device_id();
         if device != buf.device() {
-            return Err(Error::InvalidArgument(format!(
-                "a stream of device {device} cannot run work on an array of device {}",
-                buf.device()
-            )));
+            return Err(Error::WrongDevice {
+                what: "the array".into(),
+                expected: device,
+                found: buf.device(),
+            });
         }
         Ok(Queue {
             driver: Arc::clone(stream.context().driver()),

@@ -147,7 +147,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`get`](Self::get)).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
+    /// [`Error::Shape`] when `index` has another length than the number of axes;
     /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```

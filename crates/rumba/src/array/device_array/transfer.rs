@@ -73,7 +73,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// data has arrived).
     ///
     /// # Errors
-    /// As [`copy_to_host`](Self::copy_to_host); [`Error::InvalidArgument`] when `stream` is of another
+    /// As [`copy_to_host`](Self::copy_to_host); [`Error::WrongDevice`] when `stream` is of another
     /// device.
     ///
     /// ```
@@ -166,7 +166,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// this returns.
     ///
     /// # Errors
-    /// As [`copy_from_host`](Self::copy_from_host); [`Error::InvalidArgument`] when `stream` is of
+    /// As [`copy_from_host`](Self::copy_from_host); [`Error::WrongDevice`] when `stream` is of
     /// another device. The copy's own failure is reported by `stream`'s next synchronization.
     ///
     /// ```

@@ -8,14 +8,15 @@
 //!
 //! This module touches the driver only for element reads/writes and `transpose_copy`.
 
-use ndarray::{Dimension, Ix1, IxDyn, RemoveAxis, SliceArg};
+use ndarray::{Dimension, IntoDimension, Ix1, IxDyn, RemoveAxis, SliceArg};
 
 use super::DeviceArray;
 use crate::array::element::{Element, as_bytes};
 use crate::array::layout::Layout;
 use crate::array::order::Order;
 use crate::driver::{StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::error::{ShapeError, StridesError};
 use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
@@ -24,8 +25,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// never panics.
     ///
     /// # Errors
-    /// [`Error::IndexOutOfRange`] for a single index or range bound outside the axis (naming index,
-    /// axis and length); [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for a single index or range bound outside the axis (naming index,
+    /// axis and length); [`Error::Shape`](crate::Error::Shape) for a step of 0 or more entries than axes.
     ///
     /// ```
     /// use ndarray::{Array, s};
@@ -49,8 +50,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// does (`[-10:10]` of a length-3 axis is the whole axis); single indices are still checked.
     ///
     /// # Errors
-    /// [`Error::IndexOutOfRange`] for a single index outside `[-n, n)` (range bounds are clipped);
-    /// [`Error::InvalidArgument`] for a step of 0 or more entries than axes.
+    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for a single index outside `[-n, n)` (range bounds are clipped);
+    /// [`Error::Shape`](crate::Error::Shape) for a step of 0 or more entries than axes.
     ///
     /// ```
     /// use ndarray::s;
@@ -66,7 +67,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The sub-array at `index` along `axis` (that axis removed).
     ///
     /// # Errors
-    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::IndexOutOfRange`] for an
+    /// [`Error::InvalidAxes`](crate::Error::InvalidAxes) when `axis` is not below `ndim`; [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an
     /// `index` outside `[-n, n)`.
     ///
     /// ```
@@ -82,11 +83,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// Reads one element back to the host. Each index may count from the end (`-1` is the last)
-    /// and must lie in `[-n, n)`, else [`Error::IndexOutOfRange`].
+    /// and must lie in `[-n, n)`, else [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `index` has another length than the number of axes;
-    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`; the copy's errors.
+    /// [`Error::Shape`](crate::Error::Shape) when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an index outside `[-n, n)`; the copy's errors.
     ///
     /// ```
     /// let d = rumba::to_device(&ndarray::array![[1.5f64, 2.5], [3.5, 4.5]]).unwrap();
@@ -125,22 +126,62 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         q.finish()
     }
 
-    /// The same elements with a new shape (one entry may be `-1`), read in `order` (`A`: F if the
-    /// array is F-contiguous only, else C). Never copies: a reshape that would need a copy is an
-    /// error, as is a size change.
+    /// The same elements with a new shape, read in `order` (`A`: F if the array is F-contiguous
+    /// only, else C). The result has the dimension type of `shape` (`(2, 5)` gives an `Ix2`
+    /// array); [`reshape_dyn`](Self::reshape_dyn) takes numpy's `-1` for one inferred length.
+    /// Never copies: a reshape that would need a copy is an error, as is a size change.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for more than one `-1`, another negative length, or a shape of
-    /// another size; [`Error::NotContiguous`] when the reshape would need a copy (never made silently).
+    /// [`Error::Shape`](crate::Error::Shape) for a shape of another size ([`ShapeError::ReshapeSize`]);
+    /// [`Error::NotContiguous`](crate::Error::NotContiguous) when the reshape would need a copy (never made silently).
+    ///
+    /// ```
+    /// use rumba::array::Order;
+    /// use rumba::error::{Error, ShapeError};
+    /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
+    /// let m: rumba::DeviceArray<i32, ndarray::Ix2> = d.reshape((2, 5), Order::C).unwrap();
+    /// assert_eq!(m.copy_to_host().unwrap(), ndarray::Array::from_iter(0..10).into_shape_with_order((2, 5)).unwrap());
+    /// let e = d.reshape((3, 4), Order::C).unwrap_err();
+    /// assert!(matches!(e, Error::Shape(ShapeError::ReshapeSize { size: 10, .. })));
+    /// ```
+    pub fn reshape<Sh: IntoDimension>(
+        &self,
+        shape: Sh,
+        order: Order,
+    ) -> Result<DeviceArray<T, Sh::Dim>> {
+        let dim = shape.into_dimension();
+        let request = dim
+            .slice()
+            .iter()
+            .map(|&n| isize::try_from(n))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|_| ShapeError::TooLarge {
+                shape: dim.slice().to_vec(),
+                itemsize: self.itemsize(),
+            })?;
+        let layout = self.layout.reshape(&request, order)?;
+        self.with_layout(layout)
+    }
+
+    /// [`reshape`](Self::reshape) to a run-time shape in which one entry may be `-1` (inferred
+    /// from the size, as in numpy), giving an `IxDyn` array.
+    ///
+    /// # Errors
+    /// [`Error::Shape`](crate::Error::Shape): more than one `-1` ([`ShapeError::MultipleUnknown`]), another negative
+    /// length ([`ShapeError::NegativeDimension`]), or a shape of another size
+    /// ([`ShapeError::ReshapeSize`]); [`Error::NotContiguous`](crate::Error::NotContiguous) when the reshape would need a copy.
     ///
     /// ```
     /// use rumba::array::Order;
     /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
-    /// let c = d.reshape(&[2, -1], Order::C).unwrap().copy_to_host().unwrap();
+    /// let c = d.reshape_dyn(&[2, -1], Order::C).unwrap().copy_to_host().unwrap();
     /// assert_eq!(c, ndarray::Array::from_iter(0..10).into_shape_with_order((2, 5)).unwrap().into_dyn());
-    /// assert!(d.reshape(&[3, 4], Order::C).is_err());
+    /// assert_eq!(
+    ///     d.reshape_dyn(&[-1, -1], Order::C).unwrap_err().to_string(),
+    ///     "can only specify one unknown dimension: (-1, -1)"
+    /// );
     /// ```
-    pub fn reshape(&self, shape: &[isize], order: Order) -> Result<DeviceArray<T, IxDyn>> {
+    pub fn reshape_dyn(&self, shape: &[isize], order: Order) -> Result<DeviceArray<T, IxDyn>> {
         let layout = self.layout.reshape(shape, order)?;
         self.with_layout(layout)
     }
@@ -149,7 +190,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// (`A`: either), else an error (never a copy).
     ///
     /// # Errors
-    /// [`Error::NotContiguous`] when the array is not contiguous in `order`.
+    /// [`Error::NotContiguous`](crate::Error::NotContiguous) when the array is not contiguous in `order`.
     ///
     /// ```
     /// use ndarray::s;
@@ -169,8 +210,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// also be aligned for `U`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the item sizes differ and the last axis's byte length is not a
-    /// multiple of `U`'s size, or the array is 0-dimensional; [`Error::NotContiguous`] when the item
+    /// [`Error::Shape`](crate::Error::Shape) when the item sizes differ and the last axis's byte length is not a
+    /// multiple of `U`'s size, or the array is 0-dimensional; [`Error::NotContiguous`](crate::Error::NotContiguous) when the item
     /// sizes differ and the array is not C-contiguous.
     ///
     /// ```
@@ -182,11 +223,13 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     pub fn view<U: Element>(&self) -> Result<DeviceArray<U, D>> {
         let layout = self.layout.view_as(U::DTYPE.itemsize())?;
         if layout.size() > 0 && !layout.is_aligned(U::DTYPE.align()) {
-            return Err(Error::InvalidArgument(format!(
-                "the view is not aligned to the {}-byte alignment of {}",
-                U::DTYPE.align(),
-                U::DTYPE.name()
-            )));
+            return Err(StridesError::Misaligned {
+                offset: layout.offset(),
+                strides: layout.strides().to_vec(),
+                align: U::DTYPE.align(),
+                dtype: U::DTYPE.name(),
+            }
+            .into());
         }
         self.with_layout(layout)
     }
@@ -215,7 +258,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// the identity returns the same array.
     ///
     /// # Errors
-    /// [`Error::InvalidAxes`] when `axes` is not a permutation of `0..ndim`.
+    /// [`Error::InvalidAxes`](crate::Error::InvalidAxes) when `axes` is not a permutation of `0..ndim`.
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((2, 3, 4), rumba::array::Order::C).unwrap();
@@ -233,8 +276,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// strided copy. Complete when it returns, or queued on the array's bound stream (see [binding](DeviceArray::bind)); the new array is bound to the same stream.
     ///
     /// # Errors
-    /// [`Error::InvalidAxes`] for a bad `axes` list; [`Error::OutOfMemory`] /
-    /// [`Error::PoolOutOfMemory`] for the new array; the errors of the device transpose.
+    /// [`Error::InvalidAxes`](crate::Error::InvalidAxes) for a bad `axes` list; [`Error::OutOfMemory`](crate::Error::OutOfMemory) /
+    /// [`Error::PoolOutOfMemory`](crate::Error::PoolOutOfMemory) for the new array; the errors of the device transpose.
     ///
     /// ```
     /// use ndarray::array;
@@ -276,7 +319,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// unit-stride array.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the array is not 1-D or `n` is 0; [`Error::NotContiguous`] when
+    /// [`Error::Shape`](crate::Error::Shape) when the array is not 1-D or `n` is 0; [`Error::NotContiguous`](crate::Error::NotContiguous) when
     /// its stride is not one element.
     ///
     /// ```
@@ -296,7 +339,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Removes length-1 axes: all (`None`) or the one given.
     ///
     /// # Errors
-    /// [`Error::InvalidAxes`] when `axis` is not below `ndim`; [`Error::InvalidArgument`] when that
+    /// [`Error::InvalidAxes`](crate::Error::InvalidAxes) when `axis` is not below `ndim`; [`Error::Shape`](crate::Error::Shape) when that
     /// axis's length is not 1.
     ///
     /// ```

@@ -210,14 +210,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn unknown(what: &str, handle: u64) -> Error {
-    Error::Driver {
-        code: CUresult::CUDA_ERROR_INVALID_HANDLE as i32,
-        name: "CUDA_ERROR_INVALID_HANDLE".into(),
-        call: format!("{what} lookup"),
-        message: format!(
-            "0x{handle:x} is not a {what} created by rumba or adopted with external_stream"
-        ),
+fn unknown(kind: &'static str, handle: u64) -> Error {
+    Error::InvalidHandle {
+        kind,
+        handle,
+        reason: format!("not a {kind} created by rumba or adopted with external_stream"),
     }
 }
 

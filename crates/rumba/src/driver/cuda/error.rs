@@ -19,8 +19,12 @@ pub(crate) fn check(call: &str, r: CUresult) -> Result<()> {
     }
 }
 
-/// The [`Error::Driver`] for a failed call.
+/// The [`Error::Driver`] for a failed call ([`Error::NotReady`] for `CUDA_ERROR_NOT_READY`, as on
+/// every backend).
 pub(crate) fn map(call: &str, r: CUresult) -> Error {
+    if r == CUresult::CUDA_ERROR_NOT_READY {
+        return Error::NotReady(format!("{call}: {}", describe(r)));
+    }
     Error::Driver {
         code: r as i32,
         name: format!("{r:?}"),
@@ -75,6 +79,6 @@ mod tests {
         }
         assert!(e.to_string().contains("an argument is out of range"));
         let nr = map("cuEventElapsedTime", CUresult::CUDA_ERROR_NOT_READY);
-        assert!(matches!(nr, Error::Driver { code: 600, .. }));
+        assert!(matches!(nr, Error::NotReady(ref m) if m.contains("cuEventElapsedTime")));
     }
 }

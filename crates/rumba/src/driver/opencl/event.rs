@@ -108,12 +108,9 @@ impl Events {
         })?;
         let status = record.status()?;
         if status > 0 {
-            return Err(Error::Driver {
-                code: opencl3::error_codes::CL_PROFILING_INFO_NOT_AVAILABLE,
-                name: "CL_PROFILING_INFO_NOT_AVAILABLE".into(),
-                call: "event_elapsed_ms".into(),
-                message: format!("the {which} event has not completed yet"),
-            });
+            return Err(Error::NotReady(format!(
+                "the {which} event has not completed yet"
+            )));
         }
         if status < 0 {
             return Err(super::error::map("the work before the event", status));
@@ -135,21 +132,21 @@ impl Events {
 }
 
 fn unknown(event: EventHandle) -> Error {
-    Error::Driver {
-        code: opencl3::error_codes::CL_INVALID_EVENT,
-        name: "CL_INVALID_EVENT".into(),
-        call: "event lookup".into(),
-        message: format!("0x{:x} is not an event created by rumba", event.0),
+    Error::InvalidHandle {
+        kind: "event",
+        handle: event.0,
+        reason: "not an event created by rumba, or already destroyed".into(),
     }
 }
 
 fn check_device(slot: Option<&Slot>, event: EventHandle, device: usize) -> Result<()> {
     match slot {
         None => Err(unknown(event)),
-        Some(s) if s.device != device => Err(Error::InvalidArgument(format!(
-            "event 0x{:x} belongs to device {}, not device {device}",
-            event.0, s.device
-        ))),
+        Some(s) if s.device != device => Err(Error::WrongDevice {
+            what: format!("event 0x{:x}", event.0),
+            expected: device,
+            found: s.device,
+        }),
         Some(_) => Ok(()),
     }
 }

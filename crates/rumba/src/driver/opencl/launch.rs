@@ -144,6 +144,7 @@ pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Erro
         3 => "integer division overflow (MIN / -1)".to_string(),
         4 => "assertion failed".to_string(),
         5 => "step_by(0)".to_string(),
+        6 => "invalid array view".to_string(),
         other => format!("fault code {other}"),
     };
     Some(Error::KernelFault {

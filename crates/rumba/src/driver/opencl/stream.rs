@@ -666,13 +666,10 @@ impl CallbackData {
 }
 
 fn unknown_stream(handle: u64) -> Error {
-    Error::Driver {
-        code: opencl3::error_codes::CL_INVALID_COMMAND_QUEUE,
-        name: "CL_INVALID_COMMAND_QUEUE".into(),
-        call: "stream lookup".into(),
-        message: format!(
-            "0x{handle:x} is not a stream created by rumba or adopted with external_stream"
-        ),
+    Error::InvalidHandle {
+        kind: "stream",
+        handle,
+        reason: "not a stream created by rumba or adopted with external_stream".into(),
     }
 }
 

@@ -90,12 +90,9 @@ impl SimEvent {
         })?;
         match rec.at.get() {
             Some(t) if rec.stream.is_done(rec.seq) => Ok(*t),
-            _ => Err(Error::Driver {
-                code: 600,
-                name: "CUDA_ERROR_NOT_READY".into(),
-                call: "event_elapsed_ms".into(),
-                message: format!("the {which} event has not completed yet"),
-            }),
+            _ => Err(Error::NotReady(format!(
+                "the {which} event has not completed yet"
+            ))),
         }
     }
 

@@ -292,9 +292,7 @@ fn last_os_error() -> String {
 }
 
 fn os_error(call: &str, why: &str) -> Error {
-    Error::Driver {
-        code: 999,
-        name: "CUDA_ERROR_UNKNOWN".into(),
+    Error::Simulator {
         call: call.into(),
         message: format!("sharing simulated device memory: {why}"),
     }
@@ -339,15 +337,10 @@ impl SimDriver {
         let info = HandleInfo::decode(handle)?;
         let mut opened = lock(&self.opened);
         if opened.contains_key(&(info.pid, info.id)) {
-            return Err(Error::Driver {
-                code: 208,
-                name: "CUDA_ERROR_ALREADY_MAPPED".into(),
-                call: "ipc_open_mem_handle".into(),
-                message: format!(
-                    "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
-                    info.pid, info.id
-                ),
-            });
+            return Err(Error::InvalidOperation(format!(
+                "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
+                info.pid, info.id
+            )));
         }
         let (host, map_len) = open(&info)?;
         // SAFETY: `host` is a fresh shared mapping of `map_len` bytes that only this region owns.
@@ -364,12 +357,11 @@ impl SimDriver {
             .iter()
             .find(|(_, v)| **v == (device, ptr))
             .map(|(k, _)| *k)
-            .ok_or_else(|| Error::Driver {
-                code: 1,
-                name: "CUDA_ERROR_INVALID_VALUE".into(),
-                call: "ipc_close_mem_handle".into(),
-                message: format!(
-                    "0x{ptr:x} on device {device} is not memory opened from an IPC handle (never opened, or already closed)"
+            .ok_or_else(|| Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: format!(
+                    "on device {device} it is not memory opened from an IPC handle (never opened, or already closed)"
                 ),
             })?;
         dev.memory.unmap_imported(ptr)?;

@@ -248,12 +248,11 @@ fn no_wait_in_callback(what: &str) -> Result<()> {
     }
 }
 
-fn invalid_handle(what: &str, handle: u64, device: usize) -> Error {
-    Error::Driver {
-        code: 400,
-        name: "CUDA_ERROR_INVALID_HANDLE".into(),
-        call: format!("{what} lookup"),
-        message: format!("no live {what} with handle 0x{handle:x} on device {device}"),
+fn invalid_handle(kind: &'static str, handle: u64, device: usize) -> Error {
+    Error::InvalidHandle {
+        kind,
+        handle,
+        reason: format!("no live {kind} with this handle on simulated device {device}"),
     }
 }
 

@@ -93,9 +93,7 @@ impl SimStream {
             .name(format!("rumba-stream-{}", handle.0))
             .stack_size(1 << 20)
             .spawn(move || worker.run())
-            .map_err(|e| Error::Driver {
-                code: 2,
-                name: "CUDA_ERROR_OUT_OF_MEMORY".into(),
+            .map_err(|e| Error::Simulator {
                 call: "stream_create".into(),
                 message: format!("cannot start the stream's worker thread: {e}"),
             })?;
@@ -140,9 +138,7 @@ impl SimStream {
                     None => match unwind::catch(work) {
                         Ok(Ok(())) => None,
                         Ok(Err(e)) => Some(e),
-                        Err(panic) => Some(Error::Driver {
-                            code: 999,
-                            name: "CUDA_ERROR_UNKNOWN".into(),
+                        Err(panic) => Some(Error::Simulator {
                             call: "stream operation".into(),
                             message: format!("panicked: {panic}"),
                         }),

@@ -100,10 +100,11 @@ impl<'h> Plan<'h> {
         let device = self.stream.context().device_id();
         let position = self.args.len();
         if !a.is_empty() && a.buffer().device() != device {
-            return Err(Error::InvalidArgument(format!(
-                "kernel argument {position} lives on device {} but the launch runs on a stream of device {device}",
-                a.buffer().device()
-            )));
+            return Err(Error::WrongDevice {
+                what: format!("kernel argument {position}"),
+                expected: device,
+                found: a.buffer().device(),
+            });
         }
         self.args.push(KernelArg::Array(KernelArrayArg {
             ptr: a.device_ptr(),

@@ -54,7 +54,7 @@ impl<T: Pod> fmt::Debug for ConstView<'_, T> {
     }
 }
 
-impl<T: Pod> ConstView<'_, T> {
+impl<'a, T: Pod> ConstView<'a, T> {
     /// Reads element `index`. Faults the calling GPU thread if it is out of bounds.
     ///
     /// ```
@@ -110,6 +110,53 @@ impl<T: Pod> ConstView<'_, T> {
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.inner.len()
+    }
+
+    /// The same elements with another shape; see [`View::reshape`]. Faults the thread when the
+    /// sizes differ.
+    ///
+    /// ```
+    /// let c = rumba::const_array_like(&ndarray::arr1(&[1u8, 2, 3, 4])).unwrap();
+    /// assert_eq!(c.view().reshape((2, 2)).get((1, 0)), 3);
+    /// ```
+    pub fn reshape(&self, shape: impl crate::kernel::IntoShape) -> Self {
+        ConstView {
+            inner: self.inner.reshape(shape),
+        }
+    }
+
+    /// The same bytes as `U`s; see [`View::view`].
+    ///
+    /// ```
+    /// let c = rumba::const_array_like(&ndarray::arr1(&[1u16, 2])).unwrap();
+    /// assert_eq!(c.view().view::<u8>().shape(), &[4]);
+    /// ```
+    pub fn view<U: Pod>(&self) -> ConstView<'a, U> {
+        ConstView {
+            inner: self.inner.view::<U>(),
+        }
+    }
+
+    /// Index `i` of axis `axis`, that axis dropped; see [`View::index_axis`].
+    ///
+    /// ```
+    /// let c = rumba::const_array_like(&ndarray::arr2(&[[1u8, 2], [3, 4]])).unwrap();
+    /// assert_eq!(c.view().index_axis(0, 1).get(0), 3);
+    /// ```
+    pub fn index_axis(&self, axis: usize, i: usize) -> Self {
+        ConstView {
+            inner: self.inner.index_axis(axis, i),
+        }
+    }
+
+    /// Row `i`; see [`View::row`].
+    ///
+    /// ```
+    /// let c = rumba::const_array_like(&ndarray::arr2(&[[1u8, 2], [3, 4]])).unwrap();
+    /// assert_eq!(c.view().row(1).get(1), 4);
+    /// ```
+    pub fn row(&self, i: usize) -> Self {
+        self.index_axis(0, i)
     }
 
     /// Number of elements.

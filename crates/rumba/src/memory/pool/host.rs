@@ -306,8 +306,8 @@ impl PooledPinned {
     /// point. Call it after queueing work that reads or writes the block without waiting for it.
     ///
     /// # Errors
-    /// [`Error::Driver`] when the backend cannot create or record the event (an unknown `stream`:
-    /// `CUDA_ERROR_INVALID_HANDLE`).
+    /// [`Error::Driver`] when the backend cannot create or record the event;
+    /// [`Error::InvalidHandle`] for an unknown `stream`.
     ///
     /// ```
     /// use std::sync::Arc;

@@ -57,6 +57,9 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     if f.is_device {
         return Err("a device function has no block form".into());
     }
+    if f.arrays.iter().any(|a| a.base.is_some()) {
+        return Err("in-kernel array views (`reshape`, `view::<U>()`, `row`, `index_axis`) run on coroutines in this version".into());
+    }
     if uses_warp_ops(f) {
         return Err("warp-level operations (syncwarp, votes, shuffles, activemask) run on coroutines, where the lanes of a warp meet at each one".into());
     }

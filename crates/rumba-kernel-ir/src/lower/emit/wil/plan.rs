@@ -120,6 +120,7 @@ pub(crate) fn own_exprs(s: &Stmt) -> Vec<&Expr> {
             v
         }
         Stmt::Return(e, _) => e.iter().collect(),
+        Stmt::View { kind, .. } => kind.exprs(),
         _ => Vec::new(),
     }
 }

@@ -24,6 +24,8 @@ use super::shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 use super::{access, fault};
 use crate::error::{Error, Result};
 
+mod ops;
+
 mod sealed {
     pub trait Sealed {}
 }

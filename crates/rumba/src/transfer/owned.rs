@@ -27,11 +27,11 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use ndarray::Dimension;
 
-use super::pinned::PinnedArray;
 use crate::array::device_array::{HostMut, HostRef, Mode, Queue, download, upload};
 use crate::array::{DeviceArray, Element};
 use crate::error::{Error, Result};
-use crate::stream::{Stream, StreamScope};
+use crate::host::PinnedArray;
+use crate::stream::Stream;
 
 struct State<B> {
     buffer: Option<B>,
@@ -190,7 +190,7 @@ impl<B> From<Box<Rejected<B>>> for Error {
 /// ```
 /// fn ship(s: &rumba::Stream, d: &rumba::DeviceArray<u8, ndarray::Ix1>) -> rumba::Result<()> {
 ///     let p = rumba::pinned_array::<u8, _>(d.size(), rumba::Order::C)?;
-///     let r: rumba::host::transfer::TransferResult<_> = s.upload(p, d);
+///     let r: rumba::transfer::TransferResult<_> = s.upload(p, d);
 ///     r?.wait()?; // a refusal converts into rumba::Error
 ///     Ok(())
 /// }
@@ -206,7 +206,7 @@ impl Stream {
     /// # Errors
     /// A boxed [`Rejected`] that hands `src` back, with the reason: [`Error::IncompatibleShape`] when the
     /// shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `dst` is not contiguous;
-    /// [`Error::InvalidArgument`] when `dst` is memory of another device than the stream's; the
+    /// [`Error::WrongDevice`] when `dst` is memory of another device than the stream's; the
     /// driver's queueing errors.
     ///
     /// ```
@@ -243,7 +243,7 @@ impl Stream {
     /// # Errors
     /// A boxed [`Rejected`] that hands `dst` back, with the reason: [`Error::IncompatibleShape`] when
     /// the shapes differ (length-1 axes aside); [`Error::NotContiguous`] when `src` is not contiguous;
-    /// [`Error::InvalidArgument`] when `src` is memory of another device than the stream's; the
+    /// [`Error::WrongDevice`] when `src` is memory of another device than the stream's; the
     /// driver's queueing errors.
     ///
     /// ```
@@ -304,63 +304,5 @@ impl Stream {
             };
         }
         Ok(Transfer { shared })
-    }
-}
-
-impl<'scope, 'env> StreamScope<'scope, 'env> {
-    /// Queues a copy of the pinned array `src` into the contiguous device array `dst`, truly
-    /// asynchronously; `src` stays borrowed (read-only) until the scope has synchronized.
-    ///
-    /// # Errors
-    /// As [`Stream::upload`](crate::Stream::upload), returned as a plain [`Error`] (`src` is only
-    /// borrowed).
-    ///
-    /// ```
-    /// use rumba::array::Order;
-    /// let s = rumba::stream().unwrap();
-    /// let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
-    /// p.as_slice_mut().copy_from_slice(&[7, 8, 9]);
-    /// let d = rumba::device_array::<i64, _>(3, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p)).unwrap();
-    /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
-    /// ```
-    pub fn copy_from_pinned<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        dst: &DeviceArray<T, E>,
-        src: &'env PinnedArray<T, D>,
-    ) -> Result<()> {
-        let view = src.view();
-        let host = HostRef::new(&view)?;
-        let mut q = Queue::on(self.stream(), dst.buffer(), Mode::Scoped)?;
-        upload(&mut q, dst.buffer(), dst.layout(), &host)?;
-        q.keep(vec![dst.buffer().clone()])
-    }
-
-    /// Queues a copy of the device array `src` into the pinned array `dst`, truly asynchronously;
-    /// `dst` stays exclusively borrowed until the scope has synchronized, so the host cannot read
-    /// it before the data has arrived.
-    ///
-    /// # Errors
-    /// As [`Stream::download`](crate::Stream::download), returned as a plain [`Error`] (`dst` is only
-    /// borrowed).
-    ///
-    /// ```
-    /// use rumba::array::Order;
-    /// let s = rumba::stream().unwrap();
-    /// let d = rumba::to_device(&[1u16, 2]).unwrap();
-    /// let mut p = rumba::pinned_array::<u16, _>(2, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p)).unwrap();
-    /// assert_eq!(p.as_slice(), &[1, 2]);
-    /// ```
-    pub fn copy_to_pinned<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        src: &DeviceArray<T, E>,
-        dst: &'env mut PinnedArray<T, D>,
-    ) -> Result<()> {
-        let mut view = dst.view_mut();
-        let host = HostMut::new(&mut view)?;
-        let mut q = Queue::on(self.stream(), src.buffer(), Mode::Scoped)?;
-        download(&mut q, src.buffer(), src.layout(), &host)?;
-        q.keep(vec![src.buffer().clone()])
     }
 }

@@ -13,13 +13,11 @@
 //!
 //! This module touches the driver through the queue.
 
-use ndarray::{ArrayBase, Data, DataMut, Dimension};
+use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
 
-use super::DeviceArray;
-use super::assign::AssignSource;
-use super::create::{ToDevice, to_device_impl};
-use super::host::{HostMut, HostRef, download, upload};
-use super::queue::{Mode, Queue};
+use crate::array::DeviceArray;
+use crate::array::device_array::create::{ToDevice, to_device_impl};
+use crate::array::device_array::{AssignSource, HostMut, HostRef, Mode, Queue, download, upload};
 use crate::array::element::Element;
 use crate::error::Result;
 use crate::stream::StreamScope;
@@ -66,10 +64,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         dst: &DeviceArray<T, D>,
         src: &'env ArrayBase<S, E>,
     ) -> Result<()> {
-        let src = HostRef::new(src)?;
-        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
-        upload(&mut q, &dst.buffer, &dst.layout, &src)?;
-        q.keep(vec![dst.buffer.clone()])
+        self.upload_scoped(dst, &HostRef::new(src)?)
     }
 
     /// Queues a copy of `src` into the host array or view `dst`, which stays exclusively borrowed
@@ -91,10 +86,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: &DeviceArray<T, D>,
         dst: &'env mut ArrayBase<S, E>,
     ) -> Result<()> {
-        let dst = HostMut::new(dst)?;
-        let mut q = Queue::on(self.stream(), &src.buffer, Mode::Scoped)?;
-        download(&mut q, &src.buffer, &src.layout, &dst)?;
-        q.keep(vec![src.buffer.clone()])
+        self.download_scoped(src, &HostMut::new(dst)?)
     }
 
     /// Queues [`DeviceArray::copy_from_device`].
@@ -139,7 +131,51 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         dst: &DeviceArray<T, D>,
         src: impl AssignSource<T> + 'env,
     ) -> Result<()> {
-        let mut q = Queue::on(self.stream(), &dst.buffer, Mode::Scoped)?;
+        let mut q = Queue::on(self.stream(), dst.buffer(), Mode::Scoped)?;
         dst.assign_with(&mut q, &src.source()?)
+    }
+
+    /// [`copy_from_host`](Self::copy_from_host) from a slice (a 1-D host array), for
+    /// [`StreamScope::copy`].
+    pub(crate) fn copy_from_slice<T: Element, D: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &'env [T],
+    ) -> Result<()> {
+        self.upload_scoped(dst, &HostRef::new(&ArrayView1::from(src))?)
+    }
+
+    /// [`copy_to_host_into`](Self::copy_to_host_into) a slice (a 1-D host array), for
+    /// [`StreamScope::copy`].
+    pub(crate) fn copy_to_slice<T: Element, D: Dimension>(
+        &self,
+        src: &DeviceArray<T, D>,
+        dst: &'env mut [T],
+    ) -> Result<()> {
+        self.download_scoped(src, &HostMut::new(&mut ArrayViewMut1::from(dst))?)
+    }
+
+    /// Queues host → device in scoped mode. `src` points at memory the caller borrowed for
+    /// `'env` (every caller takes it as `&'env`), which the scope outlives.
+    fn upload_scoped<T: Element, D: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &HostRef<'_, T>,
+    ) -> Result<()> {
+        let mut q = Queue::on(self.stream(), dst.buffer(), Mode::Scoped)?;
+        upload(&mut q, dst.buffer(), dst.layout(), src)?;
+        q.keep(vec![dst.buffer().clone()])
+    }
+
+    /// Queues device → host in scoped mode. `dst` points at memory the caller borrowed
+    /// exclusively for `'env` (every caller takes it as `&'env mut`), which the scope outlives.
+    fn download_scoped<T: Element, D: Dimension>(
+        &self,
+        src: &DeviceArray<T, D>,
+        dst: &HostMut<'_, T>,
+    ) -> Result<()> {
+        let mut q = Queue::on(self.stream(), src.buffer(), Mode::Scoped)?;
+        download(&mut q, src.buffer(), src.layout(), dst)?;
+        q.keep(vec![src.buffer().clone()])
     }
 }

@@ -5,6 +5,12 @@
 //! argument, shape, variable or address was at fault. The type is `Clone` because an error raised by
 //! asynchronous work is stored on its stream and handed out again at the next synchronization point.
 //!
+//! Errors of the array layer's arithmetic are grouped in two enums of their own,
+//! [`ShapeError`] (shapes, ranks, reshapes, broadcasting, dtype views) and [`StridesError`]
+//! (strides and offsets that do not describe memory the array may use), carried by
+//! [`Error::Shape`] and [`Error::Strides`]: a caller matches the group, or the case and its
+//! values.
+//!
 //! This module touches nothing else: it is leaf code that every layer depends on.
 //!
 //! ```
@@ -14,6 +20,10 @@
 //! ```
 
 use std::fmt;
+
+mod layout;
+
+pub use layout::{ShapeError, StridesError};
 
 /// The result type used throughout rumba.
 ///
@@ -61,7 +71,7 @@ pub enum Error {
         right: String,
     },
     /// The two sides of a copy describe a different number or arrangement of elements.
-    #[error("incompatible shape: {} vs. {}", Shape(.left), Shape(.right))]
+    #[error("incompatible shape: {} vs. {}", ShapeText(.left), ShapeText(.right))]
     IncompatibleShape {
         /// Shape of the destination (length-1 axes removed).
         left: Vec<usize>,
@@ -92,7 +102,14 @@ pub enum Error {
     /// A permutation of axes that is not a permutation of `0..ndim`.
     #[error("invalid axes list: {0}")]
     InvalidAxes(String),
-    /// A shape, stride, order or other argument that cannot be honoured.
+    /// A shape, rank, reshape, broadcast or dtype view that cannot be honoured ([`ShapeError`]
+    /// names the case and its values).
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// Strides or an offset that do not describe memory the array may use ([`StridesError`]).
+    #[error(transparent)]
+    Strides(#[from] StridesError),
+    /// An argument that cannot be honoured, for which no more specific variant exists.
     #[error("{0}")]
     InvalidArgument(String),
     /// A kernel thread faulted (panic, out-of-bounds access, divergent barrier).
@@ -128,6 +145,41 @@ pub enum Error {
         /// The driver call that failed.
         call: String,
         /// Details.
+        message: String,
+    },
+    /// Memory or an event of one device used by work that runs on another (device arrays move
+    /// between devices only by explicit peer copies).
+    #[error("{what} is on device {found}, but the work runs on device {expected}")]
+    WrongDevice {
+        /// What was on the wrong device (an array, a kernel argument, an event, …).
+        what: String,
+        /// The device the work runs on.
+        expected: usize,
+        /// The device it is on.
+        found: usize,
+    },
+    /// A stream or event handle that names nothing live on this backend (never created or adopted
+    /// by rumba, or already destroyed). Every backend reports it the same way.
+    #[error("invalid {kind} handle 0x{handle:x}: {reason}")]
+    InvalidHandle {
+        /// `stream` or `event`.
+        kind: &'static str,
+        /// The handle's value.
+        handle: u64,
+        /// What the backend found.
+        reason: String,
+    },
+    /// A call that needs work to have completed found it still queued (e.g. timing an event whose
+    /// work has not run yet). Every backend reports it the same way.
+    #[error("not ready: {0}")]
+    NotReady(String),
+    /// The simulated device itself failed: an operating-system call it made (threads, shared
+    /// memory for IPC), or a panic in its own work. The simulator's own words, not a CUDA code.
+    #[error("simulated device: {call} failed: {message}")]
+    Simulator {
+        /// What the simulator was doing.
+        call: String,
+        /// What it found.
         message: String,
     },
     /// The requested backend cannot be used on this machine or in this build.
@@ -275,10 +327,11 @@ impl fmt::Display for OomReport {
     }
 }
 
-/// Formats a shape the way numpy prints it: `(2, 3)`, `(5,)`, `()`.
-struct Shape<'a>(&'a [usize]);
+/// Formats a shape the way numpy prints it: `(2, 3)`, `(5,)`, `()` (requested shapes may hold
+/// `-1`, so the entries are anything printable).
+pub(crate) struct ShapeText<'a, N>(pub(crate) &'a [N]);
 
-impl fmt::Display for Shape<'_> {
+impl<N: fmt::Display> fmt::Display for ShapeText<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             [one] => write!(f, "({one},)"),
@@ -312,7 +365,7 @@ impl fmt::Display for Dim<'_> {
 /// assert_eq!(rumba::error::format_shape(&[2, 3]), "(2, 3)");
 /// ```
 pub fn format_shape(shape: &[usize]) -> String {
-    Shape(shape).to_string()
+    ShapeText(shape).to_string()
 }
 
 #[cfg(test)]

@@ -1,0 +1,283 @@
+//! New views of a view's memory without copying, as NumPy and Numba make them inside kernels:
+//! [`reshape`](View::reshape), [`view`](View::view) (reinterpret the element type) and
+//! [`index_axis`](View::index_axis) / [`row`](View::row) (drop an axis).
+//!
+//! The result reaches exactly the bytes of its base (or a subset), in the same memory space and
+//! with the same mode (a read-only view stays read-only), so the soundness argument of
+//! [`access`](super::access) carries over unchanged. An incompatible request faults the calling
+//! GPU thread with a message naming the shapes, like an out-of-bounds index.
+
+use std::mem::{align_of, size_of};
+
+use bytemuck::Pod;
+
+use super::{MAX_DIMS, MemorySpace, View, fault};
+use crate::driver::sim::engine::shape::IntoShape;
+
+impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
+    /// Whether the view is C-contiguous, as NumPy decides it: axes of extent 1 may have any
+    /// stride, and an empty view is contiguous.
+    ///
+    /// ```
+    /// let mut d = [0u8; 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (2, 3)).unwrap();
+    /// assert!(v.is_c_contiguous());
+    /// assert!(!v.slice_axis(1, 0..2).is_c_contiguous());
+    /// ```
+    pub fn is_c_contiguous(&self) -> bool {
+        if self.size() == 0 {
+            return true;
+        }
+        let mut expect = size_of::<T>() as isize;
+        for k in (0..self.ndim).rev() {
+            if self.shape[k] != 1 && self.strides[k] != expect {
+                return false;
+            }
+            expect = expect.wrapping_mul(self.shape[k] as isize);
+        }
+        true
+    }
+
+    /// The same elements in C order with another shape (NumPy's `reshape` of a contiguous
+    /// array; `-1` is not supported). Faults the thread if the view is not C-contiguous or the
+    /// sizes differ.
+    ///
+    /// ```
+    /// let mut d = [0i32; 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// let m = v.reshape((2, 3));
+    /// m.set((1, 0), 7);
+    /// assert_eq!(m.strides(), &[12, 4]);
+    /// assert_eq!(d[3], 7);
+    /// ```
+    pub fn reshape(&self, shape: impl IntoShape) -> Self {
+        let dims = shape.into_dims();
+        let new = dims.as_slice();
+        if new.is_empty() || new.len() > MAX_DIMS {
+            fault::raise(format!(
+                "cannot reshape a {} array into shape {dims}: kernel arrays have 1 to {MAX_DIMS} dimensions",
+                S::NAME
+            ));
+        }
+        if !self.is_c_contiguous() {
+            fault::raise(format!(
+                "cannot reshape the non-contiguous {} array of shape {} (strides {:?}): reshape works on C-contiguous arrays only",
+                S::NAME,
+                crate::error::format_shape(self.shape()),
+                self.strides()
+            ));
+        }
+        if dims.size() != Some(self.size()) {
+            fault::raise(format!(
+                "cannot reshape the {} array of size {} (shape {}) into shape {dims}",
+                S::NAME,
+                self.size(),
+                crate::error::format_shape(self.shape())
+            ));
+        }
+        let mut v = *self;
+        v.ndim = new.len();
+        v.shape = [0; MAX_DIMS];
+        v.strides = [0; MAX_DIMS];
+        let mut acc = size_of::<T>() as isize;
+        for k in (0..new.len()).rev() {
+            v.shape[k] = new[k];
+            v.strides[k] = acc;
+            acc = acc.wrapping_mul(new[k] as isize);
+        }
+        v
+    }
+
+    /// The same bytes as elements of type `U` (NumPy's `ndarray.view(dtype)`, with its rules):
+    /// with another item size the view must be C-contiguous and its last axis's bytes must
+    /// divide into `U`s, and the memory must be aligned for `U`. Faults the thread otherwise.
+    /// A `bool` element is a [`DeviceBool`](crate::kernel::DeviceBool), so any byte viewed as
+    /// one reads as a valid `bool`.
+    ///
+    /// ```
+    /// let mut d = [0u32; 2];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// let bytes = v.view::<u8>();
+    /// assert_eq!(bytes.shape(), &[8]);
+    /// bytes.set(4, 1);
+    /// assert_eq!(d[1], u32::from_ne_bytes([1, 0, 0, 0]));
+    /// ```
+    pub fn view<U: Pod>(&self) -> View<'a, U, S> {
+        let (from, to) = (size_of::<T>(), size_of::<U>());
+        let mut shape = self.shape;
+        let mut strides = self.strides;
+        if from != to {
+            if self.ndim == 0 || to == 0 {
+                self.bad_view::<U>("a 0-d array or a zero-sized type");
+            }
+            if !self.is_c_contiguous() {
+                self.bad_view::<U>("the array is not C-contiguous");
+            }
+            let last = self.ndim - 1;
+            let bytes = self.shape[last] * from;
+            if bytes % to != 0 {
+                self.bad_view::<U>("the last axis's bytes do not divide into the new items");
+            }
+            shape[last] = bytes / to;
+            strides[last] = to as isize;
+        }
+        let align = align_of::<U>();
+        if align > align_of::<T>()
+            && ((self.ptr as usize) % align != 0
+                || (0..self.ndim).any(|k| shape[k] > 1 && strides[k] % align as isize != 0))
+        {
+            self.bad_view::<U>("the memory is not aligned for the new type");
+        }
+        View {
+            ptr: self.ptr,
+            ndim: self.ndim,
+            shape,
+            strides,
+            mode: self.mode,
+            _marker: std::marker::PhantomData,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_view<U>(&self, why: &str) -> ! {
+        fault::raise(format!(
+            "cannot view the {} array of {} with shape {} as {}: {why}",
+            S::NAME,
+            std::any::type_name::<T>(),
+            crate::error::format_shape(self.shape()),
+            std::any::type_name::<U>(),
+        ))
+    }
+
+    /// The sub-array at index `i` of axis `axis`, with that axis dropped (ndarray's
+    /// `index_axis`). Faults the thread if the axis does not exist, the view has fewer than 2
+    /// dimensions, or `i` is out of bounds.
+    ///
+    /// ```
+    /// let mut d = [1, 2, 3, 4, 5, 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (2, 3)).unwrap();
+    /// let col = v.index_axis(1, 2);
+    /// assert_eq!((col.get(0), col.get(1)), (3, 6));
+    /// ```
+    pub fn index_axis(&self, axis: usize, i: usize) -> Self {
+        if self.ndim < 2 || axis >= self.ndim {
+            fault::raise(format!(
+                "cannot drop axis {axis} of a {}-d {} array (index its elements instead)",
+                self.ndim,
+                S::NAME
+            ));
+        }
+        if i >= self.shape[axis] {
+            fault::raise(format!(
+                "index {i} is out of bounds for axis {axis} with size {} of the {} array at {:p} with shape {}",
+                self.shape[axis],
+                S::NAME,
+                self.ptr,
+                crate::error::format_shape(self.shape())
+            ));
+        }
+        let mut v = *self;
+        // `i` is a valid index of the axis, so the new base is an element of the view.
+        v.ptr = self
+            .ptr
+            .wrapping_offset((i as isize).wrapping_mul(self.strides[axis]));
+        for k in axis..self.ndim - 1 {
+            v.shape[k] = self.shape[k + 1];
+            v.strides[k] = self.strides[k + 1];
+        }
+        v.ndim -= 1;
+        v.shape[v.ndim] = 0;
+        v.strides[v.ndim] = 0;
+        v
+    }
+
+    /// Row `i`: [`index_axis`](Self::index_axis) of axis 0.
+    ///
+    /// ```
+    /// let mut d = [1, 2, 3, 4, 5, 6];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut_with_shape(&mut d, (2, 3)).unwrap();
+    /// assert_eq!(v.row(1).get(0), 4);
+    /// ```
+    pub fn row(&self, i: usize) -> Self {
+        self.index_axis(0, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::sim::engine::GlobalView;
+    use crate::driver::sim::engine::fault::{Unwound, describe};
+
+    fn fault_of(f: impl FnOnce()) -> String {
+        match describe(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err()) {
+            Unwound::Fault(m) => m,
+            Unwound::Barrier(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn reshape_checks_size_and_contiguity() {
+        let mut d = [0i32; 6];
+        let v = GlobalView::from_slice_mut(&mut d);
+        assert!(
+            fault_of(|| {
+                let _ = v.reshape((4, 2));
+            })
+            .contains("of size 6")
+        );
+        let m = v.reshape((2, 3));
+        let col = m.slice_axis(1, 0..2);
+        assert!(
+            fault_of(|| {
+                let _ = col.reshape(4);
+            })
+            .contains("non-contiguous")
+        );
+        assert_eq!(m.reshape((3, 1, 2)).strides(), &[8, 8, 4]);
+    }
+
+    #[test]
+    fn view_follows_itemsize_rules() {
+        let mut d = [0u8; 6];
+        let v = GlobalView::from_slice_mut(&mut d);
+        assert!(
+            fault_of(|| {
+                let _ = v.view::<u32>();
+            })
+            .contains("do not divide")
+        );
+        let w = v.reshape((3, 2)).view::<u16>();
+        assert_eq!(w.shape(), &[3, 1]);
+        let mut e = [0u32; 4];
+        let b = GlobalView::from_slice_mut(&mut e).view::<u8>();
+        let odd = b.slice(1..5);
+        assert!(
+            fault_of(|| {
+                let _ = odd.view::<u32>();
+            })
+            .contains("aligned")
+        );
+    }
+
+    #[test]
+    fn index_axis_drops_and_checks() {
+        let mut d = [0u16; 6];
+        let v = GlobalView::from_slice_mut_with_shape(&mut d, (3, 2)).unwrap();
+        let r = v.row(2);
+        r.set(1, 9);
+        assert_eq!(v.get((2, 1)), 9);
+        assert!(
+            fault_of(|| {
+                let _ = v.row(3);
+            })
+            .contains("index 3 is out of bounds for axis 0")
+        );
+        assert!(
+            fault_of(|| {
+                let _ = r.row(0);
+            })
+            .contains("cannot drop axis 0 of a 1-d")
+        );
+    }
+}

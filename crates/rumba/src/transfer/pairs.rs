@@ -1,0 +1,236 @@
+//! The (destination, source) pairs of the [`transfer`](super) table, each forwarding to the
+//! array or host layer's method for that pair. Host slices and vectors are seen as 1-D arrays.
+
+use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
+
+use super::{CopyFrom, CopyFromIn, CopyFromOn};
+use crate::array::device_array::{HostMut, Mode, Queue, download};
+use crate::array::{DeviceArray, Element};
+use crate::error::Result;
+use crate::host::{MappedView, MappedViewMut, PinnedArray};
+use crate::stream::{Stream, StreamScope};
+
+/// Device → a host view of the caller's, in `stream`'s order, waiting for the data (the
+/// stream-path counterpart of `copy_to_host_into`).
+fn download_on<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>(
+    src: &DeviceArray<T, D>,
+    dst: &mut ArrayBase<S, E>,
+    stream: &Stream,
+) -> Result<()> {
+    let dst = HostMut::new(dst)?;
+    let mut q = Queue::on(stream, src.buffer(), Mode::Wait)?;
+    download(&mut q, src.buffer(), src.layout(), &dst)?;
+    q.finish()
+}
+
+// ---- pageable host arrays → device ----
+
+impl<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension> CopyFrom<&ArrayBase<S, E>>
+    for &DeviceArray<T, D>
+{
+    fn copy_from(self, src: &ArrayBase<S, E>) -> Result<()> {
+        self.copy_from_host(src)
+    }
+}
+
+impl<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension> CopyFromOn<&ArrayBase<S, E>>
+    for &DeviceArray<T, D>
+{
+    fn copy_from_on(self, src: &ArrayBase<S, E>, stream: &Stream) -> Result<()> {
+        self.copy_from_host_on(src, stream)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>
+    CopyFromIn<'env, &'env ArrayBase<S, E>> for &DeviceArray<T, D>
+{
+    fn copy_from_in(self, src: &'env ArrayBase<S, E>, scope: &StreamScope<'_, 'env>) -> Result<()> {
+        scope.copy_from_host(self, src)
+    }
+}
+
+/// Slices and vectors: the same as a 1-D array view of them.
+macro_rules! host_sequence_source {
+    ($($src:ty),*) => {$(
+        impl<T: Element, D: Dimension> CopyFrom<&$src> for &DeviceArray<T, D> {
+            fn copy_from(self, src: &$src) -> Result<()> {
+                self.copy_from_host(&ArrayView1::from(&src[..]))
+            }
+        }
+
+        impl<T: Element, D: Dimension> CopyFromOn<&$src> for &DeviceArray<T, D> {
+            fn copy_from_on(self, src: &$src, stream: &Stream) -> Result<()> {
+                self.copy_from_host_on(&ArrayView1::from(&src[..]), stream)
+            }
+        }
+
+        impl<'env, T: Element, D: Dimension> CopyFromIn<'env, &'env $src> for &DeviceArray<T, D> {
+            fn copy_from_in(self, src: &'env $src, scope: &StreamScope<'_, 'env>) -> Result<()> {
+                scope.copy_from_slice(self, &src[..])
+            }
+        }
+    )*};
+}
+host_sequence_source!([T], Vec<T>);
+
+// ---- device → pageable host arrays ----
+
+impl<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension> CopyFrom<&DeviceArray<T, D>>
+    for &mut ArrayBase<S, E>
+{
+    fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
+        src.copy_to_host_into(self)
+    }
+}
+
+impl<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension> CopyFromOn<&DeviceArray<T, D>>
+    for &mut ArrayBase<S, E>
+{
+    fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
+        download_on(src, self, stream)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>
+    CopyFromIn<'env, &DeviceArray<T, D>> for &'env mut ArrayBase<S, E>
+{
+    fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
+        scope.copy_to_host_into(src, self)
+    }
+}
+
+/// Slices and vectors as destinations: the same as a 1-D mutable view of them.
+macro_rules! host_sequence_destination {
+    ($($dst:ty),*) => {$(
+        impl<T: Element, D: Dimension> CopyFrom<&DeviceArray<T, D>> for &mut $dst {
+            fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
+                src.copy_to_host_into(&mut ArrayViewMut1::from(&mut self[..]))
+            }
+        }
+
+        impl<T: Element, D: Dimension> CopyFromOn<&DeviceArray<T, D>> for &mut $dst {
+            fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
+                download_on(src, &mut ArrayViewMut1::from(&mut self[..]), stream)
+            }
+        }
+
+        impl<'env, T: Element, D: Dimension> CopyFromIn<'env, &DeviceArray<T, D>> for &'env mut $dst {
+            fn copy_from_in(
+                self,
+                src: &DeviceArray<T, D>,
+                scope: &StreamScope<'_, 'env>,
+            ) -> Result<()> {
+                scope.copy_to_slice(src, &mut self[..])
+            }
+        }
+    )*};
+}
+host_sequence_destination!([T], Vec<T>);
+
+// ---- device → device ----
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, E>> for &DeviceArray<T, D> {
+    fn copy_from(self, src: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_from_device(src)
+    }
+}
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&DeviceArray<T, E>> for &DeviceArray<T, D> {
+    fn copy_from_on(self, src: &DeviceArray<T, E>, stream: &Stream) -> Result<()> {
+        self.copy_from_device_on(src, stream)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray<T, E>>
+    for &DeviceArray<T, D>
+{
+    fn copy_from_in(self, src: &DeviceArray<T, E>, scope: &StreamScope<'_, 'env>) -> Result<()> {
+        scope.copy_from_device(self, src)
+    }
+}
+
+// ---- pinned host arrays ----
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&PinnedArray<T, E>> for &DeviceArray<T, D> {
+    fn copy_from(self, src: &PinnedArray<T, E>) -> Result<()> {
+        self.copy_from_host(&src.view())
+    }
+}
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&PinnedArray<T, E>> for &DeviceArray<T, D> {
+    fn copy_from_on(self, src: &PinnedArray<T, E>, stream: &Stream) -> Result<()> {
+        self.copy_from_host_on(&src.view(), stream)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &'env PinnedArray<T, E>>
+    for &DeviceArray<T, D>
+{
+    fn copy_from_in(
+        self,
+        src: &'env PinnedArray<T, E>,
+        scope: &StreamScope<'_, 'env>,
+    ) -> Result<()> {
+        scope.copy_from_pinned(self, src)
+    }
+}
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, D>>
+    for &mut PinnedArray<T, E>
+{
+    fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
+        src.copy_to_host_into(&mut self.view_mut())
+    }
+}
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&DeviceArray<T, D>>
+    for &mut PinnedArray<T, E>
+{
+    fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
+        download_on(src, &mut self.view_mut(), stream)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray<T, D>>
+    for &'env mut PinnedArray<T, E>
+{
+    fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
+        scope.copy_to_pinned(src, self)
+    }
+}
+
+// ---- mapped (device-addressable) host memory: synchronous or scoped only ----
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFrom<MappedView<'_, T, E>> for &DeviceArray<T, D> {
+    fn copy_from(self, src: MappedView<'_, T, E>) -> Result<()> {
+        src.copy_to_device(self)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, MappedView<'env, T, E>>
+    for &DeviceArray<T, D>
+{
+    fn copy_from_in(
+        self,
+        src: MappedView<'env, T, E>,
+        scope: &StreamScope<'_, 'env>,
+    ) -> Result<()> {
+        scope.copy_from_mapped(self, src)
+    }
+}
+
+impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, D>>
+    for &mut MappedViewMut<'_, T, E>
+{
+    fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
+        self.copy_from_device(src)
+    }
+}
+
+impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray<T, D>>
+    for MappedViewMut<'env, T, E>
+{
+    fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
+        scope.copy_to_mapped(self, src)
+    }
+}

@@ -1,0 +1,137 @@
+//! [`StreamScope`]: asynchronous work that borrows host memory until its stream has
+//! synchronized (see [`Stream::auto_synchronize`]). The scope's methods for each kind of memory
+//! live next to it: raw device buffers here, device arrays in `scope_array.rs`, pinned and mapped
+//! host arrays in `scope_host.rs`; [`StreamScope::copy`] dispatches over all of them.
+
+use std::marker::PhantomData;
+
+use crate::error::Result;
+use crate::memory::DeviceBuffer;
+use crate::stream::Stream;
+
+/// Asynchronous work on a stream that may borrow host memory for `'env`; see
+/// [`Stream::auto_synchronize`].
+///
+/// ```
+/// let s = rumba::stream().unwrap();
+/// let handle = s.auto_synchronize(|scope| Ok(scope.stream().handle())).unwrap();
+/// assert_eq!(handle, s.handle());
+/// ```
+///
+/// A scope is used on the thread that opened it: it is neither `Send` nor `Sync`. The default
+/// stream (handle 0 when per-thread default streams are configured) and the per-thread default
+/// stream (handle 2) are a different stream on every host thread, so work another thread queued
+/// through the scope would land on that thread's stream, which the scope's closing
+/// synchronization does not wait for — and the device could then write into host memory after its
+/// borrow had ended.
+///
+/// ```compile_fail,E0277
+/// let s = rumba::per_thread_default_stream().unwrap();
+/// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+/// let mut out = [0u8; 4];
+/// s.auto_synchronize(|scope| {
+///     std::thread::scope(|t| {
+///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
+///     });
+///     Ok(())
+/// }).unwrap();
+/// ```
+pub struct StreamScope<'scope, 'env: 'scope> {
+    stream: &'scope Stream,
+    _env: PhantomData<&'env mut &'env ()>,
+    /// Neither `Send` nor `Sync` (see the type's docs).
+    _one_thread: PhantomData<*const ()>,
+}
+
+impl<'scope, 'env> StreamScope<'scope, 'env> {
+    /// The scope of `stream`; only [`Stream::auto_synchronize`] makes one, and it synchronizes the
+    /// stream before `'env` ends.
+    pub(crate) fn new(stream: &'scope Stream) -> Self {
+        StreamScope {
+            stream,
+            _env: PhantomData,
+            _one_thread: PhantomData,
+        }
+    }
+
+    /// The stream this scope queues on.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let same = s.auto_synchronize(|scope| Ok(scope.stream().handle() == s.handle())).unwrap();
+    /// assert!(same);
+    /// ```
+    pub fn stream(&self) -> &'scope Stream {
+        self.stream
+    }
+
+    /// Queues a copy of `src` into `dst` at byte `offset`. `src` stays borrowed until the scope
+    /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
+    /// it is staged before this returns.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
+    /// not memory of the stream's device). Failures of the copy itself come from the scope's
+    /// synchronization.
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
+    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
+    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
+    /// ```
+    pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
+        let ptr = dst.check_range(offset, src.len())?;
+        let st = self.stream;
+        // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
+        // stream (on every exit path) before 'env can end, so the copy completes while `src` is
+        // valid and, being a shared borrow, unwritten.
+        unsafe {
+            st.context().driver().memcpy_htod_async(
+                st.device(),
+                ptr,
+                src.as_ptr(),
+                src.len(),
+                st.handle(),
+            )?;
+        }
+        st.hold([dst.clone()])
+    }
+
+    /// Queues a copy of `src` at byte `offset` into `dst`. `dst` stays mutably borrowed until the
+    /// scope has synchronized, so the host cannot look at it before the data has arrived.
+    ///
+    /// # Errors
+    /// As [`copy_to_device`](StreamScope::copy_to_device), for `offset + dst.len()`.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let buf = ctx.memalloc(2).unwrap();
+    /// buf.copy_from_host(&[9, 8]).unwrap();
+    /// let mut out = [0u8; 2];
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// assert_eq!(out, [9, 8]);
+    /// ```
+    pub fn copy_to_host(
+        &self,
+        dst: &'env mut [u8],
+        src: &DeviceBuffer,
+        offset: usize,
+    ) -> Result<()> {
+        let ptr = src.check_range(offset, dst.len())?;
+        let st = self.stream;
+        // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
+        // ends, so nothing else reads or writes it while the device writes into it.
+        unsafe {
+            st.context().driver().memcpy_dtoh_async(
+                st.device(),
+                dst.as_mut_ptr(),
+                ptr,
+                dst.len(),
+                st.handle(),
+            )?;
+        }
+        st.hold([src.clone()])
+    }
+}
