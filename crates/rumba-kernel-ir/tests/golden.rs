@@ -9,7 +9,32 @@
 
 use std::path::{Path, PathBuf};
 
-use rumba_kernel_ir::lower::{Options, lower_device, lower_kernel};
+use rumba_kernel_ir::lower::{Capture, Options, lower_device, lower_kernel_captured};
+
+/// The captures of `#[kernel(capture(NAME: &Arr<T>, …))]` (none for a bare `#[kernel]`).
+fn captures(attr: &syn::Attribute) -> Vec<Capture> {
+    let syn::Meta::List(list) = &attr.meta else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    list.parse_nested_meta(|meta| {
+        assert!(meta.path.is_ident("capture"), "unknown kernel argument");
+        let inner;
+        syn::parenthesized!(inner in meta.input);
+        while !inner.is_empty() {
+            let name: syn::Ident = inner.parse()?;
+            let _: syn::Token![:] = inner.parse()?;
+            let ty: syn::Type = inner.parse()?;
+            out.push(Capture { name, ty });
+            if !inner.is_empty() {
+                let _: syn::Token![,] = inner.parse()?;
+            }
+        }
+        Ok(())
+    })
+    .expect("capture(NAME: &Arr<T>, …)");
+    out
+}
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
@@ -22,15 +47,19 @@ fn render(src: &str) -> (String, String, String, String) {
         (String::new(), String::new(), String::new(), String::new());
     for item in &file.items {
         let syn::Item::Fn(f) = item else { continue };
-        let attr = f.attrs.iter().find_map(|a| {
+        let Some((attr, meta)) = f.attrs.iter().find_map(|a| {
             a.path()
                 .segments
                 .last()
                 .map(|s| s.ident.to_string())
                 .filter(|n| n == "kernel" || n == "device")
-        });
+                .map(|n| (n, a))
+        }) else {
+            continue;
+        };
+        let attr = Some(attr);
         let lowered = match attr.as_deref() {
-            Some("kernel") => lower_kernel(f, &Options::default()),
+            Some("kernel") => lower_kernel_captured(f, &captures(meta), &Options::default()),
             Some("device") => lower_device(f, &Options::default()),
             _ => continue,
         };
@@ -97,6 +126,7 @@ fn golden_files_match() {
             "rumba/tests/macro_corpus/constructs.rs",
             "corpus_constructs",
         ),
+        ("rumba/tests/ported_kernels/capture.rs", "corpus_capture"),
         ("rumba/tests/macro_corpus/views.rs", "corpus_views"),
     ] {
         inputs.push((root.join(file), stem.to_string()));

@@ -10,6 +10,11 @@
 //!   `#define`s of the consts the kernel names get rustc's values at run time), `ABI` and
 //!   `ENTRY`.
 //!
+//! `#[rumba::kernel(capture(TABLE: &Arr<f32>))]` adds the device array of the `static` cell
+//! `TABLE` (a `rumba::kernel::Captured<f32>`) as a trailing parameter the caller does not pass:
+//! the kernel object reads the cell at each launch (`Kernel::new_with_captures`), and the body
+//! binds it as `__rumba_cap_TABLE` (a binding cannot shadow a `static`), `cap_TABLE` in C.
+//!
 //! A fn and a module of the same name live in different namespaces, so both are `matmul`. The
 //! kernel must be declared at module level (the generated module reaches the kernel's consts,
 //! records and device functions through `super::`).
@@ -19,13 +24,27 @@
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use rumba_kernel_ir::lower::{self, Options, ir};
 use rumba_kernel_ir::target::Scalar;
 use syn::spanned::Spanned;
 
 fn krate() -> syn::Path {
     syn::parse_quote!(::rumba)
+}
+
+/// `#[rumba::device]` takes no arguments; `capture(…)` gets a message saying what to write.
+fn device_args(attr: TokenStream) -> Result<(), syn::Error> {
+    let ts = TokenStream2::from(attr.clone());
+    if let Some(proc_macro2::TokenTree::Ident(id)) = ts.clone().into_iter().next() {
+        if id == "capture" {
+            return Err(syn::Error::new(
+                ts.span(),
+                "device functions cannot capture device arrays in this version: capture the array on the kernel (`#[rumba::kernel(capture(NAME: &Arr<T>))]`) and pass the device function the elements it needs (`f(NAME[i])`)",
+            ));
+        }
+    }
+    no_args(attr, "device")
 }
 
 fn no_args(attr: TokenStream, what: &str) -> Result<(), syn::Error> {
@@ -39,12 +58,51 @@ fn no_args(attr: TokenStream, what: &str) -> Result<(), syn::Error> {
     }
 }
 
+/// `capture(NAME: &Arr<T>, …)`: the device arrays a kernel captures from `static` cells.
+struct KernelAttr {
+    captures: Vec<lower::Capture>,
+}
+
+impl syn::parse::Parse for KernelAttr {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let mut captures: Vec<lower::Capture> = Vec::new();
+        while !input.is_empty() {
+            let key: syn::Ident = input.parse()?;
+            if key != "capture" {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown `#[rumba::kernel]` argument `{key}`: the only one is `capture(NAME: &Arr<T>, …)`, the device arrays of `static` cells the kernel uses"
+                    ),
+                ));
+            }
+            let inner;
+            syn::parenthesized!(inner in input);
+            let list = inner.parse_terminated(
+                |p: syn::parse::ParseStream<'_>| {
+                    let name: syn::Ident = p.parse()?;
+                    let _: syn::Token![:] = p.parse()?;
+                    let ty: syn::Type = p.parse()?;
+                    Ok(lower::Capture { name, ty })
+                },
+                syn::Token![,],
+            )?;
+            captures.extend(list);
+            if !input.is_empty() {
+                let _: syn::Token![,] = input.parse()?;
+            }
+        }
+        Ok(KernelAttr { captures })
+    }
+}
+
 /// Compiles a Rust function in the kernel subset for the simulator, CUDA and OpenCL.
-/// See `rumba::kernel::prelude` for the surface and the rules.
+/// See `rumba::kernel::prelude` for the surface and the rules; `capture(NAME: &Arr<T>, …)`
+/// declares device arrays of `static` cells (`rumba::kernel::Captured`) the body names.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
-    match no_args(attr, "kernel").and_then(|()| expand_kernel(&item)) {
+    match syn::parse::<KernelAttr>(attr).and_then(|a| expand_kernel(&item, &a.captures)) {
         Ok(ts) => ts.into(),
         Err(e) => {
             // Keep the name defined so one error does not cascade into "cannot find `k`".
@@ -60,7 +118,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
-    match no_args(attr, "device").and_then(|()| expand_device(&item)) {
+    match device_args(attr).and_then(|()| expand_device(&item)) {
         Ok(ts) => ts.into(),
         Err(e) => e.into_compile_error().into(),
     }
@@ -115,9 +173,9 @@ fn program_parts(f: &ir::Func) -> (Vec<TokenStream2>, Vec<TokenStream2>, Vec<Tok
     (defines, records, devices)
 }
 
-fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
+fn expand_kernel(item: &syn::ItemFn, captures: &[lower::Capture]) -> syn::Result<TokenStream2> {
     let k = krate();
-    let l = lower::lower_kernel(item, &Options { krate: k.clone() })?;
+    let l = lower::lower_kernel_captured(item, captures, &Options { krate: k.clone() })?;
     let f = &l.func;
     let name = &item.sig.ident;
     let name_str = name.to_string();
@@ -135,8 +193,12 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
             syn::FnArg::Typed(pt) => Some(&*pt.ty),
             syn::FnArg::Receiver(_) => None,
         })
+        .chain(captures.iter().map(|c| &c.ty))
         .collect();
     let mut thread_ty = quote!(#k::kernel::ThreadCtx<'_>);
+    // The captured arrays: trailing parameters the launch fills from the cells.
+    let mut capture_refs = Vec::new();
+    let mut full_types = Vec::new();
     for (p, wty) in f.params.iter().zip(&written) {
         let unref = match wty {
             syn::Type::Reference(r) => &*r.elem,
@@ -154,13 +216,24 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
                         param_types.push(quote!(#unref));
                         abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::ConstArray { rank: #rank } }));
                     }
+                    _ if arr.captured => {
+                        let writes = arr.written;
+                        full_types.push(quote!(#unref));
+                        abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::Array { rank: #rank, writes: #writes } }));
+                        // The cell's element type must be the capture's: `Captured::<T>` on
+                        // the static is a type error at the declared type otherwise.
+                        let elem = ty_tokens(&arr.elem);
+                        let sp = wty.span();
+                        capture_refs.push(quote_spanned!(sp=> #k::kernel::Captured::<#elem>::capture(&#n, #n_str, #rank)));
+                    }
                     _ => {
                         let writes = arr.written;
                         param_types.push(quote!(#unref));
                         abi_params.push(quote!(#k::kernel::ParamAbi { name: #n_str, kind: #k::kernel::ParamKind::Array { rank: #rank, writes: #writes } }));
                     }
                 }
-                pats.push(quote!(#n));
+                let pat = arr.rust_ident();
+                pats.push(quote!(#pat));
             }
             ir::Param::Value(lid) => {
                 let loc = &f.locals[*lid];
@@ -197,18 +270,32 @@ fn expand_kernel(item: &syn::ItemFn) -> syn::Result<TokenStream2> {
     };
     let params_ty = quote!((#(#param_types,)*));
     // Warp operations need every lane of a warp on a coroutine: no fast path.
-    let (constructor, options) = if rumba_kernel_ir::lower::emit::wil::uses_warp_ops(f) {
+    let warp = rumba_kernel_ir::lower::emit::wil::uses_warp_ops(f);
+    let (constructor, options) = if !capture_refs.is_empty() {
+        // The body sees the written parameters and then the captures.
+        let opts = if warp {
+            quote!(#k::kernel::ExecOptions { fast_path: false, parallel: true })
+        } else {
+            quote!(#k::kernel::ExecOptions::default())
+        };
         (
-            format_ident!("new_with_options"),
+            quote!(new_with_captures::<(#(#param_types,)* #(#full_types,)*), _>),
+            vec![opts, quote!(::std::vec![#(#capture_refs),*])],
+        )
+    } else if warp {
+        (
+            quote!(new_with_options),
             vec![quote!(#k::kernel::ExecOptions { fast_path: false, parallel: true })],
         )
     } else {
-        (format_ident!("new"), Vec::new())
+        (quote!(new), Vec::new())
     };
     let doc = format!("Generated sources and signature of the kernel [`{name_str}()`].");
+    // A capture is bound as `__rumba_cap_NAME` (NAME: the static's, upper case).
+    let snake = (!capture_refs.is_empty()).then(|| quote!(non_snake_case,));
     Ok(quote! {
         #(#attrs)*
-        #[allow(clippy::all, unused_parens, unused_braces)]
+        #[allow(#snake clippy::all, unused_parens, unused_braces)]
         #vis fn #name() -> #k::kernel::Kernel<#params_ty> {
             static KERNEL: ::std::sync::OnceLock<#k::kernel::Kernel<#params_ty>> = ::std::sync::OnceLock::new();
             KERNEL

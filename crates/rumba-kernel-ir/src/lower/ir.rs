@@ -100,11 +100,27 @@ pub struct Array {
     pub dims: Vec<DimSize>,
     /// Whether the kernel writes it.
     pub written: bool,
+    /// A captured device array (`#[rumba::kernel(capture(NAME: &Arr<T>))]`): a trailing
+    /// parameter the launch fills from the `static` cell `NAME`, which the body names directly.
+    pub captured: bool,
     /// For an in-kernel view (`reshape`, `view::<U>()`, `row` / `index_axis`): the array it
     /// views. Its [`space`](Self::space) is then the space of the memory it reaches (the root
     /// of the chain), so everything that depends on the space (atomics, address qualifiers,
     /// read-only refusals) treats a view exactly like its root.
     pub base: Option<ArrayId>,
+}
+
+impl Array {
+    /// The identifier the generated Rust binds the array to: its name, except for a capture,
+    /// whose name is the `static`'s (a binding cannot shadow a `static`), so it is bound as
+    /// `__rumba_cap_NAME` (with the name's span).
+    pub fn rust_ident(&self) -> Ident {
+        if self.captured {
+            Ident::new(&format!("__rumba_cap_{}", self.name), self.name.span())
+        } else {
+            self.name.clone()
+        }
+    }
 }
 
 /// How an in-kernel view is made from its base ([`Stmt::View`]).

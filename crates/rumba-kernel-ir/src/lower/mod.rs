@@ -61,8 +61,24 @@ impl Default for Options {
     }
 }
 
-fn run(item: &syn::ItemFn, kind: parse::FnKind, opts: &Options) -> syn::Result<Lowered> {
-    let func = parse::parse_fn(item, kind)?;
+/// A captured device array, declared on the attribute (`capture(NAME: &Arr<T>)`): the function
+/// names the `static` cell `NAME` as an array; lowering makes it a trailing array parameter
+/// ([`ir::Array::captured`]) that the launch fills from the cell.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// The `static`'s name, as the body uses it.
+    pub name: proc_macro2::Ident,
+    /// The array type as written: `&Arr<T>` or `&mut Arr<T>`.
+    pub ty: syn::Type,
+}
+
+fn run(
+    item: &syn::ItemFn,
+    kind: parse::FnKind,
+    captures: &[Capture],
+    opts: &Options,
+) -> syn::Result<Lowered> {
+    let func = parse::parse_fn(item, kind, captures)?;
     let analysis = analysis::analyse(&func);
     let rust_body = emit::rust::body(&func, opts);
     let wil = emit::wil::block_form(&func, opts);
@@ -84,7 +100,21 @@ fn run(item: &syn::ItemFn, kind: parse::FnKind, opts: &Options) -> syn::Result<L
 /// Every construct outside the subset and every type conflict, as one combined `syn::Error`
 /// (each part spanned at its construct).
 pub fn lower_kernel(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> {
-    run(item, parse::FnKind::Kernel, opts)
+    run(item, parse::FnKind::Kernel, &[], opts)
+}
+
+/// Lowers a `#[rumba::kernel]` function that captures device arrays: each capture becomes a
+/// trailing array parameter, in order, after the written ones.
+///
+/// # Errors
+/// As [`lower_kernel`], plus captures that are not `&Arr<T>` / `&mut Arr<T>`, captured twice or
+/// named like a parameter, and writes to a capture declared `&Arr<T>`.
+pub fn lower_kernel_captured(
+    item: &syn::ItemFn,
+    captures: &[Capture],
+    opts: &Options,
+) -> syn::Result<Lowered> {
+    run(item, parse::FnKind::Kernel, captures, opts)
 }
 
 /// Lowers a `#[rumba::device]` function.
@@ -92,7 +122,7 @@ pub fn lower_kernel(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> 
 /// # Errors
 /// As [`lower_kernel`].
 pub fn lower_device(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> {
-    run(item, parse::FnKind::Device, opts)
+    run(item, parse::FnKind::Device, &[], opts)
 }
 
 /// The OpenCL text, refused at build time when a warp operation sits under thread-dependent

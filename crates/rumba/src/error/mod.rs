@@ -124,6 +124,17 @@ pub enum Error {
         /// What happened.
         message: String,
     },
+    /// A kernel captures a device array (`#[rumba::kernel(capture(NAME: …))]`) whose cell held
+    /// none when the kernel was launched; nothing was queued.
+    #[error(
+        "kernel '{kernel}' captures the device array `{capture}`, but its cell is empty: call `{capture}.set(array)` before launching"
+    )]
+    EmptyCapture {
+        /// Kernel name.
+        kernel: String,
+        /// The capture's name (the `static` cell's).
+        capture: String,
+    },
     /// A device API call failed.
     #[error("driver error {code} ({name}) in {call}: {message}")]
     Driver {

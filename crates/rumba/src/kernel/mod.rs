@@ -74,9 +74,9 @@ pub use crate::driver::engine::{
 /// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude](prelude) for the rules.
 pub use half::f16;
 pub use launch::{
-    Arr, AutoTransfers, Cai, CaiNoSync, ConstArr, ConstArray, ConstView, DeviceBool, HostTransfer,
-    In, InOut, Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher, Out, Param, Params, Scalar,
-    auto_transfers, const_array_like,
+    Arr, AutoTransfers, Cai, CaiNoSync, CaptureRef, Captured, ConstArr, ConstArray, ConstView,
+    DeviceBool, HostTransfer, In, InOut, Kernel, KernelElement, LaunchArg, LaunchArgs, Launcher,
+    Out, Param, Params, Scalar, auto_transfers, const_array_like,
 };
 /// The complex element type of kernels (`Complex<f32>`, `Complex<f64>`): num-complex's, whose
 /// `repr(C)` layout (re, then im) the CUDA C and OpenCL C forms share.

@@ -53,6 +53,17 @@
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
 //!
+//! # Captured device arrays
+//! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
+//! a `static` cell, [`Captured<T>`](crate::kernel::Captured), which the kernel declares on its
+//! attribute and names in its body like an array parameter:
+//! `#[kernel(capture(TABLE: &Arr<f32>, HIST: &mut Arr<u32>))]`. Each capture is a trailing array
+//! parameter on every target (`cap_TABLE` in the C sources); the launch reads the cell, passes its
+//! array and keeps it alive until the kernel has run; an empty cell is
+//! [`Error::EmptyCapture`](crate::Error::EmptyCapture) and nothing is queued. `#[rumba::device]`
+//! functions cannot capture in this version: pass them the elements. See
+//! [`Captured`] for the rules.
+//!
 //! # Views of arrays
 //! `let m = a.reshape((rows, cols));` (run-time or const `usize` shapes, 1 to 3 dimensions),
 //! `let w = a.view::<u32>();` and `let r = a.row(i);` / `let c = a.index_axis(1, j);` make new
@@ -122,7 +133,7 @@
 //! lanes of a warp must meet at it, which coroutines do; these kernels also skip the engine's
 //! fast path, see [`Kernel::new_with_options`]).
 
-pub use super::launch::{Arr, ConstArr};
+pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{
     CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16,
 };

@@ -1,11 +1,12 @@
 //! The kernels of the behaviour tests ported from Numba (`kernel_launch`, `kernel_const`,
-//! `kernel_atomics`, `kernel_types`, `kernel_f16`, and the few that `devices.rs` and `host_grained.rs` launch), written once
+//! `kernel_atomics`, `kernel_types`, `kernel_f16`, `kernel_capture`, and the few that `devices.rs` and `host_grained.rs` launch), written once
 //! with `#[rumba::kernel]` so the same tests run on the simulator, on OpenCL (PoCL in CI) and on
 //! CUDA. Shared with `nvrtc.rs`, which compiles every generated CUDA source here.
 #![allow(dead_code)]
 
 pub mod atomics;
 pub mod behaviour;
+pub mod capture;
 pub mod constant;
 pub mod fp16;
 pub mod launch;
@@ -20,6 +21,22 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         };
     }
     src![
+        capture::capture_basic,
+        capture::capture_computation,
+        capture::capture_write,
+        capture::capture_multiple,
+        capture::capture_2d,
+        capture::capture_i32,
+        capture::capture_f64,
+        capture::capture_direct,
+        capture::capture_scalar,
+        capture::capture_keep,
+        capture::capture_snapshot,
+        capture::reads_empty,
+        capture::reads_ranked,
+        capture::capture_count,
+        capture::capture_double_counts,
+        capture::capture_reshaped,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,
         warp::coop_syncwarp,

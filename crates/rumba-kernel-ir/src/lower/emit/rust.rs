@@ -177,7 +177,7 @@ impl R<'_> {
     fn array(&self, a: ArrayId) -> Ident {
         match self.wil {
             Some(w) => w.array(a),
-            None => self.f.arrays[a].name.clone(),
+            None => self.f.arrays[a].rust_ident(),
         }
     }
 

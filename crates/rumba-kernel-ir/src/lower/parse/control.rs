@@ -359,7 +359,7 @@ impl Cx {
             }
             syn::Expr::Index(ix) => {
                 let Some(a) = self.lookup_array(&ix.expr) else {
-                    self.err(ix.expr.span(), "only arrays can be indexed: parameters `&mut Arr<T>`, shared and local arrays");
+                    self.not_an_array(&ix.expr, "&mut Arr<T>");
                     return None;
                 };
                 let idx = self.indices(&ix.index, a);

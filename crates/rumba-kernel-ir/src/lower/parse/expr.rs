@@ -475,10 +475,7 @@ impl Cx {
             }
         }
         let Some(a) = self.lookup_array(&ix.expr) else {
-            self.err(
-                ix.expr.span(),
-                "only arrays can be indexed: parameters `&Arr<T>`, shared and local arrays",
-            );
+            self.not_an_array(&ix.expr, "&Arr<T>");
             return self.placeholder(span);
         };
         let idx = self.indices(&ix.index, a);

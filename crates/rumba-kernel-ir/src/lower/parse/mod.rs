@@ -4,6 +4,7 @@
 //! `mod.rs` holds the context, the signature and statements; `expr.rs` the expressions.
 
 mod call;
+mod capture;
 mod control;
 mod expr;
 mod finish;
@@ -18,6 +19,7 @@ use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
+use super::Capture;
 use super::infer::{Kind, Need, Types};
 use super::ir::*;
 use crate::target::Scalar;
@@ -447,6 +449,10 @@ impl Cx {
             // Views: refused at the view (`reconcile_views`); their roots are refused here.
             if a.written && a.base.is_none() {
                 match a.space {
+                    Space::Global { writable: false } if a.captured => errors.push(syn::Error::new(
+                        a.name.span(),
+                        format!("`{}` is written by the {}: capture it as `&mut Arr<{}>` (`capture({}: &mut Arr<{}>)`)", a.name, if self.kind == FnKind::Kernel { "kernel" } else { "device function" }, super::infer::show(&a.elem), a.name, super::infer::show(&a.elem)),
+                    )),
                     Space::Global { writable: false } => errors.push(syn::Error::new(
                         a.name.span(),
                         format!("`{}` is written by the kernel: declare it `&mut Arr<{}>`", a.name, super::infer::show(&a.elem)),
@@ -539,7 +545,11 @@ pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
 }
 
 /// Parses and checks a kernel (`FnKind::Kernel`) or device function.
-pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Error> {
+pub(crate) fn parse_fn(
+    item: &syn::ItemFn,
+    kind: FnKind,
+    captures: &[Capture],
+) -> Result<Func, syn::Error> {
     let mut cx = Cx::new(kind);
     let sig = &item.sig;
     cx.own_name = sig.ident.to_string();
@@ -638,30 +648,7 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
                     "constant arrays are read-only: write `&ConstArr<T>`",
                 );
             }
-            // A refused element type still binds the array (so its uses report nothing more).
-            let elem = cx
-                .written_type(elem)
-                .unwrap_or_else(|| cx.types.error(elem.span()));
-            if matches!(elem, Ty::Dim3) {
-                cx.err(pt.ty.span(), "arrays of `Dim3` are not supported");
-            }
-            let c_name = cx.c_name(&name.to_string());
-            cx.arrays.push(Array {
-                name: name.clone(),
-                c_name,
-                space: if is_const {
-                    Space::Const
-                } else {
-                    Space::Global { writable: is_mut }
-                },
-                elem,
-                rank: 1,
-                dims: Vec::new(),
-                written: false,
-                base: None,
-            });
-            let id = cx.arrays.len() - 1;
-            cx.bind(&name, Binding::Array(id));
+            let id = cx.array_param(&name, is_const, is_mut, elem, &pt.ty, false);
             params.push(Param::Array(id));
         } else if let syn::Type::Reference(r) = &*pt.ty {
             cx.err(
@@ -679,8 +666,56 @@ pub(crate) fn parse_fn(item: &syn::ItemFn, kind: FnKind) -> Result<Func, syn::Er
             params.push(Param::Value(id));
         }
     }
+    for cap in captures {
+        cx.capture(cap, &mut params);
+    }
     let body = cx.block_stmts(&item.block.stmts, true);
     cx.finish(item.sig.ident.clone(), params, body)
+}
+
+impl Cx {
+    /// Declares an array parameter (or a capture) and binds its name.
+    fn array_param(
+        &mut self,
+        name: &Ident,
+        is_const: bool,
+        is_mut: bool,
+        elem: &syn::Type,
+        ty: &syn::Type,
+        captured: bool,
+    ) -> ArrayId {
+        // A refused element type still binds the array (so its uses report nothing more).
+        let elem = self
+            .written_type(elem)
+            .unwrap_or_else(|| self.types.error(elem.span()));
+        if matches!(elem, Ty::Dim3) {
+            self.err(ty.span(), "arrays of `Dim3` are not supported");
+        }
+        // A capture's C name cannot collide with the user's names (`cap_` + the static's).
+        let c_name = if captured {
+            self.c_name(&format!("cap_{name}"))
+        } else {
+            self.c_name(&name.to_string())
+        };
+        self.arrays.push(Array {
+            name: name.clone(),
+            c_name,
+            space: if is_const {
+                Space::Const
+            } else {
+                Space::Global { writable: is_mut }
+            },
+            elem,
+            rank: 1,
+            dims: Vec::new(),
+            written: false,
+            captured,
+            base: None,
+        });
+        let id = self.arrays.len() - 1;
+        self.bind(name, Binding::Array(id));
+        id
+    }
 }
 
 impl Cx {

@@ -142,6 +142,7 @@ impl Cx {
                         rank,
                         dims,
                         written: false,
+                        captured: false,
                         base: None,
                     });
                     let id = self.arrays.len() - 1;

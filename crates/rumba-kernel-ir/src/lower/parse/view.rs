@@ -216,6 +216,7 @@ impl Cx {
             rank,
             dims: Vec::new(),
             written: false,
+            captured: false,
             base: Some(base),
         });
         let id = self.arrays.len() - 1;

@@ -22,6 +22,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::args::{LaunchArgs, Plan};
+use super::capture::CaptureRef;
 use super::constant::ConstArray;
 use super::params::Params;
 use super::transfer::HostTransfer;
@@ -71,6 +72,8 @@ pub struct Kernel<P: Params> {
     function: Arc<KernelFunction>,
     /// What a bare `&mut` host array argument means.
     transfer: HostTransfer,
+    /// The device arrays the kernel captures (trailing arguments the launch adds).
+    captures: Arc<[CaptureRef]>,
     _params: PhantomData<fn() -> P>,
 }
 
@@ -79,6 +82,7 @@ impl<P: Params> Clone for Kernel<P> {
         Kernel {
             function: Arc::clone(&self.function),
             transfer: self.transfer,
+            captures: Arc::clone(&self.captures),
             _params: PhantomData,
         }
     }
@@ -166,8 +170,46 @@ impl<P: Params> Kernel<P> {
     where
         F: for<'v> Fn(&ThreadCtx<'_>, &P::Views<'v>) + Send + Sync + 'static,
     {
+        Self::new_with_captures::<P, F>(name, options, Vec::new(), body)
+    }
+
+    /// A kernel that also reads the device arrays of `captures` (see
+    /// [`Captured`](super::Captured)): the caller passes the arguments of `P`, the launch appends
+    /// one array per capture, in order, and the body sees them all as `Full`'s views — `Full` is
+    /// `P` followed by one [`Arr<T>`](super::Arr) per capture (a launch whose arguments do not
+    /// match `Full` fails with [`Error::InvalidArgument`]). `#[rumba::kernel(capture(…))]`
+    /// generates this call.
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Captured, ExecOptions, Kernel};
+    /// static OFFSETS: Captured<u32> = Captured::new();
+    /// let k = Kernel::<(Arr<u32>,)>::new_with_captures::<(Arr<u32>, Arr<u32>), _>(
+    ///     "add_offsets",
+    ///     ExecOptions::default(),
+    ///     vec![OFFSETS.capture("OFFSETS", 1)],
+    ///     |t, (out, offsets)| {
+    ///         let i = t.grid1();
+    ///         out.set(i, out.get(i) + offsets.get(i));
+    ///     },
+    /// );
+    /// let d = rumba::to_device(&[1u32, 2]).unwrap();
+    /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
+    ///     OFFSETS.set(rumba::to_device(&[10u32, 20]).unwrap());
+    ///     k.configure(1, 2).launch((&d,)).unwrap();
+    ///     assert_eq!(d.copy_to_host().unwrap().to_vec(), [11, 22]);
+    /// }
+    /// ```
+    pub fn new_with_captures<Full: Params, F>(
+        name: &str,
+        options: ExecOptions,
+        captures: Vec<CaptureRef>,
+        body: F,
+    ) -> Self
+    where
+        F: for<'v> Fn(&ThreadCtx<'_>, &Full::Views<'v>) + Send + Sync + 'static,
+    {
         let host = HostKernel::per_thread(move |launch: &HostLaunch<'_>| {
-            let views = P::views(launch.args())?;
+            let views = Full::views(launch.args())?;
             let config = LaunchConfig::new(launch.grid(), launch.block())
                 .with_dynamic_shared_bytes(launch.dynamic_shared_bytes());
             run_grid_with(launch.name(), &config, &options, |t| body(t, &views))
@@ -175,8 +217,20 @@ impl<P: Params> Kernel<P> {
         Kernel {
             function: Arc::new(KernelFunction::new(name).with_form(host)),
             transfer: HostTransfer::InOut,
+            captures: captures.into(),
             _params: PhantomData,
         }
+    }
+
+    /// The device arrays the kernel captures, in the order the launch appends them.
+    ///
+    /// ```
+    /// use rumba::kernel::{Arr, Kernel};
+    /// let k = Kernel::<(Arr<f32>,)>::new("plain", |_t, _a| {});
+    /// assert!(k.captures().is_empty());
+    /// ```
+    pub fn captures(&self) -> &[CaptureRef] {
+        &self.captures
     }
 
     /// Adds a work-item-loop form: `run`, a grid function built around
@@ -526,8 +580,23 @@ impl<P: Params> Kernel<P> {
             Some(s) => s.clone(),
             None => crate::default_stream()?,
         };
+        // The captured arrays first: an empty cell refuses the launch before anything (a
+        // transfer of a host argument) is queued. Each is the launch's own handle.
+        let captured = self
+            .captures
+            .iter()
+            .map(|c| c.take(&self.function.name))
+            .collect::<Result<Vec<_>>>()?;
         let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
         args.prepare_all(&mut plan)?;
+        for (c, t) in self.captures.iter().zip(&captured) {
+            t.add_to(&mut plan).map_err(|e| match e {
+                Error::InvalidArgument(m) => {
+                    Error::InvalidArgument(format!("captured array `{}`: {m}", c.name()))
+                }
+                e => e,
+            })?;
+        }
         if plan.wait && crate::driver::on_callback_thread() {
             return Err(Error::InvalidOperation(format!(
                 "kernel '{}' takes host memory the device addresses directly, so its launch waits for the kernel; that cannot happen inside a stream callback",

@@ -7,6 +7,7 @@
 //! | `params` | [`Param`] / [`Params`]: what a kernel takes ([`Arr<T>`], numbers, [`Scalar<R>`]) and what its body sees |
 //! | `args` | [`LaunchArg`] / [`LaunchArgs`]: what a caller may pass, turned into raw driver arguments |
 //! | `transfer` | [`In`], [`Out`], [`InOut`], the per-kernel [`HostTransfer`] policy: automatic transfers of host arrays, and [`auto_transfers`] |
+//! | `capture` | [`Captured`]: `static` cells of device arrays that kernels capture (Numba's global device arrays) |
 //! | `constant` | [`const_array_like`], [`ConstArray`], [`ConstView`]: read-only constant memory |
 //! | `kernel` | [`Kernel`] and [`Launcher`]: definition and launch |
 //!
@@ -55,6 +56,7 @@
 //! kernel's Rust body with the engine under [`driver::engine`](crate::driver::engine).
 
 mod args;
+mod capture;
 mod constant;
 mod direct;
 mod elements;
@@ -63,6 +65,7 @@ mod params;
 mod transfer;
 
 pub use args::{LaunchArg, LaunchArgs};
+pub use capture::{CaptureRef, Captured};
 pub use constant::{ConstArray, ConstView, const_array_like};
 pub use direct::{Cai, CaiNoSync};
 pub use elements::{DeviceBool, KernelElement};
