@@ -191,3 +191,40 @@ fn a_block_given_back_on_a_callback_thread_is_freed_by_the_next_ordinary_call() 
     res.deallocate_sync(next).unwrap();
     assert_eq!(driver.mem_info(device).unwrap().0, free0);
 }
+
+#[test]
+fn a_pool_refuses_an_upstream_segment_shorter_than_asked_for() {
+    common::start(|_| {});
+    let _g = common::serial();
+    let mc = rumba::current_context().unwrap().manager_context();
+    let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+    let pool = PoolResource::with_options(
+        &mc,
+        Arc::new(Short(driver.clone())),
+        rumba::memory::PoolOptions::default(),
+    )
+    .unwrap();
+    let err = pool.allocate_sync(100).unwrap_err();
+    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert_eq!(driver.live(), (0, 0), "the short segment went back");
+}
+
+#[test]
+fn dropping_a_pool_keeps_segments_that_hold_live_blocks() {
+    common::start(|_| {});
+    let _g = common::serial();
+    let mc = rumba::current_context().unwrap().manager_context();
+    let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+    let up: Arc<dyn DeviceResource> = driver.clone();
+    let pool = PoolResource::with_options(&mc, up.clone(), rumba::memory::PoolOptions::default()).unwrap();
+    let live = pool.allocate_sync(100).unwrap();
+    drop(pool);
+    assert_eq!(driver.live().0, 1, "the segment of a live block stays allocated");
+    std::mem::forget(live);
+    // A segment with no live block goes back.
+    let other = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+    let pool = PoolResource::with_options(&mc, other.clone(), rumba::memory::PoolOptions::default()).unwrap();
+    pool.deallocate_sync(pool.allocate_sync(100).unwrap()).unwrap();
+    drop(pool);
+    assert_eq!(other.live(), (0, 0));
+}

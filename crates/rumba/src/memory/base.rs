@@ -56,13 +56,13 @@ impl DriverResource {
     pub fn new(device: usize, driver: Arc<dyn Driver>) -> Self {
         DriverResource {
             device,
-            driver,
             live: Mutex::new(Live {
-                origin: Origin::new(),
+                origin: Origin::for_driver(&driver),
                 retired: Vec::new(),
                 blocks: HashMap::new(),
                 later: Vec::new(),
             }),
+            driver,
         }
     }
 
@@ -164,7 +164,8 @@ impl DeviceResource for DriverResource {
     fn reset(&self) -> Result<()> {
         let live: Vec<DevicePtr> = {
             let mut l = self.lock();
-            let old = std::mem::replace(&mut l.origin, Origin::new());
+            let old = l.origin;
+            l.origin = old.retire();
             l.retired.push(old); // blocks handed out before are already freed from now on
             let later = std::mem::take(&mut l.later);
             l.blocks.drain().map(|(p, _)| p).chain(later).collect()
@@ -212,8 +213,8 @@ impl DriverHostResource {
     pub fn new(device: usize, driver: Arc<dyn Driver>) -> Self {
         DriverHostResource {
             device,
+            origin: Origin::for_driver(&driver),
             driver,
-            origin: Origin::new(),
             live: Mutex::new((HashSet::new(), Vec::new())),
         }
     }

@@ -30,11 +30,13 @@
 //!
 //! This module is types and traits only; it touches nothing.
 
+use std::collections::HashSet;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
-use crate::driver::{DevicePtr, HostAllocFlags, StreamHandle};
+use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
@@ -44,7 +46,19 @@ use crate::error::{Error, Result};
 /// assert_ne!(Origin::new(), Origin::new()); // every origin is unique in the process
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Origin(u64);
+pub struct Origin {
+    id: u64,
+    /// Identity of the driver the blocks' memory belongs to (0: none recorded).
+    driver: usize,
+}
+
+/// Origins retired by a reset: their blocks' memory was freed by it.
+static RETIRED: Mutex<Option<HashSet<u64>>> = Mutex::new(None);
+
+/// The identity of a driver instance, recorded in the origins of its memory.
+pub(crate) fn driver_id(driver: &Arc<dyn Driver>) -> usize {
+    Arc::as_ptr(driver).cast::<()>() as usize
+}
 
 impl Origin {
     /// A new origin, distinct from every other in the process.
@@ -55,8 +69,49 @@ impl Origin {
     /// ```
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
+        Origin {
+            id: Self::next(),
+            driver: 0,
+        }
+    }
+
+    fn next() -> u64 {
         static NEXT: AtomicU64 = AtomicU64::new(1);
-        Origin(NEXT.fetch_add(1, Ordering::Relaxed))
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A new origin for memory of `driver`: rumba's memory manager refuses blocks of origins of
+    /// other drivers (each driver instance has its own address space).
+    pub(crate) fn for_driver(driver: &Arc<dyn Driver>) -> Self {
+        Origin {
+            id: Self::next(),
+            driver: driver_id(driver),
+        }
+    }
+
+    /// The identity of the driver recorded in the origin (0: none).
+    pub(crate) fn driver(&self) -> usize {
+        self.driver
+    }
+
+    /// A new origin for the same driver, retiring this one (a reset freed its blocks).
+    pub(crate) fn retire(&self) -> Self {
+        let mut r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        r.get_or_insert_with(HashSet::new).insert(self.id);
+        Origin {
+            id: Self::next(),
+            driver: self.driver,
+        }
+    }
+
+    /// True when a reset freed the blocks of this origin.
+    ///
+    /// ```
+    /// assert!(!rumba::memory::Origin::new().is_retired());
+    /// ```
+    pub fn is_retired(&self) -> bool {
+        let r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        r.as_ref().is_some_and(|r| r.contains(&self.id))
     }
 }
 

@@ -81,9 +81,9 @@ impl PinnedPool {
     pub fn new(device: usize, driver: Arc<dyn Driver>) -> Self {
         PinnedPool {
             device,
+            origin: Origin::for_driver(&driver),
             driver,
             state: Mutex::new(HostState::default()),
-            origin: Origin::new(),
         }
     }
 

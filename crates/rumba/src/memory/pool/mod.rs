@@ -51,13 +51,14 @@ pub(crate) mod stream_order;
 
 pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
 use super::report::fragmentation;
+use super::resource::driver_id;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
     ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Origin,
@@ -182,7 +183,7 @@ impl PoolResource {
                 segments: HashMap::new(),
                 pending: Vec::new(),
                 pending_bytes: 0,
-                origin: Origin::new(),
+                origin: Origin::for_driver(&ctx.driver),
                 retired: Vec::new(),
             }),
             deferred: AtomicUsize::new(0),
@@ -280,6 +281,21 @@ impl PoolResource {
             let want = want.min(headroom).max(size);
             match self.upstream.allocate_sync(want) {
                 Ok(block) => {
+                    if block.len() < want
+                        || block.device() != self.device
+                        || block.origin().driver() != driver_id(&self.driver)
+                        || block.origin().is_retired()
+                    {
+                        // A segment the pool cannot carve safely: give it back, use none of it.
+                        let (len, device) = (block.len(), block.device());
+                        let back = self.upstream.deallocate_sync(block);
+                        return Err(Error::InvalidOperation(format!(
+                            "the pool's upstream returned a {len}-byte block on device {device} \
+                             (of another driver, or retired) for a {want}-byte segment on device {}{}",
+                            self.device,
+                            back.err().map_or(String::new(), |e| format!("; giving it back failed: {e}"))
+                        )));
+                    }
                     let ptr = block.ptr();
                     st.arena.add_segment(ptr, want);
                     st.segments.insert(ptr, block);
@@ -414,8 +430,11 @@ impl DeviceResource for PoolResource {
             Some(p) => {
                 st.stats.note_alloc(bytes);
                 // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
-                // segment the pool holds from its upstream (device memory of `self.device`); it is
-                // handed out once and returns through `deallocate`, which checks the origin.
+                // segment the pool holds from its upstream: `grow` admitted it only as a live
+                // block of at least the segment's size, on `self.device`, of `self.driver`. The
+                // segment stays allocated while the block is used (`Drop` leaks a busy segment;
+                // only a crate-internal reset frees it, retiring this origin). It is handed out
+                // once and returns through `deallocate`, which checks the origin.
                 Ok(unsafe { DeviceBlock::from_raw(p, bytes, self.device, st.origin) })
             }
             None => {
@@ -500,7 +519,8 @@ impl DeviceResource for PoolResource {
         st.pending.clear();
         st.pending_bytes = 0;
         st.order.clear();
-        let old = std::mem::replace(&mut st.origin, Origin::new());
+        let old = st.origin;
+        st.origin = old.retire();
         st.retired.push(old);
         let mut failures = Vec::new();
         for (ptr, size) in st.arena.clear() {
@@ -563,8 +583,25 @@ impl Deferral for PoolResource {
 impl Drop for PoolResource {
     fn drop(&mut self) {
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        // A segment that still holds a block handed out (not given back) is leaked: the block's
+        // holder may still use it. Blocks given back but held back by a deferral are not live.
+        let busy: HashSet<DevicePtr> = st
+            .arena
+            .walk()
+            .into_iter()
+            .filter(|(_, _, blocks)| blocks.iter().any(|b| matches!(b.state, State::Used { .. })))
+            .map(|(ptr, _, _)| ptr)
+            .collect();
         let _ = st.arena.clear();
-        for (_, block) in st.segments.drain() {
+        for (ptr, block) in st.segments.drain() {
+            if busy.contains(&ptr) {
+                tracing::warn!(
+                    "dropping a pool whose segment 0x{ptr:x} ({} bytes) still holds live blocks: leaked",
+                    block.len()
+                );
+                std::mem::forget(block);
+                continue;
+            }
             if let Err(e) = self.upstream.deallocate_sync(block) {
                 tracing::error!("returning a pool segment upstream failed: {e}");
             }
