@@ -524,12 +524,26 @@ impl Stream {
 
     /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
     /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
+    ///
+    /// Callers queue work on the buffers first, then hold them. If the stream cannot take the
+    /// hold, the work already queued may still use them, so the buffers are let go only after
+    /// the stream has drained — or, where this thread cannot wait for it (a stream callback) or
+    /// the wait fails, never: a leak, not a use after free.
     pub(crate) fn hold(&self, buffers: impl IntoIterator<Item = DeviceBuffer>) -> Result<()> {
         let buffers: Vec<DeviceBuffer> = buffers.into_iter().collect();
         if buffers.is_empty() {
             return Ok(());
         }
-        self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle))
+        let fallback = buffers.clone();
+        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if crate::driver::on_callback_thread() || self.synchronize().is_err() {
+                    std::mem::forget(fallback);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Keeps `value` alive until the stream reaches this point.

@@ -320,7 +320,8 @@ fn an_empty_cell_is_a_typed_error_and_nothing_runs() {
     );
     assert!(err.to_string().contains("'reads_empty'"), "{err}");
     assert!(err.to_string().contains("`NEVER_SET`"), "{err}");
-    // A host argument would have been transferred and copied back: nothing happened to it.
+    // With a host argument the refusal is the same (the cells are read before the arguments
+    // are prepared, see `Kernel::launch`), and the host array is left as it was.
     let mut host = Array1::from(vec![3.0f32; 4]);
     let err = reads_empty()
         .configure(1, 4)

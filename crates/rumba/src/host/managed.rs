@@ -43,7 +43,7 @@ pub type ManagedArray<T, D> = HostArray<T, D, Managed>;
 /// the context that made it and the stream it is bound to.
 #[doc(hidden)]
 pub struct ManagedMem {
-    ptr: *mut u8,
+    ptr: ManagedPtr,
     attach: ManagedAttach,
     ctx: Context,
     stream: Option<Stream>,
@@ -54,12 +54,15 @@ impl HostKind for Managed {
     const NAME: &'static str = "managed";
 }
 
+/// The managed allocation's address; the rest of [`ManagedMem`] keeps its own auto traits.
+struct ManagedPtr(*mut u8);
+
 // SAFETY: the array that holds this exclusively owns the memory (like a `Box<[T]>`) with
 // `T: Send + Sync` elements; the pointer is only dereferenced through that array's views.
-unsafe impl Send for ManagedMem {}
-// SAFETY: through `&ManagedMem` nothing reads or writes the memory; the array's shared access
+unsafe impl Send for ManagedPtr {}
+// SAFETY: through `&ManagedPtr` nothing reads or writes the memory; the array's shared access
 // only reads it (host views, device reads).
-unsafe impl Sync for ManagedMem {}
+unsafe impl Sync for ManagedPtr {}
 
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
@@ -134,7 +137,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
         )?;
         let array = ManagedArray::from_parts(
             ManagedMem {
-                ptr,
+                ptr: ManagedPtr(ptr),
                 attach,
                 ctx,
                 stream: None,
@@ -152,7 +155,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
 
     fn parts(&self) -> Parts<D> {
         Parts {
-            base: self.mem.ptr,
+            base: self.mem.ptr.0,
             shape: self.shape.clone(),
             ctx: self.mem.ctx.clone(),
             stream: self.mem.stream.clone(),
@@ -206,7 +209,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     pub fn view(&self) -> ArrayView<'_, T, D> {
         // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self` and
         // complete before the borrow they hold ends.
-        unsafe { self.shape.view(self.mem.ptr) }
+        unsafe { self.shape.view(self.mem.ptr.0) }
     }
 
     /// An exclusive host view.
@@ -218,7 +221,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// ```
     pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
         // SAFETY: as in `view`, and `&mut self` makes the access exclusive.
-        unsafe { self.shape.view_mut(self.mem.ptr) }
+        unsafe { self.shape.view_mut(self.mem.ptr.0) }
     }
 
     /// The device side, shared: devices may read the memory.
@@ -248,8 +251,8 @@ impl Drop for ManagedMem {
         // SAFETY: only the array that owns this drops it (the field is private to the host
         // layer), so no view of the array remains, and device work on it only ever ran while a
         // view was borrowed and completed before that borrow ended.
-        if let Err(e) = unsafe { self.ctx.driver().mem_free_managed(self.ptr) } {
-            tracing::warn!("freeing managed memory at {:p}: {e}", self.ptr);
+        if let Err(e) = unsafe { self.ctx.driver().mem_free_managed(self.ptr.0) } {
+            tracing::warn!("freeing managed memory at {:p}: {e}", self.ptr.0);
         }
     }
 }

@@ -237,8 +237,9 @@ impl CaptureRef {
         self.rank
     }
 
-    /// The cell's array for a launch of `kernel`: empty or of the wrong rank is an error.
-    pub(super) fn take(&self, kernel: &str) -> Result<Box<dyn Taken>> {
+    /// The cell's array for a launch of `kernel` on `device`: empty, of the wrong rank or on
+    /// another device is an error (taken before anything of the launch is queued).
+    pub(super) fn take(&self, kernel: &str, device: usize) -> Result<Box<dyn Taken>> {
         let Some(t) = self.slot.take() else {
             return Err(Error::EmptyCapture {
                 kernel: kernel.to_owned(),
@@ -252,6 +253,13 @@ impl CaptureRef {
                 self.rank,
                 t.ndim()
             )));
+        }
+        if let Some(found) = t.device().filter(|&d| d != device) {
+            return Err(Error::WrongDevice {
+                what: format!("captured array `{}` of kernel '{kernel}'", self.name),
+                expected: device,
+                found,
+            });
         }
         Ok(t)
     }
@@ -271,6 +279,8 @@ impl<T: KernelElement> Slot for Captured<T> {
 /// The array a launch took from a cell (its own handle: the buffer lives while it does).
 pub(super) trait Taken {
     fn ndim(&self) -> usize;
+    /// The device of its memory (`None` for an empty array, which no device work touches).
+    fn device(&self) -> Option<usize>;
     /// Adds the array to the launch (the stream keeps its buffer until the kernel has run).
     fn add_to<'h>(&self, plan: &mut Plan<'h>) -> Result<()>;
 }
@@ -278,6 +288,10 @@ pub(super) trait Taken {
 impl<T: KernelElement> Taken for DeviceArray<T, IxDyn> {
     fn ndim(&self) -> usize {
         self.shape().len()
+    }
+
+    fn device(&self) -> Option<usize> {
+        (!self.is_empty()).then(|| self.buffer().device())
     }
 
     fn add_to<'h>(&self, plan: &mut Plan<'h>) -> Result<()> {

@@ -585,7 +585,7 @@ impl<P: Params> Kernel<P> {
         let captured = self
             .captures
             .iter()
-            .map(|c| c.take(&self.function.name))
+            .map(|c| c.take(&self.function.name, stream.context().device_id()))
             .collect::<Result<Vec<_>>>()?;
         let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
         args.prepare_all(&mut plan)?;
