@@ -108,7 +108,10 @@
 //!    ```
 //!
 //! [`prelude`] brings the items most programs use into scope in one import
-//! (`use rumba::prelude::*;`).
+//! (`use rumba::prelude::*;`). The crate root is Numba's `cuda` namespace: its functions
+//! (`rumba::to_device`, `rumba::pinned_array`, `rumba::stream`, …) and the types they return;
+//! guards, reports and the other types a program rarely names live only in their modules
+//! ([`context`], [`host`], [`stream`], [`transfer`], [`interop`]).
 //!
 //! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
 //! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`](mod@kernel) →
@@ -140,18 +143,18 @@ pub use array::{
     to_device, to_device_alloc, to_device_on,
 };
 pub use config::Config;
-pub use context::{Context, DeallocStats, DeferCleanup};
+pub use context::Context;
 pub use error::{Error, Result};
 pub use event::{Event, EventOptions, event, event_elapsed_time};
 pub use host::{
-    CoarsegrainArray, FinegrainArray, HostArray, ManagedArray, MappedArray, MappedGuard,
-    MappedOptions, MappedView, MappedViewMut, PinnedArray, PinnedGuard, coarsegrain_array,
+    HostArray, ManagedArray, MappedArray, MappedOptions, MappedView, MappedViewMut, PinnedArray,
+    coarsegrain_array,
     coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like, managed_array,
     managed_array_like, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
     pinned_array_like, register,
 };
 pub use interop::{
-    CudaArray, CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
+    CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
     from_cuda_array_interface, from_dlpack, is_cuda_array,
 };
 pub use kernel::{In, InOut, Kernel, Out, const_array_like};
@@ -166,7 +169,7 @@ pub use runtime::{
     memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
-    Stream, StreamDone, StreamKind, StreamScope, default_stream, external_stream,
+    Stream, StreamKind, StreamScope, default_stream, external_stream,
     legacy_default_stream, per_thread_default_stream, stream,
 };
-pub use transfer::{Rejected, Transfer, copy};
+pub use transfer::{Transfer, copy};
