@@ -107,6 +107,13 @@ impl Context {
             config: config.clone(),
         };
         let manager = factory.create(&mc)?;
+        if !manager.serves(device, &driver) {
+            return Err(Error::InvalidOperation(format!(
+                "memory manager factory '{}' built a manager for another device or driver than \
+                 the context's (device {device})",
+                factory.name()
+            )));
+        }
         manager.initialize()?;
         let resources = PendingQueue::new(config.max_pending_deallocs_count, usize::MAX);
         Ok(Context {

@@ -38,9 +38,9 @@ impl DeviceResource for Recording {
     fn upstream(&self) -> Option<&dyn DeviceResource> {
         Some(&*self.upstream)
     }
-    fn reset(&self) -> rumba::Result<()> {
+    fn reset(&self, token: &rumba::memory::ResetToken) -> rumba::Result<()> {
         self.note("reset".into());
-        self.upstream.reset()
+        self.upstream.reset(token)
     }
 }
 

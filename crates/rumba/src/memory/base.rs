@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin};
+use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
@@ -161,7 +161,7 @@ impl DeviceResource for DriverResource {
         self.driver.mem_info(self.device)
     }
 
-    fn reset(&self) -> Result<()> {
+    fn reset(&self, _token: &ResetToken) -> Result<()> {
         let live: Vec<DevicePtr> = {
             let mut l = self.lock();
             let old = l.origin;

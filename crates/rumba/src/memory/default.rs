@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::{
     Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, ManagerContext, Pending,
-    PendingQueue, PendingStats,
+    PendingQueue, PendingStats, ResetToken,
 };
 use crate::driver::{HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
@@ -163,9 +163,9 @@ impl DeviceResource for DeferredAdaptor {
         Some(self)
     }
 
-    fn reset(&self) -> Result<()> {
+    fn reset(&self, token: &ResetToken) -> Result<()> {
         let flushed = self.queue.flush_all();
-        let reset = self.upstream.reset();
+        let reset = self.upstream.reset(token);
         flushed.and(reset)
     }
 }

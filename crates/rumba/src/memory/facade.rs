@@ -7,10 +7,11 @@
 
 use std::sync::Arc;
 
+use super::resource::driver_id;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
     IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
-    PinnedBuffer,
+    PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
@@ -86,6 +87,12 @@ impl MemoryManager {
             device_resource: device,
             host_resource: host,
         }
+    }
+
+    /// True when the manager allocates on `device` through `driver` (the context checks that the
+    /// manager its factory built is its own).
+    pub(crate) fn serves(&self, device: usize, driver: &Arc<dyn Driver>) -> bool {
+        self.device == device && driver_id(&self.driver) == driver_id(driver)
     }
 
     /// Name used in messages and for selection.
@@ -190,6 +197,28 @@ impl MemoryManager {
         bytes: usize,
         stream: StreamHandle,
     ) -> Result<DeviceBuffer> {
+        if block.origin().is_retired() {
+            // A reset freed its memory already (a cache held it across the reset): refuse it;
+            // there is nothing left to give back.
+            let (ptr, len) = (block.ptr(), block.len());
+            return Err(Error::InvalidOperation(format!(
+                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes), which a reset freed",
+                self.name
+            )));
+        }
+        if block.origin().driver() != driver_id(&self.driver) {
+            // Memory of another driver instance: its addresses mean nothing to this context's
+            // driver (and may alias its allocations). Give it back to whoever handed it out.
+            let (ptr, len) = (block.ptr(), block.len());
+            if let Err(e) = self.device_resource.deallocate(block, stream) {
+                tracing::error!("giving back a refused block failed: {e}");
+            }
+            return Err(Error::InvalidOperation(format!(
+                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes) of another driver \
+                 than its context's",
+                self.name
+            )));
+        }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
             if let Err(e) = self.device_resource.deallocate(block, stream) {
@@ -224,6 +253,17 @@ impl MemoryManager {
     /// ```
     pub fn memhostalloc(&self, bytes: usize, flags: HostAllocFlags) -> Result<PinnedBuffer> {
         let block = self.host_resource.allocate(bytes, flags)?;
+        if block.origin().driver() != driver_id(&self.driver) || block.origin().is_retired() {
+            let (addr, len) = (block.as_ptr(), block.len());
+            if let Err(e) = self.host_resource.deallocate(block) {
+                tracing::error!("giving back a refused pinned block failed: {e}");
+            }
+            return Err(Error::InvalidOperation(format!(
+                "memory manager '{}' returned pinned block {addr:p} ({len} bytes) of another \
+                 driver than its context's",
+                self.name
+            )));
+        }
         PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
     }
 
@@ -306,14 +346,10 @@ impl MemoryManager {
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each allocation that could not be freed.
     ///
-    /// ```
-    /// let mm = rumba::memory::DefaultManagerFactory.create_for_current().unwrap();
-    /// let buf = mm.memalloc(8).unwrap();
-    /// mm.reset().unwrap();
-    /// drop(buf); // already freed: given back quietly
-    /// ```
-    pub fn reset(&self) -> Result<()> {
-        self.device_resource.reset()
+    /// Crate-internal: only [`Context::reset`](crate::Context::reset) calls it, after
+    /// synchronizing the device.
+    pub(crate) fn reset(&self) -> Result<()> {
+        self.device_resource.reset(&ResetToken::new())
     }
 
     /// Numba's `defer_cleanup`: held-back releases stay held while the guard lives (nestable,

@@ -10,8 +10,9 @@
 //! [`DeviceBlock::from_raw`] / [`HostBlock::from_raw`], which are `unsafe`, make one; rumba's base
 //! resources do that over driver allocations). A safe implementor can therefore only hand out a
 //! block it got from an upstream resource, and only once. What it could still get wrong — a block
-//! of another device, smaller than asked for, not aligned, holding a former user's bytes — is
-//! checked by rumba when the block becomes a buffer ([`DeviceBuffer`](super::DeviceBuffer),
+//! of another device or of another driver instance (its [`Origin`] names the driver), one a
+//! reset already freed (its origin is retired), smaller than asked for, not aligned, holding a
+//! former user's bytes — is checked by rumba when the block becomes a buffer ([`DeviceBuffer`](super::DeviceBuffer),
 //! [`PinnedBuffer`](super::PinnedBuffer)), and a block given back to the wrong base resource is
 //! refused there (each base stamps its blocks with its [`Origin`]). A block dropped instead of
 //! given back is leaked, which is safe. The `unsafe` contract lives in `from_raw`, once.
@@ -80,9 +81,16 @@ impl Origin {
         NEXT.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// A new origin for memory of `driver`: rumba's memory manager refuses blocks of origins of
-    /// other drivers (each driver instance has its own address space).
-    pub(crate) fn for_driver(driver: &Arc<dyn Driver>) -> Self {
+    /// A new origin for memory of `driver`: rumba's memory manager refuses blocks whose origin
+    /// names another driver instance (each has its own address space), or none
+    /// ([`Origin::new`]), so a resource that makes its own blocks stamps them with this.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let o = rumba::memory::Origin::for_driver(ctx.driver());
+    /// assert!(!o.is_retired());
+    /// ```
+    pub fn for_driver(driver: &Arc<dyn Driver>) -> Self {
         Origin {
             id: Self::next(),
             driver: driver_id(driver),
@@ -112,6 +120,23 @@ impl Origin {
     pub fn is_retired(&self) -> bool {
         let r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
         r.as_ref().is_some_and(|r| r.contains(&self.id))
+    }
+}
+
+/// Permission to [`reset`](DeviceResource::reset) a resource. Only rumba makes one
+/// ([`Context::reset`](crate::Context::reset), after synchronizing the device), so safe code
+/// outside rumba cannot free memory that outstanding blocks and buffers still own; a resource
+/// forwards the token it is given to its upstream.
+///
+/// ```compile_fail,E0423
+/// let forged = rumba::memory::ResetToken(());
+/// ```
+#[derive(Debug)]
+pub struct ResetToken(());
+
+impl ResetToken {
+    pub(crate) fn new() -> Self {
+        ResetToken(())
     }
 }
 
@@ -541,12 +566,15 @@ pub trait DeviceResource: Send + Sync {
         }
     }
 
-    /// Frees every block of the resource at once ([`Context::reset`](crate::Context::reset)).
+    /// Frees every block of the resource at once ([`Context::reset`](crate::Context::reset)),
+    /// blocks still handed out included: their origins are retired, so that the memory manager
+    /// refuses them and their resource takes them back quietly. Only rumba can call it (it alone
+    /// makes a [`ResetToken`], after synchronizing the device); an adaptor forwards the token.
     ///
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each block that could not be freed.
-    fn reset(&self) -> Result<()> {
-        self.upstream().map_or(Ok(()), |up| up.reset())
+    fn reset(&self, token: &ResetToken) -> Result<()> {
+        self.upstream().map_or(Ok(()), |up| up.reset(token))
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
-use crate::memory::{DeviceBlock, DeviceResource, ManagerContext};
+use crate::memory::{DeviceBlock, DeviceResource, ManagerContext, ResetToken};
 
 /// Wraps a device resource and refuses allocations above a byte limit.
 ///
@@ -138,6 +138,9 @@ impl DeviceResource for LimitingAdaptor {
             Ok(block) if block.len() > bytes => {
                 self.used.fetch_add(block.len() - bytes, Ordering::SeqCst);
             }
+            // ... and a smaller block's missing bytes not (the manager refuses it, but whoever
+            // gives it back gives back only its length).
+            Ok(block) if block.len() < bytes => self.give_back(bytes - block.len()),
             Ok(_) => {}
             Err(_) => self.give_back(bytes),
         }
@@ -145,7 +148,10 @@ impl DeviceResource for LimitingAdaptor {
     }
 
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
-        self.give_back(block.len());
+        // A block handed out before a reset was counted off by it already.
+        if !block.origin().is_retired() {
+            self.give_back(block.len());
+        }
         self.upstream.deallocate(block, stream)
     }
 
@@ -167,9 +173,9 @@ impl DeviceResource for LimitingAdaptor {
         }
     }
 
-    fn reset(&self) -> Result<()> {
+    fn reset(&self, token: &ResetToken) -> Result<()> {
         self.used.store(0, Ordering::SeqCst);
-        self.upstream.reset()
+        self.upstream.reset(token)
     }
 }
 

@@ -12,6 +12,7 @@ use crate::driver::StreamHandle;
 use crate::error::Result;
 use crate::memory::{
     DeviceBlock, DeviceResource, ManagerContext, MemoryManager, MemoryManagerFactory, MemoryStats,
+    ResetToken,
 };
 
 /// Wraps a device resource and counts its allocations.
@@ -69,7 +70,10 @@ impl DeviceResource for StatisticsAdaptor {
     }
 
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
-        self.lock().note_free(block.len());
+        // A block handed out before a reset was counted off by it already.
+        if !block.origin().is_retired() {
+            self.lock().note_free(block.len());
+        }
         self.upstream.deallocate(block, stream)
     }
 
@@ -89,13 +93,13 @@ impl DeviceResource for StatisticsAdaptor {
         Some(s)
     }
 
-    fn reset(&self) -> Result<()> {
+    fn reset(&self, token: &ResetToken) -> Result<()> {
         {
             let mut s = self.lock();
             s.current_bytes = 0;
             s.current_count = 0;
         }
-        self.upstream.reset()
+        self.upstream.reset(token)
     }
 }
 

@@ -62,7 +62,7 @@ use super::resource::driver_id;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
     ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Origin,
-    PendingStats, SegmentInfo,
+    PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
 use crate::error::{Error, OomReport, Result};
@@ -293,7 +293,8 @@ impl PoolResource {
                             "the pool's upstream returned a {len}-byte block on device {device} \
                              (of another driver, or retired) for a {want}-byte segment on device {}{}",
                             self.device,
-                            back.err().map_or(String::new(), |e| format!("; giving it back failed: {e}"))
+                            back.err()
+                                .map_or(String::new(), |e| format!("; giving it back failed: {e}"))
                         )));
                     }
                     let ptr = block.ptr();
@@ -514,7 +515,7 @@ impl DeviceResource for PoolResource {
         self.driver.mem_info(self.device)
     }
 
-    fn reset(&self) -> Result<()> {
+    fn reset(&self, _token: &ResetToken) -> Result<()> {
         let mut st = self.lock();
         st.pending.clear();
         st.pending_bytes = 0;
@@ -599,7 +600,6 @@ impl Drop for PoolResource {
                     "dropping a pool whose segment 0x{ptr:x} ({} bytes) still holds live blocks: leaked",
                     block.len()
                 );
-                std::mem::forget(block);
                 continue;
             }
             if let Err(e) = self.upstream.deallocate_sync(block) {
