@@ -868,7 +868,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// # Errors
     /// [`Error::Unsupported`] when the kernel has no form this backend runs (a closure kernel on CUDA or
     /// OpenCL); [`Error::InvalidAddress`] when an array argument leaves its allocation (sim, OpenCL);
-    /// [`Error::InvalidArgument`] for a launch shape or shared-memory size the device cannot run;
+    /// [`Error::InvalidLaunch`] for a launch shape or shared-memory size the device cannot run;
     /// [`Error::Driver`] for a compilation (NVRTC, OpenCL C) or launch failure, with the log;
     /// [`Error::InvalidHandle`] for an unknown `stream`. Faults while the kernel
     /// runs ([`Error::KernelFault`]) are reported at the stream's next synchronization.

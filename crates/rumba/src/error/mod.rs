@@ -147,6 +147,23 @@ pub enum Error {
         /// Details.
         message: String,
     },
+    /// A launch configuration the device cannot run: a zero or too large grid or block
+    /// dimension, too many threads per block, or too much dynamic shared memory.
+    #[error(
+        "cannot launch grid {} of blocks {} with {dynamic_shared_bytes} bytes of dynamic shared memory: {reason}",
+        Dim(.grid),
+        Dim(.block)
+    )]
+    InvalidLaunch {
+        /// Blocks per grid `(x, y, z)`.
+        grid: [u32; 3],
+        /// Threads per block `(x, y, z)`.
+        block: [u32; 3],
+        /// Bytes of dynamic shared memory asked for.
+        dynamic_shared_bytes: usize,
+        /// Which limit, and the values involved.
+        reason: String,
+    },
     /// Memory or an event of one device used by work that runs on another (device arrays move
     /// between devices only by explicit peer copies).
     #[error("{what} is on device {found}, but the work runs on device {expected}")]

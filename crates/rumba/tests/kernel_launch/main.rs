@@ -316,16 +316,42 @@ fn bad_configurations_and_arguments_are_typed_errors() {
     let d = rumba::device_array::<f32, _>(4, Order::C).unwrap();
     let e = noop.configure(0, 32).launch((&d,)).unwrap_err();
     assert!(
-        matches!(e, Error::InvalidArgument(ref m) if m.contains("grid dimension x is 0")),
+        matches!(
+            e,
+            Error::InvalidLaunch {
+                grid: [0, 1, 1],
+                block: [32, 1, 1],
+                ..
+            }
+        ),
         "{e}"
     );
     let e = noop.configure(1, 4096).launch((&d,)).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::InvalidLaunch {
+                block: [4096, 1, 1],
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = noop
         .configure(1, 1)
         .dynamic_shared_bytes(1 << 20)
         .launch((&d,))
         .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::InvalidLaunch {
+                dynamic_shared_bytes: 1048576,
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("dynamic shared memory"), "{e}");
 }
 

@@ -76,16 +76,21 @@ pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
 
 /// Checks a launch's geometry against CUDA's limits before anything is compiled.
 pub(crate) fn check_geometry(launch: &KernelLaunch<'_>) -> Result<()> {
+    let refuse = |reason: String| Error::InvalidLaunch {
+        grid: launch.grid,
+        block: launch.block,
+        dynamic_shared_bytes: launch.dynamic_shared_bytes,
+        reason,
+    };
+    let name = &launch.function.name;
     if launch.grid.contains(&0) || launch.block.contains(&0) {
-        return Err(Error::InvalidArgument(format!(
-            "kernel '{}': grid {:?} and block {:?} must have no zero dimension",
-            launch.function.name, launch.grid, launch.block
+        return Err(refuse(format!(
+            "kernel '{name}': every grid and block dimension must be at least 1"
         )));
     }
     u32::try_from(launch.dynamic_shared_bytes).map_err(|_| {
-        Error::InvalidArgument(format!(
-            "kernel '{}': {} bytes of dynamic shared memory",
-            launch.function.name, launch.dynamic_shared_bytes
+        refuse(format!(
+            "kernel '{name}': more dynamic shared memory than a launch can ask for (4 GiB)"
         ))
     })?;
     Ok(())

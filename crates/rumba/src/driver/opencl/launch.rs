@@ -79,28 +79,33 @@ pub(crate) fn layout(name: &str, declared: usize, args: &[KernelArg]) -> Result<
 /// Checks grid, block and dynamic local memory against the device.
 pub(crate) fn check_geometry(launch: &KernelLaunch<'_>, d: &DeviceSurvey) -> Result<()> {
     let name = &launch.function.name;
+    let refuse = |reason: String| Error::InvalidLaunch {
+        grid: launch.grid,
+        block: launch.block,
+        dynamic_shared_bytes: launch.dynamic_shared_bytes,
+        reason,
+    };
     if launch.grid.contains(&0) || launch.block.contains(&0) {
-        return Err(Error::InvalidArgument(format!(
-            "kernel '{name}': grid {:?} and block {:?} must have no zero dimension",
-            launch.grid, launch.block
+        return Err(refuse(format!(
+            "kernel '{name}': every grid and block dimension must be at least 1"
         )));
     }
     let threads: u64 = launch.block.iter().map(|&b| b as u64).product();
     if threads > d.max_work_group {
-        return Err(Error::InvalidArgument(format!(
+        return Err(refuse(format!(
             "kernel '{name}': a block of {threads} threads exceeds the device's largest work-group ({})",
             d.max_work_group
         )));
     }
     for (axis, (&b, &max)) in launch.block.iter().zip(&d.max_work_item_sizes).enumerate() {
         if b as u64 > max {
-            return Err(Error::InvalidArgument(format!(
+            return Err(refuse(format!(
                 "kernel '{name}': block dimension {axis} is {b}, the device allows {max}"
             )));
         }
     }
     if launch.dynamic_shared_bytes as u64 > d.local_memory {
-        return Err(Error::InvalidArgument(format!(
+        return Err(refuse(format!(
             "kernel '{name}': {} bytes of dynamic shared memory exceed the device's {} bytes of local memory",
             launch.dynamic_shared_bytes, d.local_memory
         )));

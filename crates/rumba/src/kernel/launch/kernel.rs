@@ -547,8 +547,9 @@ impl<P: Params> Kernel<P> {
     /// stream, or the calling thread's per-thread one with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a launch configuration the device cannot run (see
-    /// [`LaunchConfig::validate`]) or arguments whose ranks do not fit the kernel; the errors of
+    /// [`Error::InvalidLaunch`] for a launch configuration the device cannot run (see
+    /// [`LaunchConfig::validate`]); [`Error::InvalidArgument`] for arguments whose ranks do not
+    /// fit the kernel; the errors of
     /// preparing the arguments (copying host arrays in); [`Error::Unsupported`] when the kernel has no
     /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
     /// host arrays the launch synchronizes and copies them back, and then also reports the kernel's own
@@ -566,7 +567,7 @@ impl<P: Params> Kernel<P> {
     /// let k = nothing();
     /// k.launch(&LaunchConfig::new(4, 64), None, ()).unwrap();
     /// let err = k.launch(&LaunchConfig::new(1, 4096), None, ()).unwrap_err();
-    /// assert!(matches!(err, rumba::Error::InvalidArgument(ref m) if m.contains("4096")));
+    /// assert!(matches!(err, rumba::Error::InvalidLaunch { block: [4096, 1, 1], .. }));
     /// # }
     /// ```
     pub fn launch<A: LaunchArgs<P>>(

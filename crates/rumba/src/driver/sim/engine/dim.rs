@@ -224,25 +224,31 @@ impl LaunchConfig {
     /// and at most [`SHARED_MEMORY_PER_BLOCK`] bytes of dynamic shared memory.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] naming the offending value.
+    /// [`Error::InvalidLaunch`] with the configuration and the offending value.
     ///
     /// ```
     /// use rumba::{Error, kernel::LaunchConfig};
     /// let err = LaunchConfig::new((4, 0), 32).validate().unwrap_err();
-    /// assert!(matches!(err, Error::InvalidArgument(ref m) if m.contains("grid dimension y is 0")));
+    /// assert!(matches!(err, Error::InvalidLaunch { grid: [4, 0, 1], ref reason, .. } if reason.contains("grid dimension y is 0")));
     /// ```
     pub fn validate(&self) -> Result<()> {
-        check_dims("grid", self.grid, MAX_GRID_DIM)?;
-        check_dims("block", self.block, MAX_BLOCK_DIM)?;
+        let refuse = |reason: String| Error::InvalidLaunch {
+            grid: self.grid.to_array(),
+            block: self.block.to_array(),
+            dynamic_shared_bytes: self.dynamic_shared_bytes,
+            reason,
+        };
+        check_dims("grid", self.grid, MAX_GRID_DIM).map_err(refuse)?;
+        check_dims("block", self.block, MAX_BLOCK_DIM).map_err(refuse)?;
         let threads = self.threads_per_block();
         if threads > MAX_THREADS_PER_BLOCK as u64 {
-            return Err(Error::InvalidArgument(format!(
+            return Err(refuse(format!(
                 "block {} has {threads} threads, more than the limit of {MAX_THREADS_PER_BLOCK} per block",
                 self.block
             )));
         }
         if self.dynamic_shared_bytes > SHARED_MEMORY_PER_BLOCK {
-            return Err(Error::InvalidArgument(format!(
+            return Err(refuse(format!(
                 "{} bytes of dynamic shared memory requested, more than the {SHARED_MEMORY_PER_BLOCK} bytes available per block",
                 self.dynamic_shared_bytes
             )));
@@ -251,20 +257,21 @@ impl LaunchConfig {
     }
 }
 
-fn check_dims(what: &str, d: Dim3, max: [u32; 3]) -> Result<()> {
+/// The first dimension of `d` that is 0 or above its limit, in words.
+fn check_dims(what: &str, d: Dim3, max: [u32; 3]) -> std::result::Result<(), String> {
     for (axis, (value, limit)) in ["x", "y", "z"]
         .iter()
         .zip(d.to_array().into_iter().zip(max))
     {
         if value == 0 {
-            return Err(Error::InvalidArgument(format!(
+            return Err(format!(
                 "{what} dimension {axis} is 0 in {what} {d}: every dimension must be at least 1"
-            )));
+            ));
         }
         if value > limit {
-            return Err(Error::InvalidArgument(format!(
+            return Err(format!(
                 "{what} dimension {axis} is {value} in {what} {d}, more than the limit of {limit}"
-            )));
+            ));
         }
     }
     Ok(())
