@@ -4,26 +4,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use half::f16;
 use ndarray::Array1;
-use rumba::Out;
 use rumba::array::Order;
 use rumba::kernel::{Arr, GlobalView, Kernel, Slice, ThreadCtx};
 
 use super::{common, fault};
-
-#[test]
-fn shared_arrays_of_f16() {
-    closure_only!("f16 is not a kernel element type yet (issue 16)");
-    let k = Kernel::<(Arr<usize>,)>::new("sizes_f16", |t, (out,)| {
-        out.set(0, t.shared_array::<f16>(2).size());
-        out.set(1, t.shared_array::<f16>((2, 3)).size());
-        out.set(2, t.shared_array::<f16>((2, 3, 4)).size());
-    });
-    let mut sizes = Array1::<usize>::zeros(3);
-    k.configure(1, 1).launch((Out(&mut sizes),)).unwrap();
-    assert_eq!(sizes.to_vec(), [2, 6, 24]);
-}
 
 /// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
 /// shared memory through a real launch and compare the output array.

@@ -617,3 +617,13 @@ macro_rules! closure_only {
 }
 
 mod closure_kernels;
+
+/// Shared `f16` arrays of one, two and three dimensions have their shapes' sizes.
+#[test]
+fn shared_arrays_of_f16() {
+    start();
+    let k = ported_kernels::fp16::f16_shared_sizes();
+    let mut sizes = Array1::<usize>::zeros(3);
+    k.configure(1, 1).launch((rumba::Out(&mut sizes),)).unwrap();
+    assert_eq!(sizes.to_vec(), [2, 6, 24]);
+}

@@ -84,6 +84,18 @@ pub fn f16_scalar(t: &Thread, s: f16, inp: &Arr<f16>, out: &mut Arr<f16>) {
     }
 }
 
+/// The sizes of 1-, 2- and 3-D shared `f16` arrays (Numba's shared-array shape cases, in half
+/// precision).
+#[kernel]
+pub fn f16_shared_sizes(t: &Thread, out: &mut Arr<usize>) {
+    let a = t.shared_array::<f16>(2);
+    let b = t.shared_array::<f16>((2, 3));
+    let c = t.shared_array::<f16>((2, 3, 4));
+    out[0] = a.size();
+    out[1] = b.size();
+    out[2] = c.size();
+}
+
 /// A shared `f16` array: each thread stores its element, and after a barrier reads its mirror
 /// image and adds it to its own (Numba's shared-array reversal, in half precision).
 #[kernel]

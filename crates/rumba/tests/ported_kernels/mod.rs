@@ -63,6 +63,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         types::not_bool,
         types::bool_copy_count,
         fp16::f16_arith,
+        fp16::f16_shared_sizes,
         fp16::f16_compare,
         fp16::f16_convert,
         fp16::f16_scalar,
