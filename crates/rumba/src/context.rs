@@ -453,11 +453,15 @@ impl Context {
         what: String,
         release: Box<dyn FnOnce() -> Result<()> + Send>,
     ) {
-        self.inner.resources.add(Pending {
+        let added = self.inner.resources.add(Pending {
             bytes: 0,
             what,
             release,
         });
+        if let Err(e) = added {
+            // No caller to return it to: the next flush of the queue reports it.
+            self.inner.resources.keep(e);
+        }
     }
 
     pub(crate) fn same(&self, other: &Context) -> bool {

@@ -252,3 +252,38 @@ fn a_block_of_another_driver_instance_is_refused() {
     assert!(err.to_string().contains("another driver"), "{err}");
     assert_eq!(foreign.live(), (0, 0), "the refused block went back");
 }
+
+/// A resource whose releases all fail (the block is leaked).
+struct FailingRelease(Arc<dyn DeviceResource>);
+
+impl DeviceResource for FailingRelease {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> rumba::Result<DeviceBlock> {
+        self.0.allocate(bytes, stream)
+    }
+    fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> rumba::Result<()> {
+        Err(rumba::Error::InvalidOperation(format!(
+            "refusing 0x{:x}",
+            block.ptr()
+        )))
+    }
+}
+
+#[test]
+fn a_release_that_fails_in_a_threshold_flush_is_returned_by_deallocate() {
+    common::start(|_| {});
+    let _g = common::serial();
+    let mc = rumba::current_context().unwrap().manager_context();
+    let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+    let deferred = rumba::memory::DeferredAdaptor::with_limits(
+        Arc::new(FailingRelease(driver.clone())),
+        mc.host_upstream(),
+        0, // every release crosses the limit: flushed at once
+        usize::MAX,
+    );
+    let block = deferred.allocate_sync(64).unwrap();
+    let ptr = block.ptr();
+    let err = deferred.deallocate_sync(block).unwrap_err();
+    assert!(matches!(err, rumba::Error::DeallocationFailed(_)), "{err}");
+    assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
+    assert_eq!(driver.live(), (1, 64), "leaked, never lost silently");
+}

@@ -25,6 +25,34 @@ struct Live {
     blocks: HashMap<DevicePtr, usize>,
     /// Given back on a driver callback thread, to be freed on an ordinary one.
     later: Vec<DevicePtr>,
+    /// Failures of such frees during an `allocate`: reported by the next `deallocate`.
+    failed: Vec<String>,
+}
+
+/// `now`, with failures kept from earlier calls reported too.
+fn report(kept: Vec<String>, now: Result<()>) -> Result<()> {
+    if kept.is_empty() {
+        return now;
+    }
+    let mut all = kept;
+    match now {
+        Ok(()) => {}
+        Err(Error::DeallocationFailed(v)) => all.extend(v),
+        Err(e) => all.push(e.to_string()),
+    }
+    Err(Error::DeallocationFailed(all))
+}
+
+/// Logs what a resource dropped on a callback thread leaves unfreed, and unreported failures.
+fn log_leftovers(what: &str, later: usize, failed: &[String]) {
+    if later > 0 {
+        tracing::error!(
+            "dropping a {what} on a driver callback thread: {later} allocation(s) given back there leaked"
+        );
+    }
+    for f in failed {
+        tracing::error!("dropping a {what}: an earlier release failed: {f}");
+    }
 }
 
 /// Device memory straight from the driver: every `allocate` is a `mem_alloc`, every
@@ -61,6 +89,7 @@ impl DriverResource {
                 retired: Vec::new(),
                 blocks: HashMap::new(),
                 later: Vec::new(),
+                failed: Vec::new(),
             }),
             driver,
         }
@@ -106,6 +135,7 @@ impl DeviceResource for DriverResource {
     fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
+            self.lock().failed.push(e.to_string());
         }
         let ptr = self.driver.mem_alloc(self.device, bytes)?;
         let mut l = self.lock();
@@ -137,7 +167,8 @@ impl DeviceResource for DriverResource {
             }
         }
         let earlier = self.free_later();
-        self.driver.mem_free(self.device, ptr).and(earlier)
+        let kept = std::mem::take(&mut self.lock().failed);
+        report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
@@ -146,7 +177,11 @@ impl DeviceResource for DriverResource {
             .lock()
             .blocks
             .iter()
-            .find(|&(&p, &size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
+            .find(|&(&p, &size)| {
+                ptr.checked_sub(p)
+                    .and_then(|off| off.checked_add(u64::try_from(bytes).ok()?))
+                    .is_some_and(|end| end <= size as u64)
+            })
             .map(|(&p, _)| p)
             .ok_or_else(|| {
                 Error::InvalidArgument(format!(
@@ -200,7 +235,7 @@ pub struct DriverHostResource {
     origin: Origin,
     /// Live addresses, and those given back on a callback thread (freed by the next call on an
     /// ordinary thread).
-    live: Mutex<(HashSet<usize>, Vec<usize>)>,
+    live: Mutex<(HashSet<usize>, Vec<usize>, Vec<String>)>,
 }
 
 impl DriverHostResource {
@@ -215,11 +250,11 @@ impl DriverHostResource {
             device,
             origin: Origin::for_driver(&driver),
             driver,
-            live: Mutex::new((HashSet::new(), Vec::new())),
+            live: Mutex::new((HashSet::new(), Vec::new(), Vec::new())),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>)> {
+    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>, Vec<String>)> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -245,6 +280,7 @@ impl HostResource for DriverHostResource {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} pinned bytes: {e}");
+            self.lock().2.push(e.to_string());
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
@@ -274,8 +310,12 @@ impl HostResource for DriverHostResource {
             }
         }
         let earlier = self.free_later();
+        let kept = std::mem::take(&mut self.lock().2);
         // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
-        unsafe { self.driver.host_free(block.as_ptr()) }.and(earlier)
+        report(
+            kept,
+            unsafe { self.driver.host_free(block.as_ptr()) }.and(earlier),
+        )
     }
 }
 
@@ -284,6 +324,8 @@ impl Drop for DriverResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver resource: {e}");
         }
+        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
+        log_leftovers("driver resource", l.later.len(), &l.failed);
     }
 }
 
@@ -292,5 +334,7 @@ impl Drop for DriverHostResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver host resource: {e}");
         }
+        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
+        log_leftovers("driver host resource", l.1.len(), &l.2);
     }
 }

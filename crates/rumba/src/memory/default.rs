@@ -134,7 +134,9 @@ impl DeviceResource for DeferredAdaptor {
         match self.upstream.allocate(bytes, stream) {
             Err(e) if e.is_out_of_memory() => {
                 if let Err(e) = self.queue.flush() {
+                    // Reported by the next flush (the allocation has no place for it).
                     tracing::warn!("flushing before an allocation retry: {e}");
+                    self.queue.keep(e);
                 }
                 self.upstream
                     .allocate(bytes, stream)
@@ -151,8 +153,7 @@ impl DeviceResource for DeferredAdaptor {
             bytes,
             what: format!("device allocation 0x{ptr:x} ({bytes} bytes)"),
             release: Box::new(move || upstream.deallocate(block, stream)),
-        });
-        Ok(())
+        })
     }
 
     fn upstream(&self) -> Option<&dyn DeviceResource> {
@@ -182,8 +183,7 @@ impl HostResource for DeferredAdaptor {
             bytes,
             what: format!("pinned host allocation 0x{addr:x} ({bytes} bytes)"),
             release: Box::new(move || host.deallocate(block)),
-        });
-        Ok(())
+        })
     }
 
     fn empty_cache(&self) -> usize {

@@ -49,6 +49,8 @@ pub(crate) struct Pending {
 /// A queue of deferred releases with count and byte limits.
 pub(crate) struct PendingQueue {
     items: Mutex<(Vec<Pending>, usize)>,
+    /// Failed releases no caller has been told of yet: the next flush that runs reports them.
+    unreported: Mutex<Vec<String>>,
     max_count: usize,
     max_bytes: usize,
     deferred: AtomicUsize,
@@ -58,6 +60,7 @@ impl PendingQueue {
     pub(crate) fn new(max_count: usize, max_bytes: usize) -> Self {
         PendingQueue {
             items: Mutex::new((Vec::new(), 0)),
+            unreported: Mutex::new(Vec::new()),
             max_count,
             max_bytes,
             deferred: AtomicUsize::new(0),
@@ -69,16 +72,25 @@ impl PendingQueue {
     }
 
     /// Appends a release; flushes if a limit is now exceeded.
-    pub(crate) fn add(&self, item: Pending) {
+    ///
+    /// # Errors
+    /// As [`flush`](Self::flush), when the crossing release ran one.
+    pub(crate) fn add(&self, item: Pending) -> Result<()> {
         let over = {
             let mut q = self.lock();
             q.1 += item.bytes;
             q.0.push(item);
             q.0.len() > self.max_count || q.1 > self.max_bytes
         };
-        if over {
-            // Failures are logged by `flush`; there is no caller to return them to here.
-            let _ = self.flush();
+        if over { self.flush() } else { Ok(()) }
+    }
+
+    /// Keeps `err` (a failed release no caller can be told of now) for the next flush to report.
+    pub(crate) fn keep(&self, err: Error) {
+        let mut u = self.unreported.lock().unwrap_or_else(|e| e.into_inner());
+        match err {
+            Error::DeallocationFailed(v) => u.extend(v),
+            other => u.push(other.to_string()),
         }
     }
 
@@ -93,7 +105,8 @@ impl PendingQueue {
     /// Carries out every pending release, deferred or not (for a context reset).
     pub(crate) fn flush_all(&self) -> Result<()> {
         let items = std::mem::take(&mut *self.lock()).0;
-        let mut failures = Vec::new();
+        let mut failures =
+            std::mem::take(&mut *self.unreported.lock().unwrap_or_else(|e| e.into_inner()));
         for item in items {
             if let Err(e) = (item.release)() {
                 tracing::error!("releasing {} failed: {e}", item.what);
@@ -152,10 +165,10 @@ mod tests {
         let log = Arc::new(Mutex::new(Vec::new()));
         let q = PendingQueue::new(3, usize::MAX);
         for n in 1..=3 {
-            q.add(item(1, &log));
+            q.add(item(1, &log)).unwrap();
             assert_eq!(q.stats().count, n);
         }
-        q.add(item(1, &log));
+        q.add(item(1, &log)).unwrap();
         assert_eq!(q.stats(), PendingStats::default());
         assert_eq!(log.lock().unwrap().len(), 4);
     }
@@ -164,8 +177,8 @@ mod tests {
     fn byte_limit_is_strict() {
         let log = Arc::new(Mutex::new(Vec::new()));
         let q = PendingQueue::new(100, 1000);
-        q.add(item(500, &log));
-        q.add(item(500, &log));
+        q.add(item(500, &log)).unwrap();
+        q.add(item(500, &log)).unwrap();
         assert_eq!(
             q.stats(),
             PendingStats {
@@ -173,7 +186,7 @@ mod tests {
                 bytes: 1000
             }
         );
-        q.add(item(1, &log));
+        q.add(item(1, &log)).unwrap();
         assert_eq!(q.stats().count, 0);
     }
 
@@ -183,7 +196,7 @@ mod tests {
         let q = PendingQueue::new(10, usize::MAX);
         q.defer();
         q.defer();
-        q.add(item(1, &log));
+        q.add(item(1, &log)).unwrap();
         q.undefer();
         q.flush().unwrap();
         assert_eq!(q.stats().count, 1, "still deferred by the outer guard");
@@ -193,10 +206,36 @@ mod tests {
             bytes: 0,
             what: "a bad pointer".into(),
             release: Box::new(|| Err(Error::InvalidOperation("nope".into()))),
-        });
+        })
+        .unwrap();
         let err = q.flush().unwrap_err();
         assert!(err.to_string().contains("a bad pointer"), "{err}");
         assert_eq!(q.stats().count, 0);
         assert_eq!(*log.lock().unwrap(), vec![1]);
+    }
+
+    #[test]
+    fn a_failure_of_a_threshold_flush_is_returned_by_the_crossing_add() {
+        let q = PendingQueue::new(1, usize::MAX);
+        let bad = || Pending {
+            bytes: 0,
+            what: "a bad pointer".into(),
+            release: Box::new(|| Err(Error::InvalidOperation("nope".into()))),
+        };
+        q.add(bad()).unwrap();
+        let err = q.add(bad()).unwrap_err();
+        assert!(
+            matches!(err, Error::DeallocationFailed(ref v) if v.len() == 2),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_kept_failure_is_reported_by_the_next_flush() {
+        let q = PendingQueue::new(10, usize::MAX);
+        q.keep(Error::InvalidOperation("earlier".into()));
+        let err = q.flush().unwrap_err();
+        assert!(err.to_string().contains("earlier"), "{err}");
+        q.flush().unwrap();
     }
 }

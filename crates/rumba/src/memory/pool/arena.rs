@@ -354,7 +354,11 @@ impl Arena {
         self.segments
             .iter()
             .map(|(&p, &(size, _))| (p, size))
-            .find(|&(p, size)| ptr >= p && ptr - p + bytes as u64 <= size as u64)
+            .find(|&(p, size)| {
+                ptr.checked_sub(p)
+                    .and_then(|off| off.checked_add(u64::try_from(bytes).ok()?))
+                    .is_some_and(|end| end <= size as u64)
+            })
     }
 
     /// Segments in address order, each with its blocks in address order.

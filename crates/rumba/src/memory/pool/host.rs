@@ -296,13 +296,27 @@ impl HostResource for PinnedPool {
 impl Drop for PinnedPool {
     fn drop(&mut self) {
         let st = std::mem::take(&mut *self.lock());
+        if crate::driver::on_callback_thread() {
+            // No driver calls here (CUDA forbids them on its callback threads): leak the cache.
+            if !st.cached.is_empty() {
+                tracing::error!(
+                    "dropping a pinned pool on a driver callback thread: {} cached block(s) leaked",
+                    st.cached.len()
+                );
+            }
+            return;
+        }
         for ((_, _, addr), events) in st.cached {
             for e in events {
                 let _ = self.driver.event_synchronize(self.device, e);
-                let _ = self.driver.event_destroy(self.device, e);
+                if let Err(err) = self.driver.event_destroy(self.device, e) {
+                    tracing::warn!("dropping a pinned pool: destroying an event failed: {err}");
+                }
             }
             // SAFETY: no handle refers to a cached block and its work has completed.
-            let _ = unsafe { self.driver.host_free(addr as *mut u8) };
+            if let Err(e) = unsafe { self.driver.host_free(addr as *mut u8) } {
+                tracing::error!("dropping a pinned pool: freeing 0x{addr:x} failed: {e}");
+            }
         }
     }
 }
