@@ -255,8 +255,10 @@ impl Context {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures when `bytes` do not fit even
-    /// after pending releases are flushed; the memory manager's own error (for example
-    /// [`Error::InvalidArgument`] from a limiting adaptor).
+    /// after pending releases are flushed (a limiting adaptor's refusal is an
+    /// [`Error::OutOfMemory`] too); the memory manager's own errors, and
+    /// [`Error::InvalidOperation`] when it returns a block rumba refuses (too small, of another
+    /// device or driver, or freed by a reset).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
