@@ -127,7 +127,7 @@ impl SimDriver {
     /// Creates a simulator with `config.sim_devices` devices of `config.sim_memory_bytes()` each.
     ///
     /// # Errors
-    /// [`Error::Driver`] when a device's stream worker thread cannot be spawned.
+    /// [`Error::Simulator`] when a device's stream worker thread cannot be spawned.
     ///
     /// ```
     /// let cfg = rumba::Config { sim_devices: 2, sim_memory: Some(1 << 20), ..Default::default() };
