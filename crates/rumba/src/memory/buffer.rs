@@ -369,6 +369,18 @@ impl DeviceBuffer {
 
     /// Checks that `[offset, offset + len)` lies inside the buffer.
     pub(crate) fn check_range(&self, offset: usize, len: usize) -> Result<DevicePtr> {
+        if self
+            .inner
+            .block
+            .as_ref()
+            .is_some_and(|b| b.origin().is_retired())
+        {
+            return Err(Error::InvalidAddress {
+                ptr: self.device_ptr(),
+                len,
+                reason: "the context was reset, which freed the buffer's memory".into(),
+            });
+        }
         match offset.checked_add(len) {
             Some(end) if end <= self.len => Ok(self.device_ptr() + offset as u64),
             _ => Err(Error::InvalidArgument(format!(
