@@ -233,8 +233,9 @@ pub struct DriverHostResource {
     device: usize,
     driver: Arc<dyn Driver>,
     origin: Origin,
-    /// Live addresses, and those given back on a callback thread (freed by the next call on an
-    /// ordinary thread).
+    /// Live addresses, those given back on a callback thread (freed by the next call on an
+    /// ordinary thread), and failures of such frees during an `allocate` (reported by the next
+    /// `deallocate`).
     live: Mutex<(HashSet<usize>, Vec<usize>, Vec<String>)>,
 }
 
