@@ -148,14 +148,13 @@ pub use error::{Error, Result};
 pub use event::{Event, EventOptions, event, event_elapsed_time};
 pub use host::{
     HostArray, ManagedArray, MappedArray, MappedOptions, MappedView, MappedViewMut, PinnedArray,
-    coarsegrain_array,
-    coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like, managed_array,
-    managed_array_like, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
-    pinned_array_like, register,
+    coarsegrain_array, coarsegrain_array_like, deregister, finegrain_array, finegrain_array_like,
+    managed_array, managed_array_like, mapped, mapped_array, mapped_array_like, pinned,
+    pinned_array, pinned_array_like, register,
 };
 pub use interop::{
-    CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array,
-    from_cuda_array_interface, from_dlpack, is_cuda_array,
+    CudaArrayInterface, IpcArrayHandle, SmartArray, as_cuda_array, from_cuda_array_interface,
+    from_dlpack, is_cuda_array,
 };
 pub use kernel::{In, InOut, Kernel, Out, const_array_like};
 /// The `ndarray` version rumba's host arrays come from (use it to avoid version mismatches).
@@ -169,7 +168,7 @@ pub use runtime::{
     memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
-    Stream, StreamKind, StreamScope, default_stream, external_stream,
-    legacy_default_stream, per_thread_default_stream, stream,
+    Stream, StreamKind, StreamScope, default_stream, external_stream, legacy_default_stream,
+    per_thread_default_stream, stream,
 };
 pub use transfer::{Transfer, copy};
