@@ -213,10 +213,17 @@ fn invalid_configurations_are_refused() {
         LaunchConfig::new(1, (32, 33)),
         LaunchConfig::new(1, 1).with_dynamic_shared_bytes(1 << 20),
     ] {
-        assert!(matches!(
-            run_grid("bad", &cfg, body),
-            Err(Error::InvalidArgument(_))
-        ));
+        let r = run_grid("bad", &cfg, body);
+        assert!(
+            matches!(
+                &r,
+                Err(Error::InvalidLaunch { grid, block, dynamic_shared_bytes, .. })
+                    if *grid == cfg.grid.to_array()
+                        && *block == cfg.block.to_array()
+                        && *dynamic_shared_bytes == cfg.dynamic_shared_bytes
+            ),
+            "{r:?}"
+        );
     }
 }
 
