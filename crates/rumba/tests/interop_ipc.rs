@@ -93,7 +93,10 @@ fn a_large_array_written_by_queued_work_is_shared_in_place() {
         run_child("sum", &handle),
         format!("{n} values, sum {}", 2.0 * n as f64)
     );
-    d.slice(s![..10]).unwrap().assign(0.0).unwrap(); // written after the export: still shared
+    // Written after the export: still shared. `d` is bound to `s` (made by `to_device_on`), so
+    // the assignment is queued there and complete only once `s` has synchronized.
+    d.slice(s![..10]).unwrap().assign(0.0).unwrap();
+    s.synchronize().unwrap();
     let expect = 2.0 * n as f64 - (3.0 * 5.0 + 5.0);
     assert_eq!(
         run_child("sum", &handle),
