@@ -12,8 +12,8 @@
 //!
 //! | `dst` ← `src` | `copy` | `stream.copy` | `scope.copy` |
 //! | --- | --- | --- | --- |
-//! | `&DeviceArray` ← `&ArrayBase` / `&[T]` / `&Vec<T>` (pageable host) | ✓ | ✓ staged | ✓ |
-//! | `&mut ArrayBase` / `&mut [T]` / `&mut Vec<T>` ← `&DeviceArray` | ✓ | ✓ waits | ✓ |
+//! | `&DeviceArray` ← `&ArrayBase` / `&[T]` / `&Vec<T>` (pageable host) | ✓ | ✓ staged | ✓ staged |
+//! | `&mut ArrayBase` / `&mut [T]` / `&mut Vec<T>` ← `&DeviceArray` | ✓ | ✓ waits | ✓ waits (as CUDA's copies into pageable memory) |
 //! | `&DeviceArray` ← `&DeviceArray` | ✓ | ✓ | ✓ |
 //! | `&DeviceArray` ← `&PinnedArray` | ✓ | ✓ staged | ✓ truly asynchronous |
 //! | `&mut PinnedArray` ← `&DeviceArray` | ✓ | ✓ waits | ✓ truly asynchronous |
