@@ -150,6 +150,20 @@ fn the_views_corpus_agrees_between_sim_and_opencl() {
     }
 }
 
+/// Runs `case` on the simulator and on PoCL, both expected to fail: the two errors, and the
+/// OpenCL run's arguments as the kernel left them.
+fn fault_on_both(
+    cl: &mut opencl_common::Cl,
+    case: &macro_corpus::case::Case,
+) -> (rumba::Error, rumba::Error, Vec<HostArg>) {
+    let sim = run_backend(case).unwrap_err();
+    let mut args = case.args.clone();
+    let ocl = cl
+        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
+        .unwrap_err();
+    (sim, ocl, args)
+}
+
 #[test]
 fn a_missing_row_is_the_same_kernel_fault_on_sim_and_opencl() {
     let Some(mut cl) = cl() else { return };
@@ -168,11 +182,7 @@ fn a_missing_row_is_the_same_kernel_fault_on_sim_and_opencl() {
         ],
         agree: macro_corpus::case::Agree::Exact,
     };
-    let sim = run_backend(&case).unwrap_err();
-    let mut args = case.args.clone();
-    let ocl = cl
-        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
-        .unwrap_err();
+    let (sim, ocl, _) = fault_on_both(&mut cl, &case);
     for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
         let rumba::Error::KernelFault {
             kernel,
@@ -205,11 +215,7 @@ fn out_of_bounds_is_the_same_kernel_fault_on_sim_and_opencl() {
         args: vec![HostArg::zeros::<i32>(11)],
         agree: macro_corpus::case::Agree::Exact,
     };
-    let sim = run_backend(&case).unwrap_err();
-    let mut args = case.args.clone();
-    let ocl = cl
-        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
-        .unwrap_err();
+    let (sim, ocl, args) = fault_on_both(&mut cl, &case);
     for (who, err) in [("sim", &sim), ("opencl", &ocl)] {
         let rumba::Error::KernelFault {
             kernel,
@@ -258,11 +264,7 @@ fn division_by_zero_is_a_kernel_fault_on_sim_and_opencl() {
         args: vec![HostArg::array(&a, &[16]), HostArg::zeros::<i32>(16)],
         agree: macro_corpus::case::Agree::Exact,
     };
-    let sim = run_backend(&case).unwrap_err();
-    let mut args = case.args.clone();
-    let ocl = cl
-        .run(case.opencl, case.abi, case.grid, case.block, 0, &mut args)
-        .unwrap_err();
+    let (sim, ocl, _) = fault_on_both(&mut cl, &case);
     for err in [&sim, &ocl] {
         assert!(
             matches!(

@@ -4,24 +4,10 @@
 use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
 
 use super::{CopyFrom, CopyFromIn, CopyFromOn};
-use crate::array::device_array::{HostMut, Mode, Queue, download};
 use crate::array::{DeviceArray, Element};
 use crate::error::Result;
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
 use crate::stream::{Stream, StreamScope};
-
-/// Device → a host view of the caller's, in `stream`'s order, waiting for the data (the
-/// stream-path counterpart of `copy_to_host_into`).
-fn download_on<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>(
-    src: &DeviceArray<T, D>,
-    dst: &mut ArrayBase<S, E>,
-    stream: &Stream,
-) -> Result<()> {
-    let dst = HostMut::new(dst)?;
-    let mut q = Queue::on(stream, src.buffer(), Mode::Wait)?;
-    download(&mut q, src.buffer(), src.layout(), &dst)?;
-    q.finish()
-}
 
 // ---- pageable host arrays → device ----
 
@@ -87,7 +73,7 @@ impl<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension> CopyFromOn<&D
     for &mut ArrayBase<S, E>
 {
     fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
-        download_on(src, self, stream)
+        src.copy_to_host_into_on(self, Some(stream))
     }
 }
 
@@ -110,7 +96,7 @@ macro_rules! host_sequence_destination {
 
         impl<T: Element, D: Dimension> CopyFromOn<&DeviceArray<T, D>> for &mut $dst {
             fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
-                download_on(src, &mut ArrayViewMut1::from(&mut self[..]), stream)
+                src.copy_to_host_into_on(&mut ArrayViewMut1::from(&mut self[..]), Some(stream))
             }
         }
 
@@ -187,7 +173,7 @@ impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&DeviceArray<T, D>>
     for &mut PinnedArray<T, E>
 {
     fn copy_from_on(self, src: &DeviceArray<T, D>, stream: &Stream) -> Result<()> {
-        download_on(src, &mut self.view_mut(), stream)
+        src.copy_to_host_into_on(&mut self.view_mut(), Some(stream))
     }
 }
 

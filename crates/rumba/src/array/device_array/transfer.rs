@@ -127,8 +127,18 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         &self,
         dst: &mut ArrayBase<S, E>,
     ) -> Result<()> {
+        self.copy_to_host_into_on(dst, None)
+    }
+
+    /// [`copy_to_host_into`](Self::copy_to_host_into) after the work queued on `stream` (or, with
+    /// `None`, as that method); returns once the data has arrived. For `Stream::copy`.
+    pub(crate) fn copy_to_host_into_on<S: DataMut<Elem = T>, E: Dimension>(
+        &self,
+        dst: &mut ArrayBase<S, E>,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
         let dst = HostMut::new(dst)?;
-        let mut q = self.queue(None)?;
+        let mut q = self.queue(stream)?;
         download(&mut q, &self.buffer, &self.layout, &dst)?;
         q.finish()
     }

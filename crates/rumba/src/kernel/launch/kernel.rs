@@ -629,12 +629,9 @@ impl<P: Params> Kernel<P> {
         // run the kernel (`keep_alive` below).
         unsafe { driver.launch_kernel(device, &launch, stream.handle()) }?;
         if !plan.keep.is_empty() {
-            if let Err(e) = stream.hold(plan.keep.iter().cloned()) {
-                // The stream could not take the buffers (or, with host-memory arguments, the
-                // launch must not return early): wait for the kernel before they can go.
-                let _ = stream.synchronize();
-                return Err(e);
-            }
+            // If the stream cannot take the buffers, `hold` lets them go only after the kernel
+            // has run (with host-memory arguments, the launch then has not returned early).
+            stream.hold(std::mem::take(&mut plan.keep))?;
         }
         // A kernel fault surfaces here, before anything is copied back: a failed launch leaves
         // the caller's host arrays as they were on every backend (a GPU reports a recorded

@@ -616,7 +616,8 @@ mod tests {
     use super::*;
     use crate::driver::sim::engine::fault::{Unwound, describe};
 
-    fn fault_of(f: impl FnOnce()) -> String {
+    /// The fault message `f` unwinds with (shared with the view operations' tests).
+    pub(super) fn fault_of(f: impl FnOnce()) -> String {
         match describe(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err()) {
             Unwound::Fault(m) => m,
             Unwound::Barrier(_) => unreachable!(),

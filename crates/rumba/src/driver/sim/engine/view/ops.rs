@@ -206,15 +206,8 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::fault_of;
     use crate::driver::sim::engine::GlobalView;
-    use crate::driver::sim::engine::fault::{Unwound, describe};
-
-    fn fault_of(f: impl FnOnce()) -> String {
-        match describe(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err()) {
-            Unwound::Fault(m) => m,
-            Unwound::Barrier(_) => unreachable!(),
-        }
-    }
 
     #[test]
     fn reshape_checks_size_and_contiguity() {
