@@ -485,6 +485,22 @@ pub fn parse_size(text: &str) -> Option<usize> {
     (bytes >= 1.0 && bytes < usize::MAX as f64).then_some(bytes as usize)
 }
 
+/// Bytes as a short human figure: `512.0 MiB`.
+pub(crate) fn human_bytes(b: usize) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
 /// Total physical memory of the host, or 16 GiB when the OS does not say.
 pub(crate) fn host_ram_bytes() -> usize {
     // SAFETY: sysconf has no preconditions.

@@ -18,7 +18,7 @@ use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
-    DeviceBuffer, ManagerContext, MemoryManager, MemorySnapshot, MemoryStats, Pending,
+    DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Pending,
     PendingQueue, PendingStats, PinnedBuffer,
 };
 
@@ -168,6 +168,21 @@ impl Context {
             driver: Arc::clone(&self.inner.driver),
             config: self.inner.config.clone(),
         }
+    }
+
+    /// A second memory manager for this context's device, built by `factory` (for tests and
+    /// tools that compare managers beside the context's own).
+    ///
+    /// # Errors
+    /// What `factory`'s [`create`](MemoryManagerFactory::create) returns.
+    ///
+    /// ```
+    /// let ctx = rumba::current_context().unwrap();
+    /// let mm = ctx.create_manager(&rumba::memory::DefaultManagerFactory).unwrap();
+    /// assert_eq!(mm.name(), "default");
+    /// ```
+    pub fn create_manager(&self, factory: &dyn MemoryManagerFactory) -> Result<MemoryManager> {
+        factory.create(&self.manager_context())
     }
 
     /// The configuration the context was created with.
@@ -353,7 +368,7 @@ impl Context {
     /// ```
     pub fn get_memory_info(&self) -> Result<(usize, usize)> {
         match self.inner.manager.get_memory_info() {
-            Err(crate::Error::Unsupported(_)) => self.inner.driver.mem_info(self.inner.device),
+            Err(Error::Unsupported(_)) => self.inner.driver.mem_info(self.inner.device),
             other => other,
         }
     }

@@ -168,7 +168,7 @@ pub use runtime::{
     memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
-    Stream, StreamKind, StreamScope, default_stream, external_stream, legacy_default_stream,
+    Stream, StreamKind, default_stream, external_stream, legacy_default_stream,
     per_thread_default_stream, stream,
 };
-pub use transfer::{Transfer, copy};
+pub use transfer::{StreamScope, Transfer, copy};

@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::config::Config;
+use crate::config::{Config, human_bytes};
 use crate::context::{Context, DeferCleanup};
 use crate::driver::{self, BackendKind, DeviceInfo, Driver, PageLocking};
 use crate::error::{Error, Result};
@@ -565,22 +565,6 @@ pub fn detect() -> Result<DetectReport> {
         devices,
         opencl: opencl_survey(),
     })
-}
-
-/// Bytes as a short human figure: `512.0 MiB`.
-pub(crate) fn human_bytes(b: usize) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
 }
 
 impl fmt::Display for DetectReport {

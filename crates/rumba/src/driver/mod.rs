@@ -47,7 +47,7 @@ pub mod cuda;
 mod types;
 pub use types::{
     DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,
-    PageLocking, StreamHandle, StridedCopy, StridedSource,
+    PageLocking, StreamHandle, StridedCopy, StridedSource, WARP_SIZE,
 };
 
 #[cfg(feature = "opencl")]

@@ -1,7 +1,7 @@
 //! The raw vocabulary of the [`Driver`](super::Driver) trait: device pointers, stream and event
 //! handles, host-memory flags and kinds, device facts, and the description of a strided copy.
 //!
-//! Plain data: this module touches nothing.
+//! Plain data and the constants every backend shares: this module touches nothing.
 
 use std::fmt;
 
@@ -9,6 +9,15 @@ use crate::error::Result;
 
 /// A device address. Device pointers are plain integers: host code cannot dereference them.
 pub type DevicePtr = u64;
+
+/// Threads per warp on every backend (NVIDIA's width; OpenCL kernels emulate warps of this width
+/// in local memory, and the simulator groups threads by it so that `lane_id` and warp-sized
+/// tiling behave as on hardware).
+///
+/// ```
+/// assert_eq!(rumba::driver::WARP_SIZE, 32);
+/// ```
+pub const WARP_SIZE: u32 = 32;
 
 /// A raw stream handle as the backend knows it.
 ///

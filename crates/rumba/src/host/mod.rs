@@ -159,7 +159,7 @@ macro_rules! host_array_conversions {
             fn host_view(&self) -> Option<ndarray::ArrayView<'_, T, D>> {
                 Some(self.view())
             }
-            fn device_array(&self) -> Option<&$crate::DeviceArray<T, D>> {
+            fn device_array(&self) -> Option<&$crate::array::DeviceArray<T, D>> {
                 None
             }
         }
@@ -167,7 +167,7 @@ macro_rules! host_array_conversions {
         impl<T: Element, D: Dimension> $crate::array::ArrayLike for $ty<T, D> {
             type Elem = T;
             type Dim = D;
-            fn like_layout(&self) -> $crate::Result<$crate::array::Layout> {
+            fn like_layout(&self) -> $crate::error::Result<$crate::array::Layout> {
                 Ok(self.shape.layout.clone())
             }
         }

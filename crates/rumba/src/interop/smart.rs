@@ -18,7 +18,7 @@ use ndarray::{Array, Dimension};
 
 use crate::array::DeviceArray;
 use crate::array::element::Element;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Where a [`SmartArray`]'s data is wanted or was changed.
 ///
@@ -182,7 +182,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         self.refresh_host()?;
         self.mark_changed(Side::Host);
         self.host.as_mut().ok_or_else(|| {
-            crate::Error::InvalidOperation("the smart array has no host copy".into())
+            Error::InvalidOperation("the smart array has no host copy".into())
         })
     }
 
@@ -202,13 +202,13 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
             let host = self.host_ref()?;
             match &self.device {
                 Some(d) => d.copy_from_host(host)?,
-                None => self.device = Some(crate::to_device(host)?),
+                None => self.device = Some(crate::array::to_device(host)?),
             }
             self.transfers.host_to_device += 1;
             self.device_current = true;
         }
         self.device.as_ref().ok_or_else(|| {
-            crate::Error::InvalidOperation("the smart array has no device copy".into())
+            Error::InvalidOperation("the smart array has no device copy".into())
         })
     }
 
@@ -227,7 +227,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
             return Ok(());
         }
         let device = self.device.as_ref().ok_or_else(|| {
-            crate::Error::InvalidOperation("the smart array has no device copy".into())
+            Error::InvalidOperation("the smart array has no device copy".into())
         })?;
         match &mut self.host {
             Some(h) => device.copy_to_host_into(h)?,
@@ -240,7 +240,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
 
     fn host_ref(&self) -> Result<&Array<T, D>> {
         self.host.as_ref().ok_or_else(|| {
-            crate::Error::InvalidOperation("the smart array has no host copy".into())
+            Error::InvalidOperation("the smart array has no host copy".into())
         })
     }
 }

@@ -490,22 +490,6 @@ impl MemoryManager {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DefaultManagerFactory;
 
-impl DefaultManagerFactory {
-    /// A `default` manager for the current context's device (a second one beside the context's,
-    /// for tests and tools).
-    ///
-    /// # Errors
-    /// As [`current_context`](crate::current_context) and [`DeferredAdaptor::new`].
-    ///
-    /// ```
-    /// let mm = rumba::memory::DefaultManagerFactory.create_for_current().unwrap();
-    /// assert_eq!(mm.name(), "default");
-    /// ```
-    pub fn create_for_current(&self) -> Result<MemoryManager> {
-        self.create(&crate::current_context()?.manager_context())
-    }
-}
-
 impl MemoryManagerFactory for DefaultManagerFactory {
     fn name(&self) -> &str {
         "default"

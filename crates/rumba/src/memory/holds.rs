@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn only_memory_that_nothing_but_holds_references_is_orphaned() {
-        let ctx = crate::current_context().unwrap();
+        let ctx = crate::runtime::current_context().unwrap();
         let holds = Arc::new(Holds::default());
         let a = ctx.memalloc(1000).unwrap();
         let b = ctx.memalloc(24).unwrap();

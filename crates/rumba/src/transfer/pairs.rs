@@ -7,7 +7,8 @@ use super::{CopyFrom, CopyFromIn, CopyFromOn};
 use crate::array::{DeviceArray, Element};
 use crate::error::Result;
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
-use crate::stream::{Stream, StreamScope};
+use crate::stream::Stream;
+use crate::transfer::StreamScope;
 
 // ---- pageable host arrays → device ----
 

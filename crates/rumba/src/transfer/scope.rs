@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -133,5 +133,71 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
             )?;
         }
         st.hold([src.clone()])
+    }
+}
+
+/// The scope's entry point lives with the scope: the stream layer below knows nothing of
+/// borrowed host memory.
+impl Stream {
+    /// Runs `f` with a scope for asynchronous work that may borrow host memory, then synchronizes
+    /// the stream — also when `f` fails or panics (the panic then continues). Returns `f`'s value
+    /// once the stream has completed the work (Numba's `with stream.auto_synchronize():`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream
+    /// callback (nothing runs then); otherwise `f`'s error if it failed (the stream is still
+    /// synchronized first; an error of its work is then logged), else the synchronization's error
+    /// (the first unreported error of the stream's work, including work `f` queued).
+    ///
+    /// ```
+    /// let s = rumba::stream().unwrap();
+    /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
+    /// let data = vec![7u8, 8, 9];
+    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
+    /// // `data` may be dropped or changed now: the copy has completed.
+    /// let mut back = [0u8; 3];
+    /// buf.copy_to_host(&mut back).unwrap();
+    /// assert_eq!(back, [7, 8, 9]);
+    /// // The closure's value (or error) comes back once, not wrapped twice.
+    /// let n = s.auto_synchronize(|_| Ok(data.len())).unwrap();
+    /// assert_eq!(n, 3);
+    /// ```
+    pub fn auto_synchronize<'env, F, R>(&self, f: F) -> Result<R>
+    where
+        F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
+    {
+        if crate::driver::on_callback_thread() {
+            return Err(Error::InvalidOperation(
+                "auto_synchronize cannot run inside a stream callback: it would have to wait for a stream from the thread that runs streams".into(),
+            ));
+        }
+        let scope = StreamScope::new(self);
+        // Synchronizes on every exit path, including unwinding out of `f`.
+        struct SyncOnDrop<'a>(&'a Stream, bool);
+        impl Drop for SyncOnDrop<'_> {
+            fn drop(&mut self) {
+                if !self.1 {
+                    let _ = self.0.synchronize();
+                }
+            }
+        }
+        let mut guard = SyncOnDrop(self, false);
+        let out = f(&scope);
+        guard.1 = true;
+        let synced = self.synchronize();
+        match (out, synced) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Ok(_), Err(e)) => Err(e),
+            (Err(e), synced) => {
+                if let Err(lost) = synced {
+                    // One error is returned: `f`'s, the direct cause. The work's error was taken
+                    // from the stream by the synchronization, so it is logged rather than lost.
+                    tracing::warn!(
+                        "auto_synchronize: `{e}` was returned; the stream's work also failed: {lost}"
+                    );
+                }
+                Err(e)
+            }
+        }
     }
 }

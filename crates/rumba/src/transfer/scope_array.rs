@@ -20,7 +20,7 @@ use crate::array::device_array::create::{ToDevice, to_device_impl};
 use crate::array::device_array::{AssignSource, HostMut, HostRef, Mode, Queue, download, upload};
 use crate::array::element::Element;
 use crate::error::Result;
-use crate::stream::StreamScope;
+use crate::transfer::StreamScope;
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Copies host data to a new device array bound to the scope's stream. From pinned memory the

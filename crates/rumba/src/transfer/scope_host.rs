@@ -7,7 +7,7 @@ use crate::array::device_array::{HostMut, HostRef, Mode, Queue, download, upload
 use crate::array::{DeviceArray, Element};
 use crate::error::{Error, Result};
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
-use crate::stream::StreamScope;
+use crate::transfer::StreamScope;
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// Queues a copy of the pinned array `src` into the contiguous device array `dst`, truly

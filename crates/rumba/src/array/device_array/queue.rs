@@ -273,7 +273,7 @@ mod tests {
     /// OpenCL's `clSVMFree`; the simulator's queued work owns its ranges, so it cannot show it).
     #[test]
     fn the_wait_mode_holds_kept_buffers_until_it_has_synchronized() {
-        let ctx = crate::current_context().unwrap();
+        let ctx = crate::runtime::current_context().unwrap();
         let dst = ctx.memalloc(64).unwrap();
         let mut idle = Queue::wait(&dst, None).unwrap();
         idle.keep(vec![ctx.memalloc(16).unwrap()]).unwrap();

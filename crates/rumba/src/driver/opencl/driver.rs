@@ -199,7 +199,7 @@ unsafe impl Driver for OpenClDriver {
             multiprocessors: d.compute_units,
             // The warps rumba's OpenCL C emulates (the kernel prelude's `rb_warp_*`), not the
             // hardware's SIMD width (`d.warp_size`, where an extension tells it).
-            warp_size: crate::kernel::WARP_SIZE,
+            warp_size: crate::driver::WARP_SIZE,
             max_threads_per_block: d.max_work_group.min(u32::MAX as u64) as u32,
             max_shared_memory_per_block: d.local_memory as usize,
             page_locking: self.page_locking.clone(),

@@ -29,7 +29,7 @@ use opencl3::types::{cl_device_id, cl_platform_id};
 
 use super::error::map;
 use crate::config::{Config, OpenClSelector};
-use crate::runtime::human_bytes;
+use crate::config::human_bytes;
 
 /// Extensions worth knowing about for rumba's kernels, in the order `rumba detect` lists them.
 pub const NOTABLE_EXTENSIONS: [&str; 10] = [

@@ -125,7 +125,7 @@ impl<'h> Plan<'h> {
         &mut self,
         host: &ArrayBase<S, D>,
     ) -> Result<DeviceArray<T, D>> {
-        let d = crate::to_device_on(host, &self.stream)?;
+        let d = crate::array::to_device_on(host, &self.stream)?;
         if d.nbytes() > 0 {
             count_to_device(d.nbytes());
         }
@@ -138,7 +138,7 @@ impl<'h> Plan<'h> {
         &mut self,
         host: &ArrayBase<S, D>,
     ) -> Result<DeviceArray<T, D>> {
-        let d = crate::to_device_alloc(host)?.bind(&self.stream);
+        let d = crate::array::to_device_alloc(host)?.bind(&self.stream);
         self.device_array(&d)?;
         Ok(d)
     }
@@ -161,7 +161,7 @@ impl<'h> Plan<'h> {
     /// Uploads a constant array's bytes on the launch's stream and adds them as a read-only
     /// array argument with the constant array's shape and byte strides.
     fn const_array<T: Element + Pod>(&mut self, c: &ConstArray<T>) -> Result<()> {
-        let d = crate::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
+        let d = crate::array::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
         self.args.push(KernelArg::Array(KernelArrayArg {
             ptr: d.device_ptr(),
             itemsize: size_of::<T>(),

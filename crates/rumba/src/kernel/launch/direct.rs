@@ -36,7 +36,7 @@ use crate::error::Result;
 use crate::host::grained::{Grain, GrainedArray};
 use crate::host::view::{MappedView, MappedViewMut, Parts};
 use crate::interop::{DeviceMemoryOwner, ImportOptions, as_cuda_array_with};
-use crate::{ManagedArray, MappedArray};
+use crate::host::{ManagedArray, MappedArray};
 
 /// A CUDA Array Interface object passed to a kernel (Numba imports such objects at launch).
 ///

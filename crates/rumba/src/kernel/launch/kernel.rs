@@ -579,7 +579,7 @@ impl<P: Params> Kernel<P> {
         config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
-            None => crate::default_stream()?,
+            None => crate::stream::default_stream()?,
         };
         // The captured arrays first: an empty cell refuses the launch before anything (a
         // transfer of a host argument) is queued. Each is the launch's own handle.

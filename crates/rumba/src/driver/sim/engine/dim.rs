@@ -37,13 +37,7 @@ pub const MAX_GRID_DIM: [u32; 3] = [(1 << 31) - 1, 65_535, 65_535];
 /// ```
 pub const SHARED_MEMORY_PER_BLOCK: usize = 48 * 1024;
 
-/// Threads per warp. Warps are not scheduled separately on the simulator; the value exists so
-/// that `lane_id` and warp-sized tiling behave as on hardware.
-///
-/// ```
-/// assert_eq!(rumba::kernel::WARP_SIZE, 32);
-/// ```
-pub const WARP_SIZE: u32 = 32;
+pub use crate::driver::WARP_SIZE;
 
 /// A grid or block size, or a block or thread coordinate, in three dimensions.
 ///
