@@ -31,7 +31,7 @@ use std::io::{BufRead, Write};
 
 use clap::Subcommand;
 use rumba::Result;
-use rumba::array::Element;
+use rumba::layout::Element;
 use rumba::ndarray::{Array, IxDyn, s};
 
 /// The `ipc` subcommands.

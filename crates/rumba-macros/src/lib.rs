@@ -502,7 +502,7 @@ fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2> {
         unsafe impl #k::kernel::__macro::bytemuck::Zeroable for #name {}
         // SAFETY: as for `Zeroable`; the struct is `Copy` and `'static`.
         unsafe impl #k::kernel::__macro::bytemuck::Pod for #name {}
-        impl #k::array::element::Record for #name {
+        impl #k::layout::element::Record for #name {
             const NAME: &'static str = #name_str;
         }
         impl #k::kernel::__macro::KernelRecord for #name {

@@ -17,7 +17,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array1, Array2, s};
-use rumba::array::Order;
+use rumba::Order;
 
 fn copy_to_host(c: &mut Criterion) {
     const N: usize = 64 << 20;

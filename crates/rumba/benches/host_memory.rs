@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{Array1, s};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::{DeviceArray, Event, PinnedArray, Result, Stream};
 
 const N: usize = 64 << 20;

@@ -18,8 +18,8 @@ use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
-    DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Pending,
-    PendingQueue, PendingStats, PinnedBuffer,
+    DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
+    Pending, PendingQueue, PendingStats, PinnedBuffer,
 };
 
 pub(crate) struct ContextInner {

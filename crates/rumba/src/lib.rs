@@ -131,6 +131,7 @@ pub mod event;
 pub mod host;
 pub mod interop;
 pub mod kernel;
+pub mod layout;
 pub mod memory;
 pub mod prelude;
 mod runtime;

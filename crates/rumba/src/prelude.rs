@@ -38,9 +38,7 @@
 //! # }
 //! ```
 
-pub use crate::array::{
-    DeviceArray, Order, device_array, device_array_like, to_device, to_device_on,
-};
+pub use crate::array::{DeviceArray, device_array, device_array_like, to_device, to_device_on};
 pub use crate::context::Context;
 pub use crate::error::Error;
 pub use crate::event::{Event, EventOptions, event};
@@ -49,6 +47,7 @@ pub use crate::host::{
     pinned, pinned_array, pinned_array_like,
 };
 pub use crate::kernel::{In, InOut, Out};
+pub use crate::layout::Order;
 pub use crate::runtime::{current_context, defer_cleanup, gpus, select_device, synchronize};
 pub use crate::stream::{Stream, default_stream, stream};
 pub use crate::transfer::{StreamScope, Transfer, copy};

@@ -5,7 +5,7 @@
 mod common;
 
 use ndarray::{Array, Array1, Array2, Array3, ArrayD, Axis, IxDyn, ShapeBuilder, s};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::{device_array, to_device};
 
 fn setup() {
@@ -219,7 +219,7 @@ fn every_element_type_assigns() {
     setup();
     fn roundtrip<T>(v: T)
     where
-        T: rumba::array::Element + rumba::array::AssignSource<T> + PartialEq + std::fmt::Debug,
+        T: rumba::layout::Element + rumba::array::AssignSource<T> + PartialEq + std::fmt::Debug,
     {
         let d = device_array::<T, _>((3, 4), Order::F).unwrap();
         d.slice(s![1, ..]).unwrap().assign(v).unwrap();

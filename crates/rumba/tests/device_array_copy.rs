@@ -6,7 +6,8 @@
 mod common;
 
 use ndarray::{Array, Array1, Array2, Array3, ArrayD, ArrayViewMut1, Axis, IxDyn, ShapeBuilder, s};
-use rumba::array::{DeviceRecord, Order};
+use rumba::Order;
+use rumba::array::DeviceRecord;
 use rumba::{Error, device_array, to_device, to_device_alloc, to_device_on};
 
 fn setup() {
@@ -350,7 +351,7 @@ fn record_arrays_and_fields_read_back_exactly() {
 #[test]
 fn every_element_type_round_trips() {
     setup();
-    fn rt<T: rumba::array::Element + PartialEq + std::fmt::Debug>(vals: [T; 3]) {
+    fn rt<T: rumba::layout::Element + PartialEq + std::fmt::Debug>(vals: [T; 3]) {
         let d = to_device(&vals).unwrap();
         assert_eq!(d.copy_to_host().unwrap().to_vec(), vals);
         let h = ArrayD::from_shape_vec(IxDyn(&[3, 1]), vals.to_vec()).unwrap();

@@ -5,8 +5,9 @@
 mod common;
 
 use ndarray::{Array, Array1, Array2, ArrayD, IxDyn, ShapeBuilder, s};
-use rumba::array::{DeviceArray, Element, Order};
+use rumba::array::DeviceArray;
 use rumba::error::ShapeError;
+use rumba::layout::{Element, Order};
 use rumba::{device_array, device_array_like, device_array_with_strides, to_device};
 
 fn setup() {

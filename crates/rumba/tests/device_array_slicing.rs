@@ -7,7 +7,8 @@ mod common;
 
 use itertools_free::product;
 use ndarray::{Array, ArrayD, ArrayView, Dimension, IxDyn, ShapeBuilder, SliceInfoElem, s};
-use rumba::array::{DeviceArray, Element};
+use rumba::array::DeviceArray;
+use rumba::layout::Element;
 use rumba::{Error, to_device};
 
 fn setup() {

@@ -4,7 +4,7 @@
 mod common;
 
 use ndarray::{Array1, ArrayView1};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::driver::PageLocking;
 
 fn setup() {

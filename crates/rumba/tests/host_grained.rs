@@ -8,7 +8,7 @@ mod behaviour_kernels;
 mod common;
 
 use ndarray::{Array1, array};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::driver::GrainKind;
 use rumba::interop::CudaArray;
 use rumba::{Error, coarsegrain_array, coarsegrain_array_like, finegrain_array};

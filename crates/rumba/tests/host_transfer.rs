@@ -4,7 +4,7 @@
 mod common;
 
 use ndarray::Array1;
-use rumba::array::Order;
+use rumba::Order;
 
 fn setup() {
     common::start(|c| c.sim_memory = Some(512 << 20));

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use ndarray::{Array1, ArrayD, Ix1, Ix2, IxDyn, array, s};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::interop::{
     CaiValue, CudaArray, CudaArrayInterface, DeviceMemoryOwner, ImportOptions, as_cuda_array,
     as_cuda_array_with, from_cuda_array_interface, is_cuda_array,

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use ndarray::{Array2, ShapeBuilder, s};
-use rumba::array::Order;
+use rumba::Order;
 use rumba::interop::{CudaArray, CudaArrayInterface, is_cuda_array};
 
 fn setup() -> std::sync::MutexGuard<'static, ()> {

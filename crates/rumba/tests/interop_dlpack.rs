@@ -43,9 +43,9 @@ fn round_trips_keep_shape_strides_dtype_and_data() {
         assert_eq!(back.shape(), view.shape());
         assert_eq!(back.strides(), view.strides());
         assert_eq!(back.device_ptr(), view.device_ptr());
-        let packed = rumba::device_array::<i32, _>(view.raw_dim(), rumba::array::Order::C).unwrap();
+        let packed = rumba::device_array::<i32, _>(view.raw_dim(), rumba::Order::C).unwrap();
         packed.assign(&back).unwrap();
-        let expect = rumba::device_array::<i32, _>(view.raw_dim(), rumba::array::Order::C).unwrap();
+        let expect = rumba::device_array::<i32, _>(view.raw_dim(), rumba::Order::C).unwrap();
         expect.assign(&view).unwrap();
         assert_eq!(
             packed.copy_to_host().unwrap(),
@@ -74,7 +74,7 @@ fn f_order_complex_and_size_zero_round_trip() {
     let back = from_dlpack::<Complex<f64>, Ix2>(t).unwrap();
     assert_eq!(back.copy_to_host().unwrap(), host);
 
-    let empty = rumba::device_array::<f32, _>(0, rumba::array::Order::C).unwrap();
+    let empty = rumba::device_array::<f32, _>(0, rumba::Order::C).unwrap();
     let t = empty.to_dlpack(None).unwrap();
     assert!(t.tensor().data.is_null());
     assert_eq!(from_dlpack::<f32, Ix1>(t).unwrap().size(), 0);

@@ -180,7 +180,7 @@ fn a_freed_allocation_can_no_longer_be_opened() {
 #[test]
 fn size_zero_arrays_cannot_be_exported() {
     setup();
-    let empty = rumba::device_array::<f64, _>(0, rumba::array::Order::C).unwrap();
+    let empty = rumba::device_array::<f64, _>(0, rumba::Order::C).unwrap();
     assert!(empty.get_ipc_handle().is_err());
 }
 
@@ -272,7 +272,7 @@ fn a_write_racing_the_first_export_is_never_lost() {
         // 4 KiB (heap storage, replaced) and 8 MiB (mapped storage, remapped in place: copies
         // long enough to overlap the export's).
         for trial in 0..trials {
-            let d = rumba::device_array::<u64, _>(n, rumba::array::Order::C).unwrap();
+            let d = rumba::device_array::<u64, _>(n, rumba::Order::C).unwrap();
             let want = Array1::from_elem(n, trial + 1);
             let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
             let exporter = std::thread::spawn({

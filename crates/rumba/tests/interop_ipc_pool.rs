@@ -34,7 +34,7 @@ fn a_child_reads_a_pool_block_and_writes_back() {
         rumba::current_context().unwrap().memory_manager().name(),
         "pool"
     );
-    let _other = rumba::device_array::<u8, _>(5000, rumba::array::Order::C).unwrap();
+    let _other = rumba::device_array::<u8, _>(5000, rumba::Order::C).unwrap();
     let h = Array1::from_iter((0..10).map(f64::from));
     let d = rumba::to_device(&h).unwrap();
     let handle = d.slice(s![3..8]).unwrap().get_ipc_handle().unwrap();

@@ -18,7 +18,7 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, mpsc};
 use capture::*;
 use ndarray::{Array1, arr2};
 use rumba::Error;
-use rumba::array::Order;
+use rumba::Order;
 use rumba::config::BackendChoice;
 use rumba::driver::HostEngine;
 use rumba::kernel::{Kernel, Params};

@@ -6,7 +6,7 @@ mod macro_corpus;
 
 use macro_corpus::peer;
 
-use rumba::array::Order;
+use rumba::Order;
 
 fn random(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

@@ -8,7 +8,7 @@
 
 mod common;
 
-use rumba::array::Order;
+use rumba::Order;
 use rumba::driver::HostEngine;
 use rumba::kernel::prelude::*;
 use rumba::kernel::{ExecOptions, LaunchConfig, STACK_MARGIN, check_stack, run_grid_with};

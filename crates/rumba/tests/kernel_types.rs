@@ -49,7 +49,7 @@ fn any_nonzero_byte_reads_as_true_and_stores_as_one() {
     let bytes = [0u8, 1, 2, 255, 0, 128, 7, 0];
     let raw = rumba::to_device(&bytes).unwrap();
     let inp = raw.view::<bool>().unwrap();
-    let out = rumba::device_array::<bool, _>(8, rumba::array::Order::C).unwrap();
+    let out = rumba::device_array::<bool, _>(8, rumba::Order::C).unwrap();
     let count = rumba::to_device(&[0u32]).unwrap();
     k::bool_copy_count()
         .configure(1, 8)

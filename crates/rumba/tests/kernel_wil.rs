@@ -840,7 +840,7 @@ fn peer_kernels_run_on_work_item_loops_and_match_coroutines() {
         let mut outs = Vec::new();
         for engine in [HostEngine::WorkItemLoops, HostEngine::Coroutines] {
             let k = peer::vadd_kernel().with_engine(engine);
-            let dc = rumba::device_array::<f32, _>(n, rumba::array::Order::C).unwrap();
+            let dc = rumba::device_array::<f32, _>(n, rumba::Order::C).unwrap();
             k.configure((n as u32).div_ceil(256), 256)
                 .launch((&da, &db, &dc))
                 .unwrap();
@@ -859,7 +859,7 @@ fn peer_kernels_run_on_work_item_loops_and_match_coroutines() {
         let mut outs = Vec::new();
         for engine in [HostEngine::WorkItemLoops, HostEngine::Coroutines] {
             let k = peer::matmul_kernel().with_engine(engine);
-            let dc = rumba::device_array::<f32, _>((n, n), rumba::array::Order::C).unwrap();
+            let dc = rumba::device_array::<f32, _>((n, n), rumba::Order::C).unwrap();
             k.configure((g, g), (16, 16))
                 .launch((&da, &db, &dc))
                 .unwrap();
@@ -883,7 +883,7 @@ fn peer_kernels_run_on_work_item_loops_and_match_coroutines() {
         for engine in [HostEngine::WorkItemLoops, HostEngine::Coroutines] {
             let k = peer::reduce_kernel().with_engine(engine);
             assert_eq!(k.engine(), engine);
-            let dp = rumba::device_array::<f32, _>(blocks, rumba::array::Order::C).unwrap();
+            let dp = rumba::device_array::<f32, _>(blocks, rumba::Order::C).unwrap();
             k.configure(blocks as u32, 256).launch((&dx, &dp)).unwrap();
             stream.synchronize().unwrap();
             outs.push(bits(&dp.copy_to_host().unwrap().to_vec()));
@@ -900,7 +900,7 @@ fn kernel_faults_on_work_item_loops_name_device_addresses_like_coroutines() {
     }
     let stream = rumba::legacy_default_stream().unwrap();
     let a = rumba::to_device(&[1.0f32; 300]).unwrap();
-    let c = rumba::device_array::<f32, _>(300, rumba::array::Order::C).unwrap();
+    let c = rumba::device_array::<f32, _>(300, rumba::Order::C).unwrap();
     let mut errs = Vec::new();
     for engine in [HostEngine::WorkItemLoops, HostEngine::Coroutines] {
         // `b` is shorter than `c`: thread 200 of the first block reads past its end.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use rumba::array::Order;
+use rumba::Order;
 use rumba::config::BackendChoice;
 use rumba::kernel::prelude::*;
 use rumba::kernel::{Cai, Kernel};

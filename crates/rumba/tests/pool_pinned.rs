@@ -70,7 +70,7 @@ fn a_reused_pinned_block_is_zeroed_so_new_arrays_start_at_zero() {
     // A block cached by the pool held other data; `pinned_array` promises zeroes, and for
     // `bool` any other byte would be an invalid value.
     let _g = setup();
-    let order = rumba::array::Order::C;
+    let order = rumba::Order::C;
     let mut a = rumba::pinned_array::<u8, _>(1000, order).unwrap();
     a.view_mut().fill(2);
     let addr = a.view().as_ptr() as usize;

@@ -47,7 +47,7 @@ fn extreme_strides_are_typed_errors() {
 
 /// A description whose mask is a description whose mask is … `depth` deep.
 fn nested_masks(depth: usize) -> BTreeMap<String, CaiValue> {
-    let plain = rumba::device_array::<u8, _>(4, rumba::array::Order::C)
+    let plain = rumba::device_array::<u8, _>(4, rumba::Order::C)
         .unwrap()
         .cuda_array_interface()
         .to_map();

@@ -53,7 +53,7 @@ fn a_kernel_panicking_with_a_nasty_payload_is_a_fault_and_the_next_launch_runs()
         }
         a.set(t.grid1(), 1);
     });
-    let d = rumba::device_array::<u32, _>(64, rumba::array::Order::C).unwrap();
+    let d = rumba::device_array::<u32, _>(64, rumba::Order::C).unwrap();
     let r = common::within(20, "a launch whose thread panics nastily", {
         let (k, d, s) = (k.clone(), d.clone(), s.clone());
         move || {

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use ndarray::Array1;
-use rumba::array::Order;
+use rumba::Order;
 
 fn setup() {
     common::start(|_| {});

@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use rumba::array::Order;
+use rumba::Order;
 use rumba::driver::HostEngine;
 use rumba::kernel::{Arr, Kernel};
 use rumba::{Result, Stream};

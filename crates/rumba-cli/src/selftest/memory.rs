@@ -8,8 +8,8 @@
 use half::f16;
 use ndarray::{Array, Array1, Array2, Array3, ArrayD, IxDyn, ShapeBuilder, s};
 use num_complex::Complex;
-use rumba::array::{Element, Order};
 use rumba::driver::{BackendKind, PageLocking};
+use rumba::layout::{Element, Order};
 
 use super::{Check, Outcome, opencl_refusal, pass, skip};
 use crate::{ensure, ensure_eq};

@@ -9,7 +9,7 @@ use super::ShapeText;
 /// ```
 /// use rumba::error::{Error, ShapeError};
 /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
-/// let e = d.reshape((3, 4), rumba::array::Order::C).unwrap_err();
+/// let e = d.reshape((3, 4), rumba::Order::C).unwrap_err();
 /// assert!(matches!(&e, Error::Shape(ShapeError::ReshapeSize { size: 10, .. })), "{e}");
 /// assert_eq!(e.to_string(), "cannot reshape array of size 10 into shape (3, 4)");
 /// ```
@@ -168,7 +168,7 @@ pub enum ShapeError {
 /// Strides or an offset that do not describe memory the array may use.
 ///
 /// ```
-/// use rumba::array::Layout;
+/// use rumba::layout::Layout;
 /// use rumba::error::{Error, StridesError};
 /// let e = Layout::from_elem_strides(&[2, 3], &[3], 4).unwrap_err();
 /// assert!(matches!(e, Error::Strides(StridesError::Count { .. })), "{e}");

@@ -27,7 +27,7 @@ use std::marker::PhantomData;
 use ndarray::Dimension;
 
 use super::layout::HostLayout;
-use crate::array::{Element, Layout};
+use crate::layout::{Element, Layout};
 
 mod sealed {
     pub trait Sealed {}
@@ -46,7 +46,7 @@ pub trait HostKind: sealed::Sealed + Send + Sync + 'static {
 ///
 /// ```
 /// use rumba::host::{HostArray, HostKind};
-/// fn elements<T: rumba::array::Element, K: HostKind>(a: &HostArray<T, ndarray::Ix2, K>) -> usize {
+/// fn elements<T: rumba::layout::Element, K: HostKind>(a: &HostArray<T, ndarray::Ix2, K>) -> usize {
 ///     a.size()
 /// }
 /// let p = rumba::pinned_array::<f32, _>((2, 3), rumba::Order::C).unwrap();
@@ -91,7 +91,7 @@ impl<T: Element, D: Dimension, K: HostKind> HostArray<T, D, K> {
     /// The shape.
     ///
     /// ```
-    /// let p = rumba::pinned_array::<u8, _>(5, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>(5, rumba::Order::C).unwrap();
     /// assert_eq!(p.shape(), &[5]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -101,7 +101,7 @@ impl<T: Element, D: Dimension, K: HostKind> HostArray<T, D, K> {
     /// The shape as an ndarray dimension.
     ///
     /// ```
-    /// let p = rumba::pinned_array::<u8, _>((2, 2), rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>((2, 2), rumba::Order::C).unwrap();
     /// assert_eq!(p.raw_dim(), ndarray::Ix2(2, 2));
     /// ```
     pub fn raw_dim(&self) -> D {
@@ -111,7 +111,7 @@ impl<T: Element, D: Dimension, K: HostKind> HostArray<T, D, K> {
     /// Number of axes.
     ///
     /// ```
-    /// let m = rumba::managed_array::<u8, _>((2, 2, 2), rumba::array::Order::C).unwrap();
+    /// let m = rumba::managed_array::<u8, _>((2, 2, 2), rumba::Order::C).unwrap();
     /// assert_eq!(m.ndim(), 3);
     /// ```
     pub fn ndim(&self) -> usize {
@@ -121,7 +121,7 @@ impl<T: Element, D: Dimension, K: HostKind> HostArray<T, D, K> {
     /// Number of elements.
     ///
     /// ```
-    /// let c = rumba::coarsegrain_array::<u8, _>((2, 5), rumba::array::Order::C).unwrap();
+    /// let c = rumba::coarsegrain_array::<u8, _>((2, 5), rumba::Order::C).unwrap();
     /// assert_eq!(c.size(), 10);
     /// ```
     pub fn size(&self) -> usize {
@@ -131,7 +131,7 @@ impl<T: Element, D: Dimension, K: HostKind> HostArray<T, D, K> {
     /// The byte layout of the elements (strides in bytes, as device arrays have).
     ///
     /// ```
-    /// let p = rumba::pinned_array::<f64, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<f64, _>((2, 3), rumba::Order::C).unwrap();
     /// assert_eq!(p.layout().strides(), &[24, 8]);
     /// ```
     pub fn layout(&self) -> &Layout {

@@ -63,10 +63,11 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 use super::array::{HostArray, HostKind};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, DeviceArray, Element, Layout, Order};
+use crate::array::{ArrayLike, DeviceArray};
 use crate::context::Context;
 use crate::driver::{GrainKind, StreamHandle};
 use crate::error::{Error, Result};
+use crate::layout::{Element, Layout, Order};
 use crate::stream::Stream;
 
 mod sealed {
@@ -533,7 +534,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// ```
     pub fn fill_on(&mut self, value: T, stream: &Stream) -> Result<()> {
         self.track(stream)?;
-        let bytes = crate::array::element::as_bytes(std::slice::from_ref(&value)).to_vec();
+        let bytes = crate::layout::element::as_bytes(std::slice::from_ref(&value)).to_vec();
         let mut view = MappedViewMut::<T, D>::new(self.parts());
         view.fill_bytes(&bytes, stream.context().device_id(), stream.handle(), false)?;
         self.keep(stream)

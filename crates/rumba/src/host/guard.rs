@@ -35,10 +35,10 @@ use ndarray::{ArrayBase, ArrayView, ArrayViewMut, DataMut, Dimension, Ix1};
 
 use super::layout::{HostLayout, base_of};
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::Element;
 use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
+use crate::layout::Element;
 
 /// Host data that a guard can pin: any `ndarray` array or mutable view (any layout), `Vec`s,
 /// fixed-size arrays, and `&mut` references to any of these (or to slices).
@@ -553,7 +553,7 @@ impl<A: HostData> MappedGuard<A> {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
-    /// let d = rumba::device_array::<u32, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u32, _>(3, rumba::Order::C).unwrap();
     /// g.device(0).unwrap().copy_to_device(&d).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```

@@ -6,8 +6,9 @@
 
 use ndarray::{ArrayView, ArrayViewMut, Axis, Dimension, ShapeBuilder};
 
-use crate::array::{ArrayLike, Element, Layout, Order};
+use crate::array::ArrayLike;
 use crate::error::Result;
+use crate::layout::{Element, Layout, Order};
 
 /// The shape of a host array in both vocabularies. `layout`'s offsets are bytes from the lowest
 /// address the array touches (its *base*).

@@ -20,18 +20,19 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 use super::array::{HostArray, HostKind, Managed};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Order};
+use crate::array::ArrayLike;
 use crate::context::Context;
 use crate::driver::ManagedAttach;
 use crate::error::{Error, Result};
+use crate::layout::{Element, Order};
 use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in managed memory, usable from the host and every device.
 ///
 /// ```
-/// let mut a = rumba::managed_array::<i32, _>(5, rumba::array::Order::C).unwrap();
+/// let mut a = rumba::managed_array::<i32, _>(5, rumba::Order::C).unwrap();
 /// a.view_mut().assign(&ndarray::array![1, 2, 3, 4, 5]);
-/// let d = rumba::device_array::<i32, _>(5, rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<i32, _>(5, rumba::Order::C).unwrap();
 /// a.device().copy_to_device(&d).unwrap();   // the device reads it in place
 /// a.device_mut().fill(0).unwrap();          // and writes it in place
 /// assert_eq!(a.view().sum(), 0);
@@ -73,7 +74,7 @@ unsafe impl Sync for ManagedPtr {}
 /// SVM).
 ///
 /// ```
-/// let a = rumba::managed_array::<f64, _>((2, 2), rumba::array::Order::F).unwrap();
+/// let a = rumba::managed_array::<f64, _>((2, 2), rumba::Order::F).unwrap();
 /// assert_eq!(a.view().strides(), &[1, 2]);
 /// ```
 pub fn managed_array<T: Element, Sh: IntoDimension>(
@@ -118,7 +119,7 @@ pub fn managed_array_attached<T: Element, Sh: IntoDimension>(
 /// As [`managed_array`].
 ///
 /// ```
-/// let d = rumba::device_array::<u8, _>((3, 3), rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<u8, _>((3, 3), rumba::Order::C).unwrap();
 /// assert_eq!(rumba::managed_array_like(&d).unwrap().shape(), &[3, 3]);
 /// ```
 pub fn managed_array_like<A: ArrayLike + ?Sized>(
@@ -203,7 +204,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// A shared host view.
     ///
     /// ```
-    /// let a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let a = rumba::managed_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// assert_eq!(a.view().to_vec(), [0, 0]);
     /// ```
     pub fn view(&self) -> ArrayView<'_, T, D> {
@@ -215,7 +216,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// An exclusive host view.
     ///
     /// ```
-    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// a.view_mut().fill(1);
     /// assert_eq!(a.view().sum(), 2);
     /// ```
@@ -227,7 +228,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// The device side, shared: devices may read the memory.
     ///
     /// ```
-    /// let a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let a = rumba::managed_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// assert!(a.device().device_ptr(0).is_ok());
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {
@@ -237,7 +238,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// The device side, exclusive: devices may write the memory.
     ///
     /// ```
-    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let mut a = rumba::managed_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// a.device_mut().memset(9).unwrap();
     /// assert_eq!(a.view().to_vec(), [9, 9]);
     /// ```

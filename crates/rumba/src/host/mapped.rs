@@ -26,10 +26,11 @@ use super::array::{HostArray, HostKind, Mapped};
 use super::layout::HostLayout;
 use super::pinned::alloc_host;
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::array::{ArrayLike, Element, Order};
+use crate::array::ArrayLike;
 use crate::context::Context;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
+use crate::layout::{Element, Order};
 use crate::memory::PinnedBuffer;
 use crate::stream::Stream;
 
@@ -37,7 +38,7 @@ use crate::stream::Stream;
 /// the device.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let mut m = rumba::mapped_array::<u32, _>(10, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().fill(123);
 /// m.device_mut().memset(0).unwrap();        // the device writes the host memory
@@ -155,7 +156,7 @@ impl MappedOptions {
 /// mapped memory on a device without fine-grained SVM).
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let m = rumba::mapped_array::<f32, _>((2, 3), Order::C, rumba::MappedOptions::new().portable(true)).unwrap();
 /// assert!(m.is_portable() && !m.is_write_combined());
 /// assert_eq!(m.view().dim(), (2, 3));
@@ -224,7 +225,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// use rumba::interop::CudaArray;
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap().bind(&s);
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
@@ -242,7 +243,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The stream the array is bound to (see [`bind`](Self::bind)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(m.stream().is_none());
     /// ```
     pub fn stream(&self) -> Option<&Stream> {
@@ -252,7 +253,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The flags the memory was allocated with (`mapped` is always set).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new().portable(true).write_combined(true));
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().portable(true).write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
@@ -267,7 +268,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// Whether every device can address the memory.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(!m.is_portable());
     /// ```
     pub fn is_portable(&self) -> bool {
@@ -277,7 +278,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// Whether the memory was allocated write-combined (see the [module docs](self)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(1, rumba::array::Order::C, rumba::MappedOptions::new().write_combined(true));
+    /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
     /// #     return;
@@ -292,7 +293,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// [`device_mut`](Self::device_mut), which this borrow excludes.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.view().len(), 3);
     /// ```
     pub fn view(&self) -> ArrayView<'_, T, D> {
@@ -304,7 +305,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// An exclusive host view.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut()[1] = 4;
     /// assert_eq!(m.view().to_vec(), [0, 4, 0]);
     /// ```
@@ -317,9 +318,9 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The device side, shared: the device may read the memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(4);
-    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
@@ -330,7 +331,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// The device side, exclusive: the device may write the memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().fill(5).unwrap();
     /// assert_eq!(m.view().to_vec(), [5, 5, 5]);
     /// ```
@@ -342,7 +343,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// [`PinnedArray::page_locking`](crate::PinnedArray::page_locking)).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
     /// assert!(rumba::backend_driver().unwrap().is_host_pinned(m.view().as_ptr(), 3));
     /// if m.is_page_locked() {

@@ -72,7 +72,7 @@
 //! ```compile_fail,E0502
 //! let s = rumba::stream().unwrap();
 //! let d = rumba::to_device(&[1u8, 2]).unwrap();
-//! let mut p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+//! let mut p = rumba::pinned_array::<u8, _>(2, rumba::Order::C).unwrap();
 //! s.auto_synchronize(|scope| {
 //!     scope.copy_to_pinned(&d, &mut p)?;
 //!     println!("{}", p[0]); // error: `p` is mutably borrowed until the scope ends
@@ -82,7 +82,7 @@
 //! Freeing (or changing) a source while the device may still read it:
 //! ```compile_fail,E0505
 //! let s = rumba::stream().unwrap();
-//! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+//! let d = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
 //! let host = ndarray::array![1u8, 2];
 //! s.auto_synchronize(|scope| {
 //!     scope.copy_from_host(&d, &host)?;
@@ -93,8 +93,8 @@
 //! Touching a pinned array that was moved into an owned transfer:
 //! ```compile_fail,E0382
 //! let s = rumba::stream().unwrap();
-//! let p = rumba::pinned_array::<u8, _>(2, rumba::array::Order::C).unwrap();
-//! let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+//! let p = rumba::pinned_array::<u8, _>(2, rumba::Order::C).unwrap();
+//! let d = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
 //! let t = s.upload(p, &d).unwrap();
 //! println!("{}", p.view()[0]); // error: `p` was moved into the transfer
 //! # drop(t);
@@ -102,7 +102,7 @@
 //! Looking at mapped memory while queued device work may write it:
 //! ```compile_fail,E0502
 //! let s = rumba::stream().unwrap();
-//! let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+//! let mut m = rumba::mapped_array::<u8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
 //! s.auto_synchronize(|scope| {
 //!     scope.memset_mapped(m.device_mut(), 7)?;
 //!     println!("{}", m.view()[0]); // error: `m` is mutably borrowed until the scope ends
@@ -112,7 +112,7 @@
 //! Keeping a device view of mapped memory after its owner is gone:
 //! ```compile_fail,E0597
 //! let view = {
-//!     let m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+//!     let m = rumba::mapped_array::<u8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
 //!     m.device() // error: `m` does not live long enough
 //! };
 //! ```
@@ -167,7 +167,7 @@ macro_rules! host_array_conversions {
         impl<T: Element, D: Dimension> $crate::array::ArrayLike for $ty<T, D> {
             type Elem = T;
             type Dim = D;
-            fn like_layout(&self) -> $crate::error::Result<$crate::array::Layout> {
+            fn like_layout(&self) -> $crate::error::Result<$crate::layout::Layout> {
                 Ok(self.shape.layout.clone())
             }
         }

@@ -21,16 +21,17 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 
 use super::array::{HostArray, HostKind, Pinned};
 use super::layout::HostLayout;
-use crate::array::{ArrayLike, Element, Order};
+use crate::array::ArrayLike;
 use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
+use crate::layout::{Element, Order};
 use crate::memory::PinnedBuffer;
 
 /// An n-dimensional array of `T` in page-locked host memory.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let mut p = rumba::pinned_array::<f32, _>((2, 3), Order::C).unwrap();
 /// p.view_mut().fill(1.5);
 /// assert_eq!(p.view().sum(), 9.0);
@@ -77,7 +78,7 @@ pub(crate) fn alloc_host<T: Element, D: Dimension>(
 /// the memory.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let p = rumba::pinned_array::<u32, _>((3, 4), Order::F).unwrap();
 /// assert_eq!(p.shape(), &[3, 4]);
 /// assert_eq!(p.view().strides(), &[1, 3]);
@@ -118,7 +119,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// A shared `ndarray` view of the elements.
     ///
     /// ```
-    /// let p = rumba::pinned_array::<i16, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<i16, _>((2, 3), rumba::Order::C).unwrap();
     /// assert_eq!(p.view().dim(), (2, 3));
     /// ```
     pub fn view(&self) -> ArrayView<'_, T, D> {
@@ -130,7 +131,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// An exclusive `ndarray` view of the elements.
     ///
     /// ```
-    /// let mut p = rumba::pinned_array::<i16, _>(4, rumba::array::Order::C).unwrap();
+    /// let mut p = rumba::pinned_array::<i16, _>(4, rumba::Order::C).unwrap();
     /// p.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
     /// assert_eq!(p.view().sum(), 10);
     /// ```
@@ -143,7 +144,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     ///
     /// ```
     /// use ndarray::ShapeBuilder;
-    /// let mut p = rumba::pinned_array::<u8, _>((2, 2), rumba::array::Order::F).unwrap();
+    /// let mut p = rumba::pinned_array::<u8, _>((2, 2), rumba::Order::F).unwrap();
     /// p.view_mut()[[0, 1]] = 7;
     /// assert_eq!(p.as_slice_memory_order(), &[0, 0, 7, 0]); // column-major memory order
     /// ```
@@ -155,7 +156,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// The elements as a mutable slice, in memory order.
     ///
     /// ```
-    /// let mut p = rumba::pinned_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// let mut p = rumba::pinned_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// p.as_slice_memory_order_mut().copy_from_slice(&[1, 2, 3]);
     /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
@@ -173,7 +174,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// way; copies from it are asynchronous either way).
     ///
     /// ```
-    /// let p = rumba::pinned_array::<u8, _>(4096, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>(4096, rumba::Order::C).unwrap();
     /// match p.page_locking() {
     ///     rumba::driver::PageLocking::Available => assert!(p.is_page_locked()),
     ///     rumba::driver::PageLocking::Refused(why) => println!("not locked: {why}"),
@@ -192,7 +193,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// True when the memory is really page-locked.
     ///
     /// ```
-    /// let p = rumba::pinned_array::<u8, _>(16, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>(16, rumba::Order::C).unwrap();
     /// // Where the OS refuses `mlock` (a low RLIMIT_MEMLOCK), the memory works but is not locked.
     /// assert_eq!(p.is_page_locked(), p.page_locking().is_available());
     /// ```
@@ -203,7 +204,7 @@ impl<T: Element, D: Dimension> PinnedArray<T, D> {
     /// The context the memory was allocated in.
     ///
     /// ```
-    /// let p = rumba::pinned_array::<u8, _>(1, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>(1, rumba::Order::C).unwrap();
     /// assert_eq!(p.context().device_id(), 0);
     /// ```
     pub fn context(&self) -> &Context {

@@ -38,10 +38,11 @@ use std::marker::PhantomData;
 use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
 use super::layout::HostLayout;
-use crate::array::{DeviceArray, Element, Layout};
+use crate::array::DeviceArray;
 use crate::context::Context;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
+use crate::layout::{Element, Layout};
 use crate::stream::Stream;
 
 /// Raw parts shared by both views.
@@ -59,7 +60,7 @@ pub(crate) struct Parts<D> {
 /// while the host reads it too.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
@@ -84,7 +85,7 @@ impl<T: Element, D: Dimension> Clone for MappedView<'_, T, D> {
 /// it, and the host cannot look at it until the view is gone.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let mut m = rumba::mapped_array::<u8, _>(8, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.device_mut().memset(0xab).unwrap();               // the device writes the host memory
 /// assert!(m.view().iter().all(|&b| b == 0xab));        // no copy back
@@ -232,7 +233,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The shape.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>((2, 3), rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().shape(), &[2, 3]);
     /// ```
     pub fn shape(&self) -> &[usize] {
@@ -242,7 +243,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The byte layout (strides in bytes, offset from the lowest byte).
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u32, _>((2, 3), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().layout().strides(), &[4, 8]);
     /// ```
     pub fn layout(&self) -> &Layout {
@@ -252,7 +253,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// The host side of the same memory, for as long as the view's borrow.
     ///
     /// ```
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert_eq!(m.device().host().to_vec(), [0, 0, 0]);
     /// ```
     pub fn host(&self) -> ArrayView<'a, T, D> {
@@ -270,7 +271,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     ///
     /// ```
     /// use rumba::driver::BackendKind;
-    /// let m = rumba::mapped_array::<u8, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let ptr = m.device().device_ptr(0).unwrap();
     /// match rumba::backend().unwrap() {
     ///     BackendKind::Sim => assert!(ptr >= 1 << 63), // the sim's device addresses: upper half
@@ -292,12 +293,12 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// error of the copy.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(2.5);
-    /// let d = rumba::device_array::<f32, _>((2, 2), rumba::array::Order::F).unwrap();
+    /// let d = rumba::device_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
     /// m.device().copy_to_device(&d).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().sum(), 10.0);
-    /// assert!(m.device().copy_to_device(&rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap()).is_err());
+    /// assert!(m.device().copy_to_device(&rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap()).is_err());
     /// ```
     pub fn copy_to_device<E: Dimension>(&self, dst: &DeviceArray<T, E>) -> Result<()> {
         self.copy_to_device_on(dst, None)
@@ -356,7 +357,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shorter exclusive view of the same memory.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.reborrow().memset(1).unwrap();
     /// v.memset(2).unwrap();
@@ -369,7 +370,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// A shared view of the same memory, for as long as this borrow of the exclusive one.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let v = m.device_mut();
     /// assert_eq!(v.as_view().shape(), &[2]);
     /// ```
@@ -380,7 +381,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// The host side of the same memory, exclusively, for as long as this borrow.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// let mut v = m.device_mut();
     /// v.host_mut().fill(9);
     /// v.memset(1).unwrap();
@@ -402,10 +403,10 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u16, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().memset(1).unwrap();
     /// assert_eq!(m.view().to_vec(), [0x0101; 3]);
-    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut b = rumba::mapped_array::<bool, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// assert!(b.device_mut().memset(7).is_err());
     /// ```
     pub fn memset(&mut self, value: u8) -> Result<()> {
@@ -454,13 +455,13 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// the device work.
     ///
     /// ```
-    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<f64, _>((2, 2), rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().fill(0.5).unwrap();
     /// assert_eq!(m.view().sum(), 2.0);
     /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
         let (device, stream) = self.parts.sync_target(self.parts.default_device())?;
-        let bytes = crate::array::element::as_bytes(std::slice::from_ref(&value)).to_vec();
+        let bytes = crate::layout::element::as_bytes(std::slice::from_ref(&value)).to_vec();
         self.fill_bytes(&bytes, device, stream, true)
     }
 
@@ -472,7 +473,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     ///
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
-    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::array::Order::F, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
     /// m.device_mut().copy_from_device(&src).unwrap();
     /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
     /// ```

@@ -42,10 +42,11 @@
 
 use ndarray::Dimension;
 
-use crate::array::element::Element;
-use crate::array::{DeviceArray, Layout};
+use crate::array::DeviceArray;
 use crate::driver::{BackendKind, DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::layout::element::Element;
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -56,7 +57,7 @@ pub const CAI_VERSION: u32 = 3;
 ///
 /// ```
 /// use ndarray::s;
-/// let d = rumba::device_array::<f64, _>((2, 3, 4), rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<f64, _>((2, 3, 4), rumba::Order::C).unwrap();
 /// let desc = d.cuda_array_interface();
 /// assert_eq!((desc.shape.as_slice(), desc.typestr.as_str()), (&[2, 3, 4][..], "<f8"));
 /// assert_eq!(desc.data, (d.device_ptr(), false));
@@ -90,7 +91,7 @@ pub struct CudaArrayInterface {
 ///
 /// ```
 /// use rumba::interop::{CudaArray, is_cuda_array};
-/// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap();
 /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 ///     // OpenCL memory is not CUDA memory: the description is refused.
 ///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
@@ -167,7 +168,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i32, _>(3, rumba::Order::C).unwrap();
     /// assert_eq!(d.cuda_array_interface().stream, None);
     /// assert_eq!(d.bind(&s).cuda_array_interface().stream, Some(s.handle().0));
     /// let legacy = d.bind(&rumba::legacy_default_stream().unwrap());
@@ -221,7 +222,7 @@ unsafe impl<T: Element, D: Dimension + 'static> DeviceMemoryOwner for DeviceArra
 /// True when `obj` can describe itself through the interface now.
 ///
 /// ```
-/// let d = rumba::device_array::<f32, _>(2, rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<f32, _>(2, rumba::Order::C).unwrap();
 /// let on_opencl = rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl;
 /// assert_eq!(rumba::interop::is_cuda_array(&d), !on_opencl); // OpenCL memory is not CUDA memory
 /// ```
@@ -266,7 +267,7 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// ```
 /// use rumba::interop::{as_cuda_array_with, ImportOptions};
 /// let s = rumba::stream().unwrap();
-/// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
+/// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
 /// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false });
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 /// #     assert!(matches!(v, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL

@@ -22,10 +22,10 @@
 use ndarray::Dimension;
 
 use super::cai::{CAI_VERSION, CudaArray, CudaArrayInterface};
-use crate::array::Element;
 use crate::error::Result;
 use crate::host::view::Parts;
 use crate::host::{Grain, GrainedArray, ManagedArray, MappedArray, MappedView, MappedViewMut};
+use crate::layout::Element;
 use crate::stream::Stream;
 
 /// The description of elements `T` laid out as `parts` say.

@@ -133,7 +133,7 @@ impl CudaArrayInterface {
     /// `strides`, `descr`, `mask`, `stream`, `version`.
     ///
     /// ```
-    /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>((2, 3), rumba::Order::C).unwrap();
     /// let map = d.cuda_array_interface().to_map();
     /// assert_eq!(map["typestr"].to_string(), "'<f4'");
     /// assert_eq!(map["shape"].to_string(), "(2, 3)");
@@ -198,7 +198,7 @@ impl CudaArrayInterface {
     ///
     /// ```
     /// use rumba::interop::{CaiValue, CudaArrayInterface};
-    /// let d = rumba::device_array::<i16, _>(5, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i16, _>(5, rumba::Order::C).unwrap();
     /// let desc = d.cuda_array_interface();
     /// assert_eq!(CudaArrayInterface::from_map(&desc.to_map()).unwrap(), desc);
     /// let mut map = desc.to_map();
@@ -291,7 +291,7 @@ impl fmt::Display for CudaArrayInterface {
     /// The map form as Python prints the dict.
     ///
     /// ```
-    /// let d = rumba::device_array::<u8, _>(0, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(0, rumba::Order::C).unwrap();
     /// let text = d.cuda_array_interface().to_string();
     /// assert!(text.contains("'data': (0, False)"), "{text}");
     /// ```

@@ -34,10 +34,11 @@ use std::ptr::NonNull;
 
 use ndarray::Dimension;
 
-use crate::array::element::{Element, Kind};
-use crate::array::{DeviceArray, Layout};
+use crate::array::DeviceArray;
 use crate::driver::BackendKind;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::layout::element::{Element, Kind};
 use crate::stream::Stream;
 
 /// `DLPackVersion`: the ABI version of a [`DLManagedTensorVersioned`].

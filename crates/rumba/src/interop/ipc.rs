@@ -39,11 +39,12 @@ use std::sync::{Arc, Mutex};
 
 use ndarray::Dimension;
 
-use crate::array::element::Element;
-use crate::array::{DeviceArray, Layout};
+use crate::array::DeviceArray;
 use crate::context::Context;
 use crate::driver::{DevicePtr, Driver};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::layout::element::Element;
 use crate::memory::{DeviceBuffer, IpcHandle};
 
 /// First field of a serialised handle.
@@ -127,7 +128,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// another process's handle, a driver without IPC); a manager that cannot export.
     ///
     /// ```
-    /// let d = rumba::device_array::<u8, _>((4, 4), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>((4, 4), rumba::Order::C).unwrap();
     /// let h = d.get_ipc_handle();
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     ///     assert!(matches!(h, Err(rumba::Error::Unsupported(_)))); // OpenCL has no IPC
@@ -192,7 +193,7 @@ impl IpcArrayHandle {
     /// the backend's handle bytes.
     ///
     /// ```
-    /// let d = rumba::device_array::<u32, _>(8, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u32, _>(8, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -207,7 +208,7 @@ impl IpcArrayHandle {
     /// Shape of the exported array.
     ///
     /// ```
-    /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u32, _>((2, 3), rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -222,7 +223,7 @@ impl IpcArrayHandle {
     /// Byte strides of the exported array.
     ///
     /// ```
-    /// let d = rumba::device_array::<u32, _>((2, 3), rumba::array::Order::F).unwrap();
+    /// let d = rumba::device_array::<u32, _>((2, 3), rumba::Order::F).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -237,7 +238,7 @@ impl IpcArrayHandle {
     /// numpy typestr of the elements.
     ///
     /// ```
-    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -252,7 +253,7 @@ impl IpcArrayHandle {
     /// Process id of the exporter.
     ///
     /// ```
-    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -267,7 +268,7 @@ impl IpcArrayHandle {
     /// True while [`open`](Self::open)ed and not [`close`](Self::close)d.
     ///
     /// ```
-    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -290,7 +291,7 @@ impl IpcArrayHandle {
     /// [`Error::Driver`] when the exporter has freed the memory or exited.
     ///
     /// ```
-    /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
@@ -370,7 +371,7 @@ impl IpcArrayHandle {
     /// [`Error::InvalidOperation`] when the handle is not open (never opened, or closed already).
     ///
     /// ```
-    /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
     /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));

@@ -17,8 +17,8 @@
 use ndarray::{Array, Dimension};
 
 use crate::array::DeviceArray;
-use crate::array::element::Element;
 use crate::error::{Error, Result};
+use crate::layout::element::Element;
 
 /// Where a [`SmartArray`]'s data is wanted or was changed.
 ///
@@ -181,9 +181,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     pub fn host_mut(&mut self) -> Result<&mut Array<T, D>> {
         self.refresh_host()?;
         self.mark_changed(Side::Host);
-        self.host.as_mut().ok_or_else(|| {
-            Error::InvalidOperation("the smart array has no host copy".into())
-        })
+        self.host
+            .as_mut()
+            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
     }
 
     /// The device copy, brought up to date first if the host changed it (allocated on first use).
@@ -207,9 +207,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
             self.transfers.host_to_device += 1;
             self.device_current = true;
         }
-        self.device.as_ref().ok_or_else(|| {
-            Error::InvalidOperation("the smart array has no device copy".into())
-        })
+        self.device
+            .as_ref()
+            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))
     }
 
     /// Transfers made so far.
@@ -226,9 +226,10 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         if self.host_current {
             return Ok(());
         }
-        let device = self.device.as_ref().ok_or_else(|| {
-            Error::InvalidOperation("the smart array has no device copy".into())
-        })?;
+        let device = self
+            .device
+            .as_ref()
+            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))?;
         match &mut self.host {
             Some(h) => device.copy_to_host_into(h)?,
             None => self.host = Some(device.copy_to_host()?),
@@ -239,8 +240,8 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     }
 
     fn host_ref(&self) -> Result<&Array<T, D>> {
-        self.host.as_ref().ok_or_else(|| {
-            Error::InvalidOperation("the smart array has no host copy".into())
-        })
+        self.host
+            .as_ref()
+            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
     }
 }

@@ -22,7 +22,7 @@
 //! two streams' work then races on device memory — as two streams of safe user code can), or
 //! hand out a block holding a former user's bytes. Device bytes never reach host memory of a type
 //! with invalid bit patterns unchecked (`bool` arrays are converted, see
-//! [`array::element`](crate::array::element)), and host blocks are zeroed unless they say they
+//! [`array::element`](crate::layout::element)), and host blocks are zeroed unless they say they
 //! are, so neither becomes undefined behaviour.
 //!
 //! **Capabilities** are provided methods that ask the [`upstream`](DeviceResource::upstream) by

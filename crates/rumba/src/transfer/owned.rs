@@ -27,10 +27,11 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use ndarray::Dimension;
 
-use crate::array::device_array::{HostMut, HostRef, Mode, Queue, download, upload};
-use crate::array::{DeviceArray, Element};
+use crate::array::DeviceArray;
+use crate::array::{HostMut, HostRef, Mode, Queue, download, upload};
 use crate::error::{Error, Result};
 use crate::host::PinnedArray;
+use crate::layout::Element;
 use crate::stream::Stream;
 
 struct State<B> {
@@ -65,7 +66,7 @@ impl<B> Shared<B> {
 /// A queued copy that owns its pinned buffer and hands it back when the stream reaches it.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let s = rumba::stream().unwrap();
 /// let mut p = rumba::pinned_array::<u64, _>(1000, Order::C).unwrap();
 /// p.view_mut().assign(&ndarray::Array1::from_iter(0..1000u64));
@@ -90,8 +91,8 @@ impl<B> Transfer<B> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let p = rumba::pinned_array::<u8, _>(4, rumba::array::Order::C).unwrap();
-    /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<u8, _>(4, rumba::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap();
     /// let t = s.upload(p, &d).unwrap();
     /// s.synchronize().unwrap();
     /// while !t.is_done() { std::thread::yield_now(); } // the hand-back runs right after
@@ -112,7 +113,7 @@ impl<B> Transfer<B> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[1i32, 2, 3]).unwrap();
-    /// let p = rumba::pinned_array::<i32, _>(3, rumba::array::Order::C).unwrap();
+    /// let p = rumba::pinned_array::<i32, _>(3, rumba::Order::C).unwrap();
     /// let p = s.download(&d, p).unwrap().wait().unwrap();
     /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
@@ -158,8 +159,8 @@ impl<B> Future for Transfer<B> {
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
-/// let p = rumba::pinned_array::<u8, _>(4, rumba::array::Order::C).unwrap();
-/// let d = rumba::device_array::<u8, _>(5, rumba::array::Order::C).unwrap();
+/// let p = rumba::pinned_array::<u8, _>(4, rumba::Order::C).unwrap();
+/// let d = rumba::device_array::<u8, _>(5, rumba::Order::C).unwrap();
 /// let rejected = s.upload(p, &d).unwrap_err();
 /// assert!(rejected.error.to_string().starts_with("incompatible shape"));
 /// let p = rejected.buffer; // still ours
@@ -210,7 +211,7 @@ impl Stream {
     /// driver's queueing errors.
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let s = rumba::stream().unwrap();
     /// let mut p = rumba::pinned_array::<f32, _>((2, 2), Order::C).unwrap();
     /// p.view_mut().fill(1.0);
@@ -247,7 +248,7 @@ impl Stream {
     /// driver's queueing errors.
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&ndarray::array![[1u8, 2], [3, 4]]).unwrap();
     /// let p = rumba::pinned_array::<u8, _>((2, 2), Order::C).unwrap();

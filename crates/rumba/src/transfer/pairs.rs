@@ -4,9 +4,10 @@
 use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
 
 use super::{CopyFrom, CopyFromIn, CopyFromOn};
-use crate::array::{DeviceArray, Element};
+use crate::array::DeviceArray;
 use crate::error::Result;
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
+use crate::layout::Element;
 use crate::stream::Stream;
 use crate::transfer::StreamScope;
 

@@ -16,10 +16,10 @@
 use ndarray::{ArrayBase, ArrayView1, ArrayViewMut1, Data, DataMut, Dimension};
 
 use crate::array::DeviceArray;
-use crate::array::device_array::create::{ToDevice, to_device_impl};
-use crate::array::device_array::{AssignSource, HostMut, HostRef, Mode, Queue, download, upload};
-use crate::array::element::Element;
+use crate::array::create::{ToDevice, to_device_impl};
+use crate::array::{AssignSource, HostMut, HostRef, Mode, Queue, download, upload};
 use crate::error::Result;
+use crate::layout::element::Element;
 use crate::transfer::StreamScope;
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {
@@ -54,7 +54,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<f32, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>(3, rumba::Order::C).unwrap();
     /// let host = ndarray::array![1.0f32, 2.0, 3.0];
     /// s.auto_synchronize(|scope| scope.copy_from_host(&d, &host)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), host);
@@ -98,7 +98,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[1u8, 2]).unwrap();
-    /// let b = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let b = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// s.auto_synchronize(|scope| scope.copy_from_device(&b, &a)).unwrap();
     /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [1, 2]);
     /// ```
@@ -121,7 +121,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// use ndarray::s;
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<i64, _>((2, 4), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i64, _>((2, 4), rumba::Order::C).unwrap();
     /// let row = ndarray::array![1i64, 2];
     /// s.auto_synchronize(|scope| scope.assign(&d.slice(s![.., ..;2])?, &row)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), ndarray::array![[1, 0, 2, 0], [1, 0, 2, 0]]);

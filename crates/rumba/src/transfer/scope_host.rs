@@ -3,10 +3,11 @@
 
 use ndarray::Dimension;
 
-use crate::array::device_array::{HostMut, HostRef, Mode, Queue, download, upload};
-use crate::array::{DeviceArray, Element};
+use crate::array::DeviceArray;
+use crate::array::{HostMut, HostRef, Mode, Queue, download, upload};
 use crate::error::{Error, Result};
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
+use crate::layout::Element;
 use crate::transfer::StreamScope;
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {
@@ -18,7 +19,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// borrowed).
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let s = rumba::stream().unwrap();
     /// let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
     /// p.as_slice_memory_order_mut().copy_from_slice(&[7, 8, 9]);
@@ -47,7 +48,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// borrowed).
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[1u16, 2]).unwrap();
     /// let mut p = rumba::pinned_array::<u16, _>(2, Order::C).unwrap();
@@ -78,7 +79,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// s.auto_synchronize(|scope| scope.memset_mapped(m.device_mut(), 3)).unwrap();
     /// assert_eq!(m.view().to_vec(), [3; 4]);
     /// ```
@@ -103,7 +104,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
-    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap();
     /// drop(src);
     /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
@@ -131,9 +132,9 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::array::Order::C, rumba::MappedOptions::new()).unwrap();
+    /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(-1);
-    /// let d = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
     /// ```

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ndarray::Array1;
-use rumba::array::Order;
+use rumba::Order;
 use rumba::kernel::{Arr, GlobalView, Kernel, Slice, ThreadCtx};
 
 use super::{common, fault};

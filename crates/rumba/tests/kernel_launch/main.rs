@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use ndarray::{Array1, Array2, arr1};
 use num_complex::Complex;
-use rumba::array::Order;
+use rumba::Order;
 use rumba::config::BackendChoice;
 use rumba::kernel::{Arr, Kernel, auto_transfers};
 use rumba::{Error, In, InOut, Out};

@@ -7,8 +7,8 @@ pub use ndarray::{
 pub use proptest::prelude::*;
 pub use proptest::test_runner::TestCaseError;
 pub use rumba::Error;
-pub use rumba::array::element::Element;
-pub use rumba::array::{CopyKind, Layout, Order, check_copy};
+pub use rumba::layout::element::Element;
+pub use rumba::layout::{CopyKind, Layout, Order, check_copy};
 pub use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub type TestResult = Result<(), TestCaseError>;

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use ndarray::Array1;
-use rumba::array::Order;
+use rumba::Order;
 
 /// How long to run.
 pub fn duration() -> Duration {

@@ -28,8 +28,8 @@ use opencl3::device::{
 use opencl3::types::{cl_device_id, cl_platform_id};
 
 use super::error::map;
-use crate::config::{Config, OpenClSelector};
 use crate::config::human_bytes;
+use crate::config::{Config, OpenClSelector};
 
 /// Extensions worth knowing about for rumba's kernels, in the order `rumba detect` lists them.
 pub const NOTABLE_EXTENSIONS: [&str; 10] = [

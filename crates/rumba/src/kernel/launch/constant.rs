@@ -24,10 +24,10 @@ use std::sync::Arc;
 use bytemuck::Pod;
 use ndarray::{ArrayBase, Data, Dimension};
 
-use crate::array::element::Element;
 use crate::error::{Error, Result};
 use crate::kernel::View;
 use crate::kernel::{Const, MAX_DIMS, NdIndex};
+use crate::layout::element::Element;
 
 /// A read-only view of constant memory: n-d, bounds-checked reads; no writes.
 ///
@@ -188,7 +188,7 @@ impl<'a, T: Pod> ConstView<'a, T> {
 /// let mut table = ndarray::arr1(&[10i32, 20, 30]);
 /// let lut = rumba::const_array_like(&table).unwrap();
 /// table[0] = -1; // too late: the constant array has its own copy
-/// let out = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
+/// let out = rumba::device_array::<i32, _>(3, rumba::Order::C).unwrap();
 /// lookup().configure(1, 3).launch((&lut, &out)).unwrap();
 /// assert_eq!(out.copy_to_host().unwrap().to_vec(), [10, 20, 30]);
 /// # }

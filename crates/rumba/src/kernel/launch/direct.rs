@@ -35,8 +35,8 @@ use super::params::Arr;
 use crate::error::Result;
 use crate::host::grained::{Grain, GrainedArray};
 use crate::host::view::{MappedView, MappedViewMut, Parts};
-use crate::interop::{DeviceMemoryOwner, ImportOptions, as_cuda_array_with};
 use crate::host::{ManagedArray, MappedArray};
+use crate::interop::{DeviceMemoryOwner, ImportOptions, as_cuda_array_with};
 
 /// A CUDA Array Interface object passed to a kernel (Numba imports such objects at launch).
 ///

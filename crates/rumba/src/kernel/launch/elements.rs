@@ -15,7 +15,7 @@
 use bytemuck::{Pod, Zeroable};
 use num_complex::Complex;
 
-use crate::array::element::{Element, Record};
+use crate::layout::element::{Element, Record};
 
 /// A `bool` as a kernel stores it in device memory: one byte, `0` false and anything else true
 /// (as C reads a byte as a boolean). Kernels written with `#[rumba::kernel]` see `bool` and never

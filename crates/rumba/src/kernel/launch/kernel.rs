@@ -61,7 +61,7 @@ use crate::stream::Stream;
 /// let n = 1000;
 /// let a = rumba::to_device(&vec![1.0f32; n]).unwrap();
 /// let b = rumba::to_device(&vec![2.0f32; n]).unwrap();
-/// let c = rumba::device_array::<f32, _>(n, rumba::array::Order::C).unwrap();
+/// let c = rumba::device_array::<f32, _>(n, rumba::Order::C).unwrap();
 /// k.configure(n.div_ceil(256) as u32, 256).launch((&a, &b, &c)).unwrap();
 /// assert!(c.copy_to_host().unwrap().iter().all(|&x| x == 3.0));
 /// # }
@@ -128,7 +128,7 @@ impl<P: Params> Kernel<P> {
     ///         a.set((y, x), *v);
     ///     }
     /// });
-    /// let d = rumba::device_array::<u8, _>((3, 5), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>((3, 5), rumba::Order::C).unwrap();
     /// let launched = fill.configure((1, 1), (8, 4)).launch((&d, 7));
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
     ///     launched.unwrap();
@@ -159,7 +159,7 @@ impl<P: Params> Kernel<P> {
     ///         o.set(t.grid1(), t.ballot_sync(0xaaaa_aaaa, true));
     ///     }
     /// });
-    /// let d = rumba::device_array::<u32, _>(32, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u32, _>(32, rumba::Order::C).unwrap();
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
     ///     k.configure(1, 32).launch((&d,)).unwrap();
     ///     assert_eq!(d.copy_to_host().unwrap()[1], 0xaaaa_aaaa);
@@ -263,7 +263,7 @@ impl<P: Params> Kernel<P> {
     ///         });
     ///     })
     /// });
-    /// let d = rumba::device_array::<u32, _>(100, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u32, _>(100, rumba::Order::C).unwrap();
     /// let launched = iota.configure(4, 32).launch((&d,));
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::Sim {
     ///     launched.unwrap();
@@ -437,7 +437,7 @@ impl<P: Params> Kernel<P> {
     /// static P: [ParamAbi; 1] = [ParamAbi { name: "a", kind: ParamKind::Array { rank: 2, writes: true } }];
     /// static ABI: KernelAbi = KernelAbi { name: "k", params: &P, uses_dynamic_shared: false, sites: &[] };
     /// let k = Kernel::<(Arr<f32>,)>::new("k", |_, _| {}).with_abi(&ABI);
-    /// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// let err = k.configure(1, 1).launch((&d,)).unwrap_err();
     /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
     /// ```
@@ -528,7 +528,7 @@ impl<P: Params> Kernel<P> {
     /// }
     ///
     /// # fn main() {
-    /// let d = rumba::device_array::<i32, _>(8, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i32, _>(8, rumba::Order::C).unwrap();
     /// let s = rumba::stream().unwrap();
     /// ids().configure(2, 4).stream(&s).launch((&d,)).unwrap();
     /// s.synchronize().unwrap();
@@ -663,7 +663,7 @@ impl<P: Params> Kernel<P> {
 /// }
 ///
 /// # fn main() {
-/// let d = rumba::device_array::<f32, _>(4, rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
 /// reverse().configure(1, 4).dynamic_shared_bytes(16).launch((&d,)).unwrap();
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [3.0, 2.0, 1.0, 0.0]);
 /// # }
@@ -687,7 +687,7 @@ impl<P: Params> Launcher<'_, P> {
     /// }
     ///
     /// # fn main() {
-    /// let d = rumba::device_array::<u8, _>(2, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
     /// let s = rumba::stream().unwrap();
     /// one().configure(1, 2).stream(&s).launch((&d,)).unwrap();
     /// s.synchronize().unwrap();
@@ -712,7 +712,7 @@ impl<P: Params> Launcher<'_, P> {
     /// }
     ///
     /// # fn main() {
-    /// let out = rumba::device_array::<u64, _>(1, rumba::array::Order::C).unwrap();
+    /// let out = rumba::device_array::<u64, _>(1, rumba::Order::C).unwrap();
     /// shared_len().configure(1, 1).dynamic_shared_bytes(8).launch((&out,)).unwrap();
     /// assert_eq!(out.copy_to_host().unwrap()[0], 8);
     /// # }

@@ -16,10 +16,10 @@ use bytemuck::Pod;
 use num_complex::Complex;
 
 use super::elements::KernelElement;
-use crate::array::element::Element;
 use crate::driver::{HostArg, HostArray};
 use crate::error::{Error, Result};
 use crate::kernel::GlobalView;
+use crate::layout::element::Element;
 
 mod sealed {
     pub trait Sealed {}
@@ -115,7 +115,7 @@ pub struct Scalar<R>(PhantomData<fn() -> R>);
 ///
 /// # fn main() {
 /// let lut = rumba::const_array_like(&ndarray::arr1(&[1, 2, 3])).unwrap();
-/// let out = rumba::device_array::<i32, _>(3, rumba::array::Order::C).unwrap();
+/// let out = rumba::device_array::<i32, _>(3, rumba::Order::C).unwrap();
 /// lookup().configure(1, 3).launch((&lut, &out)).unwrap();
 /// assert_eq!(out.copy_to_host().unwrap().to_vec(), [2, 4, 6]);
 /// # }

@@ -218,7 +218,8 @@ mod tests {
 
     #[test]
     fn a_busy_stream_is_fenced_and_released_when_its_work_completes() {
-        let drv: Arc<dyn Driver> = Arc::new(SimDriver::new(&crate::config::Config::default()).unwrap());
+        let drv: Arc<dyn Driver> =
+            Arc::new(SimDriver::new(&crate::config::Config::default()).unwrap());
         let s = drv.stream_create(0, false).unwrap();
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         drv.stream_add_callback(

@@ -10,7 +10,7 @@
 ///   C-contiguous, else C. Where an allocation order is needed, `A` means C.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// assert_eq!(Order::default(), Order::C);
 /// assert_eq!(Order::A.to_string(), "A");
 /// ```
@@ -30,7 +30,7 @@ impl Order {
     /// are returned unchanged.
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// assert_eq!(Order::A.resolve(false, true), Order::F);
     /// assert_eq!(Order::A.resolve(true, true), Order::C);
     /// assert_eq!(Order::F.resolve(true, false), Order::F);

@@ -11,12 +11,12 @@
 use ndarray::{Dimension, IntoDimension, Ix1, IxDyn, RemoveAxis, SliceArg};
 
 use super::DeviceArray;
-use crate::array::element::{Element, as_bytes};
-use crate::array::layout::Layout;
-use crate::array::order::Order;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::Result;
 use crate::error::{ShapeError, StridesError};
+use crate::layout::array_layout::Layout;
+use crate::layout::element::{Element, as_bytes};
+use crate::layout::order::Order;
 use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
@@ -55,7 +55,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// use ndarray::s;
-    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// assert!(d.slice(s![..5]).is_err());
     /// assert_eq!(d.slice_clipped(s![-10..5]).unwrap().shape(), &[3]);
     /// ```
@@ -114,7 +114,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// As [`get`](Self::get).
     ///
     /// ```
-    /// let d = rumba::device_array::<i16, _>((2, 2), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i16, _>((2, 2), rumba::Order::C).unwrap();
     /// d.set(&[-1, -1], 7).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), ndarray::array![[0, 0], [0, 7]]);
     /// ```
@@ -136,7 +136,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`Error::NotContiguous`](crate::Error::NotContiguous) when the reshape would need a copy (never made silently).
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// use rumba::error::{Error, ShapeError};
     /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
     /// let m: rumba::DeviceArray<i32, ndarray::Ix2> = d.reshape((2, 5), Order::C).unwrap();
@@ -172,7 +172,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ([`ShapeError::ReshapeSize`]); [`Error::NotContiguous`](crate::Error::NotContiguous) when the reshape would need a copy.
     ///
     /// ```
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let d = rumba::to_device(&ndarray::Array::from_iter(0..10i32)).unwrap();
     /// let c = d.reshape_dyn(&[2, -1], Order::C).unwrap().copy_to_host().unwrap();
     /// assert_eq!(c, ndarray::Array::from_iter(0..10).into_shape_with_order((2, 5)).unwrap().into_dyn());
@@ -194,7 +194,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let d = rumba::device_array::<f32, _>((3, 4), Order::F).unwrap();
     /// assert_eq!(d.ravel(Order::F).unwrap().shape(), &[12]);
     /// assert!(d.ravel(Order::C).is_err());
@@ -237,7 +237,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The transposed view (axes reversed), sharing memory — Numba copies here; we don't need to.
     ///
     /// ```
-    /// let d = rumba::device_array::<f32, _>((2, 3), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<f32, _>((2, 3), rumba::Order::C).unwrap();
     /// let t = d.t();
     /// assert_eq!((t.shape(), t.strides()), (&[3, 2][..], &[4, 12][..]));
     /// assert!(t.same_memory(&d));
@@ -261,7 +261,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`Error::InvalidAxes`](crate::Error::InvalidAxes) when `axes` is not a permutation of `0..ndim`.
     ///
     /// ```
-    /// let d = rumba::device_array::<u8, _>((2, 3, 4), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>((2, 3, 4), rumba::Order::C).unwrap();
     /// assert_eq!(d.transpose(&[2, 0, 1]).unwrap().shape(), &[4, 2, 3]);
     /// assert_eq!(d.transpose(&[0, 0, 1]).unwrap_err().to_string(),
     ///            "invalid axes list: [0, 0, 1] is not a permutation of the 3 axes");
@@ -343,7 +343,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// axis's length is not 1.
     ///
     /// ```
-    /// let d = rumba::device_array::<u8, _>((1, 3, 1), rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>((1, 3, 1), rumba::Order::C).unwrap();
     /// assert_eq!(d.squeeze(None).unwrap().shape(), &[3]);
     /// assert!(d.squeeze(Some(1)).is_err());
     /// ```
@@ -364,7 +364,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<u8, _>(4, rumba::array::Order::C).unwrap().bind(&s);
+    /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
     /// d.assign(3u8).unwrap();                       // queued on `s`; returns at once
     /// d.copy_from_host(&ndarray::array![1u8, 2, 0, 0].view()).unwrap(); // after the fill, on `s`
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 0, 0]); // waits for `s`

@@ -21,8 +21,8 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
+use super::array_layout::Layout;
 use super::element::DType;
-use super::layout::Layout;
 use super::runs::{ContiguousRuns, Runs};
 use crate::error::{Error, Result};
 use crate::error::{ShapeError, StridesError};
@@ -30,7 +30,7 @@ use crate::error::{ShapeError, StridesError};
 /// Which sides of a copy live on the device.
 ///
 /// ```
-/// use rumba::array::CopyKind;
+/// use rumba::layout::CopyKind;
 /// assert!(CopyKind::HostToDevice.dst_on_device());
 /// assert!(!CopyKind::DeviceToHost.dst_on_device());
 /// ```
@@ -49,7 +49,7 @@ impl CopyKind {
     /// [`DeviceToDevice`](CopyKind::DeviceToDevice).
     ///
     /// ```
-    /// assert!(rumba::array::CopyKind::DeviceToDevice.dst_on_device());
+    /// assert!(rumba::layout::CopyKind::DeviceToDevice.dst_on_device());
     /// ```
     pub fn dst_on_device(self) -> bool {
         !matches!(self, CopyKind::DeviceToHost)
@@ -60,7 +60,7 @@ impl CopyKind {
 ///
 /// ```
 /// use ndarray::s;
-/// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+/// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
 /// let dev = Layout::c_order(&[4, 3], 8).unwrap();
 /// let host = Layout::c_order(&[4, 6], 8).unwrap().slice(s![.., ..;2]).unwrap();
 /// let plan = check_copy(&dev, &f64::DTYPE, &host, &f64::DTYPE, CopyKind::HostToDevice).unwrap();
@@ -78,7 +78,7 @@ impl CopyPlan {
     /// `true` when there is nothing to copy (size 0).
     ///
     /// ```
-    /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+    /// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
     /// let z = Layout::c_order(&[0, 3], 4).unwrap();
     /// assert!(check_copy(&z, &i32::DTYPE, &z, &i32::DTYPE, CopyKind::DeviceToDevice).unwrap().is_noop());
     /// ```
@@ -89,7 +89,7 @@ impl CopyPlan {
     /// Bytes moved.
     ///
     /// ```
-    /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+    /// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
     /// let a = Layout::c_order(&[5], 2).unwrap();
     /// assert_eq!(check_copy(&a, &u16::DTYPE, &a, &u16::DTYPE, CopyKind::HostToDevice).unwrap().nbytes(), 10);
     /// ```
@@ -100,7 +100,7 @@ impl CopyPlan {
     /// Runs of the destination, offsets relative to its allocation.
     ///
     /// ```
-    /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+    /// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
     /// let a = Layout::c_order(&[5], 2).unwrap();
     /// let p = check_copy(&a, &u16::DTYPE, &a, &u16::DTYPE, CopyKind::HostToDevice).unwrap();
     /// assert_eq!(p.dst().iter().collect::<Vec<_>>(), [(0, 10)]);
@@ -112,7 +112,7 @@ impl CopyPlan {
     /// Runs of the source, offsets relative to its allocation.
     ///
     /// ```
-    /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+    /// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
     /// let a = Layout::c_order(&[5], 2).unwrap();
     /// let p = check_copy(&a, &u16::DTYPE, &a, &u16::DTYPE, CopyKind::DeviceToHost).unwrap();
     /// assert_eq!(p.src().count(), 1);
@@ -126,7 +126,7 @@ impl CopyPlan {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+    /// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
     /// let dev = Layout::c_order(&[2, 2], 4).unwrap();
     /// let host = Layout::f_order(&[2, 2], 4).unwrap();
     /// let p = check_copy(&dev, &f32::DTYPE, &host, &f32::DTYPE, CopyKind::HostToDevice).unwrap();
@@ -145,7 +145,7 @@ impl CopyPlan {
 /// Iterator over `(dst_offset, src_offset, len)` from [`CopyPlan::chunks`].
 ///
 /// ```
-/// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+/// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
 /// let a = Layout::c_order(&[3], 1).unwrap();
 /// let p = check_copy(&a, &u8::DTYPE, &a, &u8::DTYPE, CopyKind::DeviceToDevice).unwrap();
 /// assert_eq!(p.chunks().next(), Some((0, 0, 3)));
@@ -191,7 +191,7 @@ impl Iterator for Chunks<'_> {
 ///
 /// ```
 /// use ndarray::s;
-/// use rumba::array::{check_copy, CopyKind, Layout, element::Element};
+/// use rumba::layout::{check_copy, CopyKind, Layout, element::Element};
 /// let a = Layout::c_order(&[5, 1], 8).unwrap();
 /// let b = Layout::c_order(&[1, 5], 8).unwrap();
 /// assert!(check_copy(&a, &f64::DTYPE, &b, &f64::DTYPE, CopyKind::HostToDevice).is_ok());
@@ -301,7 +301,7 @@ fn select(l: &Layout, axes: &[usize]) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::element::Element;
+    use crate::layout::element::Element;
     use ndarray::s;
 
     const D: DType = f64::DTYPE;

@@ -13,7 +13,7 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::{Layout, packed_strides};
+use super::array_layout::{Layout, packed_strides};
 use super::order::Order;
 use crate::error::ShapeError;
 use crate::error::{Error, Result, format_shape};
@@ -128,7 +128,7 @@ impl Layout {
     /// another size; [`Error::NotContiguous`] when the reshape would need a copy.
     ///
     /// ```
-    /// use rumba::array::{Layout, Order};
+    /// use rumba::layout::{Layout, Order};
     /// let a = Layout::c_order(&[10], 8).unwrap();
     /// assert_eq!(a.reshape(&[2, -1], Order::C).unwrap().strides(), &[40, 8]);
     /// assert_eq!(a.reshape(&[2, 5], Order::F).unwrap().strides(), &[8, 16]);
@@ -186,7 +186,7 @@ impl Layout {
     /// [`Error::NotContiguous`] when the layout is not contiguous in `order`.
     ///
     /// ```
-    /// use rumba::array::{Layout, Order};
+    /// use rumba::layout::{Layout, Order};
     /// let c = Layout::c_order(&[3, 4], 8).unwrap();
     /// assert_eq!(c.ravel(Order::C).unwrap().shape(), &[12]);
     /// assert!(c.ravel(Order::A).is_ok());
@@ -235,7 +235,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let a = Layout::c_order(&[3, 4], 2).unwrap(); // i16 3×4
     /// let b = a.view_as(4).unwrap(); // as i32
     /// assert_eq!((b.shape(), b.strides()), (&[3, 2][..], &[8, 4][..]));

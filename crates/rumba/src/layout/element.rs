@@ -35,7 +35,7 @@ use std::fmt;
 /// The kind of an element type, as numpy's one-letter `dtype.kind`.
 ///
 /// ```
-/// use rumba::array::element::Kind;
+/// use rumba::layout::element::Kind;
 /// assert_eq!(Kind::Float.char(), 'f');
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ impl Kind {
     /// numpy's kind letter: one of `i u f c b V`.
     ///
     /// ```
-    /// use rumba::array::element::Kind;
+    /// use rumba::layout::element::Kind;
     /// assert_eq!(Kind::Void.char(), 'V');
     /// ```
     pub const fn char(self) -> char {
@@ -78,7 +78,7 @@ impl Kind {
 /// Two arrays may be copied into each other only when their `DType`s are equal (all four fields).
 ///
 /// ```
-/// use rumba::array::element::{DType, Element, Kind};
+/// use rumba::layout::element::{DType, Element, Kind};
 /// let d = f32::DTYPE;
 /// assert_eq!((d.kind(), d.itemsize(), d.align()), (Kind::Float, 4, 4));
 /// assert_eq!(d.typestr(), "<f4");
@@ -97,7 +97,7 @@ impl DType {
     /// Describes an element type. Used by the built-in [`Element`] impls and by [`Record`].
     ///
     /// ```
-    /// use rumba::array::element::{DType, Kind};
+    /// use rumba::layout::element::{DType, Kind};
     /// const D: DType = DType::new(Kind::Void, 12, 4, "point3");
     /// assert_eq!(D.typestr(), "|V12");
     /// ```
@@ -113,7 +113,7 @@ impl DType {
     /// The [`DType`] of a Rust type `T` as a record (kind `V`), with the given name.
     ///
     /// ```
-    /// use rumba::array::element::{DType, Kind};
+    /// use rumba::layout::element::{DType, Kind};
     /// let d = DType::of_record::<[u16; 3]>("triple");
     /// assert_eq!((d.kind(), d.itemsize(), d.align()), (Kind::Void, 6, 2));
     /// ```
@@ -129,7 +129,7 @@ impl DType {
     /// The kind (`i u f c b V`).
     ///
     /// ```
-    /// use rumba::array::element::{Element, Kind};
+    /// use rumba::layout::element::{Element, Kind};
     /// assert_eq!(u8::DTYPE.kind(), Kind::Uint);
     /// ```
     pub const fn kind(&self) -> Kind {
@@ -139,7 +139,7 @@ impl DType {
     /// Size of one element in bytes.
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// assert_eq!(num_complex::Complex::<f64>::DTYPE.itemsize(), 16);
     /// ```
     pub const fn itemsize(&self) -> usize {
@@ -150,7 +150,7 @@ impl DType {
     /// multiples of it.
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// assert_eq!(num_complex::Complex::<f32>::DTYPE.align(), 4);
     /// ```
     pub const fn align(&self) -> usize {
@@ -160,7 +160,7 @@ impl DType {
     /// Human name used in messages, numpy's where numpy has one (`"float32"`, `"bool"`).
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// assert_eq!(half::f16::DTYPE.name(), "float16");
     /// ```
     pub const fn name(&self) -> &'static str {
@@ -171,7 +171,7 @@ impl DType {
     /// kind letter, item size. `bf16` has no numpy kind and is described as raw bytes, `"|V2"`.
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// assert_eq!(i64::DTYPE.typestr(), "<i8");
     /// assert_eq!(u8::DTYPE.typestr(), "|u1");
     /// assert_eq!(num_complex::Complex::<f32>::DTYPE.typestr(), "<c8");
@@ -195,7 +195,7 @@ impl DType {
     /// [`Error::IncompatibleDtype`] naming both types when they differ.
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// assert!(f32::DTYPE.check_same(&f32::DTYPE).is_ok());
     /// let e = f32::DTYPE.check_same(&i32::DTYPE).unwrap_err();
     /// assert_eq!(e.to_string(), "incompatible dtype: float32 vs. int32");
@@ -233,7 +233,7 @@ impl fmt::Display for DType {
 /// Prefer [`Record`] (safe) for your own structs.
 ///
 /// ```
-/// use rumba::array::element::Element;
+/// use rumba::layout::element::Element;
 /// fn describe<T: Element>() -> String { T::DTYPE.typestr() }
 /// assert_eq!(describe::<f64>(), "<f8");
 /// ```
@@ -250,7 +250,7 @@ pub unsafe trait Element: Copy + Send + Sync + 'static {
     /// The default does nothing.
     ///
     /// ```
-    /// use rumba::array::element::Element;
+    /// use rumba::layout::element::Element;
     /// let mut b = [0u8, 1, 2, 255];
     /// bool::normalize_bytes(&mut b);
     /// assert_eq!(b, [0, 1, 1, 1]);
@@ -334,7 +334,7 @@ unsafe impl Element for bool {
 /// macro writes the impl for you, naming the record after the type.
 ///
 /// ```
-/// use rumba::array::element::{Element, Kind, Record};
+/// use rumba::layout::element::{Element, Kind, Record};
 /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 /// #[repr(C)]
 /// struct Particle { pos: [f32; 3], mass: f32 }
@@ -356,11 +356,11 @@ unsafe impl<T: Record> Element for T {
     const DTYPE: DType = DType::of_record::<T>(T::NAME);
 }
 
-/// Implements [`Record`](crate::array::element::Record) for `#[repr(C)]` `bytemuck::Pod` structs,
+/// Implements [`Record`](crate::layout::element::Record) for `#[repr(C)]` `bytemuck::Pod` structs,
 /// naming each record after its type.
 ///
 /// ```
-/// use rumba::array::element::Element;
+/// use rumba::layout::element::Element;
 /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 /// #[repr(C)]
 /// struct Pair { a: i32, b: f32 }
@@ -371,7 +371,7 @@ unsafe impl<T: Record> Element for T {
 #[macro_export]
 macro_rules! record {
     ($($t:ty),+ $(,)?) => {$(
-        impl $crate::array::element::Record for $t {
+        impl $crate::layout::element::Record for $t {
             const NAME: &'static str = stringify!($t);
         }
     )+};
@@ -380,7 +380,7 @@ macro_rules! record {
 /// Views a slice of elements as its bytes (what is sent to the device).
 ///
 /// ```
-/// use rumba::array::element::as_bytes;
+/// use rumba::layout::element::as_bytes;
 /// assert_eq!(as_bytes(&[1u16, 2]), &1u16.to_ne_bytes().into_iter().chain(2u16.to_ne_bytes()).collect::<Vec<_>>()[..]);
 /// assert_eq!(as_bytes(&[true, false]), &[1, 0]);
 /// ```
@@ -402,7 +402,7 @@ pub fn as_bytes<T: Element>(values: &[T]) -> &[u8] {
 /// patterns are normalized first, not refused).
 ///
 /// ```
-/// use rumba::array::element::copy_from_bytes;
+/// use rumba::layout::element::copy_from_bytes;
 /// let mut raw = vec![0u8, 7, 1];
 /// let mut out = [false; 3];
 /// copy_from_bytes(&mut raw, &mut out).unwrap();

@@ -19,7 +19,7 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::{Layout, normalize_index};
+use super::array_layout::{Layout, normalize_index};
 use crate::error::ShapeError;
 use crate::error::{Error, Result};
 use ndarray::SliceInfoElem;
@@ -62,7 +62,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[4, 6], 8).unwrap(); // 4×6 f64
     /// let v = l.slice(s![1.., ..;-2]).unwrap();
     /// assert_eq!(v.shape(), &[3, 3]);
@@ -89,7 +89,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[3], 8).unwrap();
     /// assert!(l.slice(s![-10..10]).is_err());
     /// assert_eq!(l.slice_clipped(s![-10..10]).unwrap(), l);
@@ -172,7 +172,7 @@ impl Layout {
     /// `index` outside `[-n, n)`.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[5, 6, 7], 4).unwrap();
     /// let v = l.index_axis(1, -2).unwrap();
     /// assert_eq!((v.shape(), v.strides(), v.offset()), (&[5, 7][..], &[168, 4][..], 4 * 28));
@@ -205,7 +205,7 @@ impl Layout {
     /// [`Error::NotContiguous`] when its stride is not one element.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let parts = Layout::c_order(&[10], 4).unwrap().split(4).unwrap();
     /// let lens: Vec<_> = parts.iter().map(|p| (p.offset(), p.shape()[0])).collect();
     /// assert_eq!(lens, [(0, 4), (16, 4), (32, 2)]);

@@ -13,14 +13,14 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::Layout;
+use super::array_layout::Layout;
 
 /// One level of equally spaced runs: `count` runs of `run_len` bytes at
 /// `start, start + stride, start + 2·stride, …` (stride may be negative or zero).
 ///
 /// ```
 /// use ndarray::s;
-/// use rumba::array::Layout;
+/// use rumba::layout::Layout;
 /// let every_other_column = Layout::c_order(&[4, 6], 8).unwrap().slice(s![.., ..;2]).unwrap();
 /// let b = every_other_column.runs().blocks().next().unwrap();
 /// assert_eq!((b.start, b.run_len, b.count, b.stride), (0, 8, 12, 16));
@@ -42,7 +42,7 @@ impl RunBlock {
     /// instead of panicking).
     ///
     /// ```
-    /// let b = rumba::array::RunBlock { start: 64, run_len: 8, count: 3, stride: -16 };
+    /// let b = rumba::layout::RunBlock { start: 64, run_len: 8, count: 3, stride: -16 };
     /// assert_eq!(b.run_start(2), 32);
     /// ```
     pub fn run_start(&self, i: usize) -> usize {
@@ -54,7 +54,7 @@ impl RunBlock {
 ///
 /// ```
 /// use ndarray::s;
-/// use rumba::array::Layout;
+/// use rumba::layout::Layout;
 /// let c = Layout::c_order(&[1000, 1000], 4).unwrap();
 /// assert_eq!(c.runs().iter().collect::<Vec<_>>(), [(0, 4_000_000)]);
 ///
@@ -74,7 +74,7 @@ impl ContiguousRuns {
     /// The runs of `layout` (same as [`Layout::runs`]).
     ///
     /// ```
-    /// use rumba::array::{ContiguousRuns, Layout};
+    /// use rumba::layout::{ContiguousRuns, Layout};
     /// let f = Layout::f_order(&[3, 2], 8).unwrap();
     /// let r = ContiguousRuns::new(&f);
     /// assert_eq!((r.run_len(), r.count()), (8, 6)); // C order over an F array: element by element
@@ -128,7 +128,7 @@ impl ContiguousRuns {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[8], 2).unwrap().slice(s![3..]).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[8], 2).unwrap().slice(s![3..]).unwrap();
     /// assert_eq!(l.runs().start(), 6);
     /// ```
     pub fn start(&self) -> usize {
@@ -138,7 +138,7 @@ impl ContiguousRuns {
     /// Bytes per run (0 when there is no element).
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[8, 2], 2).unwrap().runs().run_len(), 32);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[8, 2], 2).unwrap().runs().run_len(), 32);
     /// ```
     pub fn run_len(&self) -> usize {
         self.run_len
@@ -147,7 +147,7 @@ impl ContiguousRuns {
     /// Number of runs (0 when there is no element).
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[0, 2], 2).unwrap().runs().count(), 0);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[0, 2], 2).unwrap().runs().count(), 0);
     /// ```
     pub fn count(&self) -> usize {
         self.count
@@ -156,7 +156,7 @@ impl ContiguousRuns {
     /// Total bytes in all runs (the layout's `nbytes`).
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[8, 2], 2).unwrap().runs().total_bytes(), 32);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[8, 2], 2).unwrap().runs().total_bytes(), 32);
     /// ```
     pub fn total_bytes(&self) -> usize {
         self.run_len * self.count
@@ -166,7 +166,7 @@ impl ContiguousRuns {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[4, 6], 8).unwrap().slice(s![.., ..;2]).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[4, 6], 8).unwrap().slice(s![.., ..;2]).unwrap();
     /// assert_eq!(l.runs().outer(), &[(12, 16)]);
     /// ```
     pub fn outer(&self) -> &[(usize, isize)] {
@@ -177,7 +177,7 @@ impl ContiguousRuns {
     /// layouts, regular strides), else `None` (use [`blocks`](ContiguousRuns::blocks)).
     ///
     /// ```
-    /// use rumba::array::{Layout, RunBlock};
+    /// use rumba::layout::{Layout, RunBlock};
     /// let c = Layout::c_order(&[3, 4], 8).unwrap();
     /// assert_eq!(c.runs().two_level(), Some(RunBlock { start: 0, run_len: 96, count: 1, stride: 0 }));
     /// ```
@@ -204,7 +204,7 @@ impl ContiguousRuns {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[2, 3, 4], 8).unwrap().slice(s![.., ..;2, ..;2]).unwrap();
     /// let blocks: Vec<_> = l.runs().blocks().map(|b| (b.start, b.count)).collect();
     /// assert_eq!(blocks, [(0, 2), (64, 2), (96, 2), (160, 2)]);
@@ -227,7 +227,7 @@ impl ContiguousRuns {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[5], 4).unwrap().slice(s![..;-2]).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[5], 4).unwrap().slice(s![..;-2]).unwrap();
     /// assert_eq!(l.runs().iter().collect::<Vec<_>>(), [(16, 4), (8, 4), (0, 4)]);
     /// ```
     pub fn iter(&self) -> Runs<'_> {
@@ -242,7 +242,7 @@ impl ContiguousRuns {
 /// Iterator over the [`RunBlock`]s of a [`ContiguousRuns`], from [`ContiguousRuns::blocks`].
 ///
 /// ```
-/// let c = rumba::array::Layout::c_order(&[3], 1).unwrap();
+/// let c = rumba::layout::Layout::c_order(&[3], 1).unwrap();
 /// assert_eq!(c.runs().blocks().count(), 1);
 /// ```
 #[derive(Clone, Debug)]
@@ -285,7 +285,7 @@ impl Iterator for Blocks<'_> {
 /// Iterator over `(byte_offset, byte_len)` runs, from [`ContiguousRuns::iter`].
 ///
 /// ```
-/// let c = rumba::array::Layout::c_order(&[3], 1).unwrap();
+/// let c = rumba::layout::Layout::c_order(&[3], 1).unwrap();
 /// assert_eq!(c.runs().iter().next(), Some((0, 3)));
 /// ```
 #[derive(Clone, Debug)]
@@ -317,7 +317,7 @@ impl Layout {
     /// The contiguous byte runs of this layout in logical order ([`ContiguousRuns::new`]).
     ///
     /// ```
-    /// let l = rumba::array::Layout::c_order(&[2, 3], 4).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[2, 3], 4).unwrap();
     /// assert_eq!(l.runs().iter().collect::<Vec<_>>(), [(0, 24)]);
     /// ```
     pub fn runs(&self) -> ContiguousRuns {

@@ -14,9 +14,8 @@ use ndarray::{Dimension, Ix0};
 
 use super::DeviceArray;
 use super::create::to_device;
-use crate::array::element::Element;
-use crate::array::layout::Layout;
 use crate::error::{Error, Result};
+use crate::layout::element::Element;
 
 /// One member of record type `R`, of type `F`, at a byte offset. Build it with
 /// [`field!`](crate::field).
@@ -134,13 +133,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn field<F: Element>(&self, field: Field<T, F>) -> Result<DeviceArray<F, D>> {
         field.check()?;
-        let layout = Layout {
-            shape: self.layout.shape().to_vec(),
-            strides: self.layout.strides().to_vec(),
-            offset: self.layout.offset() + field.offset,
-            itemsize: F::DTYPE.itemsize(),
-        };
-        self.with_layout(layout)
+        self.with_layout(self.layout.field(field.offset, F::DTYPE.itemsize()))
     }
 
     /// The record at `index` as a [`DeviceRecord`] view (same index rules as
@@ -162,14 +155,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn record(&self, index: &[isize]) -> Result<DeviceRecord<T>> {
         let offset = self.layout.index_offset(index)?;
-        let layout = Layout {
-            shape: Vec::new(),
-            strides: Vec::new(),
-            offset,
-            itemsize: self.layout.itemsize(),
-        };
         Ok(DeviceRecord {
-            array: self.with_layout(layout)?,
+            array: self.with_layout(self.layout.element_at(offset))?,
         })
     }
 }
@@ -210,7 +197,7 @@ impl<T: Element> DeviceRecord<T> {
     /// Wraps a 0-d device array.
     ///
     /// ```
-    /// let a = rumba::device_array::<u16, _>((), rumba::array::Order::C).unwrap();
+    /// let a = rumba::device_array::<u16, _>((), rumba::Order::C).unwrap();
     /// let r = rumba::array::DeviceRecord::from_array(a);
     /// assert_eq!(r.get().unwrap(), 0);
     /// ```

@@ -3,7 +3,7 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::Layout;
+use super::array_layout::Layout;
 use crate::error::ShapeError;
 use crate::error::{Error, Result};
 
@@ -16,7 +16,7 @@ impl Layout {
     /// [`Error::InvalidAxes`] when `axes` is not a permutation of `0..ndim`, naming the list.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[2, 3, 4], 8).unwrap();
     /// let p = l.permuted_axes(&[2, 0, 1]).unwrap();
     /// assert_eq!((p.shape(), p.strides()), (&[4, 2, 3][..], &[8, 96, 32][..]));
@@ -53,7 +53,7 @@ impl Layout {
     /// [`Error::InvalidAxes`] when `axes` is given and is not a permutation of `0..ndim`.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[2, 3], 8).unwrap();
     /// assert_eq!(l.transpose(None).unwrap(), l.t());
     /// assert!(l.transpose(Some(&[1])).is_err());
@@ -68,7 +68,7 @@ impl Layout {
     /// The axes reversed (`a.T`): a C-contiguous layout becomes F-contiguous and vice versa.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let t = Layout::c_order(&[2, 3], 8).unwrap().t();
     /// assert_eq!((t.shape(), t.strides()), (&[3, 2][..], &[8, 24][..]));
     /// assert!(t.is_f_contiguous());
@@ -92,7 +92,7 @@ impl Layout {
     /// axis's length is not 1.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[1, 3, 1], 8).unwrap();
     /// assert_eq!(l.squeeze(None).unwrap().shape(), &[3]);
     /// assert_eq!(l.squeeze(Some(2)).unwrap().shape(), &[1, 3]);

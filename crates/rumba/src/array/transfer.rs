@@ -19,12 +19,12 @@ use ndarray::{Array, ArrayBase, Data, DataMut, Dimension, ShapeBuilder};
 use super::DeviceArray;
 use super::host::{HostMut, HostRef, download, upload};
 use super::queue::{Mode, Queue};
-use crate::array::copy::{CopyKind, check_copy};
-use crate::array::element::Element;
-use crate::array::layout::Layout;
-use crate::array::order::Order;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::{Error, Result};
+use crate::layout::array_layout::Layout;
+use crate::layout::copy::{CopyKind, check_copy};
+use crate::layout::element::Element;
+use crate::layout::order::Order;
 use crate::stream::Stream;
 
 impl<T: Element, D: Dimension> DeviceArray<T, D> {
@@ -155,14 +155,14 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     /// use ndarray::{Array, s};
     /// let host = Array::from_iter(0..20i32);
-    /// let d = rumba::device_array::<i32, _>(10, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i32, _>(10, rumba::Order::C).unwrap();
     /// d.copy_from_host(&host.slice(s![..;2])).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), host.slice(s![..;2]));
     /// ```
     ///
     /// A dtype mismatch is caught by the compiler (the element types are part of the types):
     /// ```compile_fail
-    /// let d = rumba::device_array::<i32, _>(10, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<i32, _>(10, rumba::Order::C).unwrap();
     /// d.copy_from_host(&ndarray::Array::from_iter(0..10i64)).unwrap();
     /// ```
     pub fn copy_from_host<S: Data<Elem = T>, E: Dimension>(
@@ -181,7 +181,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<u8, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// d.copy_from_host_on(&ndarray::arr1(&[7u8, 8, 9]), &s).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
@@ -225,7 +225,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// use ndarray::{Array, s};
-    /// use rumba::array::Order;
+    /// use rumba::Order;
     /// let src = rumba::to_device(&Array::from_iter(0..20u32)).unwrap();
     /// let dst = rumba::device_array::<u32, _>(10, Order::C).unwrap();
     /// dst.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap();  // gathered on the device
@@ -249,7 +249,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[5i8, 6]).unwrap();
-    /// let b = rumba::device_array::<i8, _>(2, rumba::array::Order::C).unwrap();
+    /// let b = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// b.copy_from_device_on(&a, &s).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [5, 6]);

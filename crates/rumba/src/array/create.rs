@@ -15,12 +15,12 @@ use ndarray::{ArrayBase, ArrayView, ArrayView1, Data, Dimension, IntoDimension, 
 use super::DeviceArray;
 use super::host::{HostRef, upload};
 use super::queue::{Mode, Queue};
-use crate::array::element::Element;
-use crate::array::layout::{Layout, reach};
-use crate::array::order::Order;
 use crate::context::Context;
 use crate::error::StridesError;
 use crate::error::{Error, Result};
+use crate::layout::array_layout::{Layout, reach};
+use crate::layout::element::Element;
+use crate::layout::order::Order;
 use crate::stream::Stream;
 
 /// Data that [`to_device`] accepts: any `ndarray` array or view (any layout), slices, vectors,
@@ -260,7 +260,7 @@ pub fn to_device_alloc<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::
 /// the device memory cannot be had.
 ///
 /// ```
-/// use rumba::array::Order;
+/// use rumba::Order;
 /// let c = rumba::device_array::<f64, _>((2, 3), Order::C).unwrap();
 /// let f = rumba::device_array::<f64, _>((2, 3), Order::F).unwrap();
 /// assert_eq!((c.strides(), f.strides()), (&[24, 8][..], &[8, 16][..]));

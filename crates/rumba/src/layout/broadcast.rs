@@ -7,7 +7,7 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::Layout;
+use super::array_layout::Layout;
 use crate::error::Result;
 use crate::error::ShapeError;
 
@@ -23,7 +23,7 @@ impl Layout {
     /// layout is neither 1 nor the target length (numpy's broadcasting rule), naming both shapes.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let row = Layout::c_order(&[3], 8).unwrap();
     /// let b = row.broadcast_to(&[4, 3]).unwrap();
     /// assert_eq!((b.shape(), b.strides()), (&[4, 3][..], &[0, 8][..]));

@@ -23,10 +23,10 @@ use ndarray::{ArrayBase, Data, Dimension};
 use super::DeviceArray;
 use super::host::{HostRef, temp_like, upload};
 use super::queue::Queue;
-use crate::array::element::{Element, as_bytes};
-use crate::array::layout::Layout;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::Result;
+use crate::layout::array_layout::Layout;
+use crate::layout::element::{Element, as_bytes};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -49,7 +49,7 @@ use private::Source;
 /// array or view (`&host`), or a device array (`&device`).
 ///
 /// ```
-/// let d = rumba::device_array::<i32, _>((2, 3), rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<i32, _>((2, 3), rumba::Order::C).unwrap();
 /// d.assign(7).unwrap();                                            // scalar
 /// d.assign(&ndarray::array![1, 2, 3]).unwrap();                    // host row, broadcast
 /// d.assign(&rumba::to_device(&ndarray::array![[4], [5]]).unwrap()).unwrap(); // device column
@@ -68,7 +68,7 @@ pub trait AssignSource<T: Element> {
 /// #[repr(C)]
 /// struct P { x: f32, y: f32 }
 /// rumba::record!(P);
-/// let ps = rumba::device_array::<P, _>(3, rumba::array::Order::C).unwrap();
+/// let ps = rumba::device_array::<P, _>(3, rumba::Order::C).unwrap();
 /// ps.assign(rumba::array::Scalar(P { x: 1.0, y: 2.0 })).unwrap();
 /// assert_eq!(ps.get(&[2]).unwrap().y, 2.0);
 /// ```
@@ -159,7 +159,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
-    /// let d = rumba::device_array::<u16, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<u16, _>(3, rumba::Order::C).unwrap();
     /// d.assign_on(&ndarray::array![1u16, 2, 3], &s).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3]);
@@ -176,7 +176,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// The errors of the device fill (an [`Error::InvalidAddress`](crate::Error::InvalidAddress) if the memory is gone).
     ///
     /// ```
-    /// let d = rumba::device_array::<bool, _>(3, rumba::array::Order::C).unwrap();
+    /// let d = rumba::device_array::<bool, _>(3, rumba::Order::C).unwrap();
     /// d.fill(true).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [true; 3]);
     /// ```

@@ -37,7 +37,7 @@ use crate::error::{ShapeError, StridesError};
 /// Shape, byte strides, byte offset and element size of an n-d array over one allocation.
 ///
 /// ```
-/// use rumba::array::{Layout, Order};
+/// use rumba::layout::{Layout, Order};
 /// let l = Layout::new(&[2, 3], Order::C, 8).unwrap();
 /// assert_eq!(l.shape(), &[2, 3]);
 /// assert_eq!(l.strides(), &[24, 8]);
@@ -113,7 +113,7 @@ impl Layout {
     /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// assert_eq!(Layout::c_order(&[2, 3, 4], 4).unwrap().strides(), &[48, 16, 4]);
     /// assert!(Layout::c_order(&[usize::MAX, 2], 1).is_err());
     /// ```
@@ -127,11 +127,48 @@ impl Layout {
     /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// assert_eq!(Layout::f_order(&[2, 3, 4], 4).unwrap().strides(), &[4, 8, 24]);
     /// ```
     pub fn f_order(shape: &[usize], itemsize: usize) -> Result<Layout> {
         Layout::packed(shape, Order::F, itemsize)
+    }
+
+    /// The same elements seen as one field of each: the shape and strides stay, the first element
+    /// moves `byte_offset` bytes into the record and each element is `itemsize` bytes (the
+    /// caller checked that the field lies inside the record).
+    ///
+    /// ```
+    /// use rumba::layout::{Layout, Order};
+    /// let records = Layout::new(&[3], Order::C, 8).unwrap();     // 3 records of 8 bytes
+    /// let y = records.field(4, 4);                              // their second f32
+    /// assert_eq!((y.shape(), y.strides(), y.offset(), y.itemsize()), (&[3][..], &[8][..], 4, 4));
+    /// ```
+    pub fn field(&self, byte_offset: usize, itemsize: usize) -> Layout {
+        Layout {
+            shape: self.shape.clone(),
+            strides: self.strides.clone(),
+            offset: self.offset + byte_offset,
+            itemsize,
+        }
+    }
+
+    /// A 0-d layout of one element of this layout's size at byte `offset` (an offset this layout
+    /// computed, for example by [`index_offset`](Self::index_offset)).
+    ///
+    /// ```
+    /// use rumba::layout::{Layout, Order};
+    /// let l = Layout::new(&[2, 3], Order::C, 4).unwrap();
+    /// let one = l.element_at(l.index_offset(&[1, -1]).unwrap());
+    /// assert_eq!((one.ndim(), one.offset(), one.itemsize()), (0, 20, 4));
+    /// ```
+    pub fn element_at(&self, offset: usize) -> Layout {
+        Layout {
+            shape: Vec::new(),
+            strides: Vec::new(),
+            offset,
+            itemsize: self.itemsize,
+        }
     }
 
     /// A packed layout in `order` (`A` allocates in C order) at offset 0.
@@ -142,7 +179,7 @@ impl Layout {
     /// [`Error::Shape`] when `itemsize` is 0 or the byte size overflows.
     ///
     /// ```
-    /// use rumba::array::{Layout, Order};
+    /// use rumba::layout::{Layout, Order};
     /// assert_eq!(Layout::new(&[0, 3], Order::C, 8).unwrap().strides(), &[24, 8]);
     /// assert_eq!(Layout::new(&[], Order::F, 8).unwrap().size(), 1);
     /// ```
@@ -156,7 +193,7 @@ impl Layout {
     /// [`Error::Shape`] when `itemsize` is 0.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::scalar(4).unwrap();
     /// assert_eq!((l.ndim(), l.size(), l.nbytes()), (0, 1, 4));
     /// ```
@@ -181,7 +218,7 @@ impl Layout {
     /// size or a byte size that overflows.
     ///
     /// ```
-    /// use rumba::array::{Layout, element::Element};
+    /// use rumba::layout::{Layout, element::Element};
     /// // A reversed view of 4 f64 in a 32-byte allocation: first element at byte 24.
     /// let l = Layout::with_strides(&[4], &[-8], 24, &f64::DTYPE, 32).unwrap();
     /// assert_eq!(l.alloc_extent(), (0, 32));
@@ -254,7 +291,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::{Array2, s};
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let a = Array2::<i32>::zeros((3, 4));
     /// let v = a.slice(s![.., ..;-2]);
     /// let l = Layout::from_elem_strides(v.shape(), v.strides(), 4).unwrap();
@@ -305,7 +342,7 @@ impl Layout {
     /// keep axis order) get packed strides in that order, smallest first.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let f = Layout::f_order(&[2, 3], 8).unwrap();
     /// assert_eq!(f.empty_like().strides(), &[8, 16]);
     /// // Axes (1, 0, 2) of a C array: strides (4·3·…) sorted → packed in that permuted order.
@@ -342,7 +379,7 @@ impl Layout {
     /// The shape.
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4], 1).unwrap().shape(), &[4]);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4], 1).unwrap().shape(), &[4]);
     /// ```
     pub fn shape(&self) -> &[usize] {
         &self.shape
@@ -351,7 +388,7 @@ impl Layout {
     /// Byte strides, one per axis.
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4, 2], 2).unwrap().strides(), &[4, 2]);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4, 2], 2).unwrap().strides(), &[4, 2]);
     /// ```
     pub fn strides(&self) -> &[isize] {
         &self.strides
@@ -361,7 +398,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[10], 4).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[10], 4).unwrap();
     /// assert_eq!(l.slice(s![3..]).unwrap().offset(), 12);
     /// ```
     pub fn offset(&self) -> usize {
@@ -371,7 +408,7 @@ impl Layout {
     /// Size of one element in bytes.
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4], 2).unwrap().itemsize(), 2);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4], 2).unwrap().itemsize(), 2);
     /// ```
     pub fn itemsize(&self) -> usize {
         self.itemsize
@@ -380,7 +417,7 @@ impl Layout {
     /// Number of axes.
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4, 1, 2], 2).unwrap().ndim(), 3);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4, 1, 2], 2).unwrap().ndim(), 3);
     /// ```
     pub fn ndim(&self) -> usize {
         self.shape.len()
@@ -389,7 +426,7 @@ impl Layout {
     /// Number of elements (1 for a 0-d layout).
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4, 0], 2).unwrap().size(), 0);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4, 0], 2).unwrap().size(), 0);
     /// ```
     pub fn size(&self) -> usize {
         self.shape.iter().product()
@@ -399,7 +436,7 @@ impl Layout {
     /// [`alloc_extent`](Layout::alloc_extent)).
     ///
     /// ```
-    /// assert_eq!(rumba::array::Layout::c_order(&[4, 3], 2).unwrap().nbytes(), 24);
+    /// assert_eq!(rumba::layout::Layout::c_order(&[4, 3], 2).unwrap().nbytes(), 24);
     /// ```
     pub fn nbytes(&self) -> usize {
         self.size() * self.itemsize
@@ -411,7 +448,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[4, 5], 8).unwrap();
     /// assert_eq!(l.alloc_extent(), (0, 160));
     /// assert_eq!(l.slice(s![1..3, ..;-2]).unwrap().alloc_extent(), (40, 120));
@@ -429,7 +466,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[10], 4).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[10], 4).unwrap();
     /// assert_eq!(l.slice(s![..;3]).unwrap().alloc_size(), 9 * 4 + 4);
     /// ```
     pub fn alloc_size(&self) -> usize {
@@ -442,7 +479,7 @@ impl Layout {
     /// stride on an axis longer than 1 is therefore never contiguous).
     ///
     /// ```
-    /// use rumba::array::{Layout, element::Element};
+    /// use rumba::layout::{Layout, element::Element};
     /// let l = Layout::with_strides(&[1, 10], &[800, 8], 0, &f64::DTYPE, 80).unwrap();
     /// assert!(l.is_c_contiguous() && l.is_f_contiguous());
     /// ```
@@ -456,7 +493,7 @@ impl Layout {
     /// numpy's relaxed F-contiguity (see [`is_c_contiguous`](Layout::is_c_contiguous)).
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// assert!(Layout::f_order(&[3, 4], 8).unwrap().is_f_contiguous());
     /// assert!(!Layout::c_order(&[3, 4], 8).unwrap().is_f_contiguous());
     /// assert!(Layout::c_order(&[3, 0], 8).unwrap().is_f_contiguous());
@@ -469,7 +506,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[4, 4], 8).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[4, 4], 8).unwrap();
     /// assert!(l.is_contiguous());
     /// assert!(!l.slice(s![.., ..2]).unwrap().is_contiguous());
     /// ```
@@ -482,7 +519,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::s;
-    /// let l = rumba::array::Layout::c_order(&[4], 4).unwrap();
+    /// let l = rumba::layout::Layout::c_order(&[4], 4).unwrap();
     /// assert!(l.is_aligned(4) && !l.is_aligned(8));
     /// assert!(l.slice(s![..;2]).unwrap().is_aligned(8));
     /// assert!(!l.slice(s![1..;2]).unwrap().is_aligned(8));
@@ -508,7 +545,7 @@ impl Layout {
     /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[3, 4], 8).unwrap();
     /// assert_eq!(l.index_offset(&[1, 2]).unwrap(), 48);
     /// assert_eq!(l.index_offset(&[-1, -1]).unwrap(), 88);
@@ -577,7 +614,7 @@ pub(super) fn extent(
 /// `[lo, hi)` bytes the layout would touch if its length-0 axes had length 1: the bytes of a
 /// non-empty layout, and for an empty one the region its offsets can move within when it is
 /// sliced. `None` on overflow, also when `hi - lo` would overflow.
-pub(super) fn reach(
+pub(crate) fn reach(
     shape: &[usize],
     strides: &[isize],
     offset: isize,
@@ -624,7 +661,7 @@ fn contiguous<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::element::Element;
+    use crate::layout::element::Element;
 
     #[test]
     fn c_and_f_strides_follow_numpy_for_zero_lengths() {

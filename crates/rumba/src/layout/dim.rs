@@ -5,7 +5,7 @@
 //!
 //! This module touches nothing but the `array` module and [`crate::error`].
 
-use super::layout::Layout;
+use super::array_layout::Layout;
 use super::order::Order;
 use crate::error::Result;
 use crate::error::ShapeError;
@@ -19,7 +19,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::Ix2;
-    /// use rumba::array::{Layout, Order};
+    /// use rumba::layout::{Layout, Order};
     /// let l = Layout::from_dim(&Ix2(2, 5), Order::F, 4).unwrap();
     /// assert_eq!(l.strides(), &[4, 8]);
     /// ```
@@ -36,7 +36,7 @@ impl Layout {
     ///
     /// ```
     /// use ndarray::{Ix2, Ix3, IxDyn};
-    /// use rumba::array::Layout;
+    /// use rumba::layout::Layout;
     /// let l = Layout::c_order(&[2, 5], 8).unwrap();
     /// assert_eq!(l.into_dim::<Ix2>().unwrap(), Ix2(2, 5));
     /// assert_eq!(l.into_dim::<IxDyn>().unwrap(), IxDyn(&[2, 5]));
@@ -54,8 +54,8 @@ impl Layout {
 ///
 /// ```
 /// use ndarray::Ix1;
-/// assert_eq!(rumba::array::dim::dim_from_shape::<Ix1>(&[7]).unwrap(), Ix1(7));
-/// assert!(rumba::array::dim::dim_from_shape::<Ix1>(&[7, 1]).is_err());
+/// assert_eq!(rumba::layout::dim::dim_from_shape::<Ix1>(&[7]).unwrap(), Ix1(7));
+/// assert!(rumba::layout::dim::dim_from_shape::<Ix1>(&[7, 1]).is_err());
 /// ```
 pub fn dim_from_shape<D: Dimension>(shape: &[usize]) -> Result<D> {
     if let Some(n) = D::NDIM {
@@ -101,10 +101,10 @@ mod sealed {
 /// implements it for exactly these six types.
 ///
 /// ```
-/// fn first_len<D: rumba::array::dim::HasAxes>(d: &rumba::DeviceArray<f32, D>) -> usize {
+/// fn first_len<D: rumba::layout::dim::HasAxes>(d: &rumba::DeviceArray<f32, D>) -> usize {
 ///     d.len()
 /// }
-/// let d = rumba::device_array::<f32, _>((3, 2), rumba::array::Order::C).unwrap();
+/// let d = rumba::device_array::<f32, _>((3, 2), rumba::Order::C).unwrap();
 /// assert_eq!(first_len(&d), 3);
 /// ```
 pub trait HasAxes: Dimension + sealed::Sealed {}

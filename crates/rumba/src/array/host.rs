@@ -22,11 +22,11 @@ use std::marker::PhantomData;
 use ndarray::{ArrayBase, Data, DataMut, Dimension};
 
 use super::queue::Queue;
-use crate::array::copy::{CopyKind, CopyPlan, check_copy};
-use crate::array::element::Element;
-use crate::array::layout::Layout;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::Result;
+use crate::layout::array_layout::Layout;
+use crate::layout::copy::{CopyKind, CopyPlan, check_copy};
+use crate::layout::element::Element;
 use crate::memory::DeviceBuffer;
 
 /// A host view as raw parts: the lowest address it touches and its layout relative to it.
