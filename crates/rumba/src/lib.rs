@@ -124,20 +124,22 @@ extern crate self as rumba;
 
 pub mod array;
 pub mod config;
-pub mod context;
 pub mod driver;
 pub mod error;
-pub mod event;
 pub mod host;
 pub mod interop;
 pub mod kernel;
 pub mod layout;
 pub mod memory;
 pub mod prelude;
-mod runtime;
+pub mod runtime;
 pub mod stream;
 pub mod transfer;
 mod unwind;
+
+// Paths earlier versions had: `rumba::context::Context`, `rumba::event::Event`.
+pub use runtime::context;
+pub use stream::event;
 
 pub use array::{
     DeviceArray, DeviceRecord, Order, device_array, device_array_like, device_array_with_strides,

@@ -39,16 +39,16 @@
 //! ```
 
 pub use crate::array::{DeviceArray, device_array, device_array_like, to_device, to_device_on};
-pub use crate::context::Context;
 pub use crate::error::Error;
-pub use crate::event::{Event, EventOptions, event};
 pub use crate::host::{
     ManagedArray, MappedArray, MappedOptions, PinnedArray, managed_array, mapped, mapped_array,
     pinned, pinned_array, pinned_array_like,
 };
 pub use crate::kernel::{In, InOut, Out};
 pub use crate::layout::Order;
+pub use crate::runtime::context::Context;
 pub use crate::runtime::{current_context, defer_cleanup, gpus, select_device, synchronize};
+pub use crate::stream::event::{Event, EventOptions, event};
 pub use crate::stream::{Stream, default_stream, stream};
 pub use crate::transfer::{StreamScope, Transfer, copy};
 /// `ndarray`'s slicing macro, for [`DeviceArray::slice`] (the `ndarray` rumba uses).

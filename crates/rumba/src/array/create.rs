@@ -15,12 +15,12 @@ use ndarray::{ArrayBase, ArrayView, ArrayView1, Data, Dimension, IntoDimension, 
 use super::DeviceArray;
 use super::host::{HostRef, upload};
 use super::queue::{Mode, Queue};
-use crate::context::Context;
 use crate::error::StridesError;
 use crate::error::{Error, Result};
 use crate::layout::array_layout::{Layout, reach};
 use crate::layout::element::Element;
 use crate::layout::order::Order;
+use crate::runtime::context::Context;
 use crate::stream::Stream;
 
 /// Data that [`to_device`] accepts: any `ndarray` array or view (any layout), slices, vectors,

@@ -64,10 +64,10 @@ use super::array::{HostArray, HostKind};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, DeviceArray};
-use crate::context::Context;
 use crate::driver::{GrainKind, StreamHandle};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Layout, Order};
+use crate::runtime::context::Context;
 use crate::stream::Stream;
 
 mod sealed {

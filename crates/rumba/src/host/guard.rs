@@ -35,10 +35,10 @@ use ndarray::{ArrayBase, ArrayView, ArrayViewMut, DataMut, Dimension, Ix1};
 
 use super::layout::{HostLayout, base_of};
 use super::view::{MappedView, MappedViewMut, Parts};
-use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
 use crate::layout::Element;
+use crate::runtime::context::Context;
 
 /// Host data that a guard can pin: any `ndarray` array or mutable view (any layout), `Vec`s,
 /// fixed-size arrays, and `&mut` references to any of these (or to slices).

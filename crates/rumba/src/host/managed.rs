@@ -21,10 +21,10 @@ use super::array::{HostArray, HostKind, Managed};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::ArrayLike;
-use crate::context::Context;
 use crate::driver::ManagedAttach;
 use crate::error::{Error, Result};
 use crate::layout::{Element, Order};
+use crate::runtime::context::Context;
 use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in managed memory, usable from the host and every device.

@@ -27,11 +27,11 @@ use super::layout::HostLayout;
 use super::pinned::alloc_host;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::ArrayLike;
-use crate::context::Context;
 use crate::driver::HostAllocFlags;
 use crate::error::Result;
 use crate::layout::{Element, Order};
 use crate::memory::PinnedBuffer;
+use crate::runtime::context::Context;
 use crate::stream::Stream;
 
 /// An n-dimensional array of `T` in mapped host memory: page-locked, and addressed directly by

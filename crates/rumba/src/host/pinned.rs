@@ -22,11 +22,11 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, IntoDimension};
 use super::array::{HostArray, HostKind, Pinned};
 use super::layout::HostLayout;
 use crate::array::ArrayLike;
-use crate::context::Context;
 use crate::driver::{HostAllocFlags, PageLocking};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Order};
 use crate::memory::PinnedBuffer;
+use crate::runtime::context::Context;
 
 /// An n-dimensional array of `T` in page-locked host memory.
 ///

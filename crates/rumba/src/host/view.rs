@@ -39,10 +39,10 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
 use super::layout::HostLayout;
 use crate::array::DeviceArray;
-use crate::context::Context;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Layout};
+use crate::runtime::context::Context;
 use crate::stream::Stream;
 
 /// Raw parts shared by both views.

@@ -461,7 +461,7 @@ fn handoff<T: Element, D: Dimension>(
         None => producer.synchronize(),
         Some(c) if c.handle() == producer.handle() => Ok(()),
         Some(c) => {
-            let e = crate::event::event(rumba::EventOptions::untimed())?;
+            let e = crate::stream::event::event(rumba::EventOptions::untimed())?;
             e.record(&producer)?;
             e.wait(c)
         }

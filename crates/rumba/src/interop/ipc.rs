@@ -40,12 +40,12 @@ use std::sync::{Arc, Mutex};
 use ndarray::Dimension;
 
 use crate::array::DeviceArray;
-use crate::context::Context;
 use crate::driver::{DevicePtr, Driver};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::{DeviceBuffer, IpcHandle};
+use crate::runtime::context::Context;
 
 /// First field of a serialised handle.
 const TAG: &str = "rumba-ipc-array/1";

@@ -46,8 +46,8 @@ pub use dlpack::{DlpackTensor, from_dlpack};
 pub use ipc::IpcArrayHandle;
 pub use smart::{Side, SmartArray, Transfers};
 
-use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::runtime::context::Context;
 
 /// The context of `device` (the current one when it is current, without changing the current
 /// device otherwise).

@@ -18,9 +18,9 @@
 
 use std::sync::Arc;
 
-use crate::context::Context;
 use crate::driver::EventHandle;
 use crate::error::{Error, Result};
+use crate::runtime::context::Context;
 use crate::runtime::current_context;
 use crate::stream::Stream;
 

@@ -26,16 +26,18 @@
 //! assert_eq!(back, [1, 2, 3, 4]);
 //! ```
 
+pub mod event;
+
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll, Waker};
 
-use crate::context::Context;
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::runtime::context::Context;
 use crate::runtime::current_context;
 
 /// Which kind of stream a [`Stream`] is.
