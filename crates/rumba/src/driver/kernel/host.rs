@@ -1,5 +1,5 @@
 //! The Rust form of a kernel ([`HostKernel`]) and what it receives: one launch with its
-//! arguments resolved to host-addressable memory ([`HostLaunch`], [`HostArg`], [`HostArray`]),
+//! arguments resolved to host-addressable memory ([`HostLaunch`], [`HostArg`], [`HostArrayArg`]),
 //! for engines that run kernels on the host.
 //!
 //! The simulator is the backend that runs this form: on the stream worker that reaches a launch,
@@ -12,8 +12,8 @@
 //! KERNELS.md §4); the simulator chooses which one runs ([`HostEngine`]) and records which did.
 //! The form also declares how it uses each array argument ([`ArrayUse`]), which lets the
 //! simulator pass read-only arrays read-only and grant plain (non-atomic) access where its
-//! stream scheduler proves nothing else touches the memory ([`HostArray::frozen`],
-//! [`HostArray::claim_exclusive`]).
+//! stream scheduler proves nothing else touches the memory ([`HostArrayArg::frozen`],
+//! [`HostArrayArg::claim_exclusive`]).
 //!
 //! This module touches nothing: it only defines data and calls the form it holds.
 
@@ -32,8 +32,8 @@ pub type HostKernelFn = Arc<dyn Fn(&HostLaunch<'_>) -> Result<()> + Send + Sync>
 /// How a kernel uses one array argument, as its Rust form declares it
 /// ([`HostKernel::with_array_uses`]). The simulator passes a [`Read`](Self::Read) argument
 /// read-only (a write faults) and, when the work-item-loop form runs, may let the form use plain
-/// loads and stores where no other work touches the memory ([`HostArray::frozen`],
-/// [`HostArray::claim_exclusive`]).
+/// loads and stores where no other work touches the memory ([`HostArrayArg::frozen`],
+/// [`HostArrayArg::claim_exclusive`]).
 ///
 /// ```
 /// assert_eq!(rumba::driver::ArrayUse::default(), rumba::driver::ArrayUse::ReadWrite);
@@ -363,7 +363,7 @@ impl<'a> HostLaunch<'a> {
 #[derive(Clone, Copy)]
 pub enum HostArg<'a> {
     /// An array, resolved to host memory.
-    Array(HostArray<'a>),
+    Array(HostArrayArg<'a>),
     /// A scalar's native-endian bytes.
     Scalar(&'a [u8]),
 }
@@ -386,7 +386,7 @@ pub enum HostArg<'a> {
 ///
 /// [`HostLaunch`]'s example reads one in a form.
 #[derive(Clone, Copy)]
-pub struct HostArray<'a> {
+pub struct HostArrayArg<'a> {
     addr: *mut u8,
     desc: &'a KernelArrayArg,
     writable: bool,
@@ -411,13 +411,13 @@ enum Lease<'a> {
     Exclusive(&'a AtomicU8),
 }
 
-impl<'a> HostArray<'a> {
+impl<'a> HostArrayArg<'a> {
     /// The array `desc` describes, with element `(0, …, 0)` at host address `addr`.
     ///
     /// # Safety
     /// `addr` and `desc` must uphold the type's guarantee for `'a`.
     pub(crate) unsafe fn new(addr: *mut u8, desc: &'a KernelArrayArg) -> Self {
-        HostArray {
+        HostArrayArg {
             addr,
             desc,
             writable: desc.writable,
@@ -527,7 +527,7 @@ impl<'a> HostArray<'a> {
 
     /// Records that the form reaches the array the ordinary way (atomics, or plain loads when
     /// [`frozen`](Self::frozen)); false when it was [claimed](Self::claim_exclusive) for plain
-    /// accesses, and must then be left alone. Every accessor made from a `HostArray` calls this
+    /// accesses, and must then be left alone. Every accessor made from a `HostArrayArg` calls this
     /// first.
     pub fn use_shared(&self) -> bool {
         match self.lease {

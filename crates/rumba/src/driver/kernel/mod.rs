@@ -39,7 +39,7 @@ mod source;
 use std::fmt;
 
 pub(crate) use host::UNUSED;
-pub use host::{ArrayUse, HostArg, HostArray, HostEngine, HostKernel, HostKernelFn, HostLaunch};
+pub use host::{ArrayUse, HostArg, HostArrayArg, HostEngine, HostKernel, HostKernelFn, HostLaunch};
 pub use source::{CudaKernelSource, OpenClKernelSource};
 
 use super::{BackendKind, DevicePtr};

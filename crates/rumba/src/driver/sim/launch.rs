@@ -20,7 +20,7 @@ use super::inflight::{Lease, Touch};
 use super::memory::Resolved;
 use crate::driver::kernel::UNUSED;
 use crate::driver::{
-    ArrayUse, BackendKind, HostArg, HostArray, HostEngine, HostKernel, HostLaunch, KernelArg,
+    ArrayUse, BackendKind, HostArg, HostArrayArg, HostEngine, HostKernel, HostLaunch, KernelArg,
     KernelArrayArg, KernelLaunch, StreamHandle,
 };
 use crate::error::{Error, Result};
@@ -106,7 +106,7 @@ impl SimDriver {
                             // by `held`) for exactly this layout, in an allocation others reach
                             // only through the sim's atomic byte movers and kernel views; a
                             // size-0 array gets an aligned dangling address it never reads.
-                            let mut a = unsafe { HostArray::new(addr, desc) };
+                            let mut a = unsafe { HostArrayArg::new(addr, desc) };
                             if *array_use == ArrayUse::Read {
                                 a = a.read_only();
                             }

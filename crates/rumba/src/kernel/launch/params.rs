@@ -16,7 +16,7 @@ use bytemuck::Pod;
 use num_complex::Complex;
 
 use super::elements::KernelElement;
-use crate::driver::{HostArg, HostArray};
+use crate::driver::{HostArg, HostArrayArg};
 use crate::error::{Error, Result};
 use crate::kernel::GlobalView;
 use crate::layout::element::Element;
@@ -133,7 +133,7 @@ fn wrong_kind(position: usize, want: &str) -> Error {
 }
 
 /// A typed view of a resolved array argument.
-fn array_view<'v, T: Pod>(a: &HostArray<'v>, position: usize) -> Result<GlobalView<'v, T>> {
+fn array_view<'v, T: Pod>(a: &HostArrayArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
     if !a.use_shared() {
         return Err(Error::InvalidArgument(format!(
             "kernel argument {position} was claimed for plain own-index stores, so nothing else may reach it"
@@ -147,7 +147,7 @@ fn array_view<'v, T: Pod>(a: &HostArray<'v>, position: usize) -> Result<GlobalVi
             std::any::type_name::<T>()
         )));
     }
-    // SAFETY: `HostArray` guarantees that every element `a`'s layout addresses lies in live,
+    // SAFETY: `HostArrayArg` guarantees that every element `a`'s layout addresses lies in live,
     // writable memory for 'v that others reach only atomically (see its docs);
     // `from_raw_parts` checks alignment and dimensions.
     unsafe { GlobalView::from_raw_parts(a.addr().cast(), a.shape(), a.strides(), a.writable()) }

@@ -7,12 +7,12 @@
 //! # When plain accesses are sound
 //!
 //! * **Plain reads** ([`GlobalIn<_, _, _, Plain>`]): made only from an argument the simulator
-//!   marked [`frozen`](crate::driver::HostArray::frozen) — its stream scheduler saw no queued or
+//!   marked [`frozen`](crate::driver::HostArrayArg::frozen) — its stream scheduler saw no queued or
 //!   running operation that may write the allocation and makes every later writer wait for this
 //!   launch — or from a Rust shared borrow. The kernel itself cannot write it (the input is
 //!   read-only). So nothing writes the memory while the reads happen: no data race.
 //! * **Plain stores** ([`OwnOut<_, Plain>`]): made only from an argument the simulator marked
-//!   exclusive ([`claim_exclusive`](crate::driver::HostArray::claim_exclusive): no other
+//!   exclusive ([`claim_exclusive`](crate::driver::HostArrayArg::claim_exclusive): no other
 //!   operation touches the allocation while the launch runs, the kernel receives it once, in no
 //!   other argument) or from a Rust exclusive borrow. Within the launch, block `b` may store only
 //!   to its own elements `b·threads .. (b+1)·threads` ([`OwnBlock::set`] faults on any other
@@ -33,7 +33,7 @@ use super::block::{BlockCtx, BlockShape};
 use crate::driver::sim::engine::dim::{Dim3, LaunchConfig};
 use crate::driver::sim::engine::view::GlobalView;
 use crate::driver::sim::engine::{access, fault};
-use crate::driver::{HostArg, HostArray};
+use crate::driver::{HostArg, HostArrayArg};
 use crate::error::{Error, Result, format_shape};
 
 mod sealed {
@@ -115,7 +115,10 @@ impl Access for Plain {
 
 /// The array behind argument `position`, with the checks every global accessor makes: an
 /// array, `size_of::<T>()`-byte elements, `D` dimensions, aligned base and strides.
-fn array_arg<'a, T, const D: usize>(arg: &HostArg<'a>, position: usize) -> Result<HostArray<'a>> {
+fn array_arg<'a, T, const D: usize>(
+    arg: &HostArg<'a>,
+    position: usize,
+) -> Result<HostArrayArg<'a>> {
     let HostArg::Array(a) = arg else {
         return Err(Error::InvalidArgument(format!(
             "kernel argument {position} should be an array but the launch passed a scalar"
@@ -149,7 +152,10 @@ fn array_arg<'a, T, const D: usize>(arg: &HostArg<'a>, position: usize) -> Resul
 }
 
 /// [`array_arg`] for an accessor that is not the exclusive claimer.
-fn shared_arg<'a, T, const D: usize>(arg: &HostArg<'a>, position: usize) -> Result<HostArray<'a>> {
+fn shared_arg<'a, T, const D: usize>(
+    arg: &HostArg<'a>,
+    position: usize,
+) -> Result<HostArrayArg<'a>> {
     let a = array_arg::<T, D>(arg, position)?;
     if !a.use_shared() {
         return Err(claimed(position));
@@ -216,7 +222,7 @@ impl<T, const D: usize, R: Access> fmt::Debug for GlobalIn<'_, T, D, R> {
 
 impl<'a, T: Pod, const D: usize, R: Access> GlobalIn<'a, T, D, R> {
     /// Kernel argument `position` of a launch. [`Plain`] loads need an argument the simulator
-    /// marked [`frozen`](HostArray::frozen) (nothing writes it during the launch); [`Atomic`]
+    /// marked [`frozen`](HostArrayArg::frozen) (nothing writes it during the launch); [`Atomic`]
     /// ones take any.
     ///
     /// # Errors
@@ -410,7 +416,7 @@ impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
             off = off.wrapping_add((i as isize).wrapping_mul(self.strides[k]));
         }
         // SAFETY: the index is in bounds, so the element lies in the live memory the argument
-        // describes (HostArray's guarantee, or the borrowed slice), aligned (checked when
+        // describes (HostArrayArg's guarantee, or the borrowed slice), aligned (checked when
         // built); the access mode's own condition holds by construction (module docs).
         unsafe { R::load(self.ptr.wrapping_offset(off).cast::<T>()) }
     }
@@ -490,7 +496,7 @@ impl<T, W: Access> fmt::Debug for OwnOut<'_, T, W> {
 }
 
 /// The checks of an output argument: a writable 1-d array of `T`.
-fn output_arg<'a, T>(arg: &HostArg<'a>, position: usize) -> Result<HostArray<'a>> {
+fn output_arg<'a, T>(arg: &HostArg<'a>, position: usize) -> Result<HostArrayArg<'a>> {
     let a = array_arg::<T, 1>(arg, position)?;
     if !a.writable() {
         return Err(Error::InvalidArgument(format!(
@@ -504,7 +510,7 @@ impl<'a, T: Pod, W: Access> OwnOut<'a, T, W> {
     /// Kernel argument `position` of `config`'s launch. [`Atomic`] stores take any writable
     /// 1-d array (and any in-bounds index). [`Plain`] stores need a contiguous 1-d argument of
     /// a 1-d launch (grid and block) that the simulator gives this launch exclusively
-    /// ([`HostArray::claim_exclusive`]; the claim is taken here, once).
+    /// ([`HostArrayArg::claim_exclusive`]; the claim is taken here, once).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless the argument is a writable 1-d array of

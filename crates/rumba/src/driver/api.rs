@@ -1,0 +1,809 @@
+//! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
+//! byte counts, host pointers), with the safety contract its implementors and callers share.
+
+use std::any::Any;
+use std::fmt;
+
+use super::{
+    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
+    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+};
+use crate::error::{Error, Result};
+
+/// One object-safe trait over a device API.
+///
+/// All sizes are in bytes; all device addresses are [`DevicePtr`]s. Calls that take a `device`
+/// ordinal act on that device's (primary) context. Asynchronous calls return once the work is
+/// queued; errors of the work itself surface at the next synchronization of that stream.
+///
+/// # Safety
+/// rumba's safe types read and write host memory that a driver hands out, so an implementor
+/// promises that on success [`host_alloc`](Driver::host_alloc),
+/// [`mem_alloc_managed`](Driver::mem_alloc_managed),
+/// [`mem_alloc_managed_attached`](Driver::mem_alloc_managed_attached) and
+/// [`host_alloc_grained`](Driver::host_alloc_grained) return a non-null pointer to
+/// `bytes` of zeroed host memory that nothing else uses, readable and writable from any thread
+/// until it is passed to [`host_free`](Driver::host_free) /
+/// [`mem_free_managed`](Driver::mem_free_managed) / [`host_free_grained`](Driver::host_free_grained);
+/// and that the device touches host memory only
+/// in the operations and within the bounds that the callers of its `unsafe` methods allow.
+///
+/// # Device ranges
+/// Device addresses are plain integers that Rust's borrow rules cannot see, so every method
+/// that reads or writes device memory is `unsafe` for its caller, with one rule (each method's
+/// `# Safety` refers here and adds what is particular to it): every device range touched must
+/// be device memory, or mapped host memory that no Rust reference uses while the operation runs
+/// (on CUDA with unified addressing, any pinned host pointer is a valid device address).
+///
+/// # Errors
+/// Each method's `# Errors` names its own failures; the variants mean the same everywhere:
+/// [`Error::InvalidDevice`] for a `device` ordinal at or past [`device_count`](Driver::device_count),
+/// [`Error::InvalidAddress`] for a device range outside a live allocation (checked by the sim
+/// and OpenCL before anything is queued; CUDA reports its own [`Error::Driver`]),
+/// [`Error::InvalidHandle`] for an unknown stream or event handle and [`Error::NotReady`] for work
+/// not yet complete (the same on every backend), [`Error::Driver`] for another failed backend
+/// call (CUDA and OpenCL name their own codes; the sim reports [`Error::Simulator`] for its own
+/// failures), and [`Error::Unsupported`] for what a backend lacks.
+pub unsafe trait Driver: Send + Sync + fmt::Debug {
+    /// Which backend this is.
+    fn backend(&self) -> BackendKind;
+    /// Number of devices.
+    fn device_count(&self) -> usize;
+    /// Static facts about one device.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for a `device` at or past [`device_count`](Driver::device_count);
+    /// [`Error::Driver`] when the backend cannot answer a query about it.
+    fn device_info(&self, device: usize) -> Result<DeviceInfo>;
+    /// `(free, total)` bytes of device memory.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for an unknown `device`; [`Error::Driver`] when the backend's query
+    /// fails.
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)>;
+
+    /// Allocates `bytes` (> 0) of device memory.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] (with the device's free and total bytes) when `bytes` do not fit;
+    /// [`Error::InvalidArgument`] for `bytes == 0`; [`Error::InvalidDevice`] for an unknown `device`.
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr>;
+    /// Frees memory returned by [`mem_alloc`](Driver::mem_alloc).
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is not the start of a live allocation of `device`
+    /// (already freed, an offset into one, or memory of another device); [`Error::InvalidDevice`].
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()>;
+
+    /// Allocates `bytes` of page-locked host memory (zeroed).
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::InvalidArgument`] for
+    /// `bytes == 0`; [`Error::Unsupported`] for flags the backend cannot honour (OpenCL: write-combined,
+    /// or mapped memory without fine-grained SVM); [`Error::InvalidDevice`].
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
+    /// Frees memory returned by [`host_alloc`](Driver::host_alloc).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by [`host_alloc`](Driver::host_alloc)
+    /// (or was freed already); nothing is freed then.
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()>;
+    /// Page-locks (and with `flags.mapped`, maps) an existing host range. A registration that
+    /// overlaps it is stale — the caller owns the bytes now, so their earlier registrant's
+    /// memory was freed without unregistering (a leaked guard) — and is dropped, as it is when
+    /// [`host_alloc`](Driver::host_alloc) hands out memory it overlaps.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty or already registered range; [`Error::Unsupported`]
+    /// when the backend cannot map existing memory (OpenCL without fine-grained system SVM);
+    /// [`Error::Driver`] when the OS or backend refuses to lock the pages; [`Error::InvalidDevice`].
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `bytes` bytes until
+    /// [`host_unregister`](Driver::host_unregister) is called.
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()>;
+    /// Undoes [`host_register`](Driver::host_register), immediately.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` is not the start of a registered range.
+    ///
+    /// # Safety
+    /// No queued device work may still use the range (it may be freed by its owner afterwards).
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()>;
+    /// The device address of mapped host memory (allocated or registered with `mapped`). Device
+    /// operations through it read and write the host memory directly; they are `unsafe` for that
+    /// reason.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` is not in mapped (or managed, or grained) host memory, or
+    /// the memory is not portable and `device` is not the one it was mapped into;
+    /// [`Error::InvalidDevice`].
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
+    /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
+
+    /// Copies host → device, returning when the copy is complete.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `[dst, dst + src.len())` is not inside one live allocation;
+    /// [`Error::InvalidDevice`]; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// error of earlier failed work on the legacy default stream, which the copy waits for.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
+    /// Copies device → host, returning when the copy is complete.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for the source range `[src, src + dst.len())`.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
+    /// Copies device → device, returning when the copy is complete.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for both ranges.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()>;
+    /// Sets `bytes` bytes at `dst` to `value`, returning when done.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for `[dst, dst + bytes)`.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
+
+    /// Queues a host → device copy on `stream`. From pageable memory the data is staged (taken
+    /// before this returns); from page-locked memory it is read when the stream reaches the copy.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] for a device range outside a live allocation; [`Error::Driver`]
+    /// (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`]. Failures of the
+    /// copy itself are reported by the stream's next synchronization. After an error nothing was queued.
+    ///
+    /// # Safety
+    /// `src` must stay valid, and unwritten, for `bytes` bytes until the stream has completed the
+    /// copy (or this call returned, for pageable memory); the device range by the
+    /// [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a host → device copy on `stream` of bytes lent only for this call: the driver takes
+    /// them before it returns, whatever memory they are in (pageable, page-locked, mapped).
+    ///
+    /// The safe layers use this, not [`memcpy_htod_async`](Driver::memcpy_htod_async), for an
+    /// asynchronous copy whose source borrow ends at the return: whether that method reads its
+    /// source later depends on the driver's table of page-locked memory, and a leaked pin guard
+    /// leaves a stale entry there — memory freed and reused since would then be read after the
+    /// borrow ended. The default takes an owned copy and has the stream keep it until the copy
+    /// has run; a driver with its own staging buffers overrides it.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); after an error nothing was queued.
+    ///
+    /// # Safety
+    /// The [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_htod_async_staged(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: &[u8],
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let owned: std::sync::Arc<[u8]> = src.into();
+        // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
+        // until the stream has run the copy: the stream holds a reference (below), or ours is
+        // leaked.
+        unsafe { self.memcpy_htod_async(device, dst, owned.as_ptr(), owned.len(), stream)? };
+        if let Err(e) = self.stream_keepalive(device, stream, Box::new(owned.clone())) {
+            // Unreachable in practice (the copy was just queued on the same stream), but the
+            // copy may still read the bytes: leaking them is the only safe way out.
+            std::mem::forget(owned);
+            return Err(e);
+        }
+        Ok(())
+    }
+    /// Queues a device → host copy on `stream`. Into pageable memory the call waits for the copy
+    /// (as CUDA does); into page-locked memory it returns at once.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); into pageable memory (where the call
+    /// waits) also the error of earlier work on `stream`, and [`Error::InvalidOperation`] when called
+    /// from a callback of `stream` itself.
+    ///
+    /// # Safety
+    /// `dst` must stay valid, and otherwise unaccessed, for `bytes` bytes until the stream has
+    /// completed the copy; the device range by the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a device → device copy on `stream`.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for both ranges.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+    /// Queues a memset on `stream`.
+    ///
+    /// # Errors
+    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for `[dst, dst + bytes)`.
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()>;
+
+    /// Queues a strided copy or broadcast fill (see [`StridedCopy`]) on `stream`. Both ranges are
+    /// bounds-checked when queued. Like every device operation it is asynchronous; a synchronous
+    /// variant is this call on the legacy default stream followed by a synchronization.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when a range the copy touches (from its shape and strides) leaves its
+    /// allocation; [`Error::InvalidArgument`] for a malformed description (different element counts,
+    /// an item size the kernels do not handle); otherwise as
+    /// [`memcpy_htod_async`](Driver::memcpy_htod_async).
+    ///
+    /// # Safety
+    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
+    unsafe fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
+        stream: StreamHandle,
+    ) -> Result<()>;
+
+    /// Whether `device` can access memory of `peer` directly (`cuDeviceCanAccessPeer`): kernels
+    /// and strided copies on `device` may then read and write `peer`'s memory once peer access
+    /// is enabled. A device is not its own peer (`false`, as CUDA answers). Peer copies
+    /// ([`memcpy_peer`](Driver::memcpy_peer)) work either way. The default is
+    /// [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] when `device` or `peer` does not exist; [`Error::Unsupported`] from the
+    /// default implementation.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// assert!(drv.device_can_access_peer(0, 1).unwrap());
+    /// assert!(!drv.device_can_access_peer(0, 0).unwrap());
+    /// assert!(drv.device_can_access_peer(0, 2).is_err()); // no device 2
+    /// ```
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        let _ = (device, peer);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot tell whether devices can access each other's memory",
+            self.backend()
+        )))
+    }
+
+    /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
+    /// returning when the copy is complete. It is ordered after earlier work of both devices'
+    /// legacy default streams (as synchronous copies are) and needs no peer access. The default
+    /// is [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for an unknown device; [`Error::InvalidAddress`] for a range outside its
+    /// device's allocations; [`Error::Unsupported`] from the default implementation.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod`](Driver::memcpy_dtod): both ranges must be device memory (of their
+    /// devices) that no Rust reference uses while the copy runs.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let (a, b) = (drv.mem_alloc(0, 4).unwrap(), drv.mem_alloc(1, 4).unwrap());
+    /// // SAFETY: two fresh device allocations of 4 bytes that nothing else uses.
+    /// unsafe { drv.memset(0, a, 7, 4) }.unwrap();
+    /// unsafe { drv.memcpy_peer(1, b, 0, a, 4) }.unwrap();
+    /// let mut out = [0u8; 4];
+    /// unsafe { drv.memcpy_dtoh(1, &mut out, b) }.unwrap();
+    /// assert_eq!(out, [7; 4]);
+    /// ```
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
+
+    /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
+    /// a stream of `dst_device` (`cuMemcpyPeerAsync`). It is ordered with that stream only: work
+    /// of `src_device` that writes the source must be waited for first (an event, or a
+    /// synchronization). Needs no peer access. The default is [`Error::Unsupported`] naming the
+    /// backend.
+    ///
+    /// # Errors
+    /// As [`memcpy_peer`](Driver::memcpy_peer), and [`Error::InvalidHandle`]
+    /// for an unknown `stream`.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtod_async`](Driver::memcpy_dtod_async): both ranges must be device memory
+    /// that stays allocated, and unused by Rust references, until the stream has run the copy.
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let _ = (dst_device, dst, src_device, src, bytes, stream);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot copy between devices",
+            self.backend()
+        )))
+    }
+
+    /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
+    /// default stream; a non-blocking one does not.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`]; [`Error::Driver`] when the backend cannot create the stream (on the
+    /// sim: its worker thread cannot be spawned).
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle>;
+    /// Destroys a created stream; work already queued still completes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for a handle that is not a live created stream
+    /// (the built-in streams 0, 1 and 2 cannot be destroyed); [`Error::InvalidDevice`].
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()>;
+    /// Waits for all work queued on `stream`, then reports the first unreported error of that work.
+    ///
+    /// # Errors
+    /// The first unreported error of the stream's work (a [`Error::KernelFault`], a failed copy);
+    /// [`Error::InvalidHandle`] for an unknown `stream`;
+    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()>;
+    /// True when all work queued on `stream` has completed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `stream`; [`Error::InvalidDevice`].
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool>;
+    /// Makes all future work on `stream` wait for the event's most recent record.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `stream` or `event`;
+    /// [`Error::InvalidDevice`].
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()>;
+    /// Queues `callback` to run (off the host thread) once all earlier work on `stream` is done.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `stream`; [`Error::InvalidDevice`].
+    /// The callback is dropped, not run, after an error.
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()>;
+    /// Keeps `value` alive until the stream reaches this point, then drops it (off the host thread).
+    ///
+    /// This is how queued work keeps the buffers it uses alive.
+    ///
+    /// # Errors
+    /// As [`stream_add_callback`](Driver::stream_add_callback); `value` is dropped at once after an error.
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn Any + Send>,
+    ) -> Result<()> {
+        self.stream_add_callback(device, stream, Box::new(move |_| drop(value)))
+    }
+
+    /// Creates an event; `timing` enables [`event_elapsed_ms`](Driver::event_elapsed_ms).
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`]; [`Error::Driver`] when the backend cannot create the event.
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle>;
+    /// Destroys an event.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `event`; [`Error::InvalidDevice`].
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()>;
+    /// Records the event on `stream`: it completes when the stream reaches this point.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `event` or `stream`;
+    /// [`Error::InvalidDevice`].
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
+    /// Waits until the event's most recent record has completed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `event`;
+    /// [`Error::InvalidOperation`] when called from a stream callback.
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()>;
+    /// True when the event's most recent record has completed (or it was never recorded).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown `event`; [`Error::InvalidDevice`].
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool>;
+    /// Milliseconds between two completed, timing-enabled events.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] when either event was never recorded or was created without
+    /// timing; [`Error::NotReady`] when one has not completed; [`Error::InvalidHandle`] for an
+    /// unknown handle.
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
+
+    /// Waits for all work on every stream of the device (also streams destroyed while work was
+    /// queued on them); reports the first unreported error.
+    ///
+    /// # Errors
+    /// The first unreported error of work on any of the device's streams; [`Error::InvalidOperation`]
+    /// when called from a stream callback; [`Error::InvalidDevice`].
+    fn device_synchronize(&self, device: usize) -> Result<()>;
+    /// True when no work is queued or running on any stream of the device, destroyed ones
+    /// included; never waits. The default, for drivers that cannot tell without waiting, is
+    /// `false` ("maybe busy"), which callers must treat as the safe answer.
+    ///
+    /// # Errors
+    /// An invalid device.
+    fn device_idle(&self, device: usize) -> Result<bool> {
+        let _ = device;
+        Ok(false)
+    }
+
+    /// Accepts a stream handle created outside rumba for use with this driver.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] where the backend can tell that `stream` is not a
+    /// live stream of `device` (the sim can; the default accepts every handle); [`Error::InvalidDevice`].
+    ///
+    /// # Safety
+    /// `stream` must be a live stream of `device`'s context for as long as it is used here; the
+    /// sim checks it, CUDA cannot.
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let _ = (device, stream);
+        Ok(())
+    }
+
+    /// Exports an inter-process handle for the device allocation that **starts** at `ptr`
+    /// (`cuIpcGetMemHandle`). The bytes name the whole allocation; a sub-range is described by an
+    /// offset kept next to them (see [`IpcHandle`](crate::memory::IpcHandle)). On the sim the
+    /// allocation moves into an OS shared-memory object on first export (all streams are waited
+    /// for, without taking their errors); its device address does not change.
+    ///
+    /// The default is [`Error::Unsupported`], for drivers written before IPC existed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is not the start of a live device allocation;
+    /// [`Error::Driver`] when the shared-memory object cannot be created; [`Error::Unsupported`] from
+    /// the default implementation (and on OpenCL).
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 64).unwrap();
+    /// let handle = drv.ipc_get_mem_handle(0, p).unwrap();
+    /// assert!(!handle.is_empty());
+    /// assert!(drv.ipc_get_mem_handle(0, p + 8).is_err()); // not the start of an allocation
+    /// // Opening it here, in the exporting process, is refused.
+    /// assert!(drv.ipc_open_mem_handle(0, &handle).is_err());
+    /// ```
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot export IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
+    /// length in bytes. This is how memory that rumba did not allocate (an import through the
+    /// CUDA Array Interface or DLPack) is found for IPC export. Host memory that the device
+    /// addresses (mapped, managed) is not a device allocation and is an error. The default is
+    /// [`Error::Unsupported`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` is in no live device allocation (or in host memory the
+    /// device addresses); [`Error::Unsupported`] from the default implementation.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 100).unwrap();
+    /// assert_eq!(drv.mem_get_address_range(0, p + 40).unwrap(), (p, 100));
+    /// assert!(drv.mem_get_address_range(0, p + 100).is_err()); // one past the end
+    /// ```
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot find the allocation that contains a device address",
+            self.backend()
+        )))
+    }
+
+    /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
+    /// address of the shared allocation in this process and its length in bytes. Opening a handle
+    /// in the process that exported it, or opening the same allocation twice in one process, is
+    /// an error.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for bytes that are not a handle of this backend;
+    /// [`Error::InvalidOperation`] when the handle was exported by this process or is already open
+    /// here; [`Error::Driver`] when the exporter's memory is gone; [`Error::Unsupported`] from the
+    /// default implementation.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// assert!(drv.ipc_open_mem_handle(0, b"not a handle").is_err());
+    /// ```
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        let _ = (device, handle);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot open IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
+    /// (`cuIpcCloseMemHandle`). Closing anything else is an error. As with
+    /// [`mem_free`](Driver::mem_free), device work must no longer use the range.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAddress`] when `ptr` was not opened with
+    /// [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle); [`Error::Unsupported`] from the default
+    /// implementation.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc(0, 64).unwrap();
+    /// assert!(drv.ipc_close_mem_handle(0, p).is_err()); // never opened
+    /// ```
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        let _ = (device, ptr);
+        Err(Error::Unsupported(format!(
+            "the {} driver cannot close IPC handles",
+            self.backend()
+        )))
+    }
+
+    /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
+    /// (`None`: not pinned memory). The default reports every pinned range as locked.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, HostAllocFlags, PageLocking, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.host_alloc(0, 4096, HostAllocFlags::default()).unwrap();
+    /// let locking = drv.host_page_locking(p).unwrap();
+    /// assert_eq!(locking.is_available(), drv.page_locking().is_available());
+    /// assert_eq!(drv.host_page_locking(std::ptr::null()), None);
+    /// // SAFETY: nothing refers to `p` any more.
+    /// unsafe { drv.host_free(p) }.unwrap();
+    /// ```
+    fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
+        self.is_host_pinned(ptr, 1)
+            .then_some(PageLocking::Available)
+    }
+
+    /// Allocates `bytes` (> 0) of managed (unified) memory, zeroed: one allocation that the host
+    /// reads and writes at the returned address and every device addresses at
+    /// [`host_device_pointer`](Driver::host_device_pointer). [`Error::Unsupported`] by default.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when `bytes` do not fit; [`Error::InvalidArgument`] for `bytes == 0`;
+    /// [`Error::InvalidDevice`]; [`Error::Unsupported`] from the default implementation (and on OpenCL
+    /// devices without fine-grained SVM).
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc_managed(0, 64).unwrap();
+    /// let d = drv.host_device_pointer(0, p).unwrap();
+    /// // SAFETY: no Rust reference to the managed memory exists while the memset runs.
+    /// unsafe { drv.memset(0, d, 5, 64) }.unwrap();
+    /// // SAFETY: the memset has completed; nothing else uses the memory.
+    /// assert_eq!(unsafe { *p }, 5);
+    /// unsafe { drv.mem_free_managed(p) }.unwrap();
+    /// ```
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        let _ = (device, bytes);
+        Err(Error::Unsupported(format!(
+            "the {} backend has no managed memory",
+            self.backend()
+        )))
+    }
+
+    /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`mem_alloc_managed`](Driver::mem_alloc_managed); [`Error::Unsupported`] from the default
+    /// implementation.
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        let _ = ptr;
+        Err(Error::Unsupported(format!(
+            "the {} backend has no managed memory",
+            self.backend()
+        )))
+    }
+
+    /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
+    /// allocates globally attached memory through `mem_alloc_managed` and refuses
+    /// [`ManagedAttach::Host`] with [`Error::Unsupported`] naming the backend.
+    ///
+    /// # Errors
+    /// As [`mem_alloc_managed`](Driver::mem_alloc_managed); the default also refuses
+    /// [`ManagedAttach::Host`] with [`Error::Unsupported`].
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, ManagedAttach, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let p = drv.mem_alloc_managed_attached(0, 64, ManagedAttach::Host).unwrap();
+    /// assert!(drv.host_device_pointer(0, p).is_ok()); // the sim has concurrent managed access
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.mem_free_managed(p) }.unwrap();
+    /// ```
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        match attach {
+            ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
+            ManagedAttach::Host => Err(Error::Unsupported(format!(
+                "the {} backend has no host-attached managed memory",
+                self.backend()
+            ))),
+        }
+    }
+
+    /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every
+    /// device addresses directly at [`host_device_pointer`](Driver::host_device_pointer) (the
+    /// memory of [`GrainedArray`](crate::host::GrainedArray)).
+    ///
+    /// The default builds both kinds from the other host-memory calls: fine-grained memory is
+    /// page-locked, mapped, portable host memory ([`host_alloc`](Driver::host_alloc)) — device
+    /// work reads and writes the host pages in place, as it runs; coarse-grained memory is
+    /// managed memory ([`mem_alloc_managed`](Driver::mem_alloc_managed)), which the host may use
+    /// only between device work. The sim and CUDA use the default. The OpenCL driver gives both
+    /// kinds as fine-grained SVM (`clSVMAlloc` with `CL_MEM_SVM_FINE_GRAIN_BUFFER`), coherent while
+    /// device work runs, which keeps the coarse-grained promise too (coarse-grained SVM would need
+    /// a map and unmap around every host access, and the host arrays read their memory directly).
+    ///
+    /// # Errors
+    /// As [`host_alloc`](Driver::host_alloc) (fine) or [`mem_alloc_managed`](Driver::mem_alloc_managed)
+    /// (coarse), whose errors the default passes on.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, GrainKind, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
+    /// let p = drv.host_alloc_grained(0, 64, GrainKind::Fine).unwrap();
+    /// assert!(drv.host_device_pointer(1, p).is_ok()); // every device addresses it
+    /// // SAFETY: nothing refers to the memory any more.
+    /// unsafe { drv.host_free_grained(p, GrainKind::Fine) }.unwrap();
+    /// ```
+    fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
+        match grain {
+            GrainKind::Fine => self.host_alloc(
+                device,
+                bytes,
+                HostAllocFlags {
+                    portable: true,
+                    mapped: true,
+                    write_combined: false,
+                },
+            ),
+            GrainKind::Coarse => self.mem_alloc_managed(device, bytes),
+        }
+    }
+
+    /// Frees memory returned by [`host_alloc_grained`](Driver::host_alloc_grained) with the same
+    /// `grain`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`host_alloc_grained`](Driver::host_alloc_grained) with this `grain`.
+    ///
+    /// # Safety
+    /// No reference to the memory and no queued device work using it may remain.
+    unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
+        match grain {
+            // SAFETY: forwarded from the caller.
+            GrainKind::Fine => unsafe { self.host_free(ptr) },
+            // SAFETY: forwarded from the caller.
+            GrainKind::Coarse => unsafe { self.mem_free_managed(ptr) },
+        }
+    }
+
+    /// Queues a kernel launch on `stream` (see [`KernelLaunch`]).
+    ///
+    /// Array arguments are checked against the device's allocations when queued where the backend
+    /// can (the sim refuses a range outside one live allocation with an error at once); the launch
+    /// itself runs asynchronously, and its failure — a kernel fault naming kernel, block, thread
+    /// and address on the sim — is reported at the stream's next synchronization. Each backend
+    /// takes the form of the kernel it runs ([`KernelFunction::require`]): the sim runs its
+    /// [`HostKernel`] (resolving array pointers to host addresses on the stream worker); the CUDA
+    /// backend compiles its [`CudaKernelSource`] with NVRTC and packs each array as a pointer +
+    /// shape/stride descriptor followed by the scalars. A function without the form the backend
+    /// runs is refused with [`Error::Unsupported`] before anything is queued.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the kernel has no form this backend runs (a closure kernel on CUDA or
+    /// OpenCL); [`Error::InvalidAddress`] when an array argument leaves its allocation (sim, OpenCL);
+    /// [`Error::InvalidLaunch`] for a launch shape or shared-memory size the device cannot run;
+    /// [`Error::Driver`] for a compilation (NVRTC, OpenCL C) or launch failure, with the log;
+    /// [`Error::InvalidHandle`] for an unknown `stream`. Faults while the kernel
+    /// runs ([`Error::KernelFault`]) are reported at the stream's next synchronization.
+    ///
+    /// # Safety
+    /// Every array argument must describe device memory (or mapped host memory that no Rust
+    /// reference uses while the kernel runs) that stays allocated until the stream has run the
+    /// kernel, and whose `ptr` and strides are multiples of the element's alignment.
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()>;
+}

@@ -1,0 +1,542 @@
+//! `impl Driver for SimDriver`: each call of the driver trait, checked and handed to the file that
+//! does the work (the address space, stream workers, the host registry, the kernel engine).
+
+use std::any::Any;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::event::SimEvent;
+use super::inflight::Touch;
+use super::memory::lock;
+use super::stream::{SimStream, StreamOwner};
+use super::{SendPtr, SimDriver, bytes, invalid_handle, no_wait_in_callback, stream};
+use crate::driver::{
+    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
+    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+};
+use crate::error::{Error, Result};
+
+// SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
+// ours) that live until freed; the device reaches host memory only through the
+// registry's bounds-checked mappings, in the operations callers queue.
+unsafe impl Driver for SimDriver {
+    fn backend(&self) -> BackendKind {
+        BackendKind::Sim
+    }
+
+    fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    fn device_info(&self, device: usize) -> Result<DeviceInfo> {
+        let dev = self.device(device)?;
+        Ok(DeviceInfo {
+            ordinal: dev.ordinal,
+            name: format!("rumba simulated GPU {}", dev.ordinal),
+            total_memory: dev.memory.capacity(),
+            compute_capability: None,
+            multiprocessors: rayon::current_num_threads() as u32,
+            warp_size: 32,
+            max_threads_per_block: 1024,
+            max_shared_memory_per_block: 48 * 1024,
+            page_locking: self.host.page_locking().clone(),
+        })
+    }
+
+    fn mem_info(&self, device: usize) -> Result<(usize, usize)> {
+        Ok(self.device(device)?.memory.info())
+    }
+
+    fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
+        self.device(device)?.memory.alloc(bytes)
+    }
+
+    fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.device(device)?.memory.free(ptr)
+    }
+
+    fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
+        self.device(device)?;
+        let spaces = self.spaces();
+        self.host.alloc(bytes, flags, device, &spaces)
+    }
+
+    unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.free(ptr, &spaces)
+    }
+
+    unsafe fn host_register(
+        &self,
+        device: usize,
+        ptr: *mut u8,
+        bytes: usize,
+        flags: HostAllocFlags,
+    ) -> Result<()> {
+        self.device(device)?;
+        let spaces = self.spaces();
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.host.register(ptr, bytes, flags, device, &spaces) }
+    }
+
+    unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.unregister(ptr, &spaces)
+    }
+
+    fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
+        self.device(device)?;
+        self.host.device_pointer(ptr, device)
+    }
+
+    fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
+        self.host.contains(ptr, bytes)
+    }
+
+    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, src.len())?;
+        self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
+        // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
+        unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
+        Ok(())
+    }
+
+    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let s = self.resolve(device, src, dst.len())?;
+        self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::read(&s)]);
+        // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
+        unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
+        Ok(())
+    }
+
+    unsafe fn memcpy_dtod(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let s = self.resolve_any(src, bytes)?;
+        self.wait_default_point(device)?;
+        let _touch = self
+            .inflight
+            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
+        // SAFETY: both ranges are live and bounds-checked.
+        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+        Ok(())
+    }
+
+    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        self.wait_default_point(device)?;
+        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
+        // SAFETY: live and bounds-checked.
+        unsafe { bytes::fill(d.addr(), value, bytes) };
+        Ok(())
+    }
+
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if !self.is_host_pinned(src, bytes) {
+            // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
+            let src = unsafe { std::slice::from_raw_parts(src, bytes) };
+            // SAFETY: the device range is the caller's promise.
+            return unsafe { self.memcpy_htod_async_staged(device, dst, src, stream) };
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
+        let src = SendPtr(src as *mut u8);
+        let work: stream::Work = Box::new(move || {
+            let src = src;
+            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
+            unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
+            Ok(())
+        });
+        self.enqueue(device, stream, touches, work).map(drop)
+    }
+
+    unsafe fn memcpy_htod_async_staged(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: &[u8],
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, src.len())?;
+        let touches = vec![Touch::write(&d)];
+        let staged = self.staging.stage(src);
+        let work: stream::Work = Box::new(move || {
+            // SAFETY: the staged buffer and the device range are both owned by this operation.
+            unsafe {
+                bytes::host_to_device(d.addr(), staged.bytes().as_ptr(), staged.bytes().len())
+            };
+            Ok(())
+        });
+        self.enqueue(device, stream, touches, work).map(drop)
+    }
+
+    unsafe fn memcpy_dtoh_async(
+        &self,
+        device: usize,
+        dst: *mut u8,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let s = self.resolve_any(src, bytes)?;
+        let pinned = self.is_host_pinned(dst, bytes);
+        if !pinned {
+            no_wait_in_callback("a copy into pageable host memory")?;
+        }
+        let dst = SendPtr(dst);
+        let touches = vec![Touch::read(&s)];
+        let (st, seq) = self.enqueue(
+            device,
+            stream,
+            touches,
+            Box::new(move || {
+                let dst = dst;
+                // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
+                unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
+                Ok(())
+            }),
+        )?;
+        if !pinned {
+            // Pageable destination: CUDA returns only once the copy is done.
+            if st.is_own_worker() {
+                return Err(Error::InvalidOperation(
+                    "a copy into pageable memory was issued from a callback of the same stream"
+                        .into(),
+                ));
+            }
+            st.wait_for(seq);
+            st.take_error()?;
+        }
+        Ok(())
+    }
+
+    unsafe fn memcpy_dtod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let s = self.resolve_any(src, bytes)?;
+        let touches = vec![Touch::write(&d), Touch::read(&s)];
+        self.enqueue(
+            device,
+            stream,
+            touches,
+            Box::new(move || {
+                // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
+                unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+                Ok(())
+            }),
+        )
+        .map(drop)
+    }
+
+    unsafe fn memset_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(device, dst, bytes)?;
+        let touches = vec![Touch::write(&d)];
+        self.enqueue(
+            device,
+            stream,
+            touches,
+            Box::new(move || {
+                // SAFETY: live and bounds-checked.
+                unsafe { bytes::fill(d.addr(), value, bytes) };
+                Ok(())
+            }),
+        )
+        .map(drop)
+    }
+
+    unsafe fn copy_strided_async(
+        &self,
+        device: usize,
+        copy: &StridedCopy<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.copy_strided(device, copy, stream)
+    }
+
+    fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
+        self.can_access_peer(device, peer)
+    }
+
+    unsafe fn memcpy_peer(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+    ) -> Result<()> {
+        self.peer_copy(dst_device, dst, src_device, src, bytes)
+    }
+
+    unsafe fn memcpy_peer_async(
+        &self,
+        dst_device: usize,
+        dst: DevicePtr,
+        src_device: usize,
+        src: DevicePtr,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream)
+    }
+
+    fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
+        let dev = self.device(device)?;
+        let handle = StreamHandle(self.next_handle.fetch_add(1, Ordering::Relaxed));
+        let s = SimStream::spawn(handle, !non_blocking)?;
+        if s.blocking {
+            dev.register_blocking(&s);
+        }
+        lock(&dev.streams).insert(handle.0, StreamOwner(s));
+        Ok(handle)
+    }
+
+    fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        let dev = self.device(device)?;
+        let removed = lock(&dev.streams).remove(&stream.0);
+        match removed {
+            Some(owner) => {
+                dev.retire(&owner.0);
+                Ok(()) // dropping the owner lets the worker drain and exit
+            }
+            None => Err(invalid_handle("stream", stream.0, device)),
+        }
+    }
+
+    fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        no_wait_in_callback("stream synchronize")?;
+        let (_, s) = self.stream(device, stream)?;
+        s.synchronize()
+    }
+
+    fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        let (_, s) = self.stream(device, stream)?;
+        Ok(s.is_idle())
+    }
+
+    fn stream_wait_event(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        event: EventHandle,
+    ) -> Result<()> {
+        let ev = self.event(device, event)?;
+        let (dev, s) = self.stream(device, stream)?;
+        if let Some(dep) = ev.dependency() {
+            let mut deps = dev.ordering_deps(&s);
+            deps.push(dep);
+            s.push_work(deps, Box::new(|| Ok(())));
+        }
+        Ok(())
+    }
+
+    fn stream_add_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: HostCallback,
+    ) -> Result<()> {
+        let (dev, s) = self.stream(device, stream)?;
+        let deps = dev.ordering_deps(&s);
+        s.push_notify(deps, callback);
+        Ok(())
+    }
+
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn Any + Send>,
+    ) -> Result<()> {
+        let (_, s) = self.stream(device, stream)?;
+        // No ordering dependencies needed: the stream's own order is what matters.
+        s.push_notify(Vec::new(), Box::new(move |_| drop(value)));
+        Ok(())
+    }
+
+    fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
+        let dev = self.device(device)?;
+        let handle = self.next_handle.fetch_add(1, Ordering::Relaxed);
+        lock(&dev.events).insert(handle, Arc::new(SimEvent::new(timing)));
+        Ok(EventHandle(handle))
+    }
+
+    fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()> {
+        lock(&self.device(device)?.events)
+            .remove(&event.0)
+            .map(drop)
+            .ok_or_else(|| invalid_handle("event", event.0, device))
+    }
+
+    fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        let ev = self.event(device, event)?;
+        let (dev, s) = self.stream(device, stream)?;
+        let deps = dev.ordering_deps(&s);
+        ev.record(&s, deps);
+        Ok(())
+    }
+
+    fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        no_wait_in_callback("event synchronize")?;
+        self.event(device, event)?.synchronize()
+    }
+
+    fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        Ok(self.event(device, event)?.query())
+    }
+
+    fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
+        let a = self.event(device, start)?;
+        let b = self.event(device, end)?;
+        a.elapsed_ms(&b)
+    }
+
+    fn device_idle(&self, device: usize) -> Result<bool> {
+        Ok(self
+            .device(device)?
+            .all_streams()
+            .iter()
+            .all(|s| s.is_idle()))
+    }
+
+    fn device_synchronize(&self, device: usize) -> Result<()> {
+        let dev = self.device(device)?;
+        let streams = dev.all_streams();
+        if streams.iter().any(|s| s.is_own_worker()) {
+            return Err(Error::InvalidOperation(
+                "the device was synchronized from a stream callback, which would wait forever"
+                    .into(),
+            ));
+        }
+        let mut first = Ok(());
+        for s in streams {
+            let r = s.synchronize();
+            if first.is_ok() {
+                first = r;
+            }
+        }
+        first
+    }
+
+    unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.stream(device, stream).map(drop)
+    }
+
+    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        self.ipc_export(device, ptr)
+    }
+
+    fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
+        self.device(device)?.memory.allocation_of(ptr)
+    }
+
+    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+        self.ipc_open(device, handle)
+    }
+
+    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+        self.ipc_close(device, ptr)
+    }
+
+    fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {
+        self.host.locking(ptr)
+    }
+
+    /// Managed memory on the sim: zeroed host pages (not page-locked) mapped into the address
+    /// space of every device, so any device addresses it through
+    /// [`host_device_pointer`](Driver::host_device_pointer).
+    fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
+        self.device(device)?;
+        if bytes == 0 {
+            return Err(Error::InvalidArgument(
+                "cannot allocate 0 bytes of managed memory".into(),
+            ));
+        }
+        let flags = HostAllocFlags {
+            portable: true,
+            mapped: true,
+            write_combined: false,
+        };
+        let spaces = self.spaces();
+        self.host.alloc_with(bytes, flags, device, &spaces, false)
+    }
+
+    /// The sim models a device with concurrent managed access: host-attached managed memory is
+    /// allocated and addressed exactly like globally attached memory.
+    fn mem_alloc_managed_attached(
+        &self,
+        device: usize,
+        bytes: usize,
+        _attach: ManagedAttach,
+    ) -> Result<*mut u8> {
+        self.mem_alloc_managed(device, bytes)
+    }
+
+    unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
+        let spaces = self.spaces();
+        self.host.free(ptr, &spaces)
+    }
+
+    unsafe fn launch_kernel(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        self.launch(device, launch, stream)
+    }
+}
