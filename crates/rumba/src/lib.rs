@@ -111,11 +111,34 @@
 //! (`use rumba::prelude::*;`). The crate root is Numba's `cuda` namespace: its functions
 //! (`rumba::to_device`, `rumba::pinned_array`, `rumba::stream`, …) and the types they return;
 //! guards, reports and the other types a program rarely names live only in their modules
-//! ([`context`], [`host`], [`stream`], [`transfer`], [`interop`]).
+//! ([`context`], [`host`], [`stream`](mod@stream), [`transfer`], [`interop`]).
 //!
-//! Layers (each depends only on those before it): [`driver`] → [`memory`] → [`context`] /
-//! [`runtime`](crate::gpus) → [`stream`](crate::Stream) / [`event`](crate::Event) → [`kernel`](mod@kernel) →
-//! [`interop`]; [`host`] sits beside the array layer.
+//! ## Layers
+//!
+//! The library is built in floors; a module imports only from its own floor and the floors above
+//! it in this list (`tests/layers.rs` reads this block and checks every `crate::` path of the
+//! library against it, so it stays true):
+//!
+//! ```text
+//! error                       the one error type
+//! config, unwind, layout      settings; panic capture; pure layout arithmetic (no device)
+//! driver                      one trait over a device API: sim, cuda, opencl; the kernel engine
+//! memory                      memory resources, the default manager, the pool, pinned memory
+//! runtime                     devices, contexts, the current device, detect
+//! stream                      streams and events
+//! array                       DeviceArray: n-d arrays in device memory
+//! host                        pinned, mapped, managed and grained host arrays and guards
+//! transfer                    copy, the stream scope, owned asynchronous transfers
+//! interop                     CUDA Array Interface, IPC, DLPack, SmartArray
+//! kernel                      #[rumba::kernel] launches: configuration, arguments, policies
+//! ```
+//!
+//! `interop` sits below `kernel` because a kernel argument may be any object that describes itself
+//! through the CUDA Array Interface, imported by `interop`; nothing in `interop` needs kernels.
+//! Module documentation says what each module is for and points here for where it sits. Code
+//! imports a name from the module that owns it (`crate::error::Error`, not `crate::Error`); the
+//! crate root and [`prelude`] only re-export. Below the floors, `rumba-kernel-ir` (the kernel
+//! language's lowering) and `rumba-macros` (the attributes) are crates of their own.
 #![warn(missing_docs)]
 // Every fallible public function says which errors it returns and when (CI denies warnings).
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]

@@ -782,9 +782,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// can (the sim refuses a range outside one live allocation with an error at once); the launch
     /// itself runs asynchronously, and its failure — a kernel fault naming kernel, block, thread
     /// and address on the sim — is reported at the stream's next synchronization. Each backend
-    /// takes the form of the kernel it runs ([`KernelFunction::require`]): the sim runs its
-    /// [`HostKernel`] (resolving array pointers to host addresses on the stream worker); the CUDA
-    /// backend compiles its [`CudaKernelSource`] with NVRTC and packs each array as a pointer +
+    /// takes the form of the kernel it runs ([`KernelFunction::require`](super::KernelFunction::require)): the sim runs its
+    /// [`HostKernel`](super::HostKernel) (resolving array pointers to host addresses on the stream worker); the CUDA
+    /// backend compiles its [`CudaKernelSource`](super::CudaKernelSource) with NVRTC and packs each array as a pointer +
     /// shape/stride descriptor followed by the scalars. A function without the form the backend
     /// runs is refused with [`Error::Unsupported`] before anything is queued.
     ///

@@ -1,4 +1,4 @@
-//! Layer 1: one object-safe trait over a device API, in raw terms.
+//! One object-safe trait over a device API, in raw terms.
 //!
 //! [`Driver`] speaks in device pointers (integers), stream and event handles, byte counts and raw
 //! host pointers — the vocabulary of CUDA's driver API. Three implementations exist: [`sim`] (a
@@ -14,7 +14,7 @@
 //! `result` layer is: a reader who wants to know "what device call does this make" finds it here,
 //! and a program that shares streams or memory with other libraries can reach the raw handles.
 //!
-//! This module may touch nothing above it: it depends only on [`crate::error`] and [`crate::config`].
+//! Where it sits among the floors of the library: the layer map in the crate docs.
 //!
 //! ```
 //! use rumba::driver::{self, Driver};

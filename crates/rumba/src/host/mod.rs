@@ -1,4 +1,4 @@
-//! Layer 3 (host side): pinned, mapped and managed host memory, guards that pin existing host
+//! Pinned, mapped and managed host memory, guards that pin existing host
 //! arrays, and asynchronous transfers that safe code cannot misuse (SPEC §3, §2 async copies).
 //!
 //! | file | concept |

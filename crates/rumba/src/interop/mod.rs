@@ -1,4 +1,4 @@
-//! Layer 6: interchange with other libraries and processes.
+//! Interchange with other libraries and processes.
 //!
 //! | file | concept |
 //! | --- | --- |

@@ -1,4 +1,4 @@
-//! Layer 6, the user-facing kernel API: define a kernel with typed parameters, launch it on a
+//! The user-facing kernel API: define a kernel with typed parameters, launch it on a
 //! stream, and write its body against the in-kernel types.
 //!
 //! A kernel is one backend-neutral [`KernelFunction`](crate::driver::KernelFunction) handed to

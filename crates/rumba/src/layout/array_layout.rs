@@ -27,7 +27,7 @@
 //! and squeeze in [`axes`](super::axes), broadcasting in [`broadcast`](super::broadcast), byte runs
 //! in [`runs`](super::runs) and copy checks in [`copy`](super::copy).
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::element::DType;
 use super::order::Order;

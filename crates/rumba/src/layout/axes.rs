@@ -1,7 +1,7 @@
 //! Axis permutations and removals: [`Layout::permuted_axes`], [`Layout::transpose`],
 //! [`Layout::t`], [`Layout::squeeze`]. All are views: only the shape and stride lists change.
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::Layout;
 use crate::error::ShapeError;

@@ -5,7 +5,7 @@
 //! destination's or be 1, and length-1 axes are repeated with a zero stride. The error texts are
 //! Numba's, lower-cased as in the SPEC.
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::Layout;
 use crate::error::Result;

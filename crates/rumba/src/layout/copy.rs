@@ -19,7 +19,7 @@
 //! (one, when it is contiguous). Byte `k` of the source runs goes to byte `k` of the destination
 //! runs; [`CopyPlan::chunks`] zips them into `(dst, src, len)` pieces.
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::Layout;
 use super::element::DType;

@@ -3,7 +3,7 @@
 //! vectors, the typed array converts `D` into it ([`Layout::from_dim`]) and back
 //! ([`Layout::into_dim`]).
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::Layout;
 use super::order::Order;

@@ -11,7 +11,7 @@
 //! giving any contiguous array fresh C or F strides (which reads the wrong elements when the
 //! index order differs from the memory order).
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::{Layout, packed_strides};
 use super::order::Order;

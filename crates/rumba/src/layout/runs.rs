@@ -11,7 +11,7 @@
 //!
 //! Offsets are bytes from the start of the allocation, as in [`Layout`].
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::Layout;
 

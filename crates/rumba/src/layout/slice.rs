@@ -17,7 +17,7 @@
 //! [`Layout::slice_clipped`] offers numpy's forgiving alternative for range bounds: they are
 //! clipped into `[0, n]` instead of refused (single indices stay strict).
 //!
-//! This module touches nothing but the `array` module and [`crate::error`].
+//! This module touches nothing but the `layout` module and [`crate::error`].
 
 use super::array_layout::{Layout, normalize_index};
 use crate::error::ShapeError;

@@ -1,4 +1,4 @@
-//! Layer 2: memory resources, the managers built of them, and the buffers they hand out.
+//! Memory resources, the managers built of them, and the buffers they hand out.
 //!
 //! Memory comes from **resources** in the shape of RMM's: a [`DeviceResource`] has two operations,
 //! [`allocate(bytes, stream)`](DeviceResource::allocate) and

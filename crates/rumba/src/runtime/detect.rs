@@ -47,7 +47,7 @@ fn opencl_survey() -> Option<std::result::Result<Vec<OpenClPlatform>, String>> {
 /// Describes the backend and every device.
 ///
 /// # Errors
-/// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`] when a
+/// The errors of [starting the runtime](crate::current_context#errors); [`Error::Driver`](crate::error::Error::Driver) when a
 /// device cannot be queried.
 ///
 /// ```

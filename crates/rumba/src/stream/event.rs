@@ -1,4 +1,4 @@
-//! Layer 4: events — markers recorded on a stream that complete when the stream reaches them.
+//! Events: markers recorded on a stream that complete when the stream reaches them.
 //!
 //! An event orders work across streams ([`Event::wait`]: a stream waits, the host does not),
 //! lets the host wait for part of a stream ([`Event::synchronize`]), and measures real elapsed

@@ -1,4 +1,4 @@
-//! Layer 4: streams — ordered queues of device work that run asynchronously to the host.
+//! Streams: ordered queues of device work that run asynchronously to the host.
 //!
 //! [`stream()`] creates a stream; [`default_stream`], [`legacy_default_stream`] and
 //! [`per_thread_default_stream`] return the built-in ones (handles 0, 1, 2);

@@ -1,4 +1,4 @@
-//! The simulated GPU: a pure-Rust implementation of [`Driver`].
+//! The simulated GPU: a pure-Rust implementation of [`Driver`](crate::driver::Driver).
 //!
 //! Each simulated device has its own address space (`memory`), a legacy default stream and any
 //! number of created streams, each run by a worker thread (`stream`), and events that stamp real

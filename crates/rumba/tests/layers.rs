@@ -1,0 +1,263 @@
+//! The library's layer map, checked: every `crate::` path in `crates/rumba/src` must name a
+//! module on its own floor or a floor above it, as the `## Layers` block of `lib.rs` lists them,
+//! and must name the module that owns an item rather than a re-export at the crate root.
+//!
+//! The map is read from `lib.rs` itself, so the documentation and this check cannot drift apart.
+//! Comments, string literals and `#[cfg(test)]` modules are left out: unit tests may build their
+//! fixtures from higher floors (a memory test needs a context), the library itself may not.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Floor of each top-level module, from the ```text block under `## Layers` in lib.rs: one line
+/// a floor, the modules before the first two-space gap, comma separated.
+fn floors() -> HashMap<String, usize> {
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let lines: Vec<&str> = lib
+        .lines()
+        .map(|l| l.strip_prefix("//!").unwrap_or("").trim_start_matches(' '))
+        .collect();
+    let start = lines
+        .iter()
+        .position(|l| *l == "## Layers")
+        .expect("lib.rs has a `## Layers` section");
+    let fence = start
+        + lines[start..]
+            .iter()
+            .position(|l| l.starts_with("```text"))
+            .expect("the layers section has a ```text block");
+    let mut map = HashMap::new();
+    for (floor, line) in lines[fence + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("```"))
+        .enumerate()
+    {
+        let names = line.split("  ").next().unwrap();
+        for name in names.split(',') {
+            map.insert(name.trim().to_string(), floor);
+        }
+    }
+    assert!(map.len() > 5, "the layers block lists the modules: {map:?}");
+    map
+}
+
+/// The source with comments, string and char literals blanked out (newlines kept).
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &text[i..];
+        if rest.starts_with("//") {
+            let end = rest.find('\n').map_or(b.len(), |n| i + n);
+            i = end;
+        } else if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(b.len(), |n| i + n + 2);
+            out.extend(text[i..end].chars().filter(|c| *c == '\n'));
+            i = end;
+        } else if rest.starts_with("r#\"") || rest.starts_with("r\"") {
+            let hashes = rest[1..].chars().take_while(|c| *c == '#').count();
+            let close = format!("\"{}", "#".repeat(hashes));
+            let body = 2 + hashes;
+            let end = rest[body..]
+                .find(&close)
+                .map_or(b.len(), |n| i + body + n + close.len());
+            out.extend(text[i..end].chars().filter(|c| *c == '\n'));
+            i = end;
+        } else if b[i] == b'"' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            out.extend(text[i..j.min(b.len())].chars().filter(|c| *c == '\n'));
+            i = j + 1;
+        } else if b[i] == b'\''
+            && rest.len() > 2
+            && (rest.as_bytes()[2] == b'\'' || rest.as_bytes()[1] == b'\\')
+        {
+            // A char literal ('x' or '\n'); a lifetime has no closing quote nearby.
+            let end = rest[1..].find('\'').map_or(b.len(), |n| i + n + 2);
+            i = end;
+        } else {
+            let ch = rest.chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// `code` without the bodies of `#[cfg(test)]` items.
+fn without_test_modules(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        // Skip to the item's body and past its matching brace (or to the `;` of a one-line item).
+        let (brace, semi) = (after.find('{'), after.find(';'));
+        match (brace, semi) {
+            (Some(open), semi) if semi.is_none_or(|s| open < s) => {
+                let mut depth = 0;
+                let mut end = after.len();
+                for (k, c) in after[open..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = open + k + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                rest = &after[end..];
+            }
+            (_, Some(s)) => rest = &after[s + 1..],
+            _ => rest = "",
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every first path segment after `crate::` in `code`, with the line it is on; `use crate::{a,
+/// b::c}` groups give each of their members.
+fn crate_paths(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let mut from = 0;
+    while let Some(k) = code[from..].find("crate::") {
+        let at = from + k + "crate::".len();
+        from = at;
+        let prev = code[..at - "crate::".len()].chars().next_back();
+        if prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // `foo_crate::`
+        }
+        let rest = &code[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 1;
+            let mut item = String::new();
+            let mut members = Vec::new();
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    members.push(std::mem::take(&mut item));
+                    break;
+                }
+                if c == ',' && depth == 1 {
+                    members.push(std::mem::take(&mut item));
+                } else {
+                    item.push(c);
+                }
+            }
+            for m in members {
+                let name: String = m
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.push((line_of(at), name));
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            found.push((line_of(at), name));
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file of `src/` belongs to (`None` for the crate root files).
+fn module_of(rel: &Path) -> Option<String> {
+    let first = rel.components().next()?.as_os_str().to_str()?.to_string();
+    let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+    (!matches!(name.as_str(), "lib" | "prelude")).then_some(name)
+}
+
+#[test]
+fn every_import_follows_the_layer_map() {
+    let floors = floors();
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    files.sort();
+    let mut wrong = Vec::new();
+    for path in &files {
+        let rel = path.strip_prefix(src()).unwrap();
+        let Some(module) = module_of(rel) else {
+            continue;
+        };
+        let Some(&floor) = floors.get(&module) else {
+            wrong.push(format!(
+                "{}: module `{module}` is not in lib.rs's layer map",
+                rel.display()
+            ));
+            continue;
+        };
+        let code = without_test_modules(&code_only(&fs::read_to_string(path).unwrap()));
+        for (line, name) in crate_paths(&code) {
+            if name == module {
+                continue;
+            }
+            match floors.get(&name) {
+                None => wrong.push(format!(
+                    "{}:{line}: `crate::{name}` goes through the crate root: import it from the module that owns it",
+                    rel.display()
+                )),
+                Some(&to) if to > floor => wrong.push(format!(
+                    "{}:{line}: `{module}` (floor {floor}) imports `crate::{name}` (floor {to}), which lib.rs lists after it",
+                    rel.display()
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layer map:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_what_it_must() {
+    // A back edge, a root import and a grouped import are found; comments, strings and test
+    // modules are not.
+    let code = code_only(
+        "use crate::stream::Stream;\n// crate::kernel::X\nlet s = \"crate::kernel\";\nuse crate::{Error, memory::Pool};\n#[cfg(test)]\nmod tests { use crate::kernel::Y; }\nfn f() { crate::interop::g() }\n",
+    );
+    let names: Vec<String> = crate_paths(&without_test_modules(&code))
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect();
+    assert_eq!(names, ["stream", "Error", "memory", "interop"]);
+    let floors = floors();
+    assert!(floors["error"] < floors["driver"] && floors["driver"] < floors["memory"]);
+    assert!(floors["array"] < floors["host"] && floors["transfer"] < floors["kernel"]);
+}
