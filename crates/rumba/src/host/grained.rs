@@ -69,6 +69,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Element, Layout, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
+use crate::sync::lock;
 
 mod sealed {
     pub trait Sealed {}
@@ -297,7 +298,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, Vec<Stream>> {
-        self.mem.pending.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.mem.pending)
     }
 
     /// Coarse- or fine-grained.

@@ -46,6 +46,7 @@ use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::{DeviceBuffer, IpcHandle};
 use crate::runtime::context::Context;
+use crate::sync::lock;
 
 /// First field of a serialised handle.
 const TAG: &str = "rumba-ipc-array/1";
@@ -391,10 +392,6 @@ impl IpcArrayHandle {
             )),
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Clone for IpcArrayHandle {

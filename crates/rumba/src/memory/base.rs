@@ -12,11 +12,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::{get_mut, lock};
 
 struct Live {
     origin: Origin,
@@ -95,16 +96,12 @@ impl DriverResource {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Live> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
         if crate::driver::on_callback_thread() {
             return Ok(());
         }
-        let later = std::mem::take(&mut self.lock().later);
+        let later = std::mem::take(&mut lock(&self.live).later);
         let mut first = Ok(());
         for p in later {
             if let Err(e) = self.driver.mem_free(self.device, p) {
@@ -126,7 +123,7 @@ impl DriverResource {
     /// res.deallocate_sync(b).unwrap();
     /// ```
     pub fn live(&self) -> (usize, usize) {
-        let l = self.lock();
+        let l = lock(&self.live);
         (l.blocks.len(), l.blocks.values().sum())
     }
 }
@@ -135,10 +132,10 @@ impl DeviceResource for DriverResource {
     fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
-            self.lock().failed.push(e.to_string());
+            lock(&self.live).failed.push(e.to_string());
         }
         let ptr = self.driver.mem_alloc(self.device, bytes)?;
-        let mut l = self.lock();
+        let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
         // freed only by `deallocate` (which removes it first) or `reset`, which changes the origin
@@ -149,7 +146,7 @@ impl DeviceResource for DriverResource {
     fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
         let ptr = block.ptr();
         {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             if l.retired.contains(&block.origin()) {
                 return Ok(()); // freed by a reset already
             }
@@ -167,14 +164,13 @@ impl DeviceResource for DriverResource {
             }
         }
         let earlier = self.free_later();
-        let kept = std::mem::take(&mut self.lock().failed);
+        let kept = std::mem::take(&mut lock(&self.live).failed);
         report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
-        let base = self
-            .lock()
+        let base = lock(&self.live)
             .blocks
             .iter()
             .find(|&(&p, &size)| {
@@ -198,7 +194,7 @@ impl DeviceResource for DriverResource {
 
     fn reset(&self, _token: &ResetToken) -> Result<()> {
         let live: Vec<DevicePtr> = {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             let old = l.origin;
             l.origin = old.retire();
             l.retired.push(old); // blocks handed out before are already freed from now on
@@ -255,16 +251,12 @@ impl DriverHostResource {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>, Vec<String>)> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
         if crate::driver::on_callback_thread() {
             return Ok(());
         }
-        let later = std::mem::take(&mut self.lock().1);
+        let later = std::mem::take(&mut lock(&self.live).1);
         let mut first = Ok(());
         for addr in later {
             // SAFETY: the block was live and given back (nothing uses it); it left `live` then.
@@ -281,7 +273,7 @@ impl HostResource for DriverHostResource {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} pinned bytes: {e}");
-            self.lock().2.push(e.to_string());
+            lock(&self.live).2.push(e.to_string());
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
@@ -289,7 +281,7 @@ impl HostResource for DriverHostResource {
                 "the driver returned a null pointer for {bytes} bytes of pinned memory"
             )));
         };
-        self.lock().0.insert(ptr as usize);
+        lock(&self.live).0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
         // nothing else uses; it is freed only by `deallocate`, once (it is removed from `live`).
         Ok(unsafe { HostBlock::from_raw(nn, bytes, flags, true, self.origin) })
@@ -298,7 +290,7 @@ impl HostResource for DriverHostResource {
     fn deallocate(&self, block: HostBlock) -> Result<()> {
         let addr = block.as_ptr() as usize;
         {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             if block.origin() != self.origin || !l.0.remove(&addr) {
                 return Err(Error::InvalidArgument(format!(
                     "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
@@ -311,7 +303,7 @@ impl HostResource for DriverHostResource {
             }
         }
         let earlier = self.free_later();
-        let kept = std::mem::take(&mut self.lock().2);
+        let kept = std::mem::take(&mut lock(&self.live).2);
         // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
         report(
             kept,
@@ -325,7 +317,7 @@ impl Drop for DriverResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver resource: {e}");
         }
-        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
+        let l = get_mut(&mut self.live);
         log_leftovers("driver resource", l.later.len(), &l.failed);
     }
 }
@@ -335,7 +327,7 @@ impl Drop for DriverHostResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver host resource: {e}");
         }
-        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
+        let l = get_mut(&mut self.live);
         log_leftovers("driver host resource", l.1.len(), &l.2);
     }
 }

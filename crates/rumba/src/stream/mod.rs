@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::runtime::context::Context;
 use crate::runtime::current_context;
+use crate::sync::lock;
 
 /// Which kind of stream a [`Stream`] is.
 ///
@@ -322,7 +323,7 @@ impl Stream {
             self.inner.handle,
             Box::new(move |status| {
                 let waker = {
-                    let mut st = s.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut st = lock(&s);
                     st.status = Some(status);
                     st.waker.take()
                 };
@@ -558,7 +559,7 @@ impl Future for StreamDone {
     type Output = Result<Stream>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<Stream>> {
-        let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = lock(&self.shared);
         match st.status.take() {
             Some(status) => Poll::Ready(status.map(|()| self.stream.clone())),
             None => {

@@ -32,6 +32,7 @@ use crate::driver::{
     HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
+use crate::sync::{lock, read, write};
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
@@ -183,17 +184,11 @@ impl CudaDriver {
     }
 
     fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(p as usize, bytes);
+        write(&self.pinned).insert(p as usize, bytes);
     }
 
     fn pinned_remove(&self, p: *mut u8) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(p as usize));
+        write(&self.pinned).remove(&(p as usize));
     }
 }
 
@@ -204,10 +199,6 @@ impl Drop for CudaDriver {
             let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(d.dev) };
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn unknown(kind: &'static str, handle: u64) -> Error {
@@ -379,10 +370,7 @@ unsafe impl Driver for CudaDriver {
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
         self.bind(device)?;
         let p = ptr as usize;
-        let in_managed = self
-            .managed
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        let in_managed = read(&self.managed)
             .range(..=p)
             .next_back()
             .is_some_and(|(s, len)| p < s + len);
@@ -400,9 +388,7 @@ unsafe impl Driver for CudaDriver {
 
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
         let start = ptr as usize;
-        self.pinned
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        read(&self.pinned)
             .range(..=start)
             .next_back()
             .is_some_and(|(s, len)| start + bytes <= s + len)

@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 
 use super::event::SimEvent;
 use super::inflight::Touch;
-use super::memory::lock;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, no_wait_in_callback, stream};
 use crate::driver::{
@@ -15,6 +14,7 @@ use crate::driver::{
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 // SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
 // ours) that live until freed; the device reaches host memory only through the

@@ -24,10 +24,10 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::memory::lock;
 use super::{SimDriver, no_wait_in_callback};
 use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// First bytes of every sim IPC handle.
 const MAGIC: &[u8; 4] = b"RSIM";

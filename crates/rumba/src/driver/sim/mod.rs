@@ -67,12 +67,13 @@ use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
 use inflight::Tracker;
-use memory::{AddressSpace, lock};
+use memory::AddressSpace;
 use stream::{SimStream, StreamOwner};
 
 use crate::config::Config;
 use crate::driver::{DevicePtr, EventHandle, PageLocking, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// Created stream and event handles start here, well clear of the built-in handles 0, 1, 2.
 const FIRST_HANDLE: u64 = 0x100;

@@ -19,9 +19,9 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
-use super::memory::lock;
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
+use crate::sync::{lock, wait};
 use crate::unwind;
 
 /// Work that may fail.
@@ -124,7 +124,7 @@ impl SimStream {
                     if st.closing {
                         return;
                     }
-                    st = self.work_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+                    st = wait(&self.work_cv, st);
                 }
             };
             for dep in &op.deps {
@@ -268,7 +268,7 @@ impl SimStream {
     pub(crate) fn wait_for(&self, seq: u64) {
         let mut st = lock(&self.state);
         while st.completed < seq {
-            st = self.done_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            st = wait(&self.done_cv, st);
         }
     }
 
