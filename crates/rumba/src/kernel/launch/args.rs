@@ -18,7 +18,6 @@
 
 use bytemuck::Pod;
 use ndarray::{ArrayBase, Data, DataMut, Dimension};
-use num_complex::Complex;
 
 use super::constant::ConstArray;
 use super::elements::KernelElement;
@@ -28,6 +27,7 @@ use crate::array::DeviceArray;
 use crate::driver::{KernelArg, KernelArrayArg};
 use crate::error::{Error, Result};
 use crate::layout::element::Element;
+use crate::layout::element::scalar_types;
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
@@ -332,7 +332,7 @@ impl<R: Pod + Send + Sync> Prepare<Scalar<R>> for R {
 impl<R: Pod + Send + Sync> LaunchArg<Scalar<R>> for R {}
 
 macro_rules! scalar_args {
-    ($($t:ty),+) => {$(
+    (kernel: [$($t:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {$(
         impl Prepare<$t> for $t {
             fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
             where
@@ -345,23 +345,7 @@ macro_rules! scalar_args {
         impl LaunchArg<$t> for $t {}
     )+};
 }
-scalar_args!(
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    f32,
-    f64,
-    half::f16,
-    Complex<f32>,
-    Complex<f64>
-);
+scalar_types!(scalar_args);
 
 macro_rules! args_tuple {
     ($($p:ident $a:ident $i:tt),*) => {
