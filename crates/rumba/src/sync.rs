@@ -40,6 +40,8 @@ pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Locks `m` if no one holds it, recovering the data of a poisoned mutex; `None` when it is held.
+// Only the OpenCL backend polls a lock.
+#[cfg_attr(not(feature = "opencl"), allow(dead_code))]
 pub(crate) fn try_lock<T: ?Sized>(m: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
     match m.try_lock() {
         Ok(g) => Some(g),
@@ -65,6 +67,8 @@ pub(crate) fn wait<'a, T>(cv: &Condvar, guard: MutexGuard<'a, T>) -> MutexGuard<
 
 /// Waits on `cv` with `guard` for at most `timeout`, recovering the data if the mutex was
 /// poisoned meanwhile; `true` when the wait timed out.
+// Only the OpenCL backend's callback pool waits with a timeout.
+#[cfg_attr(not(feature = "opencl"), allow(dead_code))]
 pub(crate) fn wait_timeout<'a, T>(
     cv: &Condvar,
     guard: MutexGuard<'a, T>,

@@ -28,6 +28,7 @@
 //! drv.mem_free(0, ptr).unwrap();
 //! ```
 
+pub(crate) mod callback;
 pub mod sim;
 /// The host kernel engine: the runtime of a kernel's Rust form (see [`sim::engine`]). It lives
 /// with the simulator, the backend that runs kernels on the host; the kernel layer reaches it
@@ -145,19 +146,4 @@ fn open_opencl(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
         backend: "opencl".into(),
         reason: "this rumba was built without the `opencl` cargo feature".into(),
     })
-}
-
-thread_local! {
-    static CALLBACK_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks the current thread as one that runs driver callbacks (a stream worker). Driver calls that
-/// may block or that CUDA forbids in callbacks (flushing deallocations) are avoided there.
-pub(crate) fn mark_callback_thread() {
-    CALLBACK_THREAD.with(|c| c.set(true));
-}
-
-/// True on threads that run driver callbacks.
-pub(crate) fn on_callback_thread() -> bool {
-    CALLBACK_THREAD.with(|c| c.get())
 }

@@ -103,15 +103,10 @@ impl Drop for IpcMapping {
             self.ctx.device_id(),
             self.base,
         );
-        if crate::driver::on_callback_thread() {
-            // CUDA forbids driver calls in stream callbacks: close it with the next flush.
-            self.ctx.defer_release(
-                format!("IPC mapping 0x{base:x}"),
-                Box::new(move || driver.ipc_close_mem_handle(device, base)),
-            );
-        } else if let Err(e) = driver.ipc_close_mem_handle(device, base) {
-            tracing::warn!("closing IPC mapping 0x{base:x}: {e}");
-        }
+        self.ctx.release_or_defer(
+            format!("IPC mapping 0x{base:x}"),
+            Box::new(move || driver.ipc_close_mem_handle(device, base)),
+        );
     }
 }
 

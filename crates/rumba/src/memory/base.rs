@@ -15,6 +15,7 @@ use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
+use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 use crate::sync::{get_mut, lock};
@@ -24,8 +25,6 @@ struct Live {
     /// Origins before each reset: their blocks were freed by it.
     retired: Vec<Origin>,
     blocks: HashMap<DevicePtr, usize>,
-    /// Given back on a driver callback thread, to be freed on an ordinary one.
-    later: Vec<DevicePtr>,
     /// Failures of such frees during an `allocate`: reported by the next `deallocate`.
     failed: Vec<String>,
 }
@@ -72,6 +71,8 @@ pub struct DriverResource {
     device: usize,
     driver: Arc<dyn Driver>,
     live: Mutex<Live>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one.
+    later: Later<DevicePtr>,
 }
 
 impl DriverResource {
@@ -89,27 +90,20 @@ impl DriverResource {
                 origin: Origin::for_driver(&driver),
                 retired: Vec::new(),
                 blocks: HashMap::new(),
-                later: Vec::new(),
                 failed: Vec::new(),
             }),
+            later: Later::new(),
             driver,
         }
     }
 
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
-        if crate::driver::on_callback_thread() {
-            return Ok(());
-        }
-        let later = std::mem::take(&mut lock(&self.live).later);
-        let mut first = Ok(());
-        for p in later {
-            if let Err(e) = self.driver.mem_free(self.device, p) {
+        self.later.release_each(|p| {
+            self.driver.mem_free(self.device, p).inspect_err(|e| {
                 tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
-                first = first.and(Err(e));
-            }
-        }
-        first
+            })
+        })
     }
 
     /// Number and bytes of the blocks handed out and not given back.
@@ -158,11 +152,10 @@ impl DeviceResource for DriverResource {
                     self.device
                 )));
             }
-            if crate::driver::on_callback_thread() {
-                l.later.push(ptr);
-                return Ok(());
-            }
         }
+        let Some(ptr) = self.later.now_or_keep(ptr) else {
+            return Ok(());
+        };
         let earlier = self.free_later();
         let kept = std::mem::take(&mut lock(&self.live).failed);
         report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
@@ -198,8 +191,11 @@ impl DeviceResource for DriverResource {
             let old = l.origin;
             l.origin = old.retire();
             l.retired.push(old); // blocks handed out before are already freed from now on
-            let later = std::mem::take(&mut l.later);
-            l.blocks.drain().map(|(p, _)| p).chain(later).collect()
+            l.blocks
+                .drain()
+                .map(|(p, _)| p)
+                .chain(self.later.take())
+                .collect()
         };
         let mut failures = Vec::new();
         for p in live {
@@ -229,10 +225,11 @@ pub struct DriverHostResource {
     device: usize,
     driver: Arc<dyn Driver>,
     origin: Origin,
-    /// Live addresses, those given back on a callback thread (freed by the next call on an
-    /// ordinary thread), and failures of such frees during an `allocate` (reported by the next
-    /// `deallocate`).
-    live: Mutex<(HashSet<usize>, Vec<usize>, Vec<String>)>,
+    /// Live addresses, and failures of frees of `later` blocks during an `allocate` (reported by
+    /// the next `deallocate`).
+    live: Mutex<(HashSet<usize>, Vec<String>)>,
+    /// Given back on a callback thread, freed by the next call on an ordinary thread.
+    later: Later<usize>,
 }
 
 impl DriverHostResource {
@@ -247,25 +244,19 @@ impl DriverHostResource {
             device,
             origin: Origin::for_driver(&driver),
             driver,
-            live: Mutex::new((HashSet::new(), Vec::new(), Vec::new())),
+            live: Mutex::new((HashSet::new(), Vec::new())),
+            later: Later::new(),
         }
     }
 
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
-        if crate::driver::on_callback_thread() {
-            return Ok(());
-        }
-        let later = std::mem::take(&mut lock(&self.live).1);
-        let mut first = Ok(());
-        for addr in later {
+        self.later.release_each(|addr| {
             // SAFETY: the block was live and given back (nothing uses it); it left `live` then.
-            if let Err(e) = unsafe { self.driver.host_free(addr as *mut u8) } {
+            unsafe { self.driver.host_free(addr as *mut u8) }.inspect_err(|e| {
                 tracing::error!("freeing pinned allocation 0x{addr:x} failed: {e}");
-                first = first.and(Err(e));
-            }
-        }
-        first
+            })
+        })
     }
 }
 
@@ -273,7 +264,7 @@ impl HostResource for DriverHostResource {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} pinned bytes: {e}");
-            lock(&self.live).2.push(e.to_string());
+            lock(&self.live).1.push(e.to_string());
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
@@ -297,13 +288,12 @@ impl HostResource for DriverHostResource {
                     block.len()
                 )));
             }
-            if crate::driver::on_callback_thread() {
-                l.1.push(addr);
-                return Ok(());
-            }
+        }
+        if self.later.now_or_keep(addr).is_none() {
+            return Ok(());
         }
         let earlier = self.free_later();
-        let kept = std::mem::take(&mut lock(&self.live).2);
+        let kept = std::mem::take(&mut lock(&self.live).1);
         // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
         report(
             kept,
@@ -317,8 +307,8 @@ impl Drop for DriverResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver resource: {e}");
         }
-        let l = get_mut(&mut self.live);
-        log_leftovers("driver resource", l.later.len(), &l.failed);
+        let later = self.later.len();
+        log_leftovers("driver resource", later, &get_mut(&mut self.live).failed);
     }
 }
 
@@ -327,7 +317,7 @@ impl Drop for DriverHostResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver host resource: {e}");
         }
-        let l = get_mut(&mut self.live);
-        log_leftovers("driver host resource", l.1.len(), &l.2);
+        let later = self.later.len();
+        log_leftovers("driver host resource", later, &get_mut(&mut self.live).1);
     }
 }

@@ -22,7 +22,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::driver;
+use crate::driver::callback;
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
@@ -93,7 +93,7 @@ impl PendingQueue {
 
     /// Carries out every pending release unless cleanup is deferred or this is a callback thread.
     pub(crate) fn flush(&self) -> Result<()> {
-        if self.is_deferred() || driver::on_callback_thread() {
+        if self.is_deferred() || callback::is_callback_thread() {
             return Ok(());
         }
         self.flush_all()

@@ -478,7 +478,7 @@ impl Stream {
         match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
             Ok(()) => Ok(()),
             Err(e) => {
-                if crate::driver::on_callback_thread() || self.synchronize().is_err() {
+                if crate::driver::callback::is_callback_thread() || self.synchronize().is_err() {
                     std::mem::forget(fallback);
                 }
                 Err(e)

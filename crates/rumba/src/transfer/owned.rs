@@ -115,11 +115,7 @@ impl<B> Transfer<B> {
     /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
     pub fn wait(self) -> Result<B> {
-        if crate::driver::on_callback_thread() {
-            return Err(Error::InvalidOperation(
-                "a transfer cannot be waited for inside a stream callback".into(),
-            ));
-        }
+        crate::driver::callback::refuse_wait("waiting for a transfer", "")?;
         let mut st = lock(&self.shared.state);
         while st.status.is_none() {
             st = wait(&self.shared.done, st);

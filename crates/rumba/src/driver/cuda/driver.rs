@@ -215,7 +215,7 @@ unsafe extern "C" fn callback_trampoline(
     status: CUresult,
     user: *mut c_void,
 ) {
-    crate::driver::mark_callback_thread();
+    crate::driver::callback::mark_thread();
     // SAFETY: `user` is the `Box<HostCallback>` leaked by `stream_add_callback`; CUDA calls each
     // callback exactly once, so it is reclaimed exactly once.
     let callback = unsafe { Box::from_raw(user.cast::<HostCallback>()) };
@@ -608,7 +608,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         // SAFETY: a valid stream handle.
@@ -688,7 +688,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        no_wait_in_callback("event synchronize")?;
+        crate::driver::callback::refuse_wait("event synchronize", "")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -718,7 +718,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
-        no_wait_in_callback("device synchronize")?;
+        crate::driver::callback::refuse_wait("device synchronize", "")?;
         self.bind(device)?;
         // SAFETY: a context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
@@ -782,15 +782,5 @@ unsafe impl Driver for CudaDriver {
 
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         self.ipc_close(device, ptr)
-    }
-}
-
-fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InvalidOperation(format!(
-            "{what} cannot be called from inside a stream callback (CUDA forbids driver calls there)"
-        )))
-    } else {
-        Ok(())
     }
 }

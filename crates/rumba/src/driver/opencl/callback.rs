@@ -75,7 +75,7 @@ pub(crate) fn quiet() -> bool {
 }
 
 fn worker() {
-    crate::driver::mark_callback_thread();
+    crate::driver::callback::mark_thread();
     let p = pool();
     let mut st = lock(&p.state);
     loop {

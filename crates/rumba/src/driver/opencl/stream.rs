@@ -18,7 +18,7 @@
 //! synchronization — waits for the callback, which matters for keep-alive values that must be
 //! dropped by the time a synchronization returns. The host function runs on one of rumba's own
 //! callback threads ([`callback`](super::callback)), marked as such
-//! ([`mark_callback_thread`](crate::driver::mark_callback_thread)), so no waiting call is made
+//! ([`mark_thread`](crate::driver::callback::mark_thread)), so no waiting call is made
 //! from it and a callback blocked on another stream's callback holds up nothing else.
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
@@ -71,7 +71,7 @@ impl Drop for Slot {
             if event.is_done().unwrap_or(false) {
                 continue;
             }
-            if crate::driver::on_callback_thread() {
+            if crate::driver::callback::is_callback_thread() {
                 std::mem::forget(check);
             } else {
                 let _ = event.wait();
@@ -399,7 +399,7 @@ impl DeviceQueues {
 
     /// Waits for everything queued on `handle`, then reports its first unreported error.
     pub(crate) fn synchronize(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let last = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
@@ -462,7 +462,7 @@ impl DeviceQueues {
 
     /// Waits for every stream of the device; reports the first unreported error.
     pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
-        no_wait_in_callback("device synchronize")?;
+        crate::driver::callback::refuse_wait("device synchronize", "")?;
         let lasts: Vec<(Key, ClEvent)> = {
             let table = lock(&self.table);
             std::iter::once((Key::Legacy, &table.legacy))
@@ -667,16 +667,5 @@ fn unknown_stream(handle: u64) -> Error {
         kind: "stream",
         handle,
         reason: "not a stream created by rumba or adopted with external_stream".into(),
-    }
-}
-
-/// Refuses a waiting call on a callback thread.
-pub(crate) fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InvalidOperation(format!(
-            "{what} cannot be called from inside a stream callback (OpenCL leaves blocking calls there undefined)"
-        )))
-    } else {
-        Ok(())
     }
 }

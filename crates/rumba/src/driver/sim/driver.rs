@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
-use super::{SendPtr, SimDriver, bytes, invalid_handle, no_wait_in_callback, stream};
+use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
@@ -216,7 +216,7 @@ unsafe impl Driver for SimDriver {
         let s = self.resolve_any(src, bytes)?;
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
-            no_wait_in_callback("a copy into pageable host memory")?;
+            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
         let dst = SendPtr(dst);
         let touches = vec![Touch::read(&s)];
@@ -358,7 +358,7 @@ unsafe impl Driver for SimDriver {
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let (_, s) = self.stream(device, stream)?;
         s.synchronize()
     }
@@ -431,7 +431,7 @@ unsafe impl Driver for SimDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        no_wait_in_callback("event synchronize")?;
+        crate::driver::callback::refuse_wait("event synchronize", "")?;
         self.event(device, event)?.synchronize()
     }
 

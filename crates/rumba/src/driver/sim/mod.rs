@@ -236,18 +236,6 @@ impl SimDriver {
     }
 }
 
-/// Refuses a call that waits for device work when made from a stream callback: the callback runs
-/// on a stream worker, so waiting there can wait for itself (and CUDA forbids it outright).
-fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InvalidOperation(format!(
-            "{what} cannot be called from inside a stream callback: it would wait for device work from the thread that runs it"
-        )))
-    } else {
-        Ok(())
-    }
-}
-
 fn invalid_handle(kind: &'static str, handle: u64, device: usize) -> Error {
     Error::InvalidHandle {
         kind,

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::inflight::Touch;
 use super::stream::Dep;
-use super::{PER_THREAD, SimDriver, bytes, no_wait_in_callback};
+use super::{PER_THREAD, SimDriver, bytes};
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::Result;
 
@@ -23,7 +23,7 @@ impl SimDriver {
     /// one, or (per-thread default streams configured) the calling thread's per-thread stream,
     /// which waits for earlier legacy work and its own.
     pub(super) fn wait_default_point(&self, device: usize) -> Result<()> {
-        no_wait_in_callback("a synchronous copy or memset")?;
+        crate::driver::callback::refuse_wait("a synchronous copy or memset", "")?;
         let dev = self.device(device)?;
         let legacy = &dev.legacy.0;
         let deps: Vec<Dep> = if self.per_thread_default {

@@ -102,7 +102,7 @@ impl SimStream {
 
     fn run(self: Arc<Self>) {
         WORKER_OF.with(|w| w.set(Arc::as_ptr(&self) as usize));
-        crate::driver::mark_callback_thread();
+        crate::driver::callback::mark_thread();
         /// Marks the stream dead if the worker unwinds (user code runs contained, so only an
         /// internal error can get here): nothing may wait for a worker that is gone.
         struct Obituary<'a>(&'a SimStream);
@@ -212,7 +212,7 @@ impl SimStream {
                 let spawned = std::thread::Builder::new()
                     .name(format!("rumba-stream-{}-notify", self.handle.0))
                     .spawn(move || {
-                        crate::driver::mark_callback_thread();
+                        crate::driver::callback::mark_thread();
                         let _ = unwind::catch(move || notify(Err(error)));
                     });
                 if let Err(e) = spawned {

@@ -293,7 +293,7 @@ impl HostResource for PinnedPool {
 impl Drop for PinnedPool {
     fn drop(&mut self) {
         let st = std::mem::take(&mut *lock(&self.state));
-        if crate::driver::on_callback_thread() {
+        if crate::driver::callback::is_callback_thread() {
             // No driver calls here (CUDA forbids them on its callback threads): leak the cache.
             if !st.cached.is_empty() {
                 tracing::error!(
