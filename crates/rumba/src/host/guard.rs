@@ -90,26 +90,24 @@ impl<T: Element> HostData for [T] {
     }
 }
 
-impl<T: Element> HostData for Vec<T> {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
-        ArrayView::from(&self[..])
-    }
-    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
-        ArrayViewMut::from(&mut self[..])
-    }
+/// `Vec`s and fixed-size arrays are guarded as the slices they hold.
+macro_rules! host_data_as_slice {
+    ($([$($generics:tt)*] $t:ty;)*) => {$(
+        impl<$($generics)*> HostData for $t {
+            type Elem = T;
+            type Dim = Ix1;
+            fn host_view(&self) -> ArrayView<'_, T, Ix1> {
+                self[..].host_view()
+            }
+            fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
+                self[..].host_view_mut()
+            }
+        }
+    )*};
 }
-
-impl<T: Element, const N: usize> HostData for [T; N] {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
-        ArrayView::from(&self[..])
-    }
-    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
-        ArrayViewMut::from(&mut self[..])
-    }
+host_data_as_slice! {
+    [T: Element] Vec<T>;
+    [T: Element, const N: usize] [T; N];
 }
 
 impl<H: HostData + ?Sized> HostData for &mut H {

@@ -130,11 +130,7 @@ unsafe impl Driver for SimDriver {
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
         self.wait_default_point(device)?;
-        let _touch = self
-            .inflight
-            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
-        // SAFETY: both ranges are live and bounds-checked.
-        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+        self.device_to_device_now(&d, &s, bytes);
         Ok(())
     }
 
@@ -258,18 +254,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
-        let touches = vec![Touch::write(&d), Touch::read(&s)];
-        self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
-                unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
-                Ok(())
-            }),
-        )
-        .map(drop)
+        self.queue_device_to_device(device, stream, d, s, bytes)
     }
 
     unsafe fn memset_async(
