@@ -1,5 +1,6 @@
-//! Behaviour tests for the kernel executor (SPEC §5): shared, dynamic shared and local memory,
-//! barriers and their reductions, atomics, and the fast path. Faults are in `kernel_exec_faults.rs`.
+//! Behaviour tests for the kernel executor (docs/design/behaviour.md §5): shared, dynamic shared
+//! and local memory, barriers and their reductions, atomics, and the fast path. Faults are in
+//! `kernel_exec_faults.rs`.
 #![allow(unused_imports)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,5 +1,5 @@
-//! Pinned, mapped and managed host memory, guards that pin existing host
-//! arrays, and asynchronous transfers that safe code cannot misuse (SPEC §3, §2 async copies).
+//! Pinned, mapped and managed host memory, guards that pin existing host arrays, and asynchronous
+//! transfers that safe code cannot misuse (docs/design/behaviour.md §3, §2 async copies).
 //!
 //! | file | concept |
 //! | --- | --- |

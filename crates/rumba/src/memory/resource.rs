@@ -418,7 +418,8 @@ pub trait CacheControl: Send + Sync {
     fn empty_cache(&self) -> Result<usize>;
 }
 
-/// Releases held back in a queue (SPEC §6): flushing, counting and suspending them.
+/// Releases held back in a queue (docs/design/behaviour.md §6): flushing, counting and suspending
+/// them.
 ///
 /// ```
 /// use rumba::memory::DeviceResource;
@@ -447,9 +448,9 @@ pub trait Deferral: Send + Sync {
 }
 
 /// The device-memory resource: `allocate` and `deallocate` on a stream, RMM's
-/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's,
-/// `deallocate` returns a `Result`, so that a failed release can be reported (SPEC §6: by the
-/// flush that ran it) instead of swallowed; it never panics.
+/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's, `deallocate`
+/// returns a `Result`, so that a failed release can be reported (docs/design/behaviour.md §6: by
+/// the flush that ran it) instead of swallowed; it never panics.
 ///
 /// Safe to implement (see the [module docs](self)): blocks cannot be forged, and rumba checks the
 /// block it is given. A resource that counts allocations is this much:

@@ -20,11 +20,11 @@
 //! | `&DeviceArray` ← [`MappedView`](crate::MappedView) | ✓ | — (the view's borrow could end before the copy) | ✓ |
 //! | `&mut MappedViewMut` / [`MappedViewMut`](crate::MappedViewMut) ← `&DeviceArray` | ✓ (`&mut`) | — (as above) | ✓ (by value) |
 //!
-//! Every pair follows the copy rules of SPEC §2 (same element type, enforced by the types; same
-//! shape once length-1 axes are removed; strided host sides are packed), and every refusal is
-//! taken before anything is queued. The older spellings (`copy_from_host`, `copy_to_host_into`,
-//! `copy_from_device`, `copy_from_pinned`, `copy_to_pinned`, `copy_to_mapped`, …) remain as the
-//! per-pair methods this module dispatches to; new code needs only `copy`.
+//! Every pair follows the copy rules of docs/design/behaviour.md §2 (same element type, enforced by
+//! the types; same shape once length-1 axes are removed; strided host sides are packed), and every
+//! refusal is taken before anything is queued. The older spellings (`copy_from_host`,
+//! `copy_to_host_into`, `copy_from_device`, `copy_from_pinned`, `copy_to_pinned`, `copy_to_mapped`,
+//! …) remain as the per-pair methods this module dispatches to; new code needs only `copy`.
 //!
 //! ```
 //! use ndarray::array;

@@ -40,7 +40,7 @@ pub fn nvrtc_present() -> bool {
 
 /// The NVRTC options of every compile: no floating-point contraction (`--fmad=false`), IEEE
 /// division and square root, no flush-to-zero — so `+ - * / sqrt` agree bit for bit with the
-/// simulator (KERNELS.md §3).
+/// simulator (docs/design/kernels.md §3).
 pub fn compile_options() -> cudarc::nvrtc::CompileOptions {
     cudarc::nvrtc::CompileOptions {
         fmad: Some(false),

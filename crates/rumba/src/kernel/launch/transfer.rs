@@ -1,4 +1,5 @@
-//! Automatic transfers of host arrays passed straight to a launch (SPEC §5), and their count.
+//! Automatic transfers of host arrays passed straight to a launch (docs/design/behaviour.md §5),
+//! and their count.
 //!
 //! A host array given to a launch is copied to a temporary device array before the kernel and
 //! back after it — Numba's conservative rule. [`In`], [`Out`] and [`InOut`] say which directions
