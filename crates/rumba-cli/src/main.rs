@@ -13,6 +13,7 @@
 mod bench;
 mod demo;
 mod ipc;
+mod json;
 mod kernels;
 mod selftest;
 

@@ -9,7 +9,7 @@
 //! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
-//! | [`plot`] | the SVG chart |
+//! | [`plot`] | the SVG chart (`plotters`) |
 //!
 //! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
 //! scripts' processes (through [`peers`]) and, with `--plot`, the one file it names.
@@ -26,7 +26,7 @@ use workloads::Form;
 use std::path::PathBuf;
 
 /// One measurement, in the peers' JSON form (`scripts/peers/workloads.md`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     /// `rumba-sim`, `rumba-cuda`, `pocl`, `numba-cudasim`, `cupy`, `numba-cuda` or `cudarc`.
     pub peer: String,
@@ -43,10 +43,7 @@ pub struct Run {
 impl Run {
     /// The peers' JSON line.
     pub fn json(&self) -> String {
-        format!(
-            r#"{{"peer": "{}", "workload": "{}", "n": {}, "seconds": {:e}, "check": {}}}"#,
-            self.peer, self.workload, self.n, self.seconds, self.check
-        )
+        crate::json::to_line(self)
     }
 }
 
@@ -193,7 +190,8 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         print_goals(&runs);
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, plot::svg(&runs)).map_err(|e| {
+        let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
+        std::fs::write(path, chart).map_err(|e| {
             rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
         })?;
         if !args.json {
