@@ -35,7 +35,7 @@
 //! | `get_ipc_handle(memory)` | [`MemoryManager::get_ipc_handle`] → [`DeviceResource::ipc_handle`] |
 //! | `get_memory_info()` | [`MemoryManager::get_memory_info`] → [`DeviceResource::memory_info`] |
 //! | `initialize()` | [`MemoryManagerFactory::create`] (a manager is ready when built); [`MemoryManager::initialize`] is an idempotent no-op |
-//! | `reset()` | [`MemoryManager::reset`] → [`DeviceResource::reset`] |
+//! | `reset()` | [`Context::reset`](crate::Context::reset) (through the manager's crate-private `reset`) → [`DeviceResource::reset`] |
 //! | `defer_cleanup()` | [`MemoryManager::defer_cleanup`] → [`Deferral`] |
 //! | `interface_version` | [`MemoryManagerFactory::interface_version`], checked against [`INTERFACE_VERSION`] |
 //!

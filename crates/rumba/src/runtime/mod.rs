@@ -150,7 +150,7 @@ pub fn backend() -> Result<crate::driver::BackendKind> {
 /// # Errors
 /// Starting the runtime (the first call of a process that touches a device) reports, on this and
 /// every later call: [`Error::InvalidConfig`] for a malformed setting (`RUMBA_*` variable or
-/// [`Config`](crate::Config) field) or a memory manager name that no factory is registered under;
+/// [`Config`] field) or a memory manager name that no factory is registered under;
 /// [`Error::BackendUnavailable`] when the chosen backend (`cuda`, `opencl`) cannot be used here,
 /// with the reason. Creating the context reports the memory manager's errors (its set-up, and
 /// [`Error::InterfaceVersion`] for a manager of another plugin-interface version).

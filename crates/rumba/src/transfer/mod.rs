@@ -6,7 +6,7 @@
 //! | synchronous | [`copy(dst, src)`](copy) | before it returns | borrowed for the call |
 //! | on a stream | [`stream.copy(dst, src)`](Stream::copy) | in stream order | host sources are taken (staged) before it returns; host destinations wait for the data |
 //! | on a scope | [`scope.copy(dst, src)`](StreamScope::copy) | by the scope's closing synchronization | borrowed until then, so pinned memory moves truly asynchronously |
-//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`](crate::Transfer) is waited for | the pinned array is moved in and handed back |
+//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`] is waited for | the pinned array is moved in and handed back |
 //!
 //! Which pairs each path takes (`dst` ← `src`; `—` is a compile error, with the reason):
 //!

@@ -1,14 +1,7 @@
-//! Launch arguments: what a caller may pass for each kernel parameter, and how it becomes a raw
-//! [`KernelArg`].
-//!
-//! For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
-//! layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
-//! automatically (see [`transfer`](super::transfer)): `InOut(&mut a)`, `In(&a)` or `&a`,
-//! `Out(&mut a)`, or `&mut a`, which follows the kernel's [`HostTransfer`] policy (`InOut` unless
-//! set otherwise). Host memory the device addresses directly (mapped, managed, grained arrays)
-//! and CUDA Array Interface objects pass with no copy: see [`direct`](super::direct). For a
-//! scalar parameter: a value of that type. The element type of every
-//! argument is checked by the compiler against the kernel's parameter list.
+//! Launch arguments: what a caller may pass for each kernel parameter ([`LaunchArg`] says), and
+//! how it becomes a raw [`KernelArg`]. Automatic transfers are counted in
+//! [`transfer`](super::transfer); host memory the device addresses directly and CUDA Array
+//! Interface objects are in [`direct`](super::direct).
 //!
 //! Preparing the arguments of one launch builds a plan: the raw arguments for the driver, the
 //! device buffers the stream must keep alive until the kernel has run, and the copies back to
@@ -202,7 +195,16 @@ pub(crate) mod sealed {
 }
 use sealed::{Prepare, PrepareAll};
 
-/// A value that can be passed for a kernel parameter of type `P` (see the [module docs](self)).
+/// A value that can be passed for a kernel parameter of type `P`.
+///
+/// For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
+/// layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
+/// automatically: `InOut(&mut a)`, `In(&a)` or `&a`, `Out(&mut a)`, or `&mut a`, which follows the
+/// kernel's [`HostTransfer`] policy (`InOut` unless set otherwise; it says when the copies
+/// happen). Host memory the device addresses directly (mapped, managed, grained arrays) and CUDA
+/// Array Interface objects ([`Cai`](super::Cai)) pass with no copy. For a scalar parameter: a value
+/// of that type. The compiler checks the element type of every argument against the kernel's
+/// parameter list.
 ///
 /// ```
 /// use rumba::kernel::{Arr, LaunchArg};
