@@ -120,17 +120,17 @@
 //! library against it, so it stays true):
 //!
 //! ```text
-//! error                       the one error type
-//! config, unwind, layout      settings; panic capture; pure layout arithmetic (no device)
-//! driver                      one trait over a device API: sim, cuda, opencl; the kernel engine
-//! memory                      memory resources, the default manager, the pool, pinned memory
-//! runtime                     devices, contexts, the current device, detect
-//! stream                      streams and events
-//! array                       DeviceArray: n-d arrays in device memory
-//! host                        pinned, mapped, managed and grained host arrays and guards
-//! transfer                    copy, the stream scope, owned asynchronous transfers
-//! interop                     CUDA Array Interface, IPC, DLPack, SmartArray
-//! kernel                      #[rumba::kernel] launches: configuration, arguments, policies
+//! error                         the one error type
+//! config, unwind, sync, layout  settings; panic capture; locks; layout arithmetic (no device)
+//! driver                        one trait over a device API: sim, cuda, opencl; the kernel engine
+//! memory                        memory resources, the default manager, the pool, pinned memory
+//! runtime                       devices, contexts, the current device, detect
+//! stream                        streams and events
+//! array                         DeviceArray: n-d arrays in device memory
+//! host                          pinned, mapped, managed and grained host arrays and guards
+//! transfer                      copy, the stream scope, owned asynchronous transfers
+//! interop                       CUDA Array Interface, IPC, DLPack, SmartArray
+//! kernel                        #[rumba::kernel] launches: configuration, arguments, policies
 //! ```
 //!
 //! `interop` sits below `kernel` because a kernel argument may be any object that describes itself
@@ -157,6 +157,7 @@ pub mod memory;
 pub mod prelude;
 pub mod runtime;
 pub mod stream;
+mod sync;
 pub mod transfer;
 mod unwind;
 

@@ -1,4 +1,4 @@
-//! The peer workloads' kernels (`shared/peers/workloads.md`), written once with
+//! The peer workloads' kernels (`scripts/peers/workloads.md`), written once with
 //! `#[rumba::kernel]`: the simulator runs their generated block bodies (work-item loops) or, asked
 //! to, their per-thread bodies (coroutines); the CUDA and OpenCL backends run their generated C.
 //!

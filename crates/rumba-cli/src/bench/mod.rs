@@ -1,5 +1,5 @@
 //! `rumba bench`: the peer workloads on the backend in use, optionally side by side with peers —
-//! on a CPU, Numba's CUDA simulator and PoCL (`shared/peers/`); on a GPU, CuPy and Numba-CUDA
+//! on a CPU, Numba's CUDA simulator and PoCL (`scripts/peers/`); on a GPU, CuPy and Numba-CUDA
 //! (`scripts/gpu/peer_bench.py`, `--gpu-peers`) and cudarc's own launch path — as a table, JSON
 //! lines and an SVG chart.
 //!
@@ -9,7 +9,7 @@
 //! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
-//! | [`plot`] | the SVG chart |
+//! | [`plot`] | the SVG chart (`plotters`) |
 //!
 //! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
 //! scripts' processes (through [`peers`]) and, with `--plot`, the one file it names.
@@ -25,8 +25,8 @@ use workloads::Form;
 
 use std::path::PathBuf;
 
-/// One measurement, in the peers' JSON form.
-#[derive(Debug, Clone, PartialEq)]
+/// One measurement, in the peers' JSON form (`scripts/peers/workloads.md`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     /// `rumba-sim`, `rumba-cuda`, `pocl`, `numba-cudasim`, `cupy`, `numba-cuda` or `cudarc`.
     pub peer: String,
@@ -43,10 +43,7 @@ pub struct Run {
 impl Run {
     /// The peers' JSON line.
     pub fn json(&self) -> String {
-        format!(
-            r#"{{"peer": "{}", "workload": "{}", "n": {}, "seconds": {:e}, "check": {}}}"#,
-            self.peer, self.workload, self.n, self.seconds, self.check
-        )
+        crate::json::to_line(self)
     }
 }
 
@@ -56,12 +53,13 @@ pub struct BenchArgs {
     /// Print one JSON line per run (the peers' format) instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// A virtualenv made by shared/peers/setup.sh: also run Numba's simulator and PoCL.
+    /// A virtualenv made by scripts/peers/setup.sh: also run Numba's simulator and PoCL.
     #[arg(long, value_name = "DIR")]
     pub peers: Option<PathBuf>,
-    /// Where numba_sim.py and pocl.py are (default: ../shared/peers or shared/peers).
-    #[arg(long, value_name = "DIR")]
-    pub peers_scripts: Option<PathBuf>,
+    /// Where numba_sim.py and pocl.py are (default: scripts/peers of the clone the command runs
+    /// in, or was built in).
+    #[arg(long, value_name = "DIR", alias = "peers-scripts")]
+    pub peers_dir: Option<PathBuf>,
     /// Write a chart of the times (SVG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -165,17 +163,14 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     }
 
     if let Some(venv) = &args.peers {
-        let scripts = peers::scripts_dir(args.peers_scripts.as_deref()).map_err(peer_err)?;
-        for (script, extra) in [
-            (
-                "pocl.py",
-                vec!["--repeat".to_string(), args.repeat.to_string()],
-            ),
-            (
-                "numba_sim.py",
-                vec!["--repeat".to_string(), "1".to_string()],
-            ),
-        ] {
+        let scripts = peers::scripts_dir(args.peers_dir.as_deref()).map_err(peer_err)?;
+        let mut pocl = vec!["--repeat".to_string(), args.repeat.to_string()];
+        if args.quick {
+            pocl.push("--quick".into());
+        }
+        // Numba's simulator runs once per size: it is slow, and its small sizes only.
+        let numba = vec!["--repeat".to_string(), "1".to_string()];
+        for (script, extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
             if !args.json {
                 eprintln!("{script} ...");
             }
@@ -195,7 +190,8 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         print_goals(&runs);
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, plot::svg(&runs)).map_err(|e| {
+        let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
+        std::fs::write(path, chart).map_err(|e| {
             rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
         })?;
         if !args.json {

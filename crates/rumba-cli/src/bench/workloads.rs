@@ -1,4 +1,4 @@
-//! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
+//! The peer workloads (`scripts/peers/workloads.md`) as rumba kernels, with the peers' sizes and
 //! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
 //! `reduce_shared` (256-thread tree with one `syncthreads` per level), the 64 MiB `h2d` / `d2h`
 //! copies from pageable memory and `h2d_pinned` / `d2h_pinned` from pinned memory, and `launch`:

@@ -2,7 +2,7 @@
 //! with names resolved (locals, arrays, consts, device functions, records), all types known and
 //! every checked operation numbered as a fault site.
 //!
-//! Built by [`parse`](super::parse), read by the analyses and the emitters. Block-valued
+//! Built by `lower::parse` (private), read by the analyses and the emitters. Block-valued
 //! expressions that contain statements are already desugared into a `let` without initialiser
 //! plus assignments, so expressions are side-effect-ordered trees the C emitters can print as
 //! C expressions.

@@ -1,7 +1,7 @@
 //! The front end and the emitters (feature `lower`).
 //!
 //! [`lower_kernel`] / [`lower_device`] run the whole pipeline on a parsed function:
-//! 1. [`parse`]: the subset check — every construct outside the subset is a spanned
+//! 1. `parse`: the subset check — every construct outside the subset is a spanned
 //!    `syn::Error` saying what to write instead, all of them combined — plus name resolution and
 //!    type inference ([`infer`]) into the typed IR ([`ir`]);
 //! 2. [`analysis`]: block-uniformity of values and barriers, and the locals that live across a

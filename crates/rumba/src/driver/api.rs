@@ -1,5 +1,13 @@
 //! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
 //! byte counts, host pointers), with the safety contract its implementors and callers share.
+//!
+//! It stays one trait in one file. The optional capabilities (peer access, IPC, managed and
+//! grained memory) could be supertraits, but then every caller would have to import each one to
+//! call its methods on a `dyn Driver`; and each method's documentation is its contract, which
+//! belongs beside its signature. What moved out is what is not one method's: the meaning of each
+//! error variant, which holds for the whole driver layer (the `driver` module's docs), and the
+//! refusal a default implementation gives for a capability the backend lacks, written once
+//! ([`BackendKind::unsupported`]).
 
 use std::any::Any;
 use std::fmt;
@@ -8,7 +16,9 @@ use super::{
     BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// One object-safe trait over a device API.
 ///
@@ -36,14 +46,8 @@ use crate::error::{Error, Result};
 /// (on CUDA with unified addressing, any pinned host pointer is a valid device address).
 ///
 /// # Errors
-/// Each method's `# Errors` names its own failures; the variants mean the same everywhere:
-/// [`Error::InvalidDevice`] for a `device` ordinal at or past [`device_count`](Driver::device_count),
-/// [`Error::InvalidAddress`] for a device range outside a live allocation (checked by the sim
-/// and OpenCL before anything is queued; CUDA reports its own [`Error::Driver`]),
-/// [`Error::InvalidHandle`] for an unknown stream or event handle and [`Error::NotReady`] for work
-/// not yet complete (the same on every backend), [`Error::Driver`] for another failed backend
-/// call (CUDA and OpenCL name their own codes; the sim reports [`Error::Simulator`] for its own
-/// failures), and [`Error::Unsupported`] for what a backend lacks.
+/// Each method's `# Errors` names its own failures; each variant means the same for every method
+/// and backend (the [driver module](crate::driver#errors) says what).
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
     fn backend(&self) -> BackendKind;
@@ -318,10 +322,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
         let _ = (device, peer);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot tell whether devices can access each other's memory",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot tell whether devices can access each other's memory"))
     }
 
     /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
@@ -357,10 +360,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         bytes: usize,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot copy between devices",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot copy between devices"))
     }
 
     /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
@@ -386,10 +388,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes, stream);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot copy between devices",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot copy between devices"))
     }
 
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
@@ -546,10 +547,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let _ = (device, ptr);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot export IPC handles",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot export IPC handles"))
     }
 
     /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
@@ -571,10 +571,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
         let _ = (device, ptr);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot find the allocation that contains a device address",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot find the allocation that contains a device address"))
     }
 
     /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
@@ -595,10 +594,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let _ = (device, handle);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot open IPC handles",
-            self.backend()
-        )))
+        Err(self.backend().unsupported("driver cannot open IPC handles"))
     }
 
     /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
@@ -618,10 +614,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         let _ = (device, ptr);
-        Err(Error::Unsupported(format!(
-            "the {} driver cannot close IPC handles",
-            self.backend()
-        )))
+        Err(self
+            .backend()
+            .unsupported("driver cannot close IPC handles"))
     }
 
     /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
@@ -664,10 +659,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
         let _ = (device, bytes);
-        Err(Error::Unsupported(format!(
-            "the {} backend has no managed memory",
-            self.backend()
-        )))
+        Err(self.backend().unsupported("backend has no managed memory"))
     }
 
     /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
@@ -681,10 +673,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let _ = ptr;
-        Err(Error::Unsupported(format!(
-            "the {} backend has no managed memory",
-            self.backend()
-        )))
+        Err(self.backend().unsupported("backend has no managed memory"))
     }
 
     /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
@@ -711,10 +700,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<*mut u8> {
         match attach {
             ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
-            ManagedAttach::Host => Err(Error::Unsupported(format!(
-                "the {} backend has no host-attached managed memory",
-                self.backend()
-            ))),
+            ManagedAttach::Host => Err(self
+                .backend()
+                .unsupported("backend has no host-attached managed memory")),
         }
     }
 

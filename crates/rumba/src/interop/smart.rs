@@ -1,4 +1,5 @@
-//! [`SmartArray`]: an array that lives on the host and/or the device and moves lazily (SPEC §9).
+//! [`SmartArray`]: an array that lives on the host and/or the device and moves lazily
+//! (docs/design/behaviour.md §9).
 //!
 //! Each side is either *current* (holds the latest data) or stale. Asking for a side
 //! ([`get`](SmartArray::get), [`host`](SmartArray::host), [`device`](SmartArray::device)) copies
@@ -152,7 +153,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// The host copy, brought up to date first if the device changed it.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no host copy to return; the errors of the copy from the
+    /// [`Error::InvalidOperation`] when there is no host copy to return; the errors of the copy from the
     /// device when the host copy is stale.
     ///
     /// ```
@@ -190,7 +191,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// After writing it on the device, call [`mark_changed(Side::Device)`](Self::mark_changed).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no device copy and no host copy to make it from; the
+    /// [`Error::InvalidOperation`] when there is no device copy and no host copy to make it from; the
     /// errors of allocating and filling it ([`to_device`](crate::to_device)).
     ///
     /// ```

@@ -71,7 +71,7 @@ pub use crate::driver::engine::{
 };
 /// The half-precision element type of kernels (`half::f16`, IEEE binary16). Kernels compute
 /// each `f16` operation in `f32` and round the result to nearest even (what `half` does, and
-/// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude](prelude) for the rules.
+/// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude] for the rules.
 pub use half::f16;
 pub use launch::{
     Arr, AutoTransfers, Cai, CaiNoSync, CaptureRef, Captured, ConstArr, ConstArray, ConstView,

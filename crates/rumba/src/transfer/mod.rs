@@ -6,7 +6,7 @@
 //! | synchronous | [`copy(dst, src)`](copy) | before it returns | borrowed for the call |
 //! | on a stream | [`stream.copy(dst, src)`](Stream::copy) | in stream order | host sources are taken (staged) before it returns; host destinations wait for the data |
 //! | on a scope | [`scope.copy(dst, src)`](StreamScope::copy) | by the scope's closing synchronization | borrowed until then, so pinned memory moves truly asynchronously |
-//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`](crate::Transfer) is waited for | the pinned array is moved in and handed back |
+//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`] is waited for | the pinned array is moved in and handed back |
 //!
 //! Which pairs each path takes (`dst` ← `src`; `—` is a compile error, with the reason):
 //!
@@ -20,11 +20,11 @@
 //! | `&DeviceArray` ← [`MappedView`](crate::MappedView) | ✓ | — (the view's borrow could end before the copy) | ✓ |
 //! | `&mut MappedViewMut` / [`MappedViewMut`](crate::MappedViewMut) ← `&DeviceArray` | ✓ (`&mut`) | — (as above) | ✓ (by value) |
 //!
-//! Every pair follows the copy rules of SPEC §2 (same element type, enforced by the types; same
-//! shape once length-1 axes are removed; strided host sides are packed), and every refusal is
-//! taken before anything is queued. The older spellings (`copy_from_host`, `copy_to_host_into`,
-//! `copy_from_device`, `copy_from_pinned`, `copy_to_pinned`, `copy_to_mapped`, …) remain as the
-//! per-pair methods this module dispatches to; new code needs only `copy`.
+//! Every pair follows the copy rules of docs/design/behaviour.md §2 (same element type, enforced by
+//! the types; same shape once length-1 axes are removed; strided host sides are packed), and every
+//! refusal is taken before anything is queued. The older spellings (`copy_from_host`,
+//! `copy_to_host_into`, `copy_from_device`, `copy_from_pinned`, `copy_to_pinned`, `copy_to_mapped`,
+//! …) remain as the per-pair methods this module dispatches to; new code needs only `copy`.
 //!
 //! ```
 //! use ndarray::array;

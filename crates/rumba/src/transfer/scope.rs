@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -166,11 +166,7 @@ impl Stream {
     where
         F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
-        if crate::driver::on_callback_thread() {
-            return Err(Error::InvalidOperation(
-                "auto_synchronize cannot run inside a stream callback: it would have to wait for a stream from the thread that runs streams".into(),
-            ));
-        }
+        crate::driver::callback::refuse_wait("auto_synchronize", "")?;
         let scope = StreamScope::new(self);
         // Synchronizes on every exit path, including unwinding out of `f`.
         struct SyncOnDrop<'a>(&'a Stream, bool);

@@ -1,6 +1,6 @@
 //! CUDA C and OpenCL C from the IR (one printer, the differences behind [`Target`]).
 //!
-//! Lowering rules (KERNELS.md §3), spelled out in the generated text:
+//! Lowering rules (docs/design/kernels.md §3), spelled out in the generated text:
 //! - integer `+ - *` and unary `-` are computed in the unsigned type of at least 32 bits and
 //!   cast back (`(int)((unsigned int)a + (unsigned int)b)`): Rust's wrapping, never C's signed
 //!   overflow, never `int` promotion overflow of narrow types;

@@ -15,6 +15,7 @@ use cudarc::driver::{result, sys};
 
 use super::error::map;
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// The device header, included by every built-in kernel.
 pub const DEVICE_HEADER: &str = include_str!("../../../kernels/rumba_device.h");
@@ -39,7 +40,7 @@ pub fn nvrtc_present() -> bool {
 
 /// The NVRTC options of every compile: no floating-point contraction (`--fmad=false`), IEEE
 /// division and square root, no flush-to-zero — so `+ - * / sqrt` agree bit for bit with the
-/// simulator (KERNELS.md §3).
+/// simulator (docs/design/kernels.md §3).
 pub fn compile_options() -> cudarc::nvrtc::CompileOptions {
     cudarc::nvrtc::CompileOptions {
         fmad: Some(false),
@@ -90,7 +91,7 @@ impl Modules {
         file: &'static str,
         kernel: &'static str,
     ) -> Result<sys::CUfunction> {
-        let mut map_ = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map_ = lock(&self.functions);
         if let Some(f) = map_.get(&(device, kernel)) {
             return Ok(*f as sys::CUfunction);
         }

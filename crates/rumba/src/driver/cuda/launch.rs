@@ -24,6 +24,7 @@ use super::builtin::compile;
 use super::error::{check, map};
 use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// One packed kernel parameter, 16-byte aligned.
 pub(crate) struct Param(Vec<u128>);
@@ -117,7 +118,7 @@ impl UserKernels {
         src: &CudaKernelSource,
     ) -> Result<sys::CUfunction> {
         let key = cache_key(device, src);
-        let mut cache = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = lock(&self.functions);
         if let Some(f) = cache.get(&key) {
             return Ok(*f as sys::CUfunction);
         }

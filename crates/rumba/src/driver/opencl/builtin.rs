@@ -22,6 +22,7 @@ use opencl3::types::{cl_context, cl_device_id};
 use super::error::{check, map};
 use super::raw::{ClKernel, ClProgram};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// `(file name, source)` of every built-in kernel.
 pub const SOURCES: [(&str, &str); 1] = [(
@@ -114,7 +115,7 @@ impl Builtins {
         file: &'static str,
         entry: &'static str,
     ) -> Result<Arc<Built>> {
-        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        let mut built = lock(&self.built);
         if let Some(b) = built.get(&(device, entry)) {
             return Ok(Arc::clone(b));
         }

@@ -39,6 +39,7 @@ use super::stream::{DeviceQueues, wait_ptr};
 use super::strided::check_range;
 use crate::driver::{KernelArg, KernelLaunch, OpenClKernelSource, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// Bytes of the fault record (ABI §5).
 pub(crate) const FAULT_BYTES: usize = 128;
@@ -191,12 +192,7 @@ impl UserKernels {
         src: &OpenClKernelSource,
     ) -> Result<Arc<UserKernel>> {
         let key = cache_key(device, src);
-        if let Some(k) = self
-            .built
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
+        if let Some(k) = lock(&self.built).get(&key) {
             return Ok(Arc::clone(k));
         }
         let mut options = BUILD_OPTIONS.to_string();
@@ -214,15 +210,12 @@ impl UserKernels {
             built: Built::new(program, k),
             declared,
         });
-        self.built
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, Arc::clone(&uk));
+        lock(&self.built).insert(key, Arc::clone(&uk));
         Ok(uk)
     }
 
     fn record(&self, context: cl_context) -> Result<usize> {
-        if let Some(p) = self.records.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+        if let Some(p) = lock(&self.records).pop() {
             return Ok(p);
         }
         // SAFETY: plain coarse-grained SVM for a context whose devices all offer it.
@@ -233,12 +226,7 @@ impl UserKernels {
 
     /// Frees every cached fault record (the driver is going away).
     pub(crate) fn release(&self, context: cl_context) {
-        for p in self
-            .records
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain(..)
-        {
+        for p in lock(&self.records).drain(..) {
             // SAFETY: allocated by clSVMAlloc in `context`; no queued work uses a free record.
             unsafe {
                 let _ = svm_free(context, p as *mut c_void);
@@ -345,7 +333,7 @@ pub(crate) unsafe fn launch(
         .collect();
     let local: Vec<usize> = launch.block.iter().map(|&b| b as usize).collect();
     let op = |q, deps: &[_]| -> Result<ClEvent> {
-        let guard = uk.built.kernel.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = lock(&uk.built.kernel);
         let k = guard.raw();
         let mut idx = 0u32;
         for a in launch.args {
@@ -474,7 +462,7 @@ pub(crate) unsafe fn launch(
                         }
                         None => decode_fault(&kernel_name, &host_record),
                     };
-                    records.lock().unwrap_or_else(|e| e.into_inner()).push(rec);
+                    lock(&records).push(rec);
                     match fault {
                         Some(e) => Err(e),
                         None => Ok(()),
@@ -483,11 +471,7 @@ pub(crate) unsafe fn launch(
             );
             if result.is_err() {
                 // Not queued: the record is free again (the check, never registered, is gone).
-                t.kernels
-                    .records
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(rec);
+                lock(&t.kernels.records).push(rec);
             }
             result?;
         }

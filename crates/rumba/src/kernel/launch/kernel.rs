@@ -598,11 +598,12 @@ impl<P: Params> Kernel<P> {
                 e => e,
             })?;
         }
-        if plan.wait && crate::driver::on_callback_thread() {
-            return Err(Error::InvalidOperation(format!(
-                "kernel '{}' takes host memory the device addresses directly, so its launch waits for the kernel; that cannot happen inside a stream callback",
-                self.function.name
-            )));
+        if plan.wait {
+            // Host memory the device addresses directly: the launch waits for the kernel.
+            crate::driver::callback::refuse_wait(
+                &format!("the launch of kernel '{}'", self.function.name),
+                "it takes host memory the device addresses directly, so its launch waits for the kernel",
+            )?;
         }
         if let Some(abi) = self.function.abi() {
             let ndims: Vec<Option<usize>> = plan

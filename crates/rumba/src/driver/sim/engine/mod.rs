@@ -13,8 +13,9 @@
 //! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
 //! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
 //! synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
-//! which the second engine, [`wil`], runs without coroutines (KERNELS.md §4). Memory is reached only through bounds-checked [`View`]s whose element
-//! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
+//! which the second engine, [`wil`], runs without coroutines (docs/design/kernels.md §4). Memory is
+//! reached only through bounds-checked [`View`]s whose element accesses are relaxed atomics
+//! ([`access`]), so racing threads are defined behaviour.
 //!
 //! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
 //! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures

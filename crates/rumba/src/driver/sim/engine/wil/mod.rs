@@ -1,7 +1,7 @@
 //! The work-item-loop engine: kernels as whole-block bodies whose regions between barriers are
-//! loops over the block's threads (KERNELS.md §4), the way PoCL runs OpenCL on a CPU. A barrier
-//! costs the end of one loop and the start of the next instead of a coroutine switch per thread,
-//! and block memory is plain memory the compiler can keep in registers and vectorise.
+//! loops over the block's threads (docs/design/kernels.md §4), the way PoCL runs OpenCL on a CPU. A
+//! barrier costs the end of one loop and the start of the next instead of a coroutine switch per
+//! thread, and block memory is plain memory the compiler can keep in registers and vectorise.
 //!
 //! [`run_blocks`] runs a grid: blocks are spread over the calling thread and rayon's pool by the
 //! same scheduler as the coroutine engine ([`run_grid`](super::run_grid)), with the same choice
