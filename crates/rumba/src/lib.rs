@@ -147,6 +147,8 @@ extern crate self as rumba;
 
 pub mod array;
 pub mod config;
+#[cfg(feature = "mpi")]
+pub mod dist;
 pub mod driver;
 pub mod error;
 pub mod host;
