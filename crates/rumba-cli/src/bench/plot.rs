@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::Run;
 
-const PEERS: [(&str, &str); 7] = [
+const PEERS: [(&str, &str); 9] = [
     ("rumba-sim", "#d9480f"),
     ("rumba-cuda", "#2f9e44"),
     ("pocl", "#1c7ed6"),
@@ -15,6 +15,8 @@ const PEERS: [(&str, &str); 7] = [
     ("cupy", "#7048e8"),
     ("numba-cuda", "#f08c00"),
     ("cudarc", "#0c8599"),
+    ("rumba-dist", "#e8590c"),
+    ("mpi-host", "#495057"),
 ];
 
 /// The chart as an SVG document.

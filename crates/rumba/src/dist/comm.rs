@@ -280,6 +280,9 @@ impl Communicator {
         if let Some(e) = self.poison.borrow().clone() {
             return Err(e);
         }
+        if *self.shared.finalized.borrow() {
+            return Err(self.err(op, "MPI was finalized: the universe was dropped"));
+        }
         // SAFETY: reading an immutable constant the MPI library exports.
         let any = unsafe { ffi::RSMPI_ANY_SOURCE };
         if raw::iprobe(any, 0, self.ctl)? {
@@ -352,6 +355,9 @@ impl Communicator {
         let start = Instant::now();
         let timeout = self.timeout();
         let mut spins: u32 = 0;
+        if *self.shared.finalized.borrow() {
+            return Err(self.err(op, "MPI was finalized: the universe was dropped"));
+        }
         loop {
             match done() {
                 Ok(true) => return Ok(()),

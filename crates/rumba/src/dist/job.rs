@@ -5,7 +5,7 @@
 use ndarray::{Dimension, IxDyn};
 
 use super::comm::{Communicator, Transport};
-use super::pipeline::{Exchange, Pipeline, Side, Spec};
+use super::pipeline::{Exchange, Pipeline, SLOTS, Side, Spec};
 use super::raw::{self, Request};
 use super::wire::{HEADER_BYTES, Header, Op, agree};
 use crate::array::{DeviceArray, Order, device_array};
@@ -145,19 +145,27 @@ pub(crate) struct CollEx {
     pub mpi_op: Option<ffi::MPI_Op>,
     /// Bytes per element of `datatype`.
     pub unit: usize,
-    pub req: Request,
+    /// One request per pipeline slot.
+    pub req: Vec<Request>,
     /// Applied to received bytes for element types with invalid bit patterns (`bool`).
     pub normalize: Option<fn(&mut [u8])>,
     /// Blocks in the recv region (for `normalize`).
     pub recv_blocks: usize,
-    pub recv: (*mut u8, usize),
+    /// Per slot: the recv region of the chunk in flight.
+    pub recv: Vec<(*mut u8, usize)>,
 }
 
 impl Exchange for CollEx {
-    unsafe fn start(&mut self, send: *const u8, recv: *mut u8, block_len: usize) -> Result<()> {
+    unsafe fn start(
+        &mut self,
+        slot: usize,
+        send: *const u8,
+        recv: *mut u8,
+        block_len: usize,
+    ) -> Result<()> {
         let n = raw::count(block_len / self.unit);
         let (s, r) = (send.cast::<c_void>(), recv.cast::<c_void>());
-        let (dt, c, q) = (self.datatype, self.comm, self.req.as_mut_ptr());
+        let (dt, c, q) = (self.datatype, self.comm, self.req[slot].as_mut_ptr());
         let op = self.mpi_op;
         // SAFETY: the buffers are the pipeline's to lend until this exchange completes
         // (`Exchange::start`'s contract); counts and types describe exactly those regions.
@@ -177,14 +185,14 @@ impl Exchange for CollEx {
                 }
             }
         };
-        self.recv = (recv, block_len * self.recv_blocks);
+        self.recv[slot] = (recv, block_len * self.recv_blocks);
         raw::check(rc, self.rank, self.op, "a nonblocking collective")
     }
 
-    fn poll(&mut self) -> Result<bool> {
-        let done = self.req.test(self.rank, self.op)?;
+    fn poll(&mut self, slot: usize) -> Result<bool> {
+        let done = self.req[slot].test(self.rank, self.op)?;
         if done && let Some(f) = self.normalize {
-            let (p, len) = self.recv;
+            let (p, len) = std::mem::replace(&mut self.recv[slot], (std::ptr::null_mut(), 0));
             if !p.is_null() && len > 0 {
                 // SAFETY: the exchange completed; the recv region is the pipeline's pinned
                 // memory, at least `len` bytes, unaccessed by anything else until stage-out.
@@ -284,14 +292,14 @@ pub(crate) fn run<T: Element>(
             datatype,
             mpi_op,
             unit,
-            req: Request::null(),
+            req: (0..SLOTS).map(|_| Request::null()).collect(),
             normalize: (!T::ANY_BIT_PATTERN).then_some(T::normalize_bytes as fn(&mut [u8])),
             recv_blocks: if job.spec.output.is_some() {
                 job.spec.recv_blocks
             } else {
                 0
             },
-            recv: (std::ptr::null_mut(), 0),
+            recv: vec![(std::ptr::null_mut(), 0); SLOTS],
         };
         let keep: Vec<DeviceBuffer> = job
             .inputs
@@ -340,9 +348,9 @@ fn direct<T: Element>(comm: &Communicator, op: Op, job: &Job<T>, mut ex: CollEx)
     ex.normalize = None; // device memory: not readable here (bool arrays are checked by dtype)
     // SAFETY: the pointers are CUDA device memory of the packed arrays, alive for this call;
     // the stream has reached the operation and nothing else is queued on them before it ends.
-    unsafe { ex.start(send, recv, spec.block_bytes)? };
+    unsafe { ex.start(0, send, recv, spec.block_bytes)? };
     let waited = comm.wait_until(op.name(), &|| "waiting for a CUDA-aware MPI".into(), || {
-        ex.poll()
+        ex.poll(0)
     });
     if waited.is_err() {
         // MPI may still use the device memory: keep it forever.

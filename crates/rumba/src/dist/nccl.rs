@@ -317,6 +317,60 @@ impl NcclOnStream<'_, '_> {
         })
     }
 
+    /// Reduces `send` over every rank into `root`'s `recv` (other ranks' `recv` is left alone;
+    /// the same array for in place), enqueued on the stream.
+    ///
+    /// # Errors
+    /// As [`all_reduce`](Self::all_reduce); also for a `root` out of range or differing between
+    /// ranks.
+    pub fn reduce<T: Reducible, D: Dimension, E: Dimension>(
+        &self,
+        send: &DeviceArray<T, D>,
+        recv: &DeviceArray<T, E>,
+        op: ReduceOp,
+        root: usize,
+    ) -> Result<()> {
+        let mut h = Header::new(Op::Reduce, Some(T::DTYPE), send.shape(), send.size());
+        h.redop = op.code();
+        h.root = root as u64;
+        let mut call = None;
+        let local = (|| {
+            let (dt, o) = types::<T>(op)?;
+            check_root(self.nccl.mpi, root)?;
+            check_size("the array to reduce into", recv.size(), send.size())?;
+            order_for(Some(self.stream), send)?;
+            order_for(Some(self.stream), recv)?;
+            let inp = Packed::input(send, self.stream, false)?;
+            // Only the root's output is written (and unpacked).
+            let out = if self.nccl.rank() != root {
+                None
+            } else if send.same_memory(recv) && send.layout() == recv.layout() {
+                Some(inp.clone())
+            } else {
+                Some(Packed::output(recv)?)
+            };
+            call = Some((
+                Call {
+                    inp: Some(inp),
+                    out,
+                },
+                dt,
+                o,
+            ));
+            Ok(())
+        })();
+        self.agree(Op::Reduce, h, &local)?;
+        let (call, dt, o) = call.expect("agreed, so prepared");
+        let n = send.size();
+        let comm = self.nccl.comm;
+        self.enqueue(Op::Reduce, &call, |s| {
+            // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
+            // stream until the collective has run.
+            unsafe { nr::reduce(call.send(), call.recv(), n, dt, o, root as c_int, comm, s) }
+                .map(|_| ())
+        })
+    }
+
     /// Copies `root`'s `array` to every rank's `array`, enqueued on the stream.
     ///
     /// # Errors

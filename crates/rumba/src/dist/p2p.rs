@@ -19,7 +19,7 @@ use ndarray::Dimension;
 use super::OnStream;
 use super::comm::Communicator;
 use super::job::{Packed, order_for};
-use super::pipeline::{Exchange, Pipeline, Side, Spec};
+use super::pipeline::{Exchange, Pipeline, SLOTS, Side, Spec};
 use super::raw::{self, Request as RawRequest};
 use super::wire::{HEADER_BYTES, Header, Op};
 use crate::array::DeviceArray;
@@ -38,30 +38,41 @@ struct Chunk {
     comm: mpi::ffi::MPI_Comm,
     rank: usize,
     op: &'static str,
-    req: RawRequest,
-    normalize: Option<(fn(&mut [u8]), *mut u8, usize)>,
+    /// One request per pipeline slot.
+    req: Vec<RawRequest>,
+    /// Per slot: the received region to normalize once complete.
+    normalize: Vec<Option<(fn(&mut [u8]), *mut u8, usize)>>,
     normalizer: Option<fn(&mut [u8])>,
 }
 
 impl Exchange for Chunk {
-    unsafe fn start(&mut self, send: *const u8, recv: *mut u8, len: usize) -> Result<()> {
-        // SAFETY: the pipeline lends the regions until this exchange completes.
+    unsafe fn start(
+        &mut self,
+        slot: usize,
+        send: *const u8,
+        recv: *mut u8,
+        len: usize,
+    ) -> Result<()> {
+        let req = &mut self.req[slot];
+        // SAFETY: the pipeline lends the regions until this exchange completes. Chunks are
+        // started in order on both sides, and MPI matches the messages of one source and tag
+        // in order, so chunk c meets chunk c.
         let rc = unsafe {
             if self.send {
-                raw::isend(send, len, self.peer, self.tag, self.comm, &mut self.req)
+                raw::isend(send, len, self.peer, self.tag, self.comm, req)
             } else {
-                raw::irecv(recv, len, self.peer, self.tag, self.comm, &mut self.req)
+                raw::irecv(recv, len, self.peer, self.tag, self.comm, req)
             }
         };
-        self.normalize = self.normalizer.map(|f| (f, recv, len));
+        self.normalize[slot] = self.normalizer.map(|f| (f, recv, len));
         raw::check(rc, self.rank, self.op, "MPI_Isend/MPI_Irecv")
     }
 
-    fn poll(&mut self) -> Result<bool> {
-        let done = self.req.test(self.rank, self.op)?;
+    fn poll(&mut self, slot: usize) -> Result<bool> {
+        let done = self.req[slot].test(self.rank, self.op)?;
         if done
             && !self.send
-            && let Some((f, p, len)) = self.normalize.take()
+            && let Some((f, p, len)) = self.normalize[slot].take()
         {
             // SAFETY: the receive completed into the pipeline's pinned region of `len` bytes,
             // which nothing else touches before its stage-out is queued.
@@ -147,8 +158,8 @@ impl P2p {
             comm: self.data,
             rank: self.rank,
             op: self.op,
-            req: RawRequest::null(),
-            normalize: None,
+            req: (0..SLOTS).map(|_| RawRequest::null()).collect(),
+            normalize: vec![None; SLOTS],
             normalizer: self.normalizer,
         };
         // SAFETY: the side addresses the packed array whose buffer is in `keep`.

@@ -56,17 +56,26 @@ impl ChunkPlan {
     }
 }
 
-/// What moves a staged chunk between ranks (an MPI operation, or a test's stand-in).
+/// What moves a staged chunk between ranks (an MPI operation, or a test's stand-in). Up to
+/// [`SLOTS`] chunks are in flight at once, one per slot; they are started and completed in
+/// chunk order.
 pub(crate) trait Exchange {
-    /// Starts the exchange of one chunk: `send` holds the staged input blocks, `recv` receives
-    /// the output blocks, `block_len` bytes each.
+    /// Starts the exchange of one chunk in `slot`: `send` holds the staged input blocks, `recv`
+    /// receives the output blocks, `block_len` bytes each.
     ///
     /// # Safety
     /// `send` stays valid and unwritten, and `recv` valid and otherwise unaccessed, until
-    /// [`poll`](Exchange::poll) has returned `true` — or forever, if the exchange is abandoned.
-    unsafe fn start(&mut self, send: *const u8, recv: *mut u8, block_len: usize) -> Result<()>;
-    /// Advances the started exchange; `Ok(true)` once it is complete.
-    fn poll(&mut self) -> Result<bool>;
+    /// [`poll`](Exchange::poll) of the slot has returned `true` — or forever, if the exchange is
+    /// abandoned.
+    unsafe fn start(
+        &mut self,
+        slot: usize,
+        send: *const u8,
+        recv: *mut u8,
+        block_len: usize,
+    ) -> Result<()>;
+    /// Advances the exchange started in `slot`; `Ok(true)` once it is complete.
+    fn poll(&mut self, slot: usize) -> Result<bool>;
 }
 
 /// A side of the data in device memory: blocks of `block_bytes` at `ptr + b * stride`.
@@ -116,9 +125,11 @@ pub(crate) struct Pipeline {
     region: usize,
     slots: Option<PooledPinned>,
     events: Vec<EventHandle>,
-    cur: usize,
-    /// The exchange of chunk `cur` is started and not yet complete.
-    started: bool,
+    /// The next chunk whose exchange starts.
+    next_start: usize,
+    /// The oldest chunk whose exchange has not completed (chunks `next_done..next_start` are in
+    /// flight).
+    next_done: usize,
     ex: Box<dyn Exchange>,
     /// Device buffers the queued copies use, kept alive by the stream at the end.
     keep: Vec<DeviceBuffer>,
@@ -154,8 +165,8 @@ impl Pipeline {
             region,
             slots: None,
             events: Vec::new(),
-            cur: 0,
-            started: false,
+            next_start: 0,
+            next_done: 0,
             ex,
             keep,
             finished: false,
@@ -247,31 +258,50 @@ impl Pipeline {
             return Ok(true);
         }
         let n = self.plan.chunks();
-        while self.cur < n {
-            let c = self.cur;
-            if !self.started {
-                let ev = self.events[c % self.events.len()];
-                if !self.t.driver.event_query(self.t.device, ev)? {
-                    return Ok(false);
+        let k = self.events.len();
+        loop {
+            let mut moved = false;
+            // Start every chunk whose slot is staged, up to one per slot.
+            while self.next_start < n && self.next_start < self.next_done + k {
+                let c = self.next_start;
+                if !self
+                    .t
+                    .driver
+                    .event_query(self.t.device, self.events[c % k])?
+                {
+                    break;
                 }
                 let (_, len) = self.plan.range(c);
                 // SAFETY: the slot's regions belong to this pipeline; the host touches them
                 // again only after `poll` returned true, and leaks them if it never does (Drop).
-                unsafe { self.ex.start(self.send_ptr(c), self.recv_ptr(c), len)? };
-                self.started = true;
+                unsafe {
+                    self.ex
+                        .start(c % k, self.send_ptr(c), self.recv_ptr(c), len)?
+                };
+                self.next_start += 1;
+                moved = true;
             }
-            if !self.ex.poll()? {
+            // Complete in order: stage the chunk out, and the slot's next chunk in.
+            while self.next_done < self.next_start {
+                let c = self.next_done;
+                if !self.ex.poll(c % k)? {
+                    break;
+                }
+                self.stage_out(c)?;
+                if c + k < n {
+                    self.stage_in(c + k)?;
+                }
+                self.next_done += 1;
+                moved = true;
+            }
+            if self.next_done == n {
+                self.finish()?;
+                return Ok(true);
+            }
+            if !moved {
                 return Ok(false);
             }
-            self.started = false;
-            self.stage_out(c)?;
-            if c + SLOTS < n {
-                self.stage_in(c + SLOTS)?;
-            }
-            self.cur += 1;
         }
-        self.finish()?;
-        Ok(true)
     }
 
     /// Hands the slots back (reused once the stream passed its copies) and lets the stream keep
@@ -320,7 +350,7 @@ impl Drop for Pipeline {
         if self.finished {
             return;
         }
-        if self.started {
+        if self.next_start > self.next_done {
             // An exchange may still read or write the slots: they must never be reused.
             if let Some(slots) = self.slots.take() {
                 std::mem::forget(slots);
@@ -367,25 +397,45 @@ mod tests {
     struct AddBytes {
         delta: u8,
         delay: usize,
-        pending: Option<(*const u8, *mut u8, usize, usize)>,
+        pending: [Option<(*const u8, *mut u8, usize, usize)>; SLOTS],
         blocks_out: usize,
         blocks_in: usize,
-        started: usize,
+        most_in_flight: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    impl AddBytes {
+        fn new(delta: u8, delay: usize, blocks_in: usize, blocks_out: usize) -> Self {
+            AddBytes {
+                delta,
+                delay,
+                pending: [None; SLOTS],
+                blocks_out,
+                blocks_in,
+                most_in_flight: Default::default(),
+            }
+        }
     }
 
     impl Exchange for AddBytes {
-        unsafe fn start(&mut self, send: *const u8, recv: *mut u8, len: usize) -> Result<()> {
-            assert!(self.pending.is_none());
-            self.pending = Some((send, recv, len, self.delay));
-            self.started += 1;
+        unsafe fn start(
+            &mut self,
+            slot: usize,
+            send: *const u8,
+            recv: *mut u8,
+            len: usize,
+        ) -> Result<()> {
+            assert!(self.pending[slot].is_none(), "slot {slot} started twice");
+            self.pending[slot] = Some((send, recv, len, self.delay));
+            let now = self.pending.iter().flatten().count();
+            self.most_in_flight.set(self.most_in_flight.get().max(now));
             Ok(())
         }
-        fn poll(&mut self) -> Result<bool> {
-            let Some((send, recv, len, left)) = self.pending.take() else {
+        fn poll(&mut self, slot: usize) -> Result<bool> {
+            let Some((send, recv, len, left)) = self.pending[slot].take() else {
                 return Ok(true);
             };
             if left > 0 {
-                self.pending = Some((send, recv, len, left - 1));
+                self.pending[slot] = Some((send, recv, len, left - 1));
                 return Ok(false);
             }
             for b in 0..self.blocks_out {
@@ -447,20 +497,20 @@ mod tests {
             output: Some(side(&dst, 0)),
             chunk_bytes: 4096,
         };
-        let ex = AddBytes {
-            delta: 1,
-            delay: 3,
-            pending: None,
-            blocks_out: 1,
-            blocks_in: 1,
-            started: 0,
-        };
+        let ex = AddBytes::new(1, 3, 1, 1);
+        let in_flight = ex.most_in_flight.clone();
         let keep = vec![src.buffer().clone(), dst.buffer().clone()];
         // SAFETY: both ranges are the arrays' own allocations, kept by `keep`.
         let mut p = unsafe { Pipeline::new(target(&s), spec, Box::new(ex), keep).unwrap() };
         assert_eq!(p.pinned_bytes(), 3 * 2 * 4096); // three slots, whatever the array's size
         run(&mut p);
         drop(p);
+        // Chunks overlapped: several exchanges were in flight at once, never more than the slots.
+        assert!(
+            (2..=SLOTS).contains(&in_flight.get()),
+            "{}",
+            in_flight.get()
+        );
         // Later work on the stream sees the result.
         let out = dst.bind(&s).copy_to_host().unwrap();
         // 7 is the bytes 07 00 00 00; the exchange adds 1 to every byte.
@@ -487,14 +537,7 @@ mod tests {
             output: Some(side(&dst, 1000)),
             chunk_bytes: 300,
         };
-        let ex = AddBytes {
-            delta: 2,
-            delay: 1,
-            pending: None,
-            blocks_out: 3,
-            blocks_in: 3,
-            started: 0,
-        };
+        let ex = AddBytes::new(2, 1, 3, 3);
         let keep = vec![src.buffer().clone(), dst.buffer().clone()];
         // SAFETY: as above.
         let mut p = unsafe { Pipeline::new(target(&s), spec, Box::new(ex), keep).unwrap() };
@@ -521,14 +564,7 @@ mod tests {
             output: None,
             chunk_bytes: 64,
         };
-        let ex = AddBytes {
-            delta: 0,
-            delay: usize::MAX,
-            pending: None,
-            blocks_out: 0,
-            blocks_in: 1,
-            started: 0,
-        };
+        let ex = AddBytes::new(0, usize::MAX, 1, 0);
         // SAFETY: as above.
         let mut p =
             unsafe { Pipeline::new(t, spec, Box::new(ex), vec![src.buffer().clone()]).unwrap() };

@@ -25,8 +25,10 @@ pub(crate) struct Shared {
 /// MPI, started by [`init`]; ends it when dropped.
 ///
 /// Dropping a universe one of whose communicators was poisoned (an operation timed out, or MPI
-/// failed inside one) calls `MPI_Abort` after printing why: MPI cannot be finalized while
-/// operations it started may never complete, and the other ranks would wait for them forever.
+/// failed inside one) waits one more `RUMBA_DIST_TIMEOUT` (so that ranks still running can take
+/// the poison notice as a typed error), then calls `MPI_Abort` after printing why: MPI cannot be
+/// finalized while operations it started may never complete, and the other ranks would wait
+/// for them forever.
 /// Otherwise dropping finalizes MPI; drop every communicator first.
 pub struct Universe {
     mpi: Option<mpi::environment::Universe>,
@@ -122,6 +124,11 @@ impl Drop for Universe {
     fn drop(&mut self) {
         let poisoned = self.shared.poisoned.borrow().clone();
         if let Some(err) = poisoned {
+            // The other ranks were sent the poison notice; a rank that calls its next operation
+            // within one more timeout still takes it as a typed error before the job ends.
+            if let Some(t) = self.shared.settings.timeout {
+                std::thread::sleep(t);
+            }
             eprintln!(
                 "rumba::dist: rank {} aborts the MPI job: a communicator was poisoned ({err}); \
                  MPI cannot be finalized while its operations may never complete",

@@ -266,13 +266,14 @@ pub fn child(name: &str) -> i32 {
     let result = match (name, c.rank()) {
         ("stalled_collective", 0) => c.all_reduce(&a, ReduceOp::Sum),
         ("stalled_collective", _) => {
-            // Stops calling for longer than the timeout, then calls: the poison is waiting.
-            std::thread::sleep(Duration::from_secs(4));
+            // Stops calling for longer than the timeout (rank 0 poisons the communicator), then
+            // calls while rank 0 still runs: the poison notice is waiting.
+            std::thread::sleep(Duration::from_secs(3));
             c.all_reduce(&a, ReduceOp::Sum)
         }
         ("recv_without_send", 0) => c.recv(&a, 1, 0),
         ("recv_without_send", _) => {
-            std::thread::sleep(Duration::from_secs(4));
+            std::thread::sleep(Duration::from_secs(3));
             c.barrier()
         }
         ("send_without_recv", 0) => c.send(&a, 1, 0),

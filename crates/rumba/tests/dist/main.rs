@@ -14,6 +14,8 @@
 mod cases;
 mod collectives;
 mod faults;
+#[cfg(feature = "nccl")]
+mod nccl;
 mod p2p;
 
 use std::time::Instant;
@@ -45,6 +47,8 @@ fn main() {
     p2p::cases(&mut cases);
     collectives::cases(&mut cases);
     faults::in_process(&mut cases);
+    #[cfg(feature = "nccl")]
+    nccl::cases(&mut cases);
     let (mut passed, mut failed) = (0usize, 0usize);
     let rank = world.rank();
     if rank == 0 {
