@@ -78,8 +78,8 @@ fn main() -> rumba::Result<()> {
         let alg = bytes as f64 / best / 1e9;
         let bus = alg * 2.0 * (size as f64 - 1.0) / size as f64;
         println!(
-            "dist_allreduce: {size} rank(s), {} of f32 per rank, best of {iters}: {:.3} ms, algbw {alg:.2} GB/s, busbw {bus:.2} GB/s ({:?}, {:?} transport)",
-            format!("{:.2} MiB", bytes as f64 / f64::from(1 << 20)),
+            "dist_allreduce: {size} rank(s), {:.2} MiB of f32 per rank, best of {iters}: {:.3} ms, algbw {alg:.2} GB/s, busbw {bus:.2} GB/s ({:?}, {:?} transport)",
+            bytes as f64 / f64::from(1 << 20),
             best * 1e3,
             universe.backend()?,
             world.transport(),

@@ -237,7 +237,6 @@ pub(crate) fn agree_headers(
     if let Err(e) = waited {
         // The gather may still write `all` and read `mine`: never free them.
         std::mem::forget(all);
-        std::mem::forget(req);
         let mine = Box::new(mine);
         std::mem::forget(mine);
         return Err(e);

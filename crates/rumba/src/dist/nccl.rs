@@ -307,7 +307,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllReduce, h, &local)?;
-        let (call, dt, o) = call.expect("agreed, so prepared");
+        let (call, dt, o) = call.ok_or_else(unprepared)?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllReduce, &call, |s| {
@@ -360,7 +360,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Reduce, h, &local)?;
-        let (call, dt, o) = call.expect("agreed, so prepared");
+        let (call, dt, o) = call.ok_or_else(unprepared)?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::Reduce, &call, |s| {
@@ -395,7 +395,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Broadcast, h, &local)?;
-        let call = call.expect("agreed, so prepared");
+        let call = call.ok_or_else(unprepared)?;
         let bytes = array.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::Broadcast, &call, |s| {
@@ -443,7 +443,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllGather, h, &local)?;
-        let call = call.expect("agreed, so prepared");
+        let call = call.ok_or_else(unprepared)?;
         let bytes = send.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllGather, &call, |s| {
@@ -496,7 +496,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::ReduceScatter, h, &local)?;
-        let (call, dt, o) = call.expect("agreed, so prepared");
+        let (call, dt, o) = call.ok_or_else(unprepared)?;
         let n = recv.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::ReduceScatter, &call, |s| {
@@ -504,6 +504,12 @@ impl NcclOnStream<'_, '_> {
             unsafe { nr::reduce_scatter(call.send(), call.recv(), n, dt, o, comm, s) }.map(|_| ())
         })
     }
+}
+
+/// Agreement passed although this rank's preparation did not run (cannot happen: a failed
+/// preparation refuses the header).
+fn unprepared() -> Error {
+    Error::InvalidOperation("a NCCL operation was agreed on without its arguments".into())
 }
 
 /// NCCL's element type and operator for a reduction of `T` with `op`.

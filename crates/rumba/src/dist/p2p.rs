@@ -30,6 +30,9 @@ use crate::memory::DeviceBuffer;
 /// Largest user tag (MPI guarantees at least 32767).
 pub const MAX_TAG: u32 = 32_767;
 
+/// A received region to make valid for its element type: the function, the bytes, their count.
+type Normalize = (fn(&mut [u8]), *mut u8, usize);
+
 /// Moves one chunk of a point-to-point transfer on the data communicator.
 struct Chunk {
     send: bool,
@@ -41,7 +44,7 @@ struct Chunk {
     /// One request per pipeline slot.
     req: Vec<RawRequest>,
     /// Per slot: the received region to normalize once complete.
-    normalize: Vec<Option<(fn(&mut [u8]), *mut u8, usize)>>,
+    normalize: Vec<Option<Normalize>>,
     normalizer: Option<fn(&mut [u8])>,
 }
 
@@ -103,7 +106,7 @@ enum State {
         err: Error,
     },
     Data {
-        pipeline: Pipeline,
+        pipeline: Box<Pipeline>,
         /// A small send still in flight (the sender's header, the receiver's answer).
         small: Option<(Box<Header>, RawRequest)>,
     },
@@ -198,7 +201,7 @@ impl P2p {
                     }
                     let p = self.pipeline(self.mine.root as usize, self.mine.tag, true)?;
                     self.state = State::Data {
-                        pipeline: p,
+                        pipeline: Box::new(p),
                         small: None,
                     };
                 }
@@ -239,7 +242,11 @@ impl P2p {
                             },
                         },
                         None => State::Data {
-                            pipeline: self.pipeline(theirs.root as usize, theirs.tag, false)?,
+                            pipeline: Box::new(self.pipeline(
+                                theirs.root as usize,
+                                theirs.tag,
+                                false,
+                            )?),
                             small: Some((answer, req)),
                         },
                     };
