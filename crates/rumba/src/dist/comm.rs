@@ -401,15 +401,16 @@ impl Communicator {
     }
 }
 
-/// Spins briefly, then yields the processor (ranks often outnumber cores), then sleeps.
+/// Spins briefly, then yields the processor a few hundred times (ranks often outnumber cores),
+/// then sleeps between polls, which leaves the cores to the device's copies and the other ranks.
 fn backoff(spins: &mut u32) {
     *spins = spins.saturating_add(1);
     if *spins < 16 {
         std::hint::spin_loop();
-    } else if *spins < 20_000 {
+    } else if *spins < 300 {
         std::thread::yield_now();
     } else {
-        std::thread::sleep(Duration::from_micros(50));
+        std::thread::sleep(Duration::from_micros(20));
     }
 }
 
