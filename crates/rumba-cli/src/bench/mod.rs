@@ -9,6 +9,7 @@
 //! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
 //! | [`peers`] | running the peer scripts and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
+//! | `dist` | `--dist`: all-reduce and send/recv through `rumba::dist` next to MPI on host buffers (feature `mpi`, under `mpirun`) |
 //! | [`plot`] | the SVG chart (`plotters`) |
 //!
 //! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
@@ -16,6 +17,8 @@
 
 #[cfg(feature = "cuda")]
 mod cudarc;
+#[cfg(feature = "mpi")]
+mod dist;
 pub mod kernels;
 pub mod peers;
 pub mod plot;
@@ -76,10 +79,51 @@ pub struct BenchArgs {
     /// The Python that runs --gpu-peers.
     #[arg(long, value_name = "PATH", default_value = "python3")]
     pub python: PathBuf,
+    /// Run under mpirun: all-reduce and send/recv bandwidth, 4 KiB to 256 MiB, through
+    /// rumba::dist next to the same MPI calls on host buffers (needs the `mpi` feature).
+    #[arg(long)]
+    pub dist: bool,
+}
+
+/// `rumba bench --dist`: the distributed benchmark, then the chart from rank 0.
+fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
+    #[cfg(feature = "mpi")]
+    {
+        let (runs, ok) = dist::run(args.repeat, args.quick)?;
+        if let Some(path) = &args.plot
+            && !runs.is_empty()
+        {
+            let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
+            std::fs::write(path, chart).map_err(|e| {
+                rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
+            })?;
+            println!("chart written to {}", path.display());
+        }
+        if args.json {
+            runs.iter().for_each(|r| println!("{}", r.json()));
+        }
+        if !ok {
+            return Err(rumba::Error::InvalidOperation(
+                "a distributed benchmark computed a wrong result".into(),
+            ));
+        }
+        Ok(())
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = args;
+        Err(rumba::Error::Unsupported(
+            "rumba bench --dist needs the CLI built with `--features mpi` (and run under mpirun)"
+                .into(),
+        ))
+    }
 }
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> rumba::Result<()> {
+    if args.dist {
+        return run_dist(args);
+    }
     let mut runs = Vec::new();
     let emit = |r: &Run, runs: &mut Vec<Run>| {
         if args.json {

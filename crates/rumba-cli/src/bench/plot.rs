@@ -15,7 +15,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::Run;
 
 /// The peers in legend order, with their colours.
-const PEERS: [(&str, RGBColor); 7] = [
+const PEERS: [(&str, RGBColor); 9] = [
     ("rumba-sim", RGBColor(0xd9, 0x48, 0x0f)),
     ("rumba-cuda", RGBColor(0x2f, 0x9e, 0x44)),
     ("pocl", RGBColor(0x1c, 0x7e, 0xd6)),
@@ -23,6 +23,8 @@ const PEERS: [(&str, RGBColor); 7] = [
     ("cupy", RGBColor(0x70, 0x48, 0xe8)),
     ("numba-cuda", RGBColor(0xf0, 0x8c, 0x00)),
     ("cudarc", RGBColor(0x0c, 0x85, 0x99)),
+    ("rumba-dist", RGBColor(0xe8, 0x59, 0x0c)),
+    ("mpi-host", RGBColor(0x49, 0x50, 0x57)),
 ];
 
 /// Width of one bar, in units of the x axis (one unit per group).

@@ -261,6 +261,26 @@ pub enum Error {
     /// The report names every figure needed to act on it; see [`OomReport`].
     #[error("{0}")]
     PoolOutOfMemory(Box<OomReport>),
+    /// A distributed operation (`rumba::dist`, feature `mpi`) failed: the ranks disagreed about
+    /// it (counts, element types, shapes, roots), a rank's input was refused, a peer rank was out
+    /// of range, MPI reported an error, or the communicator's timeout passed and it was poisoned.
+    /// Every rank taking part gets this variant, never a hang.
+    ///
+    /// ```
+    /// let e = rumba::Error::Dist { rank: 1, op: "all_reduce".into(), reason: "timed out".into() };
+    /// assert_eq!(e.to_string(), "distributed all_reduce failed (rank 1): timed out");
+    /// ```
+    #[error("distributed {op} failed (rank {rank}): {reason}")]
+    Dist {
+        /// The rank (in the communicator of the operation) that found the problem: the rank whose
+        /// input was refused or differed from rank 0's, the rank that timed out and poisoned the
+        /// communicator, or the calling rank for a failure of its own.
+        rank: usize,
+        /// The operation: `send`, `recv`, `all_reduce`, `broadcast`, ….
+        op: String,
+        /// What went wrong, with the values involved.
+        reason: String,
+    },
 }
 
 impl Error {
