@@ -95,9 +95,10 @@
 //! shfl_down_sync shfl_xor_sync (mask, value, lane)` on `i32 u32 i64 u64 f32 f64`, and
 //! `activemask()`; masks and lane arguments are `u32` ([`FULL_MASK`] is the whole warp). A warp
 //! is 32 consecutive linear thread ids on every target. On CUDA they are the `__*_sync`
-//! intrinsics. On the simulator (coroutines only, see below) the lanes of a warp meet at each
-//! one, and what CUDA leaves undefined is a fault naming the thread (the caller not in its mask,
-//! a named lane waiting elsewhere, a shuffle from a lane outside the mask, exited or absent).
+//! intrinsics. On the simulator the lanes of a warp meet at each one, and what CUDA leaves
+//! undefined is a fault naming the thread (the caller not in its mask, a named lane waiting
+//! elsewhere, a shuffle from a lane outside the mask, exited or absent), on both engines (see
+//! below for which kernels run on which).
 //! On OpenCL devices (PoCL has no subgroups) they are emulated in local memory with work-group
 //! barriers: **the whole work-group must reach each warp operation in uniform control flow**,
 //! like `syncthreads`. A warp operation under thread-dependent control (a varying `if`, loop
@@ -113,7 +114,9 @@
 //! A kernel gets two Rust bodies: a per-thread one (each GPU thread a coroutine, switched at
 //! every barrier) and a block body for the work-item-loop engine (`rumba::kernel::wil`): the
 //! statements between barriers run as loops over the block's threads, so a barrier costs about
-//! a nanosecond per thread instead of a coroutine switch, and block memory and (where the
+//! a nanosecond per thread instead of a coroutine switch. Warp operations cut the body the same
+//! way: the region before stores each thread's operands, the operation is completed warp by
+//! warp, and the next region reads each thread's result. Block memory and (where the
 //! simulator proves nothing else touches them) global inputs and own-index outputs are plain
 //! memory the compiler vectorises. The simulator runs the block body; `Kernel::engine()` says
 //! which one a kernel runs, `Kernel::with_engine` picks.
@@ -127,11 +130,15 @@
 //! These constructs have no block body, so a kernel using them **runs on coroutines only**
 //! (slower, same results): calling a `#[rumba::device]` function that takes the thread context
 //! (`&Thread`); a barrier nested in an expression other than a statement of its own, a `let`
-//! initialiser or the whole value of an assignment (`x = t.syncthreads_count(p)` is fine,
-//! `x = t.syncthreads_count(p) + 1` is not); a by-value parameter reassigned under
-//! thread-dependent control; a `Dim3` value live across a barrier; any warp operation (the
-//! lanes of a warp must meet at it, which coroutines do; these kernels also skip the engine's
-//! fast path, see [`Kernel::new_with_options`]).
+//! initialiser or an assignment's value, except where everything else in the expression is
+//! pure and cannot fault (`v += t.shfl_down_sync(m, v, d)`, `x = t.syncthreads_count(p) + 1`
+//! and `u = t.ballot_sync(m, p) as u64` are fine, `x = a[i] + t.shfl_sync(m, v, 0)` is not: the
+//! read could fault first); a by-value parameter reassigned under thread-dependent control; a
+//! `Dim3` value live across a barrier; a warp operation under thread-dependent control (a
+//! varying `if` or loop bound around it, or a loop around it that some threads may leave early
+//! with `break` / `continue`) or whose mask is not block-uniform (these two let the lanes of a
+//! warp meet while other lanes are elsewhere, which coroutines do; such kernels also skip the
+//! coroutine engine's fast path, see [`Kernel::new_with_options`]).
 
 pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{
