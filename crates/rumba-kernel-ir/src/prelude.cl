@@ -199,3 +199,34 @@ static inline float rb_d2hf(double x) {
     return rb_h2f(h);
 }
 #endif
+// CUDA's integer intrinsics with Rust's meaning at every width (`count_ones`, `leading_zeros`,
+// `trailing_zeros`, `ffs`, `reverse_bits`, `swap_bytes`, `byte_perm`): the value zero-extended
+// to 64 bits, the width in bits where the answer depends on it (OpenCL 1.2 built-ins only).
+static inline uint rb_popc(ulong v) { return (uint)popcount(v); }
+static inline uint rb_clz(ulong v, uint bits) { return (uint)clz(v) - (64u - bits); }
+static inline uint rb_ctz(ulong v, uint bits) {
+    return v == 0 ? bits : (uint)popcount((v & (0ul - v)) - 1ul);
+}
+static inline uint rb_ffs(ulong v) { return v == 0 ? 0u : (uint)popcount((v & (0ul - v)) - 1ul) + 1u; }
+static inline ulong rb_brev(ulong v) {
+    v = ((v >> 1) & 0x5555555555555555ul) | ((v & 0x5555555555555555ul) << 1);
+    v = ((v >> 2) & 0x3333333333333333ul) | ((v & 0x3333333333333333ul) << 2);
+    v = ((v >> 4) & 0x0f0f0f0f0f0f0f0ful) | ((v & 0x0f0f0f0f0f0f0f0ful) << 4);
+    v = ((v >> 8) & 0x00ff00ff00ff00fful) | ((v & 0x00ff00ff00ff00fful) << 8);
+    v = ((v >> 16) & 0x0000ffff0000fffful) | ((v & 0x0000ffff0000fffful) << 16);
+    return (v >> 32) | (v << 32);
+}
+static inline ulong rb_bswap(ulong v) {
+    v = ((v >> 8) & 0x00ff00ff00ff00fful) | ((v & 0x00ff00ff00ff00fful) << 8);
+    v = ((v >> 16) & 0x0000ffff0000fffful) | ((v & 0x0000ffff0000fffful) << 16);
+    return (v >> 32) | (v << 32);
+}
+static inline uint rb_byte_perm(uint x, uint y, uint s) {
+    ulong in = ((ulong)y << 32) | (ulong)x;
+    uint r = 0u;
+    for (uint n = 0u; n < 4u; ++n) {
+        uint sel = (s >> (4u * n)) & 7u;
+        r |= (uint)((in >> (8u * sel)) & 0xfful) << (8u * n);
+    }
+    return r;
+}

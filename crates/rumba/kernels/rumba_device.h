@@ -544,3 +544,20 @@ template <typename T> __device__ __forceinline__ T rb_wabs(T a) { return a < 0 ?
     __device__ __forceinline__ bool C##_eq(C a, C b) { return a.re == b.re && a.im == b.im; }
 RB_COMPLEX(rb_c32, float)
 RB_COMPLEX(rb_c64, double)
+
+// CUDA's integer intrinsics with Rust's meaning at every width (`count_ones`, `leading_zeros`,
+// `trailing_zeros`, `ffs`, `reverse_bits`, `swap_bytes`): the value zero-extended to 64 bits,
+// the width in bits where the answer depends on it.
+__device__ __forceinline__ unsigned rb_popc(rb_u64 v) { return (unsigned)__popcll((long long)v); }
+__device__ __forceinline__ unsigned rb_clz(rb_u64 v, unsigned bits) {
+    return (unsigned)__clzll((long long)v) - (64u - bits);
+}
+__device__ __forceinline__ unsigned rb_ctz(rb_u64 v, unsigned bits) {
+    return v == 0 ? bits : (unsigned)(__ffsll((long long)v) - 1);
+}
+__device__ __forceinline__ unsigned rb_ffs(rb_u64 v) { return (unsigned)__ffsll((long long)v); }
+__device__ __forceinline__ rb_u64 rb_brev(rb_u64 v) { return __brevll(v); }
+__device__ __forceinline__ rb_u64 rb_bswap(rb_u64 v) {
+    unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+    return ((rb_u64)__byte_perm(lo, 0u, 0x0123u) << 32) | (rb_u64)__byte_perm(hi, 0u, 0x0123u);
+}

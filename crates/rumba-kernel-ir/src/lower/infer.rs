@@ -59,8 +59,13 @@ pub enum Need {
     /// An element type with atomic add/sub/min/max/nanmin/nanmax/exch/cas (i32 u32 i64 u64 f32
     /// f64).
     AtomicValue,
-    /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64).
+    /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64); also the 32- and
+    /// 64-bit integers of `mul_hi`.
     AtomicInt,
+    /// `i32` or `u32` (`sad`).
+    Int32,
+    /// `u32` (`byte_perm`).
+    U32,
 }
 
 impl Need {
@@ -87,6 +92,8 @@ impl Need {
                 Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32 | Scalar::F64
             ),
             Need::AtomicInt => matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64),
+            Need::Int32 => matches!(s, Scalar::I32 | Scalar::U32),
+            Need::U32 => s == Scalar::U32,
         }
     }
 }

@@ -48,10 +48,26 @@
 //! compound assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
-//! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods `min max abs sqrt exp ln sin cos tan powf
-//! powi floor ceil round mul_add is_nan wrapping_*`, consts by path and calls of
-//! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
-//! write instead.
+//! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods (below),
+//! consts by path and calls of `#[rumba::device]` functions. Anything else is a compile error at
+//! its span saying what to write instead.
+//!
+//! The math methods are Numba's `math` list for `f32` and `f64` with Rust's names: `sqrt cbrt
+//! exp exp2 exp_m1 ln log2 log10 ln_1p powf powi sin cos tan asin acos atan atan2 sinh cosh tanh
+//! asinh acosh atanh hypot erf erfc gamma ln_gamma floor ceil trunc round fract abs signum
+//! copysign recip min max mul_add ldexp remainder to_degrees to_radians is_nan is_infinite
+//! is_finite`, and `%` (C's `fmod`); Numba's names without a Rust one keep Numba's (`erf`,
+//! `gamma`, …). CUDA's integer intrinsics are `count_ones` (`popc`), `leading_zeros` (`clz`),
+//! `trailing_zeros`, `ffs`, `reverse_bits` (`brev`), `swap_bytes`, `rotate_left` /
+//! `rotate_right` (funnel shifts) on every integer type, `mul_hi` (`__mulhi` and friends) on 32-
+//! and 64-bit ones, `sad` on `i32` / `u32`, `byte_perm` on `u32`, plus `min max abs
+//! wrapping_*`. `+ - * /`, `sqrt`, `mul_add`, conversions and the exact functions agree bit for
+//! bit on every target; the others are within the bounds [`math`](crate::kernel::math) lists
+//! per function and target. On the simulator they come from the `libm` crate, not the host's C
+//! library, so results do not depend on the machine. A math method on a type it is not defined
+//! for is a compile error (`erf` on an `i32`, `mul_hi` on a `u8`). Still outside the subset:
+//! `frexp` and `modf` (tuple results: write `x.fract()` / `x.trunc()`), math methods on complex
+//! numbers, and a `fastmath` kernel option.
 //!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in

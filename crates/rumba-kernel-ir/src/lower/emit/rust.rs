@@ -717,7 +717,18 @@ impl R<'_> {
                 };
                 let m = Ident::new(name, span);
                 let a = args.iter().map(|x| self.expr(x));
-                quote_spanned!(span=> <#ty>::#m(#(#a),*))
+                // Functions that are not exact come from the simulator's math library (not the
+                // host's C library), as do the ones std lacks; exact ones are std's.
+                if !f.exact() || matches!(f, MathFn::Ldexp | MathFn::Remainder) {
+                    quote_spanned!(span=> <#ty as #k::kernel::math::Real>::#m(#(#a),*))
+                } else if matches!(
+                    f,
+                    MathFn::Ffs | MathFn::MulHi | MathFn::Sad | MathFn::BytePerm
+                ) {
+                    quote_spanned!(span=> <#ty as #k::kernel::math::Bits>::#m(#(#a),*))
+                } else {
+                    quote_spanned!(span=> <#ty>::#m(#(#a),*))
+                }
             }
             ExprKind::Atomic {
                 op,
