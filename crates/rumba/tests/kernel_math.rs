@@ -843,3 +843,56 @@ fn opencl_meets_the_specification_and_agrees_exactly_where_exact() {
         check_binary(&a, &b, &got, wide, Target::OpenCl);
     }
 }
+
+/// `#[rumba::kernel(fastmath)]` (Numba's `test_fastmath.py`): the simulator computes exactly as
+/// without it; OpenCL (`-cl-fast-relaxed-math`) and CUDA (`--use_fast_math`) stay close to the
+/// exact results on ordinary inputs (relative 2⁻¹⁰, the loosest of their fast bounds here).
+#[test]
+fn fastmath_is_exact_on_the_simulator_and_close_elsewhere() {
+    common::start(|_| {});
+    let n = 1000;
+    let x: Vec<f32> = (0..n).map(|i| 0.1 + i as f32 * 0.08).collect();
+    let y: Vec<f32> = (0..n).map(|i| 0.5 + (i % 7) as f32 * 0.25).collect();
+    let run = |fast: bool| -> Vec<f32> {
+        let args = vec![
+            HostArg::array(&x, &[n]),
+            HostArg::array(&y, &[n]),
+            HostArg::array(&vec![0f32; 8 * n], &[8, n]),
+        ];
+        let case = if fast {
+            case_of!(fast_ops, n)(args)
+        } else {
+            case_of!(exact_ops, n)(args)
+        };
+        run_backend(&case).unwrap()[2].values::<f32>()
+    };
+    let (fast, exact) = (run(true), run(false));
+    if target() == Target::Sim {
+        assert_eq!(
+            fast.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            exact.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+        return;
+    }
+    let differ = fast
+        .iter()
+        .zip(&exact)
+        .filter(|(f, e)| f.to_bits() != e.to_bits())
+        .count();
+    eprintln!(
+        "fastmath: {differ} of {} results differ from the exact kernel's",
+        fast.len()
+    );
+    for (i, (f, e)) in fast.iter().zip(&exact).enumerate() {
+        if !e.is_finite() {
+            continue; // -cl-finite-math-only / ftz: no promise beyond the finite range
+        }
+        let tol = e.abs() * 2f32.powi(-10) + 1e-6;
+        assert!(
+            (f - e).abs() <= tol,
+            "row {}, x = {}: fast {f} vs {e}",
+            i / n,
+            x[i % n]
+        );
+    }
+}

@@ -66,8 +66,16 @@
 //! per function and target. On the simulator they come from the `libm` crate, not the host's C
 //! library, so results do not depend on the machine. A math method on a type it is not defined
 //! for is a compile error (`erf` on an `i32`, `mul_hi` on a `u8`). Still outside the subset:
-//! `frexp` and `modf` (tuple results: write `x.fract()` / `x.trunc()`), math methods on complex
-//! numbers, and a `fastmath` kernel option.
+//! `frexp` and `modf` (tuple results: write `x.fract()` / `x.trunc()`) and math methods on
+//! complex numbers.
+//!
+//! `#[rumba::kernel(fastmath)]` is Numba's `fastmath=True`: CUDA compiles the kernel with
+//! NVRTC's `--use_fast_math` (approximate `/`, `sqrt`, `sin`, `exp`, … — `div.approx`,
+//! `sin.approx` in the PTX — flush-to-zero, contraction into FMAs), OpenCL builds it with
+//! `-cl-fast-relaxed-math` (the generated source keeps `FP_CONTRACT OFF`), and the simulator
+//! computes exactly as without it: its results are the IEEE ones, within every fast bound. The
+//! bit-for-bit promises above then hold between the simulator and kernels without the option
+//! only; `name::FASTMATH` says which a kernel is.
 //!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in

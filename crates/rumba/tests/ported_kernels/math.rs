@@ -241,3 +241,37 @@ pub fn byte_perm(t: &Thread, x: &Arr<u32>, y: &Arr<u32>, s: &Arr<u32>, out: &mut
         out[i] = x[i].byte_perm(y[i], s[i]);
     }
 }
+
+/// Numba's `test_fastmath.py`: division, square root and transcendentals with `fastmath`
+/// (`--use_fast_math` on CUDA, `-cl-fast-relaxed-math` on OpenCL; the simulator computes as
+/// without it).
+#[rumba::kernel(fastmath)]
+pub fn fast_ops(t: &Thread, x: &Arr<f32>, y: &Arr<f32>, out: &mut Arr<f32>) {
+    let i = t.grid1();
+    if i < x.len() {
+        out[(0, i)] = x[i] / y[i];
+        out[(1, i)] = x[i].sqrt();
+        out[(2, i)] = x[i].sin();
+        out[(3, i)] = x[i].cos();
+        out[(4, i)] = x[i].exp();
+        out[(5, i)] = x[i].ln();
+        out[(6, i)] = x[i].powf(y[i]);
+        out[(7, i)] = x[i] * y[i] + x[i];
+    }
+}
+
+/// [`fast_ops`] without `fastmath`.
+#[rumba::kernel]
+pub fn exact_ops(t: &Thread, x: &Arr<f32>, y: &Arr<f32>, out: &mut Arr<f32>) {
+    let i = t.grid1();
+    if i < x.len() {
+        out[(0, i)] = x[i] / y[i];
+        out[(1, i)] = x[i].sqrt();
+        out[(2, i)] = x[i].sin();
+        out[(3, i)] = x[i].cos();
+        out[(4, i)] = x[i].exp();
+        out[(5, i)] = x[i].ln();
+        out[(6, i)] = x[i].powf(y[i]);
+        out[(7, i)] = x[i] * y[i] + x[i];
+    }
+}

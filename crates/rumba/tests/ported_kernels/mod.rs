@@ -51,6 +51,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         math::intrinsics_i64,
         math::intrinsics_u64,
         math::byte_perm,
+        math::fast_ops,
+        math::exact_ops,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,
         warp::coop_syncwarp,

@@ -275,7 +275,10 @@ mod tests {
         assert_eq!(<u8 as Bits>::ffs(0x80), 8);
         assert_eq!(<i64 as Bits>::ffs(i64::MIN), 64);
         assert_eq!(<i64 as Bits>::mul_hi(i64::MIN, i64::MIN), 1 << 62);
-        assert_eq!(<u32 as Bits>::sad(1, u32::MAX, 5), (u32::MAX - 1).wrapping_add(5));
+        assert_eq!(
+            <u32 as Bits>::sad(1, u32::MAX, 5),
+            (u32::MAX - 1).wrapping_add(5)
+        );
         assert_eq!(
             <u32 as Bits>::byte_perm(0x0302_0100, 0x0706_0504, 0x7654),
             0x0706_0504
