@@ -123,6 +123,54 @@ RB_COMPLEX(rb_c32, float)
 #ifdef cl_khr_fp64
 RB_COMPLEX(rb_c64, double)
 #endif
+// Numba's cmath on complex numbers (`z.exp()`, `z.norm()`, …): the formulas of the simulator's
+// `ComplexMath` over this target's real functions, so each part agrees within a few ulp.
+#define RB_CMATH(C, T, F)                                                                      \
+    static inline T C##_norm(C z) { return hypot(z.re, z.im); }                                       \
+    static inline T C##_arg(C z) { return atan2(z.im, z.re); }                                        \
+    static inline C C##_conj(C z) { return C##_new(z.re, -z.im); }                                        \
+    static inline C C##_exp(C z) {                                                                         \
+        T r = exp(z.re);                                                                      \
+        return C##_new(r * cos(z.im), r * sin(z.im));                                      \
+    }                                                                                            \
+    static inline C C##_ln(C z) { return C##_new(log(C##_norm(z)), C##_arg(z)); }                      \
+    static inline C C##_sqrt(C z) {                                                                        \
+        if (z.re == (T)0 && z.im == (T)0) return C##_new((T)0, z.im);                            \
+        T t = sqrt((fabs(z.re) + C##_norm(z)) * (T)0.5);                                   \
+        if (z.re >= (T)0) return C##_new(t, z.im / ((T)2 * t));                                  \
+        return C##_new(fabs(z.im) / ((T)2 * t), copysign(t, z.im));                        \
+    }                                                                                            \
+    static inline C C##_sin(C z) {                                                                         \
+        return C##_new(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));              \
+    }                                                                                            \
+    static inline C C##_cos(C z) {                                                                         \
+        return C##_new(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im)));           \
+    }                                                                                            \
+    static inline C C##_tan(C z) {                                                                         \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cos(a) + cosh(b);                                                            \
+        return C##_new(sin(a) / d, sinh(b) / d);                                           \
+    }                                                                                            \
+    static inline C C##_sinh(C z) {                                                                        \
+        return C##_new(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));              \
+    }                                                                                            \
+    static inline C C##_cosh(C z) {                                                                        \
+        return C##_new(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));              \
+    }                                                                                            \
+    static inline C C##_tanh(C z) {                                                                        \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cosh(a) + cos(b);                                                            \
+        return C##_new(sinh(a) / d, sin(b) / d);                                           \
+    }                                                                                            \
+    static inline int C##_is_nan(C z) { return isnan(z.re) || isnan(z.im); }                              \
+    static inline int C##_is_infinite(C z) {                                                               \
+        return !C##_is_nan(z) && (isinf(z.re) || isinf(z.im));                                  \
+    }                                                                                            \
+    static inline int C##_is_finite(C z) { return isfinite(z.re) && isfinite(z.im); }
+RB_CMATH(rb_c32, float, )
+#ifdef cl_khr_fp64
+RB_CMATH(rb_c64, double, )
+#endif
 
 // Warp operations without subgroups: 32-lane warps (consecutive linear work-item ids, as in
 // CUDA) emulated in local memory, one 64-bit word per work-item (`rb_warp`). Each operation is

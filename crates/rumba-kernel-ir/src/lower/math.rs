@@ -5,6 +5,10 @@
 //! takes and gives. Parsing checks calls against it; every emitter maps each function to its
 //! target (the simulator's `rumba::kernel::math`, CUDA's libdevice names, OpenCL's built-ins).
 //!
+//! On `Complex<f32>` / `Complex<f64>` (Numba's `cmath`, num-complex's names): `exp ln sqrt sin
+//! cos tan sinh cosh tanh`, `norm` (`abs`), `arg` (`phase`), `conj` and `is_nan is_infinite
+//! is_finite`.
+//!
 //! Numba's names without a Rust method keep Numba's name: `erf erfc gamma ln_gamma ldexp
 //! remainder`; `fmod` is Rust's `%`, `fabs` is `abs`, `pow` is `powf` / `powi`, `log` is `ln`,
 //! `log1p` is `ln_1p`, `expm1` is `exp_m1`, `degrees`/`radians` are `to_degrees`/`to_radians`,
@@ -77,6 +81,9 @@ pub enum MathFn {
     RotateLeft,
     RotateRight,
     SwapBytes,
+    Norm,
+    Arg,
+    Conj,
 }
 
 /// Which receiver types a math method is defined for.
@@ -98,6 +105,12 @@ pub enum MathDomain {
     Int32,
     /// `u32`.
     U32,
+    /// `f32`, `f64` and `Complex<f32/f64>`.
+    FloatOrComplex,
+    /// `f32`, `f64`, `f16` and `Complex<f32/f64>` (`is_nan`).
+    Classify,
+    /// `Complex<f32/f64>`.
+    Complex,
 }
 
 /// The type of an argument after the receiver.
@@ -120,6 +133,8 @@ pub enum MathRet {
     Bool,
     /// `u32`.
     U32,
+    /// The part type of the complex receiver (`norm`, `arg`).
+    Part,
 }
 
 use MathArg as A;
@@ -143,19 +158,19 @@ const TABLE: &[Row] = &[
     (F::Min, "min", &[A::Same], D::Number, R::Same, true),
     (F::Max, "max", &[A::Same], D::Number, R::Same, true),
     (F::Abs, "abs", &[], D::Signed, R::Same, true),
-    (F::Sqrt, "sqrt", &[], D::Float, R::Same, true),
-    (F::Exp, "exp", &[], D::Float, R::Same, false),
-    (F::Ln, "ln", &[], D::Float, R::Same, false),
-    (F::Sin, "sin", &[], D::Float, R::Same, false),
-    (F::Cos, "cos", &[], D::Float, R::Same, false),
-    (F::Tan, "tan", &[], D::Float, R::Same, false),
+    (F::Sqrt, "sqrt", &[], D::FloatOrComplex, R::Same, true),
+    (F::Exp, "exp", &[], D::FloatOrComplex, R::Same, false),
+    (F::Ln, "ln", &[], D::FloatOrComplex, R::Same, false),
+    (F::Sin, "sin", &[], D::FloatOrComplex, R::Same, false),
+    (F::Cos, "cos", &[], D::FloatOrComplex, R::Same, false),
+    (F::Tan, "tan", &[], D::FloatOrComplex, R::Same, false),
     (F::Powf, "powf", &[A::Same], D::Float, R::Same, false),
     (F::Powi, "powi", &[A::I32], D::Float, R::Same, false),
     (F::Floor, "floor", &[], D::Float, R::Same, true),
     (F::Ceil, "ceil", &[], D::Float, R::Same, true),
     (F::Round, "round", &[], D::Float, R::Same, true),
     (F::MulAdd, "mul_add", &[A::Same, A::Same], D::Float, R::Same, true),
-    (F::IsNan, "is_nan", &[], D::FloatOrF16, R::Bool, true),
+    (F::IsNan, "is_nan", &[], D::Classify, R::Bool, true),
     (F::WrappingAdd, "wrapping_add", &[A::Same], D::Int, R::Same, true),
     (F::WrappingSub, "wrapping_sub", &[A::Same], D::Int, R::Same, true),
     (F::WrappingMul, "wrapping_mul", &[A::Same], D::Int, R::Same, true),
@@ -169,23 +184,23 @@ const TABLE: &[Row] = &[
     (F::Atanh, "atanh", &[], D::Float, R::Same, false),
     (F::Cbrt, "cbrt", &[], D::Float, R::Same, false),
     (F::Copysign, "copysign", &[A::Same], D::Float, R::Same, true),
-    (F::Cosh, "cosh", &[], D::Float, R::Same, false),
+    (F::Cosh, "cosh", &[], D::FloatOrComplex, R::Same, false),
     (F::Erf, "erf", &[], D::Float, R::Same, false),
     (F::Erfc, "erfc", &[], D::Float, R::Same, false),
     (F::Exp2, "exp2", &[], D::Float, R::Same, false),
     (F::ExpM1, "exp_m1", &[], D::Float, R::Same, false),
     (F::Gamma, "gamma", &[], D::Float, R::Same, false),
     (F::Hypot, "hypot", &[A::Same], D::Float, R::Same, false),
-    (F::IsFinite, "is_finite", &[], D::Float, R::Bool, true),
-    (F::IsInfinite, "is_infinite", &[], D::Float, R::Bool, true),
+    (F::IsFinite, "is_finite", &[], D::FloatOrComplex, R::Bool, true),
+    (F::IsInfinite, "is_infinite", &[], D::FloatOrComplex, R::Bool, true),
     (F::Ldexp, "ldexp", &[A::I32], D::Float, R::Same, true),
     (F::LnGamma, "ln_gamma", &[], D::Float, R::Same, false),
     (F::Ln1p, "ln_1p", &[], D::Float, R::Same, false),
     (F::Log10, "log10", &[], D::Float, R::Same, false),
     (F::Log2, "log2", &[], D::Float, R::Same, false),
     (F::Remainder, "remainder", &[A::Same], D::Float, R::Same, true),
-    (F::Sinh, "sinh", &[], D::Float, R::Same, false),
-    (F::Tanh, "tanh", &[], D::Float, R::Same, false),
+    (F::Sinh, "sinh", &[], D::FloatOrComplex, R::Same, false),
+    (F::Tanh, "tanh", &[], D::FloatOrComplex, R::Same, false),
     (F::Trunc, "trunc", &[], D::Float, R::Same, true),
     (F::ToDegrees, "to_degrees", &[], D::Float, R::Same, true),
     (F::ToRadians, "to_radians", &[], D::Float, R::Same, true),
@@ -203,6 +218,9 @@ const TABLE: &[Row] = &[
     (F::RotateLeft, "rotate_left", &[A::U32], D::Int, R::Same, true),
     (F::RotateRight, "rotate_right", &[A::U32], D::Int, R::Same, true),
     (F::SwapBytes, "swap_bytes", &[], D::Int, R::Same, true),
+    (F::Norm, "norm", &[], D::Complex, R::Part, false),
+    (F::Arg, "arg", &[], D::Complex, R::Part, false),
+    (F::Conj, "conj", &[], D::Complex, R::Same, true),
 ];
 
 impl MathFn {
@@ -260,9 +278,12 @@ impl MathFn {
         self.row().5
     }
 
-    /// Float-only functions.
+    /// Float-only functions (complex numbers aside).
     pub fn float_only(self) -> bool {
-        matches!(self.domain(), MathDomain::Float | MathDomain::FloatOrF16)
+        matches!(
+            self.domain(),
+            MathDomain::Float | MathDomain::FloatOrF16 | MathDomain::FloatOrComplex
+        )
     }
 
     /// Integer-only functions.

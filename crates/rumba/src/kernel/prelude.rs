@@ -28,7 +28,8 @@
 //! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
 //! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
 //! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
-//! results agree bit for bit); they have no atomics, casts or math methods. A `bool` array
+//! results agree bit for bit) and the complex math methods below; they have no atomics or
+//! casts. A `bool` array
 //! element (argument, shared or local) is one byte: read as `byte != 0`, stored as 0 or 1 (the
 //! simulator's views hold [`DeviceBool`](crate::kernel::DeviceBool), CUDA C and OpenCL C an
 //! `unsigned char` / `uchar`), so host arrays of `bool` only ever hold valid values;
@@ -65,9 +66,14 @@
 //! bit on every target; the others are within the bounds [`math`](crate::kernel::math) lists
 //! per function and target. On the simulator they come from the `libm` crate, not the host's C
 //! library, so results do not depend on the machine. A math method on a type it is not defined
-//! for is a compile error (`erf` on an `i32`, `mul_hi` on a `u8`). Still outside the subset:
-//! `frexp` and `modf` (tuple results: write `x.fract()` / `x.trunc()`) and math methods on
-//! complex numbers.
+//! for is a compile error (`erf` on an `i32`, `mul_hi` on a `u8`). Complex numbers take
+//! Numba's `cmath` with num-complex's names: `exp ln sqrt sin cos tan sinh cosh tanh`, `norm`
+//! (`abs`) and `arg` (`phase`, both of the part type), `conj`, `is_nan is_infinite is_finite`
+//! (one set of formulas on every target, see
+//! [`ComplexMath`](crate::kernel::math::ComplexMath)). Still outside the subset: `frexp` and
+//! `modf` (tuple results: write `x.fract()` / `x.trunc()`), `log10`, `powf`, the inverse
+//! trigonometric and hyperbolic functions and `from_polar` / `to_polar` on complex numbers
+//! (write `Complex::new(r * t.cos(), r * t.sin())`, `z.norm()`, `z.arg()`).
 //!
 //! `#[rumba::kernel(fastmath)]` is Numba's `fastmath=True`: CUDA compiles the kernel with
 //! NVRTC's `--use_fast_math` (approximate `/`, `sqrt`, `sin`, `exp`, … — `div.approx`,

@@ -275,3 +275,47 @@ pub fn exact_ops(t: &Thread, x: &Arr<f32>, y: &Arr<f32>, out: &mut Arr<f32>) {
         out[(7, i)] = x[i] * y[i] + x[i];
     }
 }
+
+/// The complex functions (Numba's `cmath`), in the order of the rows `cmath_*` write.
+pub const CMATH: &[&str] = &[
+    "exp", "ln", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "conj",
+];
+
+macro_rules! cmath_kernel {
+    ($name:ident, $t:ident) => {
+        /// Numba's `test_complex.py` (`cmath`): every complex function of `z[i]` (rows of
+        /// `out`, in the order of [`CMATH`]), `norm` and `arg` (`parts`), and `is_nan`,
+        /// `is_infinite`, `is_finite` (`flags`).
+        #[rumba::kernel]
+        pub fn $name(
+            t: &Thread,
+            z: &Arr<Complex<$t>>,
+            out: &mut Arr<Complex<$t>>,
+            parts: &mut Arr<$t>,
+            flags: &mut Arr<i32>,
+        ) {
+            let i = t.grid1();
+            if i < z.len() {
+                let v = z[i];
+                out[(0, i)] = v.exp();
+                out[(1, i)] = v.ln();
+                out[(2, i)] = v.sqrt();
+                out[(3, i)] = v.sin();
+                out[(4, i)] = v.cos();
+                out[(5, i)] = v.tan();
+                out[(6, i)] = v.sinh();
+                out[(7, i)] = v.cosh();
+                out[(8, i)] = v.tanh();
+                out[(9, i)] = v.conj();
+                parts[(0, i)] = v.norm();
+                parts[(1, i)] = v.arg();
+                flags[(0, i)] = v.is_nan() as i32;
+                flags[(1, i)] = v.is_infinite() as i32;
+                flags[(2, i)] = v.is_finite() as i32;
+            }
+        }
+    };
+}
+
+cmath_kernel!(cmath_c32, f32);
+cmath_kernel!(cmath_c64, f64);

@@ -52,6 +52,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         math::intrinsics_u64,
         math::byte_perm,
         math::fast_ops,
+        math::cmath_c32,
+        math::cmath_c64,
         math::exact_ops,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,

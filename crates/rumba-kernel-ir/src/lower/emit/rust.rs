@@ -717,6 +717,10 @@ impl R<'_> {
                 };
                 let m = Ident::new(name, span);
                 let a = args.iter().map(|x| self.expr(x));
+                if args[0].ty.complex_part().is_some() {
+                    let ty = self.ty(&args[0].ty);
+                    return quote_spanned!(span=> <#ty as #k::kernel::math::ComplexMath>::#m(#(#a),*));
+                }
                 // Functions that are not exact come from the simulator's math library (not the
                 // host's C library), as do the ones std lacks; exact ones are std's.
                 if !f.exact() || matches!(f, MathFn::Ldexp | MathFn::Remainder) {

@@ -429,12 +429,32 @@ impl Cx {
             MathDomain::Int32Or64 => Need::AtomicInt,
             MathDomain::Int32 => Need::Int32,
             MathDomain::U32 => Need::U32,
+            MathDomain::FloatOrComplex => Need::FloatOrComplex,
+            MathDomain::Classify => Need::Classify,
+            MathDomain::Complex => Need::Complex,
         };
         self.need(&recv.ty, need, span, what);
         let ty = match f.ret() {
             MathRet::Same => recv.ty.clone(),
             MathRet::Bool => Ty::Scalar(Scalar::Bool),
             MathRet::U32 => U32,
+            MathRet::Part => match self.types.shallow(&recv.ty) {
+                Ty::Complex(part) => *part,
+                // A known type that is not complex: the domain check above says so.
+                Ty::Scalar(_) | Ty::Record(_) | Ty::Dim3 | Ty::Unit | Ty::Tuple(_) => {
+                    self.placeholder(span).ty
+                }
+                _ => {
+                    self.err(
+                        span,
+                        format!(
+                            "`{}` takes a complex number of a known type here: annotate its `let` (`let z: Complex<f64> = …`)",
+                            f.name()
+                        ),
+                    );
+                    return self.placeholder(span);
+                }
+            },
         };
         mk(ExprKind::Math(f, all), ty, span)
     }

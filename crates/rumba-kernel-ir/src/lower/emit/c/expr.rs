@@ -176,6 +176,16 @@ impl Printer<'_> {
     pub(super) fn math(&mut self, f: MathFn, args: &[Expr]) -> String {
         let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
         let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
+        if let Some(part) = args[0].ty.complex_part() {
+            // The complex functions of the device header / OpenCL prelude (`rb_c32_exp`, …).
+            let c = super::complex_c_type(part);
+            let call = format!("{c}_{}({})", f.name(), a[0]);
+            return if matches!(f, MathFn::IsNan | MathFn::IsInfinite | MathFn::IsFinite) {
+                format!("({call} != 0)")
+            } else {
+                call
+            };
+        }
         let cuda = self.cuda();
         let fl = |name: &str| -> String {
             if cuda && s == Scalar::F32 {
