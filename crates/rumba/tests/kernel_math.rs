@@ -1055,3 +1055,71 @@ fn complex_functions_meet_their_bounds() {
         target()
     );
 }
+
+/// Numba's `math.frexp` / `math.modf` (`let (m, e) = x.frexp();`, `let (f, n) = x.modf();`):
+/// exact, so bit for bit what C's `frexp` / `modf` give (checked against their definitions).
+#[test]
+fn frexp_and_modf_are_exact() {
+    common::start(|_| {});
+    let xs = inputs_f64();
+    let n = xs.len();
+    let case = case_of!(frexp_modf, n)(vec![
+        HostArg::array(&xs, &[n]),
+        HostArg::zeros::<f64>(n),
+        HostArg::zeros::<i32>(n),
+        HostArg::zeros::<f64>(n),
+        HostArg::zeros::<f64>(n),
+    ]);
+    let out = run_backend(&case).unwrap();
+    let (m, e, f, i) = (
+        out[1].values::<f64>(),
+        out[2].values::<i32>(),
+        out[3].values::<f64>(),
+        out[4].values::<f64>(),
+    );
+    for k in 0..n {
+        let x = xs[k];
+        if x.is_nan() {
+            assert!(m[k].is_nan() && f[k].is_nan() && i[k].is_nan(), "{x}");
+            continue;
+        }
+        if x == 0.0 || x.is_infinite() {
+            assert_eq!((m[k].to_bits(), e[k]), (x.to_bits(), 0), "frexp({x})");
+        } else {
+            assert!((0.5..1.0).contains(&m[k].abs()), "frexp({x}) = {}", m[k]);
+            assert_eq!(libm::ldexp(m[k], e[k]), x, "frexp({x})");
+        }
+        let int = if x.is_infinite() { x } else { x.trunc() };
+        let frac = if x.is_infinite() {
+            0.0f64.copysign(x)
+        } else {
+            x - x.trunc()
+        };
+        assert_eq!(
+            (f[k].to_bits(), i[k].to_bits()),
+            (frac.copysign(x).to_bits(), int.to_bits()),
+            "modf({x})"
+        );
+    }
+    let x32: Vec<f32> = inputs_f32();
+    let n = x32.len();
+    let case = case_of!(frexp_modf_f32, n)(vec![
+        HostArg::array(&x32, &[n]),
+        HostArg::zeros::<f32>(n),
+        HostArg::zeros::<i32>(n),
+        HostArg::zeros::<f32>(n),
+        HostArg::zeros::<f32>(n),
+    ]);
+    let out = run_backend(&case).unwrap();
+    let (m, e) = (out[1].values::<f32>(), out[2].values::<i32>());
+    for k in 0..n {
+        let x = x32[k];
+        if x.is_finite() && x != 0.0 {
+            assert_eq!(
+                f64::from(m[k]) * 2f64.powi(e[k]),
+                f64::from(x),
+                "frexp({x})"
+            );
+        }
+    }
+}

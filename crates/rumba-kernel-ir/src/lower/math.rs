@@ -10,7 +10,7 @@
 //! is_finite`.
 //!
 //! Numba's names without a Rust method keep Numba's name: `erf erfc gamma ln_gamma ldexp
-//! remainder`; `fmod` is Rust's `%`, `fabs` is `abs`, `pow` is `powf` / `powi`, `log` is `ln`,
+//! remainder frexp modf` (the last two give a tuple, bound with `let (m, e) = x.frexp();`); `fmod` is Rust's `%`, `fabs` is `abs`, `pow` is `powf` / `powi`, `log` is `ln`,
 //! `log1p` is `ln_1p`, `expm1` is `exp_m1`, `degrees`/`radians` are `to_degrees`/`to_radians`,
 //! `isnan`/`isinf`/`isfinite` are `is_nan`/`is_infinite`/`is_finite`.
 
@@ -84,6 +84,8 @@ pub enum MathFn {
     Norm,
     Arg,
     Conj,
+    Frexp,
+    Modf,
 }
 
 /// Which receiver types a math method is defined for.
@@ -135,6 +137,10 @@ pub enum MathRet {
     U32,
     /// The part type of the complex receiver (`norm`, `arg`).
     Part,
+    /// `(receiver's type, i32)` (`frexp`: mantissa and exponent).
+    WithExponent,
+    /// `(receiver's type, receiver's type)` (`modf`: fractional and integral parts).
+    Pair,
 }
 
 use MathArg as A;
@@ -221,6 +227,8 @@ const TABLE: &[Row] = &[
     (F::Norm, "norm", &[], D::Complex, R::Part, false),
     (F::Arg, "arg", &[], D::Complex, R::Part, false),
     (F::Conj, "conj", &[], D::Complex, R::Same, true),
+    (F::Frexp, "frexp", &[], D::Float, R::WithExponent, true),
+    (F::Modf, "modf", &[], D::Float, R::Pair, true),
 ];
 
 impl MathFn {

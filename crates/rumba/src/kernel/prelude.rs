@@ -56,8 +56,8 @@
 //! The math methods are Numba's `math` list for `f32` and `f64` with Rust's names: `sqrt cbrt
 //! exp exp2 exp_m1 ln log2 log10 ln_1p powf powi sin cos tan asin acos atan atan2 sinh cosh tanh
 //! asinh acosh atanh hypot erf erfc gamma ln_gamma floor ceil trunc round fract abs signum
-//! copysign recip min max mul_add ldexp remainder to_degrees to_radians is_nan is_infinite
-//! is_finite`, and `%` (C's `fmod`); Numba's names without a Rust one keep Numba's (`erf`,
+//! copysign recip min max mul_add ldexp remainder frexp modf to_degrees to_radians is_nan
+//! is_infinite is_finite`, and `%` (C's `fmod`); Numba's names without a Rust one keep Numba's (`erf`,
 //! `gamma`, …). CUDA's integer intrinsics are `count_ones` (`popc`), `leading_zeros` (`clz`),
 //! `trailing_zeros`, `ffs`, `reverse_bits` (`brev`), `swap_bytes`, `rotate_left` /
 //! `rotate_right` (funnel shifts) on every integer type, `mul_hi` (`__mulhi` and friends) on 32-
@@ -70,10 +70,11 @@
 //! Numba's `cmath` with num-complex's names: `exp ln sqrt sin cos tan sinh cosh tanh`, `norm`
 //! (`abs`) and `arg` (`phase`, both of the part type), `conj`, `is_nan is_infinite is_finite`
 //! (one set of formulas on every target, see
-//! [`ComplexMath`](crate::kernel::math::ComplexMath)). Still outside the subset: `frexp` and
-//! `modf` (tuple results: write `x.fract()` / `x.trunc()`), `log10`, `powf`, the inverse
-//! trigonometric and hyperbolic functions and `from_polar` / `to_polar` on complex numbers
-//! (write `Complex::new(r * t.cos(), r * t.sin())`, `z.norm()`, `z.arg()`).
+//! [`ComplexMath`](crate::kernel::math::ComplexMath)). `frexp` and `modf` give tuples, bound
+//! with `let (m, e) = x.frexp();` / `let (frac, int) = x.modf();` (exact everywhere). Still
+//! outside the subset: `log10`, `powf`, the inverse trigonometric and hyperbolic functions and
+//! `from_polar` / `to_polar` on complex numbers (write `Complex::new(r * t.cos(), r *
+//! t.sin())`, `z.norm()`, `z.arg()`).
 //!
 //! `#[rumba::kernel(fastmath)]` is Numba's `fastmath=True`: CUDA compiles the kernel with
 //! NVRTC's `--use_fast_math` (approximate `/`, `sqrt`, `sin`, `exp`, … — `div.approx`,

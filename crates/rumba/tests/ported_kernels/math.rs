@@ -319,3 +319,46 @@ macro_rules! cmath_kernel {
 
 cmath_kernel!(cmath_c32, f32);
 cmath_kernel!(cmath_c64, f64);
+
+/// Numba's `math.frexp` and `math.modf` (tuple results): `m[i]`, `e[i]` with `x[i] = m·2^e`,
+/// and the fractional and integral parts `f[i]`, `n[i]`.
+#[rumba::kernel]
+pub fn frexp_modf(
+    t: &Thread,
+    x: &Arr<f64>,
+    m: &mut Arr<f64>,
+    e: &mut Arr<i32>,
+    f: &mut Arr<f64>,
+    n: &mut Arr<f64>,
+) {
+    let i = t.grid1();
+    if i < x.len() {
+        let (mant, exp) = x[i].frexp();
+        let (frac, int) = x[i].modf();
+        m[i] = mant;
+        e[i] = exp;
+        f[i] = frac;
+        n[i] = int;
+    }
+}
+
+/// [`frexp_modf`] for `f32`.
+#[rumba::kernel]
+pub fn frexp_modf_f32(
+    t: &Thread,
+    x: &Arr<f32>,
+    m: &mut Arr<f32>,
+    e: &mut Arr<i32>,
+    f: &mut Arr<f32>,
+    n: &mut Arr<f32>,
+) {
+    let i = t.grid1();
+    if i < x.len() {
+        let (mant, exp) = x[i].frexp();
+        let (frac, int) = x[i].modf();
+        m[i] = mant;
+        e[i] = exp;
+        f[i] = frac;
+        n[i] = int;
+    }
+}

@@ -54,6 +54,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         math::fast_ops,
         math::cmath_c32,
         math::cmath_c64,
+        math::frexp_modf,
+        math::frexp_modf_f32,
         math::exact_ops,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,

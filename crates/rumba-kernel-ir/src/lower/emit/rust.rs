@@ -723,7 +723,12 @@ impl R<'_> {
                 }
                 // Functions that are not exact come from the simulator's math library (not the
                 // host's C library), as do the ones std lacks; exact ones are std's.
-                if !f.exact() || matches!(f, MathFn::Ldexp | MathFn::Remainder) {
+                if !f.exact()
+                    || matches!(
+                        f,
+                        MathFn::Ldexp | MathFn::Remainder | MathFn::Frexp | MathFn::Modf
+                    )
+                {
                     quote_spanned!(span=> <#ty as #k::kernel::math::Real>::#m(#(#a),*))
                 } else if matches!(
                     f,

@@ -59,7 +59,10 @@ impl Cx {
         }
         self.err(
             m.method.span(),
-            format!("method `{method}` is not part of the kernel subset: numbers have `min max abs sqrt exp ln sin cos tan powf powi floor ceil round mul_add is_nan wrapping_add wrapping_sub wrapping_mul wrapping_neg`"),
+            format!(
+                "method `{method}` is not part of the kernel subset: numbers have `{}`",
+                MathFn::names().collect::<Vec<_>>().join(" ")
+            ),
         );
         self.placeholder(span)
     }
@@ -438,6 +441,8 @@ impl Cx {
             MathRet::Same => recv.ty.clone(),
             MathRet::Bool => Ty::Scalar(Scalar::Bool),
             MathRet::U32 => U32,
+            MathRet::WithExponent => Ty::Tuple(vec![recv.ty.clone(), I32]),
+            MathRet::Pair => Ty::Tuple(vec![recv.ty.clone(), recv.ty.clone()]),
             MathRet::Part => match self.types.shallow(&recv.ty) {
                 Ty::Complex(part) => *part,
                 // A known type that is not complex: the domain check above says so.

@@ -317,6 +317,8 @@ impl Printer<'_> {
             }
             MathFn::Recip => format!("({} / {})", c_float_lit(1.0, s, self.target), a[0]),
             MathFn::Fract => format!("({0} - {1}({0}))", a[0], fl("trunc")),
+            // Tuple-valued: only as the value of `let (a, b) = …` (see `Printer::let_tuple`).
+            MathFn::Frexp | MathFn::Modf => "rb_tuple_value_outside_a_tuple_let".to_string(),
             _ => self.int_intrinsic(f, s, &a),
         }
     }

@@ -22,7 +22,7 @@
 //!
 //! | function | sim f32 | CUDA f32 | OpenCL f32 | sim f64 | CUDA f64 | OpenCL f64 |
 //! |---|---|---|---|---|---|---|
-//! | `sqrt mul_add floor ceil trunc round abs copysign min max fract recip signum to_degrees to_radians ldexp remainder %` | exact | exact | exact | exact | exact | exact |
+//! | `sqrt mul_add floor ceil trunc round abs copysign min max fract recip signum to_degrees to_radians ldexp remainder frexp modf %` | exact | exact | exact | exact | exact | exact |
 //! | `exp` | 1 | 2 | 3 | 1 | 1 | 3 |
 //! | `exp2` | 1 | 2 | 3 | 1 | 1 | 3 |
 //! | `exp_m1` | 1 | 1 | 3 | 1 | 1 | 3 |
@@ -71,6 +71,8 @@
 /// assert_eq!(<f32 as Real>::gamma(5.0), 24.0);
 /// assert_eq!(<f64 as Real>::remainder(5.0, 2.0), 1.0); // 5 = 2·2 + 1, ties to even quotient
 /// assert_eq!(<f32 as Real>::ldexp(1.5, 4), 24.0);
+/// assert_eq!(<f64 as Real>::frexp(24.0), (0.75, 5));
+/// assert_eq!(<f32 as Real>::modf(-2.5), (-0.5, -2.0));
 /// ```
 #[allow(missing_docs)] // each function is the C function of the same meaning (see the table)
 pub trait Real: Copy {
@@ -104,6 +106,10 @@ pub trait Real: Copy {
     fn ln_gamma(self) -> Self;
     fn ldexp(self, n: i32) -> Self;
     fn remainder(self, y: Self) -> Self;
+    /// `(m, e)` with `self = m · 2^e` and `0.5 <= |m| < 1` (`(self, 0)` for 0, ∞ and NaN).
+    fn frexp(self) -> (Self, i32);
+    /// `(fractional, integral)` parts, both with `self`'s sign.
+    fn modf(self) -> (Self, Self);
 }
 
 /// `acosh` below its domain (`x < 1`) is NaN, as in C: musl's formula (which `libm` ports)
@@ -120,7 +126,7 @@ macro_rules! real {
     (@call acosh_f32) => { acosh_f32 };
     (@call acosh_f64) => { acosh_f64 };
     (@call $f:ident) => { libm::$f };
-    ($t:ty, $scalbn:ident, $($name:ident => $f:ident),+ ; $($name2:ident => $f2:ident),+) => {
+    ($t:ty, $scalbn:ident, $frexp:ident, $modf:ident, $($name:ident => $f:ident),+ ; $($name2:ident => $f2:ident),+) => {
         impl Real for $t {
             $(
                 #[inline]
@@ -143,18 +149,26 @@ macro_rules! real {
                 // `scalbn`: exact, ties of the final subnormal rounding to even, as C's `ldexp`.
                 libm::$scalbn(self, n)
             }
+            #[inline]
+            fn frexp(self) -> (Self, i32) {
+                libm::$frexp(self)
+            }
+            #[inline]
+            fn modf(self) -> (Self, Self) {
+                libm::$modf(self)
+            }
         }
     };
 }
 
-real!(f32, scalbnf,
+real!(f32, scalbnf, frexpf, modff,
     exp => expf, exp2 => exp2f, exp_m1 => expm1f, ln => logf, log2 => log2f, log10 => log10f,
     ln_1p => log1pf, sin => sinf, cos => cosf, tan => tanf, asin => asinf, acos => acosf,
     atan => atanf, sinh => sinhf, cosh => coshf, tanh => tanhf, asinh => asinhf,
     acosh => acosh_f32, atanh => atanhf, cbrt => cbrtf, erf => erff, erfc => erfcf,
     gamma => tgammaf, ln_gamma => lgammaf;
     atan2 => atan2f, hypot => hypotf, powf => powf, remainder => remainderf);
-real!(f64, scalbn,
+real!(f64, scalbn, frexp, modf,
     exp => exp, exp2 => exp2, exp_m1 => expm1, ln => log, log2 => log2, log10 => log10,
     ln_1p => log1p, sin => sin, cos => cos, tan => tan, asin => asin, acos => acos,
     atan => atan, sinh => sinh, cosh => cosh, tanh => tanh, asinh => asinh,
