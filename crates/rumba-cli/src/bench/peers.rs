@@ -1,9 +1,10 @@
 //! Running the peer scripts (`scripts/peers/numba_sim.py`, `pocl.py`) with the Python of a
 //! virtualenv made by `scripts/peers/setup.sh`, or a GPU peer script (`scripts/gpu/peer_bench.py`)
-//! with a given Python, and reading their JSON lines.
+//! with a given Python, or this program itself on the OpenCL backend ([`opencl`]), and reading
+//! their JSON lines.
 //!
 //! This module touches the file system (to find the scripts and the virtualenv's Python) and
-//! runs those Python processes, reading their stdout; it never writes files.
+//! runs those processes, reading their stdout; it never writes files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,6 +97,42 @@ pub fn run_with(python: &Path, script: &Path, args: &[String]) -> Result<Vec<Run
             out.status,
             runs.len()
         );
+    }
+    Ok(runs)
+}
+
+/// The workloads on the OpenCL backend: this very program, run again as `rumba bench --json`
+/// with `RUMBA_BACKEND=opencl` (the same `#[rumba::kernel]`s, as their generated OpenCL C), its
+/// runs renamed to peer `opencl`. Its coroutine rows do not exist (they are the simulator's).
+pub fn opencl(repeat: usize, quick: bool, only: &[String]) -> Result<Vec<Run>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut cmd = Command::new(&exe);
+    cmd.args(["bench", "--json", "--repeat", &repeat.to_string()])
+        .env("RUMBA_BACKEND", "opencl")
+        .stderr(std::process::Stdio::inherit());
+    if quick {
+        cmd.arg("--quick");
+    }
+    if !only.is_empty() {
+        cmd.arg("--only").arg(only.join(","));
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let runs: Vec<Run> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(parse_line)
+        .filter(|r| r.peer == "rumba-opencl")
+        .map(|r| Run {
+            peer: "opencl".into(),
+            ..r
+        })
+        .collect();
+    if runs.is_empty() {
+        return Err(format!(
+            "the OpenCL run printed no results ({}); is an OpenCL driver (PoCL) installed?",
+            out.status
+        ));
     }
     Ok(runs)
 }

@@ -8,11 +8,15 @@
 //!    barrier (what a work-item-loop emitter needs);
 //! 3. [`emit`]: the simulator's per-thread body and block body (Rust tokens), CUDA C and
 //!    OpenCL C.
+//!
+//! [`math`] is the table of math methods (Numba's `math` list with Rust names, CUDA's integer
+//! intrinsics) that parsing, inference and every emitter read.
 
 pub mod analysis;
 pub mod emit;
 pub mod infer;
 pub mod ir;
+pub mod math;
 mod parse;
 
 use crate::target::Target;

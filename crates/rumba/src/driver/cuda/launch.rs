@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use cudarc::driver::sys;
 
-use super::builtin::compile;
+use super::builtin::compile_with;
 use super::error::{check, map};
 use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
@@ -122,7 +122,7 @@ impl UserKernels {
         if let Some(f) = cache.get(&key) {
             return Ok(*f as sys::CUfunction);
         }
-        let ptx = CString::new(compile(&src.entry, &src.source)?)
+        let ptx = CString::new(compile_with(&src.entry, &src.source, src.fast_math)?)
             .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
         let mut module = std::ptr::null_mut();
         // SAFETY: NUL-terminated PTX from NVRTC; a context is current.

@@ -33,6 +33,11 @@ pub const SOURCES: [(&str, &str); 1] = [(
 /// Options for every build: OpenCL C 1.2, the version every OpenCL 2.x/3.0 device accepts.
 pub(crate) const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
 
+/// What a `#[rumba::kernel(fastmath)]` kernel adds to [`BUILD_OPTIONS`]: OpenCL's own fast-math
+/// switch (`-cl-mad-enable`, `-cl-no-signed-zeros`, `-cl-unsafe-math-optimizations`,
+/// `-cl-finite-math-only`). The generated source keeps `FP_CONTRACT OFF`.
+pub(crate) const FAST_MATH_OPTIONS: &str = "-cl-fast-relaxed-math";
+
 /// Builds `source` for `device`; a compile error carries the build log.
 pub(crate) fn build(
     context: cl_context,

@@ -30,7 +30,7 @@ use opencl3::kernel::{
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id, cl_kernel, cl_mem};
 
-use super::builtin::{BUILD_OPTIONS, Built, build, kernel};
+use super::builtin::{BUILD_OPTIONS, Built, FAST_MATH_OPTIONS, build, kernel};
 use super::error::check;
 use super::memory::Table;
 use super::platform::DeviceSurvey;
@@ -161,10 +161,24 @@ pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Erro
     })
 }
 
+/// The build options of a user kernel: OpenCL C 1.2 with correctly rounded `/` and `sqrt`
+/// where the device offers them, or `-cl-fast-relaxed-math` for a `fastmath` kernel.
+fn build_options(fast_math: bool, exact_f32_divide: bool) -> String {
+    let mut options = BUILD_OPTIONS.to_string();
+    if fast_math {
+        options.push(' ');
+        options.push_str(FAST_MATH_OPTIONS);
+    } else if exact_f32_divide {
+        options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
+    }
+    options
+}
+
 fn cache_key(device: usize, src: &OpenClKernelSource) -> (usize, u64) {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     src.source.hash(&mut h);
     src.entry.hash(&mut h);
+    src.fast_math.hash(&mut h);
     (device, h.finish())
 }
 
@@ -195,10 +209,7 @@ impl UserKernels {
         if let Some(k) = lock(&self.built).get(&key) {
             return Ok(Arc::clone(k));
         }
-        let mut options = BUILD_OPTIONS.to_string();
-        if survey.exact_f32_divide {
-            options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
-        }
+        let options = build_options(src.fast_math, survey.exact_f32_divide);
         let program = build(context, device_id, &src.entry, &src.source, &options)?;
         let k = kernel(&program, &src.entry)?;
         let declared = check(
@@ -482,6 +493,20 @@ pub(crate) unsafe fn launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fastmath_kernels_build_with_relaxed_math_and_others_exactly() {
+        assert_eq!(
+            build_options(false, true),
+            "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+        );
+        assert_eq!(
+            build_options(true, true),
+            "-cl-std=CL1.2 -cl-fast-relaxed-math"
+        );
+        let a = OpenClKernelSource::new("k", "k");
+        assert_ne!(cache_key(0, &a), cache_key(0, &a.clone().with_fast_math()));
+    }
     use crate::driver::KernelArrayArg;
 
     fn arr(ndim: usize) -> KernelArg {

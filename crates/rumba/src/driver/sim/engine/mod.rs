@@ -40,6 +40,7 @@
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
 //! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
+//! | [`math`] | the math library of kernels (libm, not the host's C library) and its accuracy |
 //! | [`wil`] | the work-item-loop engine: whole-block bodies, regions as loops over the threads |
 //!
 //! A tiled kernel with shared memory and barriers:
@@ -81,6 +82,7 @@ mod dim;
 pub mod exec;
 mod fault;
 mod local;
+pub mod math;
 mod overflow;
 mod shape;
 mod shared;
