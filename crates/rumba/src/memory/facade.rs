@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::gate::Lease;
 use super::resource::driver_id;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
@@ -186,6 +187,8 @@ impl MemoryManager {
                 stream,
             ));
         }
+        // No reset between the allocation and the buffer's check of its block.
+        let _lease = Lease::enter()?;
         let block = self.device_resource.allocate(bytes, stream)?;
         self.buffer(block, bytes, stream)
     }
@@ -319,7 +322,10 @@ impl MemoryManager {
     /// ```
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
         match buffer.resource() {
-            Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
+            Some(r) if !buffer.is_empty() => {
+                let lease = Lease::enter()?;
+                r.ipc_handle(buffer.addr(&lease, 0, buffer.len())?, buffer.len())
+            }
             _ => Err(Error::InvalidArgument(format!(
                 "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
             ))),

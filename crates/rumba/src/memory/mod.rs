@@ -89,6 +89,7 @@ mod base;
 mod buffer;
 mod default;
 mod facade;
+pub(crate) mod gate;
 pub(crate) mod holds;
 mod pending;
 pub mod pool;

@@ -34,7 +34,7 @@
 use std::collections::HashSet;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
@@ -54,7 +54,7 @@ pub struct Origin {
 }
 
 /// Origins retired by a reset: their blocks' memory was freed by it.
-static RETIRED: Mutex<Option<HashSet<u64>>> = Mutex::new(None);
+static RETIRED: RwLock<Option<HashSet<u64>>> = RwLock::new(None);
 
 /// The identity of a driver instance, recorded in the origins of its memory.
 pub(crate) fn driver_id(driver: &Arc<dyn Driver>) -> usize {
@@ -104,7 +104,7 @@ impl Origin {
 
     /// A new origin for the same driver, retiring this one (a reset freed its blocks).
     pub(crate) fn retire(&self) -> Self {
-        let mut r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        let mut r = RETIRED.write().unwrap_or_else(|e| e.into_inner());
         r.get_or_insert_with(HashSet::new).insert(self.id);
         Origin {
             id: Self::next(),
@@ -118,7 +118,7 @@ impl Origin {
     /// assert!(!rumba::memory::Origin::new().is_retired());
     /// ```
     pub fn is_retired(&self) -> bool {
-        let r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        let r = RETIRED.read().unwrap_or_else(|e| e.into_inner());
         r.as_ref().is_some_and(|r| r.contains(&self.id))
     }
 }

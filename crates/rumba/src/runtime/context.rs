@@ -6,8 +6,9 @@
 //! [`close`](crate::close) detaches the calling thread; when the last attached thread detaches, the
 //! context is reset (device synchronized, every device allocation freed) and forgotten, and a later
 //! call creates a fresh one. Objects created in the old context keep it alive as an object, but its
-//! device memory is gone: using it is reported as an invalid address (on the sim; on CUDA, as by
-//! the driver), never undefined behaviour.
+//! device memory is gone: every operation refuses their device arrays and buffers with
+//! [`Error::StaleHandle`] on every backend, never undefined behaviour (see
+//! [`crate::memory::gate`] for how, and why a reset is safe while other threads use the context).
 //!
 //! This module touches the driver and the memory layer.
 
@@ -16,7 +17,9 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
+use crate::memory::gate::{Exclusive, Lease};
 use crate::memory::holds::{Hold, Holds};
+use crate::memory::resource::driver_id;
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
     Pending, PendingQueue, PendingStats, PinnedBuffer,
@@ -286,8 +289,12 @@ impl Context {
             return self.inner.manager.memalloc_on(0, stream);
         }
         let resource = self.inner.manager.device_resource();
-        let block = self.alloc_or_wait(|| resource.allocate(bytes, stream))?;
-        self.inner.manager.buffer(block, bytes, stream)
+        self.alloc_or_wait(|| {
+            // No reset between the allocation and the buffer's check of its block.
+            let _lease = Lease::enter()?;
+            let block = resource.allocate(bytes, stream)?;
+            self.inner.manager.buffer(block, bytes, stream)
+        })
     }
 
     /// Counters of the memory manager ([`Error::Unsupported`] for a
@@ -444,23 +451,35 @@ impl Context {
     }
 
     /// Resets the context: waits for the device, destroys pending resources, and has the memory
-    /// manager free every device allocation. Existing device buffers become invalid.
+    /// manager free every device allocation. Existing device buffers and arrays (views and
+    /// imports included) become invalid: every operation refuses them with
+    /// [`Error::StaleHandle`] from then on, whatever memory their addresses hold later.
+    ///
+    /// Safe while other threads use the context: the reset waits until the operations being
+    /// queued are queued, lets no new one start until it is done, and waits for the device before
+    /// it frees anything.
     ///
     /// # Errors
-    /// The first of: the device synchronization's error (unreported work errors), the resources'
-    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when an
-    /// earlier one failed.
+    /// [`Error::ResetRefused`] from a stream callback or inside an operation on device memory
+    /// (a memory resource's `allocate`), before anything happens. Otherwise the first of: the
+    /// device synchronization's error (unreported work errors), the resources'
+    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when
+    /// an earlier one failed.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(16).unwrap();
     /// ctx.reset().unwrap();
-    /// assert!(buf.copy_from_host(&[0; 16]).is_err()); // its memory is gone
+    /// let err = buf.copy_from_host(&[0; 16]).unwrap_err(); // its memory is gone
+    /// assert!(matches!(err, rumba::Error::StaleHandle { len: 16, .. }));
     /// ```
     pub fn reset(&self) -> Result<()> {
+        let gate = Exclusive::enter(self.inner.device)?;
         let synced = self.synchronize();
         let resources = self.inner.resources.flush_all();
         let memory = self.inner.manager.reset();
+        gate.count_reset(driver_id(&self.inner.driver), self.inner.device);
+        drop(gate);
         synced.and(resources).and(memory)
     }
 
