@@ -87,6 +87,7 @@
 pub mod adaptors;
 mod base;
 mod buffer;
+mod chain;
 mod default;
 mod facade;
 pub(crate) mod gate;

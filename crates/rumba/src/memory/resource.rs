@@ -415,6 +415,13 @@ pub trait CacheControl: Send + Sync {
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
     fn empty_cache(&self) -> Result<usize>;
+    /// Waits until the work of the streams that own cached blocks has completed and makes those
+    /// blocks available to every stream; the bytes that became available. Rumba calls it for an
+    /// allocation that ran out of memory (never on a stream callback) before it retries: cached
+    /// memory must not be the reason an allocation fails. The default has nothing to wait for.
+    fn settle(&self) -> usize {
+        0
+    }
 }
 
 /// Releases held back in a queue (SPEC §6): flushing, counting and suspending them.

@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::gate::{Exclusive, Lease};
-use crate::memory::holds::{Hold, Holds};
+use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
 use crate::memory::resource::driver_id;
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
@@ -197,37 +197,51 @@ impl Context {
         &self.inner.config
     }
 
-    /// Runs `alloc`; when it fails for lack of memory while queued work holds memory the program
-    /// has released (see [`crate::memory::holds`]), waits for the streams holding it, flushes the
-    /// deferred deallocations and tries once more. An error that remains counts the memory still
-    /// held that way among its pending bytes. (From a stream callback, which must not wait, the
-    /// error comes at once, with those figures.)
+    /// Runs `alloc`; when it fails for lack of memory, waits for the streams whose queued work
+    /// holds memory the program has released (see [`crate::memory::holds`]), flushes the deferred
+    /// deallocations, has caching resources wait for the streams that own cached blocks
+    /// ([`CacheControl::settle`](crate::memory::CacheControl::settle)) and tries again. An error that remains counts the memory still held that
+    /// way among its pending bytes. (From a stream callback, which must not wait, the error comes
+    /// at once, with those figures.)
     fn alloc_or_wait<T>(&self, alloc: impl Fn() -> Result<T>) -> Result<T> {
-        let err = match alloc() {
+        let mut err = match alloc() {
             Err(e) if e.is_out_of_memory() => e,
             other => return other,
         };
-        let (held, streams) = self.inner.holds.orphans();
-        if held == 0 {
-            return Err(err);
-        }
-        if crate::driver::on_callback_thread() {
-            return Err(count_held(err, held));
-        }
-        for stream in streams {
-            self.wait_for_point(stream)?;
-        }
-        if let Err(e) = self.inner.manager.flush() {
-            tracing::warn!("flushing before an allocation retry: {e}");
-        }
-        alloc().map_err(|e| {
-            let still = self.inner.holds.orphans().0;
-            if e.is_out_of_memory() {
-                count_held(e, still)
-            } else {
-                e
+        // Other threads may hand memory to queued work while this one waits: rounds, each of
+        // which waits for what was held when it began, as long as something was (bounded, so
+        // that a program that keeps the device full gets its error).
+        for _ in 0..ALLOC_WAIT_ROUNDS {
+            let orphans = self.inner.holds.orphans();
+            let held = orphans.bytes;
+            if crate::driver::on_callback_thread() {
+                return Err(count_held(err, held));
             }
-        })
+            // Each stream named is kept alive by the list while it is waited for (a stream the
+            // program dropped is destroyed only after the work holding memory has run); then the
+            // holds themselves let the memory go.
+            for (stream, _alive) in &orphans.streams {
+                self.wait_for_point(*stream)?;
+            }
+            self.inner.holds.wait_gone(&orphans);
+            drop(orphans);
+            // Also when nothing was held at the failure: work may have let memory go since (into
+            // a deferred queue, which a stream callback cannot flush).
+            let queued = self.inner.manager.pending().count;
+            if let Err(e) = self.inner.manager.flush() {
+                tracing::warn!("flushing before an allocation retry: {e}");
+            }
+            // Cached blocks that streams still own come free once their work is done.
+            let settled = self.inner.manager.settle();
+            if held == 0 && queued == 0 && settled == 0 {
+                break; // nothing changed: the retry would fail the same way
+            }
+            match alloc() {
+                Err(e) if e.is_out_of_memory() => err = e,
+                other => return other,
+            }
+        }
+        Err(count_held(err, self.inner.holds.orphans().bytes))
     }
 
     /// Waits until `stream` has reached the work queued so far, without taking its errors (they
@@ -243,16 +257,24 @@ impl Context {
     }
 
     /// Keeps `buffers` alive for work queued on `stream` until the returned hold is dropped
-    /// (by the stream, once it has run that work).
-    pub(crate) fn hold(&self, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
-        self.inner.holds.hold(buffers, stream)
+    /// (by the stream, once it has run that work), and `keep` (the stream's handle object) as
+    /// long: the stream is not destroyed while it holds memory.
+    pub(crate) fn hold(
+        &self,
+        buffers: Vec<DeviceBuffer>,
+        stream: StreamHandle,
+        keep: StreamKeepAlive,
+    ) -> Hold {
+        self.inner.holds.hold(buffers, stream, Some(keep))
     }
 
     /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.
     ///
-    /// When the manager is out of memory (after its own flush and retry) while queued work still
-    /// holds memory whose arrays the program has dropped, this waits for the streams holding it
-    /// and tries once more; an error that remains counts such memory as pending.
+    /// When the manager is out of memory (after its own flush and retry), this waits for the
+    /// streams whose queued work holds memory the program has dropped, and for the streams that
+    /// own blocks a caching manager holds, and tries again (a few rounds, while there was
+    /// something to wait for); an error that remains counts memory still held by queued work as
+    /// pending.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures, or the manager's
@@ -504,6 +526,9 @@ impl Context {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 }
+
+/// At most how many times an allocation short of memory waits for queued work and tries again.
+const ALLOC_WAIT_ROUNDS: usize = 64;
 
 /// `err` with `held` more bytes counted as pending: memory released by the program that queued
 /// work still holds.

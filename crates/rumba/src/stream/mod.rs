@@ -469,6 +469,10 @@ impl Stream {
     /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
     /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
     ///
+    /// The hold keeps this stream alive too: a stream the program drops is destroyed only after
+    /// the work holding memory has run, so an allocation waiting for that memory waits on a live
+    /// stream.
+    ///
     /// Callers queue work on the buffers first, then hold them. If the stream cannot take the
     /// hold, the work already queued may still use them, so the buffers are let go only after
     /// the stream has drained — or, where this thread cannot wait for it (a stream callback) or
@@ -479,7 +483,8 @@ impl Stream {
             return Ok(());
         }
         let fallback = buffers.clone();
-        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
+        let keep = Arc::clone(&self.inner) as crate::memory::holds::StreamKeepAlive;
+        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle, keep)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 if crate::driver::on_callback_thread() || self.synchronize().is_err() {
