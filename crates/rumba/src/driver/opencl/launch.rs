@@ -32,6 +32,7 @@ use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id, cl_kernel, cl_me
 
 use super::builtin::{BUILD_OPTIONS, Built, build, kernel};
 use super::error::check;
+use super::grid_widths::Slot;
 use super::memory::Table;
 use super::platform::DeviceSurvey;
 use super::raw::ClEvent;
@@ -409,12 +410,12 @@ pub(crate) unsafe fn launch(
             // SAFETY: we own the fill's event.
             fill_event = Some(unsafe { ClEvent::from_raw(f) });
         }
-        let (wait_n, wait) = if fill_event.is_some() {
-            (0, std::ptr::null())
-        } else {
-            (deps.len() as u32, wait_ptr(deps))
-        };
-        // SAFETY: every argument is set; sizes are three-dimensional arrays.
+        // Ordered after running launches of this kernel with another grid width (PoCL's cache of
+        // work-group functions, see `grid_widths`).
+        let slot = Slot::take(t.queues.context(), name, &global, &local);
+        let wait = slot.wait_list(if fill_event.is_some() { &[] } else { deps });
+        // SAFETY: every argument is set; sizes are three-dimensional arrays; the wait list holds
+        // live events.
         let e = check(&format!("clEnqueueNDRangeKernel({name})"), unsafe {
             enqueue_nd_range_kernel(
                 q,
@@ -423,12 +424,13 @@ pub(crate) unsafe fn launch(
                 std::ptr::null(),
                 global.as_ptr(),
                 local.as_ptr(),
-                wait_n,
-                wait,
+                wait.len() as u32,
+                wait_ptr(&wait),
             )
         })?;
         // SAFETY: we own the launch's event.
         let e = unsafe { ClEvent::from_raw(e) };
+        slot.launched(&e);
         drop(guard);
         let Some(rec) = record else {
             return Ok(e);

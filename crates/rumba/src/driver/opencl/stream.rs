@@ -497,6 +497,11 @@ impl DeviceQueues {
         first
     }
 
+    /// The context the queues belong to.
+    pub(crate) fn context(&self) -> cl_context {
+        self.context
+    }
+
     /// Queues `callback` on `handle` (see the module docs).
     pub(crate) fn add_callback(
         self: &Arc<Self>,
