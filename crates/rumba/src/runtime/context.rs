@@ -34,6 +34,8 @@ pub(crate) struct ContextInner {
     resources: PendingQueue,
     /// Buffers that queued work keeps alive (see [`crate::memory::holds`]).
     holds: Arc<Holds>,
+    /// The device's shared memory per block, asked once.
+    shared_per_block: std::sync::OnceLock<usize>,
 }
 
 /// The context of one device: memory manager, deferred releases, device-wide synchronization.
@@ -127,6 +129,7 @@ impl Context {
                 manager,
                 resources,
                 holds: Arc::default(),
+                shared_per_block: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -186,6 +189,23 @@ impl Context {
     /// ```
     pub fn create_manager(&self, factory: &dyn MemoryManagerFactory) -> Result<MemoryManager> {
         factory.create(&self.manager_context())
+    }
+
+    /// The device's shared memory per block (static and dynamic together), in bytes: what a
+    /// launch is held to.
+    ///
+    /// # Errors
+    /// The driver's device query's errors.
+    pub(crate) fn shared_memory_per_block(&self) -> Result<usize> {
+        if let Some(&n) = self.inner.shared_per_block.get() {
+            return Ok(n);
+        }
+        let n = self
+            .inner
+            .driver
+            .device_info(self.inner.device)?
+            .max_shared_memory_per_block;
+        Ok(*self.inner.shared_per_block.get_or_init(|| n))
     }
 
     /// The configuration the context was created with.

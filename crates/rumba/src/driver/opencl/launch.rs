@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex};
 
 use opencl3::command_queue::{enqueue_nd_range_kernel, enqueue_svm_mem_cpy, enqueue_svm_mem_fill};
 use opencl3::kernel::{
-    CL_KERNEL_NUM_ARGS, get_kernel_info, set_kernel_arg, set_kernel_arg_svm_pointer,
+    CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_NUM_ARGS, get_kernel_info, get_kernel_work_group_info,
+    set_kernel_arg, set_kernel_arg_svm_pointer,
 };
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id, cl_kernel, cl_mem};
@@ -114,6 +115,30 @@ pub(crate) fn check_geometry(launch: &KernelLaunch<'_>, d: &DeviceSurvey) -> Res
     Ok(())
 }
 
+/// Checks the kernel's own local memory and the launch's dynamic shared memory together against
+/// the device's local memory per work-group: the rule of every backend (static plus dynamic
+/// shared memory per block within the device's limit). PoCL runs a kernel beyond it without a
+/// word.
+fn check_local_memory(
+    launch: &KernelLaunch<'_>,
+    static_local: u64,
+    d: &DeviceSurvey,
+) -> Result<()> {
+    let dynamic = launch.dynamic_shared_bytes as u64;
+    if static_local.saturating_add(dynamic) > d.local_memory {
+        return Err(Error::InvalidLaunch {
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            reason: format!(
+                "kernel '{}': {static_local} bytes of static and {dynamic} bytes of dynamic shared memory, more than the device's {} bytes per block",
+                launch.function.name, d.local_memory
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The decoded fault record, or `None` when no thread faulted (ABI §5).
 pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Error> {
     let u32_at = |o: usize| u32::from_ne_bytes([rec[o], rec[o + 1], rec[o + 2], rec[o + 3]]);
@@ -168,10 +193,13 @@ fn cache_key(device: usize, src: &OpenClKernelSource) -> (usize, u64) {
     (device, h.finish())
 }
 
-/// A built user kernel and how many parameters it declares.
+/// A built user kernel, how many parameters it declares and its static local memory.
 pub(crate) struct UserKernel {
     built: Built,
     declared: usize,
+    /// Bytes of `__local` memory the kernel declares itself (`CL_KERNEL_LOCAL_MEM_SIZE` before
+    /// any argument is set): with the launch's dynamic shared memory, what a block needs.
+    static_local: u64,
 }
 
 /// Built user kernels per (device, source) and reusable fault records.
@@ -211,9 +239,15 @@ impl UserKernels {
             get_kernel_info(k.raw(), CL_KERNEL_NUM_ARGS),
         )?
         .to_uint() as usize;
+        let static_local = check(
+            "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)",
+            get_kernel_work_group_info(k.raw(), device_id, CL_KERNEL_LOCAL_MEM_SIZE),
+        )?
+        .to_ulong();
         let uk = Arc::new(UserKernel {
             built: Built::new(program, k),
             declared,
+            static_local,
         });
         self.built
             .lock()
@@ -333,6 +367,7 @@ pub(crate) unsafe fn launch(
     let uk = t
         .kernels
         .get(t.context, t.device, t.device_id, t.survey, src)?;
+    check_local_memory(launch, uk.static_local, t.survey)?;
     let layout = layout(name, uk.declared, launch.args)?;
     let record = if layout == Layout::Generated {
         Some(t.kernels.record(t.context)?)

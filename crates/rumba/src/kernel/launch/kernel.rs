@@ -548,7 +548,10 @@ impl<P: Params> Kernel<P> {
     ///
     /// # Errors
     /// [`Error::InvalidLaunch`] for a launch configuration the device cannot run (see
-    /// [`LaunchConfig::validate`]); [`Error::InvalidArgument`] for arguments whose ranks do not
+    /// [`LaunchConfig::validate_for`]: dynamic shared memory beyond the device's shared memory
+    /// per block; on OpenCL and CUDA also the kernel's static shared memory with it — on the
+    /// simulator, a static shared array that does not fit beside the dynamic memory is the
+    /// kernel's fault when the array is made); [`Error::InvalidArgument`] for arguments whose ranks do not
     /// fit the kernel; the errors of
     /// preparing the arguments (copying host arrays in); [`Error::Unsupported`] when the kernel has no
     /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
@@ -576,11 +579,12 @@ impl<P: Params> Kernel<P> {
         stream: Option<&Stream>,
         args: A,
     ) -> Result<()> {
-        config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
             None => crate::stream::default_stream()?,
         };
+        // The device's limit on shared memory per block, not the simulator's.
+        config.validate_for(stream.context().shared_memory_per_block()?)?;
         // The captured arrays first: an empty cell refuses the launch before anything (a
         // transfer of a host argument) is queued. Each is the launch's own handle.
         let captured = self
