@@ -93,12 +93,12 @@ pub fn run(cmd: &IpcCommand) -> Result<()> {
             shape,
             strided,
         } => {
-            let shape = &shape.0;
+            let shape = &shape.0[..];
             match dtype.as_str() {
-                "f32" => export::<f32>(&shape, *strided),
-                "f64" => export::<f64>(&shape, *strided),
-                "i32" => export::<i32>(&shape, *strided),
-                "i64" => export::<i64>(&shape, *strided),
+                "f32" => export::<f32>(shape, *strided),
+                "f64" => export::<f64>(shape, *strided),
+                "i32" => export::<i32>(shape, *strided),
+                "i64" => export::<i64>(shape, *strided),
                 other => Err(rumba::Error::InvalidArgument(format!(
                     "--dtype {other}: expected f32, f64, i32 or i64"
                 ))),
