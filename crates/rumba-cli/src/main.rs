@@ -5,7 +5,9 @@
 //! shares a device array with another process (for scripts and other libraries).
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
-//! and the command exits with status 2 for configuration errors, 1 for anything else.
+//! and the command exits with status 2 for configuration errors and for arguments it cannot
+//! honour (clap's own refusals of malformed or out-of-range values exit with 2 too), 1 for
+//! anything else.
 //!
 //! This module touches the command line, the `RUMBA_*` environment (through `rumba::Config`),
 //! stdout/stderr and the exit status; everything else goes through the modules below.
@@ -104,9 +106,9 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("rumba: {e}");
             match e {
-                rumba::Error::InvalidConfig { .. } | rumba::Error::BackendUnavailable { .. } => {
-                    ExitCode::from(2)
-                }
+                rumba::Error::InvalidConfig { .. }
+                | rumba::Error::BackendUnavailable { .. }
+                | rumba::Error::InvalidArgument(_) => ExitCode::from(2),
                 _ => ExitCode::FAILURE,
             }
         }

@@ -480,3 +480,59 @@ fn ipc_export_and_open_share_one_array_between_processes() {
     assert_eq!(after, want.map(|v| 2.0 * v - 1.0));
     assert!(export.wait().expect("exporter exit").success());
 }
+
+#[test]
+fn arguments_out_of_range_get_a_message_and_exit_status_2() {
+    // Issue 24 item 9: huge shapes aborted (the host copy could not be allocated) or overflowed,
+    // and a huge --repeat panicked. Every argument the command cannot honour is one message
+    // naming it and exit status 2 — never a panic (101) or a signal.
+    let sim = [("RUMBA_SIM_MEMORY", "64MiB")];
+    let cases: &[(&[&str], &str)] = &[
+        (&["ipc", "export", "--shape", "1000000000000"], "--shape"),
+        (
+            &["ipc", "export", "--shape", "18446744073709551615,2"],
+            "--shape",
+        ),
+        (
+            &["ipc", "export", "--shape", "99999999999999999999"],
+            "--shape",
+        ),
+        (&["ipc", "export", "--shape", "4,,6"], "--shape"),
+        (
+            &[
+                "ipc",
+                "export",
+                "--shape",
+                "100000,100000",
+                "--dtype",
+                "i64",
+            ],
+            "--shape",
+        ),
+        (&["ipc", "export", "--dtype", "f16"], "--dtype"),
+        (
+            &["ipc", "export", "--shape", "2,3,4", "--strided"],
+            "--strided",
+        ),
+        (&["bench", "--repeat", "18446744073709551615"], "--repeat"),
+        (&["bench", "--repeat", "0"], "--repeat"),
+        (
+            &["selftest", "--timeout", "99999999999999999999"],
+            "--timeout",
+        ),
+        (
+            &["selftest", "--filter", "no-check-has-this-name"],
+            "--filter",
+        ),
+        (&["ipc", "open", "not-a-handle"], "IPC array handle"),
+        (&["ipc", "open", "x", "--scale", "y"], "--scale"),
+    ];
+    for (args, names) in cases {
+        let (code, _, err) = rumba(args, &sim);
+        assert_eq!(code, 2, "rumba {args:?}: exit status {code}, stderr: {err}");
+        assert!(
+            err.contains(names) && !err.contains("panicked"),
+            "rumba {args:?}: the message names {names:?}: {err}"
+        );
+    }
+}

@@ -17,6 +17,13 @@
 //!   the body is cut at its barriers.
 //!
 //! The analyses are conservative approximations: "uniform" is a proof, "varying" is not.
+//!
+//! [`analyse`] counts the shape of every in-kernel view as varying (the loop form never names a
+//! view in block code). [`barrier_control`] tracks view shapes: a reshape's shape is its
+//! arguments', a cast's and an axis view's follow from the base's (the index of `row(i)` does
+//! not change the row's length), so a loop over `tile.row(i).len()` around a barrier is
+//! uniform there. The OpenCL form refuses a barrier that even that finds under varying
+//! control.
 
 use proc_macro2::Span;
 
@@ -97,6 +104,8 @@ impl Analysis {
 struct Uni<'a> {
     f: &'a Func,
     varying: Vec<bool>,
+    /// Per array, whether its shape may differ between threads; `None`: every view's may.
+    view_shapes: Option<Vec<bool>>,
     changed: bool,
 }
 
@@ -145,7 +154,10 @@ impl Uni<'_> {
             // An in-kernel view's shape may come from a thread's values (`a.reshape((n, i))`),
             // and the view is made by each thread: its shape counts as varying.
             ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
-                v |= self.f.arrays[*a].base.is_some()
+                v |= match &self.view_shapes {
+                    Some(shapes) => shapes[*a],
+                    None => self.f.arrays[*a].base.is_some(),
+                }
             }
             _ => {}
         });
@@ -247,9 +259,22 @@ impl Uni<'_> {
                 false
             }
             Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(..) => ctl,
-            Stmt::ArrayDecl { .. } | Stmt::View { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => {
+            Stmt::View {
+                array, base, kind, ..
+            } => {
+                let varies = match kind {
+                    ViewKind::Reshape(dims) => dims.iter().any(|d| self.expr_varying(d)),
+                    ViewKind::Cast | ViewKind::Axis(..) => false,
+                };
+                if let Some(shapes) = &mut self.view_shapes {
+                    if (varies || shapes[*base]) && !shapes[*array] {
+                        shapes[*array] = true;
+                        self.changed = true;
+                    }
+                }
                 false
             }
+            Stmt::ArrayDecl { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => false,
         }
     }
 }
@@ -389,9 +414,20 @@ impl Walk<'_> {
 
 /// Runs the analyses.
 pub fn analyse(f: &Func) -> Analysis {
+    analyse_with(f, None)
+}
+
+/// The barriers with whether their control is uniform, tracking the shapes of in-kernel views
+/// (see the module docs): what the OpenCL form refuses.
+pub fn barrier_control(f: &Func) -> Vec<BarrierSite> {
+    analyse_with(f, Some(vec![false; f.arrays.len()])).barriers
+}
+
+fn analyse_with(f: &Func, view_shapes: Option<Vec<bool>>) -> Analysis {
     let mut u = Uni {
         f,
         varying: vec![false; f.locals.len()],
+        view_shapes,
         changed: true,
     };
     // Value parameters are uniform; everything else starts uniform and only ever turns varying,

@@ -87,7 +87,11 @@ fn run(
     let rust_body = emit::rust::body(&func, opts);
     let wil = emit::wil::block_form(&func, opts);
     let cuda = emit::c::function(&func, Target::Cuda);
-    let opencl = opencl_with_warp_check(emit::c::function(&func, Target::OpenCl), &analysis);
+    let opencl = opencl_with_control_check(
+        emit::c::function(&func, Target::OpenCl),
+        &analysis::barrier_control(&func),
+        &analysis,
+    );
     Ok(Lowered {
         func,
         analysis,
@@ -129,12 +133,33 @@ pub fn lower_device(item: &syn::ItemFn, opts: &Options) -> syn::Result<Lowered> 
     run(item, parse::FnKind::Device, &[], opts)
 }
 
-/// The OpenCL text, refused at build time when a warp operation sits under thread-dependent
-/// control: without subgroups (PoCL has none) warps are emulated with work-group barriers, which
-/// every work-item must reach, so such a kernel would be undefined there (a divergent barrier).
-/// An `#error` makes the device build fail with this message, which the runtime reports as a
-/// typed build error naming the kernel; the simulator and CUDA run the kernel as written.
-fn opencl_with_warp_check(text: String, analysis: &analysis::Analysis) -> String {
+/// The OpenCL text, refused at build time when a barrier or a warp operation sits under
+/// thread-dependent control (as the uniformity analysis sees it).
+///
+/// - A barrier (`syncthreads*`) that only some work-items of a group reach is undefined in
+///   OpenCL, and PoCL's work-item loops crash on it (SIGSEGV) rather than fault. The simulator
+///   reports it at run time as a divergent-barrier fault naming block and thread; an OpenCL
+///   device cannot, so the kernel is refused before it runs.
+/// - Without subgroups (PoCL has none) warps are emulated with work-group barriers, which every
+///   work-item must reach, so a warp operation under such control is the same case.
+///
+/// An `#error` makes the device build fail with the message, which the runtime reports as the
+/// build error naming the kernel; the simulator and CUDA run the kernel as written. The analysis
+/// is conservative: control it cannot prove uniform counts as thread-dependent (compute a loop
+/// bound or a condition from parameters, block indices and shapes, not from loaded values).
+fn opencl_with_control_check(
+    text: String,
+    barriers: &[analysis::BarrierSite],
+    analysis: &analysis::Analysis,
+) -> String {
+    if let Some(site) = barriers.iter().find(|b| !b.uniform_control) {
+        let at = site.span.start();
+        return format!(
+            "#error \"rumba: the barrier at line {}:{} runs under thread-dependent control; a barrier must be reached by every work-item of the group or by none, and an OpenCL device cannot report a divergent barrier (the simulator reports it as a fault): make the condition, loop bound or early return around it uniform across the block\"\n{text}",
+            at.line,
+            at.column + 1
+        );
+    }
     let Some(site) = analysis.warp_ops.iter().find(|w| !w.uniform_control) else {
         return text;
     };

@@ -44,6 +44,7 @@ use crate::driver::{DevicePtr, Driver};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::layout::element::Element;
+use crate::memory::gate::Lease;
 use crate::memory::{DeviceBuffer, IpcHandle};
 use crate::runtime::context::Context;
 use crate::sync::lock;
@@ -141,7 +142,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         }
         let buffer = self.buffer();
         let (lo, hi) = self.layout().alloc_extent();
-        let (ptr, bytes) = (buffer.device_ptr() + lo as u64, hi - lo);
+        // The export names the memory at this moment: a reset must not free it in between.
+        let lease = Lease::enter()?;
+        let (ptr, bytes) = (buffer.addr(&lease, lo, hi - lo)?, hi - lo);
         let ipc = match buffer.resource() {
             Some(resource) => resource.ipc_handle(ptr, bytes)?,
             None => export_foreign(buffer.driver().as_ref(), buffer.device(), ptr, bytes)?,

@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use super::chain::Chain;
+use super::gate::Lease;
 use super::resource::driver_id;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
@@ -56,7 +58,7 @@ pub struct DeferGuard {
 
 impl Drop for DeferGuard {
     fn drop(&mut self) {
-        if let Some(d) = self.resource.deferral() {
+        for d in Chain::of(&*self.resource).deferrals() {
             d.undefer();
         }
     }
@@ -186,6 +188,8 @@ impl MemoryManager {
                 stream,
             ));
         }
+        // No reset between the allocation and the buffer's check of its block.
+        let _lease = Lease::enter()?;
         let block = self.device_resource.allocate(bytes, stream)?;
         self.buffer(block, bytes, stream)
     }
@@ -319,7 +323,10 @@ impl MemoryManager {
     /// ```
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
         match buffer.resource() {
-            Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
+            Some(r) if !buffer.is_empty() => {
+                let lease = Lease::enter()?;
+                r.ipc_handle(buffer.addr(&lease, 0, buffer.len())?, buffer.len())
+            }
             _ => Err(Error::InvalidArgument(format!(
                 "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
             ))),
@@ -367,22 +374,19 @@ impl MemoryManager {
     /// assert_eq!(mm.pending().count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferGuard {
-        if let Some(d) = self.device_resource.deferral() {
-            d.defer();
-        }
+        self.defer_enter();
         DeferGuard {
             resource: Arc::clone(&self.device_resource),
         }
     }
 
-    /// Carries out held-back releases now (a no-op under a guard or without a deferral).
+    /// Carries out held-back releases now (a no-op under a guard or without a deferral): of
+    /// every deferring resource in the chain, outermost first.
     ///
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
     pub fn flush(&self) -> Result<()> {
-        self.device_resource
-            .deferral()
-            .map_or(Ok(()), |d| d.flush())
+        Chain::of(&*self.device_resource).flush()
     }
 
     /// Number and bytes of held-back releases.
@@ -393,10 +397,7 @@ impl MemoryManager {
     /// assert_eq!(ctx.memory_manager().pending().count, 0);
     /// ```
     pub fn pending(&self) -> PendingStats {
-        self.device_resource
-            .deferral()
-            .map(|d| d.pending())
-            .unwrap_or_default()
+        Chain::of(&*self.device_resource).pending()
     }
 
     /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
@@ -443,10 +444,12 @@ impl MemoryManager {
     }
 
     /// Carries out held-back releases and returns cached memory (device and pinned host) to the
-    /// system.
+    /// system: every deferral and every cache of the chain, outermost first (a pool over a pool
+    /// or over a deferred adaptor gives everything back).
     ///
     /// # Errors
-    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache).
+    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache),
+    /// gathered in one [`Error::DeallocationFailed`].
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -455,25 +458,28 @@ impl MemoryManager {
     /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn empty_cache(&self) -> Result<()> {
-        let flushed = self.flush();
-        let emptied = self
-            .device_resource
-            .cache()
-            .map_or(Ok(0), |c| c.empty_cache());
+        let emptied = Chain::of(&*self.device_resource).empty();
         self.host_resource.empty_cache();
-        flushed.and(emptied.map(drop))
+        emptied
     }
 
-    /// Enters a deferral without a guard (the context pairs it with its own queue).
+    /// For an allocation that ran out of memory: waits until the streams owning cached blocks
+    /// have finished with them, so that a retry can use them; the bytes made available.
+    pub(crate) fn settle(&self) -> usize {
+        Chain::of(&*self.device_resource).settle()
+    }
+
+    /// Enters a deferral without a guard (the context pairs it with its own queue): every
+    /// deferring resource of the chain.
     pub(crate) fn defer_enter(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.defer();
         }
     }
 
     /// Ends a deferral entered with [`defer_enter`](Self::defer_enter).
     pub(crate) fn defer_exit(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.undefer();
         }
     }

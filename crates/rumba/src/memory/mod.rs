@@ -87,8 +87,10 @@
 pub mod adaptors;
 mod base;
 mod buffer;
+mod chain;
 mod default;
 mod facade;
+pub(crate) mod gate;
 pub(crate) mod holds;
 mod pending;
 pub mod pool;

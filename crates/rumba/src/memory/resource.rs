@@ -34,12 +34,11 @@
 use std::collections::HashSet;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
-use crate::sync::lock;
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
 ///
@@ -55,7 +54,7 @@ pub struct Origin {
 }
 
 /// Origins retired by a reset: their blocks' memory was freed by it.
-static RETIRED: Mutex<Option<HashSet<u64>>> = Mutex::new(None);
+static RETIRED: RwLock<Option<HashSet<u64>>> = RwLock::new(None);
 
 /// The identity of a driver instance, recorded in the origins of its memory.
 pub(crate) fn driver_id(driver: &Arc<dyn Driver>) -> usize {
@@ -105,7 +104,7 @@ impl Origin {
 
     /// A new origin for the same driver, retiring this one (a reset freed its blocks).
     pub(crate) fn retire(&self) -> Self {
-        let mut r = lock(&RETIRED);
+        let mut r = crate::sync::write(&RETIRED);
         r.get_or_insert_with(HashSet::new).insert(self.id);
         Origin {
             id: Self::next(),
@@ -119,7 +118,7 @@ impl Origin {
     /// assert!(!rumba::memory::Origin::new().is_retired());
     /// ```
     pub fn is_retired(&self) -> bool {
-        let r = lock(&RETIRED);
+        let r = crate::sync::read(&RETIRED);
         r.as_ref().is_some_and(|r| r.contains(&self.id))
     }
 }
@@ -416,6 +415,13 @@ pub trait CacheControl: Send + Sync {
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
     fn empty_cache(&self) -> Result<usize>;
+    /// Waits until the work of the streams that own cached blocks has completed and makes those
+    /// blocks available to every stream; the bytes that became available. Rumba calls it for an
+    /// allocation that ran out of memory (never on a stream callback) before it retries: cached
+    /// memory must not be the reason an allocation fails. The default has nothing to wait for.
+    fn settle(&self) -> usize {
+        0
+    }
 }
 
 /// Releases held back in a queue (docs/design/behaviour.md §6): flushing, counting and suspending

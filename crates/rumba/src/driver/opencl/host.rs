@@ -218,6 +218,11 @@ pub(crate) unsafe fn register(
             "cannot register a null host pointer".into(),
         ));
     }
+    if table.overlaps_allocated(p as usize, len) {
+        return Err(Error::InvalidArgument(format!(
+            "host range {p:p} (+{len} bytes) overlaps memory the OpenCL backend allocated"
+        )));
+    }
     if flags.write_combined {
         return Err(Error::Unsupported(
             "write-combined memory can only be allocated, not made from existing host memory (and OpenCL has none)"

@@ -102,7 +102,7 @@ pub use dim::{
 pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use local::LOCAL_MEMORY_PER_THREAD;
 pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
-pub use stack::{STACK_MARGIN, check_stack};
+pub use stack::{STACK_MARGIN, STACK_RESERVE, check_stack};
 pub use thread_ctx::{CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Predicate, ThreadCtx};
 pub use thread_warp::{FULL_MASK, WarpValue};
 pub use view::{
