@@ -35,6 +35,8 @@ use crate::error::{Error, Result};
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
+    /// Compute capability (major, minor): what NVRTC compiles for.
+    pub(super) cc: (u32, u32),
     /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
     ctx: usize,
 }
@@ -91,8 +93,21 @@ impl CudaDriver {
             check("cuDevicePrimaryCtxRetain", unsafe {
                 sys::cuDevicePrimaryCtxRetain(&mut ctx, dev)
             })?;
+            let attr = |a| {
+                let mut v = 0;
+                // SAFETY: writes one int for a valid device.
+                check("cuDeviceGetAttribute", unsafe {
+                    sys::cuDeviceGetAttribute(&mut v, a, dev)
+                })
+                .map(|()| v as u32)
+            };
+            let cc = (
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            );
             devices.push(CudaDevice {
                 dev,
+                cc,
                 ctx: ctx as usize,
             });
         }
@@ -564,10 +579,10 @@ unsafe impl Driver for CudaDriver {
             return Ok(());
         }
         let s = self.stream(stream)?;
-        self.bind(device)?;
-        let f = self
-            .modules
-            .function(device, "strided_copy.cu", "rumba_strided_copy_kernel")?;
+        let cc = self.bind(device)?.cc;
+        let f =
+            self.modules
+                .function(device, cc, "strided_copy.cu", "rumba_strided_copy_kernel")?;
         let (blocks, threads) = launch_shape(params.count);
         let mut args = [(&mut params as *mut super::strided::StridedCopyParams).cast::<c_void>()];
         // SAFETY: `f` takes exactly one argument, `struct rumba_strided_copy`, which
@@ -767,8 +782,8 @@ unsafe impl Driver for CudaDriver {
             .function
             .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
-        self.bind(device)?;
-        let f = self.user_kernels.function(device, src)?;
+        let cc = self.bind(device)?.cc;
+        let f = self.user_kernels.function(device, cc, src)?;
         // SAFETY: forwarded from the caller's contract; the parameters are packed as the device
         // header's `rumba_array` and scalar types.
         unsafe { launch::launch(f, launch, s) }

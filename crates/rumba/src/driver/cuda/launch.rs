@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use cudarc::driver::sys;
 
-use super::builtin::compile;
+use super::builtin::load_module;
 use super::error::{check, map};
 use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
@@ -109,11 +109,12 @@ pub(crate) struct UserKernels {
 }
 
 impl UserKernels {
-    /// The entry function of `src` in the current context (which is `device`'s), compiling and
-    /// loading the module, and filling its constants, on first use.
+    /// The entry function of `src` in the current context (which is `device`'s, of compute
+    /// capability `cc`), compiling and loading the module, and filling its constants, on first use.
     pub(crate) fn function(
         &self,
         device: usize,
+        cc: (u32, u32),
         src: &CudaKernelSource,
     ) -> Result<sys::CUfunction> {
         let key = cache_key(device, src);
@@ -121,13 +122,7 @@ impl UserKernels {
         if let Some(f) = cache.get(&key) {
             return Ok(*f as sys::CUfunction);
         }
-        let ptx = CString::new(compile(&src.entry, &src.source)?)
-            .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
-        let mut module = std::ptr::null_mut();
-        // SAFETY: NUL-terminated PTX from NVRTC; a context is current.
-        check("cuModuleLoadData", unsafe {
-            sys::cuModuleLoadData(&mut module, ptx.as_ptr().cast())
-        })?;
+        let module = load_module(&src.entry, &src.source, cc)?;
         for (name, bytes) in &src.constants {
             let cname = CString::new(name.as_str())
                 .map_err(|_| Error::InvalidArgument(format!("constant name {name:?}")))?;
