@@ -127,6 +127,41 @@ fn every_cuda_c_source_compiles_to_sm_90_machine_code() {
     );
 }
 
+/// The fault record the device header declares (`struct rumba_fault`) has the layout the host
+/// decodes (`crates/rumba-kernel-ir/ABI.md` §5, `KernelAbi::decode_fault`, the CUDA backend's
+/// read-back). NVRTC has no `offsetof`, so a probe kernel stores to each field through a
+/// `volatile` pointer (one store per field, in order) and the PTX shows the byte offsets.
+#[test]
+fn the_fault_record_layout_is_the_one_the_host_decodes() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    // The decoder's offsets: flag, code, site, ndim, block, thread, index, shape, reserved, and
+    // the next record (the size).
+    let want: [u64; 10] = [0, 4, 8, 12, 16, 28, 40, 64, 88, 128];
+    let src = "#include \"rumba_device.h\"\n\
+               static_assert(sizeof(rumba_fault) == 128, \"rumba_fault is not 128 bytes\");\n\
+               extern \"C\" __global__ void probe(rumba_fault* f) {\n\
+                   volatile rumba_fault* v = f;\n\
+                   v->flag = 1; v->code = 2; v->site = 3; v->ndim = 4; v->block[0] = 5;\n\
+                   v->thread[0] = 6; v->index[0] = 7; v->shape[0] = 8; v->reserved[0] = 9;\n\
+                   v[1].flag = 10;\n\
+               }\n";
+    let ptx = builtin::compile("fault_layout.cu", src).unwrap();
+    let offsets: Vec<u64> = ptx
+        .lines()
+        .filter(|l| l.contains("st.volatile.global"))
+        .map(|l| {
+            let addr = &l[l.find('[').unwrap() + 1..l.find(']').unwrap()];
+            addr.split_once('+').map_or(0, |(_, o)| o.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        offsets, want,
+        "rumba_fault's fields are not where the host reads them"
+    );
+}
+
 #[test]
 fn every_cuda_c_source_compiles_with_nvrtc() {
     if !nvrtc_or_skip() {

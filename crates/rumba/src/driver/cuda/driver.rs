@@ -21,6 +21,7 @@ use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 
 use super::builtin::Modules;
 use super::error::{check, map};
+use super::faults::DeviceFaults;
 use super::flags::{
     cu_event, cu_stream, default_resolved, event_flags, event_handle, host_alloc_flags,
     host_register_flags, stream_handle,
@@ -52,8 +53,10 @@ pub struct CudaDriver {
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
     user_kernels: UserKernels,
+    /// Kernel fault records, per device.
+    pub(super) faults: Vec<DeviceFaults>,
     /// Handle 0 and synchronous calls use the per-thread default stream.
-    per_thread_default: bool,
+    pub(super) per_thread_default: bool,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -119,6 +122,7 @@ impl CudaDriver {
             managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
             user_kernels: UserKernels::default(),
+            faults: (0..count).map(|_| DeviceFaults::default()).collect(),
             per_thread_default,
         })
     }
@@ -214,6 +218,7 @@ impl CudaDriver {
 
 impl Drop for CudaDriver {
     fn drop(&mut self) {
+        self.release_faults();
         for d in &self.devices {
             // SAFETY: balances the retain in `new`.
             let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(d.dev) };
@@ -631,6 +636,8 @@ unsafe impl Driver for CudaDriver {
             )));
         }
         self.bind(device)?;
+        // Its kernels' fault records are read once its work is done (or by a device sync).
+        self.retire_stream(device, stream, s)?;
         lock(&self.streams).remove(&stream.0);
         // SAFETY: a stream created (or adopted) here; CUDA finishes its queued work first.
         check("cuStreamDestroy", unsafe { sys::cuStreamDestroy_v2(s) })
@@ -640,21 +647,14 @@ unsafe impl Driver for CudaDriver {
         no_wait_in_callback("stream synchronize")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
-        // SAFETY: a valid stream handle.
-        check("cuStreamSynchronize", unsafe {
-            sys::cuStreamSynchronize(s)
-        })
+        // Waits, then reports the first fault recorded by the kernels it waited for.
+        self.synchronize_stream(device, stream, s)
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        // SAFETY: a valid stream handle.
-        match unsafe { sys::cuStreamQuery(s) } {
-            CUresult::CUDA_SUCCESS => Ok(true),
-            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            r => Err(map("cuStreamQuery", r)),
-        }
+        self.query_stream(device, stream, s)
     }
 
     fn stream_wait_event(
@@ -749,8 +749,7 @@ unsafe impl Driver for CudaDriver {
     fn device_synchronize(&self, device: usize) -> Result<()> {
         no_wait_in_callback("device synchronize")?;
         self.bind(device)?;
-        // SAFETY: a context is current.
-        check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+        self.synchronize_device(device)
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
@@ -784,9 +783,18 @@ unsafe impl Driver for CudaDriver {
         let s = self.stream(stream)?;
         let cc = self.bind(device)?.cc;
         let f = self.user_kernels.function(device, cc, src)?;
-        // SAFETY: forwarded from the caller's contract; the parameters are packed as the device
-        // header's `rumba_array` and scalar types.
-        unsafe { launch::launch(f, launch, s) }
+        match launch.function.abi() {
+            // A kernel #[rumba::kernel] generated: its own fault record, read at synchronization.
+            Some(abi) => {
+                self.launch_with_record(device, stream, &launch.function.name, abi, |rec| {
+                    // SAFETY: forwarded from the caller's contract; the parameters are packed as the
+                    // device header's `rumba_array` and scalar types, then the record's address.
+                    unsafe { launch::launch(f, launch, s, rec) }
+                })
+            }
+            // SAFETY: as above; a hand-written kernel gets a NULL record (ABI.md §2).
+            None => unsafe { launch::launch(f, launch, s, 0) },
+        }
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {

@@ -22,7 +22,7 @@ use cudarc::driver::sys;
 
 use super::builtin::load_module;
 use super::error::{check, map};
-use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
+use crate::driver::{CudaKernelSource, DevicePtr, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
 
 /// One packed kernel parameter, 16-byte aligned.
@@ -51,8 +51,8 @@ impl Param {
     }
 }
 
-/// Packs the arguments of a launch, in order, then the fault-record pointer (NULL).
-pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
+/// Packs the arguments of a launch, in order, then the fault record's address (0: NULL).
+pub(crate) fn pack_args(args: &[KernelArg], fault_record: DevicePtr) -> Vec<Param> {
     let mut params: Vec<Param> = args
         .iter()
         .map(|a| match a {
@@ -70,7 +70,7 @@ pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
             KernelArg::Scalar(bytes) => Param::from_bytes(bytes),
         })
         .collect();
-    params.push(Param::from_bytes(&0u64.to_ne_bytes()));
+    params.push(Param::from_bytes(&fault_record.to_ne_bytes()));
     params
 }
 
@@ -164,17 +164,21 @@ impl UserKernels {
     }
 }
 
-/// Launches `f` with the packed arguments on `stream`.
+/// Launches `f` with the packed arguments and the fault record at `fault_record` (0: none) on
+/// `stream`.
 ///
 /// # Safety
 /// The arguments must match the kernel's parameters and satisfy
-/// [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)'s contract.
+/// [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)'s contract; a non-zero
+/// `fault_record` is 128 zeroed bytes of device memory that nothing else uses until the launch
+/// has run.
 pub(crate) unsafe fn launch(
     f: sys::CUfunction,
     launch: &KernelLaunch<'_>,
     stream: sys::CUstream,
+    fault_record: DevicePtr,
 ) -> Result<()> {
-    let mut params = pack_args(launch.args);
+    let mut params = pack_args(launch.args, fault_record);
     let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(Param::as_mut_ptr).collect();
     let [gx, gy, gz] = launch.grid;
     let [bx, by, bz] = launch.block;
@@ -217,13 +221,19 @@ mod tests {
             }),
             KernelArg::Scalar(2.5f32.to_ne_bytes().to_vec()),
         ];
-        let p = pack_args(&args);
+        let p = pack_args(&args, 0);
         assert_eq!(
             p.len(),
             3,
             "two arguments and the hidden fault-record pointer"
         );
-        assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "the fault record is NULL");
+        assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "no fault record: NULL");
+        let with = pack_args(&args, 0x7000_0080);
+        assert_eq!(
+            &with[2].bytes()[..8],
+            &0x7000_0080u64.to_ne_bytes(),
+            "the record's address is the last parameter"
+        );
         let a = p[0].bytes();
         let word = |i: usize| i64::from_ne_bytes(a[i * 8..i * 8 + 8].try_into().unwrap());
         assert_eq!(

@@ -16,6 +16,7 @@
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: compilation and loading, constants, argument packing (unit-tested), launch |
+//! | `faults.rs` | kernel fault records: one per launch, read back at synchronization (bookkeeping unit-tested) |
 //! | `managed.rs` | managed memory (global or host-attached) |
 //! | `peer.rs` | copies between devices and peer-access queries |
 //! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
@@ -40,6 +41,7 @@ use std::sync::Arc;
 pub mod builtin;
 mod driver;
 mod error;
+mod faults;
 mod flags;
 mod ipc;
 mod launch;
