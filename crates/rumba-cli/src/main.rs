@@ -81,6 +81,22 @@ pub(crate) fn print_memory() -> rumba::Result<()> {
     Ok(())
 }
 
+/// The memory manager of the current context and the resources it allocates through, down to
+/// the driver's own allocator (every backend).
+fn print_resource_chain() {
+    match rumba::current_context() {
+        Ok(ctx) => {
+            let mm = ctx.memory_manager();
+            println!(
+                "memory resources: manager '{}': {}",
+                mm.name(),
+                rumba::memory::describe_chain(&**mm.device_resource())
+            );
+        }
+        Err(e) => println!("memory resources: unknown ({e})"),
+    }
+}
+
 /// The CUDA driver's version and the NVRTC library rumba uses (whatever backend is in use: the
 /// same binary runs on GPU machines with CUDA 12 or 13).
 #[cfg(feature = "cuda")]
@@ -100,6 +116,7 @@ fn main() -> ExitCode {
             let report = rumba::detect();
             if let Ok(r) = &report {
                 println!("{r}");
+                print_resource_chain();
             }
             // Also when the backend cannot start: the libraries found often say why.
             print_cuda_libraries();

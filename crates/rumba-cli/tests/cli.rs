@@ -98,6 +98,11 @@ fn detect_prints_the_backend_and_devices() {
     assert!(out.contains("backend sim"), "{out}");
     assert!(out.contains("id 0") && out.contains("id 1"), "{out}");
     assert!(out.contains("512.0 MiB total"), "{out}");
+    // The chain of memory resources, down to the driver's allocator.
+    assert!(
+        out.contains("memory resources: manager 'default': DeferredAdaptor → LimitingAdaptor (no limit) → driver (device 0: sim: simulated device memory (mem_alloc / mem_free))"),
+        "{out}"
+    );
     // The CUDA libraries of the machine, whatever the backend: the driver's version (or why
     // there is none) and the NVRTC library rumba would use (or what it looked for).
     if out.contains("CUDA: not built in") {

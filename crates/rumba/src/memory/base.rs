@@ -1,5 +1,7 @@
-//! The base resources: straight driver allocations, with no caching and no deferral
-//! (RMM's `cuda_memory_resource` and `pinned_memory_resource`).
+//! The base resources: straight driver allocations, with no caching and no deferral (RMM's
+//! `cuda_memory_resource` / `cuda_async_memory_resource` and `pinned_memory_resource`): device
+//! memory is allocated and freed in the order of the stream it is for, which the driver may serve
+//! from a stream-ordered pool (CUDA does for created streams).
 //!
 //! [`DriverResource`] remembers its live blocks, so that it can refuse a block it did not make
 //! (or one a [`reset`](DeviceResource::reset) already freed), free everything at a reset, and
@@ -23,8 +25,8 @@ struct Live {
     /// Origins before each reset: their blocks were freed by it.
     retired: Vec<Origin>,
     blocks: HashMap<DevicePtr, usize>,
-    /// Given back on a driver callback thread, to be freed on an ordinary one.
-    later: Vec<DevicePtr>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one (on its stream).
+    later: Vec<(DevicePtr, StreamHandle)>,
     /// Failures of such frees during an `allocate`: reported by the next `deallocate`.
     failed: Vec<String>,
 }
@@ -55,8 +57,12 @@ fn log_leftovers(what: &str, later: usize, failed: &[String]) {
     }
 }
 
-/// Device memory straight from the driver: every `allocate` is a `mem_alloc`, every
-/// `deallocate` a `mem_free`.
+/// Device memory straight from the driver: every `allocate` is a
+/// [`mem_alloc_async`](Driver::mem_alloc_async) for its stream, every `deallocate` a
+/// [`mem_free_async`](Driver::mem_free_async) on the stream it names (on CUDA: the driver's
+/// stream-ordered pool for memory of a stream, `cuMemAlloc` for memory without one; see
+/// [`Driver::allocator`]). Freeing in stream order is sound because rumba gives a block back only
+/// once every operation that used it has completed (queued work holds its buffer until then).
 ///
 /// ```
 /// use rumba::memory::{DeviceResource, DriverResource};
@@ -106,8 +112,8 @@ impl DriverResource {
         }
         let later = std::mem::take(&mut self.lock().later);
         let mut first = Ok(());
-        for p in later {
-            if let Err(e) = self.driver.mem_free(self.device, p) {
+        for (p, stream) in later {
+            if let Err(e) = self.driver.mem_free_async(self.device, p, stream) {
                 tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
                 first = first.and(Err(e));
             }
@@ -132,12 +138,12 @@ impl DriverResource {
 }
 
 impl DeviceResource for DriverResource {
-    fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
             self.lock().failed.push(e.to_string());
         }
-        let ptr = self.driver.mem_alloc(self.device, bytes)?;
+        let ptr = self.driver.mem_alloc_async(self.device, bytes, stream)?;
         let mut l = self.lock();
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
@@ -146,7 +152,15 @@ impl DeviceResource for DriverResource {
         Ok(unsafe { DeviceBlock::from_raw(ptr, bytes, self.device, l.origin) })
     }
 
-    fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
+    fn description(&self) -> String {
+        format!(
+            "driver (device {}: {})",
+            self.device,
+            self.driver.allocator(self.device)
+        )
+    }
+
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let ptr = block.ptr();
         {
             let mut l = self.lock();
@@ -162,13 +176,18 @@ impl DeviceResource for DriverResource {
                 )));
             }
             if crate::driver::on_callback_thread() {
-                l.later.push(ptr);
+                l.later.push((ptr, stream));
                 return Ok(());
             }
         }
         let earlier = self.free_later();
         let kept = std::mem::take(&mut self.lock().failed);
-        report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
+        report(
+            kept,
+            self.driver
+                .mem_free_async(self.device, ptr, stream)
+                .and(earlier),
+        )
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
@@ -203,7 +222,11 @@ impl DeviceResource for DriverResource {
             l.origin = old.retire();
             l.retired.push(old); // blocks handed out before are already freed from now on
             let later = std::mem::take(&mut l.later);
-            l.blocks.drain().map(|(p, _)| p).chain(later).collect()
+            l.blocks
+                .drain()
+                .map(|(p, _)| p)
+                .chain(later.into_iter().map(|(p, _)| p))
+                .collect()
         };
         let mut failures = Vec::new();
         for p in live {

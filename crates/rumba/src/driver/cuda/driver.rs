@@ -9,7 +9,9 @@
 //! a made-up handle is a typed error instead of a pointer handed to CUDA. Host callbacks go
 //! through `cuStreamAddCallback` (which passes the stream's status); their thread is marked as a
 //! callback thread, so rumba never flushes deferred releases or waits for device work there, which
-//! CUDA forbids.
+//! CUDA forbids. Device memory (`pool.rs`: the stream-ordered pool or `cuMemAlloc`), page-locked
+//! host memory (`host.rs`) and the synchronizations that read kernel fault records back
+//! (`faults.rs`) live in their own files; the trait methods here forward to them.
 //!
 //! This module touches the CUDA driver (through cudarc's `sys` layer) and the built-in kernels.
 
@@ -23,10 +25,10 @@ use super::builtin::Modules;
 use super::error::{check, map};
 use super::faults::DeviceFaults;
 use super::flags::{
-    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_alloc_flags,
-    host_register_flags, stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, stream_handle,
 };
 use super::launch::{self, UserKernels};
+use super::pool::Pools;
 use super::strided::{launch_shape, pack};
 use crate::driver::{
     BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
@@ -48,13 +50,15 @@ pub struct CudaDriver {
     streams: Mutex<HashSet<u64>>,
     events: Mutex<HashSet<u64>>,
     /// Host ranges pinned through this driver: start → length.
-    pinned: RwLock<BTreeMap<usize, usize>>,
+    pub(super) pinned: RwLock<BTreeMap<usize, usize>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
     user_kernels: UserKernels,
     /// Kernel fault records, per device.
     pub(super) faults: Vec<DeviceFaults>,
+    /// The devices' stream-ordered memory pools and their live allocations.
+    pub(super) pools: Pools,
     /// Handle 0 and synchronous calls use the per-thread default stream.
     pub(super) per_thread_default: bool,
 }
@@ -123,6 +127,7 @@ impl CudaDriver {
             modules: Modules::default(),
             user_kernels: UserKernels::default(),
             faults: (0..count).map(|_| DeviceFaults::default()).collect(),
+            pools: Pools::new(count as usize),
             per_thread_default,
         })
     }
@@ -199,20 +204,6 @@ impl CudaDriver {
             sys::cuDeviceGetAttribute(&mut v, attr, dev)
         })?;
         Ok(v)
-    }
-
-    fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(p as usize, bytes);
-    }
-
-    fn pinned_remove(&self, p: *mut u8) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(p as usize));
     }
 }
 
@@ -316,59 +307,37 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
-        self.bind(device)?;
-        let mut p = 0;
-        // SAFETY: writes one device pointer; a context is current.
-        match unsafe { sys::cuMemAlloc_v2(&mut p, bytes) } {
-            CUresult::CUDA_SUCCESS => Ok(p),
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
-                let (free, total) = self.mem_info(device).unwrap_or((0, 0));
-                Err(Error::OutOfMemory {
-                    device,
-                    requested: bytes,
-                    free,
-                    total,
-                    pending: 0,
-                })
-            }
-            r => Err(map("cuMemAlloc", r)),
-        }
+        self.alloc_legacy(device, bytes)
     }
 
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        self.bind(device)?;
-        // SAFETY: CUDA checks the pointer and reports an invalid one as an error.
-        check("cuMemFree", unsafe { sys::cuMemFree_v2(ptr) })
+        self.free_on(device, ptr, StreamHandle::LEGACY)
+    }
+
+    fn mem_alloc_async(
+        &self,
+        device: usize,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DevicePtr> {
+        self.alloc_on(device, bytes, stream)
+    }
+
+    fn mem_free_async(&self, device: usize, ptr: DevicePtr, stream: StreamHandle) -> Result<()> {
+        self.free_on(device, ptr, stream)
+    }
+
+    fn allocator(&self, device: usize) -> String {
+        self.allocator_text(device)
     }
 
     fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
-        self.bind(device)?;
-        let mut p = std::ptr::null_mut();
-        // SAFETY: writes one host pointer; a context is current.
-        match unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), host_alloc_flags(flags)) } {
-            CUresult::CUDA_SUCCESS => {
-                // cuMemHostAlloc does not zero; `Driver::host_alloc` promises zeroed memory (and
-                // safe code reads it as elements, some of which, like `bool`, forbid stray bytes).
-                // SAFETY: `p` is a fresh host allocation of `bytes.max(1)` bytes, ours alone.
-                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes.max(1)) };
-                self.pinned_insert(p.cast(), bytes.max(1));
-                Ok(p.cast())
-            }
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(Error::OutOfMemory {
-                device,
-                requested: bytes,
-                free: 0,
-                total: 0,
-                pending: 0,
-            }),
-            r => Err(map("cuMemHostAlloc", r)),
-        }
+        self.host_alloc_pinned(device, bytes, flags)
     }
 
     unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
-        self.pinned_remove(ptr);
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
+        unsafe { self.host_free_pinned(ptr) }
     }
 
     unsafe fn host_register(
@@ -378,54 +347,21 @@ unsafe impl Driver for CudaDriver {
         bytes: usize,
         flags: HostAllocFlags,
     ) -> Result<()> {
-        let f = host_register_flags(flags)?;
-        self.bind(device)?;
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemHostRegister", unsafe {
-            sys::cuMemHostRegister_v2(ptr.cast(), bytes, f)
-        })?;
-        self.pinned_insert(ptr, bytes);
-        Ok(())
+        unsafe { self.host_register_range(device, ptr, bytes, flags) }
     }
 
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
-        self.pinned_remove(ptr);
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemHostUnregister", unsafe {
-            sys::cuMemHostUnregister(ptr.cast())
-        })
+        unsafe { self.host_unregister_range(ptr) }
     }
 
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
-        self.bind(device)?;
-        let p = ptr as usize;
-        let in_managed = self
-            .managed
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .range(..=p)
-            .next_back()
-            .is_some_and(|(s, len)| p < s + len);
-        if in_managed {
-            // Managed memory has one address for the host and every device.
-            return Ok(p as DevicePtr);
-        }
-        let mut d = 0;
-        // SAFETY: only queries the mapping; CUDA reports unmapped pointers as errors.
-        check("cuMemHostGetDevicePointer", unsafe {
-            sys::cuMemHostGetDevicePointer_v2(&mut d, ptr.cast(), 0)
-        })?;
-        Ok(d)
+        self.mapped_device_pointer(device, ptr)
     }
 
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
-        let start = ptr as usize;
-        self.pinned
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .range(..=start)
-            .next_back()
-            .is_some_and(|(s, len)| start + bytes <= s + len)
+        self.pinned_contains(ptr, bytes)
     }
 
     unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {

@@ -17,8 +17,10 @@
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: compilation and loading, constants, argument packing (unit-tested), launch |
 //! | `faults.rs` | kernel fault records: one per launch, read back at synchronization (bookkeeping unit-tested) |
+//! | `host.rs` | page-locked host memory: allocation, registration, mapped addresses, the pinned table |
 //! | `managed.rs` | managed memory (global or host-attached) |
 //! | `peer.rs` | copies between devices and peer-access queries |
+//! | `pool.rs` | device memory: the stream-ordered pool for memory of a stream, `cuMemAlloc` otherwise (why it is sound) |
 //! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
 //! | `libraries.rs` | the driver library: presence, entry points, versions ([`Libraries`]) |
 //! | [`nvrtc`] | NVRTC 12 or 13, loaded by rumba: which library, compiling to PTX or machine code |
@@ -43,12 +45,14 @@ mod driver;
 mod error;
 mod faults;
 mod flags;
+mod host;
 mod ipc;
 mod launch;
 mod libraries;
 mod managed;
 pub mod nvrtc;
 mod peer;
+mod pool;
 use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
