@@ -157,7 +157,8 @@ pub(crate) struct Records {
     /// Zeroed arenas, free for any stream.
     free: Vec<DevicePtr>,
     open: HashMap<Key, Batch>,
-    /// Records of destroyed streams, with the event recorded before the destruction.
+    /// Records of destroyed streams, with the event recorded before the destruction (0: none;
+    /// read by the next device synchronization).
     retired: Vec<(usize, Batch)>,
     /// Faults found by a query, waiting for their stream's synchronization.
     found: HashMap<Key, Error>,
@@ -385,6 +386,15 @@ impl CudaDriver {
     ) -> Result<bool> {
         let k = key(handle, self.per_thread_default);
         let f = self.faults(device)?;
+        if crate::driver::on_callback_thread() {
+            // No copies from a callback: the records wait for the next synchronization.
+            // SAFETY: a valid stream handle.
+            return match unsafe { sys::cuStreamQuery(stream) } {
+                CUresult::CUDA_SUCCESS => Ok(true),
+                CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+                r => Err(map("cuStreamQuery", r)),
+            };
+        }
         let batch = f.lock().take(k);
         // SAFETY: a valid stream handle.
         let idle = match unsafe { sys::cuStreamQuery(stream) } {
@@ -424,6 +434,12 @@ impl CudaDriver {
         if batch.is_empty() {
             return Ok(());
         }
+        if crate::driver::on_callback_thread() {
+            // No driver calls beyond the destruction itself: the next device synchronization
+            // reads them.
+            f.lock().retired.push((0, batch));
+            return Ok(());
+        }
         let mut e = std::ptr::null_mut();
         // SAFETY: writes one event handle; a context is current.
         let made = check("cuEventCreate(fault records)", unsafe {
@@ -442,8 +458,13 @@ impl CudaDriver {
             let mut done = Vec::new();
             let mut keep = Vec::new();
             for (ev, b) in r.retired.drain(..) {
-                // SAFETY: an event of ours.
-                if unsafe { sys::cuEventQuery(ev as sys::CUevent) } == CUresult::CUDA_SUCCESS {
+                // Event 0: none; the device synchronization reads those.
+                let complete = ev != 0 && {
+                    // SAFETY: an event of ours.
+                    let r = unsafe { sys::cuEventQuery(ev as sys::CUevent) };
+                    r == CUresult::CUDA_SUCCESS
+                };
+                if complete {
                     done.push((ev, b));
                 } else {
                     keep.push((ev, b));
@@ -488,7 +509,7 @@ impl CudaDriver {
         let (batch, events) = f.lock().take_all();
         // SAFETY: a context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })?;
-        for ev in events {
+        for ev in events.into_iter().filter(|e| *e != 0) {
             // SAFETY: events of ours, completed (the device was waited for).
             unsafe { sys::cuEventDestroy_v2(ev as sys::CUevent) };
         }
