@@ -22,7 +22,7 @@ pub const DRIVER_LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 
 /// Every driver entry point the CUDA backend calls (through cudarc's `sys` layer, or its
 /// `result` layer for `cuModuleLoadData` / `cuModuleGetFunction`). All exist in every driver
-/// since CUDA 12.0; [`missing_entry_points`] checks them when the backend opens. A unit test
+/// since CUDA 12.0; the backend checks them when it opens. A unit test
 /// keeps the list complete.
 pub const ENTRY_POINTS: &[&str] = &[
     "cuCtxGetCurrent",
