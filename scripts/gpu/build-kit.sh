@@ -8,8 +8,8 @@
 #   rumba                the CLI (release, default features: CUDA loaded at run time)
 #   tests/<name>         every integration-test executable of the workspace (release), i.e. the
 #                        behaviour tests of crates/rumba/tests and the CLI tests
-# and MANIFEST: what was built, from which commit, and the sizes. Packed, the kit is about 7 MiB
-# instead of about 60 (the executables share most of their code); scripts/gpu/run-suite.sh
+# and MANIFEST: what was built, from which commit, and the sizes. Packed, the kit is about 21 MiB
+# instead of about 172 (64 executables share most of their code); scripts/gpu/run-suite.sh
 # unpacks it on the GPU machine. KIT_PLAIN=1 leaves the files unpacked while they fit.
 # The folder must stay ignored by git (gpu-kit is in .gitignore; any other folder is added to
 # .git/info/exclude) and under 64 MiB, the most a `run` call carries to the GPU machine.

@@ -99,6 +99,7 @@ class Run:
         self.sections = []   # (title, markdown)
         self.header = {}
         self.tests = []      # rows of the tests table
+        self.skips = []      # "executable: SKIPPED line" of tests that said why they skipped
         self.not_run = []    # (what, why)
 
     def left(self):
@@ -149,6 +150,11 @@ class Run:
             md.append("")
             for what, why in self.not_run:
                 md.append("- %s: %s" % (what, why))
+            md.append("")
+        if self.skips:
+            md.append("## Skipped, with the reasons the tests gave (%d)" % len(self.skips))
+            md.append("")
+            md.extend("- " + line.replace("|", "/") for line in self.skips)
             md.append("")
         if self.tests:
             md.append("## Behaviour tests")
@@ -411,6 +417,8 @@ def part_tests(r, kit, env, backend, only):
             r.fail("tests/%s: %s" % (name, how), tail(text))
         for test, body in failures:
             r.fail("tests/%s: %s" % (name, test), body)
+        for line in sorted(set(re.findall(r"^SKIPPED (\S+ on \S+: .*)$", text, re.M))):
+            r.skips.append("%s: %s" % (name, line[:240]))
         r.count(passed=p, failed=f, skipped=s)
         tot[0] += p
         tot[1] += f
