@@ -84,13 +84,47 @@ pub(crate) fn print_memory() -> rumba::Result<()> {
     Ok(())
 }
 
+/// The memory manager of the current context and the resources it allocates through, down to
+/// the driver's own allocator (every backend).
+fn print_resource_chain() {
+    match rumba::current_context() {
+        Ok(ctx) => {
+            let mm = ctx.memory_manager();
+            println!(
+                "memory resources: manager '{}': {}",
+                mm.name(),
+                rumba::memory::describe_chain(&**mm.device_resource())
+            );
+        }
+        Err(e) => println!("memory resources: unknown ({e})"),
+    }
+}
+
+/// The CUDA driver's version and the NVRTC library rumba uses (whatever backend is in use: the
+/// same binary runs on GPU machines with CUDA 12 or 13).
+#[cfg(feature = "cuda")]
+fn print_cuda_libraries() {
+    println!("{}", rumba::driver::cuda::Libraries::survey());
+}
+
+#[cfg(not(feature = "cuda"))]
+fn print_cuda_libraries() {
+    println!("CUDA: not built in (cargo feature `cuda`)");
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Detect { memory } => rumba::detect().and_then(|r| {
-            println!("{r}");
-            if memory { print_memory() } else { Ok(()) }
-        }),
+        Command::Detect { memory } => {
+            let report = rumba::detect();
+            if let Ok(r) = &report {
+                println!("{r}");
+                print_resource_chain();
+            }
+            // Also when the backend cannot start: the libraries found often say why.
+            print_cuda_libraries();
+            report.and_then(|_| if memory { print_memory() } else { Ok(()) })
+        }
         Command::Selftest(args) => match selftest::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::FAILURE,

@@ -98,6 +98,34 @@ fn detect_prints_the_backend_and_devices() {
     assert!(out.contains("backend sim"), "{out}");
     assert!(out.contains("id 0") && out.contains("id 1"), "{out}");
     assert!(out.contains("512.0 MiB total"), "{out}");
+    // The chain of memory resources, down to the driver's allocator.
+    assert!(
+        out.contains("memory resources: manager 'default': DeferredAdaptor → LimitingAdaptor (no limit) → driver (device 0: sim: simulated device memory (mem_alloc / mem_free))"),
+        "{out}"
+    );
+    // The CUDA libraries of the machine, whatever the backend: the driver's version (or why
+    // there is none) and the NVRTC library rumba would use (or what it looked for).
+    if out.contains("CUDA: not built in") {
+        return;
+    }
+    let driver = out
+        .lines()
+        .find(|l| l.starts_with("CUDA driver: "))
+        .unwrap_or_else(|| panic!("no CUDA driver line in:\n{out}"));
+    assert!(
+        driver.contains("CUDA driver: CUDA ")
+            || driver.contains("CUDA driver: none (no NVIDIA driver library (libcuda.so.1"),
+        "{driver}"
+    );
+    let nvrtc = out
+        .lines()
+        .find(|l| l.starts_with("NVRTC"))
+        .unwrap_or_else(|| panic!("no NVRTC line in:\n{out}"));
+    assert!(
+        (nvrtc.starts_with("NVRTC 1") && nvrtc.contains("libnvrtc.so"))
+            || nvrtc.contains("none, so no kernel can be compiled (tried libnvrtc.so.13: "),
+        "{nvrtc}"
+    );
 }
 
 #[test]

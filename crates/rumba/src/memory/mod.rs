@@ -111,7 +111,7 @@ pub use registry::{register_memory_manager, set_memory_manager};
 pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 pub use resource::{
     CacheControl, Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, Origin,
-    ResetToken,
+    ResetToken, describe_chain,
 };
 
 use std::sync::Arc;

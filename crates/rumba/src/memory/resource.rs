@@ -504,6 +504,19 @@ pub trait DeviceResource: Send + Sync {
         None
     }
 
+    /// What the resource is, in a few words; [`describe_chain`] joins those of a chain (`rumba
+    /// detect` prints it). The default is the type's name.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// assert!(!res.description().is_empty());
+    /// ```
+    fn description(&self) -> String {
+        let name = std::any::type_name::<Self>();
+        name.rsplit("::").next().unwrap_or(name).to_string()
+    }
+
     /// [`allocate`](Self::allocate) on the legacy default stream.
     ///
     /// # Errors
@@ -584,6 +597,24 @@ pub trait DeviceResource: Send + Sync {
     fn reset(&self, token: &ResetToken) -> Result<()> {
         self.upstream().map_or(Ok(()), |up| up.reset(token))
     }
+}
+
+/// The descriptions of `res` and every resource below it, outermost first, joined by ` → `: the
+/// chain a memory manager allocates through.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let chain = rumba::memory::describe_chain(&**ctx.memory_manager().device_resource());
+/// assert!(chain.contains("driver ("), "{chain}"); // the base resource is last
+/// ```
+pub fn describe_chain(res: &dyn DeviceResource) -> String {
+    let mut parts = vec![res.description()];
+    let mut cur = res.upstream();
+    while let Some(r) = cur {
+        parts.push(r.description());
+        cur = r.upstream();
+    }
+    parts.join(" → ")
 }
 
 /// The pinned-host-memory resource (RMM's `host_memory_resource`, for page-locked memory).

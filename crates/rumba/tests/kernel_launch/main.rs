@@ -36,16 +36,6 @@ fn legacy() -> rumba::Stream {
     rumba::legacy_default_stream().unwrap()
 }
 
-/// True (after saying so) on CUDA, whose backend does not record kernel faults yet: the
-/// generated checks skip a bad access there, but its fault record is passed as NULL.
-fn no_fault_record(test: &str) -> bool {
-    common::not_on(
-        &[BackendChoice::Cuda],
-        test,
-        "the CUDA backend does not record kernel faults yet (its fault record is passed as NULL)",
-    )
-}
-
 fn on_sim() -> bool {
     common::test_backend() == BackendChoice::Sim
 }
@@ -243,9 +233,6 @@ fn cas_based_max() {
 
 #[test]
 fn two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six() {
-    if no_fault_record("two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six") {
-        return;
-    }
     start();
     let two_syncs = k::two_syncs();
     let a = rumba::device_array::<i32, _>(3, Order::C).unwrap();
@@ -290,9 +277,6 @@ fn two_syncthreads_complete_at_one_by_three_and_fail_at_one_by_six() {
 
 #[test]
 fn a_fault_with_host_arrays_is_reported_by_the_launch() {
-    if no_fault_record("a_fault_with_host_arrays_is_reported_by_the_launch") {
-        return;
-    }
     start();
     let mut a = Array1::<i32>::zeros(8);
     let s = rumba::stream().unwrap(); // own stream: the legacy one is shared by parallel tests

@@ -12,8 +12,14 @@ use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
 
 impl CudaDriver {
-    /// `cuIpcGetMemHandle` of the allocation starting at `ptr`.
+    /// `cuIpcGetMemHandle` of the allocation starting at `ptr`; memory of the stream-ordered
+    /// pool is refused (a CUDA IPC handle cannot name it; see `pool.rs`).
     pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        if self.is_pool_memory(ptr) {
+            return Err(Error::Unsupported(format!(
+                "device memory 0x{ptr:x} was allocated for a stream, from CUDA's stream-ordered memory pool, which a CUDA IPC handle cannot name; allocate memory to share with another process without a stream (e.g. rumba::to_device rather than to_device_on), which uses cuMemAlloc"
+            )));
+        }
         self.bind(device)?;
         let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
         // SAFETY: writes one handle; CUDA validates the pointer.

@@ -47,6 +47,11 @@ unsafe impl Driver for SimDriver {
         Ok(self.device(device)?.memory.info())
     }
 
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        "sim: simulated device memory (mem_alloc / mem_free)".into()
+    }
+
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
         self.device(device)?.memory.alloc(bytes)
     }
