@@ -307,7 +307,7 @@ impl Cx {
             self.err(span, format!("`atomic_{}` takes {shape}", op.name()));
             return self.placeholder(span);
         }
-        let idx = self.indices_pub(&m.args[0], a);
+        let idx = self.indices(&m.args[0], a);
         let args: Vec<Expr> = m.args.iter().skip(1).map(|x| self.expr(x)).collect();
         for (x, src) in args.iter().zip(m.args.iter().skip(1)) {
             self.unify(
@@ -354,36 +354,6 @@ impl Cx {
             arr.elem,
             span,
         )
-    }
-
-    pub(crate) fn indices_pub(&mut self, e: &syn::Expr, a: ArrayId) -> Vec<Expr> {
-        // `indices` is private to expr.rs; re-parse through an index expression shape.
-        let parts: Vec<&syn::Expr> = match e {
-            syn::Expr::Tuple(t) => t.elems.iter().collect(),
-            e => vec![e],
-        };
-        self.use_rank(a, parts.len(), e.span());
-        parts
-            .into_iter()
-            .map(|p| {
-                let x = self.expr(p);
-                if self
-                    .types
-                    .unify(&x.ty, &USIZE, p.span(), "an array index")
-                    .is_err()
-                {
-                    let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
-                    self.err(
-                        p.span(),
-                        format!(
-                            "array indices are `usize`, this is `{shown}`: write `{} as usize`",
-                            p.to_token_stream()
-                        ),
-                    );
-                }
-                x
-            })
-            .collect()
     }
 
     pub(crate) fn math(&mut self, f: MathFn, recv: Expr, args: &[&syn::Expr], span: Span) -> Expr {

@@ -57,12 +57,10 @@ impl Cx {
         mk(ExprKind::Bool(false), ty, span)
     }
 
-    /// Index components (each a `usize`), checking the array's rank.
-    pub(super) fn indices(&mut self, index: &syn::Expr, a: ArrayId) -> Vec<Expr> {
-        let parts: Vec<&syn::Expr> = match index {
-            syn::Expr::Tuple(t) => t.elems.iter().collect(),
-            e => vec![e],
-        };
+    /// The index of an element of array `a` (`a[i]`, `a[(i, j)]`, the first argument of an
+    /// atomic): its components, each a `usize`, with the array's rank checked. The one parser
+    /// of element indices.
+    pub(crate) fn indices(&mut self, index: &syn::Expr, a: ArrayId) -> Vec<Expr> {
         if let syn::Expr::Range(r) = index {
             self.err(
                 r.span(),
@@ -70,6 +68,10 @@ impl Cx {
             );
             return vec![self.placeholder(r.span())];
         }
+        let parts: Vec<&syn::Expr> = match index {
+            syn::Expr::Tuple(t) => t.elems.iter().collect(),
+            e => vec![e],
+        };
         if parts.is_empty() || parts.len() > 3 {
             self.err(
                 index.span(),
