@@ -224,6 +224,9 @@ pub struct Func {
     pub sites: Vec<Site>,
     /// The `&Thread` parameter's name, if any.
     pub thread: Option<Ident>,
+    /// The function's const generic parameters (`const N: usize`), in order: the Rust items
+    /// generated for it are generic over them.
+    pub const_params: Vec<(Ident, Scalar)>,
 }
 
 /// A block of statements.

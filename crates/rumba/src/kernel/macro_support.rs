@@ -6,6 +6,10 @@
 //! kernel calls (each once, callees first), then the kernel; see
 //! `rumba_kernel_ir::prelude::assemble`. Touches nothing else.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 pub use bytemuck;
 
 use crate::driver::HostArg;
@@ -58,39 +62,10 @@ pub trait KernelRecord: bytemuck::Pod {
     }
 }
 
-/// A `#[rumba::device]` function's generated parts.
-pub struct DeviceFn {
-    /// Its name.
-    pub name: &'static str,
-    /// Its CUDA C text.
-    pub cuda: &'static str,
-    /// Its OpenCL C text.
-    pub opencl: &'static str,
-    /// The `#define`s of the consts it names.
-    pub defines: fn(Target) -> Vec<(&'static str, String)>,
-    /// The records it names.
-    pub records: fn(Target) -> Vec<String>,
-    /// The device functions it calls.
-    pub deps: fn() -> Vec<&'static DeviceFn>,
-}
+pub use rumba_kernel_ir::link::{DeviceFn, DeviceInstance};
 
-fn add_device(
-    d: &'static DeviceFn,
-    seen: &mut Vec<*const DeviceFn>,
-    order: &mut Vec<&'static DeviceFn>,
-) {
-    if seen.contains(&(d as *const DeviceFn)) {
-        return;
-    }
-    seen.push(d);
-    for dep in (d.deps)() {
-        add_device(dep, seen, order);
-    }
-    order.push(d);
-}
-
-/// The whole program for `target`: prelude, defines, records, device functions (callees
-/// first, each once), kernel.
+/// The whole program for `target`: prelude, defines, records, the device-function instances the
+/// kernel reaches (callees first, each once; see `rumba_kernel_ir::link`), kernel.
 pub fn assemble(
     target: Target,
     kernel: &'static str,
@@ -98,10 +73,7 @@ pub fn assemble(
     records: Vec<String>,
     devices: &[&'static DeviceFn],
 ) -> String {
-    let (mut seen, mut order) = (Vec::new(), Vec::new());
-    for d in devices {
-        add_device(d, &mut seen, &mut order);
-    }
+    let linked = rumba_kernel_ir::link::link(target, kernel, devices);
     let mut all_defines = Vec::new();
     let mut all_records = Vec::new();
     let push_define = |d: (&'static str, String), all: &mut Vec<(&'static str, String)>| {
@@ -109,7 +81,7 @@ pub fn assemble(
             all.push(d);
         }
     };
-    for d in &order {
+    for d in &linked.reached {
         for def in (d.defines)(target) {
             push_define(def, &mut all_defines);
         }
@@ -130,14 +102,42 @@ pub fn assemble(
     let program = rumba_kernel_ir::prelude::Program {
         defines: all_defines,
         records: all_records,
-        device_fns: order
-            .iter()
-            .map(|d| match target {
-                Target::Cuda => d.cuda,
-                Target::OpenCl => d.opencl,
-            })
-            .collect(),
-        kernel,
+        device_fns: linked.device_fns.iter().map(String::as_str).collect(),
+        kernel: &linked.text,
     };
     rumba_kernel_ir::prelude::assemble(target, &program)
+}
+
+/// The instances of generic kernels, made once per key type `K` (a type generated per kernel,
+/// generic over the kernel's parameters) and cloned out afterwards.
+pub fn instance<K: 'static, V: Clone + Send + Sync + 'static>(make: impl FnOnce() -> V) -> V {
+    type Map = HashMap<TypeId, Box<dyn Any + Send + Sync>>;
+    static INSTANCES: OnceLock<Mutex<Map>> = OnceLock::new();
+    let map = INSTANCES.get_or_init(Default::default);
+    let key = TypeId::of::<K>();
+    let found = map
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .and_then(|v| v.downcast_ref::<V>().cloned());
+    if let Some(v) = found {
+        return v;
+    }
+    // Made outside the lock (making a kernel assembles its sources); the first one stored wins.
+    let made = make();
+    let mut m = map.lock().unwrap_or_else(|e| e.into_inner());
+    m.entry(key)
+        .or_insert_with(|| Box::new(made))
+        .downcast_ref::<V>()
+        .cloned()
+        .expect("one value type per key")
+}
+
+/// `v` as the generic type `T` it is (a generic kernel's instance, chosen by `TypeId`).
+///
+/// # Panics
+/// If `v` is not a `T` (the generated dispatch compares the same types first).
+pub fn same_type<T: 'static>(v: Box<dyn Any>) -> T {
+    *v.downcast::<T>()
+        .expect("the instance has the generic function's types")
 }

@@ -18,6 +18,7 @@
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
 //! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`], the work-item-loop engine [`wil`] |
 //! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
+//! | [`Number`], [`Int`], [`SignedInt`], [`UnsignedInt`], [`Float`] | the bounds of generic kernels and device functions |
 //! | `__macro` | run-time support of the generated code (hidden) |
 //!
 //! A tiled kernel with shared memory and barriers, run directly on host memory:
@@ -57,6 +58,7 @@
 #[path = "macro_support.rs"]
 pub mod __macro;
 pub mod launch;
+mod numeric;
 pub mod prelude;
 /// `#[rumba::kernel::record]`: a struct kernels take by value (see [`prelude`]).
 pub use rumba_macros::record;
@@ -81,4 +83,5 @@ pub use launch::{
 /// The complex element type of kernels (`Complex<f32>`, `Complex<f64>`): num-complex's, whose
 /// `repr(C)` layout (re, then im) the CUDA C and OpenCL C forms share.
 pub use num_complex::Complex;
+pub use numeric::{Float, Int, Number, SignedInt, UnsignedInt};
 pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};

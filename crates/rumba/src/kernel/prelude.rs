@@ -53,6 +53,47 @@
 //! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
 //! write instead.
 //!
+//! # Generic kernels and device functions
+//! A kernel or device function may take type parameters bounded by rumba's numeric traits —
+//! [`Number`](crate::kernel::Number) (the integers, `f32`, `f64`), [`Int`](crate::kernel::Int),
+//! [`SignedInt`](crate::kernel::SignedInt), [`UnsignedInt`](crate::kernel::UnsignedInt),
+//! [`Float`](crate::kernel::Float) (`f32`, `f64`), and the atomics' `AtomicValue` /
+//! `AtomicInteger` (several bounds admit what all of them admit) — and a kernel may take const
+//! parameters of integer type (`const TPB: usize`), usable wherever a const item is (shared and
+//! local array shapes among them):
+//!
+//! ```
+//! use rumba::kernel::prelude::*;
+//!
+//! #[kernel]
+//! fn axpy<T: Float>(t: &Thread, a: T, x: &Arr<T>, y: &mut Arr<T>) {
+//!     let i = t.grid1();
+//!     if i < y.len() {
+//!         y[i] = a * x[i] + y[i];
+//!     }
+//! }
+//!
+//! # fn main() {
+//! let x = rumba::to_device(&[1.0f64, 2.0]).unwrap();
+//! let y = rumba::to_device(&[10.0f64, 10.0]).unwrap();
+//! axpy::<f64>().configure(1, 2).launch((0.5, &x, &y)).unwrap();
+//! assert_eq!(y.copy_to_host().unwrap().to_vec(), [10.5, 11.0]);
+//! assert!(axpy::cuda_source::<f32>().contains("float a"));
+//! # }
+//! ```
+//!
+//! The macro compiles the function once per type its bounds admit (an *instance*), as if each
+//! copy had been written by hand: every instance has its own simulator bodies, CUDA C and OpenCL
+//! C (`axpy::cuda_source::<f32>()`, `opencl_source`, `abi`), `axpy::<f32>()` makes its kernel
+//! once per type and const value, and each backend compiles each instance's program once per
+//! device. In the body a type parameter is that type: literals take it (`2.0 * a`), `x as T`,
+//! `T::MAX` and `t.shared_array::<T>(TPB)` work, and whatever an admitted type does not have is
+//! a compile error at the construct naming the instance (`sqrt` under `T: Number` fails for
+//! `T = i8`: bound it by `Float`). A bound admits at most 64 combinations of types in all. A
+//! generic device function is called like any other (`clamp(x, lo, hi)`); each call reaches the
+//! instance of its argument types. Device functions take no const parameters (a C `#define` is
+//! one value per program).
+//!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
 //! a `static` cell, [`Captured<T>`](crate::kernel::Captured), which the kernel declares on its
@@ -135,7 +176,8 @@
 
 pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{
-    CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16,
+    AtomicInteger, AtomicValue, CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3,
+    FULL_MASK, Float, Int, Kernel, Number, SignedInt, ThreadCtx, UnsignedInt, f16,
 };
 pub use rumba_macros::{device, kernel, record};
 

@@ -12,6 +12,7 @@ pub mod case;
 #[path = "../../../rumba-cli/src/kernels.rs"]
 pub mod cli;
 pub mod constructs;
+pub mod generics;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
@@ -86,5 +87,57 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         constructs::control,
         constructs::memory,
         constructs::atomics_all,
+        generics::axpy_f32,
+        generics::axpy_f64,
+        generics::clamp_mixed,
+    ]
+    .into_iter()
+    .chain(generic_sources())
+    .collect()
+}
+
+/// `(name, CUDA C, OpenCL C)` of instances of the generic kernels of the corpus (every
+/// instance of the small ones, samples of the others).
+pub fn generic_sources() -> Vec<(&'static str, &'static str, &'static str)> {
+    fn leak(s: String) -> &'static str {
+        Box::leak(s.into_boxed_str())
+    }
+    macro_rules! inst {
+        ($($k:ident::<$($t:tt),+>),+ $(,)?) => {
+            vec![$((
+                stringify!($k),
+                leak(generics::$k::cuda_source::<$($t),+>()),
+                leak(generics::$k::opencl_source::<$($t),+>()),
+            )),+]
+        };
+    }
+    inst![
+        axpy::<f32>,
+        axpy::<f64>,
+        fill::<i8>,
+        fill::<u8>,
+        fill::<i16>,
+        fill::<u16>,
+        fill::<i32>,
+        fill::<u32>,
+        fill::<i64>,
+        fill::<u64>,
+        fill::<isize>,
+        fill::<usize>,
+        fill::<f32>,
+        fill::<f64>,
+        convert_to::<u8>,
+        convert_to::<i64>,
+        convert_to::<f32>,
+        clamp_all::<u16>,
+        clamp_all::<f64>,
+        block_sum::<i32, 32>,
+        block_sum::<f64, 64>,
+        scale_into::<i8, f64>,
+        scale_into::<usize, f32>,
+        count_into::<i32>,
+        count_into::<u64>,
+        count_into::<f32>,
+        count_into::<f64>,
     ]
 }

@@ -240,12 +240,13 @@ impl Printer<'_> {
         }
         let name = f.name.to_string();
         if f.is_device {
+            // The linker names each instance (`crate::link`).
             let ret = self.ty(&f.ret);
             let params = params.join(", ");
             if self.cuda() {
-                format!("__device__ __forceinline__ {ret} dev_{name}({params})")
+                format!("__device__ __forceinline__ {ret} @self@({params})")
             } else {
-                format!("static inline {ret} dev_{name}({params})")
+                format!("static inline {ret} @self@({params})")
             }
         } else if self.cuda() {
             params.push("rumba_fault* rb_fault".into());
@@ -672,6 +673,20 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
             Stmt::View { kind, .. } => kind.exprs().into_iter().for_each(|e| e.visit(f)),
         }
     }
+}
+
+/// The signature of a device function's parameters (see [`crate::link::signature`]).
+pub fn param_signature(f: &Func) -> String {
+    let parts: Vec<String> = f
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Thread(_) => None,
+            Param::Value(l) => Some(expr::sig_part(&f.locals[*l].ty)),
+            Param::Array(a) => Some(expr::sig_part(&f.arrays[*a].elem)),
+        })
+        .collect();
+    crate::link::signature(&parts)
 }
 
 /// Whether a function uses `f64` anywhere (OpenCL needs `cl_khr_fp64`).

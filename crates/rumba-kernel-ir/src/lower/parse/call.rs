@@ -474,7 +474,7 @@ impl Cx {
         // `f32::sqrt(x)`, `u32::min(a, b)`.
         if p.path.segments.len() == 2 {
             let ty_name = p.path.segments[0].ident.to_string();
-            if let Some(s) = Scalar::from_rust_name(&ty_name) {
+            if let Some(s) = self.scalar_named(&ty_name) {
                 let fname = p.path.segments[1].ident.to_string();
                 if s.is_f16() && (fname == "from_f32" || fname == "from_f64") {
                     return self.f16_from(c, &fname, span);

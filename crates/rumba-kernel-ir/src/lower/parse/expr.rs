@@ -423,7 +423,7 @@ impl Cx {
         // `f32::MAX` and friends.
         if p.path.segments.len() == 2 {
             let ty_name = p.path.segments[0].ident.to_string();
-            if let Some(s) = Scalar::from_rust_name(&ty_name) {
+            if let Some(s) = self.scalar_named(&ty_name) {
                 let c = p.path.segments[1].ident.to_string();
                 return match builtin_const(s, &c) {
                     Some(kind) => mk(kind, Ty::Scalar(s), span),

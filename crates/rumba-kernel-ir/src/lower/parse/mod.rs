@@ -20,6 +20,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 
 use super::Capture;
+use super::generics::Generics;
 use super::infer::{Kind, Need, Types};
 use super::ir::*;
 use crate::target::Scalar;
@@ -179,6 +180,10 @@ pub(crate) struct Cx {
     pending_axes: Vec<(ArrayId, usize, Span)>,
     /// Rank relations of views whose base's rank was not known where they were made.
     rank_links: Vec<view::RankLink>,
+    /// The instance's type parameters and the element types they stand for.
+    subst: Vec<(String, Scalar)>,
+    /// The function's const parameters and their types.
+    const_params: Vec<(String, Scalar)>,
 }
 
 /// A short location string for fault messages: `file:line:col` when the compiler tells it,
@@ -210,7 +215,45 @@ impl Cx {
             array_used_rank: HashSet::new(),
             pending_axes: Vec::new(),
             rank_links: Vec::new(),
+            subst: Vec::new(),
+            const_params: Vec::new(),
         }
+    }
+
+    /// The element type a written type name stands for: a type parameter of the instance being
+    /// lowered, or a scalar's own name.
+    pub(crate) fn scalar_named(&self, name: &str) -> Option<Scalar> {
+        self.subst
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+            .or_else(|| Scalar::from_rust_name(name))
+    }
+
+    /// `path` with the instance's type parameters replaced in its generic arguments
+    /// (`dot::<T>` is `dot::<f32>` in the `T = f32` instance).
+    pub(crate) fn subst_path(&self, path: &syn::Path) -> syn::Path {
+        let mut p = path.clone();
+        if self.subst.is_empty() {
+            return p;
+        }
+        for seg in &mut p.segments {
+            if let syn::PathArguments::AngleBracketed(args) = &mut seg.arguments {
+                for a in &mut args.args {
+                    if let syn::GenericArgument::Type(syn::Type::Path(tp)) = a {
+                        let hit = tp
+                            .path
+                            .get_ident()
+                            .and_then(|id| self.subst.iter().find(|(n, _)| id == n));
+                        if let Some((_, s)) = hit {
+                            let id = Ident::new(s.rust_name(), tp.path.segments[0].ident.span());
+                            *a = syn::GenericArgument::Type(syn::parse_quote!(#id));
+                        }
+                    }
+                }
+            }
+        }
+        p
     }
 
     pub(crate) fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
@@ -365,7 +408,7 @@ impl Cx {
         if let syn::Type::Path(tp) = ty {
             if tp.qself.is_none() {
                 if let Some(id) = tp.path.get_ident() {
-                    if let Some(s) = Scalar::from_rust_name(&id.to_string()) {
+                    if let Some(s) = self.scalar_named(&id.to_string()) {
                         return Some(Ty::Scalar(s));
                     }
                     if id == "Dim3" {
@@ -376,7 +419,7 @@ impl Cx {
                         return None;
                     }
                 }
-                if let Some(part) = complex_part(&tp.path) {
+                if let Some(part) = complex_part(&tp.path, |n| self.scalar_named(n)) {
                     return match part {
                         Some(s) => Some(Ty::Complex(Box::new(Ty::Scalar(s)))),
                         None => {
@@ -484,6 +527,11 @@ impl Cx {
             records: self.records,
             sites: self.sites,
             thread: self.thread,
+            const_params: self
+                .const_params
+                .iter()
+                .map(|(n, s)| (Ident::new(n, Span::call_site()), *s))
+                .collect(),
         })
     }
 }
@@ -526,7 +574,10 @@ fn is_thread_param(ty: &syn::Type) -> bool {
 
 /// For a path ending in `Complex<…>` (`Complex<f32>`, `num_complex::Complex<f64>`): its part
 /// type, `None` inside when that is not `f32` or `f64`.
-pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
+pub(crate) fn complex_part(
+    path: &syn::Path,
+    scalar_named: impl Fn(&str) -> Option<Scalar>,
+) -> Option<Option<Scalar>> {
     let last = path.segments.last()?;
     if last.ident != "Complex" {
         return None;
@@ -538,30 +589,30 @@ pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
         Some(syn::GenericArgument::Type(syn::Type::Path(p))) if args.args.len() == 1 => p
             .path
             .get_ident()
-            .and_then(|id| Scalar::from_rust_name(&id.to_string())),
+            .and_then(|id| scalar_named(&id.to_string())),
         _ => None,
     };
     Some(part.filter(|s| s.is_float()))
 }
 
-/// Parses and checks a kernel (`FnKind::Kernel`) or device function.
+/// Parses and checks a kernel (`FnKind::Kernel`) or device function: the instance of its
+/// generic parameters `generics` where the type parameters are `types`.
 pub(crate) fn parse_fn(
     item: &syn::ItemFn,
     kind: FnKind,
     captures: &[Capture],
+    generics: &Generics,
+    types: &[Scalar],
 ) -> Result<Func, syn::Error> {
     let mut cx = Cx::new(kind);
     let sig = &item.sig;
     cx.own_name = sig.ident.to_string();
-    if !sig.generics.params.is_empty() {
-        cx.err(
-            sig.generics.span(),
-            "kernels cannot be generic in this version: write one kernel per element type",
-        );
-    }
-    if let Some(w) = &sig.generics.where_clause {
-        cx.err(w.span(), "kernels cannot have `where` clauses");
-    }
+    cx.subst = super::generics::substitution(generics, types);
+    cx.const_params = generics
+        .consts
+        .iter()
+        .map(|c| (c.name.to_string(), c.ty))
+        .collect();
     for (what, present, span) in [
         ("async", sig.asyncness.is_some(), sig.asyncness.span()),
         ("unsafe", sig.unsafety.is_some(), sig.unsafety.span()),
@@ -761,6 +812,7 @@ impl Cx {
     }
 
     pub(crate) fn device_use(&mut self, path: &syn::Path) -> usize {
+        let path = &self.subst_path(path);
         let key = path.to_token_stream().to_string();
         if let Some(i) = self
             .devices
@@ -782,8 +834,18 @@ impl Cx {
     }
 
     pub(crate) fn const_path(&mut self, path: &syn::Path, span: Span) -> (usize, Ty) {
-        let ty = self.types.fresh(Kind::Any, span);
-        (self.const_use(path, Scalar::Usize), ty)
+        // A const parameter has the type it is declared with.
+        let declared = path.get_ident().and_then(|id| {
+            self.const_params
+                .iter()
+                .find(|(n, _)| id == n)
+                .map(|(_, s)| *s)
+        });
+        let ty = match declared {
+            Some(s) => Ty::Scalar(s),
+            None => self.types.fresh(Kind::Any, span),
+        };
+        (self.const_use(path, declared.unwrap_or(Scalar::Usize)), ty)
     }
 
     /// A const used only as the operand of `as` (its type stays rustc's).

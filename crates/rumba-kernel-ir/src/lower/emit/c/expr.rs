@@ -424,9 +424,16 @@ impl Printer<'_> {
                 format!("{name}({})", parts.join(", "))
             }
             ExprKind::Call { func, args, .. } => {
+                // The callee's instance is the linker's choice (`crate::link`): a call marker
+                // with the arguments' signature.
+                let sig: Vec<String> = args.iter().map(|x| sig_part(&x.ty)).collect();
                 let mut parts = vec!["rb_fault".to_string()];
                 parts.extend(args.iter().map(|x| self.expr(x)));
-                format!("{}({})", self.f.devices[*func].c_name, parts.join(", "))
+                format!(
+                    "@call:{func}:{}:@({})",
+                    crate::link::signature(&sig),
+                    parts.join(", ")
+                )
             }
         }
     }
@@ -476,6 +483,21 @@ impl Printer<'_> {
             "{from_bits}rb_shfl_bits(rb_warp, {}, {to_bits}({}), {mode}u, {}))",
             a[0], a[1], a[2]
         )
+    }
+}
+
+/// One part of a call signature (see [`crate::link::signature`]).
+pub(crate) fn sig_part(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => s.rust_name().into(),
+        Ty::Complex(p) => match p.scalar() {
+            Some(Scalar::F32) => "c32".into(),
+            _ => "c64".into(),
+        },
+        Ty::Record(path) => format!("R.{}", path.rsplit("::").next().unwrap_or(path).trim()),
+        Ty::Tuple(v) => format!("({})", v.iter().map(sig_part).collect::<Vec<_>>().join(";")),
+        Ty::Dim3 => "Dim3".into(),
+        Ty::Unit | Ty::Var(_) => "()".into(),
     }
 }
 
