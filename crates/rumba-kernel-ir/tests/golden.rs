@@ -142,6 +142,10 @@ fn golden_files_match() {
         ("rumba/tests/ported_kernels/capture.rs", "corpus_capture"),
         ("rumba/tests/macro_corpus/views.rs", "corpus_views"),
         ("rumba/tests/macro_corpus/generics.rs", "corpus_generics"),
+        (
+            "rumba/tests/macro_corpus/device_fns.rs",
+            "corpus_device_fns",
+        ),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }

@@ -13,7 +13,7 @@ use quote::{format_ident, quote, quote_spanned};
 use rumba_kernel_ir::lower::{self, Lowered, Options, generics::Generics, ir};
 use syn::spanned::Spanned;
 
-use crate::{krate, program_parts, ty_tokens};
+use crate::{krate, program_parts, rank_checks, ty_tokens};
 
 /// The parts of one instance (or of a plain kernel).
 struct Parts {
@@ -184,7 +184,9 @@ fn parts(
             sites: &[#(#sites),*],
         }
     };
+    let checks = rank_checks(f);
     let builder = quote! {
+        #checks
         #[doc(hidden)]
         #[allow(non_snake_case)]
         fn #builder<#(#cdecl),*>(target: #k::kernel::__macro::Target) -> ::std::string::String {

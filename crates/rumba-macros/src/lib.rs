@@ -28,7 +28,7 @@ mod record;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use rumba_kernel_ir::lower::{self, ir};
 use syn::spanned::Spanned;
 
@@ -43,7 +43,7 @@ fn device_args(attr: TokenStream) -> Result<(), syn::Error> {
         if id == "capture" {
             return Err(syn::Error::new(
                 ts.span(),
-                "device functions cannot capture device arrays in this version: capture the array on the kernel (`#[rumba::kernel(capture(NAME: &Arr<T>))]`) and pass the device function the elements it needs (`f(NAME[i])`)",
+                "device functions do not capture device arrays: capture the array on the kernel (`#[rumba::kernel(capture(NAME: &Arr<T>))]`) and pass it to the device function as an array parameter (`fn f(table: &Arr<T>)`, called `f(NAME)`)",
             ));
         }
     }
@@ -178,4 +178,30 @@ pub(crate) fn program_parts(
         })
         .collect();
     (defines, records, devices)
+}
+
+/// Compile-time checks that every array passed to a device function has the rank the callee
+/// indexes it with (the callee's `__rumba_ranks_NAME`): neither macro sees the other's function.
+pub(crate) fn rank_checks(f: &ir::Func) -> TokenStream2 {
+    let checks = f.array_args.iter().map(|a| {
+        let d = &f.devices[a.device];
+        let mut p = d.path.clone();
+        let callee = p
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if let Some(last) = p.segments.last_mut() {
+            last.ident = format_ident!("__rumba_ranks_{}", last.ident);
+            last.arguments = syn::PathArguments::None;
+        }
+        let arr = &f.arrays[a.array];
+        let (rank, pos) = (arr.rank, a.position);
+        let msg = format!(
+            "`{}` has {rank} dimension(s) here, but `{callee}` indexes its parameter {pos} with another number of components: index the array alike in both functions",
+            arr.name
+        );
+        quote_spanned!(a.span=> const _: () = ::core::assert!(#p[#pos] == #rank, #msg);)
+    });
+    quote!(#(#checks)*)
 }

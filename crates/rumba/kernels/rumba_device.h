@@ -54,6 +54,19 @@ struct rumba_array {
     }
 };
 
+// A constant array passed to a `#[rumba::device]` function, which takes `rumba_array<T, N>`
+// for every space: the callee only reads it (its Rust form checks that at compile time).
+template <typename T, int N>
+__device__ __forceinline__ rumba_array<T, N> rb_unconst(const rumba_array<const T, N>& a) {
+    rumba_array<T, N> r;
+    r.data = const_cast<T*>(a.data);
+    for (int k = 0; k < N; ++k) {
+        r.shape[k] = a.shape[k];
+        r.strides[k] = a.strides[k];
+    }
+    return r;
+}
+
 // The global linear thread index and the total number of threads of a 1-d grid (numba's
 // cuda.grid(1) and cuda.gridsize(1)).
 __device__ __forceinline__ rumba_index rumba_grid1() {

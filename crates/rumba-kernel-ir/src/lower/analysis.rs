@@ -107,7 +107,7 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Sync(..) => {}
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => visit_values(a, f),
-        ExprKind::Axis(a, _) => visit_values(a, f),
+        ExprKind::Axis(a, _) | ExprKind::TupleField(a, _) => visit_values(a, f),
         ExprKind::Binary(_, a, b, _) => {
             visit_values(a, f);
             visit_values(b, f);
@@ -141,7 +141,11 @@ impl Uni<'_> {
                 )
             }
             ExprKind::Index { .. } | ExprKind::Atomic { .. } | ExprKind::Warp(..) => v = true,
-            ExprKind::Call { pass_thread, .. } => v |= *pass_thread,
+            // A device function that takes the thread context, or an array (whose memory it
+            // reads), may give each thread its own value.
+            ExprKind::Call {
+                pass_thread, args, ..
+            } => v |= *pass_thread || args.iter().any(|a| matches!(a.kind, ExprKind::ArrayRef(_))),
             // An in-kernel view's shape may come from a thread's values (`a.reshape((n, i))`),
             // and the view is made by each thread: its shape counts as varying.
             ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {

@@ -32,7 +32,7 @@ pub enum Ty {
     Dim3,
     /// No value.
     Unit,
-    /// A tuple (only as the value of `let (a, b) = …`).
+    /// A tuple (a device function's parameter or result, a local, `let (a, b) = …`).
     Tuple(Vec<Ty>),
     /// A type variable; exists only during inference (never in a finished [`Func`]).
     Var(u32),
@@ -72,6 +72,32 @@ pub enum Space {
     DynamicShared,
     /// `t.local_array::<T>(shape)`.
     Local,
+    /// The `index`-th array parameter of a device function (`&Arr<T>`, `&mut Arr<T>`,
+    /// `&ConstArr<T>`): its memory is the caller's argument's, in whatever space that lives
+    /// (global, constant, shared, local), so the C text names the space by placeholder and the
+    /// linker specialises it per call (`crate::link`).
+    Param {
+        /// Position among the function's array parameters.
+        index: usize,
+        /// `&mut Arr<T>`.
+        writable: bool,
+    },
+}
+
+impl Space {
+    /// Whether memory in this space may be written (every space but read-only parameters and
+    /// constant memory).
+    pub fn writable(&self) -> bool {
+        !matches!(
+            self,
+            Space::Global { writable: false }
+                | Space::Const
+                | Space::Param {
+                    writable: false,
+                    ..
+                }
+        )
+    }
 }
 
 /// One dimension of a fixed-shape (shared or local) array.
@@ -186,6 +212,20 @@ pub struct Site {
     pub what: String,
 }
 
+/// An array passed to a device function.
+#[derive(Debug, Clone)]
+pub struct ArrayArg {
+    /// Index into [`Func::devices`].
+    pub device: usize,
+    /// The position of the argument among the callee's parameters (the thread context not
+    /// counted).
+    pub position: usize,
+    /// The array passed.
+    pub array: ArrayId,
+    /// Where.
+    pub span: Span,
+}
+
 /// A function parameter.
 #[derive(Debug, Clone)]
 pub enum Param {
@@ -222,6 +262,9 @@ pub struct Func {
     pub records: Vec<RecordUse>,
     /// Fault sites.
     pub sites: Vec<Site>,
+    /// Every array passed to a device function, where (the ranks must agree: the macro checks
+    /// them at compile time against the callee's).
+    pub array_args: Vec<ArrayArg>,
     /// The `&Thread` parameter's name, if any.
     pub thread: Option<Ident>,
     /// The function's const generic parameters (`const N: usize`), in order: the Rust items
@@ -816,8 +859,12 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// `d.x` / `.y` / `.z` of a `Dim3`.
     Axis(Box<Expr>, u8),
-    /// A tuple (only directly under `let (a, b) =`).
+    /// A tuple value.
     Tuple(Vec<Expr>),
+    /// Element `k` of a tuple (`p.0`).
+    TupleField(Box<Expr>, usize),
+    /// An array passed as a whole to a device function (`f(a)`, `f(&s)`); no value of its own.
+    ArrayRef(ArrayId),
     /// `Complex::new(re, im)`: the two parts, in order.
     Complex(Vec<Expr>),
     /// A thread-context query.
@@ -877,7 +924,7 @@ impl Expr {
         f(self);
         match &self.kind {
             ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => a.visit(f),
-            ExprKind::Axis(a, _) => a.visit(f),
+            ExprKind::Axis(a, _) | ExprKind::TupleField(a, _) => a.visit(f),
             ExprKind::Binary(_, a, b, _) => {
                 a.visit(f);
                 b.visit(f);

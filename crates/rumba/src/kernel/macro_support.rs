@@ -12,8 +12,10 @@ use std::sync::{Mutex, OnceLock};
 
 pub use bytemuck;
 
+use bytemuck::Pod;
+
 use crate::driver::HostArg;
-use crate::kernel::LaunchConfig;
+use crate::kernel::{LaunchConfig, MemorySpace, View};
 
 /// Whether every argument at `positions` is an array the simulator froze for the launch (the
 /// block body may then read them all with plain loads).
@@ -140,4 +142,79 @@ pub fn instance<K: 'static, V: Clone + Send + Sync + 'static>(make: impl FnOnce(
 pub fn same_type<T: 'static>(v: Box<dyn Any>) -> T {
     *v.downcast::<T>()
         .expect("the instance has the generic function's types")
+}
+
+/// An array a kernel or device function passes to a device function that only reads it (a
+/// `&Arr<T>` parameter), or that is read-only where it comes from.
+pub struct Ro<'a, T, S>(View<'a, T, S>);
+
+/// An array a kernel or device function passes writable: it may go to a `&mut Arr<T>`
+/// parameter as well as to a `&Arr<T>` one.
+pub struct Rw<'a, T, S>(View<'a, T, S>);
+
+/// A device function's array parameter `&Arr<T>`: any array of `T`, read-only or writable, in
+/// any memory space.
+pub trait ArrIn<'a, T: Pod> {
+    /// The memory space of the array passed.
+    type Space: MemorySpace;
+    /// The array's view.
+    fn into_view(self) -> View<'a, T, Self::Space>;
+}
+
+/// A device function's array parameter `&mut Arr<T>`: a writable array only.
+#[diagnostic::on_unimplemented(
+    message = "this device function writes its array parameter (`&mut Arr<T>`), but the array passed is read-only",
+    label = "a read-only array (a `&Arr<T>` or `&ConstArr<T>` parameter, or a view of one)",
+    note = "declare the array `&mut Arr<T>` where it comes from, or make the device function's parameter `&Arr<T>`"
+)]
+pub trait ArrOut<'a, T: Pod>: ArrIn<'a, T> {}
+
+impl<'a, T: Pod, S: MemorySpace> ArrIn<'a, T> for Ro<'a, T, S> {
+    type Space = S;
+    #[inline(always)]
+    fn into_view(self) -> View<'a, T, S> {
+        self.0
+    }
+}
+
+impl<'a, T: Pod, S: MemorySpace> ArrIn<'a, T> for Rw<'a, T, S> {
+    type Space = S;
+    #[inline(always)]
+    fn into_view(self) -> View<'a, T, S> {
+        self.0
+    }
+}
+
+impl<'a, T: Pod, S: MemorySpace> ArrOut<'a, T> for Rw<'a, T, S> {}
+
+/// A view, or a reference to one (how a kernel body holds its arrays).
+pub trait AsView<'a, T, S> {
+    /// The view.
+    fn as_view(&self) -> View<'a, T, S>;
+}
+
+impl<'a, T, S> AsView<'a, T, S> for View<'a, T, S> {
+    #[inline(always)]
+    fn as_view(&self) -> View<'a, T, S> {
+        *self
+    }
+}
+
+impl<'a, T, S> AsView<'a, T, S> for &View<'a, T, S> {
+    #[inline(always)]
+    fn as_view(&self) -> View<'a, T, S> {
+        **self
+    }
+}
+
+/// Array `v` passed read-only to a device function.
+#[inline(always)]
+pub fn ro<'a, T, S, V: AsView<'a, T, S>>(v: &V) -> Ro<'a, T, S> {
+    Ro(v.as_view())
+}
+
+/// Array `v` passed writable to a device function.
+#[inline(always)]
+pub fn rw<'a, T, S, V: AsView<'a, T, S>>(v: &V) -> Rw<'a, T, S> {
+    Rw(v.as_view())
 }

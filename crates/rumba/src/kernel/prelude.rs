@@ -94,6 +94,25 @@
 //! instance of its argument types. Device functions take no const parameters (a C `#define` is
 //! one value per program).
 //!
+//! # Device functions
+//! `#[device] fn` helpers take and return what a kernel's locals hold — numbers, complex
+//! numbers, records, tuples of them (`-> (f64, f64)`, `p: (f32, f32)`, read with `p.0` or
+//! `let (a, b) = f(x);`) — and arrays: `a: &Arr<T>` (read), `a: &mut Arr<T>` (read and
+//! written) or `a: &ConstArr<T>`, each one reachable as a whole like a kernel's own (indexing,
+//! `len`, `shape()[k]`, views, atomics), and passed as `f(a)`, `f(&a)` or `f(&mut s)`. The array
+//! may live anywhere — a parameter, constant memory, a shared or local array, a view of one, a
+//! captured array — and one helper serves them all (on OpenCL, whose C has no generic address
+//! space, the linker emits one copy per combination of spaces a program calls it with). A
+//! read-only array (`&Arr`, `&ConstArr`, or a view of one) cannot go to a `&mut Arr`
+//! parameter, and a helper using atomics on a parameter cannot be given a local array: both are
+//! compile errors at the argument. The number of dimensions of an array parameter comes from
+//! its use in the helper, and a caller's array must have as many — an array the kernel only
+//! passes on takes its rank from the kernel's own use of it (1 if none; `a.shape()[1]` fixes
+//! 2), and a disagreement is a compile error at the call. Helpers call each other; a helper
+//! calling itself is a compile error. Literal arguments keep Rust's defaults (`i32`, `f64`):
+//! pass `8usize` to a `usize` parameter. A device function does not capture: the kernel
+//! captures the array and passes it on (`lookup(TABLE, i)`).
+//!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
 //! a `static` cell, [`Captured<T>`](crate::kernel::Captured), which the kernel declares on its
@@ -102,7 +121,7 @@
 //! parameter on every target (`cap_TABLE` in the C sources); the launch reads the cell, passes its
 //! array and keeps it alive until the kernel has run; an empty cell is
 //! [`Error::EmptyCapture`](crate::Error::EmptyCapture) and nothing is queued. `#[rumba::device]`
-//! functions cannot capture in this version: pass them the elements. See
+//! functions do not capture: the kernel passes them the array (`f(TABLE)`). See
 //! [`Captured`] for the rules.
 //!
 //! # Views of arrays

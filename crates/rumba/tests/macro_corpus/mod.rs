@@ -12,6 +12,7 @@ pub mod case;
 #[path = "../../../rumba-cli/src/kernels.rs"]
 pub mod cli;
 pub mod constructs;
+pub mod device_fns;
 pub mod generics;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
@@ -87,6 +88,12 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         constructs::control,
         constructs::memory,
         constructs::atomics_all,
+        device_fns::use_add2f,
+        device_fns::row_sums_dev,
+        device_fns::one_helper_every_space,
+        device_fns::histogram_dev,
+        device_fns::tuples_dev,
+        device_fns::scale_by_table,
         generics::axpy_f32,
         generics::axpy_f64,
         generics::clamp_mixed,

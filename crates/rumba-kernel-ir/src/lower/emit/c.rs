@@ -18,7 +18,8 @@
 //! OpenCL C has no templates and no overloading, so the OpenCL printer collects the view types,
 //! accessors and atomics a kernel uses and emits them before it ([`super::opencl_helpers`]).
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 mod expr;
 mod view;
@@ -37,13 +38,18 @@ pub fn function(f: &Func, target: Target) -> String {
         indent: 1,
         counter: 0,
         needs: BTreeSet::new(),
+        tuples: RefCell::new(BTreeMap::new()),
     };
     let body = p.body();
+    let sig = p.signature();
     let mut s = String::new();
+    for decl in p.tuples.borrow().values() {
+        s.push_str(decl);
+    }
     if target == Target::OpenCl && !p.needs.is_empty() {
         s.push_str(&opencl_helpers::emit(&p.needs));
     }
-    s.push_str(&p.signature());
+    s.push_str(&sig);
     s.push_str(" {\n");
     s.push_str(&body);
     s.push_str("}\n");
@@ -57,6 +63,8 @@ pub(super) struct Printer<'a> {
     indent: usize,
     counter: usize,
     needs: BTreeSet<Need>,
+    /// The tuple structs the function uses: name → declaration.
+    tuples: RefCell<BTreeMap<String, String>>,
 }
 
 /// The C type of a value type.
@@ -66,8 +74,60 @@ pub fn c_type(ty: &Ty, target: Target) -> String {
         Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
         Ty::Complex(p) => complex_c_type(p.scalar().unwrap_or(Scalar::F64)).into(),
         Ty::Dim3 => "uint3".into(),
+        Ty::Tuple(parts) => tuple_c_name(parts),
         _ => "void".into(),
     }
+}
+
+/// The C struct of a tuple type: `rb_tup_` and its parts (`rb_tup_f32_i64`).
+pub fn tuple_c_name(parts: &[Ty]) -> String {
+    let names: Vec<String> = parts
+        .iter()
+        .map(|p| match p {
+            Ty::Scalar(s) => s.rust_name().to_string(),
+            Ty::Complex(q) => {
+                if q.scalar() == Some(Scalar::F32) {
+                    "c32".into()
+                } else {
+                    "c64".into()
+                }
+            }
+            Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
+            _ => "x".into(),
+        })
+        .collect();
+    format!("rb_tup_{}", names.join("_"))
+}
+
+/// The declaration of a tuple struct and its constructor `NAME_new(a0, a1, …)`, guarded (a
+/// kernel and its device functions may each declare it).
+fn tuple_decl(parts: &[Ty], target: Target) -> String {
+    let name = tuple_c_name(parts);
+    let tys: Vec<String> = parts.iter().map(|p| c_type(p, target)).collect();
+    let fields: String = tys
+        .iter()
+        .enumerate()
+        .map(|(k, t)| format!(" {t} f{k};"))
+        .collect();
+    let args: Vec<String> = tys
+        .iter()
+        .enumerate()
+        .map(|(k, t)| format!("{t} a{k}"))
+        .collect();
+    let sets: String = (0..parts.len())
+        .map(|k| format!(" t.f{k} = a{k};"))
+        .collect();
+    let text = match target {
+        Target::Cuda => format!(
+            "struct {name} {{{fields} }};\n__device__ __forceinline__ {name} {name}_new({}) {{ {name} t;{sets} return t; }}\n",
+            args.join(", ")
+        ),
+        Target::OpenCl => format!(
+            "typedef struct {{{fields} }} {name};\nstatic inline {name} {name}_new({}) {{ {name} t;{sets} return t; }}\n",
+            args.join(", ")
+        ),
+    };
+    opencl_helpers::guarded(&name, &text)
 }
 
 /// The C struct of a complex type (`rb_c32` / `rb_c64`, defined by the device header and the
@@ -80,12 +140,15 @@ pub fn complex_c_type(part: Scalar) -> &'static str {
     }
 }
 
-fn space_tag(s: &Space) -> &'static str {
+/// The space tag of the OpenCL helpers and of call markers (`crate::link`): `g`, `c`, `l`, `p`,
+/// or a device function's placeholder `$sK$` for its `K`-th array parameter.
+pub(super) fn space_tag(s: &Space) -> String {
     match s {
-        Space::Global { .. } => "g",
-        Space::Const => "c",
-        Space::Shared | Space::DynamicShared => "l",
-        Space::Local => "p",
+        Space::Global { .. } => "g".into(),
+        Space::Const => "c".into(),
+        Space::Shared | Space::DynamicShared => "l".into(),
+        Space::Local => "p".into(),
+        Space::Param { index, .. } => format!("$s{index}$"),
     }
 }
 
@@ -108,6 +171,12 @@ impl Printer<'_> {
     }
 
     pub(super) fn ty(&self, ty: &Ty) -> String {
+        if let Ty::Tuple(parts) = ty {
+            self.tuples
+                .borrow_mut()
+                .entry(tuple_c_name(parts))
+                .or_insert_with(|| tuple_decl(parts, self.target));
+        }
         c_type(ty, self.target)
     }
 
@@ -216,7 +285,9 @@ impl Printer<'_> {
                 }
                 Param::Array(a) => {
                     let arr = &f.arrays[*a];
-                    if self.cuda() {
+                    if self.cuda() || f.is_device {
+                        // A device function takes the caller's view (on OpenCL, of a struct
+                        // type per space: `rb_$sK$_…`, which the linker fills in).
                         let vt = self.view_type(*a);
                         params.push(format!("{vt} {}", arr.c_name));
                     } else {
@@ -383,7 +454,15 @@ impl Printer<'_> {
                     ExprKind::Thread(ThreadQuery::GridSize(n)) => {
                         (0..*n).map(|k| self.grid(k, true)).collect()
                     }
-                    _ => vec!["0".into(); locals.len()],
+                    // Any other tuple value (a device function's result, a tuple local): once,
+                    // then element by element.
+                    _ => {
+                        let t = self.fresh("tup");
+                        let ty = self.ty(&init.ty);
+                        let v = self.expr(init);
+                        self.line(&format!("{ty} {t} = {v};"));
+                        (0..locals.len()).map(|k| format!("{t}.f{k}")).collect()
+                    }
                 };
                 for (l, v) in locals.iter().zip(parts) {
                     let loc = &self.f.locals[*l];
@@ -683,7 +762,7 @@ pub fn param_signature(f: &Func) -> String {
         .filter_map(|p| match p {
             Param::Thread(_) => None,
             Param::Value(l) => Some(expr::sig_part(&f.locals[*l].ty)),
-            Param::Array(a) => Some(expr::sig_part(&f.arrays[*a].elem)),
+            Param::Array(a) => Some(expr::array_sig(&f.arrays[*a])),
         })
         .collect();
     crate::link::signature(&parts)

@@ -81,14 +81,21 @@ pub fn body(f: &Func, opts: &Options) -> TokenStream {
         wil: None,
     };
     let mut out = TokenStream::new();
-    if !f.is_device {
-        for p in &f.params {
-            if let Param::Value(l) = p {
+    let k = &opts.krate;
+    for p in &f.params {
+        match p {
+            Param::Value(l) if !f.is_device => {
                 let loc = &f.locals[*l];
                 let (name, ty) = (&loc.name, r.ty(&loc.ty));
                 let m = loc.mutable.then(|| quote!(mut));
                 out.extend(quote_spanned!(name.span()=> let #m #name: #ty = *#name;));
             }
+            Param::Array(a) if f.is_device => {
+                // A device function's array argument (`Ro` / `Rw`) becomes its view.
+                let name = &f.arrays[*a].name;
+                out.extend(quote_spanned!(name.span()=> let #name = #k::kernel::__macro::ArrIn::into_view(#name);));
+            }
+            _ => {}
         }
     }
     out.extend(r.block_inner(&f.body));
@@ -641,7 +648,33 @@ impl R<'_> {
             }
             ExprKind::Tuple(v) => {
                 let parts = v.iter().map(|x| self.expr(x));
-                quote_spanned!(span=> (#(#parts),*))
+                quote_spanned!(span=> (#(#parts,)*))
+            }
+            ExprKind::TupleField(t, k) => {
+                let t = self.expr(t);
+                let k = syn::Index {
+                    index: *k as u32,
+                    span,
+                };
+                quote_spanned!(span=> (#t).#k)
+            }
+            ExprKind::ArrayRef(a) => {
+                // Passed as a whole to a device function: read-only (`Ro`) or writable (`Rw`),
+                // so a callee that writes cannot be given a read-only array (a type error).
+                let n = match self.wil.and_then(|w| w.view_base(*a)) {
+                    Some(b) => b,
+                    None => self.array(*a).into_token_stream(),
+                };
+                let f = if self.f.arrays[*a].space.writable() {
+                    format_ident!("rw", span = span)
+                } else {
+                    format_ident!("ro", span = span)
+                };
+                // Every token at the argument, so a refusal (a read-only array to a `&mut`
+                // parameter) points at it.
+                let k = respan(k.to_token_stream(), span);
+                let n = respan(n, span);
+                quote_spanned!(span=> #k::kernel::__macro::#f(&#n))
             }
             ExprKind::Complex(v) => {
                 let ty = self.ty(&e.ty);

@@ -531,8 +531,15 @@ impl Cx {
                 pass_thread = true;
                 continue;
             }
-            if self.lookup_array(a).is_some() {
-                self.err(a.span(), "device functions take scalars and records in this version: pass the element (`a[i]`), not the array");
+            // An array passes as a whole: `f(a)`, `f(&a)`, `f(&mut a)`.
+            let whole = match a {
+                syn::Expr::Reference(r) => self.lookup_array(&r.expr),
+                a => self.lookup_array(a),
+            };
+            if let Some(arr) = whole {
+                let position = args.len();
+                self.pass_array(func, position, arr, a.span());
+                args.push(mk(ExprKind::ArrayRef(arr), Ty::Unit, a.span()));
                 continue;
             }
             let x = self.expr(a);
@@ -552,6 +559,23 @@ impl Cx {
             ty,
             span,
         )
+    }
+}
+
+impl Cx {
+    /// Array `a` passed to device function `func` as argument `position`: writable memory
+    /// counts as written (the callee may write it: the Rust form lets a callee write only what
+    /// is passed writable), and the callee's rank is checked against `a`'s at compile time.
+    fn pass_array(&mut self, func: usize, position: usize, a: ArrayId, span: Span) {
+        if self.array(a).space.writable() {
+            self.mark_written(a);
+        }
+        self.array_args.push(ArrayArg {
+            device: func,
+            position,
+            array: a,
+            span,
+        });
     }
 }
 

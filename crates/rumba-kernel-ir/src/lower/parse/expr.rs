@@ -463,7 +463,10 @@ impl Cx {
                         );
                         return mk(ExprKind::Shape(a, 0), USIZE, span);
                     };
-                    if matches!(self.array(a).space, Space::Global { .. } | Space::Const) {
+                    if matches!(
+                        self.array(a).space,
+                        Space::Global { .. } | Space::Const | Space::Param { .. }
+                    ) {
                         self.note_axis(a, k, span);
                     } else if k >= self.array(a).rank {
                         let r = self.array(a).rank;
@@ -514,12 +517,35 @@ impl Cx {
     fn field_expr(&mut self, f: &syn::ExprField) -> Expr {
         let span = f.span();
         let base = self.expr(&f.base);
-        let syn::Member::Named(name) = &f.member else {
-            self.err(
-                span,
-                "tuple fields (`.0`) are not supported: destructure with `let (a, b) = …`",
-            );
-            return self.placeholder(span);
+        let name = match &f.member {
+            syn::Member::Named(name) => name,
+            syn::Member::Unnamed(ix) => {
+                let k = ix.index as usize;
+                return match self.types.shallow(&base.ty) {
+                    Ty::Tuple(parts) if k < parts.len() => {
+                        let ty = parts[k].clone();
+                        mk(ExprKind::TupleField(Box::new(base), k), ty, span)
+                    }
+                    Ty::Tuple(parts) => {
+                        self.err(
+                            span,
+                            format!("this tuple has {} element(s): no `.{k}`", parts.len()),
+                        );
+                        self.placeholder(span)
+                    }
+                    Ty::Var(_) => {
+                        self.err(f.base.span(), "the type of this value is not known here: annotate its `let` (`let p: (f32, f32) = …`)");
+                        self.placeholder(span)
+                    }
+                    t => {
+                        self.err(
+                            span,
+                            format!("`{}` is not a tuple", crate::lower::infer::show(&t)),
+                        );
+                        self.placeholder(span)
+                    }
+                };
+            }
         };
         match self.types.shallow(&base.ty) {
             Ty::Dim3 => {
@@ -570,6 +596,7 @@ pub(crate) fn space_name(s: &Space) -> &'static str {
         Space::Shared => "shared array",
         Space::DynamicShared => "dynamic shared array",
         Space::Local => "local array",
+        Space::Param { .. } => "array parameter",
     }
 }
 

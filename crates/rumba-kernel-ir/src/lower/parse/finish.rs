@@ -37,7 +37,8 @@ pub(super) fn zonk_expr(
         ExprKind::Unary(_, a)
         | ExprKind::Cast(a, _)
         | ExprKind::Field(a, _)
-        | ExprKind::Axis(a, _) => zonk_expr(a, z, consts, errors),
+        | ExprKind::Axis(a, _)
+        | ExprKind::TupleField(a, _) => zonk_expr(a, z, consts, errors),
         ExprKind::Binary(_, a, b, _) => {
             zonk_expr(a, z, consts, errors);
             zonk_expr(b, z, consts, errors);

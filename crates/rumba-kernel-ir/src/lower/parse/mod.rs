@@ -184,6 +184,10 @@ pub(crate) struct Cx {
     subst: Vec<(String, Scalar)>,
     /// The function's const parameters and their types.
     const_params: Vec<(String, Scalar)>,
+    /// Array parameters declared so far (device functions number them).
+    param_arrays: usize,
+    /// Arrays passed to device functions.
+    array_args: Vec<ArrayArg>,
 }
 
 /// A short location string for fault messages: `file:line:col` when the compiler tells it,
@@ -217,6 +221,8 @@ impl Cx {
             rank_links: Vec::new(),
             subst: Vec::new(),
             const_params: Vec::new(),
+            param_arrays: 0,
+            array_args: Vec::new(),
         }
     }
 
@@ -405,6 +411,27 @@ impl Cx {
 
     /// A type written in the source: a scalar or a record path.
     pub(crate) fn written_type(&mut self, ty: &syn::Type) -> Option<Ty> {
+        if let syn::Type::Tuple(t) = ty {
+            if t.elems.is_empty() {
+                return Some(Ty::Unit);
+            }
+            let parts: Option<Vec<Ty>> = t.elems.iter().map(|e| self.written_type(e)).collect();
+            let parts = parts?;
+            if parts
+                .iter()
+                .any(|p| matches!(p, Ty::Tuple(_) | Ty::Dim3 | Ty::Unit))
+            {
+                self.err(
+                    ty.span(),
+                    "tuples hold element types, complex numbers and records (no nested tuples, no `Dim3`)",
+                );
+                return None;
+            }
+            return Some(Ty::Tuple(parts));
+        }
+        if let syn::Type::Paren(p) = ty {
+            return self.written_type(&p.elem);
+        }
         if let syn::Type::Path(tp) = ty {
             if tp.qself.is_none() {
                 if let Some(id) = tp.path.get_ident() {
@@ -504,6 +531,10 @@ impl Cx {
                         a.name.span(),
                         format!("`{}` is constant memory and cannot be written: pass a `&mut Arr<{}>` instead", a.name, super::infer::show(&a.elem)),
                     )),
+                    Space::Param { writable: false, .. } => errors.push(syn::Error::new(
+                        a.name.span(),
+                        format!("`{}` is written by the device function: declare it `&mut Arr<{}>`", a.name, super::infer::show(&a.elem)),
+                    )),
                     _ => {}
                 }
             }
@@ -526,6 +557,7 @@ impl Cx {
             devices: self.devices,
             records: self.records,
             sites: self.sites,
+            array_args: self.array_args,
             thread: self.thread,
             const_params: self
                 .const_params
@@ -689,10 +721,6 @@ pub(crate) fn parse_fn(
             cx.bind(&name, Binding::Thread);
             params.push(Param::Thread(name));
         } else if let Some((is_const, is_mut, elem)) = array_param(&pt.ty) {
-            if kind == FnKind::Device {
-                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array");
-                continue;
-            }
             if is_const && is_mut {
                 cx.err(
                     pt.ty.span(),
@@ -748,14 +776,22 @@ impl Cx {
         } else {
             self.c_name(&name.to_string())
         };
+        let space = if self.kind == FnKind::Device && !captured {
+            // A device function's array lives wherever its caller's does.
+            self.param_arrays += 1;
+            Space::Param {
+                index: self.param_arrays - 1,
+                writable: is_mut && !is_const,
+            }
+        } else if is_const {
+            Space::Const
+        } else {
+            Space::Global { writable: is_mut }
+        };
         self.arrays.push(Array {
             name: name.clone(),
             c_name,
-            space: if is_const {
-                Space::Const
-            } else {
-                Space::Global { writable: is_mut }
-            },
+            space,
             elem,
             rank: 1,
             dims: Vec::new(),

@@ -363,6 +363,9 @@ impl Cx {
                     Space::Const => Some(
                         "constant memory, which kernels cannot write: pass a `&mut Arr<…>` instead",
                     ),
+                    Space::Param {
+                        writable: false, ..
+                    } => Some("read-only: declare the parameter `&mut Arr<…>`"),
                     _ => None,
                 };
                 if let Some(what) = what {

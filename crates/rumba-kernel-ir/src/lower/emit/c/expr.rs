@@ -354,7 +354,25 @@ impl Printer<'_> {
                 let d = self.expr(d);
                 format!("{d}.{}", ["x", "y", "z"][*ax as usize])
             }
-            ExprKind::Tuple(_) => "0 /* tuple */".into(),
+            ExprKind::Tuple(v) => {
+                let t = self.ty(&e.ty);
+                let parts: Vec<String> = v.iter().map(|x| self.expr(x)).collect();
+                format!("{t}_new({})", parts.join(", "))
+            }
+            ExprKind::TupleField(t, k) => {
+                let t = self.expr(t);
+                format!("{t}.f{k}")
+            }
+            ExprKind::ArrayRef(a) => {
+                let arr = &self.f.arrays[*a];
+                // CUDA: a device function takes `rumba_array<T, N>`; a constant array (`const
+                // T`) passes as one, which the callee only reads (the Rust form checks that).
+                if self.cuda() && arr.space == Space::Const {
+                    format!("rb_unconst({})", arr.c_name)
+                } else {
+                    arr.c_name.clone()
+                }
+            }
             ExprKind::Complex(v) => {
                 let c = self.ty(&e.ty);
                 let parts: Vec<String> = v.iter().map(|x| self.expr(x)).collect();
@@ -426,11 +444,22 @@ impl Printer<'_> {
             ExprKind::Call { func, args, .. } => {
                 // The callee's instance is the linker's choice (`crate::link`): a call marker
                 // with the arguments' signature.
-                let sig: Vec<String> = args.iter().map(|x| sig_part(&x.ty)).collect();
+                let mut sig = Vec::new();
+                let mut spaces = String::new();
+                for x in args {
+                    match x.kind {
+                        ExprKind::ArrayRef(a) => {
+                            let arr = &self.f.arrays[a];
+                            sig.push(array_sig(arr));
+                            spaces.push_str(&super::space_tag(&arr.space));
+                        }
+                        _ => sig.push(sig_part(&x.ty)),
+                    }
+                }
                 let mut parts = vec!["rb_fault".to_string()];
                 parts.extend(args.iter().map(|x| self.expr(x)));
                 format!(
-                    "@call:{func}:{}:@({})",
+                    "@call:{func}:{}:{spaces}@({})",
                     crate::link::signature(&sig),
                     parts.join(", ")
                 )
@@ -484,6 +513,11 @@ impl Printer<'_> {
             a[0], a[1], a[2]
         )
     }
+}
+
+/// The call-signature part of an array (see [`crate::link::signature`]).
+pub(crate) fn array_sig(a: &Array) -> String {
+    format!("A{}{}", a.rank, sig_part(&a.elem))
 }
 
 /// One part of a call signature (see [`crate::link::signature`]).

@@ -36,16 +36,18 @@ impl Printer<'_> {
         let elem = self.elem_c(arr);
         let q = if self.cuda() {
             if arr.space == Space::Const {
-                "const "
+                "const ".to_string()
             } else {
-                ""
+                String::new()
             }
         } else {
             match arr.space {
-                Space::Global { .. } => "__global ",
-                Space::Const => "__global const ",
-                Space::Shared | Space::DynamicShared => "__local ",
-                Space::Local => "",
+                Space::Global { .. } => "__global ".into(),
+                Space::Const => "__global const ".into(),
+                Space::Shared | Space::DynamicShared => "__local ".into(),
+                Space::Local => String::new(),
+                // Filled in per call by the linker.
+                Space::Param { index, .. } => format!("$q{index}$"),
             }
         };
         format!("{q}{elem}*")

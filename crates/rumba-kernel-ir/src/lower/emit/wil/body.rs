@@ -692,7 +692,11 @@ impl<'p, 'f> Body<'p, 'f> {
                             read = true;
                             ok &= idx.len() == 1 && self.plan.is_own_index(&idx[0]);
                         }
-                        ExprKind::Atomic { array, .. } if *array == a => ok = false,
+                        ExprKind::Atomic { array, .. } | ExprKind::ArrayRef(array)
+                            if *array == a =>
+                        {
+                            ok = false
+                        }
                         _ => {}
                     });
                 }

@@ -138,7 +138,8 @@ pub(crate) fn arrays_of(s: &Stmt, out: &mut Vec<ArrayId>) {
             | ExprKind::Atomic { array, .. }
             | ExprKind::Len(array)
             | ExprKind::Size(array)
-            | ExprKind::Shape(array, _) => out.push(*array),
+            | ExprKind::Shape(array, _)
+            | ExprKind::ArrayRef(array) => out.push(*array),
             _ => {}
         });
     }
@@ -369,7 +370,13 @@ impl<'f> Plan<'f> {
             });
         }
 
-        let roots: HashSet<ArrayId> = views.keys().map(|&v| root(f, v)).collect();
+        // Arrays that in-kernel views are made of, or that pass to device functions, are reached
+        // through the per-thread body's views (the callee and the view methods take those).
+        let roots: HashSet<ArrayId> = views
+            .keys()
+            .map(|&v| root(f, v))
+            .chain(f.array_args.iter().map(|a| root(f, a.array)))
+            .collect();
         let reach = f
             .arrays
             .iter()
@@ -389,6 +396,8 @@ impl<'f> Plan<'f> {
                 }
                 Space::Shared | Space::DynamicShared => Reach::Shared,
                 Space::Local => Reach::Local,
+                // Device functions have no block form.
+                Space::Param { .. } => Reach::View,
             })
             .collect();
 
@@ -473,7 +482,9 @@ fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
         }
         for e in own_exprs(s) {
             e.visit(&mut |x| match &x.kind {
-                ExprKind::Index { array, .. } | ExprKind::Atomic { array, .. } => ok &= *array != a,
+                ExprKind::Index { array, .. }
+                | ExprKind::Atomic { array, .. }
+                | ExprKind::ArrayRef(array) => ok &= *array != a,
                 _ => {}
             });
         }
