@@ -61,6 +61,8 @@ pub enum Need {
     AtomicValue,
     /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64).
     AtomicInt,
+    /// `isize` or `usize` (a slice's index, bound or step).
+    SliceIndex,
 }
 
 impl Need {
@@ -87,6 +89,7 @@ impl Need {
                 Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32 | Scalar::F64
             ),
             Need::AtomicInt => matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64),
+            Need::SliceIndex => matches!(s, Scalar::Isize | Scalar::Usize),
         }
     }
 }
@@ -327,10 +330,15 @@ impl Types {
                 } else {
                     ""
                 };
-                errors.push(syn::Error::new(
-                    span,
-                    format!("{what} is not defined for `{}`{hint}", show(&t)),
-                ));
+                let msg = if need == Need::SliceIndex {
+                    format!(
+                        "{what} are `isize` or `usize`, this is `{}`: write `as isize`",
+                        show(&t)
+                    )
+                } else {
+                    format!("{what} is not defined for `{}`{hint}", show(&t))
+                };
+                errors.push(syn::Error::new(span, msg));
             }
         }
         errors

@@ -11,6 +11,9 @@ use proc_macro2::{Ident, Span};
 
 use crate::target::Scalar;
 
+/// The most dimensions a kernel array has (0 to 6, everywhere an array is).
+pub const MAX_RANK: usize = 6;
+
 /// Index of a local variable in [`Func::locals`].
 pub type LocalId = usize;
 /// Index of an array in [`Func::arrays`].
@@ -153,14 +156,54 @@ impl Array {
 #[derive(Debug, Clone)]
 pub enum ViewKind {
     /// `a.reshape((d0, d1))`: a C-ordered view of a contiguous base with this run-time shape
-    /// (`usize` expressions); the sizes must agree.
-    Reshape(Vec<Expr>),
+    /// (`usize` expressions, 0 to [`MAX_RANK`] of them); the sizes must agree. The second field
+    /// is the axis written `-1` (NumPy's inferred extent; its expression is a placeholder 0).
+    Reshape(Vec<Expr>, Option<usize>),
     /// `a.view::<U>()`: the same bytes as elements of the view's type (Numba's itemsize
     /// rules: a different item size needs a C-contiguous base, and the last axis's bytes
     /// must divide evenly).
     Cast,
     /// `a.index_axis(k, i)` (`a.row(i)` is axis 0): axis `k` dropped at index `i`.
     Axis(usize, Box<Expr>),
+    /// `a.slice(s![i, lo..hi, ..;k])`: NumPy's basic slicing, one component per leading axis.
+    Slice(Vec<SliceComp>),
+}
+
+/// One component of an in-kernel slice (`isize` expressions; `usize` ones are converted).
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // a tree built once per macro expansion
+pub enum SliceComp {
+    /// An index, which drops its axis (negative counts from the end; out of bounds faults).
+    Index(Expr),
+    /// `start..stop;step` with Python's rules (each part optional).
+    Range {
+        /// Start.
+        start: Option<Expr>,
+        /// Stop (exclusive).
+        stop: Option<Expr>,
+        /// Step (not 0).
+        step: Option<Expr>,
+    },
+}
+
+impl SliceComp {
+    fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            SliceComp::Index(e) => vec![e],
+            SliceComp::Range { start, stop, step } => {
+                [start, stop, step].into_iter().flatten().collect()
+            }
+        }
+    }
+
+    fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            SliceComp::Index(e) => vec![e],
+            SliceComp::Range { start, stop, step } => {
+                [start, stop, step].into_iter().flatten().collect()
+            }
+        }
+    }
 }
 
 /// A local variable (scalars, records, `Dim3`).
@@ -425,18 +468,20 @@ impl ViewKind {
     /// The expressions it evaluates (shape components or the index), in order.
     pub fn exprs(&self) -> Vec<&Expr> {
         match self {
-            ViewKind::Reshape(d) => d.iter().collect(),
+            ViewKind::Reshape(d, _) => d.iter().collect(),
             ViewKind::Cast => Vec::new(),
             ViewKind::Axis(_, i) => vec![i],
+            ViewKind::Slice(c) => c.iter().flat_map(SliceComp::exprs).collect(),
         }
     }
 
     /// As [`exprs`](Self::exprs), mutably.
     pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
         match self {
-            ViewKind::Reshape(d) => d.iter_mut().collect(),
+            ViewKind::Reshape(d, _) => d.iter_mut().collect(),
             ViewKind::Cast => Vec::new(),
             ViewKind::Axis(_, i) => vec![&mut **i],
+            ViewKind::Slice(c) => c.iter_mut().flat_map(SliceComp::exprs_mut).collect(),
         }
     }
 }

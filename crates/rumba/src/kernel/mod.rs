@@ -68,8 +68,8 @@ pub use crate::driver::engine::{
     COROUTINE_STACK_SIZE, Const, Dim3, Dims, ExecOptions, FULL_MASK, Global, GlobalView, IntoShape,
     LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray, MAX_BLOCK_DIM, MAX_DIMS,
     MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate, SHARED_MEMORY_PER_BLOCK,
-    STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE, WarpValue, access,
-    atomics, check_stack, exec, run_grid, run_grid_with, wil,
+    STACK_MARGIN, Shared, SharedArray, Slice, SliceArg, ThreadCtx, View, WARP_SIZE, WarpValue,
+    access, atomics, check_stack, exec, run_grid, run_grid_with, wil,
 };
 /// The half-precision element type of kernels (`half::f16`, IEEE binary16). Kernels compute
 /// each `f16` operation in `f32` and round the result to nearest even (what `half` does, and

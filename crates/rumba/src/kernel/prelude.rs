@@ -44,8 +44,9 @@
 //! a record field type. The body uses `let` (with flat tuple
 //! patterns and annotations), arithmetic / bitwise / comparison / logical operators, `as`,
 //! `if` (also as a value), `for` over `a..b`, `a..=b`, `(a..b).step_by(k)`, `while`, `loop`,
-//! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / `a[(i, j, k)]` with
-//! compound assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
+//! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / … (arrays have 0
+//! to 6 dimensions everywhere an array is; a 0-d array's element is `x[()]`) with compound
+//! assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
 //! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods `min max abs sqrt exp ln sin cos tan powf
@@ -125,17 +126,26 @@
 //! [`Captured`] for the rules.
 //!
 //! # Views of arrays
-//! `let m = a.reshape((rows, cols));` (run-time or const `usize` shapes, 1 to 3 dimensions),
-//! `let w = a.view::<u32>();` and `let r = a.row(i);` / `let c = a.index_axis(1, j);` make new
-//! arrays over the same memory, usable everywhere an array is (indexing, `len`, `shape()[k]`,
-//! `size`, atomics) — parameters, shared and local arrays alike (a `reshape` or `view` of a
-//! shared or local array is Numba's `carray`-like use). The rules are NumPy's: `reshape` needs a
-//! C-contiguous array of the same size; `view::<U>()` with another item size needs a
-//! C-contiguous array whose last axis's bytes divide into `U`s (the last extent scales), and
-//! memory aligned for `U`; `row` / `index_axis` need an index in range. Anything else is a
-//! kernel fault naming the kernel, block and thread, on every target (a literal `reshape` of a
-//! shared or local array to another size is a compile error). `view::<bool>()` reads each byte
-//! as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
+//! `let m = a.reshape((rows, cols));` (run-time or const `usize` extents, 0 to 6 of them, one of
+//! which may be `-1`: NumPy's inferred extent), `let w = a.view::<u32>();`, `let r = a.row(i);`
+//! / `let c = a.index_axis(1, j);` and `let s = a.slice(s![i, lo..hi, ..;2]);` make new arrays
+//! over the same memory, usable everywhere an array is (indexing, `len`, `shape()[k]`, `size`,
+//! atomics, device-function arguments) — parameters, shared and local arrays alike (a
+//! `reshape` or `view` of a shared or local array is Numba's `carray`-like use). The rules are
+//! NumPy's: `reshape` needs a C-contiguous array of the same size (with `-1`, the other extents'
+//! product must divide it); `view::<U>()` with another item size needs a C-contiguous array
+//! whose last axis's bytes divide into `U`s (the last extent scales), and memory aligned for
+//! `U`; `row` / `index_axis` need an index in range (of a 1-d array they give the 0-d view of
+//! one element). `slice` is NumPy's basic slicing through ndarray's `s!` syntax, one component
+//! per leading axis (the others are kept whole): an integer index (`isize` or `usize`; negative
+//! counts from the end) drops its axis and must be in range, a range `lo..hi`, `lo..`, `..hi`,
+//! `..` with an optional step `;k` keeps it with Python's clamping — `s![lo..hi;k]` is NumPy's
+//! `a[lo:hi:k]`, so a negative step starts from the end (`s![..;-1]` reverses), unlike
+//! ndarray's own `slice`. Anything else (sizes that differ, a non-contiguous base, an index out
+//! of range, a zero step) is a kernel fault naming the kernel, block and thread, on every target
+//! (a literal `reshape` of a shared or local array to another size, and a slice with more
+//! components than the array has dimensions, are compile errors). `view::<bool>()` reads each
+//! byte as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
 //! bound with `let` to a name, one at a time (`let v = a.reshape(8); let w = v.view::<u8>();`);
 //! writing through it writes its base, so a view of a `&Arr` is read-only like the `&Arr`.
 //! Kernels with views run on both of the simulator's engines (the loop form and coroutines).

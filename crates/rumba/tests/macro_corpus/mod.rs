@@ -17,6 +17,7 @@ pub mod generics;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
+pub mod ranks;
 pub mod views;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in the corpus.
@@ -94,6 +95,16 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         device_fns::histogram_dev,
         device_fns::tuples_dev,
         device_fns::scale_by_table,
+        ranks::zero_dim,
+        ranks::six_dims,
+        ranks::many_dims_block,
+        ranks::reshape_infer,
+        ranks::reshape_zero_dim,
+        ranks::numba_slice_copy,
+        ranks::slice_rules,
+        ranks::bad_slice,
+        ranks::zero_step,
+        ranks::shared_slices,
         generics::axpy_f32,
         generics::axpy_f64,
         generics::clamp_mixed,

@@ -211,8 +211,16 @@ impl Printer<'_> {
         }
     }
 
+    /// The rank of array `a`'s C view: its rank, except that a 0-d array is held as a 1-d
+    /// view of its one element (extent 1, or 0 when a view could not be made, so that checked
+    /// accesses skip it), indexed at 0.
+    pub(super) fn c_rank(&self, a: ArrayId) -> usize {
+        self.f.arrays[a].rank.max(1)
+    }
+
     /// The type name of an array's view.
     pub(super) fn view_type(&mut self, a: ArrayId) -> String {
+        let rank = self.c_rank(a);
         let arr = &self.f.arrays[a];
         let elem = self.elem_c(arr);
         if self.cuda() {
@@ -221,12 +229,12 @@ impl Printer<'_> {
             } else {
                 elem
             };
-            format!("rumba_array<{elem}, {}>", arr.rank)
+            format!("rumba_array<{elem}, {rank}>")
         } else {
             let need = Need::View {
                 space: space_tag(&arr.space),
                 elem: elem.clone(),
-                rank: arr.rank,
+                rank,
             };
             let name = need.name();
             self.needs.insert(need);
@@ -255,7 +263,7 @@ impl Printer<'_> {
                 space: space_tag(&arr.space),
                 elem: self.elem_c(arr),
                 scalar: elem,
-                rank: arr.rank,
+                rank: self.c_rank(a),
             });
             format!("rb_{op}_{}", view.trim_start_matches("rb_"))
         }
@@ -282,6 +290,17 @@ impl Printer<'_> {
                     } else {
                         params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
                     }
+                }
+                Param::Array(a) if self.cuda() && !f.is_device && f.arrays[*a].rank == 0 => {
+                    // A 0-d argument is its element's address alone (`body` makes its view).
+                    let arr = &f.arrays[*a];
+                    let elem = self.elem_c(arr);
+                    let cst = if arr.space == Space::Const {
+                        "const "
+                    } else {
+                        ""
+                    };
+                    params.push(format!("rumba_array0<{cst}{elem}> {}_arg", arr.c_name));
                 }
                 Param::Array(a) => {
                     let arr = &f.arrays[*a];
@@ -347,6 +366,19 @@ impl Printer<'_> {
             }
         }
         if !f.is_device {
+            // CUDA: the views of 0-d array parameters.
+            if self.cuda() {
+                for p in &f.params {
+                    if let Param::Array(a) = p {
+                        let arr = &f.arrays[*a];
+                        if arr.rank == 0 {
+                            let vt = self.view_type(*a);
+                            let n = &arr.c_name;
+                            self.line(&format!("{vt} {n} = rb_fixed({n}_arg.data, 1);"));
+                        }
+                    }
+                }
+            }
             // OpenCL: build the views of the array parameters.
             if !self.cuda() {
                 for p in &f.params {
@@ -360,8 +392,14 @@ impl Printer<'_> {
                             ""
                         };
                         let n = &arr.c_name;
-                        let sh: Vec<String> = (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect();
-                        let st: Vec<String> = (0..arr.rank).map(|k| format!("{n}_st{k}")).collect();
+                        let (sh, st): (Vec<String>, Vec<String>) = if arr.rank == 0 {
+                            (vec!["1".into()], vec![format!("(long)sizeof({elem})")])
+                        } else {
+                            (
+                                (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect(),
+                                (0..arr.rank).map(|k| format!("{n}_st{k}")).collect(),
+                            )
+                        };
                         self.line(&format!(
                             "{vt} {n} = {{(__global {cst}{elem}*)((__global {cst}char*){n}_ptr + {n}_off), {{{}}}, {{{}}}}};",
                             sh.join(", "),
@@ -396,11 +434,23 @@ impl Printer<'_> {
     }
 
     pub(super) fn dims_product(&self, arr: &Array) -> String {
+        if arr.dims.is_empty() {
+            // A 0-d array: one element.
+            return "1".into();
+        }
         arr.dims
             .iter()
             .map(|d| self.dim(d))
             .collect::<Vec<_>>()
             .join(" * ")
+    }
+
+    /// The C index components of an element of array `a` (a 0-d array's one element is at 0).
+    pub(super) fn idx_list(&mut self, idx: &[Expr]) -> Vec<String> {
+        if idx.is_empty() {
+            return vec!["0".into()];
+        }
+        idx.iter().map(|e| self.expr(e)).collect()
     }
 
     pub(super) fn dim(&self, d: &DimSize) -> String {
@@ -591,13 +641,17 @@ impl Printer<'_> {
         let vt = self.view_type(a);
         let elem = self.elem_c(&arr);
         let n = arr.c_name.clone();
-        let dims: Vec<String> = arr.dims.iter().map(|d| self.dim(d)).collect();
+        let mut dims: Vec<String> = arr.dims.iter().map(|d| self.dim(d)).collect();
+        if dims.is_empty() && arr.space != Space::DynamicShared {
+            // A 0-d array: a 1-d view of its one element.
+            dims.push("1".into());
+        }
         let mk = if self.cuda() {
             format!("rb_fixed<{elem}>")
         } else {
             self.needs.insert(Need::Fixed {
                 view: vt.clone(),
-                rank: arr.rank,
+                rank: self.c_rank(a),
                 elem: elem.clone(),
             });
             format!("rb_mk_{}", vt.trim_start_matches("rb_"))
@@ -648,7 +702,7 @@ impl Printer<'_> {
                 let at = self.at(*st);
                 match op {
                     None => {
-                        let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
+                        let i = self.idx_list(idx);
                         let v = self.expr(value);
                         let v = self.stored(*array, v);
                         self.line(&format!(
@@ -668,6 +722,9 @@ impl Printer<'_> {
                             let v = self.expr(e);
                             self.line(&format!("{u64_} {n} = {v};"));
                             names.push(n);
+                        }
+                        if names.is_empty() {
+                            names.push("0".into());
                         }
                         let vn = self.fresh("v");
                         let v = self.expr(value);

@@ -79,6 +79,13 @@ fn idx_params(rank: usize) -> String {
 }
 
 fn check(rank: usize, ret: &str) -> String {
+    if rank > 3 {
+        let idx: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
+        return format!(
+            "#ifndef RUMBA_UNCHECKED\n    {{\n        ulong rb_i[{rank}] = {{{}}};\n        for (uint k = 0; k < {rank}u; k++) {{\n            if (rb_i[k] >= (ulong)a.sh[k]) {{ rb_oob_nd(rb_f, rb_site, {rank}u, rb_i, a.sh[k], k); {ret} }}\n        }}\n    }}\n#endif\n",
+            idx.join(", ")
+        );
+    }
     let cond: Vec<String> = (0..rank)
         .map(|k| format!("i{k} >= (ulong)a.sh[{k}]"))
         .collect();

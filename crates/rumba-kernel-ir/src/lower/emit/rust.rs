@@ -316,9 +316,43 @@ impl R<'_> {
                     None => self.array(*base).into_token_stream(),
                 };
                 let v = match kind {
-                    ViewKind::Reshape(dims) => {
+                    ViewKind::Reshape(dims, None) => {
                         let d = self.index(dims);
                         quote_spanned!(*span=> #b.reshape(#d))
+                    }
+                    ViewKind::Reshape(dims, Some(axis)) => {
+                        let d = self.index(dims);
+                        let axis = Literal::usize_suffixed(*axis);
+                        quote_spanned!(*span=> #b.reshape_infer(#d, #axis))
+                    }
+                    ViewKind::Slice(comps) => {
+                        let k = self.k;
+                        let int = |e: &Expr| {
+                            let x = self.expr(e);
+                            quote_spanned!(e.span=> ((#x) as isize))
+                        };
+                        let opt = |e: &Option<Expr>| match e {
+                            Some(e) => {
+                                let x = int(e);
+                                quote!(::core::option::Option::Some(#x))
+                            }
+                            None => quote!(::core::option::Option::None),
+                        };
+                        let args = comps.iter().map(|c| match c {
+                            SliceComp::Index(e) => {
+                                let x = int(e);
+                                quote!(#k::kernel::SliceArg::Index(#x))
+                            }
+                            SliceComp::Range { start, stop, step } => {
+                                let (a, b) = (opt(start), opt(stop));
+                                let st = match step {
+                                    Some(e) => int(e),
+                                    None => quote!(1isize),
+                                };
+                                quote!(#k::kernel::SliceArg::Range(#k::kernel::Slice::new(#a, #b, #st)))
+                            }
+                        });
+                        quote_spanned!(*span=> #b.slice_nd(&[#(#args),*]))
                     }
                     ViewKind::Cast => {
                         let elem = elem_tokens(&self.f.arrays[*array].elem, self.k);

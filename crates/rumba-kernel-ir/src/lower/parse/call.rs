@@ -50,7 +50,10 @@ impl Cx {
             let args: Vec<&syn::Expr> = m.args.iter().collect();
             return self.math(f, recv, &args, span);
         }
-        if matches!(method.as_str(), "reshape" | "view" | "row" | "index_axis") {
+        if matches!(
+            method.as_str(),
+            "reshape" | "view" | "row" | "index_axis" | "slice"
+        ) {
             self.err(
                 m.method.span(),
                 format!("a view is bound to a name, one at a time, from an array's name: `let v = a.{method}(…);` (then `let w = v.view::<u16>();`), not used inline or chained"),

@@ -64,18 +64,19 @@ impl Cx {
         if let syn::Expr::Range(r) = index {
             self.err(
                 r.span(),
-                "slicing is not supported in kernels: index single elements",
+                "a range is not an element index: make a view with `let v = a.slice(s![lo..hi]);` (NumPy's slicing) and index it",
             );
             return vec![self.placeholder(r.span())];
         }
+        // `x[()]` is the element of a 0-d array.
         let parts: Vec<&syn::Expr> = match index {
             syn::Expr::Tuple(t) => t.elems.iter().collect(),
             e => vec![e],
         };
-        if parts.is_empty() || parts.len() > 3 {
+        if parts.len() > MAX_RANK {
             self.err(
                 index.span(),
-                "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`",
+                format!("arrays have 0 to {MAX_RANK} dimensions: `x[()]`, `a[i]`, `a[(i, j)]`, … up to {MAX_RANK} components"),
             );
         }
         self.use_rank(a, parts.len(), index.span());
@@ -507,8 +508,11 @@ impl Cx {
 
     /// `a.shape()[k]` on a parameter: recorded, checked against the rank at the end.
     fn note_axis(&mut self, a: ArrayId, k: usize, span: Span) {
-        if k >= 3 {
-            self.err(span, "kernel arrays have at most 3 dimensions");
+        if k >= MAX_RANK {
+            self.err(
+                span,
+                format!("kernel arrays have at most {MAX_RANK} dimensions"),
+            );
         } else {
             self.pending_axes.push((a, k, span));
         }

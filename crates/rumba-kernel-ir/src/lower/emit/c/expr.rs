@@ -307,7 +307,7 @@ impl Printer<'_> {
             }
             ExprKind::Index { array, idx, site } => {
                 let load = self.accessor("ld", *array);
-                let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
+                let i = self.idx_list(idx);
                 let at = self.at(*site);
                 let load = format!(
                     "{load}({}, {}, {at})",
@@ -338,7 +338,7 @@ impl Printer<'_> {
                 let u = Scalar::Usize.c_name(target);
                 let arr = &self.f.arrays[*a];
                 let sh = if self.cuda() { "shape" } else { "sh" };
-                let parts: Vec<String> = (0..arr.rank)
+                let parts: Vec<String> = (0..self.c_rank(*a))
                     .map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name))
                     .collect();
                 format!("({})", parts.join(" * "))
@@ -436,7 +436,8 @@ impl Printer<'_> {
             } => {
                 let name = self.accessor(&format!("atomic_{}", op.name()), *array);
                 let mut parts = vec![self.f.arrays[*array].c_name.clone()];
-                parts.extend(idx.iter().map(|x| self.expr(x)));
+                let i = self.idx_list(idx);
+                parts.extend(i);
                 parts.extend(args.iter().map(|x| self.expr(x)));
                 parts.push(self.at(*site));
                 format!("{name}({})", parts.join(", "))
