@@ -208,3 +208,23 @@ fn ranked_kernels_keep_the_loop_form() {
         assert_eq!(e, HostEngine::WorkItemLoops, "{name}");
     }
 }
+
+#[test]
+fn an_index_of_five_components_out_of_bounds_faults_with_every_component() {
+    start();
+    if !faults_reported("an_index_of_five_components_out_of_bounds_faults_with_every_component") {
+        return;
+    }
+    let s = rumba::stream().unwrap();
+    let a = rumba::to_device(&ndarray::Array5::<u16>::zeros((1, 2, 1, 2, 1))).unwrap();
+    let out = rumba::to_device(&Array1::<u16>::zeros(4)).unwrap();
+    let (block, thread, msg) = same_fault(k::oob_five_dims(), |kern| {
+        kern.configure(1, 4).stream(&s).launch((&a, &out)).unwrap();
+        s.synchronize()
+    });
+    assert_eq!((block, thread), ([0, 0, 0], [2, 0, 0]));
+    assert!(
+        msg.contains("index (0, 1, 0, 2, 0) is out of bounds for axis 3 with size 2"),
+        "{msg}"
+    );
+}

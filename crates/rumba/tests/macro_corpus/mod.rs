@@ -105,6 +105,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         ranks::bad_slice,
         ranks::zero_step,
         ranks::shared_slices,
+        ranks::oob_five_dims,
         generics::axpy_f32,
         generics::axpy_f64,
         generics::clamp_mixed,

@@ -174,3 +174,14 @@ pub fn shared_slices(t: &Thread, out: &mut Arr<i32>) {
     let col = s.slice(s![.., tid % 8]);
     out[tid] = col[3 - tid / 8];
 }
+
+/// Thread `i` reads element `(0, 1, 0, i, 0)` of a 5-d array whose fourth extent is 2: thread 2
+/// is out of bounds (the fault carries all five components).
+#[kernel]
+pub fn oob_five_dims(t: &Thread, a: &Arr<u16>, out: &mut Arr<u16>) {
+    let i = t.thread_idx().x as usize;
+    let v = a[(0, 1, 0, i, 0)];
+    if i < out.len() {
+        out[i] = v;
+    }
+}
