@@ -146,6 +146,8 @@ fn golden_files_match() {
             "rumba/tests/macro_corpus/device_fns.rs",
             "corpus_device_fns",
         ),
+        ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
+        ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }

@@ -14,7 +14,11 @@ fn field_type(ty: &syn::Type) -> Option<(Scalar, usize)> {
             Scalar::from_rust_name(&p.path.get_ident()?.to_string()).map(|s| (s, 0))
         }
         syn::Type::Array(a) => {
-            let (s, _) = field_type(&a.elem)?;
+            // One dimension: `[T; N]` of an element type (not an array of arrays).
+            let (s, inner) = field_type(&a.elem)?;
+            if inner != 0 {
+                return None;
+            }
             match &a.len {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(i),
@@ -47,6 +51,16 @@ pub(crate) fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2>
     for fld in &fields.named {
         let fname = fld.ident.as_ref().expect("named").to_string();
         match field_type(&fld.ty) {
+            Some((Scalar::Bool, _)) => {
+                let e = syn::Error::new(
+                    fld.ty.span(),
+                    "`bool` record fields are not supported (device memory may hold any byte, and a `bool` other than 0 or 1 is undefined in Rust): store it as `u8`",
+                );
+                match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                }
+            }
             Some((Scalar::F16, _)) => {
                 let e = syn::Error::new(
                     fld.ty.span(),
@@ -66,7 +80,7 @@ pub(crate) fn expand_record(item: &syn::ItemStruct) -> syn::Result<TokenStream2>
             None => {
                 let e = syn::Error::new(
                     fld.ty.span(),
-                    "record fields are element types (`f32`, `u64`, …) or fixed arrays of them (`[f32; 3]`)",
+                    "record fields are number types (`f32`, `u64`, …) or one-dimensional arrays of them (`[f32; 3]`, and `[u8; N]` for a byte string)",
                 );
                 match &mut errors {
                     Some(all) => all.combine(e),

@@ -125,6 +125,11 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Atomic { idx, args, .. } => {
             idx.iter().chain(args).for_each(|x| visit_values(x, f));
         }
+        ExprKind::RecordLit { fields, .. } => fields.iter().for_each(|(_, x)| visit_values(x, f)),
+        ExprKind::SubIndex { rec, idx, .. } => {
+            visit_values(rec, f);
+            visit_values(idx, f);
+        }
         _ => {}
     }
 }
@@ -199,9 +204,10 @@ impl Uni<'_> {
                 false
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Local(l, _) = place {
-                    if ctl || self.expr_varying(value) {
-                        self.set(*l);
+                if let Some(l) = place.local() {
+                    let idx_varying = place.exprs().iter().any(|e| self.expr_varying(e));
+                    if ctl || self.expr_varying(value) || idx_varying {
+                        self.set(l);
                     }
                 }
                 false
@@ -329,9 +335,15 @@ impl Walk<'_> {
             }
             Stmt::Assign { place, value, .. } => {
                 self.expr(value, ctl);
-                match place {
-                    Place::Local(l, _) => self.defs.push((*l, self.pos)),
-                    Place::Index { idx, .. } => idx.iter().for_each(|e| self.expr(e, ctl)),
+                for e in place.exprs() {
+                    self.expr(e, ctl);
+                }
+                if let Some(l) = place.local() {
+                    if matches!(place, Place::Field { .. }) {
+                        // A field assignment keeps the rest of the record: a use, too.
+                        self.uses.push((l, self.pos));
+                    }
+                    self.defs.push((l, self.pos));
                 }
             }
             Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => self.expr(e, ctl),

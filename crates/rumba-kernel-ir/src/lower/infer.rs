@@ -102,6 +102,9 @@ pub struct Types {
     /// Variables standing for an expression that was already refused: they agree with
     /// anything and are never reported, so one refusal does not cascade.
     silent: std::collections::HashSet<u32>,
+    /// Variables whose type only rustc needs (a field a value is assigned to): unified like any
+    /// other, but never reported when nothing fixes them.
+    quiet: std::collections::HashSet<u32>,
 }
 
 /// Display name of a (possibly partial) type.
@@ -122,6 +125,15 @@ impl Types {
     pub fn fresh(&mut self, kind: Kind, span: Span) -> Ty {
         self.slots.push(Slot::Free(kind, span));
         Ty::Var(self.slots.len() as u32 - 1)
+    }
+
+    /// A fresh variable that may stay unknown (see `quiet`).
+    pub fn fresh_quiet(&mut self, span: Span) -> Ty {
+        let t = self.fresh(Kind::Any, span);
+        if let Ty::Var(v) = t {
+            self.quiet.insert(v);
+        }
+        t
     }
 
     /// The type of an expression that was refused (see `silent`).
@@ -306,7 +318,10 @@ impl Types {
                 match kind {
                     Kind::Int => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::I32)),
                     Kind::Float => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::F64)),
-                    Kind::Any if self.silent.contains(&(v as u32)) => {
+                    Kind::Any
+                        if self.silent.contains(&(v as u32))
+                            || self.quiet.contains(&(v as u32)) =>
+                    {
                         self.slots[v] = Slot::Bound(Ty::Unit);
                     }
                     Kind::Any => {

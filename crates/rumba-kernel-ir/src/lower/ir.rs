@@ -462,6 +462,66 @@ pub enum Place {
         /// Span.
         span: Span,
     },
+    /// A field of a record place (`a[i].b`, `r.b`), or an element of a sub-array field
+    /// (`a[i].v[k]`): only the field's bytes are written, as Numba writes them.
+    Field {
+        /// The record: a local or an array element.
+        base: Box<Place>,
+        /// The field.
+        field: Ident,
+        /// For a sub-array element: its index (`usize`) and fault site.
+        sub: Option<(Box<Expr>, SiteId)>,
+        /// The type written (a type variable during inference: the field's type is rustc's).
+        ty: Ty,
+        /// Span.
+        span: Span,
+    },
+}
+
+impl Place {
+    /// The expressions the place evaluates (indices), in order.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Place::Local(..) => Vec::new(),
+            Place::Index { idx, .. } => idx.iter().collect(),
+            Place::Field { base, sub, .. } => {
+                let mut v = base.exprs();
+                v.extend(sub.iter().map(|(k, _)| &**k));
+                v
+            }
+        }
+    }
+
+    /// As [`exprs`](Self::exprs), mutably.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Place::Local(..) => Vec::new(),
+            Place::Index { idx, .. } => idx.iter_mut().collect(),
+            Place::Field { base, sub, .. } => {
+                let mut v = base.exprs_mut();
+                v.extend(sub.iter_mut().map(|(k, _)| &mut **k));
+                v
+            }
+        }
+    }
+
+    /// The local the place is (a whole local) or is part of (a field of a local record).
+    pub fn local(&self) -> Option<LocalId> {
+        match self {
+            Place::Local(l, _) => Some(*l),
+            Place::Index { .. } => None,
+            Place::Field { base, .. } => base.local(),
+        }
+    }
+
+    /// The array the place is an element (or a field of an element) of.
+    pub fn array(&self) -> Option<ArrayId> {
+        match self {
+            Place::Local(..) => None,
+            Place::Index { array, .. } => Some(*array),
+            Place::Field { base, .. } => base.array(),
+        }
+    }
 }
 
 impl ViewKind {
@@ -935,6 +995,46 @@ pub enum ExprKind {
         /// Fault site.
         site: SiteId,
     },
+    /// A record literal `P { x: a, y: b }`: the record (index into [`Func::records`]) and the
+    /// fields as written (rustc checks that they are all there, of their types).
+    RecordLit {
+        /// Index into [`Func::records`].
+        record: usize,
+        /// `(field, value)` in written order.
+        fields: Vec<(Ident, Expr)>,
+    },
+    /// An element of a sub-array field of a record value: `r.v[k]`, `a[i].v[k]`.
+    SubIndex {
+        /// The record value.
+        rec: Box<Expr>,
+        /// The record's C name.
+        record: String,
+        /// The sub-array field.
+        field: Ident,
+        /// The index (`usize`).
+        idx: Box<Expr>,
+        /// Fault site (an index out of the field's length).
+        site: SiteId,
+    },
+    /// A numeric literal whose type is a record field's, which only rustc knows: Rust writes it
+    /// unsuffixed (rustc gives it the field's type), C through the record's literal macro
+    /// (`RB_F_<record>_<field>(1.5)` appends `f` for an `f32` field), so both read the digits
+    /// once, correctly rounded to the field's type.
+    FieldLit {
+        /// The record's C name.
+        record: String,
+        /// The field.
+        field: Ident,
+        /// The digits as written (no sign, no suffix).
+        text: String,
+        /// A float literal (else an integer).
+        float: bool,
+        /// Negated (`-1.5`).
+        neg: bool,
+    },
+    /// `bytes(b"…")`: a byte string for a `[u8; N]` field, padded with zeros (NumPy's `S`
+    /// dtype). Only the value of a field assignment.
+    Bytes(Vec<u8>),
     /// A call of a `#[rumba::device]` function.
     Call {
         /// Index into [`Func::devices`].
@@ -989,6 +1089,11 @@ impl Expr {
                 idx.iter().chain(args).for_each(|e| e.visit(f));
             }
             ExprKind::Sync(_, Some(p)) => p.visit(f),
+            ExprKind::RecordLit { fields, .. } => fields.iter().for_each(|(_, e)| e.visit(f)),
+            ExprKind::SubIndex { rec, idx, .. } => {
+                rec.visit(f);
+                idx.visit(f);
+            }
             _ => {}
         }
     }

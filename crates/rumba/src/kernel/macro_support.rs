@@ -52,6 +52,11 @@ pub fn c_literal_of<T: CLiteral>(v: T, target: Target) -> String {
 }
 
 /// A record usable in kernels (implemented by `#[rumba::record]`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `#[rumba::record]` struct, which is what kernels take and build",
+    label = "not a kernel record",
+    note = "declare it with `#[rumba::kernel::record]` (fields of number types or one-dimensional arrays of them)"
+)]
 pub trait KernelRecord: bytemuck::Pod {
     /// The C type name.
     const C_NAME: &'static str;
@@ -217,4 +222,39 @@ pub fn ro<'a, T, S, V: AsView<'a, T, S>>(v: &V) -> Ro<'a, T, S> {
 #[inline(always)]
 pub fn rw<'a, T, S, V: AsView<'a, T, S>>(v: &V) -> Rw<'a, T, S> {
     Rw(v.as_view())
+}
+
+/// A view of field `field` of every record of `v` (what a kernel's `a[i].b = v` stores
+/// through): same shape and strides, the field's type. Faults the thread if `field` is not a
+/// field of the record (it is: the macro writes `|r| &r.b`).
+#[inline(always)]
+pub fn field_view<'a, T: Pod, U: Pod, S: MemorySpace, V: AsView<'a, T, S>>(
+    v: &V,
+    field: fn(&T) -> &U,
+) -> View<'a, U, S> {
+    v.as_view().project(field)
+}
+
+/// A view of the elements of sub-array field `field` of every record of `v`: one more axis,
+/// the field's length (what `a[i].v[k] = x` stores through).
+#[inline(always)]
+pub fn subarray_view<'a, T: Pod, U: Pod, const N: usize, S: MemorySpace, V: AsView<'a, T, S>>(
+    v: &V,
+    field: fn(&T) -> &[U; N],
+) -> View<'a, U, S> {
+    v.as_view().project(field).subarray()
+}
+
+/// `bytes(b"abc")` for a `[u8; N]` field: the bytes, then zeros (NumPy's `S` dtype). Faults
+/// the thread if the string is longer than the field.
+pub fn bytes<const N: usize>(b: &[u8]) -> [u8; N] {
+    // A panic in a kernel body is the thread's fault.
+    assert!(
+        b.len() <= N,
+        "a byte string of {} bytes does not fit a field of {N}",
+        b.len()
+    );
+    let mut out = [0u8; N];
+    out[..b.len()].copy_from_slice(b);
+    out
 }

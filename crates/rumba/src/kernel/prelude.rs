@@ -95,6 +95,23 @@
 //! instance of its argument types. Device functions take no const parameters (a C `#define` is
 //! one value per program).
 //!
+//! # Records
+//! A `#[record] struct` (fields of number types, `[T; N]` arrays of them, `[u8; N]` byte
+//! strings; no `bool`, which device memory cannot be trusted to hold) is an array element, a
+//! scalar parameter, a local, a device-function argument and result. Records are built with
+//! literals (`Rec { a: 1.5, b: 7, c }`, every field named), read field by field (`r.a`,
+//! `a[i].b`, `a[i].v[k]`) and assigned field by field: `a[i].b = v`, `a[i].b += 1u32`,
+//! `r.v[k] = x`, `a[i].name = bytes(b"abc")` (a byte string, padded with zeros as NumPy's `S`
+//! dtype; one longer than the field is a fault). A field store to an array element writes the
+//! field's bytes only, as Numba does, so threads writing different fields of one record keep
+//! each other's. The fields' types are rustc's: a bare literal given to a field takes the field's
+//! type, as in Rust; a value read from a field gets its type from its use (annotate its `let`
+//! where nothing fixes it), and a compound update computes in its operand's type (`+= 1u32`).
+//! An index out of a sub-array field's length is a fault; a record literal cannot give a
+//! sub-array field (copy a record and set its elements). On the host, `DeviceArray::field` /
+//! `field_array` and `DeviceRecord::get_field` / `set_field` / `get_bytes` / `set_bytes` read and
+//! write single fields.
+//!
 //! # Device functions
 //! `#[device] fn` helpers take and return what a kernel's locals hold — numbers, complex
 //! numbers, records, tuples of them (`-> (f64, f64)`, `p: (f32, f32)`, read with `p.0` or

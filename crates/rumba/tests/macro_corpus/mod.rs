@@ -18,6 +18,7 @@ pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
 pub mod ranks;
+pub mod records;
 pub mod views;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in the corpus.
@@ -106,6 +107,17 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         ranks::zero_step,
         ranks::shared_slices,
         ranks::oob_five_dims,
+        records::set_a,
+        records::set_b,
+        records::set_record,
+        records::fields_per_thread,
+        records::records_as_values,
+        records::record_write_array,
+        records::record_read_array,
+        records::sub_index_oob,
+        records::set_charseq,
+        records::get_charseq,
+        records::shared_records,
         generics::axpy_f32,
         generics::axpy_f64,
         generics::clamp_mixed,

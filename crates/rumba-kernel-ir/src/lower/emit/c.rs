@@ -25,6 +25,8 @@ mod expr;
 mod view;
 
 use super::opencl_helpers::{self, Need};
+use proc_macro2::Ident;
+
 use crate::lower::ir::*;
 use crate::target::{Scalar, Target};
 
@@ -676,8 +678,146 @@ impl Printer<'_> {
         }
     }
 
+    /// `base.field = value` (or `op=`), `base.field[k] = value`, `base.name = bytes(b"…")`:
+    /// a local record's field in place, an array element's through its checked address, so
+    /// that only the field's bytes are written.
+    #[allow(clippy::too_many_arguments)]
+    fn field_assign(
+        &mut self,
+        base: &Place,
+        field: &Ident,
+        sub: &Option<(Box<Expr>, SiteId)>,
+        ty: &Ty,
+        op: Option<BinOp>,
+        value: &Expr,
+        site: Option<SiteId>,
+    ) {
+        let u64_ = Scalar::U64.c_name(self.target).to_string();
+        self.line("{");
+        self.indent += 1;
+        // The record: a local, or the element's address (0 when out of bounds: nothing is
+        // written, the fault is recorded).
+        let target = match base {
+            Place::Local(l, _) => self.f.locals[*l].c_name.clone(),
+            Place::Index {
+                array,
+                idx,
+                site: st,
+                ..
+            } => {
+                let arr = self.f.arrays[*array].clone();
+                let at = self.accessor("at", *array);
+                let mut names = Vec::new();
+                for e in idx {
+                    let n = self.fresh("i");
+                    let v = self.expr(e);
+                    self.line(&format!("{u64_} {n} = {v};"));
+                    names.push(n);
+                }
+                if names.is_empty() {
+                    names.push("0".into());
+                }
+                let p = self.fresh("p");
+                let ptr = self.elem_ptr(*array);
+                let at_site = self.at(*st);
+                self.line(&format!(
+                    "{ptr} {p} = {at}({}, {}, {at_site});",
+                    arr.c_name,
+                    names.join(", ")
+                ));
+                format!("(*{p})")
+            }
+            Place::Field { .. } => String::new(),
+        };
+        // What must hold for the store to happen.
+        let mut conds: Vec<String> = match base {
+            Place::Index { .. } => vec![
+                target
+                    .trim_start_matches("(*")
+                    .trim_end_matches(')')
+                    .to_string(),
+            ],
+            _ => Vec::new(),
+        };
+        let guard = |conds: &[String]| {
+            if conds.is_empty() {
+                String::new()
+            } else {
+                format!("if ({}) ", conds.join(" && "))
+            }
+        };
+        let dst = format!("{target}.{field}");
+        if let ExprKind::Bytes(b) = &value.kind {
+            // A byte string into a `[u8; N]` field: its bytes, then zeros (NumPy's `S` dtype); a
+            // string longer than the field is a fault, and nothing is written.
+            let n = format!("(sizeof({dst}) / sizeof({dst}[0]))");
+            let at = self.at(site.unwrap_or(0));
+            let g = guard(&conds);
+            self.line(&format!(
+                "if ({}ul > {n}) rb_fail({at}, 6); else {g}{{",
+                b.len()
+            ));
+            self.indent += 1;
+            for (k, byte) in b.iter().enumerate() {
+                self.line(&format!("{dst}[{k}] = {byte};"));
+            }
+            self.line(&format!(
+                "for ({u64_} rb_k = {}; rb_k < {n}; rb_k++) {dst}[rb_k] = 0;",
+                b.len()
+            ));
+            self.indent -= 1;
+            self.line("}");
+            self.indent -= 1;
+            self.line("}");
+            return;
+        }
+        let v = self.expr(value);
+        // A compound update needs the field's type (its operand fixed it); a plain store does
+        // not (a literal's type is the field's, which only rustc knows).
+        let vn = match op {
+            Some(_) => {
+                let vn = self.fresh("v");
+                let vty = self.ty(ty);
+                self.line(&format!("{vty} {vn} = {v};"));
+                vn
+            }
+            None => v,
+        };
+        let elem = match sub {
+            Some((k, ksite)) => {
+                let kk = self.expr(k);
+                let kn = self.fresh("k");
+                let n = format!("(sizeof({dst}) / sizeof({dst}[0]))");
+                let at = self.at(*ksite);
+                self.line(&format!("{u64_} {kn} = {kk};"));
+                self.line(&format!(
+                    "if ({kn} >= {n}) {{ rb_oob({at}, 1, {kn}, 0, 0, (long){n}, 0, 0); {kn} = {n}; }}"
+                ));
+                // An index out of the field's length writes nothing.
+                conds.push(format!("{kn} < {n}"));
+                format!("{dst}[{kn}]")
+            }
+            None => dst,
+        };
+        let (place, g) = (elem, guard(&conds));
+        let e = match op {
+            None => vn,
+            Some(op) => self.binary(op, ty, &place, &vn, site),
+        };
+        self.line(&format!("{g}{place} = {e};"));
+        self.indent -= 1;
+        self.line("}");
+    }
+
     fn assign(&mut self, place: &Place, op: Option<BinOp>, value: &Expr, site: Option<SiteId>) {
         match place {
+            Place::Field {
+                base,
+                field,
+                sub,
+                ty,
+                ..
+            } => self.field_assign(base, field, sub, ty, op, value, site),
             Place::Local(l, _) => {
                 let loc = &self.f.locals[*l];
                 let (name, ty) = (loc.c_name.clone(), loc.ty.clone());
@@ -772,9 +912,7 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Index { idx, .. } = place {
-                    idx.iter().for_each(|e| e.visit(f));
-                }
+                place.exprs().into_iter().for_each(|e| e.visit(f));
                 value.visit(f);
             }
             Stmt::If {

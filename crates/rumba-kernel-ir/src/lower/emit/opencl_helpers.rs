@@ -266,6 +266,13 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                         "return;".to_string(),
                         format!("    *{} = v;\n", addr(space, elem, *rank, false)),
                     ),
+                    // The checked address (0 when out of bounds), for field stores.
+                    "at" => (
+                        String::new(),
+                        format!("{}{elem}*", qual(space)),
+                        "return 0;".to_string(),
+                        format!("    return {};\n", addr(space, elem, *rank, false)),
+                    ),
                     a => {
                         let aop = a.trim_start_matches("atomic_");
                         let s = scalar.unwrap_or(Scalar::I32);

@@ -415,6 +415,21 @@ impl R<'_> {
                         }
                     }
                 }
+                Place::Field {
+                    base,
+                    field,
+                    sub,
+                    ty,
+                    ..
+                } => self.field_assign(
+                    base,
+                    field,
+                    sub.as_ref().map(|(k, _)| &**k),
+                    ty,
+                    *op,
+                    value,
+                    *span,
+                ),
             },
             Stmt::Expr(e) => {
                 let v = self.expr(e);
@@ -492,6 +507,87 @@ impl R<'_> {
                 quote_spanned!(*span=> if !(#c) { ::core::panic!("{}", #msg) })
             }
             Stmt::Block(b) => self.block(b),
+        }
+    }
+
+    /// `base.field = value` (or `op=`), `base.field[k] = value`: a local record's field in
+    /// place; an array element's through a view of that field in every element
+    /// (`field_view` / `subarray_view`), so that only the field's bytes are written.
+    #[allow(clippy::too_many_arguments)]
+    fn field_assign(
+        &self,
+        base: &Place,
+        field: &Ident,
+        sub: Option<&Expr>,
+        ty: &Ty,
+        op: Option<BinOp>,
+        value: &Expr,
+        span: Span,
+    ) -> TokenStream {
+        let k = self.k;
+        let v = self.expr(value);
+        let vty = self.ty(ty);
+        let kk = sub.map(|e| self.expr(e));
+        match base {
+            Place::Local(l, lspan) => {
+                let name = self.local(*l, *lspan);
+                let target = match &kk {
+                    Some(kk) => quote_spanned!(span=> #name.#field[#kk]),
+                    None => quote_spanned!(span=> #name.#field),
+                };
+                match op {
+                    None => quote_spanned!(span=> #target = #v;),
+                    Some(op) => {
+                        let e = self.binary(op, ty, quote!(__rumba_c), quote!(__rumba_v), span);
+                        quote_spanned!(span=> {
+                            let __rumba_v: #vty = #v;
+                            let __rumba_c: #vty = #target;
+                            #target = #e;
+                        })
+                    }
+                }
+            }
+            Place::Index { array, idx, .. } => {
+                let a = match self.wil.and_then(|w| w.view_base(*array)) {
+                    Some(b) => b,
+                    None => self.array(*array).into_token_stream(),
+                };
+                let i = self.index(idx);
+                let (view, at) = match &kk {
+                    Some(kk) => {
+                        let mut parts: Vec<TokenStream> =
+                            idx.iter().map(|e| self.expr(e)).collect();
+                        parts.push(kk.clone());
+                        (
+                            quote_spanned!(span=> #k::kernel::__macro::subarray_view(&#a, |__rumba_r| &__rumba_r.#field)),
+                            quote!((#(#parts,)*)),
+                        )
+                    }
+                    None => (
+                        quote_spanned!(span=> #k::kernel::__macro::field_view(&#a, |__rumba_r| &__rumba_r.#field)),
+                        i,
+                    ),
+                };
+                match op {
+                    None => quote_spanned!(span=> #view.set(#at, #v);),
+                    Some(op) => {
+                        let e = self.binary(
+                            op,
+                            ty,
+                            quote!(__rumba_f.get(__rumba_i)),
+                            quote!(__rumba_v),
+                            span,
+                        );
+                        quote_spanned!(span=> {
+                            let __rumba_f = #view;
+                            let __rumba_i = #at;
+                            let __rumba_v: #vty = #v;
+                            __rumba_f.set(__rumba_i, #e);
+                        })
+                    }
+                }
+            }
+            Place::Field { .. } => quote!(),
         }
     }
 
@@ -691,6 +787,44 @@ impl R<'_> {
                     span,
                 };
                 quote_spanned!(span=> (#t).#k)
+            }
+            ExprKind::RecordLit { record, fields } => {
+                let path = &self.f.records[*record].path;
+                let parts = fields.iter().map(|(n, v)| {
+                    let v = self.expr(v);
+                    quote!(#n: #v)
+                });
+                quote_spanned!(span=> #path { #(#parts),* })
+            }
+            ExprKind::SubIndex {
+                rec, field, idx, ..
+            } => {
+                let (r, i) = (self.expr(rec), self.expr(idx));
+                let ty = self.ty(&e.ty);
+                quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>((#r).#field[#i]))
+            }
+            ExprKind::FieldLit {
+                text, float, neg, ..
+            } => {
+                // Unsuffixed: rustc gives it the field's type.
+                let mut lit: Literal = if *float {
+                    Literal::f64_unsuffixed(text.parse().unwrap_or(0.0))
+                } else {
+                    Literal::u128_unsuffixed(text.parse().unwrap_or(0))
+                };
+                if let Ok(l) = text.parse::<Literal>() {
+                    lit = l;
+                }
+                lit.set_span(span);
+                if *neg {
+                    quote_spanned!(span=> (-#lit))
+                } else {
+                    quote!(#lit)
+                }
+            }
+            ExprKind::Bytes(b) => {
+                let lit = proc_macro2::Literal::byte_string(b);
+                quote_spanned!(span=> #k::kernel::__macro::bytes(#lit))
             }
             ExprKind::ArrayRef(a) => {
                 // Passed as a whole to a device function: read-only (`Ro`) or writable (`Rw`),

@@ -289,10 +289,7 @@ impl Cx {
                 self,
                 "array literals are not supported: declare `t.local_array::<T>(n)` and fill it",
             ),
-            syn::Expr::Struct(_) => bad(
-                self,
-                "record literals are not supported in kernels in this version: pass records in as parameters",
-            ),
+            syn::Expr::Struct(s) => self.record_literal(s),
             syn::Expr::Range(_) => bad(
                 self,
                 "ranges are only allowed as the iterator of a `for` loop",
@@ -479,6 +476,9 @@ impl Cx {
                     return mk(ExprKind::Shape(a, k), USIZE, span);
                 }
             }
+        }
+        if let syn::Expr::Field(f) = &*ix.expr {
+            return self.sub_index_expr(ix, f);
         }
         let Some(a) = self.lookup_array(&ix.expr) else {
             self.not_an_array(&ix.expr, "&Arr<T>");

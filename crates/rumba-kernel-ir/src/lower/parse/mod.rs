@@ -8,6 +8,7 @@ mod capture;
 mod control;
 mod expr;
 mod finish;
+mod record;
 mod stmt;
 mod view;
 
@@ -390,23 +391,29 @@ impl Cx {
     }
 
     fn record_use(&mut self, path: &syn::Path) -> String {
+        self.record_use_index(path).0
+    }
+
+    /// The key of the record type at `path` and its index in [`Func::records`].
+    pub(crate) fn record_use_index(&mut self, path: &syn::Path) -> (String, usize) {
         let key = path.to_token_stream().to_string().replace(' ', "");
-        if !self
+        if let Some(i) = self
             .records
             .iter()
-            .any(|r| r.path.to_token_stream().to_string().replace(' ', "") == key)
+            .position(|r| r.path.to_token_stream().to_string().replace(' ', "") == key)
         {
-            let c_name = path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            self.records.push(RecordUse {
-                path: path.clone(),
-                c_name,
-            });
+            return (key, i);
         }
-        key
+        let c_name = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        self.records.push(RecordUse {
+            path: path.clone(),
+            c_name,
+        });
+        (key, self.records.len() - 1)
     }
 
     /// A type written in the source: a scalar or a record path.

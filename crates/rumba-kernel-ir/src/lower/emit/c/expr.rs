@@ -363,6 +363,44 @@ impl Printer<'_> {
                 let t = self.expr(t);
                 format!("{t}.f{k}")
             }
+            ExprKind::RecordLit { record, fields } => {
+                // The record's zero value with each field set in turn (the record declaration
+                // the program assembles has the setters: it knows the fields).
+                let r = self.f.records[*record].c_name.clone();
+                let mut v = format!("{r}_zero()");
+                for (name, x) in fields {
+                    let x = self.expr(x);
+                    v = format!("{r}_with_{name}({v}, {x})");
+                }
+                v
+            }
+            ExprKind::SubIndex {
+                rec,
+                record,
+                field,
+                idx,
+                site,
+            } => {
+                let (r, i) = (self.expr(rec), self.expr(idx));
+                let at = self.at(*site);
+                format!("{record}_get_{field}({r}, {i}, {at})")
+            }
+            ExprKind::FieldLit {
+                record,
+                field,
+                text,
+                float,
+                neg,
+            } => {
+                let v = if *float {
+                    format!("RB_F_{record}_{field}({text})")
+                } else {
+                    text.clone()
+                };
+                if *neg { format!("(-{v})") } else { v }
+            }
+            // Only a field assignment's value, which writes the bytes itself.
+            ExprKind::Bytes(_) => "0".into(),
             ExprKind::ArrayRef(a) => {
                 let arr = &self.f.arrays[*a];
                 // CUDA: a device function takes `rumba_array<T, N>`; a constant array (`const

@@ -31,7 +31,7 @@ fn align_of(ty: &Ty) -> Option<usize> {
 
 impl Printer<'_> {
     /// The pointer type of array `a`'s elements (with its address space and constness).
-    fn elem_ptr(&self, a: ArrayId) -> String {
+    pub(super) fn elem_ptr(&self, a: ArrayId) -> String {
         let arr = &self.f.arrays[a];
         let elem = self.elem_c(arr);
         let q = if self.cuda() {

@@ -531,10 +531,7 @@ impl<'p, 'f> Body<'p, 'f> {
             match s {
                 Stmt::Let { local, .. } => assigned.push(*local),
                 Stmt::LetTuple { locals, .. } => assigned.extend(locals),
-                Stmt::Assign {
-                    place: Place::Local(l, _),
-                    ..
-                } => assigned.push(*l),
+                Stmt::Assign { place, .. } => assigned.extend(place.local()),
                 _ => {}
             }
         }

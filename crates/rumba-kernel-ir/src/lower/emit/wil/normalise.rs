@@ -23,12 +23,8 @@ pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
     let mut body = normalise_block(body, &mut locals)?;
     let mut reassigned = HashSet::new();
     walk(&body, &mut Vec::new(), &mut |s, _| {
-        if let Stmt::Assign {
-            place: Place::Local(l, _),
-            ..
-        } = s
-        {
-            reassigned.insert(*l);
+        if let Stmt::Assign { place, .. } = s {
+            reassigned.extend(place.local());
         }
     });
     bind_view_args(&mut body, &mut locals, &reassigned);
@@ -178,10 +174,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             site,
             span,
         } if matches!(value.kind, ExprKind::Sync(..)) => {
-            let idx_sync = match &place {
-                Place::Index { idx, .. } => idx.iter().any(contains_sync),
-                Place::Local(..) => false,
-            };
+            let idx_sync = place.exprs().into_iter().any(contains_sync);
             if idx_sync {
                 return nested();
             }

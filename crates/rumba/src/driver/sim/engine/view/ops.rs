@@ -311,6 +311,48 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
         v
     }
 
+    /// The same elements' field `field` (a projection `|r| &r.b` of the record type): a view of
+    /// the field in every element, same shape and strides (NumPy's `a['b']`), in the same mode.
+    /// Faults the thread if `field` does not return a field of its argument (a reference into
+    /// the record, aligned for `U`).
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    /// #[repr(C)]
+    /// struct P { x: f32, y: f32 }
+    /// let mut d = [P { x: 1.0, y: 2.0 }, P { x: 3.0, y: 4.0 }];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    /// let y = v.project(|p: &P| &p.y);
+    /// y.set(1, 9.0);
+    /// assert_eq!((y.strides(), d[1].y, d[1].x), (&[8][..], 9.0, 3.0));
+    /// ```
+    pub fn project<U: Pod>(&self, field: fn(&T) -> &U) -> View<'a, U, S> {
+        let zero = T::zeroed();
+        let base = &zero as *const T as usize;
+        let at = field(&zero) as *const U as usize;
+        let off = at.wrapping_sub(base);
+        if at < base
+            || off + size_of::<U>() > size_of::<T>()
+            || off % align_of::<U>() != 0
+            || align_of::<U>() > align_of::<T>()
+        {
+            fault::raise(format!(
+                "a projection of {} to {} that is not one of its fields",
+                std::any::type_name::<T>(),
+                std::any::type_name::<U>()
+            ));
+        }
+        View {
+            // Inside every element the view reaches: `off + size_of::<U>() <= size_of::<T>()`.
+            ptr: self.ptr.wrapping_add(off),
+            ndim: self.ndim,
+            shape: self.shape,
+            strides: self.strides,
+            mode: self.mode,
+            _marker: std::marker::PhantomData,
+        }
+    }
+
     /// Row `i`: [`index_axis`](Self::index_axis) of axis 0.
     ///
     /// ```
@@ -320,6 +362,37 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// ```
     pub fn row(&self, i: usize) -> Self {
         self.index_axis(0, i)
+    }
+}
+
+impl<'a, U: Pod, const N: usize, S: MemorySpace> View<'a, [U; N], S> {
+    /// The elements of arrays `[U; N]` as a view of `U` with one more axis, of length `N`
+    /// (NumPy's view of a sub-array field). Faults the thread if the view already has
+    /// [`MAX_DIMS`] dimensions.
+    ///
+    /// ```
+    /// let mut d = [[1u16, 2, 3], [4, 5, 6]];
+    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d).subarray();
+    /// assert_eq!((v.shape(), v.get((1, 2))), (&[2, 3][..], 6));
+    /// ```
+    pub fn subarray(&self) -> View<'a, U, S> {
+        if self.ndim >= MAX_DIMS {
+            fault::raise(format!(
+                "a view of the sub-arrays of a {}-d array would have more than {MAX_DIMS} dimensions",
+                self.ndim
+            ));
+        }
+        let mut v = View {
+            ptr: self.ptr,
+            ndim: self.ndim + 1,
+            shape: self.shape,
+            strides: self.strides,
+            mode: self.mode,
+            _marker: std::marker::PhantomData,
+        };
+        v.shape[self.ndim] = N;
+        v.strides[self.ndim] = size_of::<U>() as isize;
+        v
     }
 }
 
