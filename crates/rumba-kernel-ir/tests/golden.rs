@@ -148,6 +148,10 @@ fn golden_files_match() {
         ),
         ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
         ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
+        (
+            "rumba/tests/ported_kernels/dynshared.rs",
+            "corpus_dynshared",
+        ),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }
