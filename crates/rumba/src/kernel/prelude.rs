@@ -22,9 +22,11 @@
 //! ```
 //!
 //! # The subset
-//! A kernel is `fn name(t: &Thread, params…)` with parameters `&Arr<T>` (read), `&mut Arr<T>`
-//! (written — *not* exclusive: every GPU thread holds it, as in CUDA), `&ConstArr<T>`, element
-//! types by value and `#[rumba::record]` structs by value. Element types are the integers,
+//! A kernel is `fn name(t: &Thread, params…)` — generic over element types bounded by rumba's
+//! numeric traits and over const sizes if it likes (see below) — with parameters `&Arr<T>`
+//! (read), `&mut Arr<T>` (written — *not* exclusive: every GPU thread holds it, as in CUDA),
+//! `&ConstArr<T>`, element types by value and `#[rumba::record]` structs by value. Element
+//! types are the integers,
 //! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
 //! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
 //! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
@@ -50,9 +52,32 @@
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
 //! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods `min max abs sqrt exp ln sin cos tan powf
-//! powi floor ceil round mul_add is_nan wrapping_*`, consts by path and calls of
-//! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
-//! write instead.
+//! powi floor ceil round mul_add is_nan wrapping_*`, consts by path, tuples (`(a, b)`, `p.0`),
+//! records (literals, field reads and assignments, below), in-kernel views and slices (below)
+//! and calls of `#[rumba::device]` functions, which take arrays and tuples too (below).
+//! Anything else is a compile error at its span saying what to write instead.
+//!
+//! What is still outside the subset, each refused at compile time (or, where the subset cannot
+//! see it, by rustc at the same span):
+//! - closures, `match`, `?`, `if let` / `while let`, labelled `break` / `continue`, iterators
+//!   other than integer ranges, macros other than `assert!`, items and `static`s declared inside
+//!   a kernel (use module-level consts, `#[rumba::device]` functions and captures), references
+//!   other than array parameters, raw pointers and the heap;
+//! - recursion: a device function calling itself is refused; mutual recursion through device
+//!   functions runs on the simulator only (a stack overflow there is a kernel fault) — OpenCL C
+//!   refuses it and it does not compile as CUDA C;
+//! - in a device function: barriers, warp operations and shared-memory declarations (the kernel
+//!   does those and passes the arrays), captures of its own (the kernel passes them), const
+//!   generic parameters;
+//! - bounds other than rumba's numeric traits, and more than 64 instances of one generic
+//!   function; a literal passed to a device function keeps Rust's default type (`8usize`);
+//! - arrays of more than 6 dimensions, arrays of tuples, `Dim3` or records inside records; a
+//!   view chained inline (`a.reshape(…).row(i)`: bind each to a name) or a range inside an index
+//!   (`a[1..3]`: slice it); `NewAxis`, integer-array and boolean indexing;
+//! - record fields of `bool`, complex, record or multi-dimensional array type; a sub-array field
+//!   given by an array literal; a field's value used where nothing fixes its type (annotate);
+//! - `f16` arithmetic beyond `+ - * / %`, comparisons, `min`, `max`, `is_nan`; math on complex
+//!   numbers and the math functions not listed above.
 //!
 //! # Generic kernels and device functions
 //! A kernel or device function may take type parameters bounded by rumba's numeric traits —

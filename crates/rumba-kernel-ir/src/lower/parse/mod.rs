@@ -774,8 +774,11 @@ impl Cx {
         let elem = self
             .written_type(elem)
             .unwrap_or_else(|| self.types.error(elem.span()));
-        if matches!(elem, Ty::Dim3) {
-            self.err(ty.span(), "arrays of `Dim3` are not supported");
+        if matches!(elem, Ty::Dim3 | Ty::Tuple(_) | Ty::Unit) {
+            self.err(
+                ty.span(),
+                "arrays hold element types, complex numbers and records (not `Dim3` or tuples: use a record)",
+            );
         }
         // A capture's C name cannot collide with the user's names (`cap_` + the static's).
         let c_name = if captured {

@@ -303,6 +303,13 @@ impl Cx {
             return Some(None);
         }
         let elem = elem?;
+        if matches!(elem, Ty::Dim3 | Ty::Tuple(_) | Ty::Unit) {
+            self.err(
+                m.span(),
+                "arrays hold element types, complex numbers and records (not `Dim3` or tuples: use a record)",
+            );
+            return Some(None);
+        }
         if method == "dynamic_shared" {
             if !m.args.is_empty() {
                 self.err(m.args.span(), "`dynamic_shared` takes no arguments: its size is the launch's `dynamic_shared_bytes`");

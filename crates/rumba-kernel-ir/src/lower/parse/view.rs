@@ -194,7 +194,9 @@ impl Cx {
                     }
                 };
                 let (ty, tspan) = ty?;
-                if matches!(ty, Ty::Record(_)) || matches!(b.elem, Ty::Record(_)) {
+                if matches!(ty, Ty::Record(_) | Ty::Tuple(_) | Ty::Dim3 | Ty::Unit)
+                    || matches!(b.elem, Ty::Record(_))
+                {
                     self.err(
                         tspan,
                         "`view::<U>()` reinterprets numbers and complex numbers only (records have no portable layout): copy the fields instead",
