@@ -35,7 +35,7 @@ fn axpy_f64(t: &Thread, a: f64, x: &Arr<f64>, y: &mut Arr<f64>) {
 }
 
 fn bench(c: &mut Criterion) {
-    let n = 1 << 20;
+    let n: usize = 1 << 20;
     let mut g = c.benchmark_group("generic_axpy");
     g.throughput(Throughput::Elements(n as u64))
         .sample_size(20)

@@ -228,3 +228,19 @@ fn an_index_of_five_components_out_of_bounds_faults_with_every_component() {
         "{msg}"
     );
 }
+
+#[test]
+fn constant_arrays_of_four_and_zero_dimensions() {
+    start();
+    let host = ndarray::Array4::from_shape_fn((2, 3, 2, 4), |(a, b, c, d)| {
+        (1000 * a + 100 * b + 10 * c + d) as i32
+    });
+    let c = rumba::const_array_like(&host).unwrap();
+    let z = rumba::const_array_like(&arr0(5i32)).unwrap();
+    each_engine(k::const_ranks(), |kern| {
+        let mut out = Array1::<i32>::zeros(4);
+        kern.configure(1, 8).launch((&c, &z, &mut out)).unwrap();
+        // c[1, 2, 0, :] + 5
+        assert_eq!(out, arr1(&[1205, 1206, 1207, 1208]));
+    });
+}

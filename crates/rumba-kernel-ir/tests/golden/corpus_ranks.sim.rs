@@ -404,3 +404,27 @@ fn body() {
 // local i: varying
 // local v: varying
 // live across barriers: []
+// ---- const_ranks
+fn body() {
+    let i: usize = t.grid1();
+    let plane = c
+        .slice_nd(
+            &[
+                ::rumba::kernel::SliceArg::Index(((1isize) as isize)),
+                ::rumba::kernel::SliceArg::Range(
+                    ::rumba::kernel::Slice::new(
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        1isize,
+                    ),
+                ),
+                ::rumba::kernel::SliceArg::Index(((0isize) as isize)),
+            ],
+        );
+    let row = plane.index_axis(0usize, 2usize);
+    if (i < row.len()) {
+        out.set(i, (row.get(i)).wrapping_add(z.get(())));
+    }
+}
+// local i: varying
+// live across barriers: []

@@ -1376,3 +1376,163 @@ fn grid() {
         }
     };
 }
+// ---- const_ranks
+// uses: ["Read", "Read", "OwnIndexStore"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            c: &::rumba::kernel::GlobalView<'_, i32>,
+            z: &::rumba::kernel::wil::GlobalIn<'_, i32, 0usize, __R>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+        ) {
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let c = *c;
+            let z = *z;
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let plane = c
+                                .slice_nd(
+                                    &[
+                                        ::rumba::kernel::SliceArg::Index(((1isize) as isize)),
+                                        ::rumba::kernel::SliceArg::Range(
+                                            ::rumba::kernel::Slice::new(
+                                                ::core::option::Option::None,
+                                                ::core::option::Option::None,
+                                                1isize,
+                                            ),
+                                        ),
+                                        ::rumba::kernel::SliceArg::Index(((0isize) as isize)),
+                                    ],
+                                );
+                            let row = plane.index_axis(0usize, 2usize);
+                            if (i < row.len()) {
+                                __win_out.set(__w, (row.get(i)).wrapping_add(z.get(())));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            let plane = c
+                                .slice_nd(
+                                    &[
+                                        ::rumba::kernel::SliceArg::Index(((1isize) as isize)),
+                                        ::rumba::kernel::SliceArg::Range(
+                                            ::rumba::kernel::Slice::new(
+                                                ::core::option::Option::None,
+                                                ::core::option::Option::None,
+                                                1isize,
+                                            ),
+                                        ),
+                                        ::rumba::kernel::SliceArg::Index(((0isize) as isize)),
+                                    ],
+                                );
+                            let row = plane.index_axis(0usize, 2usize);
+                            if (i < row.len()) {
+                                out.set(i, (row.get(i)).wrapping_add(z.get(())));
+                            }
+                        },
+                    );
+            }
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let c = <::rumba::kernel::ConstArr<
+                i32,
+            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+            let z = ::rumba::kernel::wil::GlobalIn::<
+                i32,
+                0usize,
+                __R,
+            >::from_arg(&__args[1usize], 1usize)?;
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
+                i32,
+                __W,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &c, &z, &__out_out),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &c, &z, &__out_out),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
+        ) {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}

@@ -107,6 +107,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         ranks::zero_step,
         ranks::shared_slices,
         ranks::oob_five_dims,
+        ranks::const_ranks,
         records::set_a,
         records::set_b,
         records::set_record,

@@ -185,3 +185,14 @@ pub fn oob_five_dims(t: &Thread, a: &Arr<u16>, out: &mut Arr<u16>) {
         out[i] = v;
     }
 }
+
+/// A 4-d constant array and a 0-d one: a slice of the first, a row of that, and the scalar.
+#[kernel]
+pub fn const_ranks(t: &Thread, c: &ConstArr<i32>, z: &ConstArr<i32>, out: &mut Arr<i32>) {
+    let i = t.grid1();
+    let plane = c.slice(s![1, .., 0]);
+    let row = plane.row(2);
+    if i < row.len() {
+        out[i] = row[i] + z[()];
+    }
+}
