@@ -116,7 +116,7 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Sync(..) => {}
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => visit_values(a, f),
-        ExprKind::Axis(a, _) => visit_values(a, f),
+        ExprKind::Axis(a, _) | ExprKind::TupleField(a, _) => visit_values(a, f),
         ExprKind::Binary(_, a, b, _) => {
             visit_values(a, f);
             visit_values(b, f);
@@ -134,6 +134,11 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Atomic { idx, args, .. } => {
             idx.iter().chain(args).for_each(|x| visit_values(x, f));
         }
+        ExprKind::RecordLit { fields, .. } => fields.iter().for_each(|(_, x)| visit_values(x, f)),
+        ExprKind::SubIndex { rec, idx, .. } => {
+            visit_values(rec, f);
+            visit_values(idx, f);
+        }
         _ => {}
     }
 }
@@ -150,7 +155,11 @@ impl Uni<'_> {
                 )
             }
             ExprKind::Index { .. } | ExprKind::Atomic { .. } | ExprKind::Warp(..) => v = true,
-            ExprKind::Call { pass_thread, .. } => v |= *pass_thread,
+            // A device function that takes the thread context, or an array (whose memory it
+            // reads), may give each thread its own value.
+            ExprKind::Call {
+                pass_thread, args, ..
+            } => v |= *pass_thread || args.iter().any(|a| matches!(a.kind, ExprKind::ArrayRef(_))),
             // An in-kernel view's shape may come from a thread's values (`a.reshape((n, i))`),
             // and the view is made by each thread: its shape counts as varying.
             ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
@@ -207,9 +216,10 @@ impl Uni<'_> {
                 false
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Local(l, _) = place {
-                    if ctl || self.expr_varying(value) {
-                        self.set(*l);
+                if let Some(l) = place.local() {
+                    let idx_varying = place.exprs().iter().any(|e| self.expr_varying(e));
+                    if ctl || self.expr_varying(value) || idx_varying {
+                        self.set(l);
                     }
                 }
                 false
@@ -263,7 +273,15 @@ impl Uni<'_> {
                 array, base, kind, ..
             } => {
                 let varies = match kind {
-                    ViewKind::Reshape(dims) => dims.iter().any(|d| self.expr_varying(d)),
+                    ViewKind::Reshape(dims, _) => dims.iter().any(|d| self.expr_varying(d)),
+                    // A slice's extents come from its ranges (an index only drops an axis).
+                    ViewKind::Slice(comps) => comps.iter().any(|c| match c {
+                        SliceComp::Index(_) => false,
+                        SliceComp::Range { start, stop, step } => [start, stop, step]
+                            .into_iter()
+                            .flatten()
+                            .any(|e| self.expr_varying(e)),
+                    }),
                     ViewKind::Cast | ViewKind::Axis(..) => false,
                 };
                 if let Some(shapes) = &mut self.view_shapes {
@@ -350,9 +368,15 @@ impl Walk<'_> {
             }
             Stmt::Assign { place, value, .. } => {
                 self.expr(value, ctl);
-                match place {
-                    Place::Local(l, _) => self.defs.push((*l, self.pos)),
-                    Place::Index { idx, .. } => idx.iter().for_each(|e| self.expr(e, ctl)),
+                for e in place.exprs() {
+                    self.expr(e, ctl);
+                }
+                if let Some(l) = place.local() {
+                    if matches!(place, Place::Field { .. }) {
+                        // A field assignment keeps the rest of the record: a use, too.
+                        self.uses.push((l, self.pos));
+                    }
+                    self.defs.push((l, self.pos));
                 }
             }
             Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => self.expr(e, ctl),

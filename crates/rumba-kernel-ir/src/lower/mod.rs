@@ -14,12 +14,15 @@
 
 pub mod analysis;
 pub mod emit;
+pub mod generics;
 pub mod infer;
 pub mod ir;
 pub mod math;
 mod parse;
 
-use crate::target::Target;
+use syn::spanned::Spanned;
+
+use crate::target::{Scalar, Target};
 
 /// Everything generated for one function.
 #[derive(Debug, Clone)]
@@ -76,13 +79,89 @@ pub struct Capture {
     pub ty: syn::Type,
 }
 
+/// One instance of a (possibly generic) function: the element types of its type parameters,
+/// and everything generated for it.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// The element type of each type parameter, in order (empty when there are none).
+    pub types: Vec<Scalar>,
+    /// The lowering of this instance.
+    pub lowered: Lowered,
+}
+
+/// A function lowered once per instance of its type parameters.
+#[derive(Debug, Clone)]
+pub struct LoweredFn {
+    /// The generic parameters.
+    pub generics: generics::Generics,
+    /// The instances, in the order of [`generics::Generics::combinations`] (one for a function
+    /// without type parameters).
+    pub instances: Vec<Instance>,
+}
+
+fn lower_all(
+    item: &syn::ItemFn,
+    kind: parse::FnKind,
+    captures: &[Capture],
+    opts: &Options,
+) -> syn::Result<LoweredFn> {
+    let g = generics::read(&item.sig)?;
+    let mut instances = Vec::new();
+    for types in g.combinations() {
+        match parse::parse_fn(item, kind, captures, &g, &types) {
+            Ok(func) => instances.push(Instance {
+                lowered: finish(func, opts),
+                types,
+            }),
+            Err(e) if g.types.is_empty() => return Err(e),
+            Err(e) => {
+                // The first instance that does not lower: its errors, each saying which instance
+                // and which bound admitted it.
+                let bounds: Vec<String> = g
+                    .types
+                    .iter()
+                    .map(|p| format!("`{}: {}`", p.name, p.bounds))
+                    .collect();
+                let note = format!(
+                    " (in the instance `{}` of this generic function, which {} admit{}: narrow the bound or write what every admitted type has)",
+                    g.describe(&types),
+                    bounds.join(" and "),
+                    if bounds.len() == 1 { "s" } else { "" }
+                );
+                let all = e
+                    .into_iter()
+                    .map(|one| syn::Error::new(one.span(), format!("{one}{note}")))
+                    .reduce(|mut a, b| {
+                        a.combine(b);
+                        a
+                    });
+                return Err(all.expect("at least one error"));
+            }
+        }
+    }
+    Ok(LoweredFn {
+        generics: g,
+        instances,
+    })
+}
+
 fn run(
     item: &syn::ItemFn,
     kind: parse::FnKind,
     captures: &[Capture],
     opts: &Options,
 ) -> syn::Result<Lowered> {
-    let func = parse::parse_fn(item, kind, captures)?;
+    let mut all = lower_all(item, kind, captures, opts)?;
+    if all.generics.is_generic() {
+        return Err(syn::Error::new(
+            item.sig.generics.span(),
+            "a generic function has one lowering per instance: use `lower_kernel_instances` / `lower_device_instances`",
+        ));
+    }
+    Ok(all.instances.remove(0).lowered)
+}
+
+fn finish(func: ir::Func, opts: &Options) -> Lowered {
     let analysis = analysis::analyse(&func);
     let rust_body = emit::rust::body(&func, opts);
     let wil = emit::wil::block_form(&func, opts);
@@ -92,14 +171,36 @@ fn run(
         &analysis::barrier_control(&func),
         &analysis,
     );
-    Ok(Lowered {
+    Lowered {
         func,
         analysis,
         rust_body,
         wil,
         cuda,
         opencl,
-    })
+    }
+}
+
+/// Lowers a `#[rumba::kernel]` function, generic or not, once per instance (see
+/// [`generics`]); captures as for [`lower_kernel_captured`].
+///
+/// # Errors
+/// As [`lower_kernel_captured`], plus refused generic parameters and bounds; for a generic
+/// kernel, the errors of the first instance that does not lower, each naming the instance.
+pub fn lower_kernel_instances(
+    item: &syn::ItemFn,
+    captures: &[Capture],
+    opts: &Options,
+) -> syn::Result<LoweredFn> {
+    lower_all(item, parse::FnKind::Kernel, captures, opts)
+}
+
+/// Lowers a `#[rumba::device]` function, generic or not, once per instance.
+///
+/// # Errors
+/// As [`lower_kernel_instances`].
+pub fn lower_device_instances(item: &syn::ItemFn, opts: &Options) -> syn::Result<LoweredFn> {
+    lower_all(item, parse::FnKind::Device, &[], opts)
 }
 
 /// Lowers a `#[rumba::kernel]` function.

@@ -7,11 +7,13 @@
 //! the backend `RUMBA_TEST_BACKEND` names: the simulator, OpenCL or CUDA. Where a backend reports
 //! something differently (the simulator names device addresses in its faults; a GPU's threads
 //! race to record the first fault) the test says which backend it checks. The `closure_kernels`
-//! module keeps the low-level closure API (`Kernel::new`) for what the kernel language has no
-//! form of; those tests run on the simulator only and say why elsewhere.
+//! module keeps the low-level closure API (`Kernel::new`) for what only that API has (values a
+//! thread holds, a Rust panic); those tests run on the simulator only and say why elsewhere.
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../engines/mod.rs"]
+mod engines;
 
 use common::fault;
 #[path = "../ported_kernels/mod.rs"]
@@ -106,6 +108,53 @@ fn dynshared_two_halves_over_many_blocks() {
         .launch((In(&x), Out(&mut y)))
         .unwrap();
     assert_eq!(x, y);
+}
+
+/// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
+/// shared memory and compare the output array.
+/// On the simulator, on both of its engines.
+fn dynshared_case(kernel: Kernel<(Arr<i32>,)>, expected: &[i32]) {
+    engines::each_engine(kernel, |k| {
+        let d = rumba::device_array::<i32, _>(expected.len(), Order::C).unwrap();
+        k.configure(1, 1)
+            .dynamic_shared_bytes(4 * expected.len())
+            .launch((&d,))
+            .unwrap();
+        assert_eq!(d.copy_to_host().unwrap().to_vec(), expected, "{}", k.name());
+    });
+}
+
+#[test]
+fn dynshared_slice_write_and_read() {
+    start();
+    dynshared_case(ported_kernels::dynshared::dynshared_slice_write(), &[1, 2]);
+    dynshared_case(ported_kernels::dynshared::dynshared_slice_read(), &[1, 2]);
+}
+
+#[test]
+fn dynshared_slice_diff_sizes_and_overlap() {
+    start();
+    dynshared_case(
+        ported_kernels::dynshared::dynshared_slice_diff_sizes(),
+        &[1, 2, 3],
+    );
+    dynshared_case(
+        ported_kernels::dynshared::dynshared_slice_overlap(),
+        &[1, 2, 2, 3, 4],
+    );
+}
+
+#[test]
+fn dynshared_slice_gaps_backwards_and_strides() {
+    start();
+    use ported_kernels::dynshared as ds;
+    dynshared_case(ds::dynshared_slice_gaps(), &[99, 1, 2, 99, 3, 4, 99]);
+    dynshared_case(ds::dynshared_slice_backwards(), &[2, 1, 4, 3]);
+    dynshared_case(ds::dynshared_slice_strides(), &[1, 99, 2, 99, 3, 99]);
+    dynshared_case(
+        ds::dynshared_slice_negative_strides(),
+        &[99, 3, 99, 2, 99, 1],
+    );
 }
 
 // ---------------------------------------------------------------- barriers with values
