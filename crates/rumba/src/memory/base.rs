@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
+use super::history::{self, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
@@ -123,12 +124,16 @@ impl DriverResource {
 }
 
 impl DeviceResource for DriverResource {
-    fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
             lock(&self.live).failed.push(e.to_string());
         }
         let ptr = self.driver.mem_alloc(self.device, bytes)?;
+        if history::is_recording() {
+            let note = Note::new(EventKind::Alloc, self.device, stream, bytes, ptr);
+            history::note(note, Some(self));
+        }
         let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
@@ -137,7 +142,7 @@ impl DeviceResource for DriverResource {
         Ok(unsafe { DeviceBlock::from_raw(ptr, bytes, self.device, l.origin) })
     }
 
-    fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let ptr = block.ptr();
         {
             let mut l = lock(&self.live);
@@ -152,6 +157,10 @@ impl DeviceResource for DriverResource {
                     self.device
                 )));
             }
+        }
+        if history::is_recording() {
+            let note = Note::new(EventKind::Free, self.device, stream, block.len(), ptr);
+            history::note(note, Some(self));
         }
         let Some(ptr) = self.later.now_or_keep(ptr) else {
             return Ok(());

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::history::{self, EventKind, Note};
 use super::resource::driver_id;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
@@ -186,8 +187,31 @@ impl MemoryManager {
                 stream,
             ));
         }
-        let block = self.device_resource.allocate(bytes, stream)?;
+        let resource = &*self.device_resource;
+        let block = history::serving(resource, || resource.allocate(bytes, stream));
+        let block = self.note_oom(block, resource, bytes, stream)?;
         self.buffer(block, bytes, stream)
+    }
+
+    /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
+    /// records), and passes the result on.
+    pub(crate) fn note_oom(
+        &self,
+        result: Result<DeviceBlock>,
+        top: &dyn DeviceResource,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DeviceBlock> {
+        if let Err(e) = &result {
+            if e.is_out_of_memory() && history::is_recording() {
+                let note = Note {
+                    detail: Some(e.to_string()),
+                    ..Note::new(EventKind::Oom, self.device, stream, bytes, 0)
+                };
+                history::serving(top, || history::note(note, Some(top)));
+            }
+        }
+        result
     }
 
     /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
@@ -264,7 +288,13 @@ impl MemoryManager {
                 self.name
             )));
         }
-        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
+        PinnedBuffer::from_block(
+            block,
+            bytes,
+            flags,
+            self.device,
+            Arc::clone(&self.host_resource),
+        )
     }
 
     /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver

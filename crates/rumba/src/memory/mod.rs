@@ -89,6 +89,7 @@ mod base;
 mod buffer;
 mod default;
 mod facade;
+pub mod history;
 pub(crate) mod holds;
 mod pending;
 pub mod pool;
@@ -214,11 +215,22 @@ impl IpcHandle {
         ptr: DevicePtr,
         bytes: usize,
     ) -> Result<IpcHandle> {
+        let handle = driver.ipc_get_mem_handle(device, base)?;
+        if history::is_recording() {
+            let note = history::Note::new(
+                history::EventKind::IpcExport,
+                device,
+                crate::driver::StreamHandle::LEGACY,
+                bytes,
+                ptr,
+            );
+            history::note(note, None);
+        }
         Ok(IpcHandle {
             device,
             bytes,
             offset: (ptr - base) as usize,
-            handle: driver.ipc_get_mem_handle(device, base)?,
+            handle,
         })
     }
 }

@@ -498,6 +498,18 @@ pub trait DeviceResource: Send + Sync {
         None
     }
 
+    /// The resource's name in the [memory history](super::history) and in errors: its type name
+    /// by default.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().manager_context().device_upstream();
+    /// assert!(res.name().ends_with("LimitingAdaptor"));
+    /// ```
+    fn name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
+
     /// [`allocate`](Self::allocate) on the legacy default stream.
     ///
     /// # Errors

@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
+use crate::memory::history;
 use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
@@ -286,9 +287,12 @@ impl Context {
         if bytes == 0 {
             return self.inner.manager.memalloc_on(0, stream);
         }
-        let resource = self.inner.manager.device_resource();
-        let block = self.alloc_or_wait(|| resource.allocate(bytes, stream))?;
-        self.inner.manager.buffer(block, bytes, stream)
+        let manager = &self.inner.manager;
+        let resource = &**manager.device_resource();
+        let block =
+            self.alloc_or_wait(|| history::serving(resource, || resource.allocate(bytes, stream)));
+        let block = manager.note_oom(block, resource, bytes, stream)?;
+        manager.buffer(block, bytes, stream)
     }
 
     /// Counters of the memory manager ([`Error::Unsupported`] for a

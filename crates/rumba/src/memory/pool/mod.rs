@@ -57,6 +57,7 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
+use super::history::{self, EventKind, Note, PoolFigures};
 use super::report::fragmentation;
 use super::resource::driver_id;
 use super::{
@@ -231,10 +232,11 @@ impl PoolResource {
             let Some(block) = st.segments.remove(&ptr) else {
                 continue;
             };
-            match self.upstream.deallocate_sync(block) {
+            match history::quiet(|| self.upstream.deallocate_sync(block)) {
                 Ok(()) => {
                     st.stats.device_frees += 1;
                     freed += size;
+                    self.note(st, EventKind::PoolTrim, StreamHandle::LEGACY, size, ptr);
                 }
                 Err(e) => failures.push(format!("pool segment 0x{ptr:x} ({size} bytes): {e}")),
             }
@@ -276,7 +278,7 @@ impl PoolResource {
         tries.dedup();
         for want in tries {
             let want = want.min(headroom).max(size);
-            match self.upstream.allocate_sync(want) {
+            match history::quiet(|| self.upstream.allocate_sync(want)) {
                 Ok(block) => {
                     if block.len() < want
                         || block.device() != self.device
@@ -285,7 +287,7 @@ impl PoolResource {
                     {
                         // A segment the pool cannot carve safely: give it back, use none of it.
                         let (len, device) = (block.len(), block.device());
-                        let back = self.upstream.deallocate_sync(block);
+                        let back = history::quiet(|| self.upstream.deallocate_sync(block));
                         return Err(Error::InvalidOperation(format!(
                             "the pool's upstream returned a {len}-byte block on device {device} \
                              (of another driver, or retired) for a {want}-byte segment on device {}{}",
@@ -301,6 +303,7 @@ impl PoolResource {
                     st.stats.reserved_bytes = st.arena.reserved();
                     st.stats.peak_reserved_bytes =
                         st.stats.peak_reserved_bytes.max(st.stats.reserved_bytes);
+                    self.note(st, EventKind::PoolGrow, StreamHandle::LEGACY, want, ptr);
                     return Ok(true);
                 }
                 Err(e) if e.is_out_of_memory() => continue,
@@ -328,8 +331,27 @@ impl PoolResource {
             if let Some(id) = st.arena.live(ptr) {
                 let key = free_key(stream);
                 let epoch = st.order.on_free(key);
-                st.arena.release(id, Owner::Stream(key), epoch);
+                let requested = st.arena.release(id, Owner::Stream(key), epoch);
+                if let Some(bytes) = requested {
+                    self.note(st, EventKind::FreeFlushed, stream, bytes, ptr);
+                }
             }
+        }
+    }
+
+    /// Records an event of the pool with its figures afterwards (when a history records).
+    fn note(&self, st: &PoolState, kind: EventKind, stream: StreamHandle, bytes: usize, ptr: u64) {
+        if history::is_recording() {
+            let pool = PoolFigures {
+                id: std::ptr::from_ref(self) as usize as u64,
+                reserved: st.arena.reserved(),
+                used: st.arena.allocated(),
+            };
+            let note = Note {
+                pool: Some(pool),
+                ..Note::new(kind, self.device, stream, bytes, ptr)
+            };
+            history::note(note, Some(self));
         }
     }
 
@@ -427,6 +449,7 @@ impl DeviceResource for PoolResource {
         match found {
             Some(p) => {
                 st.stats.note_alloc(bytes);
+                self.note(st, EventKind::Alloc, stream, bytes, p);
                 // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
                 // segment the pool holds from its upstream: `grow` admitted it only as a live
                 // block of at least the segment's size, on `self.device`, of `self.driver`. The
@@ -466,6 +489,7 @@ impl DeviceResource for PoolResource {
                 st.pending.push((ptr, stream));
                 st.pending_bytes += requested;
                 st.stats.note_free(requested);
+                self.note(st, EventKind::FreeDeferred, stream, requested, ptr);
             }
             return Ok(());
         }
@@ -473,6 +497,7 @@ impl DeviceResource for PoolResource {
         let epoch = st.order.on_free(key);
         if let Some(requested) = st.arena.release(id, Owner::Stream(key), epoch) {
             st.stats.note_free(requested);
+            self.note(st, EventKind::Free, stream, requested, ptr);
         }
         Ok(())
     }
