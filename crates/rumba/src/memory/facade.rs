@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::history::{self, EventKind, Note};
 use super::resource::driver_id;
+use super::routing;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
     IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
@@ -187,15 +188,54 @@ impl MemoryManager {
                 stream,
             ));
         }
-        let resource = &*self.device_resource;
-        let block = history::serving(resource, || resource.allocate(bytes, stream));
-        let block = self.note_oom(block, resource, bytes, stream)?;
-        self.buffer(block, bytes, stream)
+        self.allocate_with(bytes, stream, |alloc| alloc())
+    }
+
+    /// Allocates `bytes` (> 0) for `stream` where the thread's [routing](super::routing) sends
+    /// it (the manager's device resource outside every scope): each resource in turn while they
+    /// fail for lack of memory. `attempt` runs one resource's allocation (the context waits there
+    /// for memory that queued work still holds).
+    pub(crate) fn allocate_with(
+        &self,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: impl Fn(&dyn Fn() -> Result<DeviceBlock>) -> Result<DeviceBlock>,
+    ) -> Result<DeviceBuffer> {
+        let Some(plan) = routing::plan(&self.device_resource) else {
+            return self.allocate_from(&self.device_resource, bytes, stream, &attempt);
+        };
+        let mut failure = None;
+        for resource in &plan {
+            match self.allocate_from(resource, bytes, stream, &attempt) {
+                Err(e) if e.is_out_of_memory() => failure = Some(e),
+                other => return other,
+            }
+        }
+        Err(failure.unwrap_or(Error::OutOfMemory {
+            device: self.device,
+            requested: bytes,
+            free: 0,
+            total: 0,
+            pending: 0,
+        }))
+    }
+
+    fn allocate_from(
+        &self,
+        resource: &Arc<dyn DeviceResource>,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: &dyn Fn(&dyn Fn() -> Result<DeviceBlock>) -> Result<DeviceBlock>,
+    ) -> Result<DeviceBuffer> {
+        let top = &**resource;
+        let block = attempt(&|| history::serving(top, || top.allocate(bytes, stream)));
+        let block = self.note_oom(block, top, bytes, stream)?;
+        self.buffer(block, bytes, stream, resource)
     }
 
     /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
     /// records), and passes the result on.
-    pub(crate) fn note_oom(
+    fn note_oom(
         &self,
         result: Result<DeviceBlock>,
         top: &dyn DeviceResource,
@@ -214,12 +254,14 @@ impl MemoryManager {
         result
     }
 
-    /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
-    pub(crate) fn buffer(
+    /// Makes a buffer of `block`, which `resource` made, after checking it (the checks that let
+    /// resources be safe); a refused block goes back to `resource`.
+    fn buffer(
         &self,
         block: DeviceBlock,
         bytes: usize,
         stream: StreamHandle,
+        resource: &Arc<dyn DeviceResource>,
     ) -> Result<DeviceBuffer> {
         if block.origin().is_retired() {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
@@ -234,7 +276,7 @@ impl MemoryManager {
             // Memory of another driver instance: its addresses mean nothing to this context's
             // driver (and may alias its allocations). Give it back to whoever handed it out.
             let (ptr, len) = (block.ptr(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
             return Err(Error::InvalidOperation(format!(
@@ -245,7 +287,7 @@ impl MemoryManager {
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
             return Err(Error::InvalidOperation(format!(
@@ -258,7 +300,7 @@ impl MemoryManager {
             block,
             bytes,
             Arc::clone(&self.driver),
-            Arc::clone(&self.device_resource),
+            Arc::clone(resource),
             stream,
         ))
     }

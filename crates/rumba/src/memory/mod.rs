@@ -96,8 +96,12 @@ pub mod pool;
 mod registry;
 mod report;
 pub mod resource;
+pub mod routing;
 
-pub use adaptors::{LimitingAdaptor, StatisticsAdaptor, StatisticsFactory};
+pub use adaptors::{
+    FailedAllocation, FailureCallbackAdaptor, LimitingAdaptor, OnFailure, StatisticsAdaptor,
+    StatisticsFactory,
+};
 pub use base::{DriverHostResource, DriverResource};
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use default::DeferredAdaptor;
@@ -112,6 +116,7 @@ pub use resource::{
     CacheControl, Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, Origin,
     ResetToken,
 };
+pub use routing::{SharedResource, current_resource, with_resource, with_resource_on_oom};
 
 use std::sync::Arc;
 

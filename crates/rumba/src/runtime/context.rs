@@ -17,7 +17,6 @@ use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
-use crate::memory::history;
 use crate::memory::holds::{Hold, Holds};
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
@@ -287,12 +286,9 @@ impl Context {
         if bytes == 0 {
             return self.inner.manager.memalloc_on(0, stream);
         }
-        let manager = &self.inner.manager;
-        let resource = &**manager.device_resource();
-        let block =
-            self.alloc_or_wait(|| history::serving(resource, || resource.allocate(bytes, stream)));
-        let block = manager.note_oom(block, resource, bytes, stream)?;
-        manager.buffer(block, bytes, stream)
+        self.inner
+            .manager
+            .allocate_with(bytes, stream, |alloc| self.alloc_or_wait(alloc))
     }
 
     /// Counters of the memory manager ([`Error::Unsupported`] for a
