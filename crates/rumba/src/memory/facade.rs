@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::history::{self, EventKind, Note};
-use super::resource::driver_id;
+use super::resource::{driver_id, require};
 use super::routing;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
@@ -16,7 +16,7 @@ use super::{
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Access, Error, Result};
 
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
@@ -154,11 +154,13 @@ impl MemoryManager {
     }
 
     /// Numba's `memalloc`: `bytes` of device memory on the legacy default stream, as an owning
-    /// buffer (zero bytes allocate nothing).
+    /// buffer (zero bytes allocate nothing). Inside a [`with_resource`](super::with_resource)
+    /// scope the memory comes from the scope's resource.
     ///
     /// # Errors
     /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
-    /// block of another device or smaller than asked for.
+    /// block of another device or smaller than asked for; [`Error::Inaccessible`] for a resource
+    /// whose memory is not device-accessible (nothing is allocated).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -228,6 +230,7 @@ impl MemoryManager {
         attempt: &dyn Fn(&dyn Fn() -> Result<DeviceBlock>) -> Result<DeviceBlock>,
     ) -> Result<DeviceBuffer> {
         let top = &**resource;
+        require(top, Access::Device, "a source of device memory")?;
         let block = attempt(&|| history::serving(top, || top.allocate(bytes, stream)));
         let block = self.note_oom(block, top, bytes, stream)?;
         self.buffer(block, bytes, stream, resource)

@@ -114,7 +114,7 @@ pub use registry::{register_memory_manager, set_memory_manager};
 pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 pub use resource::{
     CacheControl, Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, Origin,
-    ResetToken,
+    ResetToken, ResourceProperties,
 };
 pub use routing::{SharedResource, current_resource, with_resource, with_resource_on_oom};
 

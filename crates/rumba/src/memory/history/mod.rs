@@ -118,7 +118,7 @@ impl Chain {
 }
 
 /// `a::b::Type<c::D>` → `Type<c::D>`: the last path segment before any generics.
-fn short_name(full: &str) -> &str {
+pub(crate) fn short_name(full: &str) -> &str {
     let head = full.find('<').map_or(full, |i| &full[..i]);
     match head.rfind("::") {
         Some(i) => &full[i + 2..],

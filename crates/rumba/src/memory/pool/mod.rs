@@ -66,7 +66,7 @@ use super::{
     PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
-use crate::error::{Error, OomReport, Result};
+use crate::error::{Access, Error, OomReport, Result};
 use crate::sync::{get_mut, lock};
 
 /// Every block size is a multiple of this many bytes.
@@ -151,7 +151,9 @@ impl PoolResource {
     /// A pool over `upstream` with explicit options.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
+    /// [`Error::Inaccessible`] when `upstream`'s memory is not device-accessible (its
+    /// [`properties`](DeviceResource::properties)); [`Error::InvalidArgument`] when `min_segment`
+    /// or `max_growth` is zero.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -167,6 +169,7 @@ impl PoolResource {
         upstream: Arc<dyn DeviceResource>,
         options: PoolOptions,
     ) -> Result<Self> {
+        super::resource::require(&*upstream, Access::Device, "the upstream of PoolResource")?;
         if options.min_segment == 0 || options.max_growth == 0 {
             return Err(Error::InvalidArgument(format!(
                 "pool segment sizes must be positive (min_segment {}, max_growth {})",
