@@ -9,7 +9,7 @@ use svg::Document;
 use svg::node::element::path::Data;
 use svg::node::element::{Group, Line, Path, Rectangle, Text, Title};
 
-use super::timeline::{Band, Timeline, human, ms};
+use super::timeline::{Band, Timeline, human, ms, wrap};
 
 const W: f64 = 1280.0;
 const LEFT: f64 = 90.0;
@@ -305,7 +305,7 @@ fn pool_panel(t: &Timeline, s: &Scale) -> Group {
                     ))),
             );
     }
-    let lx = W - RIGHT - 250.0;
+    let lx = W - RIGHT - 290.0;
     g.add(
         Rectangle::new()
             .set("x", lx)
@@ -317,13 +317,13 @@ fn pool_panel(t: &Timeline, s: &Scale) -> Group {
     .add(text(lx + 20.0, s.top + 17.0, "reserved (segments)").set("class", "tick"))
     .add(
         Line::new()
-            .set("x1", lx + 130.0)
-            .set("x2", lx + 144.0)
+            .set("x1", lx + 160.0)
+            .set("x2", lx + 176.0)
             .set("y1", s.top + 13.0)
             .set("y2", s.top + 13.0)
             .set("class", "used"),
     )
-    .add(text(lx + 150.0, s.top + 17.0, "used (blocks)").set("class", "tick"))
+    .add(text(lx + 182.0, s.top + 17.0, "used (blocks)").set("class", "tick"))
 }
 
 /// Red markers across both panels, one per out-of-memory failure.
@@ -386,8 +386,10 @@ fn oom_text(t: &Timeline) -> (Group, f64) {
                 format!("; from {}", o.chain.join(" > "))
             }
         );
-        g = g.add(text(LEFT, y, head).set("class", "oom-head"));
-        y += LINE;
+        for line in wrap(&head, 150) {
+            g = g.add(text(LEFT, y, line).set("class", "oom-head"));
+            y += LINE;
+        }
         let largest: Vec<String> = o
             .largest
             .iter()
@@ -397,16 +399,16 @@ fn oom_text(t: &Timeline) -> (Group, f64) {
             })
             .collect();
         if !largest.is_empty() {
-            g = g.add(text(
-                LEFT + 16.0,
-                y,
-                format!("largest live: {}", largest.join(", ")),
-            ));
+            for line in wrap(&format!("largest live: {}", largest.join(", ")), 160) {
+                g = g.add(text(LEFT + 16.0, y, line));
+                y += LINE;
+            }
+        }
+        for line in wrap(&o.detail, 175) {
+            g = g.add(text(LEFT + 16.0, y, line).set("class", "detail"));
             y += LINE;
         }
-        let detail: String = o.detail.chars().take(190).collect();
-        g = g.add(text(LEFT + 16.0, y, detail).set("class", "detail"));
-        y += LINE * 1.3;
+        y += LINE * 0.4;
     }
     if t.ooms.len() > 10 {
         g = g.add(text(LEFT, y, format!("… and {} more", t.ooms.len() - 10)));

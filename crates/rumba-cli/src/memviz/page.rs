@@ -1,6 +1,7 @@
 //! The HTML page: the SVG inline, a stylesheet and a short script — one file a browser opens
 //! offline (nothing is fetched). The script turns each band's `<title>` into a hover box that
-//! follows the pointer, outlines the band under it, and says how long the page took to draw.
+//! follows the pointer, outlines the band under it, and says how long the page took to draw;
+//! `page.html#band=N` opens band N's box without a pointer.
 //!
 //! The page is well-formed XML (the script sits in a CDATA section), so it can be checked with
 //! an XML parser like the SVG.
@@ -18,6 +19,13 @@ const SCRIPT: &str = r#"
 (function () {
   var tip = document.getElementById('tip');
   var hot = null;
+  // Shows the box at (x, y), kept inside the window.
+  function place(x, y) {
+    tip.style.display = 'block';
+    var room = document.documentElement.clientWidth + window.scrollX - tip.offsetWidth - 8;
+    tip.style.left = Math.max(window.scrollX, Math.min(x, room)) + 'px';
+    tip.style.top = y + 'px';
+  }
   var marked = document.querySelectorAll('#chart [class~="band"], #chart [class~="oom"], #chart .reserved, #chart .used');
   for (var i = 0; i < marked.length; i++) {
     var t = marked[i].querySelector('title');
@@ -32,10 +40,19 @@ const SCRIPT: &str = r#"
     if (!el) { tip.style.display = 'none'; return; }
     if (el.classList.contains('band')) { el.classList.add('hot'); hot = el; }
     tip.textContent = el.getAttribute('data-tip');
-    tip.style.display = 'block';
-    tip.style.left = (ev.pageX + 14) + 'px';
-    tip.style.top = (ev.pageY + 14) + 'px';
+    place(ev.pageX + 14, ev.pageY + 14);
   });
+  // `#band=N` opens band N's hover box where the band starts (to show it without a pointer).
+  var m = /^#band=(\d+)$/.exec(location.hash);
+  if (m) {
+    var b = document.querySelector('#chart [data-band="' + m[1] + '"]');
+    if (b) {
+      var r = b.getBoundingClientRect();
+      b.classList.add('hot'); hot = b;
+      tip.textContent = b.getAttribute('data-tip');
+      place(r.left + window.scrollX + 20, r.top + window.scrollY + 20);
+    }
+  }
   requestAnimationFrame(function () {
     var took = performance.now() - window.drawStart;
     document.getElementById('drawn').textContent = 'drawn in ' + took.toFixed(0) + ' ms';

@@ -246,9 +246,32 @@ pub fn human(bytes: usize) -> String {
     }
 }
 
-/// Nanoseconds as milliseconds with three decimals.
+/// A time since the recording started: `12.345 ms` below a second, `46.23 s` above.
 pub fn ms(ns: u64) -> String {
-    format!("{:.3} ms", ns as f64 / 1e6)
+    if ns < 1_000_000_000 {
+        format!("{:.3} ms", ns as f64 / 1e6)
+    } else {
+        format!("{:.2} s", ns as f64 / 1e9)
+    }
+}
+
+/// `text` cut into lines of at most `width` characters, at spaces where it can.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -318,5 +341,8 @@ mod tests {
         assert_eq!(o.largest[0].0, 30);
         assert_eq!(human(3 << 20), "3.0 MiB");
         assert_eq!(human(12), "12 B");
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(ms(1_500_000), "1.500 ms");
+        assert_eq!(ms(46_231_000_000), "46.23 s");
     }
 }
