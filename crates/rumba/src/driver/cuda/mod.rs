@@ -42,6 +42,7 @@ mod ipc;
 mod launch;
 mod managed;
 mod peer;
+mod placement;
 use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
