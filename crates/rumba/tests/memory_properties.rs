@@ -12,9 +12,8 @@ use rumba::Error;
 use rumba::driver::StreamHandle;
 use rumba::error::Access;
 use rumba::memory::{
-    DeviceBlock, DeviceResource, FailureCallbackAdaptor, HostResource, LimitingAdaptor,
-    MemoryManager, OnFailure, PoolOptions, PoolResource, ResourceProperties, StatisticsAdaptor,
-    with_resource,
+    DeviceBlock, DeviceResource, FailureCallbackAdaptor, LimitingAdaptor, MemoryManager, OnFailure,
+    PoolOptions, PoolResource, ResourceProperties, StatisticsAdaptor, with_resource,
 };
 
 /// A resource that declares its memory host-only (say, a staging area), and counts the

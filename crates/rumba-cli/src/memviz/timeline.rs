@@ -213,7 +213,7 @@ fn oom_state(t: &Timeline, stack: &[usize], other: usize, e: &Event, i: usize) -
             (band.bytes, band.stream, band.frames.first().cloned())
         })
         .collect();
-    largest.sort_by(|a, b| b.0.cmp(&a.0));
+    largest.sort_by_key(|b| std::cmp::Reverse(b.0));
     largest.truncate(5);
     let tracked: usize = stack.iter().map(|&b| t.bands[b].bytes).sum();
     OomState {

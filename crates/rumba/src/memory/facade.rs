@@ -18,6 +18,9 @@ use super::{
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Access, Error, Result};
 
+/// Runs one resource's allocation (the context waits there for memory queued work holds).
+type Attempt<'a> = dyn Fn(&dyn Fn() -> Result<DeviceBlock>) -> Result<DeviceBlock> + 'a;
+
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
 ///
@@ -227,7 +230,7 @@ impl MemoryManager {
         resource: &Arc<dyn DeviceResource>,
         bytes: usize,
         stream: StreamHandle,
-        attempt: &dyn Fn(&dyn Fn() -> Result<DeviceBlock>) -> Result<DeviceBlock>,
+        attempt: &Attempt<'_>,
     ) -> Result<DeviceBuffer> {
         let top = &**resource;
         require(top, Access::Device, "a source of device memory")?;
