@@ -2,7 +2,8 @@
 //! library's conformance checks on the current backend and exits non-zero if any fails; `demo`
 //! runs a short tour of the library, printing what each step did and how long it took; `bench`
 //! runs the peer workloads (`scripts/peers/workloads.md`) and compares them with the peers; `ipc`
-//! shares a device array with another process (for scripts and other libraries).
+//! shares a device array with another process (for scripts and other libraries); `memviz` draws a
+//! memory history.
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
 //! and the command exits with status 2 for configuration errors and for arguments it cannot
@@ -17,6 +18,7 @@ mod demo;
 mod ipc;
 mod json;
 mod kernels;
+mod memviz;
 mod selftest;
 
 use std::process::ExitCode;
@@ -59,6 +61,10 @@ enum Command {
     /// Share a device array with another process through an IPC handle.
     #[command(subcommand)]
     Ipc(ipc::IpcCommand),
+    /// Draw a memory history (RUMBA_MEMORY_HISTORY, rumba::memory::history::dump) as an SVG
+    /// picture or a self-contained HTML page: live bytes stacked by allocation, the pool's
+    /// reserved vs used bytes, and the state at each out-of-memory failure.
+    Memviz(memviz::MemvizArgs),
 }
 
 /// Prints the current context's memory manager, its limit, its statistics and its snapshot
@@ -134,6 +140,7 @@ fn main() -> ExitCode {
         Command::IpcOpen { handle } => demo::ipc_open(&handle),
         Command::Bench(args) => bench::run(&args),
         Command::Ipc(cmd) => ipc::run(&cmd),
+        Command::Memviz(args) => memviz::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

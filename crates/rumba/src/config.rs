@@ -20,6 +20,7 @@
 //! | `RUMBA_OPENCL_DEVICE` = index or name fragment | [`Config::opencl_device`] | every usable device of the platform |
 //! | `RUMBA_OPENCL_MEMORY` = size, e.g. `2GiB` | [`Config::opencl_memory`] | the device's global memory |
 //! | `RUMBA_PER_THREAD_DEFAULT_STREAM` = `0` \| `1` | [`Config::per_thread_default_stream`] | `0` |
+//! | `RUMBA_MEMORY_HISTORY` = path | [`Config::memory_history`] | none (no recording) |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -199,6 +200,9 @@ pub struct Config {
     /// calling thread's per-thread default stream instead of the legacy default stream (Numba's
     /// `CUDA_PER_THREAD_DEFAULT_STREAM`; CUDA's `--default-stream per-thread`).
     pub per_thread_default_stream: bool,
+    /// Where to write a [memory history](crate::memory::history) of the whole program (recorded
+    /// from the runtime's start, written at [`close`](crate::close) and at exit); `None`: none.
+    pub memory_history: Option<std::path::PathBuf>,
 }
 
 /// Picks an OpenCL platform or device: by its position in the list (`clinfo -l` order, from 0)
@@ -287,6 +291,7 @@ impl Default for Config {
             opencl_device: None,
             opencl_memory: None,
             per_thread_default_stream: false,
+            memory_history: None,
         }
     }
 }
@@ -415,6 +420,16 @@ impl Config {
                 )
             })?;
             cfg.opencl_memory = Some(bytes);
+        }
+        if let Some(v) = lookup("RUMBA_MEMORY_HISTORY") {
+            if v.trim().is_empty() {
+                return Err(invalid(
+                    "RUMBA_MEMORY_HISTORY",
+                    &v,
+                    "the path of the file to write the memory history to",
+                ));
+            }
+            cfg.memory_history = Some(v.into());
         }
         if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
             cfg.per_thread_default_stream = match v.trim() {

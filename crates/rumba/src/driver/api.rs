@@ -1,20 +1,17 @@
 //! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
 //! byte counts, host pointers), with the safety contract its implementors and callers share.
 //!
-//! It stays one trait in one file. The optional capabilities (peer access, IPC, managed and
-//! grained memory) could be supertraits, but then every caller would have to import each one to
-//! call its methods on a `dyn Driver`; and each method's documentation is its contract, which
-//! belongs beside its signature. What moved out is what is not one method's: the meaning of each
-//! error variant, which holds for the whole driver layer (the `driver` module's docs), and the
-//! refusal a default implementation gives for a capability the backend lacks, written once
-//! ([`BackendKind::unsupported`]).
+//! It stays one trait in one file; each method's documentation is its contract, beside its
+//! signature. The meaning of each error variant is in the `driver` module's docs, the refusal of
+//! a missing capability is written once ([`BackendKind::unsupported`]), and managed-memory
+//! placement is a capability object of its own ([`Placement`], through [`Driver::placement`]).
 
 use std::any::Any;
 use std::fmt;
 
 use super::{
     BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
-    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle, StridedCopy,
 };
 #[cfg(doc)]
 use crate::error::Error;
@@ -756,6 +753,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
                 .backend()
                 .unsupported("backend has no host-attached managed memory")),
         }
+    }
+
+    /// Managed-memory placement (prefetch, advice, page residency); `None` without managed memory.
+    fn placement(&self) -> Option<&dyn Placement> {
+        None
     }
 
     /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every

@@ -21,8 +21,10 @@
 
 use std::fmt;
 
+mod history;
 mod layout;
 
+pub use history::{Access, HistoryError};
 pub use layout::{ShapeError, StridesError};
 
 /// The result type used throughout rumba.
@@ -309,6 +311,20 @@ pub enum Error {
         op: String,
         /// What went wrong, with the values involved.
         reason: String,
+    },
+    /// The memory history could not be started, written or read ([`HistoryError`]).
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// A resource whose memory is not accessible where its role needs it (a host-only resource
+    /// as the device upstream of a pool, …); nothing was built or allocated.
+    #[error("{resource} cannot be {role}: its memory is not {needs}")]
+    Inaccessible {
+        /// The resource (its type name).
+        resource: String,
+        /// What it was asked to be, e.g. `the upstream of PoolResource`.
+        role: String,
+        /// The access the role needs.
+        needs: Access,
     },
 }
 

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
+use super::history::{self, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
@@ -136,6 +137,10 @@ impl DeviceResource for DriverResource {
             lock(&self.live).failed.push(e.to_string());
         }
         let ptr = self.driver.mem_alloc_async(self.device, bytes, stream)?;
+        if history::is_recording() {
+            let note = Note::new(EventKind::Alloc, self.device, stream, bytes, ptr);
+            history::note(note, Some(self));
+        }
         let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
@@ -167,6 +172,10 @@ impl DeviceResource for DriverResource {
                     self.device
                 )));
             }
+        }
+        if history::is_recording() {
+            let note = Note::new(EventKind::Free, self.device, stream, block.len(), ptr);
+            history::note(note, Some(self));
         }
         let Some((ptr, stream)) = self.later.now_or_keep((ptr, stream)) else {
             return Ok(());

@@ -16,6 +16,7 @@ use std::sync::{Arc, Weak};
 
 use super::gate::{self, Lease};
 use super::resource::driver_id;
+use super::history::{self, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
@@ -44,7 +45,9 @@ struct BufferInner {
 impl Drop for BufferInner {
     fn drop(&mut self) {
         if let (Some(block), Some(resource)) = (self.block.take(), &self.resource) {
-            if let Err(e) = resource.deallocate(block, self.stream) {
+            let stream = self.stream;
+            let given = history::serving(&**resource, || resource.deallocate(block, stream));
+            if let Err(e) = given {
                 tracing::error!(
                     "giving back device memory 0x{:x} ({} bytes) failed: {e}",
                     self.ptr,
@@ -574,6 +577,8 @@ pub struct PinnedBuffer {
     ptr: *mut u8,
     bytes: usize,
     flags: HostAllocFlags,
+    /// The device whose manager allocated it (for the memory history).
+    device: usize,
     /// `None` only during the drop.
     block: Option<HostBlock>,
     resource: Arc<dyn HostResource>,
@@ -592,6 +597,7 @@ impl PinnedBuffer {
         mut block: HostBlock,
         bytes: usize,
         flags: HostAllocFlags,
+        device: usize,
         resource: Arc<dyn HostResource>,
     ) -> Result<Self> {
         let got = block.flags();
@@ -614,10 +620,22 @@ impl PinnedBuffer {
             // SAFETY: every byte was zeroed just above.
             unsafe { block.set_zeroed() };
         }
+        if history::is_recording() {
+            let (ptr, len) = (block.as_ptr() as u64, block.len());
+            let note = Note::new(
+                EventKind::PinnedAlloc,
+                device,
+                StreamHandle::LEGACY,
+                len,
+                ptr,
+            );
+            history::note(note, None);
+        }
         Ok(PinnedBuffer {
             ptr: block.as_ptr(),
             bytes,
             flags: block.flags(),
+            device,
             block: Some(block),
             resource,
         })
@@ -677,6 +695,17 @@ impl Drop for PinnedBuffer {
         // dropped last here: nothing uses the memory any more.
         if let Some(mut block) = self.block.take() {
             block.set_dirty();
+            if history::is_recording() {
+                let (ptr, len) = (block.as_ptr() as u64, block.len());
+                let note = Note::new(
+                    EventKind::PinnedFree,
+                    self.device,
+                    StreamHandle::LEGACY,
+                    len,
+                    ptr,
+                );
+                history::note(note, None);
+            }
             if let Err(e) = self.resource.deallocate(block) {
                 tracing::error!("giving back pinned memory {:p} failed: {e}", self.ptr);
             }

@@ -9,14 +9,19 @@ use std::sync::Arc;
 
 use super::chain::Chain;
 use super::gate::Lease;
-use super::resource::driver_id;
+use super::history::{self, EventKind, Note};
+use super::resource::{driver_id, require};
+use super::routing;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
     IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Access, Error, Result};
+
+/// Runs one resource's allocation (the context waits there for memory queued work holds).
+type Attempt<'a> = dyn Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer> + 'a;
 
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
@@ -154,11 +159,13 @@ impl MemoryManager {
     }
 
     /// Numba's `memalloc`: `bytes` of device memory on the legacy default stream, as an owning
-    /// buffer (zero bytes allocate nothing).
+    /// buffer (zero bytes allocate nothing). Inside a [`with_resource`](super::with_resource)
+    /// scope the memory comes from the scope's resource.
     ///
     /// # Errors
     /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
-    /// block of another device or smaller than asked for.
+    /// block of another device or smaller than asked for; [`Error::Inaccessible`] for a resource
+    /// whose memory is not device-accessible (nothing is allocated).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -188,18 +195,85 @@ impl MemoryManager {
                 stream,
             ));
         }
-        // No reset between the allocation and the buffer's check of its block.
-        let _lease = Lease::enter()?;
-        let block = self.device_resource.allocate(bytes, stream)?;
-        self.buffer(block, bytes, stream)
+        self.allocate_with(bytes, stream, |alloc| alloc())
     }
 
-    /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
-    pub(crate) fn buffer(
+    /// Allocates `bytes` (> 0) for `stream` where the thread's [routing](super::routing) sends
+    /// it (the manager's device resource outside every scope): each resource in turn while they
+    /// fail for lack of memory. `attempt` runs one resource's allocation (the context waits there
+    /// for memory that queued work still holds).
+    pub(crate) fn allocate_with(
+        &self,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: impl Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer>,
+    ) -> Result<DeviceBuffer> {
+        let Some(plan) = routing::plan(&self.device_resource) else {
+            return self.allocate_from(&self.device_resource, bytes, stream, &attempt);
+        };
+        let mut failure = None;
+        for resource in &plan {
+            match self.allocate_from(resource, bytes, stream, &attempt) {
+                Err(e) if e.is_out_of_memory() => failure = Some(e),
+                other => return other,
+            }
+        }
+        Err(failure.unwrap_or(Error::OutOfMemory {
+            device: self.device,
+            requested: bytes,
+            free: 0,
+            total: 0,
+            pending: 0,
+        }))
+    }
+
+    fn allocate_from(
+        &self,
+        resource: &Arc<dyn DeviceResource>,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: &Attempt<'_>,
+    ) -> Result<DeviceBuffer> {
+        let top = &**resource;
+        require(top, Access::Device, "a source of device memory")?;
+        let buffer = attempt(&|| {
+            // No reset between the allocation and the buffer's check of its block.
+            let _lease = Lease::enter()?;
+            let block = history::serving(top, || top.allocate(bytes, stream))?;
+            self.buffer(block, bytes, stream, resource)
+        });
+        self.note_oom(buffer, top, bytes, stream)
+    }
+
+    /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
+    /// records), and passes the result on.
+    fn note_oom(
+        &self,
+        result: Result<DeviceBuffer>,
+        top: &dyn DeviceResource,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DeviceBuffer> {
+        if let Err(e) = &result {
+            if e.is_out_of_memory() && history::is_recording() {
+                let note = Note {
+                    detail: Some(e.to_string()),
+                    ..Note::new(EventKind::Oom, self.device, stream, bytes, 0)
+                };
+                history::serving(top, || history::note(note, Some(top)));
+            }
+        }
+        result
+    }
+
+    /// Makes a buffer of `block`, which `resource` made, after checking it (the checks that let
+    /// resources be safe); a refused block goes back to `resource`.
+    fn buffer(
         &self,
         block: DeviceBlock,
         bytes: usize,
         stream: StreamHandle,
+        resource: &Arc<dyn DeviceResource>,
     ) -> Result<DeviceBuffer> {
         if block.origin().is_retired() {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
@@ -214,7 +288,7 @@ impl MemoryManager {
             // Memory of another driver instance: its addresses mean nothing to this context's
             // driver (and may alias its allocations). Give it back to whoever handed it out.
             let (ptr, len) = (block.ptr(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
             return Err(Error::InvalidOperation(format!(
@@ -225,7 +299,7 @@ impl MemoryManager {
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
             return Err(Error::InvalidOperation(format!(
@@ -238,7 +312,7 @@ impl MemoryManager {
             block,
             bytes,
             Arc::clone(&self.driver),
-            Arc::clone(&self.device_resource),
+            Arc::clone(resource),
             stream,
         ))
     }
@@ -268,7 +342,13 @@ impl MemoryManager {
                 self.name
             )));
         }
-        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
+        PinnedBuffer::from_block(
+            block,
+            bytes,
+            flags,
+            self.device,
+            Arc::clone(&self.host_resource),
+        )
     }
 
     /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver

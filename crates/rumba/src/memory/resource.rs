@@ -38,7 +38,7 @@ use std::sync::{Arc, RwLock};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Access, Error, Result};
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
 ///
@@ -505,7 +505,7 @@ pub trait DeviceResource: Send + Sync {
     }
 
     /// What the resource is, in a few words; [`describe_chain`] joins those of a chain (`rumba
-    /// detect` prints it). The default is the type's name.
+    /// detect` prints it). The default is the last segment of [`name`](Self::name).
     ///
     /// ```
     /// use rumba::memory::DeviceResource;
@@ -513,8 +513,35 @@ pub trait DeviceResource: Send + Sync {
     /// assert!(!res.description().is_empty());
     /// ```
     fn description(&self) -> String {
-        let name = std::any::type_name::<Self>();
+        let name = self.name();
         name.rsplit("::").next().unwrap_or(name).to_string()
+    }
+
+    /// Where the memory this resource hands out can be used (RMM's resource properties): its
+    /// upstream's by default, and device memory for a resource with none. Contexts and managers
+    /// refuse to allocate device memory from a resource that is not device-accessible, and a pool
+    /// refuses such an upstream ([`Error::Inaccessible`]).
+    ///
+    /// ```
+    /// use rumba::memory::{DeviceResource, ResourceProperties};
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// assert_eq!(res.properties(), ResourceProperties::DEVICE);
+    /// ```
+    fn properties(&self) -> ResourceProperties {
+        self.upstream()
+            .map_or(ResourceProperties::DEVICE, |up| up.properties())
+    }
+
+    /// The resource's name in the [memory history](super::history) and in errors: its type name
+    /// by default.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().manager_context().device_upstream();
+    /// assert!(res.name().ends_with("LimitingAdaptor"));
+    /// ```
+    fn name(&self) -> &'static str {
+        std::any::type_name::<Self>()
     }
 
     /// [`allocate`](Self::allocate) on the legacy default stream.
@@ -656,5 +683,73 @@ pub trait HostResource: Send + Sync {
     /// Returns cached host memory to the system; the bytes returned (0 by default).
     fn empty_cache(&self) -> usize {
         0
+    }
+
+    /// Where the memory can be used: host-accessible (the device addresses a block only when it
+    /// was allocated `mapped`, which its [flags](HostBlock::flags) say).
+    ///
+    /// ```
+    /// use rumba::memory::{HostResource, ResourceProperties};
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// assert_eq!(host.properties(), ResourceProperties::HOST);
+    /// ```
+    fn properties(&self) -> ResourceProperties {
+        ResourceProperties::HOST
+    }
+}
+
+/// Where a resource's memory can be used, as RMM's resources say: by device work (kernels,
+/// device copies), by host code, or both (managed memory).
+///
+/// ```
+/// use rumba::error::Access;
+/// use rumba::memory::ResourceProperties;
+/// assert!(ResourceProperties::MANAGED.allows(Access::Device) && ResourceProperties::MANAGED.allows(Access::Host));
+/// assert!(!ResourceProperties::HOST.allows(Access::Device));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ResourceProperties {
+    /// Device work can use the memory.
+    pub device_accessible: bool,
+    /// Host code can read and write it.
+    pub host_accessible: bool,
+}
+
+impl ResourceProperties {
+    /// Device memory.
+    pub const DEVICE: Self = ResourceProperties {
+        device_accessible: true,
+        host_accessible: false,
+    };
+    /// Host memory the device does not address.
+    pub const HOST: Self = ResourceProperties {
+        device_accessible: false,
+        host_accessible: true,
+    };
+    /// Memory both use (managed, or mapped pinned memory).
+    pub const MANAGED: Self = ResourceProperties {
+        device_accessible: true,
+        host_accessible: true,
+    };
+
+    /// True when the memory can be used as `access` says.
+    pub fn allows(self, access: Access) -> bool {
+        match access {
+            Access::Device => self.device_accessible,
+            Access::Host => self.host_accessible,
+        }
+    }
+}
+
+/// Refuses `resource` for `role` unless its memory allows `access`.
+pub(crate) fn require(resource: &dyn DeviceResource, access: Access, role: &str) -> Result<()> {
+    if resource.properties().allows(access) {
+        Ok(())
+    } else {
+        Err(Error::Inaccessible {
+            resource: super::history::short_name(resource.name()).to_string(),
+            role: role.to_string(),
+            needs: access,
+        })
     }
 }

@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
-use crate::memory::gate::{Exclusive, Lease};
+use crate::memory::gate::Exclusive;
 use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
 use crate::memory::resource::driver_id;
 use crate::memory::{
@@ -331,13 +331,9 @@ impl Context {
         if bytes == 0 {
             return self.inner.manager.memalloc_on(0, stream);
         }
-        let resource = self.inner.manager.device_resource();
-        self.alloc_or_wait(|| {
-            // No reset between the allocation and the buffer's check of its block.
-            let _lease = Lease::enter()?;
-            let block = resource.allocate(bytes, stream)?;
-            self.inner.manager.buffer(block, bytes, stream)
-        })
+        self.inner
+            .manager
+            .allocate_with(bytes, stream, |alloc| self.alloc_or_wait(alloc))
     }
 
     /// Counters of the memory manager ([`Error::Unsupported`] for a

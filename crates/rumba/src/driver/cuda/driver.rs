@@ -703,6 +703,10 @@ unsafe impl Driver for CudaDriver {
         unsafe { self.managed_free(ptr) }
     }
 
+    fn placement(&self) -> Option<&dyn crate::driver::Placement> {
+        Some(self)
+    }
+
     unsafe fn launch_kernel(
         &self,
         device: usize,

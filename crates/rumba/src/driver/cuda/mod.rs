@@ -52,6 +52,7 @@ mod libraries;
 mod managed;
 pub mod nvrtc;
 mod peer;
+mod placement;
 mod pool;
 use super::strided_pack as strided;
 

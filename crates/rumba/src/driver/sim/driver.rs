@@ -502,7 +502,9 @@ unsafe impl Driver for SimDriver {
             write_combined: false,
         };
         let spaces = self.spaces();
-        self.host.alloc_with(bytes, flags, device, &spaces, false)
+        let ptr = self.host.alloc_with(bytes, flags, device, &spaces, false)?;
+        self.pages.add(ptr, bytes);
+        Ok(ptr)
     }
 
     /// The sim models a device with concurrent managed access: host-attached managed memory is
@@ -518,7 +520,13 @@ unsafe impl Driver for SimDriver {
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
-        self.host.free(ptr, &spaces)
+        self.host.free(ptr, &spaces)?;
+        self.pages.remove(ptr);
+        Ok(())
+    }
+
+    fn placement(&self) -> Option<&dyn crate::driver::Placement> {
+        Some(self)
     }
 
     unsafe fn launch_kernel(

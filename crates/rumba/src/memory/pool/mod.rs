@@ -58,6 +58,7 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
+use super::history::{self, EventKind, Note, PoolFigures};
 use super::report::fragmentation;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
@@ -65,7 +66,7 @@ use super::{
     PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
-use crate::error::{Error, OomReport, Result};
+use crate::error::{Access, Error, OomReport, Result};
 use crate::sync::{get_mut, lock};
 
 /// Every block size is a multiple of this many bytes.
@@ -150,7 +151,9 @@ impl PoolResource {
     /// A pool over `upstream` with explicit options.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
+    /// [`Error::Inaccessible`] when `upstream`'s memory is not device-accessible (its
+    /// [`properties`](DeviceResource::properties)); [`Error::InvalidArgument`] when `min_segment`
+    /// or `max_growth` is zero.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -166,6 +169,7 @@ impl PoolResource {
         upstream: Arc<dyn DeviceResource>,
         options: PoolOptions,
     ) -> Result<Self> {
+        super::resource::require(&*upstream, Access::Device, "the upstream of PoolResource")?;
         if options.min_segment == 0 || options.max_growth == 0 {
             return Err(Error::InvalidArgument(format!(
                 "pool segment sizes must be positive (min_segment {}, max_growth {})",
@@ -256,8 +260,27 @@ impl PoolResource {
             if let Some(id) = st.arena.live(ptr) {
                 let key = free_key(stream);
                 let epoch = st.order.on_free(key);
-                st.arena.release(id, Owner::Stream(key), epoch);
+                let requested = st.arena.release(id, Owner::Stream(key), epoch);
+                if let Some(bytes) = requested {
+                    self.note(st, EventKind::FreeFlushed, stream, bytes, ptr);
+                }
             }
+        }
+    }
+
+    /// Records an event of the pool with its figures afterwards (when a history records).
+    fn note(&self, st: &PoolState, kind: EventKind, stream: StreamHandle, bytes: usize, ptr: u64) {
+        if history::is_recording() {
+            let pool = PoolFigures {
+                id: std::ptr::from_ref(self) as usize as u64,
+                reserved: st.arena.reserved(),
+                used: st.arena.allocated(),
+            };
+            let note = Note {
+                pool: Some(pool),
+                ..Note::new(kind, self.device, stream, bytes, ptr)
+            };
+            history::note(note, Some(self));
         }
     }
 
@@ -354,6 +377,7 @@ impl DeviceResource for PoolResource {
         match found {
             Some(p) => {
                 st.stats.note_alloc(bytes);
+                self.note(&st, EventKind::Alloc, stream, bytes, p);
                 // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
                 // segment the pool holds from its upstream: `grow_and_take` admitted it only as a
                 // live block of at least the segment's size, on `self.device`, of `self.driver`.
@@ -393,6 +417,7 @@ impl DeviceResource for PoolResource {
                 st.pending.push((ptr, stream));
                 st.pending_bytes += requested;
                 st.stats.note_free(requested);
+                self.note(st, EventKind::FreeDeferred, stream, requested, ptr);
             }
             return Ok(());
         }
@@ -400,6 +425,7 @@ impl DeviceResource for PoolResource {
         let epoch = st.order.on_free(key);
         if let Some(requested) = st.arena.release(id, Owner::Stream(key), epoch) {
             st.stats.note_free(requested);
+            self.note(st, EventKind::Free, stream, requested, ptr);
         }
         Ok(())
     }
@@ -460,7 +486,7 @@ impl DeviceResource for PoolResource {
         // The upstream is called without the pool's lock (it may be a program's resource that
         // asks for the pool's statistics).
         let (freed, failures) = self.give_back(segments);
-        lock(&self.state).stats.device_frees += freed;
+        lock(&self.state).stats.device_frees += freed.len() as u64;
         if failures.is_empty() {
             Ok(())
         } else {

@@ -16,6 +16,7 @@ use super::{PoolResource, PoolState, alloc_key};
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBlock;
+use crate::memory::history::{self, EventKind};
 use crate::memory::resource::driver_id;
 
 /// A segment taken out of the pool, on its way back upstream: (address, size, block).
@@ -50,7 +51,8 @@ impl PoolResource {
     /// `Ok(None)`: every size was refused for lack of memory.
     fn fetch_segment(&self, sizes: &[usize]) -> Result<Option<(DeviceBlock, usize)>> {
         for &want in sizes {
-            match self.upstream.allocate_sync(want) {
+            // The pool's own traffic upstream is not the program's: the history shows growth.
+            match history::quiet(|| self.upstream.allocate_sync(want)) {
                 Ok(block) => {
                     if block.len() < want
                         || block.device() != self.device
@@ -59,7 +61,7 @@ impl PoolResource {
                     {
                         // A segment the pool cannot carve safely: give it back, use none of it.
                         let (len, device) = (block.len(), block.device());
-                        let back = self.upstream.deallocate_sync(block);
+                        let back = history::quiet(|| self.upstream.deallocate_sync(block));
                         return Err(Error::InvalidOperation(format!(
                             "the pool's upstream returned a {len}-byte block on device {device} \
                              (of another driver, or retired) for a {want}-byte segment on device {}{}",
@@ -104,6 +106,7 @@ impl PoolResource {
         st.stats.device_allocations += 1;
         st.stats.reserved_bytes = st.arena.reserved();
         st.stats.peak_reserved_bytes = st.stats.peak_reserved_bytes.max(st.stats.reserved_bytes);
+        self.note(&st, EventKind::PoolGrow, StreamHandle::LEGACY, want, ptr);
         // The new segment may serve the stream's own cached blocks first; either way it fits.
         let found = alloc_key(stream)
             .and_then(|k| {
@@ -134,10 +137,13 @@ impl PoolResource {
             return (st, Ok(0));
         }
         drop(st);
-        let bytes: usize = outgoing.iter().map(|(_, size, _)| size).sum();
-        let (frees, failures) = self.give_back(outgoing);
+        let (freed, failures) = self.give_back(outgoing);
         let mut st = crate::sync::lock(&self.state);
-        st.stats.device_frees += frees;
+        st.stats.device_frees += freed.len() as u64;
+        for &(ptr, size) in &freed {
+            self.note(&st, EventKind::PoolTrim, StreamHandle::LEGACY, size, ptr);
+        }
+        let bytes = freed.iter().map(|(_, size)| size).sum();
         if failures.is_empty() {
             (st, Ok(bytes))
         } else {
@@ -146,15 +152,15 @@ impl PoolResource {
     }
 
     /// Hands segments taken out of the pool to the upstream (the pool's lock not held); the
-    /// number freed and the failures.
-    pub(super) fn give_back(&self, outgoing: Outgoing) -> (u64, Vec<String>) {
-        let (mut frees, mut failures) = (0, Vec::new());
+    /// segments freed (address, size) and the failures.
+    pub(super) fn give_back(&self, outgoing: Outgoing) -> (Vec<(DevicePtr, usize)>, Vec<String>) {
+        let (mut freed, mut failures) = (Vec::new(), Vec::new());
         for (ptr, size, block) in outgoing {
-            match self.upstream.deallocate_sync(block) {
-                Ok(()) => frees += 1,
+            match history::quiet(|| self.upstream.deallocate_sync(block)) {
+                Ok(()) => freed.push((ptr, size)),
                 Err(e) => failures.push(format!("pool segment 0x{ptr:x} ({size} bytes): {e}")),
             }
         }
-        (frees, failures)
+        (freed, failures)
     }
 }
