@@ -229,7 +229,15 @@ pub(crate) fn expand_kernel(
     let vis = &item.vis;
     let attrs: Vec<&syn::Attribute> = item.attrs.iter().collect();
     let builder = format_ident!("__rumba_{}_source", name);
-    let p = parts(item, captures, l, false, &builder, &quote!(&#name::ABI), fastmath);
+    let p = parts(
+        item,
+        captures,
+        l,
+        false,
+        &builder,
+        &quote!(&#name::ABI),
+        fastmath,
+    );
     let Parts {
         params_ty,
         make,

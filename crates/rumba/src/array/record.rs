@@ -15,8 +15,8 @@ use ndarray::{Dimension, Ix0};
 use super::DeviceArray;
 use super::create::to_device;
 use crate::error::{Error, Result};
-use crate::layout::element::Element;
 use crate::layout::Layout;
+use crate::layout::element::Element;
 
 /// One member of record type `R`, of type `F`, at a byte offset. Build it with
 /// [`field!`](crate::field).

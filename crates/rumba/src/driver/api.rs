@@ -127,7 +127,6 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         format!("{} mem_alloc / mem_free", self.backend())
     }
 
-
     /// Allocates `bytes` of page-locked host memory (zeroed).
     ///
     /// # Errors

@@ -108,9 +108,11 @@ impl DriverResource {
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
         self.later.release_each(|(p, stream)| {
-            self.driver.mem_free_async(self.device, p, stream).inspect_err(|e| {
-                tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
-            })
+            self.driver
+                .mem_free_async(self.device, p, stream)
+                .inspect_err(|e| {
+                    tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
+                })
         })
     }
 

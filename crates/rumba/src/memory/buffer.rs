@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 use super::gate::{self, Lease};
-use super::resource::driver_id;
 use super::history::{self, EventKind, Note};
+use super::resource::driver_id;
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};

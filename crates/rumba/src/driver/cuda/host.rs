@@ -15,13 +15,11 @@ use crate::error::{Error, Result};
 
 impl CudaDriver {
     fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        crate::sync::write(&self.pinned)
-            .insert(p as usize, bytes);
+        crate::sync::write(&self.pinned).insert(p as usize, bytes);
     }
 
     fn pinned_remove(&self, p: *mut u8) {
-        crate::sync::write(&self.pinned)
-            .remove(&(p as usize));
+        crate::sync::write(&self.pinned).remove(&(p as usize));
     }
 
     pub(super) fn host_alloc_pinned(
