@@ -321,10 +321,13 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
     /// #[repr(C)]
     /// struct P { x: f32, y: f32 }
     /// let mut d = [P { x: 1.0, y: 2.0 }, P { x: 3.0, y: 4.0 }];
-    /// let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
-    /// let y = v.project(|p: &P| &p.y);
-    /// y.set(1, 9.0);
-    /// assert_eq!((y.strides(), d[1].y, d[1].x), (&[8][..], 9.0, 3.0));
+    /// let strides = {
+    ///     let v = rumba::kernel::GlobalView::from_slice_mut(&mut d);
+    ///     let y = v.project(|p: &P| &p.y);
+    ///     y.set(1, 9.0);
+    ///     y.strides().to_vec()
+    /// };
+    /// assert_eq!((strides, d[1].y, d[1].x), (vec![8], 9.0, 3.0));
     /// ```
     pub fn project<U: Pod>(&self, field: fn(&T) -> &U) -> View<'a, U, S> {
         let zero = T::zeroed();

@@ -226,7 +226,7 @@ impl Space {
 ///
 /// ```
 /// use rumba::kernel::wil::BlockIndex;
-/// assert_eq!(BlockIndex::<0>::components(()), []);
+/// assert_eq!(BlockIndex::<0>::components(()), [0usize; 0]);
 /// assert_eq!((1usize, 2usize).components(), [1, 2]);
 /// assert_eq!(BlockIndex::<1>::components(7usize), [7]);
 /// ```
