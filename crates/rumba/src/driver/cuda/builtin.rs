@@ -100,12 +100,12 @@ impl Modules {
             .map(|(_, s)| *s)
             .ok_or_else(|| Error::InvalidArgument(format!("no built-in kernel source {file}")))?;
         let ptx = CString::new(compile(file, source)?)
-            .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
+            .map_err(|e| Error::interior_nul("PTX", &String::from_utf8_lossy(&e.into_vec())))?;
         // SAFETY: `ptx` is NUL-terminated PTX text produced by NVRTC; a context is current.
         let module = unsafe { result::module::load_data(ptx.as_ptr().cast()) }
             .map_err(|e| map("cuModuleLoadData", e.0))?;
-        let name = CString::new(kernel)
-            .map_err(|_| Error::InvalidArgument("kernel name with an interior NUL".into()))?;
+        let name = CString::new(kernel).map_err(|_| Error::interior_nul("kernel name", kernel))?;
+
         // SAFETY: `module` was just loaded and is never unloaded while the driver lives.
         let f = unsafe { result::module::get_function(module, name) }
             .map_err(|e| map("cuModuleGetFunction", e.0))?;

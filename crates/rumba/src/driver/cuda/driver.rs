@@ -610,10 +610,11 @@ unsafe impl Driver for CudaDriver {
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
         let s = self.stream(stream)?;
         if stream.0 <= 2 {
-            return Err(Error::InvalidArgument(format!(
-                "built-in stream {} cannot be destroyed",
-                stream.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: stream.0,
+                reason: "a built-in stream cannot be destroyed".into(),
+            });
         }
         self.bind(device)?;
         lock(&self.streams).remove(&stream.0);
@@ -801,9 +802,10 @@ unsafe impl Driver for CudaDriver {
 
 fn no_wait_in_callback(what: &str) -> Result<()> {
     if crate::driver::on_callback_thread() {
-        Err(Error::InvalidOperation(format!(
-            "{what} cannot be called from inside a stream callback (CUDA forbids driver calls there)"
-        )))
+        Err(Error::InCallback {
+            operation: what.to_owned(),
+            reason: "CUDA forbids driver calls there",
+        })
     } else {
         Ok(())
     }

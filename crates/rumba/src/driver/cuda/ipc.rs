@@ -9,7 +9,7 @@ use cudarc::driver::sys;
 use super::driver::CudaDriver;
 use super::error::check;
 use crate::driver::DevicePtr;
-use crate::error::{Error, Result};
+use crate::error::{IpcError, Result};
 
 impl CudaDriver {
     /// `cuIpcGetMemHandle` of the allocation starting at `ptr`.
@@ -43,11 +43,11 @@ impl CudaDriver {
     pub(super) fn ipc_open(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
         if handle.len() != h.reserved.len() {
-            return Err(Error::InvalidArgument(format!(
-                "a CUDA IPC handle has {} bytes, not {}",
-                h.reserved.len(),
-                handle.len()
-            )));
+            return Err(IpcError::Malformed {
+                format: "a CUDA IPC handle",
+                reason: format!("{} bytes instead of {}", handle.len(), h.reserved.len()),
+            }
+            .into());
         }
         for (d, &b) in h.reserved.iter_mut().zip(handle) {
             *d = b as std::ffi::c_char;

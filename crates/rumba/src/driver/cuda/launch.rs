@@ -122,7 +122,7 @@ impl UserKernels {
             return Ok(*f as sys::CUfunction);
         }
         let ptx = CString::new(compile(&src.entry, &src.source)?)
-            .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
+            .map_err(|e| Error::interior_nul("PTX", &String::from_utf8_lossy(&e.into_vec())))?;
         let mut module = std::ptr::null_mut();
         // SAFETY: NUL-terminated PTX from NVRTC; a context is current.
         check("cuModuleLoadData", unsafe {
@@ -130,7 +130,7 @@ impl UserKernels {
         })?;
         for (name, bytes) in &src.constants {
             let cname = CString::new(name.as_str())
-                .map_err(|_| Error::InvalidArgument(format!("constant name {name:?}")))?;
+                .map_err(|_| Error::interior_nul("constant name", name))?;
             let (mut dptr, mut size) = (0, 0);
             // SAFETY: `module` is loaded; writes a pointer and a size.
             check("cuModuleGetGlobal", unsafe {
@@ -148,7 +148,8 @@ impl UserKernels {
             })?;
         }
         let entry = CString::new(src.entry.as_str())
-            .map_err(|_| Error::InvalidArgument(format!("entry name {:?}", src.entry)))?;
+            .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
+
         let mut f = std::ptr::null_mut();
         // SAFETY: `module` is loaded and never unloaded while the driver lives.
         match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {

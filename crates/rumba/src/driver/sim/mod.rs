@@ -239,9 +239,10 @@ impl SimDriver {
 /// on a stream worker, so waiting there can wait for itself (and CUDA forbids it outright).
 fn no_wait_in_callback(what: &str) -> Result<()> {
     if crate::driver::on_callback_thread() {
-        Err(Error::InvalidOperation(format!(
-            "{what} cannot be called from inside a stream callback: it would wait for device work from the thread that runs it"
-        )))
+        Err(Error::InCallback {
+            operation: what.to_owned(),
+            reason: "it would wait for device work from the thread that runs it",
+        })
     } else {
         Ok(())
     }
