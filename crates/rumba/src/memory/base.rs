@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, ResourceError, Result};
 
 struct Live {
     origin: Origin,
@@ -155,11 +155,13 @@ impl DeviceResource for DriverResource {
             }
             if block.origin() != l.origin || l.blocks.remove(&ptr).is_none() {
                 // Not ours: leaking it is the only safe answer.
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this driver resource on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this driver resource on device {}", self.device),
+                }
+                .into());
             }
             if crate::driver::on_callback_thread() {
                 l.later.push(ptr);
@@ -183,11 +185,11 @@ impl DeviceResource for DriverResource {
                     .is_some_and(|end| end <= size as u64)
             })
             .map(|(&p, _)| p)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this resource on device {}",
-                    self.device
-                ))
+            .ok_or_else(|| ResourceError::ForeignBlock {
+                memory: "device",
+                ptr,
+                len: bytes,
+                owner: format!("this driver resource on device {}", self.device),
             })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
@@ -285,9 +287,11 @@ impl HostResource for DriverHostResource {
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
-            return Err(Error::InvalidOperation(format!(
-                "the driver returned a null pointer for {bytes} bytes of pinned memory"
-            )));
+            return Err(HostMemoryError::NullAllocation {
+                bytes,
+                memory: "pinned",
+            }
+            .into());
         };
         self.lock().0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
@@ -300,10 +304,13 @@ impl HostResource for DriverHostResource {
         {
             let mut l = self.lock();
             if block.origin() != self.origin || !l.0.remove(&addr) {
-                return Err(Error::InvalidArgument(format!(
-                    "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
-                    block.len()
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "pinned",
+                    ptr: addr as u64,
+                    len: block.len(),
+                    owner: "this host resource".into(),
+                }
+                .into());
             }
             if crate::driver::on_callback_thread() {
                 l.1.push(addr);

@@ -16,7 +16,7 @@ use std::sync::{Arc, Weak};
 
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, ResourceError, Result};
 
 struct BufferInner {
     ptr: DevicePtr,
@@ -209,7 +209,7 @@ impl DeviceBuffer {
     /// to the end (its pointer is the address of that position).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the range is reversed or runs past the end, naming the
+    /// [`Error::BufferRange`] when the range is reversed or runs past the end, naming the
     /// range and the buffer's length.
     ///
     /// ```
@@ -242,13 +242,11 @@ impl DeviceBuffer {
                 offset: self.offset + start,
                 len: end - start,
             }),
-            _ => Err(Error::InvalidArgument(format!(
-                "byte range {:?}..{:?} is not inside a {}-byte device buffer (start <= end <= {} is required)",
-                range.start_bound(),
-                range.end_bound(),
-                self.len,
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: start.unwrap_or(usize::MAX),
+                end: end.unwrap_or(usize::MAX),
+                len: self.len,
+            }),
         }
     }
 
@@ -383,17 +381,18 @@ impl DeviceBuffer {
         }
         match offset.checked_add(len) {
             Some(end) if end <= self.len => Ok(self.device_ptr() + offset as u64),
-            _ => Err(Error::InvalidArgument(format!(
-                "a {len}-byte access at offset {offset} runs past the end of a {}-byte device buffer",
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: offset,
+                end: offset.saturating_add(len),
+                len: self.len,
+            }),
         }
     }
 
     /// Copies `src` into the buffer starting at `offset`, returning when done.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `offset + src.len()` runs past the end of the buffer; the
+    /// [`Error::BufferRange`] when `offset + src.len()` runs past the end of the buffer; the
     /// driver's copy errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
     ///
     /// ```
@@ -410,7 +409,7 @@ impl DeviceBuffer {
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `src.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `src.len()` is not the buffer's length; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
@@ -425,7 +424,7 @@ impl DeviceBuffer {
     /// Copies bytes starting at `offset` into `dst`, returning when done.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `offset + dst.len()` runs past the end of the buffer; the
+    /// [`Error::BufferRange`] when `offset + dst.len()` runs past the end of the buffer; the
     /// driver's copy errors.
     ///
     /// ```
@@ -444,7 +443,7 @@ impl DeviceBuffer {
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `dst.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `dst.len()` is not the buffer's length; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
@@ -462,7 +461,7 @@ impl DeviceBuffer {
     /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the lengths differ; the driver's copy errors
+    /// [`Error::BufferLength`] when the lengths differ; the driver's copy errors
     /// ([`Error::Unsupported`] for a peer copy on a backend without them).
     ///
     /// ```
@@ -524,10 +523,10 @@ impl DeviceBuffer {
         if other == self.len {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!(
-                "a {other}-byte host or device range does not match a {}-byte device buffer",
-                self.len
-            )))
+            Err(Error::BufferLength {
+                expected: self.len,
+                found: other,
+            })
         }
     }
 }
@@ -576,10 +575,13 @@ impl PinnedBuffer {
             if let Err(e) = resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "the host memory resource returned a {len}-byte block with {got:?} for a \
-                 {bytes}-byte request with {flags:?}"
-            )));
+            return Err(ResourceError::WrongFlags {
+                len,
+                flags: format!("{got:?}"),
+                requested: bytes,
+                requested_flags: format!("{flags:?}"),
+            }
+            .into());
         }
         if !block.is_zeroed() {
             // SAFETY: the block owns `len` bytes of host memory that nothing else uses (the

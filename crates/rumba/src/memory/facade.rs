@@ -14,7 +14,7 @@ use super::{
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{ResourceError, Result};
 
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
@@ -155,7 +155,7 @@ impl MemoryManager {
     /// buffer (zero bytes allocate nothing).
     ///
     /// # Errors
-    /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// As [`DeviceResource::allocate`]; [`Error::Resource`](crate::Error::Resource) when the resource returned a
     /// block of another device or smaller than asked for.
     ///
     /// ```
@@ -201,10 +201,12 @@ impl MemoryManager {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
             // there is nothing left to give back.
             let (ptr, len) = (block.ptr(), block.len());
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes), which a reset freed",
-                self.name
-            )));
+            return Err(ResourceError::ResetBlock {
+                manager: self.name.clone(),
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.origin().driver() != driver_id(&self.driver) {
             // Memory of another driver instance: its addresses mean nothing to this context's
@@ -213,22 +215,29 @@ impl MemoryManager {
             if let Err(e) = self.device_resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes) of another driver \
-                 than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "device",
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            let give_back = self.device_resource.deallocate(block, stream).err();
+            if let Some(e) = &give_back {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned a {len}-byte block on device {device} for a \
-                 {bytes}-byte request on device {}",
-                self.name, self.device
-            )));
+            return Err(ResourceError::WrongBlock {
+                manager: format!("memory manager '{}'", self.name),
+                len,
+                device,
+                requested: bytes,
+                expected_device: self.device,
+                give_back: give_back.map(|e| e.to_string()),
+            }
+            .into());
         }
         Ok(DeviceBuffer::from_block(
             block,
@@ -242,7 +251,7 @@ impl MemoryManager {
     /// Numba's `memhostalloc`: `bytes` of zeroed page-locked host memory with `flags`.
     ///
     /// # Errors
-    /// As [`HostResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// As [`HostResource::allocate`]; [`Error::Resource`](crate::Error::Resource) when the resource returned a
     /// block smaller than asked for, or not mapped / portable when `flags` ask for it.
     ///
     /// ```
@@ -258,11 +267,13 @@ impl MemoryManager {
             if let Err(e) = self.host_resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned pinned block {addr:p} ({len} bytes) of another \
-                 driver than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "pinned",
+                ptr: addr as u64,
+                len,
+            }
+            .into());
         }
         PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
     }
@@ -306,8 +317,8 @@ impl MemoryManager {
     /// that owns it.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a zero-size or foreign buffer; as
-    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`] on OpenCL).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::ForeignBlock`]) for a zero-size or foreign buffer; as
+    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`](crate::Error::Unsupported) on OpenCL).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -320,16 +331,21 @@ impl MemoryManager {
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
         match buffer.resource() {
             Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
-            _ => Err(Error::InvalidArgument(format!(
-                "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
-            ))),
+            _ => Err(ResourceError::ForeignBlock {
+                memory: "device",
+                ptr: buffer.device_ptr(),
+                len: buffer.len(),
+                owner: "a memory resource (the buffer is zero-size or imported)".into(),
+            }
+            .into()),
         }
     }
 
     /// Numba's `get_memory_info`: `(free, total)` device memory as the resources see it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// tell; the driver's errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -344,7 +360,7 @@ impl MemoryManager {
     /// buffer drops, since safe code may hold slices of it).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each allocation that could not be freed.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each allocation that could not be freed.
     ///
     /// Crate-internal: only [`Context::reset`](crate::Context::reset) calls it, after
     /// synchronizing the device.
@@ -378,7 +394,7 @@ impl MemoryManager {
     /// Carries out held-back releases now (a no-op under a guard or without a deferral).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
     pub fn flush(&self) -> Result<()> {
         self.device_resource
             .deferral()
@@ -402,32 +418,42 @@ impl MemoryManager {
     /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none keeps them (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none keeps them (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_stats(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_stats().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { feature: "statistics", .. })));
     /// }
     /// ```
     pub fn memory_stats(&self) -> Result<MemoryStats> {
         self.device_resource.statistics().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "memory manager '{}' keeps no statistics (wrap its resource in a StatisticsAdaptor)",
-                self.name
-            ))
+            ResourceError::Unsupported {
+                resource: format!(
+                    "memory manager '{}' (wrap its resource in a StatisticsAdaptor)",
+                    self.name
+                ),
+                feature: "statistics",
+            }
+            .into()
         })
     }
 
     /// Segments and blocks of a caching resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none caches (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none caches (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_snapshot(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_snapshot().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { feature: "a cache snapshot", .. })));
     /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
@@ -435,10 +461,11 @@ impl MemoryManager {
             .cache()
             .map(|c| c.snapshot())
             .ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "memory manager '{}' has no cache to describe",
-                    self.name
-                ))
+                ResourceError::Unsupported {
+                    resource: format!("memory manager '{}'", self.name),
+                    feature: "a cache snapshot",
+                }
+                .into()
             })
     }
 

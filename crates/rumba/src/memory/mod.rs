@@ -240,7 +240,7 @@ pub trait MemoryManagerFactory: Send + Sync {
     /// (this is Numba's `initialize`: it runs once per context, before the first allocation).
     ///
     /// # Errors
-    /// The manager's set-up errors ([`Error::InvalidArgument`] for impossible options,
+    /// The manager's set-up errors ([`Error::InvalidConfig`] for impossible options,
     /// [`Error::Driver`] when the device cannot be queried); the context is not created then.
     fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager>;
 }

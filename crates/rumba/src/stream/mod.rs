@@ -232,7 +232,7 @@ impl Stream {
     ///
     /// # Errors
     /// The first unreported error of the stream's work ([`Error::KernelFault`](crate::Error::KernelFault), a failed copy);
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream callback, which would wait for itself.
+    /// [`Error::InCallback`](crate::Error::InCallback) when called from a stream callback, which would wait for itself.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -373,7 +373,8 @@ impl Stream {
     /// stream only: wait for the source device's work first).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the lengths differ or `dst` is not memory of the stream's device;
+    /// [`Error::BufferLength`](crate::Error::BufferLength) when the lengths differ;
+    /// [`Error::WrongDevice`](crate::Error::WrongDevice) when `dst` is not memory of the stream's device;
     /// the driver's queueing errors.
     ///
     /// ```
@@ -389,11 +390,10 @@ impl Stream {
     /// ```
     pub fn copy_device(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
         if dst.len() != src.len() {
-            return Err(Error::InvalidArgument(format!(
-                "cannot copy a {}-byte device buffer into a {}-byte one",
-                src.len(),
-                dst.len()
-            )));
+            return Err(Error::BufferLength {
+                expected: dst.len(),
+                found: src.len(),
+            });
         }
         if dst.device() != self.device() && !dst.is_empty() {
             return Err(Error::WrongDevice {

@@ -65,7 +65,7 @@ use super::{
     PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
-use crate::error::{Error, OomReport, Result};
+use crate::error::{Error, OomReport, ResourceError, Result};
 
 /// Every block size is a multiple of this many bytes.
 pub const GRANULE: usize = 512;
@@ -149,7 +149,7 @@ impl PoolResource {
     /// A pool over `upstream` with explicit options.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
+    /// [`Error::InvalidConfig`] when `min_segment` or `max_growth` is zero.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -166,10 +166,16 @@ impl PoolResource {
         options: PoolOptions,
     ) -> Result<Self> {
         if options.min_segment == 0 || options.max_growth == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "pool segment sizes must be positive (min_segment {}, max_growth {})",
-                options.min_segment, options.max_growth
-            )));
+            let (variable, value) = if options.min_segment == 0 {
+                ("PoolOptions::min_segment", options.min_segment)
+            } else {
+                ("PoolOptions::max_growth", options.max_growth)
+            };
+            return Err(Error::InvalidConfig {
+                variable: variable.into(),
+                value: value.to_string(),
+                expected: "a positive segment size in bytes".into(),
+            });
         }
         Ok(PoolResource {
             device: ctx.device,
@@ -289,13 +295,15 @@ impl PoolResource {
                         // A segment the pool cannot carve safely: give it back, use none of it.
                         let (len, device) = (block.len(), block.device());
                         let back = self.upstream.deallocate_sync(block);
-                        return Err(Error::InvalidOperation(format!(
-                            "the pool's upstream returned a {len}-byte block on device {device} \
-                             (of another driver, or retired) for a {want}-byte segment on device {}{}",
-                            self.device,
-                            back.err()
-                                .map_or(String::new(), |e| format!("; giving it back failed: {e}"))
-                        )));
+                        return Err(ResourceError::WrongBlock {
+                            manager: "the pool's upstream".into(),
+                            len,
+                            device,
+                            requested: want,
+                            expected_device: self.device,
+                            give_back: back.err().map(|e| e.to_string()),
+                        }
+                        .into());
                     }
                     let ptr = block.ptr();
                     st.arena.add_segment(ptr, want);
@@ -393,13 +401,17 @@ impl DeviceResource for PoolResource {
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         let stream = self.resolve(stream);
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of device memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "device memory",
+            });
         }
-        let size = bytes.checked_next_multiple_of(GRANULE).ok_or_else(|| {
-            Error::InvalidArgument(format!("{bytes} bytes cannot be rounded to a block size"))
-        })?;
+        let size = bytes
+            .checked_next_multiple_of(GRANULE)
+            .ok_or(Error::AllocationTooLarge {
+                memory: format!("device memory from the pool on device {}", self.device),
+                bytes,
+                largest: usize::MAX / GRANULE * GRANULE,
+            })?;
         let mut st = self.lock();
         let st = &mut *st;
         let mut found = Self::take(st, size, stream, bytes);
@@ -457,11 +469,13 @@ impl DeviceResource for PoolResource {
         let id = match st.arena.live(ptr) {
             Some(id) if block.origin() == st.origin => id,
             _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this pool on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this pool on device {}", self.device),
+                }
+                .into());
             }
         };
         if self.deferred.load(Ordering::SeqCst) > 0 {
@@ -502,11 +516,11 @@ impl DeviceResource for PoolResource {
     /// Exports the segment that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         let segment = self.lock().arena.segment_of(ptr, bytes);
-        let (base, _) = segment.ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "[0x{ptr:x}, +{bytes}) is not memory of this pool on device {}",
-                self.device
-            ))
+        let (base, _) = segment.ok_or_else(|| ResourceError::ForeignBlock {
+            memory: "device",
+            ptr,
+            len: bytes,
+            owner: format!("this pool on device {}", self.device),
         })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
