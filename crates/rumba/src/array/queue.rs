@@ -246,9 +246,10 @@ impl Queue {
 /// The refusal of an operation that waits for device work, when called from a stream callback.
 fn refuse_waiting_in_callback() -> Result<()> {
     if crate::driver::on_callback_thread() {
-        return Err(Error::InvalidOperation(
-            "a synchronous array operation cannot run inside a stream callback: it would wait for device work from the thread that runs it (queue it on a stream with the *_on form instead)".into(),
-        ));
+        return Err(Error::InCallback {
+            operation: "a synchronous array operation".into(),
+            reason: "it would wait for device work from the thread that runs it (queue it on a stream with the *_on form instead)",
+        });
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use ndarray::{Dimension, Ix0};
 
 use super::DeviceArray;
 use super::create::to_device;
-use crate::error::{Error, Result};
+use crate::error::{Result, ShapeError};
 use crate::layout::element::Element;
 
 /// One member of record type `R`, of type `F`, at a byte offset. Build it with
@@ -82,13 +82,13 @@ impl<R: Element, F: Element> Field<R, F> {
             .checked_add(f.itemsize())
             .is_some_and(|end| end <= r.itemsize());
         if !fits || self.offset % f.align().max(1) != 0 || r.align() % f.align().max(1) != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "a {} field at byte {} does not fit, aligned, in the {}-byte record {}",
-                f.name(),
-                self.offset,
-                r.itemsize(),
-                r.name()
-            )));
+            return Err(ShapeError::Field {
+                field: f.name(),
+                offset: self.offset,
+                record_itemsize: r.itemsize(),
+                record: r.name(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -118,7 +118,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// member's offset and type.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `field` does not fit, aligned, inside the record type `T`
+    /// [`Error::Shape`](crate::Error::Shape) ([`ShapeError::Field`]) when `field` does not fit, aligned, inside the record type `T`
     /// (naming the field's type, offset and the record).
     ///
     /// ```
@@ -140,8 +140,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`get`](Self::get)).
     ///
     /// # Errors
-    /// [`Error::Shape`] when `index` has another length than the number of axes;
-    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
+    /// [`Error::Shape`](crate::Error::Shape) when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an index outside `[-n, n)`.
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

@@ -55,7 +55,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// device array, e.g. with [`transpose_copy`](Self::transpose_copy) or `assign`, first).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for an array with negative strides; [`Error::InvalidOperation`] when
+    /// [`Error::Strides`] for an array with negative strides; [`Error::InCallback`] when
     /// called from a stream callback; the copy's errors (and the first unreported error of the stream
     /// it runs on, which it waits for).
     ///

@@ -65,7 +65,7 @@ use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, DeviceArray};
 use crate::driver::{GrainKind, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::layout::{Element, Layout, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
@@ -271,11 +271,12 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
             ctx,
         });
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the driver returned {} memory at {ptr:p}, not aligned for {}",
-                G::KIND,
-                T::DTYPE.name()
-            )));
+            return Err(HostMemoryError::Misaligned {
+                ptr: ptr as usize,
+                memory: G::KIND.to_string(),
+                dtype: T::DTYPE.name(),
+            }
+            .into());
         }
         Ok(GrainedArray::from_parts(
             GrainedMem {
@@ -414,7 +415,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// host is **refused**, with an error naming the stream (it does not wait).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] while device work may still use the memory.
+    /// [`Error::InUse`] while device work may still use the memory.
     ///
     /// ```
     /// let c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
@@ -426,10 +427,10 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
                 .pending()
                 .first()
                 .map_or_else(|| "a stream".to_string(), |s| s.to_string());
-            return Err(Error::InvalidOperation(format!(
-                "this {} array is in use by device work queued on {on}; the host sees it at a synchronization point (synchronize, or view, which waits)",
-                G::KIND
-            )));
+            return Err(Error::InUse {
+                memory: G::KIND.to_string(),
+                stream: on,
+            });
         }
         self.view()
     }
@@ -492,10 +493,10 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
             || (stream.handle() == StreamHandle::DEFAULT
                 && stream.context().config().per_thread_default_stream);
         if ptd {
-            return Err(Error::InvalidArgument(format!(
-                "asynchronous work on {} memory cannot be queued on {stream}: it is a different stream on every host thread, so the array could not wait for it; use a created stream",
-                G::KIND
-            )));
+            return Err(Error::ThreadLocalStream {
+                memory: G::KIND.to_string(),
+                stream: stream.to_string(),
+            });
         }
         let mut pending = self.pending();
         let known = pending.iter().any(|s| {
@@ -562,10 +563,11 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         stream: &Stream,
     ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous device_mut()?.copy_from_device",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "an asynchronous device copy",
+                dtype: T::DTYPE.name(),
+                instead: "use the synchronous device_mut()?.copy_from_device",
+            });
         }
         if self.shape() != src.shape() {
             return Err(Error::IncompatibleShape {

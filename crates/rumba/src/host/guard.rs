@@ -203,8 +203,9 @@ impl Drop for Registrations {
 /// Page-locks `arrays` until the returned guard is dropped (Numba's `cuda.pinned`).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when an array is not contiguous in memory or its range is already pinned; [`Error::Driver`]
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::NotContiguous`]
+/// when an array is not contiguous in memory; [`Error::HostMemory`] when its range is already
+/// pinned; [`Error::Driver`]
 /// when the OS or backend refuses to lock the pages. Arrays pinned before the failure are unpinned
 /// again.
 ///

@@ -22,7 +22,7 @@ use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::ArrayLike;
 use crate::driver::ManagedAttach;
-use crate::error::{Error, Result};
+use crate::error::{HostMemoryError, Result};
 use crate::layout::{Element, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
@@ -68,9 +68,9 @@ unsafe impl Sync for ManagedPtr {}
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
-/// [`Error::Unsupported`] on a backend without managed memory (OpenCL devices without fine-grained
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
+/// [`Error::Unsupported`](crate::Error::Unsupported) on a backend without managed memory (OpenCL devices without fine-grained
 /// SVM).
 ///
 /// ```
@@ -94,7 +94,7 @@ pub fn managed_array<T: Element, Sh: IntoDimension>(
 /// the attachment is recorded ([`ManagedArray::attachment`]).
 ///
 /// # Errors
-/// A driver without host-attached managed memory ([`Error::Unsupported`]); out of memory.
+/// A driver without host-attached managed memory ([`Error::Unsupported`](crate::Error::Unsupported)); out of memory.
 ///
 /// ```
 /// use rumba::driver::ManagedAttach;
@@ -146,10 +146,12 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
             shape,
         );
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the driver returned managed memory at {ptr:p}, not aligned for {}",
-                T::DTYPE.name()
-            )));
+            return Err(HostMemoryError::Misaligned {
+                ptr: ptr as usize,
+                memory: "managed".into(),
+                dtype: T::DTYPE.name(),
+            }
+            .into());
         }
         Ok(array)
     }

@@ -150,7 +150,7 @@ impl MappedOptions {
 /// say (Numba's `mapped_array(shape, order=…, portable=…, wc=…)`).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
 /// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
 /// [`Error::Unsupported`](crate::Error::Unsupported) for options the backend cannot honour (OpenCL: write-combined memory, or
 /// mapped memory on a device without fine-grained SVM).

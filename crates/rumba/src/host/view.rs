@@ -192,9 +192,10 @@ fn run(
     if wait && crate::driver::on_callback_thread() {
         // Refused before anything is queued: the wait below would be refused, and the copy would
         // still run into (or out of) host memory whose borrow ends when this returns.
-        return Err(Error::InvalidOperation(
-            "a synchronous copy of mapped memory cannot run inside a stream callback: it would wait for device work from the thread that runs it".into(),
-        ));
+        return Err(Error::InCallback {
+            operation: "a synchronous copy of mapped memory".into(),
+            reason: "it would wait for device work from the thread that runs it",
+        });
     }
     // SAFETY: every range of `copy` is either a live device array's own allocation or host memory
     // this module holds a borrow of (shared when the device only reads it, exclusive when it
@@ -266,7 +267,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// mapped into that device). Using it needs the driver's `unsafe` calls.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `device` (it is not portable and
+    /// [`Error::HostMemory`] when the memory is not mapped into `device` (it is not portable and
     /// was allocated for another device), or `device` does not exist.
     ///
     /// ```
@@ -288,8 +289,8 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device;
-    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// [`Error::HostMemory`] when the memory is not mapped into `dst`'s device;
+    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InCallback`] when called from a stream callback; the
     /// error of the copy.
     ///
     /// ```
@@ -399,7 +400,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for an element type for which some byte pattern is invalid (`bool`,
+    /// [`Error::InvalidBits`] for an element type for which some byte pattern is invalid (`bool`,
     /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
     ///
     /// ```
@@ -423,10 +424,11 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         wait: bool,
     ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "a byte memset could leave invalid {} values in host memory; use fill",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "a byte memset",
+                dtype: T::DTYPE.name(),
+                instead: "use fill",
+            });
         }
         let bytes = vec![value; T::DTYPE.itemsize()];
         self.fill_bytes(&bytes, device, stream, wait)
@@ -450,8 +452,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// Sets every element to `value`, on the device. Complete when it returns.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the memory is not mapped into the device of its context (or of
-    /// its bound stream); [`Error::InvalidOperation`] when called from a stream callback; the error of
+    /// [`Error::HostMemory`] when the memory is not mapped into the device of its context (or of
+    /// its bound stream); [`Error::InCallback`] when called from a stream callback; the error of
     /// the device work.
     ///
     /// ```

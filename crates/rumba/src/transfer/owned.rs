@@ -107,7 +107,7 @@ impl<B> Transfer<B> {
     ///
     /// # Errors
     /// The error of the copy, or of earlier work on the stream (the first unreported one: an
-    /// [`Error::KernelFault`], a failed copy); [`Error::InvalidOperation`] when called from a stream
+    /// [`Error::KernelFault`], a failed copy); [`Error::InCallback`] when called from a stream
     /// callback, which would wait for itself. The buffer is dropped after an error.
     ///
     /// ```
@@ -119,9 +119,10 @@ impl<B> Transfer<B> {
     /// ```
     pub fn wait(self) -> Result<B> {
         if crate::driver::on_callback_thread() {
-            return Err(Error::InvalidOperation(
-                "a transfer cannot be waited for inside a stream callback".into(),
-            ));
+            return Err(Error::InCallback {
+                operation: "waiting for a transfer".into(),
+                reason: "it would wait for device work from the thread that runs it",
+            });
         }
         let mut st = self.shared.lock();
         while st.status.is_none() {
@@ -135,7 +136,7 @@ fn take<B>(st: &mut State<B>) -> Result<B> {
     let status = st.status.take().unwrap_or(Ok(()));
     let buffer = st.buffer.take();
     status?;
-    buffer.ok_or_else(|| Error::InvalidOperation("the transfer's buffer was already taken".into()))
+    buffer.ok_or(Error::TransferTaken)
 }
 
 impl<B> Future for Transfer<B> {

@@ -70,7 +70,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// it is staged before this returns.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// [`Error::BufferRange`](crate::Error::BufferRange) when `offset + src.len()` runs past the end of `dst`; the driver's
     /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
     /// not memory of the stream's device). Failures of the copy itself come from the scope's
     /// synchronization.
@@ -79,7 +79,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
     /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
-    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
+    /// assert!(matches!(r, Err(rumba::Error::BufferRange { start: 6, end: 9, len: 8 }))); // runs past the end: refused before anything is queued
     /// ```
     pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
         let ptr = dst.check_range(offset, src.len())?;
@@ -144,7 +144,7 @@ impl Stream {
     /// once the stream has completed the work (Numba's `with stream.auto_synchronize():`).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream
+    /// [`Error::InCallback`](crate::Error::InCallback) when called from a stream
     /// callback (nothing runs then); otherwise `f`'s error if it failed (the stream is still
     /// synchronized first; an error of its work is then logged), else the synchronization's error
     /// (the first unreported error of the stream's work, including work `f` queued).
@@ -167,9 +167,10 @@ impl Stream {
         F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
         if crate::driver::on_callback_thread() {
-            return Err(Error::InvalidOperation(
-                "auto_synchronize cannot run inside a stream callback: it would have to wait for a stream from the thread that runs streams".into(),
-            ));
+            return Err(Error::InCallback {
+                operation: "auto_synchronize".into(),
+                reason: "it would have to wait for a stream from the thread that runs streams",
+            });
         }
         let scope = StreamScope::new(self);
         // Synchronizes on every exit path, including unwinding out of `f`.

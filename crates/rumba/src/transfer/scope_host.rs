@@ -97,7 +97,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for `bool` elements (a byte copy could leave invalid values); as
+    /// [`Error::InvalidBits`] for `bool` elements (a byte copy could leave invalid values); as
     /// [`MappedViewMut::copy_from_device`] otherwise, with the copy's own failure reported by the
     /// scope's synchronization.
     ///
@@ -115,10 +115,11 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: &DeviceArray<T, E>,
     ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous copy_from_device",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "an asynchronous device copy",
+                dtype: T::DTYPE.name(),
+                instead: "use the synchronous copy_from_device",
+            });
         }
         dst.copy_from_device_on(src, Some(self.stream()))
     }
