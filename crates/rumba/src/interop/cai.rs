@@ -44,7 +44,7 @@ use ndarray::Dimension;
 
 use crate::array::DeviceArray;
 use crate::driver::{BackendKind, DevicePtr, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{ArrayInterfaceError, Error, Result, StridesError};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::DeviceBuffer;
@@ -206,10 +206,11 @@ impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
 /// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
 pub(crate) fn refuse_opencl(backend: BackendKind) -> Result<()> {
     if backend == BackendKind::OpenCl {
-        return Err(Error::Unsupported(
-            "the CUDA Array Interface describes CUDA device memory, and this is the opencl backend: its SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)"
-                .into(),
-        ));
+        return Err(Error::NotSupported {
+            backend: backend.to_string(),
+            feature: "the CUDA Array Interface".into(),
+            reason: "it describes CUDA device memory, and OpenCL's SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)".into(),
+        });
     }
     Ok(())
 }
@@ -242,8 +243,8 @@ pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
 /// let view = match rumba::interop::as_cuda_array::<i64, ndarray::Ix1, _>(d.clone()) {
 ///     Ok(view) => view,
 ///     // The interface is CUDA's: the OpenCL backend refuses it.
-///     Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
-///         assert!(why.contains("opencl"), "{why}");
+///     Err(rumba::Error::Unsupported { backend, .. }) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
+///         assert_eq!(backend, "opencl");
 ///         return;
 ///     }
 ///     Err(e) => panic!("{e}"),
@@ -295,10 +296,11 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// is bound to it and synchronized as [`ImportOptions`] and the configuration say.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for a masked description, and on backends without the interface
-/// (OpenCL); [`Error::IncompatibleDtype`] when the typestr is not `T`'s; [`Error::InvalidArgument`]
-/// for a number of axes that does not fit `D`, a misaligned pointer or stride, an overflowing
-/// extent, or stream 0; the errors of [`current_context`](crate::current_context#errors) and of the
+/// [`Error::ArrayInterface`] for a masked description, a misaligned or null pointer, strides
+/// reaching below address 0, or stream 0; [`Error::Unsupported`] on backends without the interface
+/// (OpenCL); [`Error::IncompatibleDtype`] when the typestr is not `T`'s; [`Error::Shape`] /
+/// [`Error::Strides`] for a number of axes that does not fit `D`, a misaligned stride or an
+/// overflowing extent; the errors of [`current_context`](crate::current_context#errors) and of the
 /// producer stream's synchronization.
 ///
 /// # Safety
@@ -343,13 +345,11 @@ pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync +
     options: ImportOptions,
 ) -> Result<DeviceArray<T, D>> {
     if desc.mask.is_some() {
-        return Err(Error::Unsupported("masked arrays are not supported".into()));
+        return Err(ArrayInterfaceError::Masked.into());
     }
     check_typestr::<T>(&desc.typestr)?;
     if desc.stream == Some(0) {
-        return Err(Error::InvalidArgument(
-            "the CUDA Array Interface forbids stream 0; use 1 (legacy) or 2 (per-thread)".into(),
-        ));
+        return Err(ArrayInterfaceError::Stream0.into());
     }
     let ctx = crate::runtime::current_context()?;
     let dtype = T::DTYPE;
@@ -362,27 +362,29 @@ pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync +
     } else {
         let (ptr, _) = desc.data;
         if ptr == 0 || ptr % dtype.align() as u64 != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "data pointer 0x{ptr:x} is null or not aligned to the {} bytes of {}",
-                dtype.align(),
-                dtype.name()
-            )));
+            return Err(ArrayInterfaceError::DataPointer {
+                ptr,
+                align: dtype.align(),
+                dtype: dtype.name(),
+            }
+            .into());
         }
         let strides = match &desc.strides {
             Some(s) => s.clone(),
             None => Layout::c_order(&desc.shape, itemsize)?.strides().to_vec(),
         };
-        let (lo, hi) = extent(&desc.shape, &strides, itemsize).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "shape {:?} with strides {strides:?} overflows the address space",
-                desc.shape
-            ))
-        })?;
-        let base = ptr.checked_add_signed(lo as i64).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "strides {strides:?} reach below address 0 from 0x{ptr:x}"
-            ))
-        })?;
+        let (lo, hi) =
+            extent(&desc.shape, &strides, itemsize).ok_or_else(|| StridesError::Overflow {
+                shape: desc.shape.clone(),
+                strides: strides.clone(),
+            })?;
+        let base =
+            ptr.checked_add_signed(lo as i64)
+                .ok_or_else(|| ArrayInterfaceError::BelowZero {
+                    shape: desc.shape.clone(),
+                    strides: strides.clone(),
+                    ptr,
+                })?;
         let bytes = (hi - lo) as usize;
         let layout = Layout::with_strides(&desc.shape, &strides, (-lo) as usize, &dtype, bytes)?;
         // SAFETY: forwarded from the caller: `[base, base + bytes)` — exactly the bytes the

@@ -41,7 +41,7 @@ use ndarray::Dimension;
 
 use crate::array::DeviceArray;
 use crate::driver::{DevicePtr, Driver};
-use crate::error::{Error, Result};
+use crate::error::{Error, IpcError, Result};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::{DeviceBuffer, IpcHandle};
@@ -61,10 +61,10 @@ const TAG: &str = "rumba-ipc-array/1";
 /// let h = match d.slice(s![3..8]).unwrap().get_ipc_handle() {
 ///     Ok(h) => h,
 ///     // OpenCL has no inter-process sharing of device memory: the export is refused.
-///     Err(rumba::Error::Unsupported(why))
+///     Err(rumba::Error::Unsupported { backend, .. })
 ///         if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl =>
 ///     {
-///         assert!(why.contains("opencl"), "{why}");
+///         assert_eq!(backend, "opencl");
 ///         return;
 ///     }
 ///     Err(e) => panic!("{e}"),
@@ -123,9 +123,10 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// shared-memory mechanism), with the offset kept in the handle.
     ///
     /// # Errors
-    /// A size-0 array ([`Error::InvalidArgument`]); [`Error::Unsupported`] saying why for
-    /// memory that cannot be exported (host memory the device addresses, memory opened from
-    /// another process's handle, a driver without IPC); a manager that cannot export.
+    /// A size-0 array ([`Error::Ipc`]); [`Error::Ipc`] ([`IpcError::ForeignMemory`]) saying why
+    /// for memory rumba did not allocate that cannot be exported (host memory the device
+    /// addresses, memory opened from another process's handle); [`Error::Unsupported`] for a
+    /// driver without IPC; a manager that cannot export ([`Error::Resource`]).
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((4, 4), rumba::Order::C).unwrap();
@@ -139,9 +140,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn get_ipc_handle(&self) -> Result<IpcArrayHandle> {
         if self.size() == 0 {
-            return Err(Error::InvalidArgument(
-                "a size-0 array has no memory to share with another process".into(),
-            ));
+            return Err(IpcError::Empty.into());
         }
         let buffer = self.buffer();
         let (lo, hi) = self.layout().alloc_extent();
@@ -173,17 +172,17 @@ fn export_foreign(
     ptr: DevicePtr,
     bytes: usize,
 ) -> Result<IpcHandle> {
-    let why = |e: Error| {
-        Error::Unsupported(format!(
-            "this array wraps memory owned elsewhere, which cannot be exported through IPC: {e}"
-        ))
-    };
+    let why = |e: Error| Error::from(IpcError::ForeignMemory(Box::new(e)));
     let (base, len) = driver.mem_get_address_range(device, ptr).map_err(why)?;
     let end = (ptr - base).checked_add(bytes as u64);
     if end.is_none_or(|e| e > len as u64) {
-        return Err(why(Error::InvalidArgument(format!(
-            "its {bytes} bytes at 0x{ptr:x} run past the {len}-byte allocation at 0x{base:x}"
-        ))));
+        return Err(why(IpcError::PastAllocation {
+            ptr,
+            bytes,
+            base,
+            len,
+        }
+        .into()));
     }
     IpcHandle::export(driver, device, base, ptr, bytes).map_err(why)
 }
@@ -284,10 +283,10 @@ impl IpcArrayHandle {
     /// device. The element type must match the exported typestr and `D` the number of axes.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when opened in the exporting process, or already open (through
-    /// this handle, or the same allocation through another copy of it);
-    /// [`Error::InvalidArgument`] for a handle of another backend or a layout that does not fit
-    /// `D`; [`Error::IncompatibleDtype`] when the exported typestr is not `T`'s;
+    /// [`Error::Ipc`] when opened in the exporting process, or already open (through this handle,
+    /// or the same allocation through another copy of it), for a handle of another backend, or
+    /// when the exporter has freed the memory or exited; [`Error::Shape`] / [`Error::Strides`] for
+    /// a layout that does not fit `D`; [`Error::IncompatibleDtype`] when the exported typestr is not `T`'s;
     /// [`Error::Driver`] when the exporter has freed the memory or exited.
     ///
     /// ```
@@ -303,14 +302,10 @@ impl IpcArrayHandle {
     pub fn open<T: Element, D: Dimension>(&self) -> Result<DeviceArray<T, D>> {
         let mut opened = lock(&self.opened);
         if opened.is_some() {
-            return Err(Error::InvalidOperation(
-                "this IPC handle is already open; close it before opening it again".into(),
-            ));
+            return Err(IpcError::AlreadyOpen.into());
         }
         if self.source_pid == std::process::id() {
-            return Err(Error::InvalidOperation(
-                "an IPC handle cannot be opened in the process that exported it; use the original array there".into(),
-            ));
+            return Err(IpcError::SameProcess.into());
         }
         if T::DTYPE.typestr() != self.typestr {
             return Err(Error::IncompatibleDtype {
@@ -322,10 +317,11 @@ impl IpcArrayHandle {
         let driver: &Arc<dyn Driver> = ctx.driver();
         let backend = driver.backend().to_string();
         if backend != self.backend {
-            return Err(Error::InvalidArgument(format!(
-                "this IPC handle was exported by the {} backend; this process runs {backend}",
-                self.backend
-            )));
+            return Err(IpcError::OtherBackend {
+                exported: self.backend.clone(),
+                current: backend,
+            }
+            .into());
         }
         let (base, len) = driver.ipc_open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
         let mapping = Arc::new(IpcMapping {
@@ -334,10 +330,12 @@ impl IpcArrayHandle {
         });
         let end = self.ipc.offset.checked_add(self.ipc.bytes);
         if end.is_none_or(|e| e > len) {
-            return Err(Error::InvalidArgument(format!(
-                "the handle's range ({} bytes at offset {}) runs past the {len}-byte shared allocation",
-                self.ipc.bytes, self.ipc.offset
-            )));
+            return Err(IpcError::PastShared {
+                bytes: self.ipc.bytes,
+                offset: self.ipc.offset,
+                len,
+            }
+            .into());
         }
         let layout = Layout::with_strides(
             &self.shape,
@@ -368,7 +366,8 @@ impl IpcArrayHandle {
     /// usable; the mapping is closed when the last of them is dropped too.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when the handle is not open (never opened, or closed already).
+    /// [`Error::Ipc`] ([`IpcError::NotOpen`]) when the handle is not open (never opened, or closed
+    /// already).
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
@@ -386,9 +385,7 @@ impl IpcArrayHandle {
                 drop(mapping);
                 Ok(())
             }
-            None => Err(Error::InvalidOperation(
-                "this IPC handle is not open, so it cannot be closed".into(),
-            )),
+            None => Err(IpcError::NotOpen.into()),
         }
     }
 }
@@ -483,9 +480,15 @@ impl fmt::Display for IpcArrayHandle {
 impl FromStr for IpcArrayHandle {
     type Err = Error;
 
-    /// Parses the [`Display`](fmt::Display) form; anything else is [`Error::InvalidArgument`].
+    /// Parses the [`Display`](fmt::Display) form; anything else is [`Error::Ipc`]
+    /// ([`IpcError::Malformed`]).
     fn from_str(text: &str) -> Result<Self> {
-        let bad = |why: String| Error::InvalidArgument(format!("not an IPC array handle: {why}"));
+        let bad = |reason: String| {
+            Error::from(IpcError::Malformed {
+                format: "an IPC array handle",
+                reason,
+            })
+        };
         let mut parts = text.trim().split(';');
         if parts.next() != Some(TAG) {
             return Err(bad(format!("it does not start with '{TAG}'")));
@@ -504,8 +507,13 @@ impl FromStr for IpcArrayHandle {
                 .ok_or_else(|| bad(format!("'{k}' is missing")))
         };
         fn num<N: FromStr>(k: &str, v: &str) -> Result<N> {
-            v.parse()
-                .map_err(|_| Error::InvalidArgument(format!("not an IPC array handle: {k}={v}")))
+            v.parse().map_err(|_| {
+                IpcError::Malformed {
+                    format: "an IPC array handle",
+                    reason: format!("{k}={v}"),
+                }
+                .into()
+            })
         }
         fn list<N: FromStr>(k: &str, v: &str) -> Result<Vec<N>> {
             if v.is_empty() {

@@ -152,7 +152,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// The host copy, brought up to date first if the device changed it.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no host copy to return; the errors of the copy from the
+    /// [`Error::MissingCopy`](crate::Error::MissingCopy) when there is no host copy to return; the errors of the copy from the
     /// device when the host copy is stale.
     ///
     /// ```
@@ -183,14 +183,14 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         self.mark_changed(Side::Host);
         self.host
             .as_mut()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
+            .ok_or(Error::MissingCopy { side: "host" })
     }
 
     /// The device copy, brought up to date first if the host changed it (allocated on first use).
     /// After writing it on the device, call [`mark_changed(Side::Device)`](Self::mark_changed).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when there is no device copy and no host copy to make it from; the
+    /// [`Error::MissingCopy`](crate::Error::MissingCopy) when there is no device copy and no host copy to make it from; the
     /// errors of allocating and filling it ([`to_device`](crate::to_device)).
     ///
     /// ```
@@ -209,7 +209,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         }
         self.device
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))
+            .ok_or(Error::MissingCopy { side: "device" })
     }
 
     /// Transfers made so far.
@@ -229,7 +229,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         let device = self
             .device
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))?;
+            .ok_or(Error::MissingCopy { side: "device" })?;
         match &mut self.host {
             Some(h) => device.copy_to_host_into(h)?,
             None => self.host = Some(device.copy_to_host()?),
@@ -242,6 +242,6 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     fn host_ref(&self) -> Result<&Array<T, D>> {
         self.host
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
+            .ok_or(Error::MissingCopy { side: "host" })
     }
 }
