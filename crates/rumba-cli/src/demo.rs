@@ -20,7 +20,7 @@ fn step<T>(what: &str, f: impl FnOnce() -> Result<(T, String)>) -> Result<T> {
 /// not have, such as IPC on OpenCL) is printed and the tour goes on.
 fn step_or_skip(what: &str, f: impl FnOnce() -> Result<((), String)>) -> Result<()> {
     match step(what, f) {
-        Err(rumba::Error::Unsupported(why)) => {
+        Err(why @ rumba::Error::Unsupported { .. }) => {
             println!("{:>9}  {what}: not on this backend: {why}", "-");
             Ok(())
         }
@@ -230,7 +230,7 @@ pub fn run() -> Result<()> {
             let same = rumba::as_cuda_array::<f64, rumba::ndarray::Ix1, _>(d.clone())?;
             let handle = d.slice(rumba::ndarray::s![2..])?.get_ipc_handle()?;
             let spawn_failed = |e: std::io::Error| {
-                rumba::Error::InvalidOperation(format!("starting the child: {e}"))
+                rumba::Error::InvalidArgument(format!("starting the child: {e}"))
             };
             let out = std::env::current_exe()
                 .and_then(|exe| {
@@ -241,7 +241,7 @@ pub fn run() -> Result<()> {
                 .map_err(spawn_failed)?;
             let child = String::from_utf8_lossy(&out.stdout).trim().to_string();
             if !out.status.success() {
-                return Err(rumba::Error::InvalidOperation(format!(
+                return Err(rumba::Error::InvalidArgument(format!(
                     "the child process failed: {}",
                     String::from_utf8_lossy(&out.stderr).trim()
                 )));

@@ -70,12 +70,16 @@ pub(crate) fn print_memory() -> rumba::Result<()> {
     }
     match rumba::memory_stats() {
         Ok(s) => println!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("statistics: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("statistics: {why}")
+        }
         Err(e) => return Err(e),
     }
     match rumba::memory_snapshot() {
         Ok(s) => print!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("snapshot: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("snapshot: {why}")
+        }
         Err(e) => return Err(e),
     }
     Ok(())

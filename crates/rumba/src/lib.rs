@@ -77,8 +77,8 @@
 //!    let handle = d.get_ipc_handle();
 //!    if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 //!        // OpenCL memory means nothing to a CUDA consumer, and OpenCL has no IPC: both refused.
-//!        assert!(matches!(same, Err(rumba::Error::Unsupported(_))));
-//!        assert!(matches!(handle, Err(rumba::Error::Unsupported(_))));
+//!        assert!(matches!(same, Err(rumba::Error::Unsupported { .. })));
+//!        assert!(matches!(handle, Err(rumba::Error::Unsupported { .. })));
 //!    } else {
 //!        assert_eq!(same.unwrap().device_ptr(), d.device_ptr());
 //!        let text = handle.unwrap().to_string(); // for another process to open

@@ -182,8 +182,14 @@ fn device_to_host_into_strided_and_from_thin_views() {
     // Negative strides on the device side are refused for device -> host.
     let e = d.slice(s![..;-1, ..]).unwrap().copy_to_host().unwrap_err();
     assert_eq!(
+        e,
+        rumba::Error::Strides(rumba::error::StridesError::NegativeToHost {
+            strides: vec![-800, 4]
+        })
+    );
+    assert_eq!(
         e.to_string(),
-        "unsupported: copying a device array with negative strides [-800, 4] to the host; copy it into a new device array first"
+        "copying a device array with negative strides [-800, 4] to the host is not supported; copy it into a new device array first"
     );
 }
 

@@ -107,7 +107,7 @@ fn configure_after_start_is_refused() {
     let _s = setup();
     rumba::gpus().unwrap(); // starts the runtime
     let err = rumba::configure(rumba::Config::default()).unwrap_err();
-    assert!(err.to_string().contains("already started"), "{err}");
+    assert!(matches!(err, rumba::Error::AlreadyStarted), "{err}");
 }
 
 #[test]

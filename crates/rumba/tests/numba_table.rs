@@ -243,7 +243,7 @@ fn an_emm_plugin_ports_as_a_device_resource() {
     assert_eq!(count.load(Ordering::Relaxed), 1);
     match mm.get_ipc_handle(&buf) {
         Ok(h) => assert_eq!(h.bytes, 64),
-        Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"), // OpenCL
+        Err(e) => assert!(matches!(e, rumba::Error::Unsupported { .. }), "{e}"), // OpenCL
     }
     let guard = mm.defer_cleanup(); // defer_cleanup
     drop(buf);

@@ -566,7 +566,7 @@ fn mapped() -> Outcome {
 fn managed() -> Outcome {
     let mut g = match rumba::managed_array::<i64, _>((64, 64), Order::C) {
         Ok(g) => g,
-        Err(rumba::Error::Unsupported(why)) => return skip(why),
+        Err(why @ rumba::Error::Unsupported { .. }) => return skip(why.to_string()),
         Err(e) => return Err(e.into()),
     };
     g.view_mut()

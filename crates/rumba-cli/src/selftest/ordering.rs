@@ -396,9 +396,11 @@ fn in_flight() -> Outcome {
 /// error and on any other backend.
 fn over_single_allocation(e: &rumba::Error) -> Result<Option<String>, super::Failure> {
     Ok(match (e, super::backend()?) {
-        (rumba::Error::InvalidArgument(why), rumba::driver::BackendKind::OpenCl) => Some(format!(
-            "{why}; with RUMBA_OPENCL_MEMORY at or under that size, the device's memory runs out first and this check runs"
-        )),
+        (why @ rumba::Error::AllocationTooLarge { .. }, rumba::driver::BackendKind::OpenCl) => {
+            Some(format!(
+                "{why}; with RUMBA_OPENCL_MEMORY at or under that size, the device's memory runs out first and this check runs"
+            ))
+        }
         _ => None,
     })
 }

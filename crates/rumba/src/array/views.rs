@@ -33,7 +33,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// let host = Array::from_iter(0..30i32).into_shape_with_order((5, 6)).unwrap();
     /// let d = rumba::to_device(&host).unwrap();
     /// let v = d.slice(s![1..;2, ..;-3]).unwrap();
-    /// assert_eq!(v.copy_to_host().unwrap_err().to_string().contains("negative strides"), true);
+    /// let e = v.copy_to_host().unwrap_err();
+    /// assert!(matches!(e, rumba::Error::Strides(rumba::error::StridesError::NegativeToHost { .. })));
     /// let v = d.slice(s![1..;2, 1..;3]).unwrap();
     /// assert_eq!(v.copy_to_host().unwrap(), host.slice(s![1..;2, 1..;3]));
     /// assert_eq!(

@@ -783,7 +783,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
 
 /// [`Error::Unsupported`] for what a driver's default method does not do.
 fn unsupported(backend: BackendKind, feature: &str) -> Error {
-    Error::NotSupported {
+    Error::Unsupported {
         backend: backend.to_string(),
         feature: feature.to_owned(),
         reason: "its driver does not implement it".to_owned(),

@@ -228,7 +228,7 @@ pub enum Error {
     /// the device API has no inter-process sharing, host memory mapping without the SVM it
     /// needs, …).
     #[error("the {backend} backend does not support {feature}: {reason}")]
-    NotSupported {
+    Unsupported {
         /// `sim`, `cuda` or `opencl`.
         backend: String,
         /// What was asked for.
@@ -522,12 +522,6 @@ pub enum Error {
         /// The text (cut short if long).
         text: String,
     },
-    /// Transitional.
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-    /// Transitional.
-    #[error("invalid operation: {0}")]
-    InvalidOperation(String),
     /// A caching memory manager (the pool) could not satisfy an allocation even after flushing
     /// pending releases, reusing what completed events released and returning cached segments.
     /// The report names every figure needed to act on it; see [`OomReport`].

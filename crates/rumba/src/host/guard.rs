@@ -419,8 +419,8 @@ impl<A: HostData> PinnedGuard<A> {
 /// {
 ///     let mut g = match rumba::mapped([&mut host]) {
 ///         Ok(g) => g,
-///         Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
-///             println!("{why}"); // an OpenCL device without fine-grained system SVM (PoCL)
+///         Err(rumba::Error::Unsupported { reason, .. }) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
+///             println!("{reason}"); // an OpenCL device without fine-grained system SVM (PoCL)
 ///             return;
 ///         }
 ///         Err(e) => panic!("{e}"),
@@ -454,7 +454,7 @@ pub fn mapped<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<Mapped
 /// ```
 /// let mut a = ndarray::Array1::<u8>::zeros(3);
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-/// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+/// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
 /// # {
 /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
 /// # }
@@ -473,7 +473,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![0u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -500,7 +500,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![1u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -519,7 +519,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![1u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -549,7 +549,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![4u32; 3];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -571,7 +571,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -603,7 +603,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![0u8; 16];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
@@ -624,7 +624,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     /// let mut v = vec![0u8; 4];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }

@@ -180,7 +180,7 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));
 /// let m = rumba::mapped_array_like(&host, rumba::MappedOptions::new().write_combined(true));
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+/// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
 /// #     return;
 /// # }
 /// let m = m.unwrap();
@@ -228,7 +228,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// } else {
     ///     assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
     /// }
@@ -255,7 +255,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().portable(true).write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
     /// #     return;
     /// # }
     /// let f = m.unwrap().flags();
@@ -280,7 +280,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
     /// #     return;
     /// # }
     /// assert!(m.unwrap().is_write_combined());

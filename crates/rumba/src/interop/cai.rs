@@ -94,7 +94,7 @@ pub struct CudaArrayInterface {
 /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap();
 /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 ///     // OpenCL memory is not CUDA memory: the description is refused.
-///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
+///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported { .. })));
 ///     assert!(!is_cuda_array(&d));
 /// } else {
 ///     assert!(is_cuda_array(&d));
@@ -136,7 +136,7 @@ pub trait CudaArray {
 /// let ptr = w.0.device_ptr();
 /// let imported = rumba::interop::as_cuda_array::<f32, ndarray::Ix1, _>(w);
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(imported, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(imported, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// assert_eq!(imported.unwrap().device_ptr(), ptr);
@@ -206,7 +206,7 @@ impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
 /// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
 pub(crate) fn refuse_opencl(backend: BackendKind) -> Result<()> {
     if backend == BackendKind::OpenCl {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: backend.to_string(),
             feature: "the CUDA Array Interface".into(),
             reason: "it describes CUDA device memory, and OpenCL's SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)".into(),
@@ -271,7 +271,7 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
 /// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false });
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(v, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(v, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// let v = v.unwrap();
@@ -318,7 +318,7 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 ///     rumba::interop::from_cuda_array_interface::<u16, ndarray::Ix2, _>(&desc, d, Default::default())
 /// };
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(imp, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(imp, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// let imp = imp.unwrap();

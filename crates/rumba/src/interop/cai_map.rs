@@ -205,7 +205,8 @@ impl CudaArrayInterface {
     /// assert_eq!(CudaArrayInterface::from_map(&desc.to_map()).unwrap(), desc);
     /// let mut map = desc.to_map();
     /// map.insert("stream".into(), CaiValue::Int(0));
-    /// assert!(CudaArrayInterface::from_map(&map).unwrap_err().to_string().contains("stream 0"));
+    /// let e = CudaArrayInterface::from_map(&map).unwrap_err();
+    /// assert!(matches!(e, rumba::Error::ArrayInterface(rumba::error::ArrayInterfaceError::Stream0)));
     /// ```
     pub fn from_map(map: &BTreeMap<String, CaiValue>) -> Result<CudaArrayInterface> {
         Self::from_map_at(map, 0)

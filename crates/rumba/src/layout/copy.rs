@@ -322,7 +322,7 @@ mod tests {
         let rev = c(&[4]).slice(s![..;-1]).unwrap();
         assert_eq!(
             e(&c(&[4]), &rev, CopyKind::DeviceToHost),
-            "unsupported: copying a device array with negative strides [-8] to the host; copy it into a new device array first"
+            "copying a device array with negative strides [-8] to the host is not supported; copy it into a new device array first"
         );
         let bcast = c(&[3]).broadcast_to(&[4, 3]).unwrap();
         assert_eq!(

@@ -90,7 +90,7 @@ fn runtime() -> Result<&'static Runtime> {
 /// let cfg = rumba::Config { sim_memory: Some(256 << 20), ..rumba::Config::from_env().unwrap() };
 /// match rumba::configure(cfg) {
 ///     Ok(()) => {}
-///     Err(e) => assert!(e.to_string().contains("already started")),
+///     Err(e) => assert!(matches!(e, rumba::Error::AlreadyStarted)),
 /// }
 /// ```
 pub fn configure(config: Config) -> Result<()> {

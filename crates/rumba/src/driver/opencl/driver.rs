@@ -600,7 +600,7 @@ unsafe impl Driver for OpenClDriver {
         }
         let caps = self.host_caps(device, true)?;
         if !caps.fine_buffer {
-            return Err(Error::NotSupported {
+            return Err(Error::Unsupported {
                 backend: "opencl".into(),
                 feature: format!("{grain} host memory"),
                 reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
@@ -721,7 +721,7 @@ unsafe impl Driver for OpenClDriver {
 
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
         if !self.device(device)?.survey.profiling {
-            return Err(Error::NotSupported {
+            return Err(Error::Unsupported {
                 backend: "opencl".into(),
                 feature: "event timing".into(),
                 reason: format!(
@@ -791,7 +791,7 @@ unsafe impl Driver for OpenClDriver {
 }
 
 fn ipc_refusal(what: &str) -> Error {
-    Error::NotSupported {
+    Error::Unsupported {
         backend: "opencl".into(),
         feature: format!("{what} IPC memory handles"),
         reason: "OpenCL has no inter-process sharing of device memory".into(),

@@ -41,7 +41,7 @@ pub(crate) struct HostCaps {
 }
 
 fn write_combined_refusal() -> Error {
-    Error::NotSupported {
+    Error::Unsupported {
         backend: "opencl".into(),
         feature: "write-combined host memory".into(),
         reason:
@@ -104,7 +104,7 @@ pub(crate) fn alloc(
             },
         )
     } else if flags.mapped {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: "opencl".into(),
             feature: "mapped host memory".into(),
             reason: format!(
@@ -158,7 +158,7 @@ pub(crate) fn alloc_managed(
         });
     }
     if !caps.fine_buffer {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: "opencl".into(),
             feature: "managed memory".into(),
             reason: format!("it needs fine-grained buffer SVM, which OpenCL device {device} lacks"),
@@ -228,14 +228,14 @@ pub(crate) unsafe fn register(
         return Err(HostMemoryError::Null.into());
     }
     if flags.write_combined {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: "opencl".into(),
             feature: "write-combined memory made from existing host memory".into(),
             reason: "write-combined memory can only be allocated (and OpenCL has none)".into(),
         });
     }
     if flags.mapped && !caps.fine_system {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: "opencl".into(),
             feature: "mapping existing host memory".into(),
             reason: format!(

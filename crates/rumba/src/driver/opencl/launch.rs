@@ -304,7 +304,7 @@ pub(crate) unsafe fn launch(
         .function
         .require::<OpenClKernelSource>(crate::driver::BackendKind::OpenCl)?;
     if !src.constants.is_empty() {
-        return Err(Error::NotSupported {
+        return Err(Error::Unsupported {
             backend: "opencl".into(),
             feature: "constants as program globals".into(),
             reason: format!(

@@ -440,6 +440,14 @@ impl<P: Params> Kernel<P> {
     /// let k = Kernel::<(Arr<f32>,)>::new("k", |_, _| {}).with_abi(&ABI);
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// let err = k.configure(1, 1).launch((&d,)).unwrap_err();
+    /// assert!(matches!(
+    ///     err,
+    ///     rumba::Error::KernelArgument {
+    ///         position: 0,
+    ///         problem: rumba::error::ArgumentError::Rank { found: 1, expected: 2, .. },
+    ///         ..
+    ///     }
+    /// ), "{err}");
     /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
     /// ```
     pub fn with_abi(mut self, abi: &'static KernelAbi) -> Self {
