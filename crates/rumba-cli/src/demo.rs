@@ -69,7 +69,7 @@ pub fn run() -> Result<()> {
 
     step("copy 64 MiB host -> device, first touch", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok((
             (),
             format!(
@@ -80,13 +80,13 @@ pub fn run() -> Result<()> {
     })?;
     step("copy 64 MiB host -> device (pageable, synchronous)", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok(((), format!("{:.2} GB/s", gbps(N, t.elapsed()))))
     })?;
     let mut back = vec![1u8; N];
     step("copy 64 MiB device -> host (synchronous)", || {
         let t = Instant::now();
-        buf.copy_to_host(&mut back)?;
+        rumba::copy(&mut back, &buf)?;
         let ok = back == host;
         Ok((
             (),
@@ -105,7 +105,7 @@ pub fn run() -> Result<()> {
         let t = Instant::now();
         let queued = s.auto_synchronize(|scope| -> Result<Duration> {
             start.record(scope.stream())?;
-            scope.copy_to_device(&buf, 0, &pinned)?;
+            scope.copy(&buf, &pinned[..])?;
             end.record(scope.stream())?;
             Ok(t.elapsed())
         })?;
@@ -133,7 +133,7 @@ pub fn run() -> Result<()> {
             let held = rumba::event(rumba::EventOptions::untimed())?;
             held.record(&a)?;
             let other = ctx.memalloc(N)?;
-            b.copy_device(&other, &buf)?;
+            b.copy(&other, &buf)?;
             let done = rumba::event(rumba::EventOptions::untimed())?;
             done.record(&b)?;
             done.synchronize()?;
@@ -337,13 +337,13 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB host -> device on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            d.copy_from_host_on(&pageable, &st)?;
+            st.copy(&d, &pageable)?;
             let returned = t.elapsed();
             st.synchronize()?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let pinned_return = st.auto_synchronize(|scope| -> Result<Duration> {
-                scope.copy_from_pinned(&d, &pinned)?;
+                scope.copy(&d, &pinned)?;
                 Ok(t.elapsed())
             })?;
             let pinned_total = t.elapsed();
@@ -369,7 +369,7 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB device -> host on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            st.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut back))?;
+            st.auto_synchronize(|scope| scope.copy(&mut back, &d))?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let transfer = st.download(&d, pinned)?; // the pinned array is moved into the copy
@@ -423,7 +423,7 @@ fn host_memory_steps() -> Result<()> {
                     let slot = k % 2;
                     free[slot].wait(scope.stream())?;
                     marks[4 * k].record(scope.stream())?;
-                    scope.copy_from_host(&stage[slot], chunk)?; // pinned: truly asynchronous
+                    scope.copy(&stage[slot], chunk)?; // pinned: truly asynchronous
                     marks[4 * k + 1].record(scope.stream())?;
                     ready[slot].record(scope.stream())?;
                     ready[slot].wait(&compute)?;

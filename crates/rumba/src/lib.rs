@@ -31,8 +31,8 @@
 //!    let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
 //!    let mut out = [0u8; 3];
 //!    s.auto_synchronize(|scope| -> rumba::Result<()> {
-//!        scope.copy_to_device(&buf, 0, &[1, 2, 3])?;
-//!        scope.copy_to_host(&mut out, &buf, 0)
+//!        scope.copy(&buf, &[1, 2, 3])?;
+//!        scope.copy(&mut out, &buf)
 //!    }).unwrap();
 //!    assert_eq!(out, [1, 2, 3]);
 //!    ```

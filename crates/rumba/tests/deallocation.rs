@@ -178,9 +178,7 @@ fn buffer_views_share_the_allocation_and_keep_it_alive() {
     let _g = setup();
     let ctx = current_context().unwrap();
     let parent = ctx.memalloc(64).unwrap();
-    parent
-        .copy_from_host(&(0..64).collect::<Vec<u8>>())
-        .unwrap();
+    rumba::copy(&parent, &(0..64).collect::<Vec<u8>>()).unwrap();
     let tail = parent.view(48..).unwrap();
     let inner = tail.view(4..8).unwrap(); // bytes 52..56 of the parent
     assert_eq!(
@@ -201,13 +199,13 @@ fn buffer_views_share_the_allocation_and_keep_it_alive() {
     // Writes through a view land in the parent's bytes, and only there.
     inner.memset(0xee).unwrap();
     let mut all = [0u8; 64];
-    parent.copy_to_host(&mut all).unwrap();
+    rumba::copy(&mut all, &parent).unwrap();
     assert_eq!(&all[50..58], &[50, 51, 0xee, 0xee, 0xee, 0xee, 56, 57]);
     let mut four = [0u8; 4];
-    inner.copy_to_host(&mut four).unwrap();
+    rumba::copy(&mut four, &inner).unwrap();
     assert_eq!(four, [0xee; 4]);
     assert!(
-        inner.copy_from_host(&[1; 5]).is_err(),
+        rumba::copy(&inner, &[1; 5]).is_err(),
         "the view's own length bounds it"
     );
 

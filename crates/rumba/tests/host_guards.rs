@@ -193,9 +193,9 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
         }
         let mut g = r.unwrap();
         let src = rumba::to_device(&ndarray::array![[1i64, 2, 3], [4, 5, 6]]).unwrap();
-        g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
+        rumba::copy(&mut g.device_mut(0).unwrap(), &src).unwrap();
         let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();
-        g.device(0).unwrap().copy_to_device(&back).unwrap();
+        rumba::copy(&back, g.device(0).unwrap()).unwrap();
         assert_eq!(
             back.copy_to_host().unwrap(),
             ndarray::array![[1, 2, 3], [4, 5, 6]]

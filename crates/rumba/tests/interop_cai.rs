@@ -147,7 +147,7 @@ fn writes_through_an_imported_view_show_in_the_original() {
 
     // The whole array.
     let fresh = Array1::from_iter((0..10).map(|i| f64::from(i) * 3.0));
-    imp.copy_from_host(&fresh).unwrap();
+    rumba::copy(&imp, &fresh).unwrap();
     expect.assign(&fresh);
     assert_eq!(d.copy_to_host().unwrap(), expect);
 

@@ -291,7 +291,7 @@ fn a_write_racing_the_first_export_is_never_lost() {
                 }
             });
             barrier.wait();
-            d.copy_from_host(&want).unwrap();
+            rumba::copy(&d, &want).unwrap();
             let _handle = exporter.join().unwrap();
             let got = d.copy_to_host().unwrap();
             let lost = got.iter().filter(|&&x| x != trial + 1).count();

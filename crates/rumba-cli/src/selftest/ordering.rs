@@ -120,7 +120,8 @@ fn read_bytes(
     len: usize,
 ) -> rumba::Result<Vec<u8>> {
     let mut out = vec![0u8; len];
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_host(&mut out, buf, offset))?;
+    let part = buf.view(offset..offset + len)?;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy(&mut out, &part))?;
     Ok(out)
 }
 
@@ -142,7 +143,7 @@ fn in_order() -> Outcome {
     let seen = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
     ensure_eq!(seen, (0..100).collect::<Vec<u8>>(), "callback order");
     let mut out = vec![0u8; 1 << 16];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(out.iter().all(|&b| b == 99), "the last memset did not win");
     pass("100 memsets + 100 callbacks in order")
 }
@@ -167,7 +168,7 @@ fn concurrent() -> Outcome {
     );
     ensure!(a_held, "stream a ran past its gate");
     let mut out = vec![0u8; 8 << 20];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(out.iter().all(|&x| x == 42), "stream b's memset");
     pass("b completed while a was held")
 }
@@ -188,7 +189,7 @@ fn event_wait() -> Outcome {
     let t = Instant::now();
     e.wait(&b)?; // the host does not wait
     let returned = t.elapsed();
-    b.copy_device(&dst, &src)?;
+    b.copy(&dst, &src)?;
     let lb = Arc::clone(&log);
     b.add_callback(move |_, _| lb.lock().unwrap_or_else(|e| e.into_inner()).push("b"))?;
     std::thread::sleep(Duration::from_millis(50));
@@ -209,7 +210,7 @@ fn event_wait() -> Outcome {
     let seen = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
     ensure_eq!(seen, vec!["a", "b"], "callback order across the streams");
     let mut out = vec![0u8; 4 << 20];
-    dst.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &dst)?;
     ensure!(
         out.iter().all(|&x| x == 7),
         "stream b copied before stream a's memset (found byte {})",
@@ -238,7 +239,7 @@ fn legacy_default() -> Outcome {
         "work on the legacy default stream finished before earlier work on a blocking stream"
     );
     let mut out = vec![0u8; 1 << 20];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(
         out.iter().all(|&x| x == 6),
         "the legacy stream's memset did not come last (found {})",
@@ -455,7 +456,10 @@ fn flush_and_retry() -> Outcome {
     );
     let probe = [0x11u8; 64];
     let end = request - 64;
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_device(&big, end, &probe))?;
+    // The view is a handle on `big`'s memory: it goes before `big` does.
+    let tail = big.view(end..end + probe.len())?;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy(&tail, &probe))?;
+    drop(tail);
     ensure_eq!(
         read_bytes(&big, end, 64)?,
         probe.to_vec(),
@@ -500,7 +504,7 @@ fn oom_error() -> Outcome {
     let small = ctx.memalloc(4096)?;
     small.memset(1)?;
     let mut b = [0u8; 4096];
-    small.copy_to_host(&mut b)?;
+    rumba::copy(&mut b, &small)?;
     ensure!(b.iter().all(|&x| x == 1), "an allocation after the failure");
     pass(text)
 }

@@ -566,7 +566,9 @@ impl Error {
         }
     }
 
-    /// [`Error::InteriorNul`] for `text`, cut to its first 60 characters.
+    /// [`Error::InteriorNul`] for `text`, cut to its first 60 characters (the GPU backends hand
+    /// names and sources to their device APIs as C strings).
+    #[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))]
     pub(crate) fn interior_nul(what: &'static str, text: &str) -> Error {
         let mut cut: String = text.chars().take(60).collect();
         if cut.len() < text.len() {

@@ -171,7 +171,7 @@ impl Drop for Alloc {
 /// let mut c = rumba::coarsegrain_array::<i32, _>(4, rumba::Order::C).unwrap();
 /// c.view_mut().unwrap().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, rumba::Order::C).unwrap();
-/// c.copy_to_device_on(&d, &s).unwrap();        // asynchronous: returns at once
+/// s.copy(&d, &c).unwrap();        // asynchronous: returns at once
 /// c.fill_on(0, &s).unwrap();                   // ordered after the copy on `s`
 /// assert_eq!(c.view().unwrap().to_vec(), [0; 4]); // host access: a synchronization point
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
@@ -463,7 +463,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let mut c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// c.view_mut().unwrap().fill(9);
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// c.device().unwrap().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, c.device().unwrap()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [9, 9, 9]);
     /// ```
     pub fn device(&self) -> Result<MappedView<'_, T, D>> {
@@ -543,7 +543,8 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
 
     /// Queues a copy of the device array `src` (same shape, any layouts) into the memory on
     /// `stream` and returns at once (ROC's `copy_to_host(coarse, stream=s)`). Refused for element
-    /// types that not every byte pattern is valid for (`bool`).
+    /// types that not every byte pattern is valid for (`bool`). Spelled
+    /// [`stream.copy(&mut grained, &d)`](Stream::copy) now.
     ///
     /// # Errors
     /// A shape mismatch, `bool` elements, a per-thread default stream, or a driver refusal
@@ -553,11 +554,21 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[1u64, 2, 3]).unwrap();
     /// let mut c = rumba::coarsegrain_array::<u64, _>(3, rumba::Order::C).unwrap();
-    /// c.copy_from_device_on(&src, &s).unwrap();
+    /// s.copy(&mut c, &src).unwrap();
     /// drop(src); // the stream keeps it alive until the copy has run
     /// assert_eq!(c.view().unwrap().to_vec(), [1, 2, 3]);
     /// ```
+    #[deprecated(note = "use stream.copy(&mut grained, &d)")]
     pub fn copy_from_device_on<E: Dimension>(
+        &mut self,
+        src: &DeviceArray<T, E>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.copy_from_device_on_impl(src, stream)
+    }
+
+    /// Queues the copy of `src` into the memory on `stream`; what `Stream::copy` runs.
+    pub(crate) fn copy_from_device_on_impl<E: Dimension>(
         &mut self,
         src: &DeviceArray<T, E>,
         stream: &Stream,
@@ -566,7 +577,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
             return Err(Error::InvalidBits {
                 operation: "an asynchronous device copy",
                 dtype: T::DTYPE.name(),
-                instead: "use the synchronous device_mut()?.copy_from_device",
+                instead: "copy into device_mut()? synchronously with rumba::copy",
             });
         }
         if self.shape() != src.shape() {
@@ -583,7 +594,8 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
 
     /// Queues a copy of the memory into the device array `dst` (same shape, any layouts) on
     /// `stream` and returns at once (ROC's `copy_to_device(coarse, stream=s)`); the host may
-    /// keep reading the memory meanwhile, and writes wait for the copy.
+    /// keep reading the memory meanwhile, and writes wait for the copy. Spelled
+    /// [`stream.copy(&d, &grained)`](Stream::copy) now.
     ///
     /// # Errors
     /// A shape mismatch, a per-thread default stream, or a driver refusal (nothing is queued
@@ -594,11 +606,21 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let mut c = rumba::coarsegrain_array::<i16, _>(2, rumba::Order::C).unwrap();
     /// c.view_mut().unwrap().fill(-3);
     /// let d = rumba::device_array::<i16, _>(2, rumba::Order::C).unwrap();
-    /// c.copy_to_device_on(&d, &s).unwrap();
+    /// s.copy(&d, &c).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-3, -3]);
     /// ```
+    #[deprecated(note = "use stream.copy(&d, &grained)")]
     pub fn copy_to_device_on<E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.copy_to_device_on_impl(dst, stream)
+    }
+
+    /// Queues the copy of the memory into `dst` on `stream`; what `Stream::copy` runs.
+    pub(crate) fn copy_to_device_on_impl<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         stream: &Stream,

@@ -215,7 +215,7 @@ impl Drop for Registrations {
 /// {
 ///     let mut g = rumba::pinned([&mut a, &mut b]).unwrap();
 ///     let d = rumba::to_device(&g.view(1).unwrap()).unwrap();
-///     d.copy_to_host_into(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10])).unwrap();
+///     rumba::copy(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10]), &d).unwrap();
 /// } // unpinned here, immediately
 /// assert_eq!(a.sum(), 10.0);
 /// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
@@ -555,7 +555,7 @@ impl<A: HostData> MappedGuard<A> {
     /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
     /// let d = rumba::device_array::<u32, _>(3, rumba::Order::C).unwrap();
-    /// g.device(0).unwrap().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, g.device(0).unwrap()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self, i: usize) -> Result<MappedView<'_, A::Elem, A::Dim>> {
@@ -577,7 +577,7 @@ impl<A: HostData> MappedGuard<A> {
     /// # }
     /// let mut g = rumba::mapped([a.view_mut().reversed_axes()]).unwrap();
     /// let src = rumba::to_device(&ndarray::array![[1, 2], [3, 4]]).unwrap();
-    /// g.device_mut(0).unwrap().copy_from_device(&src).unwrap(); // into a transposed view
+    /// rumba::copy(&mut g.device_mut(0).unwrap(), &src).unwrap(); // into a transposed view
     /// drop(g);
     /// assert_eq!(a, ndarray::array![[1, 3], [2, 4]]);
     /// ```

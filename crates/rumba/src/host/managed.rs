@@ -33,7 +33,7 @@ use crate::stream::Stream;
 /// let mut a = rumba::managed_array::<i32, _>(5, rumba::Order::C).unwrap();
 /// a.view_mut().assign(&ndarray::array![1, 2, 3, 4, 5]);
 /// let d = rumba::device_array::<i32, _>(5, rumba::Order::C).unwrap();
-/// a.device().copy_to_device(&d).unwrap();   // the device reads it in place
+/// rumba::copy(&d, a.device()).unwrap();   // the device reads it in place
 /// a.device_mut().fill(0).unwrap();          // and writes it in place
 /// assert_eq!(a.view().sum(), 0);
 /// assert_eq!(d.copy_to_host().unwrap().sum(), 15);

@@ -321,7 +321,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(4);
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory
+    /// rumba::copy(&d, m.device()).unwrap(); // the device reads the host memory
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {

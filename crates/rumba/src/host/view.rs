@@ -14,7 +14,7 @@
 //! (legacy, or per-thread when so configured), and waited for before the method returns, so no device work on the memory outlives the
 //! borrow.
 //! Asynchronous device work on mapped memory is offered only on a
-//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
+//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy` with a mapped view on either side),
 //! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
 //! every exit path, with nothing a caller could leak to skip it.
 //!
@@ -64,7 +64,7 @@ pub(crate) struct Parts<D> {
 /// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
-/// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory directly
+/// rumba::copy(&d, m.device()).unwrap(); // the device reads the host memory directly
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
 /// ```
 pub struct MappedView<'a, T: Element, D: Dimension> {
@@ -285,7 +285,8 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     }
 
     /// Copies the elements into the device array `dst` (same shape, any layouts), on `dst`'s
-    /// device: the device reads the host memory directly. Complete when it returns.
+    /// device: the device reads the host memory directly. Complete when it returns. Spelled
+    /// [`rumba::copy(&d, view)`](crate::copy) now.
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
@@ -297,14 +298,17 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(2.5);
     /// let d = rumba::device_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
-    /// m.device().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, m.device()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().sum(), 10.0);
-    /// assert!(m.device().copy_to_device(&rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap()).is_err());
+    /// assert!(rumba::copy(&rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap(), m.device()).is_err());
     /// ```
+    #[deprecated(note = "use rumba::copy(&d, view)")]
     pub fn copy_to_device<E: Dimension>(&self, dst: &DeviceArray<T, E>) -> Result<()> {
         self.copy_to_device_on(dst, None)
     }
 
+    /// Copies the elements into `dst` on `stream` (`None`: on the bound stream or the default
+    /// stream, waited for); what `copy` and `scope.copy` run.
     pub(crate) fn copy_to_device_on<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
@@ -468,7 +472,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     }
 
     /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
-    /// device: the device writes the host memory directly. Complete when it returns.
+    /// device: the device writes the host memory directly. Complete when it returns. Spelled
+    /// [`rumba::copy(&mut view, &d)`](crate::copy) now.
     ///
     /// # Errors
     /// As [`MappedView::copy_to_device`], with `src`'s device.
@@ -476,10 +481,19 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
     /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
-    /// m.device_mut().copy_from_device(&src).unwrap();
+    /// rumba::copy(&mut m.device_mut(), &src).unwrap();
     /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
     /// ```
+    #[deprecated(note = "use rumba::copy(&mut view, &d)")]
     pub fn copy_from_device<E: Dimension>(&mut self, src: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_from_device_impl(src)
+    }
+
+    /// Copies `src` into the host memory, complete when it returns; what `copy` runs.
+    pub(crate) fn copy_from_device_impl<E: Dimension>(
+        &mut self,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
         self.copy_from_device_on(src, None)?;
         if !T::ANY_BIT_PATTERN {
             self.normalize();

@@ -201,7 +201,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         if !self.device_current {
             let host = self.host_ref()?;
             match &self.device {
-                Some(d) => d.copy_from_host(host)?,
+                Some(d) => crate::transfer::copy(d, host)?,
                 None => self.device = Some(crate::array::to_device(host)?),
             }
             self.transfers.host_to_device += 1;
@@ -231,7 +231,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
             .as_ref()
             .ok_or(Error::MissingCopy { side: "device" })?;
         match &mut self.host {
-            Some(h) => device.copy_to_host_into(h)?,
+            Some(h) => crate::transfer::copy(h, device)?,
             None => self.host = Some(device.copy_to_host()?),
         }
         self.transfers.device_to_host += 1;

@@ -70,9 +70,9 @@
 //! use rumba::memory::{DeviceResource, LimitingAdaptor, StatisticsAdaptor};
 //! let ctx = rumba::current_context().unwrap();
 //! let buf = ctx.memalloc(1024).unwrap();
-//! buf.copy_from_host(&[1u8; 1024]).unwrap();
+//! rumba::copy(&buf, &[1u8; 1024]).unwrap();
 //! let mut out = vec![0u8; 1024];
-//! buf.copy_to_host(&mut out).unwrap();
+//! rumba::copy(&mut out, &buf).unwrap();
 //! assert!(out.iter().all(|&b| b == 1));
 //!
 //! // Composing resources: statistics over a limit over the context's resource.

@@ -459,7 +459,7 @@ impl Context {
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(16).unwrap();
     /// ctx.reset().unwrap();
-    /// assert!(buf.copy_from_host(&[0; 16]).is_err()); // its memory is gone
+    /// assert!(rumba::copy(&buf, &[0; 16]).is_err()); // its memory is gone
     /// ```
     pub fn reset(&self) -> Result<()> {
         let synced = self.synchronize();

@@ -8,7 +8,7 @@
 //!   array: it has been moved. Dropping (or leaking) the `Transfer` early is fine: the array is
 //!   then released after the copy, off the host thread. The device array is kept alive by the
 //!   stream, so it may be dropped right after queuing.
-//! - **scoped**: [`StreamScope::copy_from_pinned`] / [`StreamScope::copy_to_pinned`] borrow the
+//! - **scoped**: [`StreamScope::copy`] with a pinned array on either side borrows the
 //!   array for the scope's `'env` (shared when the device reads it, exclusive when it writes
 //!   it); the scope synchronizes before the borrow ends.
 //!

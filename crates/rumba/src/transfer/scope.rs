@@ -31,7 +31,7 @@ use crate::stream::Stream;
 /// let mut out = [0u8; 4];
 /// s.auto_synchronize(|scope| {
 ///     std::thread::scope(|t| {
-///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
+///         t.spawn(|| scope.copy(&mut out, &buf)); // `&StreamScope` is not `Send`
 ///     });
 ///     Ok(())
 /// }).unwrap();
@@ -78,10 +78,21 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
-    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
+    /// let r = s.auto_synchronize(|scope| scope.copy(&buf.view(6..9)?, &[1, 2, 3]));
     /// assert!(matches!(r, Err(rumba::Error::BufferRange { start: 6, end: 9, len: 8 }))); // runs past the end: refused before anything is queued
     /// ```
+    #[deprecated(note = "use scope.copy(&buf.view(offset..offset + src.len())?, src)")]
     pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
+        self.copy_to_device_impl(dst, offset, src)
+    }
+
+    /// Queues the copy of `src` into `dst` at byte `offset` (what `scope.copy(&buf, bytes)` runs).
+    pub(crate) fn copy_to_device_impl(
+        &self,
+        dst: &DeviceBuffer,
+        offset: usize,
+        src: &'env [u8],
+    ) -> Result<()> {
         let ptr = dst.check_range(offset, src.len())?;
         let st = self.stream;
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
@@ -108,12 +119,23 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(2).unwrap();
-    /// buf.copy_from_host(&[9, 8]).unwrap();
+    /// rumba::copy(&buf, &[9, 8]).unwrap();
     /// let mut out = [0u8; 2];
-    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy(&mut out, &buf)).unwrap();
     /// assert_eq!(out, [9, 8]);
     /// ```
+    #[deprecated(note = "use scope.copy(dst, &buf.view(offset..offset + dst.len())?)")]
     pub fn copy_to_host(
+        &self,
+        dst: &'env mut [u8],
+        src: &DeviceBuffer,
+        offset: usize,
+    ) -> Result<()> {
+        self.copy_to_host_impl(dst, src, offset)
+    }
+
+    /// Queues the copy of `src`'s bytes from `offset` into `dst` (what `scope.copy(bytes, &buf)` runs).
+    pub(crate) fn copy_to_host_impl(
         &self,
         dst: &'env mut [u8],
         src: &DeviceBuffer,
@@ -153,10 +175,10 @@ impl Stream {
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let data = vec![7u8, 8, 9];
-    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&buf, &data)).unwrap();
     /// // `data` may be dropped or changed now: the copy has completed.
     /// let mut back = [0u8; 3];
-    /// buf.copy_to_host(&mut back).unwrap();
+    /// rumba::copy(&mut back, &buf).unwrap();
     /// assert_eq!(back, [7, 8, 9]);
     /// // The closure's value (or error) comes back once, not wrapped twice.
     /// let n = s.auto_synchronize(|_| Ok(data.len())).unwrap();

@@ -105,7 +105,6 @@ impl Modules {
         let module = unsafe { result::module::load_data(ptx.as_ptr().cast()) }
             .map_err(|e| map("cuModuleLoadData", e.0))?;
         let name = CString::new(kernel).map_err(|_| Error::interior_nul("kernel name", kernel))?;
-
         // SAFETY: `module` was just loaded and is never unloaded while the driver lives.
         let f = unsafe { result::module::get_function(module, name) }
             .map_err(|e| map("cuModuleGetFunction", e.0))?;

@@ -149,7 +149,6 @@ impl UserKernels {
         }
         let entry = CString::new(src.entry.as_str())
             .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
-
         let mut f = std::ptr::null_mut();
         // SAFETY: `module` is loaded and never unloaded while the driver lives.
         match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {

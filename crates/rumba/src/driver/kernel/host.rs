@@ -224,7 +224,6 @@ impl HostKernel {
     /// or, for arguments that do not match the kernel's parameters,
     /// [`Error::KernelArgument`](crate::Error::KernelArgument) and
     /// [`Error::KernelArity`](crate::Error::KernelArity) naming the kernel.
-
     ///
     /// ```
     /// // Only the simulator makes `HostLaunch`es; it calls `run` on its stream worker.

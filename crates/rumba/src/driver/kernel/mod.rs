@@ -240,7 +240,6 @@ impl KernelFunction {
     /// assert_eq!(
     ///     e.to_string(),
     ///     "kernel 'saxpy' has no Rust body, which the sim backend runs (it has: \
-
     ///      CUDA C source); write the kernel with #[rumba::kernel], or define it from a Rust \
     ///      closure with Kernel::new"
     /// );
@@ -427,7 +426,6 @@ mod tests {
                 if kernel == "k" && backend == "sim" && has == "CUDA C source, OpenCL C source"),
             "{e:?}"
         );
-
         for part in [
             "kernel 'k'",
             "no Rust body",

@@ -72,7 +72,6 @@ pub(crate) fn build(
 /// A kernel object of a cached program.
 pub(crate) fn kernel(program: &ClProgram, entry: &str) -> Result<ClKernel> {
     let name = CString::new(entry).map_err(|_| Error::interior_nul("kernel name", entry))?;
-
     let k = check(
         &format!("clCreateKernel({entry})"),
         opencl3::kernel::create_kernel(program.raw(), &name),

@@ -148,7 +148,6 @@ impl Table {
             }
             .into());
         }
-
         ranges.insert(start, range);
         Ok(())
     }

@@ -537,7 +537,6 @@ impl DeviceQueues {
                 opencl3::error_codes::CL_INVALID_OPERATION,
             )
         })?;
-
         let gate_raw = gate.raw();
         let data = Box::new(CallbackData {
             callback,

@@ -48,7 +48,6 @@ pub(crate) fn check_range(
         shape: shape.to_vec(),
         strides: strides.to_vec(),
     })?;
-
     let start = ptr as i128 + lo;
     if start < 0 || start > u64::MAX as i128 {
         return Err(Error::InvalidAddress {

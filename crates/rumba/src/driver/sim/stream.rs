@@ -354,7 +354,6 @@ mod tests {
             Box::new(move |status| tx.send(status.is_err()).unwrap()),
         );
         assert_eq!(s.synchronize().unwrap_err(), Error::TransferTaken);
-
         assert!(!*ran.lock().unwrap(), "work after a failure is skipped");
         assert!(rx.recv().unwrap(), "notifications see the failure");
         s.synchronize().unwrap();

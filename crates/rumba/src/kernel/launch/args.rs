@@ -154,7 +154,7 @@ impl<'h> Plan<'h> {
         host: &'h mut ArrayBase<S, D>,
     ) {
         self.after.push(Box::new(move || {
-            dev.copy_to_host_into(host)?;
+            crate::transfer::copy(&mut *host, &dev)?;
             if dev.nbytes() > 0 {
                 count_to_host(dev.nbytes());
             }

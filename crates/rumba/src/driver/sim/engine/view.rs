@@ -602,7 +602,6 @@ impl<'a, T: Pod> View<'a, T, Global> {
             }
             .into());
         }
-
         // SAFETY: as in `from_slice_mut`; the shape covers exactly the slice.
         Ok(unsafe { Self::contiguous(s.as_mut_ptr().cast(), dims) })
     }
