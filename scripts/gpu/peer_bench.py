@@ -1,6 +1,6 @@
 """`rumba bench`'s workloads on a GPU, timed in CuPy and in Numba-CUDA the way rumba times them.
 
-Prints one JSON line per run in the peers' form (shared/peers/workloads.md):
+Prints one JSON line per run in the peers' form (scripts/peers/workloads.md):
 {"peer": "cupy" | "numba-cuda", "workload": ..., "n": ..., "seconds": ..., "check": ...}
 `rumba bench --gpu-peers scripts/gpu/peer_bench.py` runs this and puts the runs next to its own.
 

@@ -1,7 +1,7 @@
 //! The `rumba` command: `detect` prints the backend and its devices; `selftest` runs the
 //! library's conformance checks on the current backend and exits non-zero if any fails; `demo`
 //! runs a short tour of the library, printing what each step did and how long it took; `bench`
-//! runs the peer workloads (`shared/peers/workloads.md`) and compares them with the peers; `ipc`
+//! runs the peer workloads (`scripts/peers/workloads.md`) and compares them with the peers; `ipc`
 //! shares a device array with another process (for scripts and other libraries).
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
@@ -13,6 +13,7 @@
 mod bench;
 mod demo;
 mod ipc;
+mod json;
 mod kernels;
 mod selftest;
 

@@ -208,12 +208,13 @@ fn bench_prints_the_peers_json_form() {
     // The kernels in the form the backend runs (the block bodies on the sim's work-item loops,
     // the generated C on CUDA and OpenCL), then, on the sim only, the per-thread bodies on
     // coroutines, then the cost of one empty launch; on CUDA, cudarc's own launch may follow.
-    let mut workloads = vec!["vadd", "matmul_shared", "reduce_shared"];
+    let mut workloads = vec!["vadd", "matmul_shared", "reduce_shared", "reduce_warp"];
     if backend == "sim" {
         workloads.extend([
             "vadd-coroutines",
             "matmul_shared-coroutines",
             "reduce_shared-coroutines",
+            "reduce_warp-coroutines",
         ]);
     }
     workloads.push("launch");
@@ -227,6 +228,27 @@ fn bench_prints_the_peers_json_form() {
     }
     let cudarc = |l: &&str| backend == "cuda" && l.starts_with(r#"{"peer": "cudarc", "#);
     assert!(others.iter().all(cudarc), "{out}");
+}
+
+#[test]
+fn bench_runs_only_the_named_workloads() {
+    let (code, out, err) = rumba_on_test_backend(&[
+        "bench",
+        "--quick",
+        "--repeat",
+        "1",
+        "--json",
+        "--only",
+        "reduce_warp",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].contains(r#""workload": "reduce_warp", "n": 16384"#),
+        "{out}"
+    );
+    assert!(lines[0].ends_with(r#""check": true}"#), "{out}");
 }
 
 #[test]

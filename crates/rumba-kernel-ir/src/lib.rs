@@ -1,5 +1,5 @@
 //! The lowering behind `#[rumba::kernel]` and `#[rumba::device]`: a Rust function in the kernel
-//! subset (`/work/shared/KERNELS.md` §2) becomes a small typed IR and then four programs with the
+//! subset (`docs/design/kernels.md` §2) becomes a small typed IR and then four programs with the
 //! same meaning — the per-thread body for rumba's simulator (Rust tokens that keep the user's
 //! spans and spell out every inferred type, so rustc re-checks the macro's inference), the block
 //! body for the simulator's work-item-loop engine (`lower::emit::wil`), CUDA C for NVRTC and

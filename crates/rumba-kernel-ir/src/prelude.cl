@@ -123,6 +123,54 @@ RB_COMPLEX(rb_c32, float)
 #ifdef cl_khr_fp64
 RB_COMPLEX(rb_c64, double)
 #endif
+// Numba's cmath on complex numbers (`z.exp()`, `z.norm()`, …): the formulas of the simulator's
+// `ComplexMath` over this target's real functions, so each part agrees within a few ulp.
+#define RB_CMATH(C, T, F)                                                                      \
+    static inline T C##_norm(C z) { return hypot(z.re, z.im); }                                       \
+    static inline T C##_arg(C z) { return atan2(z.im, z.re); }                                        \
+    static inline C C##_conj(C z) { return C##_new(z.re, -z.im); }                                        \
+    static inline C C##_exp(C z) {                                                                         \
+        T r = exp(z.re);                                                                      \
+        return C##_new(r * cos(z.im), r * sin(z.im));                                      \
+    }                                                                                            \
+    static inline C C##_ln(C z) { return C##_new(log(C##_norm(z)), C##_arg(z)); }                      \
+    static inline C C##_sqrt(C z) {                                                                        \
+        if (z.re == (T)0 && z.im == (T)0) return C##_new((T)0, z.im);                            \
+        T t = sqrt((fabs(z.re) + C##_norm(z)) * (T)0.5);                                   \
+        if (z.re >= (T)0) return C##_new(t, z.im / ((T)2 * t));                                  \
+        return C##_new(fabs(z.im) / ((T)2 * t), copysign(t, z.im));                        \
+    }                                                                                            \
+    static inline C C##_sin(C z) {                                                                         \
+        return C##_new(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));              \
+    }                                                                                            \
+    static inline C C##_cos(C z) {                                                                         \
+        return C##_new(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im)));           \
+    }                                                                                            \
+    static inline C C##_tan(C z) {                                                                         \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cos(a) + cosh(b);                                                            \
+        return C##_new(sin(a) / d, sinh(b) / d);                                           \
+    }                                                                                            \
+    static inline C C##_sinh(C z) {                                                                        \
+        return C##_new(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));              \
+    }                                                                                            \
+    static inline C C##_cosh(C z) {                                                                        \
+        return C##_new(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));              \
+    }                                                                                            \
+    static inline C C##_tanh(C z) {                                                                        \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cosh(a) + cos(b);                                                            \
+        return C##_new(sinh(a) / d, sin(b) / d);                                           \
+    }                                                                                            \
+    static inline int C##_is_nan(C z) { return isnan(z.re) || isnan(z.im); }                              \
+    static inline int C##_is_infinite(C z) {                                                               \
+        return !C##_is_nan(z) && (isinf(z.re) || isinf(z.im));                                  \
+    }                                                                                            \
+    static inline int C##_is_finite(C z) { return isfinite(z.re) && isfinite(z.im); }
+RB_CMATH(rb_c32, float, )
+#ifdef cl_khr_fp64
+RB_CMATH(rb_c64, double, )
+#endif
 
 // Warp operations without subgroups: 32-lane warps (consecutive linear work-item ids, as in
 // CUDA) emulated in local memory, one 64-bit word per work-item (`rb_warp`). Each operation is
@@ -199,3 +247,34 @@ static inline float rb_d2hf(double x) {
     return rb_h2f(h);
 }
 #endif
+// CUDA's integer intrinsics with Rust's meaning at every width (`count_ones`, `leading_zeros`,
+// `trailing_zeros`, `ffs`, `reverse_bits`, `swap_bytes`, `byte_perm`): the value zero-extended
+// to 64 bits, the width in bits where the answer depends on it (OpenCL 1.2 built-ins only).
+static inline uint rb_popc(ulong v) { return (uint)popcount(v); }
+static inline uint rb_clz(ulong v, uint bits) { return (uint)clz(v) - (64u - bits); }
+static inline uint rb_ctz(ulong v, uint bits) {
+    return v == 0 ? bits : (uint)popcount((v & (0ul - v)) - 1ul);
+}
+static inline uint rb_ffs(ulong v) { return v == 0 ? 0u : (uint)popcount((v & (0ul - v)) - 1ul) + 1u; }
+static inline ulong rb_brev(ulong v) {
+    v = ((v >> 1) & 0x5555555555555555ul) | ((v & 0x5555555555555555ul) << 1);
+    v = ((v >> 2) & 0x3333333333333333ul) | ((v & 0x3333333333333333ul) << 2);
+    v = ((v >> 4) & 0x0f0f0f0f0f0f0f0ful) | ((v & 0x0f0f0f0f0f0f0f0ful) << 4);
+    v = ((v >> 8) & 0x00ff00ff00ff00fful) | ((v & 0x00ff00ff00ff00fful) << 8);
+    v = ((v >> 16) & 0x0000ffff0000fffful) | ((v & 0x0000ffff0000fffful) << 16);
+    return (v >> 32) | (v << 32);
+}
+static inline ulong rb_bswap(ulong v) {
+    v = ((v >> 8) & 0x00ff00ff00ff00fful) | ((v & 0x00ff00ff00ff00fful) << 8);
+    v = ((v >> 16) & 0x0000ffff0000fffful) | ((v & 0x0000ffff0000fffful) << 16);
+    return (v >> 32) | (v << 32);
+}
+static inline uint rb_byte_perm(uint x, uint y, uint s) {
+    ulong in = ((ulong)y << 32) | (ulong)x;
+    uint r = 0u;
+    for (uint n = 0u; n < 4u; ++n) {
+        uint sel = (s >> (4u * n)) & 7u;
+        r |= (uint)((in >> (8u * sel)) & 0xfful) << (8u * n);
+    }
+    return r;
+}

@@ -58,21 +58,31 @@ fn no_args(attr: TokenStream, what: &str) -> Result<(), syn::Error> {
     }
 }
 
-/// `capture(NAME: &Arr<T>, …)`: the device arrays a kernel captures from `static` cells.
+/// `capture(NAME: &Arr<T>, …)`: the device arrays a kernel captures from `static` cells;
+/// `fastmath`: compile the C forms with the targets' fast-math options.
 struct KernelAttr {
     captures: Vec<lower::Capture>,
+    fastmath: bool,
 }
 
 impl syn::parse::Parse for KernelAttr {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let mut captures: Vec<lower::Capture> = Vec::new();
+        let mut fastmath = false;
         while !input.is_empty() {
             let key: syn::Ident = input.parse()?;
+            if key == "fastmath" {
+                fastmath = true;
+                if !input.is_empty() {
+                    let _: syn::Token![,] = input.parse()?;
+                }
+                continue;
+            }
             if key != "capture" {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown `#[rumba::kernel]` argument `{key}`: the only one is `capture(NAME: &Arr<T>, …)`, the device arrays of `static` cells the kernel uses"
+                        "unknown `#[rumba::kernel]` argument `{key}`: the arguments are `capture(NAME: &Arr<T>, …)`, the device arrays of `static` cells the kernel uses, and `fastmath`"
                     ),
                 ));
             }
@@ -92,17 +102,19 @@ impl syn::parse::Parse for KernelAttr {
                 let _: syn::Token![,] = input.parse()?;
             }
         }
-        Ok(KernelAttr { captures })
+        Ok(KernelAttr { captures, fastmath })
     }
 }
 
 /// Compiles a Rust function in the kernel subset for the simulator, CUDA and OpenCL.
 /// See `rumba::kernel::prelude` for the surface and the rules; `capture(NAME: &Arr<T>, …)`
-/// declares device arrays of `static` cells (`rumba::kernel::Captured`) the body names.
+/// declares device arrays of `static` cells (`rumba::kernel::Captured`) the body names;
+/// `fastmath` compiles the C forms with the targets' fast-math options (Numba's `fastmath=True`).
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
-    match syn::parse::<KernelAttr>(attr).and_then(|a| expand_kernel(&item, &a.captures)) {
+    match syn::parse::<KernelAttr>(attr).and_then(|a| expand_kernel(&item, &a.captures, a.fastmath))
+    {
         Ok(ts) => ts.into(),
         Err(e) => {
             // Keep the name defined so one error does not cascade into "cannot find `k`".
@@ -173,7 +185,11 @@ fn program_parts(f: &ir::Func) -> (Vec<TokenStream2>, Vec<TokenStream2>, Vec<Tok
     (defines, records, devices)
 }
 
-fn expand_kernel(item: &syn::ItemFn, captures: &[lower::Capture]) -> syn::Result<TokenStream2> {
+fn expand_kernel(
+    item: &syn::ItemFn,
+    captures: &[lower::Capture],
+    fastmath: bool,
+) -> syn::Result<TokenStream2> {
     let k = krate();
     let l = lower::lower_kernel_captured(item, captures, &Options { krate: k.clone() })?;
     let f = &l.func;
@@ -258,6 +274,7 @@ fn expand_kernel(item: &syn::ItemFn, captures: &[lower::Capture]) -> syn::Result
     let (defines, records, devices) = program_parts(f);
     let (cuda, opencl) = (&l.cuda, &l.opencl);
     let builder = format_ident!("__rumba_{}_source", name);
+    let fast = fastmath.then(|| quote!(.with_fast_math()));
     // The block body for the work-item-loop engine, when the kernel has one (else it runs on
     // coroutines; `Kernel::engine()` says which).
     let block_form = match &l.wil {
@@ -302,8 +319,8 @@ fn expand_kernel(item: &syn::ItemFn, captures: &[lower::Capture]) -> syn::Result
                 .get_or_init(|| {
                     #k::kernel::Kernel::<#params_ty>::#constructor(#name_str, #(#options,)* |#thread: &#thread_ty, (#(#pats,)*)| { #body })
                         #block_form
-                        .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str))
-                        .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str))
+                        .with_cuda_source(#k::driver::CudaKernelSource::new(#name::cuda_source(), #name_str) #fast)
+                        .with_opencl_source(#k::driver::OpenClKernelSource::new(#name::opencl_source(), #name_str) #fast)
                         .with_abi(&#name::ABI)
                 })
                 .clone()
@@ -321,6 +338,9 @@ fn expand_kernel(item: &syn::ItemFn, captures: &[lower::Capture]) -> syn::Result
             };
             /// The C entry point.
             pub const ENTRY: &str = #name_str;
+            /// Whether the C forms are compiled with the targets' fast-math options
+            /// (`#[rumba::kernel(fastmath)]`).
+            pub const FASTMATH: bool = #fastmath;
             /// The CUDA C translation unit (for NVRTC with `--fmad=false`).
             pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
                 ::std::sync::LazyLock::new(|| super::#builder(#k::kernel::__macro::Target::Cuda));

@@ -1,4 +1,4 @@
-//! Host-memory transfer benchmarks on the sim (SPEC §3).
+//! Host-memory transfer benchmarks on the sim (docs/design/behaviour.md §3).
 //!
 //! - `h2d_64MiB` / `d2h_64MiB`: 64 MiB between the device and pinned vs pageable host memory, on
 //!   a stream, measured to completion (`…/complete`) and to the moment the call returns

@@ -544,3 +544,67 @@ template <typename T> __device__ __forceinline__ T rb_wabs(T a) { return a < 0 ?
     __device__ __forceinline__ bool C##_eq(C a, C b) { return a.re == b.re && a.im == b.im; }
 RB_COMPLEX(rb_c32, float)
 RB_COMPLEX(rb_c64, double)
+
+// CUDA's integer intrinsics with Rust's meaning at every width (`count_ones`, `leading_zeros`,
+// `trailing_zeros`, `ffs`, `reverse_bits`, `swap_bytes`): the value zero-extended to 64 bits,
+// the width in bits where the answer depends on it.
+__device__ __forceinline__ unsigned rb_popc(rb_u64 v) { return (unsigned)__popcll((long long)v); }
+__device__ __forceinline__ unsigned rb_clz(rb_u64 v, unsigned bits) {
+    return (unsigned)__clzll((long long)v) - (64u - bits);
+}
+__device__ __forceinline__ unsigned rb_ctz(rb_u64 v, unsigned bits) {
+    return v == 0 ? bits : (unsigned)(__ffsll((long long)v) - 1);
+}
+__device__ __forceinline__ unsigned rb_ffs(rb_u64 v) { return (unsigned)__ffsll((long long)v); }
+__device__ __forceinline__ rb_u64 rb_brev(rb_u64 v) { return __brevll(v); }
+__device__ __forceinline__ rb_u64 rb_bswap(rb_u64 v) {
+    unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+    return ((rb_u64)__byte_perm(lo, 0u, 0x0123u) << 32) | (rb_u64)__byte_perm(hi, 0u, 0x0123u);
+}
+
+// Numba's cmath on complex numbers (`z.exp()`, `z.norm()`, …): the formulas of the simulator's
+// `ComplexMath` over this target's real functions, so each part agrees within a few ulp.
+#define RB_CMATH(C, T, F)                                                                      \
+    __device__ __forceinline__ T C##_norm(C z) { return hypot##F(z.re, z.im); }                                       \
+    __device__ __forceinline__ T C##_arg(C z) { return atan2##F(z.im, z.re); }                                        \
+    __device__ __forceinline__ C C##_conj(C z) { return C##_new(z.re, -z.im); }                                        \
+    __device__ __forceinline__ C C##_exp(C z) {                                                                         \
+        T r = exp##F(z.re);                                                                      \
+        return C##_new(r * cos##F(z.im), r * sin##F(z.im));                                      \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_ln(C z) { return C##_new(log##F(C##_norm(z)), C##_arg(z)); }                      \
+    __device__ __forceinline__ C C##_sqrt(C z) {                                                                        \
+        if (z.re == (T)0 && z.im == (T)0) return C##_new((T)0, z.im);                            \
+        T t = sqrt##F((fabs##F(z.re) + C##_norm(z)) * (T)0.5);                                   \
+        if (z.re >= (T)0) return C##_new(t, z.im / ((T)2 * t));                                  \
+        return C##_new(fabs##F(z.im) / ((T)2 * t), copysign##F(t, z.im));                        \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_sin(C z) {                                                                         \
+        return C##_new(sin##F(z.re) * cosh##F(z.im), cos##F(z.re) * sinh##F(z.im));              \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_cos(C z) {                                                                         \
+        return C##_new(cos##F(z.re) * cosh##F(z.im), -(sin##F(z.re) * sinh##F(z.im)));           \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_tan(C z) {                                                                         \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cos##F(a) + cosh##F(b);                                                            \
+        return C##_new(sin##F(a) / d, sinh##F(b) / d);                                           \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_sinh(C z) {                                                                        \
+        return C##_new(sinh##F(z.re) * cos##F(z.im), cosh##F(z.re) * sin##F(z.im));              \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_cosh(C z) {                                                                        \
+        return C##_new(cosh##F(z.re) * cos##F(z.im), sinh##F(z.re) * sin##F(z.im));              \
+    }                                                                                            \
+    __device__ __forceinline__ C C##_tanh(C z) {                                                                        \
+        T a = (T)2 * z.re, b = (T)2 * z.im;                                                      \
+        T d = cosh##F(a) + cos##F(b);                                                            \
+        return C##_new(sinh##F(a) / d, sin##F(b) / d);                                           \
+    }                                                                                            \
+    __device__ __forceinline__ int C##_is_nan(C z) { return isnan(z.re) || isnan(z.im); }                              \
+    __device__ __forceinline__ int C##_is_infinite(C z) {                                                               \
+        return !C##_is_nan(z) && (isinf(z.re) || isinf(z.im));                                  \
+    }                                                                                            \
+    __device__ __forceinline__ int C##_is_finite(C z) { return isfinite(z.re) && isfinite(z.im); }
+RB_CMATH(rb_c32, float, f)
+RB_CMATH(rb_c64, double, )

@@ -107,6 +107,9 @@
 //!    # }
 //!    ```
 //!
+//! Beyond one process, the `mpi` feature adds `rumba::dist`: device arrays sent, received and
+//! reduced across MPI ranks in stream order, and, with `nccl`, NCCL collectives on CUDA streams.
+//!
 //! [`prelude`] brings the items most programs use into scope in one import
 //! (`use rumba::prelude::*;`). The crate root is Numba's `cuda` namespace: its functions
 //! (`rumba::to_device`, `rumba::pinned_array`, `rumba::stream`, …) and the types they return;
@@ -120,17 +123,18 @@
 //! library against it, so it stays true):
 //!
 //! ```text
-//! error                       the one error type
-//! config, unwind, layout      settings; panic capture; pure layout arithmetic (no device)
-//! driver                      one trait over a device API: sim, cuda, opencl; the kernel engine
-//! memory                      memory resources, the default manager, the pool, pinned memory
-//! runtime                     devices, contexts, the current device, detect
-//! stream                      streams and events
-//! array                       DeviceArray: n-d arrays in device memory
-//! host                        pinned, mapped, managed and grained host arrays and guards
-//! transfer                    copy, the stream scope, owned asynchronous transfers
-//! interop                     CUDA Array Interface, IPC, DLPack, SmartArray
-//! kernel                      #[rumba::kernel] launches: configuration, arguments, policies
+//! error                         the one error type
+//! config, unwind, sync, layout  settings; panic capture; locks; layout arithmetic (no device)
+//! driver                        one trait over a device API: sim, cuda, opencl; the kernel engine
+//! memory                        memory resources, the default manager, the pool, pinned memory
+//! runtime                       devices, contexts, the current device, detect
+//! stream                        streams and events
+//! array                         DeviceArray: n-d arrays in device memory
+//! host                          pinned, mapped, managed and grained host arrays and guards
+//! transfer                      copy, the stream scope, owned asynchronous transfers
+//! interop                       CUDA Array Interface, IPC, DLPack, SmartArray
+//! kernel                        #[rumba::kernel] launches: configuration, arguments, policies
+//! dist                          arrays across processes: MPI communicators, NCCL (features mpi, nccl)
 //! ```
 //!
 //! `interop` sits below `kernel` because a kernel argument may be any object that describes itself
@@ -147,6 +151,8 @@ extern crate self as rumba;
 
 pub mod array;
 pub mod config;
+#[cfg(feature = "mpi")]
+pub mod dist;
 pub mod driver;
 pub mod error;
 pub mod host;
@@ -157,6 +163,7 @@ pub mod memory;
 pub mod prelude;
 pub mod runtime;
 pub mod stream;
+mod sync;
 pub mod transfer;
 mod unwind;
 

@@ -1,5 +1,6 @@
-//! SPEC §6: the pending-deallocation queue and its count rule, `defer_cleanup`, failures while
-//! releasing. (The byte-ratio rule is in `deallocation_ratio.rs`: it needs its own configuration.)
+//! docs/design/behaviour.md §6: the pending-deallocation queue and its count rule, `defer_cleanup`,
+//! failures while releasing. (The byte-ratio rule is in `deallocation_ratio.rs`: it needs its own
+//! configuration.)
 
 mod common;
 

@@ -1,4 +1,5 @@
-//! SPEC §6: the byte rule — pending bytes that **exceed** RATIO × device memory are flushed.
+//! docs/design/behaviour.md §6: the byte rule — pending bytes that **exceed** RATIO × device memory
+//! are flushed.
 
 mod common;
 

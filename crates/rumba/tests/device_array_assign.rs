@@ -1,6 +1,6 @@
-//! SPEC §2, `setitem`-style assignment with numpy broadcasting, ported from Numba's
-//! `test_cuda_array_slicing.py` (`CudaArraySetting`). Each case applies the same assignment to an
-//! ndarray and to a device array and compares the whole array.
+//! docs/design/behaviour.md §2, `setitem`-style assignment with numpy broadcasting, ported from
+//! Numba's `test_cuda_array_slicing.py` (`CudaArraySetting`). Each case applies the same assignment
+//! to an ndarray and to a device array and compares the whole array.
 
 mod common;
 

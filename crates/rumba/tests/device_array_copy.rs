@@ -1,7 +1,7 @@
-//! SPEC §2, transfers: `to_device`, `copy_to_host(_into)`, `copy_from_host`, `copy_from_device`,
-//! their compatibility rules and error texts, asynchronous variants, records. Ported from Numba's
-//! `test_cuda_ndarray.py` (contiguous copies, broadcast copies, strided host copies) and
-//! `test_cuda_array_interface`-free record tests.
+//! docs/design/behaviour.md §2, transfers: `to_device`, `copy_to_host(_into)`, `copy_from_host`,
+//! `copy_from_device`, their compatibility rules and error texts, asynchronous variants, records.
+//! Ported from Numba's `test_cuda_ndarray.py` (contiguous copies, broadcast copies, strided host
+//! copies) and `test_cuda_array_interface`-free record tests.
 
 mod common;
 

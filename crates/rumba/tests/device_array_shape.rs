@@ -1,6 +1,6 @@
-//! SPEC §2, attributes and shape operations of device arrays, ported from Numba's
-//! `test_cuda_ndarray.py` and `test_array.py`: contiguity flags, `ravel`, `reshape`, `view`,
-//! `split`, `*_like` strides, transposes, `squeeze`. NumPy's answers are ndarray's answers.
+//! docs/design/behaviour.md §2, attributes and shape operations of device arrays, ported from
+//! Numba's `test_cuda_ndarray.py` and `test_array.py`: contiguity flags, `ravel`, `reshape`,
+//! `view`, `split`, `*_like` strides, transposes, `squeeze`. NumPy's answers are ndarray's answers.
 
 mod common;
 

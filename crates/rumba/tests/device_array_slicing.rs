@@ -1,4 +1,4 @@
-//! SPEC §2, indexing and slicing of device arrays, ported from Numba's
+//! docs/design/behaviour.md §2, indexing and slicing of device arrays, ported from Numba's
 //! `test_cuda_array_slicing.py` (`CudaArrayIndexing`, `CudaArraySlicing`). NumPy's answers are
 //! ndarray's answers here; every view is checked in values (real device data copied back),
 //! shape and strides.

@@ -1,4 +1,4 @@
-//! SPEC §1: devices, selection per thread, contexts, close, detect.
+//! docs/design/behaviour.md §1: devices, selection per thread, contexts, close, detect.
 
 #[path = "ported_kernels/behaviour.rs"]
 mod behaviour_kernels;

@@ -1,4 +1,4 @@
-//! SPEC §4: events — timing around real work, cross-stream waits, queries.
+//! docs/design/behaviour.md §4: events — timing around real work, cross-stream waits, queries.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! SPEC §3: pinned, mapped and managed host arrays (ported from Numba's `test_host_alloc.py`,
-//! plus the flags Numba ignores and we honour).
+//! docs/design/behaviour.md §3: pinned, mapped and managed host arrays (ported from Numba's
+//! `test_host_alloc.py`, plus the flags Numba ignores and we honour).
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! SPEC §3, ROC compatibility: coarse- and fine-grained host arrays. Ported from Numba's ROC
-//! tests (`hsadrv/test_async.py`, `test_memory.py`'s coarse/fine-grained cases and
+//! docs/design/behaviour.md §3, ROC compatibility: coarse- and fine-grained host arrays. Ported
+//! from Numba's ROC tests (`hsadrv/test_async.py`, `test_memory.py`'s coarse/fine-grained cases and
 //! `test_async_kernel.py`'s manual stream), plus the rule the arrays enforce: the host sees device
 //! writes at synchronization points and is refused while device work may use the memory.
 

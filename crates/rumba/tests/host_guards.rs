@@ -1,6 +1,6 @@
-//! SPEC §3: `pinned` / `mapped` guards over existing host arrays (ported from Numba's
-//! `test_pinned_contextmanager` / `test_mapped_contextmanager`), ROC `register` / `deregister`,
-//! and real page locking (`VmLck`).
+//! docs/design/behaviour.md §3: `pinned` / `mapped` guards over existing host arrays (ported from
+//! Numba's `test_pinned_contextmanager` / `test_mapped_contextmanager`), ROC `register` /
+//! `deregister`, and real page locking (`VmLck`).
 
 mod common;
 

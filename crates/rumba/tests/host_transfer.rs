@@ -1,5 +1,6 @@
-//! SPEC §2/§3: asynchronous transfers of pinned and pageable host memory (ported from Numba's
-//! `test_pinned.py`), owned transfers that hand pinned buffers back, and a two-stream pipeline.
+//! docs/design/behaviour.md §2/§3: asynchronous transfers of pinned and pageable host memory
+//! (ported from Numba's `test_pinned.py`), owned transfers that hand pinned buffers back, and a
+//! two-stream pipeline.
 
 mod common;
 

@@ -1,4 +1,5 @@
-//! SPEC §8: the CUDA Array Interface (ported from Numba's `test_cuda_array_interface.py`).
+//! docs/design/behaviour.md §8: the CUDA Array Interface (ported from Numba's
+//! `test_cuda_array_interface.py`).
 
 mod common;
 

@@ -1,8 +1,8 @@
-//! SPEC §3/§8: host memory the device addresses directly describes itself through the CUDA Array
-//! Interface, and can be bound to a stream whose handle the description carries. Ported from
-//! Numba's `test_cuda_array_interface.py` (`test_produce_no_stream`, `test_produce_stream`,
-//! `test_produce_managed_no_stream`, `test_produce_managed_stream`, `test_strides`,
-//! `test_zero_size_array`), extended to the device views of `mapped` guards.
+//! docs/design/behaviour.md §3/§8: host memory the device addresses directly describes itself
+//! through the CUDA Array Interface, and can be bound to a stream whose handle the description
+//! carries. Ported from Numba's `test_cuda_array_interface.py` (`test_produce_no_stream`,
+//! `test_produce_stream`, `test_produce_managed_no_stream`, `test_produce_managed_stream`,
+//! `test_strides`, `test_zero_size_array`), extended to the device views of `mapped` guards.
 
 mod common;
 

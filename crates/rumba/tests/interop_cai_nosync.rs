@@ -1,4 +1,5 @@
-//! SPEC §8: `RUMBA_CUDA_ARRAY_INTERFACE_SYNC=0` turns the import's stream synchronization off.
+//! docs/design/behaviour.md §8: `RUMBA_CUDA_ARRAY_INTERFACE_SYNC=0` turns the import's stream
+//! synchronization off.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! SPEC §8: IPC — a child process opens the parent's device array (ported from Numba's
-//! `test_ipc.py`). The child is this test binary, run again with only `ipc_child` selected.
+//! docs/design/behaviour.md §8: IPC — a child process opens the parent's device array (ported from
+//! Numba's `test_ipc.py`). The child is this test binary, run again with only `ipc_child` selected.
 
 mod common;
 #[path = "common/ipc_child.rs"]

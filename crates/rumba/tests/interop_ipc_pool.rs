@@ -1,5 +1,5 @@
-//! SPEC §8: IPC from the pool memory manager, which exports the segment that holds a block and
-//! the block's offset inside it.
+//! docs/design/behaviour.md §8: IPC from the pool memory manager, which exports the segment that
+//! holds a block and the block's offset inside it.
 
 mod common;
 #[path = "common/ipc_child.rs"]

@@ -1,4 +1,5 @@
-//! SPEC §9: SmartArray moves data lazily; chained device work does not bounce it.
+//! docs/design/behaviour.md §9: SmartArray moves data lazily; chained device work does not bounce
+//! it.
 
 mod common;
 

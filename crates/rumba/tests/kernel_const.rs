@@ -1,5 +1,6 @@
-//! Constant memory through the launch API (SPEC §5), ported from Numba's `test_constmem`:
-//! `const_array_like` copies at definition time, keeps the layout, and cannot be written.
+//! Constant memory through the launch API (docs/design/behaviour.md §5), ported from Numba's
+//! `test_constmem`: `const_array_like` copies at definition time, keeps the layout, and cannot be
+//! written.
 //!
 //! The kernels are `#[rumba::kernel]` functions (`ported_kernels::constant`) taking the constant
 //! array as a `&ConstArr<T>` parameter, so every test runs on the backend `RUMBA_TEST_BACKEND`

@@ -1,5 +1,6 @@
-//! Behaviour tests for the kernel executor (SPEC §5): shared, dynamic shared and local memory,
-//! barriers and their reductions, atomics, and the fast path. Faults are in `kernel_exec_faults.rs`.
+//! Behaviour tests for the kernel executor (docs/design/behaviour.md §5): shared, dynamic shared
+//! and local memory, barriers and their reductions, atomics, and the fast path. Faults are in
+//! `kernel_exec_faults.rs`.
 #![allow(unused_imports)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -130,136 +131,17 @@ fn dynamic_shared_fifty_floats() {
     assert_eq!(out, (0..50).map(|i| 2.0 * i as f32).collect::<Vec<_>>());
 }
 
-/// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
-/// shared memory and compare the output array.
-fn dynshared_case(expected: &[i32], body: impl Fn(&ThreadCtx<'_>, &GlobalView<'_, i32>) + Sync) {
-    let mut out = vec![0i32; expected.len()];
-    let x = GlobalView::from_slice_mut(&mut out);
-    let cfg = LaunchConfig::new(1, 1).with_dynamic_shared_bytes(4 * expected.len());
-    both_paths(&cfg, |t| body(t, &x)).unwrap();
-    assert_eq!(out, expected);
-}
-
 #[test]
-fn dynshared_slice_write() {
-    dynshared_case(&[1, 2], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..2));
-        sm1.set(0, 1);
-        sm2.set(0, 2);
-        x.set(0, dyn_.get(0));
-        x.set(1, dyn_.get(1));
-    });
-}
-
-#[test]
-fn dynshared_slice_read() {
-    dynshared_case(&[1, 2], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..2));
-        dyn_.set(0, 1);
-        dyn_.set(1, 2);
-        x.set(0, sm1.get(0));
-        x.set(1, sm2.get(0));
-    });
-}
-
-#[test]
-fn dynshared_slice_diff_sizes() {
-    dynshared_case(&[1, 2, 3], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (dyn_.slice(0..1), dyn_.slice(1..3));
-        for i in 0..3 {
-            dyn_.set(i, i as i32 + 1);
-        }
-        x.set(0, sm1.get(0));
-        x.set(1, sm2.get(0));
-        x.set(2, sm2.get(1));
-    });
-}
-
-#[test]
-fn dynshared_slice_overlap() {
-    dynshared_case(&[1, 2, 2, 3, 4], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (dyn_.slice(0..2), dyn_.slice(1..4));
-        for i in 0..4 {
-            dyn_.set(i, i as i32 + 1);
-        }
-        x.set(0, sm1.get(0));
-        x.set(1, sm1.get(1));
-        x.set(2, sm2.get(0));
-        x.set(3, sm2.get(1));
-        x.set(4, sm2.get(2));
-    });
-}
-
-#[test]
-fn dynshared_slice_gaps() {
-    dynshared_case(&[99, 1, 2, 99, 3, 4, 99], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (dyn_.slice(1..3), dyn_.slice(4..6));
-        for i in 0..7 {
-            dyn_.set(i, 99);
-        }
-        sm1.set(0, 1);
-        sm1.set(1, 2);
-        sm2.set(0, 3);
-        sm2.set(1, 4);
-        for i in 0..7 {
-            x.set(i, dyn_.get(i));
-        }
-    });
-}
-
-#[test]
-fn dynshared_slice_write_backwards() {
-    dynshared_case(&[2, 1, 4, 3], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let sm1 = dyn_.slice(Slice::new(Some(1), None, -1)); // [1::-1]
-        let sm2 = dyn_.slice(Slice::new(Some(3), Some(1), -1)); // [3:1:-1]
-        sm1.set(0, 1);
-        sm1.set(1, 2);
-        sm2.set(0, 3);
-        sm2.set(1, 4);
-        for i in 0..4 {
-            x.set(i, dyn_.get(i));
-        }
-    });
-}
-
-#[test]
-fn dynshared_slice_nonunit_stride() {
-    dynshared_case(&[1, 99, 2, 99, 3, 99], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let sm1 = dyn_.slice(Slice::from(..).step_by(2)); // [::2]
-        for i in 0..6 {
-            dyn_.set(i, 99);
-        }
-        for i in 0..3 {
-            sm1.set(i, i as i32 + 1);
-        }
-        for i in 0..6 {
-            x.set(i, dyn_.get(i));
-        }
-    });
-}
-
-#[test]
-fn dynshared_slice_nonunit_reverse_stride() {
-    dynshared_case(&[99, 3, 99, 2, 99, 1], |t, x| {
-        let dyn_ = t.dynamic_shared::<i32>();
-        let sm1 = dyn_.slice(Slice::new(Some(-1), None, -2)); // [-1::-2]
-        for i in 0..6 {
-            dyn_.set(i, 99);
-        }
-        for i in 0..3 {
-            sm1.set(i, i as i32 + 1);
-        }
-        for i in 0..6 {
-            x.set(i, dyn_.get(i));
-        }
-    });
+fn dynshared_slices_are_views_of_the_same_bytes() {
+    // Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
+    // shared memory and compare the output array.
+    for case in kernel_common::dynshared::CASES {
+        let mut out = vec![0i32; case.expected.len()];
+        let x = GlobalView::from_slice_mut(&mut out);
+        let cfg = LaunchConfig::new(1, 1).with_dynamic_shared_bytes(4 * case.expected.len());
+        both_paths(&cfg, |t| (case.body)(t, &x)).unwrap();
+        assert_eq!(out, case.expected, "{}", case.name);
+    }
 }
 
 #[test]

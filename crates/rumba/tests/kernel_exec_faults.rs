@@ -1,5 +1,5 @@
-//! Behaviour tests for the kernel executor (SPEC §5): faults — out-of-bounds accesses, divergent
-//! barriers, panics — and what the executor leaves behind after them.
+//! Behaviour tests for the kernel executor (docs/design/behaviour.md §5): faults — out-of-bounds
+//! accesses, divergent barriers, panics — and what the executor leaves behind after them.
 #![allow(unused_imports)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -649,3 +649,126 @@ fn loops_left_with_break_and_continue_and_values_live_across_barriers_agree() {
         assert_ne!(out, case.args);
     }
 }
+
+macro_rules! warp_case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        Case {
+            name: stringify!($k),
+            function: macro_corpus::warp::$k().function().clone(),
+            abi: &macro_corpus::warp::$k::ABI,
+            opencl: macro_corpus::warp::$k::opencl_source(),
+            cuda: macro_corpus::warp::$k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+
+#[test]
+fn warp_kernels_under_uniform_control_have_a_block_body() {
+    use macro_corpus::warp;
+    assert_eq!(warp::warp_mix().engine(), HostEngine::WorkItemLoops);
+    assert_eq!(
+        warp::warp_after_return().engine(),
+        HostEngine::WorkItemLoops
+    );
+    assert_eq!(warp::warp_sum_u64().engine(), HostEngine::WorkItemLoops);
+    assert_eq!(peer::reduce_warp().engine(), HostEngine::WorkItemLoops);
+    // A loop some threads may leave early, and a per-thread mask: coroutines.
+    assert_eq!(warp::warp_early_break().engine(), HostEngine::Coroutines);
+    assert_eq!(warp::warp_own_mask().engine(), HostEngine::Coroutines);
+}
+
+#[test]
+fn warp_kernels_agree_on_both_engines_results_and_faults() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let (mut ok, mut faults) = (0, 0);
+    let mut tally = |r: Result<Vec<HostArg>, rumba::Error>| match r {
+        Ok(_) => ok += 1,
+        Err(rumba::Error::KernelFault { .. }) => faults += 1,
+        Err(e) => panic!("not a kernel fault: {e}"),
+    };
+    for block in [32usize, 64, 40] {
+        let n = 2 * block;
+        let p: Vec<i32> = (0..n as i32).map(|i| (i * 7) % 3).collect();
+        // The full mask, the low half-warp (lanes 16.. are not in their own mask), all lanes
+        // but 3.
+        for mask in [u32::MAX, 0x0000_ffff, !8u32] {
+            for arg in [0u32, 1, 5, 16, 31, 33] {
+                let case = warp_case!(
+                    warp_mix,
+                    [2, 1, 1],
+                    [block, 1, 1],
+                    vec![
+                        HostArg::array(&random(n, u64::from(arg) + 7), &[n]),
+                        HostArg::array(&p, &[n]),
+                        HostArg::scalar(mask),
+                        HostArg::scalar(arg),
+                        HostArg::zeros::<f32>(4 * n),
+                        HostArg::zeros::<u32>(4 * n),
+                    ]
+                );
+                tally(both_engines(&case));
+            }
+        }
+    }
+    for (gone, src) in [(5u32, 5u32), (5, 6), (40, 9), (0, 31)] {
+        let case = warp_case!(
+            warp_after_return,
+            [2, 1, 1],
+            [64, 1, 1],
+            vec![
+                HostArg::zeros::<i64>(128),
+                HostArg::scalar(gone),
+                HostArg::scalar(src)
+            ]
+        );
+        tally(both_engines(&case));
+    }
+    for (block, n) in [(64usize, 200usize), (48, 96), (256, 1000)] {
+        let x: Vec<u64> = (0..n as u64).map(|i| i * i + 1).collect();
+        let case = warp_case!(
+            warp_sum_u64,
+            [n.div_ceil(block), 1, 1],
+            [block, 1, 1],
+            vec![
+                HostArg::array(&x, &[n]),
+                HostArg::scalar(5u32),
+                HostArg::zeros::<u64>(n)
+            ]
+        );
+        tally(both_engines(&case));
+    }
+    for n in [1usize, 256, 1000, 70_000] {
+        let case = peer_case!(
+            reduce_warp,
+            [n.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(n, 5), &[n]),
+                HostArg::zeros::<f32>(n.div_ceil(256))
+            ]
+        );
+        let out = both_engines(&case).unwrap();
+        let sums = out[1].values::<f32>();
+        let x = random(n, 5);
+        for (b, s) in sums.iter().enumerate() {
+            let want: f64 = x[b * 256..((b + 1) * 256).min(n)]
+                .iter()
+                .map(|&v| f64::from(v))
+                .sum();
+            assert!(
+                (f64::from(*s) - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "block {b}"
+            );
+        }
+    }
+    // Both outcomes are exercised.
+    assert!(ok > 15 && faults > 15, "{ok} ran, {faults} faulted");
+}

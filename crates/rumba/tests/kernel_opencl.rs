@@ -62,6 +62,7 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     let n = 1000;
     let m = 40;
     let r: usize = 3000;
+    let w: usize = 70_000;
     let cases = [
         peer_case!(
             vadd,
@@ -90,6 +91,15 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
             vec![
                 HostArg::array(&random(r, 5), &[r]),
                 HostArg::zeros::<f32>(r.div_ceil(256))
+            ]
+        ),
+        peer_case!(
+            reduce_warp,
+            [w.div_ceil(256), 1, 1],
+            [256, 1, 1],
+            vec![
+                HostArg::array(&random(w, 6), &[w]),
+                HostArg::zeros::<f32>(w.div_ceil(256))
             ]
         ),
     ];

@@ -1,6 +1,7 @@
 //! Warp-level operations through `#[rumba::kernel]`, ported from Numba's `test_warp_ops.py` and
-//! the syncwarp cases of `test_sync.py`, on the backend `RUMBA_TEST_BACKEND` names (the sim's
-//! coroutine engine — warp kernels have no loop form — and PoCL in CI, CUDA on a GPU machine).
+//! the syncwarp cases of `test_sync.py`, on the backend `RUMBA_TEST_BACKEND` names (the sim —
+//! work-item loops where every warp operation is under block-uniform control with a uniform
+//! mask, coroutines otherwise — and PoCL in CI, CUDA on a GPU machine).
 //! Cases with warp operations under thread-dependent control skip OpenCL, whose local-memory
 //! emulation needs the whole work-group at each operation.
 
@@ -34,10 +35,23 @@ fn divergent_ok<T: std::fmt::Debug>(r: &rumba::Result<T>) -> bool {
 }
 
 #[test]
-fn warp_kernels_run_on_coroutines() {
+fn warp_kernels_under_uniform_control_run_on_work_item_loops() {
     use rumba::driver::HostEngine;
+    // Under thread-dependent control (`if i < 16`), or with per-thread masks: coroutines.
     assert_eq!(k::coop_syncwarp().engine(), HostEngine::Coroutines);
-    assert_eq!(k::shfl_modes().engine(), HostEngine::Coroutines);
+    assert_eq!(k::independent_scheduling().engine(), HostEngine::Coroutines);
+    // Under control that depends only on parameters: work-item loops.
+    for (name, kernel) in [
+        ("shfl_modes", k::shfl_modes().engine()),
+        ("votes", k::votes().engine()),
+        ("useless_syncwarp", k::useless_syncwarp().engine()),
+        ("useful_syncwarp", k::useful_syncwarp().engine()),
+        ("wavebarrier_rotate", k::wavebarrier_rotate().engine()),
+        ("warp_reduce", k::warp_reduce().engine()),
+        ("shfl_with_val_f64", k::shfl_with_val_f64().engine()),
+    ] {
+        assert_eq!(kernel, HostEngine::WorkItemLoops, "{name}");
+    }
 }
 
 #[test]

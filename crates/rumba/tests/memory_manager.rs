@@ -1,6 +1,6 @@
-//! SPEC §7: the memory-manager plugin interface — a recording manager sees `initialize` before
-//! its first allocation, every allocation with its size, and `reset`; version mismatches are
-//! refused.
+//! docs/design/behaviour.md §7: the memory-manager plugin interface — a recording manager sees
+//! `initialize` before its first allocation, every allocation with its size, and `reset`; version
+//! mismatches are refused.
 
 mod common;
 

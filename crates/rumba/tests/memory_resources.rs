@@ -1,7 +1,8 @@
-//! The checks that make the memory-resource traits safe to implement (SPEC §7): a block smaller
-//! than asked for is refused, a block given back to the wrong resource is refused (never freed
-//! twice), a reused host block is zeroed before anyone reads it, a host block without the asked-for
-//! mapping is refused, a block given back on a driver callback thread is freed later, off it.
+//! The checks that make the memory-resource traits safe to implement (docs/design/behaviour.md §7):
+//! a block smaller than asked for is refused, a block given back to the wrong resource is refused
+//! (never freed twice), a reused host block is zeroed before anyone reads it, a host block without
+//! the asked-for mapping is refused, a block given back on a driver callback thread is freed later,
+//! off it.
 
 mod common;
 

@@ -111,7 +111,8 @@ fn every_generated_cuda_source_compiles_with_nvrtc() {
         .collect();
     let mut failures = Vec::new();
     for (name, src) in &sources {
-        match builtin::compile(name, src) {
+        let fast = *name == "fast_ops";
+        match builtin::compile_with(name, src, fast) {
             Ok(ptx) => {
                 assert!(
                     ptx.contains(&format!(".entry {name}(")),
@@ -167,4 +168,41 @@ fn without_a_driver_the_cuda_backend_is_a_typed_error_never_a_panic() {
         "{err}"
     );
     assert!(err.to_string().contains("libcuda.so.1"), "{err}");
+}
+
+/// Numba's `test_fastmath.py`: `#[rumba::kernel(fastmath)]` compiles with `--use_fast_math`, so
+/// its PTX divides, takes square roots and sines approximately and flushes subnormals to zero;
+/// the same kernel without it divides and takes square roots correctly rounded and has none of
+/// those approximate instructions.
+#[test]
+fn fastmath_kernels_compile_to_approximate_instructions() {
+    use ported_kernels::math::{exact_ops, fast_ops};
+    if !nvrtc_or_skip() {
+        return;
+    }
+    const { assert!(fast_ops::FASTMATH && !exact_ops::FASTMATH) };
+    let fast = builtin::compile_with("fast_ops", fast_ops::cuda_source(), true).unwrap();
+    let exact = builtin::compile_with("exact_ops", exact_ops::cuda_source(), false).unwrap();
+    for want in [
+        "div.approx.ftz.f32",
+        "sqrt.approx.ftz.f32",
+        "sin.approx.ftz.f32",
+        "ex2.approx.ftz.f32",
+        "lg2.approx.ftz.f32",
+    ] {
+        assert!(fast.contains(want), "fastmath PTX lacks {want}");
+    }
+    for want in ["div.rn.f32", "sqrt.rn.f32"] {
+        assert!(exact.contains(want), "IEEE PTX lacks {want}");
+    }
+    // (libdevice's own expf / logf use ex2 / lg2 internally, around exact range reduction.)
+    for unwanted in [
+        "div.approx",
+        "div.full",
+        "sqrt.approx",
+        "sin.approx",
+        "cos.approx",
+    ] {
+        assert!(!exact.contains(unwanted), "IEEE PTX has {unwanted}");
+    }
 }

@@ -1,5 +1,6 @@
-//! SPEC §6: an allocation that fails for lack of memory flushes the pending queue and retries once;
-//! then it reports out-of-memory with figures. Free memory returns to its start afterwards.
+//! docs/design/behaviour.md §6: an allocation that fails for lack of memory flushes the pending
+//! queue and retries once; then it reports out-of-memory with figures. Free memory returns to its
+//! start afterwards.
 
 mod common;
 

@@ -1,6 +1,6 @@
-//! SPEC §7, pool: `empty_cache` returns reserved memory to the device, the limit
-//! (`RUMBA_MEMORY_LIMIT`, the pool's upstream `LimitingAdaptor`) is enforced with the documented error, and the
-//! out-of-memory report names every figure.
+//! docs/design/behaviour.md §7, pool: `empty_cache` returns reserved memory to the device, the
+//! limit (`RUMBA_MEMORY_LIMIT`, the pool's upstream `LimitingAdaptor`) is enforced with the
+//! documented error, and the out-of-memory report names every figure.
 
 mod common;
 

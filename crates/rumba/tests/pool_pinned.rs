@@ -1,5 +1,5 @@
-//! SPEC §7, pool: pinned host memory is pooled too, and a block is reused only after the events
-//! recorded on it have completed.
+//! docs/design/behaviour.md §7, pool: pinned host memory is pooled too, and a block is reused only
+//! after the events recorded on it have completed.
 
 mod common;
 

@@ -1,7 +1,7 @@
-//! SPEC §7, pool: a random allocation workload (73% allocations of random sizes, 27% frees of
-//! random live blocks, 10,000 steps, two streams). No two live blocks overlap, every block keeps
-//! the pattern written into it until it is freed, and the pool's statistics equal an independent
-//! count.
+//! docs/design/behaviour.md §7, pool: a random allocation workload (73% allocations of random
+//! sizes, 27% frees of random live blocks, 10,000 steps, two streams). No two live blocks overlap,
+//! every block keeps the pattern written into it until it is freed, and the pool's statistics equal
+//! an independent count.
 
 mod common;
 

@@ -1,6 +1,7 @@
-//! SPEC §7, pool: stream order. A block freed on stream A while A still has queued work touching
-//! it is reused by A at once but not handed to stream B until that work has completed. A's work is
-//! gated by a callback waiting on a channel, so the test observes it instead of timing it.
+//! docs/design/behaviour.md §7, pool: stream order. A block freed on stream A while A still has
+//! queued work touching it is reused by A at once but not handed to stream B until that work has
+//! completed. A's work is gated by a callback waiting on a channel, so the test observes it instead
+//! of timing it.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! SPEC §4: streams — built-in handles, Display, external streams, ordering, overlap, callbacks,
-//! futures, scoped asynchronous copies, legacy-default-stream ordering.
+//! docs/design/behaviour.md §4: streams — built-in handles, Display, external streams, ordering,
+//! overlap, callbacks, futures, scoped asynchronous copies, legacy-default-stream ordering.
 
 mod common;
 

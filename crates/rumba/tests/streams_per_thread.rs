@@ -1,8 +1,9 @@
-//! SPEC §4 with `RUMBA_PER_THREAD_DEFAULT_STREAM=1` (`Config::per_thread_default_stream`,
-//! Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`): the default stream — handle 0, and every operation
-//! given no stream — is the calling thread's per-thread default stream. It synchronizes with the
-//! legacy default stream but not with other blocking streams, and every host thread has its own.
-//! (A test binary of its own: the switch is process-wide.)
+//! docs/design/behaviour.md §4 with `RUMBA_PER_THREAD_DEFAULT_STREAM=1`
+//! (`Config::per_thread_default_stream`, Numba's `CUDA_PER_THREAD_DEFAULT_STREAM`): the default
+//! stream — handle 0, and every operation given no stream — is the calling thread's per-thread
+//! default stream. It synchronizes with the legacy default stream but not with other blocking
+//! streams, and every host thread has its own. (A test binary of its own: the switch is
+//! process-wide.)
 
 mod common;
 

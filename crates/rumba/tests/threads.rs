@@ -1,4 +1,4 @@
-//! SPEC §1: many host threads use the runtime at once.
+//! docs/design/behaviour.md §1: many host threads use the runtime at once.
 
 mod common;
 

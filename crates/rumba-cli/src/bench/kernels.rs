@@ -1,4 +1,4 @@
-//! The peer workloads' kernels (`shared/peers/workloads.md`), written once with
+//! The peer workloads' kernels (`scripts/peers/workloads.md`), written once with
 //! `#[rumba::kernel]`: the simulator runs their generated block bodies (work-item loops) or, asked
 //! to, their per-thread bodies (coroutines); the CUDA and OpenCL backends run their generated C.
 //!
@@ -73,6 +73,35 @@ pub fn reduce_shared(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
     }
     if tid == 0 {
         partial[t.block_idx().x as usize] = s[0];
+    }
+}
+
+/// One partial sum per block of 256 through warp shuffles: each warp sums its 32 values with
+/// five `shfl_down_sync`, lane 0 of each warp leaves its sum in shared memory, and after one
+/// barrier thread 0 adds the block's eight. Every warp operation runs under block-uniform
+/// control with the full mask, so the simulator runs it as work-item loops and OpenCL devices
+/// without subgroups can emulate it.
+#[kernel]
+pub fn reduce_warp(t: &Thread, x: &Arr<f32>, partial: &mut Arr<f32>) {
+    let s = t.shared_array::<f32>(32);
+    let tid = t.thread_idx().x as usize;
+    let i = t.grid1();
+    let mut v = if i < x.len() { x[i] } else { 0.0 };
+    let mut d = 16u32;
+    while d > 0 {
+        v += t.shfl_down_sync(0xffff_ffff, v, d);
+        d >>= 1;
+    }
+    if t.lane_id() == 0 {
+        s[tid / 32] = v;
+    }
+    t.syncthreads();
+    if tid == 0 {
+        let mut sum = 0.0f32;
+        for w in 0..t.block_dim().x as usize / 32 {
+            sum += s[w];
+        }
+        partial[t.block_idx().x as usize] = sum;
     }
 }
 

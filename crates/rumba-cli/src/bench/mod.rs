@@ -1,5 +1,5 @@
 //! `rumba bench`: the peer workloads on the backend in use, optionally side by side with peers —
-//! on a CPU, Numba's CUDA simulator and PoCL (`shared/peers/`); on a GPU, CuPy and Numba-CUDA
+//! on a CPU, Numba's CUDA simulator and PoCL (`scripts/peers/`); on a GPU, CuPy and Numba-CUDA
 //! (`scripts/gpu/peer_bench.py`, `--gpu-peers`) and cudarc's own launch path — as a table, JSON
 //! lines and an SVG chart.
 //!
@@ -7,15 +7,18 @@
 //! |---|---|
 //! | [`kernels`] | the peer workloads' kernels (`#[rumba::kernel]`; also rumba's test corpus) |
 //! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
-//! | [`peers`] | running the peer scripts and reading their JSON |
+//! | [`peers`] | running the peer scripts (and this program on OpenCL, `--opencl-peer`) and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
-//! | [`plot`] | the SVG chart |
+//! | `dist` | `--dist`: all-reduce and send/recv through `rumba::dist` next to MPI on host buffers (feature `mpi`, under `mpirun`) |
+//! | [`plot`] | the SVG chart (`plotters`) |
 //!
 //! This module touches the current backend (through [`workloads`]), stdout/stderr, the peer
 //! scripts' processes (through [`peers`]) and, with `--plot`, the one file it names.
 
 #[cfg(feature = "cuda")]
 mod cudarc;
+#[cfg(feature = "mpi")]
+mod dist;
 pub mod kernels;
 pub mod peers;
 pub mod plot;
@@ -25,8 +28,8 @@ use workloads::Form;
 
 use std::path::PathBuf;
 
-/// One measurement, in the peers' JSON form.
-#[derive(Debug, Clone, PartialEq)]
+/// One measurement, in the peers' JSON form (`scripts/peers/workloads.md`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     /// `rumba-sim`, `rumba-cuda`, `pocl`, `numba-cudasim`, `cupy`, `numba-cuda` or `cudarc`.
     pub peer: String,
@@ -43,10 +46,7 @@ pub struct Run {
 impl Run {
     /// The peers' JSON line.
     pub fn json(&self) -> String {
-        format!(
-            r#"{{"peer": "{}", "workload": "{}", "n": {}, "seconds": {:e}, "check": {}}}"#,
-            self.peer, self.workload, self.n, self.seconds, self.check
-        )
+        crate::json::to_line(self)
     }
 }
 
@@ -56,12 +56,13 @@ pub struct BenchArgs {
     /// Print one JSON line per run (the peers' format) instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// A virtualenv made by shared/peers/setup.sh: also run Numba's simulator and PoCL.
+    /// A virtualenv made by scripts/peers/setup.sh: also run Numba's simulator and PoCL.
     #[arg(long, value_name = "DIR")]
     pub peers: Option<PathBuf>,
-    /// Where numba_sim.py and pocl.py are (default: ../shared/peers or shared/peers).
-    #[arg(long, value_name = "DIR")]
-    pub peers_scripts: Option<PathBuf>,
+    /// Where numba_sim.py and pocl.py are (default: scripts/peers of the clone the command runs
+    /// in, or was built in).
+    #[arg(long, value_name = "DIR", alias = "peers-scripts")]
+    pub peers_dir: Option<PathBuf>,
     /// Write a chart of the times (SVG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -78,10 +79,60 @@ pub struct BenchArgs {
     /// The Python that runs --gpu-peers.
     #[arg(long, value_name = "PATH", default_value = "python3")]
     pub python: PathBuf,
+    /// Run under mpirun: all-reduce and send/recv bandwidth, 4 KiB to 256 MiB, through
+    /// rumba::dist next to the same MPI calls on host buffers (needs the `mpi` feature).
+    #[arg(long)]
+    pub dist: bool,
+    /// Run only these workloads (comma-separated names as the table shows them, e.g.
+    /// `reduce_warp,reduce_warp-coroutines`); the copies and launches run only when named.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Also run the same workloads — the same `#[rumba::kernel]`s, as their generated OpenCL C —
+    /// on the OpenCL backend (PoCL on a CPU), in a child `rumba bench` with
+    /// `RUMBA_BACKEND=opencl`, reported as peer `opencl`.
+    #[arg(long)]
+    pub opencl_peer: bool,
+}
+
+/// `rumba bench --dist`: the distributed benchmark, then the chart from rank 0.
+fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
+    #[cfg(feature = "mpi")]
+    {
+        let (runs, ok) = dist::run(args.repeat, args.quick)?;
+        if let Some(path) = &args.plot
+            && !runs.is_empty()
+        {
+            let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
+            std::fs::write(path, chart).map_err(|e| {
+                rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
+            })?;
+            println!("chart written to {}", path.display());
+        }
+        if args.json {
+            runs.iter().for_each(|r| println!("{}", r.json()));
+        }
+        if !ok {
+            return Err(rumba::Error::InvalidOperation(
+                "a distributed benchmark computed a wrong result".into(),
+            ));
+        }
+        Ok(())
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = args;
+        Err(rumba::Error::Unsupported(
+            "rumba bench --dist needs the CLI built with `--features mpi` (and run under mpirun)"
+                .into(),
+        ))
+    }
 }
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> rumba::Result<()> {
+    if args.dist {
+        return run_dist(args);
+    }
     let mut runs = Vec::new();
     let emit = |r: &Run, runs: &mut Vec<Run>| {
         if args.json {
@@ -108,6 +159,7 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     } else {
         &[16_384, 1_048_576]
     };
+    let warp_sizes: &[usize] = if args.quick { &[16_384] } else { &[16_777_216] };
     // Block bodies (what the simulator runs for these kernels), then, on the simulator, the
     // per-thread bodies on coroutines as extra rows.
     let sim = rumba::backend_driver().is_ok_and(|d| d.backend() == rumba::driver::BackendKind::Sim);
@@ -116,22 +168,29 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     } else {
         &[Form::BlockBody]
     };
+    let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
     for &form in forms {
-        for &n in vadd_sizes {
-            let r = workloads::vadd(n, args.repeat, form)?;
-            emit(&r, &mut runs);
-        }
-        for &n in mm_sizes {
-            let r = workloads::matmul(n, args.repeat, form)?;
-            emit(&r, &mut runs);
-        }
-        for &n in red_sizes {
-            let r = workloads::reduce(n, args.repeat, form)?;
-            emit(&r, &mut runs);
+        type Runner = fn(usize, usize, Form) -> rumba::Result<Run>;
+        let sets: [(&str, &[usize], Runner); 4] = [
+            ("vadd", vadd_sizes, workloads::vadd),
+            ("matmul_shared", mm_sizes, workloads::matmul),
+            ("reduce_shared", red_sizes, workloads::reduce),
+            ("reduce_warp", warp_sizes, workloads::reduce_warp),
+        ];
+        for (name, sizes, runner) in sets {
+            if !wanted(&format!("{name}{}", form.suffix())) {
+                continue;
+            }
+            for &n in sizes {
+                let r = runner(n, args.repeat, form)?;
+                emit(&r, &mut runs);
+            }
         }
     }
-    emit(&workloads::launch(args.repeat)?, &mut runs);
-    if !args.quick {
+    if wanted("launch") {
+        emit(&workloads::launch(args.repeat)?, &mut runs);
+    }
+    if !args.quick && args.only.is_empty() {
         for r in workloads::copies(args.repeat)? {
             emit(&r, &mut runs);
         }
@@ -164,18 +223,28 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         }
     }
 
+    if args.opencl_peer {
+        if !args.json {
+            eprintln!("opencl (the same kernels' OpenCL C) ...");
+        }
+        match peers::opencl(args.repeat, args.quick, &args.only) {
+            Ok(rs) => {
+                for r in rs {
+                    emit(&r, &mut runs);
+                }
+            }
+            Err(e) => eprintln!("rumba bench: OpenCL peer skipped: {e}"),
+        }
+    }
     if let Some(venv) = &args.peers {
-        let scripts = peers::scripts_dir(args.peers_scripts.as_deref()).map_err(peer_err)?;
-        for (script, extra) in [
-            (
-                "pocl.py",
-                vec!["--repeat".to_string(), args.repeat.to_string()],
-            ),
-            (
-                "numba_sim.py",
-                vec!["--repeat".to_string(), "1".to_string()],
-            ),
-        ] {
+        let scripts = peers::scripts_dir(args.peers_dir.as_deref()).map_err(peer_err)?;
+        let mut pocl = vec!["--repeat".to_string(), args.repeat.to_string()];
+        if args.quick {
+            pocl.push("--quick".into());
+        }
+        // Numba's simulator runs once per size: it is slow, and its small sizes only.
+        let numba = vec!["--repeat".to_string(), "1".to_string()];
+        for (script, extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
             if !args.json {
                 eprintln!("{script} ...");
             }
@@ -195,7 +264,8 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         print_goals(&runs);
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, plot::svg(&runs)).map_err(|e| {
+        let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
+        std::fs::write(path, chart).map_err(|e| {
             rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
         })?;
         if !args.json {
@@ -307,17 +377,28 @@ enum Goal {
     Ratio(f64),
     /// time(rumba) - time(peer) at most this many seconds.
     Difference(f64),
+    /// time(rumba) / time(rumba's own run of this other workload, same size) at most this.
+    Against(&'static str, f64),
 }
 
 fn print_goals(runs: &[Run]) {
     const MIB64: usize = 64 << 20;
-    let goals: [(&str, usize, &str, Goal); 10] = [
+    let goals: [(&str, usize, &str, Goal); 12] = [
         ("vadd", 65_536, "numba-cudasim", Goal::Ratio(1e-4)),
         ("matmul_shared", 64, "numba-cudasim", Goal::Ratio(1e-4)),
         ("reduce_shared", 16_384, "numba-cudasim", Goal::Ratio(1e-4)),
         ("vadd", 16_777_216, "pocl", Goal::Ratio(1.0)),
         ("matmul_shared", 512, "pocl", Goal::Ratio(0.5)),
         ("reduce_shared", 1_048_576, "pocl", Goal::Ratio(0.5)),
+        // The warp-shuffle reduction: half PoCL's time on the same kernel, and a tenth of the
+        // time its per-thread body takes on coroutines (the `-coroutines` row of this run).
+        ("reduce_warp", 16_777_216, "opencl", Goal::Ratio(0.5)),
+        (
+            "reduce_warp",
+            16_777_216,
+            "rumba-sim",
+            Goal::Against("reduce_warp-coroutines", 0.1),
+        ),
         // On a GPU: pinned bandwidth at least 0.9x CuPy's, launches within 2 µs of cudarc's.
         ("h2d_pinned", MIB64, "cupy", Goal::Ratio(1.0 / 0.9)),
         ("d2h_pinned", MIB64, "cupy", Goal::Ratio(1.0 / 0.9)),
@@ -337,15 +418,33 @@ fn print_goals(runs: &[Run]) {
     let peers = peers_of(runs);
     let relevant: Vec<_> = goals
         .iter()
-        .filter(|(_, _, peer, _)| peers.iter().any(|p| p == peer))
+        .filter(|(w, n, peer, goal)| match goal {
+            Goal::Against(other, _) => {
+                runs.iter()
+                    .any(|r| r.peer == *peer && r.workload == *w && r.n == *n)
+                    && find(runs, peer, other, *n).is_some()
+            }
+            _ => peers.iter().any(|p| p == peer),
+        })
         .collect();
     if relevant.is_empty() {
         return;
     }
     println!("\ngoals:");
     for (w, n, peer, goal) in relevant {
-        let verdict = match (find(runs, "rumba", w, *n), find(runs, peer, w, *n)) {
+        let against = match goal {
+            Goal::Against(other, _) => find(runs, peer, other, *n),
+            _ => find(runs, peer, w, *n),
+        };
+        let verdict = match (find(runs, "rumba", w, *n), against) {
             (Some(r), Some(p)) => match goal {
+                Goal::Against(other, limit) => {
+                    let x = r.seconds / p.seconds;
+                    format!(
+                        "time ratio to {other} {x:.3e} vs <= {limit:.3e}: {}",
+                        if x <= *limit { "met" } else { "MISSED" }
+                    )
+                }
                 Goal::Ratio(limit) => {
                     let x = r.seconds / p.seconds;
                     format!(

@@ -1,18 +1,26 @@
-//! Running the peer scripts (`shared/peers/numba_sim.py`, `pocl.py`) with the Python of a
-//! virtualenv made by `shared/peers/setup.sh`, or a GPU peer script (`scripts/gpu/peer_bench.py`)
-//! with a given Python, and reading their JSON lines.
+//! Running the peer scripts (`scripts/peers/numba_sim.py`, `pocl.py`) with the Python of a
+//! virtualenv made by `scripts/peers/setup.sh`, or a GPU peer script (`scripts/gpu/peer_bench.py`)
+//! with a given Python, or this program itself on the OpenCL backend ([`opencl`]), and reading
+//! their JSON lines.
 //!
 //! This module touches the file system (to find the scripts and the virtualenv's Python) and
-//! runs those Python processes, reading their stdout; it never writes files.
+//! runs those processes, reading their stdout; it never writes files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::Run;
 
-/// Where the peer scripts are: `explicit` if given, else the first of `../shared/peers`,
-/// `shared/peers` (from the working directory) and the repository's `../shared/peers` (from
-/// where this binary was built) that holds `numba_sim.py`.
+/// The peer scripts' folder inside a clone of the repository.
+const IN_REPO: &str = "scripts/peers";
+
+/// Where the peer scripts are: `explicit` if given (it must hold `numba_sim.py`), else the first
+/// `scripts/peers` that holds them in the current directory or one above it, then next to the
+/// executable or above it (`target/release/rumba` in a clone), then in the repository this binary
+/// was built from.
+///
+/// # Errors
+/// A message naming where it looked, when no folder holds the scripts.
 pub fn scripts_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(p) = explicit {
         return if p.join("numba_sim.py").is_file() {
@@ -21,19 +29,35 @@ pub fn scripts_dir(explicit: Option<&Path>) -> Result<PathBuf, String> {
             Err(format!("no numba_sim.py in {}", p.display()))
         };
     }
-    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/peers");
-    let candidates = [
-        PathBuf::from("../shared/peers"),
-        PathBuf::from("shared/peers"),
-        built_from,
-    ];
-    candidates
+    let mut starts: Vec<PathBuf> = Vec::new();
+    if let Ok(cwd) = std::env::current_dir() {
+        starts.push(cwd);
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    {
+        starts.push(dir);
+    }
+    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    find_in(&starts, &built_from).ok_or_else(|| {
+        format!(
+            "cannot find the peer scripts ({IN_REPO}/ of a rumba clone: looked above the current \
+             directory, above the executable and in {}); pass --peers-dir DIR",
+            built_from.display()
+        )
+    })
+}
+
+/// The first `scripts/peers` holding `numba_sim.py` in one of `starts` or a folder above it,
+/// else in `fallback`.
+fn find_in(starts: &[PathBuf], fallback: &Path) -> Option<PathBuf> {
+    starts
         .iter()
+        .flat_map(|s| s.ancestors())
+        .chain(std::iter::once(fallback))
+        .map(|dir| dir.join(IN_REPO))
         .find(|c| c.join("numba_sim.py").is_file())
-        .cloned()
-        .ok_or_else(|| {
-            "cannot find the peer scripts (looked in ../shared/peers, shared/peers and next to the repository); pass --peers-scripts DIR".into()
-        })
 }
 
 /// Runs `script` with `venv/bin/python` and parses every JSON line it prints.
@@ -41,7 +65,7 @@ pub fn run(venv: &Path, scripts: &Path, script: &str, args: &[String]) -> Result
     let python = venv.join("bin/python");
     if !python.is_file() {
         return Err(format!(
-            "{} does not exist: make the virtualenv with shared/peers/setup.sh {}",
+            "{} does not exist: make the virtualenv with scripts/peers/setup.sh {}",
             python.display(),
             venv.display()
         ));
@@ -77,34 +101,63 @@ pub fn run_with(python: &Path, script: &Path, args: &[String]) -> Result<Vec<Run
     Ok(runs)
 }
 
-/// Parses one flat JSON object of the peers' form; `None` for anything else.
-pub fn parse_line(line: &str) -> Option<Run> {
-    let body = line.trim().strip_prefix('{')?.strip_suffix('}')?;
-    let (mut peer, mut workload, mut n, mut seconds, mut check) = (None, None, None, None, None);
-    for field in body.split(',') {
-        let (k, v) = field.split_once(':')?;
-        let (k, v) = (k.trim().trim_matches('"'), v.trim());
-        match k {
-            "peer" => peer = Some(v.trim_matches('"').to_string()),
-            "workload" => workload = Some(v.trim_matches('"').to_string()),
-            "n" => n = v.parse().ok(),
-            "seconds" => seconds = v.parse().ok(),
-            "check" => check = Some(v == "true"),
-            _ => {}
-        }
+/// The workloads on the OpenCL backend: this very program, run again as `rumba bench --json`
+/// with `RUMBA_BACKEND=opencl` (the same `#[rumba::kernel]`s, as their generated OpenCL C), its
+/// runs renamed to peer `opencl`. Its coroutine rows do not exist (they are the simulator's).
+pub fn opencl(repeat: usize, quick: bool, only: &[String]) -> Result<Vec<Run>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut cmd = Command::new(&exe);
+    cmd.args(["bench", "--json", "--repeat", &repeat.to_string()])
+        .env("RUMBA_BACKEND", "opencl")
+        .stderr(std::process::Stdio::inherit());
+    if quick {
+        cmd.arg("--quick");
     }
-    Some(Run {
-        peer: peer?,
-        workload: workload?,
-        n: n?,
-        seconds: seconds?,
-        check: check?,
-    })
+    if !only.is_empty() {
+        cmd.arg("--only").arg(only.join(","));
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let runs: Vec<Run> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(parse_line)
+        .filter(|r| r.peer == "rumba-opencl")
+        .map(|r| Run {
+            peer: "opencl".into(),
+            ..r
+        })
+        .collect();
+    if runs.is_empty() {
+        return Err(format!(
+            "the OpenCL run printed no results ({}); is an OpenCL driver (PoCL) installed?",
+            out.status
+        ));
+    }
+    Ok(runs)
+}
+
+/// Parses one line of the peers' JSON form; `None` for anything else (a warning a script
+/// printed, a line with a field missing or of the wrong type).
+pub fn parse_line(line: &str) -> Option<Run> {
+    serde_json::from_str(line.trim()).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_the_scripts_above_a_folder_of_the_clone() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let inside = repo.join("crates/rumba-cli/src");
+        let found = find_in(&[inside], Path::new("/nonexistent")).unwrap();
+        assert!(found.join("pocl.py").is_file(), "{}", found.display());
+        assert!(find_in(&[PathBuf::from("/")], Path::new("/nonexistent")).is_none());
+        let explicit = scripts_dir(Some(&found)).unwrap();
+        assert_eq!(explicit, found);
+        assert!(scripts_dir(Some(Path::new("/"))).is_err());
+    }
 
     #[test]
     fn parses_the_peers_json() {
@@ -115,5 +168,15 @@ mod tests {
         );
         assert_eq!(r.seconds, 6.7e-05);
         assert!(parse_line("warning: something").is_none());
+        // What the hand-written parser got wrong: commas and escapes inside strings, fields in
+        // another order, and lines with a field missing.
+        let r = parse_line(
+            r#"{"check": false, "seconds": 1.5, "n": 3, "workload": "a, \"b\"", "peer": "x"}"#,
+        )
+        .unwrap();
+        assert_eq!((r.workload.as_str(), r.check), ("a, \"b\"", false));
+        assert!(parse_line(r#"{"peer": "x", "workload": "y", "n": 1, "seconds": 1.0}"#).is_none());
+        // rumba's own lines read back as they were written.
+        assert_eq!(parse_line(&r.json()), Some(r));
     }
 }

@@ -1,6 +1,7 @@
-//! The peer workloads (`shared/peers/workloads.md`) as rumba kernels, with the peers' sizes and
+//! The peer workloads (`scripts/peers/workloads.md`) as rumba kernels, with the peers' sizes and
 //! result checks: `vadd`, `matmul_shared` (16×16 tiles, two `syncthreads` per tile) and
-//! `reduce_shared` (256-thread tree with one `syncthreads` per level), the 64 MiB `h2d` / `d2h`
+//! `reduce_shared` (256-thread tree with one `syncthreads` per level), `reduce_warp` (the same
+//! partial sums through warp shuffles: ten `shfl_down_sync` and one `syncthreads`), the 64 MiB `h2d` / `d2h`
 //! copies from pageable memory and `h2d_pinned` / `d2h_pinned` from pinned memory, and `launch`:
 //! the time per launch of an empty kernel, 1,000 launches queued back to back then synchronized.
 //! The kernels are the `#[rumba::kernel]`s of [`kernels`](super::kernels); on the simulator each
@@ -117,6 +118,11 @@ pub fn reduce_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
     peer::reduce_shared()
 }
 
+/// One partial sum per block of 256 through warp shuffles.
+pub fn reduce_warp_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
+    peer::reduce_warp()
+}
+
 pub fn vadd(n: usize, repeat: usize, form: Form) -> Result<Run> {
     let stream = rumba::legacy_default_stream()?;
     let (a, b) = (random(n, 1), random(n, 2));
@@ -161,12 +167,27 @@ pub fn matmul(n: usize, repeat: usize, form: Form) -> Result<Run> {
 }
 
 pub fn reduce(n: usize, repeat: usize, form: Form) -> Result<Run> {
+    partial_sums("reduce_shared", reduce_kernel(), n, repeat, form)
+}
+
+pub fn reduce_warp(n: usize, repeat: usize, form: Form) -> Result<Run> {
+    partial_sums("reduce_warp", reduce_warp_kernel(), n, repeat, form)
+}
+
+/// Runs `kernel`, which leaves one partial sum per block of 256, on `n` random numbers.
+fn partial_sums(
+    name: &str,
+    kernel: Kernel<(Arr<f32>, Arr<f32>)>,
+    n: usize,
+    repeat: usize,
+    form: Form,
+) -> Result<Run> {
     let stream = rumba::legacy_default_stream()?;
     let x = random(n, 5);
     let blocks = n.div_ceil(256);
     let dx = rumba::to_device(&x)?;
     let dp = rumba::device_array::<f32, _>(blocks, Order::C)?;
-    let k = form.apply(reduce_kernel());
+    let k = form.apply(kernel);
     let s = timed(&stream, repeat, || {
         k.configure(blocks as u32, 256).launch((&dx, &dp))
     })?;
@@ -176,7 +197,7 @@ pub fn reduce(n: usize, repeat: usize, form: Form) -> Result<Run> {
         .map(|c| c.iter().map(|&v| v as f64).sum::<f64>() as f32)
         .collect();
     Ok(run(
-        &format!("reduce_shared{}", form.suffix()),
+        &format!("{name}{}", form.suffix()),
         n,
         s,
         allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-8),

@@ -1,5 +1,5 @@
-//! Interchange checks (SPEC §8): an array shared with a second process through IPC (read and
-//! written by both), the CUDA Array Interface in both directions, and DLPack.
+//! Interchange checks (docs/design/behaviour.md §8): an array shared with a second process through
+//! IPC (read and written by both), the CUDA Array Interface in both directions, and DLPack.
 //!
 //! The second process is this executable again, running `rumba ipc open` (see [`crate::ipc`]):
 //! it reads the exported view, writes `x * -1 + 0.25` into it, and the first process checks both

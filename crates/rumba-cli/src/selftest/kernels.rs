@@ -1,6 +1,6 @@
-//! Kernel checks (SPEC §5): shared, dynamic shared, local and constant memory, barriers with
-//! values, atomics on global and shared memory, strided array arguments, automatic transfers of
-//! host arrays, and an out-of-bounds store caught by the generated bounds check.
+//! Kernel checks (docs/design/behaviour.md §5): shared, dynamic shared, local and constant memory,
+//! barriers with values, atomics on global and shared memory, strided array arguments, automatic
+//! transfers of host arrays, and an out-of-bounds store caught by the generated bounds check.
 //!
 //! Every kernel of the self-test is a `#[rumba::kernel]` ([`crate::kernels`]; the tree reduction
 //! is the bench's `reduce_shared`): one Rust source that the simulator runs as Rust, the CUDA

@@ -1,4 +1,4 @@
-//! Checks of devices, device arrays, copies and host memory (SPEC §1–3).
+//! Checks of devices, device arrays, copies and host memory (docs/design/behaviour.md §1–3).
 //!
 //! Every copy check writes values that differ per element (so a shifted, transposed or
 //! half-done copy shows up) and compares what comes back with what `ndarray` computes on the host.

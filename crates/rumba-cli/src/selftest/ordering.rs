@@ -1,4 +1,5 @@
-//! Checks of streams, events, deferred deallocation and out-of-memory recovery (SPEC §4, §6).
+//! Checks of streams, events, deferred deallocation and out-of-memory recovery
+//! (docs/design/behaviour.md §4, §6).
 //!
 //! Ordering is shown with a *gate*: a stream callback that blocks until the host opens it, so
 //! the work queued behind it provably has not run while the host looks. Nothing here needs two

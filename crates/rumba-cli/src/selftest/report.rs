@@ -1,6 +1,7 @@
 //! How `rumba selftest` shows its results: a header naming the backend and devices, one table
 //! row per check as it finishes (check, result, time, what it saw), a summary, and the details of
-//! every failure; or, with `--json`, one JSON document at the end.
+//! every failure; or, with `--json`, one JSON document at the end (serialized by serde, laid out
+//! as the bench's lines are: [`crate::json`]).
 //!
 //! While a check runs, a progress line (`[ 3/27] copy.pinned …`) is written to stderr — only when
 //! stderr is a terminal, so logs and pipes get plain output.
@@ -9,6 +10,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
+
+use serde::Serialize;
 
 use super::{Check, CheckResult, Verdict};
 
@@ -161,58 +164,51 @@ pub fn fmt_time(d: Duration) -> String {
     }
 }
 
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// One check in the JSON form.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    name: &'a str,
+    result: &'static str,
+    seconds: f64,
+    detail: &'a str,
+}
+
+/// The JSON form's document.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    backend: &'a str,
+    devices: &'a [String],
+    checks: Vec<CheckJson<'a>>,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    not_run: usize,
 }
 
 /// The JSON form: backend, devices, one object per check, and the counts.
 pub fn json(backend: &str, devices: &[String], results: &[CheckResult], not_run: usize) -> String {
-    let checks: Vec<String> = results
-        .iter()
-        .map(|r| {
-            format!(
-                r#"{{"name": {}, "result": {}, "seconds": {:e}, "detail": {}}}"#,
-                json_string(r.name),
-                json_string(match r.verdict {
+    let count = |w: &str| results.iter().filter(|r| r.verdict.word() == w).count();
+    crate::json::to_line(&ReportJson {
+        backend,
+        devices,
+        checks: results
+            .iter()
+            .map(|r| CheckJson {
+                name: r.name,
+                result: match r.verdict {
                     Verdict::Pass(_) => "pass",
                     Verdict::Skip(_) => "skip",
                     Verdict::Fail(_) => "fail",
-                }),
-                r.time.as_secs_f64(),
-                json_string(r.verdict.detail())
-            )
-        })
-        .collect();
-    let count = |w: &str| results.iter().filter(|r| r.verdict.word() == w).count();
-    format!(
-        r#"{{"backend": {}, "devices": [{}], "checks": [{}], "passed": {}, "failed": {}, "skipped": {}, "not_run": {}}}"#,
-        json_string(backend),
-        devices
-            .iter()
-            .map(|d| json_string(d))
-            .collect::<Vec<_>>()
-            .join(", "),
-        checks.join(", "),
-        count("ok"),
-        count("FAIL"),
-        count("skip"),
-        not_run
-    )
+                },
+                seconds: r.time.as_secs_f64(),
+                detail: r.verdict.detail(),
+            })
+            .collect(),
+        passed: count("ok"),
+        failed: count("FAIL"),
+        skipped: count("skip"),
+        not_run,
+    })
 }
 
 #[cfg(test)]
@@ -240,7 +236,10 @@ mod tests {
             j.ends_with(r#""passed": 1, "failed": 1, "skipped": 0, "not_run": 1}"#),
             "{j}"
         );
-        assert_eq!(json_string("\u{1}"), "\"\\u0001\"");
+        let parsed: serde_json::Value = serde_json::from_str(&j).unwrap();
+        assert_eq!(parsed["checks"][0]["detail"], "said \"hi\"\n");
+        assert_eq!(parsed["checks"][1]["result"], "fail");
+        assert_eq!(parsed["devices"][0], "dev");
     }
 
     #[test]

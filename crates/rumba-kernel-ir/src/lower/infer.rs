@@ -59,14 +59,33 @@ pub enum Need {
     /// An element type with atomic add/sub/min/max/nanmin/nanmax/exch/cas (i32 u32 i64 u64 f32
     /// f64).
     AtomicValue,
-    /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64).
+    /// An element type with atomic and/or/xor/inc/dec (i32 u32 i64 u64); also the 32- and
+    /// 64-bit integers of `mul_hi`.
     AtomicInt,
+    /// `i32` or `u32` (`sad`).
+    Int32,
+    /// `u32` (`byte_perm`).
+    U32,
+    /// A float or a complex number (`exp`, `sqrt`, …).
+    FloatOrComplex,
+    /// A float, `f16` or a complex number (`is_nan`).
+    Classify,
+    /// A complex number (`norm`, `arg`, `conj`).
+    Complex,
 }
 
 impl Need {
     fn holds(self, ty: &Ty) -> bool {
         if ty.complex_part().is_some() {
-            return matches!(self, Need::Arith | Need::Neg | Need::Equatable);
+            return matches!(
+                self,
+                Need::Arith
+                    | Need::Neg
+                    | Need::Equatable
+                    | Need::FloatOrComplex
+                    | Need::Classify
+                    | Need::Complex
+            );
         }
         let Some(s) = ty.scalar() else {
             return false;
@@ -87,6 +106,11 @@ impl Need {
                 Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32 | Scalar::F64
             ),
             Need::AtomicInt => matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64),
+            Need::Int32 => matches!(s, Scalar::I32 | Scalar::U32),
+            Need::U32 => s == Scalar::U32,
+            Need::FloatOrComplex => s.is_float(),
+            Need::Classify => s.is_float() || s.is_f16(),
+            Need::Complex => false,
         }
     }
 }
@@ -321,7 +345,7 @@ impl Types {
             let t = self.resolved(&ty).unwrap_or(Ty::Unit);
             if t != Ty::Unit && !need.holds(&t) {
                 let hint = if t.complex_part().is_some() {
-                    ": complex numbers have `+ - * /`, unary `-`, `==` and `!=`; work on their parts `.re` and `.im` for the rest"
+                    ": complex numbers have `+ - * /`, unary `-`, `==`, `!=` and `exp ln sqrt sin cos tan sinh cosh tanh norm arg conj is_nan is_infinite is_finite`; work on their parts `.re` and `.im` for the rest"
                 } else if t == Ty::Scalar(Scalar::F16) {
                     ": `f16` values have `+ - * / %`, comparisons, unary `-`, `min`, `max` and `is_nan`, and convert with `f16::from_f32(x)` / `h.to_f32()` (compute the rest in `f32`)"
                 } else {

@@ -2,7 +2,7 @@
 //! with names resolved (locals, arrays, consts, device functions, records), all types known and
 //! every checked operation numbered as a fault site.
 //!
-//! Built by [`parse`](super::parse), read by the analyses and the emitters. Block-valued
+//! Built by `lower::parse` (private), read by the analyses and the emitters. Block-valued
 //! expressions that contain statements are already desugared into a `let` without initialiser
 //! plus assignments, so expressions are side-effect-ordered trees the C emitters can print as
 //! C expressions.
@@ -625,142 +625,7 @@ impl AtomicOp {
     }
 }
 
-/// Math functions (methods on scalars).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MathFn {
-    /// `min`
-    Min,
-    /// `max`
-    Max,
-    /// `abs`
-    Abs,
-    /// `sqrt`
-    Sqrt,
-    /// `exp`
-    Exp,
-    /// `ln`
-    Ln,
-    /// `sin`
-    Sin,
-    /// `cos`
-    Cos,
-    /// `tan`
-    Tan,
-    /// `powf`
-    Powf,
-    /// `powi` (i32 exponent)
-    Powi,
-    /// `floor`
-    Floor,
-    /// `ceil`
-    Ceil,
-    /// `round`
-    Round,
-    /// `mul_add`
-    MulAdd,
-    /// `is_nan`
-    IsNan,
-    /// `wrapping_add`
-    WrappingAdd,
-    /// `wrapping_sub`
-    WrappingSub,
-    /// `wrapping_mul`
-    WrappingMul,
-    /// `wrapping_neg`
-    WrappingNeg,
-}
-
-impl MathFn {
-    /// Looks a method name up.
-    pub fn from_name(name: &str) -> Option<MathFn> {
-        Some(match name {
-            "min" => MathFn::Min,
-            "max" => MathFn::Max,
-            "abs" => MathFn::Abs,
-            "sqrt" => MathFn::Sqrt,
-            "exp" => MathFn::Exp,
-            "ln" => MathFn::Ln,
-            "sin" => MathFn::Sin,
-            "cos" => MathFn::Cos,
-            "tan" => MathFn::Tan,
-            "powf" => MathFn::Powf,
-            "powi" => MathFn::Powi,
-            "floor" => MathFn::Floor,
-            "ceil" => MathFn::Ceil,
-            "round" => MathFn::Round,
-            "mul_add" => MathFn::MulAdd,
-            "is_nan" => MathFn::IsNan,
-            "wrapping_add" => MathFn::WrappingAdd,
-            "wrapping_sub" => MathFn::WrappingSub,
-            "wrapping_mul" => MathFn::WrappingMul,
-            "wrapping_neg" => MathFn::WrappingNeg,
-            _ => return None,
-        })
-    }
-
-    /// The Rust method name.
-    pub fn name(self) -> &'static str {
-        match self {
-            MathFn::Min => "min",
-            MathFn::Max => "max",
-            MathFn::Abs => "abs",
-            MathFn::Sqrt => "sqrt",
-            MathFn::Exp => "exp",
-            MathFn::Ln => "ln",
-            MathFn::Sin => "sin",
-            MathFn::Cos => "cos",
-            MathFn::Tan => "tan",
-            MathFn::Powf => "powf",
-            MathFn::Powi => "powi",
-            MathFn::Floor => "floor",
-            MathFn::Ceil => "ceil",
-            MathFn::Round => "round",
-            MathFn::MulAdd => "mul_add",
-            MathFn::IsNan => "is_nan",
-            MathFn::WrappingAdd => "wrapping_add",
-            MathFn::WrappingSub => "wrapping_sub",
-            MathFn::WrappingMul => "wrapping_mul",
-            MathFn::WrappingNeg => "wrapping_neg",
-        }
-    }
-
-    /// Number of arguments besides the receiver.
-    pub fn arity(self) -> usize {
-        match self {
-            MathFn::Min
-            | MathFn::Max
-            | MathFn::Powf
-            | MathFn::Powi
-            | MathFn::WrappingAdd
-            | MathFn::WrappingSub
-            | MathFn::WrappingMul => 1,
-            MathFn::MulAdd => 2,
-            _ => 0,
-        }
-    }
-
-    /// Float-only functions.
-    pub fn float_only(self) -> bool {
-        !matches!(
-            self,
-            MathFn::Min
-                | MathFn::Max
-                | MathFn::Abs
-                | MathFn::WrappingAdd
-                | MathFn::WrappingSub
-                | MathFn::WrappingMul
-                | MathFn::WrappingNeg
-        )
-    }
-
-    /// Integer-only functions.
-    pub fn int_only(self) -> bool {
-        matches!(
-            self,
-            MathFn::WrappingAdd | MathFn::WrappingSub | MathFn::WrappingMul | MathFn::WrappingNeg
-        )
-    }
-}
+pub use super::math::{MathArg, MathDomain, MathFn, MathRet};
 
 /// A typed expression.
 #[derive(Debug, Clone)]

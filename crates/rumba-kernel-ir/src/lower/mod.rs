@@ -1,18 +1,22 @@
 //! The front end and the emitters (feature `lower`).
 //!
 //! [`lower_kernel`] / [`lower_device`] run the whole pipeline on a parsed function:
-//! 1. [`parse`]: the subset check — every construct outside the subset is a spanned
+//! 1. `parse`: the subset check — every construct outside the subset is a spanned
 //!    `syn::Error` saying what to write instead, all of them combined — plus name resolution and
 //!    type inference ([`infer`]) into the typed IR ([`ir`]);
 //! 2. [`analysis`]: block-uniformity of values and barriers, and the locals that live across a
 //!    barrier (what a work-item-loop emitter needs);
 //! 3. [`emit`]: the simulator's per-thread body and block body (Rust tokens), CUDA C and
 //!    OpenCL C.
+//!
+//! [`math`] is the table of math methods (Numba's `math` list with Rust names, CUDA's integer
+//! intrinsics) that parsing, inference and every emitter read.
 
 pub mod analysis;
 pub mod emit;
 pub mod infer;
 pub mod ir;
+pub mod math;
 mod parse;
 
 use crate::target::Target;

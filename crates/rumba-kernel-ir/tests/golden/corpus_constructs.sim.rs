@@ -110,10 +110,16 @@ fn body() {
                     <f64>::round(
                         <f64>::ceil(
                             <f64>::floor(
-                                <f64>::powi(
-                                    <f64>::powf(
-                                        <f64>::cos(
-                                            <f64>::sin(<f64>::ln(<f64>::exp(<f64>::tan(v)))),
+                                <f64 as ::rumba::kernel::math::Real>::powi(
+                                    <f64 as ::rumba::kernel::math::Real>::powf(
+                                        <f64 as ::rumba::kernel::math::Real>::cos(
+                                            <f64 as ::rumba::kernel::math::Real>::sin(
+                                                <f64 as ::rumba::kernel::math::Real>::ln(
+                                                    <f64 as ::rumba::kernel::math::Real>::exp(
+                                                        <f64 as ::rumba::kernel::math::Real>::tan(v),
+                                                    ),
+                                                ),
+                                            ),
                                         ),
                                         2f64,
                                     ),

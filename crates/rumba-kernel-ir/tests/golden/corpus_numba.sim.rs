@@ -321,18 +321,27 @@ fn body() {
     let i: usize = t.grid1();
     if (i < x.len()) {
         let v: f32 = x.get(i);
-        out.set((8usize).wrapping_mul(i), <f32>::exp(v));
+        out.set((8usize).wrapping_mul(i), <f32 as ::rumba::kernel::math::Real>::exp(v));
         out.set(
             ((8usize).wrapping_mul(i)).wrapping_add(1usize),
-            <f32>::ln(<f32>::abs(v)),
+            <f32 as ::rumba::kernel::math::Real>::ln(<f32>::abs(v)),
         );
-        out.set(((8usize).wrapping_mul(i)).wrapping_add(2usize), <f32>::sin(v));
-        out.set(((8usize).wrapping_mul(i)).wrapping_add(3usize), <f32>::cos(v));
+        out.set(
+            ((8usize).wrapping_mul(i)).wrapping_add(2usize),
+            <f32 as ::rumba::kernel::math::Real>::sin(v),
+        );
+        out.set(
+            ((8usize).wrapping_mul(i)).wrapping_add(3usize),
+            <f32 as ::rumba::kernel::math::Real>::cos(v),
+        );
         out.set(
             ((8usize).wrapping_mul(i)).wrapping_add(4usize),
-            <f32>::powf(<f32>::abs(v), 0.37f32),
+            <f32 as ::rumba::kernel::math::Real>::powf(<f32>::abs(v), 0.37f32),
         );
-        out.set(((8usize).wrapping_mul(i)).wrapping_add(5usize), <f32>::powi(v, 3i32));
+        out.set(
+            ((8usize).wrapping_mul(i)).wrapping_add(5usize),
+            <f32 as ::rumba::kernel::math::Real>::powi(v, 3i32),
+        );
         out.set(
             ((8usize).wrapping_mul(i)).wrapping_add(6usize),
             (((<f32>::sqrt(v) + <f32>::floor(v)) + <f32>::ceil(v)) + <f32>::round(v)),

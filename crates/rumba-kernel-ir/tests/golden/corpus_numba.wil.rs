@@ -1932,26 +1932,32 @@ fn grid() {
                                 + __tid.x as usize);
                             if true {
                                 let v: f32 = __win_x.at(__w);
-                                out.set((8usize).wrapping_mul(i), <f32>::exp(v));
+                                out.set(
+                                    (8usize).wrapping_mul(i),
+                                    <f32 as ::rumba::kernel::math::Real>::exp(v),
+                                );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(1usize),
-                                    <f32>::ln(<f32>::abs(v)),
+                                    <f32 as ::rumba::kernel::math::Real>::ln(<f32>::abs(v)),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(2usize),
-                                    <f32>::sin(v),
+                                    <f32 as ::rumba::kernel::math::Real>::sin(v),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(3usize),
-                                    <f32>::cos(v),
+                                    <f32 as ::rumba::kernel::math::Real>::cos(v),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(4usize),
-                                    <f32>::powf(<f32>::abs(v), 0.37f32),
+                                    <f32 as ::rumba::kernel::math::Real>::powf(
+                                        <f32>::abs(v),
+                                        0.37f32,
+                                    ),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(5usize),
-                                    <f32>::powi(v, 3i32),
+                                    <f32 as ::rumba::kernel::math::Real>::powi(v, 3i32),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(6usize),
@@ -1974,26 +1980,32 @@ fn grid() {
                                 + __tid.x as usize);
                             if (i < x.len()) {
                                 let v: f32 = x.get(i);
-                                out.set((8usize).wrapping_mul(i), <f32>::exp(v));
+                                out.set(
+                                    (8usize).wrapping_mul(i),
+                                    <f32 as ::rumba::kernel::math::Real>::exp(v),
+                                );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(1usize),
-                                    <f32>::ln(<f32>::abs(v)),
+                                    <f32 as ::rumba::kernel::math::Real>::ln(<f32>::abs(v)),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(2usize),
-                                    <f32>::sin(v),
+                                    <f32 as ::rumba::kernel::math::Real>::sin(v),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(3usize),
-                                    <f32>::cos(v),
+                                    <f32 as ::rumba::kernel::math::Real>::cos(v),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(4usize),
-                                    <f32>::powf(<f32>::abs(v), 0.37f32),
+                                    <f32 as ::rumba::kernel::math::Real>::powf(
+                                        <f32>::abs(v),
+                                        0.37f32,
+                                    ),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(5usize),
-                                    <f32>::powi(v, 3i32),
+                                    <f32 as ::rumba::kernel::math::Real>::powi(v, 3i32),
                                 );
                                 out.set(
                                     ((8usize).wrapping_mul(i)).wrapping_add(6usize),

@@ -109,6 +109,37 @@ fn body() {
 // barrier Plain at #5: uniform control
 // barrier Plain at #10: uniform control
 // live across barriers: [tid, stride]
+// ---- reduce_warp
+fn body() {
+    let s = t.shared_array::<f32>(32usize);
+    let tid: usize = (((t.thread_idx()).x) as usize);
+    let i: usize = t.grid1();
+    let mut v: f32 = (if (i < x.len()) { x.get(i) } else { 0f32 });
+    let mut d: u32 = 16u32;
+    while (d > 0u32) {
+        v = (v + t.shfl_down_sync(4294967295u32, v, d));
+        d = (d).wrapping_shr((1i32) as u32);
+    }
+    if (t.lane_id() == 0u32) {
+        s.set((tid / 32usize), v);
+    }
+    t.syncthreads();
+    if (tid == 0usize) {
+        let mut sum: f32 = 0f32;
+        for w in (0usize)..(((((t.block_dim()).x) as usize) / 32usize)) {
+            sum = (sum + s.get(w));
+        }
+        partial.set((((t.block_idx()).x) as usize), sum);
+    }
+}
+// local tid: varying
+// local i: varying
+// local v: varying
+// local d: uniform
+// local sum: varying
+// local w: varying
+// barrier Plain at #11: uniform control
+// live across barriers: [tid]
 // ---- empty
 fn body() {}
 // live across barriers: []

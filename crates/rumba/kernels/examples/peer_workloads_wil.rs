@@ -1,4 +1,4 @@
-//! The peer workloads of `shared/peers/workloads.md` — `vadd`, `matmul_shared` (16×16 tiles, two
+//! The peer workloads of `scripts/peers/workloads.md` — `vadd`, `matmul_shared` (16×16 tiles, two
 //! barriers per tile) and `reduce_shared` (256-thread tree, one barrier per level) — each as a
 //! per-thread body (the coroutine engine's form) and as a hand-written block body in exactly the
 //! shape `#[rumba::kernel]` emits for the work-item-loop engine (`rumba::kernel::wil`): regions

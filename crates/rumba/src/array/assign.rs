@@ -26,6 +26,7 @@ use super::queue::Queue;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::Result;
 use crate::layout::array_layout::Layout;
+use crate::layout::element::scalar_types;
 use crate::layout::element::{Element, as_bytes};
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
@@ -82,7 +83,10 @@ impl<T: Element> AssignSource<T> for Scalar<T> {
 }
 
 macro_rules! scalar_source {
-    ($($t:ty),*) => {$(
+    (kernel: [$($k:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {
+        scalar_source!(@each $($k,)* $($h,)* bool);
+    };
+    (@each $($t:ty),*) => {$(
         impl AssignSource<$t> for $t {
             fn source(&self) -> Result<Source<'_, $t>> {
                 Ok(Source::Scalar(*self))
@@ -90,27 +94,7 @@ macro_rules! scalar_source {
         }
     )*};
 }
-scalar_source!(
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    f32,
-    f64,
-    bool,
-    half::f16,
-    half::bf16,
-    num_complex::Complex<f32>,
-    num_complex::Complex<f64>
-);
+scalar_types!(scalar_source);
 
 impl<T: Element, S: Data<Elem = T>, E: Dimension> AssignSource<T> for &ArrayBase<S, E> {
     fn source(&self) -> Result<Source<'_, T>> {

@@ -55,37 +55,25 @@ impl<T: Element, S: Data<Elem = T>, D: Dimension> ToDevice for ArrayBase<S, D> {
     }
 }
 
-impl<T: Element> ToDevice for [T] {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> Option<ArrayView1<'_, T>> {
-        Some(ArrayView1::from(self))
-    }
-    fn device_array(&self) -> Option<&DeviceArray<T, Ix1>> {
-        None
-    }
+/// Slices, `Vec`s and fixed-size arrays go to the device as one-dimensional arrays.
+macro_rules! host_sequence {
+    ($([$($generics:tt)*] $t:ty;)*) => {$(
+        impl<$($generics)*> ToDevice for $t {
+            type Elem = T;
+            type Dim = Ix1;
+            fn host_view(&self) -> Option<ArrayView1<'_, T>> {
+                Some(ArrayView1::from(&self[..]))
+            }
+            fn device_array(&self) -> Option<&DeviceArray<T, Ix1>> {
+                None
+            }
+        }
+    )*};
 }
-
-impl<T: Element> ToDevice for Vec<T> {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> Option<ArrayView1<'_, T>> {
-        Some(ArrayView1::from(&self[..]))
-    }
-    fn device_array(&self) -> Option<&DeviceArray<T, Ix1>> {
-        None
-    }
-}
-
-impl<T: Element, const N: usize> ToDevice for [T; N] {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> Option<ArrayView1<'_, T>> {
-        Some(ArrayView1::from(&self[..]))
-    }
-    fn device_array(&self) -> Option<&DeviceArray<T, Ix1>> {
-        None
-    }
+host_sequence! {
+    [T: Element] [T];
+    [T: Element] Vec<T>;
+    [T: Element, const N: usize] [T; N];
 }
 
 impl<T: Element, D: Dimension> ToDevice for DeviceArray<T, D> {

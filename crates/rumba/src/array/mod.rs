@@ -1,4 +1,4 @@
-//! [`DeviceArray<T, D>`]: an n-dimensional array in device memory (SPEC §2).
+//! [`DeviceArray<T, D>`]: an n-dimensional array in device memory (docs/design/behaviour.md §2).
 //!
 //! A device array is three things: a [`DeviceBuffer`] (the reference-counted allocation), a
 //! [`Layout`] (shape, **byte** strides, offset — the pure arithmetic of [`crate::layout`]) and the

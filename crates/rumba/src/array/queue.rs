@@ -245,13 +245,10 @@ impl Queue {
 
 /// The refusal of an operation that waits for device work, when called from a stream callback.
 fn refuse_waiting_in_callback() -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        return Err(Error::InCallback {
-            operation: "a synchronous array operation".into(),
-            reason: "it would wait for device work from the thread that runs it (queue it on a stream with the *_on form instead)",
-        });
-    }
-    Ok(())
+    crate::driver::callback::refuse_wait(
+        "a synchronous array operation",
+        "queue it on a stream with the *_on form instead",
+    )
 }
 
 impl Drop for Queue {

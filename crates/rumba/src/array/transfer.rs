@@ -1,5 +1,5 @@
 //! Copies between a device array and host arrays or other device arrays, with the rules of
-//! SPEC §2 (checked by [`check_copy`] before anything is queued):
+//! docs/design/behaviour.md §2 (checked by [`check_copy`] before anything is queued):
 //! equal dtypes ("incompatible dtype"), equal shapes once length-1 axes are removed
 //! ("incompatible shape: A vs. B"), a contiguous device destination, no negative strides on a
 //! device source copied to the host, and size 0 as a no-op. Strided **host** sides are packed and

@@ -1,5 +1,13 @@
 //! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
 //! byte counts, host pointers), with the safety contract its implementors and callers share.
+//!
+//! It stays one trait in one file. The optional capabilities (peer access, IPC, managed and
+//! grained memory) could be supertraits, but then every caller would have to import each one to
+//! call its methods on a `dyn Driver`; and each method's documentation is its contract, which
+//! belongs beside its signature. What moved out is what is not one method's: the meaning of each
+//! error variant, which holds for the whole driver layer (the `driver` module's docs), and the
+//! refusal a default implementation gives for a capability the backend lacks, written once
+//! ([`BackendKind::unsupported`]).
 
 use std::any::Any;
 use std::fmt;
@@ -8,7 +16,9 @@ use super::{
     BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// One object-safe trait over a device API.
 ///
@@ -36,14 +46,8 @@ use crate::error::{Error, Result};
 /// (on CUDA with unified addressing, any pinned host pointer is a valid device address).
 ///
 /// # Errors
-/// Each method's `# Errors` names its own failures; the variants mean the same everywhere:
-/// [`Error::InvalidDevice`] for a `device` ordinal at or past [`device_count`](Driver::device_count),
-/// [`Error::InvalidAddress`] for a device range outside a live allocation (checked by the sim
-/// and OpenCL before anything is queued; CUDA reports its own [`Error::Driver`]),
-/// [`Error::InvalidHandle`] for an unknown stream or event handle and [`Error::NotReady`] for work
-/// not yet complete (the same on every backend), [`Error::Driver`] for another failed backend
-/// call (CUDA and OpenCL name their own codes; the sim reports [`Error::Simulator`] for its own
-/// failures), and [`Error::Unsupported`] for what a backend lacks.
+/// Each method's `# Errors` names its own failures; each variant means the same for every method
+/// and backend (the [driver module](crate::driver#errors) says what).
 pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Which backend this is.
     fn backend(&self) -> BackendKind;
@@ -318,7 +322,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
         let _ = (device, peer);
-        Err(unsupported(self.backend(), "peer-access queries"))
+        Err(self.backend().unsupported("peer-access queries"))
     }
 
     /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
@@ -354,7 +358,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         bytes: usize,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes);
-        Err(unsupported(self.backend(), "copies between devices"))
+        Err(self.backend().unsupported("copies between devices"))
     }
 
     /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
@@ -380,7 +384,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes, stream);
-        Err(unsupported(self.backend(), "copies between devices"))
+        Err(self.backend().unsupported("copies between devices"))
     }
 
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
@@ -537,7 +541,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let _ = (device, ptr);
-        Err(unsupported(self.backend(), "exporting IPC handles"))
+        Err(self.backend().unsupported("exporting IPC handles"))
     }
 
     /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
@@ -559,10 +563,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
         let _ = (device, ptr);
-        Err(unsupported(
-            self.backend(),
-            "finding the allocation that contains a device address",
-        ))
+        Err(self.backend().unsupported("finding the allocation that contains a device address"))
     }
 
     /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
@@ -583,7 +584,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let _ = (device, handle);
-        Err(unsupported(self.backend(), "opening IPC handles"))
+        Err(self.backend().unsupported("opening IPC handles"))
     }
 
     /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
@@ -603,7 +604,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         let _ = (device, ptr);
-        Err(unsupported(self.backend(), "closing IPC handles"))
+        Err(self.backend().unsupported("closing IPC handles"))
     }
 
     /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
@@ -646,7 +647,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
         let _ = (device, bytes);
-        Err(unsupported(self.backend(), "managed memory"))
+        Err(self.backend().unsupported("managed memory"))
     }
 
     /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
@@ -660,7 +661,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let _ = ptr;
-        Err(unsupported(self.backend(), "managed memory"))
+        Err(self.backend().unsupported("managed memory"))
     }
 
     /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
@@ -687,7 +688,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<*mut u8> {
         match attach {
             ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
-            ManagedAttach::Host => Err(unsupported(self.backend(), "host-attached managed memory")),
+            ManagedAttach::Host => Err(self.backend().unsupported("host-attached managed memory")),
         }
     }
 
@@ -779,13 +780,4 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()>;
-}
-
-/// [`Error::Unsupported`] for what a driver's default method does not do.
-fn unsupported(backend: BackendKind, feature: &str) -> Error {
-    Error::Unsupported {
-        backend: backend.to_string(),
-        feature: feature.to_owned(),
-        reason: "its driver does not implement it".to_owned(),
-    }
 }

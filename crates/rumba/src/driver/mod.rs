@@ -16,6 +16,16 @@
 //!
 //! Where it sits among the floors of the library: the layer map in the crate docs.
 //!
+//! # Errors
+//! Each [`Driver`] method's `# Errors` names its own failures; the variants mean the same for
+//! every method and backend: [`Error::InvalidDevice`] for a `device` ordinal at or past
+//! [`device_count`](Driver::device_count), [`Error::InvalidAddress`] for a device range outside a
+//! live allocation (checked by the sim and OpenCL before anything is queued; CUDA reports its own
+//! [`Error::Driver`]), [`Error::InvalidHandle`] for an unknown stream or event handle and
+//! [`Error::NotReady`] for work not yet complete (the same on every backend), [`Error::Driver`] for
+//! another failed backend call (CUDA and OpenCL name their own codes; the sim reports
+//! [`Error::Simulator`] for its own failures), and [`Error::Unsupported`] for what a backend lacks.
+//!
 //! ```
 //! use rumba::driver::{self, Driver};
 //! let drv = driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
@@ -28,6 +38,7 @@
 //! drv.mem_free(0, ptr).unwrap();
 //! ```
 
+pub(crate) mod callback;
 pub mod sim;
 /// The host kernel engine: the runtime of a kernel's Rust form (see [`sim::engine`]). It lives
 /// with the simulator, the backend that runs kernels on the host; the kernel layer reaches it
@@ -77,6 +88,19 @@ pub enum BackendKind {
     Cuda,
     /// Any OpenCL device with shared virtual memory (AMD and Intel GPUs, CPUs through PoCL).
     OpenCl,
+}
+
+impl BackendKind {
+    /// The refusal of a capability this backend's driver lacks, as the [`Driver`]'s default
+    /// implementations give it: [`Error::Unsupported`] naming the backend and `feature`, e.g.
+    /// "the opencl backend does not support exporting IPC handles: its driver does not implement it".
+    pub(crate) fn unsupported(self, feature: &str) -> Error {
+        Error::Unsupported {
+            backend: self.to_string(),
+            feature: feature.to_owned(),
+            reason: "its driver does not implement it".to_owned(),
+        }
+    }
 }
 
 impl fmt::Display for BackendKind {
@@ -145,19 +169,4 @@ fn open_opencl(_config: &Config) -> Result<std::sync::Arc<dyn Driver>> {
         backend: "opencl".into(),
         reason: "this rumba was built without the `opencl` cargo feature".into(),
     })
-}
-
-thread_local! {
-    static CALLBACK_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks the current thread as one that runs driver callbacks (a stream worker). Driver calls that
-/// may block or that CUDA forbids in callbacks (flushing deallocations) are avoided there.
-pub(crate) fn mark_callback_thread() {
-    CALLBACK_THREAD.with(|c| c.set(true));
-}
-
-/// True on threads that run driver callbacks.
-pub(crate) fn on_callback_thread() -> bool {
-    CALLBACK_THREAD.with(|c| c.get())
 }

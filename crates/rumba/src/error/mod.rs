@@ -424,12 +424,14 @@ pub enum Error {
     /// A call that would wait for device work, made from a stream callback (which runs on the
     /// thread that runs the streams, so the wait could never end), or one that the device API
     /// forbids there. Nothing was queued.
-    #[error("{operation} cannot run inside a stream callback: {reason}")]
+    #[error("{operation} cannot run inside a stream callback: {reason}{}", Instead(.instead))]
     InCallback {
         /// What was called.
         operation: String,
         /// Why it cannot run there.
         reason: &'static str,
+        /// What to do instead (empty when there is nothing to say).
+        instead: &'static str,
     },
     /// Timing an event that was created without timing.
     #[error("the {which} event was created without timing")]
@@ -527,6 +529,26 @@ pub enum Error {
     /// The report names every figure needed to act on it; see [`OomReport`].
     #[error("{0}")]
     PoolOutOfMemory(Box<OomReport>),
+    /// A distributed operation (`rumba::dist`, feature `mpi`) failed: the ranks disagreed about
+    /// it (counts, element types, shapes, roots), a rank's input was refused, a peer rank was out
+    /// of range, MPI reported an error, or the communicator's timeout passed and it was poisoned.
+    /// Every rank taking part gets this variant, never a hang.
+    ///
+    /// ```
+    /// let e = rumba::Error::Dist { rank: 1, op: "all_reduce".into(), reason: "timed out".into() };
+    /// assert_eq!(e.to_string(), "distributed all_reduce failed (rank 1): timed out");
+    /// ```
+    #[error("distributed {op} failed (rank {rank}): {reason}")]
+    Dist {
+        /// The rank (in the communicator of the operation) that found the problem: the rank whose
+        /// input was refused or differed from rank 0's, the rank that timed out and poisoned the
+        /// communicator, or the calling rank for a failure of its own.
+        rank: usize,
+        /// The operation: `send`, `recv`, `all_reduce`, `broadcast`, ….
+        op: String,
+        /// What went wrong, with the values involved.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -615,6 +637,18 @@ impl fmt::Display for ArgumentText<'_> {
         match parameter {
             Some(p) => write!(f, " (`{p}`)"),
             None => Ok(()),
+        }
+    }
+}
+
+/// Formats what to do instead of a refused call: ` (hint)`, or nothing.
+struct Instead<'a>(&'a str);
+
+impl fmt::Display for Instead<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            "" => Ok(()),
+            hint => write!(f, " ({hint})"),
         }
     }
 }

@@ -42,7 +42,8 @@ pub trait HostKind: sealed::Sealed + Send + Sync + 'static {
     const NAME: &'static str;
 }
 
-/// An n-dimensional array of `T` in host memory of kind `K` (see the [module docs](self)).
+/// An n-dimensional array of `T` in host memory of kind `K` (the kinds: the [`host`](crate::host)
+/// module).
 ///
 /// ```
 /// use rumba::host::{HostArray, HostKind};

@@ -69,6 +69,7 @@ use crate::error::{Error, HostMemoryError, Result};
 use crate::layout::{Element, Layout, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
+use crate::sync::lock;
 
 mod sealed {
     pub trait Sealed {}
@@ -144,22 +145,17 @@ unsafe impl Send for FreePtr {}
 impl Drop for Alloc {
     fn drop(&mut self) {
         let (driver, grain) = (Arc::clone(self.ctx.driver()), self.grain);
-        if crate::driver::on_callback_thread() {
-            // The last user was queued work, released by a stream callback, where CUDA forbids
-            // driver calls: free it with the context's next flush.
-            let ptr = FreePtr(self.ptr);
-            self.ctx.defer_release(
-                format!("{grain} host memory at {:p}", self.ptr),
-                Box::new(move || {
-                    let ptr = ptr;
-                    // SAFETY: the array and every stream that used the memory have let go of it.
-                    unsafe { driver.host_free_grained(ptr.0, grain) }
-                }),
-            );
-        // SAFETY: the array and every stream that used the memory have let go of it.
-        } else if let Err(e) = unsafe { driver.host_free_grained(self.ptr, grain) } {
-            tracing::warn!("freeing {grain} host memory at {:p}: {e}", self.ptr);
-        }
+        // The last user may be queued work, released on a callback thread: then the memory is
+        // freed with the context's next flush.
+        let ptr = FreePtr(self.ptr);
+        self.ctx.release_or_defer(
+            format!("{grain} host memory at {:p}", self.ptr),
+            Box::new(move || {
+                let ptr = ptr;
+                // SAFETY: the array and every stream that used the memory have let go of it.
+                unsafe { driver.host_free_grained(ptr.0, grain) }
+            }),
+        );
     }
 }
 
@@ -298,7 +294,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, Vec<Stream>> {
-        self.mem.pending.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.mem.pending)
     }
 
     /// Coarse- or fine-grained.

@@ -1,23 +1,26 @@
-//! Guards that page-lock (and map) **existing** host arrays while they live: [`pinned`] /
-//! [`PinnedGuard`], [`mapped`] / [`MappedGuard`], and the ROC-style aliases [`register`] /
-//! [`deregister`].
+//! Guards that page-lock (and map) **existing** host arrays while they live: one
+//! [`HostGuard<A, K>`](HostGuard) whose kind `K` says what it does, as a
+//! [`HostArray`](super::HostArray)'s kind does —
+//! [`pinned`] makes a [`PinnedGuard`] (page-locked), [`mapped`] a [`MappedGuard`] (page-locked and
+//! mapped, with device views) — and the ROC-style aliases [`register`] / [`deregister`].
 //!
 //! A guard takes the arrays — usually `&mut` borrows, as in `rumba::pinned([&mut a, &mut b])`,
-//! but owned arrays work too — for its lifetime and gives access to them through views ([`view`](PinnedGuard::view), [`view_mut`](PinnedGuard::view_mut), and for mapped
-//! guards the device views [`device`](MappedGuard::device) /
-//! [`device_mut`](MappedGuard::device_mut)); it never hands out the arrays themselves, so their
-//! memory cannot be reallocated (an `Array`'s `push_row`, a `Vec`'s `push`) while registered.
+//! but owned arrays work too — for its lifetime and gives access to them through views
+//! ([`view`](HostGuard::view), [`view_mut`](HostGuard::view_mut), and for mapped guards the device
+//! views [`device`](HostGuard::device) / [`device_mut`](HostGuard::device_mut)); it never hands
+//! out the arrays themselves, so their memory cannot be reallocated (an `Array`'s `push_row`, a
+//! `Vec`'s `push`) while registered.
 //!
 //! Unpinning happens **at drop, immediately** (through
 //! [`MemoryManager::memunpin`](crate::memory::MemoryManager::memunpin), never through the
 //! deferred queue), so pinning the same memory again always works — twice in a row, inside
 //! [`defer_cleanup`](crate::defer_cleanup), after an error left the guarded scope. A failure to
-//! unpin at drop is logged; [`PinnedGuard::release`] returns it instead.
+//! unpin at drop is logged; [`HostGuard::release`] returns it instead.
 //!
 //! Several arrays (or views) may share pages or even bytes: their spans are merged before
 //! registration, and spans that are already pinned (a view of a [`PinnedArray`](crate::PinnedArray))
 //! are left alone. When the OS refuses to lock pages the guard still succeeds and
-//! [`PinnedGuard::page_locking`] says why.
+//! [`HostGuard::page_locking`] says why.
 //!
 //! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
 //! page locks, never break safety): no device work on guarded memory can outlive the guard's
@@ -31,8 +34,11 @@
 //! This module touches the memory manager (pin/unpin), the driver (queries) and, through the
 //! views, the arrays it borrows.
 
+use std::marker::PhantomData;
+
 use ndarray::{ArrayBase, ArrayView, ArrayViewMut, DataMut, Dimension, Ix1};
 
+use super::array::{Mapped, Pinned};
 use super::layout::{HostLayout, base_of};
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::driver::{HostAllocFlags, PageLocking};
@@ -84,26 +90,24 @@ impl<T: Element> HostData for [T] {
     }
 }
 
-impl<T: Element> HostData for Vec<T> {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
-        ArrayView::from(&self[..])
-    }
-    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
-        ArrayViewMut::from(&mut self[..])
-    }
+/// `Vec`s and fixed-size arrays are guarded as the slices they hold.
+macro_rules! host_data_as_slice {
+    ($([$($generics:tt)*] $t:ty;)*) => {$(
+        impl<$($generics)*> HostData for $t {
+            type Elem = T;
+            type Dim = Ix1;
+            fn host_view(&self) -> ArrayView<'_, T, Ix1> {
+                self[..].host_view()
+            }
+            fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
+                self[..].host_view_mut()
+            }
+        }
+    )*};
 }
-
-impl<T: Element, const N: usize> HostData for [T; N] {
-    type Elem = T;
-    type Dim = Ix1;
-    fn host_view(&self) -> ArrayView<'_, T, Ix1> {
-        ArrayView::from(&self[..])
-    }
-    fn host_view_mut(&mut self) -> ArrayViewMut<'_, T, Ix1> {
-        ArrayViewMut::from(&mut self[..])
-    }
+host_data_as_slice! {
+    [T: Element] Vec<T>;
+    [T: Element, const N: usize] [T; N];
 }
 
 impl<H: HostData + ?Sized> HostData for &mut H {
@@ -221,9 +225,7 @@ impl Drop for Registrations {
 /// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
 /// ```
 pub fn pinned<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<PinnedGuard<A>> {
-    let mut arrays: Vec<A> = arrays.into_iter().collect();
-    let regs = Registrations::new(&mut arrays, HostAllocFlags::default())?;
-    Ok(PinnedGuard { regs, arrays })
+    HostGuard::new(arrays)
 }
 
 /// ROC-style alias of [`pinned`].
@@ -248,7 +250,7 @@ pub fn register<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<Pinn
 /// same and logs them).
 ///
 /// # Errors
-/// As [`PinnedGuard::release`].
+/// As [`HostGuard::release`].
 ///
 /// ```
 /// let drv = rumba::backend_driver().unwrap();
@@ -260,146 +262,6 @@ pub fn register<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<Pinn
 /// ```
 pub fn deregister<A: HostData>(guard: PinnedGuard<A>) -> Result<()> {
     guard.release()
-}
-
-/// Keeps host arrays page-locked while it lives; see [`pinned`].
-///
-/// ```
-/// let mut v = vec![1i32; 16];
-/// let g = rumba::pinned([&mut v]).unwrap();
-/// assert_eq!(g.len(), 1);
-/// assert_eq!(g.view(0).unwrap().sum(), 16);
-/// ```
-pub struct PinnedGuard<A: HostData> {
-    // Field order matters: the registrations are undone before owned arrays are freed.
-    regs: Registrations,
-    arrays: Vec<A>,
-}
-
-/// A shared view of guarded array `i` (both guards).
-fn view_of<A: HostData>(arrays: &[A], i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
-    arrays
-        .get(i)
-        .map(|a| a.host_view())
-        .ok_or_else(|| no_such(i, arrays.len()))
-}
-
-/// An exclusive view of guarded array `i` (both guards).
-fn view_mut_of<A: HostData>(
-    arrays: &mut [A],
-    i: usize,
-) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
-    let n = arrays.len();
-    arrays
-        .get_mut(i)
-        .map(|a| a.host_view_mut())
-        .ok_or_else(|| no_such(i, n))
-}
-
-fn no_such(i: usize, n: usize) -> Error {
-    Error::IndexOutOfRange {
-        index: i as isize,
-        axis: 0,
-        size: n,
-    }
-}
-
-impl<A: HostData> PinnedGuard<A> {
-    /// Number of guarded arrays.
-    ///
-    /// ```
-    /// let mut v = vec![0u8; 4];
-    /// assert_eq!(rumba::pinned([&mut v]).unwrap().len(), 1);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.arrays.len()
-    }
-
-    /// True when the guard holds no array.
-    ///
-    /// ```
-    /// assert!(rumba::pinned(Vec::<Vec<u8>>::new()).unwrap().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.arrays.is_empty()
-    }
-
-    /// A shared view of array `i`.
-    ///
-    /// # Errors
-    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
-    ///
-    /// ```
-    /// let mut v = vec![3u8; 4];
-    /// let g = rumba::pinned([&mut v]).unwrap();
-    /// assert_eq!(g.view(0).unwrap().sum(), 12);
-    /// assert!(g.view(1).is_err());
-    /// ```
-    pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
-        view_of(&self.arrays, i)
-    }
-
-    /// An exclusive view of array `i`.
-    ///
-    /// # Errors
-    /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
-    ///
-    /// ```
-    /// let mut v = vec![0u8; 4];
-    /// let mut g = rumba::pinned([&mut v]).unwrap();
-    /// g.view_mut(0).unwrap().fill(2);
-    /// drop(g);
-    /// assert_eq!(v, [2; 4]);
-    /// ```
-    pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
-        view_mut_of(&mut self.arrays, i)
-    }
-
-    /// Whether the guarded memory is really page-locked, and if not, why.
-    ///
-    /// ```
-    /// let mut v = vec![0u8; 4096];
-    /// let ptr = v.as_ptr();
-    /// let g = rumba::pinned([&mut v]).unwrap();
-    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
-    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 4096));
-    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
-    /// ```
-    pub fn page_locking(&self) -> PageLocking {
-        self.regs.page_locking()
-    }
-
-    /// Unpins now, reporting failures (dropping the guard does the same and logs them).
-    ///
-    /// # Errors
-    /// [`Error::DeallocationFailed`] naming each range the driver could not unpin (the others are
-    /// unpinned).
-    ///
-    /// ```
-    /// let drv = rumba::backend_driver().unwrap();
-    /// let mut v = vec![0u8; 4];
-    /// let ptr = v.as_ptr();
-    /// let g = rumba::pinned([&mut v]).unwrap();
-    /// assert!(drv.is_host_pinned(ptr, 4));
-    /// g.release().unwrap();
-    /// assert!(!drv.is_host_pinned(ptr, 4));
-    /// ```
-    pub fn release(mut self) -> Result<()> {
-        self.regs.release()
-    }
-
-    /// Unpins now and gives the arrays back (with the unpinning's outcome).
-    ///
-    /// ```
-    /// let g = rumba::pinned([vec![1u8; 4], vec![2u8; 4]]).unwrap(); // owned arrays work too
-    /// let (arrays, unpinned) = g.into_arrays();
-    /// unpinned.unwrap();
-    /// assert_eq!(arrays[1], [2; 4]);
-    /// ```
-    pub fn into_arrays(mut self) -> (Vec<A>, Result<()>) {
-        let r = self.regs.release();
-        (std::mem::take(&mut self.arrays), r)
-    }
 }
 
 /// Page-locks `arrays` and maps them into the current device's address space until the
@@ -431,13 +293,7 @@ impl<A: HostData> PinnedGuard<A> {
 /// assert_eq!(host, [9; 4]);
 /// ```
 pub fn mapped<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<MappedGuard<A>> {
-    let flags = HostAllocFlags {
-        mapped: true,
-        ..Default::default()
-    };
-    let mut arrays: Vec<A> = arrays.into_iter().collect();
-    let regs = Registrations::new(&mut arrays, flags)?;
-    let guard = MappedGuard { regs, arrays };
+    let guard = HostGuard::new(arrays)?;
     // Memory that was already pinned without `mapped` cannot be addressed by the device.
     let device = guard.regs.ctx.device_id();
     for i in 0..guard.arrays.len() {
@@ -448,6 +304,50 @@ pub fn mapped<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<Mapped
     }
     Ok(guard)
 }
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Pinned {}
+    impl Sealed for super::Mapped {}
+}
+
+/// What a [`HostGuard`] does to the memory it guards: [`Pinned`] page-locks it, [`Mapped`] also
+/// maps it into the device's address space. Sealed: these are the two kinds.
+pub trait GuardKind: sealed::Sealed + Send + Sync + 'static {
+    /// Whether the guarded memory is mapped for the device (the device addresses it directly).
+    const MAPPED: bool;
+    /// The guard's name in `Debug` output.
+    const NAME: &'static str;
+}
+
+impl GuardKind for Pinned {
+    const MAPPED: bool = false;
+    const NAME: &'static str = "PinnedGuard";
+}
+
+impl GuardKind for Mapped {
+    const MAPPED: bool = true;
+    const NAME: &'static str = "MappedGuard";
+}
+
+/// Keeps host arrays page-locked (and, for [`Mapped`], mapped) while it lives; made by
+/// [`pinned()`](fn@pinned) ([`PinnedGuard`]) and [`mapped()`](fn@mapped) ([`MappedGuard`]).
+///
+/// ```
+/// let mut v = vec![1i32; 16];
+/// let g = rumba::pinned([&mut v]).unwrap();
+/// assert_eq!(g.len(), 1);
+/// assert_eq!(g.view(0).unwrap().sum(), 16);
+/// ```
+pub struct HostGuard<A: HostData, K: GuardKind> {
+    // Field order matters: the registrations are undone before owned arrays are freed.
+    regs: Registrations,
+    arrays: Vec<A>,
+    _kind: PhantomData<K>,
+}
+
+/// Keeps host arrays page-locked while it lives; see [`pinned`].
+pub type PinnedGuard<A> = HostGuard<A, Pinned>;
 
 /// Keeps host arrays page-locked and mapped while it lives; see [`mapped`].
 ///
@@ -461,23 +361,36 @@ pub fn mapped<A: HostData>(arrays: impl IntoIterator<Item = A>) -> Result<Mapped
 /// let g = rumba::mapped([&mut a]).unwrap();
 /// assert_eq!(g.len(), 1);
 /// ```
-pub struct MappedGuard<A: HostData> {
-    // Field order matters: the registrations are undone before owned arrays are freed.
-    regs: Registrations,
-    arrays: Vec<A>,
+pub type MappedGuard<A> = HostGuard<A, Mapped>;
+
+fn no_such(i: usize, n: usize) -> Error {
+    Error::IndexOutOfRange {
+        index: i as isize,
+        axis: 0,
+        size: n,
+    }
 }
 
-impl<A: HostData> MappedGuard<A> {
+impl<A: HostData, K: GuardKind> HostGuard<A, K> {
+    fn new(arrays: impl IntoIterator<Item = A>) -> Result<Self> {
+        let flags = HostAllocFlags {
+            mapped: K::MAPPED,
+            ..Default::default()
+        };
+        let mut arrays: Vec<A> = arrays.into_iter().collect();
+        let regs = Registrations::new(&mut arrays, flags)?;
+        Ok(HostGuard {
+            regs,
+            arrays,
+            _kind: PhantomData,
+        })
+    }
+
     /// Number of guarded arrays.
     ///
     /// ```
     /// let mut v = vec![0u8; 4];
-    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
-    /// # {
-    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
-    /// # }
-    /// assert_eq!(rumba::mapped([&mut v]).unwrap().len(), 1);
+    /// assert_eq!(rumba::pinned([&mut v]).unwrap().len(), 1);
     /// ```
     pub fn len(&self) -> usize {
         self.arrays.len()
@@ -486,6 +399,7 @@ impl<A: HostData> MappedGuard<A> {
     /// True when the guard holds no array.
     ///
     /// ```
+    /// assert!(rumba::pinned(Vec::<Vec<u8>>::new()).unwrap().is_empty());
     /// assert!(rumba::mapped(Vec::<Vec<u8>>::new()).unwrap().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -498,17 +412,14 @@ impl<A: HostData> MappedGuard<A> {
     /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
-    /// let mut v = vec![1u8; 4];
-    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
-    /// # {
-    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
-    /// # }
-    /// let g = rumba::mapped([&mut v]).unwrap();
-    /// assert_eq!(g.view(0).unwrap().sum(), 4);
+    /// let mut v = vec![3u8; 4];
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// assert_eq!(g.view(0).unwrap().sum(), 12);
+    /// assert!(g.view(1).is_err());
     /// ```
     pub fn view(&self, i: usize) -> Result<ArrayView<'_, A::Elem, A::Dim>> {
-        view_of(&self.arrays, i)
+        let n = self.arrays.len();
+        Ok(self.arrays.get(i).ok_or_else(|| no_such(i, n))?.host_view())
     }
 
     /// An exclusive host view of array `i`.
@@ -517,24 +428,75 @@ impl<A: HostData> MappedGuard<A> {
     /// [`Error::IndexOutOfRange`] when `i` is not below the number of guarded arrays.
     ///
     /// ```
-    /// let mut v = vec![1u8; 4];
-    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
-    /// # {
-    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
-    /// # }
-    /// let mut g = rumba::mapped([&mut v]).unwrap();
-    /// g.view_mut(0).unwrap()[0] = 5;
-    /// assert_eq!(g.view(0).unwrap()[0], 5);
+    /// let mut v = vec![0u8; 4];
+    /// let mut g = rumba::pinned([&mut v]).unwrap();
+    /// g.view_mut(0).unwrap().fill(2);
+    /// drop(g);
+    /// assert_eq!(v, [2; 4]);
     /// ```
     pub fn view_mut(&mut self, i: usize) -> Result<ArrayViewMut<'_, A::Elem, A::Dim>> {
-        view_mut_of(&mut self.arrays, i)
+        let n = self.arrays.len();
+        Ok(self
+            .arrays
+            .get_mut(i)
+            .ok_or_else(|| no_such(i, n))?
+            .host_view_mut())
     }
 
-    fn parts(&self, view: ArrayView<'_, A::Elem, A::Dim>) -> Result<Parts<A::Dim>> {
-        let shape = HostLayout::of_view(&view)?;
+    /// Whether the guarded memory is really page-locked, and if not, why.
+    ///
+    /// ```
+    /// let mut v = vec![0u8; 4096];
+    /// let ptr = v.as_ptr();
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// // Registered as pinned either way; whether the OS locked the pages is what this reports.
+    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 4096));
+    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
+    /// ```
+    pub fn page_locking(&self) -> PageLocking {
+        self.regs.page_locking()
+    }
+
+    /// Unpins (and unmaps) now, reporting failures (dropping the guard does the same and logs
+    /// them).
+    ///
+    /// # Errors
+    /// [`Error::DeallocationFailed`] naming each range the driver could not unpin (the others are
+    /// unpinned).
+    ///
+    /// ```
+    /// let drv = rumba::backend_driver().unwrap();
+    /// let mut v = vec![0u8; 4];
+    /// let ptr = v.as_ptr();
+    /// let g = rumba::pinned([&mut v]).unwrap();
+    /// assert!(drv.is_host_pinned(ptr, 4));
+    /// g.release().unwrap();
+    /// assert!(!drv.is_host_pinned(ptr, 4));
+    /// ```
+    pub fn release(mut self) -> Result<()> {
+        self.regs.release()
+    }
+
+    /// Unpins (and unmaps) now and gives the arrays back (with the unpinning's outcome).
+    ///
+    /// ```
+    /// let g = rumba::pinned([vec![1u8; 4], vec![2u8; 4]]).unwrap(); // owned arrays work too
+    /// let (arrays, unpinned) = g.into_arrays();
+    /// unpinned.unwrap();
+    /// assert_eq!(arrays[1], [2; 4]);
+    /// ```
+    pub fn into_arrays(mut self) -> (Vec<A>, Result<()>) {
+        let r = self.regs.release();
+        (std::mem::take(&mut self.arrays), r)
+    }
+}
+
+impl<A: HostData> HostGuard<A, Mapped> {
+    /// The device side of a host view of guarded memory.
+    fn parts(&self, view: &ArrayView<'_, A::Elem, A::Dim>) -> Result<Parts<A::Dim>> {
+        let shape = HostLayout::of_view(view)?;
         Ok(Parts {
-            base: base_of(&view, &shape).cast_mut(),
+            base: base_of(view, &shape).cast_mut(),
             shape,
             ctx: self.regs.ctx.clone(),
             stream: None,
@@ -560,7 +522,7 @@ impl<A: HostData> MappedGuard<A> {
     /// ```
     pub fn device(&self, i: usize) -> Result<MappedView<'_, A::Elem, A::Dim>> {
         let view = self.view(i)?;
-        Ok(MappedView::new(self.parts(view)?))
+        Ok(MappedView::new(self.parts(&view)?))
     }
 
     /// The device side of array `i`, exclusive: the device may write it.
@@ -582,58 +544,17 @@ impl<A: HostData> MappedGuard<A> {
     /// assert_eq!(a, ndarray::array![[1, 3], [2, 4]]);
     /// ```
     pub fn device_mut(&mut self, i: usize) -> Result<MappedViewMut<'_, A::Elem, A::Dim>> {
-        let n = self.arrays.len();
-        let view = self
-            .arrays
-            .get_mut(i)
-            .ok_or_else(|| no_such(i, n))?
-            .host_view_mut();
+        // The base pointer comes from the exclusive view, whose borrow the device view keeps.
+        let ctx = self.regs.ctx.clone();
+        let view = self.view_mut(i)?;
         let shape = HostLayout::of_view(&view.view())?;
         let base = base_of(&view.view(), &shape).cast_mut();
         Ok(MappedViewMut::new(Parts {
             base,
             shape,
-            ctx: self.regs.ctx.clone(),
+            ctx,
             stream: None,
         }))
-    }
-
-    /// Whether the guarded memory is really page-locked, and if not, why.
-    ///
-    /// ```
-    /// let mut v = vec![0u8; 16];
-    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
-    /// # {
-    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
-    /// # }
-    /// let ptr = v.as_ptr();
-    /// let g = rumba::mapped([&mut v]).unwrap();
-    /// assert!(rumba::backend_driver().unwrap().is_host_pinned(ptr, 16));
-    /// if let rumba::driver::PageLocking::Refused(why) = g.page_locking() { println!("{why}"); }
-    /// ```
-    pub fn page_locking(&self) -> PageLocking {
-        self.regs.page_locking()
-    }
-
-    /// Unmaps and unpins now, reporting failures.
-    ///
-    /// # Errors
-    /// [`Error::DeallocationFailed`] naming each range the driver could not unmap and unpin.
-    ///
-    /// ```
-    /// let mut v = vec![0u8; 4];
-    /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
-    /// # {
-    /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
-    /// # }
-    /// let ptr = v.as_ptr();
-    /// rumba::mapped([&mut v]).unwrap().release().unwrap();
-    /// assert!(!rumba::backend_driver().unwrap().is_host_pinned(ptr, 4)); // unmapped and unpinned
-    /// ```
-    pub fn release(mut self) -> Result<()> {
-        self.regs.release()
     }
 }
 
@@ -643,22 +564,12 @@ unsafe impl Send for Registrations {}
 // SAFETY: as above; shared access reads nothing through them.
 unsafe impl Sync for Registrations {}
 
-impl<A: HostData> std::fmt::Debug for PinnedGuard<A> {
+impl<A: HostData, K: GuardKind> std::fmt::Debug for HostGuard<A, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "PinnedGuard({} arrays, {} ranges)",
-            self.arrays.len(),
-            self.regs.starts.len()
-        )
-    }
-}
-
-impl<A: HostData> std::fmt::Debug for MappedGuard<A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "MappedGuard({} arrays, {} ranges)",
+            "{}({} arrays, {} ranges)",
+            K::NAME,
             self.arrays.len(),
             self.regs.starts.len()
         )

@@ -1,5 +1,5 @@
-//! Pinned, mapped and managed host memory, guards that pin existing host
-//! arrays, and asynchronous transfers that safe code cannot misuse (SPEC §3, §2 async copies).
+//! Pinned, mapped and managed host memory, guards that pin existing host arrays, and asynchronous
+//! transfers that safe code cannot misuse (docs/design/behaviour.md §3, §2 async copies).
 //!
 //! | file | concept |
 //! | --- | --- |
@@ -142,7 +142,9 @@ pub use grained::{
     Coarse, CoarsegrainArray, Fine, FinegrainArray, Grain, GrainedArray, coarsegrain_array,
     coarsegrain_array_like, finegrain_array, finegrain_array_like,
 };
-pub use guard::{HostData, MappedGuard, PinnedGuard, deregister, mapped, pinned, register};
+pub use guard::{
+    GuardKind, HostData, HostGuard, MappedGuard, PinnedGuard, deregister, mapped, pinned, register,
+};
 pub use managed::{ManagedArray, managed_array, managed_array_attached, managed_array_like};
 pub use mapped::{MappedArray, MappedOptions, mapped_array, mapped_array_like};
 pub use pinned::{PinnedArray, pinned_array, pinned_array_like};

@@ -189,13 +189,10 @@ fn run(
     wait: bool,
 ) -> Result<()> {
     let drv = ctx.driver();
-    if wait && crate::driver::on_callback_thread() {
+    if wait {
         // Refused before anything is queued: the wait below would be refused, and the copy would
         // still run into (or out of) host memory whose borrow ends when this returns.
-        return Err(Error::InCallback {
-            operation: "a synchronous copy of mapped memory".into(),
-            reason: "it would wait for device work from the thread that runs it",
-        });
+        crate::driver::callback::refuse_wait("a synchronous copy of mapped memory", "")?;
     }
     // SAFETY: every range of `copy` is either a live device array's own allocation or host memory
     // this module holds a borrow of (shared when the device only reads it, exclusive when it

@@ -46,6 +46,7 @@ use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::{DeviceBuffer, IpcHandle};
 use crate::runtime::context::Context;
+use crate::sync::lock;
 
 /// First field of a serialised handle.
 const TAG: &str = "rumba-ipc-array/1";
@@ -102,15 +103,10 @@ impl Drop for IpcMapping {
             self.ctx.device_id(),
             self.base,
         );
-        if crate::driver::on_callback_thread() {
-            // CUDA forbids driver calls in stream callbacks: close it with the next flush.
-            self.ctx.defer_release(
-                format!("IPC mapping 0x{base:x}"),
-                Box::new(move || driver.ipc_close_mem_handle(device, base)),
-            );
-        } else if let Err(e) = driver.ipc_close_mem_handle(device, base) {
-            tracing::warn!("closing IPC mapping 0x{base:x}: {e}");
-        }
+        self.ctx.release_or_defer(
+            format!("IPC mapping 0x{base:x}"),
+            Box::new(move || driver.ipc_close_mem_handle(device, base)),
+        );
     }
 }
 
@@ -388,10 +384,6 @@ impl IpcArrayHandle {
             None => Err(IpcError::NotOpen.into()),
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Clone for IpcArrayHandle {

@@ -1,4 +1,5 @@
-//! [`SmartArray`]: an array that lives on the host and/or the device and moves lazily (SPEC §9).
+//! [`SmartArray`]: an array that lives on the host and/or the device and moves lazily
+//! (docs/design/behaviour.md §9).
 //!
 //! Each side is either *current* (holds the latest data) or stale. Asking for a side
 //! ([`get`](SmartArray::get), [`host`](SmartArray::host), [`device`](SmartArray::device)) copies

@@ -16,7 +16,7 @@
 //! | item | concept |
 //! |---|---|
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
-//! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`], the work-item-loop engine [`wil`] |
+//! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`], the work-item-loop engine [`wil`], the kernels' [`math`] library |
 //! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
 //! | `__macro` | run-time support of the generated code (hidden) |
 //!
@@ -67,11 +67,11 @@ pub use crate::driver::engine::{
     LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray, MAX_BLOCK_DIM, MAX_DIMS,
     MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate, SHARED_MEMORY_PER_BLOCK,
     STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE, WarpValue, access,
-    atomics, check_stack, exec, run_grid, run_grid_with, wil,
+    atomics, check_stack, exec, math, run_grid, run_grid_with, wil,
 };
 /// The half-precision element type of kernels (`half::f16`, IEEE binary16). Kernels compute
 /// each `f16` operation in `f32` and round the result to nearest even (what `half` does, and
-/// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude](prelude) for the rules.
+/// what CUDA's `__hadd` / `__hsub` / `__hmul` give); see the [prelude] for the rules.
 pub use half::f16;
 pub use launch::{
     Arr, AutoTransfers, Cai, CaiNoSync, CaptureRef, Captured, ConstArr, ConstArray, ConstView,

@@ -28,7 +28,8 @@
 //! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
 //! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
 //! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
-//! results agree bit for bit); they have no atomics, casts or math methods. A `bool` array
+//! results agree bit for bit) and the complex math methods below; they have no atomics or
+//! casts. A `bool` array
 //! element (argument, shared or local) is one byte: read as `byte != 0`, stored as 0 or 1 (the
 //! simulator's views hold [`DeviceBool`](crate::kernel::DeviceBool), CUDA C and OpenCL C an
 //! `unsigned char` / `uchar`), so host arrays of `bool` only ever hold valid values;
@@ -48,10 +49,40 @@
 //! compound assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
-//! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods `min max abs sqrt exp ln sin cos tan powf
-//! powi floor ceil round mul_add is_nan wrapping_*`, consts by path and calls of
-//! `#[rumba::device]` functions. Anything else is a compile error at its span saying what to
-//! write instead.
+//! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods (below),
+//! consts by path and calls of `#[rumba::device]` functions. Anything else is a compile error at
+//! its span saying what to write instead.
+//!
+//! The math methods are Numba's `math` list for `f32` and `f64` with Rust's names: `sqrt cbrt
+//! exp exp2 exp_m1 ln log2 log10 ln_1p powf powi sin cos tan asin acos atan atan2 sinh cosh tanh
+//! asinh acosh atanh hypot erf erfc gamma ln_gamma floor ceil trunc round fract abs signum
+//! copysign recip min max mul_add ldexp remainder frexp modf to_degrees to_radians is_nan
+//! is_infinite is_finite`, and `%` (C's `fmod`); Numba's names without a Rust one keep Numba's (`erf`,
+//! `gamma`, …). CUDA's integer intrinsics are `count_ones` (`popc`), `leading_zeros` (`clz`),
+//! `trailing_zeros`, `ffs`, `reverse_bits` (`brev`), `swap_bytes`, `rotate_left` /
+//! `rotate_right` (funnel shifts) on every integer type, `mul_hi` (`__mulhi` and friends) on 32-
+//! and 64-bit ones, `sad` on `i32` / `u32`, `byte_perm` on `u32`, plus `min max abs
+//! wrapping_*`. `+ - * /`, `sqrt`, `mul_add`, conversions and the exact functions agree bit for
+//! bit on every target; the others are within the bounds [`math`](crate::kernel::math) lists
+//! per function and target. On the simulator they come from the `libm` crate, not the host's C
+//! library, so results do not depend on the machine. A math method on a type it is not defined
+//! for is a compile error (`erf` on an `i32`, `mul_hi` on a `u8`). Complex numbers take
+//! Numba's `cmath` with num-complex's names: `exp ln sqrt sin cos tan sinh cosh tanh`, `norm`
+//! (`abs`) and `arg` (`phase`, both of the part type), `conj`, `is_nan is_infinite is_finite`
+//! (one set of formulas on every target, see
+//! [`ComplexMath`](crate::kernel::math::ComplexMath)). `frexp` and `modf` give tuples, bound
+//! with `let (m, e) = x.frexp();` / `let (frac, int) = x.modf();` (exact everywhere). Still
+//! outside the subset: `log10`, `powf`, the inverse trigonometric and hyperbolic functions and
+//! `from_polar` / `to_polar` on complex numbers (write `Complex::new(r * t.cos(), r *
+//! t.sin())`, `z.norm()`, `z.arg()`).
+//!
+//! `#[rumba::kernel(fastmath)]` is Numba's `fastmath=True`: CUDA compiles the kernel with
+//! NVRTC's `--use_fast_math` (approximate `/`, `sqrt`, `sin`, `exp`, … — `div.approx`,
+//! `sin.approx` in the PTX — flush-to-zero, contraction into FMAs), OpenCL builds it with
+//! `-cl-fast-relaxed-math` (the generated source keeps `FP_CONTRACT OFF`), and the simulator
+//! computes exactly as without it: its results are the IEEE ones, within every fast bound. The
+//! bit-for-bit promises above then hold between the simulator and kernels without the option
+//! only; `name::FASTMATH` says which a kernel is.
 //!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
@@ -95,9 +126,10 @@
 //! shfl_down_sync shfl_xor_sync (mask, value, lane)` on `i32 u32 i64 u64 f32 f64`, and
 //! `activemask()`; masks and lane arguments are `u32` ([`FULL_MASK`] is the whole warp). A warp
 //! is 32 consecutive linear thread ids on every target. On CUDA they are the `__*_sync`
-//! intrinsics. On the simulator (coroutines only, see below) the lanes of a warp meet at each
-//! one, and what CUDA leaves undefined is a fault naming the thread (the caller not in its mask,
-//! a named lane waiting elsewhere, a shuffle from a lane outside the mask, exited or absent).
+//! intrinsics. On the simulator the lanes of a warp meet at each one, and what CUDA leaves
+//! undefined is a fault naming the thread (the caller not in its mask, a named lane waiting
+//! elsewhere, a shuffle from a lane outside the mask, exited or absent), on both engines (see
+//! below for which kernels run on which).
 //! On OpenCL devices (PoCL has no subgroups) they are emulated in local memory with work-group
 //! barriers: **the whole work-group must reach each warp operation in uniform control flow**,
 //! like `syncthreads`. A warp operation under thread-dependent control (a varying `if`, loop
@@ -113,7 +145,9 @@
 //! A kernel gets two Rust bodies: a per-thread one (each GPU thread a coroutine, switched at
 //! every barrier) and a block body for the work-item-loop engine (`rumba::kernel::wil`): the
 //! statements between barriers run as loops over the block's threads, so a barrier costs about
-//! a nanosecond per thread instead of a coroutine switch, and block memory and (where the
+//! a nanosecond per thread instead of a coroutine switch. Warp operations cut the body the same
+//! way: the region before stores each thread's operands, the operation is completed warp by
+//! warp, and the next region reads each thread's result. Block memory and (where the
 //! simulator proves nothing else touches them) global inputs and own-index outputs are plain
 //! memory the compiler vectorises. The simulator runs the block body; `Kernel::engine()` says
 //! which one a kernel runs, `Kernel::with_engine` picks.
@@ -127,11 +161,15 @@
 //! These constructs have no block body, so a kernel using them **runs on coroutines only**
 //! (slower, same results): calling a `#[rumba::device]` function that takes the thread context
 //! (`&Thread`); a barrier nested in an expression other than a statement of its own, a `let`
-//! initialiser or the whole value of an assignment (`x = t.syncthreads_count(p)` is fine,
-//! `x = t.syncthreads_count(p) + 1` is not); a by-value parameter reassigned under
-//! thread-dependent control; a `Dim3` value live across a barrier; any warp operation (the
-//! lanes of a warp must meet at it, which coroutines do; these kernels also skip the engine's
-//! fast path, see [`Kernel::new_with_options`]).
+//! initialiser or an assignment's value, except where everything else in the expression is
+//! pure and cannot fault (`v += t.shfl_down_sync(m, v, d)`, `x = t.syncthreads_count(p) + 1`
+//! and `u = t.ballot_sync(m, p) as u64` are fine, `x = a[i] + t.shfl_sync(m, v, 0)` is not: the
+//! read could fault first); a by-value parameter reassigned under thread-dependent control; a
+//! `Dim3` value live across a barrier; a warp operation under thread-dependent control (a
+//! varying `if` or loop bound around it, or a loop around it that some threads may leave early
+//! with `break` / `continue`) or whose mask is not block-uniform (these two let the lanes of a
+//! warp meet while other lanes are elsewhere, which coroutines do; such kernels also skip the
+//! coroutine engine's fast path, see [`Kernel::new_with_options`]).
 
 pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{

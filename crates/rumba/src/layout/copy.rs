@@ -1,7 +1,7 @@
 //! Copy compatibility: may these two arrays be copied into each other, and how do their bytes
 //! correspond? [`check_copy`] answers with a [`CopyPlan`] or the error the SPEC asks for.
 //!
-//! The rules (SPEC §2, "Transfers"), checked in this order:
+//! The rules (docs/design/behaviour.md §2, "Transfers"), checked in this order:
 //! 1. the element types are equal, else [`Error::IncompatibleDtype`];
 //! 2. the shapes are equal after removing length-1 axes, else [`Error::IncompatibleShape`]
 //!    (with those squeezed shapes);

@@ -29,7 +29,6 @@
 
 use crate::error::ShapeError;
 use crate::error::{Error, Result};
-use num_complex::Complex;
 use std::fmt;
 
 /// The kind of an element type, as numpy's one-letter `dtype.kind`.
@@ -261,7 +260,10 @@ pub unsafe trait Element: Copy + Send + Sync + 'static {
 }
 
 macro_rules! plain_element {
-    ($($t:ty => $kind:ident, $name:expr;)*) => {$(
+    (kernel: [$($k:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {
+        plain_element!(@each $($k => $kk, $kn;)* $($h => $hk, $hn;)*);
+    };
+    (@each $($t:ty => $kind:ident, $name:expr;)*) => {$(
         // SAFETY: a primitive number type: no padding, every bit pattern valid, size and
         // alignment taken from the type itself.
         unsafe impl Element for $t {
@@ -275,7 +277,7 @@ macro_rules! plain_element {
     )*};
 }
 
-const fn int_name(bytes: usize) -> &'static str {
+pub(crate) const fn int_name(bytes: usize) -> &'static str {
     match bytes {
         2 => "int16",
         4 => "int32",
@@ -284,7 +286,7 @@ const fn int_name(bytes: usize) -> &'static str {
     }
 }
 
-const fn uint_name(bytes: usize) -> &'static str {
+pub(crate) const fn uint_name(bytes: usize) -> &'static str {
     match bytes {
         2 => "uint16",
         4 => "uint32",
@@ -293,26 +295,44 @@ const fn uint_name(bytes: usize) -> &'static str {
     }
 }
 
-plain_element! {
-    i8 => Int, "int8";
-    i16 => Int, "int16";
-    i32 => Int, "int32";
-    i64 => Int, "int64";
-    i128 => Int, "int128";
-    isize => Int, int_name(std::mem::size_of::<isize>());
-    u8 => Uint, "uint8";
-    u16 => Uint, "uint16";
-    u32 => Uint, "uint32";
-    u64 => Uint, "uint64";
-    u128 => Uint, "uint128";
-    usize => Uint, uint_name(std::mem::size_of::<usize>());
-    f32 => Float, "float32";
-    f64 => Float, "float64";
-    half::f16 => Float, "float16";
-    half::bf16 => Void, "bfloat16";
-    Complex<f32> => Complex, "complex64";
-    Complex<f64> => Complex, "complex128";
+/// The one list of the primitive element types (`bool` aside, which has impls of its own): calls
+/// `$then!` with each type, its [`Kind`] and its NumPy name, in two groups. `kernel` holds the
+/// types a kernel also takes as a scalar argument; `host` the ones it does not (no C type of
+/// CUDA's and OpenCL's matches `i128`, `u128` or `bf16` on every device).
+///
+/// Every impl written per scalar type (elements, assignment sources, kernel elements, kernel
+/// parameters and arguments) is generated from this list, so adding a type is one line here.
+macro_rules! scalar_types {
+    ($then:ident) => {
+        $then! {
+            kernel: [
+                i8 => Int, "int8";
+                i16 => Int, "int16";
+                i32 => Int, "int32";
+                i64 => Int, "int64";
+                isize => Int, $crate::layout::element::int_name(::std::mem::size_of::<isize>());
+                u8 => Uint, "uint8";
+                u16 => Uint, "uint16";
+                u32 => Uint, "uint32";
+                u64 => Uint, "uint64";
+                usize => Uint, $crate::layout::element::uint_name(::std::mem::size_of::<usize>());
+                f32 => Float, "float32";
+                f64 => Float, "float64";
+                ::half::f16 => Float, "float16";
+                ::num_complex::Complex<f32> => Complex, "complex64";
+                ::num_complex::Complex<f64> => Complex, "complex128";
+            ]
+            host: [
+                i128 => Int, "int128";
+                u128 => Uint, "uint128";
+                ::half::bf16 => Void, "bfloat16";
+            ]
+        }
+    };
 }
+pub(crate) use scalar_types;
+
+scalar_types!(plain_element);
 
 // SAFETY: `bool` is one byte without padding. Not every byte is a valid `bool`, which is declared
 // by `ANY_BIT_PATTERN = false`; `normalize_bytes` leaves only 0 and 1, the two valid patterns.
@@ -439,6 +459,7 @@ pub fn copy_from_bytes<T: Element>(bytes: &mut [u8], dst: &mut [T]) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_complex::Complex;
 
     #[test]
     fn typestrs_match_numpy() {

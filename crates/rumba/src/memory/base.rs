@@ -12,19 +12,19 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
+use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, HostMemoryError, ResourceError, Result};
+use crate::sync::{get_mut, lock};
 
 struct Live {
     origin: Origin,
     /// Origins before each reset: their blocks were freed by it.
     retired: Vec<Origin>,
     blocks: HashMap<DevicePtr, usize>,
-    /// Given back on a driver callback thread, to be freed on an ordinary one.
-    later: Vec<DevicePtr>,
     /// Failures of such frees during an `allocate`: reported by the next `deallocate`.
     failed: Vec<String>,
 }
@@ -71,6 +71,8 @@ pub struct DriverResource {
     device: usize,
     driver: Arc<dyn Driver>,
     live: Mutex<Live>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one.
+    later: Later<DevicePtr>,
 }
 
 impl DriverResource {
@@ -88,31 +90,20 @@ impl DriverResource {
                 origin: Origin::for_driver(&driver),
                 retired: Vec::new(),
                 blocks: HashMap::new(),
-                later: Vec::new(),
                 failed: Vec::new(),
             }),
+            later: Later::new(),
             driver,
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Live> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
-        if crate::driver::on_callback_thread() {
-            return Ok(());
-        }
-        let later = std::mem::take(&mut self.lock().later);
-        let mut first = Ok(());
-        for p in later {
-            if let Err(e) = self.driver.mem_free(self.device, p) {
+        self.later.release_each(|p| {
+            self.driver.mem_free(self.device, p).inspect_err(|e| {
                 tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
-                first = first.and(Err(e));
-            }
-        }
-        first
+            })
+        })
     }
 
     /// Number and bytes of the blocks handed out and not given back.
@@ -126,7 +117,7 @@ impl DriverResource {
     /// res.deallocate_sync(b).unwrap();
     /// ```
     pub fn live(&self) -> (usize, usize) {
-        let l = self.lock();
+        let l = lock(&self.live);
         (l.blocks.len(), l.blocks.values().sum())
     }
 }
@@ -135,10 +126,10 @@ impl DeviceResource for DriverResource {
     fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
-            self.lock().failed.push(e.to_string());
+            lock(&self.live).failed.push(e.to_string());
         }
         let ptr = self.driver.mem_alloc(self.device, bytes)?;
-        let mut l = self.lock();
+        let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
         // freed only by `deallocate` (which removes it first) or `reset`, which changes the origin
@@ -149,7 +140,7 @@ impl DeviceResource for DriverResource {
     fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
         let ptr = block.ptr();
         {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             if l.retired.contains(&block.origin()) {
                 return Ok(()); // freed by a reset already
             }
@@ -163,20 +154,18 @@ impl DeviceResource for DriverResource {
                 }
                 .into());
             }
-            if crate::driver::on_callback_thread() {
-                l.later.push(ptr);
-                return Ok(());
-            }
         }
+        let Some(ptr) = self.later.now_or_keep(ptr) else {
+            return Ok(());
+        };
         let earlier = self.free_later();
-        let kept = std::mem::take(&mut self.lock().failed);
+        let kept = std::mem::take(&mut lock(&self.live).failed);
         report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
-        let base = self
-            .lock()
+        let base = lock(&self.live)
             .blocks
             .iter()
             .find(|&(&p, &size)| {
@@ -200,12 +189,15 @@ impl DeviceResource for DriverResource {
 
     fn reset(&self, _token: &ResetToken) -> Result<()> {
         let live: Vec<DevicePtr> = {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             let old = l.origin;
             l.origin = old.retire();
             l.retired.push(old); // blocks handed out before are already freed from now on
-            let later = std::mem::take(&mut l.later);
-            l.blocks.drain().map(|(p, _)| p).chain(later).collect()
+            l.blocks
+                .drain()
+                .map(|(p, _)| p)
+                .chain(self.later.take())
+                .collect()
         };
         let mut failures = Vec::new();
         for p in live {
@@ -235,10 +227,11 @@ pub struct DriverHostResource {
     device: usize,
     driver: Arc<dyn Driver>,
     origin: Origin,
-    /// Live addresses, those given back on a callback thread (freed by the next call on an
-    /// ordinary thread), and failures of such frees during an `allocate` (reported by the next
-    /// `deallocate`).
-    live: Mutex<(HashSet<usize>, Vec<usize>, Vec<String>)>,
+    /// Live addresses, and failures of frees of `later` blocks during an `allocate` (reported by
+    /// the next `deallocate`).
+    live: Mutex<(HashSet<usize>, Vec<String>)>,
+    /// Given back on a callback thread, freed by the next call on an ordinary thread.
+    later: Later<usize>,
 }
 
 impl DriverHostResource {
@@ -253,29 +246,19 @@ impl DriverHostResource {
             device,
             origin: Origin::for_driver(&driver),
             driver,
-            live: Mutex::new((HashSet::new(), Vec::new(), Vec::new())),
+            live: Mutex::new((HashSet::new(), Vec::new())),
+            later: Later::new(),
         }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, (HashSet<usize>, Vec<usize>, Vec<String>)> {
-        self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
-        if crate::driver::on_callback_thread() {
-            return Ok(());
-        }
-        let later = std::mem::take(&mut self.lock().1);
-        let mut first = Ok(());
-        for addr in later {
+        self.later.release_each(|addr| {
             // SAFETY: the block was live and given back (nothing uses it); it left `live` then.
-            if let Err(e) = unsafe { self.driver.host_free(addr as *mut u8) } {
+            unsafe { self.driver.host_free(addr as *mut u8) }.inspect_err(|e| {
                 tracing::error!("freeing pinned allocation 0x{addr:x} failed: {e}");
-                first = first.and(Err(e));
-            }
-        }
-        first
+            })
+        })
     }
 }
 
@@ -283,7 +266,7 @@ impl HostResource for DriverHostResource {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} pinned bytes: {e}");
-            self.lock().2.push(e.to_string());
+            lock(&self.live).1.push(e.to_string());
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
@@ -293,7 +276,7 @@ impl HostResource for DriverHostResource {
             }
             .into());
         };
-        self.lock().0.insert(ptr as usize);
+        lock(&self.live).0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
         // nothing else uses; it is freed only by `deallocate`, once (it is removed from `live`).
         Ok(unsafe { HostBlock::from_raw(nn, bytes, flags, true, self.origin) })
@@ -302,7 +285,7 @@ impl HostResource for DriverHostResource {
     fn deallocate(&self, block: HostBlock) -> Result<()> {
         let addr = block.as_ptr() as usize;
         {
-            let mut l = self.lock();
+            let mut l = lock(&self.live);
             if block.origin() != self.origin || !l.0.remove(&addr) {
                 return Err(ResourceError::ForeignBlock {
                     memory: "pinned",
@@ -312,13 +295,12 @@ impl HostResource for DriverHostResource {
                 }
                 .into());
             }
-            if crate::driver::on_callback_thread() {
-                l.1.push(addr);
-                return Ok(());
-            }
+        }
+        if self.later.now_or_keep(addr).is_none() {
+            return Ok(());
         }
         let earlier = self.free_later();
-        let kept = std::mem::take(&mut self.lock().2);
+        let kept = std::mem::take(&mut lock(&self.live).1);
         // SAFETY: the block was ours and live; whoever gave it back gave up every use of it.
         report(
             kept,
@@ -332,8 +314,8 @@ impl Drop for DriverResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver resource: {e}");
         }
-        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
-        log_leftovers("driver resource", l.later.len(), &l.failed);
+        let later = self.later.len();
+        log_leftovers("driver resource", later, &get_mut(&mut self.live).failed);
     }
 }
 
@@ -342,7 +324,7 @@ impl Drop for DriverHostResource {
         if let Err(e) = self.free_later() {
             tracing::error!("dropping a driver host resource: {e}");
         }
-        let l = self.live.get_mut().unwrap_or_else(|e| e.into_inner());
-        log_leftovers("driver host resource", l.1.len(), &l.2);
+        let later = self.later.len();
+        log_leftovers("driver host resource", later, &get_mut(&mut self.live).1);
     }
 }

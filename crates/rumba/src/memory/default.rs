@@ -1,4 +1,4 @@
-//! The deferred-deallocation adaptor (SPEC §6; Numba's `_PendingDeallocs` in
+//! The deferred-deallocation adaptor (docs/design/behaviour.md §6; Numba's `_PendingDeallocs` in
 //! `NumbaCUDAMemoryManager`). Over a [`DriverResource`](super::DriverResource) it is the
 //! `default` memory manager.
 //!
@@ -22,8 +22,8 @@ use super::{
 use crate::driver::{HostAllocFlags, StreamHandle};
 use crate::error::{Error, Result};
 
-/// Holds releases back in a queue and carries them out in batches (SPEC §6). It adapts a device
-/// resource and a host resource, which share the queue.
+/// Holds releases back in a queue and carries them out in batches (docs/design/behaviour.md §6). It
+/// adapts a device resource and a host resource, which share the queue.
 ///
 /// - More than `max_pending_deallocs_count` held-back releases, or more than
 ///   `max_pending_deallocs_ratio` × device memory bytes, flush the queue (the crossing release

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use super::DeviceBuffer;
 use super::buffer::WeakBuffer;
 use crate::driver::StreamHandle;
+use crate::sync::lock;
 
 /// The live holds of one context's queued work.
 #[derive(Default)]
@@ -36,7 +37,7 @@ impl Holds {
     /// A hold of `buffers` for work on `stream`.
     pub(crate) fn hold(self: &Arc<Self>, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
         let first = self.next.fetch_add(buffers.len() as u64, Ordering::Relaxed);
-        let mut entries = self.lock();
+        let mut entries = lock(&self.entries);
         for (id, b) in (first..).zip(&buffers) {
             entries.insert(id, (b.begin_hold(), stream));
         }
@@ -50,7 +51,7 @@ impl Holds {
 
     /// Bytes that only queued work still references, and the streams holding them.
     pub(crate) fn orphans(&self) -> (usize, Vec<StreamHandle>) {
-        let entries = self.lock();
+        let entries = lock(&self.entries);
         let (mut bytes, mut seen, mut streams) = (0, HashSet::new(), Vec::new());
         for (weak, stream) in entries.values() {
             if let Some(b) = weak.orphaned_bytes() {
@@ -64,15 +65,11 @@ impl Holds {
         }
         (bytes, streams)
     }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (WeakBuffer, StreamHandle)>> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 impl Drop for Hold {
     fn drop(&mut self) {
-        let mut entries = self.holds.lock();
+        let mut entries = lock(&self.holds.entries);
         for (id, b) in (self.first..).zip(&self.buffers) {
             entries.remove(&id);
             b.end_hold();

@@ -14,7 +14,7 @@
 //! | [`DriverResource`] | [`DeviceResource`] | the base: driver `mem_alloc` / `mem_free`; IPC export, memory info, reset |
 //! | [`DriverHostResource`] | [`HostResource`] | the base for pinned memory: driver `host_alloc` / `host_free` |
 //! | [`LimitingAdaptor`] | [`DeviceResource`] | a byte limit (the only one: `RUMBA_MEMORY_LIMIT` sets it); capability [`limiter`](DeviceResource::limiter) |
-//! | [`DeferredAdaptor`] | both | SPEC §6 deferred releases (count / bytes thresholds, OOM flush-and-retry, `defer_cleanup`); capability [`deferral`](DeviceResource::deferral) |
+//! | [`DeferredAdaptor`] | both | docs/design/behaviour.md §6 deferred releases (count / bytes thresholds, OOM flush-and-retry, `defer_cleanup`); capability [`deferral`](DeviceResource::deferral) |
 //! | [`PoolResource`] | [`DeviceResource`] | caching, stream-ordered sub-allocation of upstream segments; capabilities [`cache`](DeviceResource::cache), [`statistics`](DeviceResource::statistics), [`deferral`](DeviceResource::deferral) |
 //! | [`PinnedPool`] | [`HostResource`] | caching of pinned blocks |
 //! | [`StatisticsAdaptor`] | [`DeviceResource`] | counters; capability [`statistics`](DeviceResource::statistics) |
@@ -35,7 +35,7 @@
 //! | `get_ipc_handle(memory)` | [`MemoryManager::get_ipc_handle`] → [`DeviceResource::ipc_handle`] |
 //! | `get_memory_info()` | [`MemoryManager::get_memory_info`] → [`DeviceResource::memory_info`] |
 //! | `initialize()` | [`MemoryManagerFactory::create`] (a manager is ready when built); [`MemoryManager::initialize`] is an idempotent no-op |
-//! | `reset()` | [`MemoryManager::reset`] → [`DeviceResource::reset`] |
+//! | `reset()` | [`Context::reset`](crate::Context::reset) (through the manager's crate-private `reset`) → [`DeviceResource::reset`] |
 //! | `defer_cleanup()` | [`MemoryManager::defer_cleanup`] → [`Deferral`] |
 //! | `interface_version` | [`MemoryManagerFactory::interface_version`], checked against [`INTERFACE_VERSION`] |
 //!

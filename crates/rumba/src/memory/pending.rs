@@ -22,8 +22,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::driver;
+use crate::driver::callback;
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// Number and bytes of releases waiting in a queue.
 ///
@@ -67,17 +68,13 @@ impl PendingQueue {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<Pending>, usize)> {
-        self.items.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Appends a release; flushes if a limit is now exceeded.
     ///
     /// # Errors
     /// As [`flush`](Self::flush), when the crossing release ran one.
     pub(crate) fn add(&self, item: Pending) -> Result<()> {
         let over = {
-            let mut q = self.lock();
+            let mut q = lock(&self.items);
             q.1 += item.bytes;
             q.0.push(item);
             q.0.len() > self.max_count || q.1 > self.max_bytes
@@ -87,7 +84,7 @@ impl PendingQueue {
 
     /// Keeps `err` (a failed release no caller can be told of now) for the next flush to report.
     pub(crate) fn keep(&self, err: Error) {
-        let mut u = self.unreported.lock().unwrap_or_else(|e| e.into_inner());
+        let mut u = lock(&self.unreported);
         match err {
             Error::DeallocationFailed(v) => u.extend(v),
             other => u.push(other.to_string()),
@@ -96,7 +93,7 @@ impl PendingQueue {
 
     /// Carries out every pending release unless cleanup is deferred or this is a callback thread.
     pub(crate) fn flush(&self) -> Result<()> {
-        if self.is_deferred() || driver::on_callback_thread() {
+        if self.is_deferred() || callback::is_callback_thread() {
             return Ok(());
         }
         self.flush_all()
@@ -104,9 +101,8 @@ impl PendingQueue {
 
     /// Carries out every pending release, deferred or not (for a context reset).
     pub(crate) fn flush_all(&self) -> Result<()> {
-        let items = std::mem::take(&mut *self.lock()).0;
-        let mut failures =
-            std::mem::take(&mut *self.unreported.lock().unwrap_or_else(|e| e.into_inner()));
+        let items = std::mem::take(&mut *lock(&self.items)).0;
+        let mut failures = std::mem::take(&mut *lock(&self.unreported));
         for item in items {
             if let Err(e) = (item.release)() {
                 tracing::error!("releasing {} failed: {e}", item.what);
@@ -121,7 +117,7 @@ impl PendingQueue {
     }
 
     pub(crate) fn stats(&self) -> PendingStats {
-        let q = self.lock();
+        let q = lock(&self.items);
         PendingStats {
             count: q.0.len(),
             bytes: q.1,

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::{DefaultManagerFactory, MemoryManagerFactory, PoolManagerFactory, check_version};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 struct Registry {
     installed: Option<Arc<dyn MemoryManagerFactory>>,
@@ -20,7 +21,7 @@ struct Registry {
 static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
 
 fn registry() -> MutexGuard<'static, Option<Registry>> {
-    let mut g = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
+    let mut g = lock(&REGISTRY);
     g.get_or_insert_with(|| Registry {
         installed: None,
         named: vec![

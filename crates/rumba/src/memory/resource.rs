@@ -39,6 +39,7 @@ use std::sync::{Arc, Mutex};
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{ResourceError, Result};
+use crate::sync::lock;
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
 ///
@@ -104,7 +105,7 @@ impl Origin {
 
     /// A new origin for the same driver, retiring this one (a reset freed its blocks).
     pub(crate) fn retire(&self) -> Self {
-        let mut r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        let mut r = lock(&RETIRED);
         r.get_or_insert_with(HashSet::new).insert(self.id);
         Origin {
             id: Self::next(),
@@ -118,7 +119,7 @@ impl Origin {
     /// assert!(!rumba::memory::Origin::new().is_retired());
     /// ```
     pub fn is_retired(&self) -> bool {
-        let r = RETIRED.lock().unwrap_or_else(|e| e.into_inner());
+        let r = lock(&RETIRED);
         r.as_ref().is_some_and(|r| r.contains(&self.id))
     }
 }
@@ -417,7 +418,8 @@ pub trait CacheControl: Send + Sync {
     fn empty_cache(&self) -> Result<usize>;
 }
 
-/// Releases held back in a queue (SPEC §6): flushing, counting and suspending them.
+/// Releases held back in a queue (docs/design/behaviour.md §6): flushing, counting and suspending
+/// them.
 ///
 /// ```
 /// use rumba::memory::DeviceResource;
@@ -446,9 +448,9 @@ pub trait Deferral: Send + Sync {
 }
 
 /// The device-memory resource: `allocate` and `deallocate` on a stream, RMM's
-/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's,
-/// `deallocate` returns a `Result`, so that a failed release can be reported (SPEC §6: by the
-/// flush that ran it) instead of swallowed; it never panics.
+/// `device_memory_resource`. All methods may be called from any thread. Unlike RMM's, `deallocate`
+/// returns a `Result`, so that a failed release can be reported (docs/design/behaviour.md §6: by
+/// the flush that ran it) instead of swallowed; it never panics.
 ///
 /// Safe to implement (see the [module docs](self)): blocks cannot be forged, and rumba checks the
 /// block it is given. A resource that counts allocations is this much:

@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use crate::config::Config;
+use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, ResourceError, Result};
 use crate::memory::holds::{Hold, Holds};
@@ -208,7 +209,7 @@ impl Context {
         if held == 0 {
             return Err(err);
         }
-        if crate::driver::on_callback_thread() {
+        if crate::driver::callback::is_callback_thread() {
             return Err(count_held(err, held));
         }
         for stream in streams {
@@ -468,12 +469,16 @@ impl Context {
         synced.and(resources).and(memory)
     }
 
+    /// Releases a driver resource now, or with the next flush when this is a callback thread
+    /// (see [`callback`](crate::driver::callback)).
+    pub(crate) fn release_or_defer(&self, what: String, release: Release) {
+        callback::release_or_defer(what, release, |what, release| {
+            self.defer_release(what, release)
+        });
+    }
+
     /// Defers the destruction of a stream, event or module.
-    pub(crate) fn defer_release(
-        &self,
-        what: String,
-        release: Box<dyn FnOnce() -> Result<()> + Send>,
-    ) {
+    pub(crate) fn defer_release(&self, what: String, release: Release) {
         let added = self.inner.resources.add(Pending {
             bytes: 0,
             what,

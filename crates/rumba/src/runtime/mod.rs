@@ -27,6 +27,7 @@ use crate::config::Config;
 use crate::driver::{self, Driver};
 use crate::error::{Error, Result};
 use crate::runtime::context::{Context, DeferCleanup};
+use crate::sync::lock;
 
 struct Slot {
     ctx: Option<Context>,
@@ -51,7 +52,7 @@ thread_local! {
 fn runtime() -> Result<&'static Runtime> {
     RUNTIME
         .get_or_init(|| {
-            let config = match CONFIG.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let config = match lock(&CONFIG).take() {
                 Some(c) => c,
                 None => Config::from_env()?,
             };
@@ -97,7 +98,7 @@ pub fn configure(config: Config) -> Result<()> {
     if RUNTIME.get().is_some() {
         return Err(Error::AlreadyStarted);
     }
-    *CONFIG.lock().unwrap_or_else(|e| e.into_inner()) = Some(config);
+    *lock(&CONFIG) = Some(config);
     Ok(())
 }
 
@@ -147,7 +148,7 @@ pub fn backend() -> Result<crate::driver::BackendKind> {
 /// # Errors
 /// Starting the runtime (the first call of a process that touches a device) reports, on this and
 /// every later call: [`Error::InvalidConfig`] for a malformed setting (`RUMBA_*` variable or
-/// [`Config`](crate::Config) field) or a memory manager name that no factory is registered under;
+/// [`Config`] field) or a memory manager name that no factory is registered under;
 /// [`Error::BackendUnavailable`] when the chosen backend (`cuda`, `opencl`) cannot be used here,
 /// with the reason. Creating the context reports the memory manager's errors (its set-up, and
 /// [`Error::InterfaceVersion`] for a manager of another plugin-interface version).
@@ -163,7 +164,7 @@ pub fn current_context() -> Result<Context> {
 /// The context of device `id` (created if needed), whatever the thread's current device is.
 pub(crate) fn context_for(id: usize) -> Result<Context> {
     let rt = runtime()?;
-    let mut slots = rt.slots.lock().unwrap_or_else(|e| e.into_inner());
+    let mut slots = lock(&rt.slots);
     let count = slots.len();
     let slot = slots
         .get_mut(id)
@@ -208,7 +209,7 @@ pub fn close() -> Result<()> {
     let devices = ATTACHED.with(|a| std::mem::take(&mut *a.borrow_mut()));
     let mut to_reset = Vec::new();
     {
-        let mut slots = rt.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slots = lock(&rt.slots);
         for id in devices {
             if let Some(slot) = slots.get_mut(id) {
                 slot.attached = slot.attached.saturating_sub(1);

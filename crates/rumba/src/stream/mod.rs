@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::runtime::context::Context;
 use crate::runtime::current_context;
+use crate::sync::lock;
 
 /// Which kind of stream a [`Stream`] is.
 ///
@@ -96,7 +97,7 @@ pub struct Stream {
 /// Creates a new (blocking) stream on the current device.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`](crate::Error::Driver) when the
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Driver`] when the
 /// backend cannot create a stream.
 ///
 /// ```
@@ -164,7 +165,7 @@ pub fn per_thread_default_stream() -> Result<Stream> {
 /// Wraps a stream handle created outside rumba (e.g. by another library). rumba never destroys it.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidHandle`](crate::Error::InvalidHandle)
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidHandle`]
 /// where the backend can tell that `handle` is not a live stream of
 /// the current device (the sim can, CUDA cannot).
 ///
@@ -231,8 +232,8 @@ impl Stream {
     /// Waits for all queued work; reports the first error of that work not yet reported.
     ///
     /// # Errors
-    /// The first unreported error of the stream's work ([`Error::KernelFault`](crate::Error::KernelFault), a failed copy);
-    /// [`Error::InCallback`](crate::Error::InCallback) when called from a stream callback, which would wait for itself.
+    /// The first unreported error of the stream's work ([`Error::KernelFault`], a failed copy);
+    /// [`Error::InCallback`] when called from a stream callback, which would wait for itself.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -250,7 +251,7 @@ impl Stream {
     /// True when all queued work has completed.
     ///
     /// # Errors
-    /// [`Error::Driver`](crate::Error::Driver) when the backend's query fails.
+    /// [`Error::Driver`] when the backend's query fails.
     ///
     /// ```
     /// assert!(rumba::stream().unwrap().query().unwrap());
@@ -266,7 +267,7 @@ impl Stream {
     /// stream and `Ok(())`, or the error of earlier failed work.
     ///
     /// # Errors
-    /// [`Error::Driver`](crate::Error::Driver) when the backend cannot queue the callback (the callback is dropped unrun).
+    /// [`Error::Driver`] when the backend cannot queue the callback (the callback is dropped unrun).
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -322,7 +323,7 @@ impl Stream {
             self.inner.handle,
             Box::new(move |status| {
                 let waker = {
-                    let mut st = s.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut st = lock(&s);
                     st.status = Some(status);
                     st.waker.take()
                 };
@@ -340,8 +341,8 @@ impl Stream {
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
     /// # Errors
-    /// The driver's queueing errors: [`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges
-    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`](crate::Error::Driver) for an
+    /// The driver's queueing errors: [`Error::InvalidAddress`] where the backend checks ranges
+    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`] for an
     /// unknown stream. A failure of the memset itself comes from the next synchronization.
     ///
     /// ```
@@ -374,8 +375,8 @@ impl Stream {
     /// [`stream.copy(&dst, &src)`](Stream::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferLength`](crate::Error::BufferLength) when the lengths differ;
-    /// [`Error::WrongDevice`](crate::Error::WrongDevice) when `dst` is not memory of the stream's device;
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::WrongDevice`] when `dst` is not
+    /// memory of the stream's device;
     /// the driver's queueing errors.
     ///
     /// ```
@@ -485,7 +486,7 @@ impl Stream {
         match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
             Ok(()) => Ok(()),
             Err(e) => {
-                if crate::driver::on_callback_thread() || self.synchronize().is_err() {
+                if crate::driver::callback::is_callback_thread() || self.synchronize().is_err() {
                     std::mem::forget(fallback);
                 }
                 Err(e)
@@ -566,7 +567,7 @@ impl Future for StreamDone {
     type Output = Result<Stream>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<Stream>> {
-        let mut st = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = lock(&self.shared);
         match st.status.take() {
             Some(status) => Poll::Ready(status.map(|()| self.stream.clone())),
             None => {

@@ -6,7 +6,7 @@
 //! | synchronous | [`copy(dst, src)`](copy) | before it returns | borrowed for the call |
 //! | on a stream | [`stream.copy(dst, src)`](Stream::copy) | in stream order | host sources are taken (staged) before it returns; host destinations wait for the data |
 //! | on a scope | [`scope.copy(dst, src)`](StreamScope::copy) | by the scope's closing synchronization | borrowed until then, so pinned memory moves truly asynchronously |
-//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`](crate::Transfer) is waited for | the pinned array is moved in and handed back |
+//! | owned | [`stream.upload(pinned, &d)`](Stream::upload) / [`stream.download(&d, pinned)`](Stream::download) | when the [`Transfer`] is waited for | the pinned array is moved in and handed back |
 //!
 //! Which pairs each path takes (`dst` ← `src`; `—` is a compile error, with the reason):
 //!
@@ -24,8 +24,8 @@
 //! | `&mut [u8]` / `&mut [u8; N]` / `&mut Vec<u8>` ← `&DeviceBuffer` | ✓ | — | ✓ |
 //! | `&DeviceBuffer` ← `&DeviceBuffer` | ✓ | ✓ | ✓ |
 //!
-//! Every pair follows the copy rules of SPEC §2 (same element type, enforced by the types; same
-//! shape once length-1 axes are removed; strided host sides are packed), and every refusal is
+//! Every pair follows the copy rules of docs/design/behaviour.md §2 (same element type, enforced
+//! by the types; same shape once length-1 axes are removed; strided host sides are packed), and every refusal is
 //! taken before anything is queued. Buffers and bytes copy whole: the lengths must be equal
 //! ([`Error::BufferLength`](crate::Error::BufferLength)); a part of a buffer is a
 //! [`view`](crate::memory::DeviceBuffer::view) of it (`copy(&buf.view(8..16)?, bytes)`). The per-pair

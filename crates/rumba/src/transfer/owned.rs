@@ -33,6 +33,7 @@ use crate::error::{Error, Result};
 use crate::host::PinnedArray;
 use crate::layout::Element;
 use crate::stream::Stream;
+use crate::sync::{lock, wait};
 
 struct State<B> {
     buffer: Option<B>,
@@ -46,13 +47,9 @@ struct Shared<B> {
 }
 
 impl<B> Shared<B> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State<B>> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn complete(&self, status: Result<()>) {
         let waker = {
-            let mut st = self.lock();
+            let mut st = lock(&self.state);
             st.status = Some(status);
             st.waker.take()
         };
@@ -99,7 +96,7 @@ impl<B> Transfer<B> {
     /// assert_eq!(t.wait().unwrap().shape(), &[4]); // done: `wait` returns at once
     /// ```
     pub fn is_done(&self) -> bool {
-        self.shared.lock().status.is_some()
+        lock(&self.shared.state).status.is_some()
     }
 
     /// Waits until the stream has reached the copy and returns the buffer, or the error of the
@@ -118,15 +115,10 @@ impl<B> Transfer<B> {
     /// assert_eq!(p.view().to_vec(), [1, 2, 3]);
     /// ```
     pub fn wait(self) -> Result<B> {
-        if crate::driver::on_callback_thread() {
-            return Err(Error::InCallback {
-                operation: "waiting for a transfer".into(),
-                reason: "it would wait for device work from the thread that runs it",
-            });
-        }
-        let mut st = self.shared.lock();
+        crate::driver::callback::refuse_wait("waiting for a transfer", "")?;
+        let mut st = lock(&self.shared.state);
         while st.status.is_none() {
-            st = self.shared.done.wait(st).unwrap_or_else(|e| e.into_inner());
+            st = wait(&self.shared.done, st);
         }
         take(&mut st)
     }
@@ -143,7 +135,7 @@ impl<B> Future for Transfer<B> {
     type Output = Result<B>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Result<B>> {
-        let mut st = self.shared.lock();
+        let mut st = lock(&self.shared.state);
         if st.status.is_some() {
             Poll::Ready(take(&mut st))
         } else {
@@ -299,7 +291,7 @@ impl Stream {
         let theirs = Arc::clone(&shared);
         if let Err(error) = self.add_callback(move |_, status| theirs.complete(status)) {
             let _ = self.synchronize();
-            let buffer = shared.lock().buffer.take();
+            let buffer = lock(&shared.state).buffer.take();
             return match buffer {
                 Some(buffer) => Err(Box::new(Rejected { error, buffer })),
                 None => Ok(Transfer { shared }),

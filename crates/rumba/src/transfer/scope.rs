@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 
@@ -188,12 +188,7 @@ impl Stream {
     where
         F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
-        if crate::driver::on_callback_thread() {
-            return Err(Error::InCallback {
-                operation: "auto_synchronize".into(),
-                reason: "it would have to wait for a stream from the thread that runs streams",
-            });
-        }
+        crate::driver::callback::refuse_wait("auto_synchronize", "")?;
         let scope = StreamScope::new(self);
         // Synchronizes on every exit path, including unwinding out of `f`.
         struct SyncOnDrop<'a>(&'a Stream, bool);

@@ -1,6 +1,8 @@
 //! Helpers shared by the kernel executor tests.
 #![allow(dead_code)]
 
+pub mod dynshared;
+
 use rumba::Error;
 use rumba::kernel::{ExecOptions, LaunchConfig, ThreadCtx, run_grid, run_grid_with};
 

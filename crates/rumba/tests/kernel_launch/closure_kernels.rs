@@ -6,130 +6,33 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ndarray::Array1;
 use rumba::Order;
-use rumba::kernel::{Arr, GlobalView, Kernel, Slice, ThreadCtx};
+use rumba::kernel::{Arr, Kernel};
 
 use super::{common, fault};
 
-/// Numba's `_test_dynshared_slice`: launch `[1, 1]` with `len(expected)` int32s of dynamic
-/// shared memory through a real launch and compare the output array.
-fn dynshared_case(
-    expected: &[i32],
-    body: impl Fn(&ThreadCtx<'_>, &GlobalView<'_, i32>) + Send + Sync + 'static,
-) {
-    let k = Kernel::<(Arr<i32>,)>::new("dynshared", move |t, (x,)| body(t, x));
-    let d = rumba::device_array::<i32, _>(expected.len(), Order::C).unwrap();
-    k.configure(1, 1)
-        .dynamic_shared_bytes(4 * expected.len())
-        .launch((&d,))
-        .unwrap();
-    assert_eq!(d.copy_to_host().unwrap().to_vec(), expected);
-}
-
-const NO_SLICES: &str = "slices of dynamic shared memory (`d.slice(..)`) are not in the kernel language (KERNELS.md §2)";
+#[path = "../kernel_common/dynshared.rs"]
+mod dynshared;
 
 #[test]
-fn dynshared_slice_write_and_read() {
-    closure_only!(NO_SLICES);
-    dynshared_case(&[1, 2], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (d.slice(0..1), d.slice(1..2));
-        sm1.set(0, 1);
-        sm2.set(0, 2);
-        x.set(0, d.get(0));
-        x.set(1, d.get(1));
-    });
-    dynshared_case(&[1, 2], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (d.slice(0..1), d.slice(1..2));
-        d.set(0, 1);
-        d.set(1, 2);
-        x.set(0, sm1.get(0));
-        x.set(1, sm2.get(0));
-    });
-}
-
-#[test]
-fn dynshared_slice_diff_sizes_and_overlap() {
-    closure_only!(NO_SLICES);
-    dynshared_case(&[1, 2, 3], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (d.slice(0..1), d.slice(1..3));
-        for i in 0..3 {
-            d.set(i, i as i32 + 1);
-        }
-        x.set(0, sm1.get(0));
-        x.set(1, sm2.get(0));
-        x.set(2, sm2.get(1));
-    });
-    dynshared_case(&[1, 2, 2, 3, 4], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (d.slice(0..2), d.slice(1..4));
-        for i in 0..4 {
-            d.set(i, i as i32 + 1);
-        }
-        x.set(0, sm1.get(0));
-        x.set(1, sm1.get(1));
-        x.set(2, sm2.get(0));
-        x.set(3, sm2.get(1));
-        x.set(4, sm2.get(2));
-    });
-}
-
-#[test]
-fn dynshared_slice_gaps_backwards_and_strides() {
-    closure_only!(NO_SLICES);
-    dynshared_case(&[99, 1, 2, 99, 3, 4, 99], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let (sm1, sm2) = (d.slice(1..3), d.slice(4..6));
-        for i in 0..7 {
-            d.set(i, 99);
-        }
-        sm1.set(0, 1);
-        sm1.set(1, 2);
-        sm2.set(0, 3);
-        sm2.set(1, 4);
-        for i in 0..7 {
-            x.set(i, d.get(i));
-        }
-    });
-    dynshared_case(&[2, 1, 4, 3], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let sm1 = d.slice(Slice::new(Some(1), None, -1));
-        let sm2 = d.slice(Slice::new(Some(3), Some(1), -1));
-        sm1.set(0, 1);
-        sm1.set(1, 2);
-        sm2.set(0, 3);
-        sm2.set(1, 4);
-        for i in 0..4 {
-            x.set(i, d.get(i));
-        }
-    });
-    dynshared_case(&[1, 99, 2, 99, 3, 99], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let sm1 = d.slice(Slice::from(..).step_by(2));
-        for i in 0..6 {
-            d.set(i, 99);
-        }
-        for i in 0..3 {
-            sm1.set(i, i as i32 + 1);
-        }
-        for i in 0..6 {
-            x.set(i, d.get(i));
-        }
-    });
-    dynshared_case(&[99, 3, 99, 2, 99, 1], |t, x| {
-        let d = t.dynamic_shared::<i32>();
-        let sm1 = d.slice(Slice::new(Some(-1), None, -2));
-        for i in 0..6 {
-            d.set(i, 99);
-        }
-        for i in 0..3 {
-            sm1.set(i, i as i32 + 1);
-        }
-        for i in 0..6 {
-            x.set(i, d.get(i));
-        }
-    });
+fn dynshared_slices_are_views_of_the_same_bytes() {
+    closure_only!("slices of dynamic shared memory (`d.slice(..)`) are not in the kernel language");
+    // Numba's `_test_dynshared_slice` through a real launch: `[1, 1]` with `len(expected)`
+    // int32s of dynamic shared memory, and the output array compared.
+    for case in dynshared::CASES {
+        let body = case.body;
+        let k = Kernel::<(Arr<i32>,)>::new("dynshared", move |t, (x,)| body(t, x));
+        let d = rumba::device_array::<i32, _>(case.expected.len(), Order::C).unwrap();
+        k.configure(1, 1)
+            .dynamic_shared_bytes(4 * case.expected.len())
+            .launch((&d,))
+            .unwrap();
+        assert_eq!(
+            d.copy_to_host().unwrap().to_vec(),
+            case.expected,
+            "{}",
+            case.name
+        );
+    }
 }
 
 static STARTED: AtomicUsize = AtomicUsize::new(0);

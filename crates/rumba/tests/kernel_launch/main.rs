@@ -1,7 +1,7 @@
-//! End-to-end kernel tests through the launch API (SPEC §5), ported from Numba's CUDA test suite:
-//! device arrays, host arrays with automatic transfers, scalars, shared / dynamic shared / local
-//! memory (constant memory: `kernel_const.rs`), barriers with values, atomics, faults reported at
-//! synchronization, streams.
+//! End-to-end kernel tests through the launch API (docs/design/behaviour.md §5), ported from
+//! Numba's CUDA test suite: device arrays, host arrays with automatic transfers, scalars, shared /
+//! dynamic shared / local memory (constant memory: `kernel_const.rs`), barriers with values,
+//! atomics, faults reported at synchronization, streams.
 //!
 //! The kernels are `#[rumba::kernel]` functions (`ported_kernels::launch`), so every test runs on
 //! the backend `RUMBA_TEST_BACKEND` names: the simulator, OpenCL or CUDA. Where a backend reports

@@ -16,6 +16,7 @@ pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
 pub mod views;
+pub mod warp;
 
 /// `(name, CUDA C, OpenCL C)` of every kernel in the corpus.
 pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -28,6 +29,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         peer::vadd,
         peer::matmul_shared,
         peer::reduce_shared,
+        peer::reduce_warp,
         peer::empty,
         cli::st_dyn_reverse,
         cli::st_local,
@@ -86,5 +88,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         constructs::control,
         constructs::memory,
         constructs::atomics_all,
+        warp::warp_mix,
+        warp::warp_after_return,
+        warp::warp_sum_u64,
     ]
 }

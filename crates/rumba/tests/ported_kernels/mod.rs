@@ -10,6 +10,7 @@ pub mod capture;
 pub mod constant;
 pub mod fp16;
 pub mod launch;
+pub mod math;
 pub mod types;
 pub mod warp;
 
@@ -37,6 +38,25 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         capture::capture_count,
         capture::capture_double_counts,
         capture::capture_reshaped,
+        math::unary_f32,
+        math::unary_f64,
+        math::binary_f32,
+        math::binary_f64,
+        math::classify_f32,
+        math::classify_f64,
+        math::intrinsics_u8,
+        math::intrinsics_i16,
+        math::intrinsics_i32,
+        math::intrinsics_u32,
+        math::intrinsics_i64,
+        math::intrinsics_u64,
+        math::byte_perm,
+        math::fast_ops,
+        math::cmath_c32,
+        math::cmath_c64,
+        math::frexp_modf,
+        math::frexp_modf_f32,
+        math::exact_ops,
         warp::useless_syncwarp,
         warp::useless_syncwarp_with_mask,
         warp::coop_syncwarp,

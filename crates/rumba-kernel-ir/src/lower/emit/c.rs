@@ -1,6 +1,6 @@
 //! CUDA C and OpenCL C from the IR (one printer, the differences behind [`Target`]).
 //!
-//! Lowering rules (KERNELS.md §3), spelled out in the generated text:
+//! Lowering rules (docs/design/kernels.md §3), spelled out in the generated text:
 //! - integer `+ - *` and unary `-` are computed in the unsigned type of at least 32 bits and
 //!   cast back (`(int)((unsigned int)a + (unsigned int)b)`): Rust's wrapping, never C's signed
 //!   overflow, never `int` promotion overflow of narrow types;
@@ -381,6 +381,26 @@ impl Printer<'_> {
                     }
                     ExprKind::Thread(ThreadQuery::GridSize(n)) => {
                         (0..*n).map(|k| self.grid(k, true)).collect()
+                    }
+                    ExprKind::Math(f @ (MathFn::Frexp | MathFn::Modf), args)
+                        if locals.len() == 2 =>
+                    {
+                        // C's `frexp(x, &e)` / `modf(x, &ip)`: the second part is written
+                        // through a pointer to its local, declared first.
+                        let x = self.expr(&args[0]);
+                        let (l0, l1) = (&self.f.locals[locals[0]], &self.f.locals[locals[1]]);
+                        let (t0, t1) = (self.ty(&l0.ty), self.ty(&l1.ty));
+                        let cuda = self.target == Target::Cuda;
+                        let name = match (f, cuda && args[0].ty.scalar() == Some(Scalar::F32)) {
+                            (MathFn::Frexp, true) => "frexpf",
+                            (MathFn::Frexp, false) => "frexp",
+                            (_, true) => "modff",
+                            _ => "modf",
+                        };
+                        let (n0, n1) = (l0.c_name.clone(), l1.c_name.clone());
+                        self.line(&format!("{t1} {n1};"));
+                        self.line(&format!("{t0} {n0} = {name}({x}, &{n1});"));
+                        return;
                     }
                     _ => vec!["0".into(); locals.len()],
                 };

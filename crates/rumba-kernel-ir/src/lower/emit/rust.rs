@@ -717,7 +717,27 @@ impl R<'_> {
                 };
                 let m = Ident::new(name, span);
                 let a = args.iter().map(|x| self.expr(x));
-                quote_spanned!(span=> <#ty>::#m(#(#a),*))
+                if args[0].ty.complex_part().is_some() {
+                    let ty = self.ty(&args[0].ty);
+                    return quote_spanned!(span=> <#ty as #k::kernel::math::ComplexMath>::#m(#(#a),*));
+                }
+                // Functions that are not exact come from the simulator's math library (not the
+                // host's C library), as do the ones std lacks; exact ones are std's.
+                if !f.exact()
+                    || matches!(
+                        f,
+                        MathFn::Ldexp | MathFn::Remainder | MathFn::Frexp | MathFn::Modf
+                    )
+                {
+                    quote_spanned!(span=> <#ty as #k::kernel::math::Real>::#m(#(#a),*))
+                } else if matches!(
+                    f,
+                    MathFn::Ffs | MathFn::MulHi | MathFn::Sad | MathFn::BytePerm
+                ) {
+                    quote_spanned!(span=> <#ty as #k::kernel::math::Bits>::#m(#(#a),*))
+                } else {
+                    quote_spanned!(span=> <#ty>::#m(#(#a),*))
+                }
             }
             ExprKind::Atomic {
                 op,

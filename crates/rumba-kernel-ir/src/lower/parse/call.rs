@@ -59,7 +59,10 @@ impl Cx {
         }
         self.err(
             m.method.span(),
-            format!("method `{method}` is not part of the kernel subset: numbers have `min max abs sqrt exp ln sin cos tan powf powi floor ceil round mul_add is_nan wrapping_add wrapping_sub wrapping_mul wrapping_neg`"),
+            format!(
+                "method `{method}` is not part of the kernel subset: numbers have `{}`",
+                MathFn::names().collect::<Vec<_>>().join(" ")
+            ),
         );
         self.placeholder(span)
     }
@@ -395,37 +398,68 @@ impl Cx {
             return self.placeholder(span);
         }
         let mut all = vec![recv.clone()];
-        for (k, a) in args.iter().enumerate() {
+        for (a, kind) in args.iter().zip(f.args()) {
             let x = self.expr(a);
-            if f == MathFn::Powi {
-                self.unify(&x.ty, &I32, a.span(), "the exponent of `powi` (an `i32`)");
-            } else {
-                let _ = k;
-                self.unify(
+            match kind {
+                MathArg::Same => self.unify(
                     &x.ty,
                     &recv.ty,
                     a.span(),
                     &format!("the arguments of `{}`", f.name()),
-                );
+                ),
+                MathArg::I32 => self.unify(
+                    &x.ty,
+                    &I32,
+                    a.span(),
+                    &format!("this argument of `{}` (an `i32`)", f.name()),
+                ),
+                MathArg::U32 => self.unify(
+                    &x.ty,
+                    &U32,
+                    a.span(),
+                    &format!("this argument of `{}` (a `u32`)", f.name()),
+                ),
             }
             all.push(x);
         }
         let what = format!("`{}`", f.name());
-        if f == MathFn::IsNan {
-            self.need(&recv.ty, Need::FloatOrF16, span, what);
-        } else if f.float_only() {
-            self.need(&recv.ty, Need::Float, span, what);
-        } else if f.int_only() {
-            self.need(&recv.ty, Need::Int, span, what);
-        } else if f == MathFn::Abs {
-            self.need(&recv.ty, Need::Signed, span, what);
-        } else {
-            self.need(&recv.ty, Need::Number, span, what);
-        }
-        let ty = if f == MathFn::IsNan {
-            Ty::Scalar(Scalar::Bool)
-        } else {
-            recv.ty.clone()
+        let need = match f.domain() {
+            MathDomain::Float => Need::Float,
+            MathDomain::FloatOrF16 => Need::FloatOrF16,
+            MathDomain::Number => Need::Number,
+            MathDomain::Signed => Need::Signed,
+            MathDomain::Int => Need::Int,
+            MathDomain::Int32Or64 => Need::AtomicInt,
+            MathDomain::Int32 => Need::Int32,
+            MathDomain::U32 => Need::U32,
+            MathDomain::FloatOrComplex => Need::FloatOrComplex,
+            MathDomain::Classify => Need::Classify,
+            MathDomain::Complex => Need::Complex,
+        };
+        self.need(&recv.ty, need, span, what);
+        let ty = match f.ret() {
+            MathRet::Same => recv.ty.clone(),
+            MathRet::Bool => Ty::Scalar(Scalar::Bool),
+            MathRet::U32 => U32,
+            MathRet::WithExponent => Ty::Tuple(vec![recv.ty.clone(), I32]),
+            MathRet::Pair => Ty::Tuple(vec![recv.ty.clone(), recv.ty.clone()]),
+            MathRet::Part => match self.types.shallow(&recv.ty) {
+                Ty::Complex(part) => *part,
+                // A known type that is not complex: the domain check above says so.
+                Ty::Scalar(_) | Ty::Record(_) | Ty::Dim3 | Ty::Unit | Ty::Tuple(_) => {
+                    self.placeholder(span).ty
+                }
+                _ => {
+                    self.err(
+                        span,
+                        format!(
+                            "`{}` takes a complex number of a known type here: annotate its `let` (`let z: Complex<f64> = …`)",
+                            f.name()
+                        ),
+                    );
+                    return self.placeholder(span);
+                }
+            },
         };
         mk(ExprKind::Math(f, all), ty, span)
     }

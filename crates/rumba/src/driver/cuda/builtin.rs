@@ -15,6 +15,7 @@ use cudarc::driver::{result, sys};
 
 use super::error::map;
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// The device header, included by every built-in kernel.
 pub const DEVICE_HEADER: &str = include_str!("../../../kernels/rumba_device.h");
@@ -39,13 +40,24 @@ pub fn nvrtc_present() -> bool {
 
 /// The NVRTC options of every compile: no floating-point contraction (`--fmad=false`), IEEE
 /// division and square root, no flush-to-zero — so `+ - * / sqrt` agree bit for bit with the
-/// simulator (KERNELS.md §3).
+/// simulator (docs/design/kernels.md §3).
 pub fn compile_options() -> cudarc::nvrtc::CompileOptions {
     cudarc::nvrtc::CompileOptions {
         fmad: Some(false),
         prec_div: Some(true),
         prec_sqrt: Some(true),
         ftz: Some(false),
+        ..Default::default()
+    }
+}
+
+/// The NVRTC options of a `#[rumba::kernel(fastmath)]` kernel: `--use_fast_math`, what
+/// Numba's `fastmath=True` asks of NVVM (approximate `/`, `sqrt` and transcendentals such as
+/// `__sinf`, flush-to-zero, contraction into FMAs).
+pub fn fast_compile_options() -> cudarc::nvrtc::CompileOptions {
+    cudarc::nvrtc::CompileOptions {
+        // As a raw option: cudarc 0.19 turns `use_fast_math: Some(true)` into `--fmad=true`.
+        options: vec!["--use_fast_math".into()],
         ..Default::default()
     }
 }
@@ -57,6 +69,14 @@ pub fn compile_options() -> cudarc::nvrtc::CompileOptions {
 /// [`Error::BackendUnavailable`] when NVRTC cannot be loaded (saying where to get it);
 /// [`Error::Driver`] (`NVRTC_ERROR_COMPILATION`) with NVRTC's log when the source does not compile.
 pub fn compile(name: &str, source: &str) -> Result<String> {
+    compile_with(name, source, false)
+}
+
+/// [`compile`] with [`fast_compile_options`] when `fast_math`.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_with(name: &str, source: &str, fast_math: bool) -> Result<String> {
     if !nvrtc_present() {
         return Err(Error::BackendUnavailable {
             backend: "cuda".into(),
@@ -65,7 +85,12 @@ pub fn compile(name: &str, source: &str) -> Result<String> {
             ),
         });
     }
-    cudarc::nvrtc::compile_ptx_with_opts(self_contained(source), compile_options())
+    let options = if fast_math {
+        fast_compile_options()
+    } else {
+        compile_options()
+    };
+    cudarc::nvrtc::compile_ptx_with_opts(self_contained(source), options)
         .map(|ptx| ptx.to_src())
         .map_err(|e| Error::Driver {
             code: -1,
@@ -90,7 +115,7 @@ impl Modules {
         file: &'static str,
         kernel: &'static str,
     ) -> Result<sys::CUfunction> {
-        let mut map_ = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map_ = lock(&self.functions);
         if let Some(f) = map_.get(&(device, kernel)) {
             return Ok(*f as sys::CUfunction);
         }

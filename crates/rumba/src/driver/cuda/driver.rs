@@ -32,6 +32,7 @@ use crate::driver::{
     HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
+use crate::sync::{lock, read, write};
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
@@ -183,17 +184,11 @@ impl CudaDriver {
     }
 
     fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(p as usize, bytes);
+        write(&self.pinned).insert(p as usize, bytes);
     }
 
     fn pinned_remove(&self, p: *mut u8) {
-        self.pinned
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(p as usize));
+        write(&self.pinned).remove(&(p as usize));
     }
 }
 
@@ -204,10 +199,6 @@ impl Drop for CudaDriver {
             let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(d.dev) };
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn unknown(kind: &'static str, handle: u64) -> Error {
@@ -224,7 +215,7 @@ unsafe extern "C" fn callback_trampoline(
     status: CUresult,
     user: *mut c_void,
 ) {
-    crate::driver::mark_callback_thread();
+    crate::driver::callback::mark_thread();
     // SAFETY: `user` is the `Box<HostCallback>` leaked by `stream_add_callback`; CUDA calls each
     // callback exactly once, so it is reclaimed exactly once.
     let callback = unsafe { Box::from_raw(user.cast::<HostCallback>()) };
@@ -379,10 +370,7 @@ unsafe impl Driver for CudaDriver {
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
         self.bind(device)?;
         let p = ptr as usize;
-        let in_managed = self
-            .managed
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        let in_managed = read(&self.managed)
             .range(..=p)
             .next_back()
             .is_some_and(|(s, len)| p < s + len);
@@ -400,9 +388,7 @@ unsafe impl Driver for CudaDriver {
 
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
         let start = ptr as usize;
-        self.pinned
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        read(&self.pinned)
             .range(..=start)
             .next_back()
             .is_some_and(|(s, len)| start + bytes <= s + len)
@@ -623,7 +609,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         // SAFETY: a valid stream handle.
@@ -703,7 +689,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        no_wait_in_callback("event synchronize")?;
+        crate::driver::callback::refuse_wait("event synchronize", "")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -733,7 +719,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
-        no_wait_in_callback("device synchronize")?;
+        crate::driver::callback::refuse_wait("device synchronize", "")?;
         self.bind(device)?;
         // SAFETY: a context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
@@ -797,16 +783,5 @@ unsafe impl Driver for CudaDriver {
 
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         self.ipc_close(device, ptr)
-    }
-}
-
-fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InCallback {
-            operation: what.to_owned(),
-            reason: "CUDA forbids driver calls there",
-        })
-    } else {
-        Ok(())
     }
 }

@@ -20,10 +20,11 @@ use std::sync::Mutex;
 
 use cudarc::driver::sys;
 
-use super::builtin::compile;
+use super::builtin::compile_with;
 use super::error::{check, map};
 use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// One packed kernel parameter, 16-byte aligned.
 pub(crate) struct Param(Vec<u128>);
@@ -117,11 +118,11 @@ impl UserKernels {
         src: &CudaKernelSource,
     ) -> Result<sys::CUfunction> {
         let key = cache_key(device, src);
-        let mut cache = self.functions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = lock(&self.functions);
         if let Some(f) = cache.get(&key) {
             return Ok(*f as sys::CUfunction);
         }
-        let ptx = CString::new(compile(&src.entry, &src.source)?)
+        let ptx = CString::new(compile_with(&src.entry, &src.source, src.fast_math)?)
             .map_err(|e| Error::interior_nul("PTX", &String::from_utf8_lossy(&e.into_vec())))?;
         let mut module = std::ptr::null_mut();
         // SAFETY: NUL-terminated PTX from NVRTC; a context is current.

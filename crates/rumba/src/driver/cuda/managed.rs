@@ -11,6 +11,7 @@ use super::error::check;
 use super::flags::managed_attach_flags;
 use crate::driver::{DevicePtr, ManagedAttach};
 use crate::error::{Error, Result};
+use crate::sync::write;
 
 impl CudaDriver {
     /// `cuMemAllocManaged` with the attachment's flag, zeroed and remembered (its host and
@@ -35,10 +36,7 @@ impl CudaDriver {
         // CUDA does not zero managed memory; rumba's contract (and the sim) does.
         // SAFETY: `p` is a fresh managed allocation of `bytes` bytes, valid on the host.
         unsafe { std::ptr::write_bytes(p as usize as *mut u8, 0, bytes) };
-        self.managed
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(p as usize, bytes);
+        write(&self.managed).insert(p as usize, bytes);
         Ok(p as usize as *mut u8)
     }
 
@@ -47,10 +45,7 @@ impl CudaDriver {
     /// # Safety
     /// As for [`Driver::mem_free_managed`](crate::driver::Driver::mem_free_managed).
     pub(super) unsafe fn managed_free(&self, ptr: *mut u8) -> Result<()> {
-        self.managed
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(ptr as usize));
+        write(&self.managed).remove(&(ptr as usize));
         // SAFETY: forwarded from the caller's contract.
         check("cuMemFree(managed)", unsafe {
             sys::cuMemFree_v2(ptr as usize as DevicePtr)

@@ -1,6 +1,6 @@
 //! The CUDA backend (cargo feature `cuda`).
 //!
-//! [`CudaDriver`] implements [`Driver`](super::Driver) on the CUDA driver API through cudarc's
+//! [`CudaDriver`] implements [`Driver`] on the CUDA driver API through cudarc's
 //! `sys` layer, loaded at run time (`dynamic-loading`), so the crate builds and runs where no CUDA
 //! is installed. [`open`] probes for the NVIDIA driver library with the dynamic loader *before*
 //! anything touches cudarc (which panics when the library is missing): a machine without a driver
@@ -9,7 +9,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`](super::Driver) operation |
+//! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`] operation |
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |

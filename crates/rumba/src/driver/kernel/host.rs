@@ -9,10 +9,10 @@
 //!
 //! A form has a per-thread grid function (always) and optionally a work-item-loop one (a
 //! whole-block body with its regions between barriers as loops over the block's threads,
-//! KERNELS.md §4); the simulator chooses which one runs ([`HostEngine`]) and records which did.
-//! The form also declares how it uses each array argument ([`ArrayUse`]), which lets the
-//! simulator pass read-only arrays read-only and grant plain (non-atomic) access where its
-//! stream scheduler proves nothing else touches the memory ([`HostArrayArg::frozen`],
+//! docs/design/kernels.md §4); the simulator chooses which one runs ([`HostEngine`]) and records
+//! which did. The form also declares how it uses each array argument ([`ArrayUse`]), which lets the
+//! simulator pass read-only arrays read-only and grant plain (non-atomic) access where its stream
+//! scheduler proves nothing else touches the memory ([`HostArrayArg::frozen`],
 //! [`HostArrayArg::claim_exclusive`]).
 //!
 //! This module touches nothing: it only defines data and calls the form it holds.
@@ -79,9 +79,9 @@ impl fmt::Display for HostEngine {
 ///
 /// It has one or two grid functions: the **per-thread** one (always; run on the engine's
 /// coroutines) and optionally a **work-item-loop** one (a whole-block body whose regions between
-/// barriers are loops over the block's threads, KERNELS.md §4), which the simulator runs instead
-/// when present — unless told otherwise with [`with_engine`](Self::with_engine). Both must
-/// compute the same thing; the per-thread one is the fallback and the oracle. The simulator
+/// barriers are loops over the block's threads, docs/design/kernels.md §4), which the simulator
+/// runs instead when present — unless told otherwise with [`with_engine`](Self::with_engine). Both
+/// must compute the same thing; the per-thread one is the fallback and the oracle. The simulator
 /// records which engine ran the last launch ([`last_engine`](Self::last_engine)) and says so in a
 /// `tracing` debug event.
 ///

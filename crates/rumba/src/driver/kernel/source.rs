@@ -31,6 +31,10 @@ pub struct CudaKernelSource {
     pub entry: String,
     /// `__constant__` globals to fill when the module is loaded: name and bytes.
     pub constants: Vec<(String, Vec<u8>)>,
+    /// Compile with NVRTC's `--use_fast_math` (approximate division, square root and
+    /// transcendentals, flush-to-zero, contraction) instead of rumba's IEEE options
+    /// (`#[rumba::kernel(fastmath)]`).
+    pub fast_math: bool,
 }
 
 impl CudaKernelSource {
@@ -45,7 +49,20 @@ impl CudaKernelSource {
             source: source.into(),
             entry: entry.into(),
             constants: Vec::new(),
+            fast_math: false,
         }
+    }
+
+    /// The same source compiled with the target's fast-math options (see
+    /// [`fast_math`](Self::fast_math)).
+    ///
+    /// ```
+    /// let s = rumba::driver::CudaKernelSource::new("/* … */", "k").with_fast_math();
+    /// assert!(s.fast_math);
+    /// ```
+    pub fn with_fast_math(mut self) -> Self {
+        self.fast_math = true;
+        self
     }
 }
 
@@ -70,6 +87,9 @@ pub struct OpenClKernelSource {
     pub entry: String,
     /// Constant data the source names: name and bytes.
     pub constants: Vec<(String, Vec<u8>)>,
+    /// Build with `-cl-fast-relaxed-math` instead of rumba's IEEE options
+    /// (`#[rumba::kernel(fastmath)]`).
+    pub fast_math: bool,
 }
 
 impl OpenClKernelSource {
@@ -84,6 +104,18 @@ impl OpenClKernelSource {
             source: source.into(),
             entry: entry.into(),
             constants: Vec::new(),
+            fast_math: false,
         }
+    }
+
+    /// The same source built with `-cl-fast-relaxed-math` (see [`fast_math`](Self::fast_math)).
+    ///
+    /// ```
+    /// let s = rumba::driver::OpenClKernelSource::new("/* … */", "k").with_fast_math();
+    /// assert!(s.fast_math);
+    /// ```
+    pub fn with_fast_math(mut self) -> Self {
+        self.fast_math = true;
+        self
     }
 }

@@ -22,6 +22,7 @@ use opencl3::types::{cl_context, cl_device_id};
 use super::error::{check, map};
 use super::raw::{ClKernel, ClProgram};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// `(file name, source)` of every built-in kernel.
 pub const SOURCES: [(&str, &str); 1] = [(
@@ -31,6 +32,11 @@ pub const SOURCES: [(&str, &str); 1] = [(
 
 /// Options for every build: OpenCL C 1.2, the version every OpenCL 2.x/3.0 device accepts.
 pub(crate) const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
+
+/// What a `#[rumba::kernel(fastmath)]` kernel adds to [`BUILD_OPTIONS`]: OpenCL's own fast-math
+/// switch (`-cl-mad-enable`, `-cl-no-signed-zeros`, `-cl-unsafe-math-optimizations`,
+/// `-cl-finite-math-only`). The generated source keeps `FP_CONTRACT OFF`.
+pub(crate) const FAST_MATH_OPTIONS: &str = "-cl-fast-relaxed-math";
 
 /// Builds `source` for `device`; a compile error carries the build log.
 pub(crate) fn build(
@@ -113,7 +119,7 @@ impl Builtins {
         file: &'static str,
         entry: &'static str,
     ) -> Result<Arc<Built>> {
-        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        let mut built = lock(&self.built);
         if let Some(b) = built.get(&(device, entry)) {
             return Ok(Arc::clone(b));
         }

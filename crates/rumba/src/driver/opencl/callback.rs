@@ -11,6 +11,7 @@
 //!
 //! This module touches only its threads and the jobs it is given.
 
+use crate::sync::{lock, wait_timeout};
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Duration;
@@ -47,7 +48,7 @@ fn pool() -> &'static Pool {
 /// Runs `job` on a callback thread (never the calling one).
 pub(crate) fn run(job: Job) {
     let p = pool();
-    let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+    let mut st = lock(&p.state);
     st.jobs.push_back(job);
     if st.idle >= st.jobs.len() {
         p.work.notify_one();
@@ -69,31 +70,28 @@ pub(crate) fn run(job: Job) {
 /// still releasing an event when the process exits would run into the library's destroyed
 /// statics).
 pub(crate) fn quiet() -> bool {
-    let st = pool().state.lock().unwrap_or_else(|e| e.into_inner());
+    let st = lock(&pool().state);
     st.jobs.is_empty() && st.running == 0
 }
 
 fn worker() {
-    crate::driver::mark_callback_thread();
+    crate::driver::callback::mark_thread();
     let p = pool();
-    let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+    let mut st = lock(&p.state);
     loop {
         if let Some(job) = st.jobs.pop_front() {
             st.running += 1;
             drop(st);
             job();
-            st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+            st = lock(&p.state);
             st.running -= 1;
             continue;
         }
         st.idle += 1;
-        let (guard, timeout) = p
-            .work
-            .wait_timeout(st, IDLE_EXIT)
-            .unwrap_or_else(|e| e.into_inner());
+        let (guard, timed_out) = wait_timeout(&p.work, st, IDLE_EXIT);
         st = guard;
         st.idle -= 1;
-        if timeout.timed_out() && st.jobs.is_empty() {
+        if timed_out && st.jobs.is_empty() {
             return;
         }
     }

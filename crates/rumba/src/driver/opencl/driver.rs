@@ -33,7 +33,7 @@ use super::launch;
 use super::memory::{Kind, Range, Table};
 use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
-use super::stream::{DeviceQueues, no_wait_in_callback, wait_ptr};
+use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
@@ -338,7 +338,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
-        no_wait_in_callback("a synchronous copy")?;
+        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
         self.check_dev(dst, src.len())?;
         if src.is_empty() {
             return Ok(());
@@ -357,7 +357,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
-        no_wait_in_callback("a synchronous copy")?;
+        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
         self.check_dev(src, dst.len())?;
         if dst.is_empty() {
             return Ok(());
@@ -382,7 +382,7 @@ unsafe impl Driver for OpenClDriver {
         src: DevicePtr,
         bytes: usize,
     ) -> Result<()> {
-        no_wait_in_callback("a synchronous copy")?;
+        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
         // SAFETY: forwarded; the ranges are checked inside.
         unsafe { self.memcpy_dtod_async(device, dst, src, bytes, StreamHandle::DEFAULT) }?;
         if bytes == 0 {
@@ -392,7 +392,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        no_wait_in_callback("a synchronous memset")?;
+        crate::driver::callback::refuse_wait("a synchronous memset", "")?;
         // SAFETY: forwarded; the range is checked inside.
         unsafe { self.memset_async(device, dst, value, bytes, StreamHandle::DEFAULT) }?;
         if bytes == 0 {
@@ -440,7 +440,7 @@ unsafe impl Driver for OpenClDriver {
         }
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
-            no_wait_in_callback("a copy into pageable host memory")?;
+            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
         // SAFETY: the caller keeps `dst` valid and unaccessed until the copy has run.
         let e = unsafe { self.enqueue_copy(device, dst, as_mut(src), bytes, stream) }?;
@@ -697,7 +697,7 @@ unsafe impl Driver for OpenClDriver {
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         match self.events.record(device, event)? {
             Some(r) if !r.is_done()? => {
-                no_wait_in_callback("event synchronize")?;
+                crate::driver::callback::refuse_wait("event synchronize", "")?;
                 r.wait()
             }
             Some(r) => r.wait(),

@@ -17,6 +17,7 @@ use opencl3::event::CL_PROFILING_COMMAND_END;
 use super::raw::ClEvent;
 use crate::driver::EventHandle;
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 struct Slot {
     device: usize,
@@ -38,13 +39,9 @@ impl Events {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Slot>> {
-        self.slots.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     pub(crate) fn create(&self, device: usize, timing: bool) -> EventHandle {
         let h = self.next.fetch_add(1, Ordering::Relaxed);
-        self.lock().insert(
+        lock(&self.slots).insert(
             h,
             Slot {
                 device,
@@ -56,7 +53,7 @@ impl Events {
     }
 
     pub(crate) fn destroy(&self, device: usize, event: EventHandle) -> Result<()> {
-        let mut slots = self.lock();
+        let mut slots = lock(&self.slots);
         check_device(slots.get(&event.0), event, device)?;
         slots.remove(&event.0);
         Ok(())
@@ -64,7 +61,7 @@ impl Events {
 
     /// Fails unless `event` is an event of `device`.
     pub(crate) fn check(&self, device: usize, event: EventHandle) -> Result<()> {
-        check_device(self.lock().get(&event.0), event, device)
+        check_device(lock(&self.slots).get(&event.0), event, device)
     }
 
     /// Replaces the event's record with `marker`.
@@ -74,7 +71,7 @@ impl Events {
         event: EventHandle,
         marker: ClEvent,
     ) -> Result<()> {
-        let mut slots = self.lock();
+        let mut slots = lock(&self.slots);
         check_device(slots.get(&event.0), event, device)?;
         if let Some(slot) = slots.get_mut(&event.0) {
             slot.record = Some(marker);
@@ -84,7 +81,7 @@ impl Events {
 
     /// The marker of the most recent record (`None`: never recorded).
     pub(crate) fn record(&self, device: usize, event: EventHandle) -> Result<Option<ClEvent>> {
-        let slots = self.lock();
+        let slots = lock(&self.slots);
         let slot = slots.get(&event.0);
         check_device(slot, event, device)?;
         Ok(slot.and_then(|s| s.record.clone()))
@@ -92,7 +89,7 @@ impl Events {
 
     fn completed_at(&self, device: usize, event: EventHandle, which: &str) -> Result<u64> {
         let (timing, record) = {
-            let slots = self.lock();
+            let slots = lock(&self.slots);
             let slot = slots.get(&event.0);
             check_device(slot, event, device)?;
             let s = slot.ok_or_else(|| unknown(event))?;

@@ -34,6 +34,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use super::stream::DeviceQueues;
+use crate::sync::lock;
 
 /// The longest the exit waits for queued work.
 const LIMIT: Duration = Duration::from_secs(10);
@@ -42,7 +43,7 @@ static LIVE: Mutex<Vec<Weak<DeviceQueues>>> = Mutex::new(Vec::new());
 
 /// Registers `queues` for the wait at exit.
 pub(crate) fn drain_at_exit(queues: &Arc<DeviceQueues>) {
-    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut live = lock(&LIVE);
     live.retain(|w| w.strong_count() > 0);
     live.push(Arc::downgrade(queues));
 }
@@ -58,12 +59,7 @@ pub(crate) fn after_build() {
 
 extern "C" fn at_exit() {
     let _ = crate::unwind::catch(|| {
-        let live: Vec<_> = LIVE
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .filter_map(Weak::upgrade)
-            .collect();
+        let live: Vec<_> = lock(&LIVE).iter().filter_map(Weak::upgrade).collect();
         let deadline = Instant::now() + LIMIT;
         for e in live.iter().flat_map(|q| q.last_events()) {
             while !e.is_done().unwrap_or(true) {

@@ -64,17 +64,24 @@ fn unlock_pages(range: &Range, p: usize) {
     }
 }
 
-/// A zeroed fine-grained SVM allocation of `bytes`.
-fn svm_host(context: cl_context, bytes: usize, device: usize) -> Result<*mut u8> {
-    let flags: cl_svm_mem_flags = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER;
-    // SAFETY: valid flags for a context whose devices offer fine-grained buffer SVM.
-    let p = unsafe { svm_alloc(context, flags, bytes, 0) }.map_err(|_| Error::OutOfMemory {
+/// The refusal of `bytes` of host memory for `device` (no free or total figures: the host's
+/// memory is not the device's).
+fn no_host_memory(device: usize, bytes: usize) -> Error {
+    Error::OutOfMemory {
         device,
         requested: bytes,
         free: 0,
         total: 0,
         pending: 0,
-    })?;
+    }
+}
+
+/// A zeroed fine-grained SVM allocation of `bytes`.
+fn svm_host(context: cl_context, bytes: usize, device: usize) -> Result<*mut u8> {
+    let flags: cl_svm_mem_flags = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER;
+    // SAFETY: valid flags for a context whose devices offer fine-grained buffer SVM.
+    let p = unsafe { svm_alloc(context, flags, bytes, 0) }
+        .map_err(|_| no_host_memory(device, bytes))?;
     // SAFETY: fine-grained SVM is host-accessible without mapping; the allocation is `bytes`
     // long and ours alone.
     unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes) };
@@ -116,20 +123,9 @@ pub(crate) fn alloc(
         let size = bytes
             .div_ceil(page)
             .checked_mul(page)
-            .ok_or(Error::OutOfMemory {
-                device,
-                requested: bytes,
-                free: 0,
-                total: 0,
-                pending: 0,
-            })?;
-        let p = crate::driver::sim::memory::map_anonymous(size).ok_or(Error::OutOfMemory {
-            device,
-            requested: bytes,
-            free: 0,
-            total: 0,
-            pending: 0,
-        })?;
+            .ok_or_else(|| no_host_memory(device, bytes))?;
+        let p = crate::driver::sim::memory::map_anonymous(size)
+            .ok_or_else(|| no_host_memory(device, bytes))?;
         (p, Kind::HostPages { mapped: size })
     };
     let range = Range {

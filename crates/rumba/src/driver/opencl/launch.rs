@@ -30,7 +30,7 @@ use opencl3::kernel::{
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id, cl_kernel, cl_mem};
 
-use super::builtin::{BUILD_OPTIONS, Built, build, kernel};
+use super::builtin::{BUILD_OPTIONS, Built, FAST_MATH_OPTIONS, build, kernel};
 use super::error::check;
 use super::memory::Table;
 use super::platform::DeviceSurvey;
@@ -39,6 +39,7 @@ use super::stream::{DeviceQueues, wait_ptr};
 use super::strided::check_range;
 use crate::driver::{KernelArg, KernelLaunch, OpenClKernelSource, StreamHandle};
 use crate::error::{ArgumentError, Error, Result, StridesError};
+use crate::sync::lock;
 
 /// Bytes of the fault record (ABI §5).
 pub(crate) const FAULT_BYTES: usize = 128;
@@ -162,10 +163,24 @@ pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Erro
     })
 }
 
+/// The build options of a user kernel: OpenCL C 1.2 with correctly rounded `/` and `sqrt`
+/// where the device offers them, or `-cl-fast-relaxed-math` for a `fastmath` kernel.
+fn build_options(fast_math: bool, exact_f32_divide: bool) -> String {
+    let mut options = BUILD_OPTIONS.to_string();
+    if fast_math {
+        options.push(' ');
+        options.push_str(FAST_MATH_OPTIONS);
+    } else if exact_f32_divide {
+        options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
+    }
+    options
+}
+
 fn cache_key(device: usize, src: &OpenClKernelSource) -> (usize, u64) {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     src.source.hash(&mut h);
     src.entry.hash(&mut h);
+    src.fast_math.hash(&mut h);
     (device, h.finish())
 }
 
@@ -193,18 +208,10 @@ impl UserKernels {
         src: &OpenClKernelSource,
     ) -> Result<Arc<UserKernel>> {
         let key = cache_key(device, src);
-        if let Some(k) = self
-            .built
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
+        if let Some(k) = lock(&self.built).get(&key) {
             return Ok(Arc::clone(k));
         }
-        let mut options = BUILD_OPTIONS.to_string();
-        if survey.exact_f32_divide {
-            options.push_str(" -cl-fp32-correctly-rounded-divide-sqrt");
-        }
+        let options = build_options(src.fast_math, survey.exact_f32_divide);
         let program = build(context, device_id, &src.entry, &src.source, &options)?;
         let k = kernel(&program, &src.entry)?;
         let declared = check(
@@ -216,15 +223,12 @@ impl UserKernels {
             built: Built::new(program, k),
             declared,
         });
-        self.built
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, Arc::clone(&uk));
+        lock(&self.built).insert(key, Arc::clone(&uk));
         Ok(uk)
     }
 
     fn record(&self, context: cl_context) -> Result<usize> {
-        if let Some(p) = self.records.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+        if let Some(p) = lock(&self.records).pop() {
             return Ok(p);
         }
         // SAFETY: plain coarse-grained SVM for a context whose devices all offer it.
@@ -235,12 +239,7 @@ impl UserKernels {
 
     /// Frees every cached fault record (the driver is going away).
     pub(crate) fn release(&self, context: cl_context) {
-        for p in self
-            .records
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain(..)
-        {
+        for p in lock(&self.records).drain(..) {
             // SAFETY: allocated by clSVMAlloc in `context`; no queued work uses a free record.
             unsafe {
                 let _ = svm_free(context, p as *mut c_void);
@@ -359,7 +358,7 @@ pub(crate) unsafe fn launch(
         .collect();
     let local: Vec<usize> = launch.block.iter().map(|&b| b as usize).collect();
     let op = |q, deps: &[_]| -> Result<ClEvent> {
-        let guard = uk.built.kernel.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = lock(&uk.built.kernel);
         let k = guard.raw();
         let mut idx = 0u32;
         for a in launch.args {
@@ -488,7 +487,7 @@ pub(crate) unsafe fn launch(
                         }
                         None => decode_fault(&kernel_name, &host_record),
                     };
-                    records.lock().unwrap_or_else(|e| e.into_inner()).push(rec);
+                    lock(&records).push(rec);
                     match fault {
                         Some(e) => Err(e),
                         None => Ok(()),
@@ -497,11 +496,7 @@ pub(crate) unsafe fn launch(
             );
             if result.is_err() {
                 // Not queued: the record is free again (the check, never registered, is gone).
-                t.kernels
-                    .records
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(rec);
+                lock(&t.kernels.records).push(rec);
             }
             result?;
         }
@@ -512,6 +507,20 @@ pub(crate) unsafe fn launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fastmath_kernels_build_with_relaxed_math_and_others_exactly() {
+        assert_eq!(
+            build_options(false, true),
+            "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+        );
+        assert_eq!(
+            build_options(true, true),
+            "-cl-std=CL1.2 -cl-fast-relaxed-math"
+        );
+        let a = OpenClKernelSource::new("k", "k");
+        assert_ne!(cache_key(0, &a), cache_key(0, &a.clone().with_fast_math()));
+    }
     use crate::driver::KernelArrayArg;
 
     fn arr(ndim: usize) -> KernelArg {

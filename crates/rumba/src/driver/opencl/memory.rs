@@ -22,6 +22,7 @@ use std::sync::{Mutex, RwLock};
 
 use crate::driver::DevicePtr;
 use crate::error::{Error, HostMemoryError, Result};
+use crate::sync::{lock, read, write};
 
 /// What one range is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,17 +96,17 @@ impl Table {
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<usize, Range>> {
-        self.ranges.read().unwrap_or_else(|e| e.into_inner())
+        read(&self.ranges)
     }
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<usize, Range>> {
-        self.ranges.write().unwrap_or_else(|e| e.into_inner())
+        write(&self.ranges)
     }
 
     /// Reserves `bytes` of `device`'s memory against `total`; the caller allocates next and
     /// calls [`unreserve`](Self::unreserve) if that fails.
     pub(crate) fn reserve(&self, device: usize, bytes: usize, total: usize) -> Result<()> {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let mut used = lock(&self.used);
         let slot = &mut used[device];
         if slot.saturating_add(bytes) > total {
             return Err(Error::OutOfMemory {
@@ -122,13 +123,13 @@ impl Table {
 
     /// Gives back a reservation.
     pub(crate) fn unreserve(&self, device: usize, bytes: usize) {
-        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let mut used = lock(&self.used);
         used[device] = used[device].saturating_sub(bytes);
     }
 
     /// Bytes of device memory handed out on `device`.
     pub(crate) fn used(&self, device: usize) -> usize {
-        self.used.lock().unwrap_or_else(|e| e.into_inner())[device]
+        lock(&self.used)[device]
     }
 
     /// Records a range; an overlap with a recorded range is an error.

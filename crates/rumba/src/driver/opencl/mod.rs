@@ -1,6 +1,6 @@
 //! The OpenCL backend (cargo feature `opencl`, on by default).
 //!
-//! [`OpenClDriver`] implements [`Driver`](super::Driver) on OpenCL 2.0+ through cl3's thin calls
+//! [`OpenClDriver`] implements [`Driver`] on OpenCL 2.0+ through cl3's thin calls
 //! (as re-exported by opencl3), with the OpenCL library loaded at run time: the crate builds where
 //! no OpenCL is installed, and [`open`] turns a missing library (no ICD loader), a loader without
 //! platforms (no driver), or a platform without a usable device into a typed
@@ -20,7 +20,7 @@
 //! | file | what |
 //! |---|---|
 //! | `platform.rs` | discovery, capabilities, choice of platform and devices (choice unit-tested) |
-//! | `driver.rs` | [`OpenClDriver`]: one thin OpenCL call per [`Driver`](super::Driver) operation |
+//! | `driver.rs` | [`OpenClDriver`]: one thin OpenCL call per [`Driver`] operation |
 //! | `error.rs` | OpenCL status codes → [`Error::Driver`] (pure, unit-tested) |
 //! | `raw.rs` | owned contexts, queues, events, programs, kernels (released without panicking) |
 //! | `memory.rs` | the table of allocations: accounting and bounds checks (unit-tested) |

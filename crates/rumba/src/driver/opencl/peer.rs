@@ -10,7 +10,7 @@ use opencl3::types::CL_NON_BLOCKING;
 use super::driver::{OpenClDriver, as_mut};
 use super::error::check;
 use super::raw::ClEvent;
-use super::stream::{no_wait_in_callback, wait_ptr};
+use super::stream::wait_ptr;
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::Result;
 
@@ -26,7 +26,7 @@ pub(crate) unsafe fn memcpy_peer(
     src: DevicePtr,
     bytes: usize,
 ) -> Result<()> {
-    no_wait_in_callback("a synchronous copy")?;
+    crate::driver::callback::refuse_wait("a synchronous copy", "")?;
     drv.check_dev(dst, bytes)?;
     drv.check_dev(src, bytes)?;
     if bytes == 0 {

@@ -18,7 +18,7 @@
 //! synchronization — waits for the callback, which matters for keep-alive values that must be
 //! dropped by the time a synchronization returns. The host function runs on one of rumba's own
 //! callback threads ([`callback`](super::callback)), marked as such
-//! ([`mark_callback_thread`](crate::driver::mark_callback_thread)), so no waiting call is made
+//! ([`mark_thread`](crate::driver::callback::mark_thread)), so no waiting call is made
 //! from it and a callback blocked on another stream's callback holds up nothing else.
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
@@ -32,7 +32,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 use opencl3::command_queue::{
     CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_PROPERTIES,
@@ -48,6 +48,7 @@ use super::error::{check, map};
 use super::raw::{ClEvent, ClQueue};
 use crate::driver::{HostCallback, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::{lock, try_lock};
 
 /// A check run on the host after a command completed (e.g. reading a kernel's fault record).
 pub(crate) type Check = Box<dyn FnOnce() -> Result<()> + Send>;
@@ -70,7 +71,7 @@ impl Drop for Slot {
             if event.is_done().unwrap_or(false) {
                 continue;
             }
-            if crate::driver::on_callback_thread() {
+            if crate::driver::callback::is_callback_thread() {
                 std::mem::forget(check);
             } else {
                 let _ = event.wait();
@@ -158,7 +159,7 @@ struct PerThreadOwner {
 impl Drop for PerThreadOwner {
     fn drop(&mut self) {
         if let Some(q) = self.queues.upgrade() {
-            let mut table = q.lock();
+            let mut table = lock(&q.table);
             if let Some(slot) = table.per_thread.remove(&self.key) {
                 table.retire(slot);
             }
@@ -229,10 +230,6 @@ impl DeviceQueues {
         Ok(queues)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Queues> {
-        self.table.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// The slot key for `handle`, creating this thread's per-thread stream on first use.
     fn key(self: &Arc<Self>, table: &mut Queues, handle: StreamHandle) -> Result<Key> {
         match handle.0 {
@@ -275,7 +272,7 @@ impl DeviceQueues {
         extra: &[ClEvent],
         op: impl FnOnce(cl_command_queue, &[cl_event]) -> Result<ClEvent>,
     ) -> Result<ClEvent> {
-        let mut table = self.lock();
+        let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         let mut deps = table.ordering(key);
         deps.extend(extra.iter().map(ClEvent::raw));
@@ -298,7 +295,7 @@ impl DeviceQueues {
         check: Check,
     ) -> Result<ClEvent> {
         let event = self.submit(handle, op)?;
-        let mut table = self.lock();
+        let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         if let Some(slot) = table.slot(key) {
             slot.checks.push((event.clone(), check));
@@ -312,7 +309,7 @@ impl DeviceQueues {
     pub(crate) fn zero_now(&self, ptr: *mut c_void, bytes: usize) -> Result<()> {
         let pattern = [0u8];
         let event = {
-            let q = self.zeroer.lock().unwrap_or_else(|e| e.into_inner());
+            let q = lock(&self.zeroer);
             // SAFETY: `ptr` is a fresh allocation of `bytes` bytes that nothing else uses; OpenCL
             // copies the pattern when the command is queued.
             let e = check("clEnqueueSVMMemFill", unsafe {
@@ -339,7 +336,9 @@ impl DeviceQueues {
     pub(crate) fn create(&self, non_blocking: bool) -> Result<StreamHandle> {
         let q = create_queue(self.context, self.device, self.profiling)?;
         let h = q.raw() as usize as u64;
-        self.lock().streams.insert(h, Slot::new(q, !non_blocking));
+        lock(&self.table)
+            .streams
+            .insert(h, Slot::new(q, !non_blocking));
         Ok(StreamHandle(h))
     }
 
@@ -350,7 +349,7 @@ impl DeviceQueues {
     /// # Safety
     /// `handle` must be a live `cl_command_queue` (OpenCL cannot validate a made-up pointer).
     pub(crate) unsafe fn adopt(&self, handle: StreamHandle) -> Result<()> {
-        if handle.0 <= 2 || self.lock().streams.contains_key(&handle.0) {
+        if handle.0 <= 2 || lock(&self.table).streams.contains_key(&handle.0) {
             return Ok(());
         }
         let q = handle.0 as usize as cl_command_queue;
@@ -376,7 +375,9 @@ impl DeviceQueues {
         check("clRetainCommandQueue", unsafe { retain_command_queue(q) })?;
         // SAFETY: we own the reference retained just above.
         let owned = unsafe { ClQueue::from_raw(q) };
-        self.lock().streams.insert(handle.0, Slot::new(owned, true));
+        lock(&self.table)
+            .streams
+            .insert(handle.0, Slot::new(owned, true));
         Ok(())
     }
 
@@ -389,7 +390,7 @@ impl DeviceQueues {
                 reason: "a built-in stream cannot be destroyed".into(),
             });
         }
-        let mut table = self.lock();
+        let mut table = lock(&self.table);
         let slot = table
             .streams
             .remove(&handle.0)
@@ -400,9 +401,9 @@ impl DeviceQueues {
 
     /// Waits for everything queued on `handle`, then reports its first unreported error.
     pub(crate) fn synchronize(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let last = {
-            let mut table = self.lock();
+            let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
             table.slot(key).and_then(|s| s.last.clone())
         };
@@ -410,7 +411,7 @@ impl DeviceQueues {
             Some(e) => e.wait(),
             None => Ok(()),
         };
-        let mut table = self.lock();
+        let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
         settle(slot, last.as_ref(), waited)
@@ -419,7 +420,7 @@ impl DeviceQueues {
     /// True when everything queued on `handle` has completed.
     pub(crate) fn query(self: &Arc<Self>, handle: StreamHandle) -> Result<bool> {
         let last = {
-            let mut table = self.lock();
+            let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
             table.slot(key).and_then(|s| s.last.clone())
         };
@@ -430,7 +431,7 @@ impl DeviceQueues {
         if done {
             // Run the checks that are due (their errors wait for the next synchronization), so
             // a program that only polls does not accumulate them.
-            let mut table = self.lock();
+            let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
             if let Some(slot) = table.slot(key) {
                 run_due_checks(slot);
@@ -452,7 +453,7 @@ impl DeviceQueues {
 
     /// The last command of every stream of the device, destroyed ones included.
     pub(crate) fn last_events(&self) -> Vec<ClEvent> {
-        let table = self.lock();
+        let table = lock(&self.table);
         std::iter::once(&table.legacy)
             .chain(table.streams.values())
             .chain(table.per_thread.values())
@@ -463,9 +464,9 @@ impl DeviceQueues {
 
     /// Waits for every stream of the device; reports the first unreported error.
     pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
-        no_wait_in_callback("device synchronize")?;
+        crate::driver::callback::refuse_wait("device synchronize", "")?;
         let lasts: Vec<(Key, ClEvent)> = {
-            let table = self.lock();
+            let table = lock(&self.table);
             std::iter::once((Key::Legacy, &table.legacy))
                 .chain(table.streams.iter().map(|(h, s)| (Key::Stream(*h), s)))
                 .chain(
@@ -486,7 +487,7 @@ impl DeviceQueues {
             })
             .collect();
         let mut first = Ok(());
-        let mut table = self.lock();
+        let mut table = lock(&self.table);
         for (key, event, r) in waited {
             let outcome = match table.slot(key) {
                 Some(slot) => settle(slot, Some(&event), r),
@@ -564,11 +565,7 @@ impl DeviceQueues {
     /// Only tries the lock: a callback never waits for this table (OpenCL may run callbacks on
     /// any thread, and must never find it blocked on one of ours).
     fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
-        let mut table = match self.table.try_lock() {
-            Ok(t) => t,
-            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return None,
-        };
+        let mut table = try_lock(&self.table)?;
         let key = match handle.0 {
             0 if !self.per_thread_default => Key::Legacy,
             1 => Key::Legacy,
@@ -678,17 +675,5 @@ fn unknown_stream(handle: u64) -> Error {
         kind: "stream",
         handle,
         reason: "not a stream created by rumba or adopted with external_stream".into(),
-    }
-}
-
-/// Refuses a waiting call on a callback thread.
-pub(crate) fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InCallback {
-            operation: what.to_owned(),
-            reason: "OpenCL leaves blocking calls there undefined",
-        })
-    } else {
-        Ok(())
     }
 }

@@ -18,6 +18,7 @@ use super::stream::{DeviceQueues, wait_ptr};
 use crate::driver::strided_pack::{MAX_BLOCKS, StridedCopyParams, pack};
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result, StridesError};
+use crate::sync::lock;
 
 /// Work-items per work-group (capped by the device's limit).
 const GROUP: usize = 256;
@@ -93,7 +94,7 @@ pub(crate) unsafe fn launch(
         params.src as usize as *const c_void
     };
     queues.submit(stream, |q, deps| {
-        let kernel = built.kernel.lock().unwrap_or_else(|e| e.into_inner());
+        let kernel = lock(&built.kernel);
         let k = kernel.raw();
         // SAFETY: argument 0 and 1 are `__global char*` (SVM pointers inside checked
         // allocations); argument 2 is `struct rumba_strided_copy`, which `StridedCopyParams`

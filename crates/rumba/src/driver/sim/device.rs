@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
 use super::event::SimEvent;
-use super::memory::{AddressSpace, lock};
+use super::memory::AddressSpace;
 use super::stream::{Dep, SimStream, StreamOwner};
+use crate::sync::lock;
 
 /// One simulated device: its address space and streams, and the events made on it.
 pub(super) struct SimDevice {

@@ -7,14 +7,14 @@ use std::sync::atomic::Ordering;
 
 use super::event::SimEvent;
 use super::inflight::Touch;
-use super::memory::lock;
 use super::stream::{SimStream, StreamOwner};
-use super::{SendPtr, SimDriver, bytes, invalid_handle, no_wait_in_callback, stream};
+use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 // SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
 // ours) that live until freed; the device reaches host memory only through the
@@ -130,11 +130,7 @@ unsafe impl Driver for SimDriver {
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
         self.wait_default_point(device)?;
-        let _touch = self
-            .inflight
-            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
-        // SAFETY: both ranges are live and bounds-checked.
-        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+        self.device_to_device_now(&d, &s, bytes);
         Ok(())
     }
 
@@ -216,7 +212,7 @@ unsafe impl Driver for SimDriver {
         let s = self.resolve_any(src, bytes)?;
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
-            no_wait_in_callback("a copy into pageable host memory")?;
+            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
         let dst = SendPtr(dst);
         let touches = vec![Touch::read(&s)];
@@ -258,18 +254,7 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let s = self.resolve_any(src, bytes)?;
-        let touches = vec![Touch::write(&d), Touch::read(&s)];
-        self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
-                unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
-                Ok(())
-            }),
-        )
-        .map(drop)
+        self.queue_device_to_device(device, stream, d, s, bytes)
     }
 
     unsafe fn memset_async(
@@ -358,7 +343,7 @@ unsafe impl Driver for SimDriver {
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        no_wait_in_callback("stream synchronize")?;
+        crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let (_, s) = self.stream(device, stream)?;
         s.synchronize()
     }
@@ -431,7 +416,7 @@ unsafe impl Driver for SimDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        no_wait_in_callback("event synchronize")?;
+        crate::driver::callback::refuse_wait("event synchronize", "")?;
         self.event(device, event)?.synchronize()
     }
 

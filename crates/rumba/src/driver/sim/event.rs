@@ -6,9 +6,9 @@
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use super::memory::lock;
 use super::stream::{Dep, SimStream};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// The most recent record of an event.
 #[derive(Clone)]

@@ -18,9 +18,10 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
-use super::memory::{AddressSpace, lock, map_anonymous};
+use super::memory::{AddressSpace, map_anonymous};
 use crate::driver::{DevicePtr, HostAllocFlags, PageLocking};
 use crate::error::{Error, HostMemoryError, Result};
+use crate::sync::{lock, read, write};
 
 /// The host page size.
 pub(crate) fn page_size() -> usize {
@@ -361,11 +362,11 @@ impl HostRegistry {
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<usize, Range>> {
-        self.ranges.read().unwrap_or_else(|e| e.into_inner())
+        read(&self.ranges)
     }
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<usize, Range>> {
-        self.ranges.write().unwrap_or_else(|e| e.into_inner())
+        write(&self.ranges)
     }
 }
 

@@ -52,10 +52,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::SimDriver;
-use super::memory::{Region, Resolved, lock};
+use super::memory::{Region, Resolved};
 use super::stream::{self, Dep, SimStream};
 use crate::driver::StreamHandle;
 use crate::error::Result;
+use crate::sync::lock;
 
 /// The lease a kernel argument asks for, or was granted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

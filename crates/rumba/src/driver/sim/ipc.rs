@@ -24,10 +24,10 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::memory::lock;
-use super::{SimDriver, no_wait_in_callback};
+use super::SimDriver;
 use crate::driver::DevicePtr;
 use crate::error::{Error, IpcError, Result};
+use crate::sync::lock;
 
 /// First bytes of every sim IPC handle.
 const MAGIC: &[u8; 4] = b"RSIM";
@@ -300,7 +300,7 @@ impl SimDriver {
     /// Exports the allocation starting at `ptr` (see [`Driver::ipc_get_mem_handle`]).
     pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let dev = self.device(device)?;
-        no_wait_in_callback("exporting an IPC handle")?;
+        crate::driver::callback::refuse_wait("exporting an IPC handle", "")?;
         // From now on another process may write the allocation: no more leases on it, and the
         // current holders finish first.
         if let Ok(r) = dev.memory.resolve(ptr, 1) {

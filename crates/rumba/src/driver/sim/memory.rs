@@ -33,6 +33,7 @@ use super::inflight::Users;
 use super::ipc::{HandleInfo, ShmObject};
 use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
+use crate::sync::{lock, read, write};
 
 /// Start of the device address window.
 pub(crate) const ADDRESS_BASE: u64 = 0x8000_0000_0000_0000;
@@ -298,16 +299,13 @@ impl AddressSpace {
 
     fn insert(&self, base: DevicePtr, len: usize, storage: Storage) {
         let region = Arc::new(Region::new(base, len, storage, false));
-        self.table
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(base, region);
+        write(&self.table).insert(base, region);
     }
 
     /// Frees an allocation made by [`alloc`](Self::alloc). Queued work that resolved the region
     /// before the free keeps its storage alive until it finishes.
     pub(crate) fn free(&self, ptr: DevicePtr) -> Result<()> {
-        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let mut table = write(&self.table);
         match table.get(&ptr) {
             Some(r) if matches!(r.storage, Storage::Device(_)) => {
                 let len = r.len;
@@ -344,7 +342,7 @@ impl AddressSpace {
 
     /// Removes a host mapping made by [`map_host`](Self::map_host).
     pub(crate) fn unmap_host(&self, ptr: DevicePtr) {
-        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let mut table = write(&self.table);
         if matches!(table.get(&ptr).map(|r| &r.storage), Some(Storage::Host(_))) {
             table.remove(&ptr);
         }
@@ -358,7 +356,7 @@ impl AddressSpace {
     /// synchronous copy between resolving and finishing) — let it finish and try again.
     pub(crate) fn export(&self, ptr: DevicePtr) -> Result<Option<HandleInfo>> {
         let mut exported = lock(&self.exported);
-        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let mut table = write(&self.table);
         let not_allocation = || Error::InvalidAddress {
             ptr,
             len: 0,
@@ -444,7 +442,7 @@ impl AddressSpace {
     /// Removes a region added by [`map_imported`](Self::map_imported). Queued work that resolved
     /// it keeps the mapping alive until it finishes.
     pub(crate) fn unmap_imported(&self, ptr: DevicePtr) -> Result<()> {
-        let mut table = self.table.write().unwrap_or_else(|e| e.into_inner());
+        let mut table = write(&self.table);
         if matches!(
             table.get(&ptr).map(|r| &r.storage),
             Some(Storage::Imported(_))
@@ -466,7 +464,7 @@ impl AddressSpace {
     /// The device allocation (owned, or opened from another process) that contains `ptr`: its
     /// base and length. Host memory mapped into the address space is not one.
     pub(crate) fn allocation_of(&self, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
-        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let table = read(&self.table);
         let region = table
             .range(..=ptr)
             .next_back()
@@ -492,7 +490,7 @@ impl AddressSpace {
 
     /// Resolves `[ptr, ptr + len)` to storage, checking that it lies inside one live region.
     pub(crate) fn resolve(&self, ptr: DevicePtr, len: usize) -> Result<Resolved> {
-        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let table = read(&self.table);
         let region = table.range(..=ptr).next_back().map(|(_, r)| r);
         match region {
             Some(r)
@@ -520,12 +518,6 @@ impl AddressSpace {
             }),
         }
     }
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it (our critical sections
-/// leave the data consistent at every step).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The device that owns a sim device pointer, if it is one.

@@ -67,12 +67,13 @@ use device::SimDevice;
 use event::SimEvent;
 use host::HostRegistry;
 use inflight::Tracker;
-use memory::{AddressSpace, lock};
+use memory::AddressSpace;
 use stream::{SimStream, StreamOwner};
 
 use crate::config::Config;
 use crate::driver::{DevicePtr, EventHandle, PageLocking, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// Created stream and event handles start here, well clear of the built-in handles 0, 1, 2.
 const FIRST_HANDLE: u64 = 0x100;
@@ -232,19 +233,6 @@ impl SimDriver {
 
     fn resolve(&self, device: usize, ptr: DevicePtr, len: usize) -> Result<memory::Resolved> {
         self.device(device)?.memory.resolve(ptr, len)
-    }
-}
-
-/// Refuses a call that waits for device work when made from a stream callback: the callback runs
-/// on a stream worker, so waiting there can wait for itself (and CUDA forbids it outright).
-fn no_wait_in_callback(what: &str) -> Result<()> {
-    if crate::driver::on_callback_thread() {
-        Err(Error::InCallback {
-            operation: what.to_owned(),
-            reason: "it would wait for device work from the thread that runs it",
-        })
-    } else {
-        Ok(())
     }
 }
 

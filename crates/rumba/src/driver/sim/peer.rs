@@ -12,8 +12,9 @@
 use std::sync::Arc;
 
 use super::inflight::Touch;
+use super::memory::Resolved;
 use super::stream::Dep;
-use super::{PER_THREAD, SimDriver, bytes, no_wait_in_callback};
+use super::{PER_THREAD, SimDriver, bytes};
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::Result;
 
@@ -23,7 +24,7 @@ impl SimDriver {
     /// one, or (per-thread default streams configured) the calling thread's per-thread stream,
     /// which waits for earlier legacy work and its own.
     pub(super) fn wait_default_point(&self, device: usize) -> Result<()> {
-        no_wait_in_callback("a synchronous copy or memset")?;
+        crate::driver::callback::refuse_wait("a synchronous copy or memset", "")?;
         let dev = self.device(device)?;
         let legacy = &dev.legacy.0;
         let deps: Vec<Dep> = if self.per_thread_default {
@@ -69,12 +70,7 @@ impl SimDriver {
         let s = self.resolve(src_device, src, bytes)?;
         self.wait_default_point(src_device)?;
         self.wait_default_point(dst_device)?;
-        let _touch = self
-            .inflight
-            .begin_sync(vec![Touch::write(&d), Touch::read(&s)]);
-        // SAFETY: both ranges are live and bounds-checked on their devices; the caller's
-        // contract keeps Rust references away from them.
-        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+        self.device_to_device_now(&d, &s, bytes);
         Ok(())
     }
 
@@ -93,9 +89,33 @@ impl SimDriver {
         }
         let d = self.resolve(dst_device, dst, bytes)?;
         let s = self.resolve(src_device, src, bytes)?;
+        self.queue_device_to_device(dst_device, stream, d, s, bytes)
+    }
+
+    /// Copies `bytes` from `s` into `d` on the calling thread: a synchronous copy, run after the
+    /// caller waited for its ordering point. The ranges may lie on different devices.
+    pub(super) fn device_to_device_now(&self, d: &Resolved, s: &Resolved, bytes: usize) {
+        let _touch = self
+            .inflight
+            .begin_sync(vec![Touch::write(d), Touch::read(s)]);
+        // SAFETY: both ranges are live and bounds-checked on their devices (resolved for
+        // `bytes`); the caller's contract keeps Rust references away from them.
+        unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+    }
+
+    /// Queues a copy of `bytes` from `s` into `d` on `stream` of `device`; the work keeps both
+    /// resolutions, so both ranges stay live until it has run.
+    pub(super) fn queue_device_to_device(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        d: Resolved,
+        s: Resolved,
+        bytes: usize,
+    ) -> Result<()> {
         let touches = vec![Touch::write(&d), Touch::read(&s)];
         self.enqueue(
-            dst_device,
+            device,
             stream,
             touches,
             Box::new(move || {

@@ -9,6 +9,7 @@
 //!
 //! This module touches only the buffers it owns.
 
+use crate::sync::lock;
 use std::sync::{Arc, Mutex};
 
 /// Most bytes of idle staging buffers kept for reuse.
@@ -30,7 +31,7 @@ impl StagingPool {
     /// Copies `src` into a staging buffer, reusing an idle one that is large enough.
     pub(crate) fn stage(self: &Arc<Self>, src: &[u8]) -> Staged {
         let reused = {
-            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let mut idle = lock(&self.idle);
             let best = idle
                 .iter()
                 .enumerate()
@@ -59,7 +60,7 @@ impl Staged {
 impl Drop for Staged {
     fn drop(&mut self) {
         let buf = std::mem::take(&mut self.buf);
-        let mut idle = self.pool.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let mut idle = lock(&self.pool.idle);
         let kept: usize = idle.iter().map(Vec::capacity).sum();
         if kept + buf.capacity() <= KEEP_BYTES {
             idle.push(buf);

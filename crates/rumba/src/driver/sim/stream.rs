@@ -19,9 +19,9 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
-use super::memory::lock;
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
+use crate::sync::{lock, wait};
 use crate::unwind;
 
 /// Work that may fail.
@@ -102,7 +102,7 @@ impl SimStream {
 
     fn run(self: Arc<Self>) {
         WORKER_OF.with(|w| w.set(Arc::as_ptr(&self) as usize));
-        crate::driver::mark_callback_thread();
+        crate::driver::callback::mark_thread();
         /// Marks the stream dead if the worker unwinds (user code runs contained, so only an
         /// internal error can get here): nothing may wait for a worker that is gone.
         struct Obituary<'a>(&'a SimStream);
@@ -124,7 +124,7 @@ impl SimStream {
                     if st.closing {
                         return;
                     }
-                    st = self.work_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+                    st = wait(&self.work_cv, st);
                 }
             };
             for dep in &op.deps {
@@ -212,7 +212,7 @@ impl SimStream {
                 let spawned = std::thread::Builder::new()
                     .name(format!("rumba-stream-{}-notify", self.handle.0))
                     .spawn(move || {
-                        crate::driver::mark_callback_thread();
+                        crate::driver::callback::mark_thread();
                         let _ = unwind::catch(move || notify(Err(error)));
                     });
                 if let Err(e) = spawned {
@@ -268,7 +268,7 @@ impl SimStream {
     pub(crate) fn wait_for(&self, seq: u64) {
         let mut st = lock(&self.state);
         while st.completed < seq {
-            st = self.done_cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            st = wait(&self.done_cv, st);
         }
     }
 

@@ -1,14 +1,7 @@
-//! Launch arguments: what a caller may pass for each kernel parameter, and how it becomes a raw
-//! [`KernelArg`].
-//!
-//! For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
-//! layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
-//! automatically (see [`transfer`](super::transfer)): `InOut(&mut a)`, `In(&a)` or `&a`,
-//! `Out(&mut a)`, or `&mut a`, which follows the kernel's [`HostTransfer`] policy (`InOut` unless
-//! set otherwise). Host memory the device addresses directly (mapped, managed, grained arrays)
-//! and CUDA Array Interface objects pass with no copy: see [`direct`](super::direct). For a
-//! scalar parameter: a value of that type. The element type of every
-//! argument is checked by the compiler against the kernel's parameter list.
+//! Launch arguments: what a caller may pass for each kernel parameter ([`LaunchArg`] says), and
+//! how it becomes a raw [`KernelArg`]. Automatic transfers are counted in
+//! [`transfer`](super::transfer); host memory the device addresses directly and CUDA Array
+//! Interface objects are in [`direct`](super::direct).
 //!
 //! Preparing the arguments of one launch builds a plan: the raw arguments for the driver, the
 //! device buffers the stream must keep alive until the kernel has run, and the copies back to
@@ -18,7 +11,6 @@
 
 use bytemuck::Pod;
 use ndarray::{ArrayBase, Data, DataMut, Dimension};
-use num_complex::Complex;
 
 use super::constant::ConstArray;
 use super::elements::KernelElement;
@@ -28,6 +20,7 @@ use crate::array::DeviceArray;
 use crate::driver::{KernelArg, KernelArrayArg};
 use crate::error::{ArgumentError, Error, Result};
 use crate::layout::element::Element;
+use crate::layout::element::scalar_types;
 use crate::memory::DeviceBuffer;
 use crate::stream::Stream;
 use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
@@ -206,7 +199,16 @@ pub(crate) mod sealed {
 }
 use sealed::{Prepare, PrepareAll};
 
-/// A value that can be passed for a kernel parameter of type `P` (see the [module docs](self)).
+/// A value that can be passed for a kernel parameter of type `P`.
+///
+/// For an [`Arr<T>`] parameter: a device array `&DeviceArray<T, D>` (any dimensionality, any
+/// layout — the kernel sees its own shape and strides), or a host `ndarray` array, transferred
+/// automatically: `InOut(&mut a)`, `In(&a)` or `&a`, `Out(&mut a)`, or `&mut a`, which follows the
+/// kernel's [`HostTransfer`] policy (`InOut` unless set otherwise; it says when the copies
+/// happen). Host memory the device addresses directly (mapped, managed, grained arrays) and CUDA
+/// Array Interface objects ([`Cai`](super::Cai)) pass with no copy. For a scalar parameter: a value
+/// of that type. The compiler checks the element type of every argument against the kernel's
+/// parameter list.
 ///
 /// ```
 /// use rumba::kernel::{Arr, LaunchArg};
@@ -336,7 +338,7 @@ impl<R: Pod + Send + Sync> Prepare<Scalar<R>> for R {
 impl<R: Pod + Send + Sync> LaunchArg<Scalar<R>> for R {}
 
 macro_rules! scalar_args {
-    ($($t:ty),+) => {$(
+    (kernel: [$($t:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {$(
         impl Prepare<$t> for $t {
             fn prepare<'h>(self, plan: &mut Plan<'h>) -> Result<()>
             where
@@ -349,23 +351,7 @@ macro_rules! scalar_args {
         impl LaunchArg<$t> for $t {}
     )+};
 }
-scalar_args!(
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    f32,
-    f64,
-    half::f16,
-    Complex<f32>,
-    Complex<f64>
-);
+scalar_types!(scalar_args);
 
 macro_rules! args_tuple {
     ($($p:ident $a:ident $i:tt),*) => {

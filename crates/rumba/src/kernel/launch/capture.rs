@@ -52,7 +52,7 @@
 //!
 //! This module touches device arrays (clones of handles) and the launch plan; nothing else.
 
-use std::sync::{PoisonError, RwLock};
+use std::sync::RwLock;
 
 use ndarray::{Dimension, IxDyn};
 
@@ -60,6 +60,7 @@ use super::args::Plan;
 use super::elements::KernelElement;
 use crate::array::DeviceArray;
 use crate::error::{Error, Result};
+use crate::sync::{read, write};
 
 /// A `static` cell holding the device array a kernel captures: Numba's global device arrays in
 /// Rust form (see also [the prelude](crate::kernel::prelude#captured-device-arrays)).
@@ -126,7 +127,7 @@ impl<T: KernelElement> Captured<T> {
     /// assert!(!C.is_set());
     /// ```
     pub fn replace(&self, array: Option<DeviceArray<T, IxDyn>>) -> Option<DeviceArray<T, IxDyn>> {
-        let mut cell = self.cell.write().unwrap_or_else(PoisonError::into_inner);
+        let mut cell = write(&self.cell);
         std::mem::replace(&mut *cell, array)
     }
 
@@ -150,10 +151,7 @@ impl<T: KernelElement> Captured<T> {
     /// assert_eq!(C.get().unwrap().copy_to_host().unwrap().as_slice().unwrap(), [1.5]);
     /// ```
     pub fn get(&self) -> Option<DeviceArray<T, IxDyn>> {
-        self.cell
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        read(&self.cell).clone()
     }
 
     /// Whether the cell holds an array.
@@ -165,10 +163,7 @@ impl<T: KernelElement> Captured<T> {
     /// assert!(C.is_set());
     /// ```
     pub fn is_set(&self) -> bool {
-        self.cell
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_some()
+        read(&self.cell).is_some()
     }
 }
 

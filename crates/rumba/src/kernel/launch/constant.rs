@@ -1,20 +1,5 @@
 //! Constant memory: [`const_array_like`] makes a read-only copy of a host array for kernels
-//! (Numba's `cuda.const.array_like`).
-//!
-//! The copy is taken when `const_array_like` is called — in Numba, when the kernel is compiled —
-//! so later changes to the host array do not reach the kernel. A `#[rumba::kernel]` takes it as
-//! a `&ConstArr<T>` parameter (the launch passes `&lut`, on every backend); a closure body
-//! captures the [`ConstArray`] (move it into the closure) and reads it with
-//! [`ConstArray::get`] or through a [`ConstView`]. Neither type has any way to write: there is no
-//! `set`, no atomic and no mutable access, so writing constant memory does not compile.
-//!
-//! On the simulator the data lives in an immutable, reference-counted host allocation shared by
-//! every block (constant memory is read-only for the device, so plain loads are race-free). The
-//! layout is kept: a C- or F-ordered source keeps its order and byte strides; any other layout is
-//! packed in C order. A CUDA kernel gets the same bytes as a `__constant__` global (see
-//! [`Kernel::with_cuda_constant`](crate::kernel::Kernel::with_cuda_constant)), an OpenCL kernel
-//! as named constant data (see
-//! [`Kernel::with_opencl_constant`](crate::kernel::Kernel::with_opencl_constant)).
+//! (Numba's `cuda.const.array_like`), a [`ConstArray`], whose documentation says what kernels see.
 //!
 //! This module touches only the memory it owns.
 
@@ -171,7 +156,22 @@ impl<'a, T: Pod> ConstView<'a, T> {
     }
 }
 
-/// A read-only copy of a host array for kernels (constant memory); see the [module docs](self).
+/// A read-only copy of a host array for kernels (constant memory), made by [`const_array_like`].
+///
+/// The copy is taken when `const_array_like` is called — in Numba, when the kernel is compiled —
+/// so later changes to the host array do not reach the kernel. A `#[rumba::kernel]` takes it as
+/// a `&ConstArr<T>` parameter (the launch passes `&lut`, on every backend); a closure body
+/// captures the [`ConstArray`] (move it into the closure) and reads it with
+/// [`ConstArray::get`] or through a [`ConstView`]. Neither type has any way to write: there is no
+/// `set`, no atomic and no mutable access, so writing constant memory does not compile.
+///
+/// On the simulator the data lives in an immutable, reference-counted host allocation shared by
+/// every block (constant memory is read-only for the device, so plain loads are race-free). The
+/// layout is kept: a C- or F-ordered source keeps its order and byte strides; any other layout is
+/// packed in C order. A CUDA kernel gets the same bytes as a `__constant__` global (see
+/// [`Kernel::with_cuda_constant`](crate::kernel::Kernel::with_cuda_constant)), an OpenCL kernel
+/// as named constant data (see
+/// [`Kernel::with_opencl_constant`](crate::kernel::Kernel::with_opencl_constant)).
 ///
 /// Cloning shares the data.
 ///
@@ -213,7 +213,7 @@ impl<T: Pod> fmt::Debug for ConstArray<T> {
     }
 }
 
-/// Copies a host array into a new [`ConstArray`] (see the [module docs](self)). Fails for more
+/// Copies a host array into a new [`ConstArray`] (which says what kernels see). Fails for more
 /// than [`MAX_DIMS`] dimensions.
 ///
 /// # Errors

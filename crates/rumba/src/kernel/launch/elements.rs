@@ -13,8 +13,8 @@
 //! This module touches nothing but itself.
 
 use bytemuck::{Pod, Zeroable};
-use num_complex::Complex;
 
+use crate::layout::element::scalar_types;
 use crate::layout::element::{Element, Record};
 
 /// A `bool` as a kernel stores it in device memory: one byte, `0` false and anything else true
@@ -81,33 +81,17 @@ pub trait KernelElement: Element {
 }
 
 macro_rules! same_on_device {
-    ($($t:ty),+ $(,)?) => {$(
+    (kernel: [$($k:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {
+        same_on_device!(@each $($k,)* $($h,)*);
+    };
+    (@each $($t:ty,)*) => {$(
         impl KernelElement for $t {
             type Device = $t;
         }
-    )+};
+    )*};
 }
 
-same_on_device!(
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    f32,
-    f64,
-    half::f16,
-    half::bf16,
-    Complex<f32>,
-    Complex<f64>,
-);
+scalar_types!(same_on_device);
 
 impl KernelElement for bool {
     type Device = DeviceBool;

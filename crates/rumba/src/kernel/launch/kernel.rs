@@ -603,14 +603,12 @@ impl<P: Params> Kernel<P> {
         for t in &captured {
             t.add_to(&mut plan)?;
         }
-        if plan.wait && crate::driver::on_callback_thread() {
-            return Err(Error::InCallback {
-                operation: format!(
-                    "launching kernel '{}' with host memory the device addresses directly (the launch waits for the kernel)",
-                    self.function.name
-                ),
-                reason: "it would wait for device work from the thread that runs it",
-            });
+        if plan.wait {
+            // Host memory the device addresses directly: the launch waits for the kernel.
+            crate::driver::callback::refuse_wait(
+                &format!("the launch of kernel '{}'", self.function.name),
+                "it takes host memory the device addresses directly, so its launch waits for the kernel",
+            )?;
         }
         if let Some(abi) = self.function.abi() {
             check_signature(abi, &plan.args)?;

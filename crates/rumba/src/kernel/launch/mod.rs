@@ -1,6 +1,7 @@
 //! Kernels end to end: define a kernel with typed parameters, launch it on a stream with device
-//! arrays, host arrays and scalars, and read constant memory — SPEC §5's launch API on top of the
-//! kernel engine ([`driver::engine`](crate::driver::engine)).
+//! arrays, host arrays and scalars, and read constant memory — the launch API of
+//! `docs/design/behaviour.md` §5 on top of the kernel engine
+//! ([`driver::engine`](crate::driver::engine)).
 //!
 //! | file | concept |
 //! |---|---|

@@ -13,13 +13,13 @@
 use std::marker::PhantomData;
 
 use bytemuck::Pod;
-use num_complex::Complex;
 
 use super::elements::KernelElement;
 use crate::driver::{HostArg, HostArrayArg};
 use crate::error::{ArgumentError, Error, Result};
 use crate::kernel::GlobalView;
 use crate::layout::element::Element;
+use crate::layout::element::scalar_types;
 
 mod sealed {
     pub trait Sealed {}
@@ -198,7 +198,7 @@ impl<R: Pod + Send + Sync> Param for Scalar<R> {
 }
 
 macro_rules! scalar_params {
-    ($($t:ty),+) => {$(
+    (kernel: [$($t:ty => $kk:ident, $kn:expr;)*] host: [$($h:ty => $hk:ident, $hn:expr;)*]) => {$(
         impl sealed::Sealed for $t {}
         impl Param for $t {
             type View<'v> = $t;
@@ -209,23 +209,7 @@ macro_rules! scalar_params {
         }
     )+};
 }
-scalar_params!(
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    f32,
-    f64,
-    half::f16,
-    Complex<f32>,
-    Complex<f64>
-);
+scalar_types!(scalar_params);
 
 /// A kernel's whole parameter list: a tuple of up to eight [`Param`]s (or `()`).
 ///

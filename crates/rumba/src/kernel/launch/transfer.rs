@@ -1,19 +1,6 @@
-//! Automatic transfers of host arrays passed straight to a launch (SPEC §5), and their count.
-//!
-//! A host array given to a launch is copied to a temporary device array before the kernel and
-//! back after it — Numba's conservative rule. [`In`], [`Out`] and [`InOut`] say which directions
-//! are needed: `In(&a)` copies to the device only (the kernel's writes are discarded), `Out(&mut a)`
-//! only allocates and copies back, `InOut(&mut a)` does both. A bare `&mut a` means the kernel's
-//! [`HostTransfer`] policy — `InOut` unless the kernel was defined with another
-//! ([`Kernel::with_host_transfer`](super::Kernel::with_host_transfer), Numba's `In` by
-//! configuration); a bare `&a` can only be read, so it always means `In`. The wrappers override the
-//! policy.
-//!
-//! A launch with something to copy back is complete when it returns: it synchronizes the stream
-//! first, so a kernel fault is reported by the launch itself and nothing is copied back — the host
-//! arrays keep their values, on every backend. A launch whose host arrays are all
-//! `In` stays asynchronous: the data is taken before the launch returns, and the stream keeps the
-//! temporary alive until the kernel has run.
+//! Automatic transfers of host arrays passed straight to a launch (docs/design/behaviour.md §5),
+//! and their count: [`In`], [`Out`], [`InOut`] and the kernel's [`HostTransfer`] policy, whose
+//! documentation has the rules.
 //!
 //! [`auto_transfers`] counts the copies made this way on the calling thread, so a program (or a
 //! test) can see what automatic transfers cost it.
@@ -90,8 +77,23 @@ pub struct InOut<A>(pub A);
 
 /// What a kernel does with a bare `&mut` host array argument: the kernel's default transfer
 /// policy, set with [`Kernel::with_host_transfer`](super::Kernel::with_host_transfer). The
-/// [`In`], [`Out`] and
-/// [`InOut`] wrappers override it for one argument; a shared `&a` is always [`HostTransfer::In`].
+/// [`In`], [`Out`] and [`InOut`] wrappers override it for one argument; a shared `&a` is always
+/// [`HostTransfer::In`].
+///
+/// A host array given to a launch is copied to a temporary device array before the kernel and
+/// back after it — Numba's conservative rule. [`In`], [`Out`] and [`InOut`] say which directions
+/// are needed: `In(&a)` copies to the device only (the kernel's writes are discarded), `Out(&mut a)`
+/// only allocates and copies back, `InOut(&mut a)` does both. A bare `&mut a` means the kernel's
+/// [`HostTransfer`] policy — `InOut` unless the kernel was defined with another
+/// ([`Kernel::with_host_transfer`](super::Kernel::with_host_transfer), Numba's `In` by
+/// configuration); a bare `&a` can only be read, so it always means `In`. The wrappers override the
+/// policy.
+///
+/// A launch with something to copy back is complete when it returns: it synchronizes the stream
+/// first, so a kernel fault is reported by the launch itself and nothing is copied back — the host
+/// arrays keep their values, on every backend. A launch whose host arrays are all
+/// `In` stays asynchronous: the data is taken before the launch returns, and the stream keeps the
+/// temporary alive until the kernel has run.
 ///
 /// ```
 /// use rumba::kernel::prelude::*;
@@ -167,8 +169,8 @@ thread_local! {
     }) };
 }
 
-/// The automatic transfers made by launches on the calling thread so far (see the
-/// [module docs](self)). Take the difference of two readings with [`AutoTransfers::since`].
+/// The automatic transfers made by launches on the calling thread so far (see
+/// [`HostTransfer`]). Take the difference of two readings with [`AutoTransfers::since`].
 ///
 /// ```
 /// use rumba::In;

@@ -6,7 +6,7 @@
 //! - [`StatisticsAdaptor`]: current / peak / total bytes and counts, and out-of-memory failures.
 //! - [`LimitingAdaptor`]: refuses allocations that would take the bytes handed out through it
 //!   above a limit.
-//! - [`DeferredAdaptor`](super::DeferredAdaptor) (SPEC §6) and
+//! - [`DeferredAdaptor`](super::DeferredAdaptor) (docs/design/behaviour.md §6) and
 //!   [`PoolResource`](super::PoolResource) are adaptors too, over their upstream.
 //!
 //! [`StatisticsFactory`] wraps a factory's managers the same way, for installation with

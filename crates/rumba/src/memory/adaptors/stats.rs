@@ -6,7 +6,7 @@
 //!
 //! This module touches only the resource it wraps.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use crate::driver::StreamHandle;
 use crate::error::Result;
@@ -14,6 +14,7 @@ use crate::memory::{
     DeviceBlock, DeviceResource, ManagerContext, MemoryManager, MemoryManagerFactory, MemoryStats,
     ResetToken,
 };
+use crate::sync::lock;
 
 /// Wraps a device resource and counts its allocations.
 ///
@@ -49,16 +50,12 @@ impl StatisticsAdaptor {
             stats: Mutex::new(MemoryStats::default()),
         }
     }
-
-    fn lock(&self) -> MutexGuard<'_, MemoryStats> {
-        self.stats.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 impl DeviceResource for StatisticsAdaptor {
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         let r = self.upstream.allocate(bytes, stream);
-        let mut s = self.lock();
+        let mut s = lock(&self.stats);
         match &r {
             // The block's length, which `deallocate` subtracts again (rumba's resources hand
             // out blocks of exactly the bytes asked for).
@@ -72,7 +69,7 @@ impl DeviceResource for StatisticsAdaptor {
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         // A block handed out before a reset was counted off by it already.
         if !block.origin().is_retired() {
-            self.lock().note_free(block.len());
+            lock(&self.stats).note_free(block.len());
         }
         self.upstream.deallocate(block, stream)
     }
@@ -82,7 +79,7 @@ impl DeviceResource for StatisticsAdaptor {
     }
 
     fn statistics(&self) -> Option<MemoryStats> {
-        let mut s = *self.lock();
+        let mut s = *lock(&self.stats);
         if let Some(up) = self.upstream.statistics() {
             s.reserved_bytes = up.reserved_bytes;
             s.peak_reserved_bytes = up.peak_reserved_bytes;
@@ -95,7 +92,7 @@ impl DeviceResource for StatisticsAdaptor {
 
     fn reset(&self, token: &ResetToken) -> Result<()> {
         {
-            let mut s = self.lock();
+            let mut s = lock(&self.stats);
             s.current_bytes = 0;
             s.current_count = 0;
         }

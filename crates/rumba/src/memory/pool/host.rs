@@ -14,11 +14,12 @@
 //! This module touches the driver's host-allocation and event calls only.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use crate::driver::{Driver, EventHandle, HostAllocFlags, StreamHandle};
 use crate::error::{Error, HostMemoryError, ResourceError, Result};
 use crate::memory::{HostBlock, HostResource, Origin};
+use crate::sync::{get_mut, lock};
 
 /// Smallest pinned block the pool hands out.
 pub const HOST_MIN_BLOCK: usize = 512;
@@ -87,10 +88,6 @@ impl PinnedPool {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HostState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// `(live, cached)` bytes (size classes, not requested sizes).
     ///
     /// ```
@@ -103,7 +100,7 @@ impl PinnedPool {
     /// assert_eq!(pool.usage(), (0, 4096));
     /// ```
     pub fn usage(&self) -> (usize, usize) {
-        let st = self.lock();
+        let st = lock(&self.state);
         (st.live_bytes, st.cached_bytes)
     }
 
@@ -115,7 +112,7 @@ impl PinnedPool {
     /// assert_eq!(pool.driver_calls(), (0, 0));
     /// ```
     pub fn driver_calls(&self) -> (u64, u64) {
-        let st = self.lock();
+        let st = lock(&self.state);
         (st.host_allocations, st.host_frees)
     }
 
@@ -160,7 +157,7 @@ impl PinnedPool {
         let class = Self::class(bytes)?;
         let bits = flag_bits(flags);
         {
-            let mut st = self.lock();
+            let mut st = lock(&self.state);
             let candidates: Vec<Key> = st
                 .cached
                 .range((bits, class, 0)..=(bits, class, usize::MAX))
@@ -199,7 +196,7 @@ impl PinnedPool {
             }
             Err(e) => return Err(e),
         };
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         st.host_allocations += 1;
         st.live_bytes += class;
         st.live.insert(ptr as usize, (class, flags));
@@ -208,7 +205,7 @@ impl PinnedPool {
 
     /// Returns a block to the cache, to be reused once `events` have completed.
     pub(crate) fn free_raw(&self, ptr: *mut u8, events: Vec<EventHandle>) {
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         let Some((class, flags)) = st.live.remove(&(ptr as usize)) else {
             drop(st);
             for e in events {
@@ -233,7 +230,7 @@ impl PinnedPool {
     /// assert_eq!(pool.usage(), (0, 0));
     /// ```
     pub fn empty_cache(&self) -> usize {
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         let ready: Vec<Key> = st
             .cached
             .iter()
@@ -279,7 +276,7 @@ impl HostResource for PinnedPool {
 
     fn deallocate(&self, block: HostBlock) -> Result<()> {
         let addr = block.as_ptr() as usize;
-        if block.origin() != self.origin || !self.lock().live.contains_key(&addr) {
+        if block.origin() != self.origin || !lock(&self.state).live.contains_key(&addr) {
             return Err(ResourceError::ForeignBlock {
                 memory: "pinned",
                 ptr: addr as u64,
@@ -300,8 +297,8 @@ impl HostResource for PinnedPool {
 
 impl Drop for PinnedPool {
     fn drop(&mut self) {
-        let st = std::mem::take(&mut *self.lock());
-        if crate::driver::on_callback_thread() {
+        let st = std::mem::take(&mut *lock(&self.state));
+        if crate::driver::callback::is_callback_thread() {
             // No driver calls here (CUDA forbids them on its callback threads): leak the cache.
             if !st.cached.is_empty() {
                 tracing::error!(
@@ -380,10 +377,7 @@ impl PooledPinned {
             let _ = drv.event_destroy(self.pool.device, ev);
             return Err(e);
         }
-        self.events
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(ev);
+        lock(&self.events).push(ev);
         Ok(())
     }
 
@@ -423,7 +417,7 @@ impl std::fmt::Debug for PooledPinned {
 
 impl Drop for PooledPinned {
     fn drop(&mut self) {
-        let events = std::mem::take(self.events.get_mut().unwrap_or_else(|e| e.into_inner()));
+        let events = std::mem::take(get_mut(&mut self.events));
         self.pool.free_raw(self.ptr, events);
     }
 }

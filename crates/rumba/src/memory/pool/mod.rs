@@ -53,7 +53,7 @@ pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
@@ -66,6 +66,7 @@ use super::{
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
 use crate::error::{Error, OomReport, ResourceError, Result};
+use crate::sync::{get_mut, lock};
 
 /// Every block size is a multiple of this many bytes.
 pub const GRANULE: usize = 512;
@@ -197,10 +198,6 @@ impl PoolResource {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, PoolState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Returns every segment that holds no live block (and whose streams have finished with it)
     /// upstream; returns the bytes given back.
     ///
@@ -216,7 +213,7 @@ impl PoolResource {
     /// assert_eq!(pool.statistics().unwrap().reserved_bytes, 0);
     /// ```
     pub fn release_cached(&self) -> Result<usize> {
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         self.reclaim(&mut st, None);
         self.free_segments(&mut st)
     }
@@ -412,7 +409,7 @@ impl DeviceResource for PoolResource {
                 bytes,
                 largest: usize::MAX / GRANULE * GRANULE,
             })?;
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         let st = &mut *st;
         let mut found = Self::take(st, size, stream, bytes);
         if found.is_none() {
@@ -461,7 +458,7 @@ impl DeviceResource for PoolResource {
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let stream = self.resolve(stream);
         let ptr = block.ptr();
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         let st = &mut *st;
         if st.retired.contains(&block.origin()) {
             return Ok(()); // freed by a reset
@@ -499,7 +496,7 @@ impl DeviceResource for PoolResource {
     }
 
     fn statistics(&self) -> Option<MemoryStats> {
-        let st = self.lock();
+        let st = lock(&self.state);
         let mut s = st.stats;
         s.reserved_bytes = st.arena.reserved();
         Some(s)
@@ -515,7 +512,7 @@ impl DeviceResource for PoolResource {
 
     /// Exports the segment that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
-        let segment = self.lock().arena.segment_of(ptr, bytes);
+        let segment = lock(&self.state).arena.segment_of(ptr, bytes);
         let (base, _) = segment.ok_or_else(|| ResourceError::ForeignBlock {
             memory: "device",
             ptr,
@@ -530,7 +527,7 @@ impl DeviceResource for PoolResource {
     }
 
     fn reset(&self, _token: &ResetToken) -> Result<()> {
-        let mut st = self.lock();
+        let mut st = lock(&self.state);
         st.pending.clear();
         st.pending_bytes = 0;
         st.order.clear();
@@ -560,7 +557,7 @@ impl DeviceResource for PoolResource {
 
 impl CacheControl for PoolResource {
     fn snapshot(&self) -> MemorySnapshot {
-        Self::snapshot(&self.lock())
+        Self::snapshot(&lock(&self.state))
     }
 
     fn empty_cache(&self) -> Result<usize> {
@@ -571,13 +568,13 @@ impl CacheControl for PoolResource {
 impl Deferral for PoolResource {
     fn flush(&self) -> Result<()> {
         if self.deferred.load(Ordering::SeqCst) == 0 {
-            self.release_pending(&mut self.lock());
+            self.release_pending(&mut lock(&self.state));
         }
         Ok(())
     }
 
     fn pending(&self) -> PendingStats {
-        let st = self.lock();
+        let st = lock(&self.state);
         PendingStats {
             count: st.pending.len(),
             bytes: st.pending_bytes,
@@ -597,7 +594,7 @@ impl Deferral for PoolResource {
 
 impl Drop for PoolResource {
     fn drop(&mut self) {
-        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let st = get_mut(&mut self.state);
         // A segment that still holds a block handed out (not given back) is leaked: the block's
         // holder may still use it. Blocks given back but held back by a deferral are not live.
         let busy: HashSet<DevicePtr> = st

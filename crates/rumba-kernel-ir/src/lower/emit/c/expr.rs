@@ -176,6 +176,16 @@ impl Printer<'_> {
     pub(super) fn math(&mut self, f: MathFn, args: &[Expr]) -> String {
         let s = args[0].ty.scalar().unwrap_or(Scalar::F32);
         let a: Vec<String> = args.iter().map(|e| self.expr(e)).collect();
+        if let Some(part) = args[0].ty.complex_part() {
+            // The complex functions of the device header / OpenCL prelude (`rb_c32_exp`, …).
+            let c = super::complex_c_type(part);
+            let call = format!("{c}_{}({})", f.name(), a[0]);
+            return if matches!(f, MathFn::IsNan | MathFn::IsInfinite | MathFn::IsFinite) {
+                format!("({call} != 0)")
+            } else {
+                call
+            };
+        }
         let cuda = self.cuda();
         let fl = |name: &str| -> String {
             if cuda && s == Scalar::F32 {
@@ -248,6 +258,123 @@ impl Printer<'_> {
                 self.binary(op, &Ty::Scalar(s), &a[0], &a[1], None)
             }
             MathFn::WrappingNeg => self.neg(s, &a[0]),
+            MathFn::Acos
+            | MathFn::Acosh
+            | MathFn::Asin
+            | MathFn::Asinh
+            | MathFn::Atan
+            | MathFn::Atan2
+            | MathFn::Atanh
+            | MathFn::Cbrt
+            | MathFn::Copysign
+            | MathFn::Cosh
+            | MathFn::Erf
+            | MathFn::Erfc
+            | MathFn::Exp2
+            | MathFn::ExpM1
+            | MathFn::Gamma
+            | MathFn::Hypot
+            | MathFn::Ldexp
+            | MathFn::LnGamma
+            | MathFn::Ln1p
+            | MathFn::Log10
+            | MathFn::Log2
+            | MathFn::Remainder
+            | MathFn::Sinh
+            | MathFn::Tanh
+            | MathFn::Trunc => {
+                let name = match f {
+                    MathFn::ExpM1 => "expm1",
+                    MathFn::Gamma => "tgamma",
+                    MathFn::LnGamma => "lgamma",
+                    MathFn::Ln1p => "log1p",
+                    f => f.name(),
+                };
+                format!("{}({})", fl(name), a.join(", "))
+            }
+            MathFn::IsFinite => format!("(isfinite({}) != 0)", a[0]),
+            MathFn::IsInfinite => format!("(isinf({}) != 0)", a[0]),
+            MathFn::ToDegrees | MathFn::ToRadians => {
+                // Rust's own constants, so the one rounding of the product is the same.
+                let k = match (f, s) {
+                    (MathFn::ToDegrees, Scalar::F32) => f64::from(1.0f32.to_degrees()),
+                    (MathFn::ToRadians, Scalar::F32) => f64::from(1.0f32.to_radians()),
+                    (MathFn::ToDegrees, _) => 1.0f64.to_degrees(),
+                    _ => 1.0f64.to_radians(),
+                };
+                format!("({} * {})", a[0], c_float_lit(k, s, self.target))
+            }
+            MathFn::Signum => {
+                let (nan, one) = (
+                    c_float_lit(f64::NAN, s, self.target),
+                    c_float_lit(1.0, s, self.target),
+                );
+                format!(
+                    "(isnan({0}) ? {nan} : {1}({one}, {0}))",
+                    a[0],
+                    fl("copysign")
+                )
+            }
+            MathFn::Recip => format!("({} / {})", c_float_lit(1.0, s, self.target), a[0]),
+            MathFn::Fract => format!("({0} - {1}({0}))", a[0], fl("trunc")),
+            // Tuple-valued: only as the value of `let (a, b) = …` (see `Printer::let_tuple`).
+            MathFn::Frexp | MathFn::Modf => "rb_tuple_value_outside_a_tuple_let".to_string(),
+            _ => self.int_intrinsic(f, s, &a),
+        }
+    }
+
+    /// CUDA's integer intrinsics with Rust's meaning at every width: the value zero-extended to
+    /// 64 bits (`rb_u64`/`ulong`) through the helpers of the device header and the OpenCL
+    /// prelude, which take the width in bits.
+    fn int_intrinsic(&self, f: MathFn, s: Scalar, a: &[String]) -> String {
+        let cuda = self.cuda();
+        let t = s.c_name(self.target);
+        let u = s.unsigned().c_name(self.target);
+        let bits = s.bits();
+        let wide = if cuda { "unsigned long long" } else { "ulong" };
+        let v = format!("(({wide})({u}){})", a[0]);
+        match f {
+            MathFn::CountOnes => format!("rb_popc({v})"),
+            MathFn::LeadingZeros => format!("rb_clz({v}, {bits}u)"),
+            MathFn::TrailingZeros => format!("rb_ctz({v}, {bits}u)"),
+            MathFn::Ffs => format!("rb_ffs({v})"),
+            MathFn::ReverseBits => format!("(({t})({u})(rb_brev({v}) >> {}))", 64 - bits),
+            MathFn::SwapBytes => format!("(({t})({u})(rb_bswap({v}) >> {}))", 64 - bits),
+            MathFn::RotateLeft | MathFn::RotateRight => {
+                let (x, y) = if f == MathFn::RotateLeft {
+                    ("<<", ">>")
+                } else {
+                    (">>", "<<")
+                };
+                let n = format!("(({}) % {bits}u)", a[1]);
+                format!(
+                    "(({t})({u})((({u}){0} {x} {n}) | (({u}){0} {y} (({bits}u - {n}) % {bits}u))))",
+                    a[0]
+                )
+            }
+            MathFn::MulHi if cuda => {
+                let name = match s {
+                    Scalar::I32 => "__mulhi",
+                    Scalar::U32 => "__umulhi",
+                    Scalar::I64 => "__mul64hi",
+                    _ => "__umul64hi",
+                };
+                format!("{name}({}, {})", a[0], a[1])
+            }
+            MathFn::MulHi => format!("mul_hi(({t}){}, ({t}){})", a[0], a[1]),
+            MathFn::Sad if cuda => {
+                let name = if s == Scalar::I32 { "__sad" } else { "__usad" };
+                format!("{name}({}, {}, {})", a[0], a[1], a[2])
+            }
+            MathFn::Sad => format!(
+                "((uint)(abs_diff(({t}){}, ({t}){}) + {}))",
+                a[0], a[1], a[2]
+            ),
+            MathFn::BytePerm if cuda => {
+                format!("__byte_perm({}, {}, ({}) & 0x7777u)", a[0], a[1], a[2])
+            }
+            MathFn::BytePerm => format!("rb_byte_perm({}, {}, {})", a[0], a[1], a[2]),
+            _ => String::from("0"),
         }
     }
 

@@ -15,8 +15,10 @@ use crate::lower::ir::*;
 
 /// One item of a region: a statement, or a per-work-item addition the planner made (a
 /// decision's value, a barrier's predicate).
-enum Item<'f> {
+pub(super) enum Item<'f> {
     Stmt(&'f Stmt),
+    /// `array.set(w, value)`: a warp operation's operand (`true`: a predicate, stored as 0/1).
+    Operand(Ident, &'f Expr, bool),
     /// `decision.see(w, value)`.
     See(Ident, Vec<&'f Expr>),
     /// `trues += (pred) as u32`.
@@ -179,6 +181,8 @@ pub(crate) struct Body<'p, 'f> {
     counter: Cell<usize>,
     /// `const` site items, emitted at the top of the body.
     pub(crate) sites: RefCell<Vec<TokenStream>>,
+    /// Block memory the steps need (warp operands), declared at the top of the body.
+    pub(crate) top: RefCell<Vec<TokenStream>>,
 }
 
 impl<'p, 'f> Body<'p, 'f> {
@@ -188,10 +192,11 @@ impl<'p, 'f> Body<'p, 'f> {
             k,
             counter: Cell::new(0),
             sites: RefCell::new(Vec::new()),
+            top: RefCell::new(Vec::new()),
         }
     }
 
-    fn fresh(&self, what: &str) -> Ident {
+    pub(super) fn fresh(&self, what: &str) -> Ident {
         let n = self.counter.get();
         self.counter.set(n + 1);
         format_ident!("__{}{}", what, n)
@@ -217,7 +222,7 @@ impl<'p, 'f> Body<'p, 'f> {
     }
 
     /// An expression evaluated once per block.
-    fn block_expr(&self, e: &Expr) -> TokenStream {
+    pub(super) fn block_expr(&self, e: &Expr) -> TokenStream {
         let names = self.names(false, HashSet::new());
         self.with_r(&names, |r| r.expr(e))
     }
@@ -267,6 +272,24 @@ impl<'p, 'f> Body<'p, 'f> {
                     ),
                 ..
             } => self.barrier(e, Some(*local), pending),
+            // A warp operation, and one whose value a (fresh) local takes.
+            Stmt::Expr(
+                e @ Expr {
+                    kind: ExprKind::Warp(..),
+                    ..
+                },
+            ) => self.warp(e, None, pending),
+            Stmt::Let {
+                local,
+                init:
+                    Some(
+                        e @ Expr {
+                            kind: ExprKind::Warp(..),
+                            ..
+                        },
+                    ),
+                ..
+            } => self.warp(e, Some(*local), pending),
             Stmt::Let { .. } | Stmt::LetTuple { .. } | Stmt::Assign { .. } => {
                 let mut out = self.flush(pending);
                 out.extend(self.block_stmt(s));
@@ -494,7 +517,7 @@ impl<'p, 'f> Body<'p, 'f> {
     }
 
     /// Emits the pending items as one region (nothing when there are none).
-    fn flush(&self, pending: &mut Vec<Item<'f>>) -> TokenStream {
+    pub(super) fn flush(&self, pending: &mut Vec<Item<'f>>) -> TokenStream {
         if pending.is_empty() {
             return TokenStream::new();
         }
@@ -519,7 +542,7 @@ impl<'p, 'f> Body<'p, 'f> {
             match it {
                 Item::Stmt(s) => collect(s, &mut stmts, &mut exprs),
                 Item::See(_, v) => exprs.extend(v.iter().copied()),
-                Item::Count(_, p) => exprs.push(p),
+                Item::Count(_, p) | Item::Operand(_, p, _) => exprs.push(p),
             }
         }
         let mut used: Vec<LocalId> = Vec::new();
@@ -628,6 +651,15 @@ impl<'p, 'f> Body<'p, 'f> {
                             } else {
                                 t.extend(quote!(#d.see(__w, (#(#vals,)*));));
                             }
+                        }
+                        Item::Operand(c, e, pred) => {
+                            let v = r.expr(e);
+                            let v = match (pred, e.ty.scalar()) {
+                                (false, _) => v,
+                                (true, Some(s)) if s.is_int() => quote!(((#v) != 0) as u8),
+                                (true, _) => quote!((#v) as u8),
+                            };
+                            t.extend(quote!(#c.set(__w as usize, #v);));
                         }
                         Item::Count(c, p) => {
                             let v = r.expr(p);

@@ -35,17 +35,23 @@
 //! shape counts as varying: block code never names a view, and a lifted loop bound or
 //! condition on it is decided per work-item and checked equal.
 //!
+//! Warp operations (`syncwarp`, votes, shuffles, `activemask`) cut the body as barriers do: the
+//! region before stores each work-item's operands, a warp step completes the operation warp by
+//! warp, and later regions read each work-item's result (`warp`).
+//!
 //! What the loop form cannot express makes [`block_form`] return `Err` with the reason; the
 //! kernel then runs on coroutines only: a `#[rumba::device]` function that takes the thread
-//! context, a barrier inside an expression other than a statement, a `let` or an assignment's
-//! value, a by-value parameter reassigned under thread-dependent control, a value live across a
-//! barrier whose type is not a number or record, a warp-level operation (`syncwarp`, votes,
-//! shuffles, `activemask`: the lanes of a warp must meet at each, which coroutines do).
+//! context, a barrier or warp operation inside an expression other than a statement, a `let` or
+//! an assignment's value, a by-value parameter reassigned under thread-dependent control, a value
+//! live across a barrier whose type is not a number or record, a warp operation under
+//! thread-dependent control or with a mask that is not block-uniform (the lanes of a warp then
+//! meet there while others are elsewhere, which coroutines do).
 
 mod body;
 mod normalise;
 mod plan;
 mod views;
+mod warp;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -75,15 +81,38 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     if f.is_device {
         return Err("a device function has no block form".into());
     }
-    if uses_warp_ops(f) {
-        return Err("warp-level operations (syncwarp, votes, shuffles, activemask) run on coroutines, where the lanes of a warp meet at each one".into());
-    }
     let norm = normalise(f)?;
+    if uses_warp_ops(&norm) {
+        warp::check(&norm, &crate::lower::analysis::analyse(&norm).varying)?;
+    }
     let plan = Plan::new(&norm)?;
+    let mut unplaced = None;
+    plan::walk(&norm.body, &mut Vec::new(), &mut |s, _| {
+        if let Stmt::Let {
+            local,
+            init:
+                Some(Expr {
+                    kind: ExprKind::Warp(..),
+                    ..
+                }),
+            ..
+        } = s
+        {
+            if plan.storage[*local] != Storage::Context {
+                unplaced = Some(norm.locals[*local].name.to_string());
+            }
+        }
+    });
+    if let Some(n) = unplaced {
+        return Err(format!(
+            "the result of a warp operation (`{n}`) has no per-thread slot"
+        ));
+    }
     let k = &opts.krate;
     let b = Body::new(&plan, k);
     let main = b.block(&norm.body);
     let sites = b.sites.borrow().clone();
+    let top = b.top.borrow().clone();
     let f = &norm;
     let wil = quote!(#k::kernel::wil);
 
@@ -268,6 +297,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                 let __gdim = __blk.grid_dim();
                 #(#rebind)*
                 #(#decls)*
+                #(#top)*
                 #main
             }
             #[allow(unused, clippy::all)]

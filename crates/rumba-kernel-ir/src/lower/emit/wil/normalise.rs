@@ -1,17 +1,19 @@
 //! Normalisation before planning: tuple `let`s of tuple values become one `let` per element;
-//! every barrier becomes either a statement of its own or the initialiser of a fresh local
-//! (`x = t.syncthreads_count(p)` is `let __rumba_bv3 = t.syncthreads_count(p); x =
-//! __rumba_bv3;`); and the shape and index arguments of every in-kernel view that are not
+//! every barrier and every warp operation (the points where the body is cut) becomes either a
+//! statement of its own or the initialiser of a fresh local (`x = t.syncthreads_count(p)` is
+//! `let __rumba_bv3 = t.syncthreads_count(p); x = __rumba_bv3;`, and `v += t.shfl_down_sync(m,
+//! v, d)` is `let __rumba_bv4 = t.shfl_down_sync(m, v, d); v += __rumba_bv4;`: Rust evaluates
+//! the right-hand side of a compound assignment to a number first); and the shape and index arguments of every in-kernel view that are not
 //! literals, consts or never-reassigned locals become fresh locals (`let __rumba_va7 = i + 1;
 //! let r = m.row(__rumba_va7);`), so that a region can make a view made in an earlier one
-//! again. A barrier anywhere else makes the kernel run on coroutines only ([`normalise`] says
-//! why).
+//! again. A barrier or warp operation anywhere else makes the kernel run on coroutines only
+//! ([`normalise`] says why).
 
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span};
 
-use super::plan::{contains_sync, own_exprs, walk};
+use super::plan::{contains_cut, is_cut, own_exprs, walk};
 use crate::lower::ir::*;
 
 /// Rewrites the function so that barriers are statements of their own (see the module docs);
@@ -106,13 +108,20 @@ fn normalise_block(b: Block, locals: &mut Vec<Local>) -> Result<Block, String> {
 }
 
 fn barrier_let(e: Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<Expr, String> {
-    if let ExprKind::Sync(_, Some(p)) = &e.kind {
-        if contains_sync(p) {
-            return Err("a barrier inside a barrier's predicate".into());
-        }
+    let inner = match &e.kind {
+        ExprKind::Sync(_, Some(p)) => contains_cut(p),
+        ExprKind::Warp(_, args) => args.iter().any(contains_cut),
+        _ => false,
+    };
+    if inner {
+        return Err("a barrier or warp operation inside a barrier's predicate or a warp operation's operands".into());
     }
     let (ty, span) = (e.ty.clone(), e.span);
-    let l = fresh(locals, "__rumba_bv", ty.clone(), span);
+    let prefix = match e.kind {
+        ExprKind::Warp(..) => "__rumba_wv",
+        _ => "__rumba_bv",
+    };
+    let l = fresh(locals, prefix, ty.clone(), span);
     out.push(Stmt::Let {
         local: l,
         init: Some(e),
@@ -125,11 +134,192 @@ fn barrier_let(e: Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<
     })
 }
 
+/// Whether `e` is an `if` expression whose branches (not its condition) contain a barrier or warp
+/// operation: it becomes an `if` statement, each branch assigning its value.
+fn is_cut_select(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Select(c, a, b) => !contains_cut(c) && (contains_cut(a) || contains_cut(b)),
+        _ => false,
+    }
+}
+
+/// `place op= if c { a } else { b }` as `if c { place op= a } else { place op= b }` (the same
+/// order of evaluation: the condition, the chosen value, then the place).
+fn select_to_if(
+    place: Place,
+    op: Option<BinOp>,
+    value: Expr,
+    site: Option<SiteId>,
+    span: Span,
+) -> Stmt {
+    let ExprKind::Select(c, a, b) = value.kind else {
+        unreachable!("only `if` expressions are rewritten")
+    };
+    let assign = |value: Expr| Block {
+        stmts: vec![Stmt::Assign {
+            place: place.clone(),
+            op,
+            value,
+            site,
+            span,
+        }],
+    };
+    Stmt::If {
+        cond: *c,
+        then: assign(*a),
+        els: Some(assign(*b)),
+        span,
+    }
+}
+
+/// Whether the barriers and warp operations inside `e` (not `e` itself) may be evaluated first,
+/// each into a fresh local, without changing what the statement does: everything else in the
+/// expression has no effect and cannot fault (no array access, call, atomic or integer
+/// division), and no cut sits where it is evaluated only conditionally (an `if` branch, the
+/// right of `&&` / `||`). The place of an assignment is stored to after its value, as before.
+fn hoistable(e: &Expr, place: Option<&Place>) -> bool {
+    fn pure(e: &Expr) -> bool {
+        if is_cut(e) {
+            // Its operands are evaluated where it is, before the step.
+            return match &e.kind {
+                ExprKind::Sync(_, Some(p)) => !contains_cut(p),
+                ExprKind::Warp(_, args) => !args.iter().any(contains_cut),
+                _ => true,
+            };
+        }
+        match &e.kind {
+            ExprKind::Index { .. }
+            | ExprKind::Atomic { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Fence(_)
+            | ExprKind::Binary(_, _, _, Some(_)) => false,
+            ExprKind::Binary(BinOp::And | BinOp::Or, a, b, _) => {
+                pure(a) && !contains_cut(b) && {
+                    let mut ok = true;
+                    b.visit(&mut |x| {
+                        ok &= !matches!(
+                            x.kind,
+                            ExprKind::Index { .. }
+                                | ExprKind::Atomic { .. }
+                                | ExprKind::Call { .. }
+                                | ExprKind::Fence(_)
+                                | ExprKind::Binary(_, _, _, Some(_))
+                        )
+                    });
+                    ok
+                }
+            }
+            ExprKind::Select(c, a, b) => {
+                pure(c) && !contains_cut(a) && !contains_cut(b) && pure(a) && pure(b)
+            }
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a, _)
+            | ExprKind::Field(a, _)
+            | ExprKind::Axis(a, _) => pure(a),
+            ExprKind::Binary(_, a, b, _) => pure(a) && pure(b),
+            ExprKind::Tuple(v) | ExprKind::Complex(v) | ExprKind::Math(_, v) => v.iter().all(pure),
+            _ => true,
+        }
+    }
+    let place_ok = match place {
+        Some(Place::Index { idx, .. }) => idx.iter().all(|i| !contains_cut(i) && pure(i)),
+        _ => true,
+    };
+    !is_cut(e) && contains_cut(e) && place_ok && pure(e)
+}
+
+/// Replaces every outermost barrier or warp operation in `e`, in evaluation order, by a fresh
+/// local bound to it just before (`hoistable` holds).
+fn hoist(e: &mut Expr, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<(), String> {
+    if is_cut(e) {
+        let placeholder = Expr {
+            kind: ExprKind::Bool(false),
+            ty: e.ty.clone(),
+            span: e.span,
+        };
+        let cut = std::mem::replace(e, placeholder);
+        *e = barrier_let(cut, locals, out)?;
+        return Ok(());
+    }
+    match &mut e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a, _)
+        | ExprKind::Field(a, _)
+        | ExprKind::Axis(a, _) => hoist(a, locals, out),
+        ExprKind::Binary(_, a, b, _) => {
+            hoist(a, locals, out)?;
+            hoist(b, locals, out)
+        }
+        ExprKind::Select(c, _, _) => hoist(c, locals, out),
+        ExprKind::Tuple(v) | ExprKind::Complex(v) | ExprKind::Math(_, v) => {
+            v.iter_mut().try_for_each(|x| hoist(x, locals, out))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Result<(), String> {
+    let s = match s {
+        Stmt::Let {
+            local,
+            init: Some(mut e),
+            span,
+        } if hoistable(&e, None) => {
+            hoist(&mut e, locals, out)?;
+            Stmt::Let {
+                local,
+                init: Some(e),
+                span,
+            }
+        }
+        Stmt::Assign {
+            place,
+            op,
+            mut value,
+            site,
+            span,
+        } if hoistable(&value, Some(&place)) => {
+            hoist(&mut value, locals, out)?;
+            Stmt::Assign {
+                place,
+                op,
+                value,
+                site,
+                span,
+            }
+        }
+        Stmt::Expr(mut e) if hoistable(&e, None) => {
+            hoist(&mut e, locals, out)?;
+            Stmt::Expr(e)
+        }
+        s => s,
+    };
     let nested = || {
-        Err("a barrier inside an expression other than a statement, a `let` or an assignment's value".to_string())
+        Err("a barrier or warp operation inside an expression other than a statement, a `let` or an assignment's value".to_string())
     };
     match s {
+        Stmt::Let {
+            local,
+            init: Some(e),
+            span,
+        } if is_cut_select(&e) => {
+            out.push(Stmt::Let {
+                local,
+                init: None,
+                span,
+            });
+            let place = Place::Local(local, span);
+            normalise_stmt(select_to_if(place, None, e, None, span), locals, out)?;
+        }
+        Stmt::Assign {
+            place,
+            op,
+            value,
+            site,
+            span,
+        } if is_cut_select(&value) => {
+            normalise_stmt(select_to_if(place, op, value, site, span), locals, out)?;
+        }
         Stmt::LetTuple {
             locals: ls,
             init:
@@ -151,11 +341,14 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
                 )?;
             }
         }
-        Stmt::Expr(e) if matches!(e.kind, ExprKind::Sync(..)) => {
-            if let ExprKind::Sync(_, Some(p)) = &e.kind {
-                if contains_sync(p) {
-                    return nested();
-                }
+        Stmt::Expr(e) if is_cut(&e) => {
+            let inner = match &e.kind {
+                ExprKind::Sync(_, Some(p)) => contains_cut(p),
+                ExprKind::Warp(_, args) => args.iter().any(contains_cut),
+                _ => false,
+            };
+            if inner {
+                return nested();
             }
             out.push(Stmt::Expr(e));
         }
@@ -163,7 +356,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             local,
             init: Some(e),
             span,
-        } if matches!(e.kind, ExprKind::Sync(..)) => {
+        } if is_cut(&e) => {
             let v = barrier_let(e, locals, out)?;
             out.push(Stmt::Let {
                 local,
@@ -177,9 +370,9 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             value,
             site,
             span,
-        } if matches!(value.kind, ExprKind::Sync(..)) => {
+        } if is_cut(&value) => {
             let idx_sync = match &place {
-                Place::Index { idx, .. } => idx.iter().any(contains_sync),
+                Place::Index { idx, .. } => idx.iter().any(contains_cut),
                 Place::Local(..) => false,
             };
             if idx_sync {
@@ -200,7 +393,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             els,
             span,
         } => {
-            if contains_sync(&cond) {
+            if contains_cut(&cond) {
                 return nested();
             }
             out.push(Stmt::If {
@@ -211,7 +404,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             });
         }
         Stmt::While { cond, body, span } => {
-            if contains_sync(&cond) {
+            if contains_cut(&cond) {
                 return nested();
             }
             out.push(Stmt::While {
@@ -234,9 +427,9 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             body,
             span,
         } => {
-            if contains_sync(&start)
-                || contains_sync(&end)
-                || step.as_ref().is_some_and(|(k, _)| contains_sync(k))
+            if contains_cut(&start)
+                || contains_cut(&end)
+                || step.as_ref().is_some_and(|(k, _)| contains_cut(k))
             {
                 return nested();
             }
@@ -251,7 +444,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             });
         }
         other => {
-            if own_exprs(&other).into_iter().any(contains_sync) {
+            if own_exprs(&other).into_iter().any(contains_cut) {
                 return nested();
             }
             out.push(other);

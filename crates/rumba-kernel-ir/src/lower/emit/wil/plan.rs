@@ -191,9 +191,15 @@ pub(super) fn walk<'a>(b: &'a Block, path: &mut Vec<Frame>, f: &mut dyn FnMut(&'
     }
 }
 
-pub(super) fn contains_sync(e: &Expr) -> bool {
+/// Whether `e` is a barrier or a warp operation: a point where the body is cut.
+pub(super) fn is_cut(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Sync(..) | ExprKind::Warp(..))
+}
+
+/// Whether `e` contains a barrier or a warp operation.
+pub(super) fn contains_cut(e: &Expr) -> bool {
     let mut found = false;
-    e.visit(&mut |x| found |= matches!(x.kind, ExprKind::Sync(..)));
+    e.visit(&mut |x| found |= is_cut(x));
     found
 }
 
@@ -241,7 +247,7 @@ impl<'f> Plan<'f> {
                         thread_calls = true;
                     }
                 });
-                if contains_sync(e) {
+                if contains_cut(e) {
                     syncs.push(path.clone());
                 }
             }

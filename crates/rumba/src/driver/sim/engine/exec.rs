@@ -59,6 +59,7 @@ use super::shared::SharedMemory;
 use super::thread_ctx::{BlockInfo, ThreadCtx};
 use super::warp::{Lane, Suspend, resolve};
 use crate::error::{Error, Result};
+use crate::sync::{into_inner, lock};
 
 /// Options of the simulated executor. The defaults are what a launch should use; the switches
 /// exist for testing and debugging.
@@ -196,7 +197,7 @@ pub(crate) fn schedule(
             let thread = Dim3::from_linear(tid as u64, config.block);
             tracing::debug!(kernel = kernel_name, block = %block_idx, thread = %thread, %message, "kernel fault");
             let err = kernel_fault(kernel_name, block_idx, thread, message);
-            let mut slot = first_fault.lock().unwrap_or_else(|p| p.into_inner());
+            let mut slot = lock(&first_fault);
             if slot.as_ref().is_none_or(|(fb, _)| b < *fb) {
                 *slot = Some((b, err));
             }
@@ -236,7 +237,7 @@ pub(crate) fn schedule(
             }
         }
     }
-    match first_fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match into_inner(first_fault) {
         Some((_, err)) => Err(err),
         None => Ok(()),
     }

@@ -7,12 +7,12 @@
 //! Touches only its own chunks.
 
 use std::any::type_name;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::mem::{align_of, size_of};
 
 use bytemuck::Pod;
 
-use super::buf::{BUF_ALIGN, RawBuf};
+use super::buf::{BUF_ALIGN, Bump};
 use super::fault;
 use super::shape::Dims;
 use super::view::{LocalArray, View};
@@ -29,9 +29,7 @@ const CHUNK: usize = 16 * 1024;
 
 /// The local memory of one thread slot.
 pub(crate) struct LocalArena {
-    chunks: RefCell<Vec<RawBuf>>,
-    chunk: Cell<usize>,
-    offset: Cell<usize>,
+    memory: Bump,
     total: Cell<usize>,
 }
 
@@ -39,9 +37,7 @@ impl LocalArena {
     /// An arena with no memory yet (creating one does not allocate).
     pub(crate) fn new() -> Self {
         LocalArena {
-            chunks: RefCell::new(Vec::new()),
-            chunk: Cell::new(0),
-            offset: Cell::new(0),
+            memory: Bump::new(CHUNK),
             total: Cell::new(0),
         }
     }
@@ -50,8 +46,7 @@ impl LocalArena {
     /// previous thread is still alive (its kernel body has returned or been unwound).
     #[inline]
     pub(crate) fn reset(&self) {
-        self.chunk.set(0);
-        self.offset.set(0);
+        self.memory.reset();
         self.total.set(0);
     }
 
@@ -70,33 +65,10 @@ impl LocalArena {
             ));
         };
         self.total.set(self.total.get() + bytes);
-        let mut chunks = self.chunks.borrow_mut();
-        let mut idx = self.chunk.get();
-        let mut start = self.offset.get().div_ceil(BUF_ALIGN) * BUF_ALIGN;
-        loop {
-            match chunks.get(idx) {
-                Some(c) if start + bytes <= c.len() => break,
-                Some(_) => {
-                    idx += 1;
-                    start = 0;
-                }
-                None => {
-                    chunks.push(RawBuf::zeroed(bytes.max(CHUNK)));
-                    start = 0;
-                    break;
-                }
-            }
-        }
-        self.chunk.set(idx);
-        self.offset.set(start + bytes);
-        // SAFETY: `start + bytes <= len` of chunk `idx`, so the range is inside the buffer.
-        let ptr = unsafe { chunks[idx].ptr().add(start) };
-        // SAFETY: the range is not handed out to any live view (bump allocation since the last
-        // reset, and the previous thread's views are gone).
-        unsafe { ptr.write_bytes(0, bytes) };
-        // SAFETY: `ptr` is 16-aligned (>= align of T), the elements fit in the chunk, and the
-        // chunk's heap memory stays put (and allocated) while `self` lives, even if the chunk
-        // list grows.
+        let ptr = self.memory.alloc_zeroed(bytes);
+        // SAFETY: `ptr` is 16-aligned (>= align of T), addresses `bytes` zeroed bytes that no
+        // live view refers to (bump allocation since the last reset, and the previous thread's
+        // views are gone), and the chunk stays put and allocated while `self` lives.
         unsafe { View::contiguous(ptr, dims) }
     }
 }
@@ -119,7 +91,7 @@ mod tests {
         let z = a.alloc::<i32>(1000.into_dims());
         assert_eq!(z.as_ptr(), x.as_ptr());
         assert_eq!(z.get(999), 0);
-        assert_eq!(a.chunks.borrow().len(), 2);
+        assert_eq!(a.memory.chunks(), 2);
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
 //! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
 //! synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
-//! which the second engine, [`wil`], runs without coroutines (KERNELS.md §4). Memory is reached only through bounds-checked [`View`]s whose element
-//! accesses are relaxed atomics ([`access`]), so racing threads are defined behaviour.
+//! which the second engine, [`wil`], runs without coroutines (docs/design/kernels.md §4). Memory is
+//! reached only through bounds-checked [`View`]s whose element accesses are relaxed atomics
+//! ([`access`]), so racing threads are defined behaviour.
 //!
 //! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
 //! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
@@ -39,6 +40,7 @@
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
 //! | `fault` | unwinding payloads and [`Error::KernelFault`](crate::Error::KernelFault) |
+//! | [`math`] | the math library of kernels (libm, not the host's C library) and its accuracy |
 //! | [`wil`] | the work-item-loop engine: whole-block bodies, regions as loops over the threads |
 //!
 //! A tiled kernel with shared memory and barriers:
@@ -80,6 +82,7 @@ mod dim;
 pub mod exec;
 mod fault;
 mod local;
+pub mod math;
 mod overflow;
 mod shape;
 mod shared;

@@ -48,7 +48,7 @@ impl ThreadCtx<'_> {
     #[track_caller]
     fn warp_op(&self, op: WarpOp, mask: u32, value: u64, arg: u32) -> u64 {
         let call = WarpCall {
-            site: Location::caller(),
+            site: Location::caller().into(),
             op,
             mask,
             value,

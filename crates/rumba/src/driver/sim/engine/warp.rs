@@ -33,6 +33,7 @@ use std::panic::Location;
 
 use super::barrier::Arrival;
 use super::dim::{Dim3, WARP_SIZE};
+use super::wil::Site;
 
 /// Which shuffle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +86,7 @@ impl WarpOp {
 /// mask).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WarpCall {
-    pub(crate) site: &'static Location<'static>,
+    pub(crate) site: Site,
     pub(crate) op: WarpOp,
     pub(crate) mask: u32,
     pub(crate) value: u64,
@@ -106,7 +107,7 @@ impl WarpCall {
     }
 
     /// The lane this shuffle reads, or `None` when it keeps its own value.
-    fn source(&self, lane: u32) -> Option<u32> {
+    pub(crate) fn source(&self, lane: u32) -> Option<u32> {
         let WarpOp::Shfl(mode) = self.op else {
             return Some(lane);
         };
@@ -117,6 +118,16 @@ impl WarpCall {
             ShflMode::Xor => lane ^ self.arg,
         };
         (j < WARP_SIZE).then_some(j)
+    }
+}
+
+impl From<&'static Location<'static>> for Site {
+    fn from(l: &'static Location<'static>) -> Self {
+        Site {
+            file: l.file(),
+            line: l.line(),
+            column: l.column(),
+        }
     }
 }
 
@@ -300,7 +311,7 @@ mod tests {
 
     fn call(op: WarpOp, mask: u32, value: u64, arg: u32) -> Lane {
         Lane::Warp(WarpCall {
-            site: Location::caller(),
+            site: Location::caller().into(),
             op,
             mask,
             value,

@@ -19,7 +19,7 @@
 //! initialised value of its type. This module touches only its own buffers.
 
 use std::any::type_name;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{align_of, size_of};
@@ -28,7 +28,7 @@ use bytemuck::Pod;
 
 use crate::driver::sim::engine::MAX_DIMS;
 use crate::driver::sim::engine::atomics::{AtomicInteger, AtomicValue};
-use crate::driver::sim::engine::buf::{BUF_ALIGN, RawBuf};
+use crate::driver::sim::engine::buf::{BUF_ALIGN, Bump, RawBuf};
 use crate::driver::sim::engine::dim::SHARED_MEMORY_PER_BLOCK;
 use crate::driver::sim::engine::fault;
 use crate::driver::sim::engine::local::LOCAL_MEMORY_PER_THREAD;
@@ -44,9 +44,8 @@ pub(crate) struct Arena {
     /// Bytes of `shared` in use (dynamic shared memory first).
     shared_used: Cell<usize>,
     dynamic_bytes: Cell<usize>,
-    chunks: RefCell<Vec<RawBuf>>,
-    chunk: Cell<usize>,
-    offset: Cell<usize>,
+    /// Context and local arrays.
+    scratch: Bump,
     /// Bytes of local memory per work-item declared so far in this block.
     local_per_thread: Cell<usize>,
     /// One flag per work-item: still running (has not returned).
@@ -61,9 +60,7 @@ impl Arena {
             shared: RawBuf::zeroed(SHARED_MEMORY_PER_BLOCK),
             shared_used: Cell::new(0),
             dynamic_bytes: Cell::new(0),
-            chunks: RefCell::new(Vec::new()),
-            chunk: Cell::new(0),
-            offset: Cell::new(0),
+            scratch: Bump::new(CHUNK),
             local_per_thread: Cell::new(0),
             alive: Vec::new(),
             alive_dirty: Cell::new(false),
@@ -81,8 +78,7 @@ impl Arena {
         self.dynamic_bytes.set(dynamic_bytes);
         self.shared_used
             .set(dynamic_bytes.div_ceil(BUF_ALIGN) * BUF_ALIGN);
-        self.chunk.set(0);
-        self.offset.set(0);
+        self.scratch.reset();
         self.local_per_thread.set(0);
         if self.alive.len() < threads {
             self.alive.resize_with(threads, || Cell::new(true));
@@ -139,31 +135,10 @@ impl Arena {
                 type_name::<T>()
             ));
         };
-        let mut chunks = self.chunks.borrow_mut();
-        let mut idx = self.chunk.get();
-        let mut start = self.offset.get().div_ceil(BUF_ALIGN) * BUF_ALIGN;
-        loop {
-            match chunks.get(idx) {
-                Some(c) if start + bytes <= c.len() => break,
-                Some(_) => {
-                    idx += 1;
-                    start = 0;
-                }
-                None => {
-                    chunks.push(RawBuf::zeroed(bytes.max(CHUNK)));
-                    start = 0;
-                    break;
-                }
-            }
-        }
-        self.chunk.set(idx);
-        self.offset.set(start + bytes);
-        // SAFETY: `start + bytes <= len` of chunk `idx`, so the range is inside the buffer.
-        let ptr = unsafe { chunks[idx].ptr().add(start) };
-        // SAFETY: the range was not handed out since the last reset, so no handle refers to it.
-        unsafe { ptr.write_bytes(0, bytes) };
-        // SAFETY: `ptr` is 16-aligned, the elements fit in the chunk, and the chunk's heap
-        // memory stays put (and allocated) while the arena lives, even if the list grows.
+        let ptr = self.scratch.alloc_zeroed(bytes);
+        // SAFETY: `ptr` is 16-aligned, addresses `bytes` zeroed bytes no handle refers to (bump
+        // allocation since the block began), and the chunk stays put and allocated while the
+        // arena lives, even if the list grows.
         unsafe { BlockArray::new(ptr.cast(), dims, space) }
     }
 
@@ -399,6 +374,49 @@ impl<'b, T: Pod, const D: usize> BlockArray<'b, T, D> {
         let off = self.offset(index);
         // SAFETY: as in `get`.
         unsafe { self.ptr.add(off).write(value) }
+    }
+
+    /// Elements `start .. start + N` of a 1-d array (its first axis), with one bounds check.
+    #[inline(always)]
+    pub(crate) fn load_run<const N: usize>(&self, start: usize) -> [T; N] {
+        self.run_check(start, N);
+        // SAFETY: `start + N` elements are in bounds (checked) of the live, aligned, initialised
+        // array only this OS thread touches; `out` is a distinct local.
+        unsafe {
+            let mut out = std::mem::MaybeUninit::<[T; N]>::uninit();
+            std::ptr::copy_nonoverlapping(self.ptr.add(start), out.as_mut_ptr().cast::<T>(), N);
+            out.assume_init()
+        }
+    }
+
+    /// Writes `values` to elements `start .. start + N` of a 1-d array, with one bounds check.
+    #[inline(always)]
+    pub(crate) fn store_run<const N: usize>(&self, start: usize, values: [T; N]) {
+        self.run_check(start, N);
+        // SAFETY: as in `load_run`; `values` is a distinct local.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), self.ptr.add(start), N) }
+    }
+
+    /// The address of element `start` of a 1-d array whose elements `start .. start + n` exist
+    /// (checked once), for a loop of raw accesses over them.
+    #[inline(always)]
+    pub(crate) fn run_ptr(&self, start: usize, n: usize) -> *mut T {
+        self.run_check(start, n);
+        // SAFETY: `start` is in bounds (or one past the end when `n` is 0) of the array.
+        unsafe { self.ptr.add(start) }
+    }
+
+    #[inline(always)]
+    fn run_check(&self, start: usize, n: usize) {
+        let len = if D == 0 { 1 } else { self.dims[0] };
+        if D != 1 || start.checked_add(n).is_none_or(|e| e > len) {
+            fault::raise(format!(
+                "internal error: elements {start}..{} of a {} array of shape {}",
+                start.saturating_add(n),
+                self.space.name(),
+                format_shape(&self.dims)
+            ));
+        }
     }
 
     /// Sets every element to zero (a local array's declaration, once per work-item).

@@ -353,6 +353,18 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         self.data.exited.get() == self.threads()
     }
 
+    /// Whether some work-item has returned.
+    #[inline(always)]
+    pub(super) fn some_exited(&self) -> bool {
+        self.data.exited.get() != 0
+    }
+
+    /// Names work-item `w` as the one running: a fault raised next names it.
+    #[inline]
+    pub(super) fn set_current(&self, w: u32) {
+        self.data.current.set(w);
+    }
+
     /// Whether work-item `w` is still running.
     #[inline]
     pub fn is_alive(&self, w: u32) -> bool {

@@ -1,7 +1,7 @@
 //! The work-item-loop engine: kernels as whole-block bodies whose regions between barriers are
-//! loops over the block's threads (KERNELS.md §4), the way PoCL runs OpenCL on a CPU. A barrier
-//! costs the end of one loop and the start of the next instead of a coroutine switch per thread,
-//! and block memory is plain memory the compiler can keep in registers and vectorise.
+//! loops over the block's threads (docs/design/kernels.md §4), the way PoCL runs OpenCL on a CPU. A
+//! barrier costs the end of one loop and the start of the next instead of a coroutine switch per
+//! thread, and block memory is plain memory the compiler can keep in registers and vectorise.
 //!
 //! [`run_blocks`] runs a grid: blocks are spread over the calling thread and rayon's pool by the
 //! same scheduler as the coroutine engine ([`run_grid`](super::run_grid)), with the same choice
@@ -114,6 +114,7 @@
 //! | `block` | [`run_blocks`], [`BlockCtx`], regions, barriers, decisions, block shapes |
 //! | `arena` | the per-worker block memory and [`BlockArray`] |
 //! | `global` | [`GlobalIn`], [`OwnOut`]: global inputs and outputs with an access mode |
+//! | `warp` | warp operations between regions ([`BlockCtx::warp_shfl`] and friends, [`WarpSite`]) |
 //!
 //! This module touches the worker's arena (a thread-local), rayon's pool, and the memory of the
 //! arrays a block body is given.
@@ -121,6 +122,7 @@
 mod arena;
 mod block;
 mod global;
+mod warp;
 
 pub use super::barrier::BarrierKind;
 pub use arena::{BlockArray, BlockIndex, LocalArrays, Space};
@@ -129,3 +131,4 @@ pub use block::{
     run_blocks_with,
 };
 pub use global::{Access, Atomic, GlobalIn, OwnBlock, OwnOut, OwnWindow, Plain, Window};
+pub use warp::{WarpKind, WarpSite};

@@ -1,0 +1,599 @@
+//! Point to point: `send`, `recv` into an existing array, `sendrecv`, and the nonblocking
+//! `isend`/`irecv` whose [`Request`] is waited on or tested.
+//!
+//! A transfer is a small protocol: the sender posts a header (element type, shape, the data tag
+//! and chunk size it will use); the receiver compares it with its own array and answers; only an
+//! accepted transfer moves data, in pipelined chunks on the data communicator. A mismatch is
+//! therefore an [`Error::Dist`] on both ranks, naming both sides, and nothing is written. Each
+//! transfer is a state machine ([`P2p`]) advanced by whoever waits on the communicator, so a
+//! rank waiting in one operation still answers the headers of its pending `isend`/`irecv`s.
+//! Point-to-point transfers always stage through pinned memory, whatever the communicator's
+//! transport (their chunks are bounded by the receiver's answer either way).
+
+use std::cell::RefCell;
+use std::ffi::c_int;
+use std::rc::Rc;
+
+use ndarray::Dimension;
+
+use super::OnStream;
+use super::comm::Communicator;
+use super::job::{Packed, order_for};
+use super::pipeline::{Exchange, Pipeline, SLOTS, Side, Spec};
+use super::raw::{self, Request as RawRequest};
+use super::wire::{HEADER_BYTES, Header, Op};
+use crate::array::DeviceArray;
+use crate::error::{Error, Result};
+use crate::layout::Element;
+use crate::memory::DeviceBuffer;
+
+/// Largest user tag (MPI guarantees at least 32767).
+pub const MAX_TAG: u32 = 32_767;
+
+/// A received region to make valid for its element type: the function, the bytes, their count.
+type Normalize = (fn(&mut [u8]), *mut u8, usize);
+
+/// Moves one chunk of a point-to-point transfer on the data communicator.
+struct Chunk {
+    send: bool,
+    peer: usize,
+    tag: c_int,
+    comm: mpi::ffi::MPI_Comm,
+    rank: usize,
+    op: &'static str,
+    /// One request per pipeline slot.
+    req: Vec<RawRequest>,
+    /// Per slot: the received region to normalize once complete.
+    normalize: Vec<Option<Normalize>>,
+    normalizer: Option<fn(&mut [u8])>,
+}
+
+impl Exchange for Chunk {
+    unsafe fn start(
+        &mut self,
+        slot: usize,
+        send: *const u8,
+        recv: *mut u8,
+        len: usize,
+    ) -> Result<()> {
+        let req = &mut self.req[slot];
+        // SAFETY: the pipeline lends the regions until this exchange completes. Chunks are
+        // started in order on both sides, and MPI matches the messages of one source and tag
+        // in order, so chunk c meets chunk c.
+        let rc = unsafe {
+            if self.send {
+                raw::isend(send, len, self.peer, self.tag, self.comm, req)
+            } else {
+                raw::irecv(recv, len, self.peer, self.tag, self.comm, req)
+            }
+        };
+        self.normalize[slot] = self.normalizer.map(|f| (f, recv, len));
+        raw::check(rc, self.rank, self.op, "MPI_Isend/MPI_Irecv")
+    }
+
+    fn poll(&mut self, slot: usize) -> Result<bool> {
+        let done = self.req[slot].test(self.rank, self.op)?;
+        if done
+            && !self.send
+            && let Some((f, p, len)) = self.normalize[slot].take()
+        {
+            // SAFETY: the receive completed into the pipeline's pinned region of `len` bytes,
+            // which nothing else touches before its stage-out is queued.
+            f(unsafe { std::slice::from_raw_parts_mut(p, len) });
+        }
+        Ok(done)
+    }
+}
+
+type Finish = Box<dyn FnMut() -> Result<()>>;
+
+enum State {
+    AwaitAck {
+        /// Kept until its send completes.
+        _hdr: Box<Header>,
+        hdr_req: RawRequest,
+        ack: Box<[u8; HEADER_BYTES]>,
+        ack_req: RawRequest,
+    },
+    AwaitHeader {
+        hdr: Box<[u8; HEADER_BYTES]>,
+        hdr_req: RawRequest,
+    },
+    Refusing {
+        /// Kept until its send completes.
+        _ack: Box<Header>,
+        ack_req: RawRequest,
+        err: Error,
+    },
+    Data {
+        pipeline: Box<Pipeline>,
+        /// A small send still in flight (the sender's header, the receiver's answer).
+        small: Option<(Box<Header>, RawRequest)>,
+    },
+    Done,
+    Failed(Error),
+}
+
+/// One point-to-point transfer in progress.
+pub(crate) struct P2p {
+    op: &'static str,
+    peer: usize,
+    rank: usize,
+    state: State,
+    /// Sender: its header; receiver: the header of its own array (for comparison).
+    mine: Header,
+    side: Side,
+    itemsize: usize,
+    keep: Vec<DeviceBuffer>,
+    target: super::pipeline::Target,
+    data: mpi::ffi::MPI_Comm,
+    normalizer: Option<fn(&mut [u8])>,
+    finish: Finish,
+}
+
+impl P2p {
+    pub(crate) fn is_settled(&self) -> bool {
+        matches!(self.state, State::Done | State::Failed(_))
+    }
+
+    fn fail(&mut self, e: Error) {
+        // Buffers an MPI request may still use are leaked, never freed.
+        let old = std::mem::replace(&mut self.state, State::Failed(e));
+        std::mem::forget(old);
+    }
+
+    fn pipeline(&self, chunk: usize, tag: u32, send: bool) -> Result<Pipeline> {
+        let spec = Spec {
+            block_bytes: self.mine.count as usize * self.itemsize,
+            itemsize: self.itemsize,
+            send_blocks: usize::from(send),
+            recv_blocks: usize::from(!send),
+            shared: false,
+            plan_blocks: 1,
+            input: send.then_some(self.side),
+            output: (!send).then_some(self.side),
+            chunk_bytes: chunk,
+        };
+        let ex = Chunk {
+            send,
+            peer: self.peer,
+            tag: tag as c_int,
+            comm: self.data,
+            rank: self.rank,
+            op: self.op,
+            req: (0..SLOTS).map(|_| RawRequest::null()).collect(),
+            normalize: vec![None; SLOTS],
+            normalizer: self.normalizer,
+        };
+        // SAFETY: the side addresses the packed array whose buffer is in `keep`.
+        unsafe { Pipeline::new(self.target.clone(), spec, Box::new(ex), self.keep.clone()) }
+    }
+
+    /// Advances the transfer as far as it goes without waiting.
+    pub(crate) fn step(&mut self, comm: &Communicator) {
+        if let Err(e) = self.try_step(comm) {
+            self.fail(e);
+        }
+    }
+
+    fn try_step(&mut self, comm: &Communicator) -> Result<()> {
+        loop {
+            match &mut self.state {
+                State::AwaitAck {
+                    hdr_req,
+                    ack,
+                    ack_req,
+                    ..
+                } => {
+                    let sent = hdr_req.test(self.rank, self.op)?;
+                    if !ack_req.test(self.rank, self.op)? || !sent {
+                        return Ok(());
+                    }
+                    let answer = Header::from_bytes(&ack[..]);
+                    if answer.status != 0 {
+                        let e = Error::Dist {
+                            rank: self.peer,
+                            op: self.op.into(),
+                            reason: answer.reason(),
+                        };
+                        self.state = State::Failed(e);
+                        return Ok(());
+                    }
+                    let p = self.pipeline(self.mine.root as usize, self.mine.tag, true)?;
+                    self.state = State::Data {
+                        pipeline: Box::new(p),
+                        small: None,
+                    };
+                }
+                State::AwaitHeader { hdr, hdr_req } => {
+                    if !hdr_req.test(self.rank, self.op)? {
+                        return Ok(());
+                    }
+                    let theirs = Header::from_bytes(&hdr[..]);
+                    let mismatch = compare(&theirs, &self.mine, self.peer, self.rank);
+                    let mut answer = Header::new(Op::Send, None, &[], 0);
+                    if let Some(why) = &mismatch {
+                        answer = answer.refused(why);
+                    }
+                    let answer = Box::new(answer);
+                    let mut req = RawRequest::null();
+                    let bytes = answer.as_bytes();
+                    // SAFETY: `answer` is boxed and kept in the state until the send completes
+                    // (or leaked with it).
+                    let rc = unsafe {
+                        raw::isend(
+                            bytes.as_ptr(),
+                            bytes.len(),
+                            self.peer,
+                            theirs.tag as c_int,
+                            comm.ack,
+                            &mut req,
+                        )
+                    };
+                    raw::check(rc, self.rank, self.op, "MPI_Isend")?;
+                    self.state = match mismatch {
+                        Some(reason) => State::Refusing {
+                            _ack: answer,
+                            ack_req: req,
+                            err: Error::Dist {
+                                rank: self.rank,
+                                op: self.op.into(),
+                                reason,
+                            },
+                        },
+                        None => State::Data {
+                            pipeline: Box::new(self.pipeline(
+                                theirs.root as usize,
+                                theirs.tag,
+                                false,
+                            )?),
+                            small: Some((answer, req)),
+                        },
+                    };
+                }
+                State::Refusing { ack_req, err, .. } => {
+                    if !ack_req.test(self.rank, self.op)? {
+                        return Ok(());
+                    }
+                    let e = err.clone();
+                    self.state = State::Failed(e);
+                    return Ok(());
+                }
+                State::Data { pipeline, small } => {
+                    if let Some((_, req)) = small {
+                        if req.test(self.rank, self.op)? {
+                            *small = None;
+                        }
+                    }
+                    if !pipeline.step()? || small.is_some() {
+                        return Ok(());
+                    }
+                    (self.finish)()?;
+                    self.state = State::Done;
+                    return Ok(());
+                }
+                State::Done | State::Failed(_) => return Ok(()),
+            }
+        }
+    }
+
+    /// `Ok(true)` once done; the transfer's error once failed.
+    fn outcome(&self) -> Result<bool> {
+        match &self.state {
+            State::Done => Ok(true),
+            State::Failed(e) => Err(e.clone()),
+            _ => Ok(false),
+        }
+    }
+}
+
+impl Drop for P2p {
+    fn drop(&mut self) {
+        if !self.is_settled() {
+            // Abandoned in flight (a poisoned communicator): MPI may still use its buffers.
+            let old = std::mem::replace(&mut self.state, State::Done);
+            std::mem::forget(old);
+        }
+    }
+}
+
+/// Why the receiver refuses the sender's header, if it does.
+fn compare(theirs: &Header, mine: &Header, source: usize, me: usize) -> Option<String> {
+    if !theirs.is_valid() || theirs.op != Op::Send as u32 {
+        return Some(format!(
+            "rank {source} sent a message this receive cannot read (not a rumba array)"
+        ));
+    }
+    let same = theirs.dtype_name() == mine.dtype_name()
+        && theirs.itemsize == mine.itemsize
+        && theirs.count == mine.count
+        && theirs.ndim == mine.ndim
+        && theirs.shape == mine.shape;
+    (!same).then(|| {
+        format!(
+            "rank {source} sent {}, rank {me} receives into {}",
+            theirs.describe(),
+            mine.describe()
+        )
+    })
+}
+
+/// A pending [`isend`](OnStream::isend) or [`irecv`](OnStream::irecv).
+///
+/// It advances whenever its communicator waits (in any operation), and when tested or waited
+/// on. Dropping it does not cancel it: the communicator finishes it as it makes progress (the
+/// peer is waiting for it), and at the latest when the communicator is dropped.
+pub struct Request<'c> {
+    comm: &'c Communicator,
+    inner: Rc<RefCell<P2p>>,
+}
+
+impl std::fmt::Debug for Request<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = self.inner.borrow();
+        write!(f, "Request({} with rank {})", m.op, m.peer)
+    }
+}
+
+impl Request<'_> {
+    /// Advances the transfer without waiting: `Ok(true)` once it is complete (its data sent, or
+    /// received and queued on the stream).
+    ///
+    /// # Errors
+    /// The transfer's [`Error::Dist`] (a refused header, a poisoned communicator).
+    pub fn test(&self) -> Result<bool> {
+        self.comm.check_poison(self.inner.borrow().op)?;
+        self.inner.borrow_mut().step(self.comm);
+        self.inner.borrow().outcome()
+    }
+
+    /// Waits until the transfer is complete.
+    ///
+    /// # Errors
+    /// As [`test`](Self::test); also when the timeout passes.
+    pub fn wait(self) -> Result<()> {
+        let op = self.inner.borrow().op;
+        let peer = self.inner.borrow().peer;
+        self.comm
+            .wait_until(op, &|| format!("waiting for rank {peer}"), || {
+                self.inner.borrow_mut().step(self.comm);
+                self.inner.borrow().outcome()
+            })
+    }
+}
+
+fn check_peer(comm: &Communicator, op: &str, peer: usize, tag: u32) -> Result<()> {
+    if peer >= comm.size() {
+        return Err(comm.err(
+            op,
+            format!("rank {peer} is out of range for {} ranks", comm.size()),
+        ));
+    }
+    if tag > MAX_TAG {
+        return Err(comm.err(op, format!("tag {tag} is above the largest tag {MAX_TAG}")));
+    }
+    Ok(())
+}
+
+impl<'a> OnStream<'a> {
+    fn start_send<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        dest: usize,
+        tag: u32,
+    ) -> Result<P2p> {
+        let c = self.comm;
+        c.check_poison("send")?;
+        check_peer(c, "send", dest, tag)?;
+        let order = order_for(self.stream, array).map_err(|e| c.err("send", e.to_string()))?;
+        let packed = Packed::input(array, &order.stream, false)?;
+        let mut mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
+        mine.tag = c.data_tag();
+        mine.root = c.chunk_bytes() as u64;
+        let hdr = Box::new(mine);
+        let mut hdr_req = RawRequest::null();
+        let mut ack = Box::new([0u8; HEADER_BYTES]);
+        let mut ack_req = RawRequest::null();
+        // SAFETY: both boxes live in the transfer's state until their requests complete (or
+        // are leaked with it).
+        unsafe {
+            let rc = raw::irecv(
+                ack.as_mut_ptr(),
+                HEADER_BYTES,
+                dest,
+                mine.tag as c_int,
+                c.ack,
+                &mut ack_req,
+            );
+            raw::check(rc, c.rank(), "send", "MPI_Irecv")?;
+            let b = hdr.as_bytes();
+            let rc = raw::isend(b.as_ptr(), b.len(), dest, tag as c_int, c.hdr, &mut hdr_req);
+            if let Err(e) = raw::check(rc, c.rank(), "send", "MPI_Isend") {
+                std::mem::forget(ack);
+                return Err(c.poison("send", e.to_string()));
+            }
+        }
+        let wait = order.wait;
+        let stream = order.stream.clone();
+        Ok(P2p {
+            op: "send",
+            peer: dest,
+            rank: c.rank(),
+            state: State::AwaitAck {
+                _hdr: hdr,
+                hdr_req,
+                ack,
+                ack_req,
+            },
+            mine,
+            side: packed.side(array.size()),
+            itemsize: T::DTYPE.itemsize(),
+            keep: vec![packed.buffer()],
+            target: c.target(&order.stream),
+            data: c.data,
+            normalizer: None,
+            finish: Box::new(move || if wait { stream.synchronize() } else { Ok(()) }),
+        })
+    }
+
+    fn start_recv<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        source: usize,
+        tag: u32,
+    ) -> Result<P2p> {
+        let c = self.comm;
+        c.check_poison("recv")?;
+        check_peer(c, "recv", source, tag)?;
+        let order = order_for(self.stream, array).map_err(|e| c.err("recv", e.to_string()))?;
+        let packed = Packed::output(array)?;
+        let mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
+        let mut hdr = Box::new([0u8; HEADER_BYTES]);
+        let mut hdr_req = RawRequest::null();
+        // SAFETY: the box lives in the transfer's state until the receive completes (or is
+        // leaked with it).
+        let rc = unsafe {
+            raw::irecv(
+                hdr.as_mut_ptr(),
+                HEADER_BYTES,
+                source,
+                tag as c_int,
+                c.hdr,
+                &mut hdr_req,
+            )
+        };
+        raw::check(rc, c.rank(), "recv", "MPI_Irecv")?;
+        let wait = order.wait;
+        let stream = order.stream.clone();
+        let unpack = packed.clone();
+        Ok(P2p {
+            op: "recv",
+            peer: source,
+            rank: c.rank(),
+            state: State::AwaitHeader { hdr, hdr_req },
+            mine,
+            side: packed.side(array.size()),
+            itemsize: T::DTYPE.itemsize(),
+            keep: vec![packed.buffer()],
+            target: c.target(&order.stream),
+            data: c.data,
+            normalizer: (!T::ANY_BIT_PATTERN).then_some(T::normalize_bytes as fn(&mut [u8])),
+            finish: Box::new(move || {
+                unpack.finish(&stream)?;
+                if wait { stream.synchronize() } else { Ok(()) }
+            }),
+        })
+    }
+
+    fn wait_one(&self, p: P2p) -> Result<()> {
+        let cell = RefCell::new(p);
+        let (op, peer) = (cell.borrow().op, cell.borrow().peer);
+        self.comm
+            .wait_until(op, &|| format!("waiting for rank {peer}"), || {
+                cell.borrow_mut().step(self.comm);
+                cell.borrow().outcome()
+            })
+    }
+
+    /// Sends `array` (any layout; strided views are packed on the device first) to rank `dest`
+    /// with `tag`, once the stream has reached this point. Returns when the data has left.
+    ///
+    /// # Errors
+    /// [`Error::Dist`]: `dest` out of range or `tag` above [`MAX_TAG`]; the receiver's array
+    /// has another element type or shape (on both ranks); a poisoned communicator; the timeout.
+    pub fn send<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        dest: usize,
+        tag: u32,
+    ) -> Result<()> {
+        let p = self.start_send(array, dest, tag)?;
+        self.wait_one(p)
+    }
+
+    /// Receives from rank `source` with `tag` into `array`, which must have the element type
+    /// and shape the sender sent; the copy into `array` is queued on the stream.
+    ///
+    /// # Errors
+    /// [`Error::Dist`]: `source` out of range or `tag` above [`MAX_TAG`]; the sender's array
+    /// differs (on both ranks; `array` is left unchanged); a poisoned communicator; the timeout.
+    pub fn recv<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        source: usize,
+        tag: u32,
+    ) -> Result<()> {
+        let p = self.start_recv(array, source, tag)?;
+        self.wait_one(p)
+    }
+
+    /// Sends `send` to `dest` and receives `recv` from `source` at the same time (a halo
+    /// exchange without deadlock), both with `tag`.
+    ///
+    /// # Errors
+    /// As [`send`](Self::send) and [`recv`](Self::recv); the first error of the two.
+    pub fn sendrecv<T: Element, D: Dimension, U: Element, E: Dimension>(
+        &self,
+        send: &DeviceArray<T, D>,
+        dest: usize,
+        recv: &DeviceArray<U, E>,
+        source: usize,
+        tag: u32,
+    ) -> Result<()> {
+        let s = RefCell::new(self.start_send(send, dest, tag)?);
+        let r = match self.start_recv(recv, source, tag) {
+            Ok(r) => RefCell::new(r),
+            Err(e) => {
+                // The send is under way; let the communicator finish it.
+                self.comm.pending.borrow_mut().push(Rc::new(s));
+                return Err(e);
+            }
+        };
+        self.comm.wait_until(
+            "sendrecv",
+            &|| format!("exchanging with ranks {dest} and {source}"),
+            || {
+                s.borrow_mut().step(self.comm);
+                r.borrow_mut().step(self.comm);
+                Ok(s.borrow().outcome()? & r.borrow().outcome()?)
+            },
+        )
+    }
+
+    /// Starts sending `array` to `dest`; the [`Request`] completes it.
+    ///
+    /// # Errors
+    /// As [`send`](Self::send), for what can be checked before the receiver answers.
+    pub fn isend<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        dest: usize,
+        tag: u32,
+    ) -> Result<Request<'a>> {
+        let p = self.start_send(array, dest, tag)?;
+        Ok(self.register(p))
+    }
+
+    /// Starts receiving from `source` into `array`; the [`Request`] completes it.
+    ///
+    /// # Errors
+    /// As [`recv`](Self::recv), for what can be checked before the sender's header arrives.
+    pub fn irecv<T: Element, D: Dimension>(
+        &self,
+        array: &DeviceArray<T, D>,
+        source: usize,
+        tag: u32,
+    ) -> Result<Request<'a>> {
+        let p = self.start_recv(array, source, tag)?;
+        Ok(self.register(p))
+    }
+
+    fn register(&self, p: P2p) -> Request<'a> {
+        let inner = Rc::new(RefCell::new(p));
+        self.comm.pending.borrow_mut().push(Rc::clone(&inner));
+        Request {
+            comm: self.comm,
+            inner,
+        }
+    }
+}
