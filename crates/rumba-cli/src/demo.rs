@@ -42,6 +42,16 @@ fn gbps(bytes: usize, d: Duration) -> f64 {
 }
 
 pub fn run() -> Result<()> {
+    use rumba::memory::history::{self, HistoryOptions};
+    // The tour's memory history (unless RUMBA_MEMORY_HISTORY records the program already).
+    let recording = !history::is_recording();
+    if recording {
+        history::start(HistoryOptions {
+            backtraces: true,
+            max_frames: 4,
+            ..Default::default()
+        })?;
+    }
     let report = rumba::detect()?;
     println!("rumba demo on backend {}", report.backend);
     if let Some(why) = &report.fallback_reason {
@@ -318,9 +328,73 @@ pub fn run() -> Result<()> {
         },
     )?;
     host_memory_steps()?;
+    pool_pressure_step()?;
+    if recording {
+        history::stop();
+        let json =
+            std::env::temp_dir().join(format!("rumba-demo-history-{}.json", std::process::id()));
+        history::dump(&json)?;
+        let picture = crate::memviz::render(&json, None)?;
+        println!(
+            "\nmemory history of this tour: {} ({} events)\n  its picture: {} (open it in a browser; `rumba memviz FILE -o out.svg` draws an SVG)",
+            json.display(),
+            history::snapshot().events.len(),
+            picture.display()
+        );
+    }
     println!();
     crate::print_memory()?;
     Ok(())
+}
+
+/// A pool under a limit: mixed sizes on two streams, frees, an out-of-memory failure and a trim
+/// (the pool's part of the memory history's picture).
+fn pool_pressure_step() -> Result<()> {
+    use rumba::memory::{
+        DriverResource, LimitingAdaptor, MemoryManager, PoolOptions, PoolResource,
+    };
+    use std::sync::Arc;
+    step(
+        "a pool under a 96 MiB limit: 24 blocks on two streams, frees, one out-of-memory",
+        || {
+            let ctx = rumba::current_context()?;
+            let mc = ctx.manager_context();
+            let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+            let limited = Arc::new(LimitingAdaptor::new(driver, mc.device, Some(96 << 20)));
+            let pool = Arc::new(PoolResource::with_options(
+                &mc,
+                limited,
+                PoolOptions::default(),
+            )?);
+            let mm = MemoryManager::new("pool", &mc, pool.clone(), mc.host_upstream());
+            let (a, b) = (rumba::stream()?, rumba::stream()?);
+            let mut live = Vec::new();
+            for k in 0..24usize {
+                let s = if k % 2 == 0 { &a } else { &b };
+                live.push(mm.memalloc_on([3usize, 1, 8, 2, 5][k % 5] << 20, s.handle())?);
+                if k % 3 == 2 {
+                    live.remove((k / 3) % live.len());
+                }
+            }
+            let refused = mm.memalloc(80 << 20).err();
+            let held = live.len();
+            drop(live);
+            a.synchronize()?;
+            b.synchronize()?;
+            let trimmed = pool.release_cached()?;
+            Ok((
+                (),
+                format!(
+                    "{held} blocks live at the end; 80 MiB more: {}; {} MiB of segments returned after",
+                    refused.map_or("granted".to_string(), |e| format!(
+                        "refused ({})",
+                        e.to_string().split(';').next().unwrap_or("")
+                    )),
+                    trimmed >> 20
+                ),
+            ))
+        },
+    )
 }
 /// Pinned vs pageable throughput, and an overlapped two-stream pipeline with its event timeline.
 fn host_memory_steps() -> Result<()> {

@@ -206,3 +206,39 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
     assert_eq!(a.row(2).to_vec(), [0, 6, 0, 5, 0, 4]);
     assert_eq!(a.row(0).sum() + a.row(3).sum(), 0);
 }
+
+#[test]
+fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
+    // Issue 24 item 14: a `pinned` guard leaked over memory freed since left its registration;
+    // `mapped` of a new array at those addresses took it for memory "pinned without mapped".
+    // The new array's owner holds the bytes exclusively, so the registration is stale: it is
+    // replaced, and the mapping works.
+    let _g = setup();
+    let n = 1024; // a heap block the allocator hands out again (larger ones are mapped afresh)
+    let mut old = vec![1u32; n];
+    let at = old.as_ptr() as usize;
+    std::mem::forget(rumba::pinned([&mut old]).unwrap());
+    drop(old);
+    // Allocations of the same size until one lands where the leaked guard's array was.
+    let mut kept = Vec::new();
+    let mut fresh = loop {
+        let v = vec![2u32; n];
+        if v.as_ptr() as usize == at {
+            break v;
+        }
+        assert!(kept.len() < 4096, "the allocator never reused the address");
+        kept.push(v);
+    };
+    let r = rumba::mapped([&mut fresh]);
+    if refused_on_opencl(&r) {
+        return;
+    }
+    let mut g = r.unwrap_or_else(|e| panic!("mapping new memory at a stale registration: {e}"));
+    g.device_mut(0).unwrap().fill(7).unwrap();
+    drop(g);
+    assert!(fresh.iter().all(|&x| x == 7));
+    // Memory allocated pinned (not mapped) still refuses, naming why.
+    let mut p = rumba::pinned_array::<u32, _>(8, rumba::Order::C).unwrap();
+    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
+    assert!(err.contains("without `mapped`"), "{err}");
+}

@@ -21,6 +21,7 @@ fn setup() {
             "a_child_reads_the_whole_array",
             "a_child_reads_slices_with_their_offsets",
             "a_large_array_written_by_queued_work_is_shared_in_place",
+            "memory_allocated_for_a_stream_is_shared_or_refused_saying_why",
             "a_childs_write_is_visible_to_the_parent",
             "exporting_twice_shares_the_same_memory",
             "opening_twice_and_closing_twice_are_errors_in_the_child",
@@ -85,24 +86,59 @@ fn a_child_reads_slices_with_their_offsets() {
 fn a_large_array_written_by_queued_work_is_shared_in_place() {
     setup();
     // Large enough for mapped (not heap) storage on the sim: shared over the same host range.
+    // Allocated without a stream (memory of a stream may come from CUDA's stream-ordered pool,
+    // which IPC cannot share: see the next test), written by work queued on a stream.
     let n = 100_000usize;
     let s = rumba::stream().unwrap();
-    let d = rumba::to_device_on(&Array1::from_elem(n, 1.0f64), &s).unwrap();
+    let d = rumba::to_device(&Array1::from_elem(n, 1.0f64)).unwrap();
     d.slice(s![..;2]).unwrap().assign_on(3.0, &s).unwrap(); // still queued at export time
     let handle = d.get_ipc_handle().unwrap();
+    s.synchronize().unwrap(); // the child reads after the write
     assert_eq!(
         run_child("sum", &handle),
         format!("{n} values, sum {}", 2.0 * n as f64)
     );
-    // Written after the export: still shared. `d` is bound to `s` (made by `to_device_on`), so
-    // the assignment is queued there and complete only once `s` has synchronized.
-    d.slice(s![..10]).unwrap().assign(0.0).unwrap();
+    // Written after the export: still shared.
+    d.slice(s![..10]).unwrap().assign_on(0.0, &s).unwrap();
     s.synchronize().unwrap();
     let expect = 2.0 * n as f64 - (3.0 * 5.0 + 5.0);
     assert_eq!(
         run_child("sum", &handle),
         format!("{n} values, sum {expect}")
     );
+}
+
+/// Memory allocated for a stream comes from CUDA's stream-ordered pool, which a CUDA IPC handle
+/// cannot name: exporting it is refused with a typed error saying what to do instead. Backends
+/// without such a pool (the sim) share it like any other memory.
+#[test]
+fn memory_allocated_for_a_stream_is_shared_or_refused_saying_why() {
+    setup();
+    let s = rumba::stream().unwrap();
+    let h = host();
+    let d = rumba::to_device_on(&h, &s).unwrap();
+    s.synchronize().unwrap();
+    match d.get_ipc_handle() {
+        Ok(handle) => {
+            assert_ne!(
+                common::test_backend(),
+                rumba::config::BackendChoice::Cuda,
+                "CUDA IPC cannot share pool memory"
+            );
+            assert_eq!(run_child("read", &handle), join(h.view()));
+        }
+        Err(e) => {
+            assert_eq!(
+                common::test_backend(),
+                rumba::config::BackendChoice::Cuda,
+                "{e}"
+            );
+            assert!(
+                matches!(&e, rumba::Error::Unsupported { backend, .. } if backend == "cuda"),
+                "{e}"
+            );
+        }
+    }
 }
 
 #[test]

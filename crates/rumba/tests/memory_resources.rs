@@ -316,3 +316,56 @@ fn a_release_that_fails_in_a_threshold_flush_is_returned_by_deallocate() {
     assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
     assert_eq!(driver.live(), (1, 64), "leaked, never lost silently");
 }
+
+/// Issue 24 item 11: `empty_cache` and `flush` reach every deferral and cache of the chain, not
+/// only the outermost: a pool over a pool, a deferred adaptor over another, a pool over a
+/// deferred adaptor all give every byte back to the driver.
+#[test]
+fn empty_cache_and_flush_reach_every_level_of_the_chain() {
+    use rumba::memory::{DeferredAdaptor, PoolOptions};
+    common::start(|_| {});
+    let ctx = rumba::current_context().unwrap();
+    let mc = ctx.manager_context();
+    let base = Arc::new(DriverResource::new(ctx.device_id(), ctx.driver().clone()));
+    let pool = |up: Arc<dyn DeviceResource>| -> Arc<dyn DeviceResource> {
+        Arc::new(PoolResource::with_options(&mc, up, PoolOptions::default()).unwrap())
+    };
+    let deferred = |up: Arc<dyn DeviceResource>| -> Arc<dyn DeviceResource> {
+        Arc::new(DeferredAdaptor::with_limits(
+            up,
+            mc.host_upstream(),
+            1000,
+            usize::MAX,
+        ))
+    };
+    let chains: Vec<(&str, Arc<dyn DeviceResource>)> = vec![
+        ("pool over pool", pool(pool(base.clone()))),
+        ("deferred over deferred", deferred(deferred(base.clone()))),
+        ("pool over deferred", pool(deferred(base.clone()))),
+        ("deferred over pool", deferred(pool(base.clone()))),
+    ];
+    for (what, top) in chains {
+        let mm = MemoryManager::new(what, &mc, top, mc.host_upstream());
+        let bufs: Vec<_> = (0..8).map(|k| mm.memalloc(1000 << k).unwrap()).collect();
+        assert!(base.live().0 > 0, "{what}: the driver gave memory");
+        drop(bufs);
+        mm.empty_cache().unwrap();
+        assert_eq!(
+            base.live(),
+            (0, 0),
+            "{what}: every byte back after empty_cache"
+        );
+        assert_eq!(mm.pending().count, 0, "{what}");
+    }
+    // `flush` alone carries out every queue's releases.
+    let mm = MemoryManager::new(
+        "deferred over deferred",
+        &mc,
+        deferred(deferred(base.clone())),
+        mc.host_upstream(),
+    );
+    drop(mm.memalloc(4096).unwrap());
+    assert_eq!(mm.pending().count, 1);
+    mm.flush().unwrap();
+    assert_eq!(base.live(), (0, 0), "flush reached the inner queue");
+}

@@ -66,8 +66,8 @@ pub struct BenchArgs {
     /// Write a chart of the times (SVG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Timed repetitions per workload (the median is reported).
-    #[arg(long, default_value_t = 5)]
+    /// Timed repetitions per workload (the median is reported), 1 to 100,000.
+    #[arg(long, default_value_t = 5, value_parser = parse_repeat)]
     pub repeat: usize,
     /// Only the small sizes (vadd 65,536, matmul 64, reduce 16,384) and the launch latency.
     #[arg(long)]
@@ -98,7 +98,7 @@ pub struct BenchArgs {
 fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
     #[cfg(feature = "mpi")]
     {
-        let (runs, ok) = dist::run(args.repeat, args.quick)?;
+        let (runs, wrong) = dist::run(args.repeat, args.quick)?;
         if let Some(path) = &args.plot
             && !runs.is_empty()
         {
@@ -111,20 +111,35 @@ fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
         if args.json {
             runs.iter().for_each(|r| println!("{}", r.json()));
         }
-        if !ok {
-            return Err(rumba::Error::InvalidOperation(
-                "a distributed benchmark computed a wrong result".into(),
-            ));
+        if let Some(rank) = wrong {
+            return Err(rumba::Error::Dist {
+                rank,
+                op: "bench --dist".into(),
+                reason: "a distributed benchmark computed a wrong result".into(),
+            });
         }
         Ok(())
     }
     #[cfg(not(feature = "mpi"))]
     {
         let _ = args;
-        Err(rumba::Error::Unsupported(
-            "rumba bench --dist needs the CLI built with `--features mpi` (and run under mpirun)"
-                .into(),
-        ))
+        Err(rumba::Error::Unsupported {
+            backend: rumba::backend().map_or_else(|_| "current".into(), |b| b.to_string()),
+            feature: "rumba bench --dist".into(),
+            reason: "it needs the CLI built with `--features mpi` (and run under mpirun)".into(),
+        })
+    }
+}
+
+/// Most timed repetitions per workload `--repeat` accepts.
+pub const MAX_REPEAT: usize = 100_000;
+
+/// Parses `--repeat` (clap reports a refusal as an invalid value, exit status 2).
+fn parse_repeat(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} repetitions: expected 1 to {MAX_REPEAT}")),
+        Err(e) => Err(format!("{text:?} is not a whole number ({e})")),
     }
 }
 

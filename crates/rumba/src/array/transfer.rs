@@ -309,29 +309,33 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             }
             let (dlo, dhi) = self.layout.alloc_extent();
             let (slo, _) = src.layout.alloc_extent();
-            q.peer(self.ptr_at(dlo), src_device, src.ptr_at(slo), dhi - dlo)?;
+            let (to, from) = (q.addr(&self.buffer, dlo)?, q.addr(&src.buffer, slo)?);
+            q.peer(to, src_device, from, dhi - dlo)?;
         } else if contiguous {
             // Same strides, both contiguous: one copy of the span.
             let (dlo, dhi) = self.layout.alloc_extent();
             let (slo, _) = src.layout.alloc_extent();
+            let (to, from) = (q.addr(&self.buffer, dlo)?, q.addr(&src.buffer, slo)?);
             q.strided(&StridedCopy {
                 shape: &[dhi - dlo],
                 itemsize: 1,
-                dst: self.ptr_at(dlo),
+                dst: to,
                 dst_strides: &[1],
                 src: StridedSource::Device {
-                    ptr: src.ptr_at(slo),
+                    ptr: from,
                     strides: &[1],
                 },
             })?;
         } else {
+            let to = q.addr(&self.buffer, dsq.offset())?;
+            let from = q.addr(&src.buffer, ssq.offset())?;
             q.strided(&StridedCopy {
                 shape: dsq.shape(),
                 itemsize: d.itemsize(),
-                dst: self.ptr_at(dsq.offset()),
+                dst: to,
                 dst_strides: dsq.strides(),
                 src: StridedSource::Device {
-                    ptr: src.ptr_at(ssq.offset()),
+                    ptr: from,
                     strides: ssq.strides(),
                 },
             })?;

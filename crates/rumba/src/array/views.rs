@@ -100,8 +100,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         let size = T::DTYPE.itemsize();
         let mut bytes = vec![0u8; size];
         let mut q = self.queue(None)?;
+        let from = q.addr(&self.buffer, off)?;
         // SAFETY: `bytes` is ours and `dtoh` waits for the copy (wait mode).
-        unsafe { q.dtoh(bytes.as_mut_ptr(), self.ptr_at(off), size)? };
+        unsafe { q.dtoh(bytes.as_mut_ptr(), from, size)? };
         q.finish()?;
         T::normalize_bytes(&mut bytes);
         // SAFETY: `bytes` holds `size_of::<T>()` bytes that `normalize_bytes` made a valid `T`
@@ -122,7 +123,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     pub fn set(&self, index: &[isize], value: T) -> Result<()> {
         let off = self.layout.index_offset(index)?;
         let mut q = self.queue_async(None)?;
-        q.htod(self.ptr_at(off), as_bytes(std::slice::from_ref(&value)))?;
+        let to = q.addr(&self.buffer, off)?;
+        q.htod(to, as_bytes(std::slice::from_ref(&value)))?;
         q.keep(vec![self.buffer.clone()])?;
         q.finish()
     }
@@ -300,13 +302,17 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             DeviceArray::from_parts(ctx.memalloc(bytes)?, packed, self.stream.clone())?;
         if out.size() > 0 {
             let mut q = self.queue_async(None)?;
+            let (to, from) = (
+                q.addr(&out.buffer, 0)?,
+                q.addr(&self.buffer, view.offset())?,
+            );
             q.strided(&StridedCopy {
                 shape: view.shape(),
                 itemsize: T::DTYPE.itemsize(),
-                dst: out.ptr_at(0),
+                dst: to,
                 dst_strides: out.layout.strides(),
                 src: StridedSource::Device {
-                    ptr: self.ptr_at(view.offset()),
+                    ptr: from,
                     strides: view.strides(),
                 },
             })?;

@@ -1,20 +1,17 @@
 //! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
 //! byte counts, host pointers), with the safety contract its implementors and callers share.
 //!
-//! It stays one trait in one file. The optional capabilities (peer access, IPC, managed and
-//! grained memory) could be supertraits, but then every caller would have to import each one to
-//! call its methods on a `dyn Driver`; and each method's documentation is its contract, which
-//! belongs beside its signature. What moved out is what is not one method's: the meaning of each
-//! error variant, which holds for the whole driver layer (the `driver` module's docs), and the
-//! refusal a default implementation gives for a capability the backend lacks, written once
-//! ([`BackendKind::unsupported`]).
+//! It stays one trait in one file; each method's documentation is its contract, beside its
+//! signature. The meaning of each error variant is in the `driver` module's docs, the refusal of
+//! a missing capability is written once ([`BackendKind::unsupported`]), and managed-memory
+//! placement is a capability object of its own ([`Placement`], through [`Driver::placement`]).
 
 use std::any::Any;
 use std::fmt;
 
 use super::{
     BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
-    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle, StridedCopy,
 };
 #[cfg(doc)]
 use crate::error::Error;
@@ -78,6 +75,57 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`Error::InvalidAddress`] when `ptr` is not the start of a live allocation of `device`
     /// (already freed, an offset into one, or memory of another device); [`Error::InvalidDevice`].
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()>;
+    /// Allocates `bytes` (> 0) of device memory for work on `stream`. A driver with a
+    /// stream-ordered allocator serves it in `stream`'s order (CUDA: `cuMemAllocFromPoolAsync` on
+    /// the device's memory pool): the memory may hold blocks that earlier work *queued on
+    /// `stream`* freed, so work on other streams must be ordered after `stream` before it uses
+    /// the memory (as for data written on `stream`). The default is
+    /// [`mem_alloc`](Driver::mem_alloc), which any stream may use at once.
+    ///
+    /// # Errors
+    /// As [`mem_alloc`](Driver::mem_alloc); [`Error::InvalidHandle`] for an unknown `stream`.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, StreamHandle, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let s = drv.stream_create(0, true).unwrap();
+    /// let p = drv.mem_alloc_async(0, 64, s).unwrap();
+    /// drv.mem_free_async(0, p, s).unwrap();
+    /// ```
+    fn mem_alloc_async(
+        &self,
+        device: usize,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DevicePtr> {
+        let _ = stream;
+        self.mem_alloc(device, bytes)
+    }
+
+    /// Frees memory of [`mem_alloc`](Driver::mem_alloc) or
+    /// [`mem_alloc_async`](Driver::mem_alloc_async) in `stream`'s order: no work queued on
+    /// another stream may still use it, and work queued on `stream` before this call may (the
+    /// memory is reused only after it, in stream order). An unknown (destroyed) `stream` frees in
+    /// the legacy default stream's order. The default is [`mem_free`](Driver::mem_free).
+    ///
+    /// # Errors
+    /// As [`mem_free`](Driver::mem_free).
+    fn mem_free_async(&self, device: usize, ptr: DevicePtr, stream: StreamHandle) -> Result<()> {
+        let _ = stream;
+        self.mem_free(device, ptr)
+    }
+
+    /// How the driver allocates device memory on `device`, in words (`rumba detect` prints it).
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// assert!(!drv.allocator(0).is_empty());
+    /// ```
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        format!("{} mem_alloc / mem_free", self.backend())
+    }
 
     /// Allocates `bytes` of page-locked host memory (zeroed).
     ///
@@ -690,6 +738,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
             ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
             ManagedAttach::Host => Err(self.backend().unsupported("host-attached managed memory")),
         }
+    }
+
+    /// Managed-memory placement (prefetch, advice, page residency); `None` without managed memory.
+    fn placement(&self) -> Option<&dyn Placement> {
+        None
     }
 
     /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every

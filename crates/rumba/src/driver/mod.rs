@@ -58,6 +58,9 @@ pub mod cuda;
 mod api;
 pub use api::Driver;
 
+pub mod placement;
+pub use placement::{Advice, Location, Migrations, Placement, Residency};
+
 mod types;
 pub use types::{
     DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,

@@ -30,12 +30,14 @@
 
 use std::fmt;
 
+mod history;
 mod interop;
 mod kernel;
 mod layout;
 mod memory;
 mod oom;
 
+pub use history::{Access, HistoryError};
 pub use interop::{ArrayInterfaceError, DlpackError, IpcError};
 pub use kernel::ArgumentError;
 pub use layout::{ShapeError, StridesError};
@@ -524,6 +526,35 @@ pub enum Error {
         /// The text (cut short if long).
         text: String,
     },
+    /// A handle of device memory (an array, a buffer, a view of one, an import) made before a
+    /// reset of its context: the reset freed the memory, which may belong to another allocation
+    /// by now, so every operation refuses the handle before anything is queued.
+    #[error(
+        "device memory at 0x{ptr:x} (+{len} bytes) on device {device} was freed by a reset of its context: a handle from before the reset cannot be used"
+    )]
+    StaleHandle {
+        /// Device ordinal.
+        device: usize,
+        /// The handle's device address.
+        ptr: u64,
+        /// The handle's length in bytes.
+        len: usize,
+    },
+    /// An operation on device memory from a stream callback while a context reset runs on
+    /// another thread: the callback does not wait for the reset, which may be waiting for it.
+    #[error(
+        "a context reset is in progress on another thread: an operation from a stream callback does not wait for it"
+    )]
+    ResetInProgress,
+    /// A context reset called where it cannot run: from a stream callback, or inside an
+    /// operation on device memory (which the reset would wait for).
+    #[error("cannot reset the context of device {device}: {reason}")]
+    ResetRefused {
+        /// Device ordinal.
+        device: usize,
+        /// Where it was called, and why that cannot work.
+        reason: &'static str,
+    },
     /// A caching memory manager (the pool) could not satisfy an allocation even after flushing
     /// pending releases, reusing what completed events released and returning cached segments.
     /// The report names every figure needed to act on it; see [`OomReport`].
@@ -548,6 +579,20 @@ pub enum Error {
         op: String,
         /// What went wrong, with the values involved.
         reason: String,
+    },
+    /// The memory history could not be started, written or read ([`HistoryError`]).
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// A resource whose memory is not accessible where its role needs it (a host-only resource
+    /// as the device upstream of a pool, …); nothing was built or allocated.
+    #[error("{resource} cannot be {role}: its memory is not {needs}")]
+    Inaccessible {
+        /// The resource (its type name).
+        resource: String,
+        /// What it was asked to be, e.g. `the upstream of PoolResource`.
+        role: String,
+        /// The access the role needs.
+        needs: Access,
     },
 }
 

@@ -19,7 +19,10 @@
 //!
 //! Several arrays (or views) may share pages or even bytes: their spans are merged before
 //! registration, and spans that are already pinned (a view of a [`PinnedArray`](crate::PinnedArray))
-//! are left alone. When the OS refuses to lock pages the guard still succeeds and
+//! are left alone — unless a `mapped` guard needs them mapped and they are not: then they are
+//! registered anew, which replaces a leaked guard's stale registration (the caller holds the
+//! bytes exclusively, so a registration over them is stale) and is refused for memory allocated
+//! pinned, which `mapped` then names. When the OS refuses to lock pages the guard still succeeds and
 //! [`HostGuard::page_locking`] says why.
 //!
 //! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
@@ -42,7 +45,7 @@ use super::array::{Mapped, Pinned};
 use super::layout::{HostLayout, base_of};
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::driver::{HostAllocFlags, PageLocking};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::layout::Element;
 use crate::runtime::context::Context;
 
@@ -154,16 +157,26 @@ impl Registrations {
             starts: Vec::with_capacity(merged.len()),
         };
         let drv = regs.ctx.driver().clone();
+        let device = regs.ctx.device_id();
         for (lo, hi) in merged {
-            if drv.is_host_pinned(lo as *const u8, hi - lo) {
+            let ptr = lo as *mut u8;
+            let pinned = drv.is_host_pinned(lo as *const u8, hi - lo);
+            if pinned && (!flags.mapped || drv.host_device_pointer(device, ptr).is_ok()) {
                 continue; // already pinned (e.g. a view of a pinned array): nothing to do
             }
-            let ptr = lo as *mut u8;
             // SAFETY: `[lo, hi)` lies inside host arrays exclusively borrowed by the guard for its
             // lifetime, which ends only after the guard's drop unregisters it. (If the guard is
             // leaked the registration goes stale; see the module docs for why that is harmless.)
-            unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) }?;
-            regs.starts.push(ptr);
+            let registered = unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) };
+            match registered {
+                Ok(()) => regs.starts.push(ptr),
+                // Pinned without `mapped`, and registering anew was refused as overlapping:
+                // memory rumba allocated pinned (a leaked guard's stale registration would have
+                // been replaced — this guard's caller holds the bytes exclusively). `mapped` names
+                // the reason: pinned without `mapped`.
+                Err(Error::HostMemory(HostMemoryError::Overlap { .. })) if pinned => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(regs)
     }

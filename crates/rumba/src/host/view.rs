@@ -42,6 +42,7 @@ use crate::array::DeviceArray;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Layout};
+use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
 use crate::stream::Stream;
 
@@ -317,10 +318,11 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         }
         let (device, handle) = target(&self.parts, stream, dst.buffer().device())?;
         let (src, src_strides) = self.parts.device_side(device)?;
+        let lease = Lease::enter()?;
         let copy = StridedCopy {
             shape: dst.shape(),
             itemsize: T::DTYPE.itemsize(),
-            dst: dst.device_ptr(),
+            dst: dst.addr(&lease)?,
             dst_strides: dst.strides(),
             src: StridedSource::Device {
                 ptr: src,
@@ -509,13 +511,14 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         }
         let (device, handle) = target(&self.parts, stream, src.buffer().device())?;
         let (dst, dst_strides) = self.parts.device_side(device)?;
+        let lease = Lease::enter()?;
         let copy = StridedCopy {
             shape: src.shape(),
             itemsize: T::DTYPE.itemsize(),
             dst,
             dst_strides,
             src: StridedSource::Device {
-                ptr: src.device_ptr(),
+                ptr: src.addr(&lease)?,
                 strides: src.strides(),
             },
         };

@@ -48,6 +48,7 @@ use crate::error::{ArrayInterfaceError, Error, Result, StridesError};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// The interface version rumba produces.
@@ -197,8 +198,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
     /// The array's description; refused for an array on the OpenCL backend, whose memory no
     /// CUDA consumer can address (export it with DLPack instead).
+    /// A handle from before a context reset is refused ([`Error::StaleHandle`]): its memory
+    /// may belong to another allocation by now.
     fn describe(&self) -> Result<CudaArrayInterface> {
         refuse_opencl(self.buffer().driver().backend())?;
+        let lease = Lease::enter()?;
+        self.addr(&lease)?;
         Ok(self.cuda_array_interface())
     }
 }
@@ -281,6 +286,8 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
     obj: O,
     options: ImportOptions,
 ) -> Result<DeviceArray<T, D>> {
+    // No reset between the description and the import (which a later reset refuses).
+    let _lease = Lease::enter()?;
     let desc = obj.describe()?;
     // SAFETY: `O: DeviceMemoryOwner` vouches for the description, and `obj` is kept alive by the
     // import.

@@ -39,6 +39,8 @@ use crate::driver::BackendKind;
 use crate::error::{DlpackError, Error, Result};
 use crate::layout::Layout;
 use crate::layout::element::{Element, Kind};
+use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// `DLPackVersion`: the ABI version of a [`DLManagedTensorVersioned`].
@@ -204,6 +206,19 @@ struct Export {
     shape: Vec<i64>,
     strides: Vec<i64>,
     _owner: Box<dyn std::any::Any + Send + Sync>,
+    /// The exported array's buffer: an import of the export refuses it after a context reset.
+    buffer: DeviceBuffer,
+}
+
+/// The buffer of rumba's own export behind `m`, if it is one (its deleter is rumba's).
+fn own_export(m: &DLManagedTensorVersioned) -> Option<&DeviceBuffer> {
+    let ours: unsafe extern "C" fn(*mut DLManagedTensorVersioned) = delete_export;
+    if !m.deleter.is_some_and(|d| std::ptr::fn_addr_eq(d, ours)) || m.manager_ctx.is_null() {
+        return None;
+    }
+    // SAFETY: only `to_dlpack` installs `delete_export`, and it sets `manager_ctx` to the
+    // `Export` that holds the managed tensor; the export lives while the tensor is owned.
+    Some(unsafe { &(*m.manager_ctx.cast::<Export>()).buffer })
 }
 
 unsafe extern "C" fn delete_export(p: *mut DLManagedTensorVersioned) {
@@ -401,6 +416,9 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
             .map_err(|_| DlpackError::TooManyAxes { ndim: shape.len() })?;
         handoff(self, consumer)?;
         let buffer = self.buffer();
+        // A handle from before a reset is refused (its memory may be another allocation's).
+        let lease = Lease::enter()?;
+        let first = self.addr(&lease)?;
         let device = DLDevice {
             device_type: DLDeviceType::of(buffer.driver().backend()),
             device_id: i32::try_from(buffer.device()).unwrap_or(i32::MAX),
@@ -408,7 +426,7 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
         let data = if self.size() == 0 {
             std::ptr::null_mut()
         } else {
-            self.device_ptr() as usize as *mut c_void
+            first as usize as *mut c_void
         };
         let mut export = Box::new(Export {
             managed: DLManagedTensorVersioned {
@@ -429,6 +447,7 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
             shape,
             strides,
             _owner: Box::new(self.clone()),
+            buffer: buffer.clone(),
         });
         // The vectors' heap buffers do not move when the box is turned into a raw pointer.
         export.managed.dl_tensor.shape = export.shape.as_mut_ptr();
@@ -550,9 +569,17 @@ pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<Dev
         }
         .into());
     }
+    // The import counts as made now: a later reset of the context refuses it. Rumba's own export
+    // of an array freed by a reset since is refused now.
+    let lease = Lease::enter()?;
+    if let Some(exported) = own_export(tensor.managed()) {
+        exported.addr(&lease, 0, 0)?;
+    }
     // SAFETY: `DlpackTensor::from_raw`'s contract: for this backend's device type the data is
     // device memory of the named device (checked to be the current one), valid until the
     // deleter runs — which happens only when `tensor`, the owner kept by the import, is dropped.
+    // For rumba's own export, the memory was checked just above not to have been freed by a
+    // reset, and the lease keeps a reset out until the import is made.
     unsafe { super::cai::import_described(&desc, tensor, super::ImportOptions { sync: false }) }
 }
 

@@ -40,10 +40,12 @@ use std::sync::{Arc, Mutex};
 use ndarray::Dimension;
 
 use crate::array::DeviceArray;
-use crate::driver::{DevicePtr, Driver};
+use crate::driver::{DevicePtr, Driver, StreamHandle};
 use crate::error::{Error, IpcError, Result};
 use crate::layout::Layout;
 use crate::layout::element::Element;
+use crate::memory::gate::Lease;
+use crate::memory::history::{self, EventKind, Note};
 use crate::memory::{DeviceBuffer, IpcHandle};
 use crate::runtime::context::Context;
 use crate::sync::lock;
@@ -103,9 +105,20 @@ impl Drop for IpcMapping {
             self.ctx.device_id(),
             self.base,
         );
+        note_ipc(EventKind::IpcClose, device, 0, base);
         self.ctx.release_or_defer(
             format!("IPC mapping 0x{base:x}"),
             Box::new(move || driver.ipc_close_mem_handle(device, base)),
+        );
+    }
+}
+
+/// Records an IPC event in the memory history, when one records.
+fn note_ipc(kind: EventKind, device: usize, bytes: usize, ptr: DevicePtr) {
+    if history::is_recording() {
+        history::note(
+            Note::new(kind, device, StreamHandle::LEGACY, bytes, ptr),
+            None,
         );
     }
 }
@@ -140,7 +153,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         }
         let buffer = self.buffer();
         let (lo, hi) = self.layout().alloc_extent();
-        let (ptr, bytes) = (buffer.device_ptr() + lo as u64, hi - lo);
+        // The export names the memory at this moment: a reset must not free it in between.
+        let lease = Lease::enter()?;
+        let (ptr, bytes) = (buffer.addr(&lease, lo, hi - lo)?, hi - lo);
         let ipc = match buffer.resource() {
             Some(resource) => resource.ipc_handle(ptr, bytes)?,
             None => export_foreign(buffer.driver().as_ref(), buffer.device(), ptr, bytes)?,
@@ -320,6 +335,7 @@ impl IpcArrayHandle {
             .into());
         }
         let (base, len) = driver.ipc_open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
+        note_ipc(EventKind::IpcImport, ctx.device_id(), len, base);
         let mapping = Arc::new(IpcMapping {
             ctx: ctx.clone(),
             base,

@@ -280,6 +280,22 @@ impl Layout {
         })
     }
 
+    /// A layout from parts the caller has derived from a valid layout of the same allocation
+    /// (a record field's sub-array: one axis more, inside each record). Unchecked.
+    pub(crate) fn from_parts(
+        shape: Vec<usize>,
+        strides: Vec<isize>,
+        offset: usize,
+        itemsize: usize,
+    ) -> Layout {
+        Layout {
+            shape,
+            strides,
+            offset,
+            itemsize,
+        }
+    }
+
     /// The layout of a host array (an ndarray view) given its shape and **element** strides, as
     /// ndarray reports them: byte strides are `stride × itemsize` and the offset is the distance
     /// from the lowest-addressed element to the logically first one (nonzero only with negative

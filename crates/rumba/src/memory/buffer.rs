@@ -14,6 +14,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
+use super::gate::{self, Lease};
+use super::history::{self, EventKind, Note};
+use super::resource::driver_id;
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, ResourceError, Result};
@@ -32,6 +35,9 @@ struct BufferInner {
     /// For memory the buffer does not own (imports through the interop layer): what keeps it
     /// alive, dropped with the last handle.
     owner: Option<Box<dyn std::any::Any + Send + Sync>>,
+    /// For an import: the resets of its device's context before it was made (it is refused
+    /// after another, see [`gate`]).
+    resets: u64,
     /// How many of the strong references are holds of queued work (`super::holds`).
     holds: AtomicUsize,
 }
@@ -39,7 +45,9 @@ struct BufferInner {
 impl Drop for BufferInner {
     fn drop(&mut self) {
         if let (Some(block), Some(resource)) = (self.block.take(), &self.resource) {
-            if let Err(e) = resource.deallocate(block, self.stream) {
+            let stream = self.stream;
+            let given = history::serving(&**resource, || resource.deallocate(block, stream));
+            if let Err(e) = given {
                 tracing::error!(
                     "giving back device memory 0x{:x} ({} bytes) failed: {e}",
                     self.ptr,
@@ -165,6 +173,7 @@ impl DeviceBuffer {
                 resource,
                 stream,
                 owner: None,
+                resets: 0,
                 holds: AtomicUsize::new(0),
             }),
             offset: 0,
@@ -186,6 +195,7 @@ impl DeviceBuffer {
         driver: Arc<dyn Driver>,
         owner: Box<dyn std::any::Any + Send + Sync>,
     ) -> Self {
+        let resets = gate::resets(driver_id(&driver), device);
         DeviceBuffer {
             inner: Arc::new(BufferInner {
                 ptr,
@@ -196,6 +206,7 @@ impl DeviceBuffer {
                 resource: None,
                 stream: StreamHandle::LEGACY,
                 owner: Some(owner),
+                resets,
                 holds: AtomicUsize::new(0),
             }),
             offset: 0,
@@ -365,18 +376,31 @@ impl DeviceBuffer {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
-    /// Checks that `[offset, offset + len)` lies inside the buffer.
-    pub(crate) fn check_range(&self, offset: usize, len: usize) -> Result<DevicePtr> {
-        if self
-            .inner
-            .block
-            .as_ref()
-            .is_some_and(|b| b.origin().is_retired())
-        {
-            return Err(Error::InvalidAddress {
+    /// True when a reset of the context freed the buffer's memory: the origin of its block was
+    /// retired, or (an import) its device's context was reset since it was made.
+    fn is_stale(&self) -> bool {
+        match (&self.inner.block, &self.inner.owner) {
+            (Some(block), _) => block.origin().is_retired(),
+            (None, Some(_)) => {
+                gate::resets(driver_id(&self.inner.driver), self.inner.device) != self.inner.resets
+            }
+            (None, None) => false,
+        }
+    }
+
+    /// The device address of byte `offset` of this handle, for `len` bytes that an operation
+    /// holding `lease` hands to the driver: the one way the library turns a buffer into an
+    /// address for the driver (see [`gate`]).
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`] when a reset freed the memory; [`Error::BufferRange`] when
+    /// `[offset, offset + len)` runs past the end of the handle's range.
+    pub(crate) fn addr(&self, _lease: &Lease, offset: usize, len: usize) -> Result<DevicePtr> {
+        if self.is_stale() {
+            return Err(Error::StaleHandle {
+                device: self.inner.device,
                 ptr: self.device_ptr(),
-                len,
-                reason: "the context was reset, which freed the buffer's memory".into(),
+                len: self.len,
             });
         }
         match offset.checked_add(len) {
@@ -393,8 +417,8 @@ impl DeviceBuffer {
     /// [`rumba::copy(&buf.view(offset..offset + src.len())?, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferRange`] when `offset + src.len()` runs past the end of the buffer; the
-    /// driver's copy errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
+    /// when `offset + src.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
@@ -408,7 +432,8 @@ impl DeviceBuffer {
 
     /// Copies `src` into the buffer at `offset`, returning when done (what `copy` runs).
     pub(crate) fn copy_from_host_at_impl(&self, offset: usize, src: &[u8]) -> Result<()> {
-        let dst = self.check_range(offset, src.len())?;
+        let lease = Lease::enter()?;
+        let dst = self.addr(&lease, offset, src.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
         unsafe { self.inner.driver.memcpy_htod(self.inner.device, dst, src) }
     }
@@ -417,7 +442,8 @@ impl DeviceBuffer {
     /// Spelled [`rumba::copy(&buf, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferLength`] when `src.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `src.len()` is not the buffer's length; as
+    /// [`copy_from_host_at`](Self::copy_from_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
@@ -434,8 +460,8 @@ impl DeviceBuffer {
     /// [`rumba::copy(dst, &buf.view(offset..offset + dst.len())?)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferRange`] when `offset + dst.len()` runs past the end of the buffer; the
-    /// driver's copy errors.
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
+    /// when `offset + dst.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
@@ -451,7 +477,8 @@ impl DeviceBuffer {
 
     /// Copies bytes from `offset` into `dst`, returning when done (what `copy` runs).
     pub(crate) fn copy_to_host_at_impl(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
-        let src = self.check_range(offset, dst.len())?;
+        let lease = Lease::enter()?;
+        let src = self.addr(&lease, offset, dst.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
         unsafe { self.inner.driver.memcpy_dtoh(self.inner.device, dst, src) }
     }
@@ -460,7 +487,8 @@ impl DeviceBuffer {
     /// Spelled [`rumba::copy(dst, &buf)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferLength`] when `dst.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `dst.len()` is not the buffer's length; as
+    /// [`copy_to_host_at`](Self::copy_to_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
@@ -480,8 +508,9 @@ impl DeviceBuffer {
     /// [`rumba::copy(&dst, &src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::BufferLength`] when the lengths differ; the driver's copy errors
-    /// ([`Error::Unsupported`](crate::Error::Unsupported) for a peer copy on a backend without them).
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::StaleHandle`] when a context
+    /// reset freed either buffer's memory; the driver's copy errors ([`Error::Unsupported`] for a
+    /// peer copy on a backend without them).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -500,34 +529,32 @@ impl DeviceBuffer {
         if self.len == 0 {
             return Ok(());
         }
+        let lease = Lease::enter()?;
+        let (to, from) = (
+            self.addr(&lease, 0, self.len)?,
+            src.addr(&lease, 0, self.len)?,
+        );
         if src.device() != self.device() {
-            // SAFETY: both ranges lie inside device allocations (of their devices) and have
-            // equal lengths.
+            // SAFETY: both ranges lie inside live device allocations (of their devices; the lease
+            // keeps a reset out until the copy is done) and have equal lengths.
             return unsafe {
-                self.inner.driver.memcpy_peer(
-                    self.inner.device,
-                    self.device_ptr(),
-                    src.device(),
-                    src.device_ptr(),
-                    self.len,
-                )
+                self.inner
+                    .driver
+                    .memcpy_peer(self.inner.device, to, src.device(), from, self.len)
             };
         }
-        // SAFETY: both ranges lie inside device allocations and have equal lengths.
+        // SAFETY: both ranges lie inside live device allocations and have equal lengths.
         unsafe {
-            self.inner.driver.memcpy_dtod(
-                self.inner.device,
-                self.device_ptr(),
-                src.device_ptr(),
-                self.len,
-            )
+            self.inner
+                .driver
+                .memcpy_dtod(self.inner.device, to, from, self.len)
         }
     }
 
     /// Sets every byte to `value`, returning when done.
     ///
     /// # Errors
-    /// The driver's memset errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    /// [`Error::StaleHandle`] when a context reset freed the memory; the driver's memset errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
@@ -537,11 +564,13 @@ impl DeviceBuffer {
     /// assert_eq!(out, [7, 7]);
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
-        // SAFETY: this handle's range of its own allocation, which is device memory.
+        let lease = Lease::enter()?;
+        let dst = self.addr(&lease, 0, self.len)?;
+        // SAFETY: this handle's range of its own live allocation, which is device memory.
         unsafe {
             self.inner
                 .driver
-                .memset(self.inner.device, self.device_ptr(), value, self.len)
+                .memset(self.inner.device, dst, value, self.len)
         }
     }
 
@@ -574,6 +603,8 @@ pub struct PinnedBuffer {
     ptr: *mut u8,
     bytes: usize,
     flags: HostAllocFlags,
+    /// The device whose manager allocated it (for the memory history).
+    device: usize,
     /// `None` only during the drop.
     block: Option<HostBlock>,
     resource: Arc<dyn HostResource>,
@@ -592,6 +623,7 @@ impl PinnedBuffer {
         mut block: HostBlock,
         bytes: usize,
         flags: HostAllocFlags,
+        device: usize,
         resource: Arc<dyn HostResource>,
     ) -> Result<Self> {
         let got = block.flags();
@@ -617,10 +649,22 @@ impl PinnedBuffer {
             // SAFETY: every byte was zeroed just above.
             unsafe { block.set_zeroed() };
         }
+        if history::is_recording() {
+            let (ptr, len) = (block.as_ptr() as u64, block.len());
+            let note = Note::new(
+                EventKind::PinnedAlloc,
+                device,
+                StreamHandle::LEGACY,
+                len,
+                ptr,
+            );
+            history::note(note, None);
+        }
         Ok(PinnedBuffer {
             ptr: block.as_ptr(),
             bytes,
             flags: block.flags(),
+            device,
             block: Some(block),
             resource,
         })
@@ -680,6 +724,17 @@ impl Drop for PinnedBuffer {
         // dropped last here: nothing uses the memory any more.
         if let Some(mut block) = self.block.take() {
             block.set_dirty();
+            if history::is_recording() {
+                let (ptr, len) = (block.as_ptr() as u64, block.len());
+                let note = Note::new(
+                    EventKind::PinnedFree,
+                    self.device,
+                    StreamHandle::LEGACY,
+                    len,
+                    ptr,
+                );
+                history::note(note, None);
+            }
             if let Err(e) = self.resource.deallocate(block) {
                 tracing::error!("giving back pinned memory {:p} failed: {e}", self.ptr);
             }

@@ -7,14 +7,21 @@
 
 use std::sync::Arc;
 
-use super::resource::driver_id;
+use super::chain::Chain;
+use super::gate::Lease;
+use super::history::{self, EventKind, Note};
+use super::resource::{driver_id, require};
+use super::routing;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
     IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{ResourceError, Result};
+use crate::error::{Access, Error, ResourceError, Result};
+
+/// Runs one resource's allocation (the context waits there for memory queued work holds).
+type Attempt<'a> = dyn Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer> + 'a;
 
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
@@ -56,7 +63,7 @@ pub struct DeferGuard {
 
 impl Drop for DeferGuard {
     fn drop(&mut self) {
-        if let Some(d) = self.resource.deferral() {
+        for d in Chain::of(&*self.resource).deferrals() {
             d.undefer();
         }
     }
@@ -152,11 +159,13 @@ impl MemoryManager {
     }
 
     /// Numba's `memalloc`: `bytes` of device memory on the legacy default stream, as an owning
-    /// buffer (zero bytes allocate nothing).
+    /// buffer (zero bytes allocate nothing). Inside a [`with_resource`](super::with_resource)
+    /// scope the memory comes from the scope's resource.
     ///
     /// # Errors
-    /// As [`DeviceResource::allocate`]; [`Error::Resource`](crate::Error::Resource) when the resource returned a
-    /// block of another device or smaller than asked for.
+    /// As [`DeviceResource::allocate`]; [`Error::Resource`] when the resource returned a
+    /// block of another device or smaller than asked for; [`Error::Inaccessible`] for a resource
+    /// whose memory is not device-accessible (nothing is allocated).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -186,16 +195,85 @@ impl MemoryManager {
                 stream,
             ));
         }
-        let block = self.device_resource.allocate(bytes, stream)?;
-        self.buffer(block, bytes, stream)
+        self.allocate_with(bytes, stream, |alloc| alloc())
     }
 
-    /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
-    pub(crate) fn buffer(
+    /// Allocates `bytes` (> 0) for `stream` where the thread's [routing](super::routing) sends
+    /// it (the manager's device resource outside every scope): each resource in turn while they
+    /// fail for lack of memory. `attempt` runs one resource's allocation (the context waits there
+    /// for memory that queued work still holds).
+    pub(crate) fn allocate_with(
+        &self,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: impl Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer>,
+    ) -> Result<DeviceBuffer> {
+        let Some(plan) = routing::plan(&self.device_resource) else {
+            return self.allocate_from(&self.device_resource, bytes, stream, &attempt);
+        };
+        let mut failure = None;
+        for resource in &plan {
+            match self.allocate_from(resource, bytes, stream, &attempt) {
+                Err(e) if e.is_out_of_memory() => failure = Some(e),
+                other => return other,
+            }
+        }
+        Err(failure.unwrap_or(Error::OutOfMemory {
+            device: self.device,
+            requested: bytes,
+            free: 0,
+            total: 0,
+            pending: 0,
+        }))
+    }
+
+    fn allocate_from(
+        &self,
+        resource: &Arc<dyn DeviceResource>,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: &Attempt<'_>,
+    ) -> Result<DeviceBuffer> {
+        let top = &**resource;
+        require(top, Access::Device, "a source of device memory")?;
+        let buffer = attempt(&|| {
+            // No reset between the allocation and the buffer's check of its block.
+            let _lease = Lease::enter()?;
+            let block = history::serving(top, || top.allocate(bytes, stream))?;
+            self.buffer(block, bytes, stream, resource)
+        });
+        self.note_oom(buffer, top, bytes, stream)
+    }
+
+    /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
+    /// records), and passes the result on.
+    fn note_oom(
+        &self,
+        result: Result<DeviceBuffer>,
+        top: &dyn DeviceResource,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DeviceBuffer> {
+        if let Err(e) = &result {
+            if e.is_out_of_memory() && history::is_recording() {
+                let note = Note {
+                    detail: Some(e.to_string()),
+                    ..Note::new(EventKind::Oom, self.device, stream, bytes, 0)
+                };
+                history::serving(top, || history::note(note, Some(top)));
+            }
+        }
+        result
+    }
+
+    /// Makes a buffer of `block`, which `resource` made, after checking it (the checks that let
+    /// resources be safe); a refused block goes back to `resource`.
+    fn buffer(
         &self,
         block: DeviceBlock,
         bytes: usize,
         stream: StreamHandle,
+        resource: &Arc<dyn DeviceResource>,
     ) -> Result<DeviceBuffer> {
         if block.origin().is_retired() {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
@@ -212,7 +290,7 @@ impl MemoryManager {
             // Memory of another driver instance: its addresses mean nothing to this context's
             // driver (and may alias its allocations). Give it back to whoever handed it out.
             let (ptr, len) = (block.ptr(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
             return Err(ResourceError::ForeignDriver {
@@ -225,7 +303,7 @@ impl MemoryManager {
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            let give_back = self.device_resource.deallocate(block, stream).err();
+            let give_back = resource.deallocate(block, stream).err();
             if let Some(e) = &give_back {
                 tracing::error!("giving back a refused block failed: {e}");
             }
@@ -243,7 +321,7 @@ impl MemoryManager {
             block,
             bytes,
             Arc::clone(&self.driver),
-            Arc::clone(&self.device_resource),
+            Arc::clone(resource),
             stream,
         ))
     }
@@ -275,7 +353,13 @@ impl MemoryManager {
             }
             .into());
         }
-        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
+        PinnedBuffer::from_block(
+            block,
+            bytes,
+            flags,
+            self.device,
+            Arc::clone(&self.host_resource),
+        )
     }
 
     /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver
@@ -330,7 +414,10 @@ impl MemoryManager {
     /// ```
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
         match buffer.resource() {
-            Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
+            Some(r) if !buffer.is_empty() => {
+                let lease = Lease::enter()?;
+                r.ipc_handle(buffer.addr(&lease, 0, buffer.len())?, buffer.len())
+            }
             _ => Err(ResourceError::ForeignBlock {
                 memory: "device",
                 ptr: buffer.device_ptr(),
@@ -383,22 +470,19 @@ impl MemoryManager {
     /// assert_eq!(mm.pending().count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferGuard {
-        if let Some(d) = self.device_resource.deferral() {
-            d.defer();
-        }
+        self.defer_enter();
         DeferGuard {
             resource: Arc::clone(&self.device_resource),
         }
     }
 
-    /// Carries out held-back releases now (a no-op under a guard or without a deferral).
+    /// Carries out held-back releases now (a no-op under a guard or without a deferral): of
+    /// every deferring resource in the chain, outermost first.
     ///
     /// # Errors
     /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
     pub fn flush(&self) -> Result<()> {
-        self.device_resource
-            .deferral()
-            .map_or(Ok(()), |d| d.flush())
+        Chain::of(&*self.device_resource).flush()
     }
 
     /// Number and bytes of held-back releases.
@@ -409,10 +493,7 @@ impl MemoryManager {
     /// assert_eq!(ctx.memory_manager().pending().count, 0);
     /// ```
     pub fn pending(&self) -> PendingStats {
-        self.device_resource
-            .deferral()
-            .map(|d| d.pending())
-            .unwrap_or_default()
+        Chain::of(&*self.device_resource).pending()
     }
 
     /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
@@ -467,10 +548,12 @@ impl MemoryManager {
     }
 
     /// Carries out held-back releases and returns cached memory (device and pinned host) to the
-    /// system.
+    /// system: every deferral and every cache of the chain, outermost first (a pool over a pool
+    /// or over a deferred adaptor gives everything back).
     ///
     /// # Errors
-    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache).
+    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache),
+    /// gathered in one [`Error::DeallocationFailed`].
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -479,25 +562,28 @@ impl MemoryManager {
     /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn empty_cache(&self) -> Result<()> {
-        let flushed = self.flush();
-        let emptied = self
-            .device_resource
-            .cache()
-            .map_or(Ok(0), |c| c.empty_cache());
+        let emptied = Chain::of(&*self.device_resource).empty();
         self.host_resource.empty_cache();
-        flushed.and(emptied.map(drop))
+        emptied
     }
 
-    /// Enters a deferral without a guard (the context pairs it with its own queue).
+    /// For an allocation that ran out of memory: waits until the streams owning cached blocks
+    /// have finished with them, so that a retry can use them; the bytes made available.
+    pub(crate) fn settle(&self) -> usize {
+        Chain::of(&*self.device_resource).settle()
+    }
+
+    /// Enters a deferral without a guard (the context pairs it with its own queue): every
+    /// deferring resource of the chain.
     pub(crate) fn defer_enter(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.defer();
         }
     }
 
     /// Ends a deferral entered with [`defer_enter`](Self::defer_enter).
     pub(crate) fn defer_exit(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.undefer();
         }
     }

@@ -103,12 +103,14 @@ impl PendingQueue {
     pub(crate) fn flush_all(&self) -> Result<()> {
         let items = std::mem::take(&mut *lock(&self.items)).0;
         let mut failures = std::mem::take(&mut *lock(&self.unreported));
-        for item in items {
-            if let Err(e) = (item.release)() {
-                tracing::error!("releasing {} failed: {e}", item.what);
-                failures.push(format!("{}: {e}", item.what));
+        super::history::flushing(|| {
+            for item in items {
+                if let Err(e) = (item.release)() {
+                    tracing::error!("releasing {} failed: {e}", item.what);
+                    failures.push(format!("{}: {e}", item.what));
+                }
             }
-        }
+        });
         if failures.is_empty() {
             Ok(())
         } else {

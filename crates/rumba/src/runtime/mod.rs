@@ -60,6 +60,9 @@ fn runtime() -> Result<&'static Runtime> {
             // error from every entry point (`gpus`, `detect`, the first array): the manager's
             // name too, which names a factory registered by then (or built in).
             crate::memory::factory_for(config.memory_manager.name())?;
+            if let Some(path) = &config.memory_history {
+                crate::memory::history::record_program(path)?;
+            }
             let (driver, fallback) = driver::open(&config)?;
             let slots = (0..driver.device_count())
                 .map(|_| Slot {
@@ -194,9 +197,13 @@ pub(crate) fn context_for(id: usize) -> Result<Context> {
 /// Detaches the calling thread from every context it uses. A context that no thread uses any
 /// more is reset (its device memory freed) and forgotten; the next call creates a new one.
 ///
+/// With `RUMBA_MEMORY_HISTORY` set, also writes the [memory history](crate::memory::history)
+/// recorded so far to its file.
+///
 /// # Errors
 /// The first error of resetting a context that no thread uses any more (see
-/// [`Context::reset`](crate::Context::reset)); every such context is still forgotten.
+/// [`Context::reset`](crate::Context::reset)); every such context is still forgotten. Then
+/// [`HistoryError::Io`](crate::error::HistoryError::Io) when the history cannot be written.
 ///
 /// ```
 /// let _ = rumba::current_context().unwrap();
@@ -224,6 +231,12 @@ pub fn close() -> Result<()> {
         let r = ctx.reset();
         if result.is_ok() {
             result = r;
+        }
+    }
+    if let Some(path) = &rt.config.memory_history {
+        let dumped = crate::memory::history::dump(path);
+        if result.is_ok() {
+            result = dumped;
         }
     }
     result

@@ -37,6 +37,7 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
 use crate::runtime::current_context;
 use crate::sync::lock;
@@ -341,8 +342,9 @@ impl Stream {
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
     /// # Errors
-    /// The driver's queueing errors: [`Error::InvalidAddress`] where the backend checks ranges
-    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`] for an
+    /// [`Error::StaleHandle`] when a context reset freed `buf`'s memory; the driver's queueing
+    /// errors: [`Error::InvalidAddress`] where the backend checks ranges (sim, OpenCL) and `buf`
+    /// is not memory of the stream's device; [`Error::Driver`](crate::Error::Driver) for an
     /// unknown stream. A failure of the memset itself comes from the next synchronization.
     ///
     /// ```
@@ -356,15 +358,11 @@ impl Stream {
     /// ```
     pub fn memset(&self, buf: &DeviceBuffer, value: u8) -> Result<()> {
         let drv = self.inner.ctx.driver();
-        // SAFETY: the whole of a device allocation, kept alive until the stream reaches it.
+        let lease = Lease::enter()?;
+        let dst = buf.addr(&lease, 0, buf.len())?;
+        // SAFETY: the whole of a live device allocation, kept alive until the stream reaches it.
         unsafe {
-            drv.memset_async(
-                self.device(),
-                buf.device_ptr(),
-                value,
-                buf.len(),
-                self.inner.handle,
-            )?;
+            drv.memset_async(self.device(), dst, value, buf.len(), self.inner.handle)?;
         }
         self.hold([buf.clone()])
     }
@@ -376,8 +374,8 @@ impl Stream {
     ///
     /// # Errors
     /// [`Error::BufferLength`] when the lengths differ; [`Error::WrongDevice`] when `dst` is not
-    /// memory of the stream's device;
-    /// the driver's queueing errors.
+    /// memory of the stream's device; [`Error::StaleHandle`] when a context reset freed either
+    /// buffer's memory; the driver's queueing errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -411,26 +409,32 @@ impl Stream {
                 found: dst.device(),
             });
         }
+        let lease = Lease::enter()?;
+        let (to, from) = (
+            dst.addr(&lease, 0, dst.len())?,
+            src.addr(&lease, 0, src.len())?,
+        );
         if src.device() != self.device() && !src.is_empty() {
             // SAFETY: as below; a peer copy between the two devices' allocations.
             unsafe {
                 self.inner.ctx.driver().memcpy_peer_async(
                     self.device(),
-                    dst.device_ptr(),
+                    to,
                     src.device(),
-                    src.device_ptr(),
+                    from,
                     src.len(),
                     self.inner.handle,
                 )?;
             }
             return self.hold([dst.clone(), src.clone()]);
         }
-        // SAFETY: two device ranges of equal length, kept alive until the stream reaches the copy.
+        // SAFETY: two live device ranges of equal length, kept alive until the stream reaches the
+        // copy.
         unsafe {
             self.inner.ctx.driver().memcpy_dtod_async(
                 self.device(),
-                dst.device_ptr(),
-                src.device_ptr(),
+                to,
+                from,
                 src.len(),
                 self.inner.handle,
             )?;
@@ -473,6 +477,10 @@ impl Stream {
     /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
     /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
     ///
+    /// The hold keeps this stream alive too: a stream the program drops is destroyed only after
+    /// the work holding memory has run, so an allocation waiting for that memory waits on a live
+    /// stream.
+    ///
     /// Callers queue work on the buffers first, then hold them. If the stream cannot take the
     /// hold, the work already queued may still use them, so the buffers are let go only after
     /// the stream has drained — or, where this thread cannot wait for it (a stream callback) or
@@ -483,7 +491,8 @@ impl Stream {
             return Ok(());
         }
         let fallback = buffers.clone();
-        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
+        let keep = Arc::clone(&self.inner) as crate::memory::holds::StreamKeepAlive;
+        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle, keep)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 if crate::driver::callback::is_callback_thread() || self.synchronize().is_err() {

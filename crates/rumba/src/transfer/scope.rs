@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use crate::error::Result;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// Asynchronous work on a stream that may borrow host memory for `'env`; see
@@ -70,7 +71,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// it is staged before this returns.
     ///
     /// # Errors
-    /// [`Error::BufferRange`](crate::Error::BufferRange) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// [`Error::BufferRange`](crate::Error::BufferRange) when `offset + src.len()` runs past the end of `dst`;
+    /// [`Error::StaleHandle`](crate::Error::StaleHandle) when a context reset freed `dst`'s memory; the driver's
     /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
     /// not memory of the stream's device). Failures of the copy itself come from the scope's
     /// synchronization.
@@ -93,7 +95,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         offset: usize,
         src: &'env [u8],
     ) -> Result<()> {
-        let ptr = dst.check_range(offset, src.len())?;
+        let lease = Lease::enter()?;
+        let ptr = dst.addr(&lease, offset, src.len())?;
         let st = self.stream;
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
         // stream (on every exit path) before 'env can end, so the copy completes while `src` is
@@ -141,7 +144,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: &DeviceBuffer,
         offset: usize,
     ) -> Result<()> {
-        let ptr = src.check_range(offset, dst.len())?;
+        let lease = Lease::enter()?;
+        let ptr = src.addr(&lease, offset, dst.len())?;
         let st = self.stream;
         // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
         // ends, so nothing else reads or writes it while the device writes into it.

@@ -211,6 +211,11 @@ unsafe impl Driver for OpenClDriver {
         Ok((total.saturating_sub(self.table.used(device)), total))
     }
 
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        "opencl: coarse-grained SVM (clSVMAlloc / clSVMFree), zeroed when allocated".into()
+    }
+
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
         let d = self.device(device)?;
         if bytes == 0 {

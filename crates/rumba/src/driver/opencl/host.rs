@@ -223,6 +223,11 @@ pub(crate) unsafe fn register(
     if p.is_null() {
         return Err(HostMemoryError::Null.into());
     }
+    if table.overlaps_allocated(p as usize, len) {
+        return Err(Error::InvalidArgument(format!(
+            "host range {p:p} (+{len} bytes) overlaps memory the OpenCL backend allocated"
+        )));
+    }
     if flags.write_combined {
         return Err(Error::Unsupported {
             backend: "opencl".into(),

@@ -25,13 +25,15 @@ use std::sync::{Arc, Mutex};
 
 use opencl3::command_queue::{enqueue_nd_range_kernel, enqueue_svm_mem_cpy, enqueue_svm_mem_fill};
 use opencl3::kernel::{
-    CL_KERNEL_NUM_ARGS, get_kernel_info, set_kernel_arg, set_kernel_arg_svm_pointer,
+    CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_NUM_ARGS, get_kernel_info, get_kernel_work_group_info,
+    set_kernel_arg, set_kernel_arg_svm_pointer,
 };
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id, cl_kernel, cl_mem};
 
 use super::builtin::{BUILD_OPTIONS, Built, FAST_MATH_OPTIONS, build, kernel};
 use super::error::check;
+use super::grid_widths::Slot;
 use super::memory::Table;
 use super::platform::DeviceSurvey;
 use super::raw::ClEvent;
@@ -116,6 +118,30 @@ pub(crate) fn check_geometry(launch: &KernelLaunch<'_>, d: &DeviceSurvey) -> Res
     Ok(())
 }
 
+/// Checks the kernel's own local memory and the launch's dynamic shared memory together against
+/// the device's local memory per work-group: the rule of every backend (static plus dynamic
+/// shared memory per block within the device's limit). PoCL runs a kernel beyond it without a
+/// word.
+fn check_local_memory(
+    launch: &KernelLaunch<'_>,
+    static_local: u64,
+    d: &DeviceSurvey,
+) -> Result<()> {
+    let dynamic = launch.dynamic_shared_bytes as u64;
+    if static_local.saturating_add(dynamic) > d.local_memory {
+        return Err(Error::InvalidLaunch {
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            reason: format!(
+                "kernel '{}': {static_local} bytes of static and {dynamic} bytes of dynamic shared memory, more than the device's {} bytes per block",
+                launch.function.name, d.local_memory
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The decoded fault record, or `None` when no thread faulted (ABI §5).
 pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Error> {
     let u32_at = |o: usize| u32::from_ne_bytes([rec[o], rec[o + 1], rec[o + 2], rec[o + 3]]);
@@ -184,10 +210,13 @@ fn cache_key(device: usize, src: &OpenClKernelSource) -> (usize, u64) {
     (device, h.finish())
 }
 
-/// A built user kernel and how many parameters it declares.
+/// A built user kernel, how many parameters it declares and its static local memory.
 pub(crate) struct UserKernel {
     built: Built,
     declared: usize,
+    /// Bytes of `__local` memory the kernel declares itself (`CL_KERNEL_LOCAL_MEM_SIZE` before
+    /// any argument is set): with the launch's dynamic shared memory, what a block needs.
+    static_local: u64,
 }
 
 /// Built user kernels per (device, source) and reusable fault records.
@@ -219,9 +248,15 @@ impl UserKernels {
             get_kernel_info(k.raw(), CL_KERNEL_NUM_ARGS),
         )?
         .to_uint() as usize;
+        let static_local = check(
+            "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)",
+            get_kernel_work_group_info(k.raw(), device_id, CL_KERNEL_LOCAL_MEM_SIZE),
+        )?
+        .to_ulong();
         let uk = Arc::new(UserKernel {
             built: Built::new(program, k),
             declared,
+            static_local,
         });
         lock(&self.built).insert(key, Arc::clone(&uk));
         Ok(uk)
@@ -345,6 +380,7 @@ pub(crate) unsafe fn launch(
     let uk = t
         .kernels
         .get(t.context, t.device, t.device_id, t.survey, src)?;
+    check_local_memory(launch, uk.static_local, t.survey)?;
     let layout = layout(name, uk.declared, launch.args)?;
     let record = if layout == Layout::Generated {
         Some(t.kernels.record(t.context)?)
@@ -422,12 +458,12 @@ pub(crate) unsafe fn launch(
             // SAFETY: we own the fill's event.
             fill_event = Some(unsafe { ClEvent::from_raw(f) });
         }
-        let (wait_n, wait) = if fill_event.is_some() {
-            (0, std::ptr::null())
-        } else {
-            (deps.len() as u32, wait_ptr(deps))
-        };
-        // SAFETY: every argument is set; sizes are three-dimensional arrays.
+        // Ordered after running launches of this kernel with another grid width (PoCL's cache of
+        // work-group functions, see `grid_widths`).
+        let slot = Slot::take(t.queues.context(), name, &global, &local);
+        let wait = slot.wait_list(if fill_event.is_some() { &[] } else { deps });
+        // SAFETY: every argument is set; sizes are three-dimensional arrays; the wait list holds
+        // live events.
         let e = check(&format!("clEnqueueNDRangeKernel({name})"), unsafe {
             enqueue_nd_range_kernel(
                 q,
@@ -436,12 +472,13 @@ pub(crate) unsafe fn launch(
                 std::ptr::null(),
                 global.as_ptr(),
                 local.as_ptr(),
-                wait_n,
-                wait,
+                wait.len() as u32,
+                wait_ptr(&wait),
             )
         })?;
         // SAFETY: we own the launch's event.
         let e = unsafe { ClEvent::from_raw(e) };
+        slot.launched(&e);
         drop(guard);
         let Some(rec) = record else {
             return Ok(e);

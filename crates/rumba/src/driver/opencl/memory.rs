@@ -173,6 +173,14 @@ impl Table {
         self.insert(start, range)
     }
 
+    /// True when `[start, start + len)` overlaps memory the backend allocated (anything but a
+    /// registration of the program's own memory).
+    pub(crate) fn overlaps_allocated(&self, start: usize, len: usize) -> bool {
+        let ranges = self.read();
+        let end = start.saturating_add(len.max(1));
+        overlapping(&ranges, start, end).any(|(_, r)| !matches!(r.kind, Kind::Registered { .. }))
+    }
+
     /// Removes the range that starts at `start` if `accept` agrees, returning it.
     pub(crate) fn remove(&self, start: usize, accept: impl Fn(&Range) -> bool) -> Option<Range> {
         let mut ranges = self.write();

@@ -500,6 +500,11 @@ impl DeviceQueues {
         first
     }
 
+    /// The context the queues belong to.
+    pub(crate) fn context(&self) -> cl_context {
+        self.context
+    }
+
     /// Queues `callback` on `handle` (see the module docs).
     pub(crate) fn add_callback(
         self: &Arc<Self>,
@@ -561,18 +566,33 @@ impl DeviceQueues {
         Ok(())
     }
 
-    /// The pending (unreported) error of `handle`, if any, without taking it.
-    /// Only tries the lock: a callback never waits for this table (OpenCL may run callbacks on
-    /// any thread, and must never find it blocked on one of ours).
+    /// The pending (unreported) error of `handle`, if any, without taking it: after the checks
+    /// of completed commands have run (a kernel's fault record is read by one — without them, a
+    /// callback after a faulting kernel saw `Ok`). Only tries the lock, a bounded number of
+    /// times: a callback never blocks on this table (OpenCL may run callbacks on any thread, and
+    /// must never find it blocked on one of ours); it is held only while commands are queued.
+    /// The checks only read host memory their command has written.
     fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
-        let mut table = try_lock(&self.table)?;
+        let mut tries = 0;
+        let mut table = loop {
+            match try_lock(&self.table) {
+                Some(t) => break t,
+                None if tries < PENDING_ERROR_TRIES => {
+                    tries += 1;
+                    std::thread::yield_now();
+                }
+                None => return None,
+            }
+        };
         let key = match handle.0 {
             0 if !self.per_thread_default => Key::Legacy,
             1 => Key::Legacy,
             0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
             h => Key::Stream(h),
         };
-        table.slot(key).and_then(|s| s.error.clone())
+        let slot = table.slot(key)?;
+        run_due_checks(slot);
+        slot.error.clone()
     }
 }
 
@@ -669,6 +689,9 @@ impl CallbackData {
         }
     }
 }
+
+/// How often a callback tries the stream table's lock for the status it passes on.
+const PENDING_ERROR_TRIES: usize = 10_000;
 
 fn unknown_stream(handle: u64) -> Error {
     Error::InvalidHandle {

@@ -8,6 +8,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl3::command_queue::enqueue_nd_range_kernel;
+
+use super::grid_widths::Slot;
 use opencl3::kernel::{set_kernel_arg, set_kernel_arg_svm_pointer};
 
 use super::builtin::Built;
@@ -119,7 +121,12 @@ pub(crate) unsafe fn launch(
             )?;
         }
         let (g, l) = ([global], [local]);
-        // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays.
+        // Ordered after running copies with another grid width (PoCL's cache of work-group
+        // functions, see `grid_widths`).
+        let slot = Slot::take(queues.context(), "rumba_strided_copy_kernel", &g, &l);
+        let wait = slot.wait_list(deps);
+        // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays; the wait
+        // list holds live events.
         let e = check(
             "clEnqueueNDRangeKernel(rumba_strided_copy_kernel)",
             unsafe {
@@ -130,13 +137,15 @@ pub(crate) unsafe fn launch(
                     std::ptr::null(),
                     g.as_ptr(),
                     l.as_ptr(),
-                    deps.len() as u32,
-                    wait_ptr(deps),
+                    wait.len() as u32,
+                    wait_ptr(&wait),
                 )
             },
         )?;
         // SAFETY: we own the launch event's reference.
-        Ok(unsafe { ClEvent::from_raw(e) })
+        let e = unsafe { ClEvent::from_raw(e) };
+        slot.launched(&e);
+        Ok(e)
     })?;
     Ok(())
 }

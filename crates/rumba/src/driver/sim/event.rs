@@ -74,6 +74,7 @@ impl SimEvent {
             return Err(Error::InCallback {
                 operation: "event synchronize".into(),
                 reason: "the event is recorded on the stream that runs the callback, so it would wait forever",
+                instead: "",
             });
         }
         rec.stream.wait_for(rec.seq);

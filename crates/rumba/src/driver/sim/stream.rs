@@ -283,6 +283,7 @@ impl SimStream {
             return Err(Error::InCallback {
                 operation: format!("synchronizing stream {}", self.handle.0),
                 reason: "it is the stream that runs the callback, so it would wait forever",
+                instead: "",
             });
         }
         let target = self.enqueued();

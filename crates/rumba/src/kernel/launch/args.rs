@@ -22,6 +22,7 @@ use crate::error::{ArgumentError, Error, Result};
 use crate::layout::element::Element;
 use crate::layout::element::scalar_types;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
 
@@ -41,15 +42,21 @@ pub struct Plan<'h> {
     pub(crate) args: Vec<KernelArg>,
     pub(crate) keep: Vec<DeviceBuffer>,
     pub(crate) after: Vec<After<'h>>,
+    /// Keeps a context reset out from the first argument's address until the kernel is queued
+    /// (see [`crate::memory::gate`]); dropped with the plan, before the launch waits.
+    lease: Lease,
 }
 
 impl<'h> Plan<'h> {
+    ///
+    /// # Errors
+    /// [`Error::ResetInProgress`] on a stream callback while a context reset runs.
     pub(crate) fn new(
         stream: &Stream,
         policy: HostTransfer,
         abi: Option<&'static KernelAbi>,
-    ) -> Self {
-        Plan {
+    ) -> Result<Self> {
+        Ok(Plan {
             stream: stream.clone(),
             policy,
             abi,
@@ -57,7 +64,8 @@ impl<'h> Plan<'h> {
             args: Vec::new(),
             keep: Vec::new(),
             after: Vec::new(),
-        }
+            lease: Lease::enter()?,
+        })
     }
 
     /// The launch's stream.
@@ -104,7 +112,7 @@ impl<'h> Plan<'h> {
             });
         }
         self.args.push(KernelArg::Array(KernelArrayArg {
-            ptr: a.device_ptr(),
+            ptr: a.addr(&self.lease)?,
             itemsize: a.itemsize(),
             shape: a.shape().to_vec(),
             strides: a.strides().to_vec(),
@@ -160,7 +168,7 @@ impl<'h> Plan<'h> {
     fn const_array<T: Element + Pod>(&mut self, c: &ConstArray<T>) -> Result<()> {
         let d = crate::array::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
         self.args.push(KernelArg::Array(KernelArrayArg {
-            ptr: d.device_ptr(),
+            ptr: d.addr(&self.lease)?,
             itemsize: size_of::<T>(),
             shape: c.shape().to_vec(),
             strides: c.view().strides().to_vec(),

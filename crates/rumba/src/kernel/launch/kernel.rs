@@ -557,8 +557,11 @@ impl<P: Params> Kernel<P> {
     ///
     /// # Errors
     /// [`Error::InvalidLaunch`] for a launch configuration the device cannot run (see
-    /// [`LaunchConfig::validate`]); [`Error::KernelArgument`] / [`Error::KernelArity`] for
-    /// arguments that do not fit the kernel's signature; [`Error::CaptureRank`] /
+    /// [`LaunchConfig::validate_for`]: dynamic shared memory beyond the device's shared memory
+    /// per block; on OpenCL and CUDA also the kernel's static shared memory with it — on the
+    /// simulator, a static shared array that does not fit beside the dynamic memory is the
+    /// kernel's fault when the array is made); [`Error::KernelArgument`] / [`Error::KernelArity`]
+    /// for arguments that do not fit the kernel's signature; [`Error::CaptureRank`] /
     /// [`Error::EmptyCapture`] for a captured array that does not fit or is missing; the errors of
     /// preparing the arguments (copying host arrays in); [`Error::MissingKernelForm`] when the kernel has no
     /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
@@ -586,11 +589,12 @@ impl<P: Params> Kernel<P> {
         stream: Option<&Stream>,
         args: A,
     ) -> Result<()> {
-        config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
             None => crate::stream::default_stream()?,
         };
+        // The device's limit on shared memory per block, not the simulator's.
+        config.validate_for(stream.context().shared_memory_per_block()?)?;
         // The captured arrays first: an empty cell refuses the launch before anything (a
         // transfer of a host argument) is queued. Each is the launch's own handle.
         let captured = self
@@ -598,7 +602,7 @@ impl<P: Params> Kernel<P> {
             .iter()
             .map(|c| c.take(&self.function.name, stream.context().device_id()))
             .collect::<Result<Vec<_>>>()?;
-        let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
+        let mut plan = Plan::new(&stream, self.transfer, self.function.abi())?;
         args.prepare_all(&mut plan)?;
         for t in &captured {
             t.add_to(&mut plan)?;
@@ -622,23 +626,27 @@ impl<P: Params> Kernel<P> {
         };
         let (driver, device) = (stream.context().driver(), stream.context().device_id());
         // SAFETY: every array argument describes a live device array of this device (checked in
-        // `Plan::device_array`; its layout lies inside its buffer and is aligned for its element
-        // type by `DeviceArray`'s invariants); the stream keeps those buffers alive until it has
-        // run the kernel (`keep_alive` below).
+        // `Plan::device_array` under the plan's lease, which keeps a reset out until the kernel is
+        // queued; its layout lies inside its buffer and is aligned for its element type by
+        // `DeviceArray`'s invariants); the stream keeps those buffers alive until it has run the
+        // kernel (`keep_alive` below).
         unsafe { driver.launch_kernel(device, &launch, stream.handle()) }?;
         if !plan.keep.is_empty() {
             // If the stream cannot take the buffers, `hold` lets them go only after the kernel
             // has run (with host-memory arguments, the launch then has not returned early).
             stream.hold(std::mem::take(&mut plan.keep))?;
         }
+        // The kernel is queued: the plan's lease ends here, before the launch waits.
+        let (after, wait) = (std::mem::take(&mut plan.after), plan.wait);
+        drop(plan);
         // A kernel fault surfaces here, before anything is copied back: a failed launch leaves
         // the caller's host arrays as they were on every backend (a GPU reports a recorded
         // fault only when the stream is synchronized, and would otherwise copy the partial
         // results first). The copies wait for the stream anyway.
-        if !plan.after.is_empty() || plan.wait {
+        if !after.is_empty() || wait {
             stream.synchronize()?;
         }
-        for copy_back in plan.after {
+        for copy_back in after {
             copy_back()?;
         }
         Ok(())
