@@ -153,7 +153,9 @@ fn main() -> ExitCode {
             match e {
                 rumba::Error::InvalidConfig { .. }
                 | rumba::Error::BackendUnavailable { .. }
-                | rumba::Error::InvalidArgument(_) => ExitCode::from(2),
+                | rumba::Error::InvalidArgument(_)
+                // A handle given on the command line that is not one.
+                | rumba::Error::Ipc(rumba::error::IpcError::Malformed { .. }) => ExitCode::from(2),
                 _ => ExitCode::FAILURE,
             }
         }

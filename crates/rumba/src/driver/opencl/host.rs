@@ -224,9 +224,13 @@ pub(crate) unsafe fn register(
         return Err(HostMemoryError::Null.into());
     }
     if table.overlaps_allocated(p as usize, len) {
-        return Err(Error::InvalidArgument(format!(
-            "host range {p:p} (+{len} bytes) overlaps memory the OpenCL backend allocated"
-        )));
+        // Memory the backend allocated (pinned or mapped): never replaced by a registration.
+        return Err(HostMemoryError::Overlap {
+            start: p as usize,
+            len,
+            existing: None,
+        }
+        .into());
     }
     if flags.write_combined {
         return Err(Error::Unsupported {
