@@ -110,7 +110,10 @@ fn every_operation_refuses_a_handle_from_before_a_reset() {
     );
     stale("buffer memset", old_buf.memset(1));
     stale("buffer view memset", old_sub.memset(1));
-    stale("buffer copy from the host", rumba::copy(&old_buf, &[1; 4096]));
+    stale(
+        "buffer copy from the host",
+        rumba::copy(&old_buf, &[1; 4096]),
+    );
     stale(
         "buffer copy to the host",
         rumba::copy(&mut [0u8; 4096][..], &old_buf),
@@ -118,14 +121,8 @@ fn every_operation_refuses_a_handle_from_before_a_reset() {
     stale("buffer copy into old", rumba::copy(&old_buf, &fresh_buf));
     stale("buffer copy out of old", rumba::copy(&fresh_buf, &old_buf));
     stale("Stream::memset", s.memset(&old_buf, 1));
-    stale(
-        "Stream::copy into old",
-        s.copy(&old_buf, &fresh_buf),
-    );
-    stale(
-        "Stream::copy out of old",
-        s.copy(&fresh_buf, &old_buf),
-    );
+    stale("Stream::copy into old", s.copy(&old_buf, &fresh_buf));
+    stale("Stream::copy out of old", s.copy(&fresh_buf, &old_buf));
     stale(
         "a scope's copy to the device",
         s.auto_synchronize(|scope| scope.copy(&old_buf.view(0..16)?, &[1; 16])),

@@ -54,8 +54,8 @@ impl std::fmt::Debug for Universe {
 /// Run under `mpirun -n 4 prog`; outside `mpirun` a program is one rank of one.
 pub fn init() -> Result<Universe> {
     let settings = DistSettings::from_env()?;
-    let (mpi, _level) = mpi::initialize_with_threading(Threading::Serialized)
-        .ok_or_else(|| Error::Dist {
+    let (mpi, _level) =
+        mpi::initialize_with_threading(Threading::Serialized).ok_or_else(|| Error::Dist {
             rank: 0,
             op: "init".into(),
             reason: "MPI was already initialized in this process".into(),

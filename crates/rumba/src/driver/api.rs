@@ -611,7 +611,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
         let _ = (device, ptr);
-        Err(self.backend().unsupported("finding the allocation that contains a device address"))
+        Err(self
+            .backend()
+            .unsupported("finding the allocation that contains a device address"))
     }
 
     /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device

@@ -125,15 +125,13 @@ pub fn compile_for_device_with(
 ) -> Result<(Vec<u8>, Target)> {
     let lib = nvrtc::library()?;
     let arch = cc.0 * 10 + cc.1;
-    let target = nvrtc::target_for(&lib.archs, arch).ok_or_else(|| {
-        Error::Unsupported {
-            backend: "cuda".into(),
-            feature: format!(
-                "compiling for a device of compute capability {}.{} (sm_{arch})",
-                cc.0, cc.1
-            ),
-            reason: format!("{lib} has no such target; use an older NVRTC"),
-        }
+    let target = nvrtc::target_for(&lib.archs, arch).ok_or_else(|| Error::Unsupported {
+        backend: "cuda".into(),
+        feature: format!(
+            "compiling for a device of compute capability {}.{} (sm_{arch})",
+            cc.0, cc.1
+        ),
+        reason: format!("{lib} has no such target; use an older NVRTC"),
     })?;
     Ok((compile_image(name, source, target, fast_math)?, target))
 }
