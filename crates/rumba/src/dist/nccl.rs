@@ -28,6 +28,7 @@ use crate::array::DeviceArray;
 use crate::driver::{BackendKind, StreamHandle};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Kind};
+use crate::memory::gate::Lease;
 use crate::runtime::backend;
 use crate::stream::Stream;
 
@@ -222,15 +223,16 @@ struct Call<T: Element> {
 }
 
 impl<T: Element> Call<T> {
-    fn send(&self) -> *const c_void {
-        self.inp.as_ref().map_or(std::ptr::null(), |p| {
-            p.dense.device_ptr() as usize as *const c_void
-        })
-    }
-    fn recv(&self) -> *mut c_void {
-        self.out.as_ref().map_or(std::ptr::null_mut(), |p| {
-            p.dense.device_ptr() as usize as *mut c_void
-        })
+    /// The send and receive addresses (null where the call has none), taken under `lease`.
+    fn pointers(&self, lease: &Lease) -> Result<(*const c_void, *mut c_void)> {
+        let addr = |p: &Option<Packed<T>>| -> Result<usize> {
+            p.as_ref()
+                .map_or(Ok(0), |p| Ok(p.dense.addr(lease)? as usize))
+        };
+        Ok((
+            addr(&self.inp)? as *const c_void,
+            addr(&self.out)? as *mut c_void,
+        ))
     }
 }
 
@@ -258,10 +260,20 @@ impl NcclOnStream<'_, '_> {
         &self,
         op: Op,
         call: &Call<T>,
-        f: impl FnOnce(sys::cudaStream_t) -> std::result::Result<(), nr::NcclError>,
+        f: impl FnOnce(
+            sys::cudaStream_t,
+            *const c_void,
+            *mut c_void,
+        ) -> std::result::Result<(), nr::NcclError>,
     ) -> Result<()> {
         self.stream.query()?; // binds the device's context on this thread
-        f(self.cu()).map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        // No reset between taking the addresses and queuing the collective (Packed refused stale
+        // handles before the ranks agreed).
+        let lease = Lease::enter()?;
+        let (send, recv) = call.pointers(&lease)?;
+        f(self.cu(), send, recv)
+            .map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        drop(lease);
         // Keep the packed arrays alive until the stream has run the collective.
         let keep: Vec<_> = call
             .inp
@@ -318,10 +330,10 @@ impl NcclOnStream<'_, '_> {
         let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::AllReduce, &call, |s| {
+        self.enqueue(Op::AllReduce, &call, |s, send, recv| {
             // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
             // stream until the collective has run.
-            unsafe { nr::all_reduce(call.send(), call.recv(), n, dt, o, comm, s) }.map(|_| ())
+            unsafe { nr::all_reduce(send, recv, n, dt, o, comm, s) }.map(|_| ())
         })
     }
 
@@ -371,11 +383,10 @@ impl NcclOnStream<'_, '_> {
         let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::Reduce, &call, |s| {
+        self.enqueue(Op::Reduce, &call, |s, send, recv| {
             // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
             // stream until the collective has run.
-            unsafe { nr::reduce(call.send(), call.recv(), n, dt, o, root as c_int, comm, s) }
-                .map(|_| ())
+            unsafe { nr::reduce(send, recv, n, dt, o, root as c_int, comm, s) }.map(|_| ())
         })
     }
 
@@ -406,12 +417,12 @@ impl NcclOnStream<'_, '_> {
         let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = array.nbytes();
         let comm = self.nccl.comm;
-        self.enqueue(Op::Broadcast, &call, |s| {
+        self.enqueue(Op::Broadcast, &call, |s, send, recv| {
             // SAFETY: the packed array of `bytes` bytes, kept alive by the stream.
             unsafe {
                 nr::broadcast(
-                    call.send(),
-                    call.recv(),
+                    send,
+                    recv,
                     bytes,
                     sys::ncclDataType_t::ncclUint8,
                     root as c_int,
@@ -454,19 +465,10 @@ impl NcclOnStream<'_, '_> {
         let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = send.nbytes();
         let comm = self.nccl.comm;
-        self.enqueue(Op::AllGather, &call, |s| {
+        self.enqueue(Op::AllGather, &call, |s, send, recv| {
             // SAFETY: packed arrays of `bytes` and `size() * bytes` bytes, kept by the stream.
-            unsafe {
-                nr::all_gather(
-                    call.send(),
-                    call.recv(),
-                    bytes,
-                    sys::ncclDataType_t::ncclUint8,
-                    comm,
-                    s,
-                )
-            }
-            .map(|_| ())
+            unsafe { nr::all_gather(send, recv, bytes, sys::ncclDataType_t::ncclUint8, comm, s) }
+                .map(|_| ())
         })
     }
 
@@ -507,9 +509,9 @@ impl NcclOnStream<'_, '_> {
         let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = recv.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::ReduceScatter, &call, |s| {
+        self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
             // SAFETY: packed arrays of `size() * n` and `n` elements, kept by the stream.
-            unsafe { nr::reduce_scatter(call.send(), call.recv(), n, dt, o, comm, s) }.map(|_| ())
+            unsafe { nr::reduce_scatter(send, recv, n, dt, o, comm, s) }.map(|_| ())
         })
     }
 }

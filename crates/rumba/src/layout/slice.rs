@@ -19,7 +19,8 @@
 //!
 //! This module touches nothing but the `layout` module and [`crate::error`].
 
-use super::array_layout::{Layout, normalize_index};
+use super::array_layout::Layout;
+use super::extent::normalize_index;
 use crate::error::ShapeError;
 use crate::error::{Error, Result};
 use ndarray::SliceInfoElem;
