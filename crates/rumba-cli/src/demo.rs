@@ -20,7 +20,7 @@ fn step<T>(what: &str, f: impl FnOnce() -> Result<(T, String)>) -> Result<T> {
 /// not have, such as IPC on OpenCL) is printed and the tour goes on.
 fn step_or_skip(what: &str, f: impl FnOnce() -> Result<((), String)>) -> Result<()> {
     match step(what, f) {
-        Err(rumba::Error::Unsupported(why)) => {
+        Err(why @ rumba::Error::Unsupported { .. }) => {
             println!("{:>9}  {what}: not on this backend: {why}", "-");
             Ok(())
         }
@@ -79,7 +79,7 @@ pub fn run() -> Result<()> {
 
     step("copy 64 MiB host -> device, first touch", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok((
             (),
             format!(
@@ -90,13 +90,13 @@ pub fn run() -> Result<()> {
     })?;
     step("copy 64 MiB host -> device (pageable, synchronous)", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok(((), format!("{:.2} GB/s", gbps(N, t.elapsed()))))
     })?;
     let mut back = vec![1u8; N];
     step("copy 64 MiB device -> host (synchronous)", || {
         let t = Instant::now();
-        buf.copy_to_host(&mut back)?;
+        rumba::copy(&mut back, &buf)?;
         let ok = back == host;
         Ok((
             (),
@@ -115,7 +115,7 @@ pub fn run() -> Result<()> {
         let t = Instant::now();
         let queued = s.auto_synchronize(|scope| -> Result<Duration> {
             start.record(scope.stream())?;
-            scope.copy_to_device(&buf, 0, &pinned)?;
+            scope.copy(&buf, &pinned[..])?;
             end.record(scope.stream())?;
             Ok(t.elapsed())
         })?;
@@ -143,7 +143,7 @@ pub fn run() -> Result<()> {
             let held = rumba::event(rumba::EventOptions::untimed())?;
             held.record(&a)?;
             let other = ctx.memalloc(N)?;
-            b.copy_device(&other, &buf)?;
+            b.copy(&other, &buf)?;
             let done = rumba::event(rumba::EventOptions::untimed())?;
             done.record(&b)?;
             done.synchronize()?;
@@ -240,7 +240,7 @@ pub fn run() -> Result<()> {
             let same = rumba::as_cuda_array::<f64, rumba::ndarray::Ix1, _>(d.clone())?;
             let handle = d.slice(rumba::ndarray::s![2..])?.get_ipc_handle()?;
             let spawn_failed = |e: std::io::Error| {
-                rumba::Error::InvalidOperation(format!("starting the child: {e}"))
+                rumba::Error::InvalidArgument(format!("starting the child: {e}"))
             };
             let out = std::env::current_exe()
                 .and_then(|exe| {
@@ -251,7 +251,7 @@ pub fn run() -> Result<()> {
                 .map_err(spawn_failed)?;
             let child = String::from_utf8_lossy(&out.stdout).trim().to_string();
             if !out.status.success() {
-                return Err(rumba::Error::InvalidOperation(format!(
+                return Err(rumba::Error::InvalidArgument(format!(
                     "the child process failed: {}",
                     String::from_utf8_lossy(&out.stderr).trim()
                 )));
@@ -411,13 +411,13 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB host -> device on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            d.copy_from_host_on(&pageable, &st)?;
+            st.copy(&d, &pageable)?;
             let returned = t.elapsed();
             st.synchronize()?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let pinned_return = st.auto_synchronize(|scope| -> Result<Duration> {
-                scope.copy_from_pinned(&d, &pinned)?;
+                scope.copy(&d, &pinned)?;
                 Ok(t.elapsed())
             })?;
             let pinned_total = t.elapsed();
@@ -443,7 +443,7 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB device -> host on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            st.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut back))?;
+            st.auto_synchronize(|scope| scope.copy(&mut back, &d))?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let transfer = st.download(&d, pinned)?; // the pinned array is moved into the copy
@@ -497,7 +497,7 @@ fn host_memory_steps() -> Result<()> {
                     let slot = k % 2;
                     free[slot].wait(scope.stream())?;
                     marks[4 * k].record(scope.stream())?;
-                    scope.copy_from_host(&stage[slot], chunk)?; // pinned: truly asynchronous
+                    scope.copy(&stage[slot], chunk)?; // pinned: truly asynchronous
                     marks[4 * k + 1].record(scope.stream())?;
                     ready[slot].record(scope.stream())?;
                     ready[slot].wait(&compute)?;

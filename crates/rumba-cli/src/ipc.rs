@@ -205,7 +205,7 @@ fn export<T: IpcValue>(shape: &[usize], strided: bool) -> Result<()> {
     };
     let handle = view.get_ipc_handle()?;
     let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| rumba::Error::InvalidOperation(format!("stdout: {e}"));
+    let io = |e: std::io::Error| rumba::Error::InvalidArgument(format!("stdout: {e}"));
     writeln!(out, "handle: {handle}").map_err(io)?;
     writeln!(out, "cai: {}", view.cuda_array_interface()).map_err(io)?;
     out.flush().map_err(io)?;
@@ -214,7 +214,7 @@ fn export<T: IpcValue>(shape: &[usize], strided: bool) -> Result<()> {
     std::io::stdin()
         .lock()
         .read_line(&mut line)
-        .map_err(|e| rumba::Error::InvalidOperation(format!("stdin: {e}")))?;
+        .map_err(|e| rumba::Error::InvalidArgument(format!("stdin: {e}")))?;
     let now = packed(&view)?;
     println!("values: {}", join(now.iter()));
     Ok(())

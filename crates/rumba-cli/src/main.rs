@@ -79,12 +79,16 @@ pub(crate) fn print_memory() -> rumba::Result<()> {
     }
     match rumba::memory_stats() {
         Ok(s) => println!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("statistics: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("statistics: {why}")
+        }
         Err(e) => return Err(e),
     }
     match rumba::memory_snapshot() {
         Ok(s) => print!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("snapshot: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("snapshot: {why}")
+        }
         Err(e) => return Err(e),
     }
     Ok(())
@@ -149,7 +153,9 @@ fn main() -> ExitCode {
             match e {
                 rumba::Error::InvalidConfig { .. }
                 | rumba::Error::BackendUnavailable { .. }
-                | rumba::Error::InvalidArgument(_) => ExitCode::from(2),
+                | rumba::Error::InvalidArgument(_)
+                // A handle given on the command line that is not one.
+                | rumba::Error::Ipc(rumba::error::IpcError::Malformed { .. }) => ExitCode::from(2),
                 _ => ExitCode::FAILURE,
             }
         }

@@ -51,7 +51,7 @@ fn pin_once(a: &mut Array1<f64>) -> rumba::Result<()> {
 /// GPUs lack it), so `mapped` guards are refused there, by design, with this error.
 fn refused_on_opencl<T>(r: &rumba::Result<T>) -> bool {
     common::test_backend() == rumba::config::BackendChoice::OpenCl
-        && matches!(r, Err(rumba::Error::Unsupported(why)) if why.contains("fine-grained system SVM"))
+        && matches!(r, Err(rumba::Error::Unsupported { feature, .. }) if feature == "mapping existing host memory")
 }
 
 fn map_once(a: &mut Array1<f64>) -> rumba::Result<()> {
@@ -171,8 +171,15 @@ fn interleaved_views_and_already_pinned_memory_are_handled() {
     );
 
     // Pinned without `mapped`: the device cannot address it, so `mapped` refuses it.
-    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
-    assert!(err.contains("without `mapped`"), "{err}");
+    let err = rumba::mapped([p.view_mut()]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("without `mapped`"), "{err}");
 }
 
 #[test]
@@ -186,9 +193,9 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
         }
         let mut g = r.unwrap();
         let src = rumba::to_device(&ndarray::array![[1i64, 2, 3], [4, 5, 6]]).unwrap();
-        g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
+        rumba::copy(&mut g.device_mut(0).unwrap(), &src).unwrap();
         let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();
-        g.device(0).unwrap().copy_to_device(&back).unwrap();
+        rumba::copy(&back, g.device(0).unwrap()).unwrap();
         assert_eq!(
             back.copy_to_host().unwrap(),
             ndarray::array![[1, 2, 3], [4, 5, 6]]

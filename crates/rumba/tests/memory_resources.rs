@@ -9,6 +9,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use rumba::driver::{HostAllocFlags, StreamHandle};
+use rumba::error::ResourceError;
 use rumba::memory::{
     DeviceBlock, DeviceResource, DriverResource, HostBlock, HostResource, MemoryManager,
     PoolResource,
@@ -42,11 +43,16 @@ fn a_block_smaller_than_asked_for_is_refused_and_given_back() {
         mc.host_upstream(),
     );
     let err = mm.memalloc(100).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(
+        matches!(&err, rumba::Error::Resource(ResourceError::WrongBlock {
+                manager, len: 50, requested: 100, device, expected_device, give_back: None,
+            }) if manager == "memory manager 'short'" && *device == mc.device && *expected_device == mc.device),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         format!(
-            "invalid operation: memory manager 'short' returned a 50-byte block on device {0} for a 100-byte request on device {0}",
+            "memory manager 'short' returned a 50-byte block on device {0} for a 100-byte request on device {0} (too small, on another device, of another driver, or retired)",
             mc.device
         )
     );
@@ -63,7 +69,10 @@ fn a_block_given_back_to_another_resource_is_refused_not_freed() {
     let block = a.allocate_sync(64).unwrap();
     let ptr = block.ptr();
     let err = b.deallocate_sync(block).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidArgument(_)), "{err}");
+    assert!(
+        matches!(&err, rumba::Error::Resource(ResourceError::ForeignBlock { ptr: p, len: 64, .. }) if *p == ptr),
+        "{err}"
+    );
     assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
     assert_eq!(
         a.live(),
@@ -152,8 +161,13 @@ fn a_host_block_without_the_asked_for_mapping_is_refused() {
         ..Default::default()
     };
     let err = mm.memhostalloc(64, mapped).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
-    assert!(err.to_string().contains("64-byte request"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::WrongFlags { requested: 64, .. })
+        ),
+        "{err}"
+    );
     assert_eq!(
         mm.memhostalloc(64, HostAllocFlags::default())
             .unwrap()
@@ -206,7 +220,13 @@ fn a_pool_refuses_an_upstream_segment_shorter_than_asked_for() {
     )
     .unwrap();
     let err = pool.allocate_sync(100).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::WrongBlock { len, requested, .. }) if len < requested
+        ),
+        "{err}"
+    );
     assert_eq!(driver.live(), (0, 0), "the short segment went back");
 }
 
@@ -249,8 +269,13 @@ fn a_block_of_another_driver_instance_is_refused() {
     let foreign = Arc::new(DriverResource::new(mc.device, other));
     let mm = MemoryManager::new("foreign", &mc, foreign.clone(), mc.host_upstream());
     let err = mm.memalloc(64).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
-    assert!(err.to_string().contains("another driver"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::ForeignDriver { len: 64, .. })
+        ),
+        "{err}"
+    );
     assert_eq!(foreign.live(), (0, 0), "the refused block went back");
 }
 
@@ -262,10 +287,13 @@ impl DeviceResource for FailingRelease {
         self.0.allocate(bytes, stream)
     }
     fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> rumba::Result<()> {
-        Err(rumba::Error::InvalidOperation(format!(
-            "refusing 0x{:x}",
-            block.ptr()
-        )))
+        Err(ResourceError::ForeignBlock {
+            memory: "device",
+            ptr: block.ptr(),
+            len: block.len(),
+            owner: "a resource that refuses every release".into(),
+        }
+        .into())
     }
 }
 

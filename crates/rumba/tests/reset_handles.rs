@@ -75,18 +75,15 @@ fn every_operation_refuses_a_handle_from_before_a_reset() {
     stale("copy_to_host of a view", old_view.copy_to_host());
     stale("copy_to_host_on", old.copy_to_host_on(&s));
     stale(
-        "copy_from_host",
-        old.copy_from_host(&Array1::from_elem(n, 9u32)),
+        "copy from the host",
+        rumba::copy(&old, &Array1::from_elem(n, 9u32)),
     );
     stale(
-        "copy_from_host_on",
-        old.copy_from_host_on(&Array1::from_elem(n, 9u32), &s),
+        "copy from the host on a stream",
+        s.copy(&old, &Array1::from_elem(n, 9u32)),
     );
-    stale("copy_from_device into old", old.copy_from_device(&fresh[0]));
-    stale(
-        "copy_from_device out of old",
-        fresh[1].copy_from_device(&old),
-    );
+    stale("copy into old", rumba::copy(&old, &fresh[0]));
+    stale("copy out of old", rumba::copy(&fresh[1], &old));
     stale("assign from an old array", fresh[2].assign(&old));
     stale(
         "assign_on from an old view",
@@ -113,37 +110,31 @@ fn every_operation_refuses_a_handle_from_before_a_reset() {
     );
     stale("buffer memset", old_buf.memset(1));
     stale("buffer view memset", old_sub.memset(1));
-    stale("buffer copy_from_host", old_buf.copy_from_host(&[1; 4096]));
-    stale("buffer copy_to_host", old_buf.copy_to_host(&mut [0; 4096]));
     stale(
-        "buffer copy_from_device into old",
-        old_buf.copy_from_device(&fresh_buf),
+        "buffer copy from the host",
+        rumba::copy(&old_buf, &[1; 4096]),
     );
     stale(
-        "buffer copy_from_device out of old",
-        fresh_buf.copy_from_device(&old_buf),
+        "buffer copy to the host",
+        rumba::copy(&mut [0u8; 4096][..], &old_buf),
     );
+    stale("buffer copy into old", rumba::copy(&old_buf, &fresh_buf));
+    stale("buffer copy out of old", rumba::copy(&fresh_buf, &old_buf));
     stale("Stream::memset", s.memset(&old_buf, 1));
+    stale("Stream::copy into old", s.copy(&old_buf, &fresh_buf));
+    stale("Stream::copy out of old", s.copy(&fresh_buf, &old_buf));
     stale(
-        "Stream::copy_device into old",
-        s.copy_device(&old_buf, &fresh_buf),
-    );
-    stale(
-        "Stream::copy_device out of old",
-        s.copy_device(&fresh_buf, &old_buf),
-    );
-    stale(
-        "a scope's copy_to_device",
-        s.auto_synchronize(|scope| scope.copy_to_device(&old_buf, 0, &[1; 16])),
+        "a scope's copy to the device",
+        s.auto_synchronize(|scope| scope.copy(&old_buf.view(0..16)?, &[1; 16])),
     );
     let mut out = [0u8; 16];
     stale(
-        "a scope's copy_to_host",
-        s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &old_buf, 0)),
+        "a scope's copy to the host",
+        s.auto_synchronize(|scope| scope.copy(&mut out, &old_buf.view(0..16)?)),
     );
     stale(
         "a scope's array copy",
-        s.auto_synchronize(|scope| scope.copy_from_device(&fresh[4], &old)),
+        s.auto_synchronize(|scope| scope.copy(&fresh[4], &old)),
     );
     let p = rumba::pinned_array::<u32, _>(n, Order::C).unwrap();
     stale("upload", s.upload(p, &old).map(drop).map_err(Error::from));
@@ -194,7 +185,7 @@ fn every_operation_refuses_a_handle_from_before_a_reset() {
         );
     }
     let mut back = [0u8; 4096];
-    fresh_buf.copy_to_host(&mut back).unwrap();
+    rumba::copy(&mut back, &fresh_buf).unwrap();
     assert!(back.iter().all(|&b| b == 0x5a));
     drop((old, old_view, old_buf, old_sub));
     ctx.flush_deallocations().unwrap();
@@ -226,7 +217,7 @@ fn a_reset_is_safe_while_other_threads_queue_work() {
                         let a = rumba::device_array::<u32, _>(4096, Order::C)?;
                         a.fill(v)?;
                         let b = rumba::device_array::<u32, _>(4096, Order::C)?.bind(&s);
-                        b.copy_from_device(&a)?;
+                        rumba::copy(&b, &a)?;
                         store().configure(16, 256).stream(&s).launch((&a, v + 1))?;
                         let back = b.copy_to_host()?;
                         assert!(

@@ -98,7 +98,7 @@ pub struct BenchArgs {
 fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
     #[cfg(feature = "mpi")]
     {
-        let (runs, ok) = dist::run(args.repeat, args.quick)?;
+        let (runs, wrong) = dist::run(args.repeat, args.quick)?;
         if let Some(path) = &args.plot
             && !runs.is_empty()
         {
@@ -111,20 +111,23 @@ fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
         if args.json {
             runs.iter().for_each(|r| println!("{}", r.json()));
         }
-        if !ok {
-            return Err(rumba::Error::InvalidOperation(
-                "a distributed benchmark computed a wrong result".into(),
-            ));
+        if let Some(rank) = wrong {
+            return Err(rumba::Error::Dist {
+                rank,
+                op: "bench --dist".into(),
+                reason: "a distributed benchmark computed a wrong result".into(),
+            });
         }
         Ok(())
     }
     #[cfg(not(feature = "mpi"))]
     {
         let _ = args;
-        Err(rumba::Error::Unsupported(
-            "rumba bench --dist needs the CLI built with `--features mpi` (and run under mpirun)"
-                .into(),
-        ))
+        Err(rumba::Error::Unsupported {
+            backend: rumba::backend().map_or_else(|_| "current".into(), |b| b.to_string()),
+            feature: "rumba bench --dist".into(),
+            reason: "it needs the CLI built with `--features mpi` (and run under mpirun)".into(),
+        })
     }
 }
 

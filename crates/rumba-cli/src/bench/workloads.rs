@@ -239,11 +239,11 @@ pub fn pinned_copies(repeat: usize) -> Result<Vec<Run>> {
     let buf = ctx.memalloc(n)?;
     let stream = rumba::stream()?;
     let h2d = timed(&stream, repeat, || {
-        stream.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &pinned))
+        stream.auto_synchronize(|scope| scope.copy(&buf, &pinned[..]))
     })?;
     pinned.fill(0);
     let d2h = timed(&stream, repeat, || {
-        stream.auto_synchronize(|scope| scope.copy_to_host(&mut pinned, &buf, 0))
+        stream.auto_synchronize(|scope| scope.copy(&mut pinned[..], &buf))
     })?;
     Ok(vec![
         run("h2d_pinned", n, h2d, true),
@@ -258,8 +258,8 @@ pub fn copies(repeat: usize) -> Result<Vec<Run>> {
     let mut back = vec![0u8; n];
     let buf = rumba::current_context()?.memalloc(n)?;
     let stream = rumba::legacy_default_stream()?;
-    let h2d = timed(&stream, repeat, || buf.copy_from_host(&host))?;
-    let d2h = timed(&stream, repeat, || buf.copy_to_host(&mut back))?;
+    let h2d = timed(&stream, repeat, || rumba::copy(&buf, &host))?;
+    let d2h = timed(&stream, repeat, || rumba::copy(&mut back, &buf))?;
     Ok(vec![
         run("h2d", n, h2d, true),
         run("d2h", n, d2h, back == host),

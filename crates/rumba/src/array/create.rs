@@ -244,7 +244,7 @@ pub fn to_device_alloc<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::
 /// treat it as uninitialised, as on CUDA. Size 0 allocates nothing; `()` makes a 0-d array.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`]
 /// when the shape's byte size overflows; [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] when
 /// the device memory cannot be had.
 ///

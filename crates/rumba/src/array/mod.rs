@@ -9,7 +9,7 @@
 //! | --- | --- |
 //! | `mod.rs` | the type, its attributes and conversions between dimensionalities |
 //! | [`create`] | [`to_device`], [`device_array`], [`device_array_like`] and friends |
-//! | [`transfer`] | `copy_to_host`, `copy_from_host`, `copy_from_device` (SPEC copy rules) |
+//! | [`transfer`] | `copy_to_host`, and the host and device copies that `rumba::copy` runs (SPEC copy rules) |
 //! | [`views`] | slicing, element access, reshape, ravel, `view`, transposes, split, squeeze |
 //! | [`assign`] | broadcasting assignment from scalars, host and device arrays |
 //! | (`crate::transfer`) | the scoped transfers on a [`StreamScope`](crate::StreamScope), and `copy(dst, src)` over every pair |

@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(q.held.len(), 2, "held until the queue has waited");
         q.finish().unwrap();
         let mut out = [0u8; 64];
-        dst.copy_to_host(&mut out).unwrap();
+        dst.copy_to_host_at_impl(0, &mut out).unwrap();
         assert_eq!(out, [7u8; 64]);
     }
 }

@@ -14,7 +14,7 @@ use ndarray::{Dimension, Ix0};
 
 use super::DeviceArray;
 use super::create::to_device;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 
@@ -100,13 +100,13 @@ impl<R: Element, F> Field<R, F> {
             .and_then(|b| self.offset.checked_add(b))
             .is_some_and(|end| end <= r.itemsize());
         if !fits || self.offset % f.align().max(1) != 0 || r.align() % f.align().max(1) != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "a {} field at byte {} does not fit, aligned, in the {}-byte record {}",
-                f.name(),
-                self.offset,
-                r.itemsize(),
-                r.name()
-            )));
+            return Err(ShapeError::Field {
+                field: f.name(),
+                offset: self.offset,
+                record_itemsize: r.itemsize(),
+                record: r.name(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -136,7 +136,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// member's offset and type.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `field` does not fit, aligned, inside the record type `T`
+    /// [`Error::Shape`](crate::Error::Shape) ([`ShapeError::Field`]) when `field` does not fit, aligned, inside the record type `T`
     /// (naming the field's type, offset and the record).
     ///
     /// ```
@@ -192,8 +192,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`get`](Self::get)).
     ///
     /// # Errors
-    /// [`Error::Shape`] when `index` has another length than the number of axes;
-    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
+    /// [`Error::Shape`](crate::Error::Shape) when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an index outside `[-n, n)`.
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -375,7 +375,7 @@ impl<T: Element> DeviceRecord<T> {
         value: [F; N],
     ) -> Result<()> {
         let view = self.array.field_array(field)?;
-        view.copy_from_host(&ndarray::Array1::from(value.to_vec()))
+        view.copy_from_host_impl(&ndarray::Array1::from(value.to_vec()), None)
     }
 
     /// Reads a fixed-length byte-string member `[u8; N]` (NumPy's `S` dtype): its bytes

@@ -109,25 +109,33 @@ impl<'m> NcclCommunicator<'m> {
     /// [`Error::Dist`] when NCCL is not installed or fails to start on some rank, or the MPI
     /// communicator is poisoned.
     pub fn new(mpi: &'m Communicator) -> Result<Self> {
+        let refusal = |backend: BackendKind, reason: &str| Error::Unsupported {
+            backend: backend.to_string(),
+            feature: "NCCL communicators".into(),
+            reason: reason.into(),
+        };
         let local = match backend()? {
             BackendKind::Cuda => {
                 // SAFETY: probing whether the library loads; no NCCL call is made.
                 if unsafe { sys::is_culib_present() } {
                     Ok(())
                 } else {
-                    Err("the NCCL library (libnccl.so.2) is not installed".to_string())
+                    Err(refusal(
+                        BackendKind::Cuda,
+                        "the NCCL library (libnccl.so.2) is not installed",
+                    ))
                 }
             }
-            other => Err(format!("NCCL needs the CUDA backend, not {other:?}")),
+            other => Err(refusal(other, "NCCL runs on the CUDA backend only")),
         };
         let mut h = Header::new(Op::Broadcast, None, &[], 0);
         h.root = 0;
         if let Err(why) = &local {
-            h = h.refused(why);
+            h = h.refused(&why.to_string());
         }
         if let Err(e) = agree_headers(mpi, Op::Broadcast, &h, false) {
             return Err(match local {
-                Err(why) => Error::Unsupported(why),
+                Err(why) => why,
                 Ok(()) => e,
             });
         }
@@ -319,7 +327,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllReduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllReduce, &call, |s, send, recv| {
@@ -372,7 +380,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Reduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::Reduce, &call, |s, send, recv| {
@@ -406,7 +414,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Broadcast, h, &local)?;
-        let call = call.ok_or_else(unprepared)?;
+        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = array.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::Broadcast, &call, |s, send, recv| {
@@ -454,7 +462,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllGather, h, &local)?;
-        let call = call.ok_or_else(unprepared)?;
+        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = send.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllGather, &call, |s, send, recv| {
@@ -498,7 +506,7 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::ReduceScatter, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = recv.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
@@ -510,17 +518,24 @@ impl NcclOnStream<'_, '_> {
 
 /// Agreement passed although this rank's preparation did not run (cannot happen: a failed
 /// preparation refuses the header).
-fn unprepared() -> Error {
-    Error::InvalidOperation("a NCCL operation was agreed on without its arguments".into())
+fn unprepared(rank: usize) -> Error {
+    Error::Dist {
+        rank,
+        op: "nccl".into(),
+        reason: "a NCCL operation was agreed on without its arguments".into(),
+    }
 }
 
 /// NCCL's element type and operator for a reduction of `T` with `op`.
 fn types<T: Reducible>(op: ReduceOp) -> Result<(sys::ncclDataType_t, sys::ncclRedOp_t)> {
-    let dt = nccl_datatype(T::DTYPE).ok_or_else(|| {
-        Error::Unsupported(format!("NCCL has no reduction of {}", T::DTYPE.name()))
-    })?;
-    let o = nccl_op(op)
-        .ok_or_else(|| Error::Unsupported(format!("NCCL has no {} reduction", op.name())))?;
+    let unsupported = |feature: String| Error::Unsupported {
+        backend: BackendKind::Cuda.to_string(),
+        feature,
+        reason: "NCCL has no such reduction".into(),
+    };
+    let dt = nccl_datatype(T::DTYPE)
+        .ok_or_else(|| unsupported(format!("NCCL reductions of {}", T::DTYPE.name())))?;
+    let o = nccl_op(op).ok_or_else(|| unsupported(format!("the NCCL {} reduction", op.name())))?;
     Ok((dt, o))
 }
 
@@ -540,11 +555,11 @@ mod tests {
         assert_eq!(nccl_op(ReduceOp::NanMax), None);
         assert!(matches!(
             types::<i16>(ReduceOp::Sum),
-            Err(Error::Unsupported(_))
+            Err(Error::Unsupported { .. })
         ));
         assert!(matches!(
             types::<f32>(ReduceOp::NanMin),
-            Err(Error::Unsupported(_))
+            Err(Error::Unsupported { .. })
         ));
     }
 

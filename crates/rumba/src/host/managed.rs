@@ -24,7 +24,7 @@ use crate::array::ArrayLike;
 use std::sync::Mutex;
 
 use crate::driver::{Advice, Location, ManagedAttach, Migrations, Residency};
-use crate::error::{Error, Result};
+use crate::error::{HostMemoryError, Result};
 use crate::layout::{Element, Order};
 use crate::memory::history::{self, EventKind, Note};
 use crate::runtime::context::Context;
@@ -37,7 +37,7 @@ use crate::sync::lock;
 /// let mut a = rumba::managed_array::<i32, _>(5, rumba::Order::C).unwrap();
 /// a.view_mut().assign(&ndarray::array![1, 2, 3, 4, 5]);
 /// let d = rumba::device_array::<i32, _>(5, rumba::Order::C).unwrap();
-/// a.device().copy_to_device(&d).unwrap();   // the device reads it in place
+/// rumba::copy(&d, a.device()).unwrap();   // the device reads it in place
 /// a.device_mut().fill(0).unwrap();          // and writes it in place
 /// assert_eq!(a.view().sum(), 0);
 /// assert_eq!(d.copy_to_host().unwrap().sum(), 15);
@@ -75,9 +75,9 @@ unsafe impl Sync for ManagedPtr {}
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
-/// [`Error::Unsupported`] on a backend without managed memory (OpenCL devices without fine-grained
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
+/// [`Error::Unsupported`](crate::Error::Unsupported) on a backend without managed memory (OpenCL devices without fine-grained
 /// SVM).
 ///
 /// ```
@@ -101,7 +101,7 @@ pub fn managed_array<T: Element, Sh: IntoDimension>(
 /// the attachment is recorded ([`ManagedArray::attachment`]).
 ///
 /// # Errors
-/// A driver without host-attached managed memory ([`Error::Unsupported`]); out of memory.
+/// A driver without host-attached managed memory ([`Error::Unsupported`](crate::Error::Unsupported)); out of memory.
 ///
 /// ```
 /// use rumba::driver::ManagedAttach;
@@ -154,10 +154,12 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
             shape,
         );
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the driver returned managed memory at {ptr:p}, not aligned for {}",
-                T::DTYPE.name()
-            )));
+            return Err(HostMemoryError::Misaligned {
+                ptr: ptr as usize,
+                memory: "managed".into(),
+                dtype: T::DTYPE.name(),
+            }
+            .into());
         }
         Ok(array)
     }
@@ -190,7 +192,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::managed_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    ///     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// } else {
     ///     assert_eq!(a.describe().unwrap().stream, Some(s.handle().0));
     /// }

@@ -12,7 +12,7 @@
 //! - a single index outside `[-n, n)` → [`Error::IndexOutOfRange`];
 //! - a range bound outside `[-n, n]` (after the `end < start` correction, as ndarray checks it)
 //!   → [`Error::IndexOutOfRange`] naming that bound, axis and length;
-//! - step 0, or more (non-`NewAxis`) entries than axes → [`Error::InvalidArgument`].
+//! - step 0, or more (non-`NewAxis`) entries than axes → [`Error::Shape`].
 //!
 //! [`Layout::slice_clipped`] offers numpy's forgiving alternative for range bounds: they are
 //! clipped into `[0, n]` instead of refused (single indices stay strict).

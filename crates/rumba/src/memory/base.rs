@@ -20,7 +20,7 @@ use super::history::{self, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, ResourceError, Result};
 use crate::sync::{get_mut, lock};
 
 struct Live {
@@ -168,11 +168,13 @@ impl DeviceResource for DriverResource {
             }
             if block.origin() != l.origin || l.blocks.remove(&ptr).is_none() {
                 // Not ours: leaking it is the only safe answer.
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this driver resource on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this driver resource on device {}", self.device),
+                }
+                .into());
             }
         }
         if history::is_recording() {
@@ -203,11 +205,11 @@ impl DeviceResource for DriverResource {
                     .is_some_and(|end| end <= size as u64)
             })
             .map(|(&p, _)| p)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this resource on device {}",
-                    self.device
-                ))
+            .ok_or_else(|| ResourceError::ForeignBlock {
+                memory: "device",
+                ptr,
+                len: bytes,
+                owner: format!("this driver resource on device {}", self.device),
             })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
@@ -299,9 +301,11 @@ impl HostResource for DriverHostResource {
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
-            return Err(Error::InvalidOperation(format!(
-                "the driver returned a null pointer for {bytes} bytes of pinned memory"
-            )));
+            return Err(HostMemoryError::NullAllocation {
+                bytes,
+                memory: "pinned",
+            }
+            .into());
         };
         lock(&self.live).0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
@@ -314,10 +318,13 @@ impl HostResource for DriverHostResource {
         {
             let mut l = lock(&self.live);
             if block.origin() != self.origin || !l.0.remove(&addr) {
-                return Err(Error::InvalidArgument(format!(
-                    "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
-                    block.len()
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "pinned",
+                    ptr: addr as u64,
+                    len: block.len(),
+                    owner: "this host resource".into(),
+                }
+                .into());
             }
         }
         if self.later.now_or_keep(addr).is_none() {

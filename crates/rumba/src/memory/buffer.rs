@@ -19,7 +19,7 @@ use super::history::{self, EventKind, Note};
 use super::resource::driver_id;
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, ResourceError, Result};
 
 struct BufferInner {
     ptr: DevicePtr,
@@ -73,9 +73,9 @@ impl Drop for BufferInner {
 /// let a = ctx.memalloc(8).unwrap();
 /// a.memset(0xff).unwrap();
 /// let b = ctx.memalloc(8).unwrap();
-/// b.copy_from_device(&a).unwrap();
+/// rumba::copy(&b, &a).unwrap();
 /// let mut out = [0u8; 8];
-/// b.copy_to_host(&mut out).unwrap();
+/// rumba::copy(&mut out, &b).unwrap();
 /// assert_eq!(out, [0xff; 8]);
 /// ```
 #[derive(Clone)]
@@ -220,18 +220,18 @@ impl DeviceBuffer {
     /// to the end (its pointer is the address of that position).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the range is reversed or runs past the end, naming the
+    /// [`Error::BufferRange`] when the range is reversed or runs past the end, naming the
     /// range and the buffer's length.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(16).unwrap();
-    /// buf.copy_from_host(&(0..16).collect::<Vec<u8>>()).unwrap();
+    /// rumba::copy(&buf, &(0..16).collect::<Vec<u8>>()).unwrap();
     /// let mid = buf.view(4..12).unwrap();
     /// assert_eq!((mid.len(), mid.device_ptr()), (8, buf.device_ptr() + 4));
     /// assert!(mid.same_allocation(&buf));
     /// mid.view(2..).unwrap().memset(0xff).unwrap();      // bytes 6..12 of `buf`
     /// let mut out = [0u8; 16];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out, &buf).unwrap();
     /// assert_eq!(&out[4..8], &[4, 5, 0xff, 0xff]);
     /// assert!(buf.view(8..17).is_err() && mid.view(9..).is_err());
     /// ```
@@ -253,13 +253,11 @@ impl DeviceBuffer {
                 offset: self.offset + start,
                 len: end - start,
             }),
-            _ => Err(Error::InvalidArgument(format!(
-                "byte range {:?}..{:?} is not inside a {}-byte device buffer (start <= end <= {} is required)",
-                range.start_bound(),
-                range.end_bound(),
-                self.len,
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: start.unwrap_or(usize::MAX),
+                end: end.unwrap_or(usize::MAX),
+                len: self.len,
+            }),
         }
     }
 
@@ -395,7 +393,7 @@ impl DeviceBuffer {
     /// address for the driver (see [`gate`]).
     ///
     /// # Errors
-    /// [`Error::StaleHandle`] when a reset freed the memory; [`Error::InvalidArgument`] when
+    /// [`Error::StaleHandle`] when a reset freed the memory; [`Error::BufferRange`] when
     /// `[offset, offset + len)` runs past the end of the handle's range.
     pub(crate) fn addr(&self, _lease: &Lease, offset: usize, len: usize) -> Result<DevicePtr> {
         if self.is_stale() {
@@ -407,25 +405,33 @@ impl DeviceBuffer {
         }
         match offset.checked_add(len) {
             Some(end) if end <= self.len => Ok(self.device_ptr() + offset as u64),
-            _ => Err(Error::InvalidArgument(format!(
-                "a {len}-byte access at offset {offset} runs past the end of a {}-byte device buffer",
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: offset,
+                end: offset.saturating_add(len),
+                len: self.len,
+            }),
         }
     }
 
-    /// Copies `src` into the buffer starting at `offset`, returning when done.
+    /// Copies `src` into the buffer starting at `offset`, returning when done. Spelled
+    /// [`rumba::copy(&buf.view(offset..offset + src.len())?, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::InvalidArgument`]
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
     /// when `offset + src.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
-    /// buf.copy_from_host_at(2, &[5, 6]).unwrap();
-    /// assert!(buf.copy_from_host_at(3, &[1, 2]).is_err());
+    /// rumba::copy(&buf.view(2..4).unwrap(), &[5, 6][..]).unwrap();
+    /// assert!(buf.view(3..5).is_err()); // runs past the end
     /// ```
+    #[deprecated(note = "use rumba::copy(&buf.view(offset..offset + src.len())?, src)")]
     pub fn copy_from_host_at(&self, offset: usize, src: &[u8]) -> Result<()> {
+        self.copy_from_host_at_impl(offset, src)
+    }
+
+    /// Copies `src` into the buffer at `offset`, returning when done (what `copy` runs).
+    pub(crate) fn copy_from_host_at_impl(&self, offset: usize, src: &[u8]) -> Result<()> {
         let lease = Lease::enter()?;
         let dst = self.addr(&lease, offset, src.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
@@ -433,35 +439,44 @@ impl DeviceBuffer {
     }
 
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
+    /// Spelled [`rumba::copy(&buf, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `src.len()` is not the buffer's length; as
+    /// [`Error::BufferLength`] when `src.len()` is not the buffer's length; as
     /// [`copy_from_host_at`](Self::copy_from_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
-    /// buf.copy_from_host(&[1, 2]).unwrap();
-    /// assert!(buf.copy_from_host(&[1]).is_err());
+    /// rumba::copy(&buf, &[1, 2][..]).unwrap();
+    /// assert!(rumba::copy(&buf, &[1][..]).is_err());
     /// ```
+    #[deprecated(note = "use rumba::copy(&buf, src)")]
     pub fn copy_from_host(&self, src: &[u8]) -> Result<()> {
         self.same_len(src.len())?;
-        self.copy_from_host_at(0, src)
+        self.copy_from_host_at_impl(0, src)
     }
 
-    /// Copies bytes starting at `offset` into `dst`, returning when done.
+    /// Copies bytes starting at `offset` into `dst`, returning when done. Spelled
+    /// [`rumba::copy(dst, &buf.view(offset..offset + dst.len())?)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::InvalidArgument`]
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
     /// when `offset + dst.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
-    /// buf.copy_from_host(&[1, 2, 3, 4]).unwrap();
+    /// rumba::copy(&buf, &[1, 2, 3, 4][..]).unwrap();
     /// let mut two = [0u8; 2];
-    /// buf.copy_to_host_at(2, &mut two).unwrap();
+    /// rumba::copy(&mut two[..], &buf.view(2..4).unwrap()).unwrap();
     /// assert_eq!(two, [3, 4]);
     /// ```
+    #[deprecated(note = "use rumba::copy(dst, &buf.view(offset..offset + dst.len())?)")]
     pub fn copy_to_host_at(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
+        self.copy_to_host_at_impl(offset, dst)
+    }
+
+    /// Copies bytes from `offset` into `dst`, returning when done (what `copy` runs).
+    pub(crate) fn copy_to_host_at_impl(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
         let lease = Lease::enter()?;
         let src = self.addr(&lease, offset, dst.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
@@ -469,37 +484,47 @@ impl DeviceBuffer {
     }
 
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
+    /// Spelled [`rumba::copy(dst, &buf)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `dst.len()` is not the buffer's length; as
+    /// [`Error::BufferLength`] when `dst.len()` is not the buffer's length; as
     /// [`copy_to_host_at`](Self::copy_to_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let mut out = [9u8; 3];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &buf).unwrap();
     /// assert_eq!(out, [0; 3]); // the sim hands out zeroed memory
     /// ```
+    #[deprecated(note = "use rumba::copy(dst, &buf)")]
     pub fn copy_to_host(&self, dst: &mut [u8]) -> Result<()> {
         self.same_len(dst.len())?;
-        self.copy_to_host_at(0, dst)
+        self.copy_to_host_at_impl(0, dst)
     }
 
     /// Copies another buffer of the same length into this one, returning when done. A buffer of
     /// another device is copied with a peer copy
-    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
+    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)). Spelled
+    /// [`rumba::copy(&dst, &src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the lengths differ; [`Error::StaleHandle`] when a context
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::StaleHandle`] when a context
     /// reset freed either buffer's memory; the driver's copy errors ([`Error::Unsupported`] for a
     /// peer copy on a backend without them).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(3).unwrap());
-    /// assert!(b.copy_from_device(&a).is_err());
+    /// assert!(matches!(rumba::copy(&b, &a), Err(rumba::Error::BufferLength { expected: 3, found: 2 })));
     /// ```
+    #[deprecated(note = "use rumba::copy(&dst, &src)")]
     pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
+        self.copy_from_device_impl(src)
+    }
+
+    /// Copies `src` (of the same length) into this buffer, returning when done (what `copy`
+    /// runs).
+    pub(crate) fn copy_from_device_impl(&self, src: &DeviceBuffer) -> Result<()> {
         self.same_len(src.len())?;
         if self.len == 0 {
             return Ok(());
@@ -535,7 +560,7 @@ impl DeviceBuffer {
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
     /// buf.memset(7).unwrap();
     /// let mut out = [0u8; 2];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &buf).unwrap();
     /// assert_eq!(out, [7, 7]);
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
@@ -549,14 +574,15 @@ impl DeviceBuffer {
         }
     }
 
-    fn same_len(&self, other: usize) -> Result<()> {
+    /// [`Error::BufferLength`] unless `other` is the buffer's length.
+    pub(crate) fn same_len(&self, other: usize) -> Result<()> {
         if other == self.len {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!(
-                "a {other}-byte host or device range does not match a {}-byte device buffer",
-                self.len
-            )))
+            Err(Error::BufferLength {
+                expected: self.len,
+                found: other,
+            })
         }
     }
 }
@@ -608,10 +634,13 @@ impl PinnedBuffer {
             if let Err(e) = resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "the host memory resource returned a {len}-byte block with {got:?} for a \
-                 {bytes}-byte request with {flags:?}"
-            )));
+            return Err(ResourceError::WrongFlags {
+                len,
+                flags: format!("{got:?}"),
+                requested: bytes,
+                requested_flags: format!("{flags:?}"),
+            }
+            .into());
         }
         if !block.is_zeroed() {
             // SAFETY: the block owns `len` bytes of host memory that nothing else uses (the

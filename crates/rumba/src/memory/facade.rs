@@ -18,7 +18,7 @@ use super::{
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Access, Error, Result};
+use crate::error::{Access, Error, ResourceError, Result};
 
 /// Runs one resource's allocation (the context waits there for memory queued work holds).
 type Attempt<'a> = dyn Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer> + 'a;
@@ -163,7 +163,7 @@ impl MemoryManager {
     /// scope the memory comes from the scope's resource.
     ///
     /// # Errors
-    /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// As [`DeviceResource::allocate`]; [`Error::Resource`] when the resource returned a
     /// block of another device or smaller than asked for; [`Error::Inaccessible`] for a resource
     /// whose memory is not device-accessible (nothing is allocated).
     ///
@@ -279,10 +279,12 @@ impl MemoryManager {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
             // there is nothing left to give back.
             let (ptr, len) = (block.ptr(), block.len());
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes), which a reset freed",
-                self.name
-            )));
+            return Err(ResourceError::ResetBlock {
+                manager: self.name.clone(),
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.origin().driver() != driver_id(&self.driver) {
             // Memory of another driver instance: its addresses mean nothing to this context's
@@ -291,22 +293,29 @@ impl MemoryManager {
             if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes) of another driver \
-                 than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "device",
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            if let Err(e) = resource.deallocate(block, stream) {
+            let give_back = resource.deallocate(block, stream).err();
+            if let Some(e) = &give_back {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned a {len}-byte block on device {device} for a \
-                 {bytes}-byte request on device {}",
-                self.name, self.device
-            )));
+            return Err(ResourceError::WrongBlock {
+                manager: format!("memory manager '{}'", self.name),
+                len,
+                device,
+                requested: bytes,
+                expected_device: self.device,
+                give_back: give_back.map(|e| e.to_string()),
+            }
+            .into());
         }
         Ok(DeviceBuffer::from_block(
             block,
@@ -320,7 +329,7 @@ impl MemoryManager {
     /// Numba's `memhostalloc`: `bytes` of zeroed page-locked host memory with `flags`.
     ///
     /// # Errors
-    /// As [`HostResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// As [`HostResource::allocate`]; [`Error::Resource`](crate::Error::Resource) when the resource returned a
     /// block smaller than asked for, or not mapped / portable when `flags` ask for it.
     ///
     /// ```
@@ -336,11 +345,13 @@ impl MemoryManager {
             if let Err(e) = self.host_resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned pinned block {addr:p} ({len} bytes) of another \
-                 driver than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "pinned",
+                ptr: addr as u64,
+                len,
+            }
+            .into());
         }
         PinnedBuffer::from_block(
             block,
@@ -390,15 +401,15 @@ impl MemoryManager {
     /// that owns it.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a zero-size or foreign buffer; as
-    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`] on OpenCL).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::ForeignBlock`]) for a zero-size or foreign buffer; as
+    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`](crate::Error::Unsupported) on OpenCL).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(64).unwrap();
     /// match ctx.memory_manager().get_ipc_handle(&buf.view(16..).unwrap()) {
     ///     Ok(h) => assert_eq!((h.offset, h.bytes), (16, 48)),
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))), // OpenCL has no IPC
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported { .. })), // OpenCL has no IPC
     /// }
     /// ```
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
@@ -407,16 +418,21 @@ impl MemoryManager {
                 let lease = Lease::enter()?;
                 r.ipc_handle(buffer.addr(&lease, 0, buffer.len())?, buffer.len())
             }
-            _ => Err(Error::InvalidArgument(format!(
-                "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
-            ))),
+            _ => Err(ResourceError::ForeignBlock {
+                memory: "device",
+                ptr: buffer.device_ptr(),
+                len: buffer.len(),
+                owner: "a memory resource (the buffer is zero-size or imported)".into(),
+            }
+            .into()),
         }
     }
 
     /// Numba's `get_memory_info`: `(free, total)` device memory as the resources see it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// tell; the driver's errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -431,7 +447,7 @@ impl MemoryManager {
     /// buffer drops, since safe code may hold slices of it).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each allocation that could not be freed.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each allocation that could not be freed.
     ///
     /// Crate-internal: only [`Context::reset`](crate::Context::reset) calls it, after
     /// synchronizing the device.
@@ -464,7 +480,7 @@ impl MemoryManager {
     /// every deferring resource in the chain, outermost first.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
     pub fn flush(&self) -> Result<()> {
         Chain::of(&*self.device_resource).flush()
     }
@@ -483,32 +499,39 @@ impl MemoryManager {
     /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none keeps them (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none keeps them (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_stats(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_stats().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { .. })));
     /// }
     /// ```
     pub fn memory_stats(&self) -> Result<MemoryStats> {
         self.device_resource.statistics().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "memory manager '{}' keeps no statistics (wrap its resource in a StatisticsAdaptor)",
-                self.name
-            ))
+            ResourceError::Unsupported {
+                resource: format!("memory manager '{}'", self.name),
+                feature: "statistics (wrap its resource in a StatisticsAdaptor)",
+            }
+            .into()
         })
     }
 
     /// Segments and blocks of a caching resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none caches (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none caches (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_snapshot(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_snapshot().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { .. })));
     /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
@@ -516,10 +539,11 @@ impl MemoryManager {
             .cache()
             .map(|c| c.snapshot())
             .ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "memory manager '{}' has no cache to describe",
-                    self.name
-                ))
+                ResourceError::Unsupported {
+                    resource: format!("memory manager '{}'", self.name),
+                    feature: "a cache snapshot",
+                }
+                .into()
             })
     }
 

@@ -70,9 +70,9 @@
 //! use rumba::memory::{DeviceResource, LimitingAdaptor, StatisticsAdaptor};
 //! let ctx = rumba::current_context().unwrap();
 //! let buf = ctx.memalloc(1024).unwrap();
-//! buf.copy_from_host(&[1u8; 1024]).unwrap();
+//! rumba::copy(&buf, &[1u8; 1024]).unwrap();
 //! let mut out = vec![0u8; 1024];
-//! buf.copy_to_host(&mut out).unwrap();
+//! rumba::copy(&mut out, &buf).unwrap();
 //! assert!(out.iter().all(|&b| b == 1));
 //!
 //! // Composing resources: statistics over a limit over the context's resource.
@@ -259,7 +259,7 @@ pub trait MemoryManagerFactory: Send + Sync {
     /// (this is Numba's `initialize`: it runs once per context, before the first allocation).
     ///
     /// # Errors
-    /// The manager's set-up errors ([`Error::InvalidArgument`] for impossible options,
+    /// The manager's set-up errors ([`Error::InvalidConfig`] for impossible options,
     /// [`Error::Driver`] when the device cannot be queried); the context is not created then.
     fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager>;
 }

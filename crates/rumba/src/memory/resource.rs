@@ -38,7 +38,7 @@ use std::sync::{Arc, RwLock};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Access, Error, Result};
+use crate::error::{Access, Error, ResourceError, Result};
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
 ///
@@ -413,7 +413,7 @@ pub trait CacheControl: Send + Sync {
     /// Returns cached, unused memory to the device; the bytes returned.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each segment the device refused to take back.
     fn empty_cache(&self) -> Result<usize>;
     /// Waits until the work of the streams that own cached blocks has completed and makes those
     /// blocks available to every stream; the bytes that became available. Rumba calls it for an
@@ -443,7 +443,7 @@ pub trait Deferral: Send + Sync {
     /// Carries out held-back releases now (a no-op while deferred).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
     fn flush(&self) -> Result<()>;
     /// Number and bytes of held-back releases.
     fn pending(&self) -> PendingStats;
@@ -487,16 +487,17 @@ pub trait DeviceResource: Send + Sync {
     /// Allocates at least `bytes` (> 0) of device memory for work on `stream`.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with figures when the memory cannot be
-    /// had; [`Error::InvalidArgument`] for a size the resource cannot serve; [`Error::Driver`].
+    /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) / [`Error::PoolOutOfMemory`](crate::Error::PoolOutOfMemory) with figures when the memory cannot be
+    /// had; [`Error::ZeroSizeAllocation`](crate::Error::ZeroSizeAllocation) / [`Error::AllocationTooLarge`](crate::Error::AllocationTooLarge) for a size the resource
+    /// cannot serve; [`Error::Driver`](crate::Error::Driver).
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock>;
 
     /// Takes back a block whose last use was queued on `stream` (that work may still be running:
     /// a stream-ordered resource lets `stream` reuse it at once, other streams only after it).
     ///
     /// # Errors
-    /// The release failed ([`Error::Driver`]), or the block is not this resource's
-    /// ([`Error::InvalidArgument`]); either way the block is gone (not retried).
+    /// The release failed ([`Error::Driver`](crate::Error::Driver)), or the block is not this resource's
+    /// ([`Error::Resource`](crate::Error::Resource)); either way the block is gone (not retried).
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()>;
 
     /// The resource this one wraps, for the capabilities it does not offer itself.
@@ -590,27 +591,33 @@ pub trait DeviceResource: Send + Sync {
     /// Exports an IPC handle for `[ptr, ptr + bytes)` of one of the resource's blocks.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain exports; the driver's errors;
-    /// [`Error::InvalidArgument`] when the range is not in a live block.
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain
+    /// exports; the driver's errors; [`Error::Resource`](crate::Error::Resource) ([`ResourceError::ForeignBlock`]) when
+    /// the range is not in a live block.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         match self.upstream() {
             Some(up) => up.ipc_handle(ptr, bytes),
-            None => Err(Error::Unsupported(
-                "this memory resource cannot export IPC handles".into(),
-            )),
+            None => Err(ResourceError::Unsupported {
+                resource: "this memory resource".into(),
+                feature: "IPC handles",
+            }
+            .into()),
         }
     }
 
     /// `(free, total)` device memory as the resource sees it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// tell; the driver's errors.
     fn memory_info(&self) -> Result<(usize, usize)> {
         match self.upstream() {
             Some(up) => up.memory_info(),
-            None => Err(Error::Unsupported(
-                "this memory resource cannot report memory info".into(),
-            )),
+            None => Err(ResourceError::Unsupported {
+                resource: "this memory resource".into(),
+                feature: "memory info",
+            }
+            .into()),
         }
     }
 
@@ -620,7 +627,7 @@ pub trait DeviceResource: Send + Sync {
     /// makes a [`ResetToken`], after synchronizing the device); an adaptor forwards the token.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each block that could not be freed.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each block that could not be freed.
     fn reset(&self, token: &ResetToken) -> Result<()> {
         self.upstream().map_or(Ok(()), |up| up.reset(token))
     }
@@ -670,7 +677,7 @@ pub trait HostResource: Send + Sync {
     /// Allocates at least `bytes` of page-locked host memory with `flags`.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when the host cannot provide it; [`Error::Unsupported`] for flags
+    /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the host cannot provide it; [`Error::Unsupported`](crate::Error::Unsupported) for flags
     /// the backend cannot honour.
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock>;
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, ResourceError, Result};
 use crate::memory::gate::Exclusive;
 use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
 use crate::memory::resource::driver_id;
@@ -114,11 +114,11 @@ impl Context {
         };
         let manager = factory.create(&mc)?;
         if !manager.serves(device, &driver) {
-            return Err(Error::InvalidOperation(format!(
-                "memory manager factory '{}' built a manager for another device or driver than \
-                 the context's (device {device})",
-                factory.name()
-            )));
+            return Err(ResourceError::FactoryMismatch {
+                factory: factory.name().to_owned(),
+                device,
+            }
+            .into());
         }
         manager.initialize()?;
         let resources = PendingQueue::new(config.max_pending_deallocs_count, usize::MAX);
@@ -318,7 +318,7 @@ impl Context {
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures when `bytes` do not fit even
     /// after pending releases are flushed (a limiting adaptor's refusal is an
     /// [`Error::OutOfMemory`] too); the memory manager's own errors, and
-    /// [`Error::InvalidOperation`] when it returns a block rumba refuses (too small, of another
+    /// [`Error::Resource`] when it returns a block rumba refuses (too small, of another
     /// device or driver, or freed by a reset).
     ///
     /// ```
@@ -336,18 +336,19 @@ impl Context {
             .allocate_with(bytes, stream, |alloc| self.alloc_or_wait(alloc))
     }
 
-    /// Counters of the memory manager ([`Error::Unsupported`] for a
+    /// Counters of the memory manager ([`Error::Resource`] for a
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] from a manager that keeps no counters (the `default` manager).
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) from a manager that keeps no counters
+    /// (the `default` manager).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_stats() {
     ///     Ok(stats) => println!("{stats}"),
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. }))),
     /// }
     /// ```
     pub fn memory_stats(&self) -> Result<MemoryStats> {
@@ -357,13 +358,14 @@ impl Context {
     /// Segments and blocks of a caching memory manager.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] from a manager that caches nothing (the `default` manager).
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) from a manager that caches nothing
+    /// (the `default` manager).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_snapshot() {
     ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
     /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
@@ -414,7 +416,9 @@ impl Context {
     /// ```
     pub fn get_memory_info(&self) -> Result<(usize, usize)> {
         match self.inner.manager.get_memory_info() {
-            Err(Error::Unsupported(_)) => self.inner.driver.mem_info(self.inner.device),
+            Err(Error::Resource(ResourceError::Unsupported { .. })) => {
+                self.inner.driver.mem_info(self.inner.device)
+            }
             other => other,
         }
     }
@@ -423,7 +427,7 @@ impl Context {
     ///
     /// # Errors
     /// The first unreported error of work on any stream of the device ([`Error::KernelFault`], a failed
-    /// copy); [`Error::InvalidOperation`] when called from a stream callback.
+    /// copy); [`Error::InCallback`] when called from a stream callback.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -509,7 +513,7 @@ impl Context {
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(16).unwrap();
     /// ctx.reset().unwrap();
-    /// let err = buf.copy_from_host(&[0; 16]).unwrap_err(); // its memory is gone
+    /// let err = rumba::copy(&buf, &[0; 16]).unwrap_err(); // its memory is gone
     /// assert!(matches!(err, rumba::Error::StaleHandle { len: 16, .. }));
     /// ```
     pub fn reset(&self) -> Result<()> {

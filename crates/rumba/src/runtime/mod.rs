@@ -86,7 +86,7 @@ fn runtime() -> Result<&'static Runtime> {
 /// Must be called before the first call that starts the runtime; afterwards it is refused.
 ///
 /// # Errors
-/// [`Error::InvalidOperation`] when the runtime has already started (any earlier rumba call that
+/// [`Error::AlreadyStarted`] when the runtime has already started (any earlier rumba call that
 /// touches a device starts it); the configuration is not changed then.
 ///
 /// ```
@@ -94,14 +94,12 @@ fn runtime() -> Result<&'static Runtime> {
 /// let cfg = rumba::Config { sim_memory: Some(256 << 20), ..rumba::Config::from_env().unwrap() };
 /// match rumba::configure(cfg) {
 ///     Ok(()) => {}
-///     Err(e) => assert!(e.to_string().contains("already started")),
+///     Err(e) => assert!(matches!(e, rumba::Error::AlreadyStarted)),
 /// }
 /// ```
 pub fn configure(config: Config) -> Result<()> {
     if RUNTIME.get().is_some() {
-        return Err(Error::InvalidOperation(
-            "the runtime has already started; call configure before any other rumba call".into(),
-        ));
+        return Err(Error::AlreadyStarted);
     }
     *lock(&CONFIG) = Some(config);
     Ok(())
@@ -248,7 +246,7 @@ pub fn close() -> Result<()> {
 ///
 /// # Errors
 /// The errors of [`current_context`](crate::current_context#errors); the first unreported error of
-/// the device's work; [`Error::InvalidOperation`] when called from a stream callback.
+/// the device's work; [`Error::InCallback`] when called from a stream callback.
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
@@ -277,14 +275,14 @@ pub fn get_memory_info() -> Result<(usize, usize)> {
 /// Counters of the current context's memory manager (see [`Context::memory_stats`]).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Resource`] from a
 /// manager that keeps no counters (the `default` manager).
 ///
 /// ```
 /// match rumba::memory_stats() {
 ///     Ok(stats) => assert!(stats.peak_bytes >= stats.current_bytes),
 ///     // The `default` manager keeps no counters.
-///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
 /// }
 /// ```
 pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
@@ -294,13 +292,13 @@ pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
 /// Segments and blocks of the current context's memory manager (see [`Context::memory_snapshot`]).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Resource`] from a
 /// manager that caches nothing (the `default` manager).
 ///
 /// ```
 /// match rumba::memory_snapshot() {
 ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
-///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
 /// }
 /// ```
 pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {

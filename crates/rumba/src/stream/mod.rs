@@ -20,8 +20,8 @@
 //! let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
 //! let mut back = [0u8; 4];
 //! s.auto_synchronize(|scope| -> rumba::Result<()> {
-//!     scope.copy_to_device(&buf, 0, &[1, 2, 3, 4])?;
-//!     scope.copy_to_host(&mut back, &buf, 0)
+//!     scope.copy(&buf, &[1, 2, 3, 4])?;
+//!     scope.copy(&mut back, &buf)
 //! }).unwrap();
 //! assert_eq!(back, [1, 2, 3, 4]);
 //! ```
@@ -234,7 +234,7 @@ impl Stream {
     ///
     /// # Errors
     /// The first unreported error of the stream's work ([`Error::KernelFault`], a failed copy);
-    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    /// [`Error::InCallback`] when called from a stream callback, which would wait for itself.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -353,7 +353,7 @@ impl Stream {
     /// s.memset(&buf, 3).unwrap();
     /// s.synchronize().unwrap();
     /// let mut out = [0u8; 4];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out, &buf).unwrap();
     /// assert_eq!(out, [3; 4]);
     /// ```
     pub fn memset(&self, buf: &DeviceBuffer, value: u8) -> Result<()> {
@@ -369,31 +369,38 @@ impl Stream {
 
     /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
     /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
-    /// stream only: wait for the source device's work first).
+    /// stream only: wait for the source device's work first). Spelled
+    /// [`stream.copy(&dst, &src)`](Stream::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when the lengths differ or `dst` is not memory of the stream's device;
-    /// [`Error::StaleHandle`] when a context reset freed either buffer's memory; the driver's
-    /// queueing errors.
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::WrongDevice`] when `dst` is not
+    /// memory of the stream's device; [`Error::StaleHandle`] when a context reset freed either
+    /// buffer's memory; the driver's queueing errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(2).unwrap());
-    /// a.copy_from_host(&[4, 5]).unwrap();
+    /// rumba::copy(&a, &[4, 5][..]).unwrap();
     /// let s = rumba::stream().unwrap();
-    /// s.copy_device(&b, &a).unwrap();
+    /// s.copy(&b, &a).unwrap();
     /// s.synchronize().unwrap();
     /// let mut out = [0u8; 2];
-    /// b.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &b).unwrap();
     /// assert_eq!(out, [4, 5]);
     /// ```
+    #[deprecated(note = "use stream.copy(&dst, &src)")]
     pub fn copy_device(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
+        self.copy_device_impl(dst, src)
+    }
+
+    /// Queues the copy of `src` into `dst` (equal lengths) on this stream; what `Stream::copy`
+    /// runs for two buffers.
+    pub(crate) fn copy_device_impl(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
         if dst.len() != src.len() {
-            return Err(Error::InvalidArgument(format!(
-                "cannot copy a {}-byte device buffer into a {}-byte one",
-                src.len(),
-                dst.len()
-            )));
+            return Err(Error::BufferLength {
+                expected: dst.len(),
+                found: src.len(),
+            });
         }
         if dst.device() != self.device() && !dst.is_empty() {
             return Err(Error::WrongDevice {
@@ -446,7 +453,7 @@ impl Stream {
     /// let buf = s.memalloc(64).unwrap();
     /// s.memset(&buf, 1).unwrap();
     /// let mut out = [0u8; 64];
-    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&mut out, &buf)).unwrap();
     /// assert_eq!(out, [1; 64]);
     /// drop(buf); // freed on `s`: the pool reuses it there at once
     /// ```

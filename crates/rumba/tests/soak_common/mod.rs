@@ -131,7 +131,7 @@ fn plain_round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
         0 => {
             let d = rumba::to_device_on(&data, s).unwrap();
             let e = rumba::device_array::<u64, _>(n, Order::C).unwrap().bind(s);
-            e.copy_from_device(&d).unwrap();
+            rumba::copy(&e, &d).unwrap();
             drop(d); // the stream holds it until the copy ran
             assert_eq!(e.copy_to_host().unwrap(), data, "tag {tag}");
         }
@@ -143,8 +143,8 @@ fn plain_round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
             let d = rumba::device_array::<u64, _>(n, Order::C).unwrap();
             let mut back = rumba::pinned_array::<u64, _>(n, Order::C).unwrap();
             s.auto_synchronize(|scope| -> rumba::Result<()> {
-                scope.copy_from_pinned(&d, &p)?;
-                scope.copy_to_pinned(&d, &mut back)
+                scope.copy(&d, &p)?;
+                scope.copy(&mut back, &d)
             })
             .unwrap();
             assert_eq!(

@@ -125,11 +125,13 @@ pub fn compile_for_device_with(
 ) -> Result<(Vec<u8>, Target)> {
     let lib = nvrtc::library()?;
     let arch = cc.0 * 10 + cc.1;
-    let target = nvrtc::target_for(&lib.archs, arch).ok_or_else(|| {
-        Error::Unsupported(format!(
-            "{lib} cannot compile for a device of compute capability {}.{} (sm_{arch}); use an older NVRTC",
+    let target = nvrtc::target_for(&lib.archs, arch).ok_or_else(|| Error::Unsupported {
+        backend: "cuda".into(),
+        feature: format!(
+            "compiling for a device of compute capability {}.{} (sm_{arch})",
             cc.0, cc.1
-        ))
+        ),
+        reason: format!("{lib} has no such target; use an older NVRTC"),
     })?;
     Ok((compile_image(name, source, target, fast_math)?, target))
 }
@@ -161,8 +163,7 @@ impl Modules {
             .map(|(_, s)| *s)
             .ok_or_else(|| Error::InvalidArgument(format!("no built-in kernel source {file}")))?;
         let module = load_module(file, source, cc, false)?;
-        let name = CString::new(kernel)
-            .map_err(|_| Error::InvalidArgument("kernel name with an interior NUL".into()))?;
+        let name = CString::new(kernel).map_err(|_| Error::interior_nul("kernel name", kernel))?;
         // SAFETY: `module` was just loaded and is never unloaded while the driver lives.
         let f = unsafe { result::module::get_function(module, name) }
             .map_err(|e| map("cuModuleGetFunction", e.0))?;

@@ -563,10 +563,11 @@ unsafe impl Driver for CudaDriver {
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
         let s = self.stream(stream)?;
         if stream.0 <= 2 {
-            return Err(Error::InvalidArgument(format!(
-                "built-in stream {} cannot be destroyed",
-                stream.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: stream.0,
+                reason: "a built-in stream cannot be destroyed".into(),
+            });
         }
         self.bind(device)?;
         // Its kernels' fault records are read once its work is done (or by a device sync).

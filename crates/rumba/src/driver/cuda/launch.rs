@@ -126,7 +126,7 @@ impl UserKernels {
         let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
         for (name, bytes) in &src.constants {
             let cname = CString::new(name.as_str())
-                .map_err(|_| Error::InvalidArgument(format!("constant name {name:?}")))?;
+                .map_err(|_| Error::interior_nul("constant name", name))?;
             let (mut dptr, mut size) = (0, 0);
             // SAFETY: `module` is loaded; writes a pointer and a size.
             check("cuModuleGetGlobal", unsafe {
@@ -144,7 +144,7 @@ impl UserKernels {
             })?;
         }
         let entry = CString::new(src.entry.as_str())
-            .map_err(|_| Error::InvalidArgument(format!("entry name {:?}", src.entry)))?;
+            .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
         let mut f = std::ptr::null_mut();
         // SAFETY: `module` is loaded and never unloaded while the driver lives.
         match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {

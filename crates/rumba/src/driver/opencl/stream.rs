@@ -364,10 +364,11 @@ impl DeviceQueues {
         )?
         .to_ptr();
         if ctx as usize != self.context as usize || dev as usize != self.device as usize {
-            return Err(Error::InvalidArgument(format!(
-                "command queue 0x{:x} belongs to another OpenCL context or device",
-                handle.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: handle.0,
+                reason: "the command queue belongs to another OpenCL context or device".into(),
+            });
         }
         // SAFETY: `q` is a live queue (checked by the queries above and the caller's contract);
         // the reference taken here is owned by the slot.
@@ -383,10 +384,11 @@ impl DeviceQueues {
     /// Destroys a created (or adopted) stream; work already queued still completes.
     pub(crate) fn destroy(&self, handle: StreamHandle) -> Result<()> {
         if handle.0 <= 2 {
-            return Err(Error::InvalidArgument(format!(
-                "built-in stream {} cannot be destroyed",
-                handle.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: handle.0,
+                reason: "a built-in stream cannot be destroyed".into(),
+            });
         }
         let mut table = lock(&self.table);
         let slot = table
@@ -533,8 +535,14 @@ impl DeviceQueues {
             // Nothing may stay blocked on a gate whose callback will never run.
             let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
         })?;
-        let marker = marker
-            .ok_or_else(|| Error::InvalidOperation("the callback marker was not queued".into()))?;
+        // `submit` runs the closure whenever it succeeds, so the marker is there; were it not,
+        // the marker call is what failed.
+        let marker = marker.ok_or_else(|| {
+            map(
+                "clEnqueueMarkerWithWaitList",
+                opencl3::error_codes::CL_INVALID_OPERATION,
+            )
+        })?;
         let gate_raw = gate.raw();
         let data = Box::new(CallbackData {
             callback,

@@ -19,7 +19,7 @@ use super::raw::ClEvent;
 use super::stream::{DeviceQueues, wait_ptr};
 use crate::driver::strided_pack::{MAX_BLOCKS, StridedCopyParams, pack};
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StridesError};
 use crate::sync::lock;
 
 /// Work-items per work-group (capped by the device's limit).
@@ -47,8 +47,9 @@ pub(crate) fn check_range(
     strides: &[isize],
     itemsize: usize,
 ) -> Result<()> {
-    let (lo, hi) = extent(shape, strides, itemsize).ok_or_else(|| {
-        Error::InvalidArgument(format!("shape {shape:?} and strides {strides:?} overflow"))
+    let (lo, hi) = extent(shape, strides, itemsize).ok_or_else(|| StridesError::Overflow {
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
     })?;
     let start = ptr as i128 + lo;
     if start < 0 || start > u64::MAX as i128 {

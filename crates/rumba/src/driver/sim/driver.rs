@@ -235,10 +235,11 @@ unsafe impl Driver for SimDriver {
         if !pinned {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
-                return Err(Error::InvalidOperation(
-                    "a copy into pageable memory was issued from a callback of the same stream"
-                        .into(),
-                ));
+                return Err(Error::InCallback {
+                    operation: "a copy into pageable memory".into(),
+                    reason: "it was issued from a callback of the same stream, which would wait for itself",
+                    instead: "",
+                });
             }
             st.wait_for(seq);
             st.take_error()?;
@@ -447,10 +448,11 @@ unsafe impl Driver for SimDriver {
         let dev = self.device(device)?;
         let streams = dev.all_streams();
         if streams.iter().any(|s| s.is_own_worker()) {
-            return Err(Error::InvalidOperation(
-                "the device was synchronized from a stream callback, which would wait forever"
-                    .into(),
-            ));
+            return Err(Error::InCallback {
+                operation: "device synchronize".into(),
+                reason: "it would wait forever for the stream that runs the callback",
+                instead: "",
+            });
         }
         let mut first = Ok(());
         for s in streams {
@@ -492,9 +494,9 @@ unsafe impl Driver for SimDriver {
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
         self.device(device)?;
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of managed memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "managed memory",
+            });
         }
         let flags = HostAllocFlags {
             portable: true,

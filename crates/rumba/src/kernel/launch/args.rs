@@ -18,7 +18,7 @@ use super::params::{Arr, ConstArr, Param, Params, Scalar};
 use super::transfer::{HostTransfer, In, InOut, Out, count_to_device, count_to_host};
 use crate::array::DeviceArray;
 use crate::driver::{KernelArg, KernelArrayArg};
-use crate::error::{Error, Result};
+use crate::error::{ArgumentError, Error, Result};
 use crate::layout::element::Element;
 use crate::layout::element::scalar_types;
 use crate::memory::DeviceBuffer;
@@ -84,10 +84,14 @@ impl<'h> Plan<'h> {
         let Some(abi) = self.abi else { return Ok(()) };
         match abi.params.get(position) {
             Some(p) if matches!(p.kind, ParamKind::Array { writes: true, .. }) => {
-                Err(Error::InvalidArgument(format!(
-                    "kernel '{}' writes its parameter `{}` (argument {position}), but the argument is {what}",
-                    abi.name, p.name
-                )))
+                Err(Error::KernelArgument {
+                    kernel: abi.name.to_owned(),
+                    position,
+                    parameter: Some(p.name.to_owned()),
+                    problem: ArgumentError::Written {
+                        what: what.to_owned(),
+                    },
+                })
             }
             _ => Ok(()),
         }
@@ -151,7 +155,7 @@ impl<'h> Plan<'h> {
         host: &'h mut ArrayBase<S, D>,
     ) {
         self.after.push(Box::new(move || {
-            dev.copy_to_host_into(host)?;
+            crate::transfer::copy(&mut *host, &dev)?;
             if dev.nbytes() > 0 {
                 count_to_host(dev.nbytes());
             }

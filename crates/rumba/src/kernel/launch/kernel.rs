@@ -31,10 +31,11 @@ use crate::driver::{
     ArrayUse, CudaKernelSource, HostEngine, HostKernel, HostLaunch, KernelFunction, KernelLaunch,
     OpenClKernelSource,
 };
-use crate::error::Error;
 use crate::error::Result;
+use crate::error::{ArgumentError, Error};
 use crate::kernel::{Dim3, ExecOptions, KernelAbi, LaunchConfig, ThreadCtx, run_grid_with};
 use crate::stream::Stream;
+use rumba_kernel_ir::abi::ParamKind;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
 ///
@@ -136,7 +137,7 @@ impl<P: Params> Kernel<P> {
     /// } else {
     ///     // CUDA and OpenCL run C, and this kernel has none: the launch is refused.
     ///     let err = launched.unwrap_err();
-    ///     assert!(matches!(err, rumba::Error::Unsupported(ref m) if m.contains("'fill'")), "{err}");
+    ///     assert!(matches!(err, rumba::Error::MissingKernelForm { ref kernel, .. } if kernel == "fill"), "{err}");
     /// }
     /// ```
     pub fn new<F>(name: &str, body: F) -> Self
@@ -177,7 +178,7 @@ impl<P: Params> Kernel<P> {
     /// [`Captured`](super::Captured)): the caller passes the arguments of `P`, the launch appends
     /// one array per capture, in order, and the body sees them all as `Full`'s views — `Full` is
     /// `P` followed by one [`Arr<T>`](super::Arr) per capture (a launch whose arguments do not
-    /// match `Full` fails with [`Error::InvalidArgument`]). `#[rumba::kernel(capture(…))]`
+    /// match `Full` fails with [`Error::KernelArgument`] or [`Error::KernelArity`]). `#[rumba::kernel(capture(…))]`
     /// generates this call.
     ///
     /// ```
@@ -271,7 +272,7 @@ impl<P: Params> Kernel<P> {
     ///     assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
     /// } else {
     ///     // Both forms are the simulator's: CUDA and OpenCL refuse the launch.
-    ///     assert!(matches!(launched, Err(rumba::Error::Unsupported(_))));
+    ///     assert!(matches!(launched, Err(rumba::Error::MissingKernelForm { .. })));
     /// }
     /// ```
     pub fn with_work_item_loop(
@@ -439,6 +440,14 @@ impl<P: Params> Kernel<P> {
     /// let k = Kernel::<(Arr<f32>,)>::new("k", |_, _| {}).with_abi(&ABI);
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// let err = k.configure(1, 1).launch((&d,)).unwrap_err();
+    /// assert!(matches!(
+    ///     err,
+    ///     rumba::Error::KernelArgument {
+    ///         position: 0,
+    ///         problem: rumba::error::ArgumentError::Rank { found: 1, expected: 2, .. },
+    ///         ..
+    ///     }
+    /// ), "{err}");
     /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
     /// ```
     pub fn with_abi(mut self, abi: &'static KernelAbi) -> Self {
@@ -551,9 +560,10 @@ impl<P: Params> Kernel<P> {
     /// [`LaunchConfig::validate_for`]: dynamic shared memory beyond the device's shared memory
     /// per block; on OpenCL and CUDA also the kernel's static shared memory with it — on the
     /// simulator, a static shared array that does not fit beside the dynamic memory is the
-    /// kernel's fault when the array is made); [`Error::InvalidArgument`] for arguments whose ranks do not
-    /// fit the kernel; the errors of
-    /// preparing the arguments (copying host arrays in); [`Error::Unsupported`] when the kernel has no
+    /// kernel's fault when the array is made); [`Error::KernelArgument`] / [`Error::KernelArity`]
+    /// for arguments that do not fit the kernel's signature; [`Error::CaptureRank`] /
+    /// [`Error::EmptyCapture`] for a captured array that does not fit or is missing; the errors of
+    /// preparing the arguments (copying host arrays in); [`Error::MissingKernelForm`] when the kernel has no
     /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
     /// host arrays the launch synchronizes and copies them back, and then also reports the kernel's own
     /// failure ([`Error::KernelFault`]); otherwise that failure comes from `stream`'s next
@@ -594,13 +604,8 @@ impl<P: Params> Kernel<P> {
             .collect::<Result<Vec<_>>>()?;
         let mut plan = Plan::new(&stream, self.transfer, self.function.abi())?;
         args.prepare_all(&mut plan)?;
-        for (c, t) in self.captures.iter().zip(&captured) {
-            t.add_to(&mut plan).map_err(|e| match e {
-                Error::InvalidArgument(m) => {
-                    Error::InvalidArgument(format!("captured array `{}`: {m}", c.name()))
-                }
-                e => e,
-            })?;
+        for t in &captured {
+            t.add_to(&mut plan)?;
         }
         if plan.wait {
             // Host memory the device addresses directly: the launch waits for the kernel.
@@ -610,15 +615,7 @@ impl<P: Params> Kernel<P> {
             )?;
         }
         if let Some(abi) = self.function.abi() {
-            let ndims: Vec<Option<usize>> = plan
-                .args
-                .iter()
-                .map(|a| match a {
-                    KernelArg::Array(a) => Some(a.shape.len()),
-                    KernelArg::Scalar(_) => None,
-                })
-                .collect();
-            abi.check_ranks(&ndims).map_err(Error::InvalidArgument)?;
+            check_signature(abi, &plan.args)?;
         }
         let launch = KernelLaunch {
             function: &self.function,
@@ -763,4 +760,40 @@ impl<P: Params> Launcher<'_, P> {
     pub fn launch<A: LaunchArgs<P>>(self, args: A) -> Result<()> {
         self.kernel.launch(&self.config, self.stream.as_ref(), args)
     }
+}
+
+/// Checks a launch's arguments against the kernel's signature: their number, and that each array
+/// parameter gets an array of the rank the kernel indexes it with.
+fn check_signature(abi: &KernelAbi, args: &[KernelArg]) -> Result<()> {
+    if args.len() != abi.params.len() {
+        return Err(Error::KernelArity {
+            kernel: abi.name.to_owned(),
+            expected: abi.params.len(),
+            given: args.len(),
+        });
+    }
+    for (position, (p, arg)) in abi.params.iter().zip(args).enumerate() {
+        let rank = match p.kind {
+            ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank } => rank,
+            ParamKind::Value => continue,
+        };
+        let problem = match arg {
+            KernelArg::Array(a) if a.shape.len() == rank => continue,
+            KernelArg::Array(a) => ArgumentError::Rank {
+                found: a.shape.len(),
+                expected: rank,
+                shape: a.shape.clone(),
+            },
+            KernelArg::Scalar(_) => ArgumentError::Kind {
+                expected: "an array",
+            },
+        };
+        return Err(Error::KernelArgument {
+            kernel: abi.name.to_owned(),
+            position,
+            parameter: Some(p.name.to_owned()),
+            problem,
+        });
+    }
+    Ok(())
 }

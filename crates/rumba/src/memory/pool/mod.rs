@@ -66,7 +66,7 @@ use super::{
     PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
-use crate::error::{Access, Error, OomReport, Result};
+use crate::error::{Access, Error, OomReport, ResourceError, Result};
 use crate::sync::{get_mut, lock};
 
 /// Every block size is a multiple of this many bytes.
@@ -152,7 +152,7 @@ impl PoolResource {
     ///
     /// # Errors
     /// [`Error::Inaccessible`] when `upstream`'s memory is not device-accessible (its
-    /// [`properties`](DeviceResource::properties)); [`Error::InvalidArgument`] when `min_segment`
+    /// [`properties`](DeviceResource::properties)); [`Error::InvalidConfig`] when `min_segment`
     /// or `max_growth` is zero.
     ///
     /// ```
@@ -171,10 +171,16 @@ impl PoolResource {
     ) -> Result<Self> {
         super::resource::require(&*upstream, Access::Device, "the upstream of PoolResource")?;
         if options.min_segment == 0 || options.max_growth == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "pool segment sizes must be positive (min_segment {}, max_growth {})",
-                options.min_segment, options.max_growth
-            )));
+            let (variable, value) = if options.min_segment == 0 {
+                ("PoolOptions::min_segment", options.min_segment)
+            } else {
+                ("PoolOptions::max_growth", options.max_growth)
+            };
+            return Err(Error::InvalidConfig {
+                variable: variable.into(),
+                value: value.to_string(),
+                expected: "a positive segment size in bytes".into(),
+            });
         }
         Ok(PoolResource {
             device: ctx.device,
@@ -341,13 +347,17 @@ impl DeviceResource for PoolResource {
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         let stream = self.resolve(stream);
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of device memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "device memory",
+            });
         }
-        let size = bytes.checked_next_multiple_of(GRANULE).ok_or_else(|| {
-            Error::InvalidArgument(format!("{bytes} bytes cannot be rounded to a block size"))
-        })?;
+        let size = bytes
+            .checked_next_multiple_of(GRANULE)
+            .ok_or(Error::AllocationTooLarge {
+                memory: format!("device memory from the pool on device {}", self.device),
+                bytes,
+                largest: usize::MAX / GRANULE * GRANULE,
+            })?;
         let mut st = lock(&self.state);
         let mut found = Self::take(&mut st, size, stream, bytes);
         if found.is_none() {
@@ -405,11 +415,13 @@ impl DeviceResource for PoolResource {
         let id = match st.arena.live(ptr) {
             Some(id) if block.origin() == st.origin => id,
             _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this pool on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this pool on device {}", self.device),
+                }
+                .into());
             }
         };
         if self.deferred.load(Ordering::SeqCst) > 0 {
@@ -452,11 +464,11 @@ impl DeviceResource for PoolResource {
     /// Exports the segment that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         let segment = lock(&self.state).arena.segment_of(ptr, bytes);
-        let (base, _) = segment.ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "[0x{ptr:x}, +{bytes}) is not memory of this pool on device {}",
-                self.device
-            ))
+        let (base, _) = segment.ok_or_else(|| ResourceError::ForeignBlock {
+            memory: "device",
+            ptr,
+            len: bytes,
+            owner: format!("this pool on device {}", self.device),
         })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }

@@ -14,7 +14,7 @@ use std::sync::MutexGuard;
 
 use super::{PoolResource, PoolState, alloc_key};
 use crate::driver::{DevicePtr, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, ResourceError, Result};
 use crate::memory::DeviceBlock;
 use crate::memory::history::{self, EventKind};
 use crate::memory::resource::driver_id;
@@ -62,13 +62,15 @@ impl PoolResource {
                         // A segment the pool cannot carve safely: give it back, use none of it.
                         let (len, device) = (block.len(), block.device());
                         let back = history::quiet(|| self.upstream.deallocate_sync(block));
-                        return Err(Error::InvalidOperation(format!(
-                            "the pool's upstream returned a {len}-byte block on device {device} \
-                             (of another driver, or retired) for a {want}-byte segment on device {}{}",
-                            self.device,
-                            back.err()
-                                .map_or(String::new(), |e| format!("; giving it back failed: {e}"))
-                        )));
+                        return Err(ResourceError::WrongBlock {
+                            manager: "the pool's upstream".into(),
+                            len,
+                            device,
+                            requested: want,
+                            expected_device: self.device,
+                            give_back: back.err().map(|e| e.to_string()),
+                        }
+                        .into());
                     }
                     return Ok(Some((block, want)));
                 }

@@ -94,7 +94,7 @@ impl Default for ExecOptions {
 /// [`ExecOptions`].
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for an invalid configuration (see
+/// [`Error::InvalidLaunch`] for an invalid configuration (see
 /// [`LaunchConfig::validate`]) and [`Error::KernelFault`] naming `kernel_name`, block, thread
 /// and reason if a thread panics, indexes out of bounds, calls
 /// [`ThreadCtx::fault`] or reaches a divergent barrier. If several threads fault, the reported
