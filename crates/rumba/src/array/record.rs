@@ -136,7 +136,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// member's offset and type.
     ///
     /// # Errors
-    /// [`Error::Shape`](crate::Error::Shape) ([`ShapeError::Field`]) when `field` does not fit, aligned, inside the record type `T`
+    /// [`Error::Shape`] ([`ShapeError::Field`]) when `field` does not fit, aligned, inside the record type `T`
     /// (naming the field's type, offset and the record).
     ///
     /// ```
@@ -192,8 +192,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// [`get`](Self::get)).
     ///
     /// # Errors
-    /// [`Error::Shape`](crate::Error::Shape) when `index` has another length than the number of axes;
-    /// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an index outside `[-n, n)`.
+    /// [`Error::Shape`] when `index` has another length than the number of axes;
+    /// [`Error::IndexOutOfRange`] for an index outside `[-n, n)`.
     ///
     /// ```
     /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

@@ -5,7 +5,7 @@
 //! device source copied to the host, and size 0 as a no-op. Strided **host** sides are packed and
 //! unpacked by the library.
 //!
-//! Device ↔ device (`copy(&dst, &src)`, [`DeviceArray::copy_from_device_impl`]) follows Numba for contiguous arrays: both
+//! Device ↔ device (`copy(&dst, &src)`, `DeviceArray::copy_from_device_impl`) follows Numba for contiguous arrays: both
 //! sides must have the same strides (once length-1 axes are ignored), so a C array is not
 //! silently filled from an F array ("incompatible strides"). We go one step further than Numba
 //! for a **non-contiguous source** (e.g. `a[::2]`), which Numba refuses: it is gathered into the

@@ -266,7 +266,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// in the [memory history](crate::memory::history) with the pages it moved.
     ///
     /// # Errors
-    /// [`Error::InvalidDevice`] for a device that does not exist; the driver's errors.
+    /// [`Error::InvalidDevice`](crate::Error::InvalidDevice) for a device that does not exist; the driver's errors.
     ///
     /// ```
     /// use rumba::driver::Location;
@@ -293,7 +293,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// or a device that accesses it. A no-op on OpenCL.
     ///
     /// # Errors
-    /// [`Error::InvalidDevice`] for a device that does not exist; the driver's errors.
+    /// [`Error::InvalidDevice`](crate::Error::InvalidDevice) for a device that does not exist; the driver's errors.
     ///
     /// ```
     /// use rumba::driver::{Advice, Location};

@@ -153,7 +153,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// The host copy, brought up to date first if the device changed it.
     ///
     /// # Errors
-    /// [`Error::MissingCopy`](crate::Error::MissingCopy) when there is no host copy to return; the errors of the copy from the
+    /// [`Error::MissingCopy`] when there is no host copy to return; the errors of the copy from the
     /// device when the host copy is stale.
     ///
     /// ```
@@ -191,7 +191,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// After writing it on the device, call [`mark_changed(Side::Device)`](Self::mark_changed).
     ///
     /// # Errors
-    /// [`Error::MissingCopy`](crate::Error::MissingCopy) when there is no device copy and no host copy to make it from; the
+    /// [`Error::MissingCopy`] when there is no device copy and no host copy to make it from; the
     /// errors of allocating and filling it ([`to_device`](crate::to_device)).
     ///
     /// ```

@@ -115,9 +115,9 @@
 //!
 //! # Generic kernels and device functions
 //! A kernel or device function may take type parameters bounded by rumba's numeric traits —
-//! [`Number`](crate::kernel::Number) (the integers, `f32`, `f64`), [`Int`](crate::kernel::Int),
-//! [`SignedInt`](crate::kernel::SignedInt), [`UnsignedInt`](crate::kernel::UnsignedInt),
-//! [`Float`](crate::kernel::Float) (`f32`, `f64`), and the atomics' `AtomicValue` /
+//! [`Number`] (the integers, `f32`, `f64`), [`Int`],
+//! [`SignedInt`], [`UnsignedInt`],
+//! [`Float`] (`f32`, `f64`), and the atomics' `AtomicValue` /
 //! `AtomicInteger` (several bounds admit what all of them admit) — and a kernel may take const
 //! parameters of integer type (`const TPB: usize`), usable wherever a const item is (shared and
 //! local array shapes among them):

@@ -413,7 +413,7 @@ pub trait CacheControl: Send + Sync {
     /// Returns cached, unused memory to the device; the bytes returned.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each segment the device refused to take back.
+    /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
     fn empty_cache(&self) -> Result<usize>;
     /// Waits until the work of the streams that own cached blocks has completed and makes those
     /// blocks available to every stream; the bytes that became available. Rumba calls it for an
@@ -443,7 +443,7 @@ pub trait Deferral: Send + Sync {
     /// Carries out held-back releases now (a no-op while deferred).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
+    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
     fn flush(&self) -> Result<()>;
     /// Number and bytes of held-back releases.
     fn pending(&self) -> PendingStats;
@@ -487,17 +487,17 @@ pub trait DeviceResource: Send + Sync {
     /// Allocates at least `bytes` (> 0) of device memory for work on `stream`.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) / [`Error::PoolOutOfMemory`](crate::Error::PoolOutOfMemory) with figures when the memory cannot be
-    /// had; [`Error::ZeroSizeAllocation`](crate::Error::ZeroSizeAllocation) / [`Error::AllocationTooLarge`](crate::Error::AllocationTooLarge) for a size the resource
-    /// cannot serve; [`Error::Driver`](crate::Error::Driver).
+    /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with figures when the memory cannot be
+    /// had; [`Error::ZeroSizeAllocation`] / [`Error::AllocationTooLarge`] for a size the resource
+    /// cannot serve; [`Error::Driver`].
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock>;
 
     /// Takes back a block whose last use was queued on `stream` (that work may still be running:
     /// a stream-ordered resource lets `stream` reuse it at once, other streams only after it).
     ///
     /// # Errors
-    /// The release failed ([`Error::Driver`](crate::Error::Driver)), or the block is not this resource's
-    /// ([`Error::Resource`](crate::Error::Resource)); either way the block is gone (not retried).
+    /// The release failed ([`Error::Driver`]), or the block is not this resource's
+    /// ([`Error::Resource`]); either way the block is gone (not retried).
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()>;
 
     /// The resource this one wraps, for the capabilities it does not offer itself.
@@ -591,8 +591,8 @@ pub trait DeviceResource: Send + Sync {
     /// Exports an IPC handle for `[ptr, ptr + bytes)` of one of the resource's blocks.
     ///
     /// # Errors
-    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain
-    /// exports; the driver's errors; [`Error::Resource`](crate::Error::Resource) ([`ResourceError::ForeignBlock`]) when
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) when no resource in the chain
+    /// exports; the driver's errors; [`Error::Resource`] ([`ResourceError::ForeignBlock`]) when
     /// the range is not in a live block.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         match self.upstream() {
@@ -608,7 +608,7 @@ pub trait DeviceResource: Send + Sync {
     /// `(free, total)` device memory as the resource sees it.
     ///
     /// # Errors
-    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) when no resource in the chain can
     /// tell; the driver's errors.
     fn memory_info(&self) -> Result<(usize, usize)> {
         match self.upstream() {
@@ -627,7 +627,7 @@ pub trait DeviceResource: Send + Sync {
     /// makes a [`ResetToken`], after synchronizing the device); an adaptor forwards the token.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each block that could not be freed.
+    /// [`Error::DeallocationFailed`] naming each block that could not be freed.
     fn reset(&self, token: &ResetToken) -> Result<()> {
         self.upstream().map_or(Ok(()), |up| up.reset(token))
     }
@@ -677,7 +677,7 @@ pub trait HostResource: Send + Sync {
     /// Allocates at least `bytes` of page-locked host memory with `flags`.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the host cannot provide it; [`Error::Unsupported`](crate::Error::Unsupported) for flags
+    /// [`Error::OutOfMemory`] when the host cannot provide it; [`Error::Unsupported`] for flags
     /// the backend cannot honour.
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock>;
 

@@ -8,7 +8,7 @@
 //! call creates a fresh one. Objects created in the old context keep it alive as an object, but its
 //! device memory is gone: every operation refuses their device arrays and buffers with
 //! [`Error::StaleHandle`] on every backend, never undefined behaviour (see
-//! [`crate::memory::gate`] for how, and why a reset is safe while other threads use the context).
+//! `crate::memory::gate` for how, and why a reset is safe while other threads use the context).
 //!
 //! This module touches the driver and the memory layer.
 

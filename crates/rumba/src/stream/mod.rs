@@ -344,7 +344,7 @@ impl Stream {
     /// # Errors
     /// [`Error::StaleHandle`] when a context reset freed `buf`'s memory; the driver's queueing
     /// errors: [`Error::InvalidAddress`] where the backend checks ranges (sim, OpenCL) and `buf`
-    /// is not memory of the stream's device; [`Error::Driver`](crate::Error::Driver) for an
+    /// is not memory of the stream's device; [`Error::Driver`] for an
     /// unknown stream. A failure of the memset itself comes from the next synchronization.
     ///
     /// ```

@@ -204,7 +204,7 @@ pub(crate) fn guarded(name: &str, text: &str) -> String {
     format!("#ifndef RB_H_{name}\n#define RB_H_{name}\n{text}#endif\n")
 }
 
-/// The helper definitions for `needs`, views first, each guarded (see [`guarded`]).
+/// The helper definitions for `needs`, views first, each guarded (see `guarded`).
 pub fn emit(needs: &BTreeSet<Need>) -> String {
     let mut out = String::new();
     for n in needs {

@@ -99,11 +99,11 @@ impl Array {
     }
 }
 
-/// How an in-kernel view is made from its base ([`Stmt::View`]).
+/// How an in-kernel view is made from its base ([`Stmt::View`](super::Stmt::View)).
 #[derive(Debug, Clone)]
 pub enum ViewKind {
     /// `a.reshape((d0, d1))`: a C-ordered view of a contiguous base with this run-time shape
-    /// (`usize` expressions, 0 to [`MAX_RANK`] of them); the sizes must agree. The second field
+    /// (`usize` expressions, 0 to `MAX_RANK` of them); the sizes must agree. The second field
     /// is the axis written `-1` (NumPy's inferred extent; its expression is a placeholder 0).
     Reshape(Vec<Expr>, Option<usize>),
     /// `a.view::<U>()`: the same bytes as elements of the view's type (Numba's itemsize
@@ -156,7 +156,7 @@ impl SliceComp {
 /// An array passed to a device function.
 #[derive(Debug, Clone)]
 pub struct ArrayArg {
-    /// Index into [`Func::devices`].
+    /// Index into [`Func::devices`](super::Func::devices).
     pub device: usize,
     /// The position of the argument among the callee's parameters (the thread context not
     /// counted).

@@ -43,7 +43,7 @@ pub enum OnFailure {
 type Callback = dyn Fn(&FailedAllocation<'_>) -> OnFailure + Send + Sync;
 
 /// Calls a function on out-of-memory and retries as it says, at most `max_retries` times per
-/// allocation (see the [module docs](self)).
+/// allocation (see the module docs).
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};

@@ -4,7 +4,7 @@
 //! `_record_memory_history` and `memory_viz`, for rumba's resources).
 //!
 //! Off by default. [`start`] begins a recording (clearing the last one), [`stop`] ends it and
-//! keeps what it holds, [`dump`] writes it ([`History::save`]'s JSON: the [`format`] module and
+//! keeps what it holds, [`dump`] writes it ([`History::save`]'s JSON: the [`format`](mod@format) module and
 //! `docs/memory-history.md` describe it), [`snapshot`] returns it. Setting
 //! `RUMBA_MEMORY_HISTORY=path` records a whole program: the recording starts with the runtime and
 //! is written to `path` by [`close`](crate::close) and when the process exits.

@@ -25,7 +25,7 @@ use super::warp::{Suspend, WarpCall};
 /// [`STACK_MARGIN`](crate::kernel::STACK_MARGIN) bytes: [`check_stack`](crate::kernel::check_stack)
 /// (which recursive `#[rumba::device]` functions call) faults below that. An overflow that
 /// skips every check runs on into the [`STACK_RESERVE`](crate::kernel::STACK_RESERVE) below the
-/// stack and faults at the engine's next check (see [`stack`](super::stack)); only one past the
+/// stack and faults at the engine's next check (see the `stack` module); only one past the
 /// reserve too reaches the guard page, and the process aborts with a message naming kernel, block
 /// and thread, never corrupting memory.
 ///
