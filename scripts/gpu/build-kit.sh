@@ -8,8 +8,8 @@
 #   rumba                the CLI (release, default features: CUDA loaded at run time)
 #   tests/<name>         every integration-test executable of the workspace (release), i.e. the
 #                        behaviour tests of crates/rumba/tests and the CLI tests
-# and MANIFEST: what was built, from which commit, and the sizes. Packed, the kit is about 7 MiB
-# instead of about 60 (the executables share most of their code); scripts/gpu/run-suite.sh
+# and MANIFEST: what was built, from which commit, and the sizes. Packed, the kit is about 21 MiB
+# instead of about 172 (64 executables share most of their code); scripts/gpu/run-suite.sh
 # unpacks it on the GPU machine. KIT_PLAIN=1 leaves the files unpacked while they fit.
 # The folder must stay ignored by git (gpu-kit is in .gitignore; any other folder is added to
 # .git/info/exclude) and under 64 MiB, the most a `run` call carries to the GPU machine.
@@ -18,6 +18,8 @@ set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 kit=${1:-gpu-kit}
 limit=$((64 << 20))
+target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target"
 
 if ! git check-ignore -q "$kit/"; then
   exclude=$(git rev-parse --git-path info/exclude)
@@ -31,14 +33,14 @@ cargo build --release -p rumba-cli
 cargo test --release --workspace --no-run --message-format=json-render-diagnostics \
   | jq -r 'select(.reason == "compiler-artifact" and .executable != null and .profile.test == true
                   and (.target.kind | index("test")) != null) | "\(.target.name) \(.executable)"' \
-  >"target/gpu-kit-tests.txt"
+  >"$target/gpu-kit-tests.txt"
 
 rm -rf "$kit"
 mkdir -p "$kit/tests"
-strip -s -o "$kit/rumba" target/release/rumba
+strip -s -o "$kit/rumba" "$target/release/rumba"
 while read -r name exe; do
   strip -s -o "$kit/tests/$name" "$exe"
-done <"target/gpu-kit-tests.txt"
+done <"$target/gpu-kit-tests.txt"
 
 plain=$(du -sb "$kit" | cut -f1)
 {
@@ -48,14 +50,14 @@ plain=$(du -sb "$kit" | cut -f1)
   echo "unpacked: $plain bytes"
   echo "files:"
   (cd "$kit" && find . -type f -printf '  %p %s\n' | sort)
-} >"target/gpu-kit-MANIFEST"
+} >"$target/gpu-kit-MANIFEST"
 if [ -z "${KIT_PLAIN:-}" ] || [ "$plain" -gt "$limit" ]; then
-  tar -C "$kit" -cf - rumba tests | xz -T0 -6 >"target/gpu-kit.tar.xz"
+  tar -C "$kit" -cf - rumba tests | xz -T0 -6 >"$target/gpu-kit.tar.xz"
   rm -rf "$kit"
   mkdir -p "$kit"
-  mv target/gpu-kit.tar.xz "$kit/kit.tar.xz"
+  mv "$target/gpu-kit.tar.xz" "$kit/kit.tar.xz"
 fi
-cp target/gpu-kit-MANIFEST "$kit/MANIFEST"
+cp "$target/gpu-kit-MANIFEST" "$kit/MANIFEST"
 size=$(du -sb "$kit" | cut -f1)
 echo "carried: $size bytes" >>"$kit/MANIFEST"
 cat "$kit/MANIFEST"
@@ -63,4 +65,4 @@ if [ "$size" -gt "$limit" ]; then
   echo "ERROR: $kit is $size bytes, over the 64 MiB a run call carries" >&2
   exit 1
 fi
-echo "== $kit ready: $(wc -l <target/gpu-kit-tests.txt) test executables + rumba, $((size >> 20)) MiB to carry ($((plain >> 20)) MiB unpacked)"
+echo "== $kit ready: $(wc -l <"$target/gpu-kit-tests.txt") test executables + rumba, $((size >> 20)) MiB to carry ($((plain >> 20)) MiB unpacked)"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs rumba on a GPU machine from the kit that scripts/gpu/build-kit.sh made (no cargo needed):
 #
+#   scripts/gpu/run-suite.sh first-contact  everything below in one bounded call (at most 8
+#                                           minutes), writing $OUT/report.md: see
+#                                           scripts/gpu/first_contact.py. Start here.
 #   scripts/gpu/run-suite.sh [PART...]      PART: env detect selftest tests bench peers all
 #                                           (default: all, in that order)
 #
@@ -21,6 +24,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+if [ "${1:-}" = first-contact ]; then
+  exec python3 "$root/scripts/gpu/first_contact.py"
+fi
 kit=${KIT:-gpu-kit}
 out=${OUT:-gpu-out}
 mkdir -p "$out/tests"
@@ -53,23 +59,10 @@ fi
 kit=$(cd "$kit" && pwd)
 rumba=$kit/rumba
 
-# NVRTC compiles rumba's kernels at run time: find a libnvrtc (CUDA toolkit, or the pip wheel that
-# CuPy / PyTorch / Numba bring) and put its folder on the loader path.
-find_nvrtc() {
-  local d
-  for d in ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }} /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
-    /usr/local/cuda-*/lib64 /usr/lib/x86_64-linux-gnu; do
-    ls "$d"/libnvrtc.so* >/dev/null 2>&1 && { echo "$d"; return; }
-  done
-  python3 - <<'EOF' 2>/dev/null
-import glob, site, sys
-dirs = site.getsitepackages() + [site.getusersitepackages()]
-for d in dirs:
-    for lib in sorted(glob.glob(d + "/nvidia/cuda_nvrtc/lib/libnvrtc.so*")):
-        print(lib.rsplit("/", 1)[0]); sys.exit(0)
-EOF
-}
-nvrtc_dir=$(find_nvrtc | head -n1)
+# NVRTC compiles rumba's kernels at run time: every folder with a libnvrtc.so.<major> (CUDA
+# toolkits, the wheels CuPy / PyTorch / Numba bring: nvidia/cu13/lib, nvidia/cuda_nvrtc/lib),
+# newest first, goes on the loader path; rumba takes the newest its driver can load.
+nvrtc_dir=$(python3 "$root/scripts/gpu/first_contact.py" --nvrtc-dirs 2>/dev/null | paste -sd: -)
 if [ -n "$nvrtc_dir" ]; then
   export LD_LIBRARY_PATH="$nvrtc_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
@@ -82,8 +75,9 @@ if want env; then
     echo "== uname"; uname -a
     echo "== nvidia-smi"; nvidia-smi 2>&1 || echo "nvidia-smi not available"
     echo "== libcuda"; ldconfig -p 2>/dev/null | grep -E 'libcuda\.so' || echo "libcuda not in the ldconfig cache"
-    echo "== libnvrtc"; echo "${nvrtc_dir:-NOT FOUND: rumba cannot compile its kernels}"
-    ls -l "${nvrtc_dir:-/nonexistent}"/libnvrtc* 2>/dev/null
+    echo "== libnvrtc (folders on LD_LIBRARY_PATH, newest first)"
+    echo "${nvrtc_dir:-NOT FOUND: rumba cannot compile its kernels}"
+    for d in ${nvrtc_dir//:/ }; do ls -l "$d"/libnvrtc* 2>/dev/null; done
     echo "== python peers"
     python3 - <<'EOF' 2>&1
 import importlib

@@ -20,7 +20,7 @@ fn step<T>(what: &str, f: impl FnOnce() -> Result<(T, String)>) -> Result<T> {
 /// not have, such as IPC on OpenCL) is printed and the tour goes on.
 fn step_or_skip(what: &str, f: impl FnOnce() -> Result<((), String)>) -> Result<()> {
     match step(what, f) {
-        Err(rumba::Error::Unsupported(why)) => {
+        Err(why @ rumba::Error::Unsupported { .. }) => {
             println!("{:>9}  {what}: not on this backend: {why}", "-");
             Ok(())
         }
@@ -42,6 +42,16 @@ fn gbps(bytes: usize, d: Duration) -> f64 {
 }
 
 pub fn run() -> Result<()> {
+    use rumba::memory::history::{self, HistoryOptions};
+    // The tour's memory history (unless RUMBA_MEMORY_HISTORY records the program already).
+    let recording = !history::is_recording();
+    if recording {
+        history::start(HistoryOptions {
+            backtraces: true,
+            max_frames: 4,
+            ..Default::default()
+        })?;
+    }
     let report = rumba::detect()?;
     println!("rumba demo on backend {}", report.backend);
     if let Some(why) = &report.fallback_reason {
@@ -69,7 +79,7 @@ pub fn run() -> Result<()> {
 
     step("copy 64 MiB host -> device, first touch", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok((
             (),
             format!(
@@ -80,13 +90,13 @@ pub fn run() -> Result<()> {
     })?;
     step("copy 64 MiB host -> device (pageable, synchronous)", || {
         let t = Instant::now();
-        buf.copy_from_host(&host)?;
+        rumba::copy(&buf, &host)?;
         Ok(((), format!("{:.2} GB/s", gbps(N, t.elapsed()))))
     })?;
     let mut back = vec![1u8; N];
     step("copy 64 MiB device -> host (synchronous)", || {
         let t = Instant::now();
-        buf.copy_to_host(&mut back)?;
+        rumba::copy(&mut back, &buf)?;
         let ok = back == host;
         Ok((
             (),
@@ -105,7 +115,7 @@ pub fn run() -> Result<()> {
         let t = Instant::now();
         let queued = s.auto_synchronize(|scope| -> Result<Duration> {
             start.record(scope.stream())?;
-            scope.copy_to_device(&buf, 0, &pinned)?;
+            scope.copy(&buf, &pinned[..])?;
             end.record(scope.stream())?;
             Ok(t.elapsed())
         })?;
@@ -133,7 +143,7 @@ pub fn run() -> Result<()> {
             let held = rumba::event(rumba::EventOptions::untimed())?;
             held.record(&a)?;
             let other = ctx.memalloc(N)?;
-            b.copy_device(&other, &buf)?;
+            b.copy(&other, &buf)?;
             let done = rumba::event(rumba::EventOptions::untimed())?;
             done.record(&b)?;
             done.synchronize()?;
@@ -230,7 +240,7 @@ pub fn run() -> Result<()> {
             let same = rumba::as_cuda_array::<f64, rumba::ndarray::Ix1, _>(d.clone())?;
             let handle = d.slice(rumba::ndarray::s![2..])?.get_ipc_handle()?;
             let spawn_failed = |e: std::io::Error| {
-                rumba::Error::InvalidOperation(format!("starting the child: {e}"))
+                rumba::Error::InvalidArgument(format!("starting the child: {e}"))
             };
             let out = std::env::current_exe()
                 .and_then(|exe| {
@@ -241,7 +251,7 @@ pub fn run() -> Result<()> {
                 .map_err(spawn_failed)?;
             let child = String::from_utf8_lossy(&out.stdout).trim().to_string();
             if !out.status.success() {
-                return Err(rumba::Error::InvalidOperation(format!(
+                return Err(rumba::Error::InvalidArgument(format!(
                     "the child process failed: {}",
                     String::from_utf8_lossy(&out.stderr).trim()
                 )));
@@ -318,9 +328,73 @@ pub fn run() -> Result<()> {
         },
     )?;
     host_memory_steps()?;
+    pool_pressure_step()?;
+    if recording {
+        history::stop();
+        let json =
+            std::env::temp_dir().join(format!("rumba-demo-history-{}.json", std::process::id()));
+        history::dump(&json)?;
+        let picture = crate::memviz::render(&json, None)?;
+        println!(
+            "\nmemory history of this tour: {} ({} events)\n  its picture: {} (open it in a browser; `rumba memviz FILE -o out.svg` draws an SVG)",
+            json.display(),
+            history::snapshot().events.len(),
+            picture.display()
+        );
+    }
     println!();
     crate::print_memory()?;
     Ok(())
+}
+
+/// A pool under a limit: mixed sizes on two streams, frees, an out-of-memory failure and a trim
+/// (the pool's part of the memory history's picture).
+fn pool_pressure_step() -> Result<()> {
+    use rumba::memory::{
+        DriverResource, LimitingAdaptor, MemoryManager, PoolOptions, PoolResource,
+    };
+    use std::sync::Arc;
+    step(
+        "a pool under a 96 MiB limit: 24 blocks on two streams, frees, one out-of-memory",
+        || {
+            let ctx = rumba::current_context()?;
+            let mc = ctx.manager_context();
+            let driver = Arc::new(DriverResource::new(mc.device, Arc::clone(&mc.driver)));
+            let limited = Arc::new(LimitingAdaptor::new(driver, mc.device, Some(96 << 20)));
+            let pool = Arc::new(PoolResource::with_options(
+                &mc,
+                limited,
+                PoolOptions::default(),
+            )?);
+            let mm = MemoryManager::new("pool", &mc, pool.clone(), mc.host_upstream());
+            let (a, b) = (rumba::stream()?, rumba::stream()?);
+            let mut live = Vec::new();
+            for k in 0..24usize {
+                let s = if k % 2 == 0 { &a } else { &b };
+                live.push(mm.memalloc_on([3usize, 1, 8, 2, 5][k % 5] << 20, s.handle())?);
+                if k % 3 == 2 {
+                    live.remove((k / 3) % live.len());
+                }
+            }
+            let refused = mm.memalloc(80 << 20).err();
+            let held = live.len();
+            drop(live);
+            a.synchronize()?;
+            b.synchronize()?;
+            let trimmed = pool.release_cached()?;
+            Ok((
+                (),
+                format!(
+                    "{held} blocks live at the end; 80 MiB more: {}; {} MiB of segments returned after",
+                    refused.map_or("granted".to_string(), |e| format!(
+                        "refused ({})",
+                        e.to_string().split(';').next().unwrap_or("")
+                    )),
+                    trimmed >> 20
+                ),
+            ))
+        },
+    )
 }
 /// Pinned vs pageable throughput, and an overlapped two-stream pipeline with its event timeline.
 fn host_memory_steps() -> Result<()> {
@@ -337,13 +411,13 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB host -> device on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            d.copy_from_host_on(&pageable, &st)?;
+            st.copy(&d, &pageable)?;
             let returned = t.elapsed();
             st.synchronize()?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let pinned_return = st.auto_synchronize(|scope| -> Result<Duration> {
-                scope.copy_from_pinned(&d, &pinned)?;
+                scope.copy(&d, &pinned)?;
                 Ok(t.elapsed())
             })?;
             let pinned_total = t.elapsed();
@@ -369,7 +443,7 @@ fn host_memory_steps() -> Result<()> {
         "64 MiB device -> host on a stream, pageable vs pinned",
         || {
             let t = Instant::now();
-            st.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut back))?;
+            st.auto_synchronize(|scope| scope.copy(&mut back, &d))?;
             let pageable_total = t.elapsed();
             let t = Instant::now();
             let transfer = st.download(&d, pinned)?; // the pinned array is moved into the copy
@@ -423,7 +497,7 @@ fn host_memory_steps() -> Result<()> {
                     let slot = k % 2;
                     free[slot].wait(scope.stream())?;
                     marks[4 * k].record(scope.stream())?;
-                    scope.copy_from_host(&stage[slot], chunk)?; // pinned: truly asynchronous
+                    scope.copy(&stage[slot], chunk)?; // pinned: truly asynchronous
                     marks[4 * k + 1].record(scope.stream())?;
                     ready[slot].record(scope.stream())?;
                     ready[slot].wait(&compute)?;

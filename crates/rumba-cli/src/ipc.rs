@@ -41,11 +41,11 @@ pub enum IpcCommand {
     /// stdin, then print its values.
     Export {
         /// Element type: f32, f64, i32 or i64.
-        #[arg(long, default_value = "f32")]
+        #[arg(long, default_value = "f32", value_parser = ["f32", "f64", "i32", "i64"])]
         dtype: String,
-        /// Shape of the array, comma-separated.
-        #[arg(long, default_value = "4,6")]
-        shape: String,
+        /// Shape of the array, comma-separated (at most the device's memory in bytes).
+        #[arg(long, default_value = "4,6", value_parser = parse_shape)]
+        shape: Shape,
         /// Export the view [1:, ::2] (2-d arrays; offset and strides) instead of the whole array.
         #[arg(long)]
         strided: bool,
@@ -93,12 +93,12 @@ pub fn run(cmd: &IpcCommand) -> Result<()> {
             shape,
             strided,
         } => {
-            let shape = parse_shape(shape)?;
+            let shape = &shape.0[..];
             match dtype.as_str() {
-                "f32" => export::<f32>(&shape, *strided),
-                "f64" => export::<f64>(&shape, *strided),
-                "i32" => export::<i32>(&shape, *strided),
-                "i64" => export::<i64>(&shape, *strided),
+                "f32" => export::<f32>(shape, *strided),
+                "f64" => export::<f64>(shape, *strided),
+                "i32" => export::<i32>(shape, *strided),
+                "i64" => export::<i64>(shape, *strided),
                 other => Err(rumba::Error::InvalidArgument(format!(
                     "--dtype {other}: expected f32, f64, i32 or i64"
                 ))),
@@ -128,16 +128,52 @@ pub fn run(cmd: &IpcCommand) -> Result<()> {
     }
 }
 
-fn parse_shape(text: &str) -> Result<Vec<usize>> {
-    text.split(',')
+/// A `--shape`: whole numbers whose product fits in memory addresses even at 8 bytes an element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape(pub Vec<usize>);
+
+/// Parses `--shape` (clap reports a refusal as an invalid value, exit status 2).
+fn parse_shape(text: &str) -> std::result::Result<Shape, String> {
+    let dims = text
+        .split(',')
         .map(|p| {
-            p.trim().parse::<usize>().map_err(|_| {
-                rumba::Error::InvalidArgument(format!(
-                    "--shape {text}: expected whole numbers separated by commas"
-                ))
+            p.trim().parse::<usize>().map_err(|e| {
+                format!(
+                    "{:?} is not a whole number from 0 to {} ({e})",
+                    p.trim(),
+                    usize::MAX
+                )
             })
         })
-        .collect()
+        .collect::<std::result::Result<Vec<usize>, String>>()?;
+    dims.iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .filter(|n| n.checked_mul(8).is_some_and(|b| b <= isize::MAX as usize))
+        .ok_or_else(|| {
+            format!(
+                "{} elements are more than any memory can hold",
+                dims.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" x ")
+            )
+        })?;
+    Ok(Shape(dims))
+}
+
+/// Refuses a shape whose bytes exceed the device's memory before anything is allocated (the
+/// host copy would be as large).
+fn fits_device<T: Element>(shape: &[usize]) -> Result<()> {
+    let bytes = shape.iter().product::<usize>() * T::DTYPE.itemsize();
+    let (_, total) = rumba::get_memory_info()?;
+    if bytes > total {
+        return Err(rumba::Error::InvalidArgument(format!(
+            "--shape {}: {bytes} bytes of {}, more than the device's {total} bytes",
+            join(shape),
+            T::DTYPE.name()
+        )));
+    }
+    Ok(())
 }
 
 /// The elements of `a` in C order, comma-separated.
@@ -149,6 +185,7 @@ pub fn join<T: Display>(a: impl IntoIterator<Item = T>) -> String {
 }
 
 fn export<T: IpcValue>(shape: &[usize], strided: bool) -> Result<()> {
+    fits_device::<T>(shape)?;
     let n: usize = shape.iter().product();
     let host = Array::from_shape_vec(IxDyn(shape), (0..n).map(T::from_index).collect())
         .map_err(|e| rumba::Error::InvalidArgument(e.to_string()))?;
@@ -168,7 +205,7 @@ fn export<T: IpcValue>(shape: &[usize], strided: bool) -> Result<()> {
     };
     let handle = view.get_ipc_handle()?;
     let mut out = std::io::stdout().lock();
-    let io = |e: std::io::Error| rumba::Error::InvalidOperation(format!("stdout: {e}"));
+    let io = |e: std::io::Error| rumba::Error::InvalidArgument(format!("stdout: {e}"));
     writeln!(out, "handle: {handle}").map_err(io)?;
     writeln!(out, "cai: {}", view.cuda_array_interface()).map_err(io)?;
     out.flush().map_err(io)?;
@@ -177,7 +214,7 @@ fn export<T: IpcValue>(shape: &[usize], strided: bool) -> Result<()> {
     std::io::stdin()
         .lock()
         .read_line(&mut line)
-        .map_err(|e| rumba::Error::InvalidOperation(format!("stdin: {e}")))?;
+        .map_err(|e| rumba::Error::InvalidArgument(format!("stdin: {e}")))?;
     let now = packed(&view)?;
     println!("values: {}", join(now.iter()));
     Ok(())
@@ -211,8 +248,18 @@ mod tests {
 
     #[test]
     fn shapes_and_values() {
-        assert_eq!(parse_shape("4, 6").unwrap(), vec![4, 6]);
-        assert!(parse_shape("4,x").is_err());
+        assert_eq!(parse_shape("4, 6").unwrap(), Shape(vec![4, 6]));
+        assert!(
+            parse_shape("4,x")
+                .unwrap_err()
+                .contains("\"x\" is not a whole number")
+        );
+        assert!(parse_shape("18446744073709551615,2").is_err());
+        assert!(
+            parse_shape("1152921504606846976").is_err(),
+            "2^60 elements of 8 bytes"
+        );
+        assert!(parse_shape("18446744073709551616").is_err());
         assert_eq!(join([1.5f32, -2.0]), "1.5,-2");
         assert_eq!(7i32.affine(-1.0, 0.5), -6);
         assert_eq!(1.5f64.affine(-2.0, 0.25), -2.75);

@@ -2,10 +2,13 @@
 //! library's conformance checks on the current backend and exits non-zero if any fails; `demo`
 //! runs a short tour of the library, printing what each step did and how long it took; `bench`
 //! runs the peer workloads (`scripts/peers/workloads.md`) and compares them with the peers; `ipc`
-//! shares a device array with another process (for scripts and other libraries).
+//! shares a device array with another process (for scripts and other libraries); `memviz` draws a
+//! memory history.
 //!
 //! Errors (for example a malformed `RUMBA_*` variable) are printed as one line naming the problem,
-//! and the command exits with status 2 for configuration errors, 1 for anything else.
+//! and the command exits with status 2 for configuration errors and for arguments it cannot
+//! honour (clap's own refusals of malformed or out-of-range values exit with 2 too), 1 for
+//! anything else.
 //!
 //! This module touches the command line, the `RUMBA_*` environment (through `rumba::Config`),
 //! stdout/stderr and the exit status; everything else goes through the modules below.
@@ -15,6 +18,7 @@ mod demo;
 mod ipc;
 mod json;
 mod kernels;
+mod memviz;
 mod selftest;
 
 use std::process::ExitCode;
@@ -57,6 +61,10 @@ enum Command {
     /// Share a device array with another process through an IPC handle.
     #[command(subcommand)]
     Ipc(ipc::IpcCommand),
+    /// Draw a memory history (RUMBA_MEMORY_HISTORY, rumba::memory::history::dump) as an SVG
+    /// picture or a self-contained HTML page: live bytes stacked by allocation, the pool's
+    /// reserved vs used bytes, and the state at each out-of-memory failure.
+    Memviz(memviz::MemvizArgs),
 }
 
 /// Prints the current context's memory manager, its limit, its statistics and its snapshot
@@ -71,24 +79,62 @@ pub(crate) fn print_memory() -> rumba::Result<()> {
     }
     match rumba::memory_stats() {
         Ok(s) => println!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("statistics: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("statistics: {why}")
+        }
         Err(e) => return Err(e),
     }
     match rumba::memory_snapshot() {
         Ok(s) => print!("{s}"),
-        Err(rumba::Error::Unsupported(why)) => println!("snapshot: {why}"),
+        Err(why @ rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })) => {
+            println!("snapshot: {why}")
+        }
         Err(e) => return Err(e),
     }
     Ok(())
 }
 
+/// The memory manager of the current context and the resources it allocates through, down to
+/// the driver's own allocator (every backend).
+fn print_resource_chain() {
+    match rumba::current_context() {
+        Ok(ctx) => {
+            let mm = ctx.memory_manager();
+            println!(
+                "memory resources: manager '{}': {}",
+                mm.name(),
+                rumba::memory::describe_chain(&**mm.device_resource())
+            );
+        }
+        Err(e) => println!("memory resources: unknown ({e})"),
+    }
+}
+
+/// The CUDA driver's version and the NVRTC library rumba uses (whatever backend is in use: the
+/// same binary runs on GPU machines with CUDA 12 or 13).
+#[cfg(feature = "cuda")]
+fn print_cuda_libraries() {
+    println!("{}", rumba::driver::cuda::Libraries::survey());
+}
+
+#[cfg(not(feature = "cuda"))]
+fn print_cuda_libraries() {
+    println!("CUDA: not built in (cargo feature `cuda`)");
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Detect { memory } => rumba::detect().and_then(|r| {
-            println!("{r}");
-            if memory { print_memory() } else { Ok(()) }
-        }),
+        Command::Detect { memory } => {
+            let report = rumba::detect();
+            if let Ok(r) = &report {
+                println!("{r}");
+                print_resource_chain();
+            }
+            // Also when the backend cannot start: the libraries found often say why.
+            print_cuda_libraries();
+            report.and_then(|_| if memory { print_memory() } else { Ok(()) })
+        }
         Command::Selftest(args) => match selftest::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::FAILURE,
@@ -96,17 +142,24 @@ fn main() -> ExitCode {
         },
         Command::Demo => demo::run(),
         Command::IpcOpen { handle } => demo::ipc_open(&handle),
-        Command::Bench(args) => bench::run(&args),
+        Command::Bench(args) => match bench::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
         Command::Ipc(cmd) => ipc::run(&cmd),
+        Command::Memviz(args) => memviz::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("rumba: {e}");
             match e {
-                rumba::Error::InvalidConfig { .. } | rumba::Error::BackendUnavailable { .. } => {
-                    ExitCode::from(2)
-                }
+                rumba::Error::InvalidConfig { .. }
+                | rumba::Error::BackendUnavailable { .. }
+                | rumba::Error::InvalidArgument(_)
+                // A handle given on the command line that is not one.
+                | rumba::Error::Ipc(rumba::error::IpcError::Malformed { .. }) => ExitCode::from(2),
                 _ => ExitCode::FAILURE,
             }
         }

@@ -98,6 +98,34 @@ fn detect_prints_the_backend_and_devices() {
     assert!(out.contains("backend sim"), "{out}");
     assert!(out.contains("id 0") && out.contains("id 1"), "{out}");
     assert!(out.contains("512.0 MiB total"), "{out}");
+    // The chain of memory resources, down to the driver's allocator.
+    assert!(
+        out.contains("memory resources: manager 'default': DeferredAdaptor → LimitingAdaptor (no limit) → driver (device 0: sim: simulated device memory (mem_alloc / mem_free))"),
+        "{out}"
+    );
+    // The CUDA libraries of the machine, whatever the backend: the driver's version (or why
+    // there is none) and the NVRTC library rumba would use (or what it looked for).
+    if out.contains("CUDA: not built in") {
+        return;
+    }
+    let driver = out
+        .lines()
+        .find(|l| l.starts_with("CUDA driver: "))
+        .unwrap_or_else(|| panic!("no CUDA driver line in:\n{out}"));
+    assert!(
+        driver.contains("CUDA driver: CUDA ")
+            || driver.contains("CUDA driver: none (no NVIDIA driver library (libcuda.so.1"),
+        "{driver}"
+    );
+    let nvrtc = out
+        .lines()
+        .find(|l| l.starts_with("NVRTC"))
+        .unwrap_or_else(|| panic!("no NVRTC line in:\n{out}"));
+    assert!(
+        (nvrtc.starts_with("NVRTC 1") && nvrtc.contains("libnvrtc.so"))
+            || nvrtc.contains("none, so no kernel can be compiled (tried libnvrtc.so.13: "),
+        "{nvrtc}"
+    );
 }
 
 #[test]
@@ -479,4 +507,60 @@ fn ipc_export_and_open_share_one_array_between_processes() {
         .collect();
     assert_eq!(after, want.map(|v| 2.0 * v - 1.0));
     assert!(export.wait().expect("exporter exit").success());
+}
+
+#[test]
+fn arguments_out_of_range_get_a_message_and_exit_status_2() {
+    // Issue 24 item 9: huge shapes aborted (the host copy could not be allocated) or overflowed,
+    // and a huge --repeat panicked. Every argument the command cannot honour is one message
+    // naming it and exit status 2 — never a panic (101) or a signal.
+    let sim = [("RUMBA_SIM_MEMORY", "64MiB")];
+    let cases: &[(&[&str], &str)] = &[
+        (&["ipc", "export", "--shape", "1000000000000"], "--shape"),
+        (
+            &["ipc", "export", "--shape", "18446744073709551615,2"],
+            "--shape",
+        ),
+        (
+            &["ipc", "export", "--shape", "99999999999999999999"],
+            "--shape",
+        ),
+        (&["ipc", "export", "--shape", "4,,6"], "--shape"),
+        (
+            &[
+                "ipc",
+                "export",
+                "--shape",
+                "100000,100000",
+                "--dtype",
+                "i64",
+            ],
+            "--shape",
+        ),
+        (&["ipc", "export", "--dtype", "f16"], "--dtype"),
+        (
+            &["ipc", "export", "--shape", "2,3,4", "--strided"],
+            "--strided",
+        ),
+        (&["bench", "--repeat", "18446744073709551615"], "--repeat"),
+        (&["bench", "--repeat", "0"], "--repeat"),
+        (
+            &["selftest", "--timeout", "99999999999999999999"],
+            "--timeout",
+        ),
+        (
+            &["selftest", "--filter", "no-check-has-this-name"],
+            "--filter",
+        ),
+        (&["ipc", "open", "not-a-handle"], "IPC array handle"),
+        (&["ipc", "open", "x", "--scale", "y"], "--scale"),
+    ];
+    for (args, names) in cases {
+        let (code, _, err) = rumba(args, &sim);
+        assert_eq!(code, 2, "rumba {args:?}: exit status {code}, stderr: {err}");
+        assert!(
+            err.contains(names) && !err.contains("panicked"),
+            "rumba {args:?}: the message names {names:?}: {err}"
+        );
+    }
 }

@@ -143,11 +143,23 @@ impl KernelAbi {
         }
         let code = u32_at(record, 4);
         let site = u32_at(record, 8) as usize;
-        let ndim = (u32_at(record, 12) as usize).min(3);
+        let ndim = (u32_at(record, 12) as usize).min(6);
         let block = [u32_at(record, 16), u32_at(record, 20), u32_at(record, 24)];
         let thread = [u32_at(record, 28), u32_at(record, 32), u32_at(record, 36)];
         let index: Vec<u64> = (0..ndim).map(|k| u64_at(record, 40 + 8 * k)).collect();
-        let shape: Vec<u64> = (0..ndim).map(|k| u64_at(record, 64 + 8 * k)).collect();
+        // Up to three dimensions every extent follows the index; beyond, the extent of the
+        // failing axis (byte 88) and the axis (byte 96).
+        let (shape, failing): (Vec<u64>, Option<(usize, u64)>) = if ndim <= 3 {
+            (
+                (0..ndim).map(|k| u64_at(record, 64 + 8 * k)).collect(),
+                None,
+            )
+        } else {
+            (
+                Vec::new(),
+                Some((u32_at(record, 96) as usize, u64_at(record, 88))),
+            )
+        };
         let what = self
             .sites
             .get(site)
@@ -161,8 +173,10 @@ impl KernelAbi {
                     let _ = write!(idx, "{}{i}", if k > 0 { ", " } else { "" });
                 }
                 idx.push_str(if index.len() == 1 { ",)" } else { ")" });
-                let axis = (0..ndim).find(|&k| index[k] >= shape[k]).unwrap_or(0);
-                let size = shape.get(axis).copied().unwrap_or(0);
+                let (axis, size) = failing.unwrap_or_else(|| {
+                    let axis = (0..ndim).find(|&k| index[k] >= shape[k]).unwrap_or(0);
+                    (axis, shape.get(axis).copied().unwrap_or(0))
+                });
                 let _ = write!(
                     message,
                     "index {idx} is out of bounds for axis {axis} with size {size}: {what}"

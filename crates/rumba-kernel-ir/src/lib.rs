@@ -14,6 +14,7 @@
 //! |---|---|
 //! | [`target`] | element types, their C names, exact C literals, record declarations (no `syn`) |
 //! | [`prelude`] | the OpenCL prelude and the run-time assembly of a program (no `syn`) |
+//! | [`link`] | the run-time linker of device-function instances (call markers, no `syn`) |
 //! | [`abi`] | [`abi::KernelAbi`] (the signature generated kernels carry) and the fault-record decoder (no `syn`) |
 //! | `lower` | (feature `lower`) parsing and checks, inference, analyses, emitters |
 
@@ -21,6 +22,7 @@
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod abi;
+pub mod link;
 pub mod prelude;
 pub mod target;
 

@@ -40,6 +40,26 @@ static inline void rb_oob(__global uint* f, uint site, uint ndim, ulong i0, ulon
     rb_record(f, site, 1, ndim, i0, i1, i2, s0, s1, s2);
 }
 
+// An index out of bounds of an array of more than three dimensions: every component (six
+// slots from byte 40), the extent of the first axis it exceeds (byte 88) and that axis (byte 96).
+static inline void rb_oob_nd(__global uint* f, uint site, uint ndim, const ulong* i, long extent,
+                             uint axis) {
+    if (atomic_cmpxchg((volatile __global int*)f, 0, 1) != 0) return;
+    f[1] = 1;
+    f[2] = site;
+    f[3] = ndim;
+    f[4] = (uint)get_group_id(0);
+    f[5] = (uint)get_group_id(1);
+    f[6] = (uint)get_group_id(2);
+    f[7] = (uint)get_local_id(0);
+    f[8] = (uint)get_local_id(1);
+    f[9] = (uint)get_local_id(2);
+    __global ulong* w = (__global ulong*)(f + 10);
+    for (uint k = 0; k < ndim; k++) w[k] = i[k];
+    w[6] = (ulong)extent;
+    f[24] = axis;
+}
+
 static inline void rb_fail(__global uint* f, uint site, uint code) {
 #ifndef RUMBA_UNCHECKED
     rb_record(f, site, code, 0, 0, 0, 0, 0, 0, 0);

@@ -390,28 +390,72 @@ pub struct RecordField {
 }
 
 /// The C declaration of a record: `typedef struct NAME { … } NAME;`, fields in order with the
-/// target's types (the Rust struct is `repr(C)` without padding, so the layouts agree).
+/// target's types (the Rust struct is `repr(C)` without padding, so the layouts agree), and
+/// what generated kernels use to build and read records, since only this declaration knows the
+/// fields: `NAME_zero()`, a setter `NAME_with_FIELD(r, v)` per field (a record literal is the
+/// zero record with each field set in turn), a checked reader `NAME_get_FIELD(r, k, …)` per
+/// sub-array field, and a literal macro `RB_F_NAME_FIELD(digits)` per float field (`f` appended
+/// for `f32`), through which a literal given to the field is read once, at the field's type.
 ///
 /// ```
 /// use rumba_kernel_ir::target::{record_decl, RecordField, Scalar, Target};
 /// let f = [RecordField { name: "a", ty: Scalar::F32, len: 0 }, RecordField { name: "n", ty: Scalar::U64, len: 2 }];
-/// assert_eq!(record_decl("Pair", &f, Target::OpenCl), "typedef struct Pair {\n    float a;\n    ulong n[2];\n} Pair;\n");
+/// let d = record_decl("Pair", &f, Target::OpenCl);
+/// assert!(d.starts_with("typedef struct Pair {\n    float a;\n    ulong n[2];\n} Pair;\n"));
+/// assert!(d.contains("#define RB_F_Pair_a(v) v##f\n"));
+/// assert!(d.contains("static inline Pair Pair_with_a(Pair r, float v) { r.a = v; return r; }"));
+/// assert!(d.contains("static inline ulong Pair_get_n(Pair r, ulong k, __global uint* f, unsigned int site)"));
 /// ```
 pub fn record_decl(name: &str, fields: &[RecordField], target: Target) -> String {
+    let ctype = |f: &RecordField| match (target, f.ty) {
+        (Target::OpenCl, Scalar::Bool) => "uchar",
+        (Target::Cuda, Scalar::Bool) => "unsigned char",
+        (t, ty) => ty.c_name(t),
+    };
     let mut s = format!("typedef struct {name} {{\n");
     for f in fields {
-        let ty = match (target, f.ty) {
-            (Target::OpenCl, Scalar::Bool) => "uchar",
-            (Target::Cuda, Scalar::Bool) => "unsigned char",
-            (t, ty) => ty.c_name(t),
-        };
-        let _ = write!(s, "    {ty} {}", f.name);
+        let _ = write!(s, "    {} {}", ctype(f), f.name);
         if f.len > 0 {
             let _ = write!(s, "[{}]", f.len);
         }
         s.push_str(";\n");
     }
     let _ = writeln!(s, "}} {name};");
+    let (fun, fault, u64_) = match target {
+        Target::Cuda => (
+            "__device__ __forceinline__",
+            "rumba_fault* f",
+            "unsigned long long",
+        ),
+        Target::OpenCl => ("static inline", "__global uint* f", "ulong"),
+    };
+    let _ = writeln!(
+        s,
+        "{fun} {name} {name}_zero(void) {{ {name} r; for (int k = 0; k < (int)sizeof({name}); k++) ((unsigned char*)&r)[k] = 0; return r; }}"
+    );
+    for f in fields {
+        let (fname, t) = (f.name, ctype(f));
+        if f.len == 0 {
+            let _ = writeln!(
+                s,
+                "{fun} {name} {name}_with_{fname}({name} r, {t} v) {{ r.{fname} = v; return r; }}"
+            );
+            if f.ty.is_float() {
+                let suffix = if f.ty == Scalar::F32 { "v##f" } else { "v" };
+                let _ = writeln!(s, "#define RB_F_{name}_{fname}(v) {suffix}");
+            }
+        } else {
+            let n = f.len;
+            let _ = writeln!(
+                s,
+                "{fun} {t} {name}_get_{fname}({name} r, {u64_} k, {fault}, unsigned int site) {{ if (k >= {n}) {{ rb_oob(f, site, 1, k, 0, 0, {n}, 0, 0); return 0; }} return r.{fname}[k]; }}"
+            );
+            if f.ty.is_float() {
+                let suffix = if f.ty == Scalar::F32 { "v##f" } else { "v" };
+                let _ = writeln!(s, "#define RB_F_{name}_{fname}(v) {suffix}");
+            }
+        }
+    }
     s
 }
 

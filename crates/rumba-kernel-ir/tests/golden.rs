@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rumba_kernel_ir::lower::{Capture, Options, lower_device, lower_kernel_captured};
+use rumba_kernel_ir::lower::{Capture, Options, lower_device_instances, lower_kernel_instances};
 
 /// The captures of `#[kernel(capture(NAME: &Arr<T>, …))]` (none for a bare `#[kernel]`).
 fn captures(attr: &syn::Attribute) -> Vec<Capture> {
@@ -59,37 +59,50 @@ fn render(src: &str) -> (String, String, String, String) {
         };
         let attr = Some(attr);
         let lowered = match attr.as_deref() {
-            Some("kernel") => lower_kernel_captured(f, &captures(meta), &Options::default()),
-            Some("device") => lower_device(f, &Options::default()),
+            Some("kernel") => lower_kernel_instances(f, &captures(meta), &Options::default()),
+            Some("device") => lower_device_instances(f, &Options::default()),
             _ => continue,
         };
-        let l = match lowered {
+        let all = match lowered {
             Ok(l) => l,
             Err(e) => panic!("{} does not lower: {e}", f.sig.ident),
         };
-        let body = &l.rust_body;
-        let wrapped: syn::File = syn::parse_quote! { fn body() { #body } };
-        rs.push_str(&format!("// ---- {}\n", f.sig.ident));
-        rs.push_str(&prettyplease::unparse(&wrapped));
-        for line in l.analysis.summary(&l.func).lines() {
-            rs.push_str(&format!("// {line}\n"));
-        }
-        if attr.as_deref() == Some("kernel") {
-            wil.push_str(&format!("// ---- {}\n", f.sig.ident));
-            match &l.wil {
-                Ok(w) => {
-                    let grid = &w.grid;
-                    let wrapped: syn::File = syn::parse_quote! { fn grid() { let _ = #grid; } };
-                    wil.push_str(&format!("// uses: {:?}\n", w.uses));
-                    wil.push_str(&prettyplease::unparse(&wrapped));
-                }
-                Err(why) => wil.push_str(&format!("// coroutines only: {why}\n")),
+        for inst in &all.instances {
+            let l = &inst.lowered;
+            // A generic function's instances, one after another, each named.
+            let title = if all.generics.types.is_empty() {
+                f.sig.ident.to_string()
+            } else {
+                format!("{}<{}>", f.sig.ident, all.generics.describe(&inst.types))
+            };
+            let body = &l.rust_body;
+            let wrapped: syn::File = syn::parse_quote! { fn body() { #body } };
+            rs.push_str(&format!("// ---- {title}\n"));
+            rs.push_str(&prettyplease::unparse(&wrapped));
+            for line in l.analysis.summary(&l.func).lines() {
+                rs.push_str(&format!("// {line}\n"));
             }
+            if attr.as_deref() == Some("kernel") {
+                wil.push_str(&format!("// ---- {title}\n"));
+                match &l.wil {
+                    Ok(w) => {
+                        let grid = &w.grid;
+                        let wrapped: syn::File = syn::parse_quote! { fn grid() { let _ = #grid; } };
+                        wil.push_str(&format!("// uses: {:?}\n", w.uses));
+                        wil.push_str(&prettyplease::unparse(&wrapped));
+                    }
+                    Err(why) => wil.push_str(&format!("// coroutines only: {why}\n")),
+                }
+            }
+            if !all.generics.types.is_empty() {
+                cu.push_str(&format!("// ---- {title}\n"));
+                cl.push_str(&format!("// ---- {title}\n"));
+            }
+            cu.push_str(&l.cuda);
+            cu.push('\n');
+            cl.push_str(&l.opencl);
+            cl.push('\n');
         }
-        cu.push_str(&l.cuda);
-        cu.push('\n');
-        cl.push_str(&l.opencl);
-        cl.push('\n');
     }
     (rs, cu, cl, wil)
 }
@@ -128,6 +141,17 @@ fn golden_files_match() {
         ),
         ("rumba/tests/ported_kernels/capture.rs", "corpus_capture"),
         ("rumba/tests/macro_corpus/views.rs", "corpus_views"),
+        ("rumba/tests/macro_corpus/generics.rs", "corpus_generics"),
+        (
+            "rumba/tests/macro_corpus/device_fns.rs",
+            "corpus_device_fns",
+        ),
+        ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
+        ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
+        (
+            "rumba/tests/ported_kernels/dynshared.rs",
+            "corpus_dynshared",
+        ),
     ] {
         inputs.push((root.join(file), stem.to_string()));
     }

@@ -24,7 +24,7 @@ fn copy_to_host(c: &mut Criterion) {
     let host: Array1<u8> = Array1::from_iter((0..N).map(|i| (i % 251) as u8));
     let d = rumba::to_device(&host).unwrap();
     let mut warm = Array1::<u8>::zeros(N);
-    d.copy_to_host_into(&mut warm).unwrap();
+    rumba::copy(&mut warm, &d).unwrap();
     let src: Vec<u8> = host.to_vec();
     let mut dst = vec![1u8; N];
     let mut g = c.benchmark_group("copy_to_host_64MiB");
@@ -37,7 +37,7 @@ fn copy_to_host(c: &mut Criterion) {
         })
     });
     g.bench_function("copy_to_host_into (warm host array)", |b| {
-        b.iter(|| d.copy_to_host_into(black_box(&mut warm)).unwrap())
+        b.iter(|| rumba::copy(black_box(&mut warm), &d).unwrap())
     });
     g.bench_function("copy_to_host (fresh host array)", |b| {
         b.iter(|| black_box(d.copy_to_host().unwrap()))
@@ -53,7 +53,7 @@ fn every_other_column(c: &mut Criterion) {
     let dst = rumba::device_array::<f32, _>((N, N / 2), Order::C).unwrap();
     dst.assign(&view).unwrap();
     let mut out = Array2::<f32>::zeros((N, N / 2));
-    view.copy_to_host_into(&mut out).unwrap();
+    rumba::copy(&mut out, &view).unwrap();
     let mut host_dst = Array2::<f32>::zeros((N, N / 2));
     host_dst.assign(&host.slice(s![.., ..;2]));
     assert_eq!(out, host_dst);
@@ -68,7 +68,7 @@ fn every_other_column(c: &mut Criterion) {
         b.iter(|| dst.assign(black_box(&view)).unwrap())
     });
     g.bench_function("device view copy_to_host_into", |b| {
-        b.iter(|| view.copy_to_host_into(black_box(&mut out)).unwrap())
+        b.iter(|| rumba::copy(black_box(&mut out), &view).unwrap())
     });
     g.finish();
 }

@@ -38,18 +38,18 @@ fn h2d(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("pageable/complete", |b| {
         b.iter(|| {
-            d.copy_from_host_on(black_box(&pageable), &s).unwrap();
+            s.copy(&d, black_box(&pageable)).unwrap();
             s.synchronize().unwrap();
         })
     });
     g.bench_function("pinned/complete", |b| {
         b.iter(|| {
-            s.auto_synchronize(|scope| scope.copy_from_pinned(&d, black_box(&pinned)))
+            s.auto_synchronize(|scope| scope.copy(&d, black_box(&pinned)))
                 .unwrap()
         })
     });
     g.bench_function("pageable/call returns", |b| {
-        b.iter_custom(|iters| timed_calls(iters, &s, || d.copy_from_host_on(&pageable, &s)))
+        b.iter_custom(|iters| timed_calls(iters, &s, || s.copy(&d, &pageable)))
     });
     g.bench_function("pinned/call returns", |b| {
         b.iter_custom(|iters| {
@@ -57,7 +57,7 @@ fn h2d(c: &mut Criterion) {
             for _ in 0..iters {
                 s.auto_synchronize(|scope| {
                     let t = Instant::now();
-                    scope.copy_from_pinned(&d, &pinned)?;
+                    scope.copy(&d, &pinned)?;
                     total += t.elapsed();
                     Ok(())
                 })
@@ -91,7 +91,7 @@ fn d2h(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("pageable/complete", |b| {
         b.iter(|| {
-            s.auto_synchronize(|scope| scope.copy_to_host_into(&d, black_box(&mut pageable)))
+            s.auto_synchronize(|scope| scope.copy(black_box(&mut pageable), &d))
                 .unwrap()
         })
     });
@@ -104,7 +104,7 @@ fn d2h(c: &mut Criterion) {
     g.bench_function("pageable/call returns", |b| {
         b.iter_custom(|iters| {
             timed_calls(iters, &s, || {
-                s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut pageable))
+                s.auto_synchronize(|scope| scope.copy(&mut pageable, &d))
             })
         })
     });
@@ -188,7 +188,7 @@ impl Pipeline {
                 if timeline {
                     marks[4 * k].record(scope.stream())?;
                 }
-                scope.copy_from_host(&self.stage[slot], chunk)?;
+                scope.copy(&self.stage[slot], chunk)?;
                 if timeline {
                     marks[4 * k + 1].record(scope.stream())?;
                 }

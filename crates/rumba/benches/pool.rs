@@ -4,7 +4,10 @@
 //! iteration is for 10,000 operations (criterion's throughput line gives operations per second).
 //! After the pool runs, its fragmentation is printed.
 //!
-//! Run: `cargo bench -p rumba --bench pool`.
+//! The `history` group runs the pool's workload (1 MiB sizes) with the memory history off and on
+//! (no backtraces): the recording's cost is the ratio of the two.
+//!
+//! Run: `cargo bench -p rumba --bench pool` (`-- history` for that group alone).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -118,5 +121,30 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The pool's workload with the memory history off, then on (no backtraces).
+fn history(c: &mut Criterion) {
+    use rumba::memory::history::{self, HistoryOptions};
+    let ctx = rumba::current_context().expect("context");
+    let pool = Arc::new(PoolResource::new(&ctx.manager_context()).expect("pool"));
+    let mut group = c.benchmark_group("history");
+    group.throughput(Throughput::Elements(OPS as u64));
+    group.sample_size(20);
+    for on in [false, true] {
+        if on {
+            history::start(HistoryOptions::default()).expect("start the history");
+        }
+        let label = if on { "on" } else { "off" };
+        group.bench_function(BenchmarkId::new("pool_1MiB", label), |b| {
+            let mut seed = 1;
+            b.iter(|| {
+                seed += 1;
+                random_allocations(&*pool, 1 << 20, seed)
+            })
+        });
+        history::stop();
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, history);
 criterion_main!(benches);

@@ -109,7 +109,7 @@ fn run_band(
     stream.synchronize()?;
     let owned = u.slice(s![1..rows - 1, ..])?;
     let out = rumba::device_array::<f32, _>((hi - lo, n), rumba::Order::C)?;
-    out.copy_from_device(&owned)?;
+    rumba::copy(&out, &owned)?;
     Ok(out)
 }
 

@@ -54,6 +54,19 @@ struct rumba_array {
     }
 };
 
+// A constant array passed to a `#[rumba::device]` function, which takes `rumba_array<T, N>`
+// for every space: the callee only reads it (its Rust form checks that at compile time).
+template <typename T, int N>
+__device__ __forceinline__ rumba_array<T, N> rb_unconst(const rumba_array<const T, N>& a) {
+    rumba_array<T, N> r;
+    r.data = const_cast<T*>(a.data);
+    for (int k = 0; k < N; ++k) {
+        r.shape[k] = a.shape[k];
+        r.strides[k] = a.strides[k];
+    }
+    return r;
+}
+
 // The global linear thread index and the total number of threads of a 1-d grid (numba's
 // cuda.grid(1) and cuda.gridsize(1)).
 __device__ __forceinline__ rumba_index rumba_grid1() {
@@ -123,52 +136,67 @@ __device__ __forceinline__ void rb_oob(rumba_fault* f, unsigned site, unsigned n
 // A non-deduced context: the stored value converts to the element type.
 template <typename T> struct rb_id { typedef T type; };
 
-// The checked address of an element, or 0 (after recording the fault) when out of bounds.
-template <typename T>
-__device__ __forceinline__ T* rb_at(const rumba_array<T, 1>& a, rb_u64 i0, rumba_fault* f, unsigned site) {
-#ifndef RUMBA_UNCHECKED
-    if (i0 >= (rb_u64)a.shape[0]) { rb_record(f, site, 1, 1, i0, 0, 0, a.shape[0], 0, 0); return 0; }
-#endif
-    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0]);
-}
-template <typename T>
-__device__ __forceinline__ T* rb_at(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, rumba_fault* f, unsigned site) {
-#ifndef RUMBA_UNCHECKED
-    if (i0 >= (rb_u64)a.shape[0] || i1 >= (rb_u64)a.shape[1]) {
-        rb_record(f, site, 1, 2, i0, i1, 0, a.shape[0], a.shape[1], 0);
-        return 0;
+// An index out of bounds: the first thread records it (ABI.md section 5). Up to three
+// dimensions, every component and every extent; beyond, every component (six slots from
+// `index`), the extent of the first axis it exceeds (byte 88) and that axis (byte 96).
+__device__ __noinline__ void rb_record_oob(rumba_fault* f, unsigned site, int ndim, const rb_u64* i,
+                                           const rumba_index* sh, int axis) {
+    if (ndim <= 3) {
+        rb_record(f, site, 1, ndim, i[0], ndim > 1 ? i[1] : 0, ndim > 2 ? i[2] : 0, sh[0],
+                  ndim > 1 ? sh[1] : 0, ndim > 2 ? sh[2] : 0);
+        return;
     }
-#endif
-    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0] + (rumba_index)i1 * a.strides[1]);
-}
-template <typename T>
-__device__ __forceinline__ T* rb_at(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, rumba_fault* f, unsigned site) {
-#ifndef RUMBA_UNCHECKED
-    if (i0 >= (rb_u64)a.shape[0] || i1 >= (rb_u64)a.shape[1] || i2 >= (rb_u64)a.shape[2]) {
-        rb_record(f, site, 1, 3, i0, i1, i2, a.shape[0], a.shape[1], a.shape[2]);
-        return 0;
-    }
-#endif
-    return (T*)((const char*)a.data + (rumba_index)i0 * a.strides[0] + (rumba_index)i1 * a.strides[1] +
-                (rumba_index)i2 * a.strides[2]);
+    if (f == 0 || atomicCAS(&f->flag, 0u, 1u) != 0u) return;
+    f->code = 1;
+    f->site = site;
+    f->ndim = ndim;
+    f->block[0] = blockIdx.x;
+    f->block[1] = blockIdx.y;
+    f->block[2] = blockIdx.z;
+    f->thread[0] = threadIdx.x;
+    f->thread[1] = threadIdx.y;
+    f->thread[2] = threadIdx.z;
+    rb_u64* w = (rb_u64*)((char*)f + 40);
+    for (int k = 0; k < ndim; ++k) w[k] = i[k];
+    w[6] = (rb_u64)sh[axis];
+    *(unsigned int*)((char*)f + 96) = (unsigned int)axis;
 }
 
-// A C-ordered view of fixed memory (shared, local and dynamic shared arrays).
-template <typename T> __device__ __forceinline__ rumba_array<T, 1> rb_fixed(T* p, rumba_index d0) {
-    rumba_array<T, 1> a;
-    a.data = p; a.shape[0] = d0; a.strides[0] = sizeof(T);
-    return a;
+// The checked address of an element, or 0 (after recording the fault) when out of bounds.
+template <typename T, int N>
+__device__ __forceinline__ T* rb_at_n(const rumba_array<T, N>& a, const rb_u64* i, rumba_fault* f,
+                                      unsigned site) {
+    rumba_index off = 0;
+    for (int k = 0; k < N; ++k) {
+#ifndef RUMBA_UNCHECKED
+        if (i[k] >= (rb_u64)a.shape[k]) {
+            rb_record_oob(f, site, N, i, a.shape, k);
+            return 0;
+        }
+#endif
+        off += (rumba_index)i[k] * a.strides[k];
+    }
+    return (T*)((const char*)a.data + off);
 }
-template <typename T> __device__ __forceinline__ rumba_array<T, 2> rb_fixed(T* p, rumba_index d0, rumba_index d1) {
-    rumba_array<T, 2> a;
-    a.data = p; a.shape[0] = d0; a.shape[1] = d1;
-    a.strides[1] = sizeof(T); a.strides[0] = d1 * (rumba_index)sizeof(T);
-    return a;
-}
-template <typename T> __device__ __forceinline__ rumba_array<T, 3> rb_fixed(T* p, rumba_index d0, rumba_index d1, rumba_index d2) {
-    rumba_array<T, 3> a;
-    a.data = p; a.shape[0] = d0; a.shape[1] = d1; a.shape[2] = d2;
-    a.strides[2] = sizeof(T); a.strides[1] = d2 * (rumba_index)sizeof(T); a.strides[0] = d1 * a.strides[1];
+
+// A 0-d array argument: the address of its one element (the host passes nothing else). The
+// kernel holds it as a 1-d view of one element.
+template <typename T> struct rumba_array0 {
+    T* data;
+};
+
+// A C-ordered view of fixed memory (shared, local and dynamic shared arrays), of any rank.
+template <typename T, typename... D>
+__device__ __forceinline__ rumba_array<T, (int)sizeof...(D)> rb_fixed(T* p, D... d) {
+    rumba_array<T, (int)sizeof...(D)> a;
+    const rumba_index dims[] = {(rumba_index)d...};
+    a.data = p;
+    rumba_index s = (rumba_index)sizeof(T);
+    for (int k = (int)sizeof...(D) - 1; k >= 0; --k) {
+        a.shape[k] = dims[k];
+        a.strides[k] = s;
+        s *= dims[k];
+    }
     return a;
 }
 
@@ -283,187 +311,77 @@ template <typename T> __device__ __forceinline__ T rb_do_inc(T* p, T v) { return
 __device__ __forceinline__ unsigned int rb_do_inc(unsigned int* p, unsigned int v) { return atomicInc(p, v); }
 template <typename T> __device__ __forceinline__ T rb_do_dec(T* p, T v) { return rb_rmw(p, [=](T x) { return (x == 0 || x > v) ? v : (T)(x - 1); }); }
 __device__ __forceinline__ unsigned int rb_do_dec(unsigned int* p, unsigned int v) { return atomicDec(p, v); }
-// Checked loads, stores and atomics on views of rank 1 to 3.
-template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 1>& a, rb_u64 i0, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? *p : T();
-}
-template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    if (p) *p = v;
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_add(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_sub(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_min(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_max(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_nanmin(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_nanmax(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_and(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_or(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_xor(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_exch(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_inc(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_dec(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 1>& a, rb_u64 i0, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, f, site);
-    return p ? rb_do_cas(p, expected, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? *p : T();
-}
-template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    if (p) *p = v;
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_add(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_sub(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_min(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_max(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_nanmin(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_nanmax(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_and(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_or(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_xor(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_exch(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_inc(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_dec(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 2>& a, rb_u64 i0, rb_u64 i1, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, f, site);
-    return p ? rb_do_cas(p, expected, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_ld(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? *p : T();
-}
-template <typename T> __device__ __forceinline__ void rb_st(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    if (p) *p = v;
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_add(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_add(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_sub(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_sub(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_min(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_min(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_max(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_max(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmin(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_nanmin(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_nanmax(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_nanmax(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_and(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_and(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_or(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_or(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_xor(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_xor(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_exch(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_exch(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_inc(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_inc(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_dec(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_dec(p, v) : T();
-}
-template <typename T> __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, 3>& a, rb_u64 i0, rb_u64 i1, rb_u64 i2, typename rb_id<T>::type expected, typename rb_id<T>::type v, rumba_fault* f, unsigned site) {
-    T* p = rb_at(a, i0, i1, i2, f, site);
-    return p ? rb_do_cas(p, expected, v) : T();
-}
+// Checked loads, stores and atomics on views of rank 1 to 6 (a 0-d array is a 1-d view of one
+// element): `rb_ld(a, i0, …, f, site)`, `rb_st(a, i0, …, v, f, site)`,
+// `rb_atomic_OP(a, i0, …, v, f, site)`, `rb_atomic_cas(a, i0, …, expected, v, f, site)`.
+#define RB_P1 rb_u64 i0
+#define RB_P2 RB_P1, rb_u64 i1
+#define RB_P3 RB_P2, rb_u64 i2
+#define RB_P4 RB_P3, rb_u64 i3
+#define RB_P5 RB_P4, rb_u64 i4
+#define RB_P6 RB_P5, rb_u64 i5
+#define RB_A1 i0
+#define RB_A2 RB_A1, i1
+#define RB_A3 RB_A2, i2
+#define RB_A4 RB_A3, i3
+#define RB_A5 RB_A4, i4
+#define RB_A6 RB_A5, i5
+// (The names are written out: `and` / `or` / `xor` are operator tokens in C++, which `##`
+// cannot paste.)
+#define RB_ATOMIC(N, NAME, DO)                                                                  \
+    template <typename T>                                                                       \
+    __device__ __forceinline__ T NAME(const rumba_array<T, N>& a, RB_P##N,                      \
+                                                typename rb_id<T>::type v, rumba_fault* f,      \
+                                                unsigned site) {                                \
+        T* p = rb_at(a, RB_A##N, f, site);                                                      \
+        return p ? DO(p, v) : T();                                                              \
+    }
+#define RB_ACCESS(N)                                                                            \
+    template <typename T>                                                                       \
+    __device__ __forceinline__ T* rb_at(const rumba_array<T, N>& a, RB_P##N, rumba_fault* f,    \
+                                        unsigned site) {                                        \
+        const rb_u64 i[N] = {RB_A##N};                                                          \
+        return rb_at_n(a, i, f, site);                                                          \
+    }                                                                                           \
+    template <typename T>                                                                       \
+    __device__ __forceinline__ T rb_ld(const rumba_array<T, N>& a, RB_P##N, rumba_fault* f,     \
+                                       unsigned site) {                                         \
+        T* p = rb_at(a, RB_A##N, f, site);                                                      \
+        return p ? *p : T();                                                                    \
+    }                                                                                           \
+    template <typename T>                                                                       \
+    __device__ __forceinline__ void rb_st(const rumba_array<T, N>& a, RB_P##N,                  \
+                                          typename rb_id<T>::type v, rumba_fault* f,            \
+                                          unsigned site) {                                      \
+        T* p = rb_at(a, RB_A##N, f, site);                                                      \
+        if (p) *p = v;                                                                          \
+    }                                                                                           \
+    RB_ATOMIC(N, rb_atomic_add, rb_do_add)                                                      \
+    RB_ATOMIC(N, rb_atomic_sub, rb_do_sub)                                                      \
+    RB_ATOMIC(N, rb_atomic_min, rb_do_min)                                                      \
+    RB_ATOMIC(N, rb_atomic_max, rb_do_max)                                                      \
+    RB_ATOMIC(N, rb_atomic_nanmin, rb_do_nanmin)                                                \
+    RB_ATOMIC(N, rb_atomic_nanmax, rb_do_nanmax)                                                \
+    RB_ATOMIC(N, rb_atomic_and, rb_do_and)                                                      \
+    RB_ATOMIC(N, rb_atomic_or, rb_do_or)                                                        \
+    RB_ATOMIC(N, rb_atomic_xor, rb_do_xor)                                                      \
+    RB_ATOMIC(N, rb_atomic_exch, rb_do_exch)                                                    \
+    RB_ATOMIC(N, rb_atomic_inc, rb_do_inc)                                                      \
+    RB_ATOMIC(N, rb_atomic_dec, rb_do_dec)                                                      \
+    template <typename T>                                                                       \
+    __device__ __forceinline__ T rb_atomic_cas(const rumba_array<T, N>& a, RB_P##N,             \
+                                               typename rb_id<T>::type expected,                \
+                                               typename rb_id<T>::type v, rumba_fault* f,       \
+                                               unsigned site) {                                 \
+        T* p = rb_at(a, RB_A##N, f, site);                                                      \
+        return p ? rb_do_cas(p, expected, v) : T();                                             \
+    }
+RB_ACCESS(1)
+RB_ACCESS(2)
+RB_ACCESS(3)
+RB_ACCESS(4)
+RB_ACCESS(5)
+RB_ACCESS(6)
 
 // Integer division and remainder with Rust's faults (a zero divisor, MIN / -1): recorded, 0.
 #define RB_DIV_SIGNED(T, MIN)                                                                 \

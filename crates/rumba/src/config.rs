@@ -20,6 +20,7 @@
 //! | `RUMBA_OPENCL_DEVICE` = index or name fragment | [`Config::opencl_device`] | every usable device of the platform |
 //! | `RUMBA_OPENCL_MEMORY` = size, e.g. `2GiB` | [`Config::opencl_memory`] | the device's global memory |
 //! | `RUMBA_PER_THREAD_DEFAULT_STREAM` = `0` \| `1` | [`Config::per_thread_default_stream`] | `0` |
+//! | `RUMBA_MEMORY_HISTORY` = path | [`Config::memory_history`] | none (no recording) |
 //!
 //! This module touches nothing but the environment and [`crate::error`].
 //!
@@ -199,6 +200,9 @@ pub struct Config {
     /// calling thread's per-thread default stream instead of the legacy default stream (Numba's
     /// `CUDA_PER_THREAD_DEFAULT_STREAM`; CUDA's `--default-stream per-thread`).
     pub per_thread_default_stream: bool,
+    /// Where to write a [memory history](crate::memory::history) of the whole program (recorded
+    /// from the runtime's start, written at [`close`](crate::close) and at exit); `None`: none.
+    pub memory_history: Option<std::path::PathBuf>,
 }
 
 /// Picks an OpenCL platform or device: by its position in the list (`clinfo -l` order, from 0)
@@ -287,6 +291,7 @@ impl Default for Config {
             opencl_device: None,
             opencl_memory: None,
             per_thread_default_stream: false,
+            memory_history: None,
         }
     }
 }
@@ -416,6 +421,16 @@ impl Config {
             })?;
             cfg.opencl_memory = Some(bytes);
         }
+        if let Some(v) = lookup("RUMBA_MEMORY_HISTORY") {
+            if v.trim().is_empty() {
+                return Err(invalid(
+                    "RUMBA_MEMORY_HISTORY",
+                    &v,
+                    "the path of the file to write the memory history to",
+                ));
+            }
+            cfg.memory_history = Some(v.into());
+        }
         if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
             cfg.per_thread_default_stream = match v.trim() {
                 "1" => true,
@@ -452,13 +467,17 @@ fn invalid(variable: &str, value: &str, expected: &str) -> Error {
 }
 
 /// Parses a byte size: a number (may be fractional) and an optional unit. `K`, `M`, `G`, `T`
-/// and the `KiB`… forms are powers of 1024; `KB`, `MB`, `GB`, `TB` are powers of 1000.
+/// and the `KiB`… forms are powers of 1024; `KB`, `MB`, `GB`, `TB` are powers of 1000. The
+/// arithmetic is exact (integers, not floating point), rounded to the nearest byte, so every
+/// size from 1 to `usize::MAX` bytes can be written.
 ///
 /// ```
 /// use rumba::config::parse_size;
 /// assert_eq!(parse_size("4GiB"), Some(4 << 30));
 /// assert_eq!(parse_size("1.5k"), Some(1536));
 /// assert_eq!(parse_size("64MB"), Some(64_000_000));
+/// assert_eq!(parse_size("18446744073709551615"), Some(usize::MAX));
+/// assert_eq!(parse_size("18446744073709551616"), None); // one byte more than addresses reach
 /// assert_eq!(parse_size("12 bytes"), None);
 /// assert_eq!(parse_size("0"), None);
 /// ```
@@ -468,21 +487,35 @@ pub fn parse_size(text: &str) -> Option<usize> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let value: f64 = num.parse().ok()?;
-    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "ki" | "kib" => 1024.0,
-        "m" | "mi" | "mib" => 1024f64.powi(2),
-        "g" | "gi" | "gib" => 1024f64.powi(3),
-        "t" | "ti" | "tib" => 1024f64.powi(4),
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
+    let scale: u128 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "ki" | "kib" => 1 << 10,
+        "m" | "mi" | "mib" => 1 << 20,
+        "g" | "gi" | "gib" => 1 << 30,
+        "t" | "ti" | "tib" => 1 << 40,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        "tb" => 1_000_000_000_000,
         _ => return None,
     };
-    let bytes = (value * scale).round();
-    (bytes >= 1.0 && bytes < usize::MAX as f64).then_some(bytes as usize)
+    let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
+    if (whole.is_empty() && frac.is_empty()) || frac.contains('.') {
+        return None;
+    }
+    // Digits past the 24th cannot change the rounded byte count at these scales.
+    let frac = &frac[..frac.len().min(24)];
+    let digits = |s: &str| -> Option<u128> {
+        s.bytes().try_fold(0u128, |a, d| {
+            a.checked_mul(10)?.checked_add(u128::from(d - b'0'))
+        })
+    };
+    let (whole, part) = (digits(whole)?, digits(frac)?);
+    let denominator = 10u128.pow(frac.len() as u32);
+    let bytes = whole
+        .checked_mul(scale)?
+        .checked_add((part * scale + denominator / 2) / denominator)?;
+    usize::try_from(bytes).ok().filter(|&b| b >= 1)
 }
 
 /// Bytes as a short human figure: `512.0 MiB`.
@@ -527,6 +560,30 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         Config::from_lookup(move |n| pairs.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()))
+    }
+
+    #[test]
+    fn sizes_are_parsed_exactly_up_to_the_largest_address() {
+        // Issue 24 item 13: through f64, 2^64 - 1 rounded to 2^64 and was refused.
+        assert_eq!(
+            with(&[("RUMBA_MEMORY_LIMIT", "18446744073709551615")])
+                .unwrap()
+                .memory_limit,
+            Some(usize::MAX)
+        );
+        assert!(matches!(
+            with(&[("RUMBA_MEMORY_LIMIT", "18446744073709551616")]),
+            Err(Error::InvalidConfig { .. })
+        ));
+        assert_eq!(parse_size("9007199254740993"), Some(9_007_199_254_740_993)); // 2^53 + 1
+        assert_eq!(parse_size("16EiB"), None);
+        assert_eq!(parse_size("16777215.999999999999TiB"), Some(usize::MAX));
+        assert_eq!(parse_size("0.5"), Some(1), "rounded to the nearest byte");
+        assert_eq!(parse_size("0.4"), None, "less than a byte");
+        assert_eq!(parse_size(".5k"), Some(512));
+        for bad in ["", ".", "1.2.3", "k", "-1", "1e3"] {
+            assert_eq!(parse_size(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -31,8 +31,8 @@
 //!    let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
 //!    let mut out = [0u8; 3];
 //!    s.auto_synchronize(|scope| -> rumba::Result<()> {
-//!        scope.copy_to_device(&buf, 0, &[1, 2, 3])?;
-//!        scope.copy_to_host(&mut out, &buf, 0)
+//!        scope.copy(&buf, &[1, 2, 3])?;
+//!        scope.copy(&mut out, &buf)
 //!    }).unwrap();
 //!    assert_eq!(out, [1, 2, 3]);
 //!    ```
@@ -77,8 +77,8 @@
 //!    let handle = d.get_ipc_handle();
 //!    if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 //!        // OpenCL memory means nothing to a CUDA consumer, and OpenCL has no IPC: both refused.
-//!        assert!(matches!(same, Err(rumba::Error::Unsupported(_))));
-//!        assert!(matches!(handle, Err(rumba::Error::Unsupported(_))));
+//!        assert!(matches!(same, Err(rumba::Error::Unsupported { .. })));
+//!        assert!(matches!(handle, Err(rumba::Error::Unsupported { .. })));
 //!    } else {
 //!        assert_eq!(same.unwrap().device_ptr(), d.device_ptr());
 //!        let text = handle.unwrap().to_string(); // for another process to open

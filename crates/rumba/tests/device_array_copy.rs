@@ -25,11 +25,11 @@ fn four_combinations<D: ndarray::Dimension>(a_c: Array<i32, D>) {
     assert!(a_c.is_standard_layout() && a_f.t().is_standard_layout());
     for (original, copy) in [(&a_f, &a_f), (&a_f, &a_c), (&a_c, &a_f), (&a_c, &a_c)] {
         let d = to_device(original).unwrap();
-        d.copy_from_host(copy).unwrap();
+        rumba::copy(&d, copy).unwrap();
         assert_eq!(d.copy_to_host().unwrap(), a_c);
         assert_eq!(d.copy_to_host().unwrap(), a_f);
         let mut back_f = Array::zeros(a_c.raw_dim().f());
-        d.copy_to_host_into(&mut back_f).unwrap();
+        rumba::copy(&mut back_f, &d).unwrap();
         assert_eq!(back_f, a_c);
     }
 }
@@ -54,21 +54,21 @@ fn device_c_from_device_f_is_refused_with_incompatible_strides() {
     let a_f = fortran(&a_c);
     let d = to_device(&a_c).unwrap();
     assert_eq!(
-        d.copy_from_device(&to_device(&a_f).unwrap())
+        rumba::copy(&d, &to_device(&a_f).unwrap())
             .unwrap_err()
             .to_string(),
         "incompatible strides: [100, 20, 4] vs. [4, 20, 100]"
     );
-    d.copy_from_device(&to_device(&a_c).unwrap()).unwrap();
+    rumba::copy(&d, &to_device(&a_c).unwrap()).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), a_c);
     let d = to_device(&a_f).unwrap();
     assert_eq!(
-        d.copy_from_device(&to_device(&a_c).unwrap())
+        rumba::copy(&d, &to_device(&a_c).unwrap())
             .unwrap_err()
             .to_string(),
         "incompatible strides: [4, 20, 100] vs. [100, 20, 4]"
     );
-    d.copy_from_device(&to_device(&a_f).unwrap()).unwrap();
+    rumba::copy(&d, &to_device(&a_f).unwrap()).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), a_f);
 }
 
@@ -91,8 +91,8 @@ fn broadcast_host_arrays_round_trip() {
         assert_eq!(dc.copy_to_host().unwrap(), broad_c);
         assert_eq!(df.copy_to_host().unwrap(), broad_f);
         // Across the core orderings.
-        dc.copy_from_host(&broad_f).unwrap();
-        df.copy_from_host(&broad_c).unwrap();
+        rumba::copy(&dc, &broad_f).unwrap();
+        rumba::copy(&df, &broad_c).unwrap();
         assert_eq!(df.copy_to_host().unwrap(), broad_f);
         assert_eq!(dc.copy_to_host().unwrap(), broad_c);
     }
@@ -103,10 +103,10 @@ fn strided_host_source_into_a_contiguous_device_array() {
     setup();
     let d = to_device(&Array1::from_iter(0..10i64)).unwrap();
     let host = Array1::from_iter(0..20i64);
-    d.copy_from_host(&host.slice(s![..;2])).unwrap();
+    rumba::copy(&d, &host.slice(s![..;2])).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), host.slice(s![..;2]));
     // Negative host strides are packed too.
-    d.copy_from_host(&host.slice(s![..;-2])).unwrap();
+    rumba::copy(&d, &host.slice(s![..;-2])).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), host.slice(s![..;-2]));
 }
 
@@ -115,15 +115,13 @@ fn strided_device_source_is_gathered_on_the_device() {
     setup();
     let src = to_device(&Array1::from_iter(0..20i64)).unwrap();
     let dst = device_array::<i64, _>(10, Order::C).unwrap();
-    dst.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap();
+    rumba::copy(&dst, &src.slice(s![..;2]).unwrap()).unwrap();
     assert_eq!(
         dst.copy_to_host().unwrap().to_vec(),
         (0..20).step_by(2).collect::<Vec<_>>()
     );
     // Shapes must still agree.
-    let e = src
-        .copy_from_device(&src.slice(s![..;2]).unwrap())
-        .unwrap_err();
+    let e = rumba::copy(&src, &src.slice(s![..;2]).unwrap()).unwrap_err();
     assert_eq!(e.to_string(), "incompatible shape: (20,) vs. (10,)");
 }
 
@@ -138,7 +136,7 @@ fn non_contiguous_device_destination_is_refused_but_assignment_works() {
     let d = to_device(&a).unwrap();
     let row = d.slice(s![2, ..]).unwrap();
     assert!(matches!(
-        row.copy_from_host(&s5),
+        rumba::copy(&row, &s5),
         Err(Error::NotContiguous(_))
     ));
     assert_eq!(d.copy_to_host().unwrap(), a, "nothing was written");
@@ -152,15 +150,14 @@ fn non_contiguous_device_destination_is_refused_but_assignment_works() {
 fn shape_rules_ignore_length_one_axes() {
     setup();
     let d = to_device(&Array2::<f32>::zeros((1, 4))).unwrap();
-    d.copy_from_host(&Array1::from_vec(vec![1.0f32, 2.0, 3.0, 4.0]))
-        .unwrap();
+    rumba::copy(&d, &Array1::from_vec(vec![1.0f32, 2.0, 3.0, 4.0])).unwrap();
     let mut out = Array3::<f32>::zeros((4, 1, 1));
-    d.copy_to_host_into(&mut out).unwrap();
+    rumba::copy(&mut out, &d).unwrap();
     assert_eq!(
         out.iter().copied().collect::<Vec<_>>(),
         [1.0, 2.0, 3.0, 4.0]
     );
-    let e = d.copy_from_host(&Array1::<f32>::zeros(3)).unwrap_err();
+    let e = rumba::copy(&d, &Array1::<f32>::zeros(3)).unwrap_err();
     assert_eq!(e.to_string(), "incompatible shape: (4,) vs. (3,)");
 }
 
@@ -175,15 +172,20 @@ fn device_to_host_into_strided_and_from_thin_views() {
     }
     let half = d.slice(s![.., ..;2]).unwrap();
     let mut host = Array2::<f32>::zeros((300, 200));
-    half.copy_to_host_into(&mut host.slice_mut(s![.., 1..;2]))
-        .unwrap();
+    rumba::copy(&mut host.slice_mut(s![.., 1..;2]), &half).unwrap();
     assert_eq!(host.slice(s![.., 1..;2]), big.slice(s![.., ..;2]));
     assert!(host.slice(s![.., ..;2]).iter().all(|&v| v == 0.0));
     // Negative strides on the device side are refused for device -> host.
     let e = d.slice(s![..;-1, ..]).unwrap().copy_to_host().unwrap_err();
     assert_eq!(
+        e,
+        rumba::Error::Strides(rumba::error::StridesError::NegativeToHost {
+            strides: vec![-800, 4]
+        })
+    );
+    assert_eq!(
         e.to_string(),
-        "unsupported: copying a device array with negative strides [-800, 4] to the host; copy it into a new device array first"
+        "copying a device array with negative strides [-800, 4] to the host is not supported; copy it into a new device array first"
     );
 }
 
@@ -198,7 +200,7 @@ fn to_device_of_device_data_and_allocation_only() {
     assert!(a.is_f_contiguous() && a.shape() == [3, 4]);
     assert_eq!(a.copy_to_host().unwrap(), Array2::<u16>::zeros((3, 4)));
     // Into an existing array (Numba's `to=`).
-    a.copy_from_host(&host).unwrap();
+    rumba::copy(&a, &host).unwrap();
     assert_eq!(a.copy_to_host().unwrap(), host);
     // Slices, vectors, fixed arrays.
     assert_eq!(to_device(&vec![1u8, 2]).unwrap().size(), 2);
@@ -216,7 +218,7 @@ fn bool_bytes_are_normalised_on_the_way_back() {
     );
     assert!(b.get(&[2]).unwrap());
     let mut into = Array1::from_elem(4, false);
-    b.copy_to_host_into(&mut into).unwrap();
+    rumba::copy(&mut into, &b).unwrap();
     assert_eq!(into.to_vec(), [false, true, true, true]);
 }
 
@@ -228,14 +230,14 @@ fn asynchronous_copies_on_streams() {
     let d = to_device_on(&host, &s).unwrap();
     assert_eq!(d.stream().unwrap().handle(), s.handle());
     let e = rumba::device_array::<f64, _>((64, 32), Order::F).unwrap();
-    e.copy_from_device_on(&d.t().t(), &s).unwrap_err(); // C into F: refused before queuing
+    s.copy(&e, &d.t().t()).unwrap_err(); // C into F: refused before queuing
     let c = rumba::device_array::<f64, _>((64, 32), Order::C).unwrap();
-    c.copy_from_device_on(&d, &s).unwrap();
+    s.copy(&c, &d).unwrap();
     drop(d); // the stream keeps the source alive until the copy has run
     assert_eq!(c.copy_to_host_on(&s).unwrap(), host);
     // Host data given to `*_on` is taken before the call returns.
     let mut changing = host.clone();
-    c.copy_from_host_on(&changing, &s).unwrap();
+    s.copy(&c, &changing).unwrap();
     changing.fill(-1.0);
     s.synchronize().unwrap();
     assert_eq!(c.copy_to_host().unwrap(), host);
@@ -264,9 +266,9 @@ fn scoped_copies_borrow_pinned_host_memory_until_the_scope_ends() {
         let r = rumba::device_array::<f32, _>(n, Order::C)?;
         // Device sources borrow no host memory: the plain `*_on` variant fits.
         r.assign_on(&d.slice(ndarray::s![..;-1])?, scope.stream())?;
-        scope.copy_to_host_into(&r, &mut output)?;
+        scope.copy(&mut output, &r)?;
         // A strided destination is unpacked on the host.
-        scope.copy_to_host_into(&d, &mut every_other)
+        scope.copy(&mut every_other, &d)
     })
     .unwrap();
     let rev = strided;
@@ -390,13 +392,13 @@ fn zero_length_arrays_keep_their_strides_and_copy_whatever_the_strides() {
     // ... and a host array of shape (0,) with strides (0,) (ndarray's own zero-length strides).
     let mut host = Array1::<i8>::zeros(0);
     assert_eq!(host.strides(), &[0]);
-    dev.copy_to_host_into(&mut host).unwrap();
-    dev.copy_from_host(&host).unwrap();
+    rumba::copy(&mut host, &dev).unwrap();
+    rumba::copy(&dev, &host).unwrap();
     let from_host = to_device(&host).unwrap();
     assert_eq!(from_host.shape(), &[0]);
     assert_eq!(from_host.strides(), &[0], "the host's strides are kept");
-    dev.copy_from_device(&from_host).unwrap();
-    from_host.copy_from_device(&dev).unwrap();
+    rumba::copy(&dev, &from_host).unwrap();
+    rumba::copy(&from_host, &dev).unwrap();
 
     // Explicit host strides of a zero-length 2-d array are kept too, in bytes.
     let full = Array2::<i32>::zeros((2, 3));

@@ -249,12 +249,8 @@ fn split_50_of_100_copies_back() {
     let parts = d.split(50).unwrap();
     assert_eq!(parts.len(), 2);
     let mut host = Array1::<i32>::zeros(100);
-    parts[1]
-        .copy_to_host_into(&mut host.slice_mut(s![50..]))
-        .unwrap();
-    parts[0]
-        .copy_to_host_into(&mut host.slice_mut(s![..50]))
-        .unwrap();
+    rumba::copy(&mut host.slice_mut(s![50..]), &parts[1]).unwrap();
+    rumba::copy(&mut host.slice_mut(s![..50]), &parts[0]).unwrap();
     assert_eq!(host, original);
     assert_eq!(
         d.split(30)
@@ -377,7 +373,7 @@ fn zero_size_and_zero_d_arrays() {
         assert_eq!(d.buffer().len(), 0, "no allocation for size 0");
         assert_eq!(d.shape(), shape);
         assert_eq!(d.copy_to_host().unwrap().shape(), shape);
-        d.copy_from_host(&h).unwrap();
+        rumba::copy(&d, &h).unwrap();
         d.assign(1.0f32).unwrap();
         assert!(d.is_c_contiguous() && d.is_f_contiguous());
         assert_eq!(device_array_like(&d).unwrap().shape(), shape);

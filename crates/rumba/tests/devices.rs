@@ -74,7 +74,7 @@ fn close_resets_and_a_later_call_recreates_the_context() {
         assert!(before < total);
         rumba::close().unwrap();
         // The old context freed its memory; the buffer's pointer is no longer valid.
-        assert!(buf.copy_from_host(&[0; 4096]).is_err());
+        assert!(rumba::copy(&buf, &[0; 4096]).is_err());
         let fresh = rumba::current_context().unwrap();
         assert_eq!(fresh.device_id(), 3);
         drop(buf);
@@ -107,7 +107,7 @@ fn configure_after_start_is_refused() {
     let _s = setup();
     rumba::gpus().unwrap(); // starts the runtime
     let err = rumba::configure(rumba::Config::default()).unwrap_err();
-    assert!(err.to_string().contains("already started"), "{err}");
+    assert!(matches!(err, rumba::Error::AlreadyStarted), "{err}");
 }
 
 #[test]
@@ -297,7 +297,7 @@ fn peer_access_and_copies_between_devices() {
     };
     {
         let _g = gpus[0].activate().unwrap();
-        arr2.copy_from_device(&arr1).unwrap();
+        rumba::copy(&arr2, &arr1).unwrap();
         assert_eq!(arr2.copy_to_host().unwrap(), host);
     }
     // The other way, asynchronously on a stream of the destination device.
@@ -313,7 +313,7 @@ fn peer_access_and_copies_between_devices() {
         let _g = gpus[0].activate().unwrap();
         rumba::stream().unwrap()
     };
-    back.copy_from_device_on(&arr2, &s0).unwrap();
+    s0.copy(&back, &arr2).unwrap();
     s0.synchronize().unwrap();
     let mut expect = host.clone();
     expect.slice_mut(ndarray::s![..5]).fill(-1.0);
@@ -322,20 +322,19 @@ fn peer_access_and_copies_between_devices() {
     // Bytes between buffers of two devices, synchronously and on a stream.
     let b1 = arr1.buffer().view(0..8).unwrap();
     let b2 = arr2.buffer().view(32..40).unwrap();
-    b2.copy_from_device(&b1).unwrap();
-    s0.copy_device(&arr1.buffer().view(8..16).unwrap(), &b2)
-        .unwrap();
+    rumba::copy(&b2, &b1).unwrap();
+    s0.copy(&arr1.buffer().view(8..16).unwrap(), &b2).unwrap();
     s0.synchronize().unwrap();
     let got = arr1.copy_to_host().unwrap();
     assert_eq!(&got.to_vec()[..4], &[0.0, 1.0, 0.0, 1.0]);
-    let into_other = s0.copy_device(&b2, &b1).unwrap_err();
+    let into_other = s0.copy(&b2, &b1).unwrap_err();
     assert!(into_other.to_string().contains("device 1"), "{into_other}");
 
     // A strided copy between devices is refused before anything is queued.
     let strided = arr1.slice(ndarray::s![..;2]).unwrap();
     let dst = arr2.slice(ndarray::s![..5]).unwrap();
     let before = arr2.copy_to_host().unwrap();
-    let err = dst.copy_from_device(&strided).unwrap_err();
+    let err = rumba::copy(&dst, &strided).unwrap_err();
     assert!(matches!(err, rumba::Error::NotContiguous(_)), "{err}");
     assert_eq!(arr2.copy_to_host().unwrap(), before);
 }
@@ -371,7 +370,7 @@ fn a_synchronous_peer_copy_waits_for_the_source_devices_queued_work() {
     src.assign_on(7u32, &s0).unwrap(); // behind the gate, on a blocking stream of device 0
     let (done_tx, done_rx) = mpsc::channel();
     let worker = std::thread::spawn(move || {
-        dst.copy_from_device(&src).unwrap();
+        rumba::copy(&dst, &src).unwrap();
         done_tx.send(dst.copy_to_host().unwrap()).unwrap();
     });
     assert!(

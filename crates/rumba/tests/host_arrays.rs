@@ -53,7 +53,7 @@ fn a_mapped_allocation_filled_by_a_device_memset_reads_back_without_a_copy() {
     // The host writes; the device reads the same bytes.
     m.view_mut().fill(32);
     let d = rumba::device_array::<u8, _>(32, Order::C).unwrap();
-    m.device().copy_to_device(&d).unwrap();
+    rumba::copy(&d, m.device()).unwrap();
     assert_eq!(d.copy_to_host().unwrap(), m.view());
     assert!(m.view().iter().all(|&b| b == 32));
 }
@@ -67,7 +67,7 @@ fn a_pinned_array_changes_only_on_copy_back() {
     let d = rumba::to_device(&p).unwrap();
     d.buffer().memset(0).unwrap();
     assert!(p.view().iter().all(|&x| x == 123), "no copy yet");
-    d.copy_to_host_into(&mut p.view_mut()).unwrap();
+    rumba::copy(&mut p.view_mut(), &d).unwrap();
     assert!(p.view().iter().all(|&x| x == 0));
 }
 
@@ -127,11 +127,17 @@ fn portable_mapped_memory_is_usable_from_every_device() {
             rumba::select_device(1).unwrap();
             let d1 = rumba::device_array::<i32, _>(4, Order::C).unwrap();
             assert_eq!(d1.buffer().device(), 1);
-            portable.device().copy_to_device(&d1).unwrap();
+            rumba::copy(&d1, portable.device()).unwrap();
             assert_eq!(d1.copy_to_host().unwrap().to_vec(), [2; 4]);
-            let err = local.device().copy_to_device(&d1).unwrap_err().to_string();
-            assert!(err.contains("not mapped into device 1"), "{err}");
-            assert!(err.contains("not portable"), "{err}");
+            let err = rumba::copy(&d1, local.device()).unwrap_err();
+            assert!(
+                matches!(&err, rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped {
+                    device: 1,
+                    reason,
+                    ..
+                }) if reason.contains("not portable")),
+                "{err}"
+            );
         });
     });
     // Managed memory is usable from every device too.
@@ -140,7 +146,7 @@ fn portable_mapped_memory_is_usable_from_every_device() {
         s.spawn(|| {
             rumba::select_device(1).unwrap();
             let src = rumba::to_device(&[5i32, 6, 7, 8]).unwrap();
-            g.device_mut().copy_from_device(&src).unwrap();
+            rumba::copy(&mut g.device_mut(), &src).unwrap();
         });
     });
     assert_eq!(g.view().to_vec(), [5, 6, 7, 8]);
@@ -158,7 +164,7 @@ fn write_combined_is_recorded_and_behaves_as_memory() {
         )
         .unwrap_err();
         assert!(
-            matches!(err, rumba::Error::Unsupported(ref w) if w.contains("write-combined")),
+            matches!(err, rumba::Error::Unsupported { ref feature, .. } if feature.contains("write-combined")),
             "{err}"
         );
         return;
@@ -181,10 +187,10 @@ fn device_copies_through_mapped_views_follow_layouts_and_bool_rules() {
     let src = rumba::to_device(&ndarray::array![[1u8, 2, 3], [4, 5, 6]]).unwrap();
     let mut m =
         rumba::mapped_array::<u8, _>((2, 3), Order::F, rumba::MappedOptions::new()).unwrap();
-    m.device_mut().copy_from_device(&src).unwrap();
+    rumba::copy(&mut m.device_mut(), &src).unwrap();
     assert_eq!(m.view(), ndarray::array![[1, 2, 3], [4, 5, 6]]);
     let wrong = rumba::device_array::<u8, _>((3, 2), Order::C).unwrap();
-    let err = m.device_mut().copy_from_device(&wrong).unwrap_err();
+    let err = rumba::copy(&mut m.device_mut(), &wrong).unwrap_err();
     assert!(err.to_string().starts_with("incompatible shape"), "{err}");
 
     // A device buffer holding byte 7 copied into mapped bools arrives as `true`, never as an
@@ -192,13 +198,13 @@ fn device_copies_through_mapped_views_follow_layouts_and_bool_rules() {
     let bytes = rumba::device_array::<bool, _>(4, Order::C).unwrap();
     bytes.buffer().memset(7).unwrap();
     let mut b = rumba::mapped_array::<bool, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
-    b.device_mut().copy_from_device(&bytes).unwrap();
+    rumba::copy(&mut b.device_mut(), &bytes).unwrap();
     assert_eq!(b.view().to_vec(), [true; 4]);
     assert!(b.device_mut().memset(1).is_err());
     let s = rumba::stream().unwrap();
-    let r = s.auto_synchronize(|scope| scope.copy_to_mapped(b.device_mut(), &bytes));
+    let r = s.auto_synchronize(|scope| scope.copy(b.device_mut(), &bytes));
     assert!(
-        matches!(r, Err(rumba::Error::InvalidArgument(_))),
+        matches!(r, Err(rumba::Error::InvalidBits { dtype: "bool", .. })),
         "the asynchronous copy refuses bools: {r:?}"
     );
 }
@@ -212,13 +218,13 @@ fn scoped_device_work_on_mapped_memory_is_visible_after_the_scope() {
     let src = rumba::to_device(&Array1::from_iter(0..1u32 << 20)).unwrap();
     let dst = rumba::device_array::<u32, _>(1 << 20, Order::C).unwrap();
     s.auto_synchronize(|scope| -> rumba::Result<()> {
-        scope.copy_to_mapped(m.device_mut(), &src)?;
+        scope.copy(m.device_mut(), &src)?;
         Ok(())
     })
     .unwrap();
     drop(src);
     assert_eq!(m.view()[12345], 12345);
-    s.auto_synchronize(|scope| scope.copy_from_mapped(&dst, m.device()))
+    s.auto_synchronize(|scope| scope.copy(&dst, m.device()))
         .unwrap();
     assert_eq!(dst.copy_to_host().unwrap(), m.view());
 }

@@ -51,7 +51,7 @@ fn pin_once(a: &mut Array1<f64>) -> rumba::Result<()> {
 /// GPUs lack it), so `mapped` guards are refused there, by design, with this error.
 fn refused_on_opencl<T>(r: &rumba::Result<T>) -> bool {
     common::test_backend() == rumba::config::BackendChoice::OpenCl
-        && matches!(r, Err(rumba::Error::Unsupported(why)) if why.contains("fine-grained system SVM"))
+        && matches!(r, Err(rumba::Error::Unsupported { feature, .. }) if feature == "mapping existing host memory")
 }
 
 fn map_once(a: &mut Array1<f64>) -> rumba::Result<()> {
@@ -171,8 +171,15 @@ fn interleaved_views_and_already_pinned_memory_are_handled() {
     );
 
     // Pinned without `mapped`: the device cannot address it, so `mapped` refuses it.
-    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
-    assert!(err.contains("without `mapped`"), "{err}");
+    let err = rumba::mapped([p.view_mut()]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("without `mapped`"), "{err}");
 }
 
 #[test]
@@ -186,9 +193,9 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
         }
         let mut g = r.unwrap();
         let src = rumba::to_device(&ndarray::array![[1i64, 2, 3], [4, 5, 6]]).unwrap();
-        g.device_mut(0).unwrap().copy_from_device(&src).unwrap();
+        rumba::copy(&mut g.device_mut(0).unwrap(), &src).unwrap();
         let back = rumba::device_array::<i64, _>((2, 3), rumba::Order::C).unwrap();
-        g.device(0).unwrap().copy_to_device(&back).unwrap();
+        rumba::copy(&back, g.device(0).unwrap()).unwrap();
         assert_eq!(
             back.copy_to_host().unwrap(),
             ndarray::array![[1, 2, 3], [4, 5, 6]]
@@ -198,4 +205,40 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
     assert_eq!(a.row(1).to_vec(), [0, 3, 0, 2, 0, 1]);
     assert_eq!(a.row(2).to_vec(), [0, 6, 0, 5, 0, 4]);
     assert_eq!(a.row(0).sum() + a.row(3).sum(), 0);
+}
+
+#[test]
+fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
+    // Issue 24 item 14: a `pinned` guard leaked over memory freed since left its registration;
+    // `mapped` of a new array at those addresses took it for memory "pinned without mapped".
+    // The new array's owner holds the bytes exclusively, so the registration is stale: it is
+    // replaced, and the mapping works.
+    let _g = setup();
+    let n = 1024; // a heap block the allocator hands out again (larger ones are mapped afresh)
+    let mut old = vec![1u32; n];
+    let at = old.as_ptr() as usize;
+    std::mem::forget(rumba::pinned([&mut old]).unwrap());
+    drop(old);
+    // Allocations of the same size until one lands where the leaked guard's array was.
+    let mut kept = Vec::new();
+    let mut fresh = loop {
+        let v = vec![2u32; n];
+        if v.as_ptr() as usize == at {
+            break v;
+        }
+        assert!(kept.len() < 4096, "the allocator never reused the address");
+        kept.push(v);
+    };
+    let r = rumba::mapped([&mut fresh]);
+    if refused_on_opencl(&r) {
+        return;
+    }
+    let mut g = r.unwrap_or_else(|e| panic!("mapping new memory at a stale registration: {e}"));
+    g.device_mut(0).unwrap().fill(7).unwrap();
+    drop(g);
+    assert!(fresh.iter().all(|&x| x == 7));
+    // Memory allocated pinned (not mapped) still refuses, naming why.
+    let mut p = rumba::pinned_array::<u32, _>(8, rumba::Order::C).unwrap();
+    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
+    assert!(err.contains("without `mapped`"), "{err}");
 }

@@ -17,9 +17,8 @@ fn run_copies(a: &mut ndarray::ArrayViewMut1<'_, i64>) {
     let a0 = a.to_owned();
     let s = rumba::stream().unwrap();
     let d = rumba::to_device_alloc(&a.view()).unwrap().bind(&s);
-    d.copy_from_host_on(&a.view(), &s).unwrap();
-    s.auto_synchronize(|scope| scope.copy_to_host_into(&d, a))
-        .unwrap();
+    s.copy(&d, &a.view()).unwrap();
+    s.auto_synchronize(|scope| scope.copy(&mut *a, &d)).unwrap();
     s.synchronize().unwrap();
     assert_eq!(*a, a0);
 }
@@ -116,7 +115,7 @@ fn pageable_copies_on_a_stream_are_staged() {
     .unwrap();
     let d = rumba::device_array::<i32, _>(1000, Order::C).unwrap();
     let mut host = Array1::from_iter(0..1000i32);
-    d.copy_from_host_on(&host, &s).unwrap(); // returns although the stream is held
+    s.copy(&d, &host).unwrap(); // returns although the stream is held
     host.fill(-1); // the data was taken: changing it now is fine
     tx.send(()).unwrap();
     s.synchronize().unwrap();
@@ -149,7 +148,7 @@ fn a_two_stream_pipeline_computes_every_chunk() {
         for (k, chunk) in views.iter().enumerate() {
             let slot = k % 2;
             free[slot].wait(scope.stream())?; // the compute of chunk k-2 is done with the slot
-            scope.copy_from_host(&stage[slot], chunk)?;
+            scope.copy(&stage[slot], chunk)?;
             ready[slot].record(scope.stream())?;
             ready[slot].wait(&compute)?;
             out.slice(ndarray::s![k, ..;-1])?

@@ -148,7 +148,7 @@ fn writes_through_an_imported_view_show_in_the_original() {
 
     // The whole array.
     let fresh = Array1::from_iter((0..10).map(|i| f64::from(i) * 3.0));
-    imp.copy_from_host(&fresh).unwrap();
+    rumba::copy(&imp, &fresh).unwrap();
     expect.assign(&fresh);
     assert_eq!(d.copy_to_host().unwrap(), expect);
 
@@ -192,8 +192,14 @@ fn a_reversed_view_exports_offset_shape_and_strides_and_refuses_host_copies() {
     assert_eq!(desc.data.0, d.device_ptr() + 9 * 8);
     assert_eq!(desc.shape, vec![10]);
     assert_eq!(desc.strides, Some(vec![-8]));
-    let err = r.copy_to_host().unwrap_err().to_string();
-    assert!(err.contains("negative strides"), "{err}");
+    let err = r.copy_to_host().unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Strides(rumba::error::StridesError::NegativeToHost { .. })
+        ),
+        "{err}"
+    );
     // Imported, it still reads the right elements once copied on the device.
     let imp: DeviceArray<f64, Ix1> = as_cuda_array(r).unwrap();
     assert!(
@@ -340,8 +346,8 @@ fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
     }
     .unwrap_err();
     assert_eq!(
-        err.to_string(),
-        "unsupported: masked arrays are not supported"
+        err,
+        rumba::Error::ArrayInterface(rumba::error::ArrayInterfaceError::Masked)
     );
 
     let err = as_cuda_array::<f32, Ix1, _>(d.clone()).unwrap_err();
@@ -351,7 +357,10 @@ fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
     );
     let err = as_cuda_array::<f64, Ix2, _>(d.clone()).unwrap_err();
     assert!(
-        err.to_string().contains("axes") || err.to_string().contains("dimension"),
+        matches!(
+            err,
+            rumba::Error::Shape(rumba::error::ShapeError::Rank { expected: 2, .. })
+        ),
         "{err}"
     );
 
@@ -361,7 +370,13 @@ fn masked_descriptions_wrong_types_and_stream_zero_are_refused() {
     let err =
         unsafe { from_cuda_array_interface::<f64, Ix1, _>(&zero, d, ImportOptions::default()) }
             .unwrap_err();
-    assert!(err.to_string().contains("stream 0"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::ArrayInterface(rumba::error::ArrayInterfaceError::Stream0)
+        ),
+        "{err}"
+    );
 }
 
 #[test]

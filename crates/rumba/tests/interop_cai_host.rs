@@ -211,7 +211,10 @@ fn portable_memory_is_described_on_the_bound_streams_device_and_unmapped_memory_
         .bind(&s1);
     let err = local.describe().unwrap_err();
     assert!(
-        err.to_string().contains("not mapped into device 1"),
+        matches!(
+            err,
+            rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped { device: 1, .. })
+        ),
         "{err}"
     );
     assert!(!is_cuda_array(&local));

@@ -14,7 +14,6 @@ mod ported_kernels;
 
 use ndarray::{Array1, Array2, Array3, ShapeBuilder, arr1};
 use num_complex::Complex;
-use rumba::config::BackendChoice;
 use rumba::kernel::{Arr, Kernel};
 use rumba::{Out, const_array_like};
 
@@ -162,13 +161,6 @@ fn changing_the_host_array_after_definition_does_not_reach_the_kernel() {
 
 #[test]
 fn const_out_of_bounds_faults_naming_constant_memory() {
-    if common::not_on(
-        &[BackendChoice::Cuda],
-        "const_out_of_bounds_faults_naming_constant_memory",
-        "the CUDA backend does not record kernel faults yet (its fault record is passed as NULL)",
-    ) {
-        return;
-    }
     start();
     let c = const_array_like(&arr1(&[1u8, 2])).unwrap();
     let s = rumba::stream().unwrap(); // own stream: the legacy one is shared by parallel tests

@@ -74,15 +74,6 @@ fn same_fault<P: Params>(
     seen.expect("at least one engine")
 }
 
-/// The CUDA backend passes a NULL fault record for now: fault tests skip there.
-fn faults_reported() -> bool {
-    !common::not_on(
-        &[BackendChoice::Cuda],
-        "view faults",
-        "the CUDA backend does not record kernel faults yet",
-    )
-}
-
 #[test]
 fn views_run_in_the_loop_form() {
     let engines = [
@@ -301,9 +292,6 @@ fn views_keep_their_rows_and_memory_across_barriers() {
 #[test]
 fn reshape_of_another_size_is_a_fault() {
     start();
-    if !faults_reported() {
-        return;
-    }
     let a = rumba::to_device(&Array1::<f32>::zeros(6)).unwrap();
     let out = rumba::to_device(&Array1::<f32>::zeros(1)).unwrap();
     let s = rumba::stream().unwrap();
@@ -326,9 +314,6 @@ fn reshape_of_another_size_is_a_fault() {
 #[test]
 fn row_out_of_range_is_a_fault() {
     start();
-    if !faults_reported() {
-        return;
-    }
     let m = rumba::to_device(&arr2(&[[1i32, 2], [3, 4]])).unwrap();
     let out = rumba::to_device(&Array1::<i32>::zeros(1)).unwrap();
     let s = rumba::stream().unwrap();
@@ -353,9 +338,6 @@ fn row_out_of_range_is_a_fault() {
 #[test]
 fn the_first_thread_whose_row_is_missing_faults() {
     start();
-    if !faults_reported() {
-        return;
-    }
     // 11 rows for 2 blocks of 8 threads: thread 3 of block 1 asks for row 11.
     let m = rumba::to_device(&Array2::<i32>::zeros((11, 2))).unwrap();
     let out = rumba::to_device(&Array1::<i32>::zeros(16)).unwrap();
@@ -377,9 +359,6 @@ fn the_first_thread_whose_row_is_missing_faults() {
 #[test]
 fn view_whose_bytes_do_not_divide_is_a_fault() {
     start();
-    if !faults_reported() {
-        return;
-    }
     let out = rumba::to_device(&Array1::<u32>::zeros(1)).unwrap();
     let s = rumba::stream().unwrap();
     let ok = rumba::to_device(&Array1::<u8>::zeros(8)).unwrap();

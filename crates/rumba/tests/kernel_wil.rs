@@ -139,9 +139,16 @@ fn vadd_fixed_shape_matches_dyn() {
     let other = LaunchConfig::new(1, 128);
     let err = run_blocks::<Fixed<256, 1, 1>, _>("vadd", &other, |_| {}).unwrap_err();
     assert!(
-        matches!(err, Error::InvalidArgument(ref m) if m.contains("(256, 1, 1)")),
+        matches!(
+            err,
+            Error::InvalidLaunch {
+                block: [128, 1, 1],
+                ..
+            }
+        ),
         "{err}"
     );
+    assert!(err.to_string().contains("(256, 1, 1)"), "{err}");
 }
 
 fn matmul_both<S: BlockShape>(n: usize) {

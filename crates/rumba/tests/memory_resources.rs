@@ -9,6 +9,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use rumba::driver::{HostAllocFlags, StreamHandle};
+use rumba::error::ResourceError;
 use rumba::memory::{
     DeviceBlock, DeviceResource, DriverResource, HostBlock, HostResource, MemoryManager,
     PoolResource,
@@ -42,11 +43,16 @@ fn a_block_smaller_than_asked_for_is_refused_and_given_back() {
         mc.host_upstream(),
     );
     let err = mm.memalloc(100).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(
+        matches!(&err, rumba::Error::Resource(ResourceError::WrongBlock {
+                manager, len: 50, requested: 100, device, expected_device, give_back: None,
+            }) if manager == "memory manager 'short'" && *device == mc.device && *expected_device == mc.device),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         format!(
-            "invalid operation: memory manager 'short' returned a 50-byte block on device {0} for a 100-byte request on device {0}",
+            "memory manager 'short' returned a 50-byte block on device {0} for a 100-byte request on device {0} (too small, on another device, of another driver, or retired)",
             mc.device
         )
     );
@@ -63,7 +69,10 @@ fn a_block_given_back_to_another_resource_is_refused_not_freed() {
     let block = a.allocate_sync(64).unwrap();
     let ptr = block.ptr();
     let err = b.deallocate_sync(block).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidArgument(_)), "{err}");
+    assert!(
+        matches!(&err, rumba::Error::Resource(ResourceError::ForeignBlock { ptr: p, len: 64, .. }) if *p == ptr),
+        "{err}"
+    );
     assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
     assert_eq!(
         a.live(),
@@ -152,8 +161,13 @@ fn a_host_block_without_the_asked_for_mapping_is_refused() {
         ..Default::default()
     };
     let err = mm.memhostalloc(64, mapped).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
-    assert!(err.to_string().contains("64-byte request"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::WrongFlags { requested: 64, .. })
+        ),
+        "{err}"
+    );
     assert_eq!(
         mm.memhostalloc(64, HostAllocFlags::default())
             .unwrap()
@@ -206,7 +220,13 @@ fn a_pool_refuses_an_upstream_segment_shorter_than_asked_for() {
     )
     .unwrap();
     let err = pool.allocate_sync(100).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::WrongBlock { len, requested, .. }) if len < requested
+        ),
+        "{err}"
+    );
     assert_eq!(driver.live(), (0, 0), "the short segment went back");
 }
 
@@ -249,8 +269,13 @@ fn a_block_of_another_driver_instance_is_refused() {
     let foreign = Arc::new(DriverResource::new(mc.device, other));
     let mm = MemoryManager::new("foreign", &mc, foreign.clone(), mc.host_upstream());
     let err = mm.memalloc(64).unwrap_err();
-    assert!(matches!(err, rumba::Error::InvalidOperation(_)), "{err}");
-    assert!(err.to_string().contains("another driver"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rumba::Error::Resource(ResourceError::ForeignDriver { len: 64, .. })
+        ),
+        "{err}"
+    );
     assert_eq!(foreign.live(), (0, 0), "the refused block went back");
 }
 
@@ -262,10 +287,13 @@ impl DeviceResource for FailingRelease {
         self.0.allocate(bytes, stream)
     }
     fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> rumba::Result<()> {
-        Err(rumba::Error::InvalidOperation(format!(
-            "refusing 0x{:x}",
-            block.ptr()
-        )))
+        Err(ResourceError::ForeignBlock {
+            memory: "device",
+            ptr: block.ptr(),
+            len: block.len(),
+            owner: "a resource that refuses every release".into(),
+        }
+        .into())
     }
 }
 
@@ -287,4 +315,57 @@ fn a_release_that_fails_in_a_threshold_flush_is_returned_by_deallocate() {
     assert!(matches!(err, rumba::Error::DeallocationFailed(_)), "{err}");
     assert!(err.to_string().contains(&format!("0x{ptr:x}")), "{err}");
     assert_eq!(driver.live(), (1, 64), "leaked, never lost silently");
+}
+
+/// Issue 24 item 11: `empty_cache` and `flush` reach every deferral and cache of the chain, not
+/// only the outermost: a pool over a pool, a deferred adaptor over another, a pool over a
+/// deferred adaptor all give every byte back to the driver.
+#[test]
+fn empty_cache_and_flush_reach_every_level_of_the_chain() {
+    use rumba::memory::{DeferredAdaptor, PoolOptions};
+    common::start(|_| {});
+    let ctx = rumba::current_context().unwrap();
+    let mc = ctx.manager_context();
+    let base = Arc::new(DriverResource::new(ctx.device_id(), ctx.driver().clone()));
+    let pool = |up: Arc<dyn DeviceResource>| -> Arc<dyn DeviceResource> {
+        Arc::new(PoolResource::with_options(&mc, up, PoolOptions::default()).unwrap())
+    };
+    let deferred = |up: Arc<dyn DeviceResource>| -> Arc<dyn DeviceResource> {
+        Arc::new(DeferredAdaptor::with_limits(
+            up,
+            mc.host_upstream(),
+            1000,
+            usize::MAX,
+        ))
+    };
+    let chains: Vec<(&str, Arc<dyn DeviceResource>)> = vec![
+        ("pool over pool", pool(pool(base.clone()))),
+        ("deferred over deferred", deferred(deferred(base.clone()))),
+        ("pool over deferred", pool(deferred(base.clone()))),
+        ("deferred over pool", deferred(pool(base.clone()))),
+    ];
+    for (what, top) in chains {
+        let mm = MemoryManager::new(what, &mc, top, mc.host_upstream());
+        let bufs: Vec<_> = (0..8).map(|k| mm.memalloc(1000 << k).unwrap()).collect();
+        assert!(base.live().0 > 0, "{what}: the driver gave memory");
+        drop(bufs);
+        mm.empty_cache().unwrap();
+        assert_eq!(
+            base.live(),
+            (0, 0),
+            "{what}: every byte back after empty_cache"
+        );
+        assert_eq!(mm.pending().count, 0, "{what}");
+    }
+    // `flush` alone carries out every queue's releases.
+    let mm = MemoryManager::new(
+        "deferred over deferred",
+        &mc,
+        deferred(deferred(base.clone())),
+        mc.host_upstream(),
+    );
+    drop(mm.memalloc(4096).unwrap());
+    assert_eq!(mm.pending().count, 1);
+    mm.flush().unwrap();
+    assert_eq!(base.live(), (0, 0), "flush reached the inner queue");
 }

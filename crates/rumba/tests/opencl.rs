@@ -145,7 +145,7 @@ fn hand_written_kernels_with_plain_pointers_run() {
     let closure = Kernel::<(Arr<i32>,)>::new("closure_only", |_, _| {});
     let e = closure.configure(1, 1).launch((&c,)).unwrap_err();
     assert!(
-        matches!(e, Error::Unsupported(ref m) if m.contains("closure_only") && m.contains("OpenCL C")),
+        matches!(e, Error::MissingKernelForm { ref kernel, form: "OpenCL C source", .. } if kernel == "closure_only"),
         "{e}"
     );
 }
@@ -190,7 +190,7 @@ fn an_allocation_beyond_the_devices_limit_is_a_typed_error() {
     let (_, total) = ctx.get_memory_info().unwrap();
     let e = ctx.memalloc(total + 1).unwrap_err();
     assert!(
-        matches!(e, Error::InvalidArgument(ref m) if m.contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE"))
+        matches!(e, Error::AllocationTooLarge { ref memory, .. } if memory.contains("OpenCL device"))
             || matches!(e, Error::OutOfMemory { .. }),
         "{e}"
     );
@@ -207,12 +207,15 @@ fn interchange_refuses_ipc_and_the_cuda_interface_and_dlpack_says_opencl() {
     let d = rumba::to_device(&[1.0f64, 2.0, 3.0]).unwrap();
     let ipc = d.get_ipc_handle().unwrap_err();
     assert!(
-        matches!(ipc, Error::Unsupported(ref m) if m.contains("opencl")),
+        matches!(ipc, Error::Unsupported { ref backend, .. } if backend == "opencl"),
         "{ipc}"
     );
     assert!(!rumba::interop::is_cuda_array(&d));
     let cai = rumba::interop::CudaArray::describe(&d).unwrap_err();
-    assert!(cai.to_string().contains("CUDA Array Interface"), "{cai}");
+    assert!(
+        matches!(cai, Error::Unsupported { ref feature, .. } if feature == "the CUDA Array Interface"),
+        "{cai}"
+    );
     let t = d.to_dlpack(None).unwrap();
     assert_eq!(t.tensor().device.device_type.0, 4, "kDLOpenCL");
     assert_eq!(rumba::backend().unwrap(), BackendKind::OpenCl);
@@ -231,7 +234,10 @@ fn host_memory_is_device_addressable_where_opencl_allows() {
         rumba::MappedOptions::new().write_combined(true),
     )
     .unwrap_err();
-    assert!(wc.to_string().contains("write-combined"), "{wc}");
+    assert!(
+        matches!(wc, Error::Unsupported { ref feature, .. } if feature == "write-combined host memory"),
+        "{wc}"
+    );
 }
 
 /// Run as a child with OpenCL hidden: prints what the library says.

@@ -106,14 +106,14 @@ fn random_workload_on_two_streams_keeps_blocks_disjoint_and_intact() {
             assert_eq!(buf.stream(), s.handle());
             assert_disjoint(&ranges, buf.device_ptr(), size);
             ranges.insert(buf.device_ptr(), size);
-            buf.copy_from_host(&pattern(next_id, size)).unwrap();
+            rumba::copy(&buf, &pattern(next_id, size)).unwrap();
             count.alloc(size);
             live.push((next_id, buf));
             next_id += 1;
         } else {
             let (id, buf) = live.swap_remove(rng.below(live.len() as u64) as usize);
             let mut back = vec![0u8; buf.len()];
-            buf.copy_to_host(&mut back).unwrap();
+            rumba::copy(&mut back, &buf).unwrap();
             assert!(back == pattern(id, buf.len()), "block {id} was overwritten");
             ranges.remove(&buf.device_ptr());
             count.free(buf.len());
@@ -121,7 +121,7 @@ fn random_workload_on_two_streams_keeps_blocks_disjoint_and_intact() {
     }
     for (id, buf) in &live {
         let mut back = vec![0u8; buf.len()];
-        buf.copy_to_host(&mut back).unwrap();
+        rumba::copy(&mut back, buf).unwrap();
         assert!(
             back == pattern(*id, buf.len()),
             "block {id} was overwritten"

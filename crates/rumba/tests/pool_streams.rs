@@ -196,3 +196,45 @@ fn blocks_freed_on_destroyed_streams_come_back_with_one_empty_cache() {
     assert_eq!(ctx.memory_stats().unwrap().reserved_bytes, 0);
     assert_eq!(ctx.get_memory_info().unwrap().0, free0);
 }
+
+#[test]
+fn an_allocation_short_of_memory_waits_for_blocks_that_a_busy_stream_owns() {
+    // Issue 24 item 5: the pool refused small requests as out of memory while its cache, owned
+    // by streams whose work had not been seen to complete, held the memory. A context
+    // allocation now waits for those streams (`CacheControl::settle`) before it fails.
+    let _g = setup();
+    let ctx = rumba::current_context().unwrap();
+    ctx.empty_cache().unwrap();
+    let mm = ctx.memory_manager().device_resource().clone();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let reserved = mm.statistics().unwrap().reserved_bytes;
+    mm.limiter().unwrap().set_limit(Some(reserved + SEG));
+    // Lifted on every way out, so that a failure here does not starve the other tests.
+    struct Unlimit(std::sync::Arc<dyn rumba::memory::DeviceResource>);
+    impl Drop for Unlimit {
+        fn drop(&mut self) {
+            self.0.limiter().unwrap().set_limit(None);
+        }
+    }
+    let _unlimit = Unlimit(mm.clone());
+    let open = gate(&a);
+    drop(a.memalloc(SEG).unwrap()); // cached, owned by A, whose work is held by the gate
+    // The direct resource call does not wait: the block is A's until A's work is done.
+    assert!(
+        mm.allocate(4096, b.handle())
+            .unwrap_err()
+            .is_out_of_memory()
+    );
+    let opener = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        open.send(()).unwrap();
+    });
+    let small = ctx
+        .memalloc_on(4096, b.handle())
+        .expect("the allocation waits for A instead of failing with memory cached");
+    opener.join().unwrap();
+    drop(small);
+    b.synchronize().unwrap();
+    drop(_unlimit);
+    ctx.empty_cache().unwrap();
+}

@@ -6,6 +6,6 @@ mod soak_common;
 #[test]
 fn threads_and_streams_move_checksummed_data_and_give_everything_back() {
     common::start(|c| c.sim_memory = Some(1 << 30));
-    let bytes = soak_common::soak(4);
-    assert!(bytes > 0);
+    let figures = soak_common::soak(4);
+    assert!(figures.bytes > 0);
 }

@@ -9,6 +9,6 @@ fn threads_and_streams_move_checksummed_data_and_give_everything_back() {
         c.sim_memory = Some(1 << 30);
         c.memory_manager = rumba::config::ManagerChoice::Pool;
     });
-    let bytes = soak_common::soak(4);
-    assert!(bytes > 0);
+    let figures = soak_common::soak(4);
+    assert!(figures.bytes > 0);
 }

@@ -35,8 +35,7 @@ fn a_callback_panicking_with_a_nasty_payload_leaves_the_stream_working() {
         .unwrap();
     assert!(rx.recv_timeout(Duration::from_secs(20)).unwrap());
     let d = rumba::to_device(&[1u8, 2, 3]).unwrap();
-    d.copy_from_host_on(&ndarray::arr1(&[4u8, 5, 6]), &s)
-        .unwrap();
+    s.copy(&d, &ndarray::arr1(&[4u8, 5, 6])).unwrap();
     s.synchronize().unwrap();
     assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 5, 6]);
 }

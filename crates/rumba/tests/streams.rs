@@ -75,7 +75,7 @@ fn work_on_one_stream_runs_in_order() {
     s.synchronize().unwrap();
     assert_eq!(*log.lock().unwrap(), (0..100).collect::<Vec<u8>>());
     let mut out = vec![0u8; 1 << 16];
-    buf.copy_to_host(&mut out).unwrap();
+    rumba::copy(&mut out, &buf).unwrap();
     assert!(out.iter().all(|&b| b == 99), "the last memset wins");
 }
 
@@ -104,7 +104,7 @@ fn two_streams_run_concurrently() {
         open_tx.send(()).unwrap();
         a.synchronize().unwrap();
         let mut out = vec![0u8; 1 << 20];
-        buf.copy_to_host(&mut out).unwrap();
+        rumba::copy(&mut out, &buf).unwrap();
         assert!(out.iter().all(|&x| x == 3));
     });
 }
@@ -192,8 +192,8 @@ fn scoped_copies_round_trip_and_keep_buffers_alive() {
     let mut back = vec![0u8; data.len()];
     s.auto_synchronize(|scope| -> rumba::Result<()> {
         let buf = ctx.memalloc(data.len())?;
-        scope.copy_to_device(&buf, 0, &data)?;
-        scope.copy_to_host(&mut back, &buf, 0)
+        scope.copy(&buf, &data)?;
+        scope.copy(&mut back, &buf)
         // `buf` is dropped here, while the copies may still be queued: the stream keeps it alive.
     })
     .unwrap();
@@ -213,8 +213,8 @@ fn scoped_copies_from_pinned_memory_are_asynchronous_and_correct() {
     let buf = ctx.memalloc(1 << 20).unwrap();
     let mut back = ctx.memhostalloc(1 << 20, Default::default()).unwrap();
     s.auto_synchronize(|scope| -> rumba::Result<()> {
-        scope.copy_to_device(&buf, 0, &pinned)?;
-        scope.copy_to_host(&mut back, &buf, 0)
+        scope.copy(&buf, &pinned[..])?;
+        scope.copy(&mut back[..], &buf)
     })
     .unwrap();
     assert_eq!(&back[..], &pinned[..]);
@@ -258,11 +258,11 @@ fn an_error_inside_auto_synchronize_is_returned_after_the_stream_synchronized() 
             std::thread::sleep(Duration::from_millis(20));
             *r2.lock().unwrap() = true;
         })?;
-        scope.copy_to_device(&buf, 2, &[1, 2, 3])?; // runs past the end: refused
+        scope.copy(&buf.view(2..5)?, &[1, 2, 3])?; // runs past the end: refused
         Ok(7)
     });
     assert!(
-        matches!(r, Err(rumba::Error::InvalidArgument(ref m)) if m.contains("offset 2")),
+        matches!(r, Err(rumba::Error::BufferRange { start: 2, .. })),
         "{r:?}"
     );
     assert!(
@@ -329,7 +329,7 @@ fn a_stream_in_use_survives_its_last_handle() {
     ctx.flush_deallocations().unwrap();
     assert!(rx.recv_timeout(Duration::from_secs(5)).unwrap());
     let mut out = vec![0u8; 1 << 20];
-    buf.copy_to_host(&mut out).unwrap();
+    rumba::copy(&mut out, &buf).unwrap();
     assert!(out.iter().all(|&b| b == 5));
 }
 

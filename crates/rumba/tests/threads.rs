@@ -15,8 +15,8 @@ fn ten_threads_select_copy_synchronize_and_close() {
                 let mut back = vec![0u8; data.len()];
                 let buf = ctx.memalloc(data.len())?;
                 s.auto_synchronize(|scope| -> rumba::Result<()> {
-                    scope.copy_to_device(&buf, 0, &data)?;
-                    scope.copy_to_host(&mut back, &buf, 0)
+                    scope.copy(&buf, &data)?;
+                    scope.copy(&mut back, &buf)
                 })?;
                 assert_eq!(back, data, "thread {t} got its own data back");
                 s.synchronize()?;

@@ -19,9 +19,13 @@ use super::workloads::LAUNCHES;
 pub fn launch(repeat: usize) -> Result<Run, String> {
     let err = |what: &str, e: &dyn std::fmt::Debug| format!("cudarc baseline: {what}: {e:?}");
     let ctx = CudaContext::new(0).map_err(|e| err("CudaContext::new(0)", &e))?;
-    let ptx = cudarc::nvrtc::compile_ptx(r#"extern "C" __global__ void empty() {}"#)
-        .map_err(|e| err("NVRTC", &e))?;
-    let module = ctx.load_module(ptx).map_err(|e| err("load_module", &e))?;
+    // Compiled by rumba's NVRTC loader (NVRTC 12 or 13, whichever rumba uses), loaded by cudarc.
+    let ptx =
+        rumba::driver::cuda::builtin::compile("empty", r#"extern "C" __global__ void empty() {}"#)
+            .map_err(|e| err("NVRTC", &e))?;
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+        .map_err(|e| err("load_module", &e))?;
     let f = module
         .load_function("empty")
         .map_err(|e| err("load_function", &e))?;

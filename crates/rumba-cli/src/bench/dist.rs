@@ -105,8 +105,8 @@ fn send_recv_pair(
 }
 
 /// Runs the distributed benchmark; rank 0 returns the runs (times per workload and size) and
-/// prints the table.
-pub fn run(repeat: usize, quick: bool) -> rumba::Result<(Vec<Run>, bool)> {
+/// prints the table. Every rank also gets the first rank whose result was wrong, if any.
+pub fn run(repeat: usize, quick: bool) -> rumba::Result<(Vec<Run>, Option<usize>)> {
     let universe = rumba::dist::init()?;
     let world = universe.world()?;
     let host = mpi::topology::SimpleCommunicator::world();
@@ -130,7 +130,7 @@ pub fn run(repeat: usize, quick: bool) -> rumba::Result<(Vec<Run>, bool)> {
         );
     }
     let mut runs = Vec::new();
-    let mut all_ok = true;
+    let mut wrong: Option<usize> = None;
     for (workload, factor) in [("allreduce", 2.0 * (n - 1.0) / n), ("sendrecv", 1.0)] {
         for &bytes in &sizes {
             let (rt, mt, ok) = if workload == "allreduce" {
@@ -140,8 +140,9 @@ pub fn run(repeat: usize, quick: bool) -> rumba::Result<(Vec<Run>, bool)> {
             };
             let mut oks = vec![0u8; world.size()];
             host.all_gather_into(&u8::from(ok), &mut oks[..]);
-            let ok = oks.iter().all(|&b| b == 1);
-            all_ok &= ok;
+            let first_wrong = oks.iter().position(|&b| b != 1);
+            let ok = first_wrong.is_none();
+            wrong = wrong.or(first_wrong);
             let bw = |t: f64| factor * bytes as f64 / t / 1e9;
             if root {
                 println!(
@@ -184,5 +185,5 @@ pub fn run(repeat: usize, quick: bool) -> rumba::Result<(Vec<Run>, bool)> {
     if !root {
         runs.clear();
     }
-    Ok((runs, all_ok))
+    Ok((runs, wrong))
 }

@@ -73,8 +73,8 @@ pub struct BenchArgs {
     /// Write a chart of the times (SVG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Timed repetitions per workload (the median is reported).
-    #[arg(long, default_value_t = 5)]
+    /// Timed repetitions per workload (the median is reported), 1 to 100,000.
+    #[arg(long, default_value_t = 5, value_parser = parse_repeat)]
     pub repeat: usize,
     /// Only the small sizes (the sizes Numba's simulator runs) and the launch latency.
     #[arg(long)]
@@ -110,7 +110,7 @@ pub struct BenchArgs {
 fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
     #[cfg(feature = "mpi")]
     {
-        let (runs, ok) = dist::run(args.repeat, args.quick)?;
+        let (runs, wrong) = dist::run(args.repeat, args.quick)?;
         if let Some(path) = &args.plot
             && !runs.is_empty()
         {
@@ -120,27 +120,47 @@ fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
         if args.json {
             runs.iter().for_each(|r| println!("{}", r.json()));
         }
-        if !ok {
-            return Err(rumba::Error::InvalidOperation(
-                "a distributed benchmark computed a wrong result".into(),
-            ));
+        if let Some(rank) = wrong {
+            return Err(rumba::Error::Dist {
+                rank,
+                op: "bench --dist".into(),
+                reason: "a distributed benchmark computed a wrong result".into(),
+            });
         }
         Ok(())
     }
     #[cfg(not(feature = "mpi"))]
     {
         let _ = args;
-        Err(rumba::Error::Unsupported(
-            "rumba bench --dist needs the CLI built with `--features mpi` (and run under mpirun)"
-                .into(),
-        ))
+        Err(rumba::Error::Unsupported {
+            backend: rumba::backend().map_or_else(|_| "current".into(), |b| b.to_string()),
+            feature: "rumba bench --dist".into(),
+            reason: "it needs the CLI built with `--features mpi` (and run under mpirun)".into(),
+        })
     }
 }
 
-/// Runs the benchmark.
-pub fn run(args: &BenchArgs) -> rumba::Result<()> {
+/// Most timed repetitions per workload `--repeat` accepts.
+pub const MAX_REPEAT: usize = 100_000;
+
+/// Parses `--repeat` (clap reports a refusal as an invalid value, exit status 2).
+fn parse_repeat(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} repetitions: expected 1 to {MAX_REPEAT}")),
+        Err(e) => Err(format!("{text:?} is not a whole number ({e})")),
+    }
+}
+
+/// Runs the benchmark; `Ok(false)` when a result disagreed with the host reference (each such
+/// run is named on stderr: a wrong result is a failure, not a number).
+///
+/// # Errors
+/// A failure of rumba's own runs (a peer's failure is reported and skipped), of `--dist`, or of
+/// writing the chart.
+pub fn run(args: &BenchArgs) -> rumba::Result<bool> {
     if args.dist {
-        return run_dist(args);
+        return run_dist(args).map(|()| true);
     }
     if args.suite {
         return suite::run(args);
@@ -274,7 +294,20 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
             println!("chart written to {}", path.display());
         }
     }
-    Ok(())
+    Ok(all_right(&runs))
+}
+
+/// Whether every run's result agreed with the host reference; names those that did not on
+/// stderr.
+fn all_right(runs: &[Run]) -> bool {
+    let wrong: Vec<&Run> = runs.iter().filter(|r| !r.check).collect();
+    for r in &wrong {
+        eprintln!(
+            "rumba bench: {} computed a wrong {} (n = {}): it disagrees with the host reference",
+            r.peer, r.workload, r.n
+        );
+    }
+    wrong.is_empty()
 }
 
 fn peer_err(e: String) -> rumba::Error {
@@ -284,9 +317,8 @@ fn peer_err(e: String) -> rumba::Error {
 /// Draws the chart of `runs` into the SVG file `path`.
 fn write_chart(path: &std::path::Path, runs: &[Run]) -> rumba::Result<()> {
     let chart = plot::svg(runs).map_err(rumba::Error::InvalidArgument)?;
-    std::fs::write(path, chart).map_err(|e| {
-        rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
-    })
+    std::fs::write(path, chart)
+        .map_err(|e| rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Seconds in a readable unit.

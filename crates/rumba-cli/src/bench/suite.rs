@@ -12,7 +12,7 @@
 use rumba::Result;
 
 use super::workloads::{self as wl, Form, Opts, REFERENCE};
-use super::{BenchArgs, Run, fmt_time, peers, plot, suite_workloads as sw};
+use super::{BenchArgs, Run, fmt_time, peers, suite_workloads as sw};
 
 /// One workload of `rumba bench`.
 pub struct Workload {
@@ -112,15 +112,16 @@ const NEW: [&str; 6] = [
 /// Memory-bound workloads, held to 1.3× the reference.
 const MEMORY_BOUND: [&str; 2] = ["vadd", "stencil5"];
 
-/// Runs the suite (`rumba bench --suite`).
+/// Runs the suite (`rumba bench --suite`); `Ok(false)` when a result (rumba's or a peer's)
+/// disagreed with the host reference — each is named on stderr and has no ratio in the table.
 ///
 /// # Errors
 /// A failure of rumba's own runs (the peers' failures are reported and skipped), or of writing
 /// the chart.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub fn run(args: &BenchArgs) -> Result<bool> {
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
     let mut runs: Vec<Run> = Vec::new();
-    let mut emit = |rs: Vec<Run>, runs: &mut Vec<Run>| {
+    let emit = |rs: Vec<Run>, runs: &mut Vec<Run>| {
         for r in rs {
             if args.json {
                 println!("{}", r.json());
@@ -195,7 +196,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             println!("chart written to {}", path.display());
         }
     }
-    Ok(())
+    Ok(super::all_right(&runs))
 }
 
 /// rumba's run (on any backend) of `workload` at `n`.
@@ -239,7 +240,11 @@ pub fn table(runs: &[Run], quick: bool) -> String {
     let mut out = String::new();
     let cell = |r: Option<&Run>| {
         r.map_or("-".to_string(), |r| {
-            format!("{}{}", fmt_time(r.seconds), if r.check { "" } else { " WRONG" })
+            format!(
+                "{}{}",
+                fmt_time(r.seconds),
+                if r.check { "" } else { " WRONG" }
+            )
         })
     };
     let rat = |x: Option<f64>| match x {
@@ -400,9 +405,15 @@ mod tests {
         let t = table(&runs, false);
         let geo = t.lines().last().unwrap();
         // sqrt(0.25 * 1.0) for PoCL, 1.0 for the reference (one workload), 1e-5 for Numba.
-        assert!(geo.contains("0.500") && geo.contains("1.000") && geo.contains("1.0e-5"), "{t}");
+        assert!(
+            geo.contains("0.500") && geo.contains("1.000") && geo.contains("1.0e-5"),
+            "{t}"
+        );
         let g = goals(&runs, false);
-        assert!(g.contains("transpose / pocl") && g.contains("0.250 <= 0.5"), "{g}");
+        assert!(
+            g.contains("transpose / pocl") && g.contains("0.250 <= 0.5"),
+            "{g}"
+        );
         assert!(g.contains("sgemm / pocl") && g.contains("MISSED"), "{g}");
         assert!(g.contains("100000.000 >= 10000"), "{g}");
         // A wrong result has no ratio.

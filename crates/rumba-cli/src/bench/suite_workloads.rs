@@ -17,13 +17,10 @@ use rumba::array::Scalar;
 use rumba::ndarray::Array2;
 use rumba::{DeviceArray, Result};
 
-
 use super::Run;
 use super::kernels::{self as peer, BINS, HIST_CHUNK, NBODY_TILE, SCAN_THREADS, SCAN_TILE};
 use super::reference as host;
-use super::workloads::{
-    Opts, allclose, host_timed, random, random_bytes, random_u32, shape_err, timed,
-};
+use super::workloads::{Opts, allclose, random, random_bytes, random_u32, shape_err, timed};
 
 /// Jacobi steps of the `stencil5` workload.
 pub const STENCIL_STEPS: usize = 10;
@@ -62,9 +59,13 @@ pub fn stencil5(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let k = o.form.apply(peer::stencil5());
     let grid = (n.div_ceil(256) as u32, n as u32);
     let s = timed(&stream, o.repeat, || {
-        du.copy_from_device_on(&d0, &stream)?;
+        stream.copy(&du, &d0)?;
         for step in 0..STENCIL_STEPS {
-            let (from, to) = if step % 2 == 0 { (&du, &dv) } else { (&dv, &du) };
+            let (from, to) = if step % 2 == 0 {
+                (&du, &dv)
+            } else {
+                (&dv, &du)
+            };
             k.configure(grid, 256).launch((from, to))?;
         }
         Ok(())
@@ -120,7 +121,10 @@ pub fn scan(n: usize, o: &Opts) -> Result<Vec<Run>> {
         }
         len = blocks;
     }
-    let (kb, ka) = (o.form.apply(peer::scan_blocks()), o.form.apply(peer::scan_add()));
+    let (kb, ka) = (
+        o.form.apply(peer::scan_blocks()),
+        o.form.apply(peer::scan_add()),
+    );
     let s = timed(&stream, o.repeat, || {
         for l in 0..ys.len() {
             let x = if l == 0 { &dx } else { &sums[l - 1] };
@@ -154,7 +158,10 @@ pub fn nbody(n: usize, o: &Opts) -> Result<Vec<Run>> {
         *w = 0.0;
     }
     let as2 = |v: &[f32]| Array2::from_shape_vec((n, 4), v.to_vec()).map_err(shape_err);
-    let (dp, dv) = (rumba::to_device(&as2(&pos)?)?, rumba::to_device(&as2(&vel)?)?);
+    let (dp, dv) = (
+        rumba::to_device(&as2(&pos)?)?,
+        rumba::to_device(&as2(&vel)?)?,
+    );
     let dpo = rumba::device_array::<f32, _>((n, 4), Order::C)?;
     let dvo = rumba::device_array::<f32, _>((n, 4), Order::C)?;
     let k = o.form.apply(peer::nbody());
@@ -186,7 +193,7 @@ pub fn sgemm(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let t = peer::SG_THREADS as u32;
     let (alpha, beta) = SGEMM_AB;
     let s = timed(&stream, o.repeat, || {
-        dc.copy_from_device_on(&dc0, &stream)?;
+        stream.copy(&dc, &dc0)?;
         k.configure((g, g), (t, t))
             .launch((&da, &db, &dc, alpha, beta))
     })?;

@@ -74,7 +74,11 @@ pub fn allclose(a: &[f32], b: &[f32], rtol: f64, atol: f64) -> bool {
 }
 
 /// Median wall time of `launch` followed by synchronizing `stream`, after one warm-up.
-pub(super) fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>) -> Result<f64> {
+pub(super) fn timed(
+    stream: &Stream,
+    repeat: usize,
+    mut launch: impl FnMut() -> Result<()>,
+) -> Result<f64> {
     launch()?;
     stream.synchronize()?;
     let mut times = Vec::with_capacity(repeat);
@@ -138,7 +142,12 @@ impl Opts {
         check: bool,
         reference: Option<f64>,
     ) -> Vec<Run> {
-        let mut out = vec![run(&format!("{workload}{}", self.form.suffix()), n, seconds, check)];
+        let mut out = vec![run(
+            &format!("{workload}{}", self.form.suffix()),
+            n,
+            seconds,
+            check,
+        )];
         if let Some(s) = reference {
             out.push(Run {
                 peer: REFERENCE.into(),
@@ -236,9 +245,8 @@ pub fn vadd(n: usize, o: &Opts) -> Result<Vec<Run>> {
 pub fn matmul(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let stream = rumba::legacy_default_stream()?;
     let (a, b) = (random(n * n, 3), random(n * n, 4));
-    let as2 = |v: &[f32]| {
-        rumba::ndarray::Array2::from_shape_vec((n, n), v.to_vec()).map_err(shape_err)
-    };
+    let as2 =
+        |v: &[f32]| rumba::ndarray::Array2::from_shape_vec((n, n), v.to_vec()).map_err(shape_err);
     let (da, db) = (rumba::to_device(&as2(&a)?)?, rumba::to_device(&as2(&b)?)?);
     let dc = rumba::device_array::<f32, _>((n, n), Order::C)?;
     let k = o.form.apply(matmul_kernel());
@@ -322,11 +330,11 @@ pub fn pinned_copies(repeat: usize) -> Result<Vec<Run>> {
     let buf = ctx.memalloc(n)?;
     let stream = rumba::stream()?;
     let h2d = timed(&stream, repeat, || {
-        stream.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &pinned))
+        stream.auto_synchronize(|scope| scope.copy(&buf, &pinned[..]))
     })?;
     pinned.fill(0);
     let d2h = timed(&stream, repeat, || {
-        stream.auto_synchronize(|scope| scope.copy_to_host(&mut pinned, &buf, 0))
+        stream.auto_synchronize(|scope| scope.copy(&mut pinned[..], &buf))
     })?;
     Ok(vec![
         run("h2d_pinned", n, h2d, true),
@@ -341,8 +349,8 @@ pub fn copies(repeat: usize) -> Result<Vec<Run>> {
     let mut back = vec![0u8; n];
     let buf = rumba::current_context()?.memalloc(n)?;
     let stream = rumba::legacy_default_stream()?;
-    let h2d = timed(&stream, repeat, || buf.copy_from_host(&host))?;
-    let d2h = timed(&stream, repeat, || buf.copy_to_host(&mut back))?;
+    let h2d = timed(&stream, repeat, || rumba::copy(&buf, &host))?;
+    let d2h = timed(&stream, repeat, || rumba::copy(&mut back, &buf))?;
     Ok(vec![
         run("h2d", n, h2d, true),
         run("d2h", n, d2h, back == host),

@@ -126,7 +126,9 @@ pub fn backend() -> Result<rumba::driver::BackendKind, Failure> {
 /// else — and any refusal on the sim or CUDA, where every check applies — is the check's failure.
 pub fn opencl_refusal(e: rumba::Error) -> Result<String, Failure> {
     match (e, backend()?) {
-        (rumba::Error::Unsupported(why), rumba::driver::BackendKind::OpenCl) => Ok(why),
+        (e @ rumba::Error::Unsupported { .. }, rumba::driver::BackendKind::OpenCl) => {
+            Ok(e.to_string())
+        }
         (e, _) => Err(e.into()),
     }
 }

@@ -121,7 +121,8 @@ fn read_bytes(
     len: usize,
 ) -> rumba::Result<Vec<u8>> {
     let mut out = vec![0u8; len];
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_host(&mut out, buf, offset))?;
+    let part = buf.view(offset..offset + len)?;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy(&mut out, &part))?;
     Ok(out)
 }
 
@@ -143,7 +144,7 @@ fn in_order() -> Outcome {
     let seen = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
     ensure_eq!(seen, (0..100).collect::<Vec<u8>>(), "callback order");
     let mut out = vec![0u8; 1 << 16];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(out.iter().all(|&b| b == 99), "the last memset did not win");
     pass("100 memsets + 100 callbacks in order")
 }
@@ -168,7 +169,7 @@ fn concurrent() -> Outcome {
     );
     ensure!(a_held, "stream a ran past its gate");
     let mut out = vec![0u8; 8 << 20];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(out.iter().all(|&x| x == 42), "stream b's memset");
     pass("b completed while a was held")
 }
@@ -189,7 +190,7 @@ fn event_wait() -> Outcome {
     let t = Instant::now();
     e.wait(&b)?; // the host does not wait
     let returned = t.elapsed();
-    b.copy_device(&dst, &src)?;
+    b.copy(&dst, &src)?;
     let lb = Arc::clone(&log);
     b.add_callback(move |_, _| lb.lock().unwrap_or_else(|e| e.into_inner()).push("b"))?;
     std::thread::sleep(Duration::from_millis(50));
@@ -210,7 +211,7 @@ fn event_wait() -> Outcome {
     let seen = log.lock().unwrap_or_else(|e| e.into_inner()).clone();
     ensure_eq!(seen, vec!["a", "b"], "callback order across the streams");
     let mut out = vec![0u8; 4 << 20];
-    dst.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &dst)?;
     ensure!(
         out.iter().all(|&x| x == 7),
         "stream b copied before stream a's memset (found byte {})",
@@ -239,7 +240,7 @@ fn legacy_default() -> Outcome {
         "work on the legacy default stream finished before earlier work on a blocking stream"
     );
     let mut out = vec![0u8; 1 << 20];
-    buf.copy_to_host(&mut out)?;
+    rumba::copy(&mut out, &buf)?;
     ensure!(
         out.iter().all(|&x| x == 6),
         "the legacy stream's memset did not come last (found {})",
@@ -397,9 +398,11 @@ fn in_flight() -> Outcome {
 /// error and on any other backend.
 fn over_single_allocation(e: &rumba::Error) -> Result<Option<String>, super::Failure> {
     Ok(match (e, super::backend()?) {
-        (rumba::Error::InvalidArgument(why), rumba::driver::BackendKind::OpenCl) => Some(format!(
-            "{why}; with RUMBA_OPENCL_MEMORY at or under that size, the device's memory runs out first and this check runs"
-        )),
+        (why @ rumba::Error::AllocationTooLarge { .. }, rumba::driver::BackendKind::OpenCl) => {
+            Some(format!(
+                "{why}; with RUMBA_OPENCL_MEMORY at or under that size, the device's memory runs out first and this check runs"
+            ))
+        }
         _ => None,
     })
 }
@@ -454,7 +457,10 @@ fn flush_and_retry() -> Outcome {
     );
     let probe = [0x11u8; 64];
     let end = request - 64;
-    rumba::stream()?.auto_synchronize(|scope| scope.copy_to_device(&big, end, &probe))?;
+    // The view is a handle on `big`'s memory: it goes before `big` does.
+    let tail = big.view(end..end + probe.len())?;
+    rumba::stream()?.auto_synchronize(|scope| scope.copy(&tail, &probe))?;
+    drop(tail);
     ensure_eq!(
         read_bytes(&big, end, 64)?,
         probe.to_vec(),
@@ -499,7 +505,7 @@ fn oom_error() -> Outcome {
     let small = ctx.memalloc(4096)?;
     small.memset(1)?;
     let mut b = [0u8; 4096];
-    small.copy_to_host(&mut b)?;
+    rumba::copy(&mut b, &small)?;
     ensure!(b.iter().all(|&x| x == 1), "an allocation after the failure");
     pass(text)
 }

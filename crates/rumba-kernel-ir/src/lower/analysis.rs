@@ -17,6 +17,13 @@
 //!   the body is cut at its barriers.
 //!
 //! The analyses are conservative approximations: "uniform" is a proof, "varying" is not.
+//!
+//! [`analyse`] counts the shape of every in-kernel view as varying (the loop form never names a
+//! view in block code). [`barrier_control`] tracks view shapes: a reshape's shape is its
+//! arguments', a cast's and an axis view's follow from the base's (the index of `row(i)` does
+//! not change the row's length), so a loop over `tile.row(i).len()` around a barrier is
+//! uniform there. The OpenCL form refuses a barrier that even that finds under varying
+//! control.
 
 use proc_macro2::Span;
 
@@ -97,6 +104,8 @@ impl Analysis {
 struct Uni<'a> {
     f: &'a Func,
     varying: Vec<bool>,
+    /// Per array, whether its shape may differ between threads; `None`: every view's may.
+    view_shapes: Option<Vec<bool>>,
     changed: bool,
 }
 
@@ -107,7 +116,7 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &e.kind {
         ExprKind::Sync(..) => {}
         ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => visit_values(a, f),
-        ExprKind::Axis(a, _) => visit_values(a, f),
+        ExprKind::Axis(a, _) | ExprKind::TupleField(a, _) => visit_values(a, f),
         ExprKind::Binary(_, a, b, _) => {
             visit_values(a, f);
             visit_values(b, f);
@@ -125,6 +134,11 @@ fn visit_values(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Atomic { idx, args, .. } => {
             idx.iter().chain(args).for_each(|x| visit_values(x, f));
         }
+        ExprKind::RecordLit { fields, .. } => fields.iter().for_each(|(_, x)| visit_values(x, f)),
+        ExprKind::SubIndex { rec, idx, .. } => {
+            visit_values(rec, f);
+            visit_values(idx, f);
+        }
         _ => {}
     }
 }
@@ -141,11 +155,18 @@ impl Uni<'_> {
                 )
             }
             ExprKind::Index { .. } | ExprKind::Atomic { .. } | ExprKind::Warp(..) => v = true,
-            ExprKind::Call { pass_thread, .. } => v |= *pass_thread,
+            // A device function that takes the thread context, or an array (whose memory it
+            // reads), may give each thread its own value.
+            ExprKind::Call {
+                pass_thread, args, ..
+            } => v |= *pass_thread || args.iter().any(|a| matches!(a.kind, ExprKind::ArrayRef(_))),
             // An in-kernel view's shape may come from a thread's values (`a.reshape((n, i))`),
             // and the view is made by each thread: its shape counts as varying.
             ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
-                v |= self.f.arrays[*a].base.is_some()
+                v |= match &self.view_shapes {
+                    Some(shapes) => shapes[*a],
+                    None => self.f.arrays[*a].base.is_some(),
+                }
             }
             _ => {}
         });
@@ -195,9 +216,10 @@ impl Uni<'_> {
                 false
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Local(l, _) = place {
-                    if ctl || self.expr_varying(value) {
-                        self.set(*l);
+                if let Some(l) = place.local() {
+                    let idx_varying = place.exprs().iter().any(|e| self.expr_varying(e));
+                    if ctl || self.expr_varying(value) || idx_varying {
+                        self.set(l);
                     }
                 }
                 false
@@ -247,9 +269,30 @@ impl Uni<'_> {
                 false
             }
             Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(..) => ctl,
-            Stmt::ArrayDecl { .. } | Stmt::View { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => {
+            Stmt::View {
+                array, base, kind, ..
+            } => {
+                let varies = match kind {
+                    ViewKind::Reshape(dims, _) => dims.iter().any(|d| self.expr_varying(d)),
+                    // A slice's extents come from its ranges (an index only drops an axis).
+                    ViewKind::Slice(comps) => comps.iter().any(|c| match c {
+                        SliceComp::Index(_) => false,
+                        SliceComp::Range { start, stop, step } => [start, stop, step]
+                            .into_iter()
+                            .flatten()
+                            .any(|e| self.expr_varying(e)),
+                    }),
+                    ViewKind::Cast | ViewKind::Axis(..) => false,
+                };
+                if let Some(shapes) = &mut self.view_shapes {
+                    if (varies || shapes[*base]) && !shapes[*array] {
+                        shapes[*array] = true;
+                        self.changed = true;
+                    }
+                }
                 false
             }
+            Stmt::ArrayDecl { .. } | Stmt::Expr(_) | Stmt::Assert { .. } => false,
         }
     }
 }
@@ -325,9 +368,15 @@ impl Walk<'_> {
             }
             Stmt::Assign { place, value, .. } => {
                 self.expr(value, ctl);
-                match place {
-                    Place::Local(l, _) => self.defs.push((*l, self.pos)),
-                    Place::Index { idx, .. } => idx.iter().for_each(|e| self.expr(e, ctl)),
+                for e in place.exprs() {
+                    self.expr(e, ctl);
+                }
+                if let Some(l) = place.local() {
+                    if matches!(place, Place::Field { .. }) {
+                        // A field assignment keeps the rest of the record: a use, too.
+                        self.uses.push((l, self.pos));
+                    }
+                    self.defs.push((l, self.pos));
                 }
             }
             Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => self.expr(e, ctl),
@@ -389,9 +438,20 @@ impl Walk<'_> {
 
 /// Runs the analyses.
 pub fn analyse(f: &Func) -> Analysis {
+    analyse_with(f, None)
+}
+
+/// The barriers with whether their control is uniform, tracking the shapes of in-kernel views
+/// (see the module docs): what the OpenCL form refuses.
+pub fn barrier_control(f: &Func) -> Vec<BarrierSite> {
+    analyse_with(f, Some(vec![false; f.arrays.len()])).barriers
+}
+
+fn analyse_with(f: &Func, view_shapes: Option<Vec<bool>>) -> Analysis {
     let mut u = Uni {
         f,
         varying: vec![false; f.locals.len()],
+        view_shapes,
         changed: true,
     };
     // Value parameters are uniform; everything else starts uniform and only ever turns varying,

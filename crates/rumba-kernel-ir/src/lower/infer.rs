@@ -72,6 +72,8 @@ pub enum Need {
     Classify,
     /// A complex number (`norm`, `arg`, `conj`).
     Complex,
+    /// `isize` or `usize` (a slice's index, bound or step).
+    SliceIndex,
 }
 
 impl Need {
@@ -111,6 +113,7 @@ impl Need {
             Need::FloatOrComplex => s.is_float(),
             Need::Classify => s.is_float() || s.is_f16(),
             Need::Complex => false,
+            Need::SliceIndex => matches!(s, Scalar::Isize | Scalar::Usize),
         }
     }
 }
@@ -123,6 +126,9 @@ pub struct Types {
     /// Variables standing for an expression that was already refused: they agree with
     /// anything and are never reported, so one refusal does not cascade.
     silent: std::collections::HashSet<u32>,
+    /// Variables whose type only rustc needs (a field a value is assigned to): unified like any
+    /// other, but never reported when nothing fixes them.
+    quiet: std::collections::HashSet<u32>,
 }
 
 /// Display name of a (possibly partial) type.
@@ -143,6 +149,15 @@ impl Types {
     pub fn fresh(&mut self, kind: Kind, span: Span) -> Ty {
         self.slots.push(Slot::Free(kind, span));
         Ty::Var(self.slots.len() as u32 - 1)
+    }
+
+    /// A fresh variable that may stay unknown (see `quiet`).
+    pub fn fresh_quiet(&mut self, span: Span) -> Ty {
+        let t = self.fresh(Kind::Any, span);
+        if let Ty::Var(v) = t {
+            self.quiet.insert(v);
+        }
+        t
     }
 
     /// The type of an expression that was refused (see `silent`).
@@ -327,7 +342,10 @@ impl Types {
                 match kind {
                     Kind::Int => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::I32)),
                     Kind::Float => self.slots[v] = Slot::Bound(Ty::Scalar(Scalar::F64)),
-                    Kind::Any if self.silent.contains(&(v as u32)) => {
+                    Kind::Any
+                        if self.silent.contains(&(v as u32))
+                            || self.quiet.contains(&(v as u32)) =>
+                    {
                         self.slots[v] = Slot::Bound(Ty::Unit);
                     }
                     Kind::Any => {
@@ -351,10 +369,15 @@ impl Types {
                 } else {
                     ""
                 };
-                errors.push(syn::Error::new(
-                    span,
-                    format!("{what} is not defined for `{}`{hint}", show(&t)),
-                ));
+                let msg = if need == Need::SliceIndex {
+                    format!(
+                        "{what} are `isize` or `usize`, this is `{}`: write `as isize`",
+                        show(&t)
+                    )
+                } else {
+                    format!("{what} is not defined for `{}`{hint}", show(&t))
+                };
+                errors.push(syn::Error::new(span, msg));
             }
         }
         errors

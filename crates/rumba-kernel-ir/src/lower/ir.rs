@@ -11,6 +11,14 @@ use proc_macro2::{Ident, Span};
 
 use crate::target::Scalar;
 
+mod array;
+mod ops;
+pub use array::*;
+pub use ops::*;
+
+/// The most dimensions a kernel array has (0 to 6, everywhere an array is).
+pub const MAX_RANK: usize = 6;
+
 /// Index of a local variable in [`Func::locals`].
 pub type LocalId = usize;
 /// Index of an array in [`Func::arrays`].
@@ -32,7 +40,7 @@ pub enum Ty {
     Dim3,
     /// No value.
     Unit,
-    /// A tuple (only as the value of `let (a, b) = …`).
+    /// A tuple (a device function's parameter or result, a local, `let (a, b) = …`).
     Tuple(Vec<Ty>),
     /// A type variable; exists only during inference (never in a finished [`Func`]).
     Var(u32),
@@ -54,87 +62,6 @@ impl Ty {
             _ => None,
         }
     }
-}
-
-/// Where an array lives.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Space {
-    /// A kernel parameter `&Arr<T>` (read-only) or `&mut Arr<T>`.
-    Global {
-        /// `&mut`.
-        writable: bool,
-    },
-    /// A kernel parameter `&ConstArr<T>`.
-    Const,
-    /// `t.shared_array::<T>(shape)`.
-    Shared,
-    /// `t.dynamic_shared::<T>()`.
-    DynamicShared,
-    /// `t.local_array::<T>(shape)`.
-    Local,
-}
-
-/// One dimension of a fixed-shape (shared or local) array.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DimSize {
-    /// A literal.
-    Lit(u64),
-    /// A const item by path (its `#define` name).
-    Const(usize),
-}
-
-/// An array: a parameter or an in-kernel allocation.
-#[derive(Debug, Clone)]
-pub struct Array {
-    /// The Rust name.
-    pub name: Ident,
-    /// The C name (unique in the function).
-    pub c_name: String,
-    /// Memory space.
-    pub space: Space,
-    /// Element type.
-    pub elem: Ty,
-    /// Number of index components (fixed-shape arrays: their dimensions).
-    pub rank: usize,
-    /// Fixed shape (shared and local arrays).
-    pub dims: Vec<DimSize>,
-    /// Whether the kernel writes it.
-    pub written: bool,
-    /// A captured device array (`#[rumba::kernel(capture(NAME: &Arr<T>))]`): a trailing
-    /// parameter the launch fills from the `static` cell `NAME`, which the body names directly.
-    pub captured: bool,
-    /// For an in-kernel view (`reshape`, `view::<U>()`, `row` / `index_axis`): the array it
-    /// views. Its [`space`](Self::space) is then the space of the memory it reaches (the root
-    /// of the chain), so everything that depends on the space (atomics, address qualifiers,
-    /// read-only refusals) treats a view exactly like its root.
-    pub base: Option<ArrayId>,
-}
-
-impl Array {
-    /// The identifier the generated Rust binds the array to: its name, except for a capture,
-    /// whose name is the `static`'s (a binding cannot shadow a `static`), so it is bound as
-    /// `__rumba_cap_NAME` (with the name's span).
-    pub fn rust_ident(&self) -> Ident {
-        if self.captured {
-            Ident::new(&format!("__rumba_cap_{}", self.name), self.name.span())
-        } else {
-            self.name.clone()
-        }
-    }
-}
-
-/// How an in-kernel view is made from its base ([`Stmt::View`]).
-#[derive(Debug, Clone)]
-pub enum ViewKind {
-    /// `a.reshape((d0, d1))`: a C-ordered view of a contiguous base with this run-time shape
-    /// (`usize` expressions); the sizes must agree.
-    Reshape(Vec<Expr>),
-    /// `a.view::<U>()`: the same bytes as elements of the view's type (Numba's itemsize
-    /// rules: a different item size needs a C-contiguous base, and the last axis's bytes
-    /// must divide evenly).
-    Cast,
-    /// `a.index_axis(k, i)` (`a.row(i)` is axis 0): axis `k` dropped at index `i`.
-    Axis(usize, Box<Expr>),
 }
 
 /// A local variable (scalars, records, `Dim3`).
@@ -222,8 +149,14 @@ pub struct Func {
     pub records: Vec<RecordUse>,
     /// Fault sites.
     pub sites: Vec<Site>,
+    /// Every array passed to a device function, where (the ranks must agree: the macro checks
+    /// them at compile time against the callee's).
+    pub array_args: Vec<ArrayArg>,
     /// The `&Thread` parameter's name, if any.
     pub thread: Option<Ident>,
+    /// The function's const generic parameters (`const N: usize`), in order: the Rust items
+    /// generated for it are generic over them.
+    pub const_params: Vec<(Ident, Scalar)>,
 }
 
 /// A block of statements.
@@ -355,128 +288,6 @@ pub enum Stmt {
     },
     /// A nested block.
     Block(Block),
-}
-
-/// An assignable place.
-#[derive(Debug, Clone)]
-pub enum Place {
-    /// A local.
-    Local(LocalId, Span),
-    /// An array element.
-    Index {
-        /// The array.
-        array: ArrayId,
-        /// Index components (`usize`).
-        idx: Vec<Expr>,
-        /// Fault site.
-        site: SiteId,
-        /// Span.
-        span: Span,
-    },
-}
-
-impl ViewKind {
-    /// The expressions it evaluates (shape components or the index), in order.
-    pub fn exprs(&self) -> Vec<&Expr> {
-        match self {
-            ViewKind::Reshape(d) => d.iter().collect(),
-            ViewKind::Cast => Vec::new(),
-            ViewKind::Axis(_, i) => vec![i],
-        }
-    }
-
-    /// As [`exprs`](Self::exprs), mutably.
-    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
-        match self {
-            ViewKind::Reshape(d) => d.iter_mut().collect(),
-            ViewKind::Cast => Vec::new(),
-            ViewKind::Axis(_, i) => vec![&mut **i],
-        }
-    }
-}
-
-/// Binary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Rem,
-    /// `&`
-    BitAnd,
-    /// `|`
-    BitOr,
-    /// `^`
-    BitXor,
-    /// `<<`
-    Shl,
-    /// `>>`
-    Shr,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `&&`
-    And,
-    /// `||`
-    Or,
-}
-
-impl BinOp {
-    /// A comparison (result `bool`, operands of one type).
-    pub fn is_compare(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-        )
-    }
-
-    /// The operator's symbol.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Rem => "%",
-            BinOp::BitAnd => "&",
-            BinOp::BitOr => "|",
-            BinOp::BitXor => "^",
-            BinOp::Shl => "<<",
-            BinOp::Shr => ">>",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::And => "&&",
-            BinOp::Or => "||",
-        }
-    }
-}
-
-/// Unary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnOp {
-    /// `-x`
-    Neg,
-    /// `!x`
-    Not,
 }
 
 /// Which of the thread-context queries.
@@ -678,8 +489,12 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// `d.x` / `.y` / `.z` of a `Dim3`.
     Axis(Box<Expr>, u8),
-    /// A tuple (only directly under `let (a, b) =`).
+    /// A tuple value.
     Tuple(Vec<Expr>),
+    /// Element `k` of a tuple (`p.0`).
+    TupleField(Box<Expr>, usize),
+    /// An array passed as a whole to a device function (`f(a)`, `f(&s)`); no value of its own.
+    ArrayRef(ArrayId),
     /// `Complex::new(re, im)`: the two parts, in order.
     Complex(Vec<Expr>),
     /// A thread-context query.
@@ -705,6 +520,46 @@ pub enum ExprKind {
         /// Fault site.
         site: SiteId,
     },
+    /// A record literal `P { x: a, y: b }`: the record (index into [`Func::records`]) and the
+    /// fields as written (rustc checks that they are all there, of their types).
+    RecordLit {
+        /// Index into [`Func::records`].
+        record: usize,
+        /// `(field, value)` in written order.
+        fields: Vec<(Ident, Expr)>,
+    },
+    /// An element of a sub-array field of a record value: `r.v[k]`, `a[i].v[k]`.
+    SubIndex {
+        /// The record value.
+        rec: Box<Expr>,
+        /// The record's C name.
+        record: String,
+        /// The sub-array field.
+        field: Ident,
+        /// The index (`usize`).
+        idx: Box<Expr>,
+        /// Fault site (an index out of the field's length).
+        site: SiteId,
+    },
+    /// A numeric literal whose type is a record field's, which only rustc knows: Rust writes it
+    /// unsuffixed (rustc gives it the field's type), C through the record's literal macro
+    /// (`RB_F_<record>_<field>(1.5)` appends `f` for an `f32` field), so both read the digits
+    /// once, correctly rounded to the field's type.
+    FieldLit {
+        /// The record's C name.
+        record: String,
+        /// The field.
+        field: Ident,
+        /// The digits as written (no sign, no suffix).
+        text: String,
+        /// A float literal (else an integer).
+        float: bool,
+        /// Negated (`-1.5`).
+        neg: bool,
+    },
+    /// `bytes(b"…")`: a byte string for a `[u8; N]` field, padded with zeros (NumPy's `S`
+    /// dtype). Only the value of a field assignment.
+    Bytes(Vec<u8>),
     /// A call of a `#[rumba::device]` function.
     Call {
         /// Index into [`Func::devices`].
@@ -739,7 +594,7 @@ impl Expr {
         f(self);
         match &self.kind {
             ExprKind::Unary(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) => a.visit(f),
-            ExprKind::Axis(a, _) => a.visit(f),
+            ExprKind::Axis(a, _) | ExprKind::TupleField(a, _) => a.visit(f),
             ExprKind::Binary(_, a, b, _) => {
                 a.visit(f);
                 b.visit(f);
@@ -759,6 +614,11 @@ impl Expr {
                 idx.iter().chain(args).for_each(|e| e.visit(f));
             }
             ExprKind::Sync(_, Some(p)) => p.visit(f),
+            ExprKind::RecordLit { fields, .. } => fields.iter().for_each(|(_, e)| e.visit(f)),
+            ExprKind::SubIndex { rec, idx, .. } => {
+                rec.visit(f);
+                idx.visit(f);
+            }
             _ => {}
         }
     }

@@ -181,16 +181,21 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// Validates and queues an assignment on `q`.
     pub(crate) fn assign_with(&self, q: &mut Queue, src: &Source<'_, T>) -> Result<()> {
         let shape = self.layout.shape();
-        let dst = self.ptr_at(self.layout.offset());
+        // Both sides' handles are checked before anything is queued.
+        let dst = q.addr(&self.buffer, self.layout.offset())?;
+        if let Source::Device(buffer, layout) = src {
+            q.addr(buffer, layout.offset())?;
+        }
         let itemsize = T::DTYPE.itemsize();
         let to_dst = |q: &mut Queue, from: &DeviceBuffer, layout: &Layout| {
+            let ptr = q.addr(from, layout.offset())?;
             q.strided(&StridedCopy {
                 shape,
                 itemsize,
                 dst,
                 dst_strides: self.layout.strides(),
                 src: StridedSource::Device {
-                    ptr: from.device_ptr() + layout.offset() as u64,
+                    ptr,
                     strides: layout.strides(),
                 },
             })
@@ -215,13 +220,14 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
                 }
                 let packed = layout.empty_like();
                 let tmp = temp_like(&self.buffer, packed.nbytes())?;
+                let (to, from) = (q.addr(&tmp, 0)?, q.addr(buffer, layout.offset())?);
                 q.strided(&StridedCopy {
                     shape: layout.shape(),
                     itemsize,
-                    dst: tmp.device_ptr(),
+                    dst: to,
                     dst_strides: packed.strides(),
                     src: StridedSource::Device {
-                        ptr: buffer.device_ptr() + layout.offset() as u64,
+                        ptr: from,
                         strides: layout.strides(),
                     },
                 })?;

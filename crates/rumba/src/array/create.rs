@@ -17,8 +17,9 @@ use super::host::{HostRef, upload};
 use super::queue::{Mode, Queue};
 use crate::error::StridesError;
 use crate::error::{Error, Result};
-use crate::layout::array_layout::{Layout, reach};
+use crate::layout::array_layout::Layout;
 use crate::layout::element::Element;
+use crate::layout::extent::reach;
 use crate::layout::order::Order;
 use crate::runtime::context::Context;
 use crate::stream::Stream;
@@ -243,7 +244,7 @@ pub fn to_device_alloc<H: ToDevice + ?Sized>(host: &H) -> Result<DeviceArray<H::
 /// treat it as uninitialised, as on CUDA. Size 0 allocates nothing; `()` makes a 0-d array.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`]
 /// when the shape's byte size overflows; [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] when
 /// the device memory cannot be had.
 ///

@@ -88,11 +88,6 @@ impl<'a, T: Element> HostMut<'a, T> {
     }
 }
 
-/// Device address of byte `off` of `buf`.
-fn at(buf: &DeviceBuffer, off: usize) -> u64 {
-    buf.device_ptr() + off as u64
-}
-
 /// Copies the host view `src` into the device array (`dst`, `dst_layout`).
 pub(crate) fn upload<T: Element>(
     q: &mut Queue,
@@ -113,7 +108,8 @@ pub(crate) fn upload<T: Element>(
     }
     if plan.src().count() == 1 && plan.dst().count() == 1 {
         let data = src.bytes(plan.src().start(), plan.nbytes());
-        return q.htod(at(dst, plan.dst().start()), data);
+        let to = q.addr(dst, plan.dst().start())?;
+        return q.htod(to, data);
     }
     let mut staging = Vec::with_capacity(plan.nbytes());
     for (_, s, len) in plan.chunks() {
@@ -121,7 +117,8 @@ pub(crate) fn upload<T: Element>(
     }
     let mut pos = 0;
     for (start, len) in plan.dst().iter() {
-        q.htod(at(dst, start), &staging[pos..pos + len])?;
+        let to = q.addr(dst, start)?;
+        q.htod(to, &staging[pos..pos + len])?;
         pos += len;
     }
     Ok(())
@@ -162,15 +159,10 @@ pub(crate) fn download<T: Element>(
         return Ok(());
     }
     if T::ANY_BIT_PATTERN && plan.src().count() == 1 && plan.dst().count() == 1 {
+        let from = q.addr(src, plan.src().start())?;
         // SAFETY: the run lies inside the borrowed host view, which nothing else accesses until
         // the copy completes (see `Queue::dtoh`).
-        return unsafe {
-            q.dtoh(
-                dst.base.add(plan.dst().start()),
-                at(src, plan.src().start()),
-                plan.nbytes(),
-            )
-        };
+        return unsafe { q.dtoh(dst.base.add(plan.dst().start()), from, plan.nbytes()) };
     }
     let packed = src_layout.empty_like();
     let repacked = check_copy(
@@ -184,12 +176,13 @@ pub(crate) fn download<T: Element>(
         // A contiguous host destination: gather on the device (one strided copy), then one
         // direct copy into the host memory — no host-side unpacking at all.
         let tmp = gather(q, src, src_layout, &packed)?;
+        let from = q.addr(&tmp, 0)?;
         // SAFETY: as for the direct path above; `tmp` stays alive until the copy completed
         // (it waits outside scoped mode; in scoped mode the stream keeps it alive).
         unsafe {
             q.dtoh(
                 dst.base.add(repacked.dst().start()),
-                at(&tmp, 0),
+                from,
                 repacked.nbytes(),
             )?
         };
@@ -198,8 +191,9 @@ pub(crate) fn download<T: Element>(
     let (lo, hi) = src_layout.alloc_extent();
     if hi - lo <= 2 * plan.nbytes() {
         let mut staging = vec![0u8; hi - lo];
+        let from = q.addr(src, lo)?;
         // SAFETY: `staging` is ours; `dtoh` into it completes before we read it (`sync_now`).
-        unsafe { q.dtoh(staging.as_mut_ptr(), at(src, lo), hi - lo)? };
+        unsafe { q.dtoh(staging.as_mut_ptr(), from, hi - lo)? };
         q.sync_now()?;
         T::normalize_bytes(&mut staging);
         unpack(&plan, dst, &staging, lo);
@@ -208,8 +202,9 @@ pub(crate) fn download<T: Element>(
     // A thin view of a big allocation: gather it on the device first.
     let tmp = gather(q, src, src_layout, &packed)?;
     let mut staging = vec![0u8; packed.nbytes()];
+    let from = q.addr(&tmp, 0)?;
     // SAFETY: as above.
-    unsafe { q.dtoh(staging.as_mut_ptr(), at(&tmp, 0), staging.len())? };
+    unsafe { q.dtoh(staging.as_mut_ptr(), from, staging.len())? };
     q.sync_now()?;
     T::normalize_bytes(&mut staging);
     unpack(&repacked, dst, &staging, 0);
@@ -224,13 +219,14 @@ fn gather(
     packed: &Layout,
 ) -> Result<DeviceBuffer> {
     let tmp = temp_like(src, packed.nbytes())?;
+    let (to, from) = (q.addr(&tmp, 0)?, q.addr(src, layout.offset())?);
     q.strided(&StridedCopy {
         shape: layout.shape(),
         itemsize: layout.itemsize(),
-        dst: at(&tmp, 0),
+        dst: to,
         dst_strides: packed.strides(),
         src: StridedSource::Device {
-            ptr: at(src, layout.offset()),
+            ptr: from,
             strides: layout.strides(),
         },
     })?;

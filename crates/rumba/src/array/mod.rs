@@ -9,7 +9,7 @@
 //! | --- | --- |
 //! | `mod.rs` | the type, its attributes and conversions between dimensionalities |
 //! | [`create`] | [`to_device`], [`device_array`], [`device_array_like`] and friends |
-//! | [`transfer`] | `copy_to_host`, `copy_from_host`, `copy_from_device` (SPEC copy rules) |
+//! | [`transfer`] | `copy_to_host`, and the host and device copies that `rumba::copy` runs (SPEC copy rules) |
 //! | [`views`] | slicing, element access, reshape, ravel, `view`, transposes, split, squeeze |
 //! | [`assign`] | broadcasting assignment from scalars, host and device arrays |
 //! | (`crate::transfer`) | the scoped transfers on a [`StreamScope`](crate::StreamScope), and `copy(dst, src)` over every pair |
@@ -61,6 +61,7 @@ use crate::error::{ShapeError, StridesError};
 use crate::layout::dim::HasAxes;
 
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 pub use assign::{AssignSource, Scalar};
@@ -369,6 +370,16 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.buffer.device_ptr() + self.layout.offset() as u64
     }
 
+    /// [`device_ptr`](Self::device_ptr) for an operation that hands it to the driver under
+    /// `lease` (see [`crate::memory::gate`]).
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`](crate::Error::StaleHandle) when a context reset freed the memory.
+    pub(crate) fn addr(&self, lease: &Lease) -> Result<DevicePtr> {
+        let ptr = self.buffer.addr(lease, self.layout.offset(), 0)?;
+        Ok(if self.buffer.is_empty() { 0 } else { ptr })
+    }
+
     /// True if both arrays view the same allocation.
     ///
     /// ```
@@ -409,10 +420,5 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn into_dimensionality<E: Dimension>(self) -> Result<DeviceArray<T, E>> {
         DeviceArray::from_parts(self.buffer, self.layout, self.stream)
-    }
-
-    /// Device pointer of byte `off` of the buffer.
-    fn ptr_at(&self, off: usize) -> DevicePtr {
-        self.buffer.device_ptr() + off as u64
     }
 }

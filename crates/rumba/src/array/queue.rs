@@ -17,6 +17,10 @@
 //! - **scoped** (a [`StreamScope`](crate::StreamScope)): asynchronous, and host memory stays
 //!   borrowed until the scope synchronizes, so copies from pinned memory are truly asynchronous.
 //!
+//! A queue holds a [`Lease`] of the reset gate for its whole life, and hands out the device
+//! addresses of buffers only through it ([`Queue::addr`]): a handle from before a context reset is
+//! refused there, before anything is queued (see [`crate::memory::gate`]).
+//!
 //! This module touches the driver and streams.
 
 use std::sync::Arc;
@@ -24,6 +28,7 @@ use std::sync::Arc;
 use crate::driver::{DevicePtr, Driver, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +53,8 @@ pub(crate) struct Queue {
     /// flush (another thread's) while the work still reads it: a use after free on a backend
     /// whose free does not wait for the device (OpenCL's `clSVMFree`).
     held: Vec<DeviceBuffer>,
+    /// Keeps a context reset out until the queue is done (dropped after `Drop::drop` waited).
+    lease: Lease,
 }
 
 impl Queue {
@@ -60,15 +67,19 @@ impl Queue {
     pub(crate) fn wait(buf: &DeviceBuffer, bound: Option<&Stream>) -> Result<Queue> {
         match bound {
             Some(s) => Queue::on(s, buf, Mode::Wait),
-            None => refuse_waiting_in_callback().map(|()| Queue {
-                driver: Arc::clone(buf.driver()),
-                device: buf.device(),
-                handle: StreamHandle::DEFAULT,
-                stream: None,
-                mode: Mode::Wait,
-                pending: false,
-                held: Vec::new(),
-            }),
+            None => {
+                refuse_waiting_in_callback()?;
+                Ok(Queue {
+                    driver: Arc::clone(buf.driver()),
+                    device: buf.device(),
+                    handle: StreamHandle::DEFAULT,
+                    stream: None,
+                    mode: Mode::Wait,
+                    pending: false,
+                    held: Vec::new(),
+                    lease: Lease::enter()?,
+                })
+            }
         }
     }
 
@@ -96,7 +107,17 @@ impl Queue {
             mode,
             pending: false,
             held: Vec::new(),
+            lease: Lease::enter()?,
         })
+    }
+
+    /// The device address of byte `offset` of `buf`, for work queued here.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`] when a context reset freed `buf`'s memory;
+    /// [`Error::InvalidArgument`] for an offset past its end.
+    pub(crate) fn addr(&self, buf: &DeviceBuffer, offset: usize) -> Result<DevicePtr> {
+        buf.addr(&self.lease, offset, 0)
     }
 
     /// Copies host bytes to the device.
@@ -277,13 +298,14 @@ mod tests {
         idle.keep(vec![ctx.memalloc(16).unwrap()]).unwrap();
         assert!(idle.held.is_empty(), "nothing queued, nothing to hold");
         let mut q = Queue::wait(&dst, None).unwrap();
-        q.fill(&[64], dst.device_ptr(), &[1], &[7]).unwrap();
+        let at = q.addr(&dst, 0).unwrap();
+        q.fill(&[64], at, &[1], &[7]).unwrap();
         q.keep(vec![ctx.memalloc(16).unwrap(), dst.clone()])
             .unwrap();
         assert_eq!(q.held.len(), 2, "held until the queue has waited");
         q.finish().unwrap();
         let mut out = [0u8; 64];
-        dst.copy_to_host(&mut out).unwrap();
+        dst.copy_to_host_at_impl(0, &mut out).unwrap();
         assert_eq!(out, [7u8; 64]);
     }
 }

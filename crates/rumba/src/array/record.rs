@@ -14,7 +14,8 @@ use ndarray::{Dimension, Ix0};
 
 use super::DeviceArray;
 use super::create::to_device;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError};
+use crate::layout::Layout;
 use crate::layout::element::Element;
 
 /// One member of record type `R`, of type `F`, at a byte offset. Build it with
@@ -40,9 +41,11 @@ impl<R, F> Clone for Field<R, F> {
 }
 impl<R, F> Copy for Field<R, F> {}
 
-impl<R: Element, F: Element> Field<R, F> {
+impl<R, F> Field<R, F> {
     /// The field of type `F` at `offset` bytes into `R`; `project` only fixes the type (it is
-    /// never called). Prefer [`field!`](crate::field), which passes `offset_of!` and a projection
+    /// never called). `F` may be an element type or a one-dimensional array of one (a sub-array
+    /// field, [`DeviceArray::field_array`]; `[u8; N]` a byte string,
+    /// [`DeviceRecord::get_bytes`]). Prefer [`field!`](crate::field), which passes `offset_of!` and a projection
     /// that cannot disagree. An offset outside `R` or misaligned for `F` is reported when the
     /// field is used.
     ///
@@ -74,21 +77,36 @@ impl<R: Element, F: Element> Field<R, F> {
     pub fn offset(&self) -> usize {
         self.offset
     }
+}
 
+impl<R: Element, F: Element> Field<R, F> {
     fn check(&self) -> Result<()> {
-        let (r, f) = (R::DTYPE, F::DTYPE);
-        let fits = self
-            .offset
-            .checked_add(f.itemsize())
+        self.check_as(F::DTYPE, 1)
+    }
+}
+
+impl<R: Element, F: Element, const N: usize> Field<R, [F; N]> {
+    fn check_array(&self) -> Result<()> {
+        self.check_as(F::DTYPE, N)
+    }
+}
+
+impl<R: Element, F> Field<R, F> {
+    /// Checks that `n` items of `f` fit, aligned, at the offset inside `R`.
+    fn check_as(&self, f: crate::array::element::DType, n: usize) -> Result<()> {
+        let r = R::DTYPE;
+        let bytes = f.itemsize().checked_mul(n);
+        let fits = bytes
+            .and_then(|b| self.offset.checked_add(b))
             .is_some_and(|end| end <= r.itemsize());
         if !fits || self.offset % f.align().max(1) != 0 || r.align() % f.align().max(1) != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "a {} field at byte {} does not fit, aligned, in the {}-byte record {}",
-                f.name(),
-                self.offset,
-                r.itemsize(),
-                r.name()
-            )));
+            return Err(ShapeError::Field {
+                field: f.name(),
+                offset: self.offset,
+                record_itemsize: r.itemsize(),
+                record: r.name(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -118,7 +136,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// member's offset and type.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `field` does not fit, aligned, inside the record type `T`
+    /// [`Error::Shape`] ([`ShapeError::Field`]) when `field` does not fit, aligned, inside the record type `T`
     /// (naming the field's type, offset and the record).
     ///
     /// ```
@@ -134,6 +152,40 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     pub fn field<F: Element>(&self, field: Field<T, F>) -> Result<DeviceArray<F, D>> {
         field.check()?;
         self.with_layout(self.layout.field(field.offset, F::DTYPE.itemsize()))
+    }
+
+    /// The view of a sub-array member `[F; N]` in every record (NumPy's `a['v']` of a field
+    /// of shape `(N,)`): one more axis, of length `N` and stride `size_of::<F>()`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the field does not fit, aligned, inside `T`.
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    /// #[repr(C)]
+    /// struct P { v: [f32; 3], w: f32 }
+    /// rumba::record!(P);
+    /// let d = rumba::to_device(&[P { v: [1.0, 2.0, 3.0], w: 0.0 }, P { v: [4.0, 5.0, 6.0], w: 0.0 }]).unwrap();
+    /// let v = d.field_array(rumba::field!(P, v)).unwrap();
+    /// assert_eq!((v.shape(), v.strides()), (&[2, 3][..], &[16, 4][..]));
+    /// assert_eq!(v.copy_to_host().unwrap()[[1, 2]], 6.0);
+    /// ```
+    pub fn field_array<F: Element, const N: usize>(
+        &self,
+        field: Field<T, [F; N]>,
+    ) -> Result<DeviceArray<F, D::Larger>> {
+        field.check_array()?;
+        let mut shape = self.layout.shape().to_vec();
+        let mut strides = self.layout.strides().to_vec();
+        shape.push(N);
+        strides.push(F::DTYPE.itemsize() as isize);
+        let layout = Layout::from_parts(
+            shape,
+            strides,
+            self.layout.offset() + field.offset,
+            F::DTYPE.itemsize(),
+        );
+        self.with_layout(layout)
     }
 
     /// The record at `index` as a [`DeviceRecord`] view (same index rules as
@@ -275,5 +327,99 @@ impl<T: Element> DeviceRecord<T> {
     /// ```
     pub fn set_field<F: Element>(&self, field: Field<T, F>, value: F) -> Result<()> {
         self.array.field(field)?.set(&[], value)
+    }
+
+    /// Reads one sub-array member `[F; N]` back.
+    ///
+    /// # Errors
+    /// As [`DeviceArray::field_array`] and [`get`](Self::get).
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    /// #[repr(C)]
+    /// struct P { v: [i32; 2] }
+    /// rumba::record!(P);
+    /// let r = rumba::array::DeviceRecord::new(P { v: [3, 4] }).unwrap();
+    /// assert_eq!(r.get_field_array(rumba::field!(P, v)).unwrap(), [3, 4]);
+    /// ```
+    pub fn get_field_array<F: Element, const N: usize>(
+        &self,
+        field: Field<T, [F; N]>,
+    ) -> Result<[F; N]> {
+        let host = self.array.field_array(field)?.copy_to_host()?;
+        let items: Vec<F> = host.iter().copied().collect();
+        let n = items.len();
+        items
+            .try_into()
+            .map_err(|_| Error::InvalidArgument(format!("read {n} items of a {N}-item field")))
+    }
+
+    /// Writes one sub-array member `[F; N]`; complete when it returns, or queued on the
+    /// array's bound stream.
+    ///
+    /// # Errors
+    /// As [`DeviceArray::field_array`] and [`set`](Self::set).
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    /// #[repr(C)]
+    /// struct P { v: [i32; 2], k: i32 }
+    /// rumba::record!(P);
+    /// let r = rumba::array::DeviceRecord::new(P { v: [3, 4], k: 5 }).unwrap();
+    /// r.set_field_array(rumba::field!(P, v), [7, 8]).unwrap();
+    /// assert_eq!((r.get().unwrap().v, r.get().unwrap().k), ([7, 8], 5));
+    /// ```
+    pub fn set_field_array<F: Element, const N: usize>(
+        &self,
+        field: Field<T, [F; N]>,
+        value: [F; N],
+    ) -> Result<()> {
+        let view = self.array.field_array(field)?;
+        view.copy_from_host_impl(&ndarray::Array1::from(value.to_vec()), None)
+    }
+
+    /// Reads a fixed-length byte-string member `[u8; N]` (NumPy's `S` dtype): its bytes
+    /// without the trailing zeros.
+    ///
+    /// # Errors
+    /// As [`get_field_array`](Self::get_field_array).
+    ///
+    /// ```
+    /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    /// #[repr(C)]
+    /// struct Tag { id: u32, name: [u8; 8] }
+    /// rumba::record!(Tag);
+    /// let r = rumba::array::DeviceRecord::new(Tag { id: 1, name: *b"abc\0\0\0\0\0" }).unwrap();
+    /// assert_eq!(r.get_bytes(rumba::field!(Tag, name)).unwrap(), b"abc");
+    /// r.set_bytes(rumba::field!(Tag, name), b"xy").unwrap();
+    /// assert_eq!(r.get().unwrap().name, *b"xy\0\0\0\0\0\0");
+    /// assert!(r.set_bytes(rumba::field!(Tag, name), b"too long!").is_err());
+    /// ```
+    pub fn get_bytes<const N: usize>(&self, field: Field<T, [u8; N]>) -> Result<Vec<u8>> {
+        let mut b = self.get_field_array(field)?.to_vec();
+        while b.last() == Some(&0) {
+            b.pop();
+        }
+        Ok(b)
+    }
+
+    /// Writes a fixed-length byte-string member `[u8; N]`: `value`, then zeros (NumPy's `S`
+    /// dtype); complete when it returns, or queued on the array's bound stream.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `value` is longer than `N` bytes (nothing is written),
+    /// and as [`set_field_array`](Self::set_field_array).
+    pub fn set_bytes<const N: usize>(&self, field: Field<T, [u8; N]>, value: &[u8]) -> Result<()> {
+        if value.len() > N {
+            return Err(Error::InvalidArgument(format!(
+                "a byte string of {} bytes does not fit the {N}-byte field at byte {} of {}",
+                value.len(),
+                field.offset,
+                T::DTYPE.name()
+            )));
+        }
+        let mut b = [0u8; N];
+        b[..value.len()].copy_from_slice(value);
+        self.set_field_array(field, b)
     }
 }

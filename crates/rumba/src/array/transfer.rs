@@ -5,7 +5,7 @@
 //! device source copied to the host, and size 0 as a no-op. Strided **host** sides are packed and
 //! unpacked by the library.
 //!
-//! Device ↔ device ([`DeviceArray::copy_from_device`]) follows Numba for contiguous arrays: both
+//! Device ↔ device (`copy(&dst, &src)`, `DeviceArray::copy_from_device_impl`) follows Numba for contiguous arrays: both
 //! sides must have the same strides (once length-1 axes are ignored), so a C array is not
 //! silently filled from an F array ("incompatible strides"). We go one step further than Numba
 //! for a **non-contiguous source** (e.g. `a[::2]`), which Numba refuses: it is gathered into the
@@ -55,7 +55,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// device array, e.g. with [`transpose_copy`](Self::transpose_copy) or `assign`, first).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for an array with negative strides; [`Error::InvalidOperation`] when
+    /// [`Error::Strides`] for an array with negative strides; [`Error::InCallback`] when
     /// called from a stream callback; the copy's errors (and the first unreported error of the stream
     /// it runs on, which it waits for).
     ///
@@ -105,7 +105,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// Copies the array into an existing host array or view of the same shape (length-1 axes
-    /// aside); the host side may be strided. Complete when it returns.
+    /// aside); the host side may be strided. Complete when it returns. Spelled
+    /// [`rumba::copy(&mut host, &d)`](crate::copy) now.
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ after removing length-1 axes; otherwise as
@@ -115,14 +116,15 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// use ndarray::{Array2, s};
     /// let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
     /// let mut host = Array2::<f32>::zeros((2, 6));
-    /// d.copy_to_host_into(&mut host.slice_mut(s![1, ..;2])).unwrap();
+    /// rumba::copy(&mut host.slice_mut(s![1, ..;2]), &d).unwrap();
     /// assert_eq!(host.row(1).to_vec(), [1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
     /// let mut wrong = Array2::<f32>::zeros((2, 2));
     /// assert_eq!(
-    ///     d.copy_to_host_into(&mut wrong).unwrap_err().to_string(),
+    ///     rumba::copy(&mut wrong, &d).unwrap_err().to_string(),
     ///     "incompatible shape: (2, 2) vs. (3,)"
     /// );
     /// ```
+    #[deprecated(note = "use rumba::copy(&mut host, &d)")]
     pub fn copy_to_host_into<S: DataMut<Elem = T>, E: Dimension>(
         &self,
         dst: &mut ArrayBase<S, E>,
@@ -130,8 +132,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.copy_to_host_into_on(dst, None)
     }
 
-    /// [`copy_to_host_into`](Self::copy_to_host_into) after the work queued on `stream` (or, with
-    /// `None`, as that method); returns once the data has arrived. For `Stream::copy`.
+    /// Copies the array into `dst` after the work queued on `stream` (or, with `None`, on the
+    /// bound or default stream, waited for); returns once the data has arrived. What `copy`,
+    /// `Stream::copy` and the deprecated `copy_to_host_into` run.
     pub(crate) fn copy_to_host_into_on<S: DataMut<Elem = T>, E: Dimension>(
         &self,
         dst: &mut ArrayBase<S, E>,
@@ -145,7 +148,8 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 
     /// Copies a host array or view (any layout) into this array, which must be contiguous.
     /// Complete when it returns — or, for an array [bound](DeviceArray::bind) to a stream, queued
-    /// on that stream, with `src` copied before this returns.
+    /// on that stream, with `src` copied before this returns. Spelled
+    /// [`rumba::copy(&d, &host)`](crate::copy) now.
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ after removing length-1 axes;
@@ -156,15 +160,16 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// use ndarray::{Array, s};
     /// let host = Array::from_iter(0..20i32);
     /// let d = rumba::device_array::<i32, _>(10, rumba::Order::C).unwrap();
-    /// d.copy_from_host(&host.slice(s![..;2])).unwrap();
+    /// rumba::copy(&d, &host.slice(s![..;2])).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), host.slice(s![..;2]));
     /// ```
     ///
     /// A dtype mismatch is caught by the compiler (the element types are part of the types):
     /// ```compile_fail
     /// let d = rumba::device_array::<i32, _>(10, rumba::Order::C).unwrap();
-    /// d.copy_from_host(&ndarray::Array::from_iter(0..10i64)).unwrap();
+    /// rumba::copy(&d, &ndarray::Array::from_iter(0..10i64)).unwrap();
     /// ```
+    #[deprecated(note = "use rumba::copy(&d, &host)")]
     pub fn copy_from_host<S: Data<Elem = T>, E: Dimension>(
         &self,
         src: &ArrayBase<S, E>,
@@ -173,7 +178,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     }
 
     /// [`copy_from_host`](Self::copy_from_host) queued on `stream`; the host data is taken before
-    /// this returns.
+    /// this returns. Spelled [`stream.copy(&d, &host)`](Stream::copy) now.
     ///
     /// # Errors
     /// As [`copy_from_host`](Self::copy_from_host); [`Error::WrongDevice`] when `stream` is of
@@ -182,10 +187,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// d.copy_from_host_on(&ndarray::arr1(&[7u8, 8, 9]), &s).unwrap();
+    /// s.copy(&d, &ndarray::arr1(&[7u8, 8, 9])).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
     /// ```
+    #[deprecated(note = "use stream.copy(&d, &host)")]
     pub fn copy_from_host_on<S: Data<Elem = T>, E: Dimension>(
         &self,
         src: &ArrayBase<S, E>,
@@ -194,7 +200,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.copy_from_host_impl(src, Some(stream))
     }
 
-    fn copy_from_host_impl<S: Data<Elem = T>, E: Dimension>(
+    /// Copies `src` into this array on `stream` (`None`: on the bound stream, else on the default
+    /// stream, waited for); what `copy` and `Stream::copy` run.
+    pub(crate) fn copy_from_host_impl<S: Data<Elem = T>, E: Dimension>(
         &self,
         src: &ArrayBase<S, E>,
         stream: Option<&Stream>,
@@ -210,7 +218,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// one, which must be contiguous. Contiguous sources must have the same strides ("incompatible
     /// strides", as Numba); a non-contiguous source is gathered on the device (see the
     /// [module docs](self)). Complete when it returns, or queued on the array's
-    /// [bound](DeviceArray::bind) stream.
+    /// [bound](DeviceArray::bind) stream. Spelled [`rumba::copy(&dst, &src)`](crate::copy) now.
     ///
     /// The source may live on **another device**: the copy is then a peer copy
     /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer), CUDA's `cuMemcpyPeer`) of
@@ -228,19 +236,21 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// use rumba::Order;
     /// let src = rumba::to_device(&Array::from_iter(0..20u32)).unwrap();
     /// let dst = rumba::device_array::<u32, _>(10, Order::C).unwrap();
-    /// dst.copy_from_device(&src.slice(s![..;2]).unwrap()).unwrap();  // gathered on the device
+    /// rumba::copy(&dst, &src.slice(s![..;2]).unwrap()).unwrap();  // gathered on the device
     /// assert_eq!(dst.copy_to_host().unwrap().to_vec(), (0..20).step_by(2).collect::<Vec<_>>());
     /// let c = rumba::device_array::<u32, _>((2, 3), Order::C).unwrap();
     /// let f = rumba::device_array::<u32, _>((2, 3), Order::F).unwrap();
-    /// assert!(c.copy_from_device(&f).unwrap_err().to_string().starts_with("incompatible strides"));
+    /// assert!(matches!(rumba::copy(&c, &f), Err(rumba::Error::IncompatibleStrides { .. })));
     /// ```
+    #[deprecated(note = "use rumba::copy(&dst, &src)")]
     pub fn copy_from_device<E: Dimension>(&self, src: &DeviceArray<T, E>) -> Result<()> {
         self.copy_from_device_impl(src, None)
     }
 
     /// [`copy_from_device`](Self::copy_from_device) queued on `stream` (asynchronous; the stream
     /// keeps both arrays' memory alive until the copy has run). A peer copy from another device
-    /// is ordered with `stream` only: wait for the source device's work first.
+    /// is ordered with `stream` only: wait for the source device's work first. Spelled
+    /// [`stream.copy(&dst, &src)`](Stream::copy) now.
     ///
     /// # Errors
     /// As [`copy_from_device`](Self::copy_from_device); the copy's own failure is reported by
@@ -250,10 +260,11 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[5i8, 6]).unwrap();
     /// let b = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
-    /// b.copy_from_device_on(&a, &s).unwrap();
+    /// s.copy(&b, &a).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [5, 6]);
     /// ```
+    #[deprecated(note = "use stream.copy(&dst, &src)")]
     pub fn copy_from_device_on<E: Dimension>(
         &self,
         src: &DeviceArray<T, E>,
@@ -262,7 +273,9 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
         self.copy_from_device_impl(src, Some(stream))
     }
 
-    fn copy_from_device_impl<E: Dimension>(
+    /// Copies `src` into this array on `stream` (`None`: on the bound stream, else on the default
+    /// stream, waited for); what `copy` and `Stream::copy` run.
+    pub(crate) fn copy_from_device_impl<E: Dimension>(
         &self,
         src: &DeviceArray<T, E>,
         stream: Option<&Stream>,
@@ -296,29 +309,33 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
             }
             let (dlo, dhi) = self.layout.alloc_extent();
             let (slo, _) = src.layout.alloc_extent();
-            q.peer(self.ptr_at(dlo), src_device, src.ptr_at(slo), dhi - dlo)?;
+            let (to, from) = (q.addr(&self.buffer, dlo)?, q.addr(&src.buffer, slo)?);
+            q.peer(to, src_device, from, dhi - dlo)?;
         } else if contiguous {
             // Same strides, both contiguous: one copy of the span.
             let (dlo, dhi) = self.layout.alloc_extent();
             let (slo, _) = src.layout.alloc_extent();
+            let (to, from) = (q.addr(&self.buffer, dlo)?, q.addr(&src.buffer, slo)?);
             q.strided(&StridedCopy {
                 shape: &[dhi - dlo],
                 itemsize: 1,
-                dst: self.ptr_at(dlo),
+                dst: to,
                 dst_strides: &[1],
                 src: StridedSource::Device {
-                    ptr: src.ptr_at(slo),
+                    ptr: from,
                     strides: &[1],
                 },
             })?;
         } else {
+            let to = q.addr(&self.buffer, dsq.offset())?;
+            let from = q.addr(&src.buffer, ssq.offset())?;
             q.strided(&StridedCopy {
                 shape: dsq.shape(),
                 itemsize: d.itemsize(),
-                dst: self.ptr_at(dsq.offset()),
+                dst: to,
                 dst_strides: dsq.strides(),
                 src: StridedSource::Device {
-                    ptr: src.ptr_at(ssq.offset()),
+                    ptr: from,
                     strides: ssq.strides(),
                 },
             })?;

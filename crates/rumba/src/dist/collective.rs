@@ -110,15 +110,15 @@ impl OnStream<'_> {
                             });
                         }
                         outputs.push(out.clone());
-                        sp.output = Some(out.side(recv.size()));
+                        sp.output = Some(out.side(recv.size())?);
                         Packed::input(s, &order.stream, false)?
                     }
                     None => Packed::input(recv, &order.stream, false)?,
                 };
-                sp.input = Some(inp.side(recv.size()));
+                sp.input = Some(inp.side(recv.size())?);
                 inputs.push(inp);
             } else {
-                sp.output = Some(out.side(recv.size()));
+                sp.output = Some(out.side(recv.size())?);
                 outputs.push(out);
             }
             Ok(Job {
@@ -256,10 +256,10 @@ impl OnStream<'_> {
                 } else {
                     Packed::output(recv)?
                 };
-                sp.output = Some(out.side(n));
+                sp.output = Some(out.side(n)?);
                 outputs.push(out);
             }
-            sp.input = Some(inp.side(n));
+            sp.input = Some(inp.side(n)?);
             Ok(Job {
                 order,
                 spec: sp,
@@ -375,23 +375,23 @@ impl OnStream<'_> {
             let mut outputs = Vec::new();
             if let Some(r) = recv {
                 let out = Packed::output(r)?;
-                sp.output = Some(out.side(block));
+                sp.output = Some(out.side(block)?);
                 outputs.push(out);
             }
             match &send {
                 Some(s) => {
                     let inp = Packed::input(s, &order.stream, false)?;
-                    sp.input = Some(inp.side(block));
+                    sp.input = Some(inp.side(block)?);
                     inputs.push(inp);
                 }
                 None => {
                     // In place: the input is this rank's block of the (packed) output.
                     let whole = recv.expect("in place has recv");
                     let inp = Packed::input(whole, &order.stream, self.copy_in_place())?;
-                    sp.input = Some(inp.side_at(block, c.rank()));
+                    sp.input = Some(inp.side_at(block, c.rank())?);
                     if !self.copy_in_place() {
                         // Stage out of the same packed copy.
-                        sp.output = Some(inp.side(block));
+                        sp.output = Some(inp.side(block)?);
                         outputs.clear();
                         outputs.push(inp.clone());
                     }
@@ -442,7 +442,7 @@ impl OnStream<'_> {
                 n,
             );
             let out = Packed::output(recv)?;
-            sp.output = Some(out.side(block));
+            sp.output = Some(out.side(block)?);
             let mut inputs = Vec::new();
             if is_root {
                 let s = send.ok_or_else(|| {
@@ -451,7 +451,7 @@ impl OnStream<'_> {
                 check_size("the array to scatter", s.size(), block * n)?;
                 self.placement(s)?;
                 let inp = Packed::input(s, &order.stream, false)?;
-                sp.input = Some(inp.side(block));
+                sp.input = Some(inp.side(block)?);
                 inputs.push(inp);
             }
             Ok(Job {
@@ -489,8 +489,8 @@ impl OnStream<'_> {
             let mut sp = spec(block, T::DTYPE.itemsize(), n, 1, n);
             let inp = Packed::input(send, &order.stream, false)?;
             let out = Packed::output(recv)?;
-            sp.input = Some(inp.side(block));
-            sp.output = Some(out.side(block));
+            sp.input = Some(inp.side(block)?);
+            sp.output = Some(out.side(block)?);
             Ok(Job {
                 order,
                 spec: sp,
@@ -534,8 +534,8 @@ impl OnStream<'_> {
             let mut sp = spec(block, T::DTYPE.itemsize(), n, n, n);
             let inp = Packed::input(send, &order.stream, false)?;
             let out = Packed::output(recv)?;
-            sp.input = Some(inp.side(block));
-            sp.output = Some(out.side(block));
+            sp.input = Some(inp.side(block)?);
+            sp.output = Some(out.side(block)?);
             Ok(Job {
                 order,
                 spec: sp,

@@ -417,9 +417,11 @@ fn backoff(spins: &mut u32) {
 fn require_cuda() -> Result<()> {
     match backend()? {
         BackendKind::Cuda => Ok(()),
-        other => Err(Error::Unsupported(format!(
-            "the direct (CUDA-aware MPI) transport needs the CUDA backend, not {other:?}"
-        ))),
+        other => Err(Error::Unsupported {
+            backend: other.to_string(),
+            feature: "the direct (CUDA-aware MPI) transport".into(),
+            reason: "it moves CUDA device memory; use the staged transport".into(),
+        }),
     }
 }
 

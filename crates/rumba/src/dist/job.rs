@@ -12,6 +12,7 @@ use crate::array::{DeviceArray, Order, device_array};
 use crate::error::{Error, Result};
 use crate::layout::Element;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::{Stream, default_stream};
 
 use mpi::ffi;
@@ -76,6 +77,9 @@ impl<T: Element> Packed<T> {
     }
 
     fn new<D: Dimension>(a: &DeviceArray<T, D>, copy: bool) -> Result<Self> {
+        // A handle from before a context reset is refused here, before the ranks agree, so that
+        // every rank hears of it.
+        a.addr(&Lease::enter()?)?;
         let original = a.clone().into_dyn();
         if a.is_c_contiguous() && !copy {
             return Ok(Packed {
@@ -92,21 +96,27 @@ impl<T: Element> Packed<T> {
         })
     }
 
-    /// Blocks of `block` elements, one after another.
-    pub(crate) fn side(&self, block: usize) -> Side {
-        Side {
-            ptr: self.dense.device_ptr(),
+    /// Blocks of `block` elements, one after another. The address is taken under a lease; the
+    /// pipeline and the direct transport check the buffers again under the lease that covers
+    /// each use (see [`crate::memory::gate`]).
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`] when a context reset freed the array's memory.
+    pub(crate) fn side(&self, block: usize) -> Result<Side> {
+        let lease = Lease::enter()?;
+        Ok(Side {
+            ptr: self.dense.addr(&lease)?,
             stride: block * T::DTYPE.itemsize(),
-        }
+        })
     }
 
     /// The range of block `b` alone.
-    pub(crate) fn side_at(&self, block: usize, b: usize) -> Side {
-        let s = self.side(block);
-        Side {
+    pub(crate) fn side_at(&self, block: usize, b: usize) -> Result<Side> {
+        let s = self.side(block)?;
+        Ok(Side {
             ptr: s.ptr + (b * s.stride) as u64,
             stride: s.stride,
-        }
+        })
     }
 
     pub(crate) fn buffer(&self) -> DeviceBuffer {
@@ -335,6 +345,12 @@ pub(crate) fn run<T: Element>(
 /// Hands device pointers to a CUDA-aware MPI once the stream has reached the operation.
 fn direct<T: Element>(comm: &Communicator, op: Op, job: &Job<T>, mut ex: CollEx) -> Result<()> {
     job.order.stream.synchronize()?;
+    // No reset while MPI holds the addresses: the buffers are checked under a lease that lasts
+    // until the exchange is over.
+    let lease = Lease::enter()?;
+    for p in job.inputs.iter().chain(&job.outputs) {
+        p.dense.addr(&lease)?;
+    }
     let spec = &job.spec;
     let send = spec
         .input
@@ -361,7 +377,7 @@ fn direct<T: Element>(comm: &Communicator, op: Op, job: &Job<T>, mut ex: CollEx)
     if spec.shared
         && let (Some(_), Some(out), Some(inp)) =
             (spec.input, job.outputs.first(), job.inputs.first())
-        && out.dense.device_ptr() != inp.dense.device_ptr()
+        && out.dense.addr(&lease)? != inp.dense.addr(&lease)?
     {
         out.dense.assign_on(&inp.dense, &job.order.stream)?;
     }

@@ -28,6 +28,7 @@ use crate::array::DeviceArray;
 use crate::driver::{BackendKind, StreamHandle};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Kind};
+use crate::memory::gate::Lease;
 use crate::runtime::backend;
 use crate::stream::Stream;
 
@@ -108,25 +109,33 @@ impl<'m> NcclCommunicator<'m> {
     /// [`Error::Dist`] when NCCL is not installed or fails to start on some rank, or the MPI
     /// communicator is poisoned.
     pub fn new(mpi: &'m Communicator) -> Result<Self> {
+        let refusal = |backend: BackendKind, reason: &str| Error::Unsupported {
+            backend: backend.to_string(),
+            feature: "NCCL communicators".into(),
+            reason: reason.into(),
+        };
         let local = match backend()? {
             BackendKind::Cuda => {
                 // SAFETY: probing whether the library loads; no NCCL call is made.
                 if unsafe { sys::is_culib_present() } {
                     Ok(())
                 } else {
-                    Err("the NCCL library (libnccl.so.2) is not installed".to_string())
+                    Err(refusal(
+                        BackendKind::Cuda,
+                        "the NCCL library (libnccl.so.2) is not installed",
+                    ))
                 }
             }
-            other => Err(format!("NCCL needs the CUDA backend, not {other:?}")),
+            other => Err(refusal(other, "NCCL runs on the CUDA backend only")),
         };
         let mut h = Header::new(Op::Broadcast, None, &[], 0);
         h.root = 0;
         if let Err(why) = &local {
-            h = h.refused(why);
+            h = h.refused(&why.to_string());
         }
         if let Err(e) = agree_headers(mpi, Op::Broadcast, &h, false) {
             return Err(match local {
-                Err(why) => Error::Unsupported(why),
+                Err(why) => why,
                 Ok(()) => e,
             });
         }
@@ -214,15 +223,16 @@ struct Call<T: Element> {
 }
 
 impl<T: Element> Call<T> {
-    fn send(&self) -> *const c_void {
-        self.inp.as_ref().map_or(std::ptr::null(), |p| {
-            p.dense.device_ptr() as usize as *const c_void
-        })
-    }
-    fn recv(&self) -> *mut c_void {
-        self.out.as_ref().map_or(std::ptr::null_mut(), |p| {
-            p.dense.device_ptr() as usize as *mut c_void
-        })
+    /// The send and receive addresses (null where the call has none), taken under `lease`.
+    fn pointers(&self, lease: &Lease) -> Result<(*const c_void, *mut c_void)> {
+        let addr = |p: &Option<Packed<T>>| -> Result<usize> {
+            p.as_ref()
+                .map_or(Ok(0), |p| Ok(p.dense.addr(lease)? as usize))
+        };
+        Ok((
+            addr(&self.inp)? as *const c_void,
+            addr(&self.out)? as *mut c_void,
+        ))
     }
 }
 
@@ -250,10 +260,20 @@ impl NcclOnStream<'_, '_> {
         &self,
         op: Op,
         call: &Call<T>,
-        f: impl FnOnce(sys::cudaStream_t) -> std::result::Result<(), nr::NcclError>,
+        f: impl FnOnce(
+            sys::cudaStream_t,
+            *const c_void,
+            *mut c_void,
+        ) -> std::result::Result<(), nr::NcclError>,
     ) -> Result<()> {
         self.stream.query()?; // binds the device's context on this thread
-        f(self.cu()).map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        // No reset between taking the addresses and queuing the collective (Packed refused stale
+        // handles before the ranks agreed).
+        let lease = Lease::enter()?;
+        let (send, recv) = call.pointers(&lease)?;
+        f(self.cu(), send, recv)
+            .map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        drop(lease);
         // Keep the packed arrays alive until the stream has run the collective.
         let keep: Vec<_> = call
             .inp
@@ -307,13 +327,13 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllReduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::AllReduce, &call, |s| {
+        self.enqueue(Op::AllReduce, &call, |s, send, recv| {
             // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
             // stream until the collective has run.
-            unsafe { nr::all_reduce(call.send(), call.recv(), n, dt, o, comm, s) }.map(|_| ())
+            unsafe { nr::all_reduce(send, recv, n, dt, o, comm, s) }.map(|_| ())
         })
     }
 
@@ -360,14 +380,13 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Reduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = send.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::Reduce, &call, |s| {
+        self.enqueue(Op::Reduce, &call, |s, send, recv| {
             // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
             // stream until the collective has run.
-            unsafe { nr::reduce(call.send(), call.recv(), n, dt, o, root as c_int, comm, s) }
-                .map(|_| ())
+            unsafe { nr::reduce(send, recv, n, dt, o, root as c_int, comm, s) }.map(|_| ())
         })
     }
 
@@ -395,15 +414,15 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::Broadcast, h, &local)?;
-        let call = call.ok_or_else(unprepared)?;
+        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = array.nbytes();
         let comm = self.nccl.comm;
-        self.enqueue(Op::Broadcast, &call, |s| {
+        self.enqueue(Op::Broadcast, &call, |s, send, recv| {
             // SAFETY: the packed array of `bytes` bytes, kept alive by the stream.
             unsafe {
                 nr::broadcast(
-                    call.send(),
-                    call.recv(),
+                    send,
+                    recv,
                     bytes,
                     sys::ncclDataType_t::ncclUint8,
                     root as c_int,
@@ -443,22 +462,13 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::AllGather, h, &local)?;
-        let call = call.ok_or_else(unprepared)?;
+        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let bytes = send.nbytes();
         let comm = self.nccl.comm;
-        self.enqueue(Op::AllGather, &call, |s| {
+        self.enqueue(Op::AllGather, &call, |s, send, recv| {
             // SAFETY: packed arrays of `bytes` and `size() * bytes` bytes, kept by the stream.
-            unsafe {
-                nr::all_gather(
-                    call.send(),
-                    call.recv(),
-                    bytes,
-                    sys::ncclDataType_t::ncclUint8,
-                    comm,
-                    s,
-                )
-            }
-            .map(|_| ())
+            unsafe { nr::all_gather(send, recv, bytes, sys::ncclDataType_t::ncclUint8, comm, s) }
+                .map(|_| ())
         })
     }
 
@@ -496,29 +506,36 @@ impl NcclOnStream<'_, '_> {
             Ok(())
         })();
         self.agree(Op::ReduceScatter, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(unprepared)?;
+        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
         let n = recv.size();
         let comm = self.nccl.comm;
-        self.enqueue(Op::ReduceScatter, &call, |s| {
+        self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
             // SAFETY: packed arrays of `size() * n` and `n` elements, kept by the stream.
-            unsafe { nr::reduce_scatter(call.send(), call.recv(), n, dt, o, comm, s) }.map(|_| ())
+            unsafe { nr::reduce_scatter(send, recv, n, dt, o, comm, s) }.map(|_| ())
         })
     }
 }
 
 /// Agreement passed although this rank's preparation did not run (cannot happen: a failed
 /// preparation refuses the header).
-fn unprepared() -> Error {
-    Error::InvalidOperation("a NCCL operation was agreed on without its arguments".into())
+fn unprepared(rank: usize) -> Error {
+    Error::Dist {
+        rank,
+        op: "nccl".into(),
+        reason: "a NCCL operation was agreed on without its arguments".into(),
+    }
 }
 
 /// NCCL's element type and operator for a reduction of `T` with `op`.
 fn types<T: Reducible>(op: ReduceOp) -> Result<(sys::ncclDataType_t, sys::ncclRedOp_t)> {
-    let dt = nccl_datatype(T::DTYPE).ok_or_else(|| {
-        Error::Unsupported(format!("NCCL has no reduction of {}", T::DTYPE.name()))
-    })?;
-    let o = nccl_op(op)
-        .ok_or_else(|| Error::Unsupported(format!("NCCL has no {} reduction", op.name())))?;
+    let unsupported = |feature: String| Error::Unsupported {
+        backend: BackendKind::Cuda.to_string(),
+        feature,
+        reason: "NCCL has no such reduction".into(),
+    };
+    let dt = nccl_datatype(T::DTYPE)
+        .ok_or_else(|| unsupported(format!("NCCL reductions of {}", T::DTYPE.name())))?;
+    let o = nccl_op(op).ok_or_else(|| unsupported(format!("the NCCL {} reduction", op.name())))?;
     Ok((dt, o))
 }
 
@@ -538,11 +555,11 @@ mod tests {
         assert_eq!(nccl_op(ReduceOp::NanMax), None);
         assert!(matches!(
             types::<i16>(ReduceOp::Sum),
-            Err(Error::Unsupported(_))
+            Err(Error::Unsupported { .. })
         ));
         assert!(matches!(
             types::<f32>(ReduceOp::NanMin),
-            Err(Error::Unsupported(_))
+            Err(Error::Unsupported { .. })
         ));
     }
 

@@ -387,6 +387,7 @@ impl<'a> OnStream<'a> {
         check_peer(c, "send", dest, tag)?;
         let order = order_for(self.stream, array).map_err(|e| c.err("send", e.to_string()))?;
         let packed = Packed::input(array, &order.stream, false)?;
+        let side = packed.side(array.size())?;
         let mut mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
         mine.tag = c.data_tag();
         mine.root = c.chunk_bytes() as u64;
@@ -426,7 +427,7 @@ impl<'a> OnStream<'a> {
                 ack_req,
             },
             mine,
-            side: packed.side(array.size()),
+            side,
             itemsize: T::DTYPE.itemsize(),
             keep: vec![packed.buffer()],
             target: c.target(&order.stream),
@@ -447,6 +448,7 @@ impl<'a> OnStream<'a> {
         check_peer(c, "recv", source, tag)?;
         let order = order_for(self.stream, array).map_err(|e| c.err("recv", e.to_string()))?;
         let packed = Packed::output(array)?;
+        let side = packed.side(array.size())?;
         let mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
         let mut hdr = Box::new([0u8; HEADER_BYTES]);
         let mut hdr_req = RawRequest::null();
@@ -472,7 +474,7 @@ impl<'a> OnStream<'a> {
             rank: c.rank(),
             state: State::AwaitHeader { hdr, hdr_req },
             mine,
-            side: packed.side(array.size()),
+            side,
             itemsize: T::DTYPE.itemsize(),
             keep: vec![packed.buffer()],
             target: c.target(&order.stream),

@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use crate::driver::{DevicePtr, Driver, EventHandle, StreamHandle};
 use crate::error::Result;
+use crate::memory::gate::Lease;
 use crate::memory::{DeviceBuffer, PinnedPool, PooledPinned};
 
 /// Chunks in flight (pinned slots) per operation.
@@ -179,9 +180,11 @@ impl Pipeline {
             let ev = p.t.driver.event_create(p.t.device, false)?;
             p.events.push(ev);
         }
+        let lease = p.lease()?;
         for c in 0..k {
             p.stage_in(c)?;
         }
+        drop(lease);
         Ok(p)
     }
 
@@ -257,6 +260,7 @@ impl Pipeline {
         if self.finished {
             return Ok(true);
         }
+        let _lease = self.lease()?;
         let n = self.plan.chunks();
         let k = self.events.len();
         loop {
@@ -302,6 +306,19 @@ impl Pipeline {
                 return Ok(false);
             }
         }
+    }
+
+    /// A lease under which the spec's device addresses are still the kept buffers' memory: every
+    /// step queues copies to them, and a context reset since the addresses were taken freed it.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`](crate::Error::StaleHandle) when a reset freed a kept buffer.
+    fn lease(&self) -> Result<Lease> {
+        let lease = Lease::enter()?;
+        for b in &self.keep {
+            b.addr(&lease, 0, 0)?;
+        }
+        Ok(lease)
     }
 
     /// Hands the slots back (reused once the stream passed its copies) and lets the stream keep

@@ -120,7 +120,7 @@ static USER_OPS: Mutex<Option<HashMap<(&'static str, ReduceOp), usize>>> = Mutex
 
 /// The operator that applies `T::combine(op, ..)` element-wise (`inout = in ∘ inout`).
 fn user_op<T: Reducible>(op: ReduceOp) -> ffi::MPI_Op {
-    let mut ops = USER_OPS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut ops = crate::sync::lock(&USER_OPS);
     let ops = ops.get_or_insert_with(HashMap::new);
     let key = (T::DTYPE.name(), op);
     if let Some(&h) = ops.get(&key) {

@@ -47,15 +47,19 @@ impl std::fmt::Debug for Universe {
 /// rank's device from `RUMBA_DIST_DEVICE` (by default `local_rank % device count`).
 ///
 /// # Errors
-/// [`Error::InvalidOperation`] when MPI was already started in this process;
+/// [`Error::Dist`] (operation `init`) when MPI was already started in this process;
 /// [`Error::InvalidConfig`] for a bad `RUMBA_DIST_*` variable; [`Error::Dist`] when MPI cannot
 /// describe the world; the runtime's errors when selecting the device fails.
 ///
 /// Run under `mpirun -n 4 prog`; outside `mpirun` a program is one rank of one.
 pub fn init() -> Result<Universe> {
     let settings = DistSettings::from_env()?;
-    let (mpi, _level) = mpi::initialize_with_threading(Threading::Serialized)
-        .ok_or_else(|| Error::InvalidOperation("MPI was already initialized".into()))?;
+    let (mpi, _level) =
+        mpi::initialize_with_threading(Threading::Serialized).ok_or_else(|| Error::Dist {
+            rank: 0,
+            op: "init".into(),
+            reason: "MPI was already initialized in this process".into(),
+        })?;
     raw::set_errors_return(raw::comm_world());
     let (rank, size) = raw::rank_size(raw::comm_world())?;
     let shared = Rc::new(Shared {

@@ -1,20 +1,17 @@
 //! The [`Driver`] trait: every call a backend answers, in raw terms (device pointers, handles,
 //! byte counts, host pointers), with the safety contract its implementors and callers share.
 //!
-//! It stays one trait in one file. The optional capabilities (peer access, IPC, managed and
-//! grained memory) could be supertraits, but then every caller would have to import each one to
-//! call its methods on a `dyn Driver`; and each method's documentation is its contract, which
-//! belongs beside its signature. What moved out is what is not one method's: the meaning of each
-//! error variant, which holds for the whole driver layer (the `driver` module's docs), and the
-//! refusal a default implementation gives for a capability the backend lacks, written once
-//! ([`BackendKind::unsupported`]).
+//! It stays one trait in one file; each method's documentation is its contract, beside its
+//! signature. The meaning of each error variant is in the `driver` module's docs, the refusal of
+//! a missing capability is written once ([`BackendKind::unsupported`]), and managed-memory
+//! placement is a capability object of its own ([`Placement`], through [`Driver::placement`]).
 
 use std::any::Any;
 use std::fmt;
 
 use super::{
     BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
-    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle, StridedCopy,
 };
 #[cfg(doc)]
 use crate::error::Error;
@@ -70,7 +67,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] (with the device's free and total bytes) when `bytes` do not fit;
-    /// [`Error::InvalidArgument`] for `bytes == 0`; [`Error::InvalidDevice`] for an unknown `device`.
+    /// [`Error::ZeroSizeAllocation`] for `bytes == 0`; [`Error::InvalidDevice`] for an unknown `device`.
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr>;
     /// Frees memory returned by [`mem_alloc`](Driver::mem_alloc).
     ///
@@ -78,18 +75,69 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`Error::InvalidAddress`] when `ptr` is not the start of a live allocation of `device`
     /// (already freed, an offset into one, or memory of another device); [`Error::InvalidDevice`].
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()>;
+    /// Allocates `bytes` (> 0) of device memory for work on `stream`. A driver with a
+    /// stream-ordered allocator serves it in `stream`'s order (CUDA: `cuMemAllocFromPoolAsync` on
+    /// the device's memory pool): the memory may hold blocks that earlier work *queued on
+    /// `stream`* freed, so work on other streams must be ordered after `stream` before it uses
+    /// the memory (as for data written on `stream`). The default is
+    /// [`mem_alloc`](Driver::mem_alloc), which any stream may use at once.
+    ///
+    /// # Errors
+    /// As [`mem_alloc`](Driver::mem_alloc); [`Error::InvalidHandle`] for an unknown `stream`.
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, StreamHandle, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// let s = drv.stream_create(0, true).unwrap();
+    /// let p = drv.mem_alloc_async(0, 64, s).unwrap();
+    /// drv.mem_free_async(0, p, s).unwrap();
+    /// ```
+    fn mem_alloc_async(
+        &self,
+        device: usize,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DevicePtr> {
+        let _ = stream;
+        self.mem_alloc(device, bytes)
+    }
+
+    /// Frees memory of [`mem_alloc`](Driver::mem_alloc) or
+    /// [`mem_alloc_async`](Driver::mem_alloc_async) in `stream`'s order: no work queued on
+    /// another stream may still use it, and work queued on `stream` before this call may (the
+    /// memory is reused only after it, in stream order). An unknown (destroyed) `stream` frees in
+    /// the legacy default stream's order. The default is [`mem_free`](Driver::mem_free).
+    ///
+    /// # Errors
+    /// As [`mem_free`](Driver::mem_free).
+    fn mem_free_async(&self, device: usize, ptr: DevicePtr, stream: StreamHandle) -> Result<()> {
+        let _ = stream;
+        self.mem_free(device, ptr)
+    }
+
+    /// How the driver allocates device memory on `device`, in words (`rumba detect` prints it).
+    ///
+    /// ```
+    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+    /// assert!(!drv.allocator(0).is_empty());
+    /// ```
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        format!("{} mem_alloc / mem_free", self.backend())
+    }
 
     /// Allocates `bytes` of page-locked host memory (zeroed).
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::InvalidArgument`] for
+    /// [`Error::OutOfMemory`] when the host cannot provide `bytes`; [`Error::ZeroSizeAllocation`] for
     /// `bytes == 0`; [`Error::Unsupported`] for flags the backend cannot honour (OpenCL: write-combined,
     /// or mapped memory without fine-grained SVM); [`Error::InvalidDevice`].
     fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8>;
     /// Frees memory returned by [`host_alloc`](Driver::host_alloc).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `ptr` was not returned by [`host_alloc`](Driver::host_alloc)
+    /// [`Error::HostMemory`] when `ptr` was not returned by [`host_alloc`](Driver::host_alloc)
     /// (or was freed already); nothing is freed then.
     ///
     /// # Safety
@@ -101,7 +149,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`host_alloc`](Driver::host_alloc) hands out memory it overlaps.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for an empty or already registered range; [`Error::Unsupported`]
+    /// [`Error::HostMemory`] for a null or already registered range; [`Error::Unsupported`]
     /// when the backend cannot map existing memory (OpenCL without fine-grained system SVM);
     /// [`Error::Driver`] when the OS or backend refuses to lock the pages; [`Error::InvalidDevice`].
     ///
@@ -118,7 +166,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Undoes [`host_register`](Driver::host_register), immediately.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `ptr` is not the start of a registered range.
+    /// [`Error::HostMemory`] when `ptr` is not the start of a registered range.
     ///
     /// # Safety
     /// No queued device work may still use the range (it may be freed by its owner afterwards).
@@ -128,7 +176,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// reason.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `ptr` is not in mapped (or managed, or grained) host memory, or
+    /// [`Error::HostMemory`] when `ptr` is not in mapped (or managed, or grained) host memory, or
     /// the memory is not portable and `device` is not the one it was mapped into;
     /// [`Error::InvalidDevice`].
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr>;
@@ -139,7 +187,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// [`Error::InvalidAddress`] when `[dst, dst + src.len())` is not inside one live allocation;
-    /// [`Error::InvalidDevice`]; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// [`Error::InvalidDevice`]; [`Error::InCallback`] when called from a stream callback; the
     /// error of earlier failed work on the legacy default stream, which the copy waits for.
     ///
     /// # Safety
@@ -239,7 +287,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); into pageable memory (where the call
-    /// waits) also the error of earlier work on `stream`, and [`Error::InvalidOperation`] when called
+    /// waits) also the error of earlier work on `stream`, and [`Error::InCallback`] when called
     /// from a callback of `stream` itself.
     ///
     /// # Safety
@@ -290,8 +338,8 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// [`Error::InvalidAddress`] when a range the copy touches (from its shape and strides) leaves its
-    /// allocation; [`Error::InvalidArgument`] for a malformed description (different element counts,
-    /// an item size the kernels do not handle); otherwise as
+    /// allocation; [`Error::Strides`], [`Error::Shape`] or [`Error::Limit`] for a malformed
+    /// description (different element counts, an item size the kernels do not handle); otherwise as
     /// [`memcpy_htod_async`](Driver::memcpy_htod_async).
     ///
     /// # Safety
@@ -322,9 +370,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
         let _ = (device, peer);
-        Err(self
-            .backend()
-            .unsupported("driver cannot tell whether devices can access each other's memory"))
+        Err(self.backend().unsupported("peer-access queries"))
     }
 
     /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
@@ -360,9 +406,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         bytes: usize,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes);
-        Err(self
-            .backend()
-            .unsupported("driver cannot copy between devices"))
+        Err(self.backend().unsupported("copies between devices"))
     }
 
     /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
@@ -388,9 +432,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         stream: StreamHandle,
     ) -> Result<()> {
         let _ = (dst_device, dst, src_device, src, bytes, stream);
-        Err(self
-            .backend()
-            .unsupported("driver cannot copy between devices"))
+        Err(self.backend().unsupported("copies between devices"))
     }
 
     /// Creates a stream. A blocking stream (`non_blocking == false`) synchronizes with the legacy
@@ -411,7 +453,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// # Errors
     /// The first unreported error of the stream's work (a [`Error::KernelFault`], a failed copy);
     /// [`Error::InvalidHandle`] for an unknown `stream`;
-    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    /// [`Error::InCallback`] when called from a stream callback, which would wait for itself.
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()>;
     /// True when all work queued on `stream` has completed.
     ///
@@ -475,7 +517,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown `event`;
-    /// [`Error::InvalidOperation`] when called from a stream callback.
+    /// [`Error::InCallback`] when called from a stream callback.
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()>;
     /// True when the event's most recent record has completed (or it was never recorded).
     ///
@@ -485,16 +527,16 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Milliseconds between two completed, timing-enabled events.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when either event was never recorded or was created without
-    /// timing; [`Error::NotReady`] when one has not completed; [`Error::InvalidHandle`] for an
-    /// unknown handle.
+    /// [`Error::EventNotRecorded`] / [`Error::EventNotTimed`] when either event was never recorded
+    /// or was created without timing; [`Error::NotReady`] when one has not completed;
+    /// [`Error::InvalidHandle`] for an unknown handle.
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32>;
 
     /// Waits for all work on every stream of the device (also streams destroyed while work was
     /// queued on them); reports the first unreported error.
     ///
     /// # Errors
-    /// The first unreported error of work on any of the device's streams; [`Error::InvalidOperation`]
+    /// The first unreported error of work on any of the device's streams; [`Error::InCallback`]
     /// when called from a stream callback; [`Error::InvalidDevice`].
     fn device_synchronize(&self, device: usize) -> Result<()>;
     /// True when no work is queued or running on any stream of the device, destroyed ones
@@ -547,9 +589,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let _ = (device, ptr);
-        Err(self
-            .backend()
-            .unsupported("driver cannot export IPC handles"))
+        Err(self.backend().unsupported("exporting IPC handles"))
     }
 
     /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
@@ -573,7 +613,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         let _ = (device, ptr);
         Err(self
             .backend()
-            .unsupported("driver cannot find the allocation that contains a device address"))
+            .unsupported("finding the allocation that contains a device address"))
     }
 
     /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
@@ -582,9 +622,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// an error.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for bytes that are not a handle of this backend;
-    /// [`Error::InvalidOperation`] when the handle was exported by this process or is already open
-    /// here; [`Error::Driver`] when the exporter's memory is gone; [`Error::Unsupported`] from the
+    /// [`Error::Ipc`] for bytes that are not a handle of this backend;
+    /// [`Error::Ipc`] when the handle was exported by this process or is already open
+    /// here; [`Error::Driver`] or [`Error::Ipc`] when the exporter's memory is gone; [`Error::Unsupported`] from the
     /// default implementation.
     ///
     /// ```
@@ -594,7 +634,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let _ = (device, handle);
-        Err(self.backend().unsupported("driver cannot open IPC handles"))
+        Err(self.backend().unsupported("opening IPC handles"))
     }
 
     /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
@@ -614,9 +654,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         let _ = (device, ptr);
-        Err(self
-            .backend()
-            .unsupported("driver cannot close IPC handles"))
+        Err(self.backend().unsupported("closing IPC handles"))
     }
 
     /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
@@ -642,7 +680,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`host_device_pointer`](Driver::host_device_pointer). [`Error::Unsupported`] by default.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when `bytes` do not fit; [`Error::InvalidArgument`] for `bytes == 0`;
+    /// [`Error::OutOfMemory`] when `bytes` do not fit; [`Error::ZeroSizeAllocation`] for `bytes == 0`;
     /// [`Error::InvalidDevice`]; [`Error::Unsupported`] from the default implementation (and on OpenCL
     /// devices without fine-grained SVM).
     ///
@@ -659,13 +697,13 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
         let _ = (device, bytes);
-        Err(self.backend().unsupported("backend has no managed memory"))
+        Err(self.backend().unsupported("managed memory"))
     }
 
     /// Frees memory returned by [`mem_alloc_managed`](Driver::mem_alloc_managed).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`Error::HostMemory`] when `ptr` was not returned by
     /// [`mem_alloc_managed`](Driver::mem_alloc_managed); [`Error::Unsupported`] from the default
     /// implementation.
     ///
@@ -673,7 +711,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// No reference to the memory and no queued device work using it may remain.
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let _ = ptr;
-        Err(self.backend().unsupported("backend has no managed memory"))
+        Err(self.backend().unsupported("managed memory"))
     }
 
     /// [`mem_alloc_managed`](Driver::mem_alloc_managed) with an explicit attachment. The default
@@ -700,10 +738,13 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     ) -> Result<*mut u8> {
         match attach {
             ManagedAttach::Global => self.mem_alloc_managed(device, bytes),
-            ManagedAttach::Host => Err(self
-                .backend()
-                .unsupported("backend has no host-attached managed memory")),
+            ManagedAttach::Host => Err(self.backend().unsupported("host-attached managed memory")),
         }
+    }
+
+    /// Managed-memory placement (prefetch, advice, page residency); `None` without managed memory.
+    fn placement(&self) -> Option<&dyn Placement> {
+        None
     }
 
     /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every
@@ -750,7 +791,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// `grain`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `ptr` was not returned by
+    /// [`Error::HostMemory`] when `ptr` was not returned by
     /// [`host_alloc_grained`](Driver::host_alloc_grained) with this `grain`.
     ///
     /// # Safety

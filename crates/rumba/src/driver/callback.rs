@@ -45,19 +45,16 @@ pub(crate) fn is_callback_thread() -> bool {
 /// other thread. `instead`, when not empty, says what to do instead.
 ///
 /// # Errors
-/// [`Error::InvalidOperation`] naming `what`, on a callback thread.
-pub(crate) fn refuse_wait(what: &str, instead: &str) -> Result<()> {
+/// [`Error::InCallback`] naming `what`, on a callback thread.
+pub(crate) fn refuse_wait(what: &str, instead: &'static str) -> Result<()> {
     if !is_callback_thread() {
         return Ok(());
     }
-    let instead = if instead.is_empty() {
-        String::new()
-    } else {
-        format!(" ({instead})")
-    };
-    Err(Error::InvalidOperation(format!(
-        "{what} cannot run inside a stream callback: it would wait for device work from the thread that runs it{instead}"
-    )))
+    Err(Error::InCallback {
+        operation: what.to_owned(),
+        reason: "it would wait for device work from the thread that runs it",
+        instead,
+    })
 }
 
 /// A release of a driver resource, to run on a thread that may call the driver.
@@ -133,6 +130,11 @@ mod tests {
         std::thread::spawn(move || {
             mark_thread();
             let err = refuse_wait("stream synchronize", "do y").unwrap_err();
+            assert!(
+                matches!(&err, Error::InCallback { operation, instead: "do y", .. }
+                    if operation == "stream synchronize"),
+                "{err}"
+            );
             assert!(
                 err.to_string()
                     .contains("stream synchronize cannot run inside a stream callback"),

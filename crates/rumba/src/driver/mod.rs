@@ -58,6 +58,9 @@ pub mod cuda;
 mod api;
 pub use api::Driver;
 
+pub mod placement;
+pub use placement::{Advice, Location, Migrations, Placement, Residency};
+
 mod types;
 pub use types::{
     DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,
@@ -91,11 +94,15 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
-    /// The refusal of a capability this backend lacks, as the [`Driver`]'s default
-    /// implementations give it: `"the <backend> <what>"`, e.g.
-    /// `"the opencl driver cannot export IPC handles"`.
-    pub(crate) fn unsupported(self, what: &str) -> Error {
-        Error::Unsupported(format!("the {self} {what}"))
+    /// The refusal of a capability this backend's driver lacks, as the [`Driver`]'s default
+    /// implementations give it: [`Error::Unsupported`] naming the backend and `feature`, e.g.
+    /// "the opencl backend does not support exporting IPC handles: its driver does not implement it".
+    pub(crate) fn unsupported(self, feature: &str) -> Error {
+        Error::Unsupported {
+            backend: self.to_string(),
+            feature: feature.to_owned(),
+            reason: "its driver does not implement it".to_owned(),
+        }
     }
 }
 

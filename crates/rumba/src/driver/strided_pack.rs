@@ -10,7 +10,7 @@
 //! This module touches nothing but the values it is given.
 
 use crate::driver::{StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError, StridesError};
 
 /// Most axes a strided copy may have (`RUMBA_MAX_DIMS` in the device header).
 pub(crate) const MAX_DIMS: usize = 8;
@@ -39,31 +39,46 @@ pub(crate) struct StridedCopyParams {
     pub(crate) word: i32,
 }
 
+/// [`StridesError::Count`] for strides that do not match the copy's shape.
+fn strides_count(shape: &[usize], strides: &[isize]) -> Error {
+    StridesError::Count {
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
+    }
+    .into()
+}
+
 /// Packs `copy` into the kernel's parameter block.
 pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
     let ndim = copy.shape.len();
     if ndim > MAX_DIMS {
-        return Err(Error::Unsupported(format!(
-            "a strided device copy of {ndim} axes (the built-in device kernel handles up to {MAX_DIMS})"
-        )));
+        return Err(Error::Limit {
+            what: "axes of a strided device copy (the built-in device kernel's limit)",
+            value: ndim,
+            max: MAX_DIMS,
+        });
     }
     if copy.dst_strides.len() != ndim {
-        return Err(Error::InvalidArgument(format!(
-            "{} destination strides for {ndim} axes",
-            copy.dst_strides.len()
-        )));
+        return Err(strides_count(copy.shape, copy.dst_strides));
     }
-    if copy.itemsize == 0 || copy.itemsize > i32::MAX as usize {
-        return Err(Error::InvalidArgument(format!(
-            "item size {}",
-            copy.itemsize
-        )));
+    if copy.itemsize == 0 {
+        return Err(ShapeError::ZeroItemsize.into());
+    }
+    if copy.itemsize > i32::MAX as usize {
+        return Err(Error::Limit {
+            what: "item size of a strided device copy",
+            value: copy.itemsize,
+            max: i32::MAX as usize,
+        });
     }
     let count = copy
         .shape
         .iter()
         .try_fold(1i64, |n, &d| n.checked_mul(i64::try_from(d).ok()?))
-        .ok_or_else(|| Error::InvalidArgument(format!("shape {:?} is too large", copy.shape)))?;
+        .ok_or_else(|| ShapeError::TooLarge {
+            shape: copy.shape.to_vec(),
+            itemsize: copy.itemsize,
+        })?;
     let mut p = StridedCopyParams {
         dst: copy.dst,
         src: 0,
@@ -86,10 +101,7 @@ pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
     let max_word = match copy.src {
         StridedSource::Device { ptr, strides } => {
             if strides.len() != ndim {
-                return Err(Error::InvalidArgument(format!(
-                    "{} source strides for {ndim} axes",
-                    strides.len()
-                )));
+                return Err(strides_count(copy.shape, strides));
             }
             p.src = ptr;
             for (slot, &st) in p.src_strides.iter_mut().zip(strides) {
@@ -101,17 +113,19 @@ pub(crate) fn pack(copy: &StridedCopy<'_>) -> Result<StridedCopyParams> {
         }
         StridedSource::Fill(bytes) => {
             if bytes.len() != copy.itemsize {
-                return Err(Error::InvalidArgument(format!(
-                    "a fill element of {} bytes for items of {}",
-                    bytes.len(),
-                    copy.itemsize
-                )));
+                return Err(ShapeError::Itemsize {
+                    layout: copy.itemsize,
+                    dtype: "the fill value",
+                    itemsize: bytes.len(),
+                }
+                .into());
             }
             if bytes.len() > MAX_FILL {
-                return Err(Error::Unsupported(format!(
-                    "a broadcast fill of {}-byte elements on a GPU backend (up to {MAX_FILL})",
-                    bytes.len()
-                )));
+                return Err(Error::Limit {
+                    what: "bytes of a broadcast fill's element on a GPU backend",
+                    value: bytes.len(),
+                    max: MAX_FILL,
+                });
             }
             let mut raw = [0u8; MAX_FILL];
             raw[..bytes.len()].copy_from_slice(bytes);
@@ -207,14 +221,28 @@ mod tests {
             dst_strides: &[1; 9],
             src: StridedSource::Fill(&[0]),
         };
-        assert!(matches!(pack(&too_many), Err(Error::Unsupported(_))));
+        assert!(matches!(
+            pack(&too_many),
+            Err(Error::Limit {
+                value: 9,
+                max: MAX_DIMS,
+                ..
+            })
+        ));
         let wrong_fill = StridedCopy {
             shape: &[2],
             dst_strides: &[1],
             src: StridedSource::Fill(&[0, 0]),
             ..too_many
         };
-        assert!(pack(&wrong_fill).is_err());
+        assert!(matches!(
+            pack(&wrong_fill),
+            Err(Error::Shape(ShapeError::Itemsize {
+                layout: 1,
+                itemsize: 2,
+                ..
+            }))
+        ));
     }
 
     #[cfg(feature = "cuda")]

@@ -154,6 +154,20 @@ pub enum ShapeError {
         /// Bytes given.
         found: usize,
     },
+    /// A record member that does not fit, aligned, inside its record type.
+    #[error(
+        "a {field} field at byte {offset} does not fit, aligned, in the {record_itemsize}-byte record {record}"
+    )]
+    Field {
+        /// The member's element type.
+        field: &'static str,
+        /// Its byte offset.
+        offset: usize,
+        /// Bytes of the record.
+        record_itemsize: usize,
+        /// The record type.
+        record: &'static str,
+    },
     /// `split` of an array that is not 1-dimensional.
     #[error("split only supports 1-d arrays, this one has {ndim} axes")]
     SplitRank {
@@ -225,6 +239,25 @@ pub enum StridesError {
         /// The shape.
         shape: Vec<usize>,
         /// The strides (in elements or bytes, as given).
+        strides: Vec<isize>,
+    },
+    /// A pointer that is not aligned for the element type.
+    #[error("pointer {ptr:#x} is not aligned to the {align} bytes of {dtype}")]
+    MisalignedPointer {
+        /// The pointer.
+        ptr: usize,
+        /// The alignment required.
+        align: usize,
+        /// The element type.
+        dtype: &'static str,
+    },
+    /// A copy to the host of a device array with negative strides (copy it into a new device
+    /// array first).
+    #[error(
+        "copying a device array with negative strides {strides:?} to the host is not supported; copy it into a new device array first"
+    )]
+    NegativeToHost {
+        /// The array's byte strides.
         strides: Vec<isize>,
     },
     /// A copy whose destination repeats an axis (stride 0) that the source does not.

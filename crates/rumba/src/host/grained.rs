@@ -65,7 +65,7 @@ use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, DeviceArray};
 use crate::driver::{GrainKind, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::layout::{Element, Layout, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
@@ -167,7 +167,7 @@ impl Drop for Alloc {
 /// let mut c = rumba::coarsegrain_array::<i32, _>(4, rumba::Order::C).unwrap();
 /// c.view_mut().unwrap().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, rumba::Order::C).unwrap();
-/// c.copy_to_device_on(&d, &s).unwrap();        // asynchronous: returns at once
+/// s.copy(&d, &c).unwrap();        // asynchronous: returns at once
 /// c.fill_on(0, &s).unwrap();                   // ordered after the copy on `s`
 /// assert_eq!(c.view().unwrap().to_vec(), [0; 4]); // host access: a synchronization point
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
@@ -267,11 +267,12 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
             ctx,
         });
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the driver returned {} memory at {ptr:p}, not aligned for {}",
-                G::KIND,
-                T::DTYPE.name()
-            )));
+            return Err(HostMemoryError::Misaligned {
+                ptr: ptr as usize,
+                memory: G::KIND.to_string(),
+                dtype: T::DTYPE.name(),
+            }
+            .into());
         }
         Ok(GrainedArray::from_parts(
             GrainedMem {
@@ -314,7 +315,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let s = rumba::stream().unwrap();
     /// let f = rumba::finegrain_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(f.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    ///     assert!(matches!(f.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// } else {
     ///     assert_eq!(f.describe().unwrap().stream, Some(s.handle().0));
     /// }
@@ -410,7 +411,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// host is **refused**, with an error naming the stream (it does not wait).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] while device work may still use the memory.
+    /// [`Error::InUse`] while device work may still use the memory.
     ///
     /// ```
     /// let c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
@@ -422,10 +423,10 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
                 .pending()
                 .first()
                 .map_or_else(|| "a stream".to_string(), |s| s.to_string());
-            return Err(Error::InvalidOperation(format!(
-                "this {} array is in use by device work queued on {on}; the host sees it at a synchronization point (synchronize, or view, which waits)",
-                G::KIND
-            )));
+            return Err(Error::InUse {
+                memory: G::KIND.to_string(),
+                stream: on,
+            });
         }
         self.view()
     }
@@ -458,7 +459,7 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let mut c = rumba::coarsegrain_array::<u8, _>(3, rumba::Order::C).unwrap();
     /// c.view_mut().unwrap().fill(9);
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// c.device().unwrap().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, c.device().unwrap()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [9, 9, 9]);
     /// ```
     pub fn device(&self) -> Result<MappedView<'_, T, D>> {
@@ -488,10 +489,10 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
             || (stream.handle() == StreamHandle::DEFAULT
                 && stream.context().config().per_thread_default_stream);
         if ptd {
-            return Err(Error::InvalidArgument(format!(
-                "asynchronous work on {} memory cannot be queued on {stream}: it is a different stream on every host thread, so the array could not wait for it; use a created stream",
-                G::KIND
-            )));
+            return Err(Error::ThreadLocalStream {
+                memory: G::KIND.to_string(),
+                stream: stream.to_string(),
+            });
         }
         let mut pending = self.pending();
         let known = pending.iter().any(|s| {
@@ -538,7 +539,8 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
 
     /// Queues a copy of the device array `src` (same shape, any layouts) into the memory on
     /// `stream` and returns at once (ROC's `copy_to_host(coarse, stream=s)`). Refused for element
-    /// types that not every byte pattern is valid for (`bool`).
+    /// types that not every byte pattern is valid for (`bool`). Spelled
+    /// [`stream.copy(&mut grained, &d)`](Stream::copy) now.
     ///
     /// # Errors
     /// A shape mismatch, `bool` elements, a per-thread default stream, or a driver refusal
@@ -548,20 +550,31 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[1u64, 2, 3]).unwrap();
     /// let mut c = rumba::coarsegrain_array::<u64, _>(3, rumba::Order::C).unwrap();
-    /// c.copy_from_device_on(&src, &s).unwrap();
+    /// s.copy(&mut c, &src).unwrap();
     /// drop(src); // the stream keeps it alive until the copy has run
     /// assert_eq!(c.view().unwrap().to_vec(), [1, 2, 3]);
     /// ```
+    #[deprecated(note = "use stream.copy(&mut grained, &d)")]
     pub fn copy_from_device_on<E: Dimension>(
         &mut self,
         src: &DeviceArray<T, E>,
         stream: &Stream,
     ) -> Result<()> {
+        self.copy_from_device_on_impl(src, stream)
+    }
+
+    /// Queues the copy of `src` into the memory on `stream`; what `Stream::copy` runs.
+    pub(crate) fn copy_from_device_on_impl<E: Dimension>(
+        &mut self,
+        src: &DeviceArray<T, E>,
+        stream: &Stream,
+    ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous device_mut()?.copy_from_device",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "an asynchronous device copy",
+                dtype: T::DTYPE.name(),
+                instead: "copy into device_mut()? synchronously with rumba::copy",
+            });
         }
         if self.shape() != src.shape() {
             return Err(Error::IncompatibleShape {
@@ -577,7 +590,8 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
 
     /// Queues a copy of the memory into the device array `dst` (same shape, any layouts) on
     /// `stream` and returns at once (ROC's `copy_to_device(coarse, stream=s)`); the host may
-    /// keep reading the memory meanwhile, and writes wait for the copy.
+    /// keep reading the memory meanwhile, and writes wait for the copy. Spelled
+    /// [`stream.copy(&d, &grained)`](Stream::copy) now.
     ///
     /// # Errors
     /// A shape mismatch, a per-thread default stream, or a driver refusal (nothing is queued
@@ -588,11 +602,21 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
     /// let mut c = rumba::coarsegrain_array::<i16, _>(2, rumba::Order::C).unwrap();
     /// c.view_mut().unwrap().fill(-3);
     /// let d = rumba::device_array::<i16, _>(2, rumba::Order::C).unwrap();
-    /// c.copy_to_device_on(&d, &s).unwrap();
+    /// s.copy(&d, &c).unwrap();
     /// s.synchronize().unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-3, -3]);
     /// ```
+    #[deprecated(note = "use stream.copy(&d, &grained)")]
     pub fn copy_to_device_on<E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        stream: &Stream,
+    ) -> Result<()> {
+        self.copy_to_device_on_impl(dst, stream)
+    }
+
+    /// Queues the copy of the memory into `dst` on `stream`; what `Stream::copy` runs.
+    pub(crate) fn copy_to_device_on_impl<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         stream: &Stream,

@@ -19,7 +19,10 @@
 //!
 //! Several arrays (or views) may share pages or even bytes: their spans are merged before
 //! registration, and spans that are already pinned (a view of a [`PinnedArray`](crate::PinnedArray))
-//! are left alone. When the OS refuses to lock pages the guard still succeeds and
+//! are left alone — unless a `mapped` guard needs them mapped and they are not: then they are
+//! registered anew, which replaces a leaked guard's stale registration (the caller holds the
+//! bytes exclusively, so a registration over them is stale) and is refused for memory allocated
+//! pinned, which `mapped` then names. When the OS refuses to lock pages the guard still succeeds and
 //! [`HostGuard::page_locking`] says why.
 //!
 //! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
@@ -42,7 +45,7 @@ use super::array::{Mapped, Pinned};
 use super::layout::{HostLayout, base_of};
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::driver::{HostAllocFlags, PageLocking};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::layout::Element;
 use crate::runtime::context::Context;
 
@@ -154,16 +157,26 @@ impl Registrations {
             starts: Vec::with_capacity(merged.len()),
         };
         let drv = regs.ctx.driver().clone();
+        let device = regs.ctx.device_id();
         for (lo, hi) in merged {
-            if drv.is_host_pinned(lo as *const u8, hi - lo) {
+            let ptr = lo as *mut u8;
+            let pinned = drv.is_host_pinned(lo as *const u8, hi - lo);
+            if pinned && (!flags.mapped || drv.host_device_pointer(device, ptr).is_ok()) {
                 continue; // already pinned (e.g. a view of a pinned array): nothing to do
             }
-            let ptr = lo as *mut u8;
             // SAFETY: `[lo, hi)` lies inside host arrays exclusively borrowed by the guard for its
             // lifetime, which ends only after the guard's drop unregisters it. (If the guard is
             // leaked the registration goes stale; see the module docs for why that is harmless.)
-            unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) }?;
-            regs.starts.push(ptr);
+            let registered = unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) };
+            match registered {
+                Ok(()) => regs.starts.push(ptr),
+                // Pinned without `mapped`, and registering anew was refused as overlapping:
+                // memory rumba allocated pinned (a leaked guard's stale registration would have
+                // been replaced — this guard's caller holds the bytes exclusively). `mapped` names
+                // the reason: pinned without `mapped`.
+                Err(Error::HostMemory(HostMemoryError::Overlap { .. })) if pinned => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(regs)
     }
@@ -207,8 +220,9 @@ impl Drop for Registrations {
 /// Page-locks `arrays` until the returned guard is dropped (Numba's `cuda.pinned`).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when an array is not contiguous in memory or its range is already pinned; [`Error::Driver`]
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::NotContiguous`]
+/// when an array is not contiguous in memory; [`Error::HostMemory`] when its range is already
+/// pinned; [`Error::Driver`]
 /// when the OS or backend refuses to lock the pages. Arrays pinned before the failure are unpinned
 /// again.
 ///
@@ -218,7 +232,7 @@ impl Drop for Registrations {
 /// {
 ///     let mut g = rumba::pinned([&mut a, &mut b]).unwrap();
 ///     let d = rumba::to_device(&g.view(1).unwrap()).unwrap();
-///     d.copy_to_host_into(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10])).unwrap();
+///     rumba::copy(&mut g.view_mut(0).unwrap().slice_mut(ndarray::s![..10]), &d).unwrap();
 /// } // unpinned here, immediately
 /// assert_eq!(a.sum(), 10.0);
 /// let _again = rumba::pinned([&mut a]).unwrap(); // re-pinning always works
@@ -280,8 +294,8 @@ pub fn deregister<A: HostData>(guard: PinnedGuard<A>) -> Result<()> {
 /// {
 ///     let mut g = match rumba::mapped([&mut host]) {
 ///         Ok(g) => g,
-///         Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
-///             println!("{why}"); // an OpenCL device without fine-grained system SVM (PoCL)
+///         Err(rumba::Error::Unsupported { reason, .. }) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
+///             println!("{reason}"); // an OpenCL device without fine-grained system SVM (PoCL)
 ///             return;
 ///         }
 ///         Err(e) => panic!("{e}"),
@@ -353,7 +367,7 @@ pub type PinnedGuard<A> = HostGuard<A, Pinned>;
 /// ```
 /// let mut a = ndarray::Array1::<u8>::zeros(3);
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-/// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+/// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
 /// # {
 /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
 /// # }
@@ -510,13 +524,13 @@ impl<A: HostData> HostGuard<A, Mapped> {
     /// ```
     /// let mut v = vec![4u32; 3];
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
     /// let g = rumba::mapped([&mut v]).unwrap();
     /// let d = rumba::device_array::<u32, _>(3, rumba::Order::C).unwrap();
-    /// g.device(0).unwrap().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, g.device(0).unwrap()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self, i: usize) -> Result<MappedView<'_, A::Elem, A::Dim>> {
@@ -532,13 +546,13 @@ impl<A: HostData> HostGuard<A, Mapped> {
     /// ```
     /// let mut a = ndarray::Array2::<i32>::zeros((2, 2));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl
-    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported(_)))
+    /// #     && matches!(rumba::mapped([&mut vec![0u8; 1]]), Err(rumba::Error::Unsupported { .. }))
     /// # {
     /// #     return; // an OpenCL device without fine-grained system SVM cannot map existing memory
     /// # }
     /// let mut g = rumba::mapped([a.view_mut().reversed_axes()]).unwrap();
     /// let src = rumba::to_device(&ndarray::array![[1, 2], [3, 4]]).unwrap();
-    /// g.device_mut(0).unwrap().copy_from_device(&src).unwrap(); // into a transposed view
+    /// rumba::copy(&mut g.device_mut(0).unwrap(), &src).unwrap(); // into a transposed view
     /// drop(g);
     /// assert_eq!(a, ndarray::array![[1, 3], [2, 4]]);
     /// ```

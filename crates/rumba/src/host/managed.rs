@@ -21,11 +21,15 @@ use super::array::{HostArray, HostKind, Managed};
 use super::layout::HostLayout;
 use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::ArrayLike;
-use crate::driver::ManagedAttach;
-use crate::error::{Error, Result};
+use std::sync::Mutex;
+
+use crate::driver::{Advice, Location, ManagedAttach, Migrations, Residency};
+use crate::error::{HostMemoryError, Result};
 use crate::layout::{Element, Order};
+use crate::memory::history::{self, EventKind, Note};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
+use crate::sync::lock;
 
 /// An n-dimensional array of `T` in managed memory, usable from the host and every device.
 ///
@@ -33,7 +37,7 @@ use crate::stream::Stream;
 /// let mut a = rumba::managed_array::<i32, _>(5, rumba::Order::C).unwrap();
 /// a.view_mut().assign(&ndarray::array![1, 2, 3, 4, 5]);
 /// let d = rumba::device_array::<i32, _>(5, rumba::Order::C).unwrap();
-/// a.device().copy_to_device(&d).unwrap();   // the device reads it in place
+/// rumba::copy(&d, a.device()).unwrap();   // the device reads it in place
 /// a.device_mut().fill(0).unwrap();          // and writes it in place
 /// assert_eq!(a.view().sum(), 0);
 /// assert_eq!(d.copy_to_host().unwrap().sum(), 15);
@@ -45,9 +49,12 @@ pub type ManagedArray<T, D> = HostArray<T, D, Managed>;
 #[doc(hidden)]
 pub struct ManagedMem {
     ptr: ManagedPtr,
+    bytes: usize,
     attach: ManagedAttach,
     ctx: Context,
     stream: Option<Stream>,
+    /// Where the last prefetch sent the memory.
+    last: Mutex<Option<Location>>,
 }
 
 impl HostKind for Managed {
@@ -68,9 +75,9 @@ unsafe impl Sync for ManagedPtr {}
 /// A new managed array of `shape` in `order` (`A` means C), zeroed.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the allocation fails;
-/// [`Error::Unsupported`] on a backend without managed memory (OpenCL devices without fine-grained
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
+/// [`Error::Unsupported`](crate::Error::Unsupported) on a backend without managed memory (OpenCL devices without fine-grained
 /// SVM).
 ///
 /// ```
@@ -94,7 +101,7 @@ pub fn managed_array<T: Element, Sh: IntoDimension>(
 /// the attachment is recorded ([`ManagedArray::attachment`]).
 ///
 /// # Errors
-/// A driver without host-attached managed memory ([`Error::Unsupported`]); out of memory.
+/// A driver without host-attached managed memory ([`Error::Unsupported`](crate::Error::Unsupported)); out of memory.
 ///
 /// ```
 /// use rumba::driver::ManagedAttach;
@@ -131,25 +138,28 @@ pub fn managed_array_like<A: ArrayLike + ?Sized>(
 impl<T: Element, D: Dimension> ManagedArray<T, D> {
     fn new(shape: HostLayout<D>, attach: ManagedAttach) -> Result<Self> {
         let ctx = crate::runtime::current_context()?;
-        let ptr = ctx.driver().mem_alloc_managed_attached(
-            ctx.device_id(),
-            shape.extent().max(1),
-            attach,
-        )?;
+        let bytes = shape.extent().max(1);
+        let ptr = ctx
+            .driver()
+            .mem_alloc_managed_attached(ctx.device_id(), bytes, attach)?;
         let array = ManagedArray::from_parts(
             ManagedMem {
                 ptr: ManagedPtr(ptr),
+                bytes,
                 attach,
                 ctx,
                 stream: None,
+                last: Mutex::new(None),
             },
             shape,
         );
         if (ptr as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "the driver returned managed memory at {ptr:p}, not aligned for {}",
-                T::DTYPE.name()
-            )));
+            return Err(HostMemoryError::Misaligned {
+                ptr: ptr as usize,
+                memory: "managed".into(),
+                dtype: T::DTYPE.name(),
+            }
+            .into());
         }
         Ok(array)
     }
@@ -182,7 +192,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::managed_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    ///     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// } else {
     ///     assert_eq!(a.describe().unwrap().stream, Some(s.handle().0));
     /// }
@@ -208,6 +218,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert_eq!(a.view().to_vec(), [0, 0]);
     /// ```
     pub fn view(&self) -> ArrayView<'_, T, D> {
+        self.mem.touch(Location::Host);
         // SAFETY: live, owned, aligned memory of valid `T`s; device writes need `&mut self` and
         // complete before the borrow they hold ends.
         unsafe { self.shape.view(self.mem.ptr.0) }
@@ -221,6 +232,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert_eq!(a.view().sum(), 2);
     /// ```
     pub fn view_mut(&mut self) -> ArrayViewMut<'_, T, D> {
+        self.mem.touch(Location::Host);
         // SAFETY: as in `view`, and `&mut self` makes the access exclusive.
         unsafe { self.shape.view_mut(self.mem.ptr.0) }
     }
@@ -232,6 +244,7 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert!(a.device().device_ptr(0).is_ok());
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {
+        self.mem.touch(Location::Device(self.mem.ctx.device_id()));
         MappedView::new(self.parts())
     }
 
@@ -243,7 +256,126 @@ impl<T: Element, D: Dimension> ManagedArray<T, D> {
     /// assert_eq!(a.view().to_vec(), [9, 9]);
     /// ```
     pub fn device_mut(&mut self) -> MappedViewMut<'_, T, D> {
+        self.mem.touch(Location::Device(self.mem.ctx.device_id()));
         MappedViewMut::new(self.parts())
+    }
+
+    /// Queues a move of the array's pages to `to` on `stream` (`cuMemPrefetchAsync`): a hint that
+    /// never changes values, so that the next accesses from `to` find the memory there. The sim
+    /// moves its page table ([`residency`](Self::residency)); OpenCL takes it as a no-op. Recorded
+    /// in the [memory history](crate::memory::history) with the pages it moved.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`](crate::Error::InvalidDevice) for a device that does not exist; the driver's errors.
+    ///
+    /// ```
+    /// use rumba::driver::Location;
+    /// let a = rumba::managed_array::<f32, _>(1 << 16, rumba::Order::C).unwrap();
+    /// let s = rumba::stream().unwrap();
+    /// a.prefetch(Location::Device(0), &s).unwrap();
+    /// assert_eq!(a.location(), Some(Location::Device(0)));
+    /// if let Some(r) = a.residency() { // the sim's page table
+    ///     assert_eq!((r.host_pages, r.device_pages.clone()), (0, vec![(0, 4)]));
+    /// }
+    /// ```
+    pub fn prefetch(&self, to: Location, stream: &Stream) -> Result<()> {
+        let m = &self.mem;
+        if let Some(p) = m.ctx.driver().placement() {
+            let moved = p.prefetch(m.ctx.device_id(), m.ptr.0, m.bytes, to, stream.handle())?;
+            m.note(EventKind::Prefetch, m.bytes, stream, format!("to {to}"));
+            m.note_moves(moved, stream);
+        }
+        *lock(&m.last) = Some(to);
+        Ok(())
+    }
+
+    /// Gives `advice` on the array's memory (`cuMemAdvise`): read-mostly, a preferred location,
+    /// or a device that accesses it. A no-op on OpenCL.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`](crate::Error::InvalidDevice) for a device that does not exist; the driver's errors.
+    ///
+    /// ```
+    /// use rumba::driver::{Advice, Location};
+    /// let a = rumba::managed_array::<u8, _>(100, rumba::Order::C).unwrap();
+    /// a.advise(Advice::ReadMostly(true)).unwrap();
+    /// a.advise(Advice::PreferredLocation(Some(Location::Host))).unwrap();
+    /// if let Some(r) = a.residency() {
+    ///     assert!(r.read_mostly && r.preferred == Some(Location::Host));
+    /// }
+    /// ```
+    pub fn advise(&self, advice: Advice) -> Result<()> {
+        let m = &self.mem;
+        if let Some(p) = m.ctx.driver().placement() {
+            p.advise(m.ctx.device_id(), m.ptr.0, m.bytes, advice)?;
+            let legacy = crate::stream::legacy_default_stream()?;
+            m.note(EventKind::Advise, m.bytes, &legacy, format!("{advice:?}"));
+        }
+        Ok(())
+    }
+
+    /// Where the last [`prefetch`](Self::prefetch) sent the memory (`None`: never prefetched).
+    ///
+    /// ```
+    /// assert_eq!(rumba::managed_array::<u8, _>(1, rumba::Order::C).unwrap().location(), None);
+    /// ```
+    pub fn location(&self) -> Option<Location> {
+        *lock(&self.mem.last)
+    }
+
+    /// Where the array's pages are and every move of them, where the backend can tell (the sim's
+    /// page table: pages move when prefetched, and when host views or device views touch them
+    /// from the other side, unless advice keeps them).
+    ///
+    /// ```
+    /// let a = rumba::managed_array::<u8, _>(1, rumba::Order::C).unwrap();
+    /// if let Some(r) = a.residency() {
+    ///     assert_eq!((r.host_pages, r.migrations.pages()), (1, 0));
+    /// }
+    /// ```
+    pub fn residency(&self) -> Option<Residency> {
+        let m = &self.mem;
+        m.ctx.driver().placement()?.residency(m.ptr.0, m.bytes)
+    }
+}
+
+impl ManagedMem {
+    /// Records the pages an access from `by` moves (the sim's page table).
+    fn touch(&self, by: Location) {
+        if let Some(p) = self.ctx.driver().placement() {
+            let moved = p.touch(self.ptr.0, self.bytes, by);
+            if moved.pages() > 0 && history::is_recording() {
+                if let Ok(s) = crate::stream::legacy_default_stream() {
+                    self.note_moves(moved, &s);
+                }
+            }
+        }
+    }
+
+    fn note(&self, kind: EventKind, bytes: usize, stream: &Stream, detail: String) {
+        if history::is_recording() {
+            let note = Note {
+                detail: Some(detail),
+                ..Note::new(
+                    kind,
+                    self.ctx.device_id(),
+                    stream.handle(),
+                    bytes,
+                    self.ptr.0 as u64,
+                )
+            };
+            history::note(note, None);
+        }
+    }
+
+    fn note_moves(&self, moved: Migrations, stream: &Stream) {
+        if moved.pages() > 0 {
+            let detail = format!(
+                "{} page(s) to the host, {} to a device",
+                moved.to_host, moved.to_device
+            );
+            self.note(EventKind::Migrate, moved.bytes as usize, stream, detail);
+        }
     }
 }
 

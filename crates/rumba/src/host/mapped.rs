@@ -150,7 +150,7 @@ impl MappedOptions {
 /// say (Numba's `mapped_array(shape, order=…, portable=…, wc=…)`).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`](crate::Error::InvalidArgument)
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
 /// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the allocation fails;
 /// [`Error::Unsupported`](crate::Error::Unsupported) for options the backend cannot honour (OpenCL: write-combined memory, or
 /// mapped memory on a device without fine-grained SVM).
@@ -180,7 +180,7 @@ pub fn mapped_array<T: Element, Sh: IntoDimension>(
 /// let host = ndarray::Array2::<i16>::zeros((3, 2));
 /// let m = rumba::mapped_array_like(&host, rumba::MappedOptions::new().write_combined(true));
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+/// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
 /// #     return;
 /// # }
 /// let m = m.unwrap();
@@ -228,7 +228,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let mut m = rumba::mapped_array::<u8, _>(4, rumba::Order::C, rumba::MappedOptions::new()).unwrap().bind(&s);
     /// assert_eq!(m.stream().unwrap().handle(), s.handle());
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    ///     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// } else {
     ///     assert_eq!(m.describe().unwrap().stream, Some(s.handle().0));
     /// }
@@ -255,7 +255,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().portable(true).write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
     /// #     return;
     /// # }
     /// let f = m.unwrap().flags();
@@ -280,7 +280,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// ```
     /// let m = rumba::mapped_array::<u8, _>(1, rumba::Order::C, rumba::MappedOptions::new().write_combined(true));
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported(_)))); // no write-combined memory
+    /// #     assert!(matches!(m, Err(rumba::Error::Unsupported { .. }))); // no write-combined memory
     /// #     return;
     /// # }
     /// assert!(m.unwrap().is_write_combined());
@@ -321,7 +321,7 @@ impl<T: Element, D: Dimension> MappedArray<T, D> {
     /// let mut m = rumba::mapped_array::<u8, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(4);
     /// let d = rumba::device_array::<u8, _>(3, rumba::Order::C).unwrap();
-    /// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory
+    /// rumba::copy(&d, m.device()).unwrap(); // the device reads the host memory
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [4, 4, 4]);
     /// ```
     pub fn device(&self) -> MappedView<'_, T, D> {

@@ -74,7 +74,7 @@
 //! let d = rumba::to_device(&[1u8, 2]).unwrap();
 //! let mut p = rumba::pinned_array::<u8, _>(2, rumba::Order::C).unwrap();
 //! s.auto_synchronize(|scope| {
-//!     scope.copy_to_pinned(&d, &mut p)?;
+//!     scope.copy(&mut p, &d)?;
 //!     println!("{}", p[0]); // error: `p` is mutably borrowed until the scope ends
 //!     Ok(())
 //! }).unwrap();
@@ -85,7 +85,7 @@
 //! let d = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
 //! let host = ndarray::array![1u8, 2];
 //! s.auto_synchronize(|scope| {
-//!     scope.copy_from_host(&d, &host)?;
+//!     scope.copy(&d, &host)?;
 //!     drop(host); // error: `host` is borrowed until the scope ends
 //!     Ok(())
 //! }).unwrap();

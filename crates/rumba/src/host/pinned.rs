@@ -23,7 +23,7 @@ use super::array::{HostArray, HostKind, Pinned};
 use super::layout::HostLayout;
 use crate::array::ArrayLike;
 use crate::driver::{HostAllocFlags, PageLocking};
-use crate::error::{Error, Result};
+use crate::error::{HostMemoryError, Result};
 use crate::layout::{Element, Order};
 use crate::memory::PinnedBuffer;
 use crate::runtime::context::Context;
@@ -61,11 +61,12 @@ pub(crate) fn alloc_host<T: Element, D: Dimension>(
 ) -> Result<PinnedBuffer> {
     let buf = ctx.memhostalloc(shape.extent().max(1), flags)?;
     if (buf.as_ptr() as usize) % std::mem::align_of::<T>() != 0 {
-        return Err(Error::InvalidArgument(format!(
-            "the memory manager returned host memory at {:p}, not aligned for {}",
-            buf.as_ptr(),
-            T::DTYPE.name()
-        )));
+        return Err(HostMemoryError::Misaligned {
+            ptr: buf.as_ptr() as usize,
+            memory: "pinned".into(),
+            dtype: T::DTYPE.name(),
+        }
+        .into());
     }
     Ok(buf)
 }
@@ -73,8 +74,8 @@ pub(crate) fn alloc_host<T: Element, D: Dimension>(
 /// A new page-locked host array of `shape` in `order` (`A` means C), zeroed.
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::InvalidArgument`]
-/// when the byte size of `shape` overflows; [`Error::OutOfMemory`] when the host cannot provide
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Shape`](crate::Error::Shape)
+/// when the byte size of `shape` overflows; [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the host cannot provide
 /// the memory.
 ///
 /// ```

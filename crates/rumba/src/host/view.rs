@@ -14,7 +14,7 @@
 //! (legacy, or per-thread when so configured), and waited for before the method returns, so no device work on the memory outlives the
 //! borrow.
 //! Asynchronous device work on mapped memory is offered only on a
-//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy_to_mapped`, `copy_from_mapped`),
+//! [`StreamScope`](crate::StreamScope) (`memset_mapped`, `copy` with a mapped view on either side),
 //! which takes the view for the scope's whole `'env` and synchronizes before `'env` ends — on
 //! every exit path, with nothing a caller could leak to skip it.
 //!
@@ -42,6 +42,7 @@ use crate::array::DeviceArray;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Layout};
+use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
 use crate::stream::Stream;
 
@@ -64,7 +65,7 @@ pub(crate) struct Parts<D> {
 /// let mut m = rumba::mapped_array::<i32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
 /// m.view_mut().assign(&ndarray::array![1, 2, 3, 4]);
 /// let d = rumba::device_array::<i32, _>(4, Order::C).unwrap();
-/// m.device().copy_to_device(&d).unwrap(); // the device reads the host memory directly
+/// rumba::copy(&d, m.device()).unwrap(); // the device reads the host memory directly
 /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [1, 2, 3, 4]);
 /// ```
 pub struct MappedView<'a, T: Element, D: Dimension> {
@@ -264,7 +265,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     /// mapped into that device). Using it needs the driver's `unsafe` calls.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `device` (it is not portable and
+    /// [`Error::HostMemory`] when the memory is not mapped into `device` (it is not portable and
     /// was allocated for another device), or `device` does not exist.
     ///
     /// ```
@@ -282,26 +283,30 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
     }
 
     /// Copies the elements into the device array `dst` (same shape, any layouts), on `dst`'s
-    /// device: the device reads the host memory directly. Complete when it returns.
+    /// device: the device reads the host memory directly. Complete when it returns. Spelled
+    /// [`rumba::copy(&d, view)`](crate::copy) now.
     ///
     /// # Errors
     /// [`Error::IncompatibleShape`] when the shapes differ (length-1 axes aside);
-    /// [`Error::InvalidArgument`] when the memory is not mapped into `dst`'s device;
-    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InvalidOperation`] when called from a stream callback; the
+    /// [`Error::HostMemory`] when the memory is not mapped into `dst`'s device;
+    /// [`Error::WrongDevice`] when it is bound to a stream of another device; [`Error::InCallback`] when called from a stream callback; the
     /// error of the copy.
     ///
     /// ```
     /// let mut m = rumba::mapped_array::<f32, _>((2, 2), rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(2.5);
     /// let d = rumba::device_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
-    /// m.device().copy_to_device(&d).unwrap();
+    /// rumba::copy(&d, m.device()).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().sum(), 10.0);
-    /// assert!(m.device().copy_to_device(&rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap()).is_err());
+    /// assert!(rumba::copy(&rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap(), m.device()).is_err());
     /// ```
+    #[deprecated(note = "use rumba::copy(&d, view)")]
     pub fn copy_to_device<E: Dimension>(&self, dst: &DeviceArray<T, E>) -> Result<()> {
         self.copy_to_device_on(dst, None)
     }
 
+    /// Copies the elements into `dst` on `stream` (`None`: on the bound stream or the default
+    /// stream, waited for); what `copy` and `scope.copy` run.
     pub(crate) fn copy_to_device_on<E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
@@ -313,10 +318,11 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         }
         let (device, handle) = target(&self.parts, stream, dst.buffer().device())?;
         let (src, src_strides) = self.parts.device_side(device)?;
+        let lease = Lease::enter()?;
         let copy = StridedCopy {
             shape: dst.shape(),
             itemsize: T::DTYPE.itemsize(),
-            dst: dst.device_ptr(),
+            dst: dst.addr(&lease)?,
             dst_strides: dst.strides(),
             src: StridedSource::Device {
                 ptr: src,
@@ -397,7 +403,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// Refused for element types that not every byte pattern is valid for (`bool`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for an element type for which some byte pattern is invalid (`bool`,
+    /// [`Error::InvalidBits`] for an element type for which some byte pattern is invalid (`bool`,
     /// `char`): use [`fill`](Self::fill); otherwise as [`fill`](Self::fill).
     ///
     /// ```
@@ -421,10 +427,11 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         wait: bool,
     ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "a byte memset could leave invalid {} values in host memory; use fill",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "a byte memset",
+                dtype: T::DTYPE.name(),
+                instead: "use fill",
+            });
         }
         let bytes = vec![value; T::DTYPE.itemsize()];
         self.fill_bytes(&bytes, device, stream, wait)
@@ -448,8 +455,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// Sets every element to `value`, on the device. Complete when it returns.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the memory is not mapped into the device of its context (or of
-    /// its bound stream); [`Error::InvalidOperation`] when called from a stream callback; the error of
+    /// [`Error::HostMemory`] when the memory is not mapped into the device of its context (or of
+    /// its bound stream); [`Error::InCallback`] when called from a stream callback; the error of
     /// the device work.
     ///
     /// ```
@@ -464,7 +471,8 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     }
 
     /// Copies the device array `src` (same shape, any layouts) into the host memory, on `src`'s
-    /// device: the device writes the host memory directly. Complete when it returns.
+    /// device: the device writes the host memory directly. Complete when it returns. Spelled
+    /// [`rumba::copy(&mut view, &d)`](crate::copy) now.
     ///
     /// # Errors
     /// As [`MappedView::copy_to_device`], with `src`'s device.
@@ -472,10 +480,19 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
     /// ```
     /// let src = rumba::to_device(&ndarray::array![[1i64, 2], [3, 4]]).unwrap();
     /// let mut m = rumba::mapped_array::<i64, _>((2, 2), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
-    /// m.device_mut().copy_from_device(&src).unwrap();
+    /// rumba::copy(&mut m.device_mut(), &src).unwrap();
     /// assert_eq!(m.view(), ndarray::array![[1, 2], [3, 4]]);
     /// ```
+    #[deprecated(note = "use rumba::copy(&mut view, &d)")]
     pub fn copy_from_device<E: Dimension>(&mut self, src: &DeviceArray<T, E>) -> Result<()> {
+        self.copy_from_device_impl(src)
+    }
+
+    /// Copies `src` into the host memory, complete when it returns; what `copy` runs.
+    pub(crate) fn copy_from_device_impl<E: Dimension>(
+        &mut self,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
         self.copy_from_device_on(src, None)?;
         if !T::ANY_BIT_PATTERN {
             self.normalize();
@@ -494,13 +511,14 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         }
         let (device, handle) = target(&self.parts, stream, src.buffer().device())?;
         let (dst, dst_strides) = self.parts.device_side(device)?;
+        let lease = Lease::enter()?;
         let copy = StridedCopy {
             shape: src.shape(),
             itemsize: T::DTYPE.itemsize(),
             dst,
             dst_strides,
             src: StridedSource::Device {
-                ptr: src.device_ptr(),
+                ptr: src.addr(&lease)?,
                 strides: src.strides(),
             },
         };

@@ -44,10 +44,11 @@ use ndarray::Dimension;
 
 use crate::array::DeviceArray;
 use crate::driver::{BackendKind, DevicePtr, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{ArrayInterfaceError, Error, Result, StridesError};
 use crate::layout::Layout;
 use crate::layout::element::Element;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// The interface version rumba produces.
@@ -94,7 +95,7 @@ pub struct CudaArrayInterface {
 /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap();
 /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 ///     // OpenCL memory is not CUDA memory: the description is refused.
-///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
+///     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported { .. })));
 ///     assert!(!is_cuda_array(&d));
 /// } else {
 ///     assert!(is_cuda_array(&d));
@@ -136,7 +137,7 @@ pub trait CudaArray {
 /// let ptr = w.0.device_ptr();
 /// let imported = rumba::interop::as_cuda_array::<f32, ndarray::Ix1, _>(w);
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(imported, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(imported, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// assert_eq!(imported.unwrap().device_ptr(), ptr);
@@ -197,8 +198,12 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
 impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
     /// The array's description; refused for an array on the OpenCL backend, whose memory no
     /// CUDA consumer can address (export it with DLPack instead).
+    /// A handle from before a context reset is refused ([`Error::StaleHandle`]): its memory
+    /// may belong to another allocation by now.
     fn describe(&self) -> Result<CudaArrayInterface> {
         refuse_opencl(self.buffer().driver().backend())?;
+        let lease = Lease::enter()?;
+        self.addr(&lease)?;
         Ok(self.cuda_array_interface())
     }
 }
@@ -206,10 +211,11 @@ impl<T: Element, D: Dimension> CudaArray for DeviceArray<T, D> {
 /// The CUDA Array Interface is CUDA's: an OpenCL backend neither exports nor imports it.
 pub(crate) fn refuse_opencl(backend: BackendKind) -> Result<()> {
     if backend == BackendKind::OpenCl {
-        return Err(Error::Unsupported(
-            "the CUDA Array Interface describes CUDA device memory, and this is the opencl backend: its SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)"
-                .into(),
-        ));
+        return Err(Error::Unsupported {
+            backend: backend.to_string(),
+            feature: "the CUDA Array Interface".into(),
+            reason: "it describes CUDA device memory, and OpenCL's SVM addresses mean nothing to a CUDA consumer (use DLPack, device type kDLOpenCL)".into(),
+        });
     }
     Ok(())
 }
@@ -242,8 +248,8 @@ pub fn is_cuda_array<O: CudaArray + ?Sized>(obj: &O) -> bool {
 /// let view = match rumba::interop::as_cuda_array::<i64, ndarray::Ix1, _>(d.clone()) {
 ///     Ok(view) => view,
 ///     // The interface is CUDA's: the OpenCL backend refuses it.
-///     Err(rumba::Error::Unsupported(why)) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
-///         assert!(why.contains("opencl"), "{why}");
+///     Err(rumba::Error::Unsupported { backend, .. }) if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl => {
+///         assert_eq!(backend, "opencl");
 ///         return;
 ///     }
 ///     Err(e) => panic!("{e}"),
@@ -270,7 +276,7 @@ pub fn as_cuda_array<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// let d = rumba::device_array::<u8, _>(4, rumba::Order::C).unwrap().bind(&s);
 /// let v = as_cuda_array_with::<u8, ndarray::Ix1, _>(d, ImportOptions { sync: false });
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(v, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(v, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// let v = v.unwrap();
@@ -280,6 +286,8 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
     obj: O,
     options: ImportOptions,
 ) -> Result<DeviceArray<T, D>> {
+    // No reset between the description and the import (which a later reset refuses).
+    let _lease = Lease::enter()?;
     let desc = obj.describe()?;
     // SAFETY: `O: DeviceMemoryOwner` vouches for the description, and `obj` is kept alive by the
     // import.
@@ -295,10 +303,11 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 /// is bound to it and synchronized as [`ImportOptions`] and the configuration say.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for a masked description, and on backends without the interface
-/// (OpenCL); [`Error::IncompatibleDtype`] when the typestr is not `T`'s; [`Error::InvalidArgument`]
-/// for a number of axes that does not fit `D`, a misaligned pointer or stride, an overflowing
-/// extent, or stream 0; the errors of [`current_context`](crate::current_context#errors) and of the
+/// [`Error::ArrayInterface`] for a masked description, a misaligned or null pointer, strides
+/// reaching below address 0, or stream 0; [`Error::Unsupported`] on backends without the interface
+/// (OpenCL); [`Error::IncompatibleDtype`] when the typestr is not `T`'s; [`Error::Shape`] /
+/// [`Error::Strides`] for a number of axes that does not fit `D`, a misaligned stride or an
+/// overflowing extent; the errors of [`current_context`](crate::current_context#errors) and of the
 /// producer stream's synchronization.
 ///
 /// # Safety
@@ -316,7 +325,7 @@ pub fn as_cuda_array_with<T: Element, D: Dimension, O: DeviceMemoryOwner>(
 ///     rumba::interop::from_cuda_array_interface::<u16, ndarray::Ix2, _>(&desc, d, Default::default())
 /// };
 /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-/// #     assert!(matches!(imp, Err(rumba::Error::Unsupported(_)))); // no CUDA interface on OpenCL
+/// #     assert!(matches!(imp, Err(rumba::Error::Unsupported { .. }))); // no CUDA interface on OpenCL
 /// #     return;
 /// # }
 /// let imp = imp.unwrap();
@@ -343,13 +352,11 @@ pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync +
     options: ImportOptions,
 ) -> Result<DeviceArray<T, D>> {
     if desc.mask.is_some() {
-        return Err(Error::Unsupported("masked arrays are not supported".into()));
+        return Err(ArrayInterfaceError::Masked.into());
     }
     check_typestr::<T>(&desc.typestr)?;
     if desc.stream == Some(0) {
-        return Err(Error::InvalidArgument(
-            "the CUDA Array Interface forbids stream 0; use 1 (legacy) or 2 (per-thread)".into(),
-        ));
+        return Err(ArrayInterfaceError::Stream0.into());
     }
     let ctx = crate::runtime::current_context()?;
     let dtype = T::DTYPE;
@@ -362,27 +369,29 @@ pub(crate) unsafe fn import_described<T: Element, D: Dimension, O: Send + Sync +
     } else {
         let (ptr, _) = desc.data;
         if ptr == 0 || ptr % dtype.align() as u64 != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "data pointer 0x{ptr:x} is null or not aligned to the {} bytes of {}",
-                dtype.align(),
-                dtype.name()
-            )));
+            return Err(ArrayInterfaceError::DataPointer {
+                ptr,
+                align: dtype.align(),
+                dtype: dtype.name(),
+            }
+            .into());
         }
         let strides = match &desc.strides {
             Some(s) => s.clone(),
             None => Layout::c_order(&desc.shape, itemsize)?.strides().to_vec(),
         };
-        let (lo, hi) = extent(&desc.shape, &strides, itemsize).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "shape {:?} with strides {strides:?} overflows the address space",
-                desc.shape
-            ))
-        })?;
-        let base = ptr.checked_add_signed(lo as i64).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "strides {strides:?} reach below address 0 from 0x{ptr:x}"
-            ))
-        })?;
+        let (lo, hi) =
+            extent(&desc.shape, &strides, itemsize).ok_or_else(|| StridesError::Overflow {
+                shape: desc.shape.clone(),
+                strides: strides.clone(),
+            })?;
+        let base =
+            ptr.checked_add_signed(lo as i64)
+                .ok_or_else(|| ArrayInterfaceError::BelowZero {
+                    shape: desc.shape.clone(),
+                    strides: strides.clone(),
+                    ptr,
+                })?;
         let bytes = (hi - lo) as usize;
         let layout = Layout::with_strides(&desc.shape, &strides, (-lo) as usize, &dtype, bytes)?;
         // SAFETY: forwarded from the caller: `[base, base + bytes)` — exactly the bytes the

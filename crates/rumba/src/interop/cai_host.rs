@@ -55,7 +55,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedView<'_, T, D> {
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL: the description is refused (and mapping existing memory needs fine-grained
     /// #     // system SVM, which PoCL lacks).
-    /// #     let refused = |r: rumba::Result<_>| matches!(r, Err(rumba::Error::Unsupported(_)));
+    /// #     let refused = |r: rumba::Result<_>| matches!(r, Err(rumba::Error::Unsupported { .. }));
     /// #     match rumba::mapped([&mut v]) {
     /// #         Ok(g) => assert!(refused(g.device(0).unwrap().describe().map(|_| ()))),
     /// #         Err(e) => assert!(refused(Err::<(), _>(e))),
@@ -79,7 +79,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedViewMut<'_, T, D> {
     /// use rumba::interop::CudaArray;
     /// let mut m = rumba::mapped_array::<u16, _>((2, 3), rumba::Order::F, rumba::MappedOptions::new()).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m.device_mut().describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     assert!(matches!(m.device_mut().describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// #     return;
     /// # }
     /// assert_eq!(m.device_mut().describe().unwrap().strides, Some(vec![2, 4]));
@@ -96,7 +96,7 @@ impl<T: Element, D: Dimension> CudaArray for MappedArray<T, D> {
     /// use rumba::interop::CudaArray;
     /// let m = rumba::mapped_array::<f64, _>(10, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     assert!(matches!(m.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// #     return;
     /// # }
     /// let desc = m.describe().unwrap();
@@ -115,7 +115,7 @@ impl<T: Element, D: Dimension> CudaArray for ManagedArray<T, D> {
     /// use rumba::interop::CudaArray;
     /// let a = rumba::managed_array::<u8, _>(0, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     assert!(matches!(a.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// #     return;
     /// # }
     /// assert_eq!(a.describe().unwrap().data, (0, false)); // size 0: pointer 0
@@ -133,7 +133,7 @@ impl<T: Element, D: Dimension, G: Grain> CudaArray for GrainedArray<T, D, G> {
     /// use rumba::interop::CudaArray;
     /// let c = rumba::coarsegrain_array::<f32, _>((2, 2), rumba::Order::F).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    /// #     assert!(matches!(c.describe(), Err(rumba::Error::Unsupported(_)))); // CUDA's interface
+    /// #     assert!(matches!(c.describe(), Err(rumba::Error::Unsupported { .. }))); // CUDA's interface
     /// #     return;
     /// # }
     /// let desc = c.describe().unwrap();

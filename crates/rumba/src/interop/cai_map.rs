@@ -3,7 +3,7 @@
 //!
 //! [`CaiValue`] models the Python values the interface uses (None, bool, int, str, tuple, list,
 //! dict); [`CudaArrayInterface::to_map`] and [`CudaArrayInterface::from_map`] convert. Parsing
-//! never panics: every malformed entry is an [`Error::InvalidArgument`] naming the key.
+//! never panics: every malformed entry is an [`Error::ArrayInterface`] naming the key.
 //!
 //! This module touches nothing but the description types.
 
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::cai::CudaArrayInterface;
-use crate::error::{Error, Result};
+use crate::error::{ArrayInterfaceError, Error, Result};
 
 /// A value of the interface's map form: the Python types `__cuda_array_interface__` uses.
 ///
@@ -97,11 +97,13 @@ fn write_value(f: &mut fmt::Formatter<'_>, v: &CaiValue, depth: usize) -> fmt::R
     }
 }
 
-fn bad(key: &str, what: &str, got: Option<&CaiValue>) -> Error {
-    Error::InvalidArgument(match got {
-        Some(v) => format!("CUDA Array Interface entry '{key}' must be {what}, not {v}"),
-        None => format!("CUDA Array Interface entry '{key}' is missing (it must be {what})"),
-    })
+fn bad(key: &str, what: &'static str, got: Option<&CaiValue>) -> Error {
+    ArrayInterfaceError::Entry {
+        key: key.to_owned(),
+        expected: what,
+        found: got.map(|v| v.to_string()),
+    }
+    .into()
 }
 
 fn items(v: &CaiValue) -> Option<&[CaiValue]> {
@@ -111,7 +113,7 @@ fn items(v: &CaiValue) -> Option<&[CaiValue]> {
     }
 }
 
-fn ints<T: TryFrom<i128>>(key: &str, what: &str, v: &CaiValue) -> Result<Vec<T>> {
+fn ints<T: TryFrom<i128>>(key: &str, what: &'static str, v: &CaiValue) -> Result<Vec<T>> {
     items(v)
         .and_then(|xs| {
             xs.iter()
@@ -193,7 +195,7 @@ impl CudaArrayInterface {
     /// than 8 deep (a mask is an array description, in practice without a mask of its own).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] naming the entry that is missing or of the wrong type, and the
+    /// [`Error::ArrayInterface`] naming the entry that is missing or of the wrong type, and the
     /// value found.
     ///
     /// ```
@@ -203,7 +205,8 @@ impl CudaArrayInterface {
     /// assert_eq!(CudaArrayInterface::from_map(&desc.to_map()).unwrap(), desc);
     /// let mut map = desc.to_map();
     /// map.insert("stream".into(), CaiValue::Int(0));
-    /// assert!(CudaArrayInterface::from_map(&map).unwrap_err().to_string().contains("stream 0"));
+    /// let e = CudaArrayInterface::from_map(&map).unwrap_err();
+    /// assert!(matches!(e, rumba::Error::ArrayInterface(rumba::error::ArrayInterfaceError::Stream0)));
     /// ```
     pub fn from_map(map: &BTreeMap<String, CaiValue>) -> Result<CudaArrayInterface> {
         Self::from_map_at(map, 0)
@@ -211,9 +214,10 @@ impl CudaArrayInterface {
 
     fn from_map_at(map: &BTreeMap<String, CaiValue>, depth: usize) -> Result<CudaArrayInterface> {
         if depth > MAX_MASK_DEPTH {
-            return Err(Error::InvalidArgument(format!(
-                "CUDA Array Interface masks are nested more than {MAX_MASK_DEPTH} deep"
-            )));
+            return Err(ArrayInterfaceError::MaskDepth {
+                max: MAX_MASK_DEPTH,
+            }
+            .into());
         }
         let get = |k: &str| map.get(k).filter(|v| **v != CaiValue::None);
         let shape_v = get("shape").ok_or_else(|| bad("shape", "a tuple of ints", None))?;
@@ -258,9 +262,7 @@ impl CudaArrayInterface {
         };
         let stream = match get("stream") {
             Some(CaiValue::Int(0)) => {
-                return Err(Error::InvalidArgument(
-                    "CUDA Array Interface entry 'stream' is 0, which the interface disallows (stream 0 is ambiguous: use 1 for the legacy or 2 for the per-thread default stream)".into(),
-                ));
+                return Err(ArrayInterfaceError::Stream0.into());
             }
             Some(CaiValue::Int(h)) => Some(
                 u64::try_from(*h)

@@ -36,9 +36,11 @@ use ndarray::Dimension;
 
 use crate::array::DeviceArray;
 use crate::driver::BackendKind;
-use crate::error::{Error, Result};
+use crate::error::{DlpackError, Error, Result};
 use crate::layout::Layout;
 use crate::layout::element::{Element, Kind};
+use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// `DLPackVersion`: the ABI version of a [`DLManagedTensorVersioned`].
@@ -204,6 +206,19 @@ struct Export {
     shape: Vec<i64>,
     strides: Vec<i64>,
     _owner: Box<dyn std::any::Any + Send + Sync>,
+    /// The exported array's buffer: an import of the export refuses it after a context reset.
+    buffer: DeviceBuffer,
+}
+
+/// The buffer of rumba's own export behind `m`, if it is one (its deleter is rumba's).
+fn own_export(m: &DLManagedTensorVersioned) -> Option<&DeviceBuffer> {
+    let ours: unsafe extern "C" fn(*mut DLManagedTensorVersioned) = delete_export;
+    if !m.deleter.is_some_and(|d| std::ptr::fn_addr_eq(d, ours)) || m.manager_ctx.is_null() {
+        return None;
+    }
+    // SAFETY: only `to_dlpack` installs `delete_export`, and it sets `manager_ctx` to the
+    // `Export` that holds the managed tensor; the export lives while the tensor is owned.
+    Some(unsafe { &(*m.manager_ctx.cast::<Export>()).buffer })
 }
 
 unsafe extern "C" fn delete_export(p: *mut DLManagedTensorVersioned) {
@@ -239,7 +254,7 @@ impl DlpackTensor {
     /// Takes ownership of a managed tensor from a producer.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a null `ptr` (nothing is taken over then).
+    /// [`Error::Dlpack`] for a null `ptr` (nothing is taken over then).
     ///
     /// # Safety
     /// `ptr` must point to a valid `DLManagedTensorVersioned` whose major version is 1 (or whose
@@ -259,7 +274,7 @@ impl DlpackTensor {
     pub unsafe fn from_raw(ptr: *mut DLManagedTensorVersioned) -> Result<DlpackTensor> {
         NonNull::new(ptr)
             .map(|ptr| DlpackTensor { ptr })
-            .ok_or_else(|| Error::InvalidArgument("a null DLPack tensor".into()))
+            .ok_or(DlpackError::NullTensor.into())
     }
 
     /// Gives the pointer to a consumer, who must call its deleter once.
@@ -299,7 +314,7 @@ impl DlpackTensor {
     /// The shape, checked (no negative lengths, no null pointer for `ndim > 0`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a negative length, or a null shape pointer with `ndim > 0`.
+    /// [`Error::Dlpack`] for a negative length, or a null shape pointer with `ndim > 0`.
     ///
     /// ```
     /// let t = rumba::to_device(&[1u8, 2, 3]).unwrap().to_dlpack(None).unwrap();
@@ -310,9 +325,8 @@ impl DlpackTensor {
         let raw = read_i64s(t.shape, t.ndim, "shape")?.unwrap_or_default();
         raw.iter()
             .map(|&n| {
-                usize::try_from(n).map_err(|_| {
-                    Error::InvalidArgument(format!("DLPack shape {raw:?} has a negative length"))
-                })
+                usize::try_from(n)
+                    .map_err(|_| Error::from(DlpackError::NegativeLength { shape: raw.clone() }))
             })
             .collect()
     }
@@ -320,7 +334,7 @@ impl DlpackTensor {
     /// The strides in elements, or `None` when the tensor says C-contiguous (null).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a negative `ndim`.
+    /// [`Error::Dlpack`] for a negative `ndim`.
     ///
     /// ```
     /// let t = rumba::to_device(&[1u8, 2, 3]).unwrap().to_dlpack(None).unwrap();
@@ -332,16 +346,17 @@ impl DlpackTensor {
     }
 }
 
-fn read_i64s(p: *const i64, ndim: i32, what: &str) -> Result<Option<Vec<i64>>> {
-    let n = usize::try_from(ndim)
-        .map_err(|_| Error::InvalidArgument(format!("DLPack tensor has ndim {ndim}")))?;
+fn read_i64s(p: *const i64, ndim: i32, what: &'static str) -> Result<Option<Vec<i64>>> {
+    let n = usize::try_from(ndim).map_err(|_| DlpackError::Ndim { ndim })?;
     if p.is_null() {
         return if n == 0 || what == "strides" {
             Ok(None)
         } else {
-            Err(Error::InvalidArgument(format!(
-                "DLPack tensor of {n} axes has a null {what} pointer"
-            )))
+            Err(DlpackError::NullPointer {
+                ndim: n,
+                field: what,
+            }
+            .into())
         };
     }
     // SAFETY: `from_raw`'s contract: a non-null shape/strides pointer points to `ndim` values.
@@ -367,9 +382,8 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
     /// one, the array's stream is synchronized first.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for record element types (DLPack has no record dtype) and on
-    /// backends whose memory DLPack cannot name; [`Error::InvalidArgument`] for strides that are
-    /// not whole elements (record-field views); the errors of the stream handoff (recording or
+    /// [`Error::Dlpack`] for record element types (DLPack has no record dtype), for strides that
+    /// are not whole elements (record-field views) and for more axes than DLPack holds; the errors of the stream handoff (recording or
     /// waiting for an event, or synchronizing the array's stream).
     ///
     /// ```
@@ -384,11 +398,8 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
     /// assert_eq!(t.tensor().device.device_type, want);
     /// ```
     pub fn to_dlpack(&self, consumer: Option<&Stream>) -> Result<DlpackTensor> {
-        let dtype = DLDataType::of::<T>().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "DLPack cannot describe the record type {}",
-                T::DTYPE.name()
-            ))
+        let dtype = DLDataType::of::<T>().ok_or_else(|| DlpackError::RecordType {
+            dtype: T::DTYPE.name(),
         })?;
         let itemsize = T::DTYPE.itemsize() as isize;
         let strides = self
@@ -396,17 +407,18 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
             .iter()
             .map(|&s| (s % itemsize == 0).then_some((s / itemsize) as i64))
             .collect::<Option<Vec<i64>>>()
-            .ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "DLPack strides count elements; byte strides {:?} are not multiples of {itemsize}",
-                    self.strides()
-                ))
+            .ok_or_else(|| DlpackError::ByteStrides {
+                strides: self.strides().to_vec(),
+                itemsize: itemsize as usize,
             })?;
         let shape: Vec<i64> = self.shape().iter().map(|&n| n as i64).collect();
         let ndim = i32::try_from(shape.len())
-            .map_err(|_| Error::InvalidArgument("too many axes for DLPack".into()))?;
+            .map_err(|_| DlpackError::TooManyAxes { ndim: shape.len() })?;
         handoff(self, consumer)?;
         let buffer = self.buffer();
+        // A handle from before a reset is refused (its memory may be another allocation's).
+        let lease = Lease::enter()?;
+        let first = self.addr(&lease)?;
         let device = DLDevice {
             device_type: DLDeviceType::of(buffer.driver().backend()),
             device_id: i32::try_from(buffer.device()).unwrap_or(i32::MAX),
@@ -414,7 +426,7 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
         let data = if self.size() == 0 {
             std::ptr::null_mut()
         } else {
-            self.device_ptr() as usize as *mut c_void
+            first as usize as *mut c_void
         };
         let mut export = Box::new(Export {
             managed: DLManagedTensorVersioned {
@@ -435,6 +447,7 @@ impl<T: Element, D: Dimension + 'static> DeviceArray<T, D> {
             shape,
             strides,
             _owner: Box::new(self.clone()),
+            buffer: buffer.clone(),
         });
         // The vectors' heap buffers do not move when the box is turned into a raw pointer.
         export.managed.dl_tensor.shape = export.shape.as_mut_ptr();
@@ -472,11 +485,11 @@ fn handoff<T: Element, D: Dimension>(
 /// deleter runs when the last view is dropped. The array is not bound to a stream.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for another major version, or a device type other than the running
-/// backend's (host, pinned and managed memory included); [`Error::InvalidDevice`] for a device
-/// that does not exist; [`Error::IncompatibleDtype`] for a dtype other than `T`'s;
-/// [`Error::InvalidArgument`] for more or fewer axes than `D`, misaligned data, a negative length
-/// or a null shape pointer. The tensor's deleter runs (it is dropped) after an error.
+/// [`Error::Dlpack`] for another major version, a device type other than the running backend's
+/// (host, pinned and managed memory included), a device that is not the current one, a negative
+/// length or a null shape pointer; [`Error::InvalidDevice`] for a device that does not exist;
+/// [`Error::IncompatibleDtype`] for a dtype other than `T`'s; [`Error::Shape`] /
+/// [`Error::ArrayInterface`] for more or fewer axes than `D` or misaligned data. The tensor's deleter runs (it is dropped) after an error.
 ///
 /// ```
 /// use ndarray::{array, s};
@@ -489,22 +502,27 @@ fn handoff<T: Element, D: Dimension>(
 pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<DeviceArray<T, D>> {
     let m = tensor.managed();
     if m.version.major != DLPACK_VERSION.major {
-        return Err(Error::Unsupported(format!(
-            "DLPack ABI version {}.{}; rumba reads {}.x",
-            m.version.major, m.version.minor, DLPACK_VERSION.major
-        )));
+        return Err(DlpackError::Version {
+            major: m.version.major,
+            minor: m.version.minor,
+            supported: DLPACK_VERSION.major,
+        }
+        .into());
     }
     let t = &m.dl_tensor;
     let ctx = super::context_of(usize::try_from(t.device.device_id).map_err(|_| {
-        Error::InvalidArgument(format!("DLPack device id {}", t.device.device_id))
+        DlpackError::DeviceId {
+            id: t.device.device_id,
+        }
     })?)?;
     let backend = ctx.driver().backend();
     if t.device.device_type != DLDeviceType::of(backend) {
-        return Err(Error::Unsupported(format!(
-            "a DLPack tensor on device type {} cannot become a device array of the {backend} backend (device type {}): only device memory can",
-            t.device.device_type.0,
-            DLDeviceType::of(backend).0
-        )));
+        return Err(DlpackError::DeviceType {
+            found: t.device.device_type.0,
+            backend: backend.to_string(),
+            expected: DLDeviceType::of(backend).0,
+        }
+        .into());
     }
     let expected = DLDataType::of::<T>();
     if expected != Some(t.dtype) {
@@ -523,12 +541,16 @@ pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<Dev
             .iter()
             .map(|&x| isize::try_from(x).ok()?.checked_mul(itemsize as isize))
             .collect::<Option<Vec<isize>>>()
-            .ok_or_else(|| Error::InvalidArgument(format!("DLPack strides {s:?} overflow")))?,
+            .ok_or_else(|| DlpackError::StridesOverflow { strides: s.clone() })?,
         None => Layout::c_order(&shape, itemsize)?.strides().to_vec(),
     };
-    let first = (t.data as usize as u64)
-        .checked_add(t.byte_offset)
-        .ok_or_else(|| Error::InvalidArgument("DLPack data + byte_offset overflows".into()))?;
+    let first =
+        (t.data as usize as u64)
+            .checked_add(t.byte_offset)
+            .ok_or(DlpackError::OffsetOverflow {
+                data: t.data as usize as u64,
+                offset: t.byte_offset,
+            })?;
     let desc = super::CudaArrayInterface {
         shape,
         typestr: T::DTYPE.typestr(),
@@ -539,15 +561,25 @@ pub fn from_dlpack<T: Element, D: Dimension>(tensor: DlpackTensor) -> Result<Dev
         version: super::CAI_VERSION,
     };
     // The description's device must be the current one for the shared import path.
-    if ctx.device_id() != crate::runtime::current_context()?.device_id() {
-        return Err(Error::Unsupported(format!(
-            "import a DLPack tensor of device {} while that device is current",
-            ctx.device_id()
-        )));
+    let current = crate::runtime::current_context()?.device_id();
+    if ctx.device_id() != current {
+        return Err(DlpackError::NotCurrent {
+            device: ctx.device_id(),
+            current,
+        }
+        .into());
+    }
+    // The import counts as made now: a later reset of the context refuses it. Rumba's own export
+    // of an array freed by a reset since is refused now.
+    let lease = Lease::enter()?;
+    if let Some(exported) = own_export(tensor.managed()) {
+        exported.addr(&lease, 0, 0)?;
     }
     // SAFETY: `DlpackTensor::from_raw`'s contract: for this backend's device type the data is
     // device memory of the named device (checked to be the current one), valid until the
     // deleter runs — which happens only when `tensor`, the owner kept by the import, is dropped.
+    // For rumba's own export, the memory was checked just above not to have been freed by a
+    // reset, and the lease keeps a reset out until the import is made.
     unsafe { super::cai::import_described(&desc, tensor, super::ImportOptions { sync: false }) }
 }
 

@@ -40,10 +40,12 @@ use std::sync::{Arc, Mutex};
 use ndarray::Dimension;
 
 use crate::array::DeviceArray;
-use crate::driver::{DevicePtr, Driver};
-use crate::error::{Error, Result};
+use crate::driver::{DevicePtr, Driver, StreamHandle};
+use crate::error::{Error, IpcError, Result};
 use crate::layout::Layout;
 use crate::layout::element::Element;
+use crate::memory::gate::Lease;
+use crate::memory::history::{self, EventKind, Note};
 use crate::memory::{DeviceBuffer, IpcHandle};
 use crate::runtime::context::Context;
 use crate::sync::lock;
@@ -62,10 +64,10 @@ const TAG: &str = "rumba-ipc-array/1";
 /// let h = match d.slice(s![3..8]).unwrap().get_ipc_handle() {
 ///     Ok(h) => h,
 ///     // OpenCL has no inter-process sharing of device memory: the export is refused.
-///     Err(rumba::Error::Unsupported(why))
+///     Err(rumba::Error::Unsupported { backend, .. })
 ///         if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl =>
 ///     {
-///         assert!(why.contains("opencl"), "{why}");
+///         assert_eq!(backend, "opencl");
 ///         return;
 ///     }
 ///     Err(e) => panic!("{e}"),
@@ -103,9 +105,20 @@ impl Drop for IpcMapping {
             self.ctx.device_id(),
             self.base,
         );
+        note_ipc(EventKind::IpcClose, device, 0, base);
         self.ctx.release_or_defer(
             format!("IPC mapping 0x{base:x}"),
             Box::new(move || driver.ipc_close_mem_handle(device, base)),
+        );
+    }
+}
+
+/// Records an IPC event in the memory history, when one records.
+fn note_ipc(kind: EventKind, device: usize, bytes: usize, ptr: DevicePtr) {
+    if history::is_recording() {
+        history::note(
+            Note::new(kind, device, StreamHandle::LEGACY, bytes, ptr),
+            None,
         );
     }
 }
@@ -119,15 +132,16 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// shared-memory mechanism), with the offset kept in the handle.
     ///
     /// # Errors
-    /// A size-0 array ([`Error::InvalidArgument`]); [`Error::Unsupported`] saying why for
-    /// memory that cannot be exported (host memory the device addresses, memory opened from
-    /// another process's handle, a driver without IPC); a manager that cannot export.
+    /// A size-0 array ([`Error::Ipc`]); [`Error::Ipc`] ([`IpcError::ForeignMemory`]) saying why
+    /// for memory rumba did not allocate that cannot be exported (host memory the device
+    /// addresses, memory opened from another process's handle); [`Error::Unsupported`] for a
+    /// driver without IPC; a manager that cannot export ([`Error::Resource`]).
     ///
     /// ```
     /// let d = rumba::device_array::<u8, _>((4, 4), rumba::Order::C).unwrap();
     /// let h = d.get_ipc_handle();
     /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
-    ///     assert!(matches!(h, Err(rumba::Error::Unsupported(_)))); // OpenCL has no IPC
+    ///     assert!(matches!(h, Err(rumba::Error::Unsupported { .. }))); // OpenCL has no IPC
     /// } else {
     ///     let h = h.unwrap();
     ///     assert_eq!((h.ipc().bytes, h.ipc().offset), (16, 0));
@@ -135,13 +149,13 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
     /// ```
     pub fn get_ipc_handle(&self) -> Result<IpcArrayHandle> {
         if self.size() == 0 {
-            return Err(Error::InvalidArgument(
-                "a size-0 array has no memory to share with another process".into(),
-            ));
+            return Err(IpcError::Empty.into());
         }
         let buffer = self.buffer();
         let (lo, hi) = self.layout().alloc_extent();
-        let (ptr, bytes) = (buffer.device_ptr() + lo as u64, hi - lo);
+        // The export names the memory at this moment: a reset must not free it in between.
+        let lease = Lease::enter()?;
+        let (ptr, bytes) = (buffer.addr(&lease, lo, hi - lo)?, hi - lo);
         let ipc = match buffer.resource() {
             Some(resource) => resource.ipc_handle(ptr, bytes)?,
             None => export_foreign(buffer.driver().as_ref(), buffer.device(), ptr, bytes)?,
@@ -169,17 +183,17 @@ fn export_foreign(
     ptr: DevicePtr,
     bytes: usize,
 ) -> Result<IpcHandle> {
-    let why = |e: Error| {
-        Error::Unsupported(format!(
-            "this array wraps memory owned elsewhere, which cannot be exported through IPC: {e}"
-        ))
-    };
+    let why = |e: Error| Error::from(IpcError::ForeignMemory(Box::new(e)));
     let (base, len) = driver.mem_get_address_range(device, ptr).map_err(why)?;
     let end = (ptr - base).checked_add(bytes as u64);
     if end.is_none_or(|e| e > len as u64) {
-        return Err(why(Error::InvalidArgument(format!(
-            "its {bytes} bytes at 0x{ptr:x} run past the {len}-byte allocation at 0x{base:x}"
-        ))));
+        return Err(why(IpcError::PastAllocation {
+            ptr,
+            bytes,
+            base,
+            len,
+        }
+        .into()));
     }
     IpcHandle::export(driver, device, base, ptr, bytes).map_err(why)
 }
@@ -192,7 +206,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<u32, _>(8, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().ipc().bytes, 32);
@@ -207,7 +221,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().shape(), &[2, 3]);
@@ -222,7 +236,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<u32, _>((2, 3), rumba::Order::F).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().strides(), &[4, 8]);
@@ -237,7 +251,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().typestr(), "|i1");
@@ -252,7 +266,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert_eq!(d.get_ipc_handle().unwrap().source_pid(), std::process::id());
@@ -267,7 +281,7 @@ impl IpcArrayHandle {
     /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// assert!(!d.get_ipc_handle().unwrap().is_open());
@@ -280,33 +294,29 @@ impl IpcArrayHandle {
     /// device. The element type must match the exported typestr and `D` the number of axes.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when opened in the exporting process, or already open (through
-    /// this handle, or the same allocation through another copy of it);
-    /// [`Error::InvalidArgument`] for a handle of another backend or a layout that does not fit
-    /// `D`; [`Error::IncompatibleDtype`] when the exported typestr is not `T`'s;
+    /// [`Error::Ipc`] when opened in the exporting process, or already open (through this handle,
+    /// or the same allocation through another copy of it), for a handle of another backend, or
+    /// when the exporter has freed the memory or exited; [`Error::Shape`] / [`Error::Strides`] for
+    /// a layout that does not fit `D`; [`Error::IncompatibleDtype`] when the exported typestr is not `T`'s;
     /// [`Error::Driver`] when the exporter has freed the memory or exited.
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// let err = d.get_ipc_handle().unwrap().open::<f32, ndarray::Ix1>().unwrap_err();
-    /// assert!(err.to_string().contains("process that exported it"));
+    /// assert!(matches!(err, rumba::Error::Ipc(rumba::error::IpcError::SameProcess)));
     /// ```
     pub fn open<T: Element, D: Dimension>(&self) -> Result<DeviceArray<T, D>> {
         let mut opened = lock(&self.opened);
         if opened.is_some() {
-            return Err(Error::InvalidOperation(
-                "this IPC handle is already open; close it before opening it again".into(),
-            ));
+            return Err(IpcError::AlreadyOpen.into());
         }
         if self.source_pid == std::process::id() {
-            return Err(Error::InvalidOperation(
-                "an IPC handle cannot be opened in the process that exported it; use the original array there".into(),
-            ));
+            return Err(IpcError::SameProcess.into());
         }
         if T::DTYPE.typestr() != self.typestr {
             return Err(Error::IncompatibleDtype {
@@ -318,22 +328,26 @@ impl IpcArrayHandle {
         let driver: &Arc<dyn Driver> = ctx.driver();
         let backend = driver.backend().to_string();
         if backend != self.backend {
-            return Err(Error::InvalidArgument(format!(
-                "this IPC handle was exported by the {} backend; this process runs {backend}",
-                self.backend
-            )));
+            return Err(IpcError::OtherBackend {
+                exported: self.backend.clone(),
+                current: backend,
+            }
+            .into());
         }
         let (base, len) = driver.ipc_open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
+        note_ipc(EventKind::IpcImport, ctx.device_id(), len, base);
         let mapping = Arc::new(IpcMapping {
             ctx: ctx.clone(),
             base,
         });
         let end = self.ipc.offset.checked_add(self.ipc.bytes);
         if end.is_none_or(|e| e > len) {
-            return Err(Error::InvalidArgument(format!(
-                "the handle's range ({} bytes at offset {}) runs past the {len}-byte shared allocation",
-                self.ipc.bytes, self.ipc.offset
-            )));
+            return Err(IpcError::PastShared {
+                bytes: self.ipc.bytes,
+                offset: self.ipc.offset,
+                len,
+            }
+            .into());
         }
         let layout = Layout::with_strides(
             &self.shape,
@@ -364,17 +378,18 @@ impl IpcArrayHandle {
     /// usable; the mapping is closed when the last of them is dropped too.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when the handle is not open (never opened, or closed already).
+    /// [`Error::Ipc`] ([`IpcError::NotOpen`]) when the handle is not open (never opened, or closed
+    /// already).
     ///
     /// ```
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// # if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
     /// #     // OpenCL has no IPC: the export is refused (see the module docs).
-    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+    /// #     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
     /// #     return;
     /// # }
     /// let err = d.get_ipc_handle().unwrap().close().unwrap_err();
-    /// assert!(err.to_string().contains("not open"));
+    /// assert!(matches!(err, rumba::Error::Ipc(rumba::error::IpcError::NotOpen)));
     /// ```
     pub fn close(&self) -> Result<()> {
         match lock(&self.opened).take() {
@@ -382,9 +397,7 @@ impl IpcArrayHandle {
                 drop(mapping);
                 Ok(())
             }
-            None => Err(Error::InvalidOperation(
-                "this IPC handle is not open, so it cannot be closed".into(),
-            )),
+            None => Err(IpcError::NotOpen.into()),
         }
     }
 }
@@ -475,9 +488,15 @@ impl fmt::Display for IpcArrayHandle {
 impl FromStr for IpcArrayHandle {
     type Err = Error;
 
-    /// Parses the [`Display`](fmt::Display) form; anything else is [`Error::InvalidArgument`].
+    /// Parses the [`Display`](fmt::Display) form; anything else is [`Error::Ipc`]
+    /// ([`IpcError::Malformed`]).
     fn from_str(text: &str) -> Result<Self> {
-        let bad = |why: String| Error::InvalidArgument(format!("not an IPC array handle: {why}"));
+        let bad = |reason: String| {
+            Error::from(IpcError::Malformed {
+                format: "an IPC array handle",
+                reason,
+            })
+        };
         let mut parts = text.trim().split(';');
         if parts.next() != Some(TAG) {
             return Err(bad(format!("it does not start with '{TAG}'")));
@@ -496,8 +515,13 @@ impl FromStr for IpcArrayHandle {
                 .ok_or_else(|| bad(format!("'{k}' is missing")))
         };
         fn num<N: FromStr>(k: &str, v: &str) -> Result<N> {
-            v.parse()
-                .map_err(|_| Error::InvalidArgument(format!("not an IPC array handle: {k}={v}")))
+            v.parse().map_err(|_| {
+                IpcError::Malformed {
+                    format: "an IPC array handle",
+                    reason: format!("{k}={v}"),
+                }
+                .into()
+            })
         }
         fn list<N: FromStr>(k: &str, v: &str) -> Result<Vec<N>> {
             if v.is_empty() {

@@ -21,8 +21,8 @@
 //! let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
 //! if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 //!     // IPC and the CUDA Array Interface are CUDA's (and the sim's): OpenCL refuses them.
-//!     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported(_))));
-//!     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported(_))));
+//!     assert!(matches!(d.describe(), Err(rumba::Error::Unsupported { .. })));
+//!     assert!(matches!(d.get_ipc_handle(), Err(rumba::Error::Unsupported { .. })));
 //! } else {
 //!     println!("{}", d.describe().unwrap()); // {'data': (…, False), 'descr': …, 'shape': (3,), …}
 //!     let same = as_cuda_array::<f32, ndarray::Ix1, _>(d.clone()).unwrap();

@@ -153,7 +153,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     /// The host copy, brought up to date first if the device changed it.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when there is no host copy to return; the errors of the copy from the
+    /// [`Error::MissingCopy`] when there is no host copy to return; the errors of the copy from the
     /// device when the host copy is stale.
     ///
     /// ```
@@ -184,14 +184,14 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         self.mark_changed(Side::Host);
         self.host
             .as_mut()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
+            .ok_or(Error::MissingCopy { side: "host" })
     }
 
     /// The device copy, brought up to date first if the host changed it (allocated on first use).
     /// After writing it on the device, call [`mark_changed(Side::Device)`](Self::mark_changed).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when there is no device copy and no host copy to make it from; the
+    /// [`Error::MissingCopy`] when there is no device copy and no host copy to make it from; the
     /// errors of allocating and filling it ([`to_device`](crate::to_device)).
     ///
     /// ```
@@ -202,7 +202,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         if !self.device_current {
             let host = self.host_ref()?;
             match &self.device {
-                Some(d) => d.copy_from_host(host)?,
+                Some(d) => crate::transfer::copy(d, host)?,
                 None => self.device = Some(crate::array::to_device(host)?),
             }
             self.transfers.host_to_device += 1;
@@ -210,7 +210,7 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         }
         self.device
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))
+            .ok_or(Error::MissingCopy { side: "device" })
     }
 
     /// Transfers made so far.
@@ -230,9 +230,9 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
         let device = self
             .device
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no device copy".into()))?;
+            .ok_or(Error::MissingCopy { side: "device" })?;
         match &mut self.host {
-            Some(h) => device.copy_to_host_into(h)?,
+            Some(h) => crate::transfer::copy(h, device)?,
             None => self.host = Some(device.copy_to_host()?),
         }
         self.transfers.device_to_host += 1;
@@ -243,6 +243,6 @@ impl<T: Element, D: Dimension> SmartArray<T, D> {
     fn host_ref(&self) -> Result<&Array<T, D>> {
         self.host
             .as_ref()
-            .ok_or_else(|| Error::InvalidOperation("the smart array has no host copy".into()))
+            .ok_or(Error::MissingCopy { side: "host" })
     }
 }

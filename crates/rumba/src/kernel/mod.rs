@@ -18,6 +18,7 @@
 //! | [`launch`] | [`Kernel`]: typed definition and launch on a stream, arguments, transfers, constants |
 //! | re-exported from the engine | [`ThreadCtx`], views, [`Dim3`] / [`LaunchConfig`] and limits, [`run_grid`] / [`ExecOptions`], [`access`], [`atomics`], [`exec`], the work-item-loop engine [`wil`], the kernels' [`math`] library |
 //! | [`prelude`] | what `#[rumba::kernel]` code imports; the kernel subset |
+//! | [`Number`], [`Int`], [`SignedInt`], [`UnsignedInt`], [`Float`] | the bounds of generic kernels and device functions |
 //! | `__macro` | run-time support of the generated code (hidden) |
 //!
 //! A tiled kernel with shared memory and barriers, run directly on host memory:
@@ -57,6 +58,7 @@
 #[path = "macro_support.rs"]
 pub mod __macro;
 pub mod launch;
+mod numeric;
 pub mod prelude;
 /// `#[rumba::kernel::record]`: a struct kernels take by value (see [`prelude`]).
 pub use rumba_macros::record;
@@ -66,8 +68,8 @@ pub use crate::driver::engine::{
     COROUTINE_STACK_SIZE, Const, Dim3, Dims, ExecOptions, FULL_MASK, Global, GlobalView, IntoShape,
     LOCAL_MEMORY_PER_THREAD, LaunchConfig, Local, LocalArray, MAX_BLOCK_DIM, MAX_DIMS,
     MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, MemorySpace, NdIndex, Predicate, SHARED_MEMORY_PER_BLOCK,
-    STACK_MARGIN, Shared, SharedArray, Slice, ThreadCtx, View, WARP_SIZE, WarpValue, access,
-    atomics, check_stack, exec, math, run_grid, run_grid_with, wil,
+    STACK_MARGIN, STACK_RESERVE, Shared, SharedArray, Slice, SliceArg, ThreadCtx, View, WARP_SIZE,
+    WarpValue, access, atomics, check_stack, exec, math, run_grid, run_grid_with, wil,
 };
 /// The half-precision element type of kernels (`half::f16`, IEEE binary16). Kernels compute
 /// each `f16` operation in `f32` and round the result to nearest even (what `half` does, and
@@ -81,4 +83,5 @@ pub use launch::{
 /// The complex element type of kernels (`Complex<f32>`, `Complex<f64>`): num-complex's, whose
 /// `repr(C)` layout (re, then im) the CUDA C and OpenCL C forms share.
 pub use num_complex::Complex;
+pub use numeric::{Float, Int, Number, SignedInt, UnsignedInt};
 pub use rumba_kernel_ir::abi::{FaultInfo, KernelAbi, ParamAbi, ParamKind};

@@ -22,9 +22,11 @@
 //! ```
 //!
 //! # The subset
-//! A kernel is `fn name(t: &Thread, params…)` with parameters `&Arr<T>` (read), `&mut Arr<T>`
-//! (written — *not* exclusive: every GPU thread holds it, as in CUDA), `&ConstArr<T>`, element
-//! types by value and `#[rumba::record]` structs by value. Element types are the integers,
+//! A kernel is `fn name(t: &Thread, params…)` — generic over element types bounded by rumba's
+//! numeric traits and over const sizes if it likes (see below) — with parameters `&Arr<T>`
+//! (read), `&mut Arr<T>` (written — *not* exclusive: every GPU thread holds it, as in CUDA),
+//! `&ConstArr<T>`, element types by value and `#[rumba::record]` structs by value. Element
+//! types are the integers,
 //! `f32`, `f64`, `bool` and `Complex<f32>` / `Complex<f64>` (num-complex's, re-exported here):
 //! complex values are made with `Complex::new(re, im)`, read with `.re` / `.im`, and take
 //! `+ - * /`, unary `-`, `==` and `!=` (with num-complex's formulas on every target, so the
@@ -45,14 +47,41 @@
 //! a record field type. The body uses `let` (with flat tuple
 //! patterns and annotations), arithmetic / bitwise / comparison / logical operators, `as`,
 //! `if` (also as a value), `for` over `a..b`, `a..=b`, `(a..b).step_by(k)`, `while`, `loop`,
-//! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / `a[(i, j, k)]` with
-//! compound assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
+//! `break`, `continue`, `return`, `assert!`, indexing `a[i]` / `a[(i, j)]` / … (arrays have 0
+//! to 6 dimensions everywhere an array is; a 0-d array's element is `x[()]`) with compound
+//! assignment, `len()`, `size()`, `shape()[k]`, the thread context (`thread_idx`,
 //! `block_idx`, `block_dim`, `grid_dim`, `grid1-3`, `gridsize1-3`, `warp_size`, `lane_id`),
 //! `shared_array` / `local_array` with const shapes, `dynamic_shared`, `atomic_*`,
 //! `syncthreads*`, `threadfence*`, the warp operations (below), the math methods (below),
-//! consts by path and calls of `#[rumba::device]` functions. Anything else is a compile error at
-//! its span saying what to write instead.
+//! consts by path, tuples (`(a, b)`, `p.0`),
+//! records (literals, field reads and assignments, below), in-kernel views and slices (below)
+//! and calls of `#[rumba::device]` functions, which take arrays and tuples too (below).
+//! Anything else is a compile error at its span saying what to write instead.
 //!
+//! What is still outside the subset, each refused at compile time (or, where the subset cannot
+//! see it, by rustc at the same span):
+//! - closures, `match`, `?`, `if let` / `while let`, labelled `break` / `continue`, iterators
+//!   other than integer ranges, macros other than `assert!`, items and `static`s declared inside
+//!   a kernel (use module-level consts, `#[rumba::device]` functions and captures), references
+//!   other than array parameters, raw pointers and the heap;
+//! - recursion: a device function calling itself is refused; mutual recursion through device
+//!   functions runs on the simulator only (a stack overflow there is a kernel fault) — OpenCL C
+//!   refuses it and it does not compile as CUDA C;
+//! - in a device function: barriers, warp operations and shared-memory declarations (the kernel
+//!   does those and passes the arrays), captures of its own (the kernel passes them), const
+//!   generic parameters;
+//! - bounds other than rumba's numeric traits, and more than 64 instances of one generic
+//!   function; a literal passed to a device function keeps Rust's default type (`8usize`);
+//! - arrays of more than 6 dimensions, arrays of tuples, `Dim3` or records inside records; a
+//!   view chained inline (`a.reshape(…).row(i)`: bind each to a name) or a range inside an index
+//!   (`a[1..3]`: slice it); `NewAxis`, integer-array and boolean indexing;
+//! - record fields of `bool`, complex, record or multi-dimensional array type; a sub-array field
+//!   given by an array literal; a field's value used where nothing fixes its type (annotate);
+//! - `f16` arithmetic beyond `+ - * / %`, comparisons, `min`, `max`, `is_nan`; on complex
+//!   numbers `log10`, `powf`, the inverse trigonometric and hyperbolic functions and
+//!   `from_polar` / `to_polar` (see *Math* below).
+//!
+//! # Math
 //! The math methods are Numba's `math` list for `f32` and `f64` with Rust's names: `sqrt cbrt
 //! exp exp2 exp_m1 ln log2 log10 ln_1p powf powi sin cos tan asin acos atan atan2 sinh cosh tanh
 //! asinh acosh atanh hypot erf erfc gamma ln_gamma floor ceil trunc round fract abs signum
@@ -84,6 +113,83 @@
 //! bit-for-bit promises above then hold between the simulator and kernels without the option
 //! only; `name::FASTMATH` says which a kernel is.
 //!
+//! # Generic kernels and device functions
+//! A kernel or device function may take type parameters bounded by rumba's numeric traits —
+//! [`Number`] (the integers, `f32`, `f64`), [`Int`],
+//! [`SignedInt`], [`UnsignedInt`],
+//! [`Float`] (`f32`, `f64`), and the atomics' `AtomicValue` /
+//! `AtomicInteger` (several bounds admit what all of them admit) — and a kernel may take const
+//! parameters of integer type (`const TPB: usize`), usable wherever a const item is (shared and
+//! local array shapes among them):
+//!
+//! ```
+//! use rumba::kernel::prelude::*;
+//!
+//! #[kernel]
+//! fn axpy<T: Float>(t: &Thread, a: T, x: &Arr<T>, y: &mut Arr<T>) {
+//!     let i = t.grid1();
+//!     if i < y.len() {
+//!         y[i] = a * x[i] + y[i];
+//!     }
+//! }
+//!
+//! # fn main() {
+//! let x = rumba::to_device(&[1.0f64, 2.0]).unwrap();
+//! let y = rumba::to_device(&[10.0f64, 10.0]).unwrap();
+//! axpy::<f64>().configure(1, 2).launch((0.5, &x, &y)).unwrap();
+//! assert_eq!(y.copy_to_host().unwrap().to_vec(), [10.5, 11.0]);
+//! assert!(axpy::cuda_source::<f32>().contains("float a"));
+//! # }
+//! ```
+//!
+//! The macro compiles the function once per type its bounds admit (an *instance*), as if each
+//! copy had been written by hand: every instance has its own simulator bodies, CUDA C and OpenCL
+//! C (`axpy::cuda_source::<f32>()`, `opencl_source`, `abi`), `axpy::<f32>()` makes its kernel
+//! once per type and const value, and each backend compiles each instance's program once per
+//! device. In the body a type parameter is that type: literals take it (`2.0 * a`), `x as T`,
+//! `T::MAX` and `t.shared_array::<T>(TPB)` work, and whatever an admitted type does not have is
+//! a compile error at the construct naming the instance (`sqrt` under `T: Number` fails for
+//! `T = i8`: bound it by `Float`). A bound admits at most 64 combinations of types in all. A
+//! generic device function is called like any other (`clamp(x, lo, hi)`); each call reaches the
+//! instance of its argument types. Device functions take no const parameters (a C `#define` is
+//! one value per program).
+//!
+//! # Records
+//! A `#[record] struct` (fields of number types, `[T; N]` arrays of them, `[u8; N]` byte
+//! strings; no `bool`, which device memory cannot be trusted to hold) is an array element, a
+//! scalar parameter, a local, a device-function argument and result. Records are built with
+//! literals (`Rec { a: 1.5, b: 7, c }`, every field named), read field by field (`r.a`,
+//! `a[i].b`, `a[i].v[k]`) and assigned field by field: `a[i].b = v`, `a[i].b += 1u32`,
+//! `r.v[k] = x`, `a[i].name = bytes(b"abc")` (a byte string, padded with zeros as NumPy's `S`
+//! dtype; one longer than the field is a fault). A field store to an array element writes the
+//! field's bytes only, as Numba does, so threads writing different fields of one record keep
+//! each other's. The fields' types are rustc's: a bare literal given to a field takes the field's
+//! type, as in Rust; a value read from a field gets its type from its use (annotate its `let`
+//! where nothing fixes it), and a compound update computes in its operand's type (`+= 1u32`).
+//! An index out of a sub-array field's length is a fault; a record literal cannot give a
+//! sub-array field (copy a record and set its elements). On the host, `DeviceArray::field` /
+//! `field_array` and `DeviceRecord::get_field` / `set_field` / `get_bytes` / `set_bytes` read and
+//! write single fields.
+//!
+//! # Device functions
+//! `#[device] fn` helpers take and return what a kernel's locals hold — numbers, complex
+//! numbers, records, tuples of them (`-> (f64, f64)`, `p: (f32, f32)`, read with `p.0` or
+//! `let (a, b) = f(x);`) — and arrays: `a: &Arr<T>` (read), `a: &mut Arr<T>` (read and
+//! written) or `a: &ConstArr<T>`, each one reachable as a whole like a kernel's own (indexing,
+//! `len`, `shape()[k]`, views, atomics), and passed as `f(a)`, `f(&a)` or `f(&mut s)`. The array
+//! may live anywhere — a parameter, constant memory, a shared or local array, a view of one, a
+//! captured array — and one helper serves them all (on OpenCL, whose C has no generic address
+//! space, the linker emits one copy per combination of spaces a program calls it with). A
+//! read-only array (`&Arr`, `&ConstArr`, or a view of one) cannot go to a `&mut Arr`
+//! parameter, and a helper using atomics on a parameter cannot be given a local array: both are
+//! compile errors at the argument. The number of dimensions of an array parameter comes from
+//! its use in the helper, and a caller's array must have as many — an array the kernel only
+//! passes on takes its rank from the kernel's own use of it (1 if none; `a.shape()[1]` fixes
+//! 2), and a disagreement is a compile error at the call. Helpers call each other; a helper
+//! calling itself is a compile error. Literal arguments keep Rust's defaults (`i32`, `f64`):
+//! pass `8usize` to a `usize` parameter. A device function does not capture: the kernel
+//! captures the array and passes it on (`lookup(TABLE, i)`).
+//!
 //! # Captured device arrays
 //! Numba's kernels may name a device array of the enclosing module. In Rust that array lives in
 //! a `static` cell, [`Captured<T>`](crate::kernel::Captured), which the kernel declares on its
@@ -92,21 +198,30 @@
 //! parameter on every target (`cap_TABLE` in the C sources); the launch reads the cell, passes its
 //! array and keeps it alive until the kernel has run; an empty cell is
 //! [`Error::EmptyCapture`](crate::Error::EmptyCapture) and nothing is queued. `#[rumba::device]`
-//! functions cannot capture in this version: pass them the elements. See
+//! functions do not capture: the kernel passes them the array (`f(TABLE)`). See
 //! [`Captured`] for the rules.
 //!
 //! # Views of arrays
-//! `let m = a.reshape((rows, cols));` (run-time or const `usize` shapes, 1 to 3 dimensions),
-//! `let w = a.view::<u32>();` and `let r = a.row(i);` / `let c = a.index_axis(1, j);` make new
-//! arrays over the same memory, usable everywhere an array is (indexing, `len`, `shape()[k]`,
-//! `size`, atomics) — parameters, shared and local arrays alike (a `reshape` or `view` of a
-//! shared or local array is Numba's `carray`-like use). The rules are NumPy's: `reshape` needs a
-//! C-contiguous array of the same size; `view::<U>()` with another item size needs a
-//! C-contiguous array whose last axis's bytes divide into `U`s (the last extent scales), and
-//! memory aligned for `U`; `row` / `index_axis` need an index in range. Anything else is a
-//! kernel fault naming the kernel, block and thread, on every target (a literal `reshape` of a
-//! shared or local array to another size is a compile error). `view::<bool>()` reads each byte
-//! as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
+//! `let m = a.reshape((rows, cols));` (run-time or const `usize` extents, 0 to 6 of them, one of
+//! which may be `-1`: NumPy's inferred extent), `let w = a.view::<u32>();`, `let r = a.row(i);`
+//! / `let c = a.index_axis(1, j);` and `let s = a.slice(s![i, lo..hi, ..;2]);` make new arrays
+//! over the same memory, usable everywhere an array is (indexing, `len`, `shape()[k]`, `size`,
+//! atomics, device-function arguments) — parameters, shared and local arrays alike (a
+//! `reshape` or `view` of a shared or local array is Numba's `carray`-like use). The rules are
+//! NumPy's: `reshape` needs a C-contiguous array of the same size (with `-1`, the other extents'
+//! product must divide it); `view::<U>()` with another item size needs a C-contiguous array
+//! whose last axis's bytes divide into `U`s (the last extent scales), and memory aligned for
+//! `U`; `row` / `index_axis` need an index in range (of a 1-d array they give the 0-d view of
+//! one element). `slice` is NumPy's basic slicing through ndarray's `s!` syntax, one component
+//! per leading axis (the others are kept whole): an integer index (`isize` or `usize`; negative
+//! counts from the end) drops its axis and must be in range, a range `lo..hi`, `lo..`, `..hi`,
+//! `..` with an optional step `;k` keeps it with Python's clamping — `s![lo..hi;k]` is NumPy's
+//! `a[lo:hi:k]`, so a negative step starts from the end (`s![..;-1]` reverses), unlike
+//! ndarray's own `slice`. Anything else (sizes that differ, a non-contiguous base, an index out
+//! of range, a zero step) is a kernel fault naming the kernel, block and thread, on every target
+//! (a literal `reshape` of a shared or local array to another size, and a slice with more
+//! components than the array has dimensions, are compile errors). `view::<bool>()` reads each
+//! byte as `!= 0`, so no invalid `bool` is ever seen; records cannot be reinterpreted. A view is
 //! bound with `let` to a name, one at a time (`let v = a.reshape(8); let w = v.view::<u8>();`);
 //! writing through it writes its base, so a view of a `&Arr` is read-only like the `&Arr`.
 //! Kernels with views run on both of the simulator's engines (the loop form and coroutines).
@@ -173,7 +288,8 @@
 
 pub use super::launch::{Arr, Captured, ConstArr};
 pub use super::{
-    CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3, FULL_MASK, Kernel, ThreadCtx, f16,
+    AtomicInteger, AtomicValue, CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Complex, Dim3,
+    FULL_MASK, Float, Int, Kernel, Number, SignedInt, ThreadCtx, UnsignedInt, f16,
 };
 pub use rumba_macros::{device, kernel, record};
 

@@ -9,10 +9,11 @@
 //! 4. device → device: the squeezed byte strides are equal, else [`Error::IncompatibleStrides`]
 //!    (with the full strides);
 //! 5. a destination axis with stride 0 (a broadcast axis, written once) needs a source that
-//!    repeats the same value there (stride 0 too), else [`Error::InvalidArgument`];
+//!    repeats the same value there (stride 0 too), else [`StridesError::RepeatedDestination`];
 //! 6. a **device** destination must be C- or F-contiguous once its broadcast axes are ignored,
 //!    else [`Error::NotContiguous`]; a strided **host** side is fine (it is packed/unpacked);
-//! 7. device → host: a source with a negative stride is refused with [`Error::Unsupported`].
+//! 7. device → host: a source with a negative stride is refused with
+//!    [`StridesError::NegativeToHost`].
 //!
 //! The plan walks both sides in the same element order: the memory order of the device side
 //! (its axes sorted by decreasing stride magnitude), so the device side is as few runs as possible
@@ -185,8 +186,8 @@ impl Iterator for Chunks<'_> {
 /// [`Error::IncompatibleDtype`] for different element types; [`Error::IncompatibleShape`] when
 /// the shapes differ after removing length-1 axes; [`Error::IncompatibleStrides`] for a
 /// device-to-device copy whose byte strides differ; [`Error::NotContiguous`] when the device side
-/// is not contiguous (broadcast axes aside); [`Error::Unsupported`] for a device side with negative
-/// strides copied to or from the host; [`Error::Shape`] when a layout's item size is not
+/// is not contiguous (broadcast axes aside); [`Error::Strides`] for a device side with negative
+/// strides copied to the host; [`Error::Shape`] when a layout's item size is not
 /// its dtype's.
 ///
 /// ```
@@ -267,10 +268,10 @@ pub fn check_copy(
         )));
     }
     if kind == CopyKind::DeviceToHost && score.strides().iter().any(|&s| s < 0) {
-        return Err(Error::Unsupported(format!(
-            "copying a device array with negative strides {:?} to the host; copy it into a new device array first",
-            src.strides()
-        )));
+        return Err(StridesError::NegativeToHost {
+            strides: src.strides().to_vec(),
+        }
+        .into());
     }
     // Common element order: the device side's memory order.
     let device = if kind.dst_on_device() { &dcore } else { &score };
@@ -321,7 +322,7 @@ mod tests {
         let rev = c(&[4]).slice(s![..;-1]).unwrap();
         assert_eq!(
             e(&c(&[4]), &rev, CopyKind::DeviceToHost),
-            "unsupported: copying a device array with negative strides [-8] to the host; copy it into a new device array first"
+            "copying a device array with negative strides [-8] to the host is not supported; copy it into a new device array first"
         );
         let bcast = c(&[3]).broadcast_to(&[4, 3]).unwrap();
         assert_eq!(

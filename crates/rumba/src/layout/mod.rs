@@ -10,6 +10,7 @@
 //! | [`element`] | [`Element`] (types that may live on the device) and [`DType`] |
 //! | [`order`] | [`Order`]: C, F, A |
 //! | [`array_layout`] | [`Layout`]: constructors, attributes, contiguity, `empty_like`, element offsets |
+//! | `extent` (private) | the bytes a shape and strides reach, relaxed contiguity, negative indices |
 //! | [`dim`] | conversions to and from ndarray's `Dimension` types |
 //! | [`slice`](mod@slice) | `s![..]` slicing, `index_axis`, `split` |
 //! | [`reshape`] | `reshape`, `ravel`, `view_as` (no copy, ever) |
@@ -37,6 +38,7 @@ pub mod broadcast;
 pub mod copy;
 pub mod dim;
 pub mod element;
+pub(crate) mod extent;
 pub mod order;
 pub mod reshape;
 pub mod runs;

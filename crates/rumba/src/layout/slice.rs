@@ -12,14 +12,15 @@
 //! - a single index outside `[-n, n)` → [`Error::IndexOutOfRange`];
 //! - a range bound outside `[-n, n]` (after the `end < start` correction, as ndarray checks it)
 //!   → [`Error::IndexOutOfRange`] naming that bound, axis and length;
-//! - step 0, or more (non-`NewAxis`) entries than axes → [`Error::InvalidArgument`].
+//! - step 0, or more (non-`NewAxis`) entries than axes → [`Error::Shape`].
 //!
 //! [`Layout::slice_clipped`] offers numpy's forgiving alternative for range bounds: they are
 //! clipped into `[0, n]` instead of refused (single indices stay strict).
 //!
 //! This module touches nothing but the `layout` module and [`crate::error`].
 
-use super::array_layout::{Layout, normalize_index};
+use super::array_layout::Layout;
+use super::extent::normalize_index;
 use crate::error::ShapeError;
 use crate::error::{Error, Result};
 use ndarray::SliceInfoElem;

@@ -1,5 +1,7 @@
-//! The base resources: straight driver allocations, with no caching and no deferral
-//! (RMM's `cuda_memory_resource` and `pinned_memory_resource`).
+//! The base resources: straight driver allocations, with no caching and no deferral (RMM's
+//! `cuda_memory_resource` / `cuda_async_memory_resource` and `pinned_memory_resource`): device
+//! memory is allocated and freed in the order of the stream it is for, which the driver may serve
+//! from a stream-ordered pool (CUDA does for created streams).
 //!
 //! [`DriverResource`] remembers its live blocks, so that it can refuse a block it did not make
 //! (or one a [`reset`](DeviceResource::reset) already freed), free everything at a reset, and
@@ -14,10 +16,11 @@ use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
+use super::history::{self, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, ResourceError, Result};
 use crate::sync::{get_mut, lock};
 
 struct Live {
@@ -55,8 +58,12 @@ fn log_leftovers(what: &str, later: usize, failed: &[String]) {
     }
 }
 
-/// Device memory straight from the driver: every `allocate` is a `mem_alloc`, every
-/// `deallocate` a `mem_free`.
+/// Device memory straight from the driver: every `allocate` is a
+/// [`mem_alloc_async`](Driver::mem_alloc_async) for its stream, every `deallocate` a
+/// [`mem_free_async`](Driver::mem_free_async) on the stream it names (on CUDA: the driver's
+/// stream-ordered pool for memory of a stream, `cuMemAlloc` for memory without one; see
+/// [`Driver::allocator`]). Freeing in stream order is sound because rumba gives a block back only
+/// once every operation that used it has completed (queued work holds its buffer until then).
 ///
 /// ```
 /// use rumba::memory::{DeviceResource, DriverResource};
@@ -71,8 +78,9 @@ pub struct DriverResource {
     device: usize,
     driver: Arc<dyn Driver>,
     live: Mutex<Live>,
-    /// Given back on a driver callback thread, to be freed on an ordinary one.
-    later: Later<DevicePtr>,
+    /// Given back on a driver callback thread, to be freed on an ordinary one (in its stream's
+    /// order).
+    later: Later<(DevicePtr, StreamHandle)>,
 }
 
 impl DriverResource {
@@ -99,10 +107,12 @@ impl DriverResource {
 
     /// Frees what was given back on callback threads (unless this is one); the first failure.
     fn free_later(&self) -> Result<()> {
-        self.later.release_each(|p| {
-            self.driver.mem_free(self.device, p).inspect_err(|e| {
-                tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
-            })
+        self.later.release_each(|(p, stream)| {
+            self.driver
+                .mem_free_async(self.device, p, stream)
+                .inspect_err(|e| {
+                    tracing::error!("freeing device allocation 0x{p:x} failed: {e}");
+                })
         })
     }
 
@@ -123,12 +133,16 @@ impl DriverResource {
 }
 
 impl DeviceResource for DriverResource {
-    fn allocate(&self, bytes: usize, _stream: StreamHandle) -> Result<DeviceBlock> {
+    fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         if let Err(e) = self.free_later() {
             tracing::warn!("before allocating {bytes} bytes: {e}");
             lock(&self.live).failed.push(e.to_string());
         }
-        let ptr = self.driver.mem_alloc(self.device, bytes)?;
+        let ptr = self.driver.mem_alloc_async(self.device, bytes, stream)?;
+        if history::is_recording() {
+            let note = Note::new(EventKind::Alloc, self.device, stream, bytes, ptr);
+            history::note(note, Some(self));
+        }
         let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
         // SAFETY: a fresh driver allocation of `bytes` on `self.device`, recorded as live; it is
@@ -137,7 +151,15 @@ impl DeviceResource for DriverResource {
         Ok(unsafe { DeviceBlock::from_raw(ptr, bytes, self.device, l.origin) })
     }
 
-    fn deallocate(&self, block: DeviceBlock, _stream: StreamHandle) -> Result<()> {
+    fn description(&self) -> String {
+        format!(
+            "driver (device {}: {})",
+            self.device,
+            self.driver.allocator(self.device)
+        )
+    }
+
+    fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let ptr = block.ptr();
         {
             let mut l = lock(&self.live);
@@ -146,19 +168,30 @@ impl DeviceResource for DriverResource {
             }
             if block.origin() != l.origin || l.blocks.remove(&ptr).is_none() {
                 // Not ours: leaking it is the only safe answer.
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this driver resource on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this driver resource on device {}", self.device),
+                }
+                .into());
             }
         }
-        let Some(ptr) = self.later.now_or_keep(ptr) else {
+        if history::is_recording() {
+            let note = Note::new(EventKind::Free, self.device, stream, block.len(), ptr);
+            history::note(note, Some(self));
+        }
+        let Some((ptr, stream)) = self.later.now_or_keep((ptr, stream)) else {
             return Ok(());
         };
         let earlier = self.free_later();
         let kept = std::mem::take(&mut lock(&self.live).failed);
-        report(kept, self.driver.mem_free(self.device, ptr).and(earlier))
+        report(
+            kept,
+            self.driver
+                .mem_free_async(self.device, ptr, stream)
+                .and(earlier),
+        )
     }
 
     /// Exports the allocation that holds the range, with the range's offset inside it.
@@ -172,11 +205,11 @@ impl DeviceResource for DriverResource {
                     .is_some_and(|end| end <= size as u64)
             })
             .map(|(&p, _)| p)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "[0x{ptr:x}, +{bytes}) is not a live allocation of this resource on device {}",
-                    self.device
-                ))
+            .ok_or_else(|| ResourceError::ForeignBlock {
+                memory: "device",
+                ptr,
+                len: bytes,
+                owner: format!("this driver resource on device {}", self.device),
             })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
@@ -194,7 +227,7 @@ impl DeviceResource for DriverResource {
             l.blocks
                 .drain()
                 .map(|(p, _)| p)
-                .chain(self.later.take())
+                .chain(self.later.take().into_iter().map(|(p, _)| p))
                 .collect()
         };
         let mut failures = Vec::new();
@@ -268,9 +301,11 @@ impl HostResource for DriverHostResource {
         }
         let ptr = self.driver.host_alloc(self.device, bytes, flags)?;
         let Some(nn) = NonNull::new(ptr) else {
-            return Err(Error::InvalidOperation(format!(
-                "the driver returned a null pointer for {bytes} bytes of pinned memory"
-            )));
+            return Err(HostMemoryError::NullAllocation {
+                bytes,
+                memory: "pinned",
+            }
+            .into());
         };
         lock(&self.live).0.insert(ptr as usize);
         // SAFETY: the driver's `host_alloc` returns `bytes` of fresh, zeroed host memory that
@@ -283,10 +318,13 @@ impl HostResource for DriverHostResource {
         {
             let mut l = lock(&self.live);
             if block.origin() != self.origin || !l.0.remove(&addr) {
-                return Err(Error::InvalidArgument(format!(
-                    "pinned block 0x{addr:x} ({} bytes) is not a live block of this host resource",
-                    block.len()
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "pinned",
+                    ptr: addr as u64,
+                    len: block.len(),
+                    owner: "this host resource".into(),
+                }
+                .into());
             }
         }
         if self.later.now_or_keep(addr).is_none() {

@@ -14,9 +14,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
+use super::gate::{self, Lease};
+use super::history::{self, EventKind, Note};
+use super::resource::driver_id;
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, ResourceError, Result};
 
 struct BufferInner {
     ptr: DevicePtr,
@@ -32,6 +35,9 @@ struct BufferInner {
     /// For memory the buffer does not own (imports through the interop layer): what keeps it
     /// alive, dropped with the last handle.
     owner: Option<Box<dyn std::any::Any + Send + Sync>>,
+    /// For an import: the resets of its device's context before it was made (it is refused
+    /// after another, see [`gate`]).
+    resets: u64,
     /// How many of the strong references are holds of queued work (`super::holds`).
     holds: AtomicUsize,
 }
@@ -39,7 +45,9 @@ struct BufferInner {
 impl Drop for BufferInner {
     fn drop(&mut self) {
         if let (Some(block), Some(resource)) = (self.block.take(), &self.resource) {
-            if let Err(e) = resource.deallocate(block, self.stream) {
+            let stream = self.stream;
+            let given = history::serving(&**resource, || resource.deallocate(block, stream));
+            if let Err(e) = given {
                 tracing::error!(
                     "giving back device memory 0x{:x} ({} bytes) failed: {e}",
                     self.ptr,
@@ -65,9 +73,9 @@ impl Drop for BufferInner {
 /// let a = ctx.memalloc(8).unwrap();
 /// a.memset(0xff).unwrap();
 /// let b = ctx.memalloc(8).unwrap();
-/// b.copy_from_device(&a).unwrap();
+/// rumba::copy(&b, &a).unwrap();
 /// let mut out = [0u8; 8];
-/// b.copy_to_host(&mut out).unwrap();
+/// rumba::copy(&mut out, &b).unwrap();
 /// assert_eq!(out, [0xff; 8]);
 /// ```
 #[derive(Clone)]
@@ -165,6 +173,7 @@ impl DeviceBuffer {
                 resource,
                 stream,
                 owner: None,
+                resets: 0,
                 holds: AtomicUsize::new(0),
             }),
             offset: 0,
@@ -186,6 +195,7 @@ impl DeviceBuffer {
         driver: Arc<dyn Driver>,
         owner: Box<dyn std::any::Any + Send + Sync>,
     ) -> Self {
+        let resets = gate::resets(driver_id(&driver), device);
         DeviceBuffer {
             inner: Arc::new(BufferInner {
                 ptr,
@@ -196,6 +206,7 @@ impl DeviceBuffer {
                 resource: None,
                 stream: StreamHandle::LEGACY,
                 owner: Some(owner),
+                resets,
                 holds: AtomicUsize::new(0),
             }),
             offset: 0,
@@ -209,18 +220,18 @@ impl DeviceBuffer {
     /// to the end (its pointer is the address of that position).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the range is reversed or runs past the end, naming the
+    /// [`Error::BufferRange`] when the range is reversed or runs past the end, naming the
     /// range and the buffer's length.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(16).unwrap();
-    /// buf.copy_from_host(&(0..16).collect::<Vec<u8>>()).unwrap();
+    /// rumba::copy(&buf, &(0..16).collect::<Vec<u8>>()).unwrap();
     /// let mid = buf.view(4..12).unwrap();
     /// assert_eq!((mid.len(), mid.device_ptr()), (8, buf.device_ptr() + 4));
     /// assert!(mid.same_allocation(&buf));
     /// mid.view(2..).unwrap().memset(0xff).unwrap();      // bytes 6..12 of `buf`
     /// let mut out = [0u8; 16];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out, &buf).unwrap();
     /// assert_eq!(&out[4..8], &[4, 5, 0xff, 0xff]);
     /// assert!(buf.view(8..17).is_err() && mid.view(9..).is_err());
     /// ```
@@ -242,13 +253,11 @@ impl DeviceBuffer {
                 offset: self.offset + start,
                 len: end - start,
             }),
-            _ => Err(Error::InvalidArgument(format!(
-                "byte range {:?}..{:?} is not inside a {}-byte device buffer (start <= end <= {} is required)",
-                range.start_bound(),
-                range.end_bound(),
-                self.len,
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: start.unwrap_or(usize::MAX),
+                end: end.unwrap_or(usize::MAX),
+                len: self.len,
+            }),
         }
     }
 
@@ -367,167 +376,213 @@ impl DeviceBuffer {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
-    /// Checks that `[offset, offset + len)` lies inside the buffer.
-    pub(crate) fn check_range(&self, offset: usize, len: usize) -> Result<DevicePtr> {
-        if self
-            .inner
-            .block
-            .as_ref()
-            .is_some_and(|b| b.origin().is_retired())
-        {
-            return Err(Error::InvalidAddress {
+    /// True when a reset of the context freed the buffer's memory: the origin of its block was
+    /// retired, or (an import) its device's context was reset since it was made.
+    fn is_stale(&self) -> bool {
+        match (&self.inner.block, &self.inner.owner) {
+            (Some(block), _) => block.origin().is_retired(),
+            (None, Some(_)) => {
+                gate::resets(driver_id(&self.inner.driver), self.inner.device) != self.inner.resets
+            }
+            (None, None) => false,
+        }
+    }
+
+    /// The device address of byte `offset` of this handle, for `len` bytes that an operation
+    /// holding `lease` hands to the driver: the one way the library turns a buffer into an
+    /// address for the driver (see [`gate`]).
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`] when a reset freed the memory; [`Error::BufferRange`] when
+    /// `[offset, offset + len)` runs past the end of the handle's range.
+    pub(crate) fn addr(&self, _lease: &Lease, offset: usize, len: usize) -> Result<DevicePtr> {
+        if self.is_stale() {
+            return Err(Error::StaleHandle {
+                device: self.inner.device,
                 ptr: self.device_ptr(),
-                len,
-                reason: "the context was reset, which freed the buffer's memory".into(),
+                len: self.len,
             });
         }
         match offset.checked_add(len) {
             Some(end) if end <= self.len => Ok(self.device_ptr() + offset as u64),
-            _ => Err(Error::InvalidArgument(format!(
-                "a {len}-byte access at offset {offset} runs past the end of a {}-byte device buffer",
-                self.len
-            ))),
+            _ => Err(Error::BufferRange {
+                start: offset,
+                end: offset.saturating_add(len),
+                len: self.len,
+            }),
         }
     }
 
-    /// Copies `src` into the buffer starting at `offset`, returning when done.
+    /// Copies `src` into the buffer starting at `offset`, returning when done. Spelled
+    /// [`rumba::copy(&buf.view(offset..offset + src.len())?, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `offset + src.len()` runs past the end of the buffer; the
-    /// driver's copy errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
+    /// when `offset + src.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
-    /// buf.copy_from_host_at(2, &[5, 6]).unwrap();
-    /// assert!(buf.copy_from_host_at(3, &[1, 2]).is_err());
+    /// rumba::copy(&buf.view(2..4).unwrap(), &[5, 6][..]).unwrap();
+    /// assert!(buf.view(3..5).is_err()); // runs past the end
     /// ```
+    #[deprecated(note = "use rumba::copy(&buf.view(offset..offset + src.len())?, src)")]
     pub fn copy_from_host_at(&self, offset: usize, src: &[u8]) -> Result<()> {
-        let dst = self.check_range(offset, src.len())?;
+        self.copy_from_host_at_impl(offset, src)
+    }
+
+    /// Copies `src` into the buffer at `offset`, returning when done (what `copy` runs).
+    pub(crate) fn copy_from_host_at_impl(&self, offset: usize, src: &[u8]) -> Result<()> {
+        let lease = Lease::enter()?;
+        let dst = self.addr(&lease, offset, src.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
         unsafe { self.inner.driver.memcpy_htod(self.inner.device, dst, src) }
     }
 
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
+    /// Spelled [`rumba::copy(&buf, src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `src.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `src.len()` is not the buffer's length; as
+    /// [`copy_from_host_at`](Self::copy_from_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
-    /// buf.copy_from_host(&[1, 2]).unwrap();
-    /// assert!(buf.copy_from_host(&[1]).is_err());
+    /// rumba::copy(&buf, &[1, 2][..]).unwrap();
+    /// assert!(rumba::copy(&buf, &[1][..]).is_err());
     /// ```
+    #[deprecated(note = "use rumba::copy(&buf, src)")]
     pub fn copy_from_host(&self, src: &[u8]) -> Result<()> {
         self.same_len(src.len())?;
-        self.copy_from_host_at(0, src)
+        self.copy_from_host_at_impl(0, src)
     }
 
-    /// Copies bytes starting at `offset` into `dst`, returning when done.
+    /// Copies bytes starting at `offset` into `dst`, returning when done. Spelled
+    /// [`rumba::copy(dst, &buf.view(offset..offset + dst.len())?)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `offset + dst.len()` runs past the end of the buffer; the
-    /// driver's copy errors.
+    /// [`Error::StaleHandle`] when a context reset freed the memory; [`Error::BufferRange`]
+    /// when `offset + dst.len()` runs past the end of the buffer; the driver's copy errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
-    /// buf.copy_from_host(&[1, 2, 3, 4]).unwrap();
+    /// rumba::copy(&buf, &[1, 2, 3, 4][..]).unwrap();
     /// let mut two = [0u8; 2];
-    /// buf.copy_to_host_at(2, &mut two).unwrap();
+    /// rumba::copy(&mut two[..], &buf.view(2..4).unwrap()).unwrap();
     /// assert_eq!(two, [3, 4]);
     /// ```
+    #[deprecated(note = "use rumba::copy(dst, &buf.view(offset..offset + dst.len())?)")]
     pub fn copy_to_host_at(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
-        let src = self.check_range(offset, dst.len())?;
+        self.copy_to_host_at_impl(offset, dst)
+    }
+
+    /// Copies bytes from `offset` into `dst`, returning when done (what `copy` runs).
+    pub(crate) fn copy_to_host_at_impl(&self, offset: usize, dst: &mut [u8]) -> Result<()> {
+        let lease = Lease::enter()?;
+        let src = self.addr(&lease, offset, dst.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
         unsafe { self.inner.driver.memcpy_dtoh(self.inner.device, dst, src) }
     }
 
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
+    /// Spelled [`rumba::copy(dst, &buf)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `dst.len()` is not the buffer's length; the driver's copy errors.
+    /// [`Error::BufferLength`] when `dst.len()` is not the buffer's length; as
+    /// [`copy_to_host_at`](Self::copy_to_host_at).
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let mut out = [9u8; 3];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &buf).unwrap();
     /// assert_eq!(out, [0; 3]); // the sim hands out zeroed memory
     /// ```
+    #[deprecated(note = "use rumba::copy(dst, &buf)")]
     pub fn copy_to_host(&self, dst: &mut [u8]) -> Result<()> {
         self.same_len(dst.len())?;
-        self.copy_to_host_at(0, dst)
+        self.copy_to_host_at_impl(0, dst)
     }
 
     /// Copies another buffer of the same length into this one, returning when done. A buffer of
     /// another device is copied with a peer copy
-    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)).
+    /// ([`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer)). Spelled
+    /// [`rumba::copy(&dst, &src)`](crate::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the lengths differ; the driver's copy errors
-    /// ([`Error::Unsupported`] for a peer copy on a backend without them).
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::StaleHandle`] when a context
+    /// reset freed either buffer's memory; the driver's copy errors ([`Error::Unsupported`] for a
+    /// peer copy on a backend without them).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(3).unwrap());
-    /// assert!(b.copy_from_device(&a).is_err());
+    /// assert!(matches!(rumba::copy(&b, &a), Err(rumba::Error::BufferLength { expected: 3, found: 2 })));
     /// ```
+    #[deprecated(note = "use rumba::copy(&dst, &src)")]
     pub fn copy_from_device(&self, src: &DeviceBuffer) -> Result<()> {
+        self.copy_from_device_impl(src)
+    }
+
+    /// Copies `src` (of the same length) into this buffer, returning when done (what `copy`
+    /// runs).
+    pub(crate) fn copy_from_device_impl(&self, src: &DeviceBuffer) -> Result<()> {
         self.same_len(src.len())?;
         if self.len == 0 {
             return Ok(());
         }
+        let lease = Lease::enter()?;
+        let (to, from) = (
+            self.addr(&lease, 0, self.len)?,
+            src.addr(&lease, 0, self.len)?,
+        );
         if src.device() != self.device() {
-            // SAFETY: both ranges lie inside device allocations (of their devices) and have
-            // equal lengths.
+            // SAFETY: both ranges lie inside live device allocations (of their devices; the lease
+            // keeps a reset out until the copy is done) and have equal lengths.
             return unsafe {
-                self.inner.driver.memcpy_peer(
-                    self.inner.device,
-                    self.device_ptr(),
-                    src.device(),
-                    src.device_ptr(),
-                    self.len,
-                )
+                self.inner
+                    .driver
+                    .memcpy_peer(self.inner.device, to, src.device(), from, self.len)
             };
         }
-        // SAFETY: both ranges lie inside device allocations and have equal lengths.
+        // SAFETY: both ranges lie inside live device allocations and have equal lengths.
         unsafe {
-            self.inner.driver.memcpy_dtod(
-                self.inner.device,
-                self.device_ptr(),
-                src.device_ptr(),
-                self.len,
-            )
+            self.inner
+                .driver
+                .memcpy_dtod(self.inner.device, to, from, self.len)
         }
     }
 
     /// Sets every byte to `value`, returning when done.
     ///
     /// # Errors
-    /// The driver's memset errors ([`Error::InvalidAddress`] for freed memory on the sim and OpenCL).
+    /// [`Error::StaleHandle`] when a context reset freed the memory; the driver's memset errors.
     ///
     /// ```
     /// let buf = rumba::current_context().unwrap().memalloc(2).unwrap();
     /// buf.memset(7).unwrap();
     /// let mut out = [0u8; 2];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &buf).unwrap();
     /// assert_eq!(out, [7, 7]);
     /// ```
     pub fn memset(&self, value: u8) -> Result<()> {
-        // SAFETY: this handle's range of its own allocation, which is device memory.
+        let lease = Lease::enter()?;
+        let dst = self.addr(&lease, 0, self.len)?;
+        // SAFETY: this handle's range of its own live allocation, which is device memory.
         unsafe {
             self.inner
                 .driver
-                .memset(self.inner.device, self.device_ptr(), value, self.len)
+                .memset(self.inner.device, dst, value, self.len)
         }
     }
 
-    fn same_len(&self, other: usize) -> Result<()> {
+    /// [`Error::BufferLength`] unless `other` is the buffer's length.
+    pub(crate) fn same_len(&self, other: usize) -> Result<()> {
         if other == self.len {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!(
-                "a {other}-byte host or device range does not match a {}-byte device buffer",
-                self.len
-            )))
+            Err(Error::BufferLength {
+                expected: self.len,
+                found: other,
+            })
         }
     }
 }
@@ -548,6 +603,8 @@ pub struct PinnedBuffer {
     ptr: *mut u8,
     bytes: usize,
     flags: HostAllocFlags,
+    /// The device whose manager allocated it (for the memory history).
+    device: usize,
     /// `None` only during the drop.
     block: Option<HostBlock>,
     resource: Arc<dyn HostResource>,
@@ -566,6 +623,7 @@ impl PinnedBuffer {
         mut block: HostBlock,
         bytes: usize,
         flags: HostAllocFlags,
+        device: usize,
         resource: Arc<dyn HostResource>,
     ) -> Result<Self> {
         let got = block.flags();
@@ -576,10 +634,13 @@ impl PinnedBuffer {
             if let Err(e) = resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "the host memory resource returned a {len}-byte block with {got:?} for a \
-                 {bytes}-byte request with {flags:?}"
-            )));
+            return Err(ResourceError::WrongFlags {
+                len,
+                flags: format!("{got:?}"),
+                requested: bytes,
+                requested_flags: format!("{flags:?}"),
+            }
+            .into());
         }
         if !block.is_zeroed() {
             // SAFETY: the block owns `len` bytes of host memory that nothing else uses (the
@@ -588,10 +649,22 @@ impl PinnedBuffer {
             // SAFETY: every byte was zeroed just above.
             unsafe { block.set_zeroed() };
         }
+        if history::is_recording() {
+            let (ptr, len) = (block.as_ptr() as u64, block.len());
+            let note = Note::new(
+                EventKind::PinnedAlloc,
+                device,
+                StreamHandle::LEGACY,
+                len,
+                ptr,
+            );
+            history::note(note, None);
+        }
         Ok(PinnedBuffer {
             ptr: block.as_ptr(),
             bytes,
             flags: block.flags(),
+            device,
             block: Some(block),
             resource,
         })
@@ -651,6 +724,17 @@ impl Drop for PinnedBuffer {
         // dropped last here: nothing uses the memory any more.
         if let Some(mut block) = self.block.take() {
             block.set_dirty();
+            if history::is_recording() {
+                let (ptr, len) = (block.as_ptr() as u64, block.len());
+                let note = Note::new(
+                    EventKind::PinnedFree,
+                    self.device,
+                    StreamHandle::LEGACY,
+                    len,
+                    ptr,
+                );
+                history::note(note, None);
+            }
             if let Err(e) = self.resource.deallocate(block) {
                 tracing::error!("giving back pinned memory {:p} failed: {e}", self.ptr);
             }

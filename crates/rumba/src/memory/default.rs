@@ -15,6 +15,7 @@
 
 use std::sync::Arc;
 
+use super::history::{self, EventKind, Note};
 use super::{
     Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, ManagerContext, Pending,
     PendingQueue, PendingStats, ResetToken,
@@ -149,6 +150,15 @@ impl DeviceResource for DeferredAdaptor {
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()> {
         let upstream = Arc::clone(&self.upstream);
         let (bytes, ptr) = (block.len(), block.ptr());
+        if history::is_recording() {
+            let kind = if self.queue.is_deferred() {
+                EventKind::FreeDeferred
+            } else {
+                EventKind::FreeQueued
+            };
+            let note = Note::new(kind, block.device(), stream, bytes, ptr);
+            history::note(note, Some(self));
+        }
         self.queue.add(Pending {
             bytes,
             what: format!("device allocation 0x{ptr:x} ({bytes} bytes)"),

@@ -7,14 +7,21 @@
 
 use std::sync::Arc;
 
-use super::resource::driver_id;
+use super::chain::Chain;
+use super::gate::Lease;
+use super::history::{self, EventKind, Note};
+use super::resource::{driver_id, require};
+use super::routing;
 use super::{
     DeferredAdaptor, DeviceBlock, DeviceBuffer, DeviceResource, HostResource, INTERFACE_VERSION,
     IpcHandle, ManagerContext, MemoryManagerFactory, MemorySnapshot, MemoryStats, PendingStats,
     PinnedBuffer, ResetToken,
 };
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Access, Error, ResourceError, Result};
+
+/// Runs one resource's allocation (the context waits there for memory queued work holds).
+type Attempt<'a> = dyn Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer> + 'a;
 
 /// One context's memory: a [`DeviceResource`] and a [`HostResource`], with Numba's EMM names.
 /// Cloning is cheap and shares the resources.
@@ -56,7 +63,7 @@ pub struct DeferGuard {
 
 impl Drop for DeferGuard {
     fn drop(&mut self) {
-        if let Some(d) = self.resource.deferral() {
+        for d in Chain::of(&*self.resource).deferrals() {
             d.undefer();
         }
     }
@@ -152,11 +159,13 @@ impl MemoryManager {
     }
 
     /// Numba's `memalloc`: `bytes` of device memory on the legacy default stream, as an owning
-    /// buffer (zero bytes allocate nothing).
+    /// buffer (zero bytes allocate nothing). Inside a [`with_resource`](super::with_resource)
+    /// scope the memory comes from the scope's resource.
     ///
     /// # Errors
-    /// As [`DeviceResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
-    /// block of another device or smaller than asked for.
+    /// As [`DeviceResource::allocate`]; [`Error::Resource`] when the resource returned a
+    /// block of another device or smaller than asked for; [`Error::Inaccessible`] for a resource
+    /// whose memory is not device-accessible (nothing is allocated).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -186,55 +195,133 @@ impl MemoryManager {
                 stream,
             ));
         }
-        let block = self.device_resource.allocate(bytes, stream)?;
-        self.buffer(block, bytes, stream)
+        self.allocate_with(bytes, stream, |alloc| alloc())
     }
 
-    /// Makes a buffer of `block` after checking it (the checks that let resources be safe).
-    pub(crate) fn buffer(
+    /// Allocates `bytes` (> 0) for `stream` where the thread's [routing](super::routing) sends
+    /// it (the manager's device resource outside every scope): each resource in turn while they
+    /// fail for lack of memory. `attempt` runs one resource's allocation (the context waits there
+    /// for memory that queued work still holds).
+    pub(crate) fn allocate_with(
+        &self,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: impl Fn(&dyn Fn() -> Result<DeviceBuffer>) -> Result<DeviceBuffer>,
+    ) -> Result<DeviceBuffer> {
+        let Some(plan) = routing::plan(&self.device_resource) else {
+            return self.allocate_from(&self.device_resource, bytes, stream, &attempt);
+        };
+        let mut failure = None;
+        for resource in &plan {
+            match self.allocate_from(resource, bytes, stream, &attempt) {
+                Err(e) if e.is_out_of_memory() => failure = Some(e),
+                other => return other,
+            }
+        }
+        Err(failure.unwrap_or(Error::OutOfMemory {
+            device: self.device,
+            requested: bytes,
+            free: 0,
+            total: 0,
+            pending: 0,
+        }))
+    }
+
+    fn allocate_from(
+        &self,
+        resource: &Arc<dyn DeviceResource>,
+        bytes: usize,
+        stream: StreamHandle,
+        attempt: &Attempt<'_>,
+    ) -> Result<DeviceBuffer> {
+        let top = &**resource;
+        require(top, Access::Device, "a source of device memory")?;
+        let buffer = attempt(&|| {
+            // No reset between the allocation and the buffer's check of its block.
+            let _lease = Lease::enter()?;
+            let block = history::serving(top, || top.allocate(bytes, stream))?;
+            self.buffer(block, bytes, stream, resource)
+        });
+        self.note_oom(buffer, top, bytes, stream)
+    }
+
+    /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
+    /// records), and passes the result on.
+    fn note_oom(
+        &self,
+        result: Result<DeviceBuffer>,
+        top: &dyn DeviceResource,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DeviceBuffer> {
+        if let Err(e) = &result {
+            if e.is_out_of_memory() && history::is_recording() {
+                let note = Note {
+                    detail: Some(e.to_string()),
+                    ..Note::new(EventKind::Oom, self.device, stream, bytes, 0)
+                };
+                history::serving(top, || history::note(note, Some(top)));
+            }
+        }
+        result
+    }
+
+    /// Makes a buffer of `block`, which `resource` made, after checking it (the checks that let
+    /// resources be safe); a refused block goes back to `resource`.
+    fn buffer(
         &self,
         block: DeviceBlock,
         bytes: usize,
         stream: StreamHandle,
+        resource: &Arc<dyn DeviceResource>,
     ) -> Result<DeviceBuffer> {
         if block.origin().is_retired() {
             // A reset freed its memory already (a cache held it across the reset): refuse it;
             // there is nothing left to give back.
             let (ptr, len) = (block.ptr(), block.len());
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes), which a reset freed",
-                self.name
-            )));
+            return Err(ResourceError::ResetBlock {
+                manager: self.name.clone(),
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.origin().driver() != driver_id(&self.driver) {
             // Memory of another driver instance: its addresses mean nothing to this context's
             // driver (and may alias its allocations). Give it back to whoever handed it out.
             let (ptr, len) = (block.ptr(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            if let Err(e) = resource.deallocate(block, stream) {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned block 0x{ptr:x} ({len} bytes) of another driver \
-                 than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "device",
+                ptr,
+                len,
+            }
+            .into());
         }
         if block.device() != self.device || block.len() < bytes {
             let (device, len) = (block.device(), block.len());
-            if let Err(e) = self.device_resource.deallocate(block, stream) {
+            let give_back = resource.deallocate(block, stream).err();
+            if let Some(e) = &give_back {
                 tracing::error!("giving back a refused block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned a {len}-byte block on device {device} for a \
-                 {bytes}-byte request on device {}",
-                self.name, self.device
-            )));
+            return Err(ResourceError::WrongBlock {
+                manager: format!("memory manager '{}'", self.name),
+                len,
+                device,
+                requested: bytes,
+                expected_device: self.device,
+                give_back: give_back.map(|e| e.to_string()),
+            }
+            .into());
         }
         Ok(DeviceBuffer::from_block(
             block,
             bytes,
             Arc::clone(&self.driver),
-            Arc::clone(&self.device_resource),
+            Arc::clone(resource),
             stream,
         ))
     }
@@ -242,7 +329,7 @@ impl MemoryManager {
     /// Numba's `memhostalloc`: `bytes` of zeroed page-locked host memory with `flags`.
     ///
     /// # Errors
-    /// As [`HostResource::allocate`]; [`Error::InvalidOperation`] when the resource returned a
+    /// As [`HostResource::allocate`]; [`Error::Resource`](crate::Error::Resource) when the resource returned a
     /// block smaller than asked for, or not mapped / portable when `flags` ask for it.
     ///
     /// ```
@@ -258,13 +345,21 @@ impl MemoryManager {
             if let Err(e) = self.host_resource.deallocate(block) {
                 tracing::error!("giving back a refused pinned block failed: {e}");
             }
-            return Err(Error::InvalidOperation(format!(
-                "memory manager '{}' returned pinned block {addr:p} ({len} bytes) of another \
-                 driver than its context's",
-                self.name
-            )));
+            return Err(ResourceError::ForeignDriver {
+                manager: self.name.clone(),
+                memory: "pinned",
+                ptr: addr as u64,
+                len,
+            }
+            .into());
         }
-        PinnedBuffer::from_block(block, bytes, flags, Arc::clone(&self.host_resource))
+        PinnedBuffer::from_block(
+            block,
+            bytes,
+            flags,
+            self.device,
+            Arc::clone(&self.host_resource),
+        )
     }
 
     /// Numba's `mempin`: page-locks (and with `mapped`, maps) existing host memory. A driver
@@ -306,30 +401,38 @@ impl MemoryManager {
     /// that owns it.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a zero-size or foreign buffer; as
-    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`] on OpenCL).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::ForeignBlock`]) for a zero-size or foreign buffer; as
+    /// [`DeviceResource::ipc_handle`] otherwise ([`Error::Unsupported`](crate::Error::Unsupported) on OpenCL).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(64).unwrap();
     /// match ctx.memory_manager().get_ipc_handle(&buf.view(16..).unwrap()) {
     ///     Ok(h) => assert_eq!((h.offset, h.bytes), (16, 48)),
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))), // OpenCL has no IPC
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported { .. })), // OpenCL has no IPC
     /// }
     /// ```
     pub fn get_ipc_handle(&self, buffer: &DeviceBuffer) -> Result<IpcHandle> {
         match buffer.resource() {
-            Some(r) if !buffer.is_empty() => r.ipc_handle(buffer.device_ptr(), buffer.len()),
-            _ => Err(Error::InvalidArgument(format!(
-                "{buffer:?} is not an allocation of a memory resource (zero-size or imported)"
-            ))),
+            Some(r) if !buffer.is_empty() => {
+                let lease = Lease::enter()?;
+                r.ipc_handle(buffer.addr(&lease, 0, buffer.len())?, buffer.len())
+            }
+            _ => Err(ResourceError::ForeignBlock {
+                memory: "device",
+                ptr: buffer.device_ptr(),
+                len: buffer.len(),
+                owner: "a memory resource (the buffer is zero-size or imported)".into(),
+            }
+            .into()),
         }
     }
 
     /// Numba's `get_memory_info`: `(free, total)` device memory as the resources see it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// tell; the driver's errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -344,7 +447,7 @@ impl MemoryManager {
     /// buffer drops, since safe code may hold slices of it).
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each allocation that could not be freed.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each allocation that could not be freed.
     ///
     /// Crate-internal: only [`Context::reset`](crate::Context::reset) calls it, after
     /// synchronizing the device.
@@ -367,22 +470,19 @@ impl MemoryManager {
     /// assert_eq!(mm.pending().count, 0);
     /// ```
     pub fn defer_cleanup(&self) -> DeferGuard {
-        if let Some(d) = self.device_resource.deferral() {
-            d.defer();
-        }
+        self.defer_enter();
         DeferGuard {
             resource: Arc::clone(&self.device_resource),
         }
     }
 
-    /// Carries out held-back releases now (a no-op under a guard or without a deferral).
+    /// Carries out held-back releases now (a no-op under a guard or without a deferral): of
+    /// every deferring resource in the chain, outermost first.
     ///
     /// # Errors
-    /// [`Error::DeallocationFailed`] naming each release that failed; they are not retried.
+    /// [`Error::DeallocationFailed`](crate::Error::DeallocationFailed) naming each release that failed; they are not retried.
     pub fn flush(&self) -> Result<()> {
-        self.device_resource
-            .deferral()
-            .map_or(Ok(()), |d| d.flush())
+        Chain::of(&*self.device_resource).flush()
     }
 
     /// Number and bytes of held-back releases.
@@ -393,41 +493,45 @@ impl MemoryManager {
     /// assert_eq!(ctx.memory_manager().pending().count, 0);
     /// ```
     pub fn pending(&self) -> PendingStats {
-        self.device_resource
-            .deferral()
-            .map(|d| d.pending())
-            .unwrap_or_default()
+        Chain::of(&*self.device_resource).pending()
     }
 
     /// Counters of a [`statistics`](DeviceResource::statistics)-keeping resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none keeps them (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none keeps them (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_stats(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_stats().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { .. })));
     /// }
     /// ```
     pub fn memory_stats(&self) -> Result<MemoryStats> {
         self.device_resource.statistics().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "memory manager '{}' keeps no statistics (wrap its resource in a StatisticsAdaptor)",
-                self.name
-            ))
+            ResourceError::Unsupported {
+                resource: format!("memory manager '{}'", self.name),
+                feature: "statistics (wrap its resource in a StatisticsAdaptor)",
+            }
+            .into()
         })
     }
 
     /// Segments and blocks of a caching resource in the chain.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when none caches (the `default` manager).
+    /// [`Error::Resource`](crate::Error::Resource) ([`ResourceError::Unsupported`]) when none caches (the `default`
+    /// manager).
     ///
     /// ```
+    /// use rumba::error::{Error, ResourceError};
     /// let ctx = rumba::current_context().unwrap();
     /// if ctx.memory_manager().name() == "default" {
-    ///     assert!(matches!(ctx.memory_manager().memory_snapshot(), Err(rumba::Error::Unsupported(_))));
+    ///     let e = ctx.memory_manager().memory_snapshot().unwrap_err();
+    ///     assert!(matches!(e, Error::Resource(ResourceError::Unsupported { .. })));
     /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
@@ -435,18 +539,21 @@ impl MemoryManager {
             .cache()
             .map(|c| c.snapshot())
             .ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "memory manager '{}' has no cache to describe",
-                    self.name
-                ))
+                ResourceError::Unsupported {
+                    resource: format!("memory manager '{}'", self.name),
+                    feature: "a cache snapshot",
+                }
+                .into()
             })
     }
 
     /// Carries out held-back releases and returns cached memory (device and pinned host) to the
-    /// system.
+    /// system: every deferral and every cache of the chain, outermost first (a pool over a pool
+    /// or over a deferred adaptor gives everything back).
     ///
     /// # Errors
-    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache).
+    /// As [`flush`](Self::flush) and [`CacheControl::empty_cache`](super::CacheControl::empty_cache),
+    /// gathered in one [`Error::DeallocationFailed`].
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -455,25 +562,28 @@ impl MemoryManager {
     /// assert_eq!(ctx.deallocations().memory.count, 0);
     /// ```
     pub fn empty_cache(&self) -> Result<()> {
-        let flushed = self.flush();
-        let emptied = self
-            .device_resource
-            .cache()
-            .map_or(Ok(0), |c| c.empty_cache());
+        let emptied = Chain::of(&*self.device_resource).empty();
         self.host_resource.empty_cache();
-        flushed.and(emptied.map(drop))
+        emptied
     }
 
-    /// Enters a deferral without a guard (the context pairs it with its own queue).
+    /// For an allocation that ran out of memory: waits until the streams owning cached blocks
+    /// have finished with them, so that a retry can use them; the bytes made available.
+    pub(crate) fn settle(&self) -> usize {
+        Chain::of(&*self.device_resource).settle()
+    }
+
+    /// Enters a deferral without a guard (the context pairs it with its own queue): every
+    /// deferring resource of the chain.
     pub(crate) fn defer_enter(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.defer();
         }
     }
 
     /// Ends a deferral entered with [`defer_enter`](Self::defer_enter).
     pub(crate) fn defer_exit(&self) {
-        if let Some(d) = self.device_resource.deferral() {
+        for d in Chain::of(&*self.device_resource).deferrals() {
             d.undefer();
         }
     }

@@ -7,11 +7,17 @@
 //!
 //! Every hold is registered here while it lives ([`Holds::hold`], one per queued operation); a
 //! hold counts itself on each of its buffers, so "only holds reference it" is a comparison of two
-//! counts. Touches the buffers' counts and nothing else.
+//! counts.
+//!
+//! A hold also keeps its stream alive (the stream layer hands it a keep-alive): a stream the
+//! program dropped is destroyed only once the work it holds memory for has run. Waiting for the
+//! streams named here therefore always waits on a live stream — a destroyed one could be neither
+//! waited for (the wait failed with `InvalidHandle`, failing the allocation) nor told apart from
+//! a new stream that got its handle. Touches the buffers' counts and nothing else.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::DeviceBuffer;
 use super::buffer::WeakBuffer;
@@ -21,9 +27,29 @@ use crate::sync::lock;
 /// The live holds of one context's queued work.
 #[derive(Default)]
 pub(crate) struct Holds {
-    entries: Mutex<HashMap<u64, (WeakBuffer, StreamHandle)>>,
+    entries: Mutex<HashMap<u64, Entry>>,
     next: AtomicU64,
+    /// Notified when a hold has let its buffers go.
+    gone: Condvar,
 }
+
+/// One buffer of a hold: the buffer, its stream's handle and what keeps that stream alive.
+type Entry = (WeakBuffer, StreamHandle, Option<StreamKeepAlive>);
+
+/// Memory that only queued work still holds: its bytes, the streams holding it (each handle with
+/// what keeps that stream alive while someone waits for it), and the holds.
+#[derive(Default)]
+pub(crate) struct Orphans {
+    /// Bytes (each allocation counted once).
+    pub(crate) bytes: usize,
+    /// The streams whose work holds them.
+    pub(crate) streams: Vec<(StreamHandle, Option<StreamKeepAlive>)>,
+    /// The holds' entries (to wait until they are gone: [`Holds::wait_gone`]).
+    entries: Vec<u64>,
+}
+
+/// What keeps a stream alive while a hold lives.
+pub(crate) type StreamKeepAlive = Arc<dyn std::any::Any + Send + Sync>;
 
 /// Keeps one operation's buffers alive for its work on a stream; registered in [`Holds`] while
 /// it lives (one lock to register them, one to release them).
@@ -31,50 +57,80 @@ pub(crate) struct Hold {
     buffers: Vec<DeviceBuffer>,
     holds: Arc<Holds>,
     first: u64,
+    /// Dropped after the buffers: the stream outlives the memory its work held.
+    _stream: Option<StreamKeepAlive>,
 }
 
 impl Holds {
-    /// A hold of `buffers` for work on `stream`.
-    pub(crate) fn hold(self: &Arc<Self>, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
+    /// A hold of `buffers` for work on `stream`, keeping `keep` (the stream's own handle object)
+    /// alive as long as the hold.
+    pub(crate) fn hold(
+        self: &Arc<Self>,
+        buffers: Vec<DeviceBuffer>,
+        stream: StreamHandle,
+        keep: Option<StreamKeepAlive>,
+    ) -> Hold {
         let first = self.next.fetch_add(buffers.len() as u64, Ordering::Relaxed);
         let mut entries = lock(&self.entries);
         for (id, b) in (first..).zip(&buffers) {
-            entries.insert(id, (b.begin_hold(), stream));
+            entries.insert(id, (b.begin_hold(), stream, keep.clone()));
         }
         drop(entries);
         Hold {
             buffers,
             holds: Arc::clone(self),
             first,
+            _stream: keep,
         }
     }
 
-    /// Bytes that only queued work still references, and the streams holding them.
-    pub(crate) fn orphans(&self) -> (usize, Vec<StreamHandle>) {
-        let entries = lock(&self.entries);
-        let (mut bytes, mut seen, mut streams) = (0, HashSet::new(), Vec::new());
-        for (weak, stream) in entries.values() {
+    /// Memory that only queued work still references, and the streams holding it (kept alive
+    /// while the caller holds the list, so that it can wait for them).
+    pub(crate) fn orphans(&self) -> Orphans {
+        let entries = self.lock();
+        let mut seen = HashSet::new();
+        let mut o = Orphans::default();
+        for (&id, (weak, stream, keep)) in entries.iter() {
             if let Some(b) = weak.orphaned_bytes() {
                 if seen.insert(weak.id()) {
-                    bytes += b;
+                    o.bytes += b;
                 }
-                if !streams.contains(stream) {
-                    streams.push(*stream);
+                o.entries.push(id);
+                if !o.streams.iter().any(|(s, _)| s == stream) {
+                    o.streams.push((*stream, keep.clone()));
                 }
             }
         }
-        (bytes, streams)
+        o
+    }
+
+    /// Waits until the holds of `orphans` have let their buffers go (their streams have reached
+    /// them: wait for the streams first). A hold goes when its stream reaches it, on a thread of
+    /// the driver, a moment after the stream's own events complete.
+    pub(crate) fn wait_gone(&self, orphans: &Orphans) {
+        let mut entries = self.lock();
+        while orphans.entries.iter().any(|id| entries.contains_key(id)) {
+            entries = crate::sync::wait(&self.gone, entries);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+        lock(&self.entries)
     }
 }
 
 impl Drop for Hold {
     fn drop(&mut self) {
-        let mut entries = lock(&self.holds.entries);
-        for (id, b) in (self.first..).zip(&self.buffers) {
+        let buffers = std::mem::take(&mut self.buffers);
+        let mut entries = self.holds.lock();
+        for (id, b) in (self.first..).zip(&buffers) {
             entries.remove(&id);
             b.end_hold();
         }
-        // The buffers drop after this, possibly as their allocations' last handles.
+        drop(entries);
+        // Possibly the allocations' last handles: given back before the waiters are told.
+        drop(buffers);
+        self.holds.gone.notify_all();
     }
 }
 
@@ -88,19 +144,26 @@ mod tests {
         let holds = Arc::new(Holds::default());
         let a = ctx.memalloc(1000).unwrap();
         let b = ctx.memalloc(24).unwrap();
-        let h1 = holds.hold(vec![a.clone(), b.clone()], StreamHandle(7));
-        let h2 = holds.hold(vec![a.view(0..10).unwrap()], StreamHandle(8));
-        assert_eq!(holds.orphans(), (0, vec![]), "the program still has both");
+        let h1 = holds.hold(vec![a.clone(), b.clone()], StreamHandle(7), None);
+        let h2 = holds.hold(vec![a.view(0..10).unwrap()], StreamHandle(8), None);
+        let orphans = || {
+            let o = holds.orphans();
+            let mut handles: Vec<u64> = o.streams.iter().map(|(s, _)| s.0).collect();
+            handles.sort();
+            (o.bytes, handles)
+        };
+        assert_eq!(orphans(), (0, vec![]), "the program still has both");
         drop(a);
-        let (bytes, mut streams) = holds.orphans();
-        streams.sort_by_key(|s| s.0);
-        assert_eq!(bytes, 1000, "counted once for its two holds");
-        assert_eq!(streams, [StreamHandle(7), StreamHandle(8)]);
+        assert_eq!(
+            orphans(),
+            (1000, vec![7, 8]),
+            "counted once for its two holds"
+        );
         drop(h2);
-        assert_eq!(holds.orphans(), (1000, vec![StreamHandle(7)]));
+        assert_eq!(orphans(), (1000, vec![7]));
         drop(b);
-        assert_eq!(holds.orphans(), (1024, vec![StreamHandle(7)]));
+        assert_eq!(orphans(), (1024, vec![7]));
         drop(h1);
-        assert_eq!(holds.orphans(), (0, vec![]));
+        assert_eq!(orphans(), (0, vec![]));
     }
 }

@@ -70,9 +70,9 @@
 //! use rumba::memory::{DeviceResource, LimitingAdaptor, StatisticsAdaptor};
 //! let ctx = rumba::current_context().unwrap();
 //! let buf = ctx.memalloc(1024).unwrap();
-//! buf.copy_from_host(&[1u8; 1024]).unwrap();
+//! rumba::copy(&buf, &[1u8; 1024]).unwrap();
 //! let mut out = vec![0u8; 1024];
-//! buf.copy_to_host(&mut out).unwrap();
+//! rumba::copy(&mut out, &buf).unwrap();
 //! assert!(out.iter().all(|&b| b == 1));
 //!
 //! // Composing resources: statistics over a limit over the context's resource.
@@ -87,16 +87,23 @@
 pub mod adaptors;
 mod base;
 mod buffer;
+mod chain;
 mod default;
 mod facade;
+pub(crate) mod gate;
+pub mod history;
 pub(crate) mod holds;
 mod pending;
 pub mod pool;
 mod registry;
 mod report;
 pub mod resource;
+pub mod routing;
 
-pub use adaptors::{LimitingAdaptor, StatisticsAdaptor, StatisticsFactory};
+pub use adaptors::{
+    FailedAllocation, FailureCallbackAdaptor, LimitingAdaptor, OnFailure, StatisticsAdaptor,
+    StatisticsFactory,
+};
 pub use base::{DriverHostResource, DriverResource};
 pub use buffer::{DeviceBuffer, PinnedBuffer};
 pub use default::DeferredAdaptor;
@@ -109,8 +116,9 @@ pub use registry::{register_memory_manager, set_memory_manager};
 pub use report::{BlockInfo, BlockState, MemorySnapshot, MemoryStats, SegmentInfo};
 pub use resource::{
     CacheControl, Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, Origin,
-    ResetToken,
+    ResetToken, ResourceProperties, describe_chain,
 };
+pub use routing::{SharedResource, current_resource, with_resource, with_resource_on_oom};
 
 use std::sync::Arc;
 
@@ -214,11 +222,22 @@ impl IpcHandle {
         ptr: DevicePtr,
         bytes: usize,
     ) -> Result<IpcHandle> {
+        let handle = driver.ipc_get_mem_handle(device, base)?;
+        if history::is_recording() {
+            let note = history::Note::new(
+                history::EventKind::IpcExport,
+                device,
+                crate::driver::StreamHandle::LEGACY,
+                bytes,
+                ptr,
+            );
+            history::note(note, None);
+        }
         Ok(IpcHandle {
             device,
             bytes,
             offset: (ptr - base) as usize,
-            handle: driver.ipc_get_mem_handle(device, base)?,
+            handle,
         })
     }
 }
@@ -240,7 +259,7 @@ pub trait MemoryManagerFactory: Send + Sync {
     /// (this is Numba's `initialize`: it runs once per context, before the first allocation).
     ///
     /// # Errors
-    /// The manager's set-up errors ([`Error::InvalidArgument`] for impossible options,
+    /// The manager's set-up errors ([`Error::InvalidConfig`] for impossible options,
     /// [`Error::Driver`] when the device cannot be queried); the context is not created then.
     fn create(&self, ctx: &ManagerContext) -> Result<MemoryManager>;
 }

@@ -103,12 +103,14 @@ impl PendingQueue {
     pub(crate) fn flush_all(&self) -> Result<()> {
         let items = std::mem::take(&mut *lock(&self.items)).0;
         let mut failures = std::mem::take(&mut *lock(&self.unreported));
-        for item in items {
-            if let Err(e) = (item.release)() {
-                tracing::error!("releasing {} failed: {e}", item.what);
-                failures.push(format!("{}: {e}", item.what));
+        super::history::flushing(|| {
+            for item in items {
+                if let Err(e) = (item.release)() {
+                    tracing::error!("releasing {} failed: {e}", item.what);
+                    failures.push(format!("{}: {e}", item.what));
+                }
             }
-        }
+        });
         if failures.is_empty() {
             Ok(())
         } else {
@@ -201,7 +203,7 @@ mod tests {
         q.add(Pending {
             bytes: 0,
             what: "a bad pointer".into(),
-            release: Box::new(|| Err(Error::InvalidOperation("nope".into()))),
+            release: Box::new(|| Err(Error::TransferTaken)),
         })
         .unwrap();
         let err = q.flush().unwrap_err();
@@ -216,7 +218,7 @@ mod tests {
         let bad = || Pending {
             bytes: 0,
             what: "a bad pointer".into(),
-            release: Box::new(|| Err(Error::InvalidOperation("nope".into()))),
+            release: Box::new(|| Err(Error::TransferTaken)),
         };
         q.add(bad()).unwrap();
         let err = q.add(bad()).unwrap_err();
@@ -229,7 +231,7 @@ mod tests {
     #[test]
     fn a_kept_failure_is_reported_by_the_next_flush() {
         let q = PendingQueue::new(10, usize::MAX);
-        q.keep(Error::InvalidOperation("earlier".into()));
+        q.keep(Error::NotReady("earlier".into()));
         let err = q.flush().unwrap_err();
         assert!(err.to_string().contains("earlier"), "{err}");
         q.flush().unwrap();

@@ -34,12 +34,11 @@
 use std::collections::HashSet;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use super::{IpcHandle, LimitingAdaptor, MemorySnapshot, MemoryStats, PendingStats};
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
-use crate::sync::lock;
+use crate::error::{Access, Error, ResourceError, Result};
 
 /// Identifies the base resource that made a block, so that it can refuse blocks it did not make.
 ///
@@ -55,7 +54,7 @@ pub struct Origin {
 }
 
 /// Origins retired by a reset: their blocks' memory was freed by it.
-static RETIRED: Mutex<Option<HashSet<u64>>> = Mutex::new(None);
+static RETIRED: RwLock<Option<HashSet<u64>>> = RwLock::new(None);
 
 /// The identity of a driver instance, recorded in the origins of its memory.
 pub(crate) fn driver_id(driver: &Arc<dyn Driver>) -> usize {
@@ -105,7 +104,7 @@ impl Origin {
 
     /// A new origin for the same driver, retiring this one (a reset freed its blocks).
     pub(crate) fn retire(&self) -> Self {
-        let mut r = lock(&RETIRED);
+        let mut r = crate::sync::write(&RETIRED);
         r.get_or_insert_with(HashSet::new).insert(self.id);
         Origin {
             id: Self::next(),
@@ -119,7 +118,7 @@ impl Origin {
     /// assert!(!rumba::memory::Origin::new().is_retired());
     /// ```
     pub fn is_retired(&self) -> bool {
-        let r = lock(&RETIRED);
+        let r = crate::sync::read(&RETIRED);
         r.as_ref().is_some_and(|r| r.contains(&self.id))
     }
 }
@@ -416,6 +415,13 @@ pub trait CacheControl: Send + Sync {
     /// # Errors
     /// [`Error::DeallocationFailed`] naming each segment the device refused to take back.
     fn empty_cache(&self) -> Result<usize>;
+    /// Waits until the work of the streams that own cached blocks has completed and makes those
+    /// blocks available to every stream; the bytes that became available. Rumba calls it for an
+    /// allocation that ran out of memory (never on a stream callback) before it retries: cached
+    /// memory must not be the reason an allocation fails. The default has nothing to wait for.
+    fn settle(&self) -> usize {
+        0
+    }
 }
 
 /// Releases held back in a queue (docs/design/behaviour.md §6): flushing, counting and suspending
@@ -482,7 +488,8 @@ pub trait DeviceResource: Send + Sync {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with figures when the memory cannot be
-    /// had; [`Error::InvalidArgument`] for a size the resource cannot serve; [`Error::Driver`].
+    /// had; [`Error::ZeroSizeAllocation`] / [`Error::AllocationTooLarge`] for a size the resource
+    /// cannot serve; [`Error::Driver`].
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock>;
 
     /// Takes back a block whose last use was queued on `stream` (that work may still be running:
@@ -490,12 +497,52 @@ pub trait DeviceResource: Send + Sync {
     ///
     /// # Errors
     /// The release failed ([`Error::Driver`]), or the block is not this resource's
-    /// ([`Error::InvalidArgument`]); either way the block is gone (not retried).
+    /// ([`Error::Resource`]); either way the block is gone (not retried).
     fn deallocate(&self, block: DeviceBlock, stream: StreamHandle) -> Result<()>;
 
     /// The resource this one wraps, for the capabilities it does not offer itself.
     fn upstream(&self) -> Option<&dyn DeviceResource> {
         None
+    }
+
+    /// What the resource is, in a few words; [`describe_chain`] joins those of a chain (`rumba
+    /// detect` prints it). The default is the last segment of [`name`](Self::name).
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// assert!(!res.description().is_empty());
+    /// ```
+    fn description(&self) -> String {
+        let name = self.name();
+        name.rsplit("::").next().unwrap_or(name).to_string()
+    }
+
+    /// Where the memory this resource hands out can be used (RMM's resource properties): its
+    /// upstream's by default, and device memory for a resource with none. Contexts and managers
+    /// refuse to allocate device memory from a resource that is not device-accessible, and a pool
+    /// refuses such an upstream ([`Error::Inaccessible`]).
+    ///
+    /// ```
+    /// use rumba::memory::{DeviceResource, ResourceProperties};
+    /// let res = rumba::current_context().unwrap().memory_manager().device_resource().clone();
+    /// assert_eq!(res.properties(), ResourceProperties::DEVICE);
+    /// ```
+    fn properties(&self) -> ResourceProperties {
+        self.upstream()
+            .map_or(ResourceProperties::DEVICE, |up| up.properties())
+    }
+
+    /// The resource's name in the [memory history](super::history) and in errors: its type name
+    /// by default.
+    ///
+    /// ```
+    /// use rumba::memory::DeviceResource;
+    /// let res = rumba::current_context().unwrap().manager_context().device_upstream();
+    /// assert!(res.name().ends_with("LimitingAdaptor"));
+    /// ```
+    fn name(&self) -> &'static str {
+        std::any::type_name::<Self>()
     }
 
     /// [`allocate`](Self::allocate) on the legacy default stream.
@@ -544,27 +591,33 @@ pub trait DeviceResource: Send + Sync {
     /// Exports an IPC handle for `[ptr, ptr + bytes)` of one of the resource's blocks.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain exports; the driver's errors;
-    /// [`Error::InvalidArgument`] when the range is not in a live block.
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) when no resource in the chain
+    /// exports; the driver's errors; [`Error::Resource`] ([`ResourceError::ForeignBlock`]) when
+    /// the range is not in a live block.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         match self.upstream() {
             Some(up) => up.ipc_handle(ptr, bytes),
-            None => Err(Error::Unsupported(
-                "this memory resource cannot export IPC handles".into(),
-            )),
+            None => Err(ResourceError::Unsupported {
+                resource: "this memory resource".into(),
+                feature: "IPC handles",
+            }
+            .into()),
         }
     }
 
     /// `(free, total)` device memory as the resource sees it.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when no resource in the chain can tell; the driver's errors.
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) when no resource in the chain can
+    /// tell; the driver's errors.
     fn memory_info(&self) -> Result<(usize, usize)> {
         match self.upstream() {
             Some(up) => up.memory_info(),
-            None => Err(Error::Unsupported(
-                "this memory resource cannot report memory info".into(),
-            )),
+            None => Err(ResourceError::Unsupported {
+                resource: "this memory resource".into(),
+                feature: "memory info",
+            }
+            .into()),
         }
     }
 
@@ -578,6 +631,24 @@ pub trait DeviceResource: Send + Sync {
     fn reset(&self, token: &ResetToken) -> Result<()> {
         self.upstream().map_or(Ok(()), |up| up.reset(token))
     }
+}
+
+/// The descriptions of `res` and every resource below it, outermost first, joined by ` → `: the
+/// chain a memory manager allocates through.
+///
+/// ```
+/// let ctx = rumba::current_context().unwrap();
+/// let chain = rumba::memory::describe_chain(&**ctx.memory_manager().device_resource());
+/// assert!(chain.contains("driver ("), "{chain}"); // the base resource is last
+/// ```
+pub fn describe_chain(res: &dyn DeviceResource) -> String {
+    let mut parts = vec![res.description()];
+    let mut cur = res.upstream();
+    while let Some(r) = cur {
+        parts.push(r.description());
+        cur = r.upstream();
+    }
+    parts.join(" → ")
 }
 
 /// The pinned-host-memory resource (RMM's `host_memory_resource`, for page-locked memory).
@@ -619,5 +690,73 @@ pub trait HostResource: Send + Sync {
     /// Returns cached host memory to the system; the bytes returned (0 by default).
     fn empty_cache(&self) -> usize {
         0
+    }
+
+    /// Where the memory can be used: host-accessible (the device addresses a block only when it
+    /// was allocated `mapped`, which its [flags](HostBlock::flags) say).
+    ///
+    /// ```
+    /// use rumba::memory::{HostResource, ResourceProperties};
+    /// let host = rumba::current_context().unwrap().memory_manager().host_resource().clone();
+    /// assert_eq!(host.properties(), ResourceProperties::HOST);
+    /// ```
+    fn properties(&self) -> ResourceProperties {
+        ResourceProperties::HOST
+    }
+}
+
+/// Where a resource's memory can be used, as RMM's resources say: by device work (kernels,
+/// device copies), by host code, or both (managed memory).
+///
+/// ```
+/// use rumba::error::Access;
+/// use rumba::memory::ResourceProperties;
+/// assert!(ResourceProperties::MANAGED.allows(Access::Device) && ResourceProperties::MANAGED.allows(Access::Host));
+/// assert!(!ResourceProperties::HOST.allows(Access::Device));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ResourceProperties {
+    /// Device work can use the memory.
+    pub device_accessible: bool,
+    /// Host code can read and write it.
+    pub host_accessible: bool,
+}
+
+impl ResourceProperties {
+    /// Device memory.
+    pub const DEVICE: Self = ResourceProperties {
+        device_accessible: true,
+        host_accessible: false,
+    };
+    /// Host memory the device does not address.
+    pub const HOST: Self = ResourceProperties {
+        device_accessible: false,
+        host_accessible: true,
+    };
+    /// Memory both use (managed, or mapped pinned memory).
+    pub const MANAGED: Self = ResourceProperties {
+        device_accessible: true,
+        host_accessible: true,
+    };
+
+    /// True when the memory can be used as `access` says.
+    pub fn allows(self, access: Access) -> bool {
+        match access {
+            Access::Device => self.device_accessible,
+            Access::Host => self.host_accessible,
+        }
+    }
+}
+
+/// Refuses `resource` for `role` unless its memory allows `access`.
+pub(crate) fn require(resource: &dyn DeviceResource, access: Access, role: &str) -> Result<()> {
+    if resource.properties().allows(access) {
+        Ok(())
+    } else {
+        Err(Error::Inaccessible {
+            resource: super::history::short_name(resource.name()).to_string(),
+            role: role.to_string(),
+            needs: access,
+        })
     }
 }

@@ -6,8 +6,9 @@
 //! [`close`](crate::close) detaches the calling thread; when the last attached thread detaches, the
 //! context is reset (device synchronized, every device allocation freed) and forgotten, and a later
 //! call creates a fresh one. Objects created in the old context keep it alive as an object, but its
-//! device memory is gone: using it is reported as an invalid address (on the sim; on CUDA, as by
-//! the driver), never undefined behaviour.
+//! device memory is gone: every operation refuses their device arrays and buffers with
+//! [`Error::StaleHandle`] on every backend, never undefined behaviour (see
+//! `crate::memory::gate` for how, and why a reset is safe while other threads use the context).
 //!
 //! This module touches the driver and the memory layer.
 
@@ -16,8 +17,10 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
-use crate::memory::holds::{Hold, Holds};
+use crate::error::{Error, ResourceError, Result};
+use crate::memory::gate::Exclusive;
+use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
+use crate::memory::resource::driver_id;
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
     Pending, PendingQueue, PendingStats, PinnedBuffer,
@@ -32,6 +35,8 @@ pub(crate) struct ContextInner {
     resources: PendingQueue,
     /// Buffers that queued work keeps alive (see [`crate::memory::holds`]).
     holds: Arc<Holds>,
+    /// The device's shared memory per block, asked once.
+    shared_per_block: std::sync::OnceLock<usize>,
 }
 
 /// The context of one device: memory manager, deferred releases, device-wide synchronization.
@@ -109,11 +114,11 @@ impl Context {
         };
         let manager = factory.create(&mc)?;
         if !manager.serves(device, &driver) {
-            return Err(Error::InvalidOperation(format!(
-                "memory manager factory '{}' built a manager for another device or driver than \
-                 the context's (device {device})",
-                factory.name()
-            )));
+            return Err(ResourceError::FactoryMismatch {
+                factory: factory.name().to_owned(),
+                device,
+            }
+            .into());
         }
         manager.initialize()?;
         let resources = PendingQueue::new(config.max_pending_deallocs_count, usize::MAX);
@@ -125,6 +130,7 @@ impl Context {
                 manager,
                 resources,
                 holds: Arc::default(),
+                shared_per_block: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -186,6 +192,23 @@ impl Context {
         factory.create(&self.manager_context())
     }
 
+    /// The device's shared memory per block (static and dynamic together), in bytes: what a
+    /// launch is held to.
+    ///
+    /// # Errors
+    /// The driver's device query's errors.
+    pub(crate) fn shared_memory_per_block(&self) -> Result<usize> {
+        if let Some(&n) = self.inner.shared_per_block.get() {
+            return Ok(n);
+        }
+        let n = self
+            .inner
+            .driver
+            .device_info(self.inner.device)?
+            .max_shared_memory_per_block;
+        Ok(*self.inner.shared_per_block.get_or_init(|| n))
+    }
+
     /// The configuration the context was created with.
     ///
     /// ```
@@ -195,37 +218,51 @@ impl Context {
         &self.inner.config
     }
 
-    /// Runs `alloc`; when it fails for lack of memory while queued work holds memory the program
-    /// has released (see [`crate::memory::holds`]), waits for the streams holding it, flushes the
-    /// deferred deallocations and tries once more. An error that remains counts the memory still
-    /// held that way among its pending bytes. (From a stream callback, which must not wait, the
-    /// error comes at once, with those figures.)
+    /// Runs `alloc`; when it fails for lack of memory, waits for the streams whose queued work
+    /// holds memory the program has released (see [`crate::memory::holds`]), flushes the deferred
+    /// deallocations, has caching resources wait for the streams that own cached blocks
+    /// ([`CacheControl::settle`](crate::memory::CacheControl::settle)) and tries again. An error that remains counts the memory still held that
+    /// way among its pending bytes. (From a stream callback, which must not wait, the error comes
+    /// at once, with those figures.)
     fn alloc_or_wait<T>(&self, alloc: impl Fn() -> Result<T>) -> Result<T> {
-        let err = match alloc() {
+        let mut err = match alloc() {
             Err(e) if e.is_out_of_memory() => e,
             other => return other,
         };
-        let (held, streams) = self.inner.holds.orphans();
-        if held == 0 {
-            return Err(err);
-        }
-        if crate::driver::callback::is_callback_thread() {
-            return Err(count_held(err, held));
-        }
-        for stream in streams {
-            self.wait_for_point(stream)?;
-        }
-        if let Err(e) = self.inner.manager.flush() {
-            tracing::warn!("flushing before an allocation retry: {e}");
-        }
-        alloc().map_err(|e| {
-            let still = self.inner.holds.orphans().0;
-            if e.is_out_of_memory() {
-                count_held(e, still)
-            } else {
-                e
+        // Other threads may hand memory to queued work while this one waits: rounds, each of
+        // which waits for what was held when it began, as long as something was (bounded, so
+        // that a program that keeps the device full gets its error).
+        for _ in 0..ALLOC_WAIT_ROUNDS {
+            let orphans = self.inner.holds.orphans();
+            let held = orphans.bytes;
+            if crate::driver::callback::is_callback_thread() {
+                return Err(count_held(err, held));
             }
-        })
+            // Each stream named is kept alive by the list while it is waited for (a stream the
+            // program dropped is destroyed only after the work holding memory has run); then the
+            // holds themselves let the memory go.
+            for (stream, _alive) in &orphans.streams {
+                self.wait_for_point(*stream)?;
+            }
+            self.inner.holds.wait_gone(&orphans);
+            drop(orphans);
+            // Also when nothing was held at the failure: work may have let memory go since (into
+            // a deferred queue, which a stream callback cannot flush).
+            let queued = self.inner.manager.pending().count;
+            if let Err(e) = self.inner.manager.flush() {
+                tracing::warn!("flushing before an allocation retry: {e}");
+            }
+            // Cached blocks that streams still own come free once their work is done.
+            let settled = self.inner.manager.settle();
+            if held == 0 && queued == 0 && settled == 0 {
+                break; // nothing changed: the retry would fail the same way
+            }
+            match alloc() {
+                Err(e) if e.is_out_of_memory() => err = e,
+                other => return other,
+            }
+        }
+        Err(count_held(err, self.inner.holds.orphans().bytes))
     }
 
     /// Waits until `stream` has reached the work queued so far, without taking its errors (they
@@ -241,16 +278,24 @@ impl Context {
     }
 
     /// Keeps `buffers` alive for work queued on `stream` until the returned hold is dropped
-    /// (by the stream, once it has run that work).
-    pub(crate) fn hold(&self, buffers: Vec<DeviceBuffer>, stream: StreamHandle) -> Hold {
-        self.inner.holds.hold(buffers, stream)
+    /// (by the stream, once it has run that work), and `keep` (the stream's handle object) as
+    /// long: the stream is not destroyed while it holds memory.
+    pub(crate) fn hold(
+        &self,
+        buffers: Vec<DeviceBuffer>,
+        stream: StreamHandle,
+        keep: StreamKeepAlive,
+    ) -> Hold {
+        self.inner.holds.hold(buffers, stream, Some(keep))
     }
 
     /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.
     ///
-    /// When the manager is out of memory (after its own flush and retry) while queued work still
-    /// holds memory whose arrays the program has dropped, this waits for the streams holding it
-    /// and tries once more; an error that remains counts such memory as pending.
+    /// When the manager is out of memory (after its own flush and retry), this waits for the
+    /// streams whose queued work holds memory the program has dropped, and for the streams that
+    /// own blocks a caching manager holds, and tries again (a few rounds, while there was
+    /// something to wait for); an error that remains counts memory still held by queued work as
+    /// pending.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures, or the manager's
@@ -273,7 +318,7 @@ impl Context {
     /// [`Error::OutOfMemory`] / [`Error::PoolOutOfMemory`] with the figures when `bytes` do not fit even
     /// after pending releases are flushed (a limiting adaptor's refusal is an
     /// [`Error::OutOfMemory`] too); the memory manager's own errors, and
-    /// [`Error::InvalidOperation`] when it returns a block rumba refuses (too small, of another
+    /// [`Error::Resource`] when it returns a block rumba refuses (too small, of another
     /// device or driver, or freed by a reset).
     ///
     /// ```
@@ -286,23 +331,24 @@ impl Context {
         if bytes == 0 {
             return self.inner.manager.memalloc_on(0, stream);
         }
-        let resource = self.inner.manager.device_resource();
-        let block = self.alloc_or_wait(|| resource.allocate(bytes, stream))?;
-        self.inner.manager.buffer(block, bytes, stream)
+        self.inner
+            .manager
+            .allocate_with(bytes, stream, |alloc| self.alloc_or_wait(alloc))
     }
 
-    /// Counters of the memory manager ([`Error::Unsupported`] for a
+    /// Counters of the memory manager ([`Error::Resource`] for a
     /// manager that keeps none, such as `default`; wrap it in a
     /// [`StatisticsAdaptor`](crate::memory::StatisticsAdaptor)).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] from a manager that keeps no counters (the `default` manager).
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) from a manager that keeps no counters
+    /// (the `default` manager).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_stats() {
     ///     Ok(stats) => println!("{stats}"),
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_))),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. }))),
     /// }
     /// ```
     pub fn memory_stats(&self) -> Result<MemoryStats> {
@@ -312,13 +358,14 @@ impl Context {
     /// Segments and blocks of a caching memory manager.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] from a manager that caches nothing (the `default` manager).
+    /// [`Error::Resource`] ([`ResourceError::Unsupported`]) from a manager that caches nothing
+    /// (the `default` manager).
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// match ctx.memory_snapshot() {
     ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
-    ///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+    ///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
     /// }
     /// ```
     pub fn memory_snapshot(&self) -> Result<MemorySnapshot> {
@@ -369,7 +416,9 @@ impl Context {
     /// ```
     pub fn get_memory_info(&self) -> Result<(usize, usize)> {
         match self.inner.manager.get_memory_info() {
-            Err(Error::Unsupported(_)) => self.inner.driver.mem_info(self.inner.device),
+            Err(Error::Resource(ResourceError::Unsupported { .. })) => {
+                self.inner.driver.mem_info(self.inner.device)
+            }
             other => other,
         }
     }
@@ -378,7 +427,7 @@ impl Context {
     ///
     /// # Errors
     /// The first unreported error of work on any stream of the device ([`Error::KernelFault`], a failed
-    /// copy); [`Error::InvalidOperation`] when called from a stream callback.
+    /// copy); [`Error::InCallback`] when called from a stream callback.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
@@ -445,23 +494,35 @@ impl Context {
     }
 
     /// Resets the context: waits for the device, destroys pending resources, and has the memory
-    /// manager free every device allocation. Existing device buffers become invalid.
+    /// manager free every device allocation. Existing device buffers and arrays (views and
+    /// imports included) become invalid: every operation refuses them with
+    /// [`Error::StaleHandle`] from then on, whatever memory their addresses hold later.
+    ///
+    /// Safe while other threads use the context: the reset waits until the operations being
+    /// queued are queued, lets no new one start until it is done, and waits for the device before
+    /// it frees anything.
     ///
     /// # Errors
-    /// The first of: the device synchronization's error (unreported work errors), the resources'
-    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when an
-    /// earlier one failed.
+    /// [`Error::ResetRefused`] from a stream callback or inside an operation on device memory
+    /// (a memory resource's `allocate`), before anything happens. Otherwise the first of: the
+    /// device synchronization's error (unreported work errors), the resources'
+    /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when
+    /// an earlier one failed.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(16).unwrap();
     /// ctx.reset().unwrap();
-    /// assert!(buf.copy_from_host(&[0; 16]).is_err()); // its memory is gone
+    /// let err = rumba::copy(&buf, &[0; 16]).unwrap_err(); // its memory is gone
+    /// assert!(matches!(err, rumba::Error::StaleHandle { len: 16, .. }));
     /// ```
     pub fn reset(&self) -> Result<()> {
+        let gate = Exclusive::enter(self.inner.device)?;
         let synced = self.synchronize();
         let resources = self.inner.resources.flush_all();
         let memory = self.inner.manager.reset();
+        gate.count_reset(driver_id(&self.inner.driver), self.inner.device);
+        drop(gate);
         synced.and(resources).and(memory)
     }
 
@@ -490,6 +551,9 @@ impl Context {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 }
+
+/// At most how many times an allocation short of memory waits for queued work and tries again.
+const ALLOC_WAIT_ROUNDS: usize = 64;
 
 /// `err` with `held` more bytes counted as pending: memory released by the program that queued
 /// work still holds.

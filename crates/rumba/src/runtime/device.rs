@@ -89,10 +89,8 @@ impl Device {
 
     /// Whether this device can access `peer`'s memory directly (Numba's
     /// `ctx.can_access_peer(peer)`, CUDA's `cuDeviceCanAccessPeer`). A device is not its own
-    /// peer. Copies between devices do not need it ([`DeviceArray::copy_from_device`] with a
-    /// source on another device is a peer copy either way).
-    ///
-    /// [`DeviceArray::copy_from_device`]: crate::DeviceArray::copy_from_device
+    /// peer. Copies between devices do not need it ([`copy`](crate::copy) from a device array
+    /// on another device is a peer copy either way).
     ///
     /// # Errors
     /// A backend that cannot tell ([`Error::Unsupported`]).

@@ -60,6 +60,9 @@ fn runtime() -> Result<&'static Runtime> {
             // error from every entry point (`gpus`, `detect`, the first array): the manager's
             // name too, which names a factory registered by then (or built in).
             crate::memory::factory_for(config.memory_manager.name())?;
+            if let Some(path) = &config.memory_history {
+                crate::memory::history::record_program(path)?;
+            }
             let (driver, fallback) = driver::open(&config)?;
             let slots = (0..driver.device_count())
                 .map(|_| Slot {
@@ -83,7 +86,7 @@ fn runtime() -> Result<&'static Runtime> {
 /// Must be called before the first call that starts the runtime; afterwards it is refused.
 ///
 /// # Errors
-/// [`Error::InvalidOperation`] when the runtime has already started (any earlier rumba call that
+/// [`Error::AlreadyStarted`] when the runtime has already started (any earlier rumba call that
 /// touches a device starts it); the configuration is not changed then.
 ///
 /// ```
@@ -91,14 +94,12 @@ fn runtime() -> Result<&'static Runtime> {
 /// let cfg = rumba::Config { sim_memory: Some(256 << 20), ..rumba::Config::from_env().unwrap() };
 /// match rumba::configure(cfg) {
 ///     Ok(()) => {}
-///     Err(e) => assert!(e.to_string().contains("already started")),
+///     Err(e) => assert!(matches!(e, rumba::Error::AlreadyStarted)),
 /// }
 /// ```
 pub fn configure(config: Config) -> Result<()> {
     if RUNTIME.get().is_some() {
-        return Err(Error::InvalidOperation(
-            "the runtime has already started; call configure before any other rumba call".into(),
-        ));
+        return Err(Error::AlreadyStarted);
     }
     *lock(&CONFIG) = Some(config);
     Ok(())
@@ -196,9 +197,13 @@ pub(crate) fn context_for(id: usize) -> Result<Context> {
 /// Detaches the calling thread from every context it uses. A context that no thread uses any
 /// more is reset (its device memory freed) and forgotten; the next call creates a new one.
 ///
+/// With `RUMBA_MEMORY_HISTORY` set, also writes the [memory history](crate::memory::history)
+/// recorded so far to its file.
+///
 /// # Errors
 /// The first error of resetting a context that no thread uses any more (see
-/// [`Context::reset`](crate::Context::reset)); every such context is still forgotten.
+/// [`Context::reset`](crate::Context::reset)); every such context is still forgotten. Then
+/// [`HistoryError::Io`](crate::error::HistoryError::Io) when the history cannot be written.
 ///
 /// ```
 /// let _ = rumba::current_context().unwrap();
@@ -228,6 +233,12 @@ pub fn close() -> Result<()> {
             result = r;
         }
     }
+    if let Some(path) = &rt.config.memory_history {
+        let dumped = crate::memory::history::dump(path);
+        if result.is_ok() {
+            result = dumped;
+        }
+    }
     result
 }
 
@@ -235,7 +246,7 @@ pub fn close() -> Result<()> {
 ///
 /// # Errors
 /// The errors of [`current_context`](crate::current_context#errors); the first unreported error of
-/// the device's work; [`Error::InvalidOperation`] when called from a stream callback.
+/// the device's work; [`Error::InCallback`] when called from a stream callback.
 ///
 /// ```
 /// let s = rumba::stream().unwrap();
@@ -264,14 +275,14 @@ pub fn get_memory_info() -> Result<(usize, usize)> {
 /// Counters of the current context's memory manager (see [`Context::memory_stats`]).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Resource`] from a
 /// manager that keeps no counters (the `default` manager).
 ///
 /// ```
 /// match rumba::memory_stats() {
 ///     Ok(stats) => assert!(stats.peak_bytes >= stats.current_bytes),
 ///     // The `default` manager keeps no counters.
-///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
 /// }
 /// ```
 pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
@@ -281,13 +292,13 @@ pub fn memory_stats() -> Result<crate::memory::MemoryStats> {
 /// Segments and blocks of the current context's memory manager (see [`Context::memory_snapshot`]).
 ///
 /// # Errors
-/// The errors of [`current_context`](crate::current_context#errors); [`Error::Unsupported`] from a
+/// The errors of [`current_context`](crate::current_context#errors); [`Error::Resource`] from a
 /// manager that caches nothing (the `default` manager).
 ///
 /// ```
 /// match rumba::memory_snapshot() {
 ///     Ok(snap) => println!("{snap}"), // a caching manager (the `pool`)
-///     Err(e) => assert!(matches!(e, rumba::Error::Unsupported(_)), "{e}"),
+///     Err(e) => assert!(matches!(e, rumba::Error::Resource(rumba::error::ResourceError::Unsupported { .. })), "{e}"),
 /// }
 /// ```
 pub fn memory_snapshot() -> Result<crate::memory::MemorySnapshot> {

@@ -169,17 +169,17 @@ impl Event {
         if stream.context().same(&self.inner.ctx) {
             Ok(self.inner.ctx.device_id())
         } else {
-            Err(Error::InvalidArgument(format!(
-                "event on device {} used with {stream}, which belongs to another context",
-                self.inner.ctx.device_id()
-            )))
+            Err(Error::WrongContext {
+                what: format!("an event of device {}", self.inner.ctx.device_id()),
+                with: stream.to_string(),
+            })
         }
     }
 
     /// Records the event on `stream`: it completes when the stream reaches this point.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `stream` belongs to another context (another device) than the
+    /// [`Error::WrongContext`] when `stream` belongs to another context (another device) than the
     /// event; [`Error::Driver`] from the backend's record call.
     ///
     /// ```
@@ -202,7 +202,7 @@ impl Event {
     /// not wait.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `stream` belongs to another context than the event;
+    /// [`Error::WrongContext`] when `stream` belongs to another context than the event;
     /// [`Error::Driver`] from the backend's wait call.
     ///
     /// ```
@@ -224,7 +224,7 @@ impl Event {
     /// Blocks the host until the most recent record has completed.
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`] when called from a stream callback; the error of the work before
+    /// [`Error::InCallback`] when called from a stream callback; the error of the work before
     /// the record, where the backend reports it here.
     ///
     /// ```
@@ -258,19 +258,21 @@ impl Event {
     /// whose records have completed.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the events belong to different contexts;
-    /// [`Error::InvalidOperation`] when either was created without timing or never recorded;
+    /// [`Error::WrongContext`] when the events belong to different contexts;
+    /// [`Error::EventNotTimed`] / [`Error::EventNotRecorded`] when either was created without
+    /// timing or never recorded;
     /// [`Error::NotReady`] when a record has not completed yet (on every backend).
     ///
     /// ```
     /// let (a, b) = (rumba::event(rumba::EventOptions::new()).unwrap(), rumba::event(rumba::EventOptions::new()).unwrap());
-    /// assert!(matches!(a.elapsed_time(&b), Err(rumba::Error::InvalidOperation(_)))); // never recorded
+    /// assert!(matches!(a.elapsed_time(&b), Err(rumba::Error::EventNotRecorded { .. }))); // never recorded
     /// ```
     pub fn elapsed_time(&self, end: &Event) -> Result<f32> {
         if !self.inner.ctx.same(&end.inner.ctx) {
-            return Err(Error::InvalidArgument(
-                "elapsed_time between events of different contexts".into(),
-            ));
+            return Err(Error::WrongContext {
+                what: "the start event of elapsed_time".into(),
+                with: "the end event".into(),
+            });
         }
         self.inner.ctx.driver().event_elapsed_ms(
             self.inner.ctx.device_id(),

@@ -20,8 +20,8 @@
 //! let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
 //! let mut back = [0u8; 4];
 //! s.auto_synchronize(|scope| -> rumba::Result<()> {
-//!     scope.copy_to_device(&buf, 0, &[1, 2, 3, 4])?;
-//!     scope.copy_to_host(&mut back, &buf, 0)
+//!     scope.copy(&buf, &[1, 2, 3, 4])?;
+//!     scope.copy(&mut back, &buf)
 //! }).unwrap();
 //! assert_eq!(back, [1, 2, 3, 4]);
 //! ```
@@ -37,6 +37,7 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
 use crate::runtime::current_context;
 use crate::sync::lock;
@@ -233,7 +234,7 @@ impl Stream {
     ///
     /// # Errors
     /// The first unreported error of the stream's work ([`Error::KernelFault`], a failed copy);
-    /// [`Error::InvalidOperation`] when called from a stream callback, which would wait for itself.
+    /// [`Error::InCallback`] when called from a stream callback, which would wait for itself.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -341,8 +342,9 @@ impl Stream {
     /// Queues a memset of the whole buffer; the stream keeps the buffer alive until it has run.
     ///
     /// # Errors
-    /// The driver's queueing errors: [`Error::InvalidAddress`] where the backend checks ranges
-    /// (sim, OpenCL) and `buf` is not memory of the stream's device; [`Error::Driver`] for an
+    /// [`Error::StaleHandle`] when a context reset freed `buf`'s memory; the driver's queueing
+    /// errors: [`Error::InvalidAddress`] where the backend checks ranges (sim, OpenCL) and `buf`
+    /// is not memory of the stream's device; [`Error::Driver`] for an
     /// unknown stream. A failure of the memset itself comes from the next synchronization.
     ///
     /// ```
@@ -351,50 +353,54 @@ impl Stream {
     /// s.memset(&buf, 3).unwrap();
     /// s.synchronize().unwrap();
     /// let mut out = [0u8; 4];
-    /// buf.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out, &buf).unwrap();
     /// assert_eq!(out, [3; 4]);
     /// ```
     pub fn memset(&self, buf: &DeviceBuffer, value: u8) -> Result<()> {
         let drv = self.inner.ctx.driver();
-        // SAFETY: the whole of a device allocation, kept alive until the stream reaches it.
+        let lease = Lease::enter()?;
+        let dst = buf.addr(&lease, 0, buf.len())?;
+        // SAFETY: the whole of a live device allocation, kept alive until the stream reaches it.
         unsafe {
-            drv.memset_async(
-                self.device(),
-                buf.device_ptr(),
-                value,
-                buf.len(),
-                self.inner.handle,
-            )?;
+            drv.memset_async(self.device(), dst, value, buf.len(), self.inner.handle)?;
         }
         self.hold([buf.clone()])
     }
 
     /// Queues a device-to-device copy of `src` into `dst` (equal lengths). `dst` must be memory
     /// of the stream's device; `src` may be another device's (a peer copy, ordered with this
-    /// stream only: wait for the source device's work first).
+    /// stream only: wait for the source device's work first). Spelled
+    /// [`stream.copy(&dst, &src)`](Stream::copy) now.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the lengths differ or `dst` is not memory of the stream's device;
-    /// the driver's queueing errors.
+    /// [`Error::BufferLength`] when the lengths differ; [`Error::WrongDevice`] when `dst` is not
+    /// memory of the stream's device; [`Error::StaleHandle`] when a context reset freed either
+    /// buffer's memory; the driver's queueing errors.
     ///
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let (a, b) = (ctx.memalloc(2).unwrap(), ctx.memalloc(2).unwrap());
-    /// a.copy_from_host(&[4, 5]).unwrap();
+    /// rumba::copy(&a, &[4, 5][..]).unwrap();
     /// let s = rumba::stream().unwrap();
-    /// s.copy_device(&b, &a).unwrap();
+    /// s.copy(&b, &a).unwrap();
     /// s.synchronize().unwrap();
     /// let mut out = [0u8; 2];
-    /// b.copy_to_host(&mut out).unwrap();
+    /// rumba::copy(&mut out[..], &b).unwrap();
     /// assert_eq!(out, [4, 5]);
     /// ```
+    #[deprecated(note = "use stream.copy(&dst, &src)")]
     pub fn copy_device(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
+        self.copy_device_impl(dst, src)
+    }
+
+    /// Queues the copy of `src` into `dst` (equal lengths) on this stream; what `Stream::copy`
+    /// runs for two buffers.
+    pub(crate) fn copy_device_impl(&self, dst: &DeviceBuffer, src: &DeviceBuffer) -> Result<()> {
         if dst.len() != src.len() {
-            return Err(Error::InvalidArgument(format!(
-                "cannot copy a {}-byte device buffer into a {}-byte one",
-                src.len(),
-                dst.len()
-            )));
+            return Err(Error::BufferLength {
+                expected: dst.len(),
+                found: src.len(),
+            });
         }
         if dst.device() != self.device() && !dst.is_empty() {
             return Err(Error::WrongDevice {
@@ -403,26 +409,32 @@ impl Stream {
                 found: dst.device(),
             });
         }
+        let lease = Lease::enter()?;
+        let (to, from) = (
+            dst.addr(&lease, 0, dst.len())?,
+            src.addr(&lease, 0, src.len())?,
+        );
         if src.device() != self.device() && !src.is_empty() {
             // SAFETY: as below; a peer copy between the two devices' allocations.
             unsafe {
                 self.inner.ctx.driver().memcpy_peer_async(
                     self.device(),
-                    dst.device_ptr(),
+                    to,
                     src.device(),
-                    src.device_ptr(),
+                    from,
                     src.len(),
                     self.inner.handle,
                 )?;
             }
             return self.hold([dst.clone(), src.clone()]);
         }
-        // SAFETY: two device ranges of equal length, kept alive until the stream reaches the copy.
+        // SAFETY: two live device ranges of equal length, kept alive until the stream reaches the
+        // copy.
         unsafe {
             self.inner.ctx.driver().memcpy_dtod_async(
                 self.device(),
-                dst.device_ptr(),
-                src.device_ptr(),
+                to,
+                from,
                 src.len(),
                 self.inner.handle,
             )?;
@@ -441,7 +453,7 @@ impl Stream {
     /// let buf = s.memalloc(64).unwrap();
     /// s.memset(&buf, 1).unwrap();
     /// let mut out = [0u8; 64];
-    /// s.auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&mut out, &buf)).unwrap();
     /// assert_eq!(out, [1; 64]);
     /// drop(buf); // freed on `s`: the pool reuses it there at once
     /// ```
@@ -465,6 +477,10 @@ impl Stream {
     /// Keeps device buffers alive until the stream reaches this point, as holds of queued work
     /// that an allocation short of memory can wait for ([`crate::memory::holds`]).
     ///
+    /// The hold keeps this stream alive too: a stream the program drops is destroyed only after
+    /// the work holding memory has run, so an allocation waiting for that memory waits on a live
+    /// stream.
+    ///
     /// Callers queue work on the buffers first, then hold them. If the stream cannot take the
     /// hold, the work already queued may still use them, so the buffers are let go only after
     /// the stream has drained — or, where this thread cannot wait for it (a stream callback) or
@@ -475,7 +491,8 @@ impl Stream {
             return Ok(());
         }
         let fallback = buffers.clone();
-        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle)) {
+        let keep = Arc::clone(&self.inner) as crate::memory::holds::StreamKeepAlive;
+        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle, keep)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 if crate::driver::callback::is_callback_thread() || self.synchronize().is_err() {

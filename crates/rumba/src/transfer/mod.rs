@@ -19,12 +19,20 @@
 //! | `&mut PinnedArray` ← `&DeviceArray` | ✓ | ✓ waits | ✓ truly asynchronous |
 //! | `&DeviceArray` ← [`MappedView`](crate::MappedView) | ✓ | — (the view's borrow could end before the copy) | ✓ |
 //! | `&mut MappedViewMut` / [`MappedViewMut`](crate::MappedViewMut) ← `&DeviceArray` | ✓ (`&mut`) | — (as above) | ✓ (by value) |
+//! | `&DeviceArray` ← `&GrainedArray` / `&mut GrainedArray` ← `&DeviceArray` ([`GrainedArray`](crate::host::GrainedArray)) | — | ✓ (the array records the stream) | — |
+//! | [`&DeviceBuffer`](crate::memory::DeviceBuffer) ← `&[u8]` / `&[u8; N]` / `&Vec<u8>` | ✓ | — | ✓ |
+//! | `&mut [u8]` / `&mut [u8; N]` / `&mut Vec<u8>` ← `&DeviceBuffer` | ✓ | — | ✓ |
+//! | `&DeviceBuffer` ← `&DeviceBuffer` | ✓ | ✓ | ✓ |
 //!
-//! Every pair follows the copy rules of docs/design/behaviour.md §2 (same element type, enforced by
-//! the types; same shape once length-1 axes are removed; strided host sides are packed), and every
-//! refusal is taken before anything is queued. The older spellings (`copy_from_host`,
-//! `copy_to_host_into`, `copy_from_device`, `copy_from_pinned`, `copy_to_pinned`, `copy_to_mapped`,
-//! …) remain as the per-pair methods this module dispatches to; new code needs only `copy`.
+//! Every pair follows the copy rules of docs/design/behaviour.md §2 (same element type, enforced
+//! by the types; same shape once length-1 axes are removed; strided host sides are packed), and every refusal is
+//! taken before anything is queued. Buffers and bytes copy whole: the lengths must be equal
+//! ([`Error::BufferLength`](crate::Error::BufferLength)); a part of a buffer is a
+//! [`view`](crate::memory::DeviceBuffer::view) of it (`copy(&buf.view(8..16)?, bytes)`). The per-pair
+//! methods of earlier versions (`copy_from_host`, `copy_to_host_into`, `copy_from_device`,
+//! `scope.copy_to_device`, `copy_from_pinned`, `copy_to_mapped`, `stream.copy_device`, …) are
+//! deprecated and name the `copy` form to use; [`DeviceArray::copy_to_host`](crate::DeviceArray::copy_to_host)
+//! (a new host array) and the owned transfers stay.
 //!
 //! ```
 //! use ndarray::array;
@@ -53,7 +61,8 @@
 //! }).unwrap();
 //! ```
 //!
-//! The module owns every transfer: the verb and its pairs (`pairs.rs`), the [`StreamScope`] and
+//! The module owns every transfer: the verb and its pairs (`pairs.rs` for arrays,
+//! `pairs_memory.rs` for buffers, bytes and grained arrays), the [`StreamScope`] and
 //! its methods for each kind of memory (`scope.rs`, `scope_array.rs`, `scope_host.rs`), and the
 //! owned [`Transfer`]s of pinned arrays (`owned.rs`). The per-pair methods of the array and host
 //! layers stay where their data lives; this module adds no copy arithmetic of its own and
@@ -61,6 +70,7 @@
 
 mod owned;
 mod pairs;
+mod pairs_memory;
 mod scope;
 mod scope_array;
 mod scope_host;
@@ -110,7 +120,7 @@ pub trait CopyFromIn<'env, Src> {
 }
 
 /// Copies `src` into `dst`, complete when it returns (Numba's `copy_to_device` /
-/// `copy_to_host(ary)` / `d.copy_to_device(d2)` in one verb; see the [module table](self)).
+/// `copy_to_host(ary)` / `rumba::copy(d2, d)` in one verb; see the [module table](self)).
 ///
 /// # Errors
 /// As [`CopyFrom::copy_from`] for the pair.
@@ -123,6 +133,17 @@ pub trait CopyFromIn<'env, Src> {
 /// assert_eq!(out, [1, 2, 3]);
 /// let e = rumba::copy(&d, &[1, 2][..]).unwrap_err();
 /// assert_eq!(e.to_string(), "incompatible shape: (3,) vs. (2,)");
+///
+/// // Raw device memory and host bytes: whole buffers, or a view for a part of one.
+/// let buf = rumba::current_context().unwrap().memalloc(4).unwrap();
+/// rumba::copy(&buf, &[1, 2, 3, 4]).unwrap();
+/// let mut tail = [0u8; 2];
+/// rumba::copy(&mut tail, &buf.view(2..).unwrap()).unwrap();
+/// assert_eq!(tail, [3, 4]);
+/// assert!(matches!(
+///     rumba::copy(&buf, &[1, 2]),
+///     Err(rumba::Error::BufferLength { expected: 4, found: 2 })
+/// ));
 /// ```
 pub fn copy<Dst: CopyFrom<Src>, Src>(dst: Dst, src: Src) -> Result<()> {
     dst.copy_from(src)

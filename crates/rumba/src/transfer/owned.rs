@@ -8,7 +8,7 @@
 //!   array: it has been moved. Dropping (or leaking) the `Transfer` early is fine: the array is
 //!   then released after the copy, off the host thread. The device array is kept alive by the
 //!   stream, so it may be dropped right after queuing.
-//! - **scoped**: [`StreamScope::copy_from_pinned`] / [`StreamScope::copy_to_pinned`] borrow the
+//! - **scoped**: [`StreamScope::copy`] with a pinned array on either side borrows the
 //!   array for the scope's `'env` (shared when the device reads it, exclusive when it writes
 //!   it); the scope synchronizes before the borrow ends.
 //!
@@ -104,7 +104,7 @@ impl<B> Transfer<B> {
     ///
     /// # Errors
     /// The error of the copy, or of earlier work on the stream (the first unreported one: an
-    /// [`Error::KernelFault`], a failed copy); [`Error::InvalidOperation`] when called from a stream
+    /// [`Error::KernelFault`], a failed copy); [`Error::InCallback`] when called from a stream
     /// callback, which would wait for itself. The buffer is dropped after an error.
     ///
     /// ```
@@ -128,7 +128,7 @@ fn take<B>(st: &mut State<B>) -> Result<B> {
     let status = st.status.take().unwrap_or(Ok(()));
     let buffer = st.buffer.take();
     status?;
-    buffer.ok_or_else(|| Error::InvalidOperation("the transfer's buffer was already taken".into()))
+    buffer.ok_or(Error::TransferTaken)
 }
 
 impl<B> Future for Transfer<B> {

@@ -17,7 +17,7 @@ impl<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension> CopyFrom<&ArrayB
     for &DeviceArray<T, D>
 {
     fn copy_from(self, src: &ArrayBase<S, E>) -> Result<()> {
-        self.copy_from_host(src)
+        self.copy_from_host_impl(src, None)
     }
 }
 
@@ -25,7 +25,7 @@ impl<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension> CopyFromOn<&Arra
     for &DeviceArray<T, D>
 {
     fn copy_from_on(self, src: &ArrayBase<S, E>, stream: &Stream) -> Result<()> {
-        self.copy_from_host_on(src, stream)
+        self.copy_from_host_impl(src, Some(stream))
     }
 }
 
@@ -33,7 +33,7 @@ impl<'env, T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>
     CopyFromIn<'env, &'env ArrayBase<S, E>> for &DeviceArray<T, D>
 {
     fn copy_from_in(self, src: &'env ArrayBase<S, E>, scope: &StreamScope<'_, 'env>) -> Result<()> {
-        scope.copy_from_host(self, src)
+        scope.copy_from_host_impl(self, src)
     }
 }
 
@@ -42,13 +42,13 @@ macro_rules! host_sequence_source {
     ($($src:ty),*) => {$(
         impl<T: Element, D: Dimension> CopyFrom<&$src> for &DeviceArray<T, D> {
             fn copy_from(self, src: &$src) -> Result<()> {
-                self.copy_from_host(&ArrayView1::from(&src[..]))
+                self.copy_from_host_impl(&ArrayView1::from(&src[..]), None)
             }
         }
 
         impl<T: Element, D: Dimension> CopyFromOn<&$src> for &DeviceArray<T, D> {
             fn copy_from_on(self, src: &$src, stream: &Stream) -> Result<()> {
-                self.copy_from_host_on(&ArrayView1::from(&src[..]), stream)
+                self.copy_from_host_impl(&ArrayView1::from(&src[..]), Some(stream))
             }
         }
 
@@ -67,7 +67,7 @@ impl<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension> CopyFrom<&Dev
     for &mut ArrayBase<S, E>
 {
     fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
-        src.copy_to_host_into(self)
+        src.copy_to_host_into_on(self, None)
     }
 }
 
@@ -83,7 +83,7 @@ impl<'env, T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>
     CopyFromIn<'env, &DeviceArray<T, D>> for &'env mut ArrayBase<S, E>
 {
     fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
-        scope.copy_to_host_into(src, self)
+        scope.copy_to_host_into_impl(src, self)
     }
 }
 
@@ -92,7 +92,7 @@ macro_rules! host_sequence_destination {
     ($($dst:ty),*) => {$(
         impl<T: Element, D: Dimension> CopyFrom<&DeviceArray<T, D>> for &mut $dst {
             fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
-                src.copy_to_host_into(&mut ArrayViewMut1::from(&mut self[..]))
+                src.copy_to_host_into_on(&mut ArrayViewMut1::from(&mut self[..]), None)
             }
         }
 
@@ -119,13 +119,13 @@ host_sequence_destination!([T], Vec<T>);
 
 impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, E>> for &DeviceArray<T, D> {
     fn copy_from(self, src: &DeviceArray<T, E>) -> Result<()> {
-        self.copy_from_device(src)
+        self.copy_from_device_impl(src, None)
     }
 }
 
 impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&DeviceArray<T, E>> for &DeviceArray<T, D> {
     fn copy_from_on(self, src: &DeviceArray<T, E>, stream: &Stream) -> Result<()> {
-        self.copy_from_device_on(src, stream)
+        self.copy_from_device_impl(src, Some(stream))
     }
 }
 
@@ -133,7 +133,7 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray
     for &DeviceArray<T, D>
 {
     fn copy_from_in(self, src: &DeviceArray<T, E>, scope: &StreamScope<'_, 'env>) -> Result<()> {
-        scope.copy_from_device(self, src)
+        scope.copy_from_device_impl(self, src)
     }
 }
 
@@ -141,13 +141,13 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray
 
 impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&PinnedArray<T, E>> for &DeviceArray<T, D> {
     fn copy_from(self, src: &PinnedArray<T, E>) -> Result<()> {
-        self.copy_from_host(&src.view())
+        self.copy_from_host_impl(&src.view(), None)
     }
 }
 
 impl<T: Element, D: Dimension, E: Dimension> CopyFromOn<&PinnedArray<T, E>> for &DeviceArray<T, D> {
     fn copy_from_on(self, src: &PinnedArray<T, E>, stream: &Stream) -> Result<()> {
-        self.copy_from_host_on(&src.view(), stream)
+        self.copy_from_host_impl(&src.view(), Some(stream))
     }
 }
 
@@ -159,7 +159,7 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &'env Pinned
         src: &'env PinnedArray<T, E>,
         scope: &StreamScope<'_, 'env>,
     ) -> Result<()> {
-        scope.copy_from_pinned(self, src)
+        scope.copy_from_pinned_impl(self, src)
     }
 }
 
@@ -167,7 +167,7 @@ impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, D>>
     for &mut PinnedArray<T, E>
 {
     fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
-        src.copy_to_host_into(&mut self.view_mut())
+        src.copy_to_host_into_on(&mut self.view_mut(), None)
     }
 }
 
@@ -183,7 +183,7 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray
     for &'env mut PinnedArray<T, E>
 {
     fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
-        scope.copy_to_pinned(src, self)
+        scope.copy_to_pinned_impl(src, self)
     }
 }
 
@@ -191,7 +191,7 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray
 
 impl<T: Element, D: Dimension, E: Dimension> CopyFrom<MappedView<'_, T, E>> for &DeviceArray<T, D> {
     fn copy_from(self, src: MappedView<'_, T, E>) -> Result<()> {
-        src.copy_to_device(self)
+        src.copy_to_device_on(self, None)
     }
 }
 
@@ -203,7 +203,7 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, MappedView<'
         src: MappedView<'env, T, E>,
         scope: &StreamScope<'_, 'env>,
     ) -> Result<()> {
-        scope.copy_from_mapped(self, src)
+        scope.copy_from_mapped_impl(self, src)
     }
 }
 
@@ -211,7 +211,7 @@ impl<T: Element, D: Dimension, E: Dimension> CopyFrom<&DeviceArray<T, D>>
     for &mut MappedViewMut<'_, T, E>
 {
     fn copy_from(self, src: &DeviceArray<T, D>) -> Result<()> {
-        self.copy_from_device(src)
+        self.copy_from_device_impl(src)
     }
 }
 
@@ -219,6 +219,6 @@ impl<'env, T: Element, D: Dimension, E: Dimension> CopyFromIn<'env, &DeviceArray
     for MappedViewMut<'env, T, E>
 {
     fn copy_from_in(self, src: &DeviceArray<T, D>, scope: &StreamScope<'_, 'env>) -> Result<()> {
-        scope.copy_to_mapped(self, src)
+        scope.copy_to_mapped_impl(self, src)
     }
 }

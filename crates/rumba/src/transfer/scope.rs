@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use crate::error::Result;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 
 /// Asynchronous work on a stream that may borrow host memory for `'env`; see
@@ -31,7 +32,7 @@ use crate::stream::Stream;
 /// let mut out = [0u8; 4];
 /// s.auto_synchronize(|scope| {
 ///     std::thread::scope(|t| {
-///         t.spawn(|| scope.copy_to_host(&mut out, &buf, 0)); // `&StreamScope` is not `Send`
+///         t.spawn(|| scope.copy(&mut out, &buf)); // `&StreamScope` is not `Send`
 ///     });
 ///     Ok(())
 /// }).unwrap();
@@ -70,7 +71,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// it is staged before this returns.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `offset + src.len()` runs past the end of `dst`; the driver's
+    /// [`Error::BufferRange`](crate::Error::BufferRange) when `offset + src.len()` runs past the end of `dst`;
+    /// [`Error::StaleHandle`](crate::Error::StaleHandle) when a context reset freed `dst`'s memory; the driver's
     /// queueing errors ([`Error::InvalidAddress`](crate::Error::InvalidAddress) where the backend checks ranges and `dst` is
     /// not memory of the stream's device). Failures of the copy itself come from the scope's
     /// synchronization.
@@ -78,11 +80,23 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(8).unwrap();
-    /// let r = s.auto_synchronize(|scope| scope.copy_to_device(&buf, 6, &[1, 2, 3]));
-    /// assert!(matches!(r, Err(rumba::Error::InvalidArgument(_)))); // runs past the end: refused before anything is queued
+    /// let r = s.auto_synchronize(|scope| scope.copy(&buf.view(6..9)?, &[1, 2, 3]));
+    /// assert!(matches!(r, Err(rumba::Error::BufferRange { start: 6, end: 9, len: 8 }))); // runs past the end: refused before anything is queued
     /// ```
+    #[deprecated(note = "use scope.copy(&buf.view(offset..offset + src.len())?, src)")]
     pub fn copy_to_device(&self, dst: &DeviceBuffer, offset: usize, src: &'env [u8]) -> Result<()> {
-        let ptr = dst.check_range(offset, src.len())?;
+        self.copy_to_device_impl(dst, offset, src)
+    }
+
+    /// Queues the copy of `src` into `dst` at byte `offset` (what `scope.copy(&buf, bytes)` runs).
+    pub(crate) fn copy_to_device_impl(
+        &self,
+        dst: &DeviceBuffer,
+        offset: usize,
+        src: &'env [u8],
+    ) -> Result<()> {
+        let lease = Lease::enter()?;
+        let ptr = dst.addr(&lease, offset, src.len())?;
         let st = self.stream;
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
         // stream (on every exit path) before 'env can end, so the copy completes while `src` is
@@ -108,18 +122,30 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// ```
     /// let ctx = rumba::current_context().unwrap();
     /// let buf = ctx.memalloc(2).unwrap();
-    /// buf.copy_from_host(&[9, 8]).unwrap();
+    /// rumba::copy(&buf, &[9, 8]).unwrap();
     /// let mut out = [0u8; 2];
-    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy_to_host(&mut out, &buf, 0)).unwrap();
+    /// rumba::stream().unwrap().auto_synchronize(|scope| scope.copy(&mut out, &buf)).unwrap();
     /// assert_eq!(out, [9, 8]);
     /// ```
+    #[deprecated(note = "use scope.copy(dst, &buf.view(offset..offset + dst.len())?)")]
     pub fn copy_to_host(
         &self,
         dst: &'env mut [u8],
         src: &DeviceBuffer,
         offset: usize,
     ) -> Result<()> {
-        let ptr = src.check_range(offset, dst.len())?;
+        self.copy_to_host_impl(dst, src, offset)
+    }
+
+    /// Queues the copy of `src`'s bytes from `offset` into `dst` (what `scope.copy(bytes, &buf)` runs).
+    pub(crate) fn copy_to_host_impl(
+        &self,
+        dst: &'env mut [u8],
+        src: &DeviceBuffer,
+        offset: usize,
+    ) -> Result<()> {
+        let lease = Lease::enter()?;
+        let ptr = src.addr(&lease, offset, dst.len())?;
         let st = self.stream;
         // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
         // ends, so nothing else reads or writes it while the device writes into it.
@@ -144,7 +170,7 @@ impl Stream {
     /// once the stream has completed the work (Numba's `with stream.auto_synchronize():`).
     ///
     /// # Errors
-    /// [`Error::InvalidOperation`](crate::Error::InvalidOperation) when called from a stream
+    /// [`Error::InCallback`](crate::Error::InCallback) when called from a stream
     /// callback (nothing runs then); otherwise `f`'s error if it failed (the stream is still
     /// synchronized first; an error of its work is then logged), else the synchronization's error
     /// (the first unreported error of the stream's work, including work `f` queued).
@@ -153,10 +179,10 @@ impl Stream {
     /// let s = rumba::stream().unwrap();
     /// let buf = rumba::current_context().unwrap().memalloc(3).unwrap();
     /// let data = vec![7u8, 8, 9];
-    /// s.auto_synchronize(|scope| scope.copy_to_device(&buf, 0, &data)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&buf, &data)).unwrap();
     /// // `data` may be dropped or changed now: the copy has completed.
     /// let mut back = [0u8; 3];
-    /// buf.copy_to_host(&mut back).unwrap();
+    /// rumba::copy(&mut back, &buf).unwrap();
     /// assert_eq!(back, [7, 8, 9]);
     /// // The closure's value (or error) comes back once, not wrapped twice.
     /// let n = s.auto_synchronize(|_| Ok(data.len())).unwrap();

@@ -56,10 +56,20 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::device_array::<f32, _>(3, rumba::Order::C).unwrap();
     /// let host = ndarray::array![1.0f32, 2.0, 3.0];
-    /// s.auto_synchronize(|scope| scope.copy_from_host(&d, &host)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&d, &host)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap(), host);
     /// ```
+    #[deprecated(note = "use scope.copy(&d, &host)")]
     pub fn copy_from_host<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &'env ArrayBase<S, E>,
+    ) -> Result<()> {
+        self.copy_from_host_impl(dst, src)
+    }
+
+    /// What `scope.copy(&d, &host)` runs.
+    pub(crate) fn copy_from_host_impl<T: Element, D: Dimension, S: Data<Elem = T>, E: Dimension>(
         &self,
         dst: &DeviceArray<T, D>,
         src: &'env ArrayBase<S, E>,
@@ -78,10 +88,25 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[5i32, 6, 7]).unwrap();
     /// let mut host = ndarray::Array1::<i32>::zeros(3);
-    /// s.auto_synchronize(|scope| scope.copy_to_host_into(&d, &mut host)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&mut host, &d)).unwrap();
     /// assert_eq!(host.to_vec(), [5, 6, 7]);
     /// ```
+    #[deprecated(note = "use scope.copy(&mut host, &d)")]
     pub fn copy_to_host_into<T: Element, D: Dimension, S: DataMut<Elem = T>, E: Dimension>(
+        &self,
+        src: &DeviceArray<T, D>,
+        dst: &'env mut ArrayBase<S, E>,
+    ) -> Result<()> {
+        self.copy_to_host_into_impl(src, dst)
+    }
+
+    /// What `scope.copy(&mut host, &d)` runs.
+    pub(crate) fn copy_to_host_into_impl<
+        T: Element,
+        D: Dimension,
+        S: DataMut<Elem = T>,
+        E: Dimension,
+    >(
         &self,
         src: &DeviceArray<T, D>,
         dst: &'env mut ArrayBase<S, E>,
@@ -99,15 +124,25 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let s = rumba::stream().unwrap();
     /// let a = rumba::to_device(&[1u8, 2]).unwrap();
     /// let b = rumba::device_array::<u8, _>(2, rumba::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_device(&b, &a)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&b, &a)).unwrap();
     /// assert_eq!(b.copy_to_host().unwrap().to_vec(), [1, 2]);
     /// ```
+    #[deprecated(note = "use scope.copy(&dst, &src)")]
     pub fn copy_from_device<T: Element, D: Dimension, E: Dimension>(
         &self,
         dst: &DeviceArray<T, D>,
         src: &DeviceArray<T, E>,
     ) -> Result<()> {
-        dst.copy_from_device_on(src, self.stream())
+        self.copy_from_device_impl(dst, src)
+    }
+
+    /// What `scope.copy(&dst, &src)` runs.
+    pub(crate) fn copy_from_device_impl<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, D>,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
+        dst.copy_from_device_impl(src, Some(self.stream()))
     }
 
     /// Queues [`DeviceArray::assign`]; a host source stays borrowed until the scope ends. (Scalar

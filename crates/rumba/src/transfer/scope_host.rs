@@ -24,10 +24,20 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let mut p = rumba::pinned_array::<i64, _>(3, Order::C).unwrap();
     /// p.as_slice_memory_order_mut().copy_from_slice(&[7, 8, 9]);
     /// let d = rumba::device_array::<i64, _>(3, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_pinned(&d, &p)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&d, &p)).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [7, 8, 9]);
     /// ```
+    #[deprecated(note = "use scope.copy(&d, &pinned)")]
     pub fn copy_from_pinned<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        src: &'env PinnedArray<T, D>,
+    ) -> Result<()> {
+        self.copy_from_pinned_impl(dst, src)
+    }
+
+    /// What `scope.copy(&d, &pinned)` runs.
+    pub(crate) fn copy_from_pinned_impl<T: Element, D: Dimension, E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         src: &'env PinnedArray<T, D>,
@@ -52,10 +62,20 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let s = rumba::stream().unwrap();
     /// let d = rumba::to_device(&[1u16, 2]).unwrap();
     /// let mut p = rumba::pinned_array::<u16, _>(2, Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_pinned(&d, &mut p)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&mut p, &d)).unwrap();
     /// assert_eq!(p.view().to_vec(), [1, 2]);
     /// ```
+    #[deprecated(note = "use scope.copy(&mut pinned, &d)")]
     pub fn copy_to_pinned<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        src: &DeviceArray<T, E>,
+        dst: &'env mut PinnedArray<T, D>,
+    ) -> Result<()> {
+        self.copy_to_pinned_impl(src, dst)
+    }
+
+    /// What `scope.copy(&mut pinned, &d)` runs.
+    pub(crate) fn copy_to_pinned_impl<T: Element, D: Dimension, E: Dimension>(
         &self,
         src: &DeviceArray<T, E>,
         dst: &'env mut PinnedArray<T, D>,
@@ -94,31 +114,42 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
 
     /// Queues a copy of the device array `src` into mapped (or managed) host memory on the
     /// scope's stream; the host sees it once the scope has synchronized. Refused for `bool`
-    /// (use the synchronous [`MappedViewMut::copy_from_device`], which normalises).
+    /// (copy synchronously with [`rumba::copy`](crate::copy), which normalises).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for `bool` elements (a byte copy could leave invalid values); as
-    /// [`MappedViewMut::copy_from_device`] otherwise, with the copy's own failure reported by the
+    /// [`Error::InvalidBits`] for `bool` elements (a byte copy could leave invalid values); as
+    /// the synchronous [`copy`](crate::copy) otherwise, with the copy's own failure reported by the
     /// scope's synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
     /// let src = rumba::to_device(&[5u32, 6, 7]).unwrap();
     /// let mut m = rumba::mapped_array::<u32, _>(3, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_to_mapped(m.device_mut(), &src)).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(m.device_mut(), &src)).unwrap();
     /// drop(src);
     /// assert_eq!(m.view().to_vec(), [5, 6, 7]);
     /// ```
+    #[deprecated(note = "use scope.copy(view, &d)")]
     pub fn copy_to_mapped<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: MappedViewMut<'env, T, D>,
+        src: &DeviceArray<T, E>,
+    ) -> Result<()> {
+        self.copy_to_mapped_impl(dst, src)
+    }
+
+    /// What `scope.copy(view, &d)` runs.
+    pub(crate) fn copy_to_mapped_impl<T: Element, D: Dimension, E: Dimension>(
         &self,
         mut dst: MappedViewMut<'env, T, D>,
         src: &DeviceArray<T, E>,
     ) -> Result<()> {
         if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidArgument(format!(
-                "an asynchronous device copy could leave invalid {} values in host memory; use the synchronous copy_from_device",
-                T::DTYPE.name()
-            )));
+            return Err(Error::InvalidBits {
+                operation: "an asynchronous device copy",
+                dtype: T::DTYPE.name(),
+                instead: "copy synchronously with rumba::copy",
+            });
         }
         dst.copy_from_device_on(src, Some(self.stream()))
     }
@@ -135,10 +166,20 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// let mut m = rumba::mapped_array::<i8, _>(2, rumba::Order::C, rumba::MappedOptions::new()).unwrap();
     /// m.view_mut().fill(-1);
     /// let d = rumba::device_array::<i8, _>(2, rumba::Order::C).unwrap();
-    /// s.auto_synchronize(|scope| scope.copy_from_mapped(&d, m.device())).unwrap();
+    /// s.auto_synchronize(|scope| scope.copy(&d, m.device())).unwrap();
     /// assert_eq!(d.copy_to_host().unwrap().to_vec(), [-1, -1]);
     /// ```
+    #[deprecated(note = "use scope.copy(&d, view)")]
     pub fn copy_from_mapped<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        dst: &DeviceArray<T, E>,
+        src: MappedView<'env, T, D>,
+    ) -> Result<()> {
+        self.copy_from_mapped_impl(dst, src)
+    }
+
+    /// What `scope.copy(&d, view)` runs.
+    pub(crate) fn copy_from_mapped_impl<T: Element, D: Dimension, E: Dimension>(
         &self,
         dst: &DeviceArray<T, E>,
         src: MappedView<'env, T, D>,

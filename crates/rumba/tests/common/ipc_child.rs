@@ -70,7 +70,8 @@ pub fn child_main() {
             drop(a);
             handle.close().expect("close");
             let closed_twice = handle.close().unwrap_err();
-            format!("{again} | {through_copy} | {closed_twice}")
+            // The variants (their Debug form), for the parent to match across the process boundary.
+            format!("{again:?} | {through_copy:?} | {closed_twice:?}")
         }
         "reexport" => {
             let a = handle.open::<f64, IxDyn>().expect("open");

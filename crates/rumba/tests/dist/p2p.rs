@@ -87,7 +87,7 @@ pub fn cases(cases: &mut Vec<Case>) {
                 .sendrecv(&send, next, &recv, prev, 1)
                 .map_err(|e| e.to_string())?;
             let copy = rumba::device_array::<i32, _>(N, rumba::Order::C).unwrap();
-            copy.copy_from_device_on(&recv, &s).unwrap();
+            s.copy(&copy, &recv).unwrap();
             let host = copy.copy_to_host_on(&s).map_err(|e| e.to_string())?;
             expect_eq(
                 "after the stream",

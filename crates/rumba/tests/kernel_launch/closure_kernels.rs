@@ -1,6 +1,6 @@
 //! The low-level closure API (`Kernel::new(name, |t, args| …)`): Rust closures, which only the
-//! simulator runs. Each test here covers what the kernel language has no form of, and says so
-//! when skipped on another backend.
+//! simulator runs. Each test here covers what the closure API itself does (values a thread
+//! holds, a Rust panic), and says so when skipped on another backend.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -9,31 +9,6 @@ use rumba::Order;
 use rumba::kernel::{Arr, Kernel};
 
 use super::{common, fault};
-
-#[path = "../kernel_common/dynshared.rs"]
-mod dynshared;
-
-#[test]
-fn dynshared_slices_are_views_of_the_same_bytes() {
-    closure_only!("slices of dynamic shared memory (`d.slice(..)`) are not in the kernel language");
-    // Numba's `_test_dynshared_slice` through a real launch: `[1, 1]` with `len(expected)`
-    // int32s of dynamic shared memory, and the output array compared.
-    for case in dynshared::CASES {
-        let body = case.body;
-        let k = Kernel::<(Arr<i32>,)>::new("dynshared", move |t, (x,)| body(t, x));
-        let d = rumba::device_array::<i32, _>(case.expected.len(), Order::C).unwrap();
-        k.configure(1, 1)
-            .dynamic_shared_bytes(4 * case.expected.len())
-            .launch((&d,))
-            .unwrap();
-        assert_eq!(
-            d.copy_to_host().unwrap().to_vec(),
-            case.expected,
-            "{}",
-            case.name
-        );
-    }
-}
 
 static STARTED: AtomicUsize = AtomicUsize::new(0);
 static ENDED: AtomicUsize = AtomicUsize::new(0);

@@ -12,9 +12,13 @@ pub mod case;
 #[path = "../../../rumba-cli/src/kernels.rs"]
 pub mod cli;
 pub mod constructs;
+pub mod device_fns;
+pub mod generics;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
+pub mod ranks;
+pub mod records;
 pub mod views;
 pub mod warp;
 
@@ -91,5 +95,86 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         warp::warp_mix,
         warp::warp_after_return,
         warp::warp_sum_u64,
+        device_fns::use_add2f,
+        device_fns::row_sums_dev,
+        device_fns::one_helper_every_space,
+        device_fns::histogram_dev,
+        device_fns::tuples_dev,
+        device_fns::scale_by_table,
+        ranks::zero_dim,
+        ranks::six_dims,
+        ranks::many_dims_block,
+        ranks::reshape_infer,
+        ranks::reshape_zero_dim,
+        ranks::numba_slice_copy,
+        ranks::slice_rules,
+        ranks::bad_slice,
+        ranks::zero_step,
+        ranks::shared_slices,
+        ranks::oob_five_dims,
+        ranks::const_ranks,
+        records::set_a,
+        records::set_b,
+        records::set_record,
+        records::fields_per_thread,
+        records::records_as_values,
+        records::record_write_array,
+        records::record_read_array,
+        records::sub_index_oob,
+        records::set_charseq,
+        records::get_charseq,
+        records::shared_records,
+        generics::axpy_f32,
+        generics::axpy_f64,
+        generics::clamp_mixed,
+    ]
+    .into_iter()
+    .chain(generic_sources())
+    .collect()
+}
+
+/// `(name, CUDA C, OpenCL C)` of instances of the generic kernels of the corpus (every
+/// instance of the small ones, samples of the others).
+pub fn generic_sources() -> Vec<(&'static str, &'static str, &'static str)> {
+    fn leak(s: String) -> &'static str {
+        Box::leak(s.into_boxed_str())
+    }
+    macro_rules! inst {
+        ($($k:ident::<$($t:tt),+>),+ $(,)?) => {
+            vec![$((
+                stringify!($k),
+                leak(generics::$k::cuda_source::<$($t),+>()),
+                leak(generics::$k::opencl_source::<$($t),+>()),
+            )),+]
+        };
+    }
+    inst![
+        axpy::<f32>,
+        axpy::<f64>,
+        fill::<i8>,
+        fill::<u8>,
+        fill::<i16>,
+        fill::<u16>,
+        fill::<i32>,
+        fill::<u32>,
+        fill::<i64>,
+        fill::<u64>,
+        fill::<isize>,
+        fill::<usize>,
+        fill::<f32>,
+        fill::<f64>,
+        convert_to::<u8>,
+        convert_to::<i64>,
+        convert_to::<f32>,
+        clamp_all::<u16>,
+        clamp_all::<f64>,
+        block_sum::<i32, 32>,
+        block_sum::<f64, 64>,
+        scale_into::<i8, f64>,
+        scale_into::<usize, f32>,
+        count_into::<i32>,
+        count_into::<u64>,
+        count_into::<f32>,
+        count_into::<f64>,
     ]
 }

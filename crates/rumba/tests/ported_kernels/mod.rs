@@ -8,6 +8,7 @@ pub mod atomics;
 pub mod behaviour;
 pub mod capture;
 pub mod constant;
+pub mod dynshared;
 pub mod fp16;
 pub mod launch;
 pub mod math;
@@ -89,6 +90,14 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         fp16::f16_scalar,
         fp16::f16_shared,
         fp16::f16_local,
+        dynshared::dynshared_slice_write,
+        dynshared::dynshared_slice_read,
+        dynshared::dynshared_slice_diff_sizes,
+        dynshared::dynshared_slice_overlap,
+        dynshared::dynshared_slice_gaps,
+        dynshared::dynshared_slice_backwards,
+        dynshared::dynshared_slice_strides,
+        dynshared::dynshared_slice_negative_strides,
         launch::shared_sizes,
         launch::fill_then_read,
         launch::shared2d,

@@ -1,7 +1,9 @@
 //! The soak workload (issue 14): threads × streams, each moving checksummed data through device
 //! arrays — uploads from pageable and pinned memory, device-side assignments and copies, scoped
 //! and owned transfers, downloads — while buffers come and go, then checks that descriptors,
-//! locked memory and resident memory are back near their baselines.
+//! locked memory and resident memory are back near their baselines. Issue 24 adds a kernel
+//! phase: a kernel that faults at a chosen block and thread, whose fault the stream reports
+//! (naming them), and then a correct kernel on the same stream whose results are checked.
 //!
 //! It runs for `RUMBA_SOAK_SECS` seconds (default 3: CI), e.g. `RUMBA_SOAK_SECS=600` for a long
 //! run. Each test binary runs it once with its own memory manager.
@@ -10,6 +12,27 @@ use std::time::{Duration, Instant};
 
 use ndarray::Array1;
 use rumba::Order;
+use rumba::kernel::prelude::*;
+
+/// Writes `tag ^ i` to element `i`; thread `bad_thread` of block `bad_block` writes past the end.
+#[kernel]
+fn tagged(t: &Thread, o: &mut Arr<u64>, tag: u64, bad_block: u32, bad_thread: u32) {
+    let i = t.grid1();
+    if t.block_idx().x == bad_block && t.thread_idx().x == bad_thread {
+        o[o.len() + i] = 1;
+    } else if i < o.len() {
+        o[i] = tag ^ i as u64;
+    }
+}
+
+/// What a soak did.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Figures {
+    /// Bytes whose values were checked.
+    pub bytes: usize,
+    /// Kernel faults raised, reported with their block and thread, and recovered from.
+    pub faults: usize,
+}
 
 /// How long to run.
 pub fn duration() -> Duration {
@@ -47,8 +70,59 @@ impl Rng {
     }
 }
 
-/// One round of one thread: returns the number of bytes it checked.
-fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
+/// A kernel that faults at a chosen block and thread on `s`, the fault reported by the stream's
+/// synchronization, then the same kernel without the fault on the same stream; returns the bytes
+/// it checked.
+fn fault_and_recover(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
+    let blocks = 1 + rng.below(8) as u32;
+    let n = blocks as usize * 64;
+    let (bad_block, bad_thread) = (rng.below(u64::from(blocks)) as u32, rng.below(64) as u32);
+    let d = rumba::device_array::<u64, _>(n, Order::C).unwrap().bind(s);
+    tagged()
+        .configure(blocks, 64)
+        .stream(s)
+        .launch((&d, tag, bad_block, bad_thread))
+        .unwrap();
+    match s.synchronize() {
+        Err(rumba::Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            ..
+        }) => {
+            assert_eq!(kernel, "tagged", "tag {tag}");
+            assert_eq!(
+                (block, thread),
+                ([bad_block, 0, 0], [bad_thread, 0, 0]),
+                "tag {tag}"
+            );
+        }
+        other => panic!("tag {tag}: expected the kernel's fault, got {other:?}"),
+    }
+    tagged()
+        .configure(blocks, 64)
+        .stream(s)
+        .launch((&d, tag, u32::MAX, 0))
+        .unwrap();
+    let back = d.copy_to_host().unwrap();
+    assert!(
+        back.iter().enumerate().all(|(i, &v)| v == tag ^ i as u64),
+        "tag {tag}: the kernel after the fault"
+    );
+    n * 8
+}
+
+/// One round of one thread: returns the number of bytes it checked, and whether a kernel faulted
+/// (and the stream recovered).
+fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> (usize, bool) {
+    if rng.below(16) == 0 {
+        return (fault_and_recover(rng, s, tag), true);
+    }
+    (plain_round(rng, s, tag), false)
+}
+
+/// A round of transfers: returns the number of bytes it checked.
+fn plain_round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
     let n = 1 + rng.below(1 << 16) as usize;
     let data = Array1::from_shape_fn(n, |i| (i as u64).wrapping_mul(2654435761) ^ tag);
     let checked = n * 8;
@@ -57,7 +131,7 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
         0 => {
             let d = rumba::to_device_on(&data, s).unwrap();
             let e = rumba::device_array::<u64, _>(n, Order::C).unwrap().bind(s);
-            e.copy_from_device(&d).unwrap();
+            rumba::copy(&e, &d).unwrap();
             drop(d); // the stream holds it until the copy ran
             assert_eq!(e.copy_to_host().unwrap(), data, "tag {tag}");
         }
@@ -69,8 +143,8 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
             let d = rumba::device_array::<u64, _>(n, Order::C).unwrap();
             let mut back = rumba::pinned_array::<u64, _>(n, Order::C).unwrap();
             s.auto_synchronize(|scope| -> rumba::Result<()> {
-                scope.copy_from_pinned(&d, &p)?;
-                scope.copy_to_pinned(&d, &mut back)
+                scope.copy(&d, &p)?;
+                scope.copy(&mut back, &d)
             })
             .unwrap();
             assert_eq!(
@@ -110,11 +184,13 @@ fn round(rng: &mut Rng, s: &rumba::Stream, tag: u64) -> usize {
     checked
 }
 
-/// Runs the soak with `threads` threads for [`duration`]; returns the bytes checked.
-pub fn soak(threads: usize) -> usize {
+/// Runs the soak with `threads` threads for [`duration`]; returns what it did.
+pub fn soak(threads: usize) -> Figures {
     let ctx = rumba::current_context().unwrap();
     // Warm up so that lazily created things (workers, staging, pools) are in the baseline.
-    let _ = round(&mut Rng(1), &rumba::stream().unwrap(), 0);
+    let warm = rumba::stream().unwrap();
+    let _ = plain_round(&mut Rng(1), &warm, 0);
+    let _ = fault_and_recover(&mut Rng(1), &warm, 0);
     rumba::synchronize().unwrap();
     ctx.flush_deallocations().unwrap();
     rumba::empty_cache().unwrap();
@@ -127,22 +203,31 @@ pub fn soak(threads: usize) -> usize {
             std::thread::spawn(move || {
                 let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (t as u64 + 1));
                 let s = rumba::stream().unwrap();
-                let mut bytes = 0;
+                let mut figures = Figures::default();
                 let mut tag = (t as u64) << 48;
                 while Instant::now() < until {
                     tag += 1;
-                    bytes += round(&mut rng, &s, tag);
+                    let (bytes, faulted) = round(&mut rng, &s, tag);
+                    figures.bytes += bytes;
+                    figures.faults += usize::from(faulted);
                 }
                 s.synchronize().unwrap();
-                bytes
+                figures
             })
         })
         .collect();
-    let checked: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    let mut figures = Figures::default();
+    for w in workers {
+        let f = w.join().unwrap();
+        figures.bytes += f.bytes;
+        figures.faults += f.faults;
+    }
+    let checked = figures.bytes;
     eprintln!(
-        "soak: {threads} threads, {:?}: {} MiB checked",
+        "soak: {threads} threads, {:?}: {} MiB checked, {} kernel faults reported and recovered from",
         duration(),
-        checked >> 20
+        checked >> 20,
+        figures.faults
     );
 
     rumba::synchronize().unwrap();
@@ -160,5 +245,10 @@ pub fn soak(threads: usize) -> usize {
         rss1 <= rss0 + (256 << 20),
         "resident memory: {rss0} before, {rss1} after"
     );
-    checked
+    eprintln!(
+        "soak: back to baseline: device free {free0} bytes; descriptors {fds0} -> {fds1}; locked {lck0} -> {lck1} bytes; resident {} -> {} MiB",
+        rss0 >> 20,
+        rss1 >> 20
+    );
+    figures
 }

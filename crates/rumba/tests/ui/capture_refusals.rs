@@ -21,7 +21,7 @@ fn unknown_argument(t: &Thread) {
     let _ = t.grid1();
 }
 
-// Device functions cannot capture: the kernel captures and passes the element.
+// Device functions do not capture: the kernel captures and passes the array on.
 #[device(capture(TABLE: &Arr<f32>))]
 fn declared_on_a_device_fn(i: usize) -> f32 {
     i as f32

@@ -7,8 +7,8 @@ pub struct Pair {
 }
 
 // In-kernel views are supported; these uses are not: writing through a view of a read-only
-// `&Arr`, reinterpreting records, a literal reshape of another size, a run-time axis, dropping
-// the only axis of a 1-d array, a view indexed with the wrong rank, and a chained view.
+// `&Arr`, reinterpreting records, a literal reshape of another size, a run-time axis, two
+// inferred extents, a view indexed with the wrong rank, and a chained view.
 #[kernel]
 fn k(t: &Thread, a: &Arr<f32>, b: &mut Arr<u8>, n: usize) {
     let w = a.view::<u32>();
@@ -18,7 +18,7 @@ fn k(t: &Thread, a: &Arr<f32>, b: &mut Arr<u8>, n: usize) {
     let m = s.reshape((3, 5));
     let c = s.index_axis(n, 0);
     let l = t.local_array::<i32>(8);
-    let row = l.row(0);
+    let row = l.reshape((-1, -1));
     let f = s.reshape(16);
     let g = f[(0, 1)];
     let h = b.reshape((2, 4)).view::<u16>();

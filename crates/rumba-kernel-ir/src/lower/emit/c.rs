@@ -18,9 +18,11 @@
 //! OpenCL C has no templates and no overloading, so the OpenCL printer collects the view types,
 //! accessors and atomics a kernel uses and emits them before it ([`super::opencl_helpers`]).
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 mod expr;
+mod store;
 mod view;
 
 use super::opencl_helpers::{self, Need};
@@ -37,13 +39,18 @@ pub fn function(f: &Func, target: Target) -> String {
         indent: 1,
         counter: 0,
         needs: BTreeSet::new(),
+        tuples: RefCell::new(BTreeMap::new()),
     };
     let body = p.body();
+    let sig = p.signature();
     let mut s = String::new();
+    for decl in p.tuples.borrow().values() {
+        s.push_str(decl);
+    }
     if target == Target::OpenCl && !p.needs.is_empty() {
         s.push_str(&opencl_helpers::emit(&p.needs));
     }
-    s.push_str(&p.signature());
+    s.push_str(&sig);
     s.push_str(" {\n");
     s.push_str(&body);
     s.push_str("}\n");
@@ -57,6 +64,8 @@ pub(super) struct Printer<'a> {
     indent: usize,
     counter: usize,
     needs: BTreeSet<Need>,
+    /// The tuple structs the function uses: name → declaration.
+    tuples: RefCell<BTreeMap<String, String>>,
 }
 
 /// The C type of a value type.
@@ -66,8 +75,60 @@ pub fn c_type(ty: &Ty, target: Target) -> String {
         Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
         Ty::Complex(p) => complex_c_type(p.scalar().unwrap_or(Scalar::F64)).into(),
         Ty::Dim3 => "uint3".into(),
+        Ty::Tuple(parts) => tuple_c_name(parts),
         _ => "void".into(),
     }
+}
+
+/// The C struct of a tuple type: `rb_tup_` and its parts (`rb_tup_f32_i64`).
+pub fn tuple_c_name(parts: &[Ty]) -> String {
+    let names: Vec<String> = parts
+        .iter()
+        .map(|p| match p {
+            Ty::Scalar(s) => s.rust_name().to_string(),
+            Ty::Complex(q) => {
+                if q.scalar() == Some(Scalar::F32) {
+                    "c32".into()
+                } else {
+                    "c64".into()
+                }
+            }
+            Ty::Record(path) => path.rsplit("::").next().unwrap_or(path).trim().to_string(),
+            _ => "x".into(),
+        })
+        .collect();
+    format!("rb_tup_{}", names.join("_"))
+}
+
+/// The declaration of a tuple struct and its constructor `NAME_new(a0, a1, …)`, guarded (a
+/// kernel and its device functions may each declare it).
+fn tuple_decl(parts: &[Ty], target: Target) -> String {
+    let name = tuple_c_name(parts);
+    let tys: Vec<String> = parts.iter().map(|p| c_type(p, target)).collect();
+    let fields: String = tys
+        .iter()
+        .enumerate()
+        .map(|(k, t)| format!(" {t} f{k};"))
+        .collect();
+    let args: Vec<String> = tys
+        .iter()
+        .enumerate()
+        .map(|(k, t)| format!("{t} a{k}"))
+        .collect();
+    let sets: String = (0..parts.len())
+        .map(|k| format!(" t.f{k} = a{k};"))
+        .collect();
+    let text = match target {
+        Target::Cuda => format!(
+            "struct {name} {{{fields} }};\n__device__ __forceinline__ {name} {name}_new({}) {{ {name} t;{sets} return t; }}\n",
+            args.join(", ")
+        ),
+        Target::OpenCl => format!(
+            "typedef struct {{{fields} }} {name};\nstatic inline {name} {name}_new({}) {{ {name} t;{sets} return t; }}\n",
+            args.join(", ")
+        ),
+    };
+    opencl_helpers::guarded(&name, &text)
 }
 
 /// The C struct of a complex type (`rb_c32` / `rb_c64`, defined by the device header and the
@@ -80,12 +141,15 @@ pub fn complex_c_type(part: Scalar) -> &'static str {
     }
 }
 
-fn space_tag(s: &Space) -> &'static str {
+/// The space tag of the OpenCL helpers and of call markers (`crate::link`): `g`, `c`, `l`, `p`,
+/// or a device function's placeholder `$sK$` for its `K`-th array parameter.
+pub(super) fn space_tag(s: &Space) -> String {
     match s {
-        Space::Global { .. } => "g",
-        Space::Const => "c",
-        Space::Shared | Space::DynamicShared => "l",
-        Space::Local => "p",
+        Space::Global { .. } => "g".into(),
+        Space::Const => "c".into(),
+        Space::Shared | Space::DynamicShared => "l".into(),
+        Space::Local => "p".into(),
+        Space::Param { index, .. } => format!("$s{index}$"),
     }
 }
 
@@ -108,6 +172,12 @@ impl Printer<'_> {
     }
 
     pub(super) fn ty(&self, ty: &Ty) -> String {
+        if let Ty::Tuple(parts) = ty {
+            self.tuples
+                .borrow_mut()
+                .entry(tuple_c_name(parts))
+                .or_insert_with(|| tuple_decl(parts, self.target));
+        }
         c_type(ty, self.target)
     }
 
@@ -142,8 +212,16 @@ impl Printer<'_> {
         }
     }
 
+    /// The rank of array `a`'s C view: its rank, except that a 0-d array is held as a 1-d
+    /// view of its one element (extent 1, or 0 when a view could not be made, so that checked
+    /// accesses skip it), indexed at 0.
+    pub(super) fn c_rank(&self, a: ArrayId) -> usize {
+        self.f.arrays[a].rank.max(1)
+    }
+
     /// The type name of an array's view.
     pub(super) fn view_type(&mut self, a: ArrayId) -> String {
+        let rank = self.c_rank(a);
         let arr = &self.f.arrays[a];
         let elem = self.elem_c(arr);
         if self.cuda() {
@@ -152,12 +230,12 @@ impl Printer<'_> {
             } else {
                 elem
             };
-            format!("rumba_array<{elem}, {}>", arr.rank)
+            format!("rumba_array<{elem}, {rank}>")
         } else {
             let need = Need::View {
                 space: space_tag(&arr.space),
                 elem: elem.clone(),
-                rank: arr.rank,
+                rank,
             };
             let name = need.name();
             self.needs.insert(need);
@@ -186,7 +264,7 @@ impl Printer<'_> {
                 space: space_tag(&arr.space),
                 elem: self.elem_c(arr),
                 scalar: elem,
-                rank: arr.rank,
+                rank: self.c_rank(a),
             });
             format!("rb_{op}_{}", view.trim_start_matches("rb_"))
         }
@@ -214,9 +292,22 @@ impl Printer<'_> {
                         params.push(format!("{} {}", self.ty(&loc.ty), loc.c_name));
                     }
                 }
+                Param::Array(a) if self.cuda() && !f.is_device && f.arrays[*a].rank == 0 => {
+                    // A 0-d argument is its element's address alone (`body` makes its view).
+                    let arr = &f.arrays[*a];
+                    let elem = self.elem_c(arr);
+                    let cst = if arr.space == Space::Const {
+                        "const "
+                    } else {
+                        ""
+                    };
+                    params.push(format!("rumba_array0<{cst}{elem}> {}_arg", arr.c_name));
+                }
                 Param::Array(a) => {
                     let arr = &f.arrays[*a];
-                    if self.cuda() {
+                    if self.cuda() || f.is_device {
+                        // A device function takes the caller's view (on OpenCL, of a struct
+                        // type per space: `rb_$sK$_…`, which the linker fills in).
                         let vt = self.view_type(*a);
                         params.push(format!("{vt} {}", arr.c_name));
                     } else {
@@ -240,12 +331,13 @@ impl Printer<'_> {
         }
         let name = f.name.to_string();
         if f.is_device {
+            // The linker names each instance (`crate::link`).
             let ret = self.ty(&f.ret);
             let params = params.join(", ");
             if self.cuda() {
-                format!("__device__ __forceinline__ {ret} dev_{name}({params})")
+                format!("__device__ __forceinline__ {ret} @self@({params})")
             } else {
-                format!("static inline {ret} dev_{name}({params})")
+                format!("static inline {ret} @self@({params})")
             }
         } else if self.cuda() {
             params.push("rumba_fault* rb_fault".into());
@@ -275,6 +367,19 @@ impl Printer<'_> {
             }
         }
         if !f.is_device {
+            // CUDA: the views of 0-d array parameters.
+            if self.cuda() {
+                for p in &f.params {
+                    if let Param::Array(a) = p {
+                        let arr = &f.arrays[*a];
+                        if arr.rank == 0 {
+                            let vt = self.view_type(*a);
+                            let n = &arr.c_name;
+                            self.line(&format!("{vt} {n} = rb_fixed({n}_arg.data, 1);"));
+                        }
+                    }
+                }
+            }
             // OpenCL: build the views of the array parameters.
             if !self.cuda() {
                 for p in &f.params {
@@ -288,8 +393,14 @@ impl Printer<'_> {
                             ""
                         };
                         let n = &arr.c_name;
-                        let sh: Vec<String> = (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect();
-                        let st: Vec<String> = (0..arr.rank).map(|k| format!("{n}_st{k}")).collect();
+                        let (sh, st): (Vec<String>, Vec<String>) = if arr.rank == 0 {
+                            (vec!["1".into()], vec![format!("(long)sizeof({elem})")])
+                        } else {
+                            (
+                                (0..arr.rank).map(|k| format!("{n}_sh{k}")).collect(),
+                                (0..arr.rank).map(|k| format!("{n}_st{k}")).collect(),
+                            )
+                        };
                         self.line(&format!(
                             "{vt} {n} = {{(__global {cst}{elem}*)((__global {cst}char*){n}_ptr + {n}_off), {{{}}}, {{{}}}}};",
                             sh.join(", "),
@@ -324,11 +435,23 @@ impl Printer<'_> {
     }
 
     pub(super) fn dims_product(&self, arr: &Array) -> String {
+        if arr.dims.is_empty() {
+            // A 0-d array: one element.
+            return "1".into();
+        }
         arr.dims
             .iter()
             .map(|d| self.dim(d))
             .collect::<Vec<_>>()
             .join(" * ")
+    }
+
+    /// The C index components of an element of array `a` (a 0-d array's one element is at 0).
+    pub(super) fn idx_list(&mut self, idx: &[Expr]) -> Vec<String> {
+        if idx.is_empty() {
+            return vec!["0".into()];
+        }
+        idx.iter().map(|e| self.expr(e)).collect()
     }
 
     pub(super) fn dim(&self, d: &DimSize) -> String {
@@ -402,7 +525,15 @@ impl Printer<'_> {
                         self.line(&format!("{t0} {n0} = {name}({x}, &{n1});"));
                         return;
                     }
-                    _ => vec!["0".into(); locals.len()],
+                    // Any other tuple value (a device function's result, a tuple local): once,
+                    // then element by element.
+                    _ => {
+                        let t = self.fresh("tup");
+                        let ty = self.ty(&init.ty);
+                        let v = self.expr(init);
+                        self.line(&format!("{ty} {t} = {v};"));
+                        (0..locals.len()).map(|k| format!("{t}.f{k}")).collect()
+                    }
                 };
                 for (l, v) in locals.iter().zip(parts) {
                     let loc = &self.f.locals[*l];
@@ -525,106 +656,6 @@ impl Printer<'_> {
             Stmt::Block(b) => self.block("", b),
         }
     }
-
-    fn array_decl(&mut self, a: ArrayId) {
-        let arr = self.f.arrays[a].clone();
-        let vt = self.view_type(a);
-        let elem = self.elem_c(&arr);
-        let n = arr.c_name.clone();
-        let dims: Vec<String> = arr.dims.iter().map(|d| self.dim(d)).collect();
-        let mk = if self.cuda() {
-            format!("rb_fixed<{elem}>")
-        } else {
-            self.needs.insert(Need::Fixed {
-                view: vt.clone(),
-                rank: arr.rank,
-                elem: elem.clone(),
-            });
-            format!("rb_mk_{}", vt.trim_start_matches("rb_"))
-        };
-        match arr.space {
-            Space::Shared => self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", "))),
-            Space::Local => {
-                let size = self.dims_product(&arr);
-                self.line(&format!("{elem} {n}_mem[{size}] = {{0}};"));
-                self.line(&format!("{vt} {n} = {mk}({n}_mem, {});", dims.join(", ")));
-            }
-            _ => {
-                let (ptr, bytes) = if self.cuda() {
-                    (format!("({elem}*)rb_dyn_shared"), "rb_dyn_shared_bytes()")
-                } else {
-                    (format!("(__local {elem}*)rb_dyn_shared"), "rb_dyn_bytes")
-                };
-                self.line(&format!(
-                    "{vt} {n} = {mk}({ptr}, {bytes} / sizeof({elem}));"
-                ));
-            }
-        }
-    }
-
-    fn assign(&mut self, place: &Place, op: Option<BinOp>, value: &Expr, site: Option<SiteId>) {
-        match place {
-            Place::Local(l, _) => {
-                let loc = &self.f.locals[*l];
-                let (name, ty) = (loc.c_name.clone(), loc.ty.clone());
-                let v = self.expr(value);
-                match op {
-                    None => self.line(&format!("{name} = {v};")),
-                    Some(op) => {
-                        let e = self.binary(op, &ty, &name, &v, site);
-                        self.line(&format!("{name} = {e};"));
-                    }
-                }
-            }
-            Place::Index {
-                array,
-                idx,
-                site: st,
-                ..
-            } => {
-                let arr_name = self.f.arrays[*array].c_name.clone();
-                let elem = self.f.arrays[*array].elem.clone();
-                let store = self.accessor("st", *array);
-                let at = self.at(*st);
-                match op {
-                    None => {
-                        let i: Vec<String> = idx.iter().map(|e| self.expr(e)).collect();
-                        let v = self.expr(value);
-                        let v = self.stored(*array, v);
-                        self.line(&format!(
-                            "{store}({arr_name}, {}, {v}, {at});",
-                            i.join(", ")
-                        ));
-                    }
-                    Some(op) => {
-                        // Index once, value, then read-modify-write (the Rust body's order).
-                        let load = self.accessor("ld", *array);
-                        let u64_ = Scalar::Usize.c_name(self.target);
-                        self.line("{");
-                        self.indent += 1;
-                        let mut names = Vec::new();
-                        for e in idx {
-                            let n = self.fresh("i");
-                            let v = self.expr(e);
-                            self.line(&format!("{u64_} {n} = {v};"));
-                            names.push(n);
-                        }
-                        let vn = self.fresh("v");
-                        let v = self.expr(value);
-                        let ety = self.ty(&value.ty);
-                        self.line(&format!("{ety} {vn} = {v};"));
-                        let i = names.join(", ");
-                        let cur = self.loaded(*array, format!("{load}({arr_name}, {i}, {at})"));
-                        let e = self.binary(op, &elem, &cur, &vn, site);
-                        let e = self.stored(*array, e);
-                        self.line(&format!("{store}({arr_name}, {i}, {e}, {at});"));
-                        self.indent -= 1;
-                        self.line("}");
-                    }
-                }
-            }
-        }
-    }
 }
 
 fn uses_sync_value(b: &Block) -> bool {
@@ -655,9 +686,7 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Index { idx, .. } = place {
-                    idx.iter().for_each(|e| e.visit(f));
-                }
+                place.exprs().into_iter().for_each(|e| e.visit(f));
                 value.visit(f);
             }
             Stmt::If {
@@ -692,6 +721,20 @@ pub fn visit_exprs(b: &Block, f: &mut dyn FnMut(&Expr)) {
             Stmt::View { kind, .. } => kind.exprs().into_iter().for_each(|e| e.visit(f)),
         }
     }
+}
+
+/// The signature of a device function's parameters (see [`crate::link::signature`]).
+pub fn param_signature(f: &Func) -> String {
+    let parts: Vec<String> = f
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Thread(_) => None,
+            Param::Value(l) => Some(expr::sig_part(&f.locals[*l].ty)),
+            Param::Array(a) => Some(expr::array_sig(&f.arrays[*a])),
+        })
+        .collect();
+    crate::link::signature(&parts)
 }
 
 /// Whether a function uses `f64` anywhere (OpenCL needs `cl_khr_fp64`).

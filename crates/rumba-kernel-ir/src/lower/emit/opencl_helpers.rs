@@ -19,8 +19,9 @@ use crate::target::Scalar;
 pub enum Need {
     /// A view struct.
     View {
-        /// `g` global, `c` constant (global const), `l` local (shared), `p` private.
-        space: &'static str,
+        /// `g` global, `c` constant (global const), `l` local (shared), `p` private, or `$sK$`:
+        /// the space of a device function's `K`-th array parameter, filled in by the linker.
+        space: String,
         /// Element C type.
         elem: String,
         /// Rank.
@@ -41,8 +42,8 @@ pub enum Need {
         op: String,
         /// The view type.
         view: String,
-        /// Space tag.
-        space: &'static str,
+        /// Space tag (as for [`Need::View`]).
+        space: String,
         /// Element C type.
         elem: String,
         /// Element scalar (None for records).
@@ -52,12 +53,12 @@ pub enum Need {
     },
 }
 
-fn qual(space: &str) -> &'static str {
-    match space {
-        "g" => "__global ",
-        "c" => "__global const ",
-        "l" => "__local ",
-        _ => "",
+/// The address-space qualifier of `space`; for a parameter's placeholder `$sK$`, its own
+/// placeholder `$qK$` (the linker fills both in).
+fn qual(space: &str) -> String {
+    match space.strip_prefix("$s") {
+        Some(k) => format!("$q{k}"),
+        None => crate::link::opencl_qualifier(space.chars().next().unwrap_or('p')).to_string(),
     }
 }
 
@@ -78,6 +79,13 @@ fn idx_params(rank: usize) -> String {
 }
 
 fn check(rank: usize, ret: &str) -> String {
+    if rank > 3 {
+        let idx: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
+        return format!(
+            "#ifndef RUMBA_UNCHECKED\n    {{\n        ulong rb_i[{rank}] = {{{}}};\n        for (uint k = 0; k < {rank}u; k++) {{\n            if (rb_i[k] >= (ulong)a.sh[k]) {{ rb_oob_nd(rb_f, rb_site, {rank}u, rb_i, a.sh[k], k); {ret} }}\n        }}\n    }}\n#endif\n",
+            idx.join(", ")
+        );
+    }
     let cond: Vec<String> = (0..rank)
         .map(|k| format!("i{k} >= (ulong)a.sh[{k}]"))
         .collect();
@@ -113,7 +121,11 @@ fn addr(space: &str, elem: &str, rank: usize, volatile: bool) -> String {
     let off: Vec<String> = (0..rank)
         .map(|k| format!(" + (long)i{k} * a.st[{k}]"))
         .collect();
-    let cq = if space == "c" { "__global const " } else { q };
+    let cq = if space == "c" {
+        "__global const ".to_string()
+    } else {
+        q.clone()
+    };
     format!("(({v}{q}{elem}*)((({cq}char*)a.p){}))", off.concat())
 }
 
@@ -186,20 +198,32 @@ fn atomic_body(op: &str, space: &str, elem: &str, s: Scalar, rank: usize) -> Str
     }
 }
 
-/// The helper definitions for `needs`, views first.
+/// `text` between include guards named after `name`, so that a program whose kernel and device
+/// functions need one helper defines it once.
+pub(crate) fn guarded(name: &str, text: &str) -> String {
+    format!("#ifndef RB_H_{name}\n#define RB_H_{name}\n{text}#endif\n")
+}
+
+/// The helper definitions for `needs`, views first, each guarded (see `guarded`).
 pub fn emit(needs: &BTreeSet<Need>) -> String {
-    let mut s = String::new();
+    let mut out = String::new();
     for n in needs {
         if let Need::View { space, elem, rank } = n {
-            let _ = writeln!(
-                s,
-                "typedef struct {{ {}{elem}* p; long sh[{rank}]; long st[{rank}]; }} {};",
+            let decl = format!(
+                "typedef struct {{ {}{elem}* p; long sh[{rank}]; long st[{rank}]; }} {};\n",
                 qual(space),
                 n.name()
             );
+            out.push_str(&guarded(&n.name(), &decl));
         }
     }
     for n in needs {
+        let mut s = String::new();
+        let guard = match n {
+            Need::View { .. } => continue,
+            Need::Fixed { view, .. } => format!("rb_mk_{}", &view[3..]),
+            Need::Access { op, view, .. } => format!("rb_{op}_{}", &view[3..]),
+        };
         match n {
             Need::View { .. } => {}
             Need::Fixed { view, rank, elem } => {
@@ -242,6 +266,13 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                         "return;".to_string(),
                         format!("    *{} = v;\n", addr(space, elem, *rank, false)),
                     ),
+                    // The checked address (0 when out of bounds), for field stores.
+                    "at" => (
+                        String::new(),
+                        format!("{}{elem}*", qual(space)),
+                        "return 0;".to_string(),
+                        format!("    return {};\n", addr(space, elem, *rank, false)),
+                    ),
                     a => {
                         let aop = a.trim_start_matches("atomic_");
                         let s = scalar.unwrap_or(Scalar::I32);
@@ -268,6 +299,7 @@ pub fn emit(needs: &BTreeSet<Need>) -> String {
                 s.push_str("}\n");
             }
         }
+        out.push_str(&guarded(&guard, &s));
     }
-    s
+    out
 }

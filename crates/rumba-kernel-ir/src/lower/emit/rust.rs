@@ -11,6 +11,8 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
+mod ops;
+
 use crate::lower::Options;
 use crate::lower::ir::*;
 use crate::target::Scalar;
@@ -81,14 +83,21 @@ pub fn body(f: &Func, opts: &Options) -> TokenStream {
         wil: None,
     };
     let mut out = TokenStream::new();
-    if !f.is_device {
-        for p in &f.params {
-            if let Param::Value(l) = p {
+    let k = &opts.krate;
+    for p in &f.params {
+        match p {
+            Param::Value(l) if !f.is_device => {
                 let loc = &f.locals[*l];
                 let (name, ty) = (&loc.name, r.ty(&loc.ty));
                 let m = loc.mutable.then(|| quote!(mut));
                 out.extend(quote_spanned!(name.span()=> let #m #name: #ty = *#name;));
             }
+            Param::Array(a) if f.is_device => {
+                // A device function's array argument (`Ro` / `Rw`) becomes its view.
+                let name = &f.arrays[*a].name;
+                out.extend(quote_spanned!(name.span()=> let #name = #k::kernel::__macro::ArrIn::into_view(#name);));
+            }
+            _ => {}
         }
     }
     out.extend(r.block_inner(&f.body));
@@ -309,9 +318,43 @@ impl R<'_> {
                     None => self.array(*base).into_token_stream(),
                 };
                 let v = match kind {
-                    ViewKind::Reshape(dims) => {
+                    ViewKind::Reshape(dims, None) => {
                         let d = self.index(dims);
                         quote_spanned!(*span=> #b.reshape(#d))
+                    }
+                    ViewKind::Reshape(dims, Some(axis)) => {
+                        let d = self.index(dims);
+                        let axis = Literal::usize_suffixed(*axis);
+                        quote_spanned!(*span=> #b.reshape_infer(#d, #axis))
+                    }
+                    ViewKind::Slice(comps) => {
+                        let k = self.k;
+                        let int = |e: &Expr| {
+                            let x = self.expr(e);
+                            quote_spanned!(e.span=> ((#x) as isize))
+                        };
+                        let opt = |e: &Option<Expr>| match e {
+                            Some(e) => {
+                                let x = int(e);
+                                quote!(::core::option::Option::Some(#x))
+                            }
+                            None => quote!(::core::option::Option::None),
+                        };
+                        let args = comps.iter().map(|c| match c {
+                            SliceComp::Index(e) => {
+                                let x = int(e);
+                                quote!(#k::kernel::SliceArg::Index(#x))
+                            }
+                            SliceComp::Range { start, stop, step } => {
+                                let (a, b) = (opt(start), opt(stop));
+                                let st = match step {
+                                    Some(e) => int(e),
+                                    None => quote!(1isize),
+                                };
+                                quote!(#k::kernel::SliceArg::Range(#k::kernel::Slice::new(#a, #b, #st)))
+                            }
+                        });
+                        quote_spanned!(*span=> #b.slice_nd(&[#(#args),*]))
                     }
                     ViewKind::Cast => {
                         let elem = elem_tokens(&self.f.arrays[*array].elem, self.k);
@@ -374,6 +417,21 @@ impl R<'_> {
                         }
                     }
                 }
+                Place::Field {
+                    base,
+                    field,
+                    sub,
+                    ty,
+                    ..
+                } => self.field_assign(
+                    base,
+                    field,
+                    sub.as_ref().map(|(k, _)| &**k),
+                    ty,
+                    *op,
+                    value,
+                    *span,
+                ),
             },
             Stmt::Expr(e) => {
                 let v = self.expr(e);
@@ -451,94 +509,6 @@ impl R<'_> {
                 quote_spanned!(*span=> if !(#c) { ::core::panic!("{}", #msg) })
             }
             Stmt::Block(b) => self.block(b),
-        }
-    }
-
-    fn int_lit(&self, v: i128, s: Scalar, span: Span) -> TokenStream {
-        let (min, _) = s.int_range();
-        let ty = Ident::new(s.rust_name(), span);
-        if s == Scalar::Bool {
-            return if v != 0 { quote!(true) } else { quote!(false) };
-        }
-        if v == min && v < 0 {
-            return quote_spanned!(span=> #ty::MIN);
-        }
-        let mut lit = Literal::u128_unsuffixed(v.unsigned_abs());
-        lit.set_span(span);
-        let suffixed: TokenStream = format!("{}{}", v.unsigned_abs(), s.rust_name())
-            .parse()
-            .unwrap_or_else(|_| quote!(#lit));
-        let suffixed = respan(suffixed, span);
-        if v < 0 {
-            quote_spanned!(span=> (-#suffixed))
-        } else {
-            suffixed
-        }
-    }
-
-    fn float_lit(&self, v: f64, s: Scalar, span: Span) -> TokenStream {
-        if s.is_f16() {
-            // Exact: the value's bits (`f16` has no literals).
-            let k = self.k;
-            let bits = half::f16::from_f64(v).to_bits();
-            return quote_spanned!(span=> #k::kernel::f16::from_bits(#bits));
-        }
-        let ty = Ident::new(s.rust_name(), span);
-        if v.is_nan() {
-            return quote_spanned!(span=> #ty::NAN);
-        }
-        if v.is_infinite() {
-            return if v > 0.0 {
-                quote_spanned!(span=> #ty::INFINITY)
-            } else {
-                quote_spanned!(span=> #ty::NEG_INFINITY)
-            };
-        }
-        let mut lit = if s == Scalar::F32 {
-            Literal::f32_suffixed((v as f32).abs())
-        } else {
-            Literal::f64_suffixed(v.abs())
-        };
-        lit.set_span(span);
-        if v.is_sign_negative() {
-            quote_spanned!(span=> (-#lit))
-        } else {
-            quote!(#lit)
-        }
-    }
-
-    fn binary(
-        &self,
-        op: BinOp,
-        ty: &Ty,
-        a: TokenStream,
-        b: TokenStream,
-        span: Span,
-    ) -> TokenStream {
-        let int = ty.scalar().is_some_and(|s| s.is_int());
-        let m = |name: &str| format_ident!("{}", name, span = span);
-        match op {
-            BinOp::Add | BinOp::Sub | BinOp::Mul if int => {
-                let f = m(match op {
-                    BinOp::Add => "wrapping_add",
-                    BinOp::Sub => "wrapping_sub",
-                    _ => "wrapping_mul",
-                });
-                quote_spanned!(span=> (#a).#f(#b))
-            }
-            BinOp::Shl | BinOp::Shr => {
-                let f = m(if op == BinOp::Shl {
-                    "wrapping_shl"
-                } else {
-                    "wrapping_shr"
-                });
-                quote_spanned!(span=> (#a).#f((#b) as u32))
-            }
-            _ => {
-                let o: TokenStream = op.symbol().parse().expect("operator");
-                let o = respan(o, span);
-                quote_spanned!(span=> (#a #o #b))
-            }
         }
     }
 
@@ -641,7 +611,71 @@ impl R<'_> {
             }
             ExprKind::Tuple(v) => {
                 let parts = v.iter().map(|x| self.expr(x));
-                quote_spanned!(span=> (#(#parts),*))
+                quote_spanned!(span=> (#(#parts,)*))
+            }
+            ExprKind::TupleField(t, k) => {
+                let t = self.expr(t);
+                let k = syn::Index {
+                    index: *k as u32,
+                    span,
+                };
+                quote_spanned!(span=> (#t).#k)
+            }
+            ExprKind::RecordLit { record, fields } => {
+                let path = &self.f.records[*record].path;
+                let parts = fields.iter().map(|(n, v)| {
+                    let v = self.expr(v);
+                    quote!(#n: #v)
+                });
+                quote_spanned!(span=> #path { #(#parts),* })
+            }
+            ExprKind::SubIndex {
+                rec, field, idx, ..
+            } => {
+                let (r, i) = (self.expr(rec), self.expr(idx));
+                let ty = self.ty(&e.ty);
+                quote_spanned!(span=> #k::kernel::__macro::ty::<#ty>((#r).#field[#i]))
+            }
+            ExprKind::FieldLit {
+                text, float, neg, ..
+            } => {
+                // Unsuffixed: rustc gives it the field's type.
+                let mut lit: Literal = if *float {
+                    Literal::f64_unsuffixed(text.parse().unwrap_or(0.0))
+                } else {
+                    Literal::u128_unsuffixed(text.parse().unwrap_or(0))
+                };
+                if let Ok(l) = text.parse::<Literal>() {
+                    lit = l;
+                }
+                lit.set_span(span);
+                if *neg {
+                    quote_spanned!(span=> (-#lit))
+                } else {
+                    quote!(#lit)
+                }
+            }
+            ExprKind::Bytes(b) => {
+                let lit = proc_macro2::Literal::byte_string(b);
+                quote_spanned!(span=> #k::kernel::__macro::bytes(#lit))
+            }
+            ExprKind::ArrayRef(a) => {
+                // Passed as a whole to a device function: read-only (`Ro`) or writable (`Rw`),
+                // so a callee that writes cannot be given a read-only array (a type error).
+                let n = match self.wil.and_then(|w| w.view_base(*a)) {
+                    Some(b) => b,
+                    None => self.array(*a).into_token_stream(),
+                };
+                let f = if self.f.arrays[*a].space.writable() {
+                    format_ident!("rw", span = span)
+                } else {
+                    format_ident!("ro", span = span)
+                };
+                // Every token at the argument, so a refusal (a read-only array to a `&mut`
+                // parameter) points at it.
+                let k = respan(k.to_token_stream(), span);
+                let n = respan(n, span);
+                quote_spanned!(span=> #k::kernel::__macro::#f(&#n))
             }
             ExprKind::Complex(v) => {
                 let ty = self.ty(&e.ty);

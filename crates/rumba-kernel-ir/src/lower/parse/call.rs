@@ -50,7 +50,10 @@ impl Cx {
             let args: Vec<&syn::Expr> = m.args.iter().collect();
             return self.math(f, recv, &args, span);
         }
-        if matches!(method.as_str(), "reshape" | "view" | "row" | "index_axis") {
+        if matches!(
+            method.as_str(),
+            "reshape" | "view" | "row" | "index_axis" | "slice"
+        ) {
             self.err(
                 m.method.span(),
                 format!("a view is bound to a name, one at a time, from an array's name: `let v = a.{method}(…);` (then `let w = v.view::<u16>();`), not used inline or chained"),
@@ -310,7 +313,7 @@ impl Cx {
             self.err(span, format!("`atomic_{}` takes {shape}", op.name()));
             return self.placeholder(span);
         }
-        let idx = self.indices_pub(&m.args[0], a);
+        let idx = self.indices(&m.args[0], a);
         let args: Vec<Expr> = m.args.iter().skip(1).map(|x| self.expr(x)).collect();
         for (x, src) in args.iter().zip(m.args.iter().skip(1)) {
             self.unify(
@@ -357,36 +360,6 @@ impl Cx {
             arr.elem,
             span,
         )
-    }
-
-    pub(crate) fn indices_pub(&mut self, e: &syn::Expr, a: ArrayId) -> Vec<Expr> {
-        // `indices` is private to expr.rs; re-parse through an index expression shape.
-        let parts: Vec<&syn::Expr> = match e {
-            syn::Expr::Tuple(t) => t.elems.iter().collect(),
-            e => vec![e],
-        };
-        self.use_rank(a, parts.len(), e.span());
-        parts
-            .into_iter()
-            .map(|p| {
-                let x = self.expr(p);
-                if self
-                    .types
-                    .unify(&x.ty, &USIZE, p.span(), "an array index")
-                    .is_err()
-                {
-                    let shown = crate::lower::infer::show(&self.types.shallow(&x.ty));
-                    self.err(
-                        p.span(),
-                        format!(
-                            "array indices are `usize`, this is `{shown}`: write `{} as usize`",
-                            p.to_token_stream()
-                        ),
-                    );
-                }
-                x
-            })
-            .collect()
     }
 
     pub(crate) fn math(&mut self, f: MathFn, recv: Expr, args: &[&syn::Expr], span: Span) -> Expr {
@@ -538,7 +511,7 @@ impl Cx {
         // `f32::sqrt(x)`, `u32::min(a, b)`.
         if p.path.segments.len() == 2 {
             let ty_name = p.path.segments[0].ident.to_string();
-            if let Some(s) = Scalar::from_rust_name(&ty_name) {
+            if let Some(s) = self.scalar_named(&ty_name) {
                 let fname = p.path.segments[1].ident.to_string();
                 if s.is_f16() && (fname == "from_f32" || fname == "from_f64") {
                     return self.f16_from(c, &fname, span);
@@ -595,8 +568,15 @@ impl Cx {
                 pass_thread = true;
                 continue;
             }
-            if self.lookup_array(a).is_some() {
-                self.err(a.span(), "device functions take scalars and records in this version: pass the element (`a[i]`), not the array");
+            // An array passes as a whole: `f(a)`, `f(&a)`, `f(&mut a)`.
+            let whole = match a {
+                syn::Expr::Reference(r) => self.lookup_array(&r.expr),
+                a => self.lookup_array(a),
+            };
+            if let Some(arr) = whole {
+                let position = args.len();
+                self.pass_array(func, position, arr, a.span());
+                args.push(mk(ExprKind::ArrayRef(arr), Ty::Unit, a.span()));
                 continue;
             }
             let x = self.expr(a);
@@ -616,6 +596,23 @@ impl Cx {
             ty,
             span,
         )
+    }
+}
+
+impl Cx {
+    /// Array `a` passed to device function `func` as argument `position`: writable memory
+    /// counts as written (the callee may write it: the Rust form lets a callee write only what
+    /// is passed writable), and the callee's rank is checked against `a`'s at compile time.
+    fn pass_array(&mut self, func: usize, position: usize, a: ArrayId, span: Span) {
+        if self.array(a).space.writable() {
+            self.mark_written(a);
+        }
+        self.array_args.push(ArrayArg {
+            device: func,
+            position,
+            array: a,
+            span,
+        });
     }
 }
 

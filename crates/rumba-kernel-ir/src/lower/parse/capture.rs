@@ -54,7 +54,7 @@ impl Cx {
                 "`{id}` is not an array of this kernel: to use the device array of a `static` cell (`static {id}: Captured<T>`), capture it: `#[rumba::kernel(capture({id}: {ty}))]`"
             ),
             (Some(id), FnKind::Device) => format!(
-                "`{id}` is not an array of this device function: device functions cannot capture device arrays in this version; capture it on the kernel (`#[rumba::kernel(capture({id}: {ty}))]`) and pass the device function the element (`{id}[i]`)"
+                "`{id}` is not an array of this device function: capture it on the kernel (`#[rumba::kernel(capture({id}: {ty}))]`) and pass it to the device function as an array parameter (`fn f(table: {ty})`, called `f({id})`)"
             ),
             (None, _) => {
                 format!("only arrays can be indexed: parameters `{ty}`, shared and local arrays")

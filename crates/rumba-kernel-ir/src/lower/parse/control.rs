@@ -134,8 +134,22 @@ impl Cx {
         let span = e.span();
         match e {
             syn::Expr::Assign(a) => {
-                let value = self.rvalue(&a.right, out);
-                if let Some(place) = self.place(&a.left) {
+                // The place first (its value may be a field's literal), then the value; the
+                // Rust form evaluates the value first, and so does C: indices are pure.
+                let mut place = self.place(&a.left);
+                let value = match &place {
+                    Some(p) => self.field_value(p, &a.right, out),
+                    None => self.rvalue(&a.right, out),
+                };
+                if let (
+                    Some(Place::Field { ty, .. }),
+                    ExprKind::FieldLit { .. } | ExprKind::Bytes(_),
+                ) = (&mut place, &value.kind)
+                {
+                    // The field's type is rustc's alone: nothing here needs it.
+                    *ty = self.types.error(span);
+                }
+                if let Some(place) = place {
                     let pty = self.place_ty(&place);
                     self.unify(&pty, &value.ty, a.right.span(), "this assignment");
                     out.push(Stmt::Assign {
@@ -149,8 +163,11 @@ impl Cx {
             }
             syn::Expr::Binary(b) if compound_op(&b.op).is_some() => {
                 let op = compound_op(&b.op).expect("checked");
+                // A compound update computes in the field's type, which a typed operand fixes
+                // (a bare literal keeps Rust's default: `r.c += 1u32`).
+                let place = self.place(&b.left);
                 let value = self.rvalue(&b.right, out);
-                if let Some(place) = self.place(&b.left) {
+                if let Some(place) = place {
                     let pty = self.place_ty(&place);
                     self.binary_types(op, &pty, &value.ty, span);
                     let site = matches!(op, BinOp::Div | BinOp::Rem)
@@ -345,7 +362,7 @@ impl Cx {
         });
     }
 
-    fn place(&mut self, e: &syn::Expr) -> Option<Place> {
+    pub(super) fn place(&mut self, e: &syn::Expr) -> Option<Place> {
         match e {
             syn::Expr::Path(p) if p.path.get_ident().is_some() => {
                 let name = p.path.get_ident().expect("checked").to_string();
@@ -356,6 +373,13 @@ impl Cx {
                         None
                     }
                 }
+            }
+            // An element of a sub-array field: `a[i].v[k] = x`, `r.v[k] = x`.
+            syn::Expr::Index(ix) if matches!(&*ix.expr, syn::Expr::Field(_)) => {
+                let syn::Expr::Field(f) = &*ix.expr else {
+                    unreachable!("matched")
+                };
+                self.sub_place(ix, f)
             }
             syn::Expr::Index(ix) => {
                 let Some(a) = self.lookup_array(&ix.expr) else {
@@ -378,10 +402,7 @@ impl Cx {
                 })
             }
             syn::Expr::Paren(p) => self.place(&p.expr),
-            syn::Expr::Field(f) => {
-                self.err(f.span(), "fields cannot be assigned in this version: build the whole record, or use separate arrays");
-                None
-            }
+            syn::Expr::Field(f) => self.field_place(f),
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
                 self.err(
                     u.span(),
@@ -399,10 +420,11 @@ impl Cx {
         }
     }
 
-    fn place_ty(&self, p: &Place) -> Ty {
+    pub(super) fn place_ty(&self, p: &Place) -> Ty {
         match p {
             Place::Local(l, _) => self.local_ty(*l),
             Place::Index { array, .. } => self.array(*array).elem.clone(),
+            Place::Field { ty, .. } => ty.clone(),
         }
     }
 }

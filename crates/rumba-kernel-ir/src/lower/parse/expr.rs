@@ -57,23 +57,26 @@ impl Cx {
         mk(ExprKind::Bool(false), ty, span)
     }
 
-    /// Index components (each a `usize`), checking the array's rank.
-    pub(super) fn indices(&mut self, index: &syn::Expr, a: ArrayId) -> Vec<Expr> {
+    /// The index of an element of array `a` (`a[i]`, `a[(i, j)]`, the first argument of an
+    /// atomic): its components, each a `usize`, with the array's rank checked. The one parser
+    /// of element indices.
+    pub(crate) fn indices(&mut self, index: &syn::Expr, a: ArrayId) -> Vec<Expr> {
+        if let syn::Expr::Range(r) = index {
+            self.err(
+                r.span(),
+                "a range is not an element index: make a view with `let v = a.slice(s![lo..hi]);` (NumPy's slicing) and index it",
+            );
+            return vec![self.placeholder(r.span())];
+        }
+        // `x[()]` is the element of a 0-d array.
         let parts: Vec<&syn::Expr> = match index {
             syn::Expr::Tuple(t) => t.elems.iter().collect(),
             e => vec![e],
         };
-        if let syn::Expr::Range(r) = index {
-            self.err(
-                r.span(),
-                "slicing is not supported in kernels: index single elements",
-            );
-            return vec![self.placeholder(r.span())];
-        }
-        if parts.is_empty() || parts.len() > 3 {
+        if parts.len() > MAX_RANK {
             self.err(
                 index.span(),
-                "arrays are indexed with 1 to 3 components: `a[i]`, `a[(i, j)]`, `a[(i, j, k)]`",
+                format!("arrays have 0 to {MAX_RANK} dimensions: `x[()]`, `a[i]`, `a[(i, j)]`, … up to {MAX_RANK} components"),
             );
         }
         self.use_rank(a, parts.len(), index.span());
@@ -286,10 +289,7 @@ impl Cx {
                 self,
                 "array literals are not supported: declare `t.local_array::<T>(n)` and fill it",
             ),
-            syn::Expr::Struct(_) => bad(
-                self,
-                "record literals are not supported in kernels in this version: pass records in as parameters",
-            ),
+            syn::Expr::Struct(s) => self.record_literal(s),
             syn::Expr::Range(_) => bad(
                 self,
                 "ranges are only allowed as the iterator of a `for` loop",
@@ -421,7 +421,7 @@ impl Cx {
         // `f32::MAX` and friends.
         if p.path.segments.len() == 2 {
             let ty_name = p.path.segments[0].ident.to_string();
-            if let Some(s) = Scalar::from_rust_name(&ty_name) {
+            if let Some(s) = self.scalar_named(&ty_name) {
                 let c = p.path.segments[1].ident.to_string();
                 return match builtin_const(s, &c) {
                     Some(kind) => mk(kind, Ty::Scalar(s), span),
@@ -461,7 +461,10 @@ impl Cx {
                         );
                         return mk(ExprKind::Shape(a, 0), USIZE, span);
                     };
-                    if matches!(self.array(a).space, Space::Global { .. } | Space::Const) {
+                    if matches!(
+                        self.array(a).space,
+                        Space::Global { .. } | Space::Const | Space::Param { .. }
+                    ) {
                         self.note_axis(a, k, span);
                     } else if k >= self.array(a).rank {
                         let r = self.array(a).rank;
@@ -473,6 +476,9 @@ impl Cx {
                     return mk(ExprKind::Shape(a, k), USIZE, span);
                 }
             }
+        }
+        if let syn::Expr::Field(f) = &*ix.expr {
+            return self.sub_index_expr(ix, f);
         }
         let Some(a) = self.lookup_array(&ix.expr) else {
             self.not_an_array(&ix.expr, "&Arr<T>");
@@ -502,8 +508,11 @@ impl Cx {
 
     /// `a.shape()[k]` on a parameter: recorded, checked against the rank at the end.
     fn note_axis(&mut self, a: ArrayId, k: usize, span: Span) {
-        if k >= 3 {
-            self.err(span, "kernel arrays have at most 3 dimensions");
+        if k >= MAX_RANK {
+            self.err(
+                span,
+                format!("kernel arrays have at most {MAX_RANK} dimensions"),
+            );
         } else {
             self.pending_axes.push((a, k, span));
         }
@@ -512,12 +521,35 @@ impl Cx {
     fn field_expr(&mut self, f: &syn::ExprField) -> Expr {
         let span = f.span();
         let base = self.expr(&f.base);
-        let syn::Member::Named(name) = &f.member else {
-            self.err(
-                span,
-                "tuple fields (`.0`) are not supported: destructure with `let (a, b) = …`",
-            );
-            return self.placeholder(span);
+        let name = match &f.member {
+            syn::Member::Named(name) => name,
+            syn::Member::Unnamed(ix) => {
+                let k = ix.index as usize;
+                return match self.types.shallow(&base.ty) {
+                    Ty::Tuple(parts) if k < parts.len() => {
+                        let ty = parts[k].clone();
+                        mk(ExprKind::TupleField(Box::new(base), k), ty, span)
+                    }
+                    Ty::Tuple(parts) => {
+                        self.err(
+                            span,
+                            format!("this tuple has {} element(s): no `.{k}`", parts.len()),
+                        );
+                        self.placeholder(span)
+                    }
+                    Ty::Var(_) => {
+                        self.err(f.base.span(), "the type of this value is not known here: annotate its `let` (`let p: (f32, f32) = …`)");
+                        self.placeholder(span)
+                    }
+                    t => {
+                        self.err(
+                            span,
+                            format!("`{}` is not a tuple", crate::lower::infer::show(&t)),
+                        );
+                        self.placeholder(span)
+                    }
+                };
+            }
         };
         match self.types.shallow(&base.ty) {
             Ty::Dim3 => {
@@ -568,6 +600,7 @@ pub(crate) fn space_name(s: &Space) -> &'static str {
         Space::Shared => "shared array",
         Space::DynamicShared => "dynamic shared array",
         Space::Local => "local array",
+        Space::Param { .. } => "array parameter",
     }
 }
 

@@ -25,6 +25,8 @@ pub(super) fn zonk_expr(
         | ExprKind::Warp(_, v)
         | ExprKind::Call { args: v, .. } => v.iter().collect(),
         ExprKind::Atomic { idx, args, .. } => idx.iter().chain(args).collect(),
+        ExprKind::RecordLit { fields, .. } => fields.iter().map(|(_, e)| e).collect(),
+        ExprKind::SubIndex { rec, idx, .. } => vec![&**rec, &**idx],
         _ => Vec::new(),
     };
     if operands.iter().filter(|o| o.has_effect()).count() > 1 {
@@ -37,7 +39,8 @@ pub(super) fn zonk_expr(
         ExprKind::Unary(_, a)
         | ExprKind::Cast(a, _)
         | ExprKind::Field(a, _)
-        | ExprKind::Axis(a, _) => zonk_expr(a, z, consts, errors),
+        | ExprKind::Axis(a, _)
+        | ExprKind::TupleField(a, _) => zonk_expr(a, z, consts, errors),
         ExprKind::Binary(_, a, b, _) => {
             zonk_expr(a, z, consts, errors);
             zonk_expr(b, z, consts, errors);
@@ -60,6 +63,13 @@ pub(super) fn zonk_expr(
             .chain(args.iter_mut())
             .for_each(|x| zonk_expr(x, z, consts, errors)),
         ExprKind::Sync(_, Some(p)) => zonk_expr(p, z, consts, errors),
+        ExprKind::RecordLit { fields, .. } => fields
+            .iter_mut()
+            .for_each(|(_, x)| zonk_expr(x, z, consts, errors)),
+        ExprKind::SubIndex { rec, idx, .. } => {
+            zonk_expr(rec, z, consts, errors);
+            zonk_expr(idx, z, consts, errors);
+        }
         _ => {}
     }
 }
@@ -84,9 +94,13 @@ pub(super) fn zonk_block(
                 .into_iter()
                 .for_each(|x| zonk_expr(x, z, consts, errors)),
             Stmt::Assign { place, value, .. } => {
-                if let Place::Index { idx, .. } = place {
-                    idx.iter_mut().for_each(|x| zonk_expr(x, z, consts, errors));
+                if let Place::Field { ty, .. } = place {
+                    z(ty);
                 }
+                place
+                    .exprs_mut()
+                    .into_iter()
+                    .for_each(|x| zonk_expr(x, z, consts, errors));
                 zonk_expr(value, z, consts, errors);
             }
             Stmt::If {

@@ -8,10 +8,14 @@ mod capture;
 mod control;
 mod expr;
 mod finish;
+mod record;
+mod sig;
 mod stmt;
 mod view;
 
 use finish::zonk_block;
+pub(crate) use sig::parse_fn;
+use sig::{array_param, complex_part};
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,6 +24,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 
 use super::Capture;
+use super::generics::Generics;
 use super::infer::{Kind, Need, Types};
 use super::ir::*;
 use crate::target::Scalar;
@@ -179,6 +184,14 @@ pub(crate) struct Cx {
     pending_axes: Vec<(ArrayId, usize, Span)>,
     /// Rank relations of views whose base's rank was not known where they were made.
     rank_links: Vec<view::RankLink>,
+    /// The instance's type parameters and the element types they stand for.
+    subst: Vec<(String, Scalar)>,
+    /// The function's const parameters and their types.
+    const_params: Vec<(String, Scalar)>,
+    /// Array parameters declared so far (device functions number them).
+    param_arrays: usize,
+    /// Arrays passed to device functions.
+    array_args: Vec<ArrayArg>,
 }
 
 /// A short location string for fault messages: `file:line:col` when the compiler tells it,
@@ -210,7 +223,47 @@ impl Cx {
             array_used_rank: HashSet::new(),
             pending_axes: Vec::new(),
             rank_links: Vec::new(),
+            subst: Vec::new(),
+            const_params: Vec::new(),
+            param_arrays: 0,
+            array_args: Vec::new(),
         }
+    }
+
+    /// The element type a written type name stands for: a type parameter of the instance being
+    /// lowered, or a scalar's own name.
+    pub(crate) fn scalar_named(&self, name: &str) -> Option<Scalar> {
+        self.subst
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+            .or_else(|| Scalar::from_rust_name(name))
+    }
+
+    /// `path` with the instance's type parameters replaced in its generic arguments
+    /// (`dot::<T>` is `dot::<f32>` in the `T = f32` instance).
+    pub(crate) fn subst_path(&self, path: &syn::Path) -> syn::Path {
+        let mut p = path.clone();
+        if self.subst.is_empty() {
+            return p;
+        }
+        for seg in &mut p.segments {
+            if let syn::PathArguments::AngleBracketed(args) = &mut seg.arguments {
+                for a in &mut args.args {
+                    if let syn::GenericArgument::Type(syn::Type::Path(tp)) = a {
+                        let hit = tp
+                            .path
+                            .get_ident()
+                            .and_then(|id| self.subst.iter().find(|(n, _)| id == n));
+                        if let Some((_, s)) = hit {
+                            let id = Ident::new(s.rust_name(), tp.path.segments[0].ident.span());
+                            *a = syn::GenericArgument::Type(syn::parse_quote!(#id));
+                        }
+                    }
+                }
+            }
+        }
+        p
     }
 
     pub(crate) fn err(&mut self, span: Span, msg: impl std::fmt::Display) {
@@ -341,31 +394,58 @@ impl Cx {
     }
 
     fn record_use(&mut self, path: &syn::Path) -> String {
+        self.record_use_index(path).0
+    }
+
+    /// The key of the record type at `path` and its index in [`Func::records`].
+    pub(crate) fn record_use_index(&mut self, path: &syn::Path) -> (String, usize) {
         let key = path.to_token_stream().to_string().replace(' ', "");
-        if !self
+        if let Some(i) = self
             .records
             .iter()
-            .any(|r| r.path.to_token_stream().to_string().replace(' ', "") == key)
+            .position(|r| r.path.to_token_stream().to_string().replace(' ', "") == key)
         {
-            let c_name = path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            self.records.push(RecordUse {
-                path: path.clone(),
-                c_name,
-            });
+            return (key, i);
         }
-        key
+        let c_name = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        self.records.push(RecordUse {
+            path: path.clone(),
+            c_name,
+        });
+        (key, self.records.len() - 1)
     }
 
     /// A type written in the source: a scalar or a record path.
     pub(crate) fn written_type(&mut self, ty: &syn::Type) -> Option<Ty> {
+        if let syn::Type::Tuple(t) = ty {
+            if t.elems.is_empty() {
+                return Some(Ty::Unit);
+            }
+            let parts: Option<Vec<Ty>> = t.elems.iter().map(|e| self.written_type(e)).collect();
+            let parts = parts?;
+            if parts
+                .iter()
+                .any(|p| matches!(p, Ty::Tuple(_) | Ty::Dim3 | Ty::Unit))
+            {
+                self.err(
+                    ty.span(),
+                    "tuples hold element types, complex numbers and records (no nested tuples, no `Dim3`)",
+                );
+                return None;
+            }
+            return Some(Ty::Tuple(parts));
+        }
+        if let syn::Type::Paren(p) = ty {
+            return self.written_type(&p.elem);
+        }
         if let syn::Type::Path(tp) = ty {
             if tp.qself.is_none() {
                 if let Some(id) = tp.path.get_ident() {
-                    if let Some(s) = Scalar::from_rust_name(&id.to_string()) {
+                    if let Some(s) = self.scalar_named(&id.to_string()) {
                         return Some(Ty::Scalar(s));
                     }
                     if id == "Dim3" {
@@ -376,7 +456,7 @@ impl Cx {
                         return None;
                     }
                 }
-                if let Some(part) = complex_part(&tp.path) {
+                if let Some(part) = complex_part(&tp.path, |n| self.scalar_named(n)) {
                     return match part {
                         Some(s) => Some(Ty::Complex(Box::new(Ty::Scalar(s)))),
                         None => {
@@ -461,6 +541,10 @@ impl Cx {
                         a.name.span(),
                         format!("`{}` is constant memory and cannot be written: pass a `&mut Arr<{}>` instead", a.name, super::infer::show(&a.elem)),
                     )),
+                    Space::Param { writable: false, .. } => errors.push(syn::Error::new(
+                        a.name.span(),
+                        format!("`{}` is written by the device function: declare it `&mut Arr<{}>`", a.name, super::infer::show(&a.elem)),
+                    )),
                     _ => {}
                 }
             }
@@ -483,238 +567,14 @@ impl Cx {
             devices: self.devices,
             records: self.records,
             sites: self.sites,
+            array_args: self.array_args,
             thread: self.thread,
+            const_params: self
+                .const_params
+                .iter()
+                .map(|(n, s)| (Ident::new(n, Span::call_site()), *s))
+                .collect(),
         })
-    }
-}
-
-/// The array type of a parameter: `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>`.
-fn array_param(ty: &syn::Type) -> Option<(bool, bool, &syn::Type)> {
-    let syn::Type::Reference(r) = ty else {
-        return None;
-    };
-    let syn::Type::Path(tp) = &*r.elem else {
-        return None;
-    };
-    let seg = tp.path.segments.last()?;
-    let is_const = match seg.ident.to_string().as_str() {
-        "Arr" => false,
-        "ConstArr" => true,
-        _ => return None,
-    };
-    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    let Some(syn::GenericArgument::Type(elem)) = args.args.first() else {
-        return None;
-    };
-    Some((is_const, r.mutability.is_some(), elem))
-}
-
-fn is_thread_param(ty: &syn::Type) -> bool {
-    if let syn::Type::Reference(r) = ty {
-        if let syn::Type::Path(tp) = &*r.elem {
-            return tp
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "Thread" || s.ident == "ThreadCtx");
-        }
-    }
-    false
-}
-
-/// For a path ending in `Complex<…>` (`Complex<f32>`, `num_complex::Complex<f64>`): its part
-/// type, `None` inside when that is not `f32` or `f64`.
-pub(crate) fn complex_part(path: &syn::Path) -> Option<Option<Scalar>> {
-    let last = path.segments.last()?;
-    if last.ident != "Complex" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return Some(None);
-    };
-    let part = match args.args.first() {
-        Some(syn::GenericArgument::Type(syn::Type::Path(p))) if args.args.len() == 1 => p
-            .path
-            .get_ident()
-            .and_then(|id| Scalar::from_rust_name(&id.to_string())),
-        _ => None,
-    };
-    Some(part.filter(|s| s.is_float()))
-}
-
-/// Parses and checks a kernel (`FnKind::Kernel`) or device function.
-pub(crate) fn parse_fn(
-    item: &syn::ItemFn,
-    kind: FnKind,
-    captures: &[Capture],
-) -> Result<Func, syn::Error> {
-    let mut cx = Cx::new(kind);
-    let sig = &item.sig;
-    cx.own_name = sig.ident.to_string();
-    if !sig.generics.params.is_empty() {
-        cx.err(
-            sig.generics.span(),
-            "kernels cannot be generic in this version: write one kernel per element type",
-        );
-    }
-    if let Some(w) = &sig.generics.where_clause {
-        cx.err(w.span(), "kernels cannot have `where` clauses");
-    }
-    for (what, present, span) in [
-        ("async", sig.asyncness.is_some(), sig.asyncness.span()),
-        ("unsafe", sig.unsafety.is_some(), sig.unsafety.span()),
-        ("const", sig.constness.is_some(), sig.constness.span()),
-        ("extern", sig.abi.is_some(), sig.abi.span()),
-    ] {
-        if present {
-            cx.err(
-                span,
-                format!(
-                    "a {} cannot be `{what}`: remove it",
-                    if kind == FnKind::Kernel {
-                        "kernel"
-                    } else {
-                        "device function"
-                    }
-                ),
-            );
-        }
-    }
-    if let Some(v) = &sig.variadic {
-        cx.err(v.span(), "variadic functions are not supported");
-    }
-    // A kernel keeps its name as the C entry point (the backends look it up by that name), so
-    // unlike other user names it cannot be renamed in C: a reserved one is refused here.
-    let name = sig.ident.to_string();
-    let name = name.trim_start_matches("r#");
-    if kind == FnKind::Kernel
-        && (RESERVED.contains(&name) || name.starts_with("rb_") || name.starts_with("dev_"))
-    {
-        cx.err(
-            sig.ident.span(),
-            format!(
-                "`{name}` is reserved in CUDA C or OpenCL C (a keyword, a type, a builtin, or a prefix of generated names), and a kernel's name is its C entry point: rename the kernel, for example `{}_kernel`",
-                name.trim_start_matches("rb_").trim_start_matches("dev_")
-            ),
-        );
-    }
-    match (&sig.output, kind) {
-        (syn::ReturnType::Default, _) => {}
-        (syn::ReturnType::Type(_, t), FnKind::Kernel) => cx.err(
-            t.span(),
-            "a kernel returns nothing: write its results into a `&mut Arr<T>` parameter",
-        ),
-        (syn::ReturnType::Type(_, t), FnKind::Device) => {
-            if let Some(ty) = cx.written_type(t) {
-                cx.ret = ty;
-            }
-        }
-    }
-    let mut params = Vec::new();
-    for input in &sig.inputs {
-        let syn::FnArg::Typed(pt) = input else {
-            cx.err(input.span(), "kernels are free functions: remove `self`");
-            continue;
-        };
-        let (name, mutable) = match &*pt.pat {
-            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
-                (pi.ident.clone(), pi.mutability.is_some())
-            }
-            p => {
-                cx.err(
-                    p.span(),
-                    "parameters must be plain names (`x: f32`): patterns are not supported",
-                );
-                continue;
-            }
-        };
-        if is_thread_param(&pt.ty) {
-            if cx.thread.is_some() {
-                cx.err(pt.span(), "only one `&Thread` parameter");
-            }
-            cx.thread = Some(name.clone());
-            cx.bind(&name, Binding::Thread);
-            params.push(Param::Thread(name));
-        } else if let Some((is_const, is_mut, elem)) = array_param(&pt.ty) {
-            if kind == FnKind::Device {
-                cx.err(pt.ty.span(), "device functions take scalars and records in this version: pass the array element (`a[i]`) instead of the array");
-                continue;
-            }
-            if is_const && is_mut {
-                cx.err(
-                    pt.ty.span(),
-                    "constant arrays are read-only: write `&ConstArr<T>`",
-                );
-            }
-            let id = cx.array_param(&name, is_const, is_mut, elem, &pt.ty, false);
-            params.push(Param::Array(id));
-        } else if let syn::Type::Reference(r) = &*pt.ty {
-            cx.err(
-                r.span(),
-                "parameters are `&Thread`, `&Arr<T>`, `&mut Arr<T>`, `&ConstArr<T>`, or scalars and records by value (`x: f32`)",
-            );
-        } else if let Some(ty) = cx.written_type(&pt.ty) {
-            if matches!(ty, Ty::Dim3) {
-                cx.err(
-                    pt.ty.span(),
-                    "`Dim3` parameters are not supported: pass three `u32`",
-                );
-            }
-            let id = cx.new_local(&name, ty, mutable);
-            params.push(Param::Value(id));
-        }
-    }
-    for cap in captures {
-        cx.capture(cap, &mut params);
-    }
-    let body = cx.block_stmts(&item.block.stmts, true);
-    cx.finish(item.sig.ident.clone(), params, body)
-}
-
-impl Cx {
-    /// Declares an array parameter (or a capture) and binds its name.
-    fn array_param(
-        &mut self,
-        name: &Ident,
-        is_const: bool,
-        is_mut: bool,
-        elem: &syn::Type,
-        ty: &syn::Type,
-        captured: bool,
-    ) -> ArrayId {
-        // A refused element type still binds the array (so its uses report nothing more).
-        let elem = self
-            .written_type(elem)
-            .unwrap_or_else(|| self.types.error(elem.span()));
-        if matches!(elem, Ty::Dim3) {
-            self.err(ty.span(), "arrays of `Dim3` are not supported");
-        }
-        // A capture's C name cannot collide with the user's names (`cap_` + the static's).
-        let c_name = if captured {
-            self.c_name(&format!("cap_{name}"))
-        } else {
-            self.c_name(&name.to_string())
-        };
-        self.arrays.push(Array {
-            name: name.clone(),
-            c_name,
-            space: if is_const {
-                Space::Const
-            } else {
-                Space::Global { writable: is_mut }
-            },
-            elem,
-            rank: 1,
-            dims: Vec::new(),
-            written: false,
-            captured,
-            base: None,
-        });
-        let id = self.arrays.len() - 1;
-        self.bind(name, Binding::Array(id));
-        id
     }
 }
 
@@ -761,6 +621,7 @@ impl Cx {
     }
 
     pub(crate) fn device_use(&mut self, path: &syn::Path) -> usize {
+        let path = &self.subst_path(path);
         let key = path.to_token_stream().to_string();
         if let Some(i) = self
             .devices
@@ -782,8 +643,18 @@ impl Cx {
     }
 
     pub(crate) fn const_path(&mut self, path: &syn::Path, span: Span) -> (usize, Ty) {
-        let ty = self.types.fresh(Kind::Any, span);
-        (self.const_use(path, Scalar::Usize), ty)
+        // A const parameter has the type it is declared with.
+        let declared = path.get_ident().and_then(|id| {
+            self.const_params
+                .iter()
+                .find(|(n, _)| id == n)
+                .map(|(_, s)| *s)
+        });
+        let ty = match declared {
+            Some(s) => Ty::Scalar(s),
+            None => self.types.fresh(Kind::Any, span),
+        };
+        (self.const_use(path, declared.unwrap_or(Scalar::Usize)), ty)
     }
 
     /// A const used only as the operand of `as` (its type stays rustc's).

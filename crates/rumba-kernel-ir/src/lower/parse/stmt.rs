@@ -133,7 +133,12 @@ impl Cx {
                 }
                 if let Some((space, elem, dims)) = decl {
                     let c_name = self.c_name(&pi.ident.to_string());
-                    let rank = dims.len().max(1);
+                    // Dynamic shared memory is 1-d; a fixed array has its shape's rank.
+                    let rank = if space == Space::DynamicShared {
+                        1
+                    } else {
+                        dims.len()
+                    };
                     self.arrays.push(Array {
                         name: pi.ident.clone(),
                         c_name,
@@ -298,6 +303,13 @@ impl Cx {
             return Some(None);
         }
         let elem = elem?;
+        if matches!(elem, Ty::Dim3 | Ty::Tuple(_) | Ty::Unit) {
+            self.err(
+                m.span(),
+                "arrays hold element types, complex numbers and records (not `Dim3` or tuples: use a record)",
+            );
+            return Some(None);
+        }
         if method == "dynamic_shared" {
             if !m.args.is_empty() {
                 self.err(m.args.span(), "`dynamic_shared` takes no arguments: its size is the launch's `dynamic_shared_bytes`");
@@ -317,14 +329,15 @@ impl Cx {
             syn::Expr::Paren(p) => vec![&*p.expr],
             e => vec![e],
         };
-        if parts.is_empty() || parts.len() > 3 {
+        if parts.len() > MAX_RANK {
             self.err(
                 shape.span(),
-                "shared and local arrays have 1 to 3 dimensions",
+                format!("shared and local arrays have 0 to {MAX_RANK} dimensions (`()` is 0-d)"),
             );
             return Some(None);
         }
         let mut dims = Vec::new();
+        let n_parts = parts.len();
         for p in parts {
             match p {
                 syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => match i.base10_parse::<u64>() {
@@ -341,6 +354,9 @@ impl Cx {
                 ),
             }
         }
+        // A refused extent (already reported) stands in as 1, so the array keeps the rank its
+        // uses are checked against and nothing cascades.
+        dims.resize(n_parts, DimSize::Lit(1));
         let space = if method == "shared_array" {
             Space::Shared
         } else {

@@ -1,5 +1,6 @@
-//! In-kernel array views: `let m = a.reshape((4, 8));`, `let w = a.view::<u32>();`,
-//! `let r = a.row(i);` and `let p = a.index_axis(k, i);`.
+//! In-kernel array views: `let m = a.reshape((4, 8));` (one extent may be `-1`),
+//! `let w = a.view::<u32>();`, `let r = a.row(i);`, `let p = a.index_axis(k, i);` and
+//! `let s = a.slice(s![i, lo..hi, ..;2]);` (NumPy's basic slicing).
 //!
 //! A view is a new array bound to a plain name, whose [`Array::base`] is the array it views and
 //! whose [`Space`] is the space of the memory it reaches, so every rule that depends on the
@@ -7,32 +8,40 @@
 //! through a view mark its base (and the base's base) written at the end of parsing, and a write
 //! through a view of a `&Arr` / `&ConstArr` is refused at the view's name.
 //!
-//! Ranks. A view's rank comes from how it is made: a `reshape` has the rank of its shape; a
-//! `view::<U>()` has its base's; a `row` / `index_axis` one less. A parameter's rank is only
-//! known from use, and may be fixed after the view is made (or only by indexing the view), so
-//! the ranks of `view` and `index_axis` views of parameters are reconciled with their bases in
-//! [`Cx::reconcile_views`] once the body is parsed. A `reshape` needs no rank of its base: it
-//! reads the base's whole shape, of the rank the base is indexed with elsewhere (1 when it is
-//! only reshaped).
+//! Ranks. A view's rank comes from how it is made: a `reshape` has the rank of its shape (0 to
+//! 6); a `view::<U>()` has its base's; a `row` / `index_axis` one less; a `slice` one less per
+//! index component. A parameter's rank is only known from use, and may be fixed after the view
+//! is made (or only by indexing the view), so the ranks of views of parameters are reconciled
+//! with their bases in [`Cx::reconcile_views`] once the body is parsed. A `reshape` needs no
+//! rank of its base: it reads the base's whole shape, of the rank the base is indexed with
+//! elsewhere (1 when it is only reshaped).
 //!
 //! What is checked where: shapes and indices are run-time values, so a size mismatch, a
 //! non-contiguous base, a last axis whose bytes do not divide into the new item size, a
-//! misaligned base and an index out of range are faults at run time on every target (the
-//! simulator's fault, the fault record on CUDA and OpenCL, naming kernel, block and thread).
-//! A `reshape` of a shared or local array with literal dimensions to a literal shape of another
-//! size is a compile error.
+//! misaligned base, an index out of range and a zero slice step are faults at run time on
+//! every target (the simulator's fault, the fault record on CUDA and OpenCL, naming kernel,
+//! block and thread). A `reshape` of a shared or local array with literal dimensions to a
+//! literal shape of another size is a compile error, and so is a slice with more components
+//! than its array has dimensions.
 
+use super::expr::mk;
 use super::*;
 
 const USIZE: Ty = Ty::Scalar(Scalar::Usize);
 
-/// A deferred rank relation: `view` has `base`'s rank minus `dropped` (0 or 1).
-#[derive(Debug, Clone, Copy)]
+/// A deferred rank relation: `view` has `base`'s rank minus `dropped`, and `base` needs at
+/// least `min_base` dimensions.
+#[derive(Debug, Clone)]
 pub(crate) struct RankLink {
     pub(crate) view: ArrayId,
     pub(crate) base: ArrayId,
-    /// `Some(k)` for `index_axis(k, …)`.
-    pub(crate) axis: Option<usize>,
+    /// Axes the view drops (0 for `view::<U>()`, 1 for `index_axis`, the index components of
+    /// a slice).
+    pub(crate) dropped: usize,
+    /// The fewest dimensions the base may have.
+    pub(crate) min_base: usize,
+    /// What the view is, for messages (`index_axis(1, …)`, `slice`).
+    pub(crate) what: String,
     pub(crate) span: Span,
 }
 
@@ -51,7 +60,10 @@ impl Cx {
             return None;
         };
         let method = m.method.to_string();
-        if !matches!(method.as_str(), "reshape" | "view" | "row" | "index_axis") {
+        if !matches!(
+            method.as_str(),
+            "reshape" | "view" | "row" | "index_axis" | "slice"
+        ) {
             return None;
         }
         let base = self.lookup_array(&m.receiver)?;
@@ -81,7 +93,7 @@ impl Cx {
                 if m.turbofish.is_some() || m.args.len() != 1 {
                     self.err(
                         m.span(),
-                        "`reshape` takes one shape: `a.reshape((rows, cols))` (1 to 3 `usize` dimensions)",
+                        format!("`reshape` takes one shape: `a.reshape((rows, cols))` (0 to {MAX_RANK} `usize` extents, one of them may be `-1`)"),
                     );
                     return Some(());
                 }
@@ -90,14 +102,70 @@ impl Cx {
                     syn::Expr::Paren(p) => vec![&*p.expr],
                     e => vec![e],
                 };
-                if parts.is_empty() || parts.len() > 3 {
-                    self.err(m.args[0].span(), "kernel arrays have 1 to 3 dimensions");
+                if parts.len() > MAX_RANK {
+                    self.err(
+                        m.args[0].span(),
+                        format!("kernel arrays have 0 to {MAX_RANK} dimensions"),
+                    );
                     return Some(());
                 }
-                let dims: Vec<Expr> = parts.into_iter().map(|p| self.usize_arg(p)).collect();
-                self.check_literal_reshape(&b, &dims, m.args[0].span());
+                // NumPy's `-1`: the one extent inferred from the size.
+                let mut infer = None;
+                let mut dims = Vec::new();
+                for (k, p) in parts.into_iter().enumerate() {
+                    if is_minus_one(p) {
+                        if infer.is_some() {
+                            self.err(p.span(), "only one extent of a `reshape` can be `-1`");
+                        }
+                        infer = Some(k);
+                        dims.push(mk(ExprKind::Int(0), USIZE, p.span()));
+                    } else {
+                        dims.push(self.usize_arg(p));
+                    }
+                }
+                if infer.is_none() {
+                    self.check_literal_reshape(&b, &dims, m.args[0].span());
+                }
                 let n = dims.len();
-                (ViewKind::Reshape(dims), b.elem.clone(), n, true, None)
+                (
+                    ViewKind::Reshape(dims, infer),
+                    b.elem.clone(),
+                    n,
+                    true,
+                    None,
+                )
+            }
+            "slice" => {
+                let Some(comps) = self.slice_comps(m) else {
+                    return Some(());
+                };
+                let n = comps.len();
+                let dropped = comps
+                    .iter()
+                    .filter(|c| matches!(c, SliceComp::Index(_)))
+                    .count();
+                if base_fixed && n > b.rank {
+                    self.err(
+                        m.args.span(),
+                        format!(
+                            "too many indices: `{}` has {} dimension(s) and the slice has {n} component(s)",
+                            b.name, b.rank
+                        ),
+                    );
+                    return Some(());
+                }
+                let rank = if base_fixed {
+                    b.rank - dropped
+                } else {
+                    n - dropped
+                };
+                (
+                    ViewKind::Slice(comps),
+                    b.elem.clone(),
+                    rank,
+                    base_fixed,
+                    Some((dropped, n, "slice".to_string())),
+                )
             }
             "view" => {
                 if !m.args.is_empty() {
@@ -126,14 +194,22 @@ impl Cx {
                     }
                 };
                 let (ty, tspan) = ty?;
-                if matches!(ty, Ty::Record(_)) || matches!(b.elem, Ty::Record(_)) {
+                if matches!(ty, Ty::Record(_) | Ty::Tuple(_) | Ty::Dim3 | Ty::Unit)
+                    || matches!(b.elem, Ty::Record(_))
+                {
                     self.err(
                         tspan,
                         "`view::<U>()` reinterprets numbers and complex numbers only (records have no portable layout): copy the fields instead",
                     );
                     return Some(());
                 }
-                (ViewKind::Cast, ty, b.rank, base_fixed, Some(None))
+                (
+                    ViewKind::Cast,
+                    ty,
+                    b.rank,
+                    base_fixed,
+                    Some((0, 0, "view".to_string())),
+                )
             }
             _ => {
                 let (axis, index) = if method == "row" {
@@ -173,37 +249,23 @@ impl Cx {
                     );
                 }
                 let i = self.usize_arg(index);
-                if base_fixed && (b.rank < 2 || axis >= b.rank) {
-                    let what = if b.rank < 2 {
-                        format!(
-                            "`{}` has {} dimension(s): index its elements instead",
-                            b.name, b.rank
-                        )
-                    } else {
-                        format!(
-                            "axis {axis} does not exist: `{}` has {} dimension(s)",
-                            b.name, b.rank
-                        )
-                    };
+                if base_fixed && axis >= b.rank {
                     self.err(
                         m.span(),
                         format!(
-                            "`{method}` drops an axis of an array of 2 or 3 dimensions; {what}"
+                            "`{method}` drops an axis; axis {axis} does not exist: `{}` has {} dimension(s)",
+                            b.name, b.rank
                         ),
                     );
                     return Some(());
                 }
-                let rank = if base_fixed {
-                    b.rank - 1
-                } else {
-                    (axis + 1).max(1)
-                };
+                let rank = if base_fixed { b.rank - 1 } else { axis };
                 (
                     ViewKind::Axis(axis, Box::new(i)),
                     b.elem.clone(),
                     rank,
                     base_fixed,
-                    Some(Some(axis)),
+                    Some((1, axis + 1, format!("index_axis({axis}, …)"))),
                 )
             }
         };
@@ -223,11 +285,13 @@ impl Cx {
         if fixed {
             self.array_used_rank.insert(id);
             self.rank_from.insert(id, span);
-        } else if let Some(axis) = link_axis {
+        } else if let Some((dropped, min_base, what)) = link_axis {
             self.rank_links.push(RankLink {
                 view: id,
                 base,
-                axis,
+                dropped,
+                min_base,
+                what,
                 span,
             });
         }
@@ -250,6 +314,90 @@ impl Cx {
             self.arrays[a].space,
             Space::Shared | Space::Local | Space::DynamicShared
         ) || self.array_used_rank.contains(&a)
+    }
+
+    /// The components of `a.slice(s![…])`: integer indices and ranges `lo..hi`, `lo..`, `..hi`,
+    /// `..`, each range with an optional step (`..;2`, `1..;-1`). `None` when refused.
+    fn slice_comps(&mut self, m: &syn::ExprMethodCall) -> Option<Vec<SliceComp>> {
+        let usage = "`slice` takes NumPy's indices through ndarray's `s!` macro: `a.slice(s![i, lo..hi, ..;2])`";
+        let mac = match (m.args.len(), m.args.first()) {
+            (1, Some(syn::Expr::Macro(mm)))
+                if mm.mac.path.segments.last().is_some_and(|s| s.ident == "s") =>
+            {
+                &mm.mac
+            }
+            _ => {
+                self.err(m.span(), usage);
+                return None;
+            }
+        };
+        if m.turbofish.is_some() {
+            self.err(m.method.span(), "`slice` takes no type arguments");
+        }
+        let parsed = mac.parse_body_with(|input: syn::parse::ParseStream<'_>| {
+            let mut items = Vec::new();
+            while !input.is_empty() {
+                let e: syn::Expr = input.parse()?;
+                let step = if input.peek(syn::Token![;]) {
+                    let _: syn::Token![;] = input.parse()?;
+                    Some(input.parse::<syn::Expr>()?)
+                } else {
+                    None
+                };
+                items.push((e, step));
+                if input.is_empty() {
+                    break;
+                }
+                let _: syn::Token![,] = input.parse()?;
+            }
+            Ok(items)
+        });
+        let items = match parsed {
+            Ok(items) => items,
+            Err(e) => {
+                self.push_err(e);
+                return None;
+            }
+        };
+        if items.len() > MAX_RANK {
+            self.err(
+                mac.span(),
+                format!("kernel arrays have at most {MAX_RANK} dimensions"),
+            );
+            return None;
+        }
+        let mut comps = Vec::new();
+        for (e, step) in &items {
+            match e {
+                syn::Expr::Range(r) => {
+                    if matches!(r.limits, syn::RangeLimits::Closed(_)) {
+                        self.err(r.span(), "slices are half-open, as in NumPy: `lo..hi`");
+                    }
+                    let start = r.start.as_deref().map(|x| self.slice_int(x));
+                    let stop = r.end.as_deref().map(|x| self.slice_int(x));
+                    let step = step.as_ref().map(|x| self.slice_int(x));
+                    comps.push(SliceComp::Range { start, stop, step });
+                }
+                e => {
+                    if let Some(st) = step {
+                        self.err(st.span(), "a step belongs to a range: `lo..hi;step`");
+                    }
+                    comps.push(SliceComp::Index(self.slice_int(e)));
+                }
+            }
+        }
+        Some(comps)
+    }
+
+    /// An index, bound or step of a slice: an `isize` or `usize` expression (a literal is an
+    /// `isize`, so `-1` counts from the end).
+    fn slice_int(&mut self, p: &syn::Expr) -> Expr {
+        let x = self.expr(p);
+        if matches!(x.kind, ExprKind::Int(_)) {
+            self.unify(&x.ty, &Ty::Scalar(Scalar::Isize), p.span(), "a slice index");
+        }
+        self.need(&x.ty, Need::SliceIndex, p.span(), "slice indices");
+        x
     }
 
     /// A `usize` argument (a shape or an index).
@@ -304,11 +452,10 @@ impl Cx {
     /// through a view of read-only memory is refused at the view.
     pub(super) fn reconcile_views(&mut self) {
         let links = std::mem::take(&mut self.rank_links);
-        let drop_of = |l: &RankLink| usize::from(l.axis.is_some());
         // Later views first: a view indexed with n components fixes its base.
         for l in links.iter().rev() {
             if self.array_used_rank.contains(&l.view) && !self.array_used_rank.contains(&l.base) {
-                self.arrays[l.base].rank = self.arrays[l.view].rank + drop_of(l);
+                self.arrays[l.base].rank = self.arrays[l.view].rank + l.dropped;
                 self.array_used_rank.insert(l.base);
                 if let Some(s) = self.rank_from.get(&l.view).copied() {
                     self.rank_from.insert(l.base, s);
@@ -316,27 +463,25 @@ impl Cx {
             }
         }
         for l in &links {
-            let d = drop_of(l);
-            if let Some(k) = l.axis {
-                if !self.array_used_rank.contains(&l.base) {
-                    // Neither is indexed: the base has the axis and one more.
-                    self.arrays[l.base].rank = self.arrays[l.base].rank.max(k + 2);
-                }
+            if !self.array_used_rank.contains(&l.base) {
+                // Neither is indexed: the base has what the view needs.
+                self.arrays[l.base].rank = self.arrays[l.base].rank.max(l.min_base);
             }
             let (brank, bname) = (
                 self.arrays[l.base].rank,
                 self.arrays[l.base].name.to_string(),
             );
-            if let Some(k) = l.axis {
-                if brank < 2 || k >= brank {
-                    self.err(
-                        l.span,
-                        format!("`index_axis({k}, …)` needs an array of {} or more dimensions, but `{bname}` has {brank}", (k + 1).max(2)),
-                    );
-                    continue;
-                }
+            if brank < l.min_base {
+                self.err(
+                    l.span,
+                    format!(
+                        "`{}` needs an array of {} or more dimensions, but `{bname}` has {brank}",
+                        l.what, l.min_base
+                    ),
+                );
+                continue;
             }
-            let want = brank - d;
+            let want = brank - l.dropped;
             if self.array_used_rank.contains(&l.view) {
                 let vrank = self.arrays[l.view].rank;
                 if vrank != want {
@@ -363,6 +508,9 @@ impl Cx {
                     Space::Const => Some(
                         "constant memory, which kernels cannot write: pass a `&mut Arr<…>` instead",
                     ),
+                    Space::Param {
+                        writable: false, ..
+                    } => Some("read-only: declare the parameter `&mut Arr<…>`"),
                     _ => None,
                 };
                 if let Some(what) = what {
@@ -374,5 +522,17 @@ impl Cx {
                 }
             }
         }
+    }
+}
+
+/// Whether `e` is the literal `-1` (a `reshape`'s inferred extent).
+fn is_minus_one(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => matches!(
+            &*u.expr,
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "1"
+        ),
+        syn::Expr::Paren(p) => is_minus_one(&p.expr),
+        _ => false,
     }
 }

@@ -9,7 +9,9 @@
 //! a made-up handle is a typed error instead of a pointer handed to CUDA. Host callbacks go
 //! through `cuStreamAddCallback` (which passes the stream's status); their thread is marked as a
 //! callback thread, so rumba never flushes deferred releases or waits for device work there, which
-//! CUDA forbids.
+//! CUDA forbids. Device memory (`pool.rs`: the stream-ordered pool or `cuMemAlloc`), page-locked
+//! host memory (`host.rs`) and the synchronizations that read kernel fault records back
+//! (`faults.rs`) live in their own files; the trait methods here forward to them.
 //!
 //! This module touches the CUDA driver (through cudarc's `sys` layer) and the built-in kernels.
 
@@ -21,21 +23,24 @@ use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 
 use super::builtin::Modules;
 use super::error::{check, map};
+use super::faults::DeviceFaults;
 use super::flags::{
-    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_alloc_flags,
-    host_register_flags, stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, stream_handle,
 };
 use super::launch::{self, UserKernels};
+use super::pool::Pools;
 use super::strided::{launch_shape, pack};
 use crate::driver::{
     BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
     HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
-use crate::sync::{lock, read, write};
+use crate::sync::lock;
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
+    /// Compute capability (major, minor): what NVRTC compiles for.
+    pub(super) cc: (u32, u32),
     /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
     ctx: usize,
 }
@@ -46,13 +51,17 @@ pub struct CudaDriver {
     streams: Mutex<HashSet<u64>>,
     events: Mutex<HashSet<u64>>,
     /// Host ranges pinned through this driver: start → length.
-    pinned: RwLock<BTreeMap<usize, usize>>,
+    pub(super) pinned: RwLock<BTreeMap<usize, usize>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
     user_kernels: UserKernels,
+    /// Kernel fault records, per device.
+    pub(super) faults: Vec<DeviceFaults>,
+    /// The devices' stream-ordered memory pools and their live allocations.
+    pub(super) pools: Pools,
     /// Handle 0 and synchronous calls use the per-thread default stream.
-    per_thread_default: bool,
+    pub(super) per_thread_default: bool,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -92,8 +101,21 @@ impl CudaDriver {
             check("cuDevicePrimaryCtxRetain", unsafe {
                 sys::cuDevicePrimaryCtxRetain(&mut ctx, dev)
             })?;
+            let attr = |a| {
+                let mut v = 0;
+                // SAFETY: writes one int for a valid device.
+                check("cuDeviceGetAttribute", unsafe {
+                    sys::cuDeviceGetAttribute(&mut v, a, dev)
+                })
+                .map(|()| v as u32)
+            };
+            let cc = (
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+                attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            );
             devices.push(CudaDevice {
                 dev,
+                cc,
                 ctx: ctx as usize,
             });
         }
@@ -105,6 +127,8 @@ impl CudaDriver {
             managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
             user_kernels: UserKernels::default(),
+            faults: (0..count).map(|_| DeviceFaults::default()).collect(),
+            pools: Pools::new(count as usize),
             per_thread_default,
         })
     }
@@ -182,18 +206,11 @@ impl CudaDriver {
         })?;
         Ok(v)
     }
-
-    fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        write(&self.pinned).insert(p as usize, bytes);
-    }
-
-    fn pinned_remove(&self, p: *mut u8) {
-        write(&self.pinned).remove(&(p as usize));
-    }
 }
 
 impl Drop for CudaDriver {
     fn drop(&mut self) {
+        self.release_faults();
         for d in &self.devices {
             // SAFETY: balances the retain in `new`.
             let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(d.dev) };
@@ -287,59 +304,37 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
-        self.bind(device)?;
-        let mut p = 0;
-        // SAFETY: writes one device pointer; a context is current.
-        match unsafe { sys::cuMemAlloc_v2(&mut p, bytes) } {
-            CUresult::CUDA_SUCCESS => Ok(p),
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
-                let (free, total) = self.mem_info(device).unwrap_or((0, 0));
-                Err(Error::OutOfMemory {
-                    device,
-                    requested: bytes,
-                    free,
-                    total,
-                    pending: 0,
-                })
-            }
-            r => Err(map("cuMemAlloc", r)),
-        }
+        self.alloc_legacy(device, bytes)
     }
 
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        self.bind(device)?;
-        // SAFETY: CUDA checks the pointer and reports an invalid one as an error.
-        check("cuMemFree", unsafe { sys::cuMemFree_v2(ptr) })
+        self.free_on(device, ptr, StreamHandle::LEGACY)
+    }
+
+    fn mem_alloc_async(
+        &self,
+        device: usize,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<DevicePtr> {
+        self.alloc_on(device, bytes, stream)
+    }
+
+    fn mem_free_async(&self, device: usize, ptr: DevicePtr, stream: StreamHandle) -> Result<()> {
+        self.free_on(device, ptr, stream)
+    }
+
+    fn allocator(&self, device: usize) -> String {
+        self.allocator_text(device)
     }
 
     fn host_alloc(&self, device: usize, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
-        self.bind(device)?;
-        let mut p = std::ptr::null_mut();
-        // SAFETY: writes one host pointer; a context is current.
-        match unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), host_alloc_flags(flags)) } {
-            CUresult::CUDA_SUCCESS => {
-                // cuMemHostAlloc does not zero; `Driver::host_alloc` promises zeroed memory (and
-                // safe code reads it as elements, some of which, like `bool`, forbid stray bytes).
-                // SAFETY: `p` is a fresh host allocation of `bytes.max(1)` bytes, ours alone.
-                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes.max(1)) };
-                self.pinned_insert(p.cast(), bytes.max(1));
-                Ok(p.cast())
-            }
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(Error::OutOfMemory {
-                device,
-                requested: bytes,
-                free: 0,
-                total: 0,
-                pending: 0,
-            }),
-            r => Err(map("cuMemHostAlloc", r)),
-        }
+        self.host_alloc_pinned(device, bytes, flags)
     }
 
     unsafe fn host_free(&self, ptr: *mut u8) -> Result<()> {
-        self.pinned_remove(ptr);
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
+        unsafe { self.host_free_pinned(ptr) }
     }
 
     unsafe fn host_register(
@@ -349,49 +344,21 @@ unsafe impl Driver for CudaDriver {
         bytes: usize,
         flags: HostAllocFlags,
     ) -> Result<()> {
-        let f = host_register_flags(flags)?;
-        self.bind(device)?;
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemHostRegister", unsafe {
-            sys::cuMemHostRegister_v2(ptr.cast(), bytes, f)
-        })?;
-        self.pinned_insert(ptr, bytes);
-        Ok(())
+        unsafe { self.host_register_range(device, ptr, bytes, flags) }
     }
 
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
-        self.pinned_remove(ptr);
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemHostUnregister", unsafe {
-            sys::cuMemHostUnregister(ptr.cast())
-        })
+        unsafe { self.host_unregister_range(ptr) }
     }
 
     fn host_device_pointer(&self, device: usize, ptr: *mut u8) -> Result<DevicePtr> {
-        self.bind(device)?;
-        let p = ptr as usize;
-        let in_managed = read(&self.managed)
-            .range(..=p)
-            .next_back()
-            .is_some_and(|(s, len)| p < s + len);
-        if in_managed {
-            // Managed memory has one address for the host and every device.
-            return Ok(p as DevicePtr);
-        }
-        let mut d = 0;
-        // SAFETY: only queries the mapping; CUDA reports unmapped pointers as errors.
-        check("cuMemHostGetDevicePointer", unsafe {
-            sys::cuMemHostGetDevicePointer_v2(&mut d, ptr.cast(), 0)
-        })?;
-        Ok(d)
+        self.mapped_device_pointer(device, ptr)
     }
 
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool {
-        let start = ptr as usize;
-        read(&self.pinned)
-            .range(..=start)
-            .next_back()
-            .is_some_and(|(s, len)| start + bytes <= s + len)
+        self.pinned_contains(ptr, bytes)
     }
 
     unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
@@ -550,10 +517,10 @@ unsafe impl Driver for CudaDriver {
             return Ok(());
         }
         let s = self.stream(stream)?;
-        self.bind(device)?;
-        let f = self
-            .modules
-            .function(device, "strided_copy.cu", "rumba_strided_copy_kernel")?;
+        let cc = self.bind(device)?.cc;
+        let f =
+            self.modules
+                .function(device, cc, "strided_copy.cu", "rumba_strided_copy_kernel")?;
         let (blocks, threads) = launch_shape(params.count);
         let mut args = [(&mut params as *mut super::strided::StridedCopyParams).cast::<c_void>()];
         // SAFETY: `f` takes exactly one argument, `struct rumba_strided_copy`, which
@@ -596,12 +563,15 @@ unsafe impl Driver for CudaDriver {
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
         let s = self.stream(stream)?;
         if stream.0 <= 2 {
-            return Err(Error::InvalidArgument(format!(
-                "built-in stream {} cannot be destroyed",
-                stream.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: stream.0,
+                reason: "a built-in stream cannot be destroyed".into(),
+            });
         }
         self.bind(device)?;
+        // Its kernels' fault records are read once its work is done (or by a device sync).
+        self.retire_stream(device, stream, s)?;
         lock(&self.streams).remove(&stream.0);
         // SAFETY: a stream created (or adopted) here; CUDA finishes its queued work first.
         check("cuStreamDestroy", unsafe { sys::cuStreamDestroy_v2(s) })
@@ -611,21 +581,14 @@ unsafe impl Driver for CudaDriver {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
-        // SAFETY: a valid stream handle.
-        check("cuStreamSynchronize", unsafe {
-            sys::cuStreamSynchronize(s)
-        })
+        // Waits, then reports the first fault recorded by the kernels it waited for.
+        self.synchronize_stream(device, stream, s)
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        // SAFETY: a valid stream handle.
-        match unsafe { sys::cuStreamQuery(s) } {
-            CUresult::CUDA_SUCCESS => Ok(true),
-            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            r => Err(map("cuStreamQuery", r)),
-        }
+        self.query_stream(device, stream, s)
     }
 
     fn stream_wait_event(
@@ -720,8 +683,7 @@ unsafe impl Driver for CudaDriver {
     fn device_synchronize(&self, device: usize) -> Result<()> {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
         self.bind(device)?;
-        // SAFETY: a context is current.
-        check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+        self.synchronize_device(device)
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
@@ -742,6 +704,10 @@ unsafe impl Driver for CudaDriver {
         unsafe { self.managed_free(ptr) }
     }
 
+    fn placement(&self) -> Option<&dyn crate::driver::Placement> {
+        Some(self)
+    }
+
     unsafe fn launch_kernel(
         &self,
         device: usize,
@@ -753,11 +719,20 @@ unsafe impl Driver for CudaDriver {
             .function
             .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
-        self.bind(device)?;
-        let f = self.user_kernels.function(device, src)?;
-        // SAFETY: forwarded from the caller's contract; the parameters are packed as the device
-        // header's `rumba_array` and scalar types.
-        unsafe { launch::launch(f, launch, s) }
+        let cc = self.bind(device)?.cc;
+        let f = self.user_kernels.function(device, cc, src)?;
+        match launch.function.abi() {
+            // A kernel #[rumba::kernel] generated: its own fault record, read at synchronization.
+            Some(abi) => {
+                self.launch_with_record(device, stream, &launch.function.name, abi, |rec| {
+                    // SAFETY: forwarded from the caller's contract; the parameters are packed as the
+                    // device header's `rumba_array` and scalar types, then the record's address.
+                    unsafe { launch::launch(f, launch, s, rec) }
+                })
+            }
+            // SAFETY: as above; a hand-written kernel gets a NULL record (ABI.md §2).
+            None => unsafe { launch::launch(f, launch, s, 0) },
+        }
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {

@@ -30,10 +30,11 @@ pub(crate) fn host_alloc_flags(flags: HostAllocFlags) -> u32 {
 /// `cuMemHostRegister` flags for `flags`. CUDA cannot make existing memory write-combined.
 pub(crate) fn host_register_flags(flags: HostAllocFlags) -> Result<u32> {
     if flags.write_combined {
-        return Err(Error::Unsupported(
-            "write-combined memory can only be allocated, not made from existing host memory"
-                .into(),
-        ));
+        return Err(Error::Unsupported {
+            backend: "cuda".into(),
+            feature: "write-combined memory made from existing host memory".into(),
+            reason: "write-combined memory can only be allocated".into(),
+        });
     }
     let mut f = 0;
     if flags.portable {

@@ -9,11 +9,19 @@ use cudarc::driver::sys;
 use super::driver::CudaDriver;
 use super::error::check;
 use crate::driver::DevicePtr;
-use crate::error::{Error, Result};
+use crate::error::{Error, IpcError, Result};
 
 impl CudaDriver {
-    /// `cuIpcGetMemHandle` of the allocation starting at `ptr`.
+    /// `cuIpcGetMemHandle` of the allocation starting at `ptr`; memory of the stream-ordered
+    /// pool is refused (a CUDA IPC handle cannot name it; see `pool.rs`).
     pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+        if self.is_pool_memory(ptr) {
+            return Err(Error::Unsupported {
+                backend: "cuda".into(),
+                feature: format!("an IPC handle of device memory 0x{ptr:x}"),
+                reason: "it was allocated for a stream, from CUDA's stream-ordered memory pool, which a CUDA IPC handle cannot name; allocate memory to share with another process without a stream (e.g. rumba::to_device rather than to_device_on), which uses cuMemAlloc".into(),
+            });
+        }
         self.bind(device)?;
         let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
         // SAFETY: writes one handle; CUDA validates the pointer.
@@ -43,11 +51,11 @@ impl CudaDriver {
     pub(super) fn ipc_open(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
         if handle.len() != h.reserved.len() {
-            return Err(Error::InvalidArgument(format!(
-                "a CUDA IPC handle has {} bytes, not {}",
-                h.reserved.len(),
-                handle.len()
-            )));
+            return Err(IpcError::Malformed {
+                format: "a CUDA IPC handle",
+                reason: format!("{} bytes instead of {}", handle.len(), h.reserved.len()),
+            }
+            .into());
         }
         for (d, &b) in h.reserved.iter_mut().zip(handle) {
             *d = b as std::ffi::c_char;

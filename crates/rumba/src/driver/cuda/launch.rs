@@ -20,9 +20,9 @@ use std::sync::Mutex;
 
 use cudarc::driver::sys;
 
-use super::builtin::compile_with;
+use super::builtin::load_module;
 use super::error::{check, map};
-use crate::driver::{CudaKernelSource, KernelArg, KernelLaunch};
+use crate::driver::{CudaKernelSource, DevicePtr, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
@@ -52,8 +52,8 @@ impl Param {
     }
 }
 
-/// Packs the arguments of a launch, in order, then the fault-record pointer (NULL).
-pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
+/// Packs the arguments of a launch, in order, then the fault record's address (0: NULL).
+pub(crate) fn pack_args(args: &[KernelArg], fault_record: DevicePtr) -> Vec<Param> {
     let mut params: Vec<Param> = args
         .iter()
         .map(|a| match a {
@@ -71,7 +71,7 @@ pub(crate) fn pack_args(args: &[KernelArg]) -> Vec<Param> {
             KernelArg::Scalar(bytes) => Param::from_bytes(bytes),
         })
         .collect();
-    params.push(Param::from_bytes(&0u64.to_ne_bytes()));
+    params.push(Param::from_bytes(&fault_record.to_ne_bytes()));
     params
 }
 
@@ -110,11 +110,12 @@ pub(crate) struct UserKernels {
 }
 
 impl UserKernels {
-    /// The entry function of `src` in the current context (which is `device`'s), compiling and
-    /// loading the module, and filling its constants, on first use.
+    /// The entry function of `src` in the current context (which is `device`'s, of compute
+    /// capability `cc`), compiling and loading the module, and filling its constants, on first use.
     pub(crate) fn function(
         &self,
         device: usize,
+        cc: (u32, u32),
         src: &CudaKernelSource,
     ) -> Result<sys::CUfunction> {
         let key = cache_key(device, src);
@@ -122,16 +123,10 @@ impl UserKernels {
         if let Some(f) = cache.get(&key) {
             return Ok(*f as sys::CUfunction);
         }
-        let ptx = CString::new(compile_with(&src.entry, &src.source, src.fast_math)?)
-            .map_err(|_| Error::InvalidArgument("PTX with an interior NUL".into()))?;
-        let mut module = std::ptr::null_mut();
-        // SAFETY: NUL-terminated PTX from NVRTC; a context is current.
-        check("cuModuleLoadData", unsafe {
-            sys::cuModuleLoadData(&mut module, ptx.as_ptr().cast())
-        })?;
+        let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
         for (name, bytes) in &src.constants {
             let cname = CString::new(name.as_str())
-                .map_err(|_| Error::InvalidArgument(format!("constant name {name:?}")))?;
+                .map_err(|_| Error::interior_nul("constant name", name))?;
             let (mut dptr, mut size) = (0, 0);
             // SAFETY: `module` is loaded; writes a pointer and a size.
             check("cuModuleGetGlobal", unsafe {
@@ -149,7 +144,7 @@ impl UserKernels {
             })?;
         }
         let entry = CString::new(src.entry.as_str())
-            .map_err(|_| Error::InvalidArgument(format!("entry name {:?}", src.entry)))?;
+            .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
         let mut f = std::ptr::null_mut();
         // SAFETY: `module` is loaded and never unloaded while the driver lives.
         match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {
@@ -170,17 +165,21 @@ impl UserKernels {
     }
 }
 
-/// Launches `f` with the packed arguments on `stream`.
+/// Launches `f` with the packed arguments and the fault record at `fault_record` (0: none) on
+/// `stream`.
 ///
 /// # Safety
 /// The arguments must match the kernel's parameters and satisfy
-/// [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)'s contract.
+/// [`Driver::launch_kernel`](crate::driver::Driver::launch_kernel)'s contract; a non-zero
+/// `fault_record` is 128 zeroed bytes of device memory that nothing else uses until the launch
+/// has run.
 pub(crate) unsafe fn launch(
     f: sys::CUfunction,
     launch: &KernelLaunch<'_>,
     stream: sys::CUstream,
+    fault_record: DevicePtr,
 ) -> Result<()> {
-    let mut params = pack_args(launch.args);
+    let mut params = pack_args(launch.args, fault_record);
     let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(Param::as_mut_ptr).collect();
     let [gx, gy, gz] = launch.grid;
     let [bx, by, bz] = launch.block;
@@ -223,13 +222,19 @@ mod tests {
             }),
             KernelArg::Scalar(2.5f32.to_ne_bytes().to_vec()),
         ];
-        let p = pack_args(&args);
+        let p = pack_args(&args, 0);
         assert_eq!(
             p.len(),
             3,
             "two arguments and the hidden fault-record pointer"
         );
-        assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "the fault record is NULL");
+        assert_eq!(&p[2].bytes()[..8], &[0u8; 8], "no fault record: NULL");
+        let with = pack_args(&args, 0x7000_0080);
+        assert_eq!(
+            &with[2].bytes()[..8],
+            &0x7000_0080u64.to_ne_bytes(),
+            "the record's address is the last parameter"
+        );
         let a = p[0].bytes();
         let word = |i: usize| i64::from_ne_bytes(a[i * 8..i * 8 + 8].try_into().unwrap());
         assert_eq!(

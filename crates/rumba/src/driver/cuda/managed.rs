@@ -23,9 +23,9 @@ impl CudaDriver {
         attach: ManagedAttach,
     ) -> Result<*mut u8> {
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of managed memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "managed memory",
+            });
         }
         self.bind(device)?;
         let mut p = 0;

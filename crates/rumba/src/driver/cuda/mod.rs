@@ -3,9 +3,11 @@
 //! [`CudaDriver`] implements [`Driver`] on the CUDA driver API through cudarc's
 //! `sys` layer, loaded at run time (`dynamic-loading`), so the crate builds and runs where no CUDA
 //! is installed. [`open`] probes for the NVIDIA driver library with the dynamic loader *before*
-//! anything touches cudarc (which panics when the library is missing): a machine without a driver
-//! gets a typed [`Error::BackendUnavailable`] saying what was looked for, and
-//! `RUMBA_BACKEND=auto` falls back to the sim.
+//! anything touches cudarc (which panics when the library is missing, or at the first call of an
+//! entry point it lacks): a machine without a driver, or with one older than CUDA 12, gets a
+//! typed [`Error::BackendUnavailable`] saying what was looked for, and `RUMBA_BACKEND=auto` falls
+//! back to the sim. The same binary works with CUDA 12 and CUDA 13 drivers, and with NVRTC 12 or
+//! 13, whichever is found ([`nvrtc`]); [`Libraries::survey`] says which (`rumba detect` prints it).
 //!
 //! | file | what |
 //! |---|---|
@@ -13,10 +15,15 @@
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
-//! | `launch.rs` | user kernels: NVRTC compilation, constants, argument packing (unit-tested), launch |
+//! | `launch.rs` | user kernels: compilation and loading, constants, argument packing (unit-tested), launch |
+//! | `faults.rs` | kernel fault records: one per launch, read back at synchronization (bookkeeping unit-tested) |
+//! | `host.rs` | page-locked host memory: allocation, registration, mapped addresses, the pinned table |
 //! | `managed.rs` | managed memory (global or host-attached) |
 //! | `peer.rs` | copies between devices and peer-access queries |
+//! | `pool.rs` | device memory: the stream-ordered pool for memory of a stream, `cuMemAlloc` otherwise (why it is sound) |
 //! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
+//! | `libraries.rs` | the driver library: presence, entry points, versions ([`Libraries`]) |
+//! | [`nvrtc`] | NVRTC 12 or 13, loaded by rumba: which library, compiling to PTX or machine code |
 //! | [`builtin`] | built-in CUDA C kernels: sources, NVRTC compilation, module cache |
 //!
 //! This module touches the dynamic loader and, once a driver is found, CUDA.
@@ -31,73 +38,42 @@
 //! }
 //! ```
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 pub mod builtin;
 mod driver;
 mod error;
+mod faults;
 mod flags;
+mod host;
 mod ipc;
 mod launch;
+mod libraries;
 mod managed;
+pub mod nvrtc;
 mod peer;
+mod placement;
+mod pool;
 use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
+pub use libraries::{
+    DRIVER_LIBRARIES, ENTRY_POINTS, Libraries, driver_library_present, driver_version, version_text,
+};
 
 use super::Driver;
 use crate::config::Config;
 use crate::error::{Error, Result};
 
-/// Names under which the dynamic loader may find the NVIDIA driver library.
-pub const DRIVER_LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
-
-/// True if the dynamic loader can find the NVIDIA driver library.
-///
-/// ```
-/// use rumba::driver::cuda;
-/// // Without the library, opening the backend is refused before cudarc is touched.
-/// if !cuda::driver_library_present() {
-///     assert!(cuda::open(&rumba::Config::default()).is_err());
-/// }
-/// ```
-pub fn driver_library_present() -> bool {
-    DRIVER_LIBRARIES.iter().any(|name| {
-        let cname = std::ffi::CString::new(*name).unwrap_or_default();
-        // SAFETY: dlopen with a valid C string; RTLD_LAZY | RTLD_NOLOAD would miss unloaded
-        // libraries, so load it and close the handle again at once.
-        let h = unsafe { libc::dlopen(cname.as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL) };
-        if h.is_null() {
-            false
-        } else {
-            // SAFETY: `h` came from dlopen above.
-            unsafe { libc::dlclose(h) };
-            true
-        }
-    })
-}
-
-fn loader_error() -> String {
-    // SAFETY: dlerror returns a thread-local C string or null.
-    let e = unsafe { libc::dlerror() };
-    if e.is_null() {
-        String::new()
-    } else {
-        // SAFETY: non-null C string from dlerror.
-        unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
-    }
-}
-
 /// Opens the CUDA backend, or explains why it cannot be used.
 ///
 /// # Errors
 /// [`Error::BackendUnavailable`] with the reason: no NVIDIA driver library found by the dynamic
-/// loader (naming the libraries looked for), or a library that cannot be initialized or reports no
-/// device.
+/// loader (naming the libraries looked for), one without an entry point rumba calls (naming
+/// them), or a library that cannot be initialized or reports no device.
 pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
     if !driver_library_present() {
-        let detail = loader_error();
+        let detail = libraries::loader_error();
         return Err(Error::BackendUnavailable {
             backend: "cuda".into(),
             reason: format!(
@@ -111,7 +87,23 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
             ),
         });
     }
-    // SAFETY: the driver library is present (checked above), which is cudarc's precondition.
+    // SAFETY: the driver library is present (checked above).
+    let missing = unsafe { libraries::missing_entry_points() };
+    if !missing.is_empty() {
+        return Err(Error::BackendUnavailable {
+            backend: "cuda".into(),
+            reason: format!(
+                "the NVIDIA driver library lacks entry points rumba calls ({}); it is older than CUDA 12.0",
+                missing.join(", ")
+            ),
+        });
+    }
+    // NVRTC newer than the driver's CUDA major version would make code the driver refuses.
+    if let Ok(v) = driver_version() {
+        nvrtc::note_driver_version(v);
+    }
+    // SAFETY: the driver library is present with every entry point rumba calls (checked above),
+    // which is cudarc's precondition.
     match unsafe { CudaDriver::new(config.per_thread_default_stream) } {
         Ok(d) => Ok(Arc::new(d)),
         Err(e) => Err(Error::BackendUnavailable {

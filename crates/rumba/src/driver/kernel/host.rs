@@ -222,7 +222,8 @@ impl HostKernel {
     /// # Errors
     /// Whatever the grid function returns: typically [`Error::KernelFault`](crate::Error::KernelFault)
     /// or, for arguments that do not match the kernel's parameters,
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
+    /// [`Error::KernelArgument`](crate::Error::KernelArgument) and
+    /// [`Error::KernelArity`](crate::Error::KernelArity) naming the kernel.
     ///
     /// ```
     /// // Only the simulator makes `HostLaunch`es; it calls `run` on its stream worker.
@@ -231,7 +232,7 @@ impl HostKernel {
     /// }
     /// ```
     pub fn run(&self, engine: HostEngine, launch: &HostLaunch<'_>) -> Result<()> {
-        match (engine, &self.work_item_loop) {
+        let result = match (engine, &self.work_item_loop) {
             (HostEngine::WorkItemLoops, Some(wil)) => {
                 self.last.store(2, Ordering::Relaxed);
                 wil(launch)
@@ -240,7 +241,9 @@ impl HostKernel {
                 self.last.store(1, Ordering::Relaxed);
                 (self.per_thread)(launch)
             }
-        }
+        };
+        // Argument refusals taken by the body's accessors do not know the kernel: name it.
+        result.map_err(|e| e.in_kernel(launch.name()))
     }
 }
 

@@ -228,7 +228,7 @@ impl KernelFunction {
     /// The form `F` that `backend` runs, for a backend to take at launch.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] when the kernel has no such form, naming the kernel, the backend,
+    /// [`Error::MissingKernelForm`] when the kernel has no such form, naming the kernel, the backend,
     /// the forms it has and how to give it the missing one.
     ///
     /// ```
@@ -236,10 +236,10 @@ impl KernelFunction {
     /// let f = KernelFunction::new("saxpy").with_form(CudaKernelSource::new("/* … */", "saxpy"));
     /// assert_eq!(f.require::<CudaKernelSource>(BackendKind::Cuda).unwrap().entry, "saxpy");
     /// let e = f.require::<HostKernel>(BackendKind::Sim).unwrap_err();
-    /// assert!(matches!(e, rumba::Error::Unsupported(_)));
+    /// assert!(matches!(e, rumba::Error::MissingKernelForm { form: "Rust body", .. }));
     /// assert_eq!(
     ///     e.to_string(),
-    ///     "unsupported: kernel 'saxpy' has no Rust body, which the sim backend runs (it has: \
+    ///     "kernel 'saxpy' has no Rust body, which the sim backend runs (it has: \
     ///      CUDA C source); write the kernel with #[rumba::kernel], or define it from a Rust \
     ///      closure with Kernel::new"
     /// );
@@ -252,12 +252,13 @@ impl KernelFunction {
             } else {
                 has.join(", ")
             };
-            Error::Unsupported(format!(
-                "kernel '{}' has no {}, which the {backend} backend runs (it has: {has}); {}",
-                self.name,
-                F::WHAT,
-                F::HOW
-            ))
+            Error::MissingKernelForm {
+                kernel: self.name.clone(),
+                form: F::WHAT,
+                backend: backend.to_string(),
+                has,
+                hint: F::HOW,
+            }
         })
     }
 
@@ -420,7 +421,11 @@ mod tests {
         assert_eq!(f.form::<OpenClKernelSource>().unwrap().entry, "k_cl");
         let e = f.require::<HostKernel>(BackendKind::Sim).unwrap_err();
         let m = e.to_string();
-        assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
+        assert!(
+            matches!(&e, Error::MissingKernelForm { kernel, form: "Rust body", backend, has, .. }
+                if kernel == "k" && backend == "sim" && has == "CUDA C source, OpenCL C source"),
+            "{e:?}"
+        );
         for part in [
             "kernel 'k'",
             "no Rust body",

@@ -52,8 +52,8 @@ pub(crate) fn build(
     )?;
     // SAFETY: a fresh program whose one reference we own.
     let program = unsafe { ClProgram::from_raw(raw) };
-    let options = CString::new(options)
-        .map_err(|_| Error::InvalidArgument("build options with a NUL".into()))?;
+    let options =
+        CString::new(options).map_err(|_| Error::interior_nul("build options", options))?;
     if let Err(code) = build_program(
         program.raw(),
         &[device],
@@ -77,8 +77,7 @@ pub(crate) fn build(
 
 /// A kernel object of a cached program.
 pub(crate) fn kernel(program: &ClProgram, entry: &str) -> Result<ClKernel> {
-    let name = CString::new(entry)
-        .map_err(|_| Error::InvalidArgument(format!("kernel name {entry:?} with a NUL")))?;
+    let name = CString::new(entry).map_err(|_| Error::interior_nul("kernel name", entry))?;
     let k = check(
         &format!("clCreateKernel({entry})"),
         opencl3::kernel::create_kernel(program.raw(), &name),

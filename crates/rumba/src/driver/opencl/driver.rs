@@ -211,18 +211,26 @@ unsafe impl Driver for OpenClDriver {
         Ok((total.saturating_sub(self.table.used(device)), total))
     }
 
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        "opencl: coarse-grained SVM (clSVMAlloc / clSVMFree), zeroed when allocated".into()
+    }
+
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
         let d = self.device(device)?;
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of device memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "device memory",
+            });
         }
         if bytes as u64 > d.survey.max_allocation {
-            return Err(Error::InvalidArgument(format!(
-                "an allocation of {bytes} bytes exceeds OpenCL device {device}'s largest single allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE = {} bytes)",
-                d.survey.max_allocation
-            )));
+            return Err(Error::AllocationTooLarge {
+                memory: format!(
+                    "device memory on OpenCL device {device} (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"
+                ),
+                bytes,
+                largest: usize::try_from(d.survey.max_allocation).unwrap_or(usize::MAX),
+            });
         }
         let total = self.total(d);
         self.table.reserve(device, bytes, total)?;
@@ -591,15 +599,17 @@ unsafe impl Driver for OpenClDriver {
         // it around every access, and rumba's host arrays read their memory directly.
         let _ = grain;
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of grained host memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "grained host memory",
+            });
         }
         let caps = self.host_caps(device, true)?;
         if !caps.fine_buffer {
-            return Err(Error::Unsupported(format!(
-                "{grain} host memory on OpenCL needs fine-grained buffer SVM on every device, which this platform's devices lack"
-            )));
+            return Err(Error::Unsupported {
+                backend: "opencl".into(),
+                feature: format!("{grain} host memory"),
+                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
+            });
         }
         host::alloc(
             &self.table,
@@ -716,9 +726,13 @@ unsafe impl Driver for OpenClDriver {
 
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
         if !self.device(device)?.survey.profiling {
-            return Err(Error::Unsupported(format!(
-                "OpenCL device {device} cannot time commands (no CL_QUEUE_PROFILING_ENABLE)"
-            )));
+            return Err(Error::Unsupported {
+                backend: "opencl".into(),
+                feature: "event timing".into(),
+                reason: format!(
+                    "OpenCL device {device} cannot time commands (no CL_QUEUE_PROFILING_ENABLE)"
+                ),
+            });
         }
         self.events.elapsed_ms(device, start, end)
     }
@@ -738,17 +752,17 @@ unsafe impl Driver for OpenClDriver {
 
     fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let _ = (device, ptr);
-        Err(ipc_refusal("export"))
+        Err(ipc_refusal("exporting"))
     }
 
     fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let _ = (device, handle);
-        Err(ipc_refusal("open"))
+        Err(ipc_refusal("opening"))
     }
 
     fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         let _ = (device, ptr);
-        Err(ipc_refusal("close"))
+        Err(ipc_refusal("closing"))
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
@@ -782,7 +796,9 @@ unsafe impl Driver for OpenClDriver {
 }
 
 fn ipc_refusal(what: &str) -> Error {
-    Error::Unsupported(format!(
-        "the opencl backend cannot {what} IPC memory handles: OpenCL has no inter-process sharing of device memory"
-    ))
+    Error::Unsupported {
+        backend: "opencl".into(),
+        feature: format!("{what} IPC memory handles"),
+        reason: "OpenCL has no inter-process sharing of device memory".into(),
+    }
 }

@@ -96,12 +96,12 @@ impl Events {
             (s.timing, s.record.clone())
         };
         if !timing {
-            return Err(Error::InvalidOperation(format!(
-                "the {which} event was created without timing"
-            )));
+            return Err(Error::EventNotTimed {
+                which: which.to_owned(),
+            });
         }
-        let record = record.ok_or_else(|| {
-            Error::InvalidOperation(format!("the {which} event has never been recorded"))
+        let record = record.ok_or_else(|| Error::EventNotRecorded {
+            which: which.to_owned(),
         })?;
         let status = record.status()?;
         if status > 0 {

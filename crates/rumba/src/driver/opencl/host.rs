@@ -29,7 +29,7 @@ use opencl3::types::{cl_context, cl_svm_mem_flags};
 use super::memory::{Kind, Range, Table};
 use crate::driver::sim::host::{mlock, page_size};
 use crate::driver::{DevicePtr, HostAllocFlags, PageLocking};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 
 /// What the devices offer for host memory.
 #[derive(Debug, Clone, Copy)]
@@ -41,10 +41,13 @@ pub(crate) struct HostCaps {
 }
 
 fn write_combined_refusal() -> Error {
-    Error::Unsupported(
-        "OpenCL has no write-combined host memory (CUDA's cuMemHostAlloc flag); allocate without write_combined"
-            .into(),
-    )
+    Error::Unsupported {
+        backend: "opencl".into(),
+        feature: "write-combined host memory".into(),
+        reason:
+            "OpenCL has none (it is CUDA's cuMemHostAlloc flag); allocate without write_combined"
+                .into(),
+    }
 }
 
 fn lock_pages(locking: &PageLocking, p: *mut u8, len: usize) -> Option<String> {
@@ -108,9 +111,13 @@ pub(crate) fn alloc(
             },
         )
     } else if flags.mapped {
-        return Err(Error::Unsupported(format!(
-            "OpenCL device {device} has no fine-grained buffer SVM, so host memory cannot be mapped into its address space; use device arrays and copies"
-        )));
+        return Err(Error::Unsupported {
+            backend: "opencl".into(),
+            feature: "mapped host memory".into(),
+            reason: format!(
+                "OpenCL device {device} has no fine-grained buffer SVM, so host memory cannot be mapped into its address space; use device arrays and copies"
+            ),
+        });
     } else {
         let page = page_size();
         let size = bytes
@@ -142,14 +149,16 @@ pub(crate) fn alloc_managed(
     bytes: usize,
 ) -> Result<*mut u8> {
     if bytes == 0 {
-        return Err(Error::InvalidArgument(
-            "cannot allocate 0 bytes of managed memory".into(),
-        ));
+        return Err(Error::ZeroSizeAllocation {
+            memory: "managed memory",
+        });
     }
     if !caps.fine_buffer {
-        return Err(Error::Unsupported(format!(
-            "managed memory on OpenCL needs fine-grained buffer SVM, which OpenCL device {device} lacks"
-        )));
+        return Err(Error::Unsupported {
+            backend: "opencl".into(),
+            feature: "managed memory".into(),
+            reason: format!("it needs fine-grained buffer SVM, which OpenCL device {device} lacks"),
+        });
     }
     let p = svm_host(context, bytes, device)?;
     let range = Range {
@@ -189,11 +198,9 @@ pub(crate) fn free(table: &Table, context: cl_context, p: *mut u8, managed: bool
             Kind::HostPages { .. } => !managed,
             _ => false,
         })
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "host pointer {p:p} is not {} memory allocated by rumba (double free?)",
-                if managed { "managed" } else { "pinned" }
-            ))
+        .ok_or(HostMemoryError::NotAllocated {
+            ptr: p as usize,
+            memory: if managed { "managed" } else { "pinned" },
         })?;
     unlock_pages(&range, p as usize);
     release(context, p as usize, &range);
@@ -214,20 +221,32 @@ pub(crate) unsafe fn register(
     flags: HostAllocFlags,
 ) -> Result<()> {
     if p.is_null() {
-        return Err(Error::InvalidArgument(
-            "cannot register a null host pointer".into(),
-        ));
+        return Err(HostMemoryError::Null.into());
+    }
+    if table.overlaps_allocated(p as usize, len) {
+        // Memory the backend allocated (pinned or mapped): never replaced by a registration.
+        return Err(HostMemoryError::Overlap {
+            start: p as usize,
+            len,
+            existing: None,
+        }
+        .into());
     }
     if flags.write_combined {
-        return Err(Error::Unsupported(
-            "write-combined memory can only be allocated, not made from existing host memory (and OpenCL has none)"
-                .into(),
-        ));
+        return Err(Error::Unsupported {
+            backend: "opencl".into(),
+            feature: "write-combined memory made from existing host memory".into(),
+            reason: "write-combined memory can only be allocated (and OpenCL has none)".into(),
+        });
     }
     if flags.mapped && !caps.fine_system {
-        return Err(Error::Unsupported(format!(
-            "OpenCL can map existing host memory into a device's address space only with fine-grained system SVM, which OpenCL device {device} lacks; allocate mapped memory (mapped_array) instead"
-        )));
+        return Err(Error::Unsupported {
+            backend: "opencl".into(),
+            feature: "mapping existing host memory".into(),
+            reason: format!(
+                "OpenCL maps existing host memory into a device's address space only with fine-grained system SVM, which OpenCL device {device} lacks; allocate mapped memory (mapped_array) instead"
+            ),
+        });
     }
     let range = Range {
         len,
@@ -252,39 +271,34 @@ pub(crate) unsafe fn register(
 pub(crate) fn unregister(table: &Table, p: *mut u8) -> Result<()> {
     let range = table
         .remove(p as usize, |r| matches!(r.kind, Kind::Registered { .. }))
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "host pointer {p:p} is not the start of a registered host range"
-            ))
-        })?;
+        .ok_or(HostMemoryError::NotRegistered { ptr: p as usize })?;
     unlock_pages(&range, p as usize);
     Ok(())
 }
 
 /// The device address of device-addressable host memory (the same address: SVM is shared).
 pub(crate) fn device_pointer(table: &Table, p: *mut u8, device: usize) -> Result<DevicePtr> {
-    match table.find(p as usize) {
+    let ptr = p as usize;
+    let not_mapped = |reason: &str| HostMemoryError::NotMapped {
+        ptr,
+        device,
+        reason: reason.to_owned(),
+    };
+    Err(match table.find(ptr) {
         Some((_, r)) => match r.kind {
             Kind::HostSvm { mapped: true, .. }
             | Kind::Registered {
                 device_addressable: true,
-            } => Ok(p as usize as DevicePtr),
+            } => return Ok(ptr as DevicePtr),
             Kind::HostSvm { mapped: false, .. } | Kind::HostPages { .. } => {
-                Err(Error::InvalidArgument(format!(
-                    "host memory at {p:p} is not mapped into device {device}: it was pinned without `mapped`"
-                )))
+                not_mapped("it was pinned without `mapped`")
             }
-            Kind::Registered { .. } => Err(Error::InvalidArgument(format!(
-                "host memory at {p:p} is not mapped into device {device}: it was registered without `mapped`"
-            ))),
-            Kind::Device { .. } => Err(Error::InvalidArgument(format!(
-                "{p:p} is device memory, not host memory"
-            ))),
+            Kind::Registered { .. } => not_mapped("it was registered without `mapped`"),
+            Kind::Device { .. } => HostMemoryError::DeviceMemory { ptr },
         },
-        None => Err(Error::InvalidArgument(format!(
-            "host pointer {p:p} is not pinned memory, so the device cannot address it"
-        ))),
+        None => HostMemoryError::NotPinned { ptr },
     }
+    .into())
 }
 
 /// Whether the pinned range containing `p` is page-locked (`None`: not pinned host memory).

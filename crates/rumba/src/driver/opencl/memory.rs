@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, RwLock};
 
 use crate::driver::DevicePtr;
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::sync::{lock, read, write};
 
 /// What one range is.
@@ -135,17 +135,19 @@ impl Table {
     /// Records a range; an overlap with a recorded range is an error.
     pub(crate) fn insert(&self, start: usize, range: Range) -> Result<()> {
         let mut ranges = self.write();
-        let end = start.checked_add(range.len.max(1)).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "host range 0x{start:x} (+{} bytes) wraps around the address space",
-                range.len
-            ))
-        })?;
+        let end = start
+            .checked_add(range.len.max(1))
+            .ok_or(HostMemoryError::Wraps {
+                start,
+                len: range.len,
+            })?;
         if let Some((s, r)) = overlapping(&ranges, start, end).next() {
-            return Err(Error::InvalidArgument(format!(
-                "range 0x{start:x} (+{} bytes) overlaps memory rumba already knows (0x{s:x}, +{} bytes)",
-                range.len, r.len
-            )));
+            return Err(HostMemoryError::Overlap {
+                start,
+                len: range.len,
+                existing: Some((*s, r.len)),
+            }
+            .into());
         }
         ranges.insert(start, range);
         Ok(())
@@ -169,6 +171,14 @@ impl Table {
             }
         }
         self.insert(start, range)
+    }
+
+    /// True when `[start, start + len)` overlaps memory the backend allocated (anything but a
+    /// registration of the program's own memory).
+    pub(crate) fn overlaps_allocated(&self, start: usize, len: usize) -> bool {
+        let ranges = self.read();
+        let end = start.saturating_add(len.max(1));
+        overlapping(&ranges, start, end).any(|(_, r)| !matches!(r.kind, Kind::Registered { .. }))
     }
 
     /// Removes the range that starts at `start` if `accept` agrees, returning it.

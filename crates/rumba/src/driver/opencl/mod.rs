@@ -55,6 +55,7 @@ mod driver;
 mod error;
 mod event;
 mod exit;
+mod grid_widths;
 mod host;
 mod launch;
 pub(crate) mod memory;

@@ -364,10 +364,11 @@ impl DeviceQueues {
         )?
         .to_ptr();
         if ctx as usize != self.context as usize || dev as usize != self.device as usize {
-            return Err(Error::InvalidArgument(format!(
-                "command queue 0x{:x} belongs to another OpenCL context or device",
-                handle.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: handle.0,
+                reason: "the command queue belongs to another OpenCL context or device".into(),
+            });
         }
         // SAFETY: `q` is a live queue (checked by the queries above and the caller's contract);
         // the reference taken here is owned by the slot.
@@ -383,10 +384,11 @@ impl DeviceQueues {
     /// Destroys a created (or adopted) stream; work already queued still completes.
     pub(crate) fn destroy(&self, handle: StreamHandle) -> Result<()> {
         if handle.0 <= 2 {
-            return Err(Error::InvalidArgument(format!(
-                "built-in stream {} cannot be destroyed",
-                handle.0
-            )));
+            return Err(Error::InvalidHandle {
+                kind: "stream",
+                handle: handle.0,
+                reason: "a built-in stream cannot be destroyed".into(),
+            });
         }
         let mut table = lock(&self.table);
         let slot = table
@@ -498,6 +500,11 @@ impl DeviceQueues {
         first
     }
 
+    /// The context the queues belong to.
+    pub(crate) fn context(&self) -> cl_context {
+        self.context
+    }
+
     /// Queues `callback` on `handle` (see the module docs).
     pub(crate) fn add_callback(
         self: &Arc<Self>,
@@ -528,8 +535,14 @@ impl DeviceQueues {
             // Nothing may stay blocked on a gate whose callback will never run.
             let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
         })?;
-        let marker = marker
-            .ok_or_else(|| Error::InvalidOperation("the callback marker was not queued".into()))?;
+        // `submit` runs the closure whenever it succeeds, so the marker is there; were it not,
+        // the marker call is what failed.
+        let marker = marker.ok_or_else(|| {
+            map(
+                "clEnqueueMarkerWithWaitList",
+                opencl3::error_codes::CL_INVALID_OPERATION,
+            )
+        })?;
         let gate_raw = gate.raw();
         let data = Box::new(CallbackData {
             callback,
@@ -553,18 +566,33 @@ impl DeviceQueues {
         Ok(())
     }
 
-    /// The pending (unreported) error of `handle`, if any, without taking it.
-    /// Only tries the lock: a callback never waits for this table (OpenCL may run callbacks on
-    /// any thread, and must never find it blocked on one of ours).
+    /// The pending (unreported) error of `handle`, if any, without taking it: after the checks
+    /// of completed commands have run (a kernel's fault record is read by one — without them, a
+    /// callback after a faulting kernel saw `Ok`). Only tries the lock, a bounded number of
+    /// times: a callback never blocks on this table (OpenCL may run callbacks on any thread, and
+    /// must never find it blocked on one of ours); it is held only while commands are queued.
+    /// The checks only read host memory their command has written.
     fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
-        let mut table = try_lock(&self.table)?;
+        let mut tries = 0;
+        let mut table = loop {
+            match try_lock(&self.table) {
+                Some(t) => break t,
+                None if tries < PENDING_ERROR_TRIES => {
+                    tries += 1;
+                    std::thread::yield_now();
+                }
+                None => return None,
+            }
+        };
         let key = match handle.0 {
             0 if !self.per_thread_default => Key::Legacy,
             1 => Key::Legacy,
             0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
             h => Key::Stream(h),
         };
-        table.slot(key).and_then(|s| s.error.clone())
+        let slot = table.slot(key)?;
+        run_due_checks(slot);
+        slot.error.clone()
     }
 }
 
@@ -661,6 +689,9 @@ impl CallbackData {
         }
     }
 }
+
+/// How often a callback tries the stream table's lock for the status it passes on.
+const PENDING_ERROR_TRIES: usize = 10_000;
 
 fn unknown_stream(handle: u64) -> Error {
     Error::InvalidHandle {

@@ -8,6 +8,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl3::command_queue::enqueue_nd_range_kernel;
+
+use super::grid_widths::Slot;
 use opencl3::kernel::{set_kernel_arg, set_kernel_arg_svm_pointer};
 
 use super::builtin::Built;
@@ -17,7 +19,7 @@ use super::raw::ClEvent;
 use super::stream::{DeviceQueues, wait_ptr};
 use crate::driver::strided_pack::{MAX_BLOCKS, StridedCopyParams, pack};
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StridesError};
 use crate::sync::lock;
 
 /// Work-items per work-group (capped by the device's limit).
@@ -45,8 +47,9 @@ pub(crate) fn check_range(
     strides: &[isize],
     itemsize: usize,
 ) -> Result<()> {
-    let (lo, hi) = extent(shape, strides, itemsize).ok_or_else(|| {
-        Error::InvalidArgument(format!("shape {shape:?} and strides {strides:?} overflow"))
+    let (lo, hi) = extent(shape, strides, itemsize).ok_or_else(|| StridesError::Overflow {
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
     })?;
     let start = ptr as i128 + lo;
     if start < 0 || start > u64::MAX as i128 {
@@ -118,7 +121,12 @@ pub(crate) unsafe fn launch(
             )?;
         }
         let (g, l) = ([global], [local]);
-        // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays.
+        // Ordered after running copies with another grid width (PoCL's cache of work-group
+        // functions, see `grid_widths`).
+        let slot = Slot::take(queues.context(), "rumba_strided_copy_kernel", &g, &l);
+        let wait = slot.wait_list(deps);
+        // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays; the wait
+        // list holds live events.
         let e = check(
             "clEnqueueNDRangeKernel(rumba_strided_copy_kernel)",
             unsafe {
@@ -129,13 +137,15 @@ pub(crate) unsafe fn launch(
                     std::ptr::null(),
                     g.as_ptr(),
                     l.as_ptr(),
-                    deps.len() as u32,
-                    wait_ptr(deps),
+                    wait.len() as u32,
+                    wait_ptr(&wait),
                 )
             },
         )?;
         // SAFETY: we own the launch event's reference.
-        Ok(unsafe { ClEvent::from_raw(e) })
+        let e = unsafe { ClEvent::from_raw(e) };
+        slot.launched(&e);
+        Ok(e)
     })?;
     Ok(())
 }

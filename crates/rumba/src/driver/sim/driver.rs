@@ -47,6 +47,11 @@ unsafe impl Driver for SimDriver {
         Ok(self.device(device)?.memory.info())
     }
 
+    fn allocator(&self, device: usize) -> String {
+        let _ = device;
+        "sim: simulated device memory (mem_alloc / mem_free)".into()
+    }
+
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
         self.device(device)?.memory.alloc(bytes)
     }
@@ -230,10 +235,11 @@ unsafe impl Driver for SimDriver {
         if !pinned {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
-                return Err(Error::InvalidOperation(
-                    "a copy into pageable memory was issued from a callback of the same stream"
-                        .into(),
-                ));
+                return Err(Error::InCallback {
+                    operation: "a copy into pageable memory".into(),
+                    reason: "it was issued from a callback of the same stream, which would wait for itself",
+                    instead: "",
+                });
             }
             st.wait_for(seq);
             st.take_error()?;
@@ -442,10 +448,11 @@ unsafe impl Driver for SimDriver {
         let dev = self.device(device)?;
         let streams = dev.all_streams();
         if streams.iter().any(|s| s.is_own_worker()) {
-            return Err(Error::InvalidOperation(
-                "the device was synchronized from a stream callback, which would wait forever"
-                    .into(),
-            ));
+            return Err(Error::InCallback {
+                operation: "device synchronize".into(),
+                reason: "it would wait forever for the stream that runs the callback",
+                instead: "",
+            });
         }
         let mut first = Ok(());
         for s in streams {
@@ -487,9 +494,9 @@ unsafe impl Driver for SimDriver {
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
         self.device(device)?;
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of managed memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "managed memory",
+            });
         }
         let flags = HostAllocFlags {
             portable: true,
@@ -497,7 +504,9 @@ unsafe impl Driver for SimDriver {
             write_combined: false,
         };
         let spaces = self.spaces();
-        self.host.alloc_with(bytes, flags, device, &spaces, false)
+        let ptr = self.host.alloc_with(bytes, flags, device, &spaces, false)?;
+        self.pages.add(ptr, bytes);
+        Ok(ptr)
     }
 
     /// The sim models a device with concurrent managed access: host-attached managed memory is
@@ -513,7 +522,13 @@ unsafe impl Driver for SimDriver {
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
-        self.host.free(ptr, &spaces)
+        self.host.free(ptr, &spaces)?;
+        self.pages.remove(ptr);
+        Ok(())
+    }
+
+    fn placement(&self) -> Option<&dyn crate::driver::Placement> {
+        Some(self)
     }
 
     unsafe fn launch_kernel(

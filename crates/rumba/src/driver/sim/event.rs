@@ -71,9 +71,11 @@ impl SimEvent {
             return Ok(());
         };
         if rec.stream.is_own_worker() && !rec.stream.is_done(rec.seq) {
-            return Err(Error::InvalidOperation(
-                "an event was synchronized from a callback of the stream it is recorded on, which would wait forever".into(),
-            ));
+            return Err(Error::InCallback {
+                operation: "event synchronize".into(),
+                reason: "the event is recorded on the stream that runs the callback, so it would wait forever",
+                instead: "",
+            });
         }
         rec.stream.wait_for(rec.seq);
         Ok(())
@@ -81,13 +83,15 @@ impl SimEvent {
 
     fn completed_at(&self, which: &str) -> Result<Instant> {
         if !self.timing {
-            return Err(Error::InvalidOperation(format!(
-                "the {which} event was created without timing"
-            )));
+            return Err(Error::EventNotTimed {
+                which: which.to_owned(),
+            });
         }
-        let rec = lock(&self.record).clone().ok_or_else(|| {
-            Error::InvalidOperation(format!("the {which} event has never been recorded"))
-        })?;
+        let rec = lock(&self.record)
+            .clone()
+            .ok_or_else(|| Error::EventNotRecorded {
+                which: which.to_owned(),
+            })?;
         match rec.at.get() {
             Some(t) if rec.stream.is_done(rec.seq) => Ok(*t),
             _ => Err(Error::NotReady(format!(

@@ -20,7 +20,7 @@ use std::sync::RwLock;
 
 use super::memory::{AddressSpace, map_anonymous};
 use crate::driver::{DevicePtr, HostAllocFlags, PageLocking};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
 use crate::sync::{lock, read, write};
 
 /// The host page size.
@@ -203,9 +203,7 @@ impl HostRegistry {
         spaces: &[&AddressSpace],
     ) -> Result<()> {
         if p.is_null() {
-            return Err(Error::InvalidArgument(
-                "cannot register a null host pointer".into(),
-            ));
+            return Err(HostMemoryError::Null.into());
         }
         let start = p as usize;
         // The caller owns these bytes now (the safety contract), so a registration overlapping
@@ -214,10 +212,13 @@ impl HostRegistry {
         self.drop_stale(start, len.max(1), spaces);
         {
             let ranges = self.read();
-            if overlapping(&ranges, start, len.max(1)).next().is_some() {
-                return Err(Error::InvalidArgument(format!(
-                    "host range 0x{start:x} (+{len} bytes) overlaps memory that is already pinned"
-                )));
+            if let Some((s, r)) = overlapping(&ranges, start, len.max(1)).next() {
+                return Err(HostMemoryError::Overlap {
+                    start,
+                    len,
+                    existing: Some((s, r.owned.unwrap_or(r.len))),
+                }
+                .into());
             }
         }
         let _order = lock(&self.mlock_order);
@@ -255,14 +256,16 @@ impl HostRegistry {
             _ => None,
         };
         let Some(range) = range else {
-            let what = if owned {
-                "not pinned memory allocated by rumba (double free?)"
+            let ptr = p as usize;
+            return Err(if owned {
+                HostMemoryError::NotAllocated {
+                    ptr,
+                    memory: "pinned",
+                }
             } else {
-                "not the start of a registered host range"
-            };
-            return Err(Error::InvalidArgument(format!(
-                "host pointer {p:p} is {what}"
-            )));
+                HostMemoryError::NotRegistered { ptr }
+            }
+            .into());
         };
         for (dev, dptr) in &range.mappings {
             spaces[*dev].unmap_host(*dptr);
@@ -337,12 +340,10 @@ impl HostRegistry {
             .next_back()
             .filter(|(s, r)| start < *s + r.len.max(1))
         else {
-            return Err(Error::InvalidArgument(format!(
-                "host pointer {p:p} is not pinned memory, so the device cannot address it"
-            )));
+            return Err(HostMemoryError::NotPinned { ptr: start }.into());
         };
         let Some((_, base)) = r.mappings.iter().find(|(d, _)| *d == device) else {
-            let why = if !r.flags.mapped {
+            let reason = if !r.flags.mapped {
                 "it was pinned without `mapped`".to_string()
             } else {
                 format!(
@@ -350,9 +351,12 @@ impl HostRegistry {
                     r.mappings.first().map_or(0, |m| m.0)
                 )
             };
-            return Err(Error::InvalidArgument(format!(
-                "host memory at {p:p} is not mapped into device {device}: {why}"
-            )));
+            return Err(HostMemoryError::NotMapped {
+                ptr: start,
+                device,
+                reason,
+            }
+            .into());
         };
         Ok(base + (start - s) as u64)
     }
@@ -484,7 +488,10 @@ mod tests {
             .alloc(100, HostAllocFlags::default(), 0, &spaces)
             .unwrap();
         let again = unsafe { reg.register(a, 10, HostAllocFlags::default(), 0, &spaces) };
-        assert!(again.unwrap_err().to_string().contains("already pinned"));
+        assert!(matches!(
+            again,
+            Err(Error::HostMemory(HostMemoryError::Overlap { len: 10, .. }))
+        ));
         reg.free(a, &spaces).unwrap();
     }
 

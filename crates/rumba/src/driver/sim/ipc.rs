@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::SimDriver;
 use crate::driver::DevicePtr;
-use crate::error::{Error, Result};
+use crate::error::{Error, IpcError, Result};
 use crate::sync::lock;
 
 /// First bytes of every sim IPC handle.
@@ -67,10 +67,10 @@ impl HandleInfo {
     /// Parses handle bytes; anything that is not a sim handle of this version is refused.
     pub(crate) fn decode(bytes: &[u8]) -> Result<HandleInfo> {
         let bad = |why: &str| {
-            Error::InvalidArgument(format!(
-                "not an IPC handle of the simulated GPU ({why}; {} bytes)",
-                bytes.len()
-            ))
+            Error::from(IpcError::Malformed {
+                format: "an IPC handle of the simulated GPU",
+                reason: format!("{why}; {} bytes", bytes.len()),
+            })
         };
         if bytes.len() != HANDLE_LEN {
             return Err(bad(&format!("expected {HANDLE_LEN} bytes")));
@@ -206,18 +206,15 @@ impl Drop for ShmObject {
 /// mapping's address and length (whole pages).
 pub(crate) fn open(info: &HandleInfo) -> Result<(*mut u8, usize)> {
     if info.pid == std::process::id() {
-        return Err(Error::InvalidOperation(
-            "an IPC handle cannot be opened in the process that exported it; use the original array there"
-                .into(),
-        ));
+        return Err(IpcError::SameProcess.into());
     }
     let path = format!("/proc/{}/fd/{}", info.pid, info.fd);
-    let gone = |why: String| {
-        Error::InvalidArgument(format!(
-            "the memory of IPC handle {} is no longer shared by process {} ({why}); it was freed, or the process exited",
-            info.name(),
-            info.pid
-        ))
+    let gone = |reason: String| {
+        Error::from(IpcError::Gone {
+            handle: info.name(),
+            pid: info.pid,
+            reason,
+        })
     };
     let target = std::fs::read_link(&path).map_err(|e| gone(format!("{path}: {e}")))?;
     let expected = format!("/memfd:{}", info.name());
@@ -337,10 +334,11 @@ impl SimDriver {
         let info = HandleInfo::decode(handle)?;
         let mut opened = lock(&self.opened);
         if opened.contains_key(&(info.pid, info.id)) {
-            return Err(Error::InvalidOperation(format!(
-                "the memory of this IPC handle (process {}, object {}) is already open in this process; close it first",
-                info.pid, info.id
-            )));
+            return Err(IpcError::MemoryAlreadyOpen {
+                pid: info.pid,
+                object: info.id,
+            }
+            .into());
         }
         let (host, map_len) = open(&info)?;
         // SAFETY: `host` is a fresh shared mapping of `map_len` bytes that only this region owns.

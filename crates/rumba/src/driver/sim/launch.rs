@@ -23,7 +23,7 @@ use crate::driver::{
     ArrayUse, BackendKind, HostArg, HostArrayArg, HostEngine, HostKernel, HostLaunch, KernelArg,
     KernelArrayArg, KernelLaunch, StreamHandle,
 };
-use crate::error::{Error, Result};
+use crate::error::{ArgumentError, Error, Result, StridesError};
 use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
 
 /// A dangling, 64-byte-aligned address for arrays without elements.
@@ -51,12 +51,15 @@ impl SimDriver {
         for (k, arg) in launch.args.iter().enumerate() {
             let h = match arg {
                 KernelArg::Scalar(_) => None,
-                KernelArg::Array(a) => self.resolve_array(device, a).map_err(|e| {
-                    Error::InvalidArgument(format!(
-                        "argument {k} of kernel '{}' does not fit its device memory: {e}",
-                        function.name
-                    ))
-                })?,
+                KernelArg::Array(a) => {
+                    self.resolve_array(device, a)
+                        .map_err(|e| Error::KernelArgument {
+                            kernel: function.name.clone(),
+                            position: k,
+                            parameter: None,
+                            problem: ArgumentError::Placement(Box::new(e)),
+                        })?
+                }
             };
             let array_use = host.array_use(k);
             let touch = h.as_ref().zip(match arg {
@@ -155,20 +158,21 @@ impl SimDriver {
     /// Resolves the byte range an array argument spans (`None` for size 0).
     fn resolve_array(&self, device: usize, a: &KernelArrayArg) -> Result<Held> {
         if a.shape.len() != a.strides.len() {
-            return Err(Error::InvalidArgument(format!(
-                "{} dimension(s) but {} stride(s)",
-                a.shape.len(),
-                a.strides.len()
-            )));
+            return Err(StridesError::Count {
+                shape: a.shape.clone(),
+                strides: a.strides.clone(),
+            }
+            .into());
         }
         let Some((lo, hi)) = a.byte_extent() else {
             if a.size() == 0 {
                 return Ok(None);
             }
-            return Err(Error::InvalidArgument(format!(
-                "the layout (shape {:?}, strides {:?}) overflows the address space",
-                a.shape, a.strides
-            )));
+            return Err(StridesError::Overflow {
+                shape: a.shape.clone(),
+                strides: a.strides.clone(),
+            }
+            .into());
         };
         let start = a
             .ptr

@@ -258,9 +258,9 @@ impl AddressSpace {
     /// Allocates `bytes` of zeroed device memory.
     pub(crate) fn alloc(&self, bytes: usize) -> Result<DevicePtr> {
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of device memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "device memory",
+            });
         }
         let rounded = Self::rounded(bytes);
         let base = {

@@ -54,6 +54,7 @@ pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
 mod peer;
+mod placement;
 mod staging;
 pub(crate) mod stream;
 mod strided;
@@ -112,6 +113,8 @@ pub struct SimDriver {
     inflight: Tracker,
     /// Handle 0 is the calling thread's per-thread default stream (else the legacy one).
     per_thread_default: bool,
+    /// Where the pages of managed memory are.
+    pages: placement::PageTable,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -160,6 +163,7 @@ impl SimDriver {
             staging: Arc::default(),
             inflight: Tracker::default(),
             per_thread_default: config.per_thread_default_stream,
+            pages: Default::default(),
         })
     }
 

@@ -223,10 +223,10 @@ impl SimStream {
     }
 
     fn dead_error(&self, why: &str) -> Error {
-        Error::InvalidOperation(format!(
-            "stream {} can no longer run work: {why}",
-            self.handle.0
-        ))
+        Error::StreamStopped {
+            stream: self.handle.0,
+            reason: why.to_owned(),
+        }
     }
 
     /// Queues work that may fail.
@@ -280,10 +280,11 @@ impl SimStream {
     /// Waits for everything queued so far, then reports (and clears) the first unreported error.
     pub(crate) fn synchronize(&self) -> Result<()> {
         if self.is_own_worker() {
-            return Err(Error::InvalidOperation(format!(
-                "stream {} was synchronized from its own callback, which would wait forever",
-                self.handle.0
-            )));
+            return Err(Error::InCallback {
+                operation: format!("synchronizing stream {}", self.handle.0),
+                reason: "it is the stream that runs the callback, so it would wait forever",
+                instead: "",
+            });
         }
         let target = self.enqueued();
         self.wait_for(target);
@@ -338,10 +339,7 @@ mod tests {
         s.synchronize().unwrap();
         assert_eq!(*log.lock().unwrap(), (0..50).collect::<Vec<_>>());
 
-        s.push_work(
-            vec![],
-            Box::new(|| Err(Error::InvalidOperation("boom".into()))),
-        );
+        s.push_work(vec![], Box::new(|| Err(Error::TransferTaken)));
         let ran = Arc::new(Mutex::new(false));
         let r = Arc::clone(&ran);
         s.push_work(
@@ -356,7 +354,7 @@ mod tests {
             vec![],
             Box::new(move |status| tx.send(status.is_err()).unwrap()),
         );
-        assert!(s.synchronize().unwrap_err().to_string().contains("boom"));
+        assert_eq!(s.synchronize().unwrap_err(), Error::TransferTaken);
         assert!(!*ran.lock().unwrap(), "work after a failure is skipped");
         assert!(rx.recv().unwrap(), "notifications see the failure");
         s.synchronize().unwrap();

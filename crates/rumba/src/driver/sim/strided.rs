@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Rel
 use super::inflight::Touch;
 use super::{SendPtr, SimDriver, bytes};
 use crate::driver::{StreamHandle, StridedCopy, StridedSource};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError, StridesError};
 
 /// One loop level: `n` iterations stepping `d` bytes in the destination and `s` in the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,13 +55,23 @@ struct Plan {
     word: usize,
 }
 
-fn invalid(msg: String) -> Error {
-    Error::InvalidArgument(format!("strided copy: {msg}"))
+/// [`StridesError::Count`] for strides that do not match the copy's shape.
+fn strides_count(shape: &[usize], strides: &[isize]) -> Error {
+    StridesError::Count {
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
+    }
+    .into()
 }
 
 /// `(back, len)`: the touched range of a strided side is `[ptr - back, ptr - back + len)`.
 fn reach(shape: &[usize], strides: &[isize], itemsize: usize) -> Result<(u64, usize)> {
-    let overflow = || invalid(format!("strides {strides:?} of shape {shape:?} overflow"));
+    let overflow = || {
+        Error::from(StridesError::Overflow {
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+        })
+    };
     let (mut lo, mut hi) = (0isize, 0isize);
     for (&n, &s) in shape.iter().zip(strides) {
         if n > 1 {
@@ -368,28 +378,22 @@ impl SimDriver {
             src,
         } = *copy;
         if itemsize == 0 {
-            return Err(invalid("element size must be nonzero".into()));
+            return Err(ShapeError::ZeroItemsize.into());
         }
         if dst_strides.len() != shape.len() {
-            return Err(invalid(format!(
-                "{} destination stride(s) for {} axes",
-                dst_strides.len(),
-                shape.len()
-            )));
+            return Err(strides_count(shape, dst_strides));
         }
         match src {
             StridedSource::Device { strides, .. } if strides.len() != shape.len() => {
-                return Err(invalid(format!(
-                    "{} source stride(s) for {} axes",
-                    strides.len(),
-                    shape.len()
-                )));
+                return Err(strides_count(shape, strides));
             }
             StridedSource::Fill(b) if b.len() != itemsize => {
-                return Err(invalid(format!(
-                    "a {}-byte fill value for {itemsize}-byte elements",
-                    b.len()
-                )));
+                return Err(ShapeError::Itemsize {
+                    layout: itemsize,
+                    dtype: "the fill value",
+                    itemsize: b.len(),
+                }
+                .into());
             }
             _ => {}
         }

@@ -18,10 +18,11 @@ use super::params::{Arr, ConstArr, Param, Params, Scalar};
 use super::transfer::{HostTransfer, In, InOut, Out, count_to_device, count_to_host};
 use crate::array::DeviceArray;
 use crate::driver::{KernelArg, KernelArrayArg};
-use crate::error::{Error, Result};
+use crate::error::{ArgumentError, Error, Result};
 use crate::layout::element::Element;
 use crate::layout::element::scalar_types;
 use crate::memory::DeviceBuffer;
+use crate::memory::gate::Lease;
 use crate::stream::Stream;
 use rumba_kernel_ir::abi::{KernelAbi, ParamKind};
 
@@ -41,15 +42,21 @@ pub struct Plan<'h> {
     pub(crate) args: Vec<KernelArg>,
     pub(crate) keep: Vec<DeviceBuffer>,
     pub(crate) after: Vec<After<'h>>,
+    /// Keeps a context reset out from the first argument's address until the kernel is queued
+    /// (see [`crate::memory::gate`]); dropped with the plan, before the launch waits.
+    lease: Lease,
 }
 
 impl<'h> Plan<'h> {
+    ///
+    /// # Errors
+    /// [`Error::ResetInProgress`] on a stream callback while a context reset runs.
     pub(crate) fn new(
         stream: &Stream,
         policy: HostTransfer,
         abi: Option<&'static KernelAbi>,
-    ) -> Self {
-        Plan {
+    ) -> Result<Self> {
+        Ok(Plan {
             stream: stream.clone(),
             policy,
             abi,
@@ -57,7 +64,8 @@ impl<'h> Plan<'h> {
             args: Vec::new(),
             keep: Vec::new(),
             after: Vec::new(),
-        }
+            lease: Lease::enter()?,
+        })
     }
 
     /// The launch's stream.
@@ -76,10 +84,14 @@ impl<'h> Plan<'h> {
         let Some(abi) = self.abi else { return Ok(()) };
         match abi.params.get(position) {
             Some(p) if matches!(p.kind, ParamKind::Array { writes: true, .. }) => {
-                Err(Error::InvalidArgument(format!(
-                    "kernel '{}' writes its parameter `{}` (argument {position}), but the argument is {what}",
-                    abi.name, p.name
-                )))
+                Err(Error::KernelArgument {
+                    kernel: abi.name.to_owned(),
+                    position,
+                    parameter: Some(p.name.to_owned()),
+                    problem: ArgumentError::Written {
+                        what: what.to_owned(),
+                    },
+                })
             }
             _ => Ok(()),
         }
@@ -100,7 +112,7 @@ impl<'h> Plan<'h> {
             });
         }
         self.args.push(KernelArg::Array(KernelArrayArg {
-            ptr: a.device_ptr(),
+            ptr: a.addr(&self.lease)?,
             itemsize: a.itemsize(),
             shape: a.shape().to_vec(),
             strides: a.strides().to_vec(),
@@ -143,7 +155,7 @@ impl<'h> Plan<'h> {
         host: &'h mut ArrayBase<S, D>,
     ) {
         self.after.push(Box::new(move || {
-            dev.copy_to_host_into(host)?;
+            crate::transfer::copy(&mut *host, &dev)?;
             if dev.nbytes() > 0 {
                 count_to_host(dev.nbytes());
             }
@@ -156,7 +168,7 @@ impl<'h> Plan<'h> {
     fn const_array<T: Element + Pod>(&mut self, c: &ConstArray<T>) -> Result<()> {
         let d = crate::array::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
         self.args.push(KernelArg::Array(KernelArrayArg {
-            ptr: d.device_ptr(),
+            ptr: d.addr(&self.lease)?,
             itemsize: size_of::<T>(),
             shape: c.shape().to_vec(),
             strides: c.view().strides().to_vec(),

@@ -42,7 +42,7 @@
 //! - **Errors.** An empty cell refuses the launch with [`Error::EmptyCapture`] naming the kernel
 //!   and the capture, before anything is queued (no transfer, no kernel). An array with a
 //!   different number of dimensions than the kernel indexes the capture with is refused like an
-//!   ordinary argument ([`Error::InvalidArgument`]). The element type is part of the cell's type,
+//!   ordinary argument ([`Error::CaptureRank`]). The element type is part of the cell's type,
 //!   so a mismatch is a compile error at the capture's declaration.
 //! - **`&mut` is not exclusive**, as for parameters: every GPU thread of every launch that
 //!   captures the cell may write the array. Mutations are visible on the host after the stream is
@@ -72,7 +72,7 @@ use crate::sync::{read, write};
 /// stream keeps the array alive until the kernel has run, whatever happens to the cell or to the
 /// caller's handle afterwards; setting another array affects later launches only. An empty cell
 /// fails the launch with [`Error::EmptyCapture`] before anything is queued; an array of another
-/// number of dimensions than the kernel indexes with fails it with [`Error::InvalidArgument`].
+/// number of dimensions than the kernel indexes with fails it with [`Error::CaptureRank`].
 /// Writes through a `&mut` capture are visible on the host once the stream is synchronized.
 ///
 /// ```
@@ -242,12 +242,12 @@ impl CaptureRef {
             });
         };
         if t.ndim() != self.rank {
-            return Err(Error::InvalidArgument(format!(
-                "kernel '{kernel}' indexes its captured array `{}` with {} index component(s), but the array in the cell has {} dimension(s)",
-                self.name,
-                self.rank,
-                t.ndim()
-            )));
+            return Err(Error::CaptureRank {
+                kernel: kernel.to_owned(),
+                capture: self.name.to_owned(),
+                rank: self.rank,
+                ndim: t.ndim(),
+            });
         }
         if let Some(found) = t.device().filter(|&d| d != device) {
             return Err(Error::WrongDevice {

@@ -217,7 +217,7 @@ impl<T: Pod> fmt::Debug for ConstArray<T> {
 /// than [`MAX_DIMS`] dimensions.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for more than [`MAX_DIMS`] dimensions; [`Error::OutOfMemory`] /
+/// [`Error::Limit`] for more than [`MAX_DIMS`] dimensions; [`Error::OutOfMemory`] /
 /// [`Error::PoolOutOfMemory`] and the copy's errors for the device copy.
 ///
 /// ```
@@ -234,10 +234,11 @@ where
     D: Dimension,
 {
     if host.ndim() > MAX_DIMS {
-        return Err(Error::InvalidArgument(format!(
-            "a constant array has at most {MAX_DIMS} dimensions, not {}",
-            host.ndim()
-        )));
+        return Err(Error::Limit {
+            what: "dimensions of a constant array",
+            value: host.ndim(),
+            max: MAX_DIMS,
+        });
     }
     let item = size_of::<T>() as isize;
     let (data, strides): (Arc<[T]>, Vec<isize>) = match host.as_slice_memory_order() {

@@ -62,7 +62,7 @@ use crate::interop::{DeviceMemoryOwner, ImportOptions, as_cuda_array_with};
 /// let r = inc().configure(1, 32).launch((Cai(d.clone()),));
 /// if rumba::backend().unwrap() == rumba::driver::BackendKind::OpenCl {
 ///     // The interface describes CUDA memory: OpenCL refuses it, before anything is queued.
-///     assert!(matches!(r, Err(rumba::Error::Unsupported(_))));
+///     assert!(matches!(r, Err(rumba::Error::Unsupported { .. })));
 ///     return;
 /// }
 /// r.unwrap();

@@ -31,10 +31,11 @@ use crate::driver::{
     ArrayUse, CudaKernelSource, HostEngine, HostKernel, HostLaunch, KernelFunction, KernelLaunch,
     OpenClKernelSource,
 };
-use crate::error::Error;
 use crate::error::Result;
+use crate::error::{ArgumentError, Error};
 use crate::kernel::{Dim3, ExecOptions, KernelAbi, LaunchConfig, ThreadCtx, run_grid_with};
 use crate::stream::Stream;
+use rumba_kernel_ir::abi::ParamKind;
 
 /// A kernel with parameter list `P`: Numba's `@cuda.jit` function.
 ///
@@ -136,7 +137,7 @@ impl<P: Params> Kernel<P> {
     /// } else {
     ///     // CUDA and OpenCL run C, and this kernel has none: the launch is refused.
     ///     let err = launched.unwrap_err();
-    ///     assert!(matches!(err, rumba::Error::Unsupported(ref m) if m.contains("'fill'")), "{err}");
+    ///     assert!(matches!(err, rumba::Error::MissingKernelForm { ref kernel, .. } if kernel == "fill"), "{err}");
     /// }
     /// ```
     pub fn new<F>(name: &str, body: F) -> Self
@@ -177,7 +178,7 @@ impl<P: Params> Kernel<P> {
     /// [`Captured`](super::Captured)): the caller passes the arguments of `P`, the launch appends
     /// one array per capture, in order, and the body sees them all as `Full`'s views — `Full` is
     /// `P` followed by one [`Arr<T>`](super::Arr) per capture (a launch whose arguments do not
-    /// match `Full` fails with [`Error::InvalidArgument`]). `#[rumba::kernel(capture(…))]`
+    /// match `Full` fails with [`Error::KernelArgument`] or [`Error::KernelArity`]). `#[rumba::kernel(capture(…))]`
     /// generates this call.
     ///
     /// ```
@@ -271,7 +272,7 @@ impl<P: Params> Kernel<P> {
     ///     assert_eq!(iota.last_engine(), Some(HostEngine::WorkItemLoops));
     /// } else {
     ///     // Both forms are the simulator's: CUDA and OpenCL refuse the launch.
-    ///     assert!(matches!(launched, Err(rumba::Error::Unsupported(_))));
+    ///     assert!(matches!(launched, Err(rumba::Error::MissingKernelForm { .. })));
     /// }
     /// ```
     pub fn with_work_item_loop(
@@ -439,6 +440,14 @@ impl<P: Params> Kernel<P> {
     /// let k = Kernel::<(Arr<f32>,)>::new("k", |_, _| {}).with_abi(&ABI);
     /// let d = rumba::device_array::<f32, _>(4, rumba::Order::C).unwrap();
     /// let err = k.configure(1, 1).launch((&d,)).unwrap_err();
+    /// assert!(matches!(
+    ///     err,
+    ///     rumba::Error::KernelArgument {
+    ///         position: 0,
+    ///         problem: rumba::error::ArgumentError::Rank { found: 1, expected: 2, .. },
+    ///         ..
+    ///     }
+    /// ), "{err}");
     /// assert!(err.to_string().contains("2 index component(s)"), "{err}");
     /// ```
     pub fn with_abi(mut self, abi: &'static KernelAbi) -> Self {
@@ -548,9 +557,13 @@ impl<P: Params> Kernel<P> {
     ///
     /// # Errors
     /// [`Error::InvalidLaunch`] for a launch configuration the device cannot run (see
-    /// [`LaunchConfig::validate`]); [`Error::InvalidArgument`] for arguments whose ranks do not
-    /// fit the kernel; the errors of
-    /// preparing the arguments (copying host arrays in); [`Error::Unsupported`] when the kernel has no
+    /// [`LaunchConfig::validate_for`]: dynamic shared memory beyond the device's shared memory
+    /// per block; on OpenCL and CUDA also the kernel's static shared memory with it — on the
+    /// simulator, a static shared array that does not fit beside the dynamic memory is the
+    /// kernel's fault when the array is made); [`Error::KernelArgument`] / [`Error::KernelArity`]
+    /// for arguments that do not fit the kernel's signature; [`Error::CaptureRank`] /
+    /// [`Error::EmptyCapture`] for a captured array that does not fit or is missing; the errors of
+    /// preparing the arguments (copying host arrays in); [`Error::MissingKernelForm`] when the kernel has no
     /// form the backend runs (a closure kernel on CUDA or OpenCL); the driver's queueing errors. With
     /// host arrays the launch synchronizes and copies them back, and then also reports the kernel's own
     /// failure ([`Error::KernelFault`]); otherwise that failure comes from `stream`'s next
@@ -576,11 +589,12 @@ impl<P: Params> Kernel<P> {
         stream: Option<&Stream>,
         args: A,
     ) -> Result<()> {
-        config.validate()?;
         let stream = match stream {
             Some(s) => s.clone(),
             None => crate::stream::default_stream()?,
         };
+        // The device's limit on shared memory per block, not the simulator's.
+        config.validate_for(stream.context().shared_memory_per_block()?)?;
         // The captured arrays first: an empty cell refuses the launch before anything (a
         // transfer of a host argument) is queued. Each is the launch's own handle.
         let captured = self
@@ -588,15 +602,10 @@ impl<P: Params> Kernel<P> {
             .iter()
             .map(|c| c.take(&self.function.name, stream.context().device_id()))
             .collect::<Result<Vec<_>>>()?;
-        let mut plan = Plan::new(&stream, self.transfer, self.function.abi());
+        let mut plan = Plan::new(&stream, self.transfer, self.function.abi())?;
         args.prepare_all(&mut plan)?;
-        for (c, t) in self.captures.iter().zip(&captured) {
-            t.add_to(&mut plan).map_err(|e| match e {
-                Error::InvalidArgument(m) => {
-                    Error::InvalidArgument(format!("captured array `{}`: {m}", c.name()))
-                }
-                e => e,
-            })?;
+        for t in &captured {
+            t.add_to(&mut plan)?;
         }
         if plan.wait {
             // Host memory the device addresses directly: the launch waits for the kernel.
@@ -606,15 +615,7 @@ impl<P: Params> Kernel<P> {
             )?;
         }
         if let Some(abi) = self.function.abi() {
-            let ndims: Vec<Option<usize>> = plan
-                .args
-                .iter()
-                .map(|a| match a {
-                    KernelArg::Array(a) => Some(a.shape.len()),
-                    KernelArg::Scalar(_) => None,
-                })
-                .collect();
-            abi.check_ranks(&ndims).map_err(Error::InvalidArgument)?;
+            check_signature(abi, &plan.args)?;
         }
         let launch = KernelLaunch {
             function: &self.function,
@@ -625,23 +626,27 @@ impl<P: Params> Kernel<P> {
         };
         let (driver, device) = (stream.context().driver(), stream.context().device_id());
         // SAFETY: every array argument describes a live device array of this device (checked in
-        // `Plan::device_array`; its layout lies inside its buffer and is aligned for its element
-        // type by `DeviceArray`'s invariants); the stream keeps those buffers alive until it has
-        // run the kernel (`keep_alive` below).
+        // `Plan::device_array` under the plan's lease, which keeps a reset out until the kernel is
+        // queued; its layout lies inside its buffer and is aligned for its element type by
+        // `DeviceArray`'s invariants); the stream keeps those buffers alive until it has run the
+        // kernel (`keep_alive` below).
         unsafe { driver.launch_kernel(device, &launch, stream.handle()) }?;
         if !plan.keep.is_empty() {
             // If the stream cannot take the buffers, `hold` lets them go only after the kernel
             // has run (with host-memory arguments, the launch then has not returned early).
             stream.hold(std::mem::take(&mut plan.keep))?;
         }
+        // The kernel is queued: the plan's lease ends here, before the launch waits.
+        let (after, wait) = (std::mem::take(&mut plan.after), plan.wait);
+        drop(plan);
         // A kernel fault surfaces here, before anything is copied back: a failed launch leaves
         // the caller's host arrays as they were on every backend (a GPU reports a recorded
         // fault only when the stream is synchronized, and would otherwise copy the partial
         // results first). The copies wait for the stream anyway.
-        if !plan.after.is_empty() || plan.wait {
+        if !after.is_empty() || wait {
             stream.synchronize()?;
         }
-        for copy_back in plan.after {
+        for copy_back in after {
             copy_back()?;
         }
         Ok(())
@@ -755,4 +760,40 @@ impl<P: Params> Launcher<'_, P> {
     pub fn launch<A: LaunchArgs<P>>(self, args: A) -> Result<()> {
         self.kernel.launch(&self.config, self.stream.as_ref(), args)
     }
+}
+
+/// Checks a launch's arguments against the kernel's signature: their number, and that each array
+/// parameter gets an array of the rank the kernel indexes it with.
+fn check_signature(abi: &KernelAbi, args: &[KernelArg]) -> Result<()> {
+    if args.len() != abi.params.len() {
+        return Err(Error::KernelArity {
+            kernel: abi.name.to_owned(),
+            expected: abi.params.len(),
+            given: args.len(),
+        });
+    }
+    for (position, (p, arg)) in abi.params.iter().zip(args).enumerate() {
+        let rank = match p.kind {
+            ParamKind::Array { rank, .. } | ParamKind::ConstArray { rank } => rank,
+            ParamKind::Value => continue,
+        };
+        let problem = match arg {
+            KernelArg::Array(a) if a.shape.len() == rank => continue,
+            KernelArg::Array(a) => ArgumentError::Rank {
+                found: a.shape.len(),
+                expected: rank,
+                shape: a.shape.clone(),
+            },
+            KernelArg::Scalar(_) => ArgumentError::Kind {
+                expected: "an array",
+            },
+        };
+        return Err(Error::KernelArgument {
+            kernel: abi.name.to_owned(),
+            position,
+            parameter: Some(p.name.to_owned()),
+            problem,
+        });
+    }
+    Ok(())
 }

@@ -16,7 +16,7 @@ use bytemuck::Pod;
 
 use super::elements::KernelElement;
 use crate::driver::{HostArg, HostArrayArg};
-use crate::error::{Error, Result};
+use crate::error::{ArgumentError, Error, Result};
 use crate::kernel::GlobalView;
 use crate::layout::element::Element;
 use crate::layout::element::scalar_types;
@@ -126,32 +126,30 @@ impl<T> sealed::Sealed for ConstArr<T> {}
 impl<T> sealed::Sealed for Arr<T> {}
 impl<R> sealed::Sealed for Scalar<R> {}
 
-fn wrong_kind(position: usize, want: &str) -> Error {
-    Error::InvalidArgument(format!(
-        "kernel argument {position} should be {want} but the launch passed something else"
-    ))
+fn wrong_kind(position: usize, expected: &'static str) -> Error {
+    Error::argument(position, ArgumentError::Kind { expected })
 }
 
 /// A typed view of a resolved array argument.
 fn array_view<'v, T: Pod>(a: &HostArrayArg<'v>, position: usize) -> Result<GlobalView<'v, T>> {
     if !a.use_shared() {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} was claimed for plain own-index stores, so nothing else may reach it"
-        )));
+        return Err(Error::argument(position, ArgumentError::Claimed));
     }
     if a.itemsize() != size_of::<T>() {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} has {}-byte elements, but the kernel reads {}-byte {}",
-            a.itemsize(),
-            size_of::<T>(),
-            std::any::type_name::<T>()
-        )));
+        return Err(Error::argument(
+            position,
+            ArgumentError::ItemSize {
+                found: a.itemsize(),
+                expected: size_of::<T>(),
+                element: std::any::type_name::<T>(),
+            },
+        ));
     }
     // SAFETY: `HostArrayArg` guarantees that every element `a`'s layout addresses lies in live,
     // writable memory for 'v that others reach only atomically (see its docs);
     // `from_raw_parts` checks alignment and dimensions.
     unsafe { GlobalView::from_raw_parts(a.addr().cast(), a.shape(), a.strides(), a.writable()) }
-        .map_err(|e| Error::InvalidArgument(format!("kernel argument {position}: {e}")))
+        .map_err(|e| Error::argument(position, ArgumentError::Layout(Box::new(e))))
 }
 
 impl<T: KernelElement> Param for Arr<T> {
@@ -179,12 +177,14 @@ impl<T: Element + Pod> Param for ConstArr<T> {
 fn scalar_value<T: Pod>(arg: &HostArg<'_>, position: usize) -> Result<T> {
     match arg {
         HostArg::Scalar(b) if b.len() == size_of::<T>() => Ok(bytemuck::pod_read_unaligned(b)),
-        HostArg::Scalar(b) => Err(Error::InvalidArgument(format!(
-            "kernel argument {position} has {} bytes but {} has {}",
-            b.len(),
-            std::any::type_name::<T>(),
-            size_of::<T>()
-        ))),
+        HostArg::Scalar(b) => Err(Error::argument(
+            position,
+            ArgumentError::ScalarSize {
+                found: b.len(),
+                expected: size_of::<T>(),
+                element: std::any::type_name::<T>(),
+            },
+        )),
         HostArg::Array(_) => Err(wrong_kind(position, "a scalar")),
     }
 }
@@ -239,11 +239,11 @@ macro_rules! params_tuple {
             #[allow(unused_variables)]
             fn views<'v>(args: &[HostArg<'v>]) -> Result<Self::Views<'v>> {
                 if args.len() != $n {
-                    return Err(Error::InvalidArgument(format!(
-                        "the kernel takes {} argument(s) but the launch passed {}",
-                        $n,
-                        args.len()
-                    )));
+                    return Err(Error::KernelArity {
+                        kernel: String::new(),
+                        expected: $n,
+                        given: args.len(),
+                    });
                 }
                 Ok(($($p::view(&args[$i], $i)?,)*))
             }

@@ -159,6 +159,13 @@ impl DeviceResource for LimitingAdaptor {
         Some(&*self.upstream)
     }
 
+    fn description(&self) -> String {
+        match self.limit.load(Ordering::SeqCst) {
+            usize::MAX => "LimitingAdaptor (no limit)".into(),
+            n => format!("LimitingAdaptor ({n} bytes)"),
+        }
+    }
+
     fn limiter(&self) -> Option<&LimitingAdaptor> {
         Some(self)
     }

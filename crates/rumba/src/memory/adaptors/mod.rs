@@ -6,6 +6,8 @@
 //! - [`StatisticsAdaptor`]: current / peak / total bytes and counts, and out-of-memory failures.
 //! - [`LimitingAdaptor`]: refuses allocations that would take the bytes handed out through it
 //!   above a limit.
+//! - [`FailureCallbackAdaptor`]: on out-of-memory, calls a function of the program that may free
+//!   or spill memory and ask for a retry (at most N times).
 //! - [`DeferredAdaptor`](super::DeferredAdaptor) (docs/design/behaviour.md §6) and
 //!   [`PoolResource`](super::PoolResource) are adaptors too, over their upstream.
 //!
@@ -27,8 +29,10 @@
 //! assert_eq!((s.total_count, s.ooms, s.current_bytes), (1, 1, 0));
 //! ```
 
+mod failure;
 mod limit;
 mod stats;
 
+pub use failure::{FailedAllocation, FailureCallbackAdaptor, OnFailure};
 pub use limit::LimitingAdaptor;
 pub use stats::{StatisticsAdaptor, StatisticsFactory};

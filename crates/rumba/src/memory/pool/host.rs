@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use crate::driver::{Driver, EventHandle, HostAllocFlags, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, ResourceError, Result};
 use crate::memory::{HostBlock, HostResource, Origin};
 use crate::sync::{get_mut, lock};
 
@@ -146,10 +146,10 @@ impl PinnedPool {
         bytes
             .max(HOST_MIN_BLOCK)
             .checked_next_power_of_two()
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "{bytes} bytes of pinned memory cannot be rounded to a block size"
-                ))
+            .ok_or(Error::AllocationTooLarge {
+                memory: "pinned memory from the pinned pool (rounded up to a power of two)".into(),
+                bytes,
+                largest: 1 << (usize::BITS - 1),
             })
     }
 
@@ -262,9 +262,11 @@ impl HostResource for PinnedPool {
     fn allocate(&self, bytes: usize, flags: HostAllocFlags) -> Result<HostBlock> {
         let ptr = self.alloc_raw(bytes, flags)?;
         let Some(nn) = std::ptr::NonNull::new(ptr) else {
-            return Err(Error::InvalidOperation(format!(
-                "the driver returned a null pointer for {bytes} bytes of pinned memory"
-            )));
+            return Err(HostMemoryError::NullAllocation {
+                bytes,
+                memory: "pinned",
+            }
+            .into());
         };
         // SAFETY: `alloc_raw` hands out a live block of at least `bytes` bytes that no handle
         // refers to and no queued work uses, zeroed (fresh from the driver, or zeroed on reuse);
@@ -275,10 +277,13 @@ impl HostResource for PinnedPool {
     fn deallocate(&self, block: HostBlock) -> Result<()> {
         let addr = block.as_ptr() as usize;
         if block.origin() != self.origin || !lock(&self.state).live.contains_key(&addr) {
-            return Err(Error::InvalidArgument(format!(
-                "pinned block 0x{addr:x} ({} bytes) is not a live block of this pinned pool",
-                block.len()
-            )));
+            return Err(ResourceError::ForeignBlock {
+                memory: "pinned",
+                ptr: addr as u64,
+                len: block.len(),
+                owner: "this pinned pool".into(),
+            }
+            .into());
         }
         // The contract of `deallocate`: no queued work uses the block, so it needs no events.
         self.free_raw(block.as_ptr(), Vec::new());

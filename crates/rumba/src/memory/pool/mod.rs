@@ -47,6 +47,7 @@ pub(crate) mod arena;
 mod bins;
 mod host;
 mod int_hash;
+mod segments;
 pub(crate) mod stream_order;
 
 pub use host::{HOST_MIN_BLOCK, PinnedPool, PooledPinned};
@@ -57,15 +58,15 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
+use super::history::{self, EventKind, Note, PoolFigures};
 use super::report::fragmentation;
-use super::resource::driver_id;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
     ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats, Origin,
     PendingStats, ResetToken, SegmentInfo,
 };
 use crate::driver::{DevicePtr, Driver, StreamHandle};
-use crate::error::{Error, OomReport, Result};
+use crate::error::{Access, Error, OomReport, ResourceError, Result};
 use crate::sync::{get_mut, lock};
 
 /// Every block size is a multiple of this many bytes.
@@ -150,7 +151,9 @@ impl PoolResource {
     /// A pool over `upstream` with explicit options.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `min_segment` or `max_growth` is zero.
+    /// [`Error::Inaccessible`] when `upstream`'s memory is not device-accessible (its
+    /// [`properties`](DeviceResource::properties)); [`Error::InvalidConfig`] when `min_segment`
+    /// or `max_growth` is zero.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -166,11 +169,18 @@ impl PoolResource {
         upstream: Arc<dyn DeviceResource>,
         options: PoolOptions,
     ) -> Result<Self> {
+        super::resource::require(&*upstream, Access::Device, "the upstream of PoolResource")?;
         if options.min_segment == 0 || options.max_growth == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "pool segment sizes must be positive (min_segment {}, max_growth {})",
-                options.min_segment, options.max_growth
-            )));
+            let (variable, value) = if options.min_segment == 0 {
+                ("PoolOptions::min_segment", options.min_segment)
+            } else {
+                ("PoolOptions::max_growth", options.max_growth)
+            };
+            return Err(Error::InvalidConfig {
+                variable: variable.into(),
+                value: value.to_string(),
+                expected: "a positive segment size in bytes".into(),
+            });
         }
         Ok(PoolResource {
             device: ctx.device,
@@ -209,42 +219,22 @@ impl PoolResource {
     pub fn release_cached(&self) -> Result<usize> {
         let mut st = lock(&self.state);
         self.reclaim(&mut st, None);
-        self.free_segments(&mut st)
+        self.give_back_free_segments(st).1
     }
 
-    /// Moves blocks of streams other than `except` whose work has completed to the global cache.
-    fn reclaim(&self, st: &mut PoolState, except: Option<u64>) {
+    /// Moves blocks of streams other than `except` whose work has completed to the global cache;
+    /// the bytes moved.
+    fn reclaim(&self, st: &mut PoolState, except: Option<u64>) -> usize {
+        let mut moved = 0;
         for key in st.arena.owning_streams() {
             if Some(key) == except {
                 continue;
             }
             if let Some(upto) = st.order.released(key) {
-                st.arena.promote(key, upto);
+                moved += st.arena.promote(key, upto);
             }
         }
-    }
-
-    fn free_segments(&self, st: &mut PoolState) -> Result<usize> {
-        let mut freed = 0;
-        let mut failures = Vec::new();
-        for (ptr, size) in st.arena.take_free_segments() {
-            let Some(block) = st.segments.remove(&ptr) else {
-                continue;
-            };
-            match self.upstream.deallocate_sync(block) {
-                Ok(()) => {
-                    st.stats.device_frees += 1;
-                    freed += size;
-                }
-                Err(e) => failures.push(format!("pool segment 0x{ptr:x} ({size} bytes): {e}")),
-            }
-        }
-        st.stats.reserved_bytes = st.arena.reserved();
-        if failures.is_empty() {
-            Ok(freed)
-        } else {
-            Err(Error::DeallocationFailed(failures))
-        }
+        moved
     }
 
     fn take(
@@ -256,58 +246,6 @@ impl PoolResource {
         alloc_key(stream)
             .and_then(|k| st.arena.take(Owner::Stream(k), size, stream.0, bytes))
             .or_else(|| st.arena.take(Owner::Global, size, stream.0, bytes))
-    }
-
-    /// Adds a segment able to hold `size` bytes. `Ok(false)`: the upstream (or its limit) refused.
-    fn grow(&self, st: &mut PoolState, size: usize, exact: bool) -> Result<bool> {
-        let reserved = st.arena.reserved();
-        let headroom = self.upstream.limiter().map_or(usize::MAX, |l| l.headroom());
-        if headroom < size {
-            return Ok(false);
-        }
-        let aligned = size
-            .checked_next_multiple_of(self.options.min_segment)
-            .unwrap_or(size);
-        let growth = reserved.clamp(self.options.min_segment, self.options.max_growth);
-        let mut tries = vec![size];
-        if !exact {
-            tries = vec![aligned.max(growth), aligned, size];
-        }
-        tries.dedup();
-        for want in tries {
-            let want = want.min(headroom).max(size);
-            match self.upstream.allocate_sync(want) {
-                Ok(block) => {
-                    if block.len() < want
-                        || block.device() != self.device
-                        || block.origin().driver() != driver_id(&self.driver)
-                        || block.origin().is_retired()
-                    {
-                        // A segment the pool cannot carve safely: give it back, use none of it.
-                        let (len, device) = (block.len(), block.device());
-                        let back = self.upstream.deallocate_sync(block);
-                        return Err(Error::InvalidOperation(format!(
-                            "the pool's upstream returned a {len}-byte block on device {device} \
-                             (of another driver, or retired) for a {want}-byte segment on device {}{}",
-                            self.device,
-                            back.err()
-                                .map_or(String::new(), |e| format!("; giving it back failed: {e}"))
-                        )));
-                    }
-                    let ptr = block.ptr();
-                    st.arena.add_segment(ptr, want);
-                    st.segments.insert(ptr, block);
-                    st.stats.device_allocations += 1;
-                    st.stats.reserved_bytes = st.arena.reserved();
-                    st.stats.peak_reserved_bytes =
-                        st.stats.peak_reserved_bytes.max(st.stats.reserved_bytes);
-                    return Ok(true);
-                }
-                Err(e) if e.is_out_of_memory() => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(false)
     }
 
     /// The stream handle 0 stands for: the per-thread default stream when so configured (its
@@ -328,8 +266,27 @@ impl PoolResource {
             if let Some(id) = st.arena.live(ptr) {
                 let key = free_key(stream);
                 let epoch = st.order.on_free(key);
-                st.arena.release(id, Owner::Stream(key), epoch);
+                let requested = st.arena.release(id, Owner::Stream(key), epoch);
+                if let Some(bytes) = requested {
+                    self.note(st, EventKind::FreeFlushed, stream, bytes, ptr);
+                }
             }
+        }
+    }
+
+    /// Records an event of the pool with its figures afterwards (when a history records).
+    fn note(&self, st: &PoolState, kind: EventKind, stream: StreamHandle, bytes: usize, ptr: u64) {
+        if history::is_recording() {
+            let pool = PoolFigures {
+                id: std::ptr::from_ref(self) as usize as u64,
+                reserved: st.arena.reserved(),
+                used: st.arena.allocated(),
+            };
+            let note = Note {
+                pool: Some(pool),
+                ..Note::new(kind, self.device, stream, bytes, ptr)
+            };
+            history::note(note, Some(self));
         }
     }
 
@@ -390,55 +347,59 @@ impl DeviceResource for PoolResource {
     fn allocate(&self, bytes: usize, stream: StreamHandle) -> Result<DeviceBlock> {
         let stream = self.resolve(stream);
         if bytes == 0 {
-            return Err(Error::InvalidArgument(
-                "cannot allocate 0 bytes of device memory".into(),
-            ));
+            return Err(Error::ZeroSizeAllocation {
+                memory: "device memory",
+            });
         }
-        let size = bytes.checked_next_multiple_of(GRANULE).ok_or_else(|| {
-            Error::InvalidArgument(format!("{bytes} bytes cannot be rounded to a block size"))
-        })?;
+        let size = bytes
+            .checked_next_multiple_of(GRANULE)
+            .ok_or(Error::AllocationTooLarge {
+                memory: format!("device memory from the pool on device {}", self.device),
+                bytes,
+                largest: usize::MAX / GRANULE * GRANULE,
+            })?;
         let mut st = lock(&self.state);
-        let st = &mut *st;
-        let mut found = Self::take(st, size, stream, bytes);
+        let mut found = Self::take(&mut st, size, stream, bytes);
         if found.is_none() {
-            self.reclaim(st, alloc_key(stream));
-            found = Self::take(st, size, stream, bytes);
+            self.reclaim(&mut st, alloc_key(stream));
+            found = Self::take(&mut st, size, stream, bytes);
         }
-        if found.is_none() && self.grow(st, size, false)? {
-            found = Self::take(st, size, stream, bytes);
+        if found.is_none() {
+            (st, found) = self.grow_and_take(st, size, stream, bytes, false)?;
         }
         if found.is_none() {
             // Escalation: held-back releases, completed events, cached segments; then retry.
             st.stats.retries += 1;
             if self.deferred.load(Ordering::SeqCst) == 0 {
-                self.release_pending(st);
+                self.release_pending(&mut st);
             }
-            self.reclaim(st, None);
-            found = Self::take(st, size, stream, bytes);
+            self.reclaim(&mut st, None);
+            found = Self::take(&mut st, size, stream, bytes);
             if found.is_none() {
-                if let Err(e) = self.free_segments(st) {
+                let given;
+                (st, given) = self.give_back_free_segments(st);
+                if let Err(e) = given {
                     tracing::warn!("returning cached segments before a retry: {e}");
                 }
-                if self.grow(st, size, true)? {
-                    found = Self::take(st, size, stream, bytes);
-                }
+                (st, found) = self.grow_and_take(st, size, stream, bytes, true)?;
             }
         }
         match found {
             Some(p) => {
                 st.stats.note_alloc(bytes);
+                self.note(&st, EventKind::Alloc, stream, bytes, p);
                 // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
-                // segment the pool holds from its upstream: `grow` admitted it only as a live
-                // block of at least the segment's size, on `self.device`, of `self.driver`. The
-                // segment stays allocated while the block is used (`Drop` leaks a busy segment;
-                // only a crate-internal reset frees it, retiring this origin). It is handed out
-                // once and returns through `deallocate`, which checks the origin.
+                // segment the pool holds from its upstream: `grow_and_take` admitted it only as a
+                // live block of at least the segment's size, on `self.device`, of `self.driver`.
+                // The segment stays allocated while the block is used (`Drop` leaks a busy
+                // segment; only a crate-internal reset frees it, retiring this origin). It is
+                // handed out once and returns through `deallocate`, which checks the origin.
                 Ok(unsafe { DeviceBlock::from_raw(p, bytes, self.device, st.origin) })
             }
             None => {
                 st.stats.retries -= 1;
                 st.stats.ooms += 1;
-                Err(self.out_of_memory(st, bytes))
+                Err(self.out_of_memory(&st, bytes))
             }
         }
     }
@@ -454,11 +415,13 @@ impl DeviceResource for PoolResource {
         let id = match st.arena.live(ptr) {
             Some(id) if block.origin() == st.origin => id,
             _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "device block 0x{ptr:x} ({} bytes) is not a live block of this pool on device {}",
-                    block.len(),
-                    self.device
-                )));
+                return Err(ResourceError::ForeignBlock {
+                    memory: "device",
+                    ptr,
+                    len: block.len(),
+                    owner: format!("this pool on device {}", self.device),
+                }
+                .into());
             }
         };
         if self.deferred.load(Ordering::SeqCst) > 0 {
@@ -466,6 +429,7 @@ impl DeviceResource for PoolResource {
                 st.pending.push((ptr, stream));
                 st.pending_bytes += requested;
                 st.stats.note_free(requested);
+                self.note(st, EventKind::FreeDeferred, stream, requested, ptr);
             }
             return Ok(());
         }
@@ -473,6 +437,7 @@ impl DeviceResource for PoolResource {
         let epoch = st.order.on_free(key);
         if let Some(requested) = st.arena.release(id, Owner::Stream(key), epoch) {
             st.stats.note_free(requested);
+            self.note(st, EventKind::Free, stream, requested, ptr);
         }
         Ok(())
     }
@@ -499,11 +464,11 @@ impl DeviceResource for PoolResource {
     /// Exports the segment that holds the range, with the range's offset inside it.
     fn ipc_handle(&self, ptr: DevicePtr, bytes: usize) -> Result<IpcHandle> {
         let segment = lock(&self.state).arena.segment_of(ptr, bytes);
-        let (base, _) = segment.ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "[0x{ptr:x}, +{bytes}) is not memory of this pool on device {}",
-                self.device
-            ))
+        let (base, _) = segment.ok_or_else(|| ResourceError::ForeignBlock {
+            memory: "device",
+            ptr,
+            len: bytes,
+            owner: format!("this pool on device {}", self.device),
         })?;
         IpcHandle::export(&*self.driver, self.device, base, ptr, bytes)
     }
@@ -513,26 +478,27 @@ impl DeviceResource for PoolResource {
     }
 
     fn reset(&self, _token: &ResetToken) -> Result<()> {
-        let mut st = lock(&self.state);
-        st.pending.clear();
-        st.pending_bytes = 0;
-        st.order.clear();
-        let old = st.origin;
-        st.origin = old.retire();
-        st.retired.push(old);
-        let mut failures = Vec::new();
-        for (ptr, size) in st.arena.clear() {
-            let Some(block) = st.segments.remove(&ptr) else {
-                continue;
-            };
-            match self.upstream.deallocate_sync(block) {
-                Ok(()) => st.stats.device_frees += 1,
-                Err(e) => failures.push(format!("pool segment 0x{ptr:x} ({size} bytes): {e}")),
-            }
-        }
-        st.stats.reserved_bytes = 0;
-        st.stats.current_bytes = 0;
-        st.stats.current_count = 0;
+        let segments: Vec<(DevicePtr, usize, DeviceBlock)> = {
+            let mut st = lock(&self.state);
+            st.pending.clear();
+            st.pending_bytes = 0;
+            st.order.clear();
+            let old = st.origin;
+            st.origin = old.retire();
+            st.retired.push(old);
+            let cleared = st.arena.clear();
+            st.stats.reserved_bytes = 0;
+            st.stats.current_bytes = 0;
+            st.stats.current_count = 0;
+            cleared
+                .into_iter()
+                .filter_map(|(ptr, size)| st.segments.remove(&ptr).map(|b| (ptr, size, b)))
+                .collect()
+        };
+        // The upstream is called without the pool's lock (it may be a program's resource that
+        // asks for the pool's statistics).
+        let (freed, failures) = self.give_back(segments);
+        lock(&self.state).stats.device_frees += freed.len() as u64;
         if failures.is_empty() {
             Ok(())
         } else {
@@ -548,6 +514,30 @@ impl CacheControl for PoolResource {
 
     fn empty_cache(&self) -> Result<usize> {
         self.release_cached()
+    }
+
+    /// Waits, outside the pool's lock, for the fences of the blocks that streams own, then
+    /// makes the blocks whose work has completed global. Nothing on a stream callback.
+    fn settle(&self) -> usize {
+        if crate::driver::callback::is_callback_thread() {
+            return 0;
+        }
+        let fences = {
+            let mut st = lock(&self.state);
+            let keys = st.arena.owning_streams();
+            st.order.fences(&keys)
+        };
+        if fences.is_empty() {
+            return 0;
+        }
+        for ev in fences {
+            if let Err(e) = self.driver.event_synchronize(self.device, ev) {
+                tracing::debug!("waiting for a pool fence: {e}");
+            }
+        }
+        let mut st = lock(&self.state);
+        st.order.returned();
+        self.reclaim(&mut st, None)
     }
 }
 

@@ -80,6 +80,9 @@ pub(crate) struct StreamOrder {
     driver: Arc<dyn Driver>,
     streams: IntMap<u64, Fences>,
     spare_events: Vec<EventHandle>,
+    /// Callers waiting for fences outside the pool's lock ([`fences`](Self::fences)): while
+    /// any does, completed events are not recorded again (it would wait for later work).
+    lent: usize,
 }
 
 impl StreamOrder {
@@ -89,7 +92,31 @@ impl StreamOrder {
             driver,
             streams: IntMap::default(),
             spare_events: Vec::new(),
+            lent: 0,
         }
+    }
+
+    /// Closes the open epochs of `keys` and lends out the fences not yet seen complete, for a
+    /// caller short of memory to wait for outside the pool's lock (then [`returned`](Self::returned),
+    /// and ask [`released`](Self::released) again).
+    pub(crate) fn fences(&mut self, keys: &[u64]) -> Vec<EventHandle> {
+        for &k in keys {
+            let _ = self.released(k);
+        }
+        let events: Vec<EventHandle> = keys
+            .iter()
+            .filter_map(|k| self.streams.get(k))
+            .flat_map(|f| f.waiting.iter().map(|&(_, e)| e))
+            .collect();
+        if !events.is_empty() {
+            self.lent += 1;
+        }
+        events
+    }
+
+    /// Ends a loan of [`fences`](Self::fences) (of a non-empty list).
+    pub(crate) fn returned(&mut self) {
+        self.lent = self.lent.saturating_sub(1);
     }
 
     /// The epoch a free on `key` is tagged with now.
@@ -127,7 +154,15 @@ impl StreamOrder {
             return f.released;
         }
         if f.dirty {
-            if let Some(ev) = record_fence(&*driver, device, stream, &mut spare) {
+            let mut fresh = Vec::new();
+            let reuse = if self.lent == 0 {
+                &mut spare
+            } else {
+                &mut fresh
+            };
+            let fence = record_fence(&*driver, device, stream, reuse);
+            spare.append(&mut fresh);
+            if let Some(ev) = fence {
                 f.waiting.push_back((f.open, ev));
             } else {
                 // No fence could be recorded: leave the epoch open and try again later.

@@ -434,7 +434,7 @@ impl Printer<'_> {
             }
             ExprKind::Index { array, idx, site } => {
                 let load = self.accessor("ld", *array);
-                let i: Vec<String> = idx.iter().map(|x| self.expr(x)).collect();
+                let i = self.idx_list(idx);
                 let at = self.at(*site);
                 let load = format!(
                     "{load}({}, {}, {at})",
@@ -465,7 +465,7 @@ impl Printer<'_> {
                 let u = Scalar::Usize.c_name(target);
                 let arr = &self.f.arrays[*a];
                 let sh = if self.cuda() { "shape" } else { "sh" };
-                let parts: Vec<String> = (0..arr.rank)
+                let parts: Vec<String> = (0..self.c_rank(*a))
                     .map(|k| format!("({u}){}.{sh}[{k}]", arr.c_name))
                     .collect();
                 format!("({})", parts.join(" * "))
@@ -481,7 +481,63 @@ impl Printer<'_> {
                 let d = self.expr(d);
                 format!("{d}.{}", ["x", "y", "z"][*ax as usize])
             }
-            ExprKind::Tuple(_) => "0 /* tuple */".into(),
+            ExprKind::Tuple(v) => {
+                let t = self.ty(&e.ty);
+                let parts: Vec<String> = v.iter().map(|x| self.expr(x)).collect();
+                format!("{t}_new({})", parts.join(", "))
+            }
+            ExprKind::TupleField(t, k) => {
+                let t = self.expr(t);
+                format!("{t}.f{k}")
+            }
+            ExprKind::RecordLit { record, fields } => {
+                // The record's zero value with each field set in turn (the record declaration
+                // the program assembles has the setters: it knows the fields).
+                let r = self.f.records[*record].c_name.clone();
+                let mut v = format!("{r}_zero()");
+                for (name, x) in fields {
+                    let x = self.expr(x);
+                    v = format!("{r}_with_{name}({v}, {x})");
+                }
+                v
+            }
+            ExprKind::SubIndex {
+                rec,
+                record,
+                field,
+                idx,
+                site,
+            } => {
+                let (r, i) = (self.expr(rec), self.expr(idx));
+                let at = self.at(*site);
+                format!("{record}_get_{field}({r}, {i}, {at})")
+            }
+            ExprKind::FieldLit {
+                record,
+                field,
+                text,
+                float,
+                neg,
+            } => {
+                let v = if *float {
+                    format!("RB_F_{record}_{field}({text})")
+                } else {
+                    text.clone()
+                };
+                if *neg { format!("(-{v})") } else { v }
+            }
+            // Only a field assignment's value, which writes the bytes itself.
+            ExprKind::Bytes(_) => "0".into(),
+            ExprKind::ArrayRef(a) => {
+                let arr = &self.f.arrays[*a];
+                // CUDA: a device function takes `rumba_array<T, N>`; a constant array (`const
+                // T`) passes as one, which the callee only reads (the Rust form checks that).
+                if self.cuda() && arr.space == Space::Const {
+                    format!("rb_unconst({})", arr.c_name)
+                } else {
+                    arr.c_name.clone()
+                }
+            }
             ExprKind::Complex(v) => {
                 let c = self.ty(&e.ty);
                 let parts: Vec<String> = v.iter().map(|x| self.expr(x)).collect();
@@ -545,15 +601,34 @@ impl Printer<'_> {
             } => {
                 let name = self.accessor(&format!("atomic_{}", op.name()), *array);
                 let mut parts = vec![self.f.arrays[*array].c_name.clone()];
-                parts.extend(idx.iter().map(|x| self.expr(x)));
+                let i = self.idx_list(idx);
+                parts.extend(i);
                 parts.extend(args.iter().map(|x| self.expr(x)));
                 parts.push(self.at(*site));
                 format!("{name}({})", parts.join(", "))
             }
             ExprKind::Call { func, args, .. } => {
+                // The callee's instance is the linker's choice (`crate::link`): a call marker
+                // with the arguments' signature.
+                let mut sig = Vec::new();
+                let mut spaces = String::new();
+                for x in args {
+                    match x.kind {
+                        ExprKind::ArrayRef(a) => {
+                            let arr = &self.f.arrays[a];
+                            sig.push(array_sig(arr));
+                            spaces.push_str(&super::space_tag(&arr.space));
+                        }
+                        _ => sig.push(sig_part(&x.ty)),
+                    }
+                }
                 let mut parts = vec!["rb_fault".to_string()];
                 parts.extend(args.iter().map(|x| self.expr(x)));
-                format!("{}({})", self.f.devices[*func].c_name, parts.join(", "))
+                format!(
+                    "@call:{func}:{}:{spaces}@({})",
+                    crate::link::signature(&sig),
+                    parts.join(", ")
+                )
             }
         }
     }
@@ -603,6 +678,26 @@ impl Printer<'_> {
             "{from_bits}rb_shfl_bits(rb_warp, {}, {to_bits}({}), {mode}u, {}))",
             a[0], a[1], a[2]
         )
+    }
+}
+
+/// The call-signature part of an array (see [`crate::link::signature`]).
+pub(crate) fn array_sig(a: &Array) -> String {
+    format!("A{}{}", a.rank, sig_part(&a.elem))
+}
+
+/// One part of a call signature (see [`crate::link::signature`]).
+pub(crate) fn sig_part(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => s.rust_name().into(),
+        Ty::Complex(p) => match p.scalar() {
+            Some(Scalar::F32) => "c32".into(),
+            _ => "c64".into(),
+        },
+        Ty::Record(path) => format!("R.{}", path.rsplit("::").next().unwrap_or(path).trim()),
+        Ty::Tuple(v) => format!("({})", v.iter().map(sig_part).collect::<Vec<_>>().join(";")),
+        Ty::Dim3 => "Dim3".into(),
+        Ty::Unit | Ty::Var(_) => "()".into(),
     }
 }
 

@@ -554,10 +554,7 @@ impl<'p, 'f> Body<'p, 'f> {
             match s {
                 Stmt::Let { local, .. } => assigned.push(*local),
                 Stmt::LetTuple { locals, .. } => assigned.extend(locals),
-                Stmt::Assign {
-                    place: Place::Local(l, _),
-                    ..
-                } => assigned.push(*l),
+                Stmt::Assign { place, .. } => assigned.extend(place.local()),
                 _ => {}
             }
         }
@@ -724,7 +721,11 @@ impl<'p, 'f> Body<'p, 'f> {
                             read = true;
                             ok &= idx.len() == 1 && self.plan.is_own_index(&idx[0]);
                         }
-                        ExprKind::Atomic { array, .. } if *array == a => ok = false,
+                        ExprKind::Atomic { array, .. } | ExprKind::ArrayRef(array)
+                            if *array == a =>
+                        {
+                            ok = false
+                        }
                         _ => {}
                     });
                 }

@@ -115,6 +115,16 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     let top = b.top.borrow().clone();
     let f = &norm;
     let wil = quote!(#k::kernel::wil);
+    // The kernel's const generic parameters reach the nested functions as their own.
+    let cdecl: Vec<TokenStream> = f
+        .const_params
+        .iter()
+        .map(|(n, s)| {
+            let t = ty_tokens(&Ty::Scalar(*s), k);
+            quote!(, const #n: #t)
+        })
+        .collect();
+    let cargs: Vec<TokenStream> = f.const_params.iter().map(|(n, _)| quote!(, #n)).collect();
 
     // Parameters of the body, of the shape dispatch, and how each argument is built.
     let mut body_params = Vec::new();
@@ -249,7 +259,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     let arms = shapes.iter().map(|&(x, y, z)| {
         let (x, y, z) = (lit_u32(x), lit_u32(y), lit_u32(z));
         quote!([#x, #y, #z] => #wil::run_blocks::<#wil::Fixed<#x, #y, #z>, _>(
-            __launch.name(), &__cfg, |__blk| __body::<_, __R, __W>(__blk, #(#pass),*)
+            __launch.name(), &__cfg, |__blk| __body::<_, __R, __W #(#cargs)*>(__blk, #(#pass),*)
         ),)
     });
     let frozen = quote!(#k::kernel::__macro::frozen_all(__launch.args(), &[#(#inputs),*]));
@@ -279,15 +289,16 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                     quote!(_)
                 },
             );
-            dispatch.push(quote!((#pr, #pw) => __run::<#r, #w>(__launch),));
+            dispatch.push(quote!((#pr, #pw) => __run::<#r, #w #(#cargs)*>(__launch),));
         }
     }
     let bidx = Ident::new("__bidx", proc_macro2::Span::call_site());
+
     let grid = quote! {
         move |__launch: &#k::driver::HostLaunch<'_>| -> #k::Result<()> {
             #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
             #[inline(always)]
-            fn __body<__S: #wil::BlockShape, __R: #wil::Access, __W: #wil::Access>(
+            fn __body<__S: #wil::BlockShape, __R: #wil::Access, __W: #wil::Access #(#cdecl)*>(
                 __blk: &#wil::BlockCtx<'_, __S>,
                 #(#body_params),*
             ) {
@@ -301,7 +312,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                 #main
             }
             #[allow(unused, clippy::all)]
-            fn __run<__R: #wil::Access, __W: #wil::Access>(
+            fn __run<__R: #wil::Access, __W: #wil::Access #(#cdecl)*>(
                 __launch: &#k::driver::HostLaunch<'_>,
             ) -> #k::Result<()> {
                 let __args = __launch.args();
@@ -311,7 +322,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                 match __cfg.block.to_array() {
                     #(#arms)*
                     _ => #wil::run_blocks::<#wil::Dyn, _>(
-                        __launch.name(), &__cfg, |__blk| __body::<_, __R, __W>(__blk, #(#pass),*)
+                        __launch.name(), &__cfg, |__blk| __body::<_, __R, __W #(#cargs)*>(__blk, #(#pass),*)
                     ),
                 }
             }

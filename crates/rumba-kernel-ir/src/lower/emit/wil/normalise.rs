@@ -25,12 +25,8 @@ pub(crate) fn normalise(f: &Func) -> Result<Func, String> {
     let mut body = normalise_block(body, &mut locals)?;
     let mut reassigned = HashSet::new();
     walk(&body, &mut Vec::new(), &mut |s, _| {
-        if let Stmt::Assign {
-            place: Place::Local(l, _),
-            ..
-        } = s
-        {
-            reassigned.insert(*l);
+        if let Stmt::Assign { place, .. } = s {
+            reassigned.extend(place.local());
         }
     });
     bind_view_args(&mut body, &mut locals, &reassigned);
@@ -371,10 +367,7 @@ fn normalise_stmt(s: Stmt, locals: &mut Vec<Local>, out: &mut Vec<Stmt>) -> Resu
             site,
             span,
         } if is_cut(&value) => {
-            let idx_sync = match &place {
-                Place::Index { idx, .. } => idx.iter().any(contains_cut),
-                Place::Local(..) => false,
-            };
+            let idx_sync = place.exprs().into_iter().any(contains_cut);
             if idx_sync {
                 return nested();
             }

@@ -109,9 +109,7 @@ pub(crate) fn own_exprs(s: &Stmt) -> Vec<&Expr> {
         Stmt::LetTuple { init, .. } => vec![init],
         Stmt::Assign { place, value, .. } => {
             let mut v = vec![value];
-            if let Place::Index { idx, .. } = place {
-                v.extend(idx);
-            }
+            v.extend(place.exprs());
             v
         }
         Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => vec![e],
@@ -138,15 +136,15 @@ pub(crate) fn arrays_of(s: &Stmt, out: &mut Vec<ArrayId>) {
             | ExprKind::Atomic { array, .. }
             | ExprKind::Len(array)
             | ExprKind::Size(array)
-            | ExprKind::Shape(array, _) => out.push(*array),
+            | ExprKind::Shape(array, _)
+            | ExprKind::ArrayRef(array) => out.push(*array),
             _ => {}
         });
     }
     match s {
-        Stmt::Assign {
-            place: Place::Index { array, .. },
-            ..
-        } => out.push(*array),
+        Stmt::Assign { place, .. } if place.array().is_some() => {
+            out.extend(place.array());
+        }
         Stmt::View { base, .. } => out.push(*base),
         _ => {}
     }
@@ -272,10 +270,12 @@ impl<'f> Plan<'f> {
                         occ[*l].defs.push(path.clone());
                     }
                 }
-                Stmt::Assign {
-                    place: Place::Local(l, _),
-                    ..
-                } => {
+                Stmt::Assign { place, .. } if place.local().is_some() => {
+                    let l = &place.local().expect("checked");
+                    if matches!(place, Place::Field { .. }) {
+                        // The rest of the record is kept: a use as well.
+                        occ[*l].uses.push(path.clone());
+                    }
                     occ[*l].defs.push(path.clone());
                     occ[*l].assigned = true;
                 }
@@ -375,7 +375,25 @@ impl<'f> Plan<'f> {
             });
         }
 
-        let roots: HashSet<ArrayId> = views.keys().map(|&v| root(f, v)).collect();
+        // Arrays that in-kernel views are made of, or that pass to device functions, are reached
+        // through the per-thread body's views (the callee and the view methods take those).
+        // … and arrays whose elements' fields are stored (through a view of the field).
+        let mut field_stores = Vec::new();
+        walk(&f.body, &mut Vec::new(), &mut |s, _| {
+            if let Stmt::Assign {
+                place: Place::Field { base, .. },
+                ..
+            } = s
+            {
+                field_stores.extend(base.array());
+            }
+        });
+        let roots: HashSet<ArrayId> = views
+            .keys()
+            .map(|&v| root(f, v))
+            .chain(f.array_args.iter().map(|a| root(f, a.array)))
+            .chain(field_stores.into_iter().map(|a| root(f, a)))
+            .collect();
         let reach = f
             .arrays
             .iter()
@@ -395,6 +413,8 @@ impl<'f> Plan<'f> {
                 }
                 Space::Shared | Space::DynamicShared => Reach::Shared,
                 Space::Local => Reach::Local,
+                // Device functions have no block form.
+                Space::Param { .. } => Reach::View,
             })
             .collect();
 
@@ -467,6 +487,14 @@ fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
     let mut stored = false;
     walk(&f.body, &mut Vec::new(), &mut |s, _| {
         if let Stmt::Assign {
+            place: Place::Field { .. },
+            ..
+        } = s
+        {
+            // A field store writes part of an element.
+            ok &= s_array(s) != Some(a);
+        }
+        if let Stmt::Assign {
             place: Place::Index { array, idx, .. },
             op,
             ..
@@ -479,12 +507,22 @@ fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
         }
         for e in own_exprs(s) {
             e.visit(&mut |x| match &x.kind {
-                ExprKind::Index { array, .. } | ExprKind::Atomic { array, .. } => ok &= *array != a,
+                ExprKind::Index { array, .. }
+                | ExprKind::Atomic { array, .. }
+                | ExprKind::ArrayRef(array) => ok &= *array != a,
                 _ => {}
             });
         }
     });
     ok && stored
+}
+
+/// The array an assignment stores to, if any.
+fn s_array(s: &Stmt) -> Option<ArrayId> {
+    match s {
+        Stmt::Assign { place, .. } => place.array(),
+        _ => None,
+    }
 }
 
 /// Storage of every local under the lifted set `lifted`.

@@ -34,7 +34,8 @@ impl Body<'_, '_> {
                 | ExprKind::Atomic { array, .. }
                 | ExprKind::Len(array)
                 | ExprKind::Size(array)
-                | ExprKind::Shape(array, _) => arrays.push(*array),
+                | ExprKind::Shape(array, _)
+                | ExprKind::ArrayRef(array) => arrays.push(*array),
                 _ => {}
             });
         }

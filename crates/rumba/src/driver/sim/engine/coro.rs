@@ -17,15 +17,17 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::barrier::Arrival;
 use super::fault::{Unwound, describe};
-use super::stack;
+use super::stack::{self, STACK_RESERVE};
 use super::warp::{Suspend, WarpCall};
 
 /// Size of each coroutine stack in bytes. Stacks are mapped lazily by the OS, so only the pages
 /// a kernel touches cost memory. Kernel code may use all but the last
 /// [`STACK_MARGIN`](crate::kernel::STACK_MARGIN) bytes: [`check_stack`](crate::kernel::check_stack)
-/// (which recursive `#[rumba::device]` functions call) faults below that; an overflow that
-/// skips every check reaches the guard page below the stack, and the process aborts with a
-/// message naming kernel, block and thread, never corrupting memory.
+/// (which recursive `#[rumba::device]` functions call) faults below that. An overflow that
+/// skips every check runs on into the [`STACK_RESERVE`](crate::kernel::STACK_RESERVE) below the
+/// stack and faults at the engine's next check (see the `stack` module); only one past the
+/// reserve too reaches the guard page, and the process aborts with a message naming kernel, block
+/// and thread, never corrupting memory.
 ///
 /// ```
 /// assert_eq!(rumba::kernel::COROUTINE_STACK_SIZE, 256 * 1024);
@@ -38,6 +40,9 @@ pub(crate) struct ThreadCoroutine {
     co: Coroutine<u64, Suspend, Option<String>, ColoredStack>,
     /// The stack floor ([`stack`](super::stack)) made current while it runs.
     floor: usize,
+    /// Its stack's reserve, and whether an overflow has opened it.
+    reserve: stack::Reserve,
+    tripped: bool,
 }
 
 /// Number of distinct starting offsets ("colours") given to pooled stacks, 64 bytes apart.
@@ -57,11 +62,51 @@ impl ColoredStack {
     fn new(color: usize) -> std::io::Result<Self> {
         let offset = (color % COLORS) * 64;
         debug_assert_eq!(offset % STACK_ALIGNMENT, 0);
-        Ok(ColoredStack {
-            inner: DefaultStack::new(COROUTINE_STACK_SIZE + COLORS * 64)?,
+        let stack = ColoredStack {
+            inner: DefaultStack::new(COROUTINE_STACK_SIZE + STACK_RESERVE + COLORS * 64)?,
             offset,
-        })
+        };
+        stack.close_reserve()?;
+        Ok(stack)
     }
+
+    /// The reserve: [`STACK_RESERVE`] bytes above the guard page, below the usable stack.
+    fn reserve(&self) -> stack::Reserve {
+        let lo = self.inner.limit().get() + page_size();
+        stack::Reserve {
+            lo,
+            hi: lo + STACK_RESERVE,
+        }
+    }
+
+    /// The lowest address kernel code may use without touching the reserve.
+    fn usable_bottom(&self) -> usize {
+        self.reserve().hi
+    }
+
+    /// Makes the reserve inaccessible again and gives its pages back (after an overflow opened
+    /// it; also on creation).
+    fn close_reserve(&self) -> std::io::Result<()> {
+        let r = self.reserve();
+        // SAFETY: `[lo, hi)` lies inside this stack's own mapping, below every frame of a
+        // finished coroutine (the stack is not in use); dropping its pages only zeroes memory
+        // nothing refers to.
+        let ok = unsafe {
+            libc::madvise(r.lo as *mut libc::c_void, r.hi - r.lo, libc::MADV_DONTNEED) == 0
+                && libc::mprotect(r.lo as *mut libc::c_void, r.hi - r.lo, libc::PROT_NONE) == 0
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+}
+
+/// The system's page size.
+fn page_size() -> usize {
+    // SAFETY: `sysconf` only reads a system constant.
+    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
 }
 
 // SAFETY: the stack is the inner stack minus at most `COLORS * 64` bytes at its top (which the
@@ -174,7 +219,11 @@ impl<'r> CoroSet<'r> {
         // this also catches corosensei's unwind payload; corosensei then sees a normal return,
         // which it accepts, and the message is discarded (cleanup reports nothing).
         let thread = move |y: &Yielder<u64, Suspend>, input: u64| match catch_unwind(
-            AssertUnwindSafe(|| f(y, input)),
+            AssertUnwindSafe(|| {
+                f(y, input);
+                // The body returned: an overflow into the reserve is its fault now.
+                stack::check_tripped();
+            }),
         ) {
             Ok(()) => None,
             Err(payload) => Some(match describe(payload) {
@@ -184,11 +233,17 @@ impl<'r> CoroSet<'r> {
                 }
             }),
         };
-        let floor = stack::floor_above(stack.limit().get());
+        let floor = stack::floor_above(stack.usable_bottom());
+        let reserve = stack.reserve();
         // SAFETY: the borrow obligation is forwarded to our caller; the coroutine is never
         // leaked (`mem::forget`) — it is finished or dropped by `retire`/`Drop` below.
         let co = unsafe { Coroutine::with_stack_unchecked(stack, thread) };
-        let co = ThreadCoroutine { co, floor };
+        let co = ThreadCoroutine {
+            co,
+            floor,
+            reserve,
+            tripped: false,
+        };
         if self.slots.len() <= tid {
             self.slots.resize_with(tid + 1, || None);
         }
@@ -207,13 +262,19 @@ impl<'r> CoroSet<'r> {
             ));
         };
         let resumed = {
-            let _floor = stack::enter(co.floor);
+            let on = stack::enter_stack(co.floor, co.reserve, co.tripped);
             super::overflow::thread(tid as u32);
-            co.co.resume(input)
+            let r = co.co.resume(input);
+            co.tripped = on.tripped();
+            r
         };
         let step = match resumed {
+            // A thread that overflowed into its stack's reserve and then reached a barrier or
+            // warp operation faults there (it is unwound by `retire`, from that call).
+            CoroutineResult::Yield(_) if co.tripped => Step::Faulted(stack::tripped_message()),
             CoroutineResult::Yield(Suspend::Block(a)) => return Step::Arrived(a),
             CoroutineResult::Yield(Suspend::Warp(c)) => return Step::Warp(c),
+            CoroutineResult::Return(None) if co.tripped => Step::Faulted(stack::tripped_message()),
             CoroutineResult::Return(None) => Step::Exited,
             CoroutineResult::Return(Some(m)) => Step::Faulted(m),
         };
@@ -223,19 +284,30 @@ impl<'r> CoroSet<'r> {
 
     /// Finishes thread `tid`'s coroutine (unwinding it if suspended) and recycles its stack.
     fn retire(&mut self, tid: usize) {
-        if let Some(ThreadCoroutine { mut co, floor }) = self.slots[tid].take() {
+        if let Some(ThreadCoroutine {
+            mut co,
+            floor,
+            reserve,
+            mut tripped,
+        }) = self.slots[tid].take()
+        {
             if !co.done() {
                 // Unwind the suspended thread's frames (on its own stack, so with its floor).
                 // Corosensei catches its own unwind payload; anything else (a destructor that
                 // panics) is caught here and ignored: the block has already failed and this is
                 // cleanup.
-                let _floor = stack::enter(floor);
+                let on = stack::enter_stack(floor, reserve, tripped);
                 if let Err(payload) = catch_unwind(AssertUnwindSafe(|| co.force_unwind())) {
                     crate::unwind::dispose(payload);
                 }
+                tripped = on.tripped();
             }
             if co.done() {
-                self.pool.free.push(co.into_stack());
+                let stack = co.into_stack();
+                // A stack whose reserve could not be closed again is dropped (unmapped) here.
+                if !tripped || stack.close_reserve().is_ok() {
+                    self.pool.free.push(stack);
+                }
             }
             // A coroutine that could not be finished is dropped (its stack unmapped) here.
         }

@@ -215,7 +215,8 @@ impl LaunchConfig {
 
     /// Checks the configuration against the device limits: no zero dimension, each axis within
     /// [`MAX_GRID_DIM`] / [`MAX_BLOCK_DIM`], at most [`MAX_THREADS_PER_BLOCK`] threads per block
-    /// and at most [`SHARED_MEMORY_PER_BLOCK`] bytes of dynamic shared memory.
+    /// and at most [`SHARED_MEMORY_PER_BLOCK`] bytes of dynamic shared memory (the simulator's
+    /// limit; a launch holds it to its device's with [`validate_for`](Self::validate_for)).
     ///
     /// # Errors
     /// [`Error::InvalidLaunch`] with the configuration and the offending value.
@@ -226,6 +227,24 @@ impl LaunchConfig {
     /// assert!(matches!(err, Error::InvalidLaunch { grid: [4, 0, 1], ref reason, .. } if reason.contains("grid dimension y is 0")));
     /// ```
     pub fn validate(&self) -> Result<()> {
+        self.validate_for(SHARED_MEMORY_PER_BLOCK)
+    }
+
+    /// [`validate`](Self::validate) with the dynamic shared memory held to `shared_limit` bytes:
+    /// the device's shared memory per block
+    /// ([`DeviceInfo::max_shared_memory_per_block`](crate::driver::DeviceInfo::max_shared_memory_per_block)),
+    /// which is what every backend holds static and dynamic shared memory together to.
+    ///
+    /// # Errors
+    /// As [`validate`](Self::validate).
+    ///
+    /// ```
+    /// use rumba::kernel::LaunchConfig;
+    /// let cfg = LaunchConfig::new(1, 32).with_dynamic_shared_bytes(64 << 10);
+    /// assert!(cfg.validate().is_err()); // more than the simulator's 48 KiB
+    /// assert!(cfg.validate_for(2 << 20).is_ok()); // a device with 2 MiB per block
+    /// ```
+    pub fn validate_for(&self, shared_limit: usize) -> Result<()> {
         let refuse = |reason: String| Error::InvalidLaunch {
             grid: self.grid.to_array(),
             block: self.block.to_array(),
@@ -241,9 +260,9 @@ impl LaunchConfig {
                 self.block
             )));
         }
-        if self.dynamic_shared_bytes > SHARED_MEMORY_PER_BLOCK {
+        if self.dynamic_shared_bytes > shared_limit {
             return Err(refuse(format!(
-                "{} bytes of dynamic shared memory requested, more than the {SHARED_MEMORY_PER_BLOCK} bytes available per block",
+                "{} bytes of dynamic shared memory requested, more than the {shared_limit} bytes available per block",
                 self.dynamic_shared_bytes
             )));
         }

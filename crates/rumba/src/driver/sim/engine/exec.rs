@@ -94,7 +94,7 @@ impl Default for ExecOptions {
 /// [`ExecOptions`].
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for an invalid configuration (see
+/// [`Error::InvalidLaunch`] for an invalid configuration (see
 /// [`LaunchConfig::validate`]) and [`Error::KernelFault`] naming `kernel_name`, block, thread
 /// and reason if a thread panics, indexes out of bounds, calls
 /// [`ThreadCtx::fault`] or reaches a divergent barrier. If several threads fault, the reported
@@ -322,8 +322,11 @@ where
             shared,
         };
         let locals = &locals[..];
-        // Declared after `info` (and borrowing `locals` and `self.body`, which outlive it), so
-        // it is dropped — every coroutine finished or unwound — before anything they borrow.
+        // What the fast path's plain loop returned (it runs on a coroutine; see below).
+        let plain: Cell<Option<std::result::Result<(), ThreadFault>>> = Cell::new(None);
+        // Declared after `info` and `plain` (and borrowing `locals` and `self.body`, which
+        // outlive it), so it is dropped — every coroutine finished or unwound — before anything
+        // they borrow.
         let mut set = CoroSet::new(stacks, coros);
         let mut round = Round::new();
         lanes.clear();
@@ -340,7 +343,24 @@ where
                 Step::Warp(c) => lanes[0] = Lane::Warp(c),
                 Step::Exited => {
                     round.exit(0);
-                    return self.run_plain(&info, &locals[0], round);
+                    // Threads 1.. as a plain loop — on a coroutine stack too, whose reserve
+                    // turns an overflow no check caught into the thread's fault (see `stack`).
+                    let (info, plain) = (&info, &plain);
+                    let body = move |_: &corosensei::Yielder<u64, Suspend>, _: u64| {
+                        plain.set(Some(self.run_plain(info, &locals[0], round)));
+                    };
+                    // SAFETY: the coroutine borrows `info`, `plain` and `locals`, declared before
+                    // `set`, and `self`, which outlives the launch.
+                    unsafe { set.spawn(0, body) }.map_err(|m| (0, m))?;
+                    let step = set.resume(0, 0);
+                    return match (plain.take(), step) {
+                        (Some(r), _) => r,
+                        (None, Step::Faulted(m)) => Err((0, m)),
+                        (None, _) => Err((
+                            0,
+                            "internal error: the plain loop ended without a result".into(),
+                        )),
+                    };
                 }
             }
         }
@@ -464,6 +484,8 @@ where
                         local,
                     };
                     (self.body)(&ctx);
+                    // An overflow into the stack's reserve is this thread's fault.
+                    super::stack::check_tripped();
                     t += 1;
                 }
             }));

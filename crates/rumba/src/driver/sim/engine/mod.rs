@@ -35,7 +35,7 @@
 //! | `stack` | stack checks: running out of stack is a fault, not a crash |
 //! | `overflow` | an unchecked overflow names kernel, block and thread before the process aborts |
 //! | `buf` | zeroed, aligned raw buffers behind the arenas |
-//! | `shape` | [`Dims`], [`NdIndex`], [`Slice`]: layout arithmetic |
+//! | `shape` | [`Dims`], [`NdIndex`], [`Slice`], [`SliceArg`]: layout arithmetic |
 //! | `view` | [`View`]: n-d, bounds-checked element access |
 //! | [`access`] | sound racy element loads and stores |
 //! | [`atomics`] | atomic read-modify-write |
@@ -101,8 +101,8 @@ pub use dim::{
 };
 pub use exec::{ExecOptions, run_grid, run_grid_with};
 pub use local::LOCAL_MEMORY_PER_THREAD;
-pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
-pub use stack::{STACK_MARGIN, check_stack};
+pub use shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice, SliceArg};
+pub use stack::{STACK_MARGIN, STACK_RESERVE, check_stack};
 pub use thread_ctx::{CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, Predicate, ThreadCtx};
 pub use thread_warp::{FULL_MASK, WarpValue};
 pub use view::{

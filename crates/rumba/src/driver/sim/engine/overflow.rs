@@ -1,14 +1,19 @@
-//! The last word on a stack overflow that no [`check_stack`](super::check_stack) caught: the
-//! process still ends, but it says which kernel, block and thread did it.
+//! Stack overflows that no [`check_stack`](super::check_stack) caught.
 //!
 //! A closure kernel is arbitrary Rust, and Rust code cannot be abandoned safely at an arbitrary
 //! instruction — it may hold a lock, or be half-way through the allocator or a thread-local
-//! structure its OS thread goes on using — so an overflow that reaches a stack's guard page
-//! cannot become a fault the program continues after (`#[rumba::device]` recursion never gets
-//! there: it is checked, see [`stack`](super::stack)). Without this module that crash is a bare
-//! "Segmentation fault" (the guard pages of coroutine stacks are not the thread's own, so the
-//! standard library's overflow message does not recognise them). With it, a `SIGSEGV`/`SIGBUS`
-//! whose address lies just below the bottom of the stack a kernel is running on prints
+//! structure its OS thread goes on using. So the first touch of a coroutine stack's *reserve*
+//! (the inaccessible [`STACK_RESERVE`](super::STACK_RESERVE) bytes below it, see
+//! [`stack`](super::stack)) is not a crash: the handler opens the reserve, marks the stack
+//! tripped and returns, the instruction runs again, and the thread faults at the engine's next
+//! check — an ordinary fault, at an ordinary call.
+//!
+//! What goes past the reserve too reaches the guard page and cannot become a fault the program
+//! continues after (`#[rumba::device]` recursion never gets there: it is checked). Without this
+//! module that crash is a bare "Segmentation fault" (the guard pages of coroutine stacks are not
+//! the thread's own, so the standard library's overflow message does not recognise them). With
+//! it, a `SIGSEGV`/`SIGBUS` whose address lies just below the bottom of the stack (or its
+//! reserve) a kernel is running on prints
 //!
 //! ```text
 //! rumba: kernel `big_frame` overflowed its stack in block (1, 0, 0), thread (5, 0, 0) …
@@ -19,8 +24,8 @@
 //!
 //! The handler is installed once, when the first grid is scheduled, and runs on the alternate signal
 //! stack that the standard library gives every thread it starts (a thread without one gets a
-//! small one here). It reads only thread-locals with constant initialisers (plain loads) and
-//! calls only `write(2)` and `abort(3)`, both async-signal-safe.
+//! small one here). It reads and writes only thread-locals with constant initialisers (plain
+//! loads and stores) and calls only `mprotect(2)` (a system call), `write(2)` and `abort(3)`.
 //!
 //! Touches the process's `SIGSEGV` and `SIGBUS` dispositions, each kernel thread's alternate
 //! signal stack, and thread-locals.
@@ -32,7 +37,7 @@
 use std::cell::Cell;
 
 use super::dim::Dim3;
-use super::stack::{STACK_MARGIN, current_floor};
+use super::stack::{STACK_MARGIN, current_floor, current_reserve, trip, tripped};
 
 /// The block a thread is running now, for the message. Plain data: the handler only loads it.
 #[derive(Clone, Copy)]
@@ -193,10 +198,33 @@ mod unix {
     extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler.
         let addr = unsafe { (*info).si_addr() } as usize;
+        let reserve = current_reserve();
+        if reserve.lo != 0 && (reserve.lo..reserve.hi).contains(&addr) && !tripped() {
+            // An overflow into the running stack's reserve: open it and let the instruction run
+            // again; the thread faults at the engine's next check.
+            // SAFETY: `[lo, hi)` is the reserve of the stack this thread runs on, part of that
+            // stack's own mapping; making it accessible touches nothing else.
+            let opened = unsafe {
+                libc::mprotect(
+                    reserve.lo as *mut libc::c_void,
+                    reserve.hi - reserve.lo,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                )
+            } == 0;
+            if opened {
+                trip();
+                return;
+            }
+        }
         let floor = current_floor();
         let now = RUNNING.with(Cell::get);
         if floor != 0 && !now.kernel.is_null() {
-            let bottom = floor - STACK_MARGIN;
+            // The guard page lies below the reserve where the stack has one.
+            let bottom = if reserve.lo != 0 {
+                reserve.lo
+            } else {
+                floor - STACK_MARGIN
+            };
             // `bottom` is the guard's start on a coroutine stack, just above it on a thread's
             // own stack (where the guard's place is not reported exactly): look both ways.
             if addr.abs_diff(bottom) < GUARD_SLACK {
@@ -256,9 +284,10 @@ mod unix {
             msg.dim(Dim3::from_linear(u64::from(thread), now.block_dim));
         }
         msg.put(
-            b". Rust code cannot be stopped safely at an arbitrary instruction, so the process \
-              aborts. Call rumba::kernel::check_stack() in recursive code (it faults instead), \
-              and keep large arrays in local or shared memory, not on the stack.\n",
+            b", past its reserve too. Rust code cannot be stopped safely at an arbitrary \
+              instruction, so the process aborts. Call rumba::kernel::check_stack() in recursive \
+              code (it faults instead), and keep large arrays in local or shared memory, not on \
+              the stack.\n",
         );
         msg.flush();
     }

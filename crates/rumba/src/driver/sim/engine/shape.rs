@@ -92,7 +92,8 @@ impl fmt::Debug for Dims {
     }
 }
 
-/// Something usable as an array shape: `usize`, tuples of up to four `usize`, `[usize; N]`.
+/// Something usable as an array shape: `usize`, `()` (0-d), tuples of up to six `usize`,
+/// `[usize; N]`.
 ///
 /// ```
 /// use rumba::kernel::IntoShape;
@@ -103,7 +104,8 @@ pub trait IntoShape {
     fn into_dims(self) -> Dims;
 }
 
-/// Something usable as an n-d index: `usize`, tuples of up to four `usize`, `[usize; N]`.
+/// Something usable as an n-d index: `usize`, `()` (the element of a 0-d array), tuples of up to
+/// six `usize`, `[usize; N]`.
 ///
 /// ```
 /// use rumba::kernel::NdIndex;
@@ -201,7 +203,32 @@ macro_rules! tuple_shapes {
     )+};
 }
 
-tuple_shapes!((a) => 1, (a, b) => 2, (a, b, c) => 3, (a, b, c, d) => 4);
+tuple_shapes!(
+    (a) => 1,
+    (a, b) => 2,
+    (a, b, c) => 3,
+    (a, b, c, d) => 4,
+    (a, b, c, d, e) => 5,
+    (a, b, c, d, e, f) => 6,
+);
+
+/// The shape of a 0-d array (one element).
+impl IntoShape for () {
+    fn into_dims(self) -> Dims {
+        [0usize; 0].into_dims()
+    }
+}
+
+/// The index of a 0-d array's one element (`x[()]`).
+impl NdIndex for () {
+    #[inline(always)]
+    fn byte_offset(self, shape: &[usize], _strides: &[isize]) -> Option<isize> {
+        shape.is_empty().then_some(0)
+    }
+    fn components(self) -> Dims {
+        [0usize; 0].into_dims()
+    }
+}
 
 /// A Python-style slice `start:stop:step` of one axis; negative `start`/`stop` count from the
 /// end, `None` means "from the beginning / to the end" in the direction of `step`.
@@ -278,6 +305,23 @@ impl Slice {
             (0, 0)
         }
     }
+}
+
+/// One component of an n-d slice ([`View::slice_nd`](super::View::slice_nd), NumPy's
+/// `a[i, 1:3, ::2]`): an integer index, which drops its axis (negative counts from the end), or
+/// a [`Slice`] of the axis.
+///
+/// ```
+/// use rumba::kernel::{Slice, SliceArg};
+/// let s = [SliceArg::Index(-1), SliceArg::Range(Slice::from(1..3))];
+/// assert_eq!(s[0], SliceArg::Index(-1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceArg {
+    /// `i`: the sub-array at index `i` of the axis, which is dropped.
+    Index(isize),
+    /// `start:stop:step` of the axis.
+    Range(Slice),
 }
 
 impl From<Range<isize>> for Slice {

@@ -2,28 +2,38 @@
 //! thread, instead of crashing the process on the stack's guard page.
 //!
 //! Kernel code runs on two kinds of stack: the pooled coroutine stacks of the per-thread engine
-//! ([`COROUTINE_STACK_SIZE`](super::COROUTINE_STACK_SIZE) bytes each) and the stacks of the
-//! threads that run blocks (the fast path's plain loop, the work-item-loop engine). The engine
-//! keeps, per OS thread, the lowest stack address that kernel code may reach — the *floor*: the
-//! stack's usable bottom plus [`STACK_MARGIN`] — and switches it with every coroutine switch.
-//! [`check_stack`] compares the current stack position with it and, below it, raises an
-//! ordinary fault, so [`Error::KernelFault`](crate::Error::KernelFault) names kernel, block and
-//! thread, the launch's other threads are cleaned up, and the runtime goes on. The margin is
-//! what the fault itself needs: formatting the message and unwinding to the thread's root.
+//! ([`COROUTINE_STACK_SIZE`](super::COROUTINE_STACK_SIZE) bytes each; the fast path's plain loop
+//! runs on one too) and the stacks of the threads that run blocks of the work-item-loop engine.
+//! The engine keeps, per OS thread, the lowest stack address that kernel code may reach — the
+//! *floor*: the stack's usable bottom plus [`STACK_MARGIN`] — and switches it with every
+//! coroutine switch. [`check_stack`] compares the current stack position with it and, below it,
+//! raises an ordinary fault, so [`Error::KernelFault`](crate::Error::KernelFault) names kernel,
+//! block and thread, the launch's other threads are cleaned up, and the runtime goes on. The
+//! margin is what the fault itself needs: formatting the message and unwinding to the thread's
+//! root.
 //!
 //! `#[rumba::device]` functions that call other device functions — the only way a kernel of the
 //! kernel language can recurse — begin with a check. Leaf device functions and kernel bodies
 //! need none: their frames are small and bounded (local arrays live in the engine's arenas, not
-//! on the stack), so only call depth can exhaust a stack. Closure kernels (the low-level
-//! [`run_grid`](super::run_grid) API) run arbitrary Rust; a recursive helper there should call
-//! [`check_stack`] itself. Rust code cannot be stopped safely at an arbitrary instruction (it
-//! may hold a lock or be half-way through the allocator), so an overflow that skips every check
-//! — a multi-megabyte local array, unchecked recursion — still ends the process on the guard
-//! page; [`overflow`](super::overflow) then names the kernel, block and thread before it aborts.
+//! on the stack), so only call depth can exhaust a stack.
+//!
+//! Closure kernels (the low-level [`run_grid`](super::run_grid) API) run arbitrary Rust, which
+//! cannot be stopped safely at an arbitrary instruction (it may hold a lock or be half-way
+//! through the allocator), so a coroutine stack has a **reserve** below its usable bottom:
+//! [`STACK_RESERVE`] bytes of address space, inaccessible until touched, above the real guard
+//! page. The first touch — an overflow no check caught, such as a large local array — is taken
+//! by the overflow handler ([`overflow`](super::overflow)), which opens the reserve, marks this
+//! stack *tripped* and lets the instruction run again. The thread goes on, on the reserve, to the
+//! next point where the engine regains control — a [`check_stack`], a barrier or warp operation,
+//! the end of the thread's body — and faults there, an ordinary fault at an ordinary call: no
+//! frame is abandoned. The stack's reserve is closed (and its pages returned) before the stack
+//! is used again. Only an overflow past the reserve too (unbounded recursion that never returns
+//! to the engine) still reaches the guard page, where the handler names kernel, block and thread
+//! before the process aborts.
 //!
 //! Where the running stack's bounds are unknown (a platform without `pthread_getattr_np`, or a
 //! thread that is not on a stack the engine knows) the floor is 0 and the check never fires.
-//! Touches a thread-local and, once per OS thread, the thread's stack attributes.
+//! Touches thread-locals and, once per OS thread, the thread's stack attributes.
 
 use std::cell::Cell;
 
@@ -38,9 +48,34 @@ use super::fault::raise;
 /// ```
 pub const STACK_MARGIN: usize = 64 * 1024;
 
+/// Bytes of address space below each coroutine stack's usable bottom that an overflow no check
+/// caught may still use before the thread faults at the engine's next check (see the module
+/// docs). Inaccessible, and so costing no memory, until an overflow touches it.
+///
+/// ```
+/// assert_eq!(rumba::kernel::STACK_RESERVE, 16 << 20);
+/// ```
+pub const STACK_RESERVE: usize = 16 << 20;
+
+/// The reserve of the stack kernel code runs on now: `[lo, hi)`, `(0, 0)` when it has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reserve {
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+}
+
+impl Reserve {
+    /// No reserve (a thread's own stack).
+    pub(crate) const NONE: Reserve = Reserve { lo: 0, hi: 0 };
+}
+
 thread_local! {
     /// The floor of the stack kernel code is running on now; 0 when unknown (no check).
     static FLOOR: Cell<usize> = const { Cell::new(0) };
+    /// The reserve of that stack, and whether an overflow has opened it (plain loads and stores:
+    /// the overflow handler uses them).
+    static RESERVE: Cell<Reserve> = const { Cell::new(Reserve::NONE) };
+    static TRIPPED: Cell<bool> = const { Cell::new(false) };
     /// This OS thread's own stack as (floor, top), computed once: `None` not yet, `(0, 0)`
     /// unknown.
     static OWN: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
@@ -83,7 +118,7 @@ fn stack_position() -> usize {
 #[inline(always)]
 pub fn check_stack() {
     let floor = FLOOR.with(Cell::get);
-    if stack_position() < floor {
+    if stack_position() < floor || TRIPPED.with(Cell::get) {
         overflowing(floor);
     }
 }
@@ -91,11 +126,48 @@ pub fn check_stack() {
 #[cold]
 #[inline(never)]
 fn overflowing(floor: usize) -> ! {
+    if TRIPPED.with(Cell::get) {
+        raise(tripped_message());
+    }
     let left = stack_position().saturating_sub(floor.saturating_sub(STACK_MARGIN));
     raise(format!(
         "stack overflow: {left} bytes of the thread's stack left, less than the {STACK_MARGIN} \
          the engine keeps for reporting a fault (recursion too deep?)"
     ))
+}
+
+/// The fault of a thread whose stack's reserve an overflow opened.
+pub(crate) fn tripped_message() -> String {
+    format!(
+        "stack overflow: the thread's frames went past its {} bytes of stack into the {STACK_RESERVE}-byte reserve below it (a large local array or deep recursion; keep large arrays in local or shared memory, and call rumba::kernel::check_stack() in recursive code)",
+        super::COROUTINE_STACK_SIZE
+    )
+}
+
+/// Faults the calling thread if an overflow opened its stack's reserve (the engine's checks at
+/// barriers and warp operations).
+#[inline(always)]
+pub(crate) fn check_tripped() {
+    if TRIPPED.with(Cell::get) {
+        overflowing(0);
+    }
+}
+
+/// True when an overflow opened the current stack's reserve.
+#[inline(always)]
+pub(crate) fn tripped() -> bool {
+    TRIPPED.with(Cell::get)
+}
+
+/// Marks the current stack's reserve open (the overflow handler, after opening it). A plain
+/// thread-local store.
+pub(crate) fn trip() {
+    TRIPPED.with(|t| t.set(true));
+}
+
+/// The current stack's reserve (a plain thread-local load, for the overflow handler).
+pub(crate) fn current_reserve() -> Reserve {
+    RESERVE.with(Cell::get)
 }
 
 /// The floor of the stack kernel code runs on now (0: unknown). A plain thread-local load, so
@@ -104,18 +176,42 @@ pub(crate) fn current_floor() -> usize {
     FLOOR.with(Cell::get)
 }
 
-/// Makes `floor` the current floor until the returned guard is dropped (which restores the
-/// previous one). The engine calls it with a coroutine's floor around each resumption.
+/// Makes `floor` the current floor (of a stack without a reserve) until the returned guard is
+/// dropped, which restores the previous one.
 pub(crate) fn enter(floor: usize) -> Restore {
-    Restore(FLOOR.with(|f| f.replace(floor)))
+    enter_stack(floor, Reserve::NONE, false)
 }
 
-/// Restores the previous floor when dropped.
-pub(crate) struct Restore(usize);
+/// Makes `floor` and `reserve` (open if `tripped`) current until the returned guard is dropped,
+/// which restores the previous ones. The engine calls it with a coroutine's stack around each
+/// resumption; [`Restore::tripped`] then says whether an overflow opened the reserve meanwhile.
+pub(crate) fn enter_stack(floor: usize, reserve: Reserve, tripped: bool) -> Restore {
+    Restore {
+        floor: FLOOR.with(|f| f.replace(floor)),
+        reserve: RESERVE.with(|r| r.replace(reserve)),
+        tripped: TRIPPED.with(|t| t.replace(tripped)),
+    }
+}
+
+/// Restores the previous floor and reserve when dropped.
+pub(crate) struct Restore {
+    floor: usize,
+    reserve: Reserve,
+    tripped: bool,
+}
+
+impl Restore {
+    /// Whether the stack entered with this guard has its reserve open now.
+    pub(crate) fn tripped(&self) -> bool {
+        TRIPPED.with(Cell::get)
+    }
+}
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        FLOOR.with(|f| f.set(self.0));
+        FLOOR.with(|f| f.set(self.floor));
+        RESERVE.with(|r| r.set(self.reserve));
+        TRIPPED.with(|t| t.set(self.tripped));
     }
 }
 
@@ -133,7 +229,12 @@ pub(crate) fn enter_own() -> Restore {
     // On its own stack the thread is between its floor and its top (stacks grow down);
     // anywhere else it runs on a coroutine stack, whose floor stays current.
     let on_own = own < here && here < top;
-    enter(if on_own { own } else { current_floor() })
+    if on_own {
+        enter(own)
+    } else {
+        // On a coroutine's stack (a nested launch): that stack stays current, reserve and all.
+        enter_stack(current_floor(), current_reserve(), tripped())
+    }
 }
 
 /// This OS thread's own stack as (floor, top); (0, 0) where its bounds are unknown.
@@ -209,6 +310,14 @@ mod tests {
             assert!(r.is_err(), "the check fires below the floor");
         }
         assert_eq!(FLOOR.with(Cell::get), 0, "the previous floor is back");
+        {
+            let g = enter_stack(0, Reserve { lo: 1, hi: 2 }, false);
+            trip();
+            assert!(g.tripped());
+            let r = std::panic::catch_unwind(check_stack);
+            assert!(r.is_err(), "the check fires once the reserve is open");
+        }
+        assert!(!tripped() && current_reserve() == Reserve::NONE, "restored");
         check_stack();
     }
 

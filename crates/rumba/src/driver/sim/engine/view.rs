@@ -22,7 +22,7 @@ use bytemuck::Pod;
 
 use super::shape::{Dims, IntoShape, MAX_DIMS, NdIndex, Slice};
 use super::{access, fault};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError, StridesError};
 
 mod ops;
 
@@ -504,9 +504,9 @@ impl<'a, T: Pod> View<'a, T, Global> {
     /// layer hands device memory to a kernel.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `shape` and `strides` differ in length or have
-    /// more than [`MAX_DIMS`] entries, or when the pointer or a stride is not a multiple of
-    /// `align_of::<T>()` (axes of length ≤ 1 may have any stride).
+    /// [`Error::Strides`] when `shape` and `strides` differ in length, or when the pointer or a
+    /// stride is not a multiple of `align_of::<T>()` (axes of length ≤ 1 may have any stride);
+    /// [`Error::Limit`] for more than [`MAX_DIMS`] axes.
     ///
     /// # Safety
     /// Every element the layout addresses (`ptr + Σ i_k * strides[k]` for in-bounds indices) must
@@ -531,27 +531,38 @@ impl<'a, T: Pod> View<'a, T, Global> {
         strides: &[isize],
         writable: bool,
     ) -> Result<Self> {
-        if shape.len() != strides.len() || shape.len() > MAX_DIMS {
-            return Err(Error::InvalidArgument(format!(
-                "a global view needs as many strides as dimensions (at most {MAX_DIMS}): shape {:?}, strides {strides:?}",
-                shape
-            )));
+        if shape.len() != strides.len() {
+            return Err(StridesError::Count {
+                shape: shape.to_vec(),
+                strides: strides.to_vec(),
+            }
+            .into());
+        }
+        if shape.len() > MAX_DIMS {
+            return Err(Error::Limit {
+                what: "axes of a global view",
+                value: shape.len(),
+                max: MAX_DIMS,
+            });
         }
         let align = align_of::<T>();
+        let dtype = std::any::type_name::<T>();
         if (ptr as usize) % align != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "pointer {ptr:p} is not aligned to {align} bytes for {}",
-                std::any::type_name::<T>()
-            )));
+            return Err(StridesError::MisalignedPointer {
+                ptr: ptr as usize,
+                align,
+                dtype,
+            }
+            .into());
         }
-        if let Some(k) =
-            (0..shape.len()).find(|&k| shape[k] > 1 && strides[k] % align as isize != 0)
-        {
-            return Err(Error::InvalidArgument(format!(
-                "stride {} of axis {k} is not a multiple of the {align}-byte alignment of {}",
-                strides[k],
-                std::any::type_name::<T>()
-            )));
+        if (0..shape.len()).any(|k| shape[k] > 1 && strides[k] % align as isize != 0) {
+            return Err(StridesError::Misaligned {
+                offset: 0,
+                strides: strides.to_vec(),
+                align,
+                dtype,
+            }
+            .into());
         }
         // SAFETY: layout checked above; memory validity is the caller's contract.
         Ok(unsafe { Self::from_parts_unchecked(ptr.cast(), shape, strides, writable) })
@@ -574,7 +585,7 @@ impl<'a, T: Pod> View<'a, T, Global> {
     /// A writable C-ordered n-d view of a host slice.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] if the shape's size is not the slice's length.
+    /// [`Error::Shape`] if the shape's size is not the slice's length.
     ///
     /// ```
     /// let mut d = [0u8; 24];
@@ -585,10 +596,11 @@ impl<'a, T: Pod> View<'a, T, Global> {
     pub fn from_slice_mut_with_shape(s: &'a mut [T], shape: impl IntoShape) -> Result<Self> {
         let dims = shape.into_dims();
         if dims.size() != Some(s.len()) {
-            return Err(Error::InvalidArgument(format!(
-                "shape {dims} does not have the {} elements of the slice",
-                s.len()
-            )));
+            return Err(ShapeError::ReshapeSize {
+                size: s.len(),
+                shape: dims.as_slice().iter().map(|&d| d as isize).collect(),
+            }
+            .into());
         }
         // SAFETY: as in `from_slice_mut`; the shape covers exactly the slice.
         Ok(unsafe { Self::contiguous(s.as_mut_ptr().cast(), dims) })

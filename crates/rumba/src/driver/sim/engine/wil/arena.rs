@@ -222,10 +222,11 @@ impl Space {
 }
 
 /// An index of a `D`-dimensional [`BlockArray`]: `usize` (1-d), a tuple of two or three `usize`,
-/// or `[usize; D]`.
+/// or `[usize; D]` (`()` for a 0-d array, tuples of up to six components).
 ///
 /// ```
 /// use rumba::kernel::wil::BlockIndex;
+/// assert_eq!(BlockIndex::<0>::components(()), [0usize; 0]);
 /// assert_eq!((1usize, 2usize).components(), [1, 2]);
 /// assert_eq!(BlockIndex::<1>::components(7usize), [7]);
 /// ```
@@ -252,6 +253,34 @@ impl BlockIndex<3> for (usize, usize, usize) {
     #[inline(always)]
     fn components(self) -> [usize; 3] {
         [self.0, self.1, self.2]
+    }
+}
+
+impl BlockIndex<0> for () {
+    #[inline(always)]
+    fn components(self) -> [usize; 0] {
+        []
+    }
+}
+
+impl BlockIndex<4> for (usize, usize, usize, usize) {
+    #[inline(always)]
+    fn components(self) -> [usize; 4] {
+        [self.0, self.1, self.2, self.3]
+    }
+}
+
+impl BlockIndex<5> for (usize, usize, usize, usize, usize) {
+    #[inline(always)]
+    fn components(self) -> [usize; 5] {
+        [self.0, self.1, self.2, self.3, self.4]
+    }
+}
+
+impl BlockIndex<6> for (usize, usize, usize, usize, usize, usize) {
+    #[inline(always)]
+    fn components(self) -> [usize; 6] {
+        [self.0, self.1, self.2, self.3, self.4, self.5]
     }
 }
 

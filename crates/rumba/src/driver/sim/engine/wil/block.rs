@@ -560,7 +560,7 @@ where
 /// worker's arena.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for an invalid configuration or a block shape `S` does not fit;
+/// [`Error::InvalidLaunch`] for an invalid configuration or a block shape `S` does not fit;
 /// [`Error::KernelFault`] naming `kernel_name`, the block and the work-item that was running
 /// when the body faulted (out of bounds, a panic, [`BlockCtx::fault`], a divergent barrier or
 /// decision). With several faulting blocks, the one with the lowest linear index is reported.
@@ -587,11 +587,15 @@ where
 {
     config.validate()?;
     if !S::fits(config.block) {
-        return Err(Error::InvalidArgument(format!(
-            "kernel '{kernel_name}': a block body specialised for block shape {:?} cannot run blocks of shape {}",
-            S::extents(config.block),
-            config.block
-        )));
+        return Err(Error::InvalidLaunch {
+            grid: config.grid.to_array(),
+            block: config.block.to_array(),
+            dynamic_shared_bytes: config.dynamic_shared_bytes,
+            reason: format!(
+                "kernel '{kernel_name}' has a block body specialised for block shape {:?}",
+                S::extents(config.block)
+            ),
+        });
     }
     tracing::trace!(kernel = kernel_name, grid = %config.grid, block = %config.block, "launch (work-item loops)");
     let run = NEXT_RUN.fetch_add(1, Relaxed);

@@ -34,7 +34,7 @@ use crate::driver::sim::engine::dim::{Dim3, LaunchConfig};
 use crate::driver::sim::engine::view::GlobalView;
 use crate::driver::sim::engine::{access, fault};
 use crate::driver::{HostArg, HostArrayArg};
-use crate::error::{Error, Result, format_shape};
+use crate::error::{ArgumentError, Error, Result, ShapeError, format_shape};
 
 mod sealed {
     pub trait Sealed {}
@@ -120,33 +120,44 @@ fn array_arg<'a, T, const D: usize>(
     position: usize,
 ) -> Result<HostArrayArg<'a>> {
     let HostArg::Array(a) = arg else {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} should be an array but the launch passed a scalar"
-        )));
+        return Err(Error::argument(
+            position,
+            ArgumentError::Kind {
+                expected: "an array",
+            },
+        ));
     };
     if a.itemsize() != size_of::<T>() {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} has {}-byte elements, but the kernel reads {}-byte {}",
-            a.itemsize(),
-            size_of::<T>(),
-            std::any::type_name::<T>()
-        )));
+        return Err(Error::argument(
+            position,
+            ArgumentError::ItemSize {
+                found: a.itemsize(),
+                expected: size_of::<T>(),
+                element: std::any::type_name::<T>(),
+            },
+        ));
     }
     if a.shape().len() != D || a.strides().len() != D {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} has {} dimension(s) (shape {}) but the kernel indexes it with {D}",
-            a.shape().len(),
-            format_shape(a.shape())
-        )));
+        return Err(Error::argument(
+            position,
+            ArgumentError::Rank {
+                found: a.shape().len(),
+                expected: D,
+                shape: a.shape().to_vec(),
+            },
+        ));
     }
     let align = align_of::<T>();
     let misaligned = (a.addr() as usize) % align != 0
         || (0..D).any(|k| a.shape()[k] > 1 && a.strides()[k] % align as isize != 0);
     if misaligned && a.shape().iter().all(|&n| n > 0) {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} is not aligned to the {align} bytes of {}",
-            std::any::type_name::<T>()
-        )));
+        return Err(Error::argument(
+            position,
+            ArgumentError::Misaligned {
+                align,
+                element: std::any::type_name::<T>(),
+            },
+        ));
     }
     Ok(*a)
 }
@@ -164,9 +175,7 @@ fn shared_arg<'a, T, const D: usize>(
 }
 
 fn claimed(position: usize) -> Error {
-    Error::InvalidArgument(format!(
-        "kernel argument {position} was claimed for plain own-index stores, so nothing else may reach it"
-    ))
+    Error::argument(position, ArgumentError::Claimed)
 }
 
 /// Variance and auto-trait marker of [`GlobalIn`]: borrows for `'a`, yields `T`s, mode `R`.
@@ -226,15 +235,13 @@ impl<'a, T: Pod, const D: usize, R: Access> GlobalIn<'a, T, D, R> {
     /// ones take any.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] if the argument is not an array of `D` dimensions of
+    /// [`Error::KernelArgument`] if the argument is not an array of `D` dimensions of
     /// `size_of::<T>()`-byte elements, suitably aligned, or (plain) not frozen — fall back to
     /// [`Atomic`] then.
     pub fn from_arg(arg: &HostArg<'a>, position: usize) -> Result<Self> {
         let a = shared_arg::<T, D>(arg, position)?;
         if R::PLAIN && !a.frozen() {
-            return Err(Error::InvalidArgument(format!(
-                "kernel argument {position} may be written while the kernel runs, so it cannot be read with plain loads"
-            )));
+            return Err(Error::argument(position, ArgumentError::MayBeWritten));
         }
         let mut shape = [0; D];
         let mut strides = [0; D];
@@ -255,7 +262,7 @@ impl<'a, T: Pod, const D: usize, R: Access> GlobalIn<'a, T, D, R> {
     /// view of memory reached with write permission (any other view).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] if the view does not have `D` dimensions or the access mode
+    /// [`Error::KernelView`] if the view does not have `D` dimensions or the access mode
     /// does not fit it.
     ///
     /// ```
@@ -268,12 +275,20 @@ impl<'a, T: Pod, const D: usize, R: Access> GlobalIn<'a, T, D, R> {
     /// ```
     pub fn from_view(view: &GlobalView<'a, T>) -> Result<Self> {
         if view.ndim() != D || view.is_frozen() != R::PLAIN {
-            return Err(Error::InvalidArgument(format!(
-                "a {}-d view read with {} loads cannot be a {D}-d input read with {} loads",
-                view.ndim(),
-                if view.is_frozen() { "plain" } else { "atomic" },
-                R::NAME
-            )));
+            return Err(Error::KernelView {
+                ndim: view.ndim(),
+                access: if view.is_frozen() {
+                    "plain-load"
+                } else {
+                    "atomic-load"
+                },
+                expected_ndim: D,
+                expected_access: if R::PLAIN {
+                    "plain-load"
+                } else {
+                    "atomic-load"
+                },
+            });
         }
         let mut shape = [0; D];
         let mut strides = [0; D];
@@ -293,14 +308,14 @@ impl<'a, T: Pod, const D: usize> GlobalIn<'a, T, D, Plain> {
     /// borrow keeps anyone from writing it).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] if `dims` does not have `s.len()` elements.
+    /// [`Error::Shape`] if `dims` does not have `s.len()` elements.
     pub fn from_slice(s: &'a [T], dims: [usize; D]) -> Result<Self> {
         if dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)) != Some(s.len()) {
-            return Err(Error::InvalidArgument(format!(
-                "shape {} does not have the {} elements of the slice",
-                format_shape(&dims),
-                s.len()
-            )));
+            return Err(ShapeError::ReshapeSize {
+                size: s.len(),
+                shape: dims.iter().map(|&d| d as isize).collect(),
+            }
+            .into());
         }
         let mut strides = [0isize; D];
         let mut acc = size_of::<T>() as isize;
@@ -499,9 +514,7 @@ impl<T, W: Access> fmt::Debug for OwnOut<'_, T, W> {
 fn output_arg<'a, T>(arg: &HostArg<'a>, position: usize) -> Result<HostArrayArg<'a>> {
     let a = array_arg::<T, 1>(arg, position)?;
     if !a.writable() {
-        return Err(Error::InvalidArgument(format!(
-            "kernel argument {position} is read-only but the kernel writes it"
-        )));
+        return Err(Error::argument(position, ArgumentError::ReadOnly));
     }
     Ok(a)
 }
@@ -513,7 +526,7 @@ impl<'a, T: Pod, W: Access> OwnOut<'a, T, W> {
     /// ([`HostArrayArg::claim_exclusive`]; the claim is taken here, once).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] unless the argument is a writable 1-d array of
+    /// [`Error::KernelArgument`] unless the argument is a writable 1-d array of
     /// `size_of::<T>()`-byte elements, suitably aligned; for plain stores also when it is not
     /// contiguous, the launch is not 1-d, or the argument is not exclusive — fall back to
     /// [`Atomic`] then.
@@ -525,14 +538,10 @@ impl<'a, T: Pod, W: Access> OwnOut<'a, T, W> {
                 || !one_d(config.grid)
                 || !one_d(config.block)
             {
-                return Err(Error::InvalidArgument(format!(
-                    "kernel argument {position}: plain own-index stores need a contiguous 1-d array and a 1-d launch"
-                )));
+                return Err(Error::argument(position, ArgumentError::OwnIndexLayout));
             }
             if !a.claim_exclusive() {
-                return Err(Error::InvalidArgument(format!(
-                    "kernel argument {position} is not this launch's alone, so it cannot be stored to with plain stores"
-                )));
+                return Err(Error::argument(position, ArgumentError::NotExclusive));
             }
         } else if !a.use_shared() {
             return Err(claimed(position));
@@ -551,7 +560,7 @@ impl<'a, T: Pod> OwnOut<'a, T, Atomic> {
     /// A writable 1-d global view as an own-index output with atomic stores.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] if the view is not writable or not 1-d.
+    /// [`Error::KernelView`] if the view is not writable or not 1-d.
     ///
     /// ```
     /// use rumba::kernel::GlobalView;
@@ -561,15 +570,16 @@ impl<'a, T: Pod> OwnOut<'a, T, Atomic> {
     /// ```
     pub fn from_view(view: &GlobalView<'a, T>) -> Result<Self> {
         if view.ndim() != 1 || !view.is_writable() {
-            return Err(Error::InvalidArgument(format!(
-                "an own-index output needs a writable 1-d view, not a {}-d {} one",
-                view.ndim(),
-                if view.is_writable() {
+            return Err(Error::KernelView {
+                ndim: view.ndim(),
+                access: if view.is_writable() {
                     "writable"
                 } else {
                     "read-only"
-                }
-            )));
+                },
+                expected_ndim: 1,
+                expected_access: "writable",
+            });
         }
         Ok(OwnOut {
             ptr: view.as_ptr(),

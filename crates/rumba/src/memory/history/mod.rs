@@ -1,0 +1,521 @@
+//! A memory history: every allocation, free, pool growth and trim, pinned allocation, IPC export
+//! and import, out-of-memory failure and managed-memory movement, recorded in a bounded ring
+//! buffer and written to a file for `rumba memviz` to draw (PyTorch's
+//! `_record_memory_history` and `memory_viz`, for rumba's resources).
+//!
+//! Off by default. [`start`] begins a recording (clearing the last one), [`stop`] ends it and
+//! keeps what it holds, [`dump`] writes it ([`History::save`]'s JSON: the [`format`](mod@format) module and
+//! `docs/memory-history.md` describe it), [`snapshot`] returns it. Setting
+//! `RUMBA_MEMORY_HISTORY=path` records a whole program: the recording starts with the runtime and
+//! is written to `path` by [`close`](crate::close) and when the process exits.
+//!
+//! Each event has its time, device, stream, size, address and the chain of resources that served
+//! it (outermost first, by type name), and optionally the innermost frames of the program's call
+//! stack (`backtraces`, captured with `std::backtrace`; costly, off by default). Who records what:
+//!
+//! | event | recorded by |
+//! |-------|-------------|
+//! | `alloc`, `free` | the resource that makes the block: [`DriverResource`](super::DriverResource), [`PoolResource`](super::PoolResource) |
+//! | `free_queued` | [`DeferredAdaptor`](super::DeferredAdaptor) (`free_deferred` under a `defer_cleanup` guard) |
+//! | `free_deferred`, `free_flushed` | the pool, for releases held back by a guard; any resource freeing inside a flush |
+//! | `pool_grow`, `pool_trim` | the pool (its segments' own allocations in its upstream are not recorded again) |
+//! | `pinned_alloc`, `pinned_free` | the memory manager, for every [`PinnedBuffer`](super::PinnedBuffer) |
+//! | `ipc_export`, `ipc_import`, `ipc_close` | the export of a resource's block; opening and closing a handle |
+//! | `oom` | a context or manager, for a failure the program sees; the failure-callback adaptor, for each one it handles |
+//! | `prefetch`, `advise`, `migrate` | managed arrays, and the simulator's page table |
+//!
+//! The chain of an allocation made through a context (or a manager) starts at the resource the
+//! buffer was allocated from, adaptors included; a resource used directly records its own chain.
+//!
+//! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
+//! does nothing else. While on, an event takes a timestamp and a short critical section; the
+//! pool benchmark (`cargo bench -p rumba --bench pool -- history`) measures it.
+//!
+//! This module touches its own ring buffer and the file it is asked to write.
+
+pub mod format;
+
+/// One recorded event (see [`format::Event`]).
+pub use format::Event;
+pub use format::{EventKind, FORMAT_NAME, FORMAT_VERSION, History, PoolFigures};
+
+use std::backtrace::Backtrace;
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use super::DeviceResource;
+use crate::driver::StreamHandle;
+use crate::error::{HistoryError, Result};
+use crate::sync::lock;
+
+/// How to record (see [`start`]).
+///
+/// ```
+/// let o = rumba::memory::history::HistoryOptions::default();
+/// assert_eq!((o.max_entries, o.backtraces), (100_000, false));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryOptions {
+    /// Most events kept; the oldest are dropped beyond it (and counted).
+    pub max_entries: usize,
+    /// Capture the call stack of every event (slow: use it to find where memory comes from).
+    pub backtraces: bool,
+    /// Frames kept of each call stack (the innermost outside rumba's memory layer and `std`).
+    pub max_frames: usize,
+}
+
+impl Default for HistoryOptions {
+    fn default() -> Self {
+        HistoryOptions {
+            max_entries: 100_000,
+            backtraces: false,
+            max_frames: 8,
+        }
+    }
+}
+
+/// The longest resource chain recorded (deeper chains keep their outermost resources).
+const MAX_CHAIN: usize = 8;
+
+/// Resource type names, outermost first, without allocating.
+#[derive(Clone, Copy)]
+pub(crate) struct Chain {
+    names: [&'static str; MAX_CHAIN],
+    len: u8,
+}
+
+impl Chain {
+    const EMPTY: Chain = Chain {
+        names: [""; MAX_CHAIN],
+        len: 0,
+    };
+
+    /// `top` and its upstreams.
+    pub(crate) fn of(top: &dyn DeviceResource) -> Chain {
+        let mut chain = Chain::EMPTY;
+        let mut at = Some(top);
+        while let Some(r) = at {
+            if chain.len as usize == MAX_CHAIN {
+                break;
+            }
+            chain.names[chain.len as usize] = r.name();
+            chain.len += 1;
+            at = r.upstream();
+        }
+        chain
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.names[..self.len as usize]
+            .iter()
+            .map(|n| short_name(n).to_string())
+            .collect()
+    }
+}
+
+/// `a::b::Type<c::D>` → `Type<c::D>`: the last path segment before any generics.
+pub(crate) fn short_name(full: &str) -> &str {
+    let head = full.find('<').map_or(full, |i| &full[..i]);
+    match head.rfind("::") {
+        Some(i) => &full[i + 2..],
+        None => full,
+    }
+}
+
+struct Entry {
+    seq: u64,
+    time_ns: u64,
+    kind: EventKind,
+    device: usize,
+    stream: u64,
+    bytes: usize,
+    ptr: u64,
+    chain: Chain,
+    pool: Option<PoolFigures>,
+    detail: Option<String>,
+    backtrace: Option<Backtrace>,
+}
+
+struct Recorder {
+    options: HistoryOptions,
+    start: Instant,
+    started_unix_ms: u64,
+    ring: VecDeque<Entry>,
+    next_seq: u64,
+    dropped: u64,
+    last_ns: u64,
+}
+
+/// The one flag every recording site reads.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+/// Whether events capture backtraces (read only while recording).
+static BACKTRACES: AtomicBool = AtomicBool::new(false);
+static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
+
+thread_local! {
+    /// The chain of the resource a context or manager is allocating from (or giving back to).
+    static SERVING: Cell<Option<Chain>> = const { Cell::new(None) };
+    /// Depth of calls whose events are not recorded (a pool's segment traffic).
+    static QUIET: Cell<u32> = const { Cell::new(0) };
+    /// Set while a flush carries out held-back releases.
+    static FLUSHING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True while a recording runs. One relaxed atomic load: the whole cost of the history when off.
+///
+/// ```
+/// assert!(!rumba::memory::history::is_recording() || std::env::var_os("RUMBA_MEMORY_HISTORY").is_some());
+/// ```
+#[inline]
+pub fn is_recording() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Starts recording with `options`, dropping what an earlier recording kept.
+///
+/// # Errors
+/// [`HistoryError::NoEntries`] for `max_entries == 0`; nothing changes then.
+///
+/// ```
+/// use rumba::memory::history::{self, HistoryOptions};
+/// history::start(HistoryOptions { max_entries: 1000, ..Default::default() }).unwrap();
+/// drop(rumba::current_context().unwrap().memalloc(256).unwrap());
+/// history::stop();
+/// let h = history::snapshot();
+/// assert!(h.events.iter().any(|e| e.kind == history::EventKind::Alloc && e.bytes == 256));
+/// ```
+pub fn start(options: HistoryOptions) -> Result<()> {
+    if options.max_entries == 0 {
+        return Err(HistoryError::NoEntries.into());
+    }
+    let mut r = lock(&RECORDER);
+    *r = Some(Recorder {
+        options,
+        start: Instant::now(),
+        started_unix_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+        ring: VecDeque::with_capacity(options.max_entries.min(4096)),
+        next_seq: 0,
+        dropped: 0,
+        last_ns: 0,
+    });
+    BACKTRACES.store(options.backtraces, Ordering::Relaxed);
+    ENABLED.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Stops recording; what was recorded stays for [`dump`] and [`snapshot`]. A no-op when not
+/// recording.
+///
+/// ```
+/// rumba::memory::history::stop();
+/// assert!(!rumba::memory::history::is_recording());
+/// ```
+pub fn stop() {
+    ENABLED.store(false, Ordering::SeqCst);
+}
+
+/// The recording so far (or the last one, after [`stop`]); empty when none was started.
+///
+/// ```
+/// let h = rumba::memory::history::snapshot();
+/// assert_eq!(h.format, rumba::memory::history::FORMAT_NAME);
+/// ```
+pub fn snapshot() -> History {
+    // Entries are converted outside the lock: resolving backtraces is slow.
+    let (meta, entries) = {
+        let r = lock(&RECORDER);
+        match r.as_ref() {
+            None => return History::empty(HistoryOptions::default().max_entries),
+            Some(rec) => (
+                (rec.options, rec.started_unix_ms, rec.dropped),
+                rec.ring
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.seq,
+                            e.time_ns,
+                            e.kind,
+                            e.device,
+                            e.stream,
+                            e.bytes,
+                            e.ptr,
+                            e.chain,
+                            e.pool,
+                            e.detail.clone(),
+                            e.backtrace.as_ref().map(ToString::to_string),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    };
+    let (options, started_unix_ms, dropped) = meta;
+    let events = entries
+        .into_iter()
+        .map(
+            |(seq, time_ns, kind, device, stream, bytes, ptr, chain, pool, detail, bt)| Event {
+                seq,
+                time_ns,
+                kind,
+                device,
+                stream,
+                bytes,
+                ptr,
+                chain: chain.names(),
+                frames: bt.map_or_else(Vec::new, |t| frames(&t, options.max_frames)),
+                pool,
+                detail,
+            },
+        )
+        .collect();
+    History {
+        started_unix_ms,
+        max_entries: options.max_entries,
+        dropped,
+        backtraces: options.backtraces,
+        events,
+        ..History::empty(options.max_entries)
+    }
+}
+
+/// Writes the recording so far (or the last one) to `path` as JSON ([`History::save`]).
+///
+/// # Errors
+/// [`HistoryError::Io`] when the file cannot be written.
+///
+/// ```
+/// use rumba::memory::history;
+/// let path = std::env::temp_dir().join(format!("rumba-doc-dump-{}.json", std::process::id()));
+/// history::dump(&path).unwrap();
+/// assert_eq!(history::History::load(&path).unwrap().format, history::FORMAT_NAME);
+/// std::fs::remove_file(path).unwrap();
+/// ```
+pub fn dump(path: impl AsRef<Path>) -> Result<()> {
+    snapshot().save(path)
+}
+
+/// The frames of a rendered backtrace that belong to the program — not to `std`, the backtrace
+/// machinery or rumba itself (a frame whose file is in rumba's `src/`) — innermost first, as
+/// `symbol (file:line:column)`.
+fn frames(text: &str, max: usize) -> Vec<String> {
+    const SKIP: [&str; 5] = ["std::", "core::", "alloc::", "__rust", "backtrace"];
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let ours = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+    let mut out = Vec::new();
+    let mut lines = text.lines().map(str::trim).peekable();
+    while let Some(line) = lines.next() {
+        let Some((num, symbol)) = line.split_once(": ") else {
+            continue;
+        };
+        if num.parse::<usize>().is_err() {
+            continue;
+        }
+        let at = lines
+            .peek()
+            .and_then(|l| l.strip_prefix("at "))
+            .map(|l| l.to_string());
+        if at.is_some() {
+            lines.next();
+        }
+        let bare = symbol.trim_start_matches('<');
+        let file = at.as_deref().map(|at| {
+            let file = at.rsplitn(3, ':').last().unwrap_or(at);
+            cwd.join(file)
+        });
+        let internal = file
+            .as_ref()
+            .is_some_and(|f| f.starts_with(ours) || f.starts_with("/rustc"));
+        if internal || SKIP.iter().any(|s| bare.starts_with(s)) {
+            continue;
+        }
+        out.push(match at {
+            Some(at) => format!("{symbol} ({at})"),
+            None => symbol.to_string(),
+        });
+        if out.len() == max {
+            break;
+        }
+    }
+    out
+}
+
+/// What a recording site reports (the chain and time are added by [`note`]).
+pub(crate) struct Note {
+    pub(crate) kind: EventKind,
+    pub(crate) device: usize,
+    pub(crate) stream: StreamHandle,
+    pub(crate) bytes: usize,
+    pub(crate) ptr: u64,
+    pub(crate) pool: Option<PoolFigures>,
+    pub(crate) detail: Option<String>,
+}
+
+impl Note {
+    /// A note with no pool figures and no detail.
+    pub(crate) fn new(
+        kind: EventKind,
+        device: usize,
+        stream: StreamHandle,
+        bytes: usize,
+        ptr: u64,
+    ) -> Self {
+        Note {
+            kind,
+            device,
+            stream,
+            bytes,
+            ptr,
+            pool: None,
+            detail: None,
+        }
+    }
+}
+
+/// Records `note` (call only when [`is_recording`]); `maker` is the resource reporting it, whose
+/// chain is used when no context or manager named the one it allocates from.
+#[cold]
+#[inline(never)]
+pub(crate) fn note(mut note: Note, maker: Option<&dyn DeviceResource>) {
+    if QUIET.get() > 0 {
+        return;
+    }
+    if note.kind == EventKind::Free && FLUSHING.get() {
+        note.kind = EventKind::FreeFlushed;
+    }
+    let chain = SERVING
+        .get()
+        .or_else(|| maker.map(Chain::of))
+        .unwrap_or(Chain::EMPTY);
+    let backtrace = BACKTRACES
+        .load(Ordering::Relaxed)
+        .then(Backtrace::force_capture);
+    let mut r = lock(&RECORDER);
+    let Some(rec) = r.as_mut() else {
+        return;
+    };
+    let time_ns = (rec.start.elapsed().as_nanos() as u64).max(rec.last_ns);
+    rec.last_ns = time_ns;
+    if rec.ring.len() == rec.options.max_entries {
+        rec.ring.pop_front();
+        rec.dropped += 1;
+    }
+    let seq = rec.next_seq;
+    rec.next_seq += 1;
+    rec.ring.push_back(Entry {
+        seq,
+        time_ns,
+        kind: note.kind,
+        device: note.device,
+        stream: note.stream.0,
+        bytes: note.bytes,
+        ptr: note.ptr,
+        chain,
+        pool: note.pool,
+        detail: note.detail,
+        backtrace,
+    });
+}
+
+/// Restores a thread-local cell when dropped (also when `f` unwinds).
+struct Restore<T: Copy + 'static>(&'static std::thread::LocalKey<Cell<T>>, T);
+
+impl<T: Copy + 'static> Drop for Restore<T> {
+    fn drop(&mut self) {
+        self.0.set(self.1);
+    }
+}
+
+/// Runs `f` (an allocation from, or a release to, `top`) with `top`'s chain as the chain of the
+/// events it records.
+pub(crate) fn serving<T>(top: &dyn DeviceResource, f: impl FnOnce() -> T) -> T {
+    if !is_recording() {
+        return f();
+    }
+    let _restore = Restore(&SERVING, SERVING.replace(Some(Chain::of(top))));
+    f()
+}
+
+/// Runs `f` without recording its events (a pool's traffic with its upstream).
+pub(crate) fn quiet<T>(f: impl FnOnce() -> T) -> T {
+    if !is_recording() {
+        return f();
+    }
+    let _restore = Restore(&QUIET, QUIET.get());
+    QUIET.set(QUIET.get() + 1);
+    f()
+}
+
+/// Runs `f` (a flush) so that the frees it causes are recorded as `free_flushed`.
+pub(crate) fn flushing<T>(f: impl FnOnce() -> T) -> T {
+    if !is_recording() {
+        return f();
+    }
+    let _restore = Restore(&FLUSHING, FLUSHING.replace(true));
+    f()
+}
+
+/// Starts the recording `RUMBA_MEMORY_HISTORY` asks for and writes it to `path` when the process
+/// exits (and at every [`close`](crate::close)).
+pub(crate) fn record_program(path: &Path) -> Result<()> {
+    static AT_EXIT: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+    extern "C" fn dump_at_exit() {
+        let _ = std::panic::catch_unwind(|| {
+            if let Some(path) = lock(&AT_EXIT).clone() {
+                if let Err(e) = dump(&path) {
+                    eprintln!("rumba: {e}");
+                }
+            }
+        });
+    }
+    start(HistoryOptions::default())?;
+    let first = lock(&AT_EXIT).replace(path.to_path_buf()).is_none();
+    if first {
+        // SAFETY: registers a function with no arguments that never unwinds (it catches panics);
+        // it reads only a static and writes a file.
+        let rc = unsafe { libc::atexit(dump_at_exit) };
+        if rc != 0 {
+            tracing::warn!("cannot register the memory history's dump at exit; close() writes it");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_drop_the_path_but_keep_generics() {
+        assert_eq!(
+            short_name("rumba::memory::pool::PoolResource"),
+            "PoolResource"
+        );
+        assert_eq!(short_name("a::B<c::D>"), "B<c::D>");
+        assert_eq!(short_name("Plain"), "Plain");
+    }
+
+    #[test]
+    fn frames_keep_the_program_and_skip_the_machinery() {
+        let ours = concat!(env!("CARGO_MANIFEST_DIR"), "/src/memory/base.rs");
+        let text = format!(
+            "   0: std::backtrace::Backtrace::force_capture\n             at /rustc/x/backtrace.rs:1:2\n   1: allocate\n             at {ours}:3:4\n   2: <rumba::memory::pool::PoolResource as rumba::memory::resource::DeviceResource>::allocate\n             at /rustc/y/lib.rs:1:1\n   3: my_app::load\n             at /home/me/app/src/main.rs:10:5\n   4: my_app::main\n"
+        );
+        assert_eq!(
+            frames(&text, 8),
+            [
+                "my_app::load (/home/me/app/src/main.rs:10:5)",
+                "my_app::main"
+            ]
+        );
+        assert_eq!(
+            frames(&text, 1),
+            ["my_app::load (/home/me/app/src/main.rs:10:5)"]
+        );
+    }
+}

@@ -1,0 +1,367 @@
+//! The memory history: an entry for every kind of event, the ring buffer's bound, the dump's
+//! round trip, recording off, and `RUMBA_MEMORY_HISTORY` for a whole program (a child process,
+//! this test binary run again, which also opens an IPC handle of the parent).
+//!
+//! The history is process-wide: every test takes the serial lock and looks only at the
+//! addresses it allocated.
+
+mod common;
+
+use std::sync::{Arc, MutexGuard};
+
+use rumba::config::BackendChoice;
+use rumba::error::{Error, HistoryError};
+use rumba::memory::history::{self, Event, EventKind, History, HistoryOptions};
+use rumba::memory::{DeviceResource, DriverResource, MemoryManager, PoolResource};
+
+fn setup() -> MutexGuard<'static, ()> {
+    common::start(|_| {});
+    common::serial()
+}
+
+/// Runs `f` while recording with `options`; returns what was recorded.
+fn record(options: HistoryOptions, f: impl FnOnce()) -> History {
+    history::start(options).unwrap();
+    f();
+    history::stop();
+    history::snapshot()
+}
+
+fn of(h: &History, ptr: u64) -> Vec<&Event> {
+    h.events.iter().filter(|e| e.ptr == ptr).collect()
+}
+
+fn kinds(events: &[&Event]) -> Vec<EventKind> {
+    events.iter().map(|e| e.kind).collect()
+}
+
+#[test]
+fn the_default_manager_records_alloc_queued_and_flushed_frees_with_its_chain() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let s = rumba::stream().unwrap();
+    let mut ptr = 0;
+    let h = record(HistoryOptions::default(), || {
+        ctx.flush_deallocations().unwrap();
+        let buf = s.memalloc(1000).unwrap();
+        ptr = buf.device_ptr();
+        drop(buf);
+        ctx.flush_deallocations().unwrap();
+    });
+    let events = of(&h, ptr);
+    assert_eq!(
+        kinds(&events),
+        [
+            EventKind::Alloc,
+            EventKind::FreeQueued,
+            EventKind::FreeFlushed
+        ],
+        "{events:#?}"
+    );
+    let alloc = events[0];
+    assert_eq!(
+        (alloc.bytes, alloc.device, alloc.stream),
+        (1000, 0, s.handle().0)
+    );
+    assert_eq!(
+        alloc.chain,
+        ["DeferredAdaptor", "LimitingAdaptor", "DriverResource"]
+    );
+    assert!(
+        events
+            .windows(2)
+            .all(|w| w[0].seq < w[1].seq && w[0].time_ns <= w[1].time_ns)
+    );
+}
+
+#[test]
+fn a_release_under_defer_cleanup_is_recorded_as_deferred() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let mut ptr = 0;
+    let h = record(HistoryOptions::default(), || {
+        let guard = ctx.defer_cleanup();
+        let buf = ctx.memalloc(64).unwrap();
+        ptr = buf.device_ptr();
+        drop(buf);
+        drop(guard);
+        ctx.flush_deallocations().unwrap();
+    });
+    assert_eq!(
+        kinds(&of(&h, ptr)),
+        [
+            EventKind::Alloc,
+            EventKind::FreeDeferred,
+            EventKind::FreeFlushed
+        ]
+    );
+}
+
+#[test]
+fn a_resource_used_directly_records_its_own_chain() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let res = DriverResource::new(ctx.device_id(), ctx.driver().clone());
+    let mut ptr = 0;
+    let h = record(HistoryOptions::default(), || {
+        let b = res.allocate_sync(300).unwrap();
+        ptr = b.ptr();
+        res.deallocate_sync(b).unwrap();
+    });
+    let events = of(&h, ptr);
+    assert_eq!(kinds(&events), [EventKind::Alloc, EventKind::Free]);
+    assert_eq!(events[0].chain, ["DriverResource"]);
+    assert!(events[0].pool.is_none());
+}
+
+#[test]
+fn the_pool_records_growth_blocks_deferred_frees_and_trims_but_not_its_segments_twice() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let mc = ctx.manager_context();
+    let pool = Arc::new(PoolResource::new(&mc).unwrap());
+    let mm = MemoryManager::new("pool", &mc, pool.clone(), mc.host_upstream());
+    let (mut a, mut b) = (0, 0);
+    let h = record(HistoryOptions::default(), || {
+        let buf = mm.memalloc(100).unwrap();
+        a = buf.device_ptr();
+        drop(buf);
+        let q = pool.deferral().unwrap();
+        q.defer();
+        let buf = mm.memalloc(5000).unwrap();
+        b = buf.device_ptr();
+        drop(buf);
+        q.undefer();
+        q.flush().unwrap();
+        pool.release_cached().unwrap();
+    });
+    let grow: Vec<_> = h
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::PoolGrow)
+        .collect();
+    assert_eq!(grow.len(), 1, "{:#?}", h.events);
+    let segment = grow[0].ptr;
+    assert_eq!(grow[0].bytes, 2 << 20);
+    assert_eq!(grow[0].pool.unwrap().reserved, 2 << 20);
+    // The first block starts the segment: the growth and the trim share its address.
+    let at: Vec<&Event> = of(&h, a)
+        .into_iter()
+        .filter(|e| !matches!(e.kind, EventKind::PoolGrow | EventKind::PoolTrim))
+        .collect();
+    assert_eq!(
+        kinds(&at),
+        [
+            EventKind::Alloc,
+            EventKind::Free,
+            EventKind::Alloc,
+            EventKind::FreeDeferred,
+            EventKind::FreeFlushed
+        ]
+    );
+    let first = at[0];
+    assert_eq!(first.chain[0], "PoolResource");
+    let fig = first.pool.unwrap();
+    assert_eq!((fig.reserved, fig.used), (2 << 20, 512));
+    assert_eq!(a, b, "the second block reuses the first's address");
+    assert_eq!(at[2].bytes, 5000);
+    let trim: Vec<_> = of(&h, segment)
+        .into_iter()
+        .filter(|e| e.kind == EventKind::PoolTrim)
+        .collect();
+    assert_eq!(trim.len(), 1);
+    assert_eq!(trim[0].pool.unwrap().reserved, 0);
+    // The segment's own allocation in the driver resource is the growth, not a block.
+    assert!(
+        !h.events
+            .iter()
+            .any(|e| e.kind == EventKind::Alloc && e.bytes == 2 << 20),
+        "{:#?}",
+        h.events
+    );
+}
+
+#[test]
+fn pinned_memory_and_out_of_memory_are_recorded() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let (_, total) = ctx.get_memory_info().unwrap();
+    let mut addr = 0;
+    let h = record(HistoryOptions::default(), || {
+        let p = ctx.memhostalloc(4096, Default::default()).unwrap();
+        addr = p.as_ptr() as u64;
+        drop(p);
+        assert!(ctx.memalloc(total + 1).unwrap_err().is_out_of_memory());
+    });
+    let pinned = of(&h, addr);
+    assert_eq!(
+        kinds(&pinned),
+        [EventKind::PinnedAlloc, EventKind::PinnedFree]
+    );
+    assert_eq!(pinned[0].bytes, 4096);
+    let oom: Vec<_> = h
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Oom)
+        .collect();
+    assert_eq!(oom.len(), 1, "{:#?}", h.events);
+    assert_eq!(oom[0].bytes, total + 1);
+    assert_eq!(oom[0].chain[0], "DeferredAdaptor");
+    assert!(oom[0].detail.as_deref().unwrap().contains("out of memory"));
+}
+
+#[test]
+fn the_ring_buffer_keeps_the_newest_entries_and_counts_the_dropped() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let res = DriverResource::new(ctx.device_id(), ctx.driver().clone());
+    let h = record(
+        HistoryOptions {
+            max_entries: 5,
+            ..Default::default()
+        },
+        || {
+            for _ in 0..10 {
+                res.deallocate_sync(res.allocate_sync(8).unwrap()).unwrap();
+            }
+        },
+    );
+    assert_eq!(h.events.len(), 5);
+    assert_eq!(h.max_entries, 5);
+    assert_eq!(h.dropped, 15);
+    let seqs: Vec<u64> = h.events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [15, 16, 17, 18, 19]);
+    assert_eq!(h.events.last().unwrap().kind, EventKind::Free);
+}
+
+#[test]
+fn a_dump_reads_back_equal_with_its_backtraces() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let h = record(
+        HistoryOptions {
+            backtraces: true,
+            ..Default::default()
+        },
+        || drop(ctx.memalloc(77).unwrap()),
+    );
+    let alloc = h
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Alloc && e.bytes == 77)
+        .unwrap();
+    assert!(h.backtraces);
+    assert!(
+        alloc.frames[0].contains("tests/memory_history.rs"),
+        "the innermost frame outside rumba's memory layer is this test: {:?}",
+        alloc.frames
+    );
+    let path = std::env::temp_dir().join(format!("rumba-history-{}.json", std::process::id()));
+    history::dump(&path).unwrap();
+    let back = History::load(&path).unwrap();
+    assert_eq!(back, h);
+    std::fs::write(&path, b"{\"format\":\"something else\"}").unwrap();
+    assert!(matches!(
+        History::load(&path),
+        Err(Error::History(HistoryError::Format { .. }))
+    ));
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(
+        history::dump("/nonexistent-dir/h.json"),
+        Err(Error::History(HistoryError::Io {
+            action: "write",
+            ..
+        }))
+    ));
+}
+
+#[test]
+fn nothing_is_recorded_when_off_and_an_empty_ring_is_refused() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let before = record(HistoryOptions::default(), || {});
+    assert!(!history::is_recording());
+    drop(ctx.memalloc(55).unwrap());
+    ctx.flush_deallocations().unwrap();
+    assert_eq!(history::snapshot(), before);
+    assert_eq!(
+        history::start(HistoryOptions {
+            max_entries: 0,
+            ..Default::default()
+        }),
+        Err(Error::History(HistoryError::NoEntries))
+    );
+    assert!(!history::is_recording());
+}
+
+const CHILD_HANDLE: &str = "RUMBA_HISTORY_TEST_HANDLE";
+
+/// The child of the next test (a no-op as an ordinary test): opens the parent's handle, reads
+/// it and closes it, recorded through `RUMBA_MEMORY_HISTORY`.
+#[test]
+fn history_child() {
+    let Ok(text) = std::env::var(CHILD_HANDLE) else {
+        return;
+    };
+    common::start(|_| {});
+    let handle: rumba::interop::IpcArrayHandle = text.parse().unwrap();
+    let a = handle.open::<f32, ndarray::IxDyn>().unwrap();
+    assert_eq!(a.copy_to_host().unwrap().sum(), 6.0);
+    drop(a);
+    handle.close().unwrap();
+    let _ = rumba::current_context().unwrap().memalloc(123).unwrap();
+    // Exits without close(): the history is written when the process exits.
+}
+
+#[test]
+fn a_whole_program_is_recorded_through_the_environment_with_its_ipc() {
+    let _s = setup();
+    if common::not_on(
+        &[BackendChoice::OpenCl],
+        "a_whole_program_is_recorded_through_the_environment_with_its_ipc",
+        "OpenCL has no IPC",
+    ) {
+        return;
+    }
+    let d = rumba::to_device(&[1.0f32, 2.0, 3.0]).unwrap();
+    let h = record(HistoryOptions::default(), || {
+        let handle = d.get_ipc_handle().unwrap();
+        let path =
+            std::env::temp_dir().join(format!("rumba-history-child-{}.json", std::process::id()));
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "history_child",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_HANDLE, handle.to_string())
+            .env("RUMBA_MEMORY_HISTORY", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let child = History::load(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let seen: Vec<EventKind> = child.events.iter().map(|e| e.kind).collect();
+        for kind in [EventKind::IpcImport, EventKind::IpcClose, EventKind::Alloc] {
+            assert!(seen.contains(&kind), "{kind:?} in {seen:?}");
+        }
+        let import = child
+            .events
+            .iter()
+            .find(|e| e.kind == EventKind::IpcImport)
+            .unwrap();
+        assert_eq!(import.bytes, 12);
+    });
+    let export: Vec<_> = h
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::IpcExport)
+        .collect();
+    assert_eq!(export.len(), 1);
+    assert_eq!((export[0].ptr, export[0].bytes), (d.device_ptr(), 12));
+}
