@@ -80,8 +80,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Every workload at its suite size with every peer in one run — the plain-Rust reference,
-    /// and with `--peers` PoCL (hand-written OpenCL C) and Numba's simulator (at the small
-    /// sizes) — then the table of time ratios and their geometric means, and the goals.
+    /// the same kernels' OpenCL C on PoCL, and with `--peers` the hand-written PoCL and Numba's
+    /// simulator scripts (at the small sizes) — then the table of time ratios and their
+    /// geometric means, and the goals.
     #[arg(long)]
     pub suite: bool,
     /// On a GPU: also run this script (scripts/gpu/peer_bench.py), which times the same
@@ -104,6 +105,10 @@ pub struct BenchArgs {
     /// `RUMBA_BACKEND=opencl`, reported as peer `opencl`.
     #[arg(long)]
     pub opencl_peer: bool,
+    /// With `--suite`: do not time the plain-Rust reference (it still checks the results). The
+    /// suite's OpenCL child run uses it; the parent times the reference once.
+    #[arg(long, hide = true)]
+    pub no_reference: bool,
 }
 
 /// `rumba bench --dist`: the distributed benchmark, then the chart from rank 0.
@@ -507,5 +512,25 @@ fn print_goals(runs: &[Run]) {
             _ => "not measured".into(),
         };
         println!("  {w:<14} {n:>10} vs {peer:<14} {verdict}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_result_fails_the_run() {
+        let run = |peer: &str, check| Run {
+            peer: peer.into(),
+            workload: "scan".into(),
+            n: 20_000,
+            seconds: 1e-3,
+            check,
+        };
+        assert!(all_right(&[]));
+        assert!(all_right(&[run("rumba-sim", true), run("opencl", true)]));
+        assert!(!all_right(&[run("rumba-sim", true), run("opencl", false)]));
+        assert!(!all_right(&[run("rumba-sim", false)]));
     }
 }

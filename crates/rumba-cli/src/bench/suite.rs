@@ -1,10 +1,15 @@
 //! The workload list of `rumba bench` with each workload's sizes, and `rumba bench --suite`:
 //! every workload at its suite size on the backend in use, timed next to the plain-Rust
-//! reference (peer `rust-reference`), PoCL running the same kernels hand-written in OpenCL C
-//! (`scripts/peers/pocl.py`, with `--peers`) and Numba's simulator at the workload's small size
-//! (`scripts/peers/numba_sim.py`, with `--peers`), optionally rumba's own generated OpenCL C on
-//! PoCL (`--opencl-peer`, peer `opencl`); then one table of time ratios with their geometric
-//! means, and the goals the suite is held to.
+//! reference (peer `rust-reference`, the CPU limit), the same `#[rumba::kernel]`s' generated
+//! OpenCL C on PoCL (peer `opencl`, a child run on the OpenCL backend, unless the backend in use
+//! is OpenCL already) and, with `--peers`, the hand-written OpenCL C of `scripts/peers/pocl.py`
+//! and Numba's simulator at the small sizes (`scripts/peers/numba_sim.py`) — those scripts have
+//! the first three workloads only. Then one table of time ratios with their geometric means,
+//! and the goals the suite is held to. The `pocl` column is the script's time where it has the
+//! workload, else the generated OpenCL C's: PoCL running the same kernel either way.
+//!
+//! Every result is checked against the reference; a wrong one has no ratio and makes the
+//! command fail.
 //!
 //! This module touches the current backend (through the workloads), stdout/stderr, the peer
 //! scripts' processes and, with `--plot`, the one file it names.
@@ -22,7 +27,9 @@ pub struct Workload {
     pub run: fn(usize, &Opts) -> Result<Vec<Run>>,
     /// The sizes `rumba bench` runs without `--quick` (the last is the suite's).
     pub sizes: &'static [usize],
-    /// The small size: `--quick`, and Numba's simulator.
+    /// The small size: `--quick`, the tests, and Numba's simulator (which has the first three
+    /// workloads only). The suite's own workloads' small sizes are not multiples of their tiles
+    /// and span several blocks, so that the edges and the cross-block steps are checked.
     pub small: usize,
 }
 
@@ -64,37 +71,37 @@ pub const WORKLOADS: [Workload; 10] = [
         name: "transpose",
         run: sw::transpose,
         sizes: &[4096],
-        small: 64,
+        small: 100,
     },
     Workload {
         name: "stencil5",
         run: sw::stencil5,
         sizes: &[4096],
-        small: 32,
+        small: 40,
     },
     Workload {
         name: "histogram",
         run: sw::histogram,
         sizes: &[16_777_216],
-        small: 16_384,
+        small: 50_000,
     },
     Workload {
         name: "scan",
         run: sw::scan,
         sizes: &[16_777_216],
-        small: 16_384,
+        small: 20_000,
     },
     Workload {
         name: "nbody",
         run: sw::nbody,
         sizes: &[16_384],
-        small: 256,
+        small: 300,
     },
     Workload {
         name: "sgemm",
         run: sw::sgemm,
         sizes: &[1024],
-        small: 64,
+        small: 100,
     },
 ];
 
@@ -141,7 +148,7 @@ pub fn run(args: &BenchArgs) -> Result<bool> {
     let timed = Opts {
         repeat: args.repeat,
         form: Form::BlockBody,
-        reference: true,
+        reference: !args.no_reference,
     };
     let small = Opts {
         reference: false,
@@ -155,10 +162,16 @@ pub fn run(args: &BenchArgs) -> Result<bool> {
             emit((w.run)(w.small, &small)?, &mut runs);
         }
     }
-    if args.opencl_peer {
-        let mut extra = vec!["--suite".to_string()];
+    let on_opencl =
+        rumba::backend_driver().is_ok_and(|d| d.backend() == rumba::driver::BackendKind::OpenCl);
+    if !on_opencl {
+        // The same kernels' generated OpenCL C on PoCL, in a child on the OpenCL backend.
+        let mut extra = vec!["--suite".to_string(), "--no-reference".into()];
         if args.quick {
             extra.push("--quick".into());
+        }
+        if !args.json {
+            eprintln!("opencl (the same kernels' OpenCL C) ...");
         }
         match peers::opencl(args.repeat, &extra, &args.only) {
             Ok(rs) => emit(rs, &mut runs),
@@ -167,21 +180,25 @@ pub fn run(args: &BenchArgs) -> Result<bool> {
     }
     if let Some(venv) = &args.peers {
         let scripts = peers::scripts_dir(args.peers_dir.as_deref()).map_err(super::peer_err)?;
-        let mut pocl = vec!["--suite".into(), "--repeat".into(), args.repeat.to_string()];
+        let mut pocl = vec!["--repeat".into(), args.repeat.to_string()];
         if args.quick {
             pocl.push("--quick".into());
         }
-        let numba = vec!["--suite".to_string(), "--repeat".into(), "1".into()];
-        for (script, mut extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
-            if !args.only.is_empty() {
-                extra.push("--only".into());
-                extra.push(args.only.join(","));
-            }
+        let numba = vec!["--repeat".to_string(), "1".into()];
+        for (script, extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
             if !args.json {
                 eprintln!("{script} ...");
             }
             match peers::run(venv, &scripts, script, &extra) {
-                Ok(rs) => emit(rs, &mut runs),
+                // The scripts run every workload they have: keep the suite's.
+                Ok(rs) => emit(
+                    rs.into_iter()
+                        .filter(|r| {
+                            WORKLOADS.iter().any(|w| w.name == r.workload) && wanted(&r.workload)
+                        })
+                        .collect(),
+                    &mut runs,
+                ),
                 Err(e) => eprintln!("rumba bench: peer {script} skipped: {e}"),
             }
         }
@@ -205,9 +222,15 @@ fn rumba_run<'a>(runs: &'a [Run], workload: &str, n: usize) -> Option<&'a Run> {
         .find(|r| r.peer.starts_with("rumba-") && r.workload == workload && r.n == n)
 }
 
+/// The run of `peer` for `workload` at `n`. For `pocl`, the hand-written OpenCL C of
+/// `scripts/peers/pocl.py` where it has the workload, else the same `#[rumba::kernel]`'s
+/// generated OpenCL C on PoCL (peer `opencl`): PoCL's time on the same kernel either way.
 fn peer_run<'a>(runs: &'a [Run], peer: &str, workload: &str, n: usize) -> Option<&'a Run> {
-    runs.iter()
-        .find(|r| r.peer == peer && r.workload == workload && r.n == n)
+    let of = |peer: &str| {
+        runs.iter()
+            .find(|r| r.peer == peer && r.workload == workload && r.n == n)
+    };
+    of(peer).or_else(|| if peer == "pocl" { of("opencl") } else { None })
 }
 
 /// time(rumba) / time(`peer`) for `workload` at `n`, when both ran and both results were right.
@@ -395,13 +418,13 @@ mod tests {
             r("rumba-sim", "transpose", 4096, 0.01),
             r("pocl", "transpose", 4096, 0.04),
             r(REFERENCE, "transpose", 4096, 0.01),
-            r("rumba-sim", "transpose", 64, 1e-5),
-            r("numba-cudasim", "transpose", 64, 1.0),
+            r("rumba-sim", "transpose", 100, 1e-5),
+            r("numba-cudasim", "transpose", 100, 1.0),
             r("rumba-sim", "sgemm", 1024, 0.2),
             r("pocl", "sgemm", 1024, 0.2),
         ];
         assert_eq!(ratio(&runs, "pocl", "transpose", 4096), Some(0.25));
-        assert_eq!(ratio(&runs, "numba-cudasim", "transpose", 64), Some(1e-5));
+        assert_eq!(ratio(&runs, "numba-cudasim", "transpose", 100), Some(1e-5));
         let t = table(&runs, false);
         let geo = t.lines().last().unwrap();
         // sqrt(0.25 * 1.0) for PoCL, 1.0 for the reference (one workload), 1e-5 for Numba.
@@ -420,5 +443,12 @@ mod tests {
         let mut wrong = runs.clone();
         wrong[1].check = false;
         assert_eq!(ratio(&wrong, "pocl", "transpose", 4096), None);
+        // Without the script's row, the `pocl` column is the generated OpenCL C on PoCL; with
+        // it, the script's.
+        let mut generated = runs.clone();
+        generated[1].peer = "opencl".into();
+        assert_eq!(ratio(&generated, "pocl", "transpose", 4096), Some(0.25));
+        generated.push(r("pocl", "transpose", 4096, 0.02));
+        assert_eq!(ratio(&generated, "pocl", "transpose", 4096), Some(0.5));
     }
 }
