@@ -102,7 +102,8 @@ pub struct BenchArgs {
     pub only: Vec<String>,
     /// Also run the same workloads — the same `#[rumba::kernel]`s, as their generated OpenCL C —
     /// on the OpenCL backend (PoCL on a CPU), in a child `rumba bench` with
-    /// `RUMBA_BACKEND=opencl`, reported as peer `opencl`.
+    /// `RUMBA_BACKEND=opencl`, reported as peer `opencl` (`--suite` always does, unless the
+    /// backend in use is OpenCL).
     #[arg(long)]
     pub opencl_peer: bool,
     /// With `--suite`: do not time the plain-Rust reference (it still checks the results). The

@@ -222,7 +222,7 @@ mod tests {
             assert_eq!(yv, run, "element {k}");
             run = run.wrapping_add(xv);
         }
-        let mut p = vec![0.0; 7];
+        let mut p = [0.0; 7];
         block_sums(&[1.0; 1500], 256, &mut p[..6]);
         assert_eq!(&p[..6], &[256.0, 256.0, 256.0, 256.0, 256.0, 220.0]);
         let (rows, cols) = (5, 6);
