@@ -142,7 +142,11 @@ fn main() -> ExitCode {
         },
         Command::Demo => demo::run(),
         Command::IpcOpen { handle } => demo::ipc_open(&handle),
-        Command::Bench(args) => bench::run(&args),
+        Command::Bench(args) => match bench::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
         Command::Ipc(cmd) => ipc::run(&cmd),
         Command::Memviz(args) => memviz::run(&args),
     };

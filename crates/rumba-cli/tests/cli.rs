@@ -236,16 +236,23 @@ fn bench_prints_the_peers_json_form() {
     // The kernels in the form the backend runs (the block bodies on the sim's work-item loops,
     // the generated C on CUDA and OpenCL), then, on the sim only, the per-thread bodies on
     // coroutines, then the cost of one empty launch; on CUDA, cudarc's own launch may follow.
-    let mut workloads = vec!["vadd", "matmul_shared", "reduce_shared", "reduce_warp"];
+    let suite = [
+        "vadd",
+        "matmul_shared",
+        "reduce_shared",
+        "reduce_warp",
+        "transpose",
+        "stencil5",
+        "histogram",
+        "scan",
+        "nbody",
+        "sgemm",
+    ];
+    let mut workloads: Vec<String> = suite.iter().map(|w| w.to_string()).collect();
     if backend == "sim" {
-        workloads.extend([
-            "vadd-coroutines",
-            "matmul_shared-coroutines",
-            "reduce_shared-coroutines",
-            "reduce_warp-coroutines",
-        ]);
+        workloads.extend(suite.iter().map(|w| format!("{w}-coroutines")));
     }
-    workloads.push("launch");
+    workloads.push("launch".into());
     let peer = format!(r#"{{"peer": "rumba-{backend}", "#);
     let (ours, others): (Vec<&str>, Vec<&str>) = out.lines().partition(|l| l.starts_with(&peer));
     assert_eq!(ours.len(), workloads.len(), "{out}");

@@ -5,8 +5,11 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | [`kernels`] | the peer workloads' kernels (`#[rumba::kernel]`; also rumba's test corpus) |
-//! | [`workloads`] | the kernel runs, copies and launches: sizes, timing and result checks |
+//! | [`kernels`] | the workloads' kernels (`#[rumba::kernel]`; also rumba's test corpus) |
+//! | [`workloads`] | the first peer workloads' runs, copies and launches: timing and result checks |
+//! | [`suite_workloads`] | the suite's other workloads: transpose, stencil, histogram, scan, n-body, sgemm |
+//! | [`reference`] | the same computations in plain Rust over rayon (peer `rust-reference`) |
+//! | [`suite`] | the list of workloads and their sizes; `--suite`: every workload with every peer, the ratio table and geometric means |
 //! | [`peers`] | running the peer scripts (and this program on OpenCL, `--opencl-peer`) and reading their JSON |
 //! | `cudarc` | the launch-latency baseline through cudarc (feature `cuda`, CUDA backend only) |
 //! | `dist` | `--dist`: all-reduce and send/recv through `rumba::dist` next to MPI on host buffers (feature `mpi`, under `mpirun`) |
@@ -22,6 +25,9 @@ mod dist;
 pub mod kernels;
 pub mod peers;
 pub mod plot;
+pub mod reference;
+pub mod suite;
+pub mod suite_workloads;
 pub mod workloads;
 
 use workloads::Form;
@@ -31,7 +37,8 @@ use std::path::PathBuf;
 /// One measurement, in the peers' JSON form (`scripts/peers/workloads.md`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
-    /// `rumba-sim`, `rumba-cuda`, `pocl`, `numba-cudasim`, `cupy`, `numba-cuda` or `cudarc`.
+    /// `rumba-sim`, `rumba-cuda`, `rust-reference`, `pocl`, `opencl`, `numba-cudasim`, `cupy`,
+    /// `numba-cuda` or `cudarc`.
     pub peer: String,
     /// Workload name.
     pub workload: String,
@@ -69,9 +76,15 @@ pub struct BenchArgs {
     /// Timed repetitions per workload (the median is reported), 1 to 100,000.
     #[arg(long, default_value_t = 5, value_parser = parse_repeat)]
     pub repeat: usize,
-    /// Only the small sizes (vadd 65,536, matmul 64, reduce 16,384) and the launch latency.
+    /// Only the small sizes (the sizes Numba's simulator runs) and the launch latency.
     #[arg(long)]
     pub quick: bool,
+    /// Every workload at its suite size with every peer in one run — the plain-Rust reference,
+    /// the same kernels' OpenCL C on PoCL, and with `--peers` the hand-written PoCL and Numba's
+    /// simulator scripts (at the small sizes) — then the table of time ratios and their
+    /// geometric means, and the goals.
+    #[arg(long)]
+    pub suite: bool,
     /// On a GPU: also run this script (scripts/gpu/peer_bench.py), which times the same
     /// workloads in CuPy and Numba-CUDA.
     #[arg(long, value_name = "SCRIPT")]
@@ -89,9 +102,14 @@ pub struct BenchArgs {
     pub only: Vec<String>,
     /// Also run the same workloads — the same `#[rumba::kernel]`s, as their generated OpenCL C —
     /// on the OpenCL backend (PoCL on a CPU), in a child `rumba bench` with
-    /// `RUMBA_BACKEND=opencl`, reported as peer `opencl`.
+    /// `RUMBA_BACKEND=opencl`, reported as peer `opencl` (`--suite` always does, unless the
+    /// backend in use is OpenCL).
     #[arg(long)]
     pub opencl_peer: bool,
+    /// With `--suite`: do not time the plain-Rust reference (it still checks the results). The
+    /// suite's OpenCL child run uses it; the parent times the reference once.
+    #[arg(long, hide = true)]
+    pub no_reference: bool,
 }
 
 /// `rumba bench --dist`: the distributed benchmark, then the chart from rank 0.
@@ -102,10 +120,7 @@ fn run_dist(args: &BenchArgs) -> rumba::Result<()> {
         if let Some(path) = &args.plot
             && !runs.is_empty()
         {
-            let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
-            std::fs::write(path, chart).map_err(|e| {
-                rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
-            })?;
+            write_chart(path, &runs)?;
             println!("chart written to {}", path.display());
         }
         if args.json {
@@ -143,10 +158,18 @@ fn parse_repeat(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Runs the benchmark.
-pub fn run(args: &BenchArgs) -> rumba::Result<()> {
+/// Runs the benchmark; `Ok(false)` when a result disagreed with the host reference (each such
+/// run is named on stderr: a wrong result is a failure, not a number).
+///
+/// # Errors
+/// A failure of rumba's own runs (a peer's failure is reported and skipped), of `--dist`, or of
+/// writing the chart.
+pub fn run(args: &BenchArgs) -> rumba::Result<bool> {
     if args.dist {
-        return run_dist(args);
+        return run_dist(args).map(|()| true);
+    }
+    if args.suite {
+        return suite::run(args);
     }
     let mut runs = Vec::new();
     let emit = |r: &Run, runs: &mut Vec<Run>| {
@@ -163,18 +186,6 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
             .unwrap_or_else(|_| "sim".into());
         eprintln!("rumba-{backend}:");
     }
-    let vadd_sizes: &[usize] = if args.quick {
-        &[65_536]
-    } else {
-        &[65_536, 16_777_216]
-    };
-    let mm_sizes: &[usize] = if args.quick { &[64] } else { &[64, 256, 512] };
-    let red_sizes: &[usize] = if args.quick {
-        &[16_384]
-    } else {
-        &[16_384, 1_048_576]
-    };
-    let warp_sizes: &[usize] = if args.quick { &[16_384] } else { &[16_777_216] };
     // Block bodies (what the simulator runs for these kernels), then, on the simulator, the
     // per-thread bodies on coroutines as extra rows.
     let sim = rumba::backend_driver().is_ok_and(|d| d.backend() == rumba::driver::BackendKind::Sim);
@@ -185,20 +196,20 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
     };
     let wanted = |name: &str| args.only.is_empty() || args.only.iter().any(|o| o == name);
     for &form in forms {
-        type Runner = fn(usize, usize, Form) -> rumba::Result<Run>;
-        let sets: [(&str, &[usize], Runner); 4] = [
-            ("vadd", vadd_sizes, workloads::vadd),
-            ("matmul_shared", mm_sizes, workloads::matmul),
-            ("reduce_shared", red_sizes, workloads::reduce),
-            ("reduce_warp", warp_sizes, workloads::reduce_warp),
-        ];
-        for (name, sizes, runner) in sets {
-            if !wanted(&format!("{name}{}", form.suffix())) {
+        let opts = workloads::Opts {
+            repeat: args.repeat,
+            form,
+            reference: false,
+        };
+        for w in &suite::WORKLOADS {
+            if !wanted(&format!("{}{}", w.name, form.suffix())) {
                 continue;
             }
+            let sizes = if args.quick { &[w.small][..] } else { w.sizes };
             for &n in sizes {
-                let r = runner(n, args.repeat, form)?;
-                emit(&r, &mut runs);
+                for r in (w.run)(n, &opts)? {
+                    emit(&r, &mut runs);
+                }
             }
         }
     }
@@ -242,7 +253,12 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         if !args.json {
             eprintln!("opencl (the same kernels' OpenCL C) ...");
         }
-        match peers::opencl(args.repeat, args.quick, &args.only) {
+        let extra: &[String] = if args.quick {
+            &["--quick".to_string()][..]
+        } else {
+            &[]
+        };
+        match peers::opencl(args.repeat, extra, &args.only) {
             Ok(rs) => {
                 for r in rs {
                     emit(&r, &mut runs);
@@ -279,19 +295,38 @@ pub fn run(args: &BenchArgs) -> rumba::Result<()> {
         print_goals(&runs);
     }
     if let Some(path) = &args.plot {
-        let chart = plot::svg(&runs).map_err(rumba::Error::InvalidArgument)?;
-        std::fs::write(path, chart).map_err(|e| {
-            rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display()))
-        })?;
+        write_chart(path, &runs)?;
         if !args.json {
             println!("chart written to {}", path.display());
         }
     }
-    Ok(())
+    Ok(all_right(&runs))
+}
+
+/// Whether every run's result agreed with the host reference; names those that did not on
+/// stderr.
+fn all_right(runs: &[Run]) -> bool {
+    let wrong: Vec<&Run> = runs.iter().filter(|r| !r.check).collect();
+    // The reference's own row carries the check of the kernel it was compared with: name the
+    // kernel's run only.
+    for r in wrong.iter().filter(|r| r.peer != workloads::REFERENCE) {
+        eprintln!(
+            "rumba bench: {} computed a wrong {} (n = {}): it disagrees with the host reference",
+            r.peer, r.workload, r.n
+        );
+    }
+    wrong.is_empty()
 }
 
 fn peer_err(e: String) -> rumba::Error {
     rumba::Error::InvalidArgument(e)
+}
+
+/// Draws the chart of `runs` into the SVG file `path`.
+fn write_chart(path: &std::path::Path, runs: &[Run]) -> rumba::Result<()> {
+    let chart = plot::svg(runs).map_err(rumba::Error::InvalidArgument)?;
+    std::fs::write(path, chart)
+        .map_err(|e| rumba::Error::InvalidArgument(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Seconds in a readable unit.
@@ -480,5 +515,25 @@ fn print_goals(runs: &[Run]) {
             _ => "not measured".into(),
         };
         println!("  {w:<14} {n:>10} vs {peer:<14} {verdict}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_result_fails_the_run() {
+        let run = |peer: &str, check| Run {
+            peer: peer.into(),
+            workload: "scan".into(),
+            n: 20_000,
+            seconds: 1e-3,
+            check,
+        };
+        assert!(all_right(&[]));
+        assert!(all_right(&[run("rumba-sim", true), run("opencl", true)]));
+        assert!(!all_right(&[run("rumba-sim", true), run("opencl", false)]));
+        assert!(!all_right(&[run("rumba-sim", false)]));
     }
 }

@@ -102,17 +102,15 @@ pub fn run_with(python: &Path, script: &Path, args: &[String]) -> Result<Vec<Run
 }
 
 /// The workloads on the OpenCL backend: this very program, run again as `rumba bench --json`
-/// with `RUMBA_BACKEND=opencl` (the same `#[rumba::kernel]`s, as their generated OpenCL C), its
+/// (with `extra` arguments: `--quick`, `--suite`) with `RUMBA_BACKEND=opencl` (the same `#[rumba::kernel]`s, as their generated OpenCL C), its
 /// runs renamed to peer `opencl`. Its coroutine rows do not exist (they are the simulator's).
-pub fn opencl(repeat: usize, quick: bool, only: &[String]) -> Result<Vec<Run>, String> {
+pub fn opencl(repeat: usize, extra: &[String], only: &[String]) -> Result<Vec<Run>, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut cmd = Command::new(&exe);
     cmd.args(["bench", "--json", "--repeat", &repeat.to_string()])
+        .args(extra)
         .env("RUMBA_BACKEND", "opencl")
         .stderr(std::process::Stdio::inherit());
-    if quick {
-        cmd.arg("--quick");
-    }
     if !only.is_empty() {
         cmd.arg("--only").arg(only.join(","));
     }

@@ -15,10 +15,13 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::Run;
 
 /// The peers in legend order, with their colours.
-const PEERS: [(&str, RGBColor); 9] = [
+const PEERS: [(&str, RGBColor); 12] = [
     ("rumba-sim", RGBColor(0xd9, 0x48, 0x0f)),
     ("rumba-cuda", RGBColor(0x2f, 0x9e, 0x44)),
+    ("rumba-opencl", RGBColor(0xae, 0x3e, 0xc9)),
+    ("rust-reference", RGBColor(0x21, 0x25, 0x29)),
     ("pocl", RGBColor(0x1c, 0x7e, 0xd6)),
+    ("opencl", RGBColor(0x74, 0xc0, 0xfc)),
     ("numba-cudasim", RGBColor(0x86, 0x8e, 0x96)),
     ("cupy", RGBColor(0x70, 0x48, 0xe8)),
     ("numba-cuda", RGBColor(0xf0, 0x8c, 0x00)),

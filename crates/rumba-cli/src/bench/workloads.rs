@@ -23,6 +23,7 @@ use rumba::{Result, Stream};
 
 use super::Run;
 use super::kernels::{self as peer, TPB};
+use super::reference;
 
 /// Uniform pseudo-random `f32`s in `[0, 1)` (xorshift64*), the same on every run.
 pub fn random(n: usize, seed: u64) -> Vec<f32> {
@@ -37,6 +38,33 @@ pub fn random(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+/// Pseudo-random bytes (xorshift64*), the same on every run.
+pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+/// Pseudo-random `u32`s (xorshift64*), the same on every run: large values, so that a prefix
+/// sum wraps many times.
+pub fn random_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+        })
+        .collect()
+}
+
 /// numpy's `allclose`: `|a - b| <= atol + rtol * |b|` everywhere.
 pub fn allclose(a: &[f32], b: &[f32], rtol: f64, atol: f64) -> bool {
     a.len() == b.len()
@@ -46,7 +74,11 @@ pub fn allclose(a: &[f32], b: &[f32], rtol: f64, atol: f64) -> bool {
 }
 
 /// Median wall time of `launch` followed by synchronizing `stream`, after one warm-up.
-fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>) -> Result<f64> {
+pub(super) fn timed(
+    stream: &Stream,
+    repeat: usize,
+    mut launch: impl FnMut() -> Result<()>,
+) -> Result<f64> {
     launch()?;
     stream.synchronize()?;
     let mut times = Vec::with_capacity(repeat);
@@ -58,6 +90,75 @@ fn timed(stream: &Stream, repeat: usize, mut launch: impl FnMut() -> Result<()>)
     }
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
+}
+
+/// Median wall time of `f` (a host computation), after one warm-up run.
+pub(super) fn host_timed(repeat: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..repeat.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// The peer name of the plain-Rust computations ([`reference`](super::reference)).
+pub const REFERENCE: &str = "rust-reference";
+
+/// How a workload runs: repetitions, the kernels' form, and whether the plain-Rust reference is
+/// timed too (it always runs once: it is what the kernel's result is checked against).
+#[derive(Debug, Clone, Copy)]
+pub struct Opts {
+    /// Timed repetitions (the median is reported).
+    pub repeat: usize,
+    /// The kernels' form on the simulator.
+    pub form: Form,
+    /// Also report the reference's time, as peer [`REFERENCE`].
+    pub reference: bool,
+}
+
+impl Opts {
+    /// Runs the reference computation `f`: once, or timed when asked (then its median time).
+    pub(super) fn reference(&self, mut f: impl FnMut()) -> Option<f64> {
+        if self.reference {
+            Some(host_timed(self.repeat, f))
+        } else {
+            f();
+            None
+        }
+    }
+
+    /// The runs of one workload: rumba's (named with the form's suffix) and, when it was
+    /// timed, the reference's, which checks as rumba's result agreed with it.
+    pub(super) fn runs(
+        &self,
+        workload: &str,
+        n: usize,
+        seconds: f64,
+        check: bool,
+        reference: Option<f64>,
+    ) -> Vec<Run> {
+        let mut out = vec![run(
+            &format!("{workload}{}", self.form.suffix()),
+            n,
+            seconds,
+            check,
+        )];
+        if let Some(s) = reference {
+            out.push(Run {
+                peer: REFERENCE.into(),
+                workload: workload.into(),
+                n,
+                seconds: s,
+                check,
+            });
+        }
+        out
+    }
 }
 
 /// `rumba-sim` or `rumba-cuda`: the name this run reports as its peer.
@@ -95,7 +196,7 @@ impl Form {
         }
     }
 
-    fn apply<P: rumba::kernel::Params>(self, k: Kernel<P>) -> Kernel<P> {
+    pub(super) fn apply<P: rumba::kernel::Params>(self, k: Kernel<P>) -> Kernel<P> {
         match self {
             Form::BlockBody => k,
             Form::PerThread => k.with_engine(HostEngine::Coroutines),
@@ -123,55 +224,52 @@ pub fn reduce_warp_kernel() -> Kernel<(Arr<f32>, Arr<f32>)> {
     peer::reduce_warp()
 }
 
-pub fn vadd(n: usize, repeat: usize, form: Form) -> Result<Run> {
+/// `c = a + b` on `n` random numbers, 256 threads per block.
+pub fn vadd(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let stream = rumba::legacy_default_stream()?;
     let (a, b) = (random(n, 1), random(n, 2));
     let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
     let dc = rumba::device_array::<f32, _>(n, Order::C)?;
-    let k = form.apply(vadd_kernel());
+    let k = o.form.apply(vadd_kernel());
     let blocks = n.div_ceil(256) as u32;
-    let s = timed(&stream, repeat, || {
+    let s = timed(&stream, o.repeat, || {
         k.configure(blocks, 256).launch((&da, &db, &dc))
     })?;
+    let mut want = vec![0.0f32; n];
+    let r = o.reference(|| reference::vadd(&a, &b, &mut want));
     let c = dc.copy_to_host()?;
-    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
-    Ok(run(
-        &format!("vadd{}", form.suffix()),
-        n,
-        s,
-        allclose(c.as_slice().unwrap_or(&[]), &want, 1e-5, 1e-8),
-    ))
+    Ok(o.runs("vadd", n, s, c.as_slice() == Some(&want[..]), r))
 }
 
-pub fn matmul(n: usize, repeat: usize, form: Form) -> Result<Run> {
+/// `C = A·B` for random `n×n` matrices through 16×16 shared tiles.
+pub fn matmul(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let stream = rumba::legacy_default_stream()?;
-    let a = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 3)).map_err(shape_err)?;
-    let b = rumba::ndarray::Array2::from_shape_vec((n, n), random(n * n, 4)).map_err(shape_err)?;
-    let (da, db) = (rumba::to_device(&a)?, rumba::to_device(&b)?);
+    let (a, b) = (random(n * n, 3), random(n * n, 4));
+    let as2 =
+        |v: &[f32]| rumba::ndarray::Array2::from_shape_vec((n, n), v.to_vec()).map_err(shape_err);
+    let (da, db) = (rumba::to_device(&as2(&a)?)?, rumba::to_device(&as2(&b)?)?);
     let dc = rumba::device_array::<f32, _>((n, n), Order::C)?;
-    let k = form.apply(matmul_kernel());
+    let k = o.form.apply(matmul_kernel());
     let g = n.div_ceil(TPB) as u32;
-    let s = timed(&stream, repeat, || {
+    let s = timed(&stream, o.repeat, || {
         k.configure((g, g), (TPB as u32, TPB as u32))
             .launch((&da, &db, &dc))
     })?;
+    let mut want = vec![0.0f32; n * n];
+    let r = o.reference(|| reference::matmul(&a, &b, &mut want, n));
     let c = dc.copy_to_host()?;
-    let want = a.dot(&b);
-    let ok = allclose(
-        c.as_slice().unwrap_or(&[]),
-        want.as_slice().unwrap_or(&[]),
-        1e-3,
-        1e-3,
-    );
-    Ok(run(&format!("matmul_shared{}", form.suffix()), n, s, ok))
+    let ok = allclose(c.as_slice().unwrap_or(&[]), &want, 1e-3, 1e-3);
+    Ok(o.runs("matmul_shared", n, s, ok, r))
 }
 
-pub fn reduce(n: usize, repeat: usize, form: Form) -> Result<Run> {
-    partial_sums("reduce_shared", reduce_kernel(), n, repeat, form)
+/// The partial sums of `n` random numbers, one per block of 256, through a shared-memory tree.
+pub fn reduce(n: usize, o: &Opts) -> Result<Vec<Run>> {
+    partial_sums("reduce_shared", reduce_kernel(), n, o)
 }
 
-pub fn reduce_warp(n: usize, repeat: usize, form: Form) -> Result<Run> {
-    partial_sums("reduce_warp", reduce_warp_kernel(), n, repeat, form)
+/// The partial sums of `n` random numbers, one per block of 256, through warp shuffles.
+pub fn reduce_warp(n: usize, o: &Opts) -> Result<Vec<Run>> {
+    partial_sums("reduce_warp", reduce_warp_kernel(), n, o)
 }
 
 /// Runs `kernel`, which leaves one partial sum per block of 256, on `n` random numbers.
@@ -179,29 +277,22 @@ fn partial_sums(
     name: &str,
     kernel: Kernel<(Arr<f32>, Arr<f32>)>,
     n: usize,
-    repeat: usize,
-    form: Form,
-) -> Result<Run> {
+    o: &Opts,
+) -> Result<Vec<Run>> {
     let stream = rumba::legacy_default_stream()?;
     let x = random(n, 5);
     let blocks = n.div_ceil(256);
     let dx = rumba::to_device(&x)?;
     let dp = rumba::device_array::<f32, _>(blocks, Order::C)?;
-    let k = form.apply(kernel);
-    let s = timed(&stream, repeat, || {
+    let k = o.form.apply(kernel);
+    let s = timed(&stream, o.repeat, || {
         k.configure(blocks as u32, 256).launch((&dx, &dp))
     })?;
+    let mut want = vec![0.0f32; blocks];
+    let r = o.reference(|| reference::block_sums(&x, 256, &mut want));
     let p = dp.copy_to_host()?;
-    let want: Vec<f32> = x
-        .chunks(256)
-        .map(|c| c.iter().map(|&v| v as f64).sum::<f64>() as f32)
-        .collect();
-    Ok(run(
-        &format!("{name}{}", form.suffix()),
-        n,
-        s,
-        allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-8),
-    ))
+    let ok = allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-6);
+    Ok(o.runs(name, n, s, ok, r))
 }
 
 /// An empty kernel: what a launch costs by itself.
@@ -266,6 +357,6 @@ pub fn copies(repeat: usize) -> Result<Vec<Run>> {
     ])
 }
 
-fn shape_err(e: rumba::ndarray::ShapeError) -> rumba::Error {
+pub(super) fn shape_err(e: rumba::ndarray::ShapeError) -> rumba::Error {
     rumba::Error::InvalidArgument(e.to_string())
 }
