@@ -56,6 +56,19 @@ fn generic_axpy_matches_the_hand_written_copies_bit_for_bit() {
 }
 
 #[test]
+fn an_instance_runs_on_the_engine_its_hand_written_copy_runs_on() {
+    start();
+    // The same block form (work-item loop) or the same fallback: an instance is not slower by
+    // construction.
+    assert_eq!(g::axpy::<f32>().engine(), g::axpy_f32().engine());
+    assert_eq!(g::axpy::<f64>().engine(), g::axpy_f64().engine());
+    assert_eq!(
+        g::axpy_f32().engine(),
+        rumba::driver::HostEngine::WorkItemLoops
+    );
+}
+
+#[test]
 fn each_instance_has_its_own_sources_and_is_made_once() {
     let (c32, c64) = (g::axpy::cuda_source::<f32>(), g::axpy::cuda_source::<f64>());
     assert!(
