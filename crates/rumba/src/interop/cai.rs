@@ -47,6 +47,7 @@ use crate::driver::{BackendKind, DevicePtr, StreamHandle};
 use crate::error::{ArrayInterfaceError, Error, Result, StridesError};
 use crate::layout::Layout;
 use crate::layout::element::Element;
+use crate::layout::extent::reach;
 use crate::memory::DeviceBuffer;
 use crate::memory::gate::Lease;
 use crate::stream::Stream;
@@ -434,22 +435,14 @@ fn synchronize_producer(s: &Stream) -> Result<()> {
     Ok(())
 }
 
-/// `[lo, hi)` bytes relative to the first element that a non-empty layout touches.
+/// `[lo, hi)` bytes relative to the first element that a non-empty layout touches (`None` on
+/// overflow).
 fn extent(shape: &[usize], strides: &[isize], itemsize: usize) -> Option<(isize, isize)> {
     if shape.len() != strides.len() {
         // Layout::with_strides reports the mismatch with its own message.
         return Some((0, isize::try_from(itemsize).ok()?));
     }
-    let (mut lo, mut hi) = (0isize, isize::try_from(itemsize).ok()?);
-    for (&n, &s) in shape.iter().zip(strides) {
-        let reach = isize::try_from(n.saturating_sub(1)).ok()?.checked_mul(s)?;
-        if reach < 0 {
-            lo = lo.checked_add(reach)?;
-        } else {
-            hi = hi.checked_add(reach)?;
-        }
-    }
-    Some((lo, hi))
+    reach(shape, strides, 0, itemsize)
 }
 
 /// Checks that a typestr describes `T`: same kind letter and size; byte order `|`, `=` or native.

@@ -170,25 +170,36 @@ impl CudaDriver {
         }
     }
 
-    /// `cuMemAlloc` (trimming the pool and retrying once on out-of-memory).
-    pub(super) fn alloc_legacy(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
-        self.bind(device)?;
-        let try_once = || {
-            let mut p = 0;
-            // SAFETY: writes one device pointer; a context is current.
-            let r = unsafe { sys::cuMemAlloc_v2(&mut p, bytes) };
-            (r, p)
-        };
-        let (mut r, mut p) = try_once();
+    /// Runs `alloc` (a driver allocation returning its result and pointer); on out-of-memory,
+    /// trims `device`'s pool and runs it once more. `what` names the call in errors.
+    fn alloc_retrying(
+        &self,
+        device: usize,
+        bytes: usize,
+        what: &str,
+        alloc: impl Fn() -> (CUresult, DevicePtr),
+    ) -> Result<DevicePtr> {
+        let (mut r, mut p) = alloc();
         if r == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
             self.trim(device);
-            (r, p) = try_once();
+            (r, p) = alloc();
         }
         match r {
             CUresult::CUDA_SUCCESS => Ok(p),
             CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(self.oom(device, bytes)),
-            r => Err(map("cuMemAlloc", r)),
+            r => Err(map(what, r)),
         }
+    }
+
+    /// `cuMemAlloc` (trimming the pool and retrying once on out-of-memory).
+    pub(super) fn alloc_legacy(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
+        self.bind(device)?;
+        self.alloc_retrying(device, bytes, "cuMemAlloc", || {
+            let mut p = 0;
+            // SAFETY: writes one device pointer; a context is current.
+            let r = unsafe { sys::cuMemAlloc_v2(&mut p, bytes) };
+            (r, p)
+        })
     }
 
     /// Memory for work on `handle`: from the pool in its order, or `cuMemAlloc` (module docs).
@@ -206,25 +217,14 @@ impl CudaDriver {
         let Some(pool) = self.pool(device)? else {
             return self.alloc_legacy(device, bytes);
         };
-        let try_once = || {
+        let p = self.alloc_retrying(device, bytes, "cuMemAllocFromPoolAsync", || {
             let mut p = 0;
             // SAFETY: writes one device pointer; a valid pool and stream of the current context.
             let r = unsafe { sys::cuMemAllocFromPoolAsync(&mut p, bytes, pool, s) };
             (r, p)
-        };
-        let (mut r, mut p) = try_once();
-        if r == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
-            self.trim(device);
-            (r, p) = try_once();
-        }
-        match r {
-            CUresult::CUDA_SUCCESS => {
-                self.pools.live().insert(p, bytes);
-                Ok(p)
-            }
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(self.oom(device, bytes)),
-            r => Err(map("cuMemAllocFromPoolAsync", r)),
-        }
+        })?;
+        self.pools.live().insert(p, bytes);
+        Ok(p)
     }
 
     /// Frees `ptr`: pool memory with `cuMemFreeAsync` on `handle` (the legacy default stream if
