@@ -415,7 +415,7 @@ fn memory_the_host_or_another_process_can_write_is_never_leased() {
     unsafe { drv.host_free(host) }.unwrap();
 
     // Exported for IPC: another process may write it from now on.
-    if drv.ipc_get_mem_handle(0, a).is_ok() {
+    if drv.ipc().is_ok_and(|ipc| ipc.get_mem_handle(0, a).is_ok()) {
         let f = probe(&[ArrayUse::Read], &log, None);
         launch(&drv, &f, &[array(a, 64)], StreamHandle::LEGACY);
         drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();

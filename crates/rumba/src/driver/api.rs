@@ -10,7 +10,7 @@ use std::any::Any;
 use std::fmt;
 
 use super::{
-    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
+    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, Ipc,
     KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle, StridedCopy,
 };
 #[cfg(doc)]
@@ -564,34 +564,6 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         Ok(())
     }
 
-    /// Exports an inter-process handle for the device allocation that **starts** at `ptr`
-    /// (`cuIpcGetMemHandle`). The bytes name the whole allocation; a sub-range is described by an
-    /// offset kept next to them (see [`IpcHandle`](crate::memory::IpcHandle)). On the sim the
-    /// allocation moves into an OS shared-memory object on first export (all streams are waited
-    /// for, without taking their errors); its device address does not change.
-    ///
-    /// The default is [`Error::Unsupported`], for drivers written before IPC existed.
-    ///
-    /// # Errors
-    /// [`Error::InvalidAddress`] when `ptr` is not the start of a live device allocation;
-    /// [`Error::Driver`] when the shared-memory object cannot be created; [`Error::Unsupported`] from
-    /// the default implementation (and on OpenCL).
-    ///
-    /// ```
-    /// use rumba::driver::{Driver, sim::SimDriver};
-    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
-    /// let p = drv.mem_alloc(0, 64).unwrap();
-    /// let handle = drv.ipc_get_mem_handle(0, p).unwrap();
-    /// assert!(!handle.is_empty());
-    /// assert!(drv.ipc_get_mem_handle(0, p + 8).is_err()); // not the start of an allocation
-    /// // Opening it here, in the exporting process, is refused.
-    /// assert!(drv.ipc_open_mem_handle(0, &handle).is_err());
-    /// ```
-    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        let _ = (device, ptr);
-        Err(self.backend().unsupported("exporting IPC handles"))
-    }
-
     /// The device allocation that contains `ptr` (`cuMemGetAddressRange`): its base address and
     /// length in bytes. This is how memory that rumba did not allocate (an import through the
     /// CUDA Array Interface or DLPack) is found for IPC export. Host memory that the device
@@ -614,47 +586,6 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         Err(self
             .backend()
             .unsupported("finding the allocation that contains a device address"))
-    }
-
-    /// Opens a handle exported by **another** process (`cuIpcOpenMemHandle`); returns the device
-    /// address of the shared allocation in this process and its length in bytes. Opening a handle
-    /// in the process that exported it, or opening the same allocation twice in one process, is
-    /// an error.
-    ///
-    /// # Errors
-    /// [`Error::Ipc`] for bytes that are not a handle of this backend;
-    /// [`Error::Ipc`] when the handle was exported by this process or is already open
-    /// here; [`Error::Driver`] or [`Error::Ipc`] when the exporter's memory is gone; [`Error::Unsupported`] from the
-    /// default implementation.
-    ///
-    /// ```
-    /// use rumba::driver::{Driver, sim::SimDriver};
-    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
-    /// assert!(drv.ipc_open_mem_handle(0, b"not a handle").is_err());
-    /// ```
-    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        let _ = (device, handle);
-        Err(self.backend().unsupported("opening IPC handles"))
-    }
-
-    /// Closes memory opened by [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle)
-    /// (`cuIpcCloseMemHandle`). Closing anything else is an error. As with
-    /// [`mem_free`](Driver::mem_free), device work must no longer use the range.
-    ///
-    /// # Errors
-    /// [`Error::InvalidAddress`] when `ptr` was not opened with
-    /// [`ipc_open_mem_handle`](Driver::ipc_open_mem_handle); [`Error::Unsupported`] from the default
-    /// implementation.
-    ///
-    /// ```
-    /// use rumba::driver::{Driver, sim::SimDriver};
-    /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
-    /// let p = drv.mem_alloc(0, 64).unwrap();
-    /// assert!(drv.ipc_close_mem_handle(0, p).is_err()); // never opened
-    /// ```
-    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        let _ = (device, ptr);
-        Err(self.backend().unsupported("closing IPC handles"))
     }
 
     /// Whether the pinned host range containing `ptr` is really page-locked, and if not, why
@@ -745,6 +676,15 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// Managed-memory placement (prefetch, advice, page residency); `None` without managed memory.
     fn placement(&self) -> Option<&dyn Placement> {
         None
+    }
+
+    /// Inter-process sharing of device memory (export, open, close), or the refusal saying why
+    /// this backend has none. The default refuses ([`Error::Unsupported`]).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the backend cannot share device memory between processes.
+    fn ipc(&self) -> Result<&dyn Ipc> {
+        Err(self.backend().unsupported("IPC memory handles"))
     }
 
     /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every

@@ -58,6 +58,9 @@ pub mod cuda;
 mod api;
 pub use api::Driver;
 
+mod ipc;
+pub use ipc::Ipc;
+
 pub mod placement;
 pub use placement::{Advice, Location, Migrations, Placement, Residency};
 

@@ -108,7 +108,7 @@ impl Drop for IpcMapping {
         note_ipc(EventKind::IpcClose, device, 0, base);
         self.ctx.release_or_defer(
             format!("IPC mapping 0x{base:x}"),
-            Box::new(move || driver.ipc_close_mem_handle(device, base)),
+            Box::new(move || driver.ipc()?.close_mem_handle(device, base)),
         );
     }
 }
@@ -334,7 +334,9 @@ impl IpcArrayHandle {
             }
             .into());
         }
-        let (base, len) = driver.ipc_open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
+        let (base, len) = driver
+            .ipc()?
+            .open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
         note_ipc(EventKind::IpcImport, ctx.device_id(), len, base);
         let mapping = Arc::new(IpcMapping {
             ctx: ctx.clone(),

@@ -222,7 +222,7 @@ impl IpcHandle {
         ptr: DevicePtr,
         bytes: usize,
     ) -> Result<IpcHandle> {
-        let handle = driver.ipc_get_mem_handle(device, base)?;
+        let handle = driver.ipc()?.get_mem_handle(device, base)?;
         if history::is_recording() {
             let note = history::Note::new(
                 history::EventKind::IpcExport,

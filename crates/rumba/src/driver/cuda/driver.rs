@@ -743,19 +743,11 @@ unsafe impl Driver for CudaDriver {
         Ok(())
     }
 
-    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        self.ipc_export(device, ptr)
-    }
-
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
         self.address_range(device, ptr)
     }
 
-    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        self.ipc_open(device, handle)
-    }
-
-    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        self.ipc_close(device, ptr)
+    fn ipc(&self) -> Result<&dyn crate::driver::Ipc> {
+        Ok(self)
     }
 }

@@ -8,13 +8,13 @@ use cudarc::driver::sys;
 
 use super::driver::CudaDriver;
 use super::error::check;
-use crate::driver::DevicePtr;
+use crate::driver::{DevicePtr, Ipc};
 use crate::error::{Error, IpcError, Result};
 
-impl CudaDriver {
+impl Ipc for CudaDriver {
     /// `cuIpcGetMemHandle` of the allocation starting at `ptr`; memory of the stream-ordered
     /// pool is refused (a CUDA IPC handle cannot name it; see `pool.rs`).
-    pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+    fn get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         if self.is_pool_memory(ptr) {
             return Err(Error::Unsupported {
                 backend: "cuda".into(),
@@ -31,24 +31,8 @@ impl CudaDriver {
         Ok(handle.reserved.iter().map(|&c| c as u8).collect())
     }
 
-    /// `cuMemGetAddressRange`: the allocation containing `ptr`.
-    pub(super) fn address_range(
-        &self,
-        device: usize,
-        ptr: DevicePtr,
-    ) -> Result<(DevicePtr, usize)> {
-        self.bind(device)?;
-        let (mut base, mut size) = (0, 0usize);
-        // SAFETY: writes one pointer and one size; CUDA reports an address outside every device
-        // allocation as an error.
-        check("cuMemGetAddressRange", unsafe {
-            sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr)
-        })?;
-        Ok((base, size))
-    }
-
     /// `cuIpcOpenMemHandle`, and the length of what was opened.
-    pub(super) fn ipc_open(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+    fn open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let mut h = sys::CUipcMemHandle_st { reserved: [0; 64] };
         if handle.len() != h.reserved.len() {
             return Err(IpcError::Malformed {
@@ -79,11 +63,29 @@ impl CudaDriver {
     }
 
     /// `cuIpcCloseMemHandle`.
-    pub(super) fn ipc_close(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+    fn close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         self.bind(device)?;
         // SAFETY: CUDA validates that `ptr` was opened from an IPC handle.
         check("cuIpcCloseMemHandle", unsafe {
             sys::cuIpcCloseMemHandle(ptr)
         })
+    }
+}
+
+impl CudaDriver {
+    /// `cuMemGetAddressRange`: the allocation containing `ptr`.
+    pub(super) fn address_range(
+        &self,
+        device: usize,
+        ptr: DevicePtr,
+    ) -> Result<(DevicePtr, usize)> {
+        self.bind(device)?;
+        let (mut base, mut size) = (0, 0usize);
+        // SAFETY: writes one pointer and one size; CUDA reports an address outside every device
+        // allocation as an error.
+        check("cuMemGetAddressRange", unsafe {
+            sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr)
+        })?;
+        Ok((base, size))
     }
 }

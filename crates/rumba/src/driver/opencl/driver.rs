@@ -750,19 +750,12 @@ unsafe impl Driver for OpenClDriver {
         unsafe { self.device(device)?.queues.adopt(stream) }
     }
 
-    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        let _ = (device, ptr);
-        Err(ipc_refusal("exporting"))
-    }
-
-    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        let _ = (device, handle);
-        Err(ipc_refusal("opening"))
-    }
-
-    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        let _ = (device, ptr);
-        Err(ipc_refusal("closing"))
+    fn ipc(&self) -> Result<&dyn crate::driver::Ipc> {
+        Err(Error::Unsupported {
+            backend: "opencl".into(),
+            feature: "IPC memory handles".into(),
+            reason: "OpenCL has no inter-process sharing of device memory".into(),
+        })
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
@@ -792,13 +785,5 @@ unsafe impl Driver for OpenClDriver {
         };
         // SAFETY: forwarded from the caller's contract; array ranges are checked inside.
         unsafe { launch::launch(&target, launch, stream) }
-    }
-}
-
-fn ipc_refusal(what: &str) -> Error {
-    Error::Unsupported {
-        backend: "opencl".into(),
-        feature: format!("{what} IPC memory handles"),
-        reason: "OpenCL has no inter-process sharing of device memory".into(),
     }
 }

@@ -468,20 +468,12 @@ unsafe impl Driver for SimDriver {
         self.stream(device, stream).map(drop)
     }
 
-    fn ipc_get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
-        self.ipc_export(device, ptr)
-    }
-
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
         self.device(device)?.memory.allocation_of(ptr)
     }
 
-    fn ipc_open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
-        self.ipc_open(device, handle)
-    }
-
-    fn ipc_close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
-        self.ipc_close(device, ptr)
+    fn ipc(&self) -> Result<&dyn crate::driver::Ipc> {
+        Ok(self)
     }
 
     fn host_page_locking(&self, ptr: *const u8) -> Option<PageLocking> {

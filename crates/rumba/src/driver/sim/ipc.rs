@@ -25,7 +25,7 @@ use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::SimDriver;
-use crate::driver::DevicePtr;
+use crate::driver::{DevicePtr, Ipc};
 use crate::error::{Error, IpcError, Result};
 use crate::sync::lock;
 
@@ -296,9 +296,8 @@ fn os_error(call: &str, why: &str) -> Error {
 }
 
 /// The driver's side of IPC: exporting an allocation, opening and closing another process's.
-impl SimDriver {
-    /// Exports the allocation starting at `ptr` (see [`Driver::ipc_get_mem_handle`]).
-    pub(super) fn ipc_export(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
+impl Ipc for SimDriver {
+    fn get_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<Vec<u8>> {
         let dev = self.device(device)?;
         crate::driver::callback::refuse_wait("exporting an IPC handle", "")?;
         // From now on another process may write the allocation: no more leases on it, and the
@@ -328,8 +327,7 @@ impl SimDriver {
         }
     }
 
-    /// Opens another process's handle (see [`Driver::ipc_open_mem_handle`]).
-    pub(super) fn ipc_open(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
+    fn open_mem_handle(&self, device: usize, handle: &[u8]) -> Result<(DevicePtr, usize)> {
         let dev = self.device(device)?;
         let info = HandleInfo::decode(handle)?;
         let mut opened = lock(&self.opened);
@@ -347,8 +345,7 @@ impl SimDriver {
         Ok((ptr, info.len))
     }
 
-    /// Closes memory opened by [`ipc_open`](Self::ipc_open).
-    pub(super) fn ipc_close(&self, device: usize, ptr: DevicePtr) -> Result<()> {
+    fn close_mem_handle(&self, device: usize, ptr: DevicePtr) -> Result<()> {
         let dev = self.device(device)?;
         let mut opened = lock(&self.opened);
         let key = opened
