@@ -48,6 +48,7 @@
 //! meet there while others are elsewhere, which coroutines do).
 
 mod body;
+mod names;
 mod normalise;
 mod plan;
 mod views;
@@ -59,7 +60,8 @@ use quote::{format_ident, quote};
 use crate::lower::Options;
 use crate::lower::emit::rust::{elem_tokens, ty_tokens};
 use crate::lower::ir::*;
-use body::{Body, array_ident, context_ident, is_bool, local_ident, usize_lit};
+use body::{Body, is_bool, usize_lit};
+use names::{array_ident, context_ident, local_ident};
 use normalise::normalise;
 use plan::{Plan, Reach, Storage};
 

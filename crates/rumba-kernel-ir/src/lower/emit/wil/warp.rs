@@ -24,7 +24,8 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::body::{Body, Item, context_ident};
+use super::body::{Body, Item};
+use super::names::context_ident;
 use super::plan::Storage;
 use crate::lower::ir::*;
 
