@@ -297,11 +297,28 @@ impl Drop for P2p {
     }
 }
 
-/// Why the receiver refuses the sender's header, if it does.
-fn compare(theirs: &Header, mine: &Header, source: usize, me: usize) -> Option<String> {
-    if !theirs.is_valid() || theirs.op != Op::Send as u32 {
+/// Why the receiver refuses the sender's header, if it does. `mine.op` says through what this
+/// side receives ([`Op::Send`]: MPI; [`Op::NcclSend`]: NCCL); a sender of the other kind is
+/// refused, as its data would never arrive where this side waits for it.
+pub(crate) fn compare(theirs: &Header, mine: &Header, source: usize, me: usize) -> Option<String> {
+    let through = |op: u32| {
+        if op == Op::NcclSend as u32 {
+            "NCCL"
+        } else {
+            "MPI"
+        }
+    };
+    let p2p = |op: u32| op == Op::Send as u32 || op == Op::NcclSend as u32;
+    if !theirs.is_valid() || !p2p(theirs.op) {
         return Some(format!(
             "rank {source} sent a message this receive cannot read (not a rumba array)"
+        ));
+    }
+    if theirs.op != mine.op {
+        return Some(format!(
+            "rank {source} sends through {}, rank {me} receives through {}: both sides of a transfer use the same kind of communicator",
+            through(theirs.op),
+            through(mine.op)
         ));
     }
     let same = theirs.dtype_name() == mine.dtype_name()
@@ -362,7 +379,7 @@ impl Request<'_> {
     }
 }
 
-fn check_peer(comm: &Communicator, op: &str, peer: usize, tag: u32) -> Result<()> {
+pub(crate) fn check_peer(comm: &Communicator, op: &str, peer: usize, tag: u32) -> Result<()> {
     if peer >= comm.size() {
         return Err(comm.err(
             op,
@@ -597,5 +614,41 @@ impl<'a> OnStream<'a> {
             comm: self.comm,
             inner,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn receivers_refuse_other_shapes_and_the_other_communicator_kind() {
+        let mpi = Header::new(Op::Send, Some(f32::DTYPE), &[4], 4);
+        let nccl = {
+            let mut h = mpi;
+            h.op = Op::NcclSend as u32;
+            h
+        };
+        assert_eq!(compare(&mpi, &mpi, 0, 1), None);
+        assert_eq!(compare(&nccl, &nccl, 0, 1), None);
+        let why = compare(&nccl, &mpi, 0, 1).unwrap();
+        assert!(
+            why.contains("sends through NCCL, rank 1 receives through MPI"),
+            "{why}"
+        );
+        let why = compare(&mpi, &nccl, 3, 2).unwrap();
+        assert!(
+            why.contains("sends through MPI, rank 2 receives through NCCL"),
+            "{why}"
+        );
+        let other = Header::new(Op::Send, Some(f32::DTYPE), &[5], 5);
+        let why = compare(&other, &mpi, 0, 1).unwrap();
+        assert!(why.contains("rank 0 sent 5 float32 of shape (5)"), "{why}");
+        let garbage = Header::new(Op::Barrier, None, &[], 0);
+        assert!(
+            compare(&garbage, &mpi, 0, 1)
+                .unwrap()
+                .contains("cannot read")
+        );
     }
 }

@@ -64,6 +64,8 @@ pub(crate) enum Op {
     AllToAll,
     Send,
     Poison,
+    /// A point-to-point header of a NCCL transfer (the data goes through NCCL, not MPI).
+    NcclSend,
 }
 
 impl Op {
@@ -80,11 +82,12 @@ impl Op {
             Op::AllToAll => "all_to_all",
             Op::Send => "send",
             Op::Poison => "poison",
+            Op::NcclSend => "send (NCCL)",
         }
     }
 
     fn from_code(c: u32) -> Option<Op> {
-        const ALL: [Op; 11] = [
+        const ALL: [Op; 12] = [
             Op::Barrier,
             Op::Broadcast,
             Op::AllReduce,
@@ -96,6 +99,7 @@ impl Op {
             Op::AllToAll,
             Op::Send,
             Op::Poison,
+            Op::NcclSend,
         ];
         ALL.into_iter().find(|o| *o as u32 == c)
     }

@@ -82,6 +82,87 @@ fn collectives(c: &Communicator, strided: bool) -> Result<(), String> {
     s.synchronize().map_err(e)?;
     // Every rank gathered the same blocks: the maximum over ranks is the block itself.
     expect_eq("reduce_scatter", &rs.get()?, &values::<f64>(r, len, 5))?;
+    grouped(&nccl, &s, strided)?;
+    point_to_point(&nccl, &s, strided)
+}
+
+/// gather, scatter and all_to_all: NCCL's grouped sends and receives.
+fn grouped(nccl: &NcclCommunicator, s: &rumba::Stream, strided: bool) -> Result<(), String> {
+    let (r, n) = (nccl.rank(), nccl.size());
+    let len = 1_000;
+    let on = nccl.on(s);
+    let root = n / 2;
+    let mine = Dev::new(&values::<i64>(r, len, 8), strided);
+    let all = Dev::new(&values::<i64>(r, len * n, 9), strided);
+    on.gather(&mine.view, (r == root).then_some(&all.view), root)
+        .map_err(e)?;
+    s.synchronize().map_err(e)?;
+    let want: Vec<i64> = if r == root {
+        (0..n).flat_map(|q| values::<i64>(q, len, 8)).collect()
+    } else {
+        values::<i64>(r, len * n, 9)
+    };
+    expect_eq("gather", &all.get()?, &want)?;
+    // Scatter the root's blocks (rank q's block q, as every rank can compute).
+    let whole: Vec<u16> = (0..n).flat_map(|q| values::<u16>(q, len, 10)).collect();
+    let src = Dev::new(&whole, strided);
+    let part = Dev::new(&values::<u16>(r, len, 11), strided);
+    on.scatter((r == root).then_some(&src.view), &part.view, root)
+        .map_err(e)?;
+    s.synchronize().map_err(e)?;
+    expect_eq("scatter", &part.get()?, &values::<u16>(r, len, 10))?;
+    // all_to_all: block q of rank r's input is values(r * n + q); rank r receives block q from
+    // rank q, which is values(q * n + r).
+    let out: Vec<f32> = (0..n)
+        .flat_map(|q| values::<f32>(r * n + q, len, 12))
+        .collect();
+    let send = Dev::new(&out, strided);
+    let recv = Dev::new(&values::<f32>(r, len * n, 13), strided);
+    on.all_to_all(&send.view, &recv.view).map_err(e)?;
+    s.synchronize().map_err(e)?;
+    let want: Vec<f32> = (0..n)
+        .flat_map(|q| values::<f32>(q * n + r, len, 12))
+        .collect();
+    expect_eq("all_to_all", &recv.get()?, &want)
+}
+
+/// send/recv and sendrecv around the ring (with one rank: to itself, in one group).
+fn point_to_point(nccl: &NcclCommunicator, s: &rumba::Stream, strided: bool) -> Result<(), String> {
+    let (r, n) = (nccl.rank(), nccl.size());
+    let len = 5_000;
+    let on = nccl.on(s);
+    let (next, prev) = ((r + 1) % n, (r + n - 1) % n);
+    let out = Dev::new(&values::<f64>(r, len, 14), strided);
+    let into = Dev::new(&values::<f64>(r, len, 15), strided);
+    on.sendrecv(&out.view, next, &into.view, prev, 7)
+        .map_err(e)?;
+    s.synchronize().map_err(e)?;
+    expect_eq("sendrecv", &into.get()?, &values::<f64>(prev, len, 14))?;
+    if n > 1 {
+        // Rank 0 sends to rank 1 with plain send and recv.
+        let a = Dev::new(&values::<i32>(r, len, 16), strided);
+        match r {
+            0 => on.send(&a.view, 1, 3).map_err(e)?,
+            1 => on.recv(&a.view, 0, 3).map_err(e)?,
+            _ => {}
+        }
+        s.synchronize().map_err(e)?;
+        let want = values::<i32>(if r == 1 { 0 } else { r }, len, 16);
+        expect_eq("send/recv", &a.get()?, &want)?;
+        // A receiver expecting another shape refuses on both ranks; nothing moves.
+        let b = rumba::to_device(&vec![1.0f32; if r == 1 { 9 } else { 8 }]).unwrap();
+        let got = match r {
+            0 => Some(on.send(&b, 1, 4)),
+            1 => Some(on.recv(&b, 0, 4)),
+            _ => None,
+        };
+        if let Some(got) = got {
+            match got {
+                Err(Error::Dist { reason, .. }) if reason.contains("receives into") => {}
+                other => return Err(format!("a shape mismatch gave {other:?}")),
+            }
+        }
+    }
     Ok(())
 }
 

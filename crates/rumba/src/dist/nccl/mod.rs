@@ -6,6 +6,11 @@
 //! MPI: rank 0 makes NCCL's unique id and broadcasts it on the MPI communicator, and every rank
 //! joins with its rank and the communicator's size.
 //!
+//! Operations (on [`NcclOnStream`], from [`NcclCommunicator::on`]): the collectives NCCL has
+//! (`all_reduce`, `reduce`, `broadcast`, `all_gather`, `reduce_scatter`), those it builds from
+//! grouped sends and receives (`gather`, `scatter`, `all_to_all`), and point to point (`send`,
+//! `recv`, `sendrecv`, after a handshake over MPI; see `p2p.rs`).
+//!
 //! The operations check their arguments the way the MPI operations do, through the same header
 //! agreement over MPI (host traffic only: the GPU is not waited for), so mismatched element
 //! types, counts, shapes and roots are [`Error::Dist`] on every rank instead of a hang in a GPU
@@ -18,13 +23,14 @@
 use std::ffi::{c_int, c_void};
 
 use cudarc::nccl::{result as nr, sys};
-use ndarray::Dimension;
+
+mod collective;
+mod p2p;
 
 use super::comm::Communicator;
-use super::job::{Packed, agree_headers, check_root, check_size, order_for};
+use super::job::{Packed, agree_headers};
 use super::reduce::{ReduceOp, Reducible};
 use super::wire::{Header, Op};
-use crate::array::DeviceArray;
 use crate::driver::{BackendKind, StreamHandle};
 use crate::error::{Error, Result};
 use crate::layout::{Element, Kind};
@@ -216,23 +222,25 @@ pub struct NcclOnStream<'a, 'm> {
     stream: &'a Stream,
 }
 
-/// What a NCCL call gets: contiguous device memory of the packed arrays.
-struct Call<T: Element> {
+/// What a NCCL call gets: contiguous device memory of the packed arrays (the input's and the
+/// output's element types differ only in a `sendrecv`).
+struct Call<T: Element, U: Element = T> {
     inp: Option<Packed<T>>,
-    out: Option<Packed<T>>,
+    out: Option<Packed<U>>,
 }
 
-impl<T: Element> Call<T> {
+impl<T: Element, U: Element> Call<T, U> {
     /// The send and receive addresses (null where the call has none), taken under `lease`.
     fn pointers(&self, lease: &Lease) -> Result<(*const c_void, *mut c_void)> {
-        let addr = |p: &Option<Packed<T>>| -> Result<usize> {
-            p.as_ref()
-                .map_or(Ok(0), |p| Ok(p.dense.addr(lease)? as usize))
+        let send = match &self.inp {
+            Some(p) => p.dense.addr(lease)? as usize,
+            None => 0,
         };
-        Ok((
-            addr(&self.inp)? as *const c_void,
-            addr(&self.out)? as *mut c_void,
-        ))
+        let recv = match &self.out {
+            Some(p) => p.dense.addr(lease)? as usize,
+            None => 0,
+        };
+        Ok((send as *const c_void, recv as *mut c_void))
     }
 }
 
@@ -256,10 +264,10 @@ impl NcclOnStream<'_, '_> {
     }
 
     /// Enqueues `f` (the NCCL call), then the unpacking of a strided output.
-    fn enqueue<T: Element>(
+    fn enqueue<T: Element, U: Element>(
         &self,
         op: Op,
-        call: &Call<T>,
+        call: &Call<T, U>,
         f: impl FnOnce(
             sys::cudaStream_t,
             *const c_void,
@@ -278,8 +286,8 @@ impl NcclOnStream<'_, '_> {
         let keep: Vec<_> = call
             .inp
             .iter()
-            .chain(&call.out)
             .map(Packed::buffer)
+            .chain(call.out.iter().map(Packed::buffer))
             .collect();
         let ctx = self.stream.context();
         ctx.driver()
@@ -289,231 +297,18 @@ impl NcclOnStream<'_, '_> {
         }
         Ok(())
     }
+}
 
-    /// Sum, product, minimum or maximum of `send` over every rank into every rank's `recv`
-    /// (the same array for in place), enqueued on the stream.
-    ///
-    /// # Errors
-    /// [`Error::Dist`] on every rank when the ranks disagree (element type, shape, operator),
-    /// the element type or operator has no NCCL form, or NCCL fails.
-    pub fn all_reduce<T: Reducible, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-        op: ReduceOp,
-    ) -> Result<()> {
-        let mut h = Header::new(Op::AllReduce, Some(T::DTYPE), send.shape(), send.size());
-        h.redop = op.code();
-        let mut call = None;
-        let local = (|| {
-            let (dt, o) = types::<T>(op)?;
-            check_size("the array to reduce into", recv.size(), send.size())?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            let inp = Packed::input(send, self.stream, false)?;
-            let out = if send.same_memory(recv) && send.layout() == recv.layout() {
-                inp.clone()
-            } else {
-                Packed::output(recv)?
-            };
-            call = Some((
-                Call {
-                    inp: Some(inp),
-                    out: Some(out),
-                },
-                dt,
-                o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::AllReduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let n = send.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::AllReduce, &call, |s, send, recv| {
-            // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
-            // stream until the collective has run.
-            unsafe { nr::all_reduce(send, recv, n, dt, o, comm, s) }.map(|_| ())
-        })
-    }
-
-    /// Reduces `send` over every rank into `root`'s `recv` (other ranks' `recv` is left alone;
-    /// the same array for in place), enqueued on the stream.
-    ///
-    /// # Errors
-    /// As [`all_reduce`](Self::all_reduce); also for a `root` out of range or differing between
-    /// ranks.
-    pub fn reduce<T: Reducible, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-        op: ReduceOp,
-        root: usize,
-    ) -> Result<()> {
-        let mut h = Header::new(Op::Reduce, Some(T::DTYPE), send.shape(), send.size());
-        h.redop = op.code();
-        h.root = root as u64;
-        let mut call = None;
-        let local = (|| {
-            let (dt, o) = types::<T>(op)?;
-            check_root(self.nccl.mpi, root)?;
-            check_size("the array to reduce into", recv.size(), send.size())?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            let inp = Packed::input(send, self.stream, false)?;
-            // Only the root's output is written (and unpacked).
-            let out = if self.nccl.rank() != root {
-                None
-            } else if send.same_memory(recv) && send.layout() == recv.layout() {
-                Some(inp.clone())
-            } else {
-                Some(Packed::output(recv)?)
-            };
-            call = Some((
-                Call {
-                    inp: Some(inp),
-                    out,
-                },
-                dt,
-                o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::Reduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let n = send.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::Reduce, &call, |s, send, recv| {
-            // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
-            // stream until the collective has run.
-            unsafe { nr::reduce(send, recv, n, dt, o, root as c_int, comm, s) }.map(|_| ())
-        })
-    }
-
-    /// Copies `root`'s `array` to every rank's `array`, enqueued on the stream.
-    ///
-    /// # Errors
-    /// [`Error::Dist`] on every rank when the ranks disagree (element type, shape, root), the
-    /// root is out of range, or NCCL fails.
-    pub fn broadcast<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        root: usize,
-    ) -> Result<()> {
-        let mut h = Header::new(Op::Broadcast, Some(T::DTYPE), array.shape(), array.size());
-        h.root = root as u64;
-        let mut call = None;
-        let local = (|| {
-            check_root(self.nccl.mpi, root)?;
-            order_for(Some(self.stream), array)?;
-            let p = Packed::input(array, self.stream, false)?;
-            call = Some(Call {
-                inp: Some(p.clone()),
-                out: Some(p),
-            });
-            Ok(())
-        })();
-        self.agree(Op::Broadcast, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let bytes = array.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::Broadcast, &call, |s, send, recv| {
-            // SAFETY: the packed array of `bytes` bytes, kept alive by the stream.
-            unsafe {
-                nr::broadcast(
-                    send,
-                    recv,
-                    bytes,
-                    sys::ncclDataType_t::ncclUint8,
-                    root as c_int,
-                    comm,
-                    s,
-                )
-            }
-            .map(|_| ())
-        })
-    }
-
-    /// Gathers every rank's `send` into every rank's `recv` (`size()` blocks), enqueued on the
-    /// stream.
-    ///
-    /// # Errors
-    /// [`Error::Dist`] on every rank when the ranks disagree (element type, count), `recv` has
-    /// the wrong size, or NCCL fails.
-    pub fn all_gather<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-    ) -> Result<()> {
-        let h = Header::new(Op::AllGather, Some(T::DTYPE), send.shape(), send.size());
-        let mut call = None;
-        let local = (|| {
-            check_size(
-                "the array to gather into",
-                recv.size(),
-                send.size() * self.nccl.size(),
-            )?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            call = Some(Call {
-                inp: Some(Packed::input(send, self.stream, false)?),
-                out: Some(Packed::output(recv)?),
-            });
-            Ok(())
-        })();
-        self.agree(Op::AllGather, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let bytes = send.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::AllGather, &call, |s, send, recv| {
-            // SAFETY: packed arrays of `bytes` and `size() * bytes` bytes, kept by the stream.
-            unsafe { nr::all_gather(send, recv, bytes, sys::ncclDataType_t::ncclUint8, comm, s) }
-                .map(|_| ())
-        })
-    }
-
-    /// Reduces `send` (`size()` blocks) over every rank and gives rank `r` block `r` in
-    /// `recv`, enqueued on the stream.
-    ///
-    /// # Errors
-    /// As [`all_reduce`](Self::all_reduce); also when `send` is not `size()` times `recv`.
-    pub fn reduce_scatter<T: Reducible, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-        op: ReduceOp,
-    ) -> Result<()> {
-        let mut h = Header::new(Op::ReduceScatter, Some(T::DTYPE), recv.shape(), recv.size());
-        h.redop = op.code();
-        let mut call = None;
-        let local = (|| {
-            let (dt, o) = types::<T>(op)?;
-            check_size(
-                "the array to reduce",
-                send.size(),
-                recv.size() * self.nccl.size(),
-            )?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            call = Some((
-                Call {
-                    inp: Some(Packed::input(send, self.stream, false)?),
-                    out: Some(Packed::output(recv)?),
-                },
-                dt,
-                o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::ReduceScatter, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let n = recv.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
-            // SAFETY: packed arrays of `size() * n` and `n` elements, kept by the stream.
-            unsafe { nr::reduce_scatter(send, recv, n, dt, o, comm, s) }.map(|_| ())
-        })
-    }
+/// Runs `calls` (NCCL operations) between `ncclGroupStart` and `ncclGroupEnd`: NCCL launches
+/// them together, which is what lets a rank send and receive in one step. The group is ended
+/// even when a call in it fails.
+fn grouped(
+    calls: impl FnOnce() -> std::result::Result<(), nr::NcclError>,
+) -> std::result::Result<(), nr::NcclError> {
+    nr::group_start()?;
+    let made = calls();
+    let ended = nr::group_end();
+    made.and(ended.map(|_| ()))
 }
 
 /// Agreement passed although this rank's preparation did not run (cannot happen: a failed
