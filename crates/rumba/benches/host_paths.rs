@@ -25,6 +25,12 @@ fn pageable_h2d(c: &mut Criterion) {
     let s = rumba::stream().unwrap();
     let host: Vec<u8> = (0..N).map(|i| (i % 251) as u8).collect();
     let d = rumba::to_device(&host[..]).unwrap(); // every device page touched once
+    d.assign(0).unwrap();
+    s.copy(&d, &host[..]).unwrap();
+    assert!(
+        d.copy_to_host_on(&s).unwrap().to_vec() == host,
+        "the upload arrived"
+    );
     let mut g = c.benchmark_group("pageable_h2d_64MiB");
     g.throughput(Throughput::Bytes(N as u64)).sample_size(20);
     g.bench_function("sync", |b| {
@@ -44,6 +50,8 @@ fn pageable_d2h(c: &mut Criterion) {
     let host: Vec<u8> = (0..N).map(|i| (i % 251) as u8).collect();
     let d = rumba::to_device(&host[..]).unwrap();
     let mut back = vec![1u8; N]; // touched: no first-touch faults in the timing
+    s.copy(&mut back[..], &d).unwrap();
+    assert!(back == host, "the download brought the data back");
     let mut g = c.benchmark_group("pageable_d2h_64MiB");
     g.throughput(Throughput::Bytes(N as u64)).sample_size(20);
     g.bench_function("sync", |b| {
@@ -53,7 +61,6 @@ fn pageable_d2h(c: &mut Criterion) {
         b.iter(|| s.copy(black_box(&mut back[..]), &d).unwrap())
     });
     g.finish();
-    assert!(back == host, "the downloads brought the data back");
 }
 
 fn empty_op(c: &mut Criterion) {

@@ -14,7 +14,14 @@
 //! refilled only after the event recorded behind its previous chunk's copy has completed; when
 //! the call returns, each block goes back to the pool with the event of its last copy, and the
 //! pool hands it out again only once that event has completed. The call returns when the last
-//! chunk has been staged; the stream may still be copying the last `SLOTS` chunks.
+//! chunk has been staged; the stream may still be copying the last chunks.
+//!
+//! Waiting for a block is bounded: the call waits only once the stream has finished the work
+//! queued before the copy (an event recorded first says so), when what remains ahead of the block
+//! is the copy's own chunks. While the stream is still busy with earlier work — which may itself
+//! wait for something the host does after this call — the next chunk goes into one more block
+//! instead, so the call never waits for earlier work, and never holds more pinned memory than the
+//! copy's size (what staging it whole would take).
 //!
 //! Every resource (blocks and events) is taken before the first chunk is queued, so a refusal
 //! leaves nothing queued. A failure after that (which the driver reports only for a stream or
@@ -23,6 +30,7 @@
 //!
 //! This module touches the driver (copies and events) and the context's staging pool.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::driver::{DevicePtr, Driver, EventHandle, StreamHandle};
@@ -47,7 +55,10 @@ struct Slot {
 struct Slots<'a> {
     driver: &'a Arc<dyn Driver>,
     device: usize,
-    slots: Vec<Slot>,
+    /// In the order of their last use, oldest first.
+    slots: VecDeque<Slot>,
+    /// The event recorded before the first chunk.
+    start: Option<EventHandle>,
     /// A chunk was queued and the copy did not finish its queueing: the blocks may still be
     /// read by queued work, so they are leaked, not returned.
     abandoned: bool,
@@ -55,6 +66,9 @@ struct Slots<'a> {
 
 impl Drop for Slots<'_> {
     fn drop(&mut self) {
+        if let Some(e) = self.start {
+            let _ = self.driver.event_destroy(self.device, e);
+        }
         for slot in self.slots.drain(..) {
             if self.abandoned {
                 std::mem::forget(slot.block);
@@ -94,25 +108,46 @@ pub(crate) unsafe fn upload(
     let mut slots = Slots {
         driver,
         device,
-        slots: Vec::with_capacity(SLOTS),
+        slots: VecDeque::with_capacity(SLOTS),
+        start: None,
         abandoned: false,
     };
-    for _ in 0..chunks.min(SLOTS) {
+    let new_slot = || -> Result<Slot> {
         let block = pool.alloc_staging(block_len)?;
         let event = driver.event_create(device, false)?;
-        slots.slots.push(Slot {
+        Ok(Slot {
             block,
             event,
             recorded: false,
-        });
+        })
+    };
+    for _ in 0..chunks.min(SLOTS) {
+        slots.slots.push_back(new_slot()?);
     }
-    let n = slots.slots.len();
+    // Complete once the stream has finished the work queued before this copy: from then on it
+    // runs the chunks, so waiting for one of them ends.
+    let start = driver.event_create(device, false)?;
+    slots.start = Some(start);
+    driver.event_record(device, start, handle)?;
     for (k, piece) in src.chunks(CHUNK).enumerate() {
-        let slot = &mut slots.slots[k % n];
-        if slot.recorded {
-            if let Err(e) = driver.event_synchronize(device, slot.event) {
-                slots.abandoned = true;
-                return Err(e);
+        let mut slot = match slots.slots.pop_front() {
+            Some(s) => s,
+            None => new_slot()?, // (unreachable: there is at least one slot)
+        };
+        if slot.recorded && !driver.event_query(device, slot.event).unwrap_or(false) {
+            let started = driver.event_query(device, start).unwrap_or(false);
+            // Still behind earlier work (which may wait for the host): never wait for it here,
+            // stage into one more block instead, as much pinned memory at most as the copy.
+            let extra = if started { None } else { new_slot().ok() };
+            match extra {
+                Some(fresh) => slots.slots.push_front(std::mem::replace(&mut slot, fresh)),
+                None => {
+                    if let Err(e) = driver.event_synchronize(device, slot.event) {
+                        slots.slots.push_back(slot);
+                        slots.abandoned = true;
+                        return Err(e);
+                    }
+                }
             }
         }
         slot.block[..piece.len()].copy_from_slice(piece);
@@ -124,11 +159,14 @@ pub(crate) unsafe fn upload(
             driver.memcpy_htod_async(device, to, slot.block.as_ptr(), piece.len(), handle)
         };
         if let Err(e) = queued {
+            slots.slots.push_back(slot);
             slots.abandoned = k > 0;
             return Err(e);
         }
         slot.recorded = true; // (the copy is queued: the block must not be reused before it ran)
-        if let Err(e) = driver.event_record(device, slot.event, handle) {
+        let recorded = driver.event_record(device, slot.event, handle);
+        slots.slots.push_back(slot);
+        if let Err(e) = recorded {
             slots.abandoned = true;
             return Err(e);
         }
