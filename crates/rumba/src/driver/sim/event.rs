@@ -143,3 +143,21 @@ impl SimEvent {
         Ok(ms as f32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::StreamHandle;
+
+    #[test]
+    fn a_record_on_an_idle_stream_is_complete_and_stamped_when_made() {
+        let s = SimStream::spawn(StreamHandle(110), true).unwrap();
+        let (a, b) = (SimEvent::new(true), SimEvent::new(true));
+        a.record(&s, Vec::new());
+        assert!(a.query(), "complete without the worker");
+        b.record(&s, Vec::new());
+        assert!(b.query());
+        assert!(a.elapsed_ms(&b).unwrap() >= 0.0);
+        s.close();
+    }
+}

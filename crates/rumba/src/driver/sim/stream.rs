@@ -430,6 +430,27 @@ mod tests {
     }
 
     #[test]
+    fn an_operation_with_nothing_to_run_completes_at_once_only_on_an_idle_stream() {
+        let s = SimStream::spawn(StreamHandle(105), true).unwrap();
+        let seq = s.complete_if_idle().expect("idle");
+        assert!(s.is_done(seq) && s.is_idle());
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate_rx);
+        s.push_work(
+            vec![],
+            Box::new(move || {
+                let _ = gate.lock().unwrap().recv();
+                Ok(())
+            }),
+        );
+        assert_eq!(s.complete_if_idle(), None, "busy: it must be queued");
+        drop(gate_tx);
+        s.synchronize().unwrap();
+        assert_eq!(s.complete_if_idle(), Some(seq + 2));
+        s.close();
+    }
+
+    #[test]
     fn dependencies_order_across_streams() {
         let a = SimStream::spawn(StreamHandle(101), true).unwrap();
         let b = SimStream::spawn(StreamHandle(102), true).unwrap();
