@@ -14,7 +14,7 @@
 //! | [`assign`] | broadcasting assignment from scalars, host and device arrays |
 //! | (`crate::transfer`) | the scoped transfers on a [`StreamScope`](crate::StreamScope), and `copy(dst, src)` over every pair |
 //! | [`record`] | [`DeviceRecord`] and record fields ([`Field`], [`field!`](crate::field)) |
-//! | `host.rs`, `queue.rs` | packing of strided host views; where work is queued and awaited |
+//! | `host.rs`, `queue.rs`, `pageable.rs` | packing of strided host views; where work is queued and awaited; pageable uploads staged through pinned chunks |
 //!
 //! **Where work runs.** Transfers move bytes with the driver's copies; everything that rearranges
 //! elements on the device (assignment into strided views, broadcasting, `transpose_copy`, gathers
@@ -45,6 +45,7 @@
 pub mod assign;
 pub mod create;
 mod host;
+mod pageable;
 mod queue;
 pub mod record;
 pub mod transfer;

@@ -25,6 +25,7 @@
 
 use std::sync::Arc;
 
+use super::pageable;
 use crate::driver::{DevicePtr, Driver, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
@@ -132,9 +133,18 @@ impl Queue {
         }
         self.pending = true;
         if self.mode == Mode::Staged {
-            // The borrow of `src` ends when this returns: the driver takes the bytes now, whatever
-            // memory they are in (not by its table of pinned memory, which a leaked guard can
-            // leave stale).
+            // The borrow of `src` ends when this returns: the bytes are taken now, whatever
+            // memory they are in (not by the driver's table of pinned memory, which a leaked
+            // guard can leave stale). More than a chunk goes through pinned chunks, pipelined
+            // (not from a stream callback, where waiting for the stream could wait for itself).
+            if let Some(stream) = &self.stream
+                && src.len() > pageable::CHUNK
+                && !crate::driver::callback::is_callback_thread()
+            {
+                // SAFETY: `dst..dst + src.len()` is a device array's own allocation (a run of a
+                // checked copy plan), kept alive by the stream until the copy has run.
+                return unsafe { pageable::upload(&self.driver, stream, dst, src) };
+            }
             // SAFETY: `dst` is a device array's own allocation (device memory).
             return unsafe {
                 self.driver

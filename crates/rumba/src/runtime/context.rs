@@ -23,7 +23,7 @@ use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
 use crate::memory::resource::driver_id;
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
-    Pending, PendingQueue, PendingStats, PinnedBuffer,
+    Pending, PendingQueue, PendingStats, PinnedBuffer, PinnedPool,
 };
 
 pub(crate) struct ContextInner {
@@ -37,6 +37,9 @@ pub(crate) struct ContextInner {
     holds: Arc<Holds>,
     /// The device's shared memory per block, asked once.
     shared_per_block: std::sync::OnceLock<usize>,
+    /// Pinned blocks that asynchronous copies from pageable memory are staged through
+    /// (created on first use).
+    staging: std::sync::OnceLock<Arc<PinnedPool>>,
 }
 
 /// The context of one device: memory manager, deferred releases, device-wide synchronization.
@@ -131,6 +134,7 @@ impl Context {
                 resources,
                 holds: Arc::default(),
                 shared_per_block: std::sync::OnceLock::new(),
+                staging: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -545,6 +549,18 @@ impl Context {
             // No caller to return it to: the next flush of the queue reports it.
             self.inner.resources.keep(e);
         }
+    }
+
+    /// The pool of pinned blocks that asynchronous copies from pageable memory are staged
+    /// through: a block returns to it with an event after its last queued copy, and is reused
+    /// only once the stream has passed that event.
+    pub(crate) fn staging_pool(&self) -> &Arc<PinnedPool> {
+        self.inner.staging.get_or_init(|| {
+            Arc::new(PinnedPool::new(
+                self.inner.device,
+                Arc::clone(&self.inner.driver),
+            ))
+        })
     }
 
     pub(crate) fn same(&self, other: &Context) -> bool {

@@ -239,6 +239,20 @@ impl SimStream {
         self.push(deps, Task::Notify(notify))
     }
 
+    /// Counts an operation that has nothing to run (an event record) as queued and completed at
+    /// once when the stream is idle: everything queued before it has completed, so the stream has
+    /// reached it already. Returns its sequence number, or `None` (queue it) when the stream is
+    /// busy or stopped. No allocation and no hop to the worker.
+    pub(crate) fn complete_if_idle(&self) -> Option<u64> {
+        let mut st = lock(&self.state);
+        if st.completed != st.enqueued || st.dead.is_some() {
+            return None;
+        }
+        st.enqueued += 1;
+        st.completed = st.enqueued;
+        Some(st.enqueued)
+    }
+
     /// Sequence number of the last queued operation.
     pub(crate) fn enqueued(&self) -> u64 {
         lock(&self.state).enqueued
@@ -412,6 +426,27 @@ mod tests {
         );
         assert!(s.synchronize().is_err(), "every time");
         drop(gate_tx);
+        s.close();
+    }
+
+    #[test]
+    fn an_operation_with_nothing_to_run_completes_at_once_only_on_an_idle_stream() {
+        let s = SimStream::spawn(StreamHandle(105), true).unwrap();
+        let seq = s.complete_if_idle().expect("idle");
+        assert!(s.is_done(seq) && s.is_idle());
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate_rx);
+        s.push_work(
+            vec![],
+            Box::new(move || {
+                let _ = gate.lock().unwrap().recv();
+                Ok(())
+            }),
+        );
+        assert_eq!(s.complete_if_idle(), None, "busy: it must be queued");
+        drop(gate_tx);
+        s.synchronize().unwrap();
+        assert_eq!(s.complete_if_idle(), Some(seq + 2));
         s.close();
     }
 

@@ -141,6 +141,19 @@ impl PinnedPool {
         })
     }
 
+    /// A block of at least `bytes` for the library's own staging of pageable copies: as
+    /// [`alloc`](Self::alloc), but a reused block is not zeroed. Its bytes are whatever its last
+    /// user left; the caller reads back only bytes it wrote itself.
+    pub(crate) fn alloc_staging(self: &Arc<Self>, bytes: usize) -> Result<PooledPinned> {
+        let ptr = self.take_raw(bytes, HostAllocFlags::default(), false)?;
+        Ok(PooledPinned {
+            pool: Arc::clone(self),
+            ptr,
+            len: bytes,
+            events: Mutex::new(Vec::new()),
+        })
+    }
+
     /// Size class of a request.
     fn class(bytes: usize) -> Result<usize> {
         bytes
@@ -154,6 +167,12 @@ impl PinnedPool {
     }
 
     pub(crate) fn alloc_raw(&self, bytes: usize, flags: HostAllocFlags) -> Result<*mut u8> {
+        self.take_raw(bytes, flags, true)
+    }
+
+    /// A live block of at least `bytes`, reused from the cache when one is ready; `zero` clears
+    /// the first `bytes` of a reused block (fresh driver memory is zeroed already).
+    fn take_raw(&self, bytes: usize, flags: HostAllocFlags, zero: bool) -> Result<*mut u8> {
         let class = Self::class(bytes)?;
         let bits = flag_bits(flags);
         {
@@ -179,11 +198,14 @@ impl PinnedPool {
                     drop(st);
                     let ptr = key.2 as *mut u8;
                     // Fresh driver memory is zeroed; a reused block still holds its last user's
-                    // bytes, which callers must not see (and which need not be valid `bool`s).
-                    // SAFETY: the block is `class >= bytes` bytes of live host memory that no
-                    // handle refers to (it was cached) and no queued work uses (its events have
-                    // completed); it is now live again and not yet handed out.
-                    unsafe { std::ptr::write_bytes(ptr, 0, bytes) };
+                    // bytes, which callers must not see (and which need not be valid `bool`s) —
+                    // except the library's staging, which reads back only what it wrote.
+                    if zero {
+                        // SAFETY: the block is `class >= bytes` bytes of live host memory that no
+                        // handle refers to (it was cached) and no queued work uses (its events
+                        // have completed); it is now live again and not yet handed out.
+                        unsafe { std::ptr::write_bytes(ptr, 0, bytes) };
+                    }
                     return Ok(ptr);
                 }
             }
@@ -379,6 +401,12 @@ impl PooledPinned {
         }
         lock(&self.events).push(ev);
         Ok(())
+    }
+
+    /// Hands an event already recorded after the last queued use of the block to the block:
+    /// the pool reuses it only once the event has completed, and destroys the event then.
+    pub(crate) fn keep_event(&self, event: EventHandle) {
+        lock(&self.events).push(event);
     }
 
     /// Host address of the first byte.
