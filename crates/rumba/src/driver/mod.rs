@@ -61,6 +61,11 @@ pub use api::Driver;
 mod ipc;
 pub use ipc::Ipc;
 
+pub mod graph;
+pub use graph::{GraphCallback, GraphHandle, Graphs, check_update};
+
+pub(crate) mod capture;
+
 pub mod placement;
 pub use placement::{Advice, Location, Migrations, Placement, Residency};
 

@@ -33,6 +33,10 @@ const EMPTY_ADDR: usize = 64;
 /// offset of element 0 from the start of the resolved range.
 type Held = Option<(Resolved, isize)>;
 
+/// Runs a prepared launch once, given the leases granted to its touches.
+pub(super) type LaunchBody =
+    std::sync::Arc<dyn Fn(&[Option<Lease>]) -> Result<()> + Send + Sync>;
+
 impl SimDriver {
     /// Queues `launch` on `stream` (see the module docs).
     pub(super) fn launch(
@@ -41,6 +45,30 @@ impl SimDriver {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()> {
+        let (touches, body) = self.prepare_launch(device, launch)?;
+        if let Some(r) = self.capture_node(device, stream, || super::graph::SimNode::kernel(launch, &touches, &body)) {
+            return r;
+        }
+        self.enqueue_touching(device, stream, touches, move |release| {
+            Box::new(move || {
+                // Leases are decided now that the kernel runs; `release` lives until it is done.
+                let grants = release.grant();
+                let result = body(&grants);
+                drop(release);
+                result
+            })
+        })
+        .map(drop)
+    }
+
+    /// Checks `launch` against the allocation table and builds what runs it: the touches of its
+    /// arguments and the body, which runs the kernel once per call with the leases granted to
+    /// those touches (all `None`: no lease).
+    pub(super) fn prepare_launch(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+    ) -> Result<(Vec<Touch>, LaunchBody)> {
         let function = launch.function;
         let host = function.require::<HostKernel>(BackendKind::Sim)?.clone();
         let engine = host.engine();
@@ -88,10 +116,7 @@ impl SimDriver {
         let args: Vec<KernelArg> = launch.args.to_vec();
         let (grid, block, dynamic_shared_bytes) =
             (launch.grid, launch.block, launch.dynamic_shared_bytes);
-        self.enqueue_touching(device, stream, touches, move |release| {
-            Box::new(move || {
-                // Leases are decided now that the kernel runs; `release` lives until it is done.
-                let grants = release.grant();
+        let body: LaunchBody = std::sync::Arc::new(move |grants: &[Option<Lease>]| {
                 let claims: Vec<AtomicU8> = args.iter().map(|_| AtomicU8::new(UNUSED)).collect();
                 let resolved: Vec<HostArg<'_>> = args
                     .iter()
@@ -113,7 +138,7 @@ impl SimDriver {
                             if *array_use == ArrayUse::Read {
                                 a = a.read_only();
                             }
-                            match touch.and_then(|t| grants[t]) {
+                            match touch.and_then(|t| grants.get(t).copied().flatten()) {
                                 // SAFETY: the tracker granted the frozen lease, held until
                                 // `release` drops after the kernel: nothing else writes the
                                 // allocation meanwhile (no writer was registered, later ones
@@ -148,11 +173,9 @@ impl SimDriver {
                 );
                 let result = result.map_err(|e| device_addresses(e, &resolved, abi));
                 drop(resolved);
-                drop(release);
                 result
-            })
-        })
-        .map(drop)
+        });
+        Ok((touches, body))
     }
 
     /// Resolves the byte range an array argument spans (`None` for size 0).
