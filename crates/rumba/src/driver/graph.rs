@@ -24,6 +24,7 @@
 //! The driver keeps what the captured work keeps alive ([`Driver::stream_keepalive`] values) with
 //! the graph until the graph is destroyed and its last replay has run.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use super::{EventHandle, KernelArg, KernelLaunch, StreamHandle};
@@ -43,6 +44,35 @@ pub struct GraphHandle(pub u64);
 /// A host function that a graph runs on every replay, once the work captured before it is done.
 /// It receives `Ok(())`, or the error of earlier failed work of the replay.
 pub type GraphCallback = Arc<dyn Fn(Result<()>) + Send + Sync + 'static>;
+
+/// A kernel node of a graph as captured (or last updated): the kernel, its geometry and its
+/// arguments.
+#[derive(Debug, Clone)]
+pub struct KernelNode {
+    /// The kernel's name.
+    pub name: String,
+    /// Blocks along x, y, z.
+    pub grid: [u32; 3],
+    /// Threads per block along x, y, z.
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory per block.
+    pub dynamic_shared_bytes: usize,
+    /// The arguments, in order.
+    pub args: Vec<KernelArg>,
+}
+
+impl KernelNode {
+    /// The node of `launch`.
+    pub fn of(launch: &KernelLaunch<'_>) -> Self {
+        KernelNode {
+            name: launch.function.name.clone(),
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            args: launch.args.to_vec(),
+        }
+    }
+}
 
 /// The driver-level graph operations (see the [module docs](self)).
 ///
@@ -99,23 +129,24 @@ pub unsafe trait Graphs: Send + Sync {
     unsafe fn launch_graph(&self, device: usize, graph: GraphHandle, stream: StreamHandle)
     -> Result<()>;
 
-    /// The kernel nodes of `graph`, in the order they were captured: each kernel's name and
-    /// captured arguments.
+    /// The kernel nodes of `graph`, in the order they were captured.
     ///
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown graph.
-    fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<(String, Vec<KernelArg>)>>;
+    fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>>;
 
     /// Gives kernel node `node` (an index into [`kernel_nodes`](Graphs::kernel_nodes)) new
     /// arguments; replays queued after this call use them. The kernel and its geometry stay.
+    /// `keep` (what holds the new arguments' memory) stays with the node until it is updated
+    /// again and no replay that used it is queued or running; what the node kept before goes
+    /// then.
     ///
     /// # Errors
     /// [`GraphError::NoSuchNode`], [`GraphError::OtherKernel`], [`GraphError::ArgumentMismatch`]
     /// (checked with [`check_update`]); the backend's errors; on error the node is unchanged.
     ///
     /// # Safety
-    /// Every array argument of `launch` must describe memory that stays allocated while the graph
-    /// may run (the caller holds it with the graph), as for
+    /// Every array argument of `launch` must describe memory that `keep` keeps allocated, as for
     /// [`Driver::launch_kernel`](super::Driver::launch_kernel).
     unsafe fn set_kernel_node(
         &self,
@@ -123,6 +154,7 @@ pub unsafe trait Graphs: Send + Sync {
         graph: GraphHandle,
         node: usize,
         launch: &KernelLaunch<'_>,
+        keep: Box<dyn Any + Send>,
     ) -> Result<()>;
 
     /// Destroys `graph`: its memory and kept values go once no replay of it is queued or running.

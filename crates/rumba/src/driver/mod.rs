@@ -62,7 +62,7 @@ mod ipc;
 pub use ipc::Ipc;
 
 pub mod graph;
-pub use graph::{GraphCallback, GraphHandle, Graphs, check_update};
+pub use graph::{GraphCallback, GraphHandle, Graphs, KernelNode, check_update};
 
 pub(crate) mod capture;
 

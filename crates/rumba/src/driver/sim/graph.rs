@@ -29,7 +29,7 @@ use super::{SimDriver, invalid_handle};
 use crate::driver::capture::Recording;
 use crate::driver::graph::refused;
 use crate::driver::{
-    EventHandle, GraphCallback, GraphHandle, Graphs, KernelArg, KernelLaunch, StreamHandle,
+    EventHandle, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
     check_update,
 };
 use crate::error::{Error, Result};
@@ -49,10 +49,11 @@ pub(crate) enum SimNode {
     },
     /// A kernel launch, with what its arguments were (for updates).
     Kernel {
-        name: String,
-        args: Vec<KernelArg>,
+        node: KernelNode,
         touches: Vec<Touch>,
         body: LaunchBody,
+        /// What keeps an update's arguments alive.
+        keep: Option<Arc<Mutex<Box<dyn Any + Send>>>>,
     },
     /// A host function.
     Callback(GraphCallback),
@@ -62,10 +63,10 @@ impl SimNode {
     /// The node of a prepared launch.
     pub(super) fn kernel(launch: &KernelLaunch<'_>, touches: &[Touch], body: &LaunchBody) -> Self {
         SimNode::Kernel {
-            name: launch.function.name.clone(),
-            args: launch.args.to_vec(),
+            node: KernelNode::of(launch),
             touches: touches.iter().map(Touch::without_lease).collect(),
             body: Arc::clone(body),
+            keep: None,
         }
     }
 
@@ -288,18 +289,14 @@ unsafe impl Graphs for SimDriver {
         Ok(())
     }
 
-    fn kernel_nodes(
-        &self,
-        device: usize,
-        graph: GraphHandle,
-    ) -> Result<Vec<(String, Vec<KernelArg>)>> {
+    fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
         let g = self.graph(device, graph)?;
         let body = Arc::clone(&lock(&g.body));
         Ok(body
             .nodes
             .iter()
             .filter_map(|n| match n {
-                SimNode::Kernel { name, args, .. } => Some((name.clone(), args.clone())),
+                SimNode::Kernel { node, .. } => Some(node.clone()),
                 _ => None,
             })
             .collect())
@@ -311,6 +308,7 @@ unsafe impl Graphs for SimDriver {
         graph: GraphHandle,
         node: usize,
         launch: &KernelLaunch<'_>,
+        keep: Box<dyn Any + Send>,
     ) -> Result<()> {
         let g = self.graph(device, graph)?;
         let mut current = lock(&g.body);
@@ -322,14 +320,19 @@ unsafe impl Graphs for SimDriver {
         let count = kernels.clone().count();
         let found = kernels.nth(node);
         let captured = found.and_then(|(_, n)| match n {
-            SimNode::Kernel { name, args, .. } => Some((name.as_str(), &args[..])),
+            SimNode::Kernel { node, .. } => Some((node.name.as_str(), &node.args[..])),
             _ => None,
         });
         check_update(node, captured, count, launch)?;
         let at = found.map(|(i, _)| i).expect("checked above");
         let (touches, body) = self.prepare_launch(device, launch)?;
         let mut nodes = current.nodes.clone();
-        nodes[at] = SimNode::kernel(launch, &touches, &body);
+        let mut new = SimNode::kernel(launch, &touches, &body);
+        if let SimNode::Kernel { keep: k, .. } = &mut new {
+            *k = Some(Arc::new(Mutex::new(keep)));
+        }
+        // Replays already queued hold the old list, and with it the old node's `keep`.
+        nodes[at] = new;
         *current = Body::new(nodes);
         Ok(())
     }
