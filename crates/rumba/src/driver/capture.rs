@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{EventHandle, StreamHandle};
 use super::graph::{external_event, refused};
+use super::{EventHandle, StreamHandle};
 use crate::error::{GraphError, Result};
 use crate::sync::lock;
 
@@ -105,7 +105,9 @@ impl<N> Captures<N> {
         self.active
             .fetch_sub(before - t.streams.len(), Ordering::SeqCst);
         t.events.retain(|_, c| *c != id);
-        Ok(t.captures.remove(&id).expect("a capture of a capturing stream"))
+        Ok(t.captures
+            .remove(&id)
+            .expect("a capture of a capturing stream"))
     }
 
     /// Whether `stream` is being captured.
@@ -221,7 +223,10 @@ mod tests {
         assert!(c.begin(0, a).is_err());
         assert!(c.record(0, a, |r| r.nodes.push(1)).is_some());
         assert!(c.record(0, b, |r| r.nodes.push(2)).is_none());
-        assert!(!c.wait_event(0, b, e).unwrap(), "an event never recorded in a capture");
+        assert!(
+            !c.wait_event(0, b, e).unwrap(),
+            "an event never recorded in a capture"
+        );
         assert!(c.record_event(0, e, a));
         assert_eq!(c.event_capture(0, e), Some(a));
         assert!(c.wait_event(0, b, e).unwrap(), "b joins");
@@ -245,7 +250,10 @@ mod tests {
         let err = c.wait_event(0, a, e).unwrap_err();
         assert!(matches!(
             err,
-            crate::error::Error::Graph(GraphError::ExternalEvent { stream: 0x200, event: 9 })
+            crate::error::Error::Graph(GraphError::ExternalEvent {
+                stream: 0x200,
+                event: 9
+            })
         ));
     }
 }

@@ -126,8 +126,12 @@ pub unsafe trait Graphs: Send + Sync {
     /// # Safety
     /// Every device range the graph's nodes touch must still be memory they may touch: the
     /// [device-range rule](super::Driver#device-ranges) holds for the whole replay.
-    unsafe fn launch_graph(&self, device: usize, graph: GraphHandle, stream: StreamHandle)
-    -> Result<()>;
+    unsafe fn launch_graph(
+        &self,
+        device: usize,
+        graph: GraphHandle,
+        stream: StreamHandle,
+    ) -> Result<()>;
 
     /// The kernel nodes of `graph`, in the order they were captured.
     ///
@@ -168,7 +172,10 @@ pub unsafe trait Graphs: Send + Sync {
 fn describe(arg: &KernelArg) -> String {
     match arg {
         KernelArg::Scalar(b) => format!("a {}-byte scalar", b.len()),
-        KernelArg::Array(a) => format!("an array of {}-byte elements, shape {:?}", a.itemsize, a.shape),
+        KernelArg::Array(a) => format!(
+            "an array of {}-byte elements, shape {:?}",
+            a.itemsize, a.shape
+        ),
     }
 }
 
@@ -234,7 +241,11 @@ pub fn check_update(
 }
 
 /// The refusal of `operation` on capturing `stream`.
-pub(crate) fn refused(operation: impl Into<String>, stream: StreamHandle, reason: &'static str) -> crate::error::Error {
+pub(crate) fn refused(
+    operation: impl Into<String>,
+    stream: StreamHandle,
+    reason: &'static str,
+) -> crate::error::Error {
     GraphError::Refused {
         operation: operation.into(),
         stream: stream.0,

@@ -45,7 +45,9 @@ pub enum GraphError {
         event: u64,
     },
     /// Replaying a graph on a stream of another device.
-    #[error("a graph captured on device {graph_device} cannot be launched on a stream of device {stream_device}")]
+    #[error(
+        "a graph captured on device {graph_device} cannot be launched on a stream of device {stream_device}"
+    )]
     OtherDevice {
         /// The device the graph was captured on.
         graph_device: usize,

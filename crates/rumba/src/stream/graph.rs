@@ -35,9 +35,9 @@ use std::sync::Arc;
 
 use super::Stream;
 use crate::driver::{GraphCallback, GraphHandle, Graphs, KernelNode};
-use crate::error::{GraphError, Result};
 #[cfg(doc)]
 use crate::error::Error;
+use crate::error::{GraphError, Result};
 use crate::memory::gate::{self, Lease};
 use crate::memory::resource::driver_id;
 use crate::runtime::context::Context;
@@ -53,7 +53,8 @@ use crate::runtime::context::Context;
 ///     graph.launch(&s).unwrap();
 /// }
 /// let mut out = [0u8; 64];
-/// buf.copy_to_host(&mut out, None).unwrap();
+/// s.synchronize().unwrap();
+/// buf.copy_to_host(&mut out).unwrap();
 /// assert_eq!(out, [7; 64]);
 /// ```
 pub struct Graph {
@@ -186,7 +187,11 @@ impl Stream {
     {
         if self.is_capturing() {
             let callback: GraphCallback = Arc::new(callback);
-            return graphs(self.context())?.capture_callback(self.device(), self.handle(), callback);
+            return graphs(self.context())?.capture_callback(
+                self.device(),
+                self.handle(),
+                callback,
+            );
         }
         self.add_callback(move |_, status| callback(status))
     }
@@ -203,7 +208,8 @@ impl Graph {
     /// the backend's launch errors.
     pub fn launch(&self, stream: &Stream) -> Result<()> {
         let sctx = stream.context();
-        if sctx.device_id() != self.ctx.device_id() || !Arc::ptr_eq(sctx.driver(), self.ctx.driver())
+        if sctx.device_id() != self.ctx.device_id()
+            || !Arc::ptr_eq(sctx.driver(), self.ctx.driver())
         {
             return Err(GraphError::OtherDevice {
                 graph_device: self.ctx.device_id(),
@@ -215,7 +221,9 @@ impl Graph {
         // SAFETY: the graph's memory is alive: captured work keeps its buffers with the graph
         // (driver keep-alives), updates' buffers are in `held`, and no reset freed them (checked
         // under the lease, which keeps a reset out until the replay is queued).
-        unsafe { graphs(&self.ctx)?.launch_graph(self.ctx.device_id(), self.handle, stream.handle()) }
+        unsafe {
+            graphs(&self.ctx)?.launch_graph(self.ctx.device_id(), self.handle, stream.handle())
+        }
     }
 
     /// The kernel nodes, in the order they were captured (the index is what
@@ -271,14 +279,24 @@ impl Graph {
     ) -> Result<()> {
         // SAFETY: forwarded; `keep` holds the arguments' memory with the node.
         unsafe {
-            graphs(&self.ctx)?.set_kernel_node(self.ctx.device_id(), self.handle, node, launch, keep)
+            graphs(&self.ctx)?.set_kernel_node(
+                self.ctx.device_id(),
+                self.handle,
+                node,
+                launch,
+                keep,
+            )
         }
     }
 }
 
 impl Drop for Graph {
     fn drop(&mut self) {
-        let (driver, device, handle) = (Arc::clone(self.ctx.driver()), self.ctx.device_id(), self.handle);
+        let (driver, device, handle) = (
+            Arc::clone(self.ctx.driver()),
+            self.ctx.device_id(),
+            self.handle,
+        );
         self.ctx.release_or_defer(
             format!("graph 0x{:x}", handle.0),
             Box::new(move || match driver.graphs() {

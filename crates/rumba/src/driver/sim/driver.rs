@@ -9,11 +9,11 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
+use crate::driver::graph::refused;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
-use crate::driver::graph::refused;
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
@@ -184,7 +184,9 @@ unsafe impl Driver for SimDriver {
         };
         match self.capture_run(device, stream, touches, run) {
             Ok(recorded) => recorded,
-            Err((touches, run)) => self.enqueue(device, stream, touches, Box::new(run)).map(drop),
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
         }
     }
 
@@ -304,7 +306,9 @@ unsafe impl Driver for SimDriver {
         };
         match self.capture_run(device, stream, touches, run) {
             Ok(recorded) => recorded,
-            Err((touches, run)) => self.enqueue(device, stream, touches, Box::new(run)).map(drop),
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
         }
     }
 

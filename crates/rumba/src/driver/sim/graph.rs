@@ -43,10 +43,7 @@ pub(super) type RunBody = Arc<dyn Fn() -> Result<()> + Send + Sync>;
 #[derive(Clone)]
 pub(crate) enum SimNode {
     /// A copy, memset or strided copy.
-    Run {
-        touches: Vec<Touch>,
-        run: RunBody,
-    },
+    Run { touches: Vec<Touch>, run: RunBody },
     /// A kernel launch, with what its arguments were (for updates).
     Kernel {
         node: KernelNode,

@@ -106,7 +106,10 @@ impl Touch {
     pub(crate) fn merge<'a>(touches: impl Iterator<Item = &'a Touch>) -> Vec<Touch> {
         let mut merged: Vec<Touch> = Vec::new();
         for t in touches {
-            match merged.iter_mut().find(|m| Arc::ptr_eq(&m.region, &t.region)) {
+            match merged
+                .iter_mut()
+                .find(|m| Arc::ptr_eq(&m.region, &t.region))
+            {
                 Some(m) => m.write |= t.write,
                 None => merged.push(t.with_lease(None)),
             }

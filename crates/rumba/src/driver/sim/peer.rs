@@ -121,7 +121,9 @@ impl SimDriver {
         };
         match self.capture_run(device, stream, touches, run) {
             Ok(recorded) => recorded,
-            Err((touches, run)) => self.enqueue(device, stream, touches, Box::new(run)).map(drop),
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
         }
     }
 }
