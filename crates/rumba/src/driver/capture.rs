@@ -110,6 +110,26 @@ impl<N> Captures<N> {
             .expect("a capture of a capturing stream"))
     }
 
+    /// `stream` was destroyed: the capture it began is dropped, or it leaves the one it joined.
+    pub(crate) fn forget_stream(&self, device: usize, stream: StreamHandle) {
+        if self.active.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let origin = {
+            let mut t = lock(&self.table);
+            let Some(&id) = t.streams.get(&(device, stream.0)) else {
+                return;
+            };
+            if t.captures[&id].origin != stream {
+                t.streams.remove(&(device, stream.0));
+                self.active.fetch_sub(1, Ordering::SeqCst);
+                return;
+            }
+            stream
+        };
+        let _ = self.end(device, origin);
+    }
+
     /// Whether `stream` is being captured.
     pub(crate) fn is_capturing(&self, device: usize, stream: StreamHandle) -> bool {
         self.active.load(Ordering::SeqCst) != 0

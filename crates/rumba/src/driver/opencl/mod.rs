@@ -55,6 +55,7 @@ mod driver;
 mod error;
 mod event;
 mod exit;
+mod graph;
 mod grid_widths;
 mod host;
 mod launch;
@@ -145,6 +146,7 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
         kernels: launch::UserKernels::default(),
         page_locking: crate::driver::sim::host::probe_page_locking(),
         memory_cap: config.opencl_memory,
+        graphs: Default::default(),
         context,
     }))
 }

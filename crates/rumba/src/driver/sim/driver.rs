@@ -365,6 +365,7 @@ unsafe impl Driver for SimDriver {
         match removed {
             Some(owner) => {
                 dev.retire(&owner.0);
+                self.captures.forget_stream(device, stream);
                 Ok(()) // dropping the owner lets the worker drain and exit
             }
             None => Err(invalid_handle("stream", stream.0, device)),
