@@ -164,6 +164,21 @@ impl<N> Captures<N> {
         t.captures.get_mut(&id).map(f)
     }
 
+    /// Keeps `value` with the capture of `stream` (`Ok`); gives it back when `stream` is not
+    /// being captured.
+    pub(crate) fn keep(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn Any + Send>,
+    ) -> std::result::Result<(), Box<dyn Any + Send>> {
+        let mut value = Some(value);
+        match self.record(device, stream, |rec| rec.keep.extend(value.take())) {
+            Some(()) => Ok(()),
+            None => Err(value.expect("not taken outside a capture")),
+        }
+    }
+
     /// An event record on `stream`: inside a capture it is recorded there (`true`: nothing to
     /// queue); outside, an earlier record inside a capture is forgotten (`false`: queue it).
     pub(crate) fn record_event(

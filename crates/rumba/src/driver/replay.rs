@@ -219,23 +219,6 @@ impl ReissueGraphs {
         Ok(())
     }
 
-    /// Keeps `value` with the capture of `stream`: `Ok(())`; gives it back when not capturing.
-    pub(crate) fn keep(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        value: Box<dyn Any + Send>,
-    ) -> std::result::Result<(), Box<dyn Any + Send>> {
-        let mut value = Some(value);
-        match self
-            .captures
-            .record(device, stream, |rec| rec.keep.extend(value.take()))
-        {
-            Some(()) => Ok(()),
-            None => Err(value.expect("not taken outside a capture")),
-        }
-    }
-
     /// [`Graphs::end_capture`](super::Graphs::end_capture).
     pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
         let Recording {

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use opencl3::command_queue::{
     enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill,
 };
-use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
+use opencl3::memory::svm_free;
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
 
 use super::builtin::Builtins;
@@ -31,7 +31,7 @@ use super::event::Events;
 use super::graph::{ONE_SHOT, PAGEABLE, WAITS};
 use super::host::{self, HostCaps};
 use super::launch;
-use super::memory::{Kind, Range, Table};
+use super::memory::{Kind, Table};
 use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
@@ -104,11 +104,11 @@ impl OpenClDriver {
         })
     }
 
-    fn ctx(&self) -> cl_context {
+    pub(super) fn ctx(&self) -> cl_context {
         self.context.raw()
     }
 
-    fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
+    pub(super) fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
         let d = self.device(device)?;
         let fine_buffer = if all {
             self.devices.iter().all(|d| d.survey.svm.fine_buffer)
@@ -164,7 +164,7 @@ impl OpenClDriver {
     }
 
     /// The device memory rumba may hand out: the global memory, capped by `RUMBA_OPENCL_MEMORY`.
-    fn total(&self, d: &OclDevice) -> usize {
+    pub(super) fn total(&self, d: &OclDevice) -> usize {
         let global = d.survey.global_memory as usize;
         self.memory_cap.map_or(global, |cap| cap.min(global))
     }
@@ -221,56 +221,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
-        let d = self.device(device)?;
-        if bytes == 0 {
-            return Err(Error::ZeroSizeAllocation {
-                memory: "device memory",
-            });
-        }
-        if bytes as u64 > d.survey.max_allocation {
-            return Err(Error::AllocationTooLarge {
-                memory: format!(
-                    "device memory on OpenCL device {device} (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"
-                ),
-                bytes,
-                largest: usize::try_from(d.survey.max_allocation).unwrap_or(usize::MAX),
-            });
-        }
-        let total = self.total(d);
-        self.table.reserve(device, bytes, total)?;
-        // SAFETY: valid flags (coarse-grained read-write SVM) for a context whose devices all
-        // offer coarse-grained SVM (checked when the driver opened).
-        let p = match unsafe { svm_alloc(self.ctx(), CL_MEM_READ_WRITE, bytes, 0) } {
-            Ok(p) => p,
-            Err(_) => {
-                self.table.unreserve(device, bytes);
-                return Err(Error::OutOfMemory {
-                    device,
-                    requested: bytes,
-                    free: total.saturating_sub(self.table.used(device)),
-                    total,
-                    pending: 0,
-                });
-            }
-        };
-        let range = Range {
-            len: bytes,
-            kind: Kind::Device { device },
-            not_locked: None,
-        };
-        if let Err(e) = d
-            .queues
-            .zero_now(p, bytes)
-            .and_then(|()| self.table.insert_fresh(p as usize, range))
-        {
-            // SAFETY: just allocated, never handed out.
-            unsafe {
-                let _ = svm_free(self.ctx(), p);
-            }
-            self.table.unreserve(device, bytes);
-            return Err(e);
-        }
-        Ok(p as usize as DevicePtr)
+        self.alloc_device(device, bytes)
     }
 
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
@@ -633,36 +584,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
-        // Both kinds are fine-grained SVM: coherent while device work runs, which keeps the
-        // coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap
-        // it around every access, and rumba's host arrays read their memory directly.
-        let _ = grain;
-        if bytes == 0 {
-            return Err(Error::ZeroSizeAllocation {
-                memory: "grained host memory",
-            });
-        }
-        let caps = self.host_caps(device, true)?;
-        if !caps.fine_buffer {
-            return Err(Error::Unsupported {
-                backend: "opencl".into(),
-                feature: format!("{grain} host memory"),
-                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
-            });
-        }
-        host::alloc(
-            &self.table,
-            self.ctx(),
-            &self.page_locking,
-            caps,
-            device,
-            bytes,
-            HostAllocFlags {
-                portable: true,
-                mapped: true,
-                write_combined: false,
-            },
-        )
+        self.alloc_grained(device, bytes, grain)
     }
 
     unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
@@ -739,7 +661,7 @@ unsafe impl Driver for OpenClDriver {
         stream: StreamHandle,
         value: Box<dyn std::any::Any + Send>,
     ) -> Result<()> {
-        match self.graphs.keep(device, stream, value) {
+        match self.graphs.captures.keep(device, stream, value) {
             Ok(()) => Ok(()),
             Err(value) => self
                 .device(device)?
