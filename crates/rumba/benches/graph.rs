@@ -25,7 +25,10 @@ fn scale_add(t: &Thread, x: &mut Arr<f32>, a: f32, b: f32) {
 }
 
 const N: usize = 256;
-type Arrays = (Vec<DeviceArray<f32, ndarray::Ix1>>, Vec<DeviceArray<f32, ndarray::Ix1>>);
+type Arrays = (
+    Vec<DeviceArray<f32, ndarray::Ix1>>,
+    Vec<DeviceArray<f32, ndarray::Ix1>>,
+);
 
 fn arrays() -> Arrays {
     let make = || {
@@ -66,7 +69,11 @@ fn replay_vs_one_by_one(c: &mut Criterion) {
         graph.launch(&s).unwrap();
     }
     s.synchronize().unwrap();
-    assert_eq!(host(&one), host(&two), "a replay gives the results of queuing one by one");
+    assert_eq!(
+        host(&one),
+        host(&two),
+        "a replay gives the results of queuing one by one"
+    );
 
     let backend = rumba::current_context().unwrap().driver().backend();
     let mut g = c.benchmark_group(format!("graph_100_launches_20_copies_{backend}"));
