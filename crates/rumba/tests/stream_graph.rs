@@ -58,7 +58,7 @@ fn sequence(
         .stream(s)
         .launch((x, 2.0f32, 1.0f32))?;
     s.copy(y, x)?;
-    accumulate().configure(1, n).stream(s).launch((y, &*x))?;
+    accumulate().configure(1, n).stream(s).launch((y, x))?;
     scale_add()
         .configure(1, n)
         .stream(s)
