@@ -39,7 +39,7 @@ impl<P: Params> Kernel<P> {
     /// use rumba::kernel::prelude::*;
     /// #[kernel]
     /// fn fill(t: &Thread, out: &mut Arr<f32>, v: f32) {
-    ///     let i = t.grid(1);
+    ///     let i = t.grid1();
     ///     if i < out.len() { out[i] = v; }
     /// }
     /// # fn main() {
