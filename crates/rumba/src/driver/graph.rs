@@ -1,10 +1,10 @@
 //! Stream graphs at the driver level: capturing what is queued on a stream into a graph, and
-//! replaying it — the capability a driver offers through [`Driver::graphs`](super::Driver::graphs).
+//! replaying it — the capability a driver offers through [`Driver::graphs`].
 //!
 //! | backend | capture | replay |
 //! |---------|---------|--------|
 //! | sim | each operation queued on a capturing stream is checked as usual and kept as a node that can run again (its resolved memory held) instead of being queued | one queue entry per launch: the stream worker runs the nodes in order, with no per-node checks, allocation or thread hop |
-//! | opencl | the same bookkeeping ([`capture`](super::capture)); nodes are the checked commands | the commands of every node queued in one go, under one lock of the queue table, with the kernels' arguments already bound |
+//! | opencl | the same bookkeeping as the sim; nodes are owned descriptions of the checked driver calls | the recorded calls issued again, straight to the driver (past the safe layers' per-operation work, done once at capture), then one keep-alive |
 //! | cuda | `cuStreamBeginCapture` / `cuStreamEndCapture`, `cuGraphInstantiate` | `cuGraphLaunch`; kernel nodes updated with `cuGraphExecKernelNodeSetParams` |
 //!
 //! Graphs follow CUDA's stream capture:
@@ -14,7 +14,7 @@
 //!   dependency the capture saw (events recorded inside a capture complete when the replay that
 //!   contains them is done);
 //! - what waits for the host is refused on a capturing stream with
-//!   [`GraphError::Refused`](crate::error::GraphError::Refused) and nothing is recorded:
+//!   [`GraphError::Refused`] and nothing is recorded:
 //!   synchronizing the stream, its device or an event recorded in the capture, copies to or from
 //!   pageable host memory, one-shot host callbacks (a graph runs its callbacks on every replay,
 //!   so they are [`GraphCallback`]s);
@@ -151,7 +151,7 @@ pub unsafe trait Graphs: Send + Sync {
     ///
     /// # Safety
     /// Every array argument of `launch` must describe memory that `keep` keeps allocated, as for
-    /// [`Driver::launch_kernel`](super::Driver::launch_kernel).
+    /// [`Driver::launch_kernel`].
     unsafe fn set_kernel_node(
         &self,
         device: usize,

@@ -26,7 +26,8 @@
 //!
 //! | backend | how |
 //! |---------|-----|
-//! | sim, opencl | rumba's own capture; a replay is one queue entry (sim) or one submission of prepared commands (opencl) |
+//! | sim | rumba's own capture; a replay is one queue entry that runs the recorded nodes |
+//! | opencl | rumba's own capture; a replay issues the recorded driver calls again, past the safe layers' per-operation work |
 //! | cuda | `cuStreamBeginCapture` / `cuStreamEndCapture`, `cuGraphInstantiate`, `cuGraphLaunch`, `cuGraphExecKernelNodeSetParams` |
 
 use std::any::Any;

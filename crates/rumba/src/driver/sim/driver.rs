@@ -429,13 +429,9 @@ unsafe impl Driver for SimDriver {
         value: Box<dyn Any + Send>,
     ) -> Result<()> {
         let (_, s) = self.stream(device, stream)?;
-        let mut value = Some(value);
-        if let Some(()) = self.captures.record(device, stream, |rec| {
-            rec.keep.extend(value.take());
-        }) {
+        let Err(value) = self.captures.keep(device, stream, value) else {
             return Ok(()); // the graph keeps it
-        }
-        let value = value.expect("not taken outside a capture");
+        };
         // No ordering dependencies needed: the stream's own order is what matters.
         s.push_notify(Vec::new(), Box::new(move |_| drop(value)));
         Ok(())
