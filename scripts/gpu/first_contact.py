@@ -51,8 +51,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 # management, host memory, interop, and the rest. Anything in the kit not named here and not in
 # NOT_ON_CUDA runs last, in name order.
 ORDER = [
-    "streams", "events", "transfer_copy", "device_array_copy", "kernel_launch", "kernel_exec",
-    "kernel_exec_faults", "kernel_macro", "device_array_assign", "device_array_slicing",
+    "streams", "events", "stream_graph", "transfer_copy", "device_array_copy", "kernel_launch",
+    "kernel_exec", "kernel_exec_faults", "kernel_macro", "device_array_assign", "device_array_slicing",
     "device_array_shape", "host_transfer", "host_arrays", "deallocation", "memory_resources",
     "kernel_views", "kernel_atomics", "kernel_const", "kernel_types", "kernel_f16", "kernel_warp",
     "kernel_stack", "kernel_capture", "kernel_zero_copy", "kernel_macro_wil", "kernel_wil",

@@ -201,7 +201,7 @@ pub use runtime::{
     memory_stats, runtime_config, select_device, synchronize,
 };
 pub use stream::{
-    Stream, StreamKind, default_stream, external_stream, legacy_default_stream,
+    Graph, Stream, StreamKind, default_stream, external_stream, legacy_default_stream,
     per_thread_default_stream, stream,
 };
 pub use transfer::{StreamScope, Transfer, copy};

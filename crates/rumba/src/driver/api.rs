@@ -4,14 +4,17 @@
 //! It stays one trait in one file; each method's documentation is its contract, beside its
 //! signature. The meaning of each error variant is in the `driver` module's docs, the refusal of
 //! a missing capability is written once ([`BackendKind::unsupported`]), and managed-memory
-//! placement is a capability object of its own ([`Placement`], through [`Driver::placement`]).
+//! placement, inter-process sharing and stream graphs are capability objects of their own
+//! ([`Placement`] through [`Driver::placement`], [`Ipc`] through [`Driver::ipc`], [`Graphs`]
+//! through [`Driver::graphs`]).
 
 use std::any::Any;
 use std::fmt;
 
 use super::{
-    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, Ipc,
-    KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle, StridedCopy,
+    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, Graphs, HostAllocFlags,
+    HostCallback, Ipc, KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle,
+    StridedCopy,
 };
 #[cfg(doc)]
 use crate::error::Error;
@@ -685,6 +688,11 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`Error::Unsupported`] when the backend cannot share device memory between processes.
     fn ipc(&self) -> Result<&dyn Ipc> {
         Err(self.backend().unsupported("IPC memory handles"))
+    }
+
+    /// Stream capture and graph replay ([`Graphs`]); `None` where the backend has none.
+    fn graphs(&self) -> Option<&dyn Graphs> {
+        None
     }
 
     /// Allocates `bytes` (> 0) of zeroed **coarse- or fine-grained** host memory that every

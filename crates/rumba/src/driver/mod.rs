@@ -61,6 +61,13 @@ pub use api::Driver;
 mod ipc;
 pub use ipc::Ipc;
 
+pub mod graph;
+pub use graph::{GraphCallback, GraphHandle, Graphs, KernelNode, check_update};
+
+pub(crate) mod capture;
+#[cfg(feature = "opencl")]
+pub(crate) mod replay;
+
 pub mod placement;
 pub use placement::{Advice, Location, Migrations, Placement, Residency};
 

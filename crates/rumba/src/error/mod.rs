@@ -30,6 +30,7 @@
 
 use std::fmt;
 
+mod graph;
 mod history;
 mod interop;
 mod kernel;
@@ -37,6 +38,7 @@ mod layout;
 mod memory;
 mod oom;
 
+pub use graph::GraphError;
 pub use history::{Access, HistoryError};
 pub use interop::{ArrayInterfaceError, DlpackError, IpcError};
 pub use kernel::ArgumentError;
@@ -403,6 +405,9 @@ pub enum Error {
     /// An IPC handle that cannot be made, parsed, opened or closed ([`IpcError`]).
     #[error(transparent)]
     Ipc(#[from] IpcError),
+    /// A stream-graph operation that was refused ([`GraphError`]).
+    #[error(transparent)]
+    Graph(#[from] GraphError),
     /// A byte range outside a device buffer.
     #[error(
         "byte range {start}..{end} is not inside a {len}-byte device buffer (start <= end <= {len} is required)"

@@ -27,6 +27,8 @@
 //! ```
 
 pub mod event;
+mod graph;
+pub use graph::Graph;
 
 use std::fmt;
 use std::future::Future;

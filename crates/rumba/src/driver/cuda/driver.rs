@@ -62,6 +62,8 @@ pub struct CudaDriver {
     pub(super) pools: Pools,
     /// Handle 0 and synchronous calls use the per-thread default stream.
     pub(super) per_thread_default: bool,
+    /// Stream capture and graphs (`graph.rs`).
+    pub(super) graphs: super::graph::CudaGraphs,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -130,6 +132,7 @@ impl CudaDriver {
             faults: (0..count).map(|_| DeviceFaults::default()).collect(),
             pools: Pools::new(count as usize),
             per_thread_default,
+            graphs: Default::default(),
         })
     }
 
@@ -452,6 +455,13 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
+        self.refuse_pageable(
+            device,
+            stream,
+            src,
+            bytes,
+            "a copy from pageable host memory",
+        )?;
         // SAFETY: forwarded from the caller's contract.
         check("cuMemcpyHtoDAsync", unsafe {
             sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, s)
@@ -468,6 +478,13 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
+        self.refuse_pageable(
+            device,
+            stream,
+            dst,
+            bytes,
+            "a copy into pageable host memory",
+        )?;
         // SAFETY: forwarded from the caller's contract.
         check("cuMemcpyDtoHAsync", unsafe {
             sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, s)
@@ -579,6 +596,7 @@ unsafe impl Driver for CudaDriver {
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
+        self.refuse_in_capture(device, stream, "stream synchronize")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         // Waits, then reports the first fault recorded by the kernels it waited for.
@@ -586,6 +604,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        self.refuse_in_capture(device, stream, "stream query")?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         self.query_stream(device, stream, s)
@@ -599,6 +618,8 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let (s, e) = (self.stream(stream)?, self.event(event)?);
         self.bind(device)?;
+        // rumba's bookkeeping of joins (CUDA joins the stream to the capture itself).
+        self.graphs.captures.wait_event(device, stream, event)?;
         // SAFETY: valid handles.
         check("cuStreamWaitEvent", unsafe {
             sys::cuStreamWaitEvent(s, e, 0)
@@ -613,6 +634,7 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
+        self.refuse_one_shot(device, stream)?;
         let user = Box::into_raw(Box::new(callback));
         // SAFETY: the trampoline reclaims `user` exactly once when CUDA runs it.
         let r = unsafe { sys::cuStreamAddCallback(s, Some(callback_trampoline), user.cast(), 0) };
@@ -647,11 +669,14 @@ unsafe impl Driver for CudaDriver {
         let (e, s) = (self.event(event)?, self.stream(stream)?);
         self.bind(device)?;
         // SAFETY: valid handles.
-        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })
+        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
+        self.graphs.captures.record_event(device, event, stream);
+        Ok(())
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("event synchronize", "")?;
+        self.refuse_captured_event(device, event, "event synchronize")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -659,6 +684,7 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        self.refuse_captured_event(device, event, "event query")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -682,6 +708,7 @@ unsafe impl Driver for CudaDriver {
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
+        self.refuse_device_sync(device)?;
         self.bind(device)?;
         self.synchronize_device(device)
     }
@@ -721,6 +748,10 @@ unsafe impl Driver for CudaDriver {
         let s = self.stream(stream)?;
         let cc = self.bind(device)?.cc;
         let f = self.user_kernels.function(device, cc, src)?;
+        // SAFETY: forwarded from the caller's contract.
+        if let Some(r) = unsafe { self.capture_launch(device, launch, stream, f, s) } {
+            return r;
+        }
         match launch.function.abi() {
             // A kernel #[rumba::kernel] generated: its own fault record, read at synchronization.
             Some(abi) => {
@@ -733,6 +764,22 @@ unsafe impl Driver for CudaDriver {
             // SAFETY: as above; a hand-written kernel gets a NULL record (ABI.md §2).
             None => unsafe { launch::launch(f, launch, s, 0) },
         }
+    }
+
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn std::any::Any + Send>,
+    ) -> Result<()> {
+        match self.graphs.captures.keep(device, stream, value) {
+            Ok(()) => Ok(()), // the graph keeps it: a host node would drop it on every replay
+            Err(v) => self.stream_add_callback(device, stream, Box::new(move |_| drop(v))),
+        }
+    }
+
+    fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {
+        Some(self)
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {

@@ -47,7 +47,7 @@ impl Param {
         unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<u8>(), self.0.len() * 16) }
     }
 
-    fn as_mut_ptr(&mut self) -> *mut c_void {
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut c_void {
         self.0.as_mut_ptr().cast()
     }
 }

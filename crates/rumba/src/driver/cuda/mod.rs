@@ -20,6 +20,7 @@
 //! | `host.rs` | page-locked host memory: allocation, registration, mapped addresses, the pinned table |
 //! | `managed.rs` | managed memory (global or host-attached) |
 //! | `peer.rs` | copies between devices and peer-access queries |
+//! | `graph.rs` | stream graphs: `cuStreamBeginCapture` … `cuGraphLaunch`, kernel-node updates |
 //! | `pool.rs` | device memory: the stream-ordered pool for memory of a stream, `cuMemAlloc` otherwise (why it is sound) |
 //! | `ipc.rs` | inter-process handles, and finding the allocation that contains an address |
 //! | `libraries.rs` | the driver library: presence, entry points, versions ([`Libraries`]) |
@@ -45,6 +46,7 @@ mod driver;
 mod error;
 mod faults;
 mod flags;
+mod graph;
 mod host;
 mod ipc;
 mod launch;

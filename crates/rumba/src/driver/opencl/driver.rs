@@ -22,19 +22,21 @@ use std::sync::Arc;
 use opencl3::command_queue::{
     enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill,
 };
-use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
+use opencl3::memory::svm_free;
 use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
 
 use super::builtin::Builtins;
 use super::error::check;
 use super::event::Events;
+use super::graph::{ONE_SHOT, PAGEABLE, WAITS};
 use super::host::{self, HostCaps};
 use super::launch;
-use super::memory::{Kind, Range, Table};
+use super::memory::{Kind, Table};
 use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
+use crate::driver::replay::{HostAddr, Reissue};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
     HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
@@ -60,6 +62,8 @@ pub struct OpenClDriver {
     pub(crate) page_locking: PageLocking,
     /// `RUMBA_OPENCL_MEMORY`: a cap on each device's memory.
     pub(crate) memory_cap: Option<usize>,
+    /// Stream capture and graph replay (`graph.rs`).
+    pub(crate) graphs: crate::driver::replay::ReissueGraphs,
     pub(crate) context: ClContext,
 }
 
@@ -100,11 +104,11 @@ impl OpenClDriver {
         })
     }
 
-    fn ctx(&self) -> cl_context {
+    pub(super) fn ctx(&self) -> cl_context {
         self.context.raw()
     }
 
-    fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
+    pub(super) fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
         let d = self.device(device)?;
         let fine_buffer = if all {
             self.devices.iter().all(|d| d.survey.svm.fine_buffer)
@@ -160,7 +164,7 @@ impl OpenClDriver {
     }
 
     /// The device memory rumba may hand out: the global memory, capped by `RUMBA_OPENCL_MEMORY`.
-    fn total(&self, d: &OclDevice) -> usize {
+    pub(super) fn total(&self, d: &OclDevice) -> usize {
         let global = d.survey.global_memory as usize;
         self.memory_cap.map_or(global, |cap| cap.min(global))
     }
@@ -217,56 +221,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn mem_alloc(&self, device: usize, bytes: usize) -> Result<DevicePtr> {
-        let d = self.device(device)?;
-        if bytes == 0 {
-            return Err(Error::ZeroSizeAllocation {
-                memory: "device memory",
-            });
-        }
-        if bytes as u64 > d.survey.max_allocation {
-            return Err(Error::AllocationTooLarge {
-                memory: format!(
-                    "device memory on OpenCL device {device} (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"
-                ),
-                bytes,
-                largest: usize::try_from(d.survey.max_allocation).unwrap_or(usize::MAX),
-            });
-        }
-        let total = self.total(d);
-        self.table.reserve(device, bytes, total)?;
-        // SAFETY: valid flags (coarse-grained read-write SVM) for a context whose devices all
-        // offer coarse-grained SVM (checked when the driver opened).
-        let p = match unsafe { svm_alloc(self.ctx(), CL_MEM_READ_WRITE, bytes, 0) } {
-            Ok(p) => p,
-            Err(_) => {
-                self.table.unreserve(device, bytes);
-                return Err(Error::OutOfMemory {
-                    device,
-                    requested: bytes,
-                    free: total.saturating_sub(self.table.used(device)),
-                    total,
-                    pending: 0,
-                });
-            }
-        };
-        let range = Range {
-            len: bytes,
-            kind: Kind::Device { device },
-            not_locked: None,
-        };
-        if let Err(e) = d
-            .queues
-            .zero_now(p, bytes)
-            .and_then(|()| self.table.insert_fresh(p as usize, range))
-        {
-            // SAFETY: just allocated, never handed out.
-            unsafe {
-                let _ = svm_free(self.ctx(), p);
-            }
-            self.table.unreserve(device, bytes);
-            return Err(e);
-        }
-        Ok(p as usize as DevicePtr)
+        self.alloc_device(device, bytes)
     }
 
     fn mem_free(&self, device: usize, ptr: DevicePtr) -> Result<()> {
@@ -419,10 +374,19 @@ unsafe impl Driver for OpenClDriver {
             return Ok(());
         }
         if self.is_host_pinned(src, bytes) {
+            let src = HostAddr(src.cast_mut());
+            if let Some(r) =
+                self.graphs
+                    .capture(device, stream, || Reissue::HtoD { dst, src, bytes })
+            {
+                return r;
+            }
             // SAFETY: the caller keeps pinned `src` valid until the stream has run the copy.
-            unsafe { self.enqueue_copy(device, as_mut(dst), src, bytes, stream) }?;
+            unsafe { self.enqueue_copy(device, as_mut(dst), src.0, bytes, stream) }?;
             return Ok(());
         }
+        self.graphs
+            .refuse(device, stream, "a copy from pageable host memory", PAGEABLE)?;
         // Pageable: take the bytes now, into a buffer the stream keeps until the copy has run.
         // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
         let staged: Box<[u8]> = unsafe { std::slice::from_raw_parts(src, bytes) }.into();
@@ -445,7 +409,15 @@ unsafe impl Driver for OpenClDriver {
         }
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
+            self.graphs
+                .refuse(device, stream, "a copy into pageable host memory", PAGEABLE)?;
             crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
+        } else if let Some(r) = self.graphs.capture(device, stream, || Reissue::DtoH {
+            dst: HostAddr(dst),
+            src,
+            bytes,
+        }) {
+            return r;
         }
         // SAFETY: the caller keeps `dst` valid and unaccessed until the copy has run.
         let e = unsafe { self.enqueue_copy(device, dst, as_mut(src), bytes, stream) }?;
@@ -465,6 +437,12 @@ unsafe impl Driver for OpenClDriver {
         if bytes == 0 {
             return Ok(());
         }
+        if let Some(r) = self
+            .graphs
+            .capture(device, stream, || Reissue::DtoD { dst, src, bytes })
+        {
+            return r;
+        }
         // SAFETY: both ranges were checked against live allocations.
         unsafe { self.enqueue_copy(device, as_mut(dst), as_mut(src), bytes, stream) }?;
         Ok(())
@@ -481,6 +459,12 @@ unsafe impl Driver for OpenClDriver {
         self.check_dev(dst, bytes)?;
         if bytes == 0 {
             return Ok(());
+        }
+        if let Some(r) =
+            self.graphs
+                .capture(device, stream, || Reissue::Memset { dst, value, bytes })
+        {
+            return r;
         }
         let pattern = [value];
         self.device(device)?.queues.submit(stream, |q, deps| {
@@ -512,6 +496,12 @@ unsafe impl Driver for OpenClDriver {
         let Some(params) = strided::prepare(&self.table, copy)? else {
             return Ok(());
         };
+        if let Some(r) = self
+            .graphs
+            .capture(device, stream, || Reissue::strided(copy))
+        {
+            return r;
+        }
         let built = self.builtins.get(
             self.ctx(),
             device,
@@ -594,36 +584,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
-        // Both kinds are fine-grained SVM: coherent while device work runs, which keeps the
-        // coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap
-        // it around every access, and rumba's host arrays read their memory directly.
-        let _ = grain;
-        if bytes == 0 {
-            return Err(Error::ZeroSizeAllocation {
-                memory: "grained host memory",
-            });
-        }
-        let caps = self.host_caps(device, true)?;
-        if !caps.fine_buffer {
-            return Err(Error::Unsupported {
-                backend: "opencl".into(),
-                feature: format!("{grain} host memory"),
-                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
-            });
-        }
-        host::alloc(
-            &self.table,
-            self.ctx(),
-            &self.page_locking,
-            caps,
-            device,
-            bytes,
-            HostAllocFlags {
-                portable: true,
-                mapped: true,
-                write_combined: false,
-            },
-        )
+        self.alloc_grained(device, bytes, grain)
     }
 
     unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {
@@ -636,14 +597,19 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn stream_destroy(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        self.device(device)?.queues.destroy(stream)
+        self.device(device)?.queues.destroy(stream)?;
+        self.graphs.captures.forget_stream(device, stream);
+        Ok(())
     }
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.graphs
+            .refuse(device, stream, "stream synchronize", WAITS)?;
         self.device(device)?.queues.synchronize(stream)
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        self.graphs.refuse(device, stream, "stream query", WAITS)?;
         self.device(device)?.queues.query(stream)
     }
 
@@ -654,6 +620,10 @@ unsafe impl Driver for OpenClDriver {
         event: EventHandle,
     ) -> Result<()> {
         let d = self.device(device)?;
+        self.events.check(device, event)?;
+        if self.graphs.captures.wait_event(device, stream, event)? {
+            return Ok(()); // an edge inside a graph, or `stream` joined a capture
+        }
         let Some(record) = self.events.record(device, event)? else {
             return Ok(()); // never recorded: nothing to wait for, as on CUDA
         };
@@ -680,7 +650,24 @@ unsafe impl Driver for OpenClDriver {
         stream: StreamHandle,
         callback: HostCallback,
     ) -> Result<()> {
+        self.graphs
+            .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
         self.device(device)?.queues.add_callback(stream, callback)
+    }
+
+    fn stream_keepalive(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        value: Box<dyn std::any::Any + Send>,
+    ) -> Result<()> {
+        match self.graphs.captures.keep(device, stream, value) {
+            Ok(()) => Ok(()),
+            Err(value) => self
+                .device(device)?
+                .queues
+                .add_callback(stream, Box::new(move |_| drop(value))),
+        }
     }
 
     fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
@@ -695,11 +682,15 @@ unsafe impl Driver for OpenClDriver {
 
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         self.events.check(device, event)?;
+        if self.graphs.captures.record_event(device, event, stream) {
+            return Ok(()); // recorded by each replay of the graph
+        }
         let marker = self.enqueue_marker(device, stream)?;
         self.events.set_record(device, event, marker)
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
+        self.refuse_captured_event(device, event, "event synchronize")?;
         match self.events.record(device, event)? {
             Some(r) if !r.is_done()? => {
                 crate::driver::callback::refuse_wait("event synchronize", "")?;
@@ -711,6 +702,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        self.refuse_captured_event(device, event, "event query")?;
         match self.events.record(device, event)? {
             Some(r) => {
                 let s = r.status()?;
@@ -738,6 +730,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
+        self.refuse_device_sync(device)?;
         self.device(device)?.queues.synchronize_all()
     }
 
@@ -783,7 +776,14 @@ unsafe impl Driver for OpenClDriver {
             table: &self.table,
             kernels: &self.kernels,
         };
+        if let Some(r) = self.capture_launch(&target, launch, stream) {
+            return r;
+        }
         // SAFETY: forwarded from the caller's contract; array ranges are checked inside.
         unsafe { launch::launch(&target, launch, stream) }
+    }
+
+    fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {
+        Some(self)
     }
 }

@@ -24,6 +24,7 @@
 //! | `error.rs` | OpenCL status codes → [`Error::Driver`] (pure, unit-tested) |
 //! | `raw.rs` | owned contexts, queues, events, programs, kernels (released without panicking) |
 //! | `memory.rs` | the table of allocations: accounting and bounds checks (unit-tested) |
+//! | `alloc.rs` | device memory (coarse-grained SVM within the cap) and grained host memory |
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
 //! | `event.rs` | events as markers; timing from profiling |
@@ -31,6 +32,7 @@
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `peer.rs` | copies between devices (one context: SVM addresses are shared) |
+//! | `graph.rs` | stream graphs: rumba's capture, replayed by re-issuing the checked calls |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -49,12 +51,14 @@ use std::sync::Arc;
 use cl3::context::create_context;
 use cl3::platform::get_platform_ids;
 
+mod alloc;
 pub mod builtin;
 mod callback;
 mod driver;
 mod error;
 mod event;
 mod exit;
+mod graph;
 mod grid_widths;
 mod host;
 mod launch;
@@ -145,6 +149,7 @@ pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
         kernels: launch::UserKernels::default(),
         page_locking: crate::driver::sim::host::probe_page_locking(),
         memory_cap: config.opencl_memory,
+        graphs: Default::default(),
         context,
     }))
 }

@@ -9,12 +9,16 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
+use crate::driver::graph::refused;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
+
+/// Why a waiting call is refused on a capturing stream.
+const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
 
 // SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
 // ours) that live until freed; the device reaches host memory only through the
@@ -171,13 +175,19 @@ unsafe impl Driver for SimDriver {
         let d = self.resolve(device, dst, bytes)?;
         let touches = vec![Touch::write(&d)];
         let src = SendPtr(src as *mut u8);
-        let work: stream::Work = Box::new(move || {
-            let src = src;
-            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
+        let run = move || {
+            let src = &src;
+            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy
+            // (in a graph: until the graph is gone).
             unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
             Ok(())
-        });
-        self.enqueue(device, stream, touches, work).map(drop)
+        };
+        match self.capture_run(device, stream, touches, run) {
+            Ok(recorded) => recorded,
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
+        }
     }
 
     unsafe fn memcpy_htod_async_staged(
@@ -190,6 +200,12 @@ unsafe impl Driver for SimDriver {
         if src.is_empty() {
             return Ok(());
         }
+        self.refuse_in_capture(
+            device,
+            stream,
+            "a copy from host memory lent only for the call (pageable, or borrowed)",
+            "a replay would read it after the call; copy from pinned or mapped memory",
+        )?;
         let d = self.resolve(device, dst, src.len())?;
         let touches = vec![Touch::write(&d)];
         let staged = self.staging.stage(src);
@@ -217,21 +233,28 @@ unsafe impl Driver for SimDriver {
         let s = self.resolve_any(src, bytes)?;
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
+            self.refuse_in_capture(
+                device,
+                stream,
+                "a copy into pageable host memory",
+                "the copy waits for the stream; copy into pinned or mapped memory",
+            )?;
             crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
         let dst = SendPtr(dst);
         let touches = vec![Touch::read(&s)];
-        let (st, seq) = self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                let dst = dst;
-                // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
-                unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
-                Ok(())
-            }),
-        )?;
+        let run = move || {
+            let dst = &dst;
+            // SAFETY: the caller keeps `dst` valid and untouched until the copy completes (in a
+            // graph: until the graph is gone).
+            unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
+            Ok(())
+        };
+        let (touches, run) = match self.capture_run(device, stream, touches, run) {
+            Ok(recorded) => return recorded,
+            Err(parts) => parts,
+        };
+        let (st, seq) = self.enqueue(device, stream, touches, Box::new(run))?;
         if !pinned {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
@@ -276,17 +299,17 @@ unsafe impl Driver for SimDriver {
         }
         let d = self.resolve(device, dst, bytes)?;
         let touches = vec![Touch::write(&d)];
-        self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                // SAFETY: live and bounds-checked.
-                unsafe { bytes::fill(d.addr(), value, bytes) };
-                Ok(())
-            }),
-        )
-        .map(drop)
+        let run = move || {
+            // SAFETY: live and bounds-checked.
+            unsafe { bytes::fill(d.addr(), value, bytes) };
+            Ok(())
+        };
+        match self.capture_run(device, stream, touches, run) {
+            Ok(recorded) => recorded,
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
+        }
     }
 
     unsafe fn copy_strided_async(
@@ -342,6 +365,7 @@ unsafe impl Driver for SimDriver {
         match removed {
             Some(owner) => {
                 dev.retire(&owner.0);
+                self.captures.forget_stream(device, stream);
                 Ok(()) // dropping the owner lets the worker drain and exit
             }
             None => Err(invalid_handle("stream", stream.0, device)),
@@ -350,11 +374,13 @@ unsafe impl Driver for SimDriver {
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
+        self.refuse_in_capture(device, stream, "stream synchronize", WAITS)?;
         let (_, s) = self.stream(device, stream)?;
         s.synchronize()
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
+        self.refuse_in_capture(device, stream, "stream query", WAITS)?;
         let (_, s) = self.stream(device, stream)?;
         Ok(s.is_idle())
     }
@@ -367,6 +393,9 @@ unsafe impl Driver for SimDriver {
     ) -> Result<()> {
         let ev = self.event(device, event)?;
         let (dev, s) = self.stream(device, stream)?;
+        if self.captures.wait_event(device, stream, event)? {
+            return Ok(()); // an edge inside a graph, or `stream` joined a capture
+        }
         if let Some(dep) = ev.dependency() {
             let mut deps = dev.ordering_deps(&s);
             deps.push(dep);
@@ -382,6 +411,12 @@ unsafe impl Driver for SimDriver {
         callback: HostCallback,
     ) -> Result<()> {
         let (dev, s) = self.stream(device, stream)?;
+        self.refuse_in_capture(
+            device,
+            stream,
+            "a one-shot host callback",
+            "a graph runs its callbacks on every replay; record a repeatable one",
+        )?;
         let deps = dev.ordering_deps(&s);
         s.push_notify(deps, callback);
         Ok(())
@@ -394,6 +429,9 @@ unsafe impl Driver for SimDriver {
         value: Box<dyn Any + Send>,
     ) -> Result<()> {
         let (_, s) = self.stream(device, stream)?;
+        let Err(value) = self.captures.keep(device, stream, value) else {
+            return Ok(()); // the graph keeps it
+        };
         // No ordering dependencies needed: the stream's own order is what matters.
         s.push_notify(Vec::new(), Box::new(move |_| drop(value)));
         Ok(())
@@ -416,6 +454,9 @@ unsafe impl Driver for SimDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let ev = self.event(device, event)?;
         let (dev, s) = self.stream(device, stream)?;
+        if self.captures.record_event(device, event, stream) {
+            return Ok(()); // recorded by each replay of the graph
+        }
         let deps = dev.ordering_deps(&s);
         ev.record(&s, deps);
         Ok(())
@@ -423,10 +464,16 @@ unsafe impl Driver for SimDriver {
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("event synchronize", "")?;
+        if let Some(stream) = self.captures.event_capture(device, event) {
+            return Err(refused("event synchronize", stream, WAITS));
+        }
         self.event(device, event)?.synchronize()
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
+        if let Some(stream) = self.captures.event_capture(device, event) {
+            return Err(refused("event query", stream, WAITS));
+        }
         Ok(self.event(device, event)?.query())
     }
 
@@ -446,6 +493,9 @@ unsafe impl Driver for SimDriver {
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
         let dev = self.device(device)?;
+        if let Some(stream) = self.captures.any_on(device) {
+            return Err(refused("device synchronize", stream, WAITS));
+        }
         let streams = dev.all_streams();
         if streams.iter().any(|s| s.is_own_worker()) {
             return Err(Error::InCallback {
@@ -520,6 +570,10 @@ unsafe impl Driver for SimDriver {
     }
 
     fn placement(&self) -> Option<&dyn crate::driver::Placement> {
+        Some(self)
+    }
+
+    fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {
         Some(self)
     }
 

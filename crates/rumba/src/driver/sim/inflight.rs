@@ -68,6 +68,7 @@ pub(crate) enum Lease {
 }
 
 /// What one operation does to one allocation.
+#[derive(Clone)]
 pub(crate) struct Touch {
     region: Arc<Region>,
     write: bool,
@@ -91,6 +92,29 @@ impl Touch {
             write: true,
             want: None,
         }
+    }
+
+    /// The same touch asking for `want`.
+    pub(crate) fn with_lease(&self, want: Option<Lease>) -> Touch {
+        Touch {
+            want,
+            ..self.clone()
+        }
+    }
+
+    /// One touch per allocation of `touches` (a write if any of them writes), asking for no lease.
+    pub(crate) fn merge<'a>(touches: impl Iterator<Item = &'a Touch>) -> Vec<Touch> {
+        let mut merged: Vec<Touch> = Vec::new();
+        for t in touches {
+            match merged
+                .iter_mut()
+                .find(|m| Arc::ptr_eq(&m.region, &t.region))
+            {
+                Some(m) => m.write |= t.write,
+                None => merged.push(t.with_lease(None)),
+            }
+        }
+        merged
     }
 
     /// A kernel argument: `write` if the kernel may write it, asking for `want`.

@@ -33,6 +33,9 @@ const EMPTY_ADDR: usize = 64;
 /// offset of element 0 from the start of the resolved range.
 type Held = Option<(Resolved, isize)>;
 
+/// Runs a prepared launch once, given the leases granted to its touches.
+pub(super) type LaunchBody = std::sync::Arc<dyn Fn(&[Option<Lease>]) -> Result<()> + Send + Sync>;
+
 impl SimDriver {
     /// Queues `launch` on `stream` (see the module docs).
     pub(super) fn launch(
@@ -41,6 +44,32 @@ impl SimDriver {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()> {
+        let (touches, body) = self.prepare_launch(device, launch)?;
+        if let Some(r) = self.capture_node(device, stream, || {
+            super::graph::SimNode::kernel(launch, &touches, &body)
+        }) {
+            return r;
+        }
+        self.enqueue_touching(device, stream, touches, move |release| {
+            Box::new(move || {
+                // Leases are decided now that the kernel runs; `release` lives until it is done.
+                let grants = release.grant();
+                let result = body(&grants);
+                drop(release);
+                result
+            })
+        })
+        .map(drop)
+    }
+
+    /// Checks `launch` against the allocation table and builds what runs it: the touches of its
+    /// arguments and the body, which runs the kernel once per call with the leases granted to
+    /// those touches (all `None`: no lease).
+    pub(super) fn prepare_launch(
+        &self,
+        device: usize,
+        launch: &KernelLaunch<'_>,
+    ) -> Result<(Vec<Touch>, LaunchBody)> {
         let function = launch.function;
         let host = function.require::<HostKernel>(BackendKind::Sim)?.clone();
         let engine = host.engine();
@@ -88,71 +117,64 @@ impl SimDriver {
         let args: Vec<KernelArg> = launch.args.to_vec();
         let (grid, block, dynamic_shared_bytes) =
             (launch.grid, launch.block, launch.dynamic_shared_bytes);
-        self.enqueue_touching(device, stream, touches, move |release| {
-            Box::new(move || {
-                // Leases are decided now that the kernel runs; `release` lives until it is done.
-                let grants = release.grant();
-                let claims: Vec<AtomicU8> = args.iter().map(|_| AtomicU8::new(UNUSED)).collect();
-                let resolved: Vec<HostArg<'_>> = args
-                    .iter()
-                    .zip(&held)
-                    .zip(&plan)
-                    .zip(&claims)
-                    .map(|(((arg, h), (touch, array_use)), claim)| match arg {
-                        KernelArg::Scalar(b) => HostArg::Scalar(b),
-                        KernelArg::Array(desc) => {
-                            let addr = match h {
-                                Some((r, lo)) => r.addr().wrapping_offset(-lo),
-                                None => std::ptr::without_provenance_mut(EMPTY_ADDR),
-                            };
-                            // SAFETY: `addr` is element 0 of the range resolved (and kept alive
-                            // by `held`) for exactly this layout, in an allocation others reach
-                            // only through the sim's atomic byte movers and kernel views; a
-                            // size-0 array gets an aligned dangling address it never reads.
-                            let mut a = unsafe { HostArrayArg::new(addr, desc) };
-                            if *array_use == ArrayUse::Read {
-                                a = a.read_only();
-                            }
-                            match touch.and_then(|t| grants[t]) {
-                                // SAFETY: the tracker granted the frozen lease, held until
-                                // `release` drops after the kernel: nothing else writes the
-                                // allocation meanwhile (no writer was registered, later ones
-                                // wait for us), and the kernel gets the array read-only (its use
-                                // is `Read`, the only one that asks).
-                                Some(Lease::Frozen) => a = unsafe { a.frozen_for_launch() },
-                                // SAFETY: the tracker granted the exclusive lease, held until
-                                // `release` drops after the kernel: nothing else touches the
-                                // allocation meanwhile, and no other argument of this launch
-                                // addresses it.
-                                Some(Lease::Exclusive) => {
-                                    a = unsafe { a.exclusive_for_launch(claim) }
-                                }
-                                None => {}
-                            }
-                            HostArg::Array(a)
+        let body: LaunchBody = std::sync::Arc::new(move |grants: &[Option<Lease>]| {
+            let claims: Vec<AtomicU8> = args.iter().map(|_| AtomicU8::new(UNUSED)).collect();
+            let resolved: Vec<HostArg<'_>> = args
+                .iter()
+                .zip(&held)
+                .zip(&plan)
+                .zip(&claims)
+                .map(|(((arg, h), (touch, array_use)), claim)| match arg {
+                    KernelArg::Scalar(b) => HostArg::Scalar(b),
+                    KernelArg::Array(desc) => {
+                        let addr = match h {
+                            Some((r, lo)) => r.addr().wrapping_offset(-lo),
+                            None => std::ptr::without_provenance_mut(EMPTY_ADDR),
+                        };
+                        // SAFETY: `addr` is element 0 of the range resolved (and kept alive
+                        // by `held`) for exactly this layout, in an allocation others reach
+                        // only through the sim's atomic byte movers and kernel views; a
+                        // size-0 array gets an aligned dangling address it never reads.
+                        let mut a = unsafe { HostArrayArg::new(addr, desc) };
+                        if *array_use == ArrayUse::Read {
+                            a = a.read_only();
                         }
-                    })
-                    .collect();
-                let launch = HostLaunch::new(&name, grid, block, dynamic_shared_bytes, &resolved);
-                let frozen = resolved
-                    .iter()
-                    .filter(|a| matches!(a, HostArg::Array(a) if a.frozen()))
-                    .count();
-                let result = host.run(engine, &launch);
-                tracing::debug!(
-                    kernel = %name,
-                    %engine,
-                    frozen_inputs = frozen,
-                    exclusive_outputs = grants.iter().filter(|g| **g == Some(Lease::Exclusive)).count(),
-                    "kernel engine"
-                );
-                let result = result.map_err(|e| device_addresses(e, &resolved, abi));
-                drop(resolved);
-                drop(release);
-                result
-            })
-        })
-        .map(drop)
+                        match touch.and_then(|t| grants.get(t).copied().flatten()) {
+                            // SAFETY: the tracker granted the frozen lease, held until
+                            // `release` drops after the kernel: nothing else writes the
+                            // allocation meanwhile (no writer was registered, later ones
+                            // wait for us), and the kernel gets the array read-only (its use
+                            // is `Read`, the only one that asks).
+                            Some(Lease::Frozen) => a = unsafe { a.frozen_for_launch() },
+                            // SAFETY: the tracker granted the exclusive lease, held until
+                            // `release` drops after the kernel: nothing else touches the
+                            // allocation meanwhile, and no other argument of this launch
+                            // addresses it.
+                            Some(Lease::Exclusive) => a = unsafe { a.exclusive_for_launch(claim) },
+                            None => {}
+                        }
+                        HostArg::Array(a)
+                    }
+                })
+                .collect();
+            let launch = HostLaunch::new(&name, grid, block, dynamic_shared_bytes, &resolved);
+            let frozen = resolved
+                .iter()
+                .filter(|a| matches!(a, HostArg::Array(a) if a.frozen()))
+                .count();
+            let result = host.run(engine, &launch);
+            tracing::debug!(
+                kernel = %name,
+                %engine,
+                frozen_inputs = frozen,
+                exclusive_outputs = grants.iter().filter(|g| **g == Some(Lease::Exclusive)).count(),
+                "kernel engine"
+            );
+            let result = result.map_err(|e| device_addresses(e, &resolved, abi));
+            drop(resolved);
+            result
+        });
+        Ok((touches, body))
     }
 
     /// Resolves the byte range an array argument spans (`None` for size 0).

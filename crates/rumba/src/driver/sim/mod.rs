@@ -38,6 +38,7 @@
 //! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
 //! | `inflight` | which queued operations touch each allocation; the frozen and exclusive leases |
 //! | `launch` | kernel launches: argument resolution, leases, running the Rust form |
+//! | `graph` | stream capture and graph replay: recorded nodes, one queue entry per replay |
 //! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
 //!
 //! This module touches only simulator state: its address spaces, streams, events and host
@@ -48,6 +49,7 @@ mod device;
 mod driver;
 pub mod engine;
 mod event;
+mod graph;
 pub(crate) mod host;
 mod inflight;
 pub(crate) mod ipc;
@@ -115,6 +117,8 @@ pub struct SimDriver {
     per_thread_default: bool,
     /// Where the pages of managed memory are.
     pages: placement::PageTable,
+    captures: crate::driver::capture::Captures<graph::SimNode>,
+    graphs: graph::SimGraphs,
 }
 
 impl std::fmt::Debug for SimDriver {
@@ -164,6 +168,8 @@ impl SimDriver {
             inflight: Tracker::default(),
             per_thread_default: config.per_thread_default_stream,
             pages: Default::default(),
+            captures: Default::default(),
+            graphs: Default::default(),
         })
     }
 
@@ -267,3 +273,8 @@ impl SimDriver {
         self.devices[dev].memory.resolve(ptr, len)
     }
 }
+// SAFETY: sharing the wrapper shares only the address; every dereference is an `unsafe` operation
+// of the one operation (or graph node) that carries it, under that operation's contract — a
+// graph node runs on one stream worker at a time per replay, and replays of the same node write
+// the same bytes the caller lent to the graph for as long as it lives.
+unsafe impl<T> Sync for SendPtr<T> {}

@@ -114,16 +114,16 @@ impl SimDriver {
         bytes: usize,
     ) -> Result<()> {
         let touches = vec![Touch::write(&d), Touch::read(&s)];
-        self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
-                unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
-                Ok(())
-            }),
-        )
-        .map(drop)
+        let run = move || {
+            // SAFETY: both ranges are live (kept by the resolutions) and bounds-checked.
+            unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
+            Ok(())
+        };
+        match self.capture_run(device, stream, touches, run) {
+            Ok(recorded) => recorded,
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
+        }
     }
 }

@@ -430,25 +430,25 @@ impl SimDriver {
         let (dst_ptr, src_ptr) = (SendPtr(dst_addr), SendPtr(src_addr as *mut u8));
         let mut touches = vec![Touch::write(&dres)];
         touches.extend(sres.as_ref().map(Touch::read));
-        self.enqueue(
-            device,
-            stream,
-            touches,
-            Box::new(move || {
-                let (dst_ptr, src_ptr) = (dst_ptr, src_ptr);
-                let _keep = (&dres, &sres);
-                let src = if sres.is_some() {
-                    Src::Device(src_ptr.0)
-                } else {
-                    Src::Fill(&fill)
-                };
-                // SAFETY: both ranges were resolved (bounds-checked, kept alive by `dres`/`sres`)
-                // to cover every element the plan touches; device memory is accessed atomically.
-                unsafe { execute(&plan, dst_ptr.0, src) };
-                Ok(())
-            }),
-        )
-        .map(drop)
+        let run = move || {
+            let (dst_ptr, src_ptr) = (&dst_ptr, &src_ptr);
+            let _keep = (&dres, &sres);
+            let src = if sres.is_some() {
+                Src::Device(src_ptr.0)
+            } else {
+                Src::Fill(&fill)
+            };
+            // SAFETY: both ranges were resolved (bounds-checked, kept alive by `dres`/`sres`)
+            // to cover every element the plan touches; device memory is accessed atomically.
+            unsafe { execute(&plan, dst_ptr.0, src) };
+            Ok(())
+        };
+        match self.capture_run(device, stream, touches, run) {
+            Ok(recorded) => recorded,
+            Err((touches, run)) => self
+                .enqueue(device, stream, touches, Box::new(run))
+                .map(drop),
+        }
     }
 }
 

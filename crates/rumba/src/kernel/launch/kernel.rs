@@ -70,11 +70,11 @@ use rumba_kernel_ir::abi::ParamKind;
 ///
 /// [`Kernel::new`] makes a kernel from a closure instead, for the simulator only.
 pub struct Kernel<P: Params> {
-    function: Arc<KernelFunction>,
+    pub(super) function: Arc<KernelFunction>,
     /// What a bare `&mut` host array argument means.
-    transfer: HostTransfer,
+    pub(super) transfer: HostTransfer,
     /// The device arrays the kernel captures (trailing arguments the launch adds).
-    captures: Arc<[CaptureRef]>,
+    pub(super) captures: Arc<[CaptureRef]>,
     _params: PhantomData<fn() -> P>,
 }
 
@@ -607,6 +607,7 @@ impl<P: Params> Kernel<P> {
         for t in &captured {
             t.add_to(&mut plan)?;
         }
+        super::graph_node::refuse_waiting_launch(&self.function.name, &plan, &stream)?;
         if plan.wait {
             // Host memory the device addresses directly: the launch waits for the kernel.
             crate::driver::callback::refuse_wait(
@@ -764,7 +765,7 @@ impl<P: Params> Launcher<'_, P> {
 
 /// Checks a launch's arguments against the kernel's signature: their number, and that each array
 /// parameter gets an array of the rank the kernel indexes it with.
-fn check_signature(abi: &KernelAbi, args: &[KernelArg]) -> Result<()> {
+pub(super) fn check_signature(abi: &KernelAbi, args: &[KernelArg]) -> Result<()> {
     if args.len() != abi.params.len() {
         return Err(Error::KernelArity {
             kernel: abi.name.to_owned(),

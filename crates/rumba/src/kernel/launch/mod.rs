@@ -61,6 +61,7 @@ mod capture;
 mod constant;
 mod direct;
 mod elements;
+mod graph_node;
 mod kernel;
 mod params;
 mod transfer;

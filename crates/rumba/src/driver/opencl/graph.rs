@@ -1,0 +1,172 @@
+//! Stream graphs on OpenCL ([`Graphs`]): rumba's own capture, replayed by issuing the recorded
+//! commands again ([`replay`](crate::driver::replay)). The driver calls check every command when
+//! it is captured (ranges against the allocation table, the kernel's form and geometry); a
+//! kernel is compiled at its first replay, as at its first launch.
+//!
+//! This module touches the capture and graph tables and, through the driver's calls, the queues.
+
+use super::OpenClDriver;
+use super::launch::{Target, check_geometry};
+use super::strided::check_range;
+use crate::driver::graph::refused;
+use crate::driver::replay::Reissue;
+use crate::driver::{
+    BackendKind, EventHandle, GraphCallback, GraphHandle, Graphs, KernelArg, KernelLaunch,
+    KernelNode, OpenClKernelSource, StreamHandle,
+};
+use crate::error::{ArgumentError, Error, Result};
+
+/// Why a waiting call is refused on a capturing stream.
+pub(super) const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
+/// Why a copy to or from pageable memory is refused on a capturing stream.
+pub(super) const PAGEABLE: &str =
+    "a replay would touch the memory after the call; copy to or from pinned or mapped memory";
+/// Why a one-shot callback is refused on a capturing stream.
+pub(super) const ONE_SHOT: &str =
+    "a graph runs its callbacks on every replay; record a repeatable one";
+
+impl OpenClDriver {
+    /// Refuses waiting for an event recorded inside a capture.
+    pub(super) fn refuse_captured_event(
+        &self,
+        device: usize,
+        event: EventHandle,
+        operation: &str,
+    ) -> Result<()> {
+        match self.graphs.captures.event_capture(device, event) {
+            Some(stream) => Err(refused(operation, stream, WAITS)),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses synchronizing a device with a capturing stream.
+    pub(super) fn refuse_device_sync(&self, device: usize) -> Result<()> {
+        match self.graphs.captures.any_on(device) {
+            Some(stream) => Err(refused("device synchronize", stream, WAITS)),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks `launch` and records it if `stream` is being captured (`None`: not capturing).
+    pub(super) fn capture_launch(
+        &self,
+        t: &Target<'_>,
+        launch: &KernelLaunch<'_>,
+        stream: StreamHandle,
+    ) -> Option<Result<()>> {
+        if !self.graphs.captures.is_capturing(t.device, stream) {
+            return None;
+        }
+        if let Err(e) = check_launch(t, launch) {
+            return Some(Err(e));
+        }
+        self.graphs
+            .capture(t.device, stream, || Reissue::kernel(launch))
+    }
+}
+
+/// What a launch checks before anything is queued: the kernel's OpenCL form, its geometry, and
+/// every array argument's range.
+fn check_launch(t: &Target<'_>, launch: &KernelLaunch<'_>) -> Result<()> {
+    launch
+        .function
+        .require::<OpenClKernelSource>(BackendKind::OpenCl)?;
+    check_geometry(launch, t.survey)?;
+    for (i, a) in launch.args.iter().enumerate() {
+        if let KernelArg::Array(arr) = a {
+            if arr.size() > 0 {
+                check_range(t.table, arr.ptr, &arr.shape, &arr.strides, arr.itemsize).map_err(
+                    |e| Error::KernelArgument {
+                        kernel: launch.function.name.clone(),
+                        position: i,
+                        parameter: None,
+                        problem: ArgumentError::Placement(Box::new(e)),
+                    },
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+// SAFETY: a replay issues the recorded driver calls, which touch what they touched when recorded
+// (or, for an updated node, what the checked update describes); the recorded keep-alive values go
+// with a keep-alive queued after every replay, and the graph holds them until destroyed.
+unsafe impl Graphs for OpenClDriver {
+    fn begin_capture(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.device(device)?.queues.query(stream)?; // an unknown stream is an error
+        self.graphs.captures.begin(device, stream)
+    }
+
+    fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
+        self.graphs.end(device, stream)
+    }
+
+    fn abort_capture(&self, device: usize, stream: StreamHandle) {
+        let _ = self.graphs.captures.end(device, stream);
+    }
+
+    fn is_capturing(&self, device: usize, stream: StreamHandle) -> bool {
+        self.graphs.captures.is_capturing(device, stream)
+    }
+
+    fn capture_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        callback: GraphCallback,
+    ) -> Result<()> {
+        self.device(device)?;
+        self.graphs
+            .capture(device, stream, || Reissue::Callback(callback))
+            .unwrap_or_else(|| {
+                Err(refused(
+                    "recording a graph callback",
+                    stream,
+                    "the stream is not being captured",
+                ))
+            })
+    }
+
+    unsafe fn launch_graph(
+        &self,
+        device: usize,
+        graph: GraphHandle,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.graphs.launch(self, device, graph, stream) }
+    }
+
+    fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
+        self.graphs.kernel_nodes(device, graph)
+    }
+
+    unsafe fn set_kernel_node(
+        &self,
+        device: usize,
+        graph: GraphHandle,
+        node: usize,
+        launch: &KernelLaunch<'_>,
+        keep: Box<dyn std::any::Any + Send>,
+    ) -> Result<()> {
+        let d = self.device(device)?;
+        let target = Target {
+            context: self.context.raw(),
+            device,
+            device_id: d.id,
+            survey: &d.survey,
+            queues: &d.queues,
+            table: &self.table,
+            kernels: &self.kernels,
+        };
+        self.graphs
+            .set_kernel_node(device, graph, node, launch, keep, |l| {
+                check_launch(&target, l)
+            })
+    }
+
+    fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
+        self.graphs.destroy(device, graph)
+    }
+}

@@ -1,0 +1,339 @@
+//! Graphs for a driver without graphs of its own (OpenCL): each operation queued on a capturing
+//! stream is checked as usual and recorded as an owned description of the driver call
+//! ([`Reissue`]); a replay issues the recorded calls again on the target stream, straight to the
+//! driver — past the safe layers' per-operation work (argument plans, reset-gate leases, holds and
+//! their keep-alive callbacks, array checks), which the graph did once, at capture.
+//!
+//! A replay queues the nodes' commands in order; the captured work's kept values and an updated
+//! node's arguments go with one keep-alive after them, so they outlive every replay that uses
+//! them. Events recorded inside the capture are recorded after the replay's commands.
+//!
+//! This module touches only its own tables and the driver it is handed.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::capture::{Captures, Recording};
+use super::graph::refused;
+use super::{
+    DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
+    KernelNode, StreamHandle, StridedCopy, StridedSource, check_update,
+};
+use crate::error::{Error, Result};
+use crate::sync::lock;
+
+/// A host address a recorded copy reads or writes (the caller of the capture vouched for it for
+/// as long as the graph lives).
+#[derive(Clone, Copy)]
+pub(crate) struct HostAddr(pub(crate) *mut u8);
+// SAFETY: only the address is shared; it is dereferenced by the driver's copy commands, under the
+// contract of the call that recorded it.
+unsafe impl Send for HostAddr {}
+// SAFETY: as above.
+unsafe impl Sync for HostAddr {}
+
+/// One recorded driver call.
+#[derive(Clone)]
+pub(crate) enum Reissue {
+    /// `memcpy_htod_async` from pinned memory.
+    HtoD {
+        dst: DevicePtr,
+        src: HostAddr,
+        bytes: usize,
+    },
+    /// `memcpy_dtoh_async` into pinned memory.
+    DtoH {
+        dst: HostAddr,
+        src: DevicePtr,
+        bytes: usize,
+    },
+    /// `memcpy_dtod_async`.
+    DtoD {
+        dst: DevicePtr,
+        src: DevicePtr,
+        bytes: usize,
+    },
+    /// `memset_async`.
+    Memset {
+        dst: DevicePtr,
+        value: u8,
+        bytes: usize,
+    },
+    /// `copy_strided_async`: shape, item size, destination and its strides, and the source's
+    /// pointer and strides (`None`: a fill with `fill`).
+    Strided {
+        shape: Vec<usize>,
+        itemsize: usize,
+        dst: DevicePtr,
+        dst_strides: Vec<isize>,
+        src: Option<(DevicePtr, Vec<isize>)>,
+        fill: Vec<u8>,
+    },
+    /// `launch_kernel`.
+    Kernel {
+        function: Box<KernelFunction>,
+        node: KernelNode,
+        /// What keeps an update's arguments alive: held for its drop, never read.
+        #[allow(dead_code)]
+        keep: Option<Arc<Mutex<Box<dyn Any + Send>>>>,
+    },
+    /// A repeatable host callback.
+    Callback(GraphCallback),
+}
+
+impl Reissue {
+    /// The node of a strided copy.
+    pub(crate) fn strided(copy: &StridedCopy<'_>) -> Reissue {
+        let (src, fill) = match copy.src {
+            StridedSource::Device { ptr, strides } => (Some((ptr, strides.to_vec())), Vec::new()),
+            StridedSource::Fill(b) => (None, b.to_vec()),
+        };
+        Reissue::Strided {
+            shape: copy.shape.to_vec(),
+            itemsize: copy.itemsize,
+            dst: copy.dst,
+            dst_strides: copy.dst_strides.to_vec(),
+            src,
+            fill,
+        }
+    }
+
+    /// The node of a kernel launch.
+    pub(crate) fn kernel(launch: &KernelLaunch<'_>) -> Reissue {
+        Reissue::Kernel {
+            function: Box::new(launch.function.clone()),
+            node: KernelNode::of(launch),
+            keep: None,
+        }
+    }
+
+    /// Issues the call on `stream`.
+    ///
+    /// # Safety
+    /// The ranges must still be valid for the call, as when it was recorded.
+    unsafe fn issue(&self, driver: &dyn Driver, device: usize, stream: StreamHandle) -> Result<()> {
+        // SAFETY (every arm): the ranges were checked when recorded and are kept by the graph
+        // (the caller's contract).
+        match self {
+            Reissue::HtoD { dst, src, bytes } => unsafe {
+                driver.memcpy_htod_async(device, *dst, src.0, *bytes, stream)
+            },
+            Reissue::DtoH { dst, src, bytes } => unsafe {
+                driver.memcpy_dtoh_async(device, dst.0, *src, *bytes, stream)
+            },
+            Reissue::DtoD { dst, src, bytes } => unsafe {
+                driver.memcpy_dtod_async(device, *dst, *src, *bytes, stream)
+            },
+            Reissue::Memset { dst, value, bytes } => unsafe {
+                driver.memset_async(device, *dst, *value, *bytes, stream)
+            },
+            Reissue::Strided {
+                shape,
+                itemsize,
+                dst,
+                dst_strides,
+                src,
+                fill,
+            } => {
+                let src = match src {
+                    Some((ptr, strides)) => StridedSource::Device { ptr: *ptr, strides },
+                    None => StridedSource::Fill(fill),
+                };
+                let copy = StridedCopy {
+                    shape,
+                    itemsize: *itemsize,
+                    dst: *dst,
+                    dst_strides,
+                    src,
+                };
+                unsafe { driver.copy_strided_async(device, &copy, stream) }
+            }
+            Reissue::Kernel { function, node, .. } => {
+                let launch = KernelLaunch {
+                    function,
+                    grid: node.grid,
+                    block: node.block,
+                    dynamic_shared_bytes: node.dynamic_shared_bytes,
+                    args: &node.args,
+                };
+                unsafe { driver.launch_kernel(device, &launch, stream) }
+            }
+            Reissue::Callback(cb) => {
+                let cb = Arc::clone(cb);
+                driver.stream_add_callback(device, stream, Box::new(move |status| cb(status)))
+            }
+        }
+    }
+}
+
+/// An instantiated graph.
+struct ReissueGraph {
+    device: usize,
+    nodes: Mutex<Arc<Vec<Reissue>>>,
+    events: Vec<EventHandle>,
+    keep: Arc<Mutex<Vec<Box<dyn Any + Send>>>>,
+}
+
+/// The captures and graphs of one driver.
+#[derive(Default)]
+pub(crate) struct ReissueGraphs {
+    pub(crate) captures: Captures<Reissue>,
+    graphs: Mutex<HashMap<u64, Arc<ReissueGraph>>>,
+    next: AtomicU64,
+}
+
+fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
+    Error::InvalidHandle {
+        kind: "graph",
+        handle: graph.0,
+        reason: format!("no live graph with this handle on device {device}"),
+    }
+}
+
+impl ReissueGraphs {
+    /// Records a node on `stream` if it is being captured: `Some(Ok(()))` then; `None` otherwise.
+    pub(crate) fn capture(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        node: impl FnOnce() -> Reissue,
+    ) -> Option<Result<()>> {
+        self.captures
+            .record(device, stream, |rec| rec.nodes.push(node()))
+            .map(Ok)
+    }
+
+    /// Refuses `operation` on a capturing `stream`.
+    pub(crate) fn refuse(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        operation: &str,
+        reason: &'static str,
+    ) -> Result<()> {
+        if self.captures.is_capturing(device, stream) {
+            return Err(refused(operation, stream, reason));
+        }
+        Ok(())
+    }
+
+    /// [`Graphs::end_capture`](super::Graphs::end_capture).
+    pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
+        let Recording {
+            nodes,
+            keep,
+            events,
+            ..
+        } = self.captures.end(device, stream)?;
+        let handle = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let g = ReissueGraph {
+            device,
+            nodes: Mutex::new(Arc::new(nodes)),
+            events,
+            keep: Arc::new(Mutex::new(keep)),
+        };
+        lock(&self.graphs).insert(handle, Arc::new(g));
+        Ok(GraphHandle(handle))
+    }
+
+    fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<ReissueGraph>> {
+        lock(&self.graphs)
+            .get(&graph.0)
+            .filter(|g| g.device == device)
+            .cloned()
+            .ok_or_else(|| unknown_graph(graph, device))
+    }
+
+    /// [`Graphs::launch_graph`](super::Graphs::launch_graph).
+    ///
+    /// # Safety
+    /// As there.
+    pub(crate) unsafe fn launch(
+        &self,
+        driver: &dyn Driver,
+        device: usize,
+        graph: GraphHandle,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let g = self.graph(device, graph)?;
+        self.refuse(
+            device,
+            stream,
+            "launching a graph",
+            "graphs are not captured into graphs",
+        )?;
+        let nodes = Arc::clone(&lock(&g.nodes));
+        for node in nodes.iter() {
+            // SAFETY: the caller's contract.
+            unsafe { node.issue(driver, device, stream) }?;
+        }
+        for &e in &g.events {
+            driver.event_record(device, e, stream)?;
+        }
+        // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
+        driver.stream_keepalive(device, stream, Box::new((nodes, Arc::clone(&g.keep))))
+    }
+
+    /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).
+    pub(crate) fn kernel_nodes(
+        &self,
+        device: usize,
+        graph: GraphHandle,
+    ) -> Result<Vec<KernelNode>> {
+        let g = self.graph(device, graph)?;
+        let nodes = Arc::clone(&lock(&g.nodes));
+        Ok(nodes
+            .iter()
+            .filter_map(|n| match n {
+                Reissue::Kernel { node, .. } => Some(node.clone()),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// [`Graphs::set_kernel_node`](super::Graphs::set_kernel_node), after `check` (the driver's
+    /// own checks of the new launch, run before anything changes).
+    pub(crate) fn set_kernel_node(
+        &self,
+        device: usize,
+        graph: GraphHandle,
+        index: usize,
+        launch: &KernelLaunch<'_>,
+        keep: Box<dyn Any + Send>,
+        check: impl FnOnce(&KernelLaunch<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let g = self.graph(device, graph)?;
+        let mut current = lock(&g.nodes);
+        let kernels: Vec<usize> = current
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| matches!(n, Reissue::Kernel { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let captured = kernels.get(index).and_then(|&i| match &current[i] {
+            Reissue::Kernel { node, .. } => Some((node.name.as_str(), &node.args[..])),
+            _ => None,
+        });
+        check_update(index, captured, kernels.len(), launch)?;
+        check(launch)?;
+        let mut nodes: Vec<Reissue> = current.as_ref().clone();
+        let at = kernels[index];
+        nodes[at] = Reissue::Kernel {
+            function: Box::new(launch.function.clone()),
+            node: KernelNode::of(launch),
+            keep: Some(Arc::new(Mutex::new(keep))),
+        };
+        // Replays already queued keep the old list (and the old node's keep) until they have run.
+        *current = Arc::new(nodes);
+        Ok(())
+    }
+
+    /// [`Graphs::destroy_graph`](super::Graphs::destroy_graph).
+    pub(crate) fn destroy(&self, device: usize, graph: GraphHandle) -> Result<()> {
+        self.graph(device, graph)?;
+        lock(&self.graphs).remove(&graph.0);
+        Ok(())
+    }
+}

@@ -1,0 +1,419 @@
+//! Stream graphs: capture, replay, kernel-node updates, joined streams, memory the graph owns,
+//! and every refusal inside a capture. The same tests run on the sim and on OpenCL
+//! (`RUMBA_TEST_BACKEND=opencl`) and CUDA.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rumba::error::GraphError;
+use rumba::kernel::prelude::*;
+use rumba::{DeviceArray, Error, Order, Stream};
+
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|c| c.sim_devices = 2);
+    common::serial()
+}
+
+/// `x[i] = x[i] * a + b`.
+#[kernel]
+fn scale_add(t: &Thread, x: &mut Arr<f32>, a: f32, b: f32) {
+    let i = t.grid1();
+    if i < x.len() {
+        x[i] = x[i] * a + b;
+    }
+}
+
+/// `out[i] = out[i] + x[i]`.
+#[kernel]
+fn accumulate(t: &Thread, out: &mut Arr<f32>, x: &Arr<f32>) {
+    let i = t.grid1();
+    if i < out.len() {
+        out[i] = out[i] + x[i];
+    }
+}
+
+fn array(values: &[f32]) -> DeviceArray<f32, ndarray::Ix1> {
+    rumba::to_device(&ndarray::arr1(values)).unwrap()
+}
+
+fn host(a: &DeviceArray<f32, ndarray::Ix1>) -> Vec<f32> {
+    a.copy_to_host().unwrap().to_vec()
+}
+
+fn refused(e: &Error) -> bool {
+    matches!(e, Error::Graph(GraphError::Refused { .. }))
+}
+
+/// The work both ways: scale, copy, accumulate, a memset of a scratch buffer.
+fn sequence(
+    s: &Stream,
+    x: &DeviceArray<f32, ndarray::Ix1>,
+    y: &DeviceArray<f32, ndarray::Ix1>,
+) -> rumba::Result<()> {
+    let n = x.len() as u32;
+    scale_add()
+        .configure(1, n)
+        .stream(s)
+        .launch((x, 2.0f32, 1.0f32))?;
+    s.copy(y, x)?;
+    accumulate().configure(1, n).stream(s).launch((y, x))?;
+    scale_add()
+        .configure(1, n)
+        .stream(s)
+        .launch((y, 0.5f32, 0.0f32))?;
+    Ok(())
+}
+
+#[test]
+fn replays_give_the_results_of_queuing_one_by_one() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let start = [1.0f32, 2.0, 3.0, 4.0, -1.0, 0.5, 7.0, 8.0];
+    let (x1, y1) = (array(&start), array(&[0.0; 8]));
+    let (x2, y2) = (array(&start), array(&[0.0; 8]));
+    for _ in 0..3 {
+        sequence(&s, &x1, &y1).unwrap();
+    }
+    let graph = s.capture(|s| sequence(s, &x2, &y2)).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x2), start, "nothing runs while it is captured");
+    assert_eq!(graph.kernel_nodes().unwrap().len(), 3);
+    for _ in 0..3 {
+        graph.launch(&s).unwrap();
+    }
+    s.synchronize().unwrap();
+    assert_eq!(host(&x2), host(&x1));
+    assert_eq!(host(&y2), host(&y1));
+    // Another stream of the same device replays it too.
+    let other = rumba::stream().unwrap();
+    sequence(&s, &x1, &y1).unwrap();
+    graph.launch(&other).unwrap();
+    other.synchronize().unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x2), host(&x1));
+    assert_eq!(host(&y2), host(&y1));
+}
+
+#[test]
+fn kernel_nodes_take_new_arrays_and_scalars_of_the_same_shape() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let (a, b) = (array(&[1.0; 4]), array(&[10.0; 4]));
+    let k = scale_add();
+    let graph = s
+        .capture(|s| k.configure(1, 4).stream(s).launch((&a, 2.0f32, 0.0f32)))
+        .unwrap();
+    graph.launch(&s).unwrap();
+    k.update_graph_node(&graph, 0, (&b, 3.0f32, 1.0f32))
+        .unwrap();
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(
+        host(&a),
+        [2.0; 4],
+        "the first replay used the captured arguments"
+    );
+    assert_eq!(host(&b), [31.0; 4], "the second the new ones");
+    let node = &graph.kernel_nodes().unwrap()[0];
+    assert_eq!(node.name, "scale_add");
+
+    let e = k
+        .update_graph_node(&graph, 0, (&array(&[0.0; 5]), 1.0f32, 1.0f32))
+        .unwrap_err();
+    match &e {
+        Error::Graph(GraphError::ArgumentMismatch {
+            node: 0,
+            position: 0,
+            captured,
+            given,
+            ..
+        }) => {
+            assert!(captured.contains("[4]") && given.contains("[5]"), "{e}");
+        }
+        other => panic!("{other}"),
+    }
+    let e = k
+        .update_graph_node(&graph, 1, (&b, 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::Graph(GraphError::NoSuchNode { node: 1, count: 1 })
+        ),
+        "{e}"
+    );
+    let e = accumulate()
+        .update_graph_node(&graph, 0, (&b, &a))
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::Graph(GraphError::OtherKernel { .. })),
+        "{e}"
+    );
+    // After the refused updates the node still has the last good arguments.
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&b), [94.0; 4]);
+    assert_eq!(host(&a), [2.0; 4]);
+}
+
+#[test]
+fn memory_allocated_inside_the_capture_belongs_to_the_graph() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let out = array(&[0.0; 16]);
+    let graph = s
+        .capture(|s| {
+            let tmp = rumba::device_array::<f32, _>(16, Order::C)?;
+            s.memset(tmp.buffer(), 0)?;
+            scale_add()
+                .configure(1, 16)
+                .stream(s)
+                .launch((&tmp, 1.0f32, 2.5f32))?;
+            accumulate()
+                .configure(1, 16)
+                .stream(s)
+                .launch((&out, &tmp))?;
+            Ok(()) // `tmp` is dropped here: the graph keeps its memory
+        })
+        .unwrap();
+    for _ in 0..4 {
+        graph.launch(&s).unwrap();
+    }
+    s.synchronize().unwrap();
+    assert_eq!(host(&out), [10.0; 16]);
+    drop(graph);
+    s.synchronize().unwrap();
+}
+
+#[test]
+fn arrays_dropped_after_the_capture_stay_valid_for_replays() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let src = array(&[3.0, 1.0, 4.0, 1.0]);
+    let dst = array(&[0.0; 4]);
+    let graph = s.capture(|s| s.copy(&dst, &src)).unwrap();
+    drop(src);
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&dst), [3.0, 1.0, 4.0, 1.0]);
+}
+
+#[test]
+fn streams_join_a_capture_through_events() {
+    let _s = setup();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let (x, y) = (array(&[1.0; 8]), array(&[1.0; 8]));
+    let (fork, join) = (
+        rumba::event(rumba::EventOptions::untimed()).unwrap(),
+        rumba::event(rumba::EventOptions::untimed()).unwrap(),
+    );
+    let graph = a
+        .capture(|a| {
+            scale_add()
+                .configure(1, 8)
+                .stream(a)
+                .launch((&x, 2.0f32, 0.0f32))?;
+            fork.record(a)?;
+            fork.wait(&b)?;
+            assert!(b.is_capturing(), "b joined the capture");
+            scale_add()
+                .configure(1, 8)
+                .stream(&b)
+                .launch((&y, 3.0f32, 0.0f32))?;
+            join.record(&b)?;
+            join.wait(a)?;
+            accumulate().configure(1, 8).stream(a).launch((&x, &y))
+        })
+        .unwrap();
+    assert!(!b.is_capturing(), "b left it at the end");
+    assert_eq!(graph.kernel_nodes().unwrap().len(), 3);
+    graph.launch(&a).unwrap();
+    a.synchronize().unwrap();
+    assert_eq!(host(&x), [5.0; 8]);
+    assert_eq!(host(&y), [3.0; 8]);
+    // The events of the graph complete with its replay.
+    graph.launch(&a).unwrap();
+    join.synchronize().unwrap();
+    a.synchronize().unwrap();
+    assert_eq!(host(&x), [5.0 * 2.0 + 9.0; 8]);
+}
+
+#[test]
+fn repeatable_callbacks_run_on_every_replay() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let r = Arc::clone(&runs);
+    let graph = s
+        .capture(|s| {
+            s.add_graph_callback(move |status| {
+                assert!(status.is_ok());
+                r.fetch_add(1, Ordering::SeqCst);
+            })
+        })
+        .unwrap();
+    for _ in 0..5 {
+        graph.launch(&s).unwrap();
+    }
+    s.synchronize().unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 5);
+}
+
+#[test]
+fn waiting_operations_are_refused_inside_a_capture_and_nothing_is_recorded() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
+    let x = array(&[1.0; 4]);
+    let ev = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    s.begin_capture().unwrap();
+    let e = s.synchronize().unwrap_err();
+    assert!(refused(&e), "{e}");
+    assert!(
+        e.to_string().contains(&format!("0x{:x}", s.handle().0)),
+        "{e}"
+    );
+    assert!(refused(&s.query().unwrap_err()));
+    assert!(refused(&ctx.synchronize().unwrap_err()));
+    ev.record(&s).unwrap();
+    assert!(refused(&ev.synchronize().unwrap_err()));
+    assert!(refused(&ev.query().unwrap_err()));
+    let e = s.add_callback(|_, _| {}).unwrap_err();
+    assert!(refused(&e), "{e}");
+    // Pageable host memory, both ways.
+    let e = x.copy_to_host_on(&s).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = s.copy(&x, &ndarray::arr1(&[2.0f32; 4])).unwrap_err();
+    assert!(refused(&e), "{e}");
+    // A launch with a host array would wait for the kernel.
+    let mut h = ndarray::arr1(&[0.0f32; 4]);
+    let e = scale_add()
+        .configure(1, 4)
+        .stream(&s)
+        .launch((&mut h, 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    let graph = s.end_capture().unwrap();
+    assert!(
+        graph.kernel_nodes().unwrap().is_empty(),
+        "nothing was recorded"
+    );
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [1.0; 4]);
+    assert_eq!(h.to_vec(), [0.0; 4]);
+}
+
+#[test]
+fn an_error_inside_the_capture_ends_it_and_the_stream_runs_work_again() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let x = array(&[1.0; 4]);
+    let e = s
+        .capture(|s| {
+            scale_add()
+                .configure(1, 4)
+                .stream(s)
+                .launch((&x, 2.0f32, 0.0f32))?;
+            s.synchronize()
+        })
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    assert!(!s.is_capturing());
+    let e = s.end_capture().unwrap_err();
+    assert!(
+        matches!(e, Error::Graph(GraphError::NotCapturing { .. })),
+        "{e}"
+    );
+    scale_add()
+        .configure(1, 4)
+        .stream(&s)
+        .launch((&x, 3.0f32, 0.0f32))
+        .unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(
+        host(&x),
+        [3.0; 4],
+        "the captured launch never ran; the new one did"
+    );
+    // A panic inside the closure ends the capture too.
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = s.capture(|_| -> rumba::Result<()> { panic!("inside") });
+    }));
+    assert!(r.is_err());
+    assert!(!s.is_capturing());
+}
+
+#[test]
+fn captures_are_refused_where_they_cannot_be() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let e = rumba::legacy_default_stream()
+        .unwrap()
+        .begin_capture()
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    s.begin_capture().unwrap();
+    let e = s.begin_capture().unwrap_err();
+    assert!(
+        matches!(e, Error::Graph(GraphError::AlreadyCapturing { .. })),
+        "{e}"
+    );
+    // Waiting for an event recorded outside the capture.
+    let other = rumba::stream().unwrap();
+    let ev = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    ev.record(&other).unwrap();
+    let e = ev.wait(&s).unwrap_err();
+    assert!(
+        matches!(e, Error::Graph(GraphError::ExternalEvent { .. })),
+        "{e}"
+    );
+    // A graph is not launched into a capture.
+    let g = other.capture(|_| Ok(())).unwrap();
+    assert!(refused(&g.launch(&s).unwrap_err()));
+    drop(s.end_capture().unwrap());
+}
+
+#[test]
+fn a_graph_runs_only_on_its_own_device() {
+    let _s = setup();
+    if common::needs_devices(2, "a_graph_runs_only_on_its_own_device") {
+        return;
+    }
+    let s = rumba::stream().unwrap();
+    let g = s.capture(|_| Ok(())).unwrap();
+    let device = s.context().device_id();
+    let other = std::thread::spawn(move || {
+        rumba::select_device(1 - device).unwrap();
+        rumba::stream().unwrap()
+    })
+    .join()
+    .unwrap();
+    let e = g.launch(&other).unwrap_err();
+    assert!(
+        matches!(e, Error::Graph(GraphError::OtherDevice { .. })),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_replay_after_a_reset_is_refused() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let x = array(&[1.0; 4]);
+    let g = s
+        .capture(|s| {
+            scale_add()
+                .configure(1, 4)
+                .stream(s)
+                .launch((&x, 2.0f32, 0.0f32))
+        })
+        .unwrap();
+    g.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    rumba::current_context().unwrap().reset().unwrap();
+    let e = g.launch(&s).unwrap_err();
+    assert!(matches!(e, Error::Graph(GraphError::Reset { .. })), "{e}");
+}
