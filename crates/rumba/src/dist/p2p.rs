@@ -210,27 +210,8 @@ impl P2p {
                         return Ok(());
                     }
                     let theirs = Header::from_bytes(&hdr[..]);
-                    let mismatch = compare(&theirs, &self.mine, self.peer, self.rank);
-                    let mut answer = Header::new(Op::Send, None, &[], 0);
-                    if let Some(why) = &mismatch {
-                        answer = answer.refused(why);
-                    }
-                    let answer = Box::new(answer);
-                    let mut req = RawRequest::null();
-                    let bytes = answer.as_bytes();
-                    // SAFETY: `answer` is boxed and kept in the state until the send completes
-                    // (or leaked with it).
-                    let rc = unsafe {
-                        raw::isend(
-                            bytes.as_ptr(),
-                            bytes.len(),
-                            self.peer,
-                            theirs.tag as c_int,
-                            comm.ack,
-                            &mut req,
-                        )
-                    };
-                    raw::check(rc, self.rank, self.op, "MPI_Isend")?;
+                    let (mismatch, answer, req) =
+                        answer(comm, self.op, &theirs, &self.mine, self.peer)?;
                     self.state = match mismatch {
                         Some(reason) => State::Refusing {
                             _ack: answer,
@@ -295,6 +276,41 @@ impl Drop for P2p {
             std::mem::forget(old);
         }
     }
+}
+
+/// The receiver's side of the handshake once the sender's header `theirs` has arrived: compares
+/// it with `mine` and starts sending the answer (a refusal saying why, or an acceptance) to
+/// `peer`, on the tag the sender listens on. Returns the refusal's reason, and the boxed answer
+/// with its request, which the caller keeps until the send completes (or leaks).
+pub(crate) fn answer(
+    comm: &Communicator,
+    op: &str,
+    theirs: &Header,
+    mine: &Header,
+    peer: usize,
+) -> Result<(Option<String>, Box<Header>, RawRequest)> {
+    let mismatch = compare(theirs, mine, peer, comm.rank());
+    let mut answer = Header::new(Op::Send, None, &[], 0);
+    if let Some(why) = &mismatch {
+        answer = answer.refused(why);
+    }
+    let answer = Box::new(answer);
+    let mut req = RawRequest::null();
+    let bytes = answer.as_bytes();
+    // SAFETY: `answer` is boxed and handed to the caller, which keeps it until the send
+    // completes (or leaks it).
+    let rc = unsafe {
+        raw::isend(
+            bytes.as_ptr(),
+            bytes.len(),
+            peer,
+            theirs.tag as c_int,
+            comm.ack,
+            &mut req,
+        )
+    };
+    raw::check(rc, comm.rank(), op, "MPI_Isend")?;
+    Ok((mismatch, answer, req))
 }
 
 /// Why the receiver refuses the sender's header, if it does. `mine.op` says through what this

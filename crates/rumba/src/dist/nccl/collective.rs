@@ -254,51 +254,7 @@ impl NcclOnStream<'_, '_> {
         recv: Option<&DeviceArray<T, E>>,
         root: usize,
     ) -> Result<()> {
-        let n = self.nccl.size();
-        let mut h = Header::new(Op::Gather, Some(T::DTYPE), send.shape(), send.size());
-        h.root = root as u64;
-        let is_root = self.nccl.rank() == root;
-        let mut call = None;
-        let local = (|| {
-            check_root(self.nccl.mpi, root)?;
-            order_for(Some(self.stream), send)?;
-            let out = if is_root {
-                let r = recv.ok_or(Error::Dist {
-                    rank: root,
-                    op: Op::Gather.name().into(),
-                    reason: "the root passed no array to gather into".into(),
-                })?;
-                check_size("the array to gather into", r.size(), send.size() * n)?;
-                order_for(Some(self.stream), r)?;
-                Some(Packed::output(r)?)
-            } else {
-                None
-            };
-            call = Some(Call {
-                inp: Some(Packed::input(send, self.stream, false)?),
-                out,
-            });
-            Ok(())
-        })();
-        self.agree(Op::Gather, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let bytes = send.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::Gather, &call, |s, send, recv| {
-            grouped(|| {
-                if is_root {
-                    for r in 0..n {
-                        // SAFETY: block `r` of the root's packed output (`n * bytes` bytes), kept
-                        // alive by the stream until the group has run.
-                        unsafe {
-                            nr::recv(at(recv, r * bytes), bytes, u8_type(), r as c_int, comm, s)
-                        }?;
-                    }
-                }
-                // SAFETY: the packed input of `bytes` bytes, kept alive by the stream.
-                unsafe { nr::send(send, bytes, u8_type(), root as c_int, comm, s) }.map(|_| ())
-            })
-        })
+        self.rooted(Op::Gather, send, recv, root)
     }
 
     /// Scatters `root`'s `send` (`size()` blocks; other ranks pass `None`): block `r` to rank
@@ -313,49 +269,99 @@ impl NcclOnStream<'_, '_> {
         recv: &DeviceArray<T, E>,
         root: usize,
     ) -> Result<()> {
+        self.rooted(Op::Scatter, recv, send, root)
+    }
+
+    /// Gather ([`Op::Gather`]) or scatter ([`Op::Scatter`]) between every rank's `mine` and the
+    /// root's `whole` (`size()` blocks of `mine`'s size): the root receives (sends) one block per
+    /// rank and every rank sends (receives) its own, in one NCCL group.
+    fn rooted<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        op: Op,
+        mine: &DeviceArray<T, D>,
+        whole: Option<&DeviceArray<T, E>>,
+        root: usize,
+    ) -> Result<()> {
+        let gather = op == Op::Gather;
         let n = self.nccl.size();
-        let mut h = Header::new(Op::Scatter, Some(T::DTYPE), recv.shape(), recv.size());
+        let mut h = Header::new(op, Some(T::DTYPE), mine.shape(), mine.size());
         h.root = root as u64;
         let is_root = self.nccl.rank() == root;
         let mut call = None;
         let local = (|| {
             check_root(self.nccl.mpi, root)?;
-            order_for(Some(self.stream), recv)?;
-            let inp = if is_root {
-                let s = send.ok_or(Error::Dist {
-                    rank: root,
-                    op: Op::Scatter.name().into(),
-                    reason: "the root passed no array to scatter".into(),
-                })?;
-                check_size("the array to scatter", s.size(), recv.size() * n)?;
-                order_for(Some(self.stream), s)?;
-                Some(Packed::input(s, self.stream, false)?)
+            order_for(Some(self.stream), mine)?;
+            let (what, missing) = if gather {
+                (
+                    "the array to gather into",
+                    "the root passed no array to gather into",
+                )
             } else {
-                None
+                (
+                    "the array to scatter",
+                    "the root passed no array to scatter",
+                )
             };
-            call = Some(Call {
-                inp,
-                out: Some(Packed::output(recv)?),
+            let whole = match whole {
+                Some(w) if is_root => {
+                    check_size(what, w.size(), mine.size() * n)?;
+                    order_for(Some(self.stream), w)?;
+                    Some(w)
+                }
+                None if is_root => {
+                    return Err(Error::Dist {
+                        rank: root,
+                        op: op.name().into(),
+                        reason: missing.into(),
+                    });
+                }
+                _ => None,
+            };
+            call = Some(if gather {
+                Call {
+                    inp: Some(Packed::input(mine, self.stream, false)?),
+                    out: whole.map(Packed::output).transpose()?,
+                }
+            } else {
+                Call {
+                    inp: whole
+                        .map(|w| Packed::input(w, self.stream, false))
+                        .transpose()?,
+                    out: Some(Packed::output(mine)?),
+                }
             });
             Ok(())
         })();
-        self.agree(Op::Scatter, h, &local)?;
+        self.agree(op, h, &local)?;
         let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
-        let bytes = recv.nbytes();
+        let bytes = mine.nbytes();
         let comm = self.nccl.comm;
-        self.enqueue(Op::Scatter, &call, |s, send, recv| {
+        self.enqueue(op, &call, |s, send, recv| {
             grouped(|| {
                 if is_root {
                     for r in 0..n {
-                        // SAFETY: block `r` of the root's packed input (`n * bytes` bytes), kept
+                        let peer = r as c_int;
+                        // SAFETY: block `r` of the root's packed array (`n * bytes` bytes), kept
                         // alive by the stream until the group has run.
                         unsafe {
-                            nr::send(at(send, r * bytes), bytes, u8_type(), r as c_int, comm, s)
+                            if gather {
+                                nr::recv(at(recv, r * bytes), bytes, u8_type(), peer, comm, s)
+                            } else {
+                                nr::send(at(send, r * bytes), bytes, u8_type(), peer, comm, s)
+                            }
                         }?;
                     }
                 }
-                // SAFETY: the packed output of `bytes` bytes, kept alive by the stream.
-                unsafe { nr::recv(recv, bytes, u8_type(), root as c_int, comm, s) }.map(|_| ())
+                let root = root as c_int;
+                // SAFETY: this rank's packed array of `bytes` bytes, kept alive by the stream.
+                unsafe {
+                    if gather {
+                        nr::send(send, bytes, u8_type(), root, comm, s)
+                    } else {
+                        nr::recv(recv, bytes, u8_type(), root, comm, s)
+                    }
+                }
+                .map(|_| ())
             })
         })
     }

@@ -18,7 +18,7 @@ use super::{Call, NcclOnStream, grouped};
 use crate::array::DeviceArray;
 use crate::dist::comm::Communicator;
 use crate::dist::job::{Packed, order_for};
-use crate::dist::p2p::{check_peer, compare};
+use crate::dist::p2p::{answer, check_peer};
 use crate::dist::raw::{self, Request as RawRequest};
 use crate::dist::wire::{HEADER_BYTES, Header, Op};
 use crate::error::{Error, Result};
@@ -146,27 +146,8 @@ impl Handshake {
             if x.reply.is_none() {
                 if x.header_req.test(me, op)? {
                     let theirs = Header::from_bytes(&x.header[..]);
-                    x.refused = compare(&theirs, &x.mine, x.peer, me);
-                    let mut answer = Header::new(Op::Send, None, &[], 0);
-                    if let Some(why) = &x.refused {
-                        answer = answer.refused(why);
-                    }
-                    let answer = Box::new(answer);
-                    let mut req = RawRequest::null();
-                    let b = answer.as_bytes();
-                    // SAFETY: the answer is boxed in the handshake until the send completes (or
-                    // leaked with it).
-                    let rc = unsafe {
-                        raw::isend(
-                            b.as_ptr(),
-                            b.len(),
-                            x.peer,
-                            theirs.tag as c_int,
-                            comm.ack,
-                            &mut req,
-                        )
-                    };
-                    raw::check(rc, me, op, "MPI_Isend")?;
+                    let (refused, answer, req) = answer(comm, op, &theirs, &x.mine, x.peer)?;
+                    x.refused = refused;
                     x.reply = Some((answer, req));
                 } else {
                     done = false;
