@@ -238,6 +238,50 @@ fn the_ring_buffer_keeps_the_newest_entries_and_counts_the_dropped() {
 }
 
 #[test]
+fn details_stay_with_their_events_after_the_ring_wraps() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let (_, total) = ctx.get_memory_info().unwrap();
+    let res = DriverResource::new(ctx.device_id(), ctx.driver().clone());
+    let h = record(
+        HistoryOptions {
+            max_entries: 4,
+            ..Default::default()
+        },
+        || {
+            for round in 0..3 {
+                for _ in 0..5 {
+                    res.deallocate_sync(res.allocate_sync(8).unwrap()).unwrap();
+                }
+                // An event with a detail, after the ring has wrapped; in the last round it is
+                // followed by two more, so it is neither first nor last of what is kept.
+                assert!(ctx.memalloc(total + 1).unwrap_err().is_out_of_memory());
+                if round == 2 {
+                    res.deallocate_sync(res.allocate_sync(8).unwrap()).unwrap();
+                }
+            }
+        },
+    );
+    assert_eq!(h.events.len(), 4);
+    let kinds: Vec<_> = h.events.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            EventKind::Free,
+            EventKind::Oom,
+            EventKind::Alloc,
+            EventKind::Free
+        ]
+    );
+    for e in &h.events {
+        assert_eq!(e.detail.is_some(), e.kind == EventKind::Oom, "{e:?}");
+    }
+    let seqs: Vec<u64> = h.events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs[3] - seqs[0], 3);
+    assert_eq!(h.dropped, seqs[0]);
+}
+
+#[test]
 fn a_dump_reads_back_equal_with_its_backtraces() {
     let _s = setup();
     let ctx = rumba::current_context().unwrap();
