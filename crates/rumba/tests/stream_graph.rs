@@ -417,3 +417,94 @@ fn a_replay_after_a_reset_is_refused() {
     let e = g.launch(&s).unwrap_err();
     assert!(matches!(e, Error::Graph(GraphError::Reset { .. })), "{e}");
 }
+
+#[test]
+fn host_copies_are_refused_inside_a_capture_and_nothing_is_recorded() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let d = array(&[0.0; 4]);
+    let mut pinned = rumba::pinned_array::<f32, _>(4, Order::C).unwrap();
+    pinned.view_mut().fill(5.0);
+    let buf = s.memalloc(8).unwrap();
+    // More than one pageable staging chunk (4 MiB).
+    let n = (5 << 20) / 4;
+    let big = rumba::device_array::<f32, _>(n, Order::C).unwrap();
+    let big_host = ndarray::Array1::from_elem(n, 7.0f32);
+    s.begin_capture().unwrap();
+    let r = s.upload(pinned, &d).unwrap_err();
+    assert!(refused(&r.error), "{}", r.error);
+    let pinned = r.buffer;
+    let r = s.download(&d, pinned).unwrap_err();
+    assert!(refused(&r.error), "{}", r.error);
+    let mut pinned = r.buffer;
+    let bytes = [9u8; 8];
+    let e = s
+        .auto_synchronize(|scope| scope.copy(&buf, &bytes[..]))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = s.copy(&big, &big_host).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = big.copy_to_host_on(&s).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let graph = s.end_capture().unwrap();
+    pinned.view_mut().fill(3.0);
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&d), [0.0; 4], "no upload was recorded");
+    assert_eq!(pinned.view().to_vec(), [3.0; 4], "no download was recorded");
+    let mut out = [1u8; 8];
+    rumba::copy(&mut out[..], &buf).unwrap();
+    assert_ne!(out, [9; 8], "no scoped copy was recorded");
+    assert!(
+        big.copy_to_host().unwrap().iter().all(|&v| v != 7.0),
+        "no pageable copy was recorded"
+    );
+}
+
+#[test]
+fn host_kernel_arguments_are_refused_before_anything_is_uploaded() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let n = (5 << 20) / 4;
+    let host_big = ndarray::Array1::from_elem(n, 1.0f32);
+    let mut out = ndarray::Array1::from_elem(4, 0.0f32);
+    let x = array(&[1.0; 4]);
+    let k = scale_add();
+    let before = rumba::kernel::auto_transfers();
+    s.begin_capture().unwrap();
+    let e = k
+        .configure(1, 4)
+        .stream(&s)
+        .launch((rumba::In(&host_big), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = k
+        .configure(1, 4)
+        .stream(&s)
+        .launch((rumba::Out(&mut out), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    k.configure(1, 4)
+        .stream(&s)
+        .launch((&x, 2.0f32, 0.0f32))
+        .unwrap();
+    let graph = s.end_capture().unwrap();
+    assert_eq!(
+        rumba::kernel::auto_transfers().since(&before),
+        rumba::kernel::AutoTransfers::default(),
+        "nothing was uploaded"
+    );
+    assert_eq!(graph.kernel_nodes().unwrap().len(), 1);
+    let e = k
+        .update_graph_node(&graph, 0, (rumba::In(&host_big), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    assert_eq!(
+        rumba::kernel::auto_transfers().since(&before),
+        rumba::kernel::AutoTransfers::default(),
+        "the update uploaded nothing"
+    );
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [2.0; 4]);
+}

@@ -24,31 +24,9 @@ use super::{
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
-/// A host address a recorded copy reads or writes (the caller of the capture vouched for it for
-/// as long as the graph lives).
-#[derive(Clone, Copy)]
-pub(crate) struct HostAddr(pub(crate) *mut u8);
-// SAFETY: only the address is shared; it is dereferenced by the driver's copy commands, under the
-// contract of the call that recorded it.
-unsafe impl Send for HostAddr {}
-// SAFETY: as above.
-unsafe impl Sync for HostAddr {}
-
 /// One recorded driver call.
 #[derive(Clone)]
 pub(crate) enum Reissue {
-    /// `memcpy_htod_async` from pinned memory.
-    HtoD {
-        dst: DevicePtr,
-        src: HostAddr,
-        bytes: usize,
-    },
-    /// `memcpy_dtoh_async` into pinned memory.
-    DtoH {
-        dst: HostAddr,
-        src: DevicePtr,
-        bytes: usize,
-    },
     /// `memcpy_dtod_async`.
     DtoD {
         dst: DevicePtr,
@@ -117,12 +95,6 @@ impl Reissue {
         // SAFETY (every arm): the ranges were checked when recorded and are kept by the graph
         // (the caller's contract).
         match self {
-            Reissue::HtoD { dst, src, bytes } => unsafe {
-                driver.memcpy_htod_async(device, *dst, src.0, *bytes, stream)
-            },
-            Reissue::DtoH { dst, src, bytes } => unsafe {
-                driver.memcpy_dtoh_async(device, dst.0, *src, *bytes, stream)
-            },
             Reissue::DtoD { dst, src, bytes } => unsafe {
                 driver.memcpy_dtod_async(device, *dst, *src, *bytes, stream)
             },

@@ -1,8 +1,8 @@
 //! Stream graphs: [`Stream::capture`] records what is queued on a stream into a [`Graph`], and
 //! [`Graph::launch`] replays it, as often as wanted, on any stream of the same device.
 //!
-//! What is recorded: copies between device memory and pinned or mapped host memory, memsets,
-//! strided copies, kernel launches, event records and waits, repeatable host callbacks
+//! What is recorded: copies between device arrays, memsets, strided copies, kernel launches with
+//! device-array arguments, event records and waits, repeatable host callbacks
 //! ([`Stream::add_graph_callback`]), and the memory this work keeps alive — including arrays
 //! allocated inside the capture, which thereby belong to the graph: valid on every replay, and
 //! freed (by the deferred-deallocation rules) once the graph is dropped and its last replay has
@@ -11,9 +11,12 @@
 //!
 //! What is refused inside a capture, with
 //! [`GraphError::Refused`] naming the operation and the stream, and nothing recorded:
-//! synchronizing the stream, the device or an event recorded in the capture, copies to or from
-//! pageable host memory, one-shot callbacks ([`Stream::add_callback`]), and launches that would
-//! wait for the kernel (host-array arguments). An error inside [`Stream::capture`]'s closure ends
+//! synchronizing the stream, the device or an event recorded in the capture, every copy between
+//! host and device memory (pageable, pinned or borrowed: a graph does not own host memory, and a
+//! replay would touch it after the call returned — [`Stream::upload`], [`Stream::download`],
+//! [`Stream::auto_synchronize`] and array copies alike), one-shot callbacks
+//! ([`Stream::add_callback`]), and kernel launches with host arguments (refused before anything
+//! is uploaded or allocated). An error inside [`Stream::capture`]'s closure ends
 //! the capture and drops what it recorded: the stream is usable again at once.
 //!
 //! Kernel nodes take new arguments between replays

@@ -18,9 +18,6 @@ use crate::error::{ArgumentError, Error, Result};
 
 /// Why a waiting call is refused on a capturing stream.
 pub(super) const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
-/// Why a copy to or from pageable memory is refused on a capturing stream.
-pub(super) const PAGEABLE: &str =
-    "a replay would touch the memory after the call; copy to or from pinned or mapped memory";
 /// Why a one-shot callback is refused on a capturing stream.
 pub(super) const ONE_SHOT: &str =
     "a graph runs its callbacks on every replay; record a repeatable one";
