@@ -508,3 +508,31 @@ fn host_kernel_arguments_are_refused_before_anything_is_uploaded() {
     s.synchronize().unwrap();
     assert_eq!(host(&x), [2.0; 4]);
 }
+
+#[test]
+fn only_a_programs_own_event_records_enter_a_capture() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
+    let (drv, dev) = (ctx.driver().clone(), ctx.device_id());
+    let internal = drv.event_create(dev, false).unwrap();
+    let user = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    let pool = Arc::new(rumba::memory::PinnedPool::new(dev, drv.clone()));
+    let block = pool.alloc(4, Default::default()).unwrap();
+    s.begin_capture().unwrap();
+    // rumba's bookkeeping (a pool's fence, a wait before an allocation retry) is refused.
+    let e = drv.event_record(dev, internal, s.handle()).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = block.record(s.handle()).unwrap_err();
+    assert!(refused(&e), "{e}");
+    user.record(&s).unwrap();
+    let graph = s.end_capture().unwrap();
+    drop(block);
+    assert!(
+        drv.event_query(dev, internal).unwrap(),
+        "the refused record left the event as it was"
+    );
+    graph.launch(&s).unwrap();
+    user.synchronize().unwrap();
+    drv.event_destroy(dev, internal).unwrap();
+}

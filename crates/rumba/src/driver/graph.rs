@@ -117,6 +117,14 @@ pub unsafe trait Graphs: Send + Sync {
         callback: GraphCallback,
     ) -> Result<()>;
 
+    /// A program's event record: on a capturing `stream` it becomes part of the graph (each
+    /// replay records the event when the work captured before it is done, and other streams join
+    /// the capture by waiting for it); otherwise it is [`Driver::event_record`].
+    ///
+    /// # Errors
+    /// As [`Driver::event_record`].
+    fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
+
     /// Queues one replay of `graph` on `stream`, a stream of the graph's device.
     ///
     /// # Errors
@@ -256,6 +264,9 @@ pub(crate) fn refused(
 
 /// Why a copy between host and device memory is refused on a capturing stream.
 pub(crate) const HOST_COPY: &str = "a graph does not own host memory, and a replay would read or write it after the call returned; copy between host and device outside the capture";
+
+/// Why [`Driver::event_record`] is refused on a capturing stream.
+pub(crate) const INTERNAL_EVENT: &str = "only a program's own event records become part of a graph";
 
 /// Refuses `operation` (with `reason`) when `stream` of `device` is being captured.
 ///

@@ -36,7 +36,7 @@ use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
-use crate::driver::graph::HOST_COPY;
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT};
 use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
@@ -670,9 +670,10 @@ unsafe impl Driver for OpenClDriver {
 
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         self.events.check(device, event)?;
-        if self.graphs.captures.record_event(device, event, stream) {
-            return Ok(()); // recorded by each replay of the graph
-        }
+        self.graphs
+            .refuse(device, stream, "recording an event", INTERNAL_EVENT)?;
+        // Outside a capture: an earlier record of the event inside one is forgotten.
+        self.graphs.captures.record_event(device, event, stream);
         let marker = self.enqueue_marker(device, stream)?;
         self.events.set_record(device, event, marker)
     }

@@ -125,6 +125,14 @@ unsafe impl Graphs for OpenClDriver {
             })
     }
 
+    fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        self.events.check(device, event)?;
+        if self.graphs.captures.record_event(device, event, stream) {
+            return Ok(()); // recorded by each replay of the graph
+        }
+        crate::driver::Driver::event_record(self, device, event, stream)
+    }
+
     unsafe fn launch_graph(
         &self,
         device: usize,

@@ -9,7 +9,7 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
-use crate::driver::graph::{HOST_COPY, refused};
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, refused};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
@@ -435,9 +435,9 @@ unsafe impl Driver for SimDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let ev = self.event(device, event)?;
         let (dev, s) = self.stream(device, stream)?;
-        if self.captures.record_event(device, event, stream) {
-            return Ok(()); // recorded by each replay of the graph
-        }
+        self.refuse_in_capture(device, stream, "recording an event", INTERNAL_EVENT)?;
+        // Outside a capture: an earlier record of the event inside one is forgotten.
+        self.captures.record_event(device, event, stream);
         let deps = dev.ordering_deps(&s);
         ev.record(&s, deps);
         Ok(())

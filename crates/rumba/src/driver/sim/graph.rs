@@ -249,6 +249,15 @@ unsafe impl Graphs for SimDriver {
             })
     }
 
+    fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        self.event(device, event)?;
+        self.stream(device, stream)?;
+        if self.captures.record_event(device, event, stream) {
+            return Ok(()); // recorded by each replay of the graph
+        }
+        crate::driver::Driver::event_record(self, device, event, stream)
+    }
+
     unsafe fn launch_graph(
         &self,
         device: usize,
