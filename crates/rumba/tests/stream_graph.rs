@@ -536,3 +536,23 @@ fn only_a_programs_own_event_records_enter_a_capture() {
     user.synchronize().unwrap();
     drv.event_destroy(dev, internal).unwrap();
 }
+
+#[test]
+fn a_reset_during_a_capture_is_refused_and_frees_nothing() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
+    let x = array(&[1.0; 4]);
+    s.begin_capture().unwrap();
+    scale_add()
+        .configure(1, 4)
+        .stream(&s)
+        .launch((&x, 2.0f32, 1.0f32))
+        .unwrap();
+    let e = ctx.reset().unwrap_err();
+    assert!(matches!(e, Error::ResetRefused { .. }), "{e}");
+    let graph = s.end_capture().unwrap();
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [3.0; 4], "the reset freed nothing");
+}

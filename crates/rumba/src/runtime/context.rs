@@ -512,8 +512,9 @@ impl Context {
     /// it frees anything.
     ///
     /// # Errors
-    /// [`Error::ResetRefused`] from a stream callback or inside an operation on device memory
-    /// (a memory resource's `allocate`), before anything happens. Otherwise the first of: the
+    /// [`Error::ResetRefused`] from a stream callback, inside an operation on device memory
+    /// (a memory resource's `allocate`), or while a stream of the device is being captured into
+    /// a graph, before anything happens. Otherwise the first of: the
     /// device synchronization's error (unreported work errors), the resources'
     /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when
     /// an earlier one failed.
@@ -528,6 +529,14 @@ impl Context {
     pub fn reset(&self) -> Result<()> {
         let gate = Exclusive::enter(self.inner.device)?;
         let synced = self.synchronize();
+        if let Err(Error::Graph(GraphError::Refused { .. })) = &synced {
+            // A stream is being captured: its graph would use memory the reset frees. (A capture
+            // begins under a lease of the gate, so none begins while this reset runs.)
+            return Err(Error::ResetRefused {
+                device: self.inner.device,
+                reason: "a stream of the device is being captured into a graph: end the capture first",
+            });
+        }
         let resources = self.inner.resources.flush_all();
         let memory = self.inner.manager.reset();
         gate.count_reset(driver_id(&self.inner.driver), self.inner.device);

@@ -24,8 +24,9 @@
 //! same shape and element type, other scalar values. The node holds the arrays it was given
 //! until it is updated again and no replay that used them is queued or running.
 //!
-//! A replay checks, under the reset gate, that no reset of the context has freed the memory the
-//! graph uses since it was captured ([`GraphError::Reset`]).
+//! A context reset is refused while a stream of its device is being captured
+//! ([`Error::ResetRefused`]); a replay checks, under the reset gate, that no reset of the context
+//! has freed the memory the graph uses since its capture began ([`GraphError::Reset`]).
 //!
 //! | backend | how |
 //! |---------|-----|
@@ -134,7 +135,16 @@ impl Stream {
     /// # Errors
     /// As [`capture`](Stream::capture), before any work.
     pub fn begin_capture(&self) -> Result<()> {
-        graphs(self.context())?.begin_capture(self.device(), self.handle())
+        // Under a lease of the reset gate: a reset either finished before the capture began (and
+        // the count below is after it) or sees the capture and is refused.
+        let _lease = Lease::enter()?;
+        let ctx = self.context();
+        let resets = gate::resets(driver_id(ctx.driver()), ctx.device_id());
+        graphs(ctx)?.begin_capture(self.device(), self.handle())?;
+        self.inner
+            .capture_resets
+            .store(resets, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
     }
 
     /// Ends the capture this stream began and makes the graph of what it recorded.
@@ -145,7 +155,10 @@ impl Stream {
     pub fn end_capture(&self) -> Result<Graph> {
         let ctx = self.context().clone();
         let handle = graphs(&ctx)?.end_capture(self.device(), self.handle())?;
-        let resets = gate::resets(driver_id(ctx.driver()), ctx.device_id());
+        let resets = self
+            .inner
+            .capture_resets
+            .load(std::sync::atomic::Ordering::SeqCst);
         Ok(Graph {
             ctx,
             handle,
