@@ -556,3 +556,30 @@ fn a_reset_during_a_capture_is_refused_and_frees_nothing() {
     s.synchronize().unwrap();
     assert_eq!(host(&x), [3.0; 4], "the reset freed nothing");
 }
+
+#[test]
+fn an_event_destroyed_after_the_capture_leaves_the_replays_working() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let x = array(&[1.0; 4]);
+    let ev = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    let graph = s
+        .capture(|s| {
+            scale_add()
+                .configure(1, 4)
+                .stream(s)
+                .launch((&x, 2.0f32, 0.0f32))?;
+            ev.record(s)
+        })
+        .unwrap();
+    drop(ev);
+    rumba::current_context()
+        .unwrap()
+        .flush_deallocations()
+        .unwrap();
+    graph.launch(&s).unwrap();
+    graph.launch(&s).unwrap();
+    drop(graph);
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [4.0; 4]);
+}

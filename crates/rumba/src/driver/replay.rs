@@ -218,7 +218,12 @@ impl ReissueGraphs {
             .ok_or_else(|| unknown_graph(graph, device))
     }
 
-    /// [`Graphs::launch_graph`](super::Graphs::launch_graph).
+    /// [`Graphs::launch_graph`](super::Graphs::launch_graph). `alive` says whether an event
+    /// recorded in the capture still exists (one the program destroyed since is not recorded).
+    ///
+    /// Once the first command is queued, the keep-alive is queued after whatever was issued, even
+    /// when a later node fails; if even that cannot be queued, the kept values are leaked rather
+    /// than freed under queued commands.
     ///
     /// # Safety
     /// As there.
@@ -228,6 +233,7 @@ impl ReissueGraphs {
         device: usize,
         graph: GraphHandle,
         stream: StreamHandle,
+        alive: impl Fn(EventHandle) -> bool,
     ) -> Result<()> {
         let g = self.graph(device, graph)?;
         self.refuse(
@@ -236,16 +242,34 @@ impl ReissueGraphs {
             "launching a graph",
             "graphs are not captured into graphs",
         )?;
+        let events: Vec<EventHandle> = g.events.iter().copied().filter(|&e| alive(e)).collect();
         let nodes = Arc::clone(&lock(&g.nodes));
+        // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
+        let keep = Arc::new((Arc::clone(&nodes), Arc::clone(&g.keep)));
+        let mut issued = Ok(());
         for node in nodes.iter() {
             // SAFETY: the caller's contract.
-            unsafe { node.issue(driver, device, stream) }?;
+            issued = unsafe { node.issue(driver, device, stream) };
+            if issued.is_err() {
+                break;
+            }
         }
-        for &e in &g.events {
-            driver.event_record(device, e, stream)?;
+        if issued.is_ok() {
+            for &e in &events {
+                issued = driver.event_record(device, e, stream);
+                if issued.is_err() {
+                    break;
+                }
+            }
         }
-        // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
-        driver.stream_keepalive(device, stream, Box::new((nodes, Arc::clone(&g.keep))))
+        match driver.stream_keepalive(device, stream, Box::new(Arc::clone(&keep))) {
+            Ok(()) => issued,
+            Err(e) => {
+                // Commands may be queued that use the kept memory: never free it.
+                std::mem::forget(keep);
+                issued.and(Err(e))
+            }
+        }
     }
 
     /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).

@@ -140,7 +140,11 @@ unsafe impl Graphs for OpenClDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         // SAFETY: forwarded from the caller.
-        unsafe { self.graphs.launch(self, device, graph, stream) }
+        unsafe {
+            self.graphs.launch(self, device, graph, stream, |e| {
+                self.events.check(device, e).is_ok()
+            })
+        }
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {

@@ -271,11 +271,12 @@ unsafe impl Graphs for SimDriver {
             "launching a graph",
             "graphs are not captured into graphs",
         )?;
-        let events = g
+        // An event the program destroyed since the capture is not recorded.
+        let events: Vec<_> = g
             .events
             .iter()
-            .map(|&e| self.event(device, e))
-            .collect::<Result<Vec<_>>>()?;
+            .filter_map(|&e| self.event(device, e).ok())
+            .collect();
         let body = Arc::clone(&lock(&g.body));
         let keep = Arc::clone(&g.keep);
         let (s, _) = self.enqueue(
