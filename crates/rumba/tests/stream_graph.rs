@@ -417,3 +417,169 @@ fn a_replay_after_a_reset_is_refused() {
     let e = g.launch(&s).unwrap_err();
     assert!(matches!(e, Error::Graph(GraphError::Reset { .. })), "{e}");
 }
+
+#[test]
+fn host_copies_are_refused_inside_a_capture_and_nothing_is_recorded() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let d = array(&[0.0; 4]);
+    let mut pinned = rumba::pinned_array::<f32, _>(4, Order::C).unwrap();
+    pinned.view_mut().fill(5.0);
+    let buf = s.memalloc(8).unwrap();
+    // More than one pageable staging chunk (4 MiB).
+    let n = (5 << 20) / 4;
+    let big = rumba::device_array::<f32, _>(n, Order::C).unwrap();
+    let big_host = ndarray::Array1::from_elem(n, 7.0f32);
+    s.begin_capture().unwrap();
+    let r = s.upload(pinned, &d).unwrap_err();
+    assert!(refused(&r.error), "{}", r.error);
+    let pinned = r.buffer;
+    let r = s.download(&d, pinned).unwrap_err();
+    assert!(refused(&r.error), "{}", r.error);
+    let mut pinned = r.buffer;
+    let bytes = [9u8; 8];
+    let e = s
+        .auto_synchronize(|scope| scope.copy(&buf, &bytes[..]))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = s.copy(&big, &big_host).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = big.copy_to_host_on(&s).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let graph = s.end_capture().unwrap();
+    pinned.view_mut().fill(3.0);
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&d), [0.0; 4], "no upload was recorded");
+    assert_eq!(pinned.view().to_vec(), [3.0; 4], "no download was recorded");
+    let mut out = [1u8; 8];
+    rumba::copy(&mut out[..], &buf).unwrap();
+    assert_ne!(out, [9; 8], "no scoped copy was recorded");
+    assert!(
+        big.copy_to_host().unwrap().iter().all(|&v| v != 7.0),
+        "no pageable copy was recorded"
+    );
+}
+
+#[test]
+fn host_kernel_arguments_are_refused_before_anything_is_uploaded() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let n = (5 << 20) / 4;
+    let host_big = ndarray::Array1::from_elem(n, 1.0f32);
+    let mut out = ndarray::Array1::from_elem(4, 0.0f32);
+    let x = array(&[1.0; 4]);
+    let k = scale_add();
+    let before = rumba::kernel::auto_transfers();
+    s.begin_capture().unwrap();
+    let e = k
+        .configure(1, 4)
+        .stream(&s)
+        .launch((rumba::In(&host_big), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = k
+        .configure(1, 4)
+        .stream(&s)
+        .launch((rumba::Out(&mut out), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    k.configure(1, 4)
+        .stream(&s)
+        .launch((&x, 2.0f32, 0.0f32))
+        .unwrap();
+    let graph = s.end_capture().unwrap();
+    assert_eq!(
+        rumba::kernel::auto_transfers().since(&before),
+        rumba::kernel::AutoTransfers::default(),
+        "nothing was uploaded"
+    );
+    assert_eq!(graph.kernel_nodes().unwrap().len(), 1);
+    let e = k
+        .update_graph_node(&graph, 0, (rumba::In(&host_big), 1.0f32, 1.0f32))
+        .unwrap_err();
+    assert!(refused(&e), "{e}");
+    assert_eq!(
+        rumba::kernel::auto_transfers().since(&before),
+        rumba::kernel::AutoTransfers::default(),
+        "the update uploaded nothing"
+    );
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [2.0; 4]);
+}
+
+#[test]
+fn only_a_programs_own_event_records_enter_a_capture() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
+    let (drv, dev) = (ctx.driver().clone(), ctx.device_id());
+    let internal = drv.event_create(dev, false).unwrap();
+    let user = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    let pool = Arc::new(rumba::memory::PinnedPool::new(dev, drv.clone()));
+    let block = pool.alloc(4, Default::default()).unwrap();
+    s.begin_capture().unwrap();
+    // rumba's bookkeeping (a pool's fence, a wait before an allocation retry) is refused.
+    let e = drv.event_record(dev, internal, s.handle()).unwrap_err();
+    assert!(refused(&e), "{e}");
+    let e = block.record(s.handle()).unwrap_err();
+    assert!(refused(&e), "{e}");
+    user.record(&s).unwrap();
+    let graph = s.end_capture().unwrap();
+    drop(block);
+    assert!(
+        drv.event_query(dev, internal).unwrap(),
+        "the refused record left the event as it was"
+    );
+    graph.launch(&s).unwrap();
+    user.synchronize().unwrap();
+    drv.event_destroy(dev, internal).unwrap();
+}
+
+#[test]
+fn a_reset_during_a_capture_is_refused_and_frees_nothing() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let ctx = rumba::current_context().unwrap();
+    let x = array(&[1.0; 4]);
+    s.begin_capture().unwrap();
+    scale_add()
+        .configure(1, 4)
+        .stream(&s)
+        .launch((&x, 2.0f32, 1.0f32))
+        .unwrap();
+    let e = ctx.reset().unwrap_err();
+    assert!(matches!(e, Error::ResetRefused { .. }), "{e}");
+    let graph = s.end_capture().unwrap();
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [3.0; 4], "the reset freed nothing");
+}
+
+#[test]
+fn an_event_destroyed_after_the_capture_leaves_the_replays_working() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let x = array(&[1.0; 4]);
+    let ev = rumba::event(rumba::EventOptions::untimed()).unwrap();
+    let graph = s
+        .capture(|s| {
+            scale_add()
+                .configure(1, 4)
+                .stream(s)
+                .launch((&x, 2.0f32, 0.0f32))?;
+            ev.record(s)
+        })
+        .unwrap();
+    drop(ev);
+    rumba::current_context()
+        .unwrap()
+        .flush_deallocations()
+        .unwrap();
+    graph.launch(&s).unwrap();
+    graph.launch(&s).unwrap();
+    drop(graph);
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [4.0; 4]);
+}

@@ -121,11 +121,24 @@ impl Queue {
         buf.addr(&self.lease, offset, 0)
     }
 
+    /// Refuses a copy between host and device memory on a capturing stream, before anything
+    /// (a staging block's event, a copy) is queued: a graph does not own host memory.
+    fn refuse_host_copy(&self, operation: &str) -> Result<()> {
+        crate::driver::graph::refuse_if_capturing(
+            &*self.driver,
+            self.device,
+            self.handle,
+            operation,
+            crate::driver::graph::HOST_COPY,
+        )
+    }
+
     /// Copies host bytes to the device.
     pub(crate) fn htod(&mut self, dst: DevicePtr, src: &[u8]) -> Result<()> {
         if src.is_empty() {
             return Ok(());
         }
+        self.refuse_host_copy("a copy from host memory to the device")?;
         if self.mode == Mode::Wait && self.stream.is_none() {
             // A synchronous copy waits for the legacy stream itself and reads `src` right away.
             // SAFETY: `dst` addresses a device array's own allocation (device memory).
@@ -169,6 +182,7 @@ impl Queue {
         if len == 0 {
             return Ok(());
         }
+        self.refuse_host_copy("a copy from the device to host memory")?;
         if self.mode != Mode::Scoped {
             // This waits for the copy below: refused before it is queued (a staged copy into
             // pinned memory would otherwise still run after the refused wait).

@@ -510,11 +510,15 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown `event`; [`Error::InvalidDevice`].
     fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()>;
-    /// Records the event on `stream`: it completes when the stream reaches this point.
+    /// Records the event on `stream`: it completes when the stream reaches this point. On a
+    /// stream being captured into a graph it is refused: only a program's own records
+    /// ([`Graphs::record_event`](super::Graphs::record_event)) become part of a graph, never
+    /// rumba's bookkeeping (fences of the pool, waits before an allocation retry).
     ///
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown `event` or `stream`;
-    /// [`Error::InvalidDevice`].
+    /// [`Error::InvalidDevice`]; [`GraphError::Refused`](crate::error::GraphError::Refused) on a
+    /// capturing stream.
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
     /// Waits until the event's most recent record has completed.
     ///

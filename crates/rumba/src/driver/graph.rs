@@ -16,7 +16,7 @@
 //! - what waits for the host is refused on a capturing stream with
 //!   [`GraphError::Refused`] and nothing is recorded:
 //!   synchronizing the stream, its device or an event recorded in the capture, copies to or from
-//!   pageable host memory, one-shot host callbacks (a graph runs its callbacks on every replay,
+//!   host memory (pinned too: a graph does not own host memory), one-shot host callbacks (a graph runs its callbacks on every replay,
 //!   so they are [`GraphCallback`]s);
 //! - a replay runs on any stream of the graph's device; kernel nodes take new arguments of the
 //!   same kinds, element sizes and shapes between replays.
@@ -27,10 +27,10 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::{EventHandle, KernelArg, KernelLaunch, StreamHandle};
-use crate::error::{GraphError, Result};
+use super::{Driver, EventHandle, KernelArg, KernelLaunch, StreamHandle};
 #[cfg(doc)]
-use crate::{driver::Driver, error::Error};
+use crate::error::Error;
+use crate::error::{GraphError, Result};
 
 /// A raw graph handle (an instantiated graph of one device).
 ///
@@ -116,6 +116,14 @@ pub unsafe trait Graphs: Send + Sync {
         stream: StreamHandle,
         callback: GraphCallback,
     ) -> Result<()>;
+
+    /// A program's event record: on a capturing `stream` it becomes part of the graph (each
+    /// replay records the event when the work captured before it is done, and other streams join
+    /// the capture by waiting for it); otherwise it is [`Driver::event_record`].
+    ///
+    /// # Errors
+    /// As [`Driver::event_record`].
+    fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()>;
 
     /// Queues one replay of `graph` on `stream`, a stream of the graph's device.
     ///
@@ -252,6 +260,29 @@ pub(crate) fn refused(
         reason,
     }
     .into()
+}
+
+/// Why a copy between host and device memory is refused on a capturing stream.
+pub(crate) const HOST_COPY: &str = "a graph does not own host memory, and a replay would read or write it after the call returned; copy between host and device outside the capture";
+
+/// Why [`Driver::event_record`] is refused on a capturing stream.
+pub(crate) const INTERNAL_EVENT: &str = "only a program's own event records become part of a graph";
+
+/// Refuses `operation` (with `reason`) when `stream` of `device` is being captured.
+///
+/// # Errors
+/// [`GraphError::Refused`] then.
+pub(crate) fn refuse_if_capturing(
+    driver: &dyn Driver,
+    device: usize,
+    stream: StreamHandle,
+    operation: &str,
+    reason: &'static str,
+) -> Result<()> {
+    match driver.graphs() {
+        Some(g) if g.is_capturing(device, stream) => Err(refused(operation, stream, reason)),
+        _ => Ok(()),
+    }
 }
 
 /// The refusal of waiting for `event` recorded outside the capture `stream` belongs to.

@@ -24,31 +24,9 @@ use super::{
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
-/// A host address a recorded copy reads or writes (the caller of the capture vouched for it for
-/// as long as the graph lives).
-#[derive(Clone, Copy)]
-pub(crate) struct HostAddr(pub(crate) *mut u8);
-// SAFETY: only the address is shared; it is dereferenced by the driver's copy commands, under the
-// contract of the call that recorded it.
-unsafe impl Send for HostAddr {}
-// SAFETY: as above.
-unsafe impl Sync for HostAddr {}
-
 /// One recorded driver call.
 #[derive(Clone)]
 pub(crate) enum Reissue {
-    /// `memcpy_htod_async` from pinned memory.
-    HtoD {
-        dst: DevicePtr,
-        src: HostAddr,
-        bytes: usize,
-    },
-    /// `memcpy_dtoh_async` into pinned memory.
-    DtoH {
-        dst: HostAddr,
-        src: DevicePtr,
-        bytes: usize,
-    },
     /// `memcpy_dtod_async`.
     DtoD {
         dst: DevicePtr,
@@ -117,12 +95,6 @@ impl Reissue {
         // SAFETY (every arm): the ranges were checked when recorded and are kept by the graph
         // (the caller's contract).
         match self {
-            Reissue::HtoD { dst, src, bytes } => unsafe {
-                driver.memcpy_htod_async(device, *dst, src.0, *bytes, stream)
-            },
-            Reissue::DtoH { dst, src, bytes } => unsafe {
-                driver.memcpy_dtoh_async(device, dst.0, *src, *bytes, stream)
-            },
             Reissue::DtoD { dst, src, bytes } => unsafe {
                 driver.memcpy_dtod_async(device, *dst, *src, *bytes, stream)
             },
@@ -246,7 +218,12 @@ impl ReissueGraphs {
             .ok_or_else(|| unknown_graph(graph, device))
     }
 
-    /// [`Graphs::launch_graph`](super::Graphs::launch_graph).
+    /// [`Graphs::launch_graph`](super::Graphs::launch_graph). `alive` says whether an event
+    /// recorded in the capture still exists (one the program destroyed since is not recorded).
+    ///
+    /// Once the first command is queued, the keep-alive is queued after whatever was issued, even
+    /// when a later node fails; if even that cannot be queued, the kept values are leaked rather
+    /// than freed under queued commands.
     ///
     /// # Safety
     /// As there.
@@ -256,6 +233,7 @@ impl ReissueGraphs {
         device: usize,
         graph: GraphHandle,
         stream: StreamHandle,
+        alive: impl Fn(EventHandle) -> bool,
     ) -> Result<()> {
         let g = self.graph(device, graph)?;
         self.refuse(
@@ -264,16 +242,34 @@ impl ReissueGraphs {
             "launching a graph",
             "graphs are not captured into graphs",
         )?;
+        let events: Vec<EventHandle> = g.events.iter().copied().filter(|&e| alive(e)).collect();
         let nodes = Arc::clone(&lock(&g.nodes));
+        // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
+        let keep = Arc::new((Arc::clone(&nodes), Arc::clone(&g.keep)));
+        let mut issued = Ok(());
         for node in nodes.iter() {
             // SAFETY: the caller's contract.
-            unsafe { node.issue(driver, device, stream) }?;
+            issued = unsafe { node.issue(driver, device, stream) };
+            if issued.is_err() {
+                break;
+            }
         }
-        for &e in &g.events {
-            driver.event_record(device, e, stream)?;
+        if issued.is_ok() {
+            for &e in &events {
+                issued = driver.event_record(device, e, stream);
+                if issued.is_err() {
+                    break;
+                }
+            }
         }
-        // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
-        driver.stream_keepalive(device, stream, Box::new((nodes, Arc::clone(&g.keep))))
+        match driver.stream_keepalive(device, stream, Box::new(Arc::clone(&keep))) {
+            Ok(()) => issued,
+            Err(e) => {
+                // Commands may be queued that use the kept memory: never free it.
+                std::mem::forget(keep);
+                issued.and(Err(e))
+            }
+        }
     }
 
     /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).

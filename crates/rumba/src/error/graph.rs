@@ -8,8 +8,8 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum GraphError {
     /// An operation that cannot be part of a graph, or that would wait for the host, issued on
-    /// (or about) a stream that is being captured: synchronizing, copying to or from pageable host
-    /// memory, a one-shot host callback.
+    /// (or about) a stream that is being captured: synchronizing, copying to or from host memory,
+    /// a one-shot host callback, a kernel launch with host arguments.
     #[error(
         "{operation} is not allowed while stream 0x{stream:x} is being captured into a graph: {reason}; nothing was recorded"
     )]

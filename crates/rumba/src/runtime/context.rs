@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
-use crate::error::{Error, ResourceError, Result};
+use crate::error::{Error, GraphError, ResourceError, Result};
 use crate::memory::gate::Exclusive;
 use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
 use crate::memory::resource::driver_id;
@@ -274,9 +274,14 @@ impl Context {
     fn wait_for_point(&self, stream: StreamHandle) -> Result<()> {
         let (d, drv) = (self.inner.device, &self.inner.driver);
         let event = drv.event_create(d, false)?;
-        let waited = drv
-            .event_record(d, event, stream)
-            .and_then(|()| drv.event_synchronize(d, event));
+        let waited = match drv.event_record(d, event, stream) {
+            Ok(()) => drv.event_synchronize(d, event),
+            // A stream being captured takes no fence of rumba's own: the holds of its work
+            // queued before the capture still go when that work runs (the caller waits for
+            // them), and what was captured belongs to the graph.
+            Err(Error::Graph(GraphError::Refused { .. })) => Ok(()),
+            Err(e) => Err(e),
+        };
         let destroyed = drv.event_destroy(d, event);
         waited.and(destroyed)
     }
@@ -507,8 +512,9 @@ impl Context {
     /// it frees anything.
     ///
     /// # Errors
-    /// [`Error::ResetRefused`] from a stream callback or inside an operation on device memory
-    /// (a memory resource's `allocate`), before anything happens. Otherwise the first of: the
+    /// [`Error::ResetRefused`] from a stream callback, inside an operation on device memory
+    /// (a memory resource's `allocate`), or while a stream of the device is being captured into
+    /// a graph, before anything happens. Otherwise the first of: the
     /// device synchronization's error (unreported work errors), the resources'
     /// [`Error::DeallocationFailed`], the memory manager's reset error. Every step runs even when
     /// an earlier one failed.
@@ -523,6 +529,14 @@ impl Context {
     pub fn reset(&self) -> Result<()> {
         let gate = Exclusive::enter(self.inner.device)?;
         let synced = self.synchronize();
+        if let Err(Error::Graph(GraphError::Refused { .. })) = &synced {
+            // A stream is being captured: its graph would use memory the reset frees. (A capture
+            // begins under a lease of the gate, so none begins while this reset runs.)
+            return Err(Error::ResetRefused {
+                device: self.inner.device,
+                reason: "a stream of the device is being captured into a graph: end the capture first",
+            });
+        }
         let resources = self.inner.resources.flush_all();
         let memory = self.inner.manager.reset();
         gate.count_reset(driver_id(&self.inner.driver), self.inner.device);

@@ -192,10 +192,14 @@ impl Event {
     /// ```
     pub fn record(&self, stream: &Stream) -> Result<()> {
         let dev = self.check_context(stream)?;
-        self.inner
-            .ctx
-            .driver()
-            .event_record(dev, self.inner.handle, stream.handle())
+        let driver = self.inner.ctx.driver();
+        match driver.graphs() {
+            // A program's record on a capturing stream becomes part of the graph.
+            Some(g) if g.is_capturing(dev, stream.handle()) => {
+                g.record_event(dev, self.inner.handle, stream.handle())
+            }
+            _ => driver.event_record(dev, self.inner.handle, stream.handle()),
+        }
     }
 
     /// Makes all future work on `stream` wait for this event's most recent record. The host does

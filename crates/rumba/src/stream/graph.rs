@@ -1,8 +1,8 @@
 //! Stream graphs: [`Stream::capture`] records what is queued on a stream into a [`Graph`], and
 //! [`Graph::launch`] replays it, as often as wanted, on any stream of the same device.
 //!
-//! What is recorded: copies between device memory and pinned or mapped host memory, memsets,
-//! strided copies, kernel launches, event records and waits, repeatable host callbacks
+//! What is recorded: copies between device arrays, memsets, strided copies, kernel launches with
+//! device-array arguments, event records and waits, repeatable host callbacks
 //! ([`Stream::add_graph_callback`]), and the memory this work keeps alive — including arrays
 //! allocated inside the capture, which thereby belong to the graph: valid on every replay, and
 //! freed (by the deferred-deallocation rules) once the graph is dropped and its last replay has
@@ -11,9 +11,12 @@
 //!
 //! What is refused inside a capture, with
 //! [`GraphError::Refused`] naming the operation and the stream, and nothing recorded:
-//! synchronizing the stream, the device or an event recorded in the capture, copies to or from
-//! pageable host memory, one-shot callbacks ([`Stream::add_callback`]), and launches that would
-//! wait for the kernel (host-array arguments). An error inside [`Stream::capture`]'s closure ends
+//! synchronizing the stream, the device or an event recorded in the capture, every copy between
+//! host and device memory (pageable, pinned or borrowed: a graph does not own host memory, and a
+//! replay would touch it after the call returned — [`Stream::upload`], [`Stream::download`],
+//! [`Stream::auto_synchronize`] and array copies alike), one-shot callbacks
+//! ([`Stream::add_callback`]), and kernel launches with host arguments (refused before anything
+//! is uploaded or allocated). An error inside [`Stream::capture`]'s closure ends
 //! the capture and drops what it recorded: the stream is usable again at once.
 //!
 //! Kernel nodes take new arguments between replays
@@ -21,8 +24,9 @@
 //! same shape and element type, other scalar values. The node holds the arrays it was given
 //! until it is updated again and no replay that used them is queued or running.
 //!
-//! A replay checks, under the reset gate, that no reset of the context has freed the memory the
-//! graph uses since it was captured ([`GraphError::Reset`]).
+//! A context reset is refused while a stream of its device is being captured
+//! ([`Error::ResetRefused`]); a replay checks, under the reset gate, that no reset of the context
+//! has freed the memory the graph uses since its capture began ([`GraphError::Reset`]).
 //!
 //! | backend | how |
 //! |---------|-----|
@@ -131,7 +135,16 @@ impl Stream {
     /// # Errors
     /// As [`capture`](Stream::capture), before any work.
     pub fn begin_capture(&self) -> Result<()> {
-        graphs(self.context())?.begin_capture(self.device(), self.handle())
+        // Under a lease of the reset gate: a reset either finished before the capture began (and
+        // the count below is after it) or sees the capture and is refused.
+        let _lease = Lease::enter()?;
+        let ctx = self.context();
+        let resets = gate::resets(driver_id(ctx.driver()), ctx.device_id());
+        graphs(ctx)?.begin_capture(self.device(), self.handle())?;
+        self.inner
+            .capture_resets
+            .store(resets, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
     }
 
     /// Ends the capture this stream began and makes the graph of what it recorded.
@@ -142,7 +155,10 @@ impl Stream {
     pub fn end_capture(&self) -> Result<Graph> {
         let ctx = self.context().clone();
         let handle = graphs(&ctx)?.end_capture(self.device(), self.handle())?;
-        let resets = gate::resets(driver_id(ctx.driver()), ctx.device_id());
+        let resets = self
+            .inner
+            .capture_resets
+            .load(std::sync::atomic::Ordering::SeqCst);
         Ok(Graph {
             ctx,
             handle,

@@ -67,6 +67,9 @@ struct StreamInner {
     ctx: Context,
     handle: StreamHandle,
     kind: StreamKind,
+    /// The context's reset count when this stream last began a capture (a graph made of the
+    /// capture is refused after a later reset).
+    capture_resets: std::sync::atomic::AtomicU64,
 }
 
 impl Drop for StreamInner {
@@ -197,7 +200,12 @@ pub unsafe fn external_stream(handle: StreamHandle) -> Result<Stream> {
 impl Stream {
     fn wrap(ctx: Context, handle: StreamHandle, kind: StreamKind) -> Stream {
         Stream {
-            inner: Arc::new(StreamInner { ctx, handle, kind }),
+            inner: Arc::new(StreamInner {
+                ctx,
+                handle,
+                kind,
+                capture_resets: std::sync::atomic::AtomicU64::new(0),
+            }),
         }
     }
 

@@ -219,6 +219,9 @@ impl Stream {
         src: PinnedArray<T, D>,
         dst: &DeviceArray<T, E>,
     ) -> TransferResult<PinnedArray<T, D>> {
+        if let Err(error) = self.refuse_in_capture("Stream::upload") {
+            return Err(Box::new(Rejected { error, buffer: src }));
+        }
         let queued = (|| -> Result<()> {
             let view = src.view();
             let host = HostRef::new(&view)?;
@@ -255,6 +258,9 @@ impl Stream {
         src: &DeviceArray<T, E>,
         mut dst: PinnedArray<T, D>,
     ) -> TransferResult<PinnedArray<T, D>> {
+        if let Err(error) = self.refuse_in_capture("Stream::download") {
+            return Err(Box::new(Rejected { error, buffer: dst }));
+        }
         let queued = (|| -> Result<()> {
             let mut view = dst.view_mut();
             let host = HostMut::new(&mut view)?;
@@ -264,6 +270,18 @@ impl Stream {
             Ok(())
         })();
         self.hand_back(dst, queued)
+    }
+
+    /// Refuses a transfer between host and device memory on a capturing stream, before anything
+    /// is queued: a graph does not own the pinned array, which the transfer hands back.
+    fn refuse_in_capture(&self, operation: &str) -> Result<()> {
+        crate::driver::graph::refuse_if_capturing(
+            &**self.context().driver(),
+            self.device(),
+            self.handle(),
+            operation,
+            crate::driver::graph::HOST_COPY,
+        )
     }
 
     /// Registers the hand-back of `buffer` after the work queued so far, or gives it back in a

@@ -98,6 +98,13 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         let lease = Lease::enter()?;
         let ptr = dst.addr(&lease, offset, src.len())?;
         let st = self.stream;
+        crate::driver::graph::refuse_if_capturing(
+            &**st.context().driver(),
+            st.device(),
+            st.handle(),
+            "a copy from host memory to the device",
+            crate::driver::graph::HOST_COPY,
+        )?;
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
         // stream (on every exit path) before 'env can end, so the copy completes while `src` is
         // valid and, being a shared borrow, unwritten.
@@ -147,6 +154,13 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         let lease = Lease::enter()?;
         let ptr = src.addr(&lease, offset, dst.len())?;
         let st = self.stream;
+        crate::driver::graph::refuse_if_capturing(
+            &**st.context().driver(),
+            st.device(),
+            st.handle(),
+            "a copy from the device to host memory",
+            crate::driver::graph::HOST_COPY,
+        )?;
         // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
         // ends, so nothing else reads or writes it while the device writes into it.
         unsafe {
@@ -193,6 +207,15 @@ impl Stream {
         F: for<'scope> FnOnce(&'scope StreamScope<'scope, 'env>) -> Result<R>,
     {
         crate::driver::callback::refuse_wait("auto_synchronize", "")?;
+        // The scope ends by synchronizing, which a capture refuses: the borrowed host memory
+        // would outlive the scope in the graph.
+        crate::driver::graph::refuse_if_capturing(
+            &**self.context().driver(),
+            self.device(),
+            self.handle(),
+            "auto_synchronize",
+            crate::driver::graph::HOST_COPY,
+        )?;
         let scope = StreamScope::new(self);
         // Synchronizes on every exit path, including unwinding out of `f`.
         struct SyncOnDrop<'a>(&'a Stream, bool);

@@ -163,7 +163,7 @@ impl CudaDriver {
         }
     }
 
-    fn event(&self, handle: EventHandle) -> Result<sys::CUevent> {
+    pub(super) fn event(&self, handle: EventHandle) -> Result<sys::CUevent> {
         if lock(&self.events).contains(&handle.0) {
             Ok(cu_event(handle))
         } else {
@@ -455,13 +455,7 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        self.refuse_pageable(
-            device,
-            stream,
-            src,
-            bytes,
-            "a copy from pageable host memory",
-        )?;
+        self.refuse_host_copy(device, stream, "a copy from host memory")?;
         // SAFETY: forwarded from the caller's contract.
         check("cuMemcpyHtoDAsync", unsafe {
             sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, s)
@@ -478,13 +472,7 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        self.refuse_pageable(
-            device,
-            stream,
-            dst,
-            bytes,
-            "a copy into pageable host memory",
-        )?;
+        self.refuse_host_copy(device, stream, "a copy into host memory")?;
         // SAFETY: forwarded from the caller's contract.
         check("cuMemcpyDtoHAsync", unsafe {
             sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, s)
@@ -668,8 +656,16 @@ unsafe impl Driver for CudaDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let (e, s) = (self.event(event)?, self.stream(stream)?);
         self.bind(device)?;
+        if self.graphs.captures.is_capturing(device, stream) {
+            return Err(crate::driver::graph::refused(
+                "recording an event",
+                stream,
+                crate::driver::graph::INTERNAL_EVENT,
+            ));
+        }
         // SAFETY: valid handles.
         check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
+        // Outside a capture: an earlier record of the event inside one is forgotten.
         self.graphs.captures.record_event(device, event, stream);
         Ok(())
     }

@@ -115,21 +115,16 @@ impl CudaDriver {
         Ok(())
     }
 
-    /// Refuses a copy to or from pageable host memory on a capturing `stream`.
-    pub(super) fn refuse_pageable(
+    /// Refuses a copy to or from host memory on a capturing `stream` (a graph does not own host
+    /// memory).
+    pub(super) fn refuse_host_copy(
         &self,
         device: usize,
         stream: StreamHandle,
-        host: *const u8,
-        bytes: usize,
         operation: &str,
     ) -> Result<()> {
-        if self.graphs.captures.is_capturing(device, stream) && !self.is_host_pinned(host, bytes) {
-            return Err(refused(
-                operation,
-                stream,
-                "a replay would touch the memory after the call; use pinned or mapped memory",
-            ));
+        if self.graphs.captures.is_capturing(device, stream) {
+            return Err(refused(operation, stream, crate::driver::graph::HOST_COPY));
         }
         Ok(())
     }
@@ -352,6 +347,23 @@ unsafe impl Graphs for CudaDriver {
             .graphs
             .captures
             .keep(device, stream, Box::new(SendBox(boxed)));
+        Ok(())
+    }
+
+    fn record_event(
+        &self,
+        device: usize,
+        event: crate::driver::EventHandle,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let (e, s) = (self.event(event)?, self.stream(stream)?);
+        self.bind(device)?;
+        if !self.graphs.captures.is_capturing(device, stream) {
+            return crate::driver::Driver::event_record(self, device, event, stream);
+        }
+        // SAFETY: valid handles; inside the capture the record becomes part of the graph.
+        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
+        self.graphs.captures.record_event(device, event, stream);
         Ok(())
     }
 

@@ -28,7 +28,7 @@ use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
 use super::builtin::Builtins;
 use super::error::check;
 use super::event::Events;
-use super::graph::{ONE_SHOT, PAGEABLE, WAITS};
+use super::graph::{ONE_SHOT, WAITS};
 use super::host::{self, HostCaps};
 use super::launch;
 use super::memory::{Kind, Table};
@@ -36,7 +36,8 @@ use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
-use crate::driver::replay::{HostAddr, Reissue};
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT};
+use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
     HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
@@ -373,20 +374,13 @@ unsafe impl Driver for OpenClDriver {
         if bytes == 0 {
             return Ok(());
         }
+        self.graphs
+            .refuse(device, stream, "a copy from host memory", HOST_COPY)?;
         if self.is_host_pinned(src, bytes) {
-            let src = HostAddr(src.cast_mut());
-            if let Some(r) =
-                self.graphs
-                    .capture(device, stream, || Reissue::HtoD { dst, src, bytes })
-            {
-                return r;
-            }
             // SAFETY: the caller keeps pinned `src` valid until the stream has run the copy.
-            unsafe { self.enqueue_copy(device, as_mut(dst), src.0, bytes, stream) }?;
+            unsafe { self.enqueue_copy(device, as_mut(dst), src, bytes, stream) }?;
             return Ok(());
         }
-        self.graphs
-            .refuse(device, stream, "a copy from pageable host memory", PAGEABLE)?;
         // Pageable: take the bytes now, into a buffer the stream keeps until the copy has run.
         // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
         let staged: Box<[u8]> = unsafe { std::slice::from_raw_parts(src, bytes) }.into();
@@ -407,17 +401,11 @@ unsafe impl Driver for OpenClDriver {
         if bytes == 0 {
             return Ok(());
         }
+        self.graphs
+            .refuse(device, stream, "a copy into host memory", HOST_COPY)?;
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
-            self.graphs
-                .refuse(device, stream, "a copy into pageable host memory", PAGEABLE)?;
             crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
-        } else if let Some(r) = self.graphs.capture(device, stream, || Reissue::DtoH {
-            dst: HostAddr(dst),
-            src,
-            bytes,
-        }) {
-            return r;
         }
         // SAFETY: the caller keeps `dst` valid and unaccessed until the copy has run.
         let e = unsafe { self.enqueue_copy(device, dst, as_mut(src), bytes, stream) }?;
@@ -682,9 +670,10 @@ unsafe impl Driver for OpenClDriver {
 
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         self.events.check(device, event)?;
-        if self.graphs.captures.record_event(device, event, stream) {
-            return Ok(()); // recorded by each replay of the graph
-        }
+        self.graphs
+            .refuse(device, stream, "recording an event", INTERNAL_EVENT)?;
+        // Outside a capture: an earlier record of the event inside one is forgotten.
+        self.graphs.captures.record_event(device, event, stream);
         let marker = self.enqueue_marker(device, stream)?;
         self.events.set_record(device, event, marker)
     }

@@ -18,9 +18,6 @@ use crate::error::{ArgumentError, Error, Result};
 
 /// Why a waiting call is refused on a capturing stream.
 pub(super) const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
-/// Why a copy to or from pageable memory is refused on a capturing stream.
-pub(super) const PAGEABLE: &str =
-    "a replay would touch the memory after the call; copy to or from pinned or mapped memory";
 /// Why a one-shot callback is refused on a capturing stream.
 pub(super) const ONE_SHOT: &str =
     "a graph runs its callbacks on every replay; record a repeatable one";
@@ -128,6 +125,14 @@ unsafe impl Graphs for OpenClDriver {
             })
     }
 
+    fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
+        self.events.check(device, event)?;
+        if self.graphs.captures.record_event(device, event, stream) {
+            return Ok(()); // recorded by each replay of the graph
+        }
+        crate::driver::Driver::event_record(self, device, event, stream)
+    }
+
     unsafe fn launch_graph(
         &self,
         device: usize,
@@ -135,7 +140,11 @@ unsafe impl Graphs for OpenClDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         // SAFETY: forwarded from the caller.
-        unsafe { self.graphs.launch(self, device, graph, stream) }
+        unsafe {
+            self.graphs.launch(self, device, graph, stream, |e| {
+                self.events.check(device, e).is_ok()
+            })
+        }
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {

@@ -9,7 +9,7 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
-use crate::driver::graph::refused;
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, refused};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
@@ -166,6 +166,7 @@ unsafe impl Driver for SimDriver {
         if bytes == 0 {
             return Ok(());
         }
+        self.refuse_in_capture(device, stream, "a copy from host memory", HOST_COPY)?;
         if !self.is_host_pinned(src, bytes) {
             // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
             let src = unsafe { std::slice::from_raw_parts(src, bytes) };
@@ -177,17 +178,12 @@ unsafe impl Driver for SimDriver {
         let src = SendPtr(src as *mut u8);
         let run = move || {
             let src = &src;
-            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy
-            // (in a graph: until the graph is gone).
+            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
             unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
             Ok(())
         };
-        match self.capture_run(device, stream, touches, run) {
-            Ok(recorded) => recorded,
-            Err((touches, run)) => self
-                .enqueue(device, stream, touches, Box::new(run))
-                .map(drop),
-        }
+        self.enqueue(device, stream, touches, Box::new(run))
+            .map(drop)
     }
 
     unsafe fn memcpy_htod_async_staged(
@@ -200,12 +196,7 @@ unsafe impl Driver for SimDriver {
         if src.is_empty() {
             return Ok(());
         }
-        self.refuse_in_capture(
-            device,
-            stream,
-            "a copy from host memory lent only for the call (pageable, or borrowed)",
-            "a replay would read it after the call; copy from pinned or mapped memory",
-        )?;
+        self.refuse_in_capture(device, stream, "a copy from host memory", HOST_COPY)?;
         let d = self.resolve(device, dst, src.len())?;
         let touches = vec![Touch::write(&d)];
         let staged = self.staging.stage(src);
@@ -230,29 +221,19 @@ unsafe impl Driver for SimDriver {
         if bytes == 0 {
             return Ok(());
         }
+        self.refuse_in_capture(device, stream, "a copy into host memory", HOST_COPY)?;
         let s = self.resolve_any(src, bytes)?;
         let pinned = self.is_host_pinned(dst, bytes);
         if !pinned {
-            self.refuse_in_capture(
-                device,
-                stream,
-                "a copy into pageable host memory",
-                "the copy waits for the stream; copy into pinned or mapped memory",
-            )?;
             crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
         let dst = SendPtr(dst);
         let touches = vec![Touch::read(&s)];
         let run = move || {
             let dst = &dst;
-            // SAFETY: the caller keeps `dst` valid and untouched until the copy completes (in a
-            // graph: until the graph is gone).
+            // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
             unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
             Ok(())
-        };
-        let (touches, run) = match self.capture_run(device, stream, touches, run) {
-            Ok(recorded) => return recorded,
-            Err(parts) => parts,
         };
         let (st, seq) = self.enqueue(device, stream, touches, Box::new(run))?;
         if !pinned {
@@ -454,9 +435,9 @@ unsafe impl Driver for SimDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let ev = self.event(device, event)?;
         let (dev, s) = self.stream(device, stream)?;
-        if self.captures.record_event(device, event, stream) {
-            return Ok(()); // recorded by each replay of the graph
-        }
+        self.refuse_in_capture(device, stream, "recording an event", INTERNAL_EVENT)?;
+        // Outside a capture: an earlier record of the event inside one is forgotten.
+        self.captures.record_event(device, event, stream);
         let deps = dev.ordering_deps(&s);
         ev.record(&s, deps);
         Ok(())

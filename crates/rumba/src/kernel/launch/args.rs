@@ -45,6 +45,10 @@ pub struct Plan<'h> {
     /// Keeps a context reset out from the first argument's address until the kernel is queued
     /// (see [`crate::memory::gate`]); dropped with the plan, before the launch waits.
     lease: Lease,
+    /// Set when the launch goes into a graph (a capture, or an update of a kernel node): host
+    /// arguments are refused before anything is uploaded or allocated. What it names is the
+    /// operation, for the refusal.
+    device_only: Option<String>,
 }
 
 impl<'h> Plan<'h> {
@@ -65,7 +69,28 @@ impl<'h> Plan<'h> {
             keep: Vec::new(),
             after: Vec::new(),
             lease: Lease::enter()?,
+            device_only: None,
         })
+    }
+
+    /// A plan that takes only device arguments: a host argument is refused (with
+    /// [`GraphError::Refused`](crate::error::GraphError::Refused) naming `operation` and the
+    /// stream) before anything is uploaded or allocated.
+    pub(super) fn device_only(mut self, operation: String) -> Self {
+        self.device_only = Some(operation);
+        self
+    }
+
+    /// Refuses a host argument (`what`) of a plan that takes only device arguments.
+    pub(super) fn refuse_host(&self, what: &str) -> Result<()> {
+        match &self.device_only {
+            Some(operation) => Err(crate::driver::graph::refused(
+                format!("{operation} with {what} as argument {}", self.args.len()),
+                self.stream.handle(),
+                "a graph's kernels take device arrays: the host memory would be uploaded once, or read and written after the call returned",
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The launch's stream.
@@ -130,6 +155,7 @@ impl<'h> Plan<'h> {
         &mut self,
         host: &ArrayBase<S, D>,
     ) -> Result<DeviceArray<T, D>> {
+        self.refuse_host("a host array")?;
         let d = crate::array::to_device_on(host, &self.stream)?;
         if d.nbytes() > 0 {
             count_to_device(d.nbytes());
@@ -143,6 +169,7 @@ impl<'h> Plan<'h> {
         &mut self,
         host: &ArrayBase<S, D>,
     ) -> Result<DeviceArray<T, D>> {
+        self.refuse_host("a host array")?;
         let d = crate::array::to_device_alloc(host)?.bind(&self.stream);
         self.device_array(&d)?;
         Ok(d)
@@ -166,6 +193,7 @@ impl<'h> Plan<'h> {
     /// Uploads a constant array's bytes on the launch's stream and adds them as a read-only
     /// array argument with the constant array's shape and byte strides.
     fn const_array<T: Element + Pod>(&mut self, c: &ConstArray<T>) -> Result<()> {
+        self.refuse_host("a constant array")?;
         let d = crate::array::to_device_on(&ndarray::ArrayView1::from(c.data()), &self.stream)?;
         self.args.push(KernelArg::Array(KernelArrayArg {
             ptr: d.addr(&self.lease)?,

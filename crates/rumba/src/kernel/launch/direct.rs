@@ -94,6 +94,7 @@ impl<'h> Plan<'h> {
         itemsize: usize,
         writable: bool,
     ) -> Result<()> {
+        self.refuse_host("host memory the device addresses directly")?;
         let position = self.args.len();
         if !writable {
             self.refuse_written(position, "a shared borrow of host memory (the host may read it while the kernel runs): pass it by `&mut`")?;

@@ -83,7 +83,11 @@ impl<P: Params> Kernel<P> {
             .iter()
             .map(|c| c.take(&self.function.name, device))
             .collect::<Result<Vec<_>>>()?;
-        let mut plan = Plan::new(&stream, self.transfer, self.function.abi())?;
+        let mut plan =
+            Plan::new(&stream, self.transfer, self.function.abi())?.device_only(format!(
+                "the update of kernel node {node} ('{}')",
+                self.function.name
+            ));
         args.prepare_all(&mut plan)?;
         for t in &captured_arrays {
             t.add_to(&mut plan)?;

@@ -603,6 +603,10 @@ impl<P: Params> Kernel<P> {
             .map(|c| c.take(&self.function.name, stream.context().device_id()))
             .collect::<Result<Vec<_>>>()?;
         let mut plan = Plan::new(&stream, self.transfer, self.function.abi())?;
+        if stream.is_capturing() {
+            // Host arguments are refused before anything is uploaded or allocated.
+            plan = plan.device_only(format!("the launch of kernel '{}'", self.function.name));
+        }
         args.prepare_all(&mut plan)?;
         for t in &captured {
             t.add_to(&mut plan)?;

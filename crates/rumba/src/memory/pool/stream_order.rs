@@ -225,11 +225,15 @@ fn record_fence(
     } else {
         stream
     };
-    if driver.event_record(device, ev, on).is_ok()
-        || driver
+    let recorded = match driver.event_record(device, ev, on) {
+        Ok(()) => true,
+        // A stream being captured takes no fence: the epoch stays open, tried again later.
+        Err(crate::error::Error::Graph(crate::error::GraphError::Refused { .. })) => false,
+        Err(_) => driver
             .event_record(device, ev, StreamHandle::LEGACY)
-            .is_ok()
-    {
+            .is_ok(),
+    };
+    if recorded {
         Some(ev)
     } else {
         spare.push(ev);
