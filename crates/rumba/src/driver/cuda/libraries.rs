@@ -4,7 +4,7 @@
 //! prints — driver version and file, NVRTC version and file.
 //!
 //! Why one binary works with CUDA 12 and 13 drivers: cudarc's bindings are those of CUDA 12.8,
-//! and rumba calls only entry points that every driver since CUDA 12.2 exports (a driver keeps
+//! and rumba calls only entry points that every driver since CUDA 12.3 exports (a driver keeps
 //! the entry points of older CUDA versions for the programs built with them), listed in
 //! [`ENTRY_POINTS`] and checked when the backend opens. NVRTC is loaded by [`super::nvrtc`].
 //!
@@ -22,7 +22,8 @@ pub const DRIVER_LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 
 /// Every driver entry point the CUDA backend calls (through cudarc's `sys` layer, or its
 /// `result` layer for `cuModuleLoadData` / `cuModuleGetFunction`). All exist in every driver
-/// since CUDA 12.2 (the `_v2` managed-memory placement calls are the newest); the backend checks
+/// since CUDA 12.3 (`cuStreamGetCaptureInfo_v3`, which finds a captured launch's graph node, is the
+/// newest; then the `_v2` managed-memory placement calls of 12.2); the backend checks
 /// them when it opens. A unit test
 /// keeps the list complete.
 pub const ENTRY_POINTS: &[&str] = &[
@@ -45,10 +46,16 @@ pub const ENTRY_POINTS: &[&str] = &[
     "cuEventQuery",
     "cuEventRecord",
     "cuEventSynchronize",
+    "cuGraphDestroy",
+    "cuGraphExecDestroy",
+    "cuGraphExecKernelNodeSetParams_v2",
+    "cuGraphInstantiateWithFlags",
+    "cuGraphLaunch",
     "cuInit",
     "cuIpcCloseMemHandle",
     "cuIpcGetMemHandle",
     "cuIpcOpenMemHandle_v2",
+    "cuLaunchHostFunc",
     "cuLaunchKernel",
     "cuMemAdvise_v2",
     "cuMemAllocFromPoolAsync",
@@ -81,8 +88,11 @@ pub const ENTRY_POINTS: &[&str] = &[
     "cuModuleGetGlobal_v2",
     "cuModuleLoadData",
     "cuStreamAddCallback",
+    "cuStreamBeginCapture_v2",
     "cuStreamCreate",
     "cuStreamDestroy_v2",
+    "cuStreamEndCapture",
+    "cuStreamGetCaptureInfo_v3",
     "cuStreamQuery",
     "cuStreamSynchronize",
     "cuStreamWaitEvent",
