@@ -579,6 +579,7 @@ unsafe impl Driver for CudaDriver {
         // without it.
         crate::driver::Graphs::abort_capture(self, device, stream);
         self.graphs.captures.forget_stream(device, stream);
+        self.free_after_captures();
         // Its kernels' fault records are read once its work is done (or by a device sync).
         self.retire_stream(device, stream, s)?;
         lock(&self.streams).remove(&stream.0);
