@@ -11,9 +11,22 @@ use rumba::error::GraphError;
 use rumba::kernel::prelude::*;
 use rumba::{DeviceArray, Error, Order, Stream};
 
+/// The device's memory: small, so that a test can run out of it.
+const MEMORY: usize = 64 << 20;
+
 fn setup() -> std::sync::MutexGuard<'static, ()> {
-    common::start(|c| c.sim_devices = 2);
+    common::start(|c| {
+        c.sim_devices = 2;
+        c.sim_memory = Some(MEMORY);
+    });
     common::serial()
+}
+
+/// Free device memory once every pending release has been carried out.
+fn free_memory() -> usize {
+    let ctx = rumba::current_context().unwrap();
+    ctx.flush_deallocations().unwrap();
+    ctx.get_memory_info().unwrap().0
 }
 
 /// `x[i] = x[i] * a + b`.
@@ -191,13 +204,167 @@ fn memory_allocated_inside_the_capture_belongs_to_the_graph() {
 fn arrays_dropped_after_the_capture_stay_valid_for_replays() {
     let _s = setup();
     let s = rumba::stream().unwrap();
-    let src = array(&[3.0, 1.0, 4.0, 1.0]);
-    let dst = array(&[0.0; 4]);
+    let n = 1 << 16;
+    let bytes = n * 4;
+    let values: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let src = array(&values);
+    let dst = array(&vec![0.0; n]);
     let graph = s.capture(|s| s.copy(&dst, &src)).unwrap();
+    let before = free_memory();
     drop(src);
+    assert!(
+        free_memory() < before + bytes,
+        "the graph keeps the memory of the array the program dropped"
+    );
     graph.launch(&s).unwrap();
     s.synchronize().unwrap();
-    assert_eq!(host(&dst), [3.0, 1.0, 4.0, 1.0]);
+    assert_eq!(host(&dst), values);
+    drop(graph);
+    s.synchronize().unwrap();
+    assert!(
+        free_memory() >= before + bytes,
+        "the graph's memory is freed once the graph is dropped"
+    );
+}
+
+#[test]
+fn dropping_the_graph_before_its_queued_replays_ran() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let x = array(&[0.0; 256]);
+    let bytes = 1 << 20;
+    let start = free_memory();
+    let graph = s
+        .capture(|s| {
+            let tmp = rumba::device_array::<f32, _>(bytes / 4, Order::C)?;
+            s.memset(tmp.buffer(), 0)?;
+            scale_add()
+                .configure(1, 256)
+                .stream(s)
+                .launch((&x, 2.0f32, 1.0f32))?;
+            Ok(())
+        })
+        .unwrap();
+    // The stream waits for the test before it runs the replays.
+    let (open, gate) = std::sync::mpsc::channel::<()>();
+    s.add_callback(move |_, _| {
+        let _ = gate.recv();
+    })
+    .unwrap();
+    for _ in 0..3 {
+        graph.launch(&s).unwrap();
+    }
+    drop(graph);
+    assert!(
+        free_memory() + bytes <= start,
+        "queued replays keep the graph's memory"
+    );
+    open.send(()).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(host(&x), [7.0; 256]);
+    assert!(free_memory() >= start, "freed once the last replay has run");
+}
+
+#[test]
+fn replays_of_one_graph_on_two_streams_run_one_after_the_other() {
+    let _s = setup();
+    let (a, b) = (rumba::stream().unwrap(), rumba::stream().unwrap());
+    let n = 1 << 16;
+    let x = array(&vec![0.0; n]);
+    let graph = a
+        .capture(|s| {
+            for _ in 0..2 {
+                scale_add()
+                    .configure(n.div_ceil(256) as u32, 256)
+                    .stream(s)
+                    .launch((&x, 2.0f32, 1.0f32))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    // x -> 2x + 1, twice a replay, ten replays: 2^20 - 1 from zero (exact in f32), only when no
+    // two replays run at once.
+    for i in 0..10 {
+        graph.launch(if i % 2 == 0 { &a } else { &b }).unwrap();
+    }
+    a.synchronize().unwrap();
+    b.synchronize().unwrap();
+    let want = ((1u32 << 20) - 1) as f32;
+    let wrong = host(&x).iter().filter(|&&v| v != want).count();
+    assert_eq!(wrong, 0, "{wrong} of {n} elements are not {want}");
+}
+
+#[test]
+fn out_of_memory_with_a_graph_holding_dropped_memory_is_reported_not_waited_for() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let s = rumba::stream().unwrap();
+    let big = MEMORY / 2 + MEMORY / 8;
+    let start = free_memory();
+    let graph = s
+        .capture(|s| {
+            let tmp = s.memalloc(big)?;
+            s.memset(&tmp, 3) // `tmp` is dropped: only the graph holds it
+        })
+        .unwrap();
+    graph.launch(&s).unwrap();
+    s.synchronize().unwrap();
+    let err = ctx.memalloc(big).unwrap_err();
+    assert!(err.is_out_of_memory(), "{err}");
+    drop(graph);
+    s.synchronize().unwrap();
+    drop(ctx.memalloc(big).unwrap());
+    assert_eq!(free_memory(), start);
+}
+
+#[test]
+fn dropping_the_stream_mid_capture_ends_the_capture() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let x = array(&[1.0; 64]);
+    let start = free_memory();
+    let s = rumba::stream().unwrap();
+    s.begin_capture().unwrap();
+    let tmp = s.memalloc(1 << 20).unwrap();
+    s.memset(&tmp, 0).unwrap();
+    drop(tmp);
+    scale_add()
+        .configure(1, 64)
+        .stream(&s)
+        .launch((&x, 2.0f32, 1.0f32))
+        .unwrap();
+    drop(s);
+    ctx.synchronize().unwrap();
+    assert_eq!(host(&x), [1.0; 64], "nothing recorded ran");
+    assert_eq!(free_memory(), start, "what the capture held is freed");
+}
+
+#[test]
+fn the_pool_reuses_no_block_of_a_capturing_stream_before_its_work_ran() {
+    use rumba::memory::{DeviceResource, PoolResource};
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let pool = PoolResource::new(&ctx.manager_context()).unwrap();
+    let s = rumba::stream().unwrap();
+    let (open, gate) = std::sync::mpsc::channel::<()>();
+    s.add_callback(move |_, _| {
+        let _ = gate.recv();
+    })
+    .unwrap();
+    let a = pool.allocate(1000, s.handle()).unwrap();
+    let freed = a.ptr();
+    pool.deallocate(a, s.handle()).unwrap();
+    s.begin_capture().unwrap();
+    let b = pool.allocate(1000, s.handle()).unwrap();
+    assert_ne!(
+        b.ptr(),
+        freed,
+        "work queued on the stream before the free has not run; a replay may run elsewhere"
+    );
+    drop(s.end_capture().unwrap());
+    pool.deallocate(b, s.handle()).unwrap();
+    open.send(()).unwrap();
+    s.synchronize().unwrap();
 }
 
 #[test]

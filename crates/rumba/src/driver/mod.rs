@@ -67,6 +67,7 @@ pub use graph::{GraphCallback, GraphHandle, Graphs, KernelNode, check_update};
 pub(crate) mod capture;
 #[cfg(feature = "opencl")]
 pub(crate) mod replay;
+pub(crate) mod replay_chain;
 
 pub mod placement;
 pub use placement::{Advice, Location, Migrations, Placement, Residency};

@@ -6,7 +6,8 @@
 //!
 //! A replay queues the nodes' commands in order; the captured work's kept values and an updated
 //! node's arguments go with one keep-alive after them, so they outlive every replay that uses
-//! them. Events recorded inside the capture are recorded after the replay's commands.
+//! them. Events recorded inside the capture are recorded after the replay's commands. Replays of
+//! one graph on different streams run one after the other ([`ReplayChain`]).
 //!
 //! This module touches only its own tables and the driver it is handed.
 
@@ -17,6 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use super::capture::{Captures, Recording};
 use super::graph::refused;
+use super::replay_chain::ReplayChain;
 use super::{
     DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
     KernelNode, StreamHandle, StridedCopy, StridedSource, check_update,
@@ -146,6 +148,7 @@ struct ReissueGraph {
     nodes: Mutex<Arc<Vec<Reissue>>>,
     events: Vec<EventHandle>,
     keep: Arc<Mutex<Vec<Box<dyn Any + Send>>>>,
+    chain: ReplayChain,
 }
 
 /// The captures and graphs of one driver.
@@ -205,6 +208,7 @@ impl ReissueGraphs {
             nodes: Mutex::new(Arc::new(nodes)),
             events,
             keep: Arc::new(Mutex::new(keep)),
+            chain: ReplayChain::default(),
         };
         lock(&self.graphs).insert(handle, Arc::new(g));
         Ok(GraphHandle(handle))
@@ -246,30 +250,32 @@ impl ReissueGraphs {
         let nodes = Arc::clone(&lock(&g.nodes));
         // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
         let keep = Arc::new((Arc::clone(&nodes), Arc::clone(&g.keep)));
-        let mut issued = Ok(());
-        for node in nodes.iter() {
-            // SAFETY: the caller's contract.
-            issued = unsafe { node.issue(driver, device, stream) };
-            if issued.is_err() {
-                break;
-            }
-        }
-        if issued.is_ok() {
-            for &e in &events {
-                issued = driver.event_record(device, e, stream);
+        g.chain.queue(driver, device, stream, || {
+            let mut issued = Ok(());
+            for node in nodes.iter() {
+                // SAFETY: the caller's contract.
+                issued = unsafe { node.issue(driver, device, stream) };
                 if issued.is_err() {
                     break;
                 }
             }
-        }
-        match driver.stream_keepalive(device, stream, Box::new(Arc::clone(&keep))) {
-            Ok(()) => issued,
-            Err(e) => {
-                // Commands may be queued that use the kept memory: never free it.
-                std::mem::forget(keep);
-                issued.and(Err(e))
+            if issued.is_ok() {
+                for &e in &events {
+                    issued = driver.event_record(device, e, stream);
+                    if issued.is_err() {
+                        break;
+                    }
+                }
             }
-        }
+            match driver.stream_keepalive(device, stream, Box::new(Arc::clone(&keep))) {
+                Ok(()) => issued,
+                Err(e) => {
+                    // Commands may be queued that use the kept memory: never free it.
+                    std::mem::forget(keep);
+                    issued.and(Err(e))
+                }
+            }
+        })
     }
 
     /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).
@@ -327,9 +333,15 @@ impl ReissueGraphs {
     }
 
     /// [`Graphs::destroy_graph`](super::Graphs::destroy_graph).
-    pub(crate) fn destroy(&self, device: usize, graph: GraphHandle) -> Result<()> {
-        self.graph(device, graph)?;
+    pub(crate) fn destroy(
+        &self,
+        driver: &dyn Driver,
+        device: usize,
+        graph: GraphHandle,
+    ) -> Result<()> {
+        let g = self.graph(device, graph)?;
         lock(&self.graphs).remove(&graph.0);
+        g.chain.destroy(driver, device);
         Ok(())
     }
 }

@@ -13,7 +13,13 @@
 //! program dropped is destroyed only once the work it holds memory for has run. Waiting for the
 //! streams named here therefore always waits on a live stream — a destroyed one could be neither
 //! waited for (the wait failed with `InvalidHandle`, failing the allocation) nor told apart from
-//! a new stream that got its handle. Touches the buffers' counts and nothing else.
+//! a new stream that got its handle.
+//!
+//! A hold taken on a stream being captured is *graph-owned*: it moves into the recording, and
+//! from there into the graph, which keeps it until the graph is destroyed and its last replay has
+//! run — no point of its stream lets it go. Such holds are never orphans (an allocation short of
+//! memory would wait for them forever) and keep no stream alive (the program's last handle to a
+//! stream it drops mid-capture ends that capture). Touches the buffers' counts and nothing else.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,8 +39,18 @@ pub(crate) struct Holds {
     gone: Condvar,
 }
 
-/// One buffer of a hold: the buffer, its stream's handle and what keeps that stream alive.
-type Entry = (WeakBuffer, StreamHandle, Option<StreamKeepAlive>);
+/// One buffer of a hold: the buffer, its stream's handle and who lets it go.
+type Entry = (WeakBuffer, StreamHandle, Owner);
+
+/// Who lets a hold go.
+#[derive(Clone)]
+pub(crate) enum Owner {
+    /// Its stream, when it reaches the hold; the value keeps the stream alive until then.
+    Stream(Option<StreamKeepAlive>),
+    /// A graph (the hold was taken on a capturing stream): when the graph is destroyed and its
+    /// last replay has run.
+    Graph,
+}
 
 /// Memory that only queued work still holds: its bytes, the streams holding it (each handle with
 /// what keeps that stream alive while someone waits for it), and the holds.
@@ -62,20 +78,24 @@ pub(crate) struct Hold {
 }
 
 impl Holds {
-    /// A hold of `buffers` for work on `stream`, keeping `keep` (the stream's own handle object)
-    /// alive as long as the hold.
+    /// A hold of `buffers` for work on `stream`, let go by `owner`: a stream owner's keep-alive
+    /// (the stream's own handle object) lives as long as the hold.
     pub(crate) fn hold(
         self: &Arc<Self>,
         buffers: Vec<DeviceBuffer>,
         stream: StreamHandle,
-        keep: Option<StreamKeepAlive>,
+        owner: Owner,
     ) -> Hold {
         let first = self.next.fetch_add(buffers.len() as u64, Ordering::Relaxed);
         let mut entries = lock(&self.entries);
         for (id, b) in (first..).zip(&buffers) {
-            entries.insert(id, (b.begin_hold(), stream, keep.clone()));
+            entries.insert(id, (b.begin_hold(), stream, owner.clone()));
         }
         drop(entries);
+        let keep = match owner {
+            Owner::Stream(keep) => keep,
+            Owner::Graph => None,
+        };
         Hold {
             buffers,
             holds: Arc::clone(self),
@@ -85,12 +105,16 @@ impl Holds {
     }
 
     /// Memory that only queued work still references, and the streams holding it (kept alive
-    /// while the caller holds the list, so that it can wait for them).
+    /// while the caller holds the list, so that it can wait for them). Graph-owned holds are not
+    /// counted: no stream lets them go.
     pub(crate) fn orphans(&self) -> Orphans {
         let entries = self.lock();
         let mut seen = HashSet::new();
         let mut o = Orphans::default();
-        for (&id, (weak, stream, keep)) in entries.iter() {
+        for (&id, (weak, stream, owner)) in entries.iter() {
+            let Owner::Stream(keep) = owner else {
+                continue;
+            };
             if let Some(b) = weak.orphaned_bytes() {
                 if seen.insert(weak.id()) {
                     o.bytes += b;
@@ -144,8 +168,16 @@ mod tests {
         let holds = Arc::new(Holds::default());
         let a = ctx.memalloc(1000).unwrap();
         let b = ctx.memalloc(24).unwrap();
-        let h1 = holds.hold(vec![a.clone(), b.clone()], StreamHandle(7), None);
-        let h2 = holds.hold(vec![a.view(0..10).unwrap()], StreamHandle(8), None);
+        let h1 = holds.hold(
+            vec![a.clone(), b.clone()],
+            StreamHandle(7),
+            Owner::Stream(None),
+        );
+        let h2 = holds.hold(
+            vec![a.view(0..10).unwrap()],
+            StreamHandle(8),
+            Owner::Stream(None),
+        );
         let orphans = || {
             let o = holds.orphans();
             let mut handles: Vec<u64> = o.streams.iter().map(|(s, _)| s.0).collect();

@@ -19,7 +19,7 @@ use crate::driver::callback::{self, Release};
 use crate::driver::{Driver, HostAllocFlags, StreamHandle};
 use crate::error::{Error, GraphError, ResourceError, Result};
 use crate::memory::gate::Exclusive;
-use crate::memory::holds::{Hold, Holds, StreamKeepAlive};
+use crate::memory::holds::{Hold, Holds, Owner};
 use crate::memory::resource::driver_id;
 use crate::memory::{
     DeviceBuffer, ManagerContext, MemoryManager, MemoryManagerFactory, MemorySnapshot, MemoryStats,
@@ -287,15 +287,16 @@ impl Context {
     }
 
     /// Keeps `buffers` alive for work queued on `stream` until the returned hold is dropped
-    /// (by the stream, once it has run that work), and `keep` (the stream's handle object) as
-    /// long: the stream is not destroyed while it holds memory.
+    /// (by the stream, once it has run that work, or by a graph: see [`Owner`]); a stream
+    /// owner's keep-alive (the stream's handle object) lives as long: the stream is not destroyed
+    /// while it holds memory.
     pub(crate) fn hold(
         &self,
         buffers: Vec<DeviceBuffer>,
         stream: StreamHandle,
-        keep: StreamKeepAlive,
+        owner: Owner,
     ) -> Hold {
-        self.inner.holds.hold(buffers, stream, Some(keep))
+        self.inner.holds.hold(buffers, stream, owner)
     }
 
     /// Allocates `bytes` of device memory through the memory manager. Zero bytes allocate nothing.

@@ -17,7 +17,13 @@
 //! [`Stream::auto_synchronize`] and array copies alike), one-shot callbacks
 //! ([`Stream::add_callback`]), and kernel launches with host arguments (refused before anything
 //! is uploaded or allocated). An error inside [`Stream::capture`]'s closure ends
-//! the capture and drops what it recorded: the stream is usable again at once.
+//! the capture and drops what it recorded: the stream is usable again at once; so does dropping
+//! the program's last handle to the stream that began the capture.
+//!
+//! Replays of one graph run one after the other, also when queued on different streams. Memory
+//! the graph holds is its own: an allocation short of memory does not wait for it (it comes
+//! free when the graph is dropped and its last replay has run), and what is allocated inside a
+//! capture never reuses at once a block freed on the capturing stream.
 //!
 //! Kernel nodes take new arguments between replays
 //! ([`Kernel::update_graph_node`](crate::kernel::Kernel::update_graph_node)): other arrays of the

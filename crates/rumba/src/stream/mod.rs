@@ -40,6 +40,7 @@ use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::memory::gate::Lease;
+use crate::memory::holds::{Owner, StreamKeepAlive};
 use crate::runtime::context::Context;
 use crate::runtime::current_context;
 use crate::sync::lock;
@@ -80,6 +81,15 @@ impl Drop for StreamInner {
                 self.ctx.device_id(),
                 self.handle,
             );
+            // A capture this stream began can no longer be ended by the program: end it now and
+            // drop what it recorded (else the device counts as capturing, and refuses to
+            // synchronize, until the deferred destruction runs). Not on a callback thread, where
+            // a driver may make no calls: the stream's destruction ends it then.
+            if !crate::driver::callback::is_callback_thread() {
+                if let Some(g) = driver.graphs() {
+                    g.abort_capture(device, handle);
+                }
+            }
             self.ctx.defer_release(
                 format!("stream 0x{:x}", handle.0),
                 Box::new(move || driver.stream_destroy(device, handle)),
@@ -489,7 +499,8 @@ impl Stream {
     ///
     /// The hold keeps this stream alive too: a stream the program drops is destroyed only after
     /// the work holding memory has run, so an allocation waiting for that memory waits on a live
-    /// stream.
+    /// stream. On a capturing stream the hold belongs to the graph instead (see
+    /// [`crate::memory::holds`]): it keeps no stream alive and no allocation waits for it.
     ///
     /// Callers queue work on the buffers first, then hold them. If the stream cannot take the
     /// hold, the work already queued may still use them, so the buffers are let go only after
@@ -501,8 +512,14 @@ impl Stream {
             return Ok(());
         }
         let fallback = buffers.clone();
-        let keep = Arc::clone(&self.inner) as crate::memory::holds::StreamKeepAlive;
-        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle, keep)) {
+        // On a capturing stream the hold goes into the graph: never an orphan, and no keep-alive
+        // of this stream (which would keep a capture the program can no longer end alive).
+        let owner = if self.is_capturing() {
+            Owner::Graph
+        } else {
+            Owner::Stream(Some(Arc::clone(&self.inner) as StreamKeepAlive))
+        };
+        match self.keep_alive(self.inner.ctx.hold(buffers, self.inner.handle, owner)) {
             Ok(()) => Ok(()),
             Err(e) => {
                 if crate::driver::callback::is_callback_thread() || self.synchronize().is_err() {

@@ -575,6 +575,11 @@ unsafe impl Driver for CudaDriver {
             });
         }
         self.bind(device)?;
+        // A capture it began ends (what it recorded is dropped); a capture it joined goes on
+        // without it.
+        crate::driver::Graphs::abort_capture(self, device, stream);
+        self.graphs.captures.forget_stream(device, stream);
+        self.free_after_captures();
         // Its kernels' fault records are read once its work is done (or by a device sync).
         self.retire_stream(device, stream, s)?;
         lock(&self.streams).remove(&stream.0);

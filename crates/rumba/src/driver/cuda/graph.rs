@@ -1,6 +1,16 @@
-//! Stream graphs on CUDA ([`Graphs`]): `cuStreamBeginCapture` (thread-local mode) and
-//! `cuStreamEndCapture`, `cuGraphInstantiateWithFlags`, `cuGraphLaunch`, and kernel-node updates
-//! with `cuGraphExecKernelNodeSetParams`.
+//! Stream graphs on CUDA ([`Graphs`]): `cuStreamBeginCapture` (relaxed mode: `cuMemAlloc` and
+//! `cuMemFree` stay allowed while a stream captures) and `cuStreamEndCapture`,
+//! `cuGraphInstantiateWithFlags`, `cuGraphLaunch`, and kernel-node updates with
+//! `cuGraphExecKernelNodeSetParams`. Launches of one executable graph and updates of its nodes
+//! are serialized (one lock), as CUDA requires; CUDA runs the launches of one executable graph one
+//! after the other, whatever their streams.
+//!
+//! Events recorded inside a capture are recorded again on the stream after every
+//! `cuGraphLaunch` (a capture turns them into edges, not nodes), so they complete when the replay
+//! has. Memory of the stream-ordered pool is neither taken nor given back on a capturing stream
+//! (the CUDA pool module allocates with `cuMemAlloc` there, and gives pool memory back once the
+//! capture has ended). A replaced kernel node's arguments go with the next replay's keep-alive:
+//! that replay runs after every earlier one.
 //!
 //! rumba keeps the same bookkeeping beside CUDA's capture as the other backends
 //! ([`Captures`]): which streams capture (origin and joined), which events were recorded inside,
@@ -55,9 +65,13 @@ struct CudaGraph {
     device: usize,
     exec: usize,
     graph: usize,
+    /// The kernel nodes; the lock also serializes `cuGraphLaunch` with node updates.
     kernels: Mutex<Vec<CapturedKernel>>,
-    /// Replaced kernel-node keeps, kept until the graph goes (a queued replay may use them).
+    /// Replaced kernel-node keeps, until the next replay takes them (a queued replay may use
+    /// them; the next one runs after it).
     retired: Mutex<Vec<Box<dyn Any + Send>>>,
+    /// Events recorded inside the capture: recorded again after every launch.
+    events: Vec<crate::driver::EventHandle>,
     #[allow(dead_code)]
     keep: Vec<Box<dyn Any + Send>>,
     reap: Arc<Mutex<Vec<(usize, usize)>>>,
@@ -77,6 +91,9 @@ pub(crate) struct CudaGraphs {
     graphs: Mutex<HashMap<u64, Arc<CudaGraph>>>,
     next: AtomicU64,
     reap: Arc<Mutex<Vec<(usize, usize)>>>,
+    /// Pool memory freed on a capturing stream: `(device, stream, pointer)`, given back on that
+    /// stream once its capture has ended.
+    pub(crate) frees: Mutex<Vec<(usize, StreamHandle, crate::driver::DevicePtr)>>,
 }
 
 // SAFETY: the raw CUDA handles are plain numbers here, used only through the thread-safe driver
@@ -259,7 +276,7 @@ unsafe impl Graphs for CudaDriver {
         let r = check("cuStreamBeginCapture", unsafe {
             sys::cuStreamBeginCapture_v2(
                 s,
-                sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+                sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED,
             )
         });
         if r.is_err() {
@@ -271,12 +288,19 @@ unsafe impl Graphs for CudaDriver {
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        let Recording { nodes, keep, .. } = self.graphs.captures.end(device, stream)?;
+        let Recording {
+            nodes,
+            keep,
+            events,
+            ..
+        } = self.graphs.captures.end(device, stream)?;
         let mut graph: sys::CUgraph = std::ptr::null_mut();
         // SAFETY: the stream began a capture; writes the captured graph.
-        check("cuStreamEndCapture", unsafe {
+        let ended = check("cuStreamEndCapture", unsafe {
             sys::cuStreamEndCapture(s, &mut graph)
-        })?;
+        });
+        self.free_after_captures();
+        ended?;
         let mut exec: sys::CUgraphExec = std::ptr::null_mut();
         // SAFETY: a complete graph; writes the executable.
         let r = check("cuGraphInstantiate", unsafe {
@@ -294,6 +318,7 @@ unsafe impl Graphs for CudaDriver {
             graph: graph as usize,
             kernels: Mutex::new(nodes),
             retired: Mutex::new(Vec::new()),
+            events,
             keep,
             reap: Arc::clone(&self.graphs.reap),
         };
@@ -315,6 +340,7 @@ unsafe impl Graphs for CudaDriver {
                 }
             }
         }
+        self.free_after_captures();
     }
 
     fn is_capturing(&self, device: usize, stream: StreamHandle) -> bool {
@@ -343,10 +369,15 @@ unsafe impl Graphs for CudaDriver {
         check("cuLaunchHostFunc", unsafe {
             sys::cuLaunchHostFunc(s, Some(graph_callback_trampoline), user)
         })?;
-        let _ = self
+        if let Err(value) = self
             .graphs
             .captures
-            .keep(device, stream, Box::new(SendBox(boxed)));
+            .keep(device, stream, Box::new(SendBox(boxed)))
+        {
+            // The capture ended meanwhile, and the host node (in whatever graph CUDA made of it)
+            // points at the callback: never free it.
+            std::mem::forget(value);
+        }
         Ok(())
     }
 
@@ -384,11 +415,30 @@ unsafe impl Graphs for CudaDriver {
                 "graphs are not captured into graphs",
             ));
         }
+        // Serialized with node updates (CUDA requires callers to serialize use of one exec).
+        let kernels = lock(&g.kernels);
         // SAFETY: an instantiated graph of this context; its memory is the caller's contract.
         check("cuGraphLaunch", unsafe {
             sys::cuGraphLaunch(g.exec as sys::CUgraphExec, s)
         })?;
-        self.stream_keepalive(device, stream, Box::new(g))
+        // Replaced arguments go with this replay, which runs after every replay that used them.
+        let retired = Arc::new(Mutex::new(std::mem::take(&mut *lock(&g.retired))));
+        drop(kernels);
+        // Events recorded in the capture complete when this replay has (one destroyed since is
+        // skipped).
+        let mut recorded = Ok(());
+        for &e in &g.events {
+            if self.event(e).is_ok() {
+                recorded =
+                    recorded.and(crate::driver::Driver::event_record(self, device, e, stream));
+            }
+        }
+        let kept = self.stream_keepalive(device, stream, Box::new((g, Arc::clone(&retired))));
+        if kept.is_err() {
+            // The replay is queued and may use them: never free them.
+            std::mem::forget(retired);
+        }
+        kept.and(recorded)
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {

@@ -25,6 +25,10 @@
 //! streams once the free has completed (or behind a dependency CUDA inserts). A block is never
 //! visible to two owners at once.
 //!
+//! **Captures.** A stream being captured takes no pool memory (`cuMemAllocFromPoolAsync` would
+//! become a node of the graph, and the graph's memory is rumba's to keep): it gets `cuMemAlloc`
+//! memory, and pool memory freed on it is given back on it once its capture has ended.
+//!
 //! **Peers.** Pool memory is not covered by `cuCtxEnablePeerAccess`; when the pool is set up,
 //! every other device that `cuDeviceCanAccessPeer` says can reach this one is given read-write
 //! access with `cuMemPoolSetAccess`, so kernels there can use it as they can use `cuMemAlloc`
@@ -46,6 +50,7 @@ use super::error::{check, map};
 use super::flags::{cu_stream, default_resolved};
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 
 /// The pools of a driver's devices and the pool allocations live now.
 #[derive(Default)]
@@ -210,7 +215,10 @@ impl CudaDriver {
         handle: StreamHandle,
     ) -> Result<DevicePtr> {
         let s = self.stream(handle)?;
-        if !from_pool(handle, self.per_thread_default) {
+        // A capturing stream would record the pool's allocation into the graph: `cuMemAlloc`.
+        if !from_pool(handle, self.per_thread_default)
+            || self.graphs.captures.is_capturing(device, handle)
+        {
             return self.alloc_legacy(device, bytes);
         }
         self.bind(device)?;
@@ -236,6 +244,13 @@ impl CudaDriver {
         handle: StreamHandle,
     ) -> Result<()> {
         self.bind(device)?;
+        if self.graphs.captures.is_capturing(device, handle) && self.pools.live().contains_key(&ptr)
+        {
+            // `cuMemFreeAsync` would be recorded into the graph: given back on this stream once
+            // its capture has ended (`free_after_captures`).
+            lock(&self.graphs.frees).push((device, handle, ptr));
+            return Ok(());
+        }
         if self.pools.live().remove(&ptr).is_none() {
             // SAFETY: CUDA checks the pointer and reports an invalid one as an error.
             return check("cuMemFree", unsafe { sys::cuMemFree_v2(ptr) });
@@ -245,6 +260,23 @@ impl CudaDriver {
             .unwrap_or_else(|_| cu_stream(StreamHandle::LEGACY));
         // SAFETY: a live pool allocation that no queued work of another stream uses (module docs).
         check("cuMemFreeAsync", unsafe { sys::cuMemFreeAsync(ptr, s) })
+    }
+
+    /// Gives back the pool memory freed on streams whose capture has ended since.
+    pub(super) fn free_after_captures(&self) {
+        let ready: Vec<_> = {
+            let mut frees = lock(&self.graphs.frees);
+            let (ready, waiting) = std::mem::take(&mut *frees)
+                .into_iter()
+                .partition(|&(d, s, _)| !self.graphs.captures.is_capturing(d, s));
+            *frees = waiting;
+            ready
+        };
+        for (device, stream, ptr) in ready {
+            if let Err(e) = self.free_on(device, ptr, stream) {
+                tracing::warn!("giving back pool memory freed during a capture: {e}");
+            }
+        }
     }
 
     /// True for memory of the stream-ordered pool.

@@ -176,6 +176,6 @@ unsafe impl Graphs for OpenClDriver {
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
-        self.graphs.destroy(device, graph)
+        self.graphs.destroy(self, device, graph)
     }
 }

@@ -11,6 +11,7 @@
 //! nodes in order: no per-node check, allocation or thread hop. After the first failing node the
 //! remaining work nodes are skipped and callbacks receive the error, as on a stream. Events
 //! recorded inside the capture are recorded after the entry, so they complete when the replay has.
+//! Replays of one graph on different streams run one after the other ([`ReplayChain`]).
 //! Kernels of a replay run without frozen or exclusive leases (the engine's atomics keep them
 //! correct).
 //!
@@ -28,6 +29,7 @@ use super::launch::LaunchBody;
 use super::{SimDriver, invalid_handle};
 use crate::driver::capture::Recording;
 use crate::driver::graph::refused;
+use crate::driver::replay_chain::ReplayChain;
 use crate::driver::{
     EventHandle, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
     check_update,
@@ -118,6 +120,7 @@ pub(crate) struct SimGraph {
     events: Vec<EventHandle>,
     /// What the captured work keeps alive; every queued replay holds it too.
     keep: Arc<Mutex<Vec<Box<dyn Any + Send>>>>,
+    chain: ReplayChain,
 }
 
 /// The sim's graphs: the table of instantiated ones.
@@ -219,6 +222,7 @@ unsafe impl Graphs for SimDriver {
             body: Mutex::new(Body::new(nodes)),
             events,
             keep: Arc::new(Mutex::new(keep)),
+            chain: ReplayChain::default(),
         };
         lock(&self.graphs.graphs).insert(handle, Arc::new(graph));
         Ok(GraphHandle(handle))
@@ -279,21 +283,23 @@ unsafe impl Graphs for SimDriver {
             .collect();
         let body = Arc::clone(&lock(&g.body));
         let keep = Arc::clone(&g.keep);
-        let (s, _) = self.enqueue(
-            device,
-            stream,
-            body.touches.clone(),
-            Box::new(move || {
-                let _keep = keep;
-                body.run()
-            }),
-        )?;
         let dev = self.device(device)?;
-        for ev in events {
-            let deps = dev.ordering_deps(&s);
-            ev.record(&s, deps);
-        }
-        Ok(())
+        g.chain.queue(self, device, stream, || {
+            let (s, _) = self.enqueue(
+                device,
+                stream,
+                body.touches.clone(),
+                Box::new(move || {
+                    let _keep = keep;
+                    body.run()
+                }),
+            )?;
+            for ev in events {
+                let deps = dev.ordering_deps(&s);
+                ev.record(&s, deps);
+            }
+            Ok(())
+        })
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
@@ -345,9 +351,10 @@ unsafe impl Graphs for SimDriver {
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
-        self.graph(device, graph)?;
+        let g = self.graph(device, graph)?;
         // Queued replays hold the body and the kept values; they go when the last one has run.
         lock(&self.graphs.graphs).remove(&graph.0);
+        g.chain.destroy(self, device);
         Ok(())
     }
 }

@@ -14,7 +14,9 @@
 //!   when freed (`arena`).
 //! - **Stream order**: a block freed on stream A is reused by A at once and by other streams only
 //!   after A has finished the work queued before the free, checked with `stream_query` or an event
-//!   recorded on A and `event_query` (`stream_order`). The hot paths make no driver call.
+//!   recorded on A and `event_query` (`stream_order`). The hot paths make no driver call. While A
+//!   is being captured it reuses its own blocks no sooner than another stream would (a graph
+//!   replays on any stream).
 //! - **Out of memory**: flush held-back releases, reuse what completed events release, return
 //!   whole free segments upstream, retry; then [`Error::PoolOutOfMemory`] with requested,
 //!   allocated, reserved, cached, free, largest free block and fragmentation figures.
@@ -237,15 +239,28 @@ impl PoolResource {
         moved
     }
 
+    /// Takes a block for `stream`: one of `own` (the key whose blocks it may reuse at once, see
+    /// [`own_key`](Self::own_key)) or a global one.
     fn take(
         st: &mut PoolState,
         size: usize,
         stream: StreamHandle,
         bytes: usize,
+        own: Option<u64>,
     ) -> Option<DevicePtr> {
-        alloc_key(stream)
-            .and_then(|k| st.arena.take(Owner::Stream(k), size, stream.0, bytes))
+        own.and_then(|k| st.arena.take(Owner::Stream(k), size, stream.0, bytes))
             .or_else(|| st.arena.take(Owner::Global, size, stream.0, bytes))
+    }
+
+    /// The key whose blocks an allocation on `stream` may reuse at once. None while `stream` is
+    /// being captured: what it allocates belongs to a graph that may replay on any stream, so a
+    /// block freed on `stream` (whose earlier work may not have run) is no safer for it than for
+    /// another stream.
+    fn own_key(&self, stream: StreamHandle) -> Option<u64> {
+        match self.driver.graphs() {
+            Some(g) if g.is_capturing(self.device, stream) => None,
+            _ => alloc_key(stream),
+        }
     }
 
     /// The stream handle 0 stands for: the per-thread default stream when so configured (its
@@ -358,14 +373,15 @@ impl DeviceResource for PoolResource {
                 bytes,
                 largest: usize::MAX / GRANULE * GRANULE,
             })?;
+        let own = self.own_key(stream);
         let mut st = lock(&self.state);
-        let mut found = Self::take(&mut st, size, stream, bytes);
+        let mut found = Self::take(&mut st, size, stream, bytes, own);
         if found.is_none() {
-            self.reclaim(&mut st, alloc_key(stream));
-            found = Self::take(&mut st, size, stream, bytes);
+            self.reclaim(&mut st, own);
+            found = Self::take(&mut st, size, stream, bytes, own);
         }
         if found.is_none() {
-            (st, found) = self.grow_and_take(st, size, stream, bytes, false)?;
+            (st, found) = self.grow_and_take(st, size, stream, bytes, own, false)?;
         }
         if found.is_none() {
             // Escalation: held-back releases, completed events, cached segments; then retry.
@@ -374,14 +390,14 @@ impl DeviceResource for PoolResource {
                 self.release_pending(&mut st);
             }
             self.reclaim(&mut st, None);
-            found = Self::take(&mut st, size, stream, bytes);
+            found = Self::take(&mut st, size, stream, bytes, own);
             if found.is_none() {
                 let given;
                 (st, given) = self.give_back_free_segments(st);
                 if let Err(e) = given {
                     tracing::warn!("returning cached segments before a retry: {e}");
                 }
-                (st, found) = self.grow_and_take(st, size, stream, bytes, true)?;
+                (st, found) = self.grow_and_take(st, size, stream, bytes, own, true)?;
             }
         }
         match found {

@@ -12,7 +12,7 @@
 
 use std::sync::MutexGuard;
 
-use super::{PoolResource, PoolState, alloc_key};
+use super::{PoolResource, PoolState};
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::{Error, ResourceError, Result};
 use crate::memory::DeviceBlock;
@@ -90,6 +90,7 @@ impl PoolResource {
         size: usize,
         stream: StreamHandle,
         bytes: usize,
+        own: Option<u64>,
         exact: bool,
     ) -> Result<(MutexGuard<'a, PoolState>, Option<DevicePtr>)> {
         let sizes = self.growth_sizes(&st, size, exact);
@@ -110,15 +111,7 @@ impl PoolResource {
         st.stats.peak_reserved_bytes = st.stats.peak_reserved_bytes.max(st.stats.reserved_bytes);
         self.note(&st, EventKind::PoolGrow, StreamHandle::LEGACY, want, ptr);
         // The new segment may serve the stream's own cached blocks first; either way it fits.
-        let found = alloc_key(stream)
-            .and_then(|k| {
-                st.arena
-                    .take(super::arena::Owner::Stream(k), size, stream.0, bytes)
-            })
-            .or_else(|| {
-                st.arena
-                    .take(super::arena::Owner::Global, size, stream.0, bytes)
-            });
+        let found = Self::take(&mut st, size, stream, bytes, own);
         Ok((st, found))
     }
 
