@@ -105,13 +105,29 @@ RB_WABS(i16, short, uint)
 RB_WABS(i32, int, uint)
 RB_WABS(i64, long, ulong)
 
-// syncthreads_count / _and / _or: OpenCL 1.2 has no work-group reductions, so a local counter
-// between barriers (the leading barrier keeps the reset away from the previous call's readers).
+// syncthreads_count / _and / _or: OpenCL 1.2 has no work-group reductions. Each work-item writes
+// its predicate into its own slot of `c[1..]` and work-item 0 adds them up into `c[0]`, between
+// barriers; every barrier is reached by the whole work-group (the branches between them hold no
+// barrier). No atomics and no reset racing the additions: on PoCL a local counter reset by
+// work-item 0 and incremented atomically by all lost up to one vector's worth of increments now
+// and then. Work-groups past RB_SYNC_SLOTS work-items (CUDA's limit is 1024) fall back to that
+// counter. The leading barrier keeps the writes away from the previous call's readers.
+#define RB_SYNC_SLOTS 1024
+#define RB_SYNC_LEN (RB_SYNC_SLOTS + 1)
 static inline int rb_syncthreads_count(__local int* c, int p) {
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t lid = get_local_id(0)
+        + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0) c[0] = 0;
+    if (n <= RB_SYNC_SLOTS) c[1 + lid] = p != 0;
+    else if (lid == 0) c[0] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (p) atomic_inc((volatile __local int*)c);
+    if (n > RB_SYNC_SLOTS && p) atomic_inc((volatile __local int*)c);
+    if (n <= RB_SYNC_SLOTS && lid == 0) {
+        int s = 0;
+        for (size_t k = 0; k < n; k++) s += c[1 + k];
+        c[0] = s;
+    }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     return c[0];
 }

@@ -422,7 +422,7 @@ impl Printer<'_> {
                 self.line("extern __shared__ unsigned long long rb_dyn_shared[];");
             }
             if !self.cuda() && uses_sync_value(&f.body) {
-                self.line("__local int rb_sync[1];");
+                self.line("__local int rb_sync[RB_SYNC_LEN];");
             }
             if !self.cuda() && crate::lower::emit::wil::uses_warp_ops(f) {
                 // Warp operations exchange values through one 64-bit word per work-item.
