@@ -495,8 +495,12 @@ mod tests {
 
     #[test]
     fn view_follows_itemsize_rules() {
-        let mut d = [0u8; 6];
-        let v = GlobalView::from_slice_mut(&mut d);
+        // The bytes' alignment is fixed (Miri places a plain `[u8; 6]` at any address, and a
+        // misaligned one would be refused for its alignment before its size).
+        #[repr(C, align(8))]
+        struct Aligned([u8; 6]);
+        let mut d = Aligned([0u8; 6]);
+        let v = GlobalView::from_slice_mut(&mut d.0);
         assert!(
             fault_of(|| {
                 let _ = v.view::<u32>();
