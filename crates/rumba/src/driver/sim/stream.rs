@@ -23,6 +23,7 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -75,6 +76,12 @@ pub(crate) struct SimStream {
     state: Mutex<State>,
     work_cv: Condvar,
     done_cv: Condvar,
+    /// Copies of `state.queue.len()`, `state.completed` and `state.closing`, stored under the
+    /// lock whenever those change and read without it by spinning waiters (which take the lock
+    /// to act on what they saw, so a stale copy only ends a spin early or late).
+    queued_hint: AtomicUsize,
+    done_hint: AtomicU64,
+    closing_hint: AtomicBool,
 }
 
 thread_local! {
@@ -100,6 +107,9 @@ impl SimStream {
             }),
             work_cv: Condvar::new(),
             done_cv: Condvar::new(),
+            queued_hint: AtomicUsize::new(0),
+            done_hint: AtomicU64::new(0),
+            closing_hint: AtomicBool::new(false),
         });
         let worker = Arc::clone(&stream);
         std::thread::Builder::new()
@@ -132,6 +142,7 @@ impl SimStream {
                 let mut st = lock(&self.state);
                 loop {
                     if let Some(op) = st.queue.pop_front() {
+                        self.queued_hint.store(st.queue.len(), Ordering::Release);
                         break op;
                     }
                     if st.closing {
@@ -139,8 +150,8 @@ impl SimStream {
                     }
                     drop(st);
                     spin_until(|| {
-                        let st = lock(&self.state);
-                        !st.queue.is_empty() || st.closing
+                        self.queued_hint.load(Ordering::Acquire) > 0
+                            || self.closing_hint.load(Ordering::Acquire)
                     });
                     st = lock(&self.state);
                     if !st.queue.is_empty() || st.closing {
@@ -185,6 +196,7 @@ impl SimStream {
             }
             if st.dead.is_none() {
                 st.completed += 1; // (a dead stream counted everything as completed already)
+                self.done_hint.store(st.completed, Ordering::Release);
             }
             let sleepers = st.waiters > 0;
             drop(st);
@@ -201,11 +213,13 @@ impl SimStream {
         let seq = st.enqueued;
         if let Some(why) = st.dead.clone() {
             st.completed = st.enqueued;
+            self.done_hint.store(st.completed, Ordering::Release);
             drop(st);
             self.discard(task, &why);
             return seq;
         }
         st.queue.push_back(Op { deps, task });
+        self.queued_hint.store(st.queue.len(), Ordering::Release);
         let asleep = st.worker_asleep;
         drop(st);
         if asleep {
@@ -221,6 +235,8 @@ impl SimStream {
             let mut st = lock(&self.state);
             st.dead = Some(why.clone());
             st.completed = st.enqueued;
+            self.done_hint.store(st.completed, Ordering::Release);
+            self.queued_hint.store(0, Ordering::Release);
             std::mem::take(&mut st.queue)
         };
         self.done_cv.notify_all();
@@ -280,6 +296,7 @@ impl SimStream {
         }
         st.enqueued += 1;
         st.completed = st.enqueued;
+        self.done_hint.store(st.completed, Ordering::Release);
         Some(st.enqueued)
     }
 
@@ -310,7 +327,7 @@ impl SimStream {
 
     /// Blocks until operation `seq` has completed.
     pub(crate) fn wait_for(&self, seq: u64) {
-        if spin_until(|| lock(&self.state).completed >= seq) {
+        if spin_until(|| self.done_hint.load(Ordering::Acquire) >= seq) {
             return;
         }
         let mut st = lock(&self.state);
@@ -351,6 +368,7 @@ impl SimStream {
     /// Lets the worker exit once the queue is empty.
     pub(crate) fn close(&self) {
         lock(&self.state).closing = true;
+        self.closing_hint.store(true, Ordering::Release);
         self.work_cv.notify_all();
     }
 }
