@@ -202,8 +202,12 @@ fn build_options(fast_math: bool, exact_f32_divide: bool) -> String {
     options
 }
 
+/// The key of a built kernel: the device and a hash of what the build depends on. Taken at every
+/// launch, over sources of several KiB, so with rustc-hash's FxHasher rather than SipHash (which
+/// took about an eighth of an OpenCL launch's host time); the sources are the program's own, so
+/// flooding resistance buys nothing.
 fn cache_key(device: usize, src: &OpenClKernelSource) -> (usize, u64) {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = rustc_hash::FxHasher::default();
     src.source.hash(&mut h);
     src.entry.hash(&mut h);
     src.fast_math.hash(&mut h);
@@ -217,6 +221,9 @@ pub(crate) struct UserKernel {
     /// Bytes of `__local` memory the kernel declares itself (`CL_KERNEL_LOCAL_MEM_SIZE` before
     /// any argument is set): with the launch's dynamic shared memory, what a block needs.
     static_local: u64,
+    /// What it was built from (source, entry point, fast math): a hit of the cache is checked
+    /// against it, so two sources whose hashes collide never share a kernel.
+    from: (String, String, bool),
 }
 
 /// Built user kernels per (device, source) and reusable fault records.
@@ -237,7 +244,10 @@ impl UserKernels {
         src: &OpenClKernelSource,
     ) -> Result<Arc<UserKernel>> {
         let key = cache_key(device, src);
-        if let Some(k) = lock(&self.built).get(&key) {
+        let from = |k: &UserKernel| {
+            k.from.0 == src.source && k.from.1 == src.entry && k.from.2 == src.fast_math
+        };
+        if let Some(k) = lock(&self.built).get(&key).filter(|k| from(k)) {
             return Ok(Arc::clone(k));
         }
         let options = build_options(src.fast_math, survey.exact_f32_divide);
@@ -257,6 +267,7 @@ impl UserKernels {
             built: Built::new(program, k),
             declared,
             static_local,
+            from: (src.source.clone(), src.entry.clone(), src.fast_math),
         });
         lock(&self.built).insert(key, Arc::clone(&uk));
         Ok(uk)
