@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::graph::{external_event, refused};
+use super::graph::{WAITS, external_event, refused};
 use super::{EventHandle, StreamHandle};
 use crate::error::{GraphError, Result};
 use crate::sync::lock;
@@ -231,6 +231,50 @@ impl<N> Captures<N> {
                 Ok(true)
             }
             (None, None) => Ok(false),
+        }
+    }
+
+    /// Refuses `operation` on `stream` while it is being captured, saying why (`reason`).
+    ///
+    /// # Errors
+    /// [`GraphError::Refused`] when `stream` is being captured.
+    pub(crate) fn refuse(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        operation: &str,
+        reason: &'static str,
+    ) -> Result<()> {
+        if self.is_capturing(device, stream) {
+            return Err(refused(operation, stream, reason));
+        }
+        Ok(())
+    }
+
+    /// Refuses waiting (`operation`) for an event recorded inside a capture that is still open.
+    ///
+    /// # Errors
+    /// [`GraphError::Refused`] naming the capture's origin stream.
+    pub(crate) fn refuse_captured_event(
+        &self,
+        device: usize,
+        event: EventHandle,
+        operation: &str,
+    ) -> Result<()> {
+        match self.event_capture(device, event) {
+            Some(stream) => Err(refused(operation, stream, WAITS)),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses synchronizing `device` while one of its streams is being captured.
+    ///
+    /// # Errors
+    /// [`GraphError::Refused`] naming a capturing stream.
+    pub(crate) fn refuse_device_sync(&self, device: usize) -> Result<()> {
+        match self.any_on(device) {
+            Some(stream) => Err(refused("device synchronize", stream, WAITS)),
+            None => Ok(()),
         }
     }
 

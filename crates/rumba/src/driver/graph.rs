@@ -262,6 +262,9 @@ pub(crate) fn refused(
     .into()
 }
 
+/// Why waiting for (or asking about) work of a capturing stream is refused.
+pub(crate) const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
+
 /// Why a copy between host and device memory is refused on a capturing stream.
 pub(crate) const HOST_COPY: &str = "a graph does not own host memory, and a replay would read or write it after the call returned; copy between host and device outside the capture";
 

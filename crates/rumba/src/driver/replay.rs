@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::capture::{Captures, Recording};
-use super::graph::refused;
 use super::replay_chain::ReplayChain;
 use super::{
     DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
@@ -188,10 +187,7 @@ impl ReissueGraphs {
         operation: &str,
         reason: &'static str,
     ) -> Result<()> {
-        if self.captures.is_capturing(device, stream) {
-            return Err(refused(operation, stream, reason));
-        }
-        Ok(())
+        self.captures.refuse(device, stream, operation, reason)
     }
 
     /// [`Graphs::end_capture`](super::Graphs::end_capture).

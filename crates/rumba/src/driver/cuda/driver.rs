@@ -677,7 +677,9 @@ unsafe impl Driver for CudaDriver {
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("event synchronize", "")?;
-        self.refuse_captured_event(device, event, "event synchronize")?;
+        self.graphs
+            .captures
+            .refuse_captured_event(device, event, "event synchronize")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -685,7 +687,9 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
-        self.refuse_captured_event(device, event, "event query")?;
+        self.graphs
+            .captures
+            .refuse_captured_event(device, event, "event query")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
@@ -709,7 +713,7 @@ unsafe impl Driver for CudaDriver {
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
-        self.refuse_device_sync(device)?;
+        self.graphs.captures.refuse_device_sync(device)?;
         self.bind(device)?;
         self.synchronize_device(device)
     }

@@ -40,7 +40,7 @@ use super::CudaDriver;
 use super::error::check;
 use super::launch::{Param, pack_args};
 use crate::driver::capture::{Captures, Recording};
-use crate::driver::graph::refused;
+use crate::driver::graph::{WAITS, refused};
 use crate::driver::{
     Driver, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
     check_update,
@@ -115,9 +115,6 @@ unsafe extern "C" fn graph_callback_trampoline(user: *mut c_void) {
     }
 }
 
-/// Why a waiting call is refused on a capturing stream.
-const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
-
 impl CudaDriver {
     /// Refuses a waiting `operation` on a capturing `stream`.
     pub(super) fn refuse_in_capture(
@@ -126,10 +123,9 @@ impl CudaDriver {
         stream: StreamHandle,
         operation: &str,
     ) -> Result<()> {
-        if self.graphs.captures.is_capturing(device, stream) {
-            return Err(refused(operation, stream, WAITS));
-        }
-        Ok(())
+        self.graphs
+            .captures
+            .refuse(device, stream, operation, WAITS)
     }
 
     /// Refuses a copy to or from host memory on a capturing `stream` (a graph does not own host
@@ -156,27 +152,6 @@ impl CudaDriver {
             ));
         }
         Ok(())
-    }
-
-    /// Refuses waiting for an event recorded inside a capture.
-    pub(super) fn refuse_captured_event(
-        &self,
-        device: usize,
-        event: crate::driver::EventHandle,
-        operation: &str,
-    ) -> Result<()> {
-        match self.graphs.captures.event_capture(device, event) {
-            Some(stream) => Err(refused(operation, stream, WAITS)),
-            None => Ok(()),
-        }
-    }
-
-    /// Refuses synchronizing a device with a capturing stream.
-    pub(super) fn refuse_device_sync(&self, device: usize) -> Result<()> {
-        match self.graphs.captures.any_on(device) {
-            Some(stream) => Err(refused("device synchronize", stream, WAITS)),
-            None => Ok(()),
-        }
     }
 
     /// Destroys the executable graphs whose last holder has gone.

@@ -28,7 +28,7 @@ use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
 use super::builtin::Builtins;
 use super::error::check;
 use super::event::Events;
-use super::graph::{ONE_SHOT, WAITS};
+use super::graph::ONE_SHOT;
 use super::host::{self, HostCaps};
 use super::launch;
 use super::memory::{Kind, Table};
@@ -36,7 +36,7 @@ use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
-use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT};
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
 use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
@@ -679,7 +679,9 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        self.refuse_captured_event(device, event, "event synchronize")?;
+        self.graphs
+            .captures
+            .refuse_captured_event(device, event, "event synchronize")?;
         match self.events.record(device, event)? {
             Some(r) if !r.is_done()? => {
                 crate::driver::callback::refuse_wait("event synchronize", "")?;
@@ -691,7 +693,9 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
-        self.refuse_captured_event(device, event, "event query")?;
+        self.graphs
+            .captures
+            .refuse_captured_event(device, event, "event query")?;
         match self.events.record(device, event)? {
             Some(r) => {
                 let s = r.status()?;
@@ -719,7 +723,7 @@ unsafe impl Driver for OpenClDriver {
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
-        self.refuse_device_sync(device)?;
+        self.graphs.captures.refuse_device_sync(device)?;
         self.device(device)?.queues.synchronize_all()
     }
 

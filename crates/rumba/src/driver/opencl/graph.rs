@@ -16,34 +16,11 @@ use crate::driver::{
 };
 use crate::error::{ArgumentError, Error, Result};
 
-/// Why a waiting call is refused on a capturing stream.
-pub(super) const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
 /// Why a one-shot callback is refused on a capturing stream.
 pub(super) const ONE_SHOT: &str =
     "a graph runs its callbacks on every replay; record a repeatable one";
 
 impl OpenClDriver {
-    /// Refuses waiting for an event recorded inside a capture.
-    pub(super) fn refuse_captured_event(
-        &self,
-        device: usize,
-        event: EventHandle,
-        operation: &str,
-    ) -> Result<()> {
-        match self.graphs.captures.event_capture(device, event) {
-            Some(stream) => Err(refused(operation, stream, WAITS)),
-            None => Ok(()),
-        }
-    }
-
-    /// Refuses synchronizing a device with a capturing stream.
-    pub(super) fn refuse_device_sync(&self, device: usize) -> Result<()> {
-        match self.graphs.captures.any_on(device) {
-            Some(stream) => Err(refused("device synchronize", stream, WAITS)),
-            None => Ok(()),
-        }
-    }
-
     /// Checks `launch` and records it if `stream` is being captured (`None`: not capturing).
     pub(super) fn capture_launch(
         &self,

@@ -9,16 +9,13 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
-use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, refused};
+use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
 use crate::driver::{
     BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
     KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
-
-/// Why a waiting call is refused on a capturing stream.
-const WAITS: &str = "it waits for (or asks about) work that is only recorded, not run";
 
 // SAFETY: host and managed memory come from fresh anonymous mappings (zeroed, exclusively
 // ours) that live until freed; the device reaches host memory only through the
@@ -445,16 +442,14 @@ unsafe impl Driver for SimDriver {
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("event synchronize", "")?;
-        if let Some(stream) = self.captures.event_capture(device, event) {
-            return Err(refused("event synchronize", stream, WAITS));
-        }
+        self.captures
+            .refuse_captured_event(device, event, "event synchronize")?;
         self.event(device, event)?.synchronize()
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
-        if let Some(stream) = self.captures.event_capture(device, event) {
-            return Err(refused("event query", stream, WAITS));
-        }
+        self.captures
+            .refuse_captured_event(device, event, "event query")?;
         Ok(self.event(device, event)?.query())
     }
 
@@ -474,9 +469,7 @@ unsafe impl Driver for SimDriver {
 
     fn device_synchronize(&self, device: usize) -> Result<()> {
         let dev = self.device(device)?;
-        if let Some(stream) = self.captures.any_on(device) {
-            return Err(refused("device synchronize", stream, WAITS));
-        }
+        self.captures.refuse_device_sync(device)?;
         let streams = dev.all_streams();
         if streams.iter().any(|s| s.is_own_worker()) {
             return Err(Error::InCallback {

@@ -182,10 +182,7 @@ impl SimDriver {
         operation: &str,
         reason: &'static str,
     ) -> Result<()> {
-        if self.captures.is_capturing(device, stream) {
-            return Err(refused(operation, stream, reason));
-        }
-        Ok(())
+        self.captures.refuse(device, stream, operation, reason)
     }
 
     fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<SimGraph>> {
