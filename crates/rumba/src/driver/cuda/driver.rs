@@ -229,23 +229,6 @@ fn unknown(kind: &'static str, handle: u64) -> Error {
     }
 }
 
-/// Runs a boxed [`HostCallback`] on CUDA's callback thread.
-unsafe extern "C" fn callback_trampoline(
-    _stream: sys::CUstream,
-    status: CUresult,
-    user: *mut c_void,
-) {
-    crate::driver::callback::mark_thread();
-    // SAFETY: `user` is the `Box<HostCallback>` leaked by `stream_add_callback`; CUDA calls each
-    // callback exactly once, so it is reclaimed exactly once.
-    let callback = unsafe { Box::from_raw(user.cast::<HostCallback>()) };
-    let status = check("stream callback", status);
-    // A panic must not unwind into the driver (nor may its payload's drop: `crate::unwind`).
-    if let Err(panic) = crate::unwind::catch(move || callback(status)) {
-        tracing::error!("a stream callback panicked: {panic}");
-    }
-}
-
 // SAFETY: host and managed memory come from cuMemHostAlloc / cuMemAllocManaged (exclusively
 // ours, zeroed before they are returned) and live until freed; the device reaches
 // host memory only in the operations callers queue.
@@ -630,7 +613,14 @@ unsafe impl Driver for CudaDriver {
         self.refuse_one_shot(device, stream)?;
         let user = Box::into_raw(Box::new(callback));
         // SAFETY: the trampoline reclaims `user` exactly once when CUDA runs it.
-        let r = unsafe { sys::cuStreamAddCallback(s, Some(callback_trampoline), user.cast(), 0) };
+        let r = unsafe {
+            sys::cuStreamAddCallback(
+                s,
+                Some(super::callback::callback_trampoline),
+                user.cast(),
+                0,
+            )
+        };
         if r != CUresult::CUDA_SUCCESS {
             // SAFETY: CUDA refused the callback, so it will never run: reclaim it here.
             drop(unsafe { Box::from_raw(user) });
@@ -661,13 +651,12 @@ unsafe impl Driver for CudaDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let (e, s) = (self.event(event)?, self.stream(stream)?);
         self.bind(device)?;
-        if self.graphs.captures.is_capturing(device, stream) {
-            return Err(crate::driver::graph::refused(
-                "recording an event",
-                stream,
-                crate::driver::graph::INTERNAL_EVENT,
-            ));
-        }
+        self.graphs.captures.refuse(
+            device,
+            stream,
+            "recording an event",
+            crate::driver::graph::INTERNAL_EVENT,
+        )?;
         // SAFETY: valid handles.
         check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
         // Outside a capture: an earlier record of the event inside one is forgotten.
@@ -677,9 +666,8 @@ unsafe impl Driver for CudaDriver {
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("event synchronize", "")?;
-        self.graphs
-            .captures
-            .refuse_captured_event(device, event, "event synchronize")?;
+        let captures = &self.graphs.captures;
+        captures.refuse_captured_event(device, event, "event synchronize")?;
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.

@@ -42,6 +42,7 @@
 use std::sync::Arc;
 
 pub mod builtin;
+mod callback;
 mod driver;
 mod error;
 mod faults;

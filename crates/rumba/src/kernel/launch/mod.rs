@@ -63,6 +63,7 @@ mod direct;
 mod elements;
 mod graph_node;
 mod kernel;
+mod launcher;
 mod params;
 mod transfer;
 
@@ -71,6 +72,7 @@ pub use capture::{CaptureRef, Captured};
 pub use constant::{ConstArray, ConstView, const_array_like};
 pub use direct::{Cai, CaiNoSync};
 pub use elements::{DeviceBool, KernelElement};
-pub use kernel::{Kernel, Launcher};
+pub use kernel::Kernel;
+pub use launcher::Launcher;
 pub use params::{Arr, ConstArr, Param, Params, Scalar};
 pub use transfer::{AutoTransfers, HostTransfer, In, InOut, Out, auto_transfers};
