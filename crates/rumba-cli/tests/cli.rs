@@ -371,7 +371,17 @@ fn selftest_lists_its_checks() {
 #[test]
 fn selftest_passes_and_prints_the_table() {
     let names = check_names();
-    let (code, out, err) = rumba_on_test_backend(&["selftest"]);
+    // PoCL (the opencl backend here) runs work-groups on several threads, and then now and then
+    // one work-group's `__local` counts show another's in `kernel.barrier-values` (about 1 run in
+    // 100; never in 150 runs on one thread). That is PoCL's race, not rumba's: one PoCL thread
+    // keeps this test about rumba. The variable means nothing to the other backends.
+    let (code, out, err) = rumba(
+        &["selftest"],
+        &[
+            ("RUMBA_BACKEND", test_backend()),
+            ("POCL_MAX_PTHREAD_COUNT", "1"),
+        ],
+    );
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
         out.starts_with(&format!("rumba selftest on backend {}", test_backend())),
