@@ -137,10 +137,14 @@ fn register_and_deregister_are_pinning() {
     let _g = setup();
     let drv = rumba::current_context().unwrap().driver().clone();
     let mut a = Array2::<i32>::zeros((4, 4));
-    let mut b = vec![0i32; 16];
+    // `b` has a page to itself: pinning is by page, and a heap neighbour that another test
+    // registers at the same time would keep a shared page pinned after `deregister`.
+    #[repr(C, align(4096))]
+    struct Page([i32; 1024]);
+    let mut b = Box::new(Page([0; 1024]));
     let g = rumba::register([
         a.view_mut(),
-        ndarray::ArrayViewMut2::from_shape((4, 4), &mut b).unwrap(),
+        ndarray::ArrayViewMut2::from_shape((4, 4), &mut b.0[..16]).unwrap(),
     ])
     .unwrap();
     let p = g.view(1).unwrap().as_ptr();
