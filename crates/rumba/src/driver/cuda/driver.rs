@@ -64,6 +64,8 @@ pub struct CudaDriver {
     pub(super) per_thread_default: bool,
     /// Stream capture and graphs (`graph.rs`).
     pub(super) graphs: super::graph::CudaGraphs,
+    /// The driver has every graph entry point (CUDA 12.3 and later).
+    has_graphs: bool,
 }
 
 impl std::fmt::Debug for CudaDriver {
@@ -133,6 +135,8 @@ impl CudaDriver {
             pools: Pools::new(count as usize),
             per_thread_default,
             graphs: Default::default(),
+            // SAFETY: the driver library is present (this function's contract).
+            has_graphs: unsafe { super::libraries::has_graphs() },
         })
     }
 
@@ -772,7 +776,8 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {
-        Some(self)
+        self.has_graphs
+            .then_some(self as &dyn crate::driver::Graphs)
     }
 
     unsafe fn stream_adopt(&self, device: usize, stream: StreamHandle) -> Result<()> {

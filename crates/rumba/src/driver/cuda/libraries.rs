@@ -4,7 +4,7 @@
 //! prints — driver version and file, NVRTC version and file.
 //!
 //! Why one binary works with CUDA 12 and 13 drivers: cudarc's bindings are those of CUDA 12.8,
-//! and rumba calls only entry points that every driver since CUDA 12.3 exports (a driver keeps
+//! and rumba calls only entry points that every driver since CUDA 12.2 exports (a driver keeps
 //! the entry points of older CUDA versions for the programs built with them), listed in
 //! [`ENTRY_POINTS`] and checked when the backend opens. NVRTC is loaded by [`super::nvrtc`].
 //!
@@ -21,11 +21,10 @@ use super::nvrtc;
 pub const DRIVER_LIBRARIES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
 
 /// Every driver entry point the CUDA backend calls (through cudarc's `sys` layer, or its
-/// `result` layer for `cuModuleLoadData` / `cuModuleGetFunction`). All exist in every driver
-/// since CUDA 12.3 (`cuStreamGetCaptureInfo_v3`, which finds a captured launch's graph node, is the
-/// newest; then the `_v2` managed-memory placement calls of 12.2); the backend checks
-/// them when it opens. A unit test
-/// keeps the list complete.
+/// `result` layer for `cuModuleLoadData` / `cuModuleGetFunction`), stream graphs apart
+/// ([`GRAPH_ENTRY_POINTS`]). All exist in every driver since CUDA 12.2 (the `_v2` managed-memory
+/// placement calls are the newest); the backend checks them when it opens. A unit test keeps the
+/// two lists complete.
 pub const ENTRY_POINTS: &[&str] = &[
     "cuCtxGetCurrent",
     "cuCtxSetCurrent",
@@ -46,16 +45,10 @@ pub const ENTRY_POINTS: &[&str] = &[
     "cuEventQuery",
     "cuEventRecord",
     "cuEventSynchronize",
-    "cuGraphDestroy",
-    "cuGraphExecDestroy",
-    "cuGraphExecKernelNodeSetParams_v2",
-    "cuGraphInstantiateWithFlags",
-    "cuGraphLaunch",
     "cuInit",
     "cuIpcCloseMemHandle",
     "cuIpcGetMemHandle",
     "cuIpcOpenMemHandle_v2",
-    "cuLaunchHostFunc",
     "cuLaunchKernel",
     "cuMemAdvise_v2",
     "cuMemAllocFromPoolAsync",
@@ -88,11 +81,8 @@ pub const ENTRY_POINTS: &[&str] = &[
     "cuModuleGetGlobal_v2",
     "cuModuleLoadData",
     "cuStreamAddCallback",
-    "cuStreamBeginCapture_v2",
     "cuStreamCreate",
     "cuStreamDestroy_v2",
-    "cuStreamEndCapture",
-    "cuStreamGetCaptureInfo_v3",
     "cuStreamQuery",
     "cuStreamSynchronize",
     "cuStreamWaitEvent",
@@ -135,14 +125,50 @@ pub(super) fn loader_error() -> String {
     }
 }
 
+/// The entry points stream graphs call (capture, instantiation, launch, kernel-node updates,
+/// host nodes). `cuStreamGetCaptureInfo_v3`, which finds a captured launch's node, needs a CUDA
+/// 12.3 driver: an older one opens the backend without graphs ([`Driver::graphs`] is `None`, and
+/// a capture is [`Error::Unsupported`](crate::error::Error::Unsupported)).
+///
+/// [`Driver::graphs`]: crate::driver::Driver::graphs
+pub const GRAPH_ENTRY_POINTS: &[&str] = &[
+    "cuGraphDestroy",
+    "cuGraphExecDestroy",
+    "cuGraphExecKernelNodeSetParams_v2",
+    "cuGraphInstantiateWithFlags",
+    "cuGraphLaunch",
+    "cuLaunchHostFunc",
+    "cuStreamBeginCapture_v2",
+    "cuStreamEndCapture",
+    "cuStreamGetCaptureInfo_v3",
+];
+
 /// The entry points of [`ENTRY_POINTS`] that the driver library lacks.
 ///
 /// # Safety
 /// The driver library must be present ([`driver_library_present`]); cudarc panics otherwise.
 pub(super) unsafe fn missing_entry_points() -> Vec<&'static str> {
+    // SAFETY: forwarded from the caller's contract.
+    unsafe { missing_of(ENTRY_POINTS) }
+}
+
+/// Whether the driver library has every entry point of [`GRAPH_ENTRY_POINTS`].
+///
+/// # Safety
+/// As [`missing_entry_points`].
+pub(super) unsafe fn has_graphs() -> bool {
+    // SAFETY: forwarded from the caller's contract.
+    unsafe { missing_of(GRAPH_ENTRY_POINTS) }.is_empty()
+}
+
+/// The entry points of `names` that the driver library lacks.
+///
+/// # Safety
+/// As [`missing_entry_points`].
+unsafe fn missing_of(names: &[&'static str]) -> Vec<&'static str> {
     // SAFETY: the library is present (the caller's contract), so cudarc's loader finds it.
     let lib = unsafe { sys::culib() };
-    ENTRY_POINTS
+    names
         .iter()
         .copied()
         .filter(|name| {
@@ -288,9 +314,14 @@ mod tests {
         assert!(called.len() > 40, "the scan found the calls: {called:?}");
         let missing: Vec<_> = called
             .iter()
-            .filter(|n| !ENTRY_POINTS.contains(&n.as_str()))
+            .filter(|n| {
+                !ENTRY_POINTS.contains(&n.as_str()) && !GRAPH_ENTRY_POINTS.contains(&n.as_str())
+            })
             .collect();
-        assert!(missing.is_empty(), "not in ENTRY_POINTS: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "not in ENTRY_POINTS or GRAPH_ENTRY_POINTS: {missing:?}"
+        );
         for name in ["cuModuleLoadData", "cuModuleGetFunction"] {
             assert!(ENTRY_POINTS.contains(&name));
         }

@@ -61,7 +61,8 @@ use super::strided_pack as strided;
 
 pub use driver::CudaDriver;
 pub use libraries::{
-    DRIVER_LIBRARIES, ENTRY_POINTS, Libraries, driver_library_present, driver_version, version_text,
+    DRIVER_LIBRARIES, ENTRY_POINTS, GRAPH_ENTRY_POINTS, Libraries, driver_library_present,
+    driver_version, version_text,
 };
 
 use super::Driver;
