@@ -164,6 +164,19 @@ impl<N> Captures<N> {
         t.captures.get_mut(&id).map(f)
     }
 
+    /// Appends the node `make` builds to the recording of `stream`: `Some(Ok(()))` when it is
+    /// being captured, `None` (without calling `make`) otherwise, for the caller to run the
+    /// operation instead.
+    pub(crate) fn capture_node(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        make: impl FnOnce() -> N,
+    ) -> Option<Result<()>> {
+        self.record(device, stream, |rec| rec.nodes.push(make()))
+            .map(Ok)
+    }
+
     /// Keeps `value` with the capture of `stream` (`Ok`); gives it back when `stream` is not
     /// being captured.
     pub(crate) fn keep(

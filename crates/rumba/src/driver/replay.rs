@@ -167,18 +167,6 @@ fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
 }
 
 impl ReissueGraphs {
-    /// Records a node on `stream` if it is being captured: `Some(Ok(()))` then; `None` otherwise.
-    pub(crate) fn capture(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        node: impl FnOnce() -> Reissue,
-    ) -> Option<Result<()>> {
-        self.captures
-            .record(device, stream, |rec| rec.nodes.push(node()))
-            .map(Ok)
-    }
-
     /// Refuses `operation` on a capturing `stream`.
     pub(crate) fn refuse(
         &self,

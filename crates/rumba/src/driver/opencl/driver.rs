@@ -427,7 +427,8 @@ unsafe impl Driver for OpenClDriver {
         }
         if let Some(r) = self
             .graphs
-            .capture(device, stream, || Reissue::DtoD { dst, src, bytes })
+            .captures
+            .capture_node(device, stream, || Reissue::DtoD { dst, src, bytes })
         {
             return r;
         }
@@ -448,9 +449,10 @@ unsafe impl Driver for OpenClDriver {
         if bytes == 0 {
             return Ok(());
         }
-        if let Some(r) =
-            self.graphs
-                .capture(device, stream, || Reissue::Memset { dst, value, bytes })
+        if let Some(r) = self
+            .graphs
+            .captures
+            .capture_node(device, stream, || Reissue::Memset { dst, value, bytes })
         {
             return r;
         }
@@ -486,7 +488,8 @@ unsafe impl Driver for OpenClDriver {
         };
         if let Some(r) = self
             .graphs
-            .capture(device, stream, || Reissue::strided(copy))
+            .captures
+            .capture_node(device, stream, || Reissue::strided(copy))
         {
             return r;
         }

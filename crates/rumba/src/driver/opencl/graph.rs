@@ -35,7 +35,8 @@ impl OpenClDriver {
             return Some(Err(e));
         }
         self.graphs
-            .capture(t.device, stream, || Reissue::kernel(launch))
+            .captures
+            .capture_node(t.device, stream, || Reissue::kernel(launch))
     }
 }
 
@@ -92,7 +93,8 @@ unsafe impl Graphs for OpenClDriver {
     ) -> Result<()> {
         self.device(device)?;
         self.graphs
-            .capture(device, stream, || Reissue::Callback(callback))
+            .captures
+            .capture_node(device, stream, || Reissue::Callback(callback))
             .unwrap_or_else(|| {
                 Err(refused(
                     "recording a graph callback",

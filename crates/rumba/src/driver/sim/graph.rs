@@ -130,19 +130,6 @@ pub(crate) struct SimGraphs {
 }
 
 impl SimDriver {
-    /// Records a node on `stream` if it is being captured: `Some(Ok(()))` then, `None` (without
-    /// calling `make`) otherwise.
-    pub(super) fn capture_node(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        make: impl FnOnce() -> SimNode,
-    ) -> Option<Result<()>> {
-        self.captures
-            .record(device, stream, |rec| rec.nodes.push(make()))
-            .map(Ok)
-    }
-
     /// Records work on `stream` if it is being captured (`Ok(result)`); otherwise gives the work
     /// back (`Err`) to be queued.
     #[allow(clippy::type_complexity)]
@@ -240,7 +227,8 @@ unsafe impl Graphs for SimDriver {
         callback: GraphCallback,
     ) -> Result<()> {
         self.stream(device, stream)?;
-        self.capture_node(device, stream, || SimNode::Callback(callback))
+        self.captures
+            .capture_node(device, stream, || SimNode::Callback(callback))
             .unwrap_or_else(|| {
                 Err(refused(
                     "recording a graph callback",

@@ -45,7 +45,7 @@ impl SimDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         let (touches, body) = self.prepare_launch(device, launch)?;
-        if let Some(r) = self.capture_node(device, stream, || {
+        if let Some(r) = self.captures.capture_node(device, stream, || {
             super::graph::SimNode::kernel(launch, &touches, &body)
         }) {
             return r;
