@@ -8,7 +8,7 @@ use std::ffi::{c_int, c_void};
 use cudarc::nccl::{result as nr, sys};
 use ndarray::Dimension;
 
-use super::{Call, NcclOnStream, grouped, types, unprepared};
+use super::{Call, NcclOnStream, grouped, types};
 use crate::array::DeviceArray;
 use crate::dist::job::{Packed, check_root, check_size, order_for};
 use crate::dist::reduce::{ReduceOp, Reducible};
@@ -31,8 +31,7 @@ impl NcclOnStream<'_, '_> {
     ) -> Result<()> {
         let mut h = Header::new(Op::AllReduce, Some(T::DTYPE), send.shape(), send.size());
         h.redop = op.code();
-        let mut call = None;
-        let local = (|| {
+        let (call, dt, o) = self.prepared(Op::AllReduce, h, || {
             let (dt, o) = types::<T>(op)?;
             check_size("the array to reduce into", recv.size(), send.size())?;
             order_for(Some(self.stream), send)?;
@@ -43,18 +42,15 @@ impl NcclOnStream<'_, '_> {
             } else {
                 Packed::output(recv)?
             };
-            call = Some((
+            Ok((
                 Call {
                     inp: Some(inp),
                     out: Some(out),
                 },
                 dt,
                 o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::AllReduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            ))
+        })?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllReduce, &call, |s, send, recv| {
@@ -80,8 +76,7 @@ impl NcclOnStream<'_, '_> {
         let mut h = Header::new(Op::Reduce, Some(T::DTYPE), send.shape(), send.size());
         h.redop = op.code();
         h.root = root as u64;
-        let mut call = None;
-        let local = (|| {
+        let (call, dt, o) = self.prepared(Op::Reduce, h, || {
             let (dt, o) = types::<T>(op)?;
             check_root(self.nccl.mpi, root)?;
             check_size("the array to reduce into", recv.size(), send.size())?;
@@ -96,18 +91,15 @@ impl NcclOnStream<'_, '_> {
             } else {
                 Some(Packed::output(recv)?)
             };
-            call = Some((
+            Ok((
                 Call {
                     inp: Some(inp),
                     out,
                 },
                 dt,
                 o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::Reduce, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            ))
+        })?;
         let n = send.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::Reduce, &call, |s, send, recv| {
@@ -129,19 +121,15 @@ impl NcclOnStream<'_, '_> {
     ) -> Result<()> {
         let mut h = Header::new(Op::Broadcast, Some(T::DTYPE), array.shape(), array.size());
         h.root = root as u64;
-        let mut call = None;
-        let local = (|| {
+        let call = self.prepared(Op::Broadcast, h, || {
             check_root(self.nccl.mpi, root)?;
             order_for(Some(self.stream), array)?;
             let p = Packed::input(array, self.stream, false)?;
-            call = Some(Call {
+            Ok(Call {
                 inp: Some(p.clone()),
                 out: Some(p),
-            });
-            Ok(())
-        })();
-        self.agree(Op::Broadcast, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            })
+        })?;
         let bytes = array.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::Broadcast, &call, |s, send, recv| {
@@ -173,8 +161,7 @@ impl NcclOnStream<'_, '_> {
         recv: &DeviceArray<T, E>,
     ) -> Result<()> {
         let h = Header::new(Op::AllGather, Some(T::DTYPE), send.shape(), send.size());
-        let mut call = None;
-        let local = (|| {
+        let call = self.prepared(Op::AllGather, h, || {
             check_size(
                 "the array to gather into",
                 recv.size(),
@@ -182,14 +169,11 @@ impl NcclOnStream<'_, '_> {
             )?;
             order_for(Some(self.stream), send)?;
             order_for(Some(self.stream), recv)?;
-            call = Some(Call {
+            Ok(Call {
                 inp: Some(Packed::input(send, self.stream, false)?),
                 out: Some(Packed::output(recv)?),
-            });
-            Ok(())
-        })();
-        self.agree(Op::AllGather, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            })
+        })?;
         let bytes = send.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllGather, &call, |s, send, recv| {
@@ -212,8 +196,7 @@ impl NcclOnStream<'_, '_> {
     ) -> Result<()> {
         let mut h = Header::new(Op::ReduceScatter, Some(T::DTYPE), recv.shape(), recv.size());
         h.redop = op.code();
-        let mut call = None;
-        let local = (|| {
+        let (call, dt, o) = self.prepared(Op::ReduceScatter, h, || {
             let (dt, o) = types::<T>(op)?;
             check_size(
                 "the array to reduce",
@@ -222,18 +205,15 @@ impl NcclOnStream<'_, '_> {
             )?;
             order_for(Some(self.stream), send)?;
             order_for(Some(self.stream), recv)?;
-            call = Some((
+            Ok((
                 Call {
                     inp: Some(Packed::input(send, self.stream, false)?),
                     out: Some(Packed::output(recv)?),
                 },
                 dt,
                 o,
-            ));
-            Ok(())
-        })();
-        self.agree(Op::ReduceScatter, h, &local)?;
-        let (call, dt, o) = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            ))
+        })?;
         let n = recv.size();
         let comm = self.nccl.comm;
         self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
@@ -287,8 +267,7 @@ impl NcclOnStream<'_, '_> {
         let mut h = Header::new(op, Some(T::DTYPE), mine.shape(), mine.size());
         h.root = root as u64;
         let is_root = self.nccl.rank() == root;
-        let mut call = None;
-        let local = (|| {
+        let call = self.prepared(op, h, || {
             check_root(self.nccl.mpi, root)?;
             order_for(Some(self.stream), mine)?;
             let (what, missing) = if gather {
@@ -317,7 +296,7 @@ impl NcclOnStream<'_, '_> {
                 }
                 _ => None,
             };
-            call = Some(if gather {
+            Ok(if gather {
                 Call {
                     inp: Some(Packed::input(mine, self.stream, false)?),
                     out: whole.map(Packed::output).transpose()?,
@@ -329,11 +308,8 @@ impl NcclOnStream<'_, '_> {
                         .transpose()?,
                     out: Some(Packed::output(mine)?),
                 }
-            });
-            Ok(())
-        })();
-        self.agree(op, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            })
+        })?;
         let bytes = mine.nbytes();
         let comm = self.nccl.comm;
         self.enqueue(op, &call, |s, send, recv| {
@@ -380,20 +356,16 @@ impl NcclOnStream<'_, '_> {
         let n = self.nccl.size();
         let block = send.size() / n;
         let h = Header::new(Op::AllToAll, Some(T::DTYPE), send.shape(), block);
-        let mut call = None;
-        let local = (|| {
+        let call = self.prepared(Op::AllToAll, h, || {
             check_size("the array to send", send.size(), block * n)?;
             check_size("the array to receive into", recv.size(), block * n)?;
             order_for(Some(self.stream), send)?;
             order_for(Some(self.stream), recv)?;
-            call = Some(Call {
+            Ok(Call {
                 inp: Some(Packed::input(send, self.stream, false)?),
                 out: Some(Packed::output(recv)?),
-            });
-            Ok(())
-        })();
-        self.agree(Op::AllToAll, h, &local)?;
-        let call = call.ok_or_else(|| unprepared(self.nccl.rank()))?;
+            })
+        })?;
         let bytes = block * T::DTYPE.itemsize();
         let comm = self.nccl.comm;
         self.enqueue(Op::AllToAll, &call, |s, send, recv| {

@@ -250,9 +250,13 @@ impl NcclOnStream<'_, '_> {
         cuda_stream(self.stream.handle(), per_thread)
     }
 
-    fn agree(&self, op: Op, h: Header, local: &Result<()>) -> Result<()> {
-        let h = match local {
-            Ok(()) => h,
+    /// Prepares this rank's part of `op` and agrees on `h` with every rank (the header refused
+    /// with the preparation's error when it failed, so every rank hears of it); the prepared call
+    /// once every rank agreed.
+    fn prepared<C>(&self, op: Op, h: Header, prepare: impl FnOnce() -> Result<C>) -> Result<C> {
+        let local = prepare();
+        let h = match &local {
+            Ok(_) => h,
             Err(e) => h.refused(&e.to_string()),
         };
         agree_headers(
@@ -260,7 +264,8 @@ impl NcclOnStream<'_, '_> {
             op,
             &h,
             matches!(op, Op::AllReduce | Op::Broadcast),
-        )
+        )?;
+        local
     }
 
     /// Enqueues `f` (the NCCL call), then the unpacking of a strided output.
@@ -309,16 +314,6 @@ fn grouped(
     let made = calls();
     let ended = nr::group_end();
     made.and(ended.map(|_| ()))
-}
-
-/// Agreement passed although this rank's preparation did not run (cannot happen: a failed
-/// preparation refuses the header).
-fn unprepared(rank: usize) -> Error {
-    Error::Dist {
-        rank,
-        op: "nccl".into(),
-        reason: "a NCCL operation was agreed on without its arguments".into(),
-    }
 }
 
 /// NCCL's element type and operator for a reduction of `T` with `op`.
