@@ -278,6 +278,35 @@ impl Drop for P2p {
     }
 }
 
+/// The receiver's side of the handshake, first step: posts the receive of `source`'s header with
+/// `tag`. The caller keeps the box with its transfer until the receive completes (or leaks it).
+///
+/// # Errors
+/// MPI refusing to start the receive.
+pub(crate) fn expect_header(
+    comm: &Communicator,
+    op: &str,
+    source: usize,
+    tag: u32,
+) -> Result<(Box<[u8; HEADER_BYTES]>, RawRequest)> {
+    let mut header = Box::new([0u8; HEADER_BYTES]);
+    let mut req = RawRequest::null();
+    // SAFETY: the box goes to the caller, which keeps it until the receive completes (or leaks
+    // it).
+    let rc = unsafe {
+        raw::irecv(
+            header.as_mut_ptr(),
+            HEADER_BYTES,
+            source,
+            tag as c_int,
+            comm.hdr,
+            &mut req,
+        )
+    };
+    raw::check(rc, comm.rank(), op, "MPI_Irecv")?;
+    Ok((header, req))
+}
+
 /// The receiver's side of the handshake once the sender's header `theirs` has arrived: compares
 /// it with `mine` and starts sending the answer (a refusal saying why, or an acceptance) to
 /// `peer`, on the tag the sender listens on. Returns the refusal's reason, and the boxed answer
@@ -483,21 +512,7 @@ impl<'a> OnStream<'a> {
         let packed = Packed::output(array)?;
         let side = packed.side(array.size())?;
         let mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
-        let mut hdr = Box::new([0u8; HEADER_BYTES]);
-        let mut hdr_req = RawRequest::null();
-        // SAFETY: the box lives in the transfer's state until the receive completes (or is
-        // leaked with it).
-        let rc = unsafe {
-            raw::irecv(
-                hdr.as_mut_ptr(),
-                HEADER_BYTES,
-                source,
-                tag as c_int,
-                c.hdr,
-                &mut hdr_req,
-            )
-        };
-        raw::check(rc, c.rank(), "recv", "MPI_Irecv")?;
+        let (hdr, hdr_req) = expect_header(c, "recv", source, tag)?;
         let wait = order.wait;
         let stream = order.stream.clone();
         let unpack = packed.clone();

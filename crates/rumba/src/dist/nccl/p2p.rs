@@ -18,7 +18,7 @@ use super::{Call, NcclOnStream, grouped};
 use crate::array::DeviceArray;
 use crate::dist::comm::Communicator;
 use crate::dist::job::{Packed, order_for};
-use crate::dist::p2p::{answer, check_peer};
+use crate::dist::p2p::{answer, check_peer, expect_header};
 use crate::dist::raw::{self, Request as RawRequest};
 use crate::dist::wire::{HEADER_BYTES, Header, Op};
 use crate::error::{Error, Result};
@@ -65,21 +65,7 @@ impl Handshake {
             expect: None,
         };
         if let Some((peer, mine)) = expect {
-            let mut header = Box::new([0u8; HEADER_BYTES]);
-            let mut header_req = RawRequest::null();
-            // SAFETY: the box lives in the handshake until the receive completes (or is leaked
-            // with it, see `abandon`).
-            let rc = unsafe {
-                raw::irecv(
-                    header.as_mut_ptr(),
-                    HEADER_BYTES,
-                    peer,
-                    tag as c_int,
-                    comm.hdr,
-                    &mut header_req,
-                )
-            };
-            raw::check(rc, comm.rank(), op, "MPI_Irecv")?;
+            let (header, header_req) = expect_header(comm, op, peer, tag)?;
             hs.expect = Some(Expect {
                 peer,
                 mine,
