@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The peer workloads (workloads.md) on Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1).
+"""The peer workloads (workloads.md) on Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1): the
+first three here, the suite's in numba_suite.py (every one but reduce_warp: the simulator has no
+warp shuffles).
 
 Prints one JSON line per workload and size. Usage: numba_sim.py [--all] [--repeat R]
 Only the small sizes run by default: the simulator takes seconds where PoCL takes microseconds.
@@ -11,7 +13,8 @@ os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 import numpy as np  # noqa: E402
 from numba import cuda, float32  # noqa: E402
 
-from peerlib import BLOCK, TPB, arguments, block_sums, emit, inputs, sizes, timed  # noqa: E402
+from numba_suite import RUNNERS  # noqa: E402
+from peerlib import BLOCK, TPB, arguments, block_sums, emit, inputs, note, sizes, timed  # noqa: E402
 
 PEER = "numba-cudasim"
 # The simulator compiles nothing at the first launch, and a launch takes seconds: no warm-up.
@@ -89,6 +92,11 @@ def main():
         dx, dp = cuda.to_device(x), cuda.device_array(blocks, np.float32)
         s = timed(lambda: reduce_shared[blocks, BLOCK](dx, dp), cuda.synchronize, args.repeat, WARM_UP)
         emit(PEER, "reduce_shared", n, s, np.allclose(dp.copy_to_host(), block_sums(x), rtol=1e-4))
+    note("numba_sim.py: reduce_warp skipped: Numba's simulator has no warp shuffles")
+    for name, run in RUNNERS.items():
+        for n in sizes(name, small):
+            s, check = run(n, args.repeat, WARM_UP)
+            emit(PEER, name, n, s, check)
 
 
 if __name__ == "__main__":

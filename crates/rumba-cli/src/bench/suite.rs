@@ -3,8 +3,8 @@
 //! reference (peer `rust-reference`, the CPU limit), the same `#[rumba::kernel]`s' generated
 //! OpenCL C on PoCL (peer `opencl`, a child run on the OpenCL backend, unless the backend in use
 //! is OpenCL already) and, with `--peers`, the hand-written OpenCL C of `scripts/peers/pocl.py`
-//! and Numba's simulator at the small sizes (`scripts/peers/numba_sim.py`) — those scripts have
-//! the first three workloads only. Then one table of time ratios with their geometric means,
+//! and Numba's simulator at the small sizes (`scripts/peers/numba_sim.py`, every workload but
+//! `reduce_warp`: that simulator has no warp shuffles; `pocl.py` has the first three). Then one table of time ratios with their geometric means,
 //! and the goals the suite is held to. The `pocl` column is the script's time where it has the
 //! workload, else the generated OpenCL C's: PoCL running the same kernel either way.
 //!
@@ -27,8 +27,8 @@ pub struct Workload {
     pub run: fn(usize, &Opts) -> Result<Vec<Run>>,
     /// The sizes `rumba bench` runs without `--quick` (the last is the suite's).
     pub sizes: &'static [usize],
-    /// The small size: `--quick`, the tests, and Numba's simulator (which has the first three
-    /// workloads only). The suite's own workloads' small sizes are not multiples of their tiles
+    /// The small size: `--quick`, the tests, and Numba's simulator (every workload but
+    /// `reduce_warp`). The suite's own workloads' small sizes are not multiples of their tiles
     /// and span several blocks, so that the edges and the cross-block steps are checked.
     pub small: usize,
 }
