@@ -163,34 +163,42 @@ macro_rules! int_atomics {
             fn difference(old: Self, v: Self) -> Self {
                 old.wrapping_sub(v)
             }
+            #[inline]
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_add(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_sub(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_max(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_min(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_min(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_nanmax(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { Self::fetch_max(p, v) }
             }
+            #[inline]
             unsafe fn fetch_nanmin(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { Self::fetch_min(p, v) }
             }
+            #[inline]
             unsafe fn swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).swap(v, Relaxed) }
             }
+            #[inline]
             unsafe fn compare_swap(p: *mut Self, expected: Self, new: Self) -> Self {
                 // SAFETY: see the impl comment.
                 let r = unsafe { <$a>::from_ptr(p).compare_exchange(expected, new, Relaxed, Relaxed) };
@@ -198,24 +206,29 @@ macro_rules! int_atomics {
             }
         }
         impl AtomicInteger for $t {
+            #[inline]
             unsafe fn fetch_and(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_and(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_or(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_or(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_xor(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
                 unsafe { <$a>::from_ptr(p).fetch_xor(v, Relaxed) }
             }
+            #[inline]
             unsafe fn fetch_inc(p: *mut Self, bound: Self) -> Self {
                 let step = |old: $t| Some(if old >= bound { 0 } else { old.wrapping_add(1) });
                 // SAFETY: see the impl comment.
                 let r = unsafe { <$a>::from_ptr(p).fetch_update(Relaxed, Relaxed, step) };
                 r.unwrap_or_else(|old| old)
             }
+            #[inline]
             unsafe fn fetch_dec(p: *mut Self, bound: Self) -> Self {
                 let step = |old: $t| Some(if old == 0 || old > bound { bound } else { old.wrapping_sub(1) });
                 // SAFETY: see the impl comment.
@@ -240,22 +253,27 @@ macro_rules! float_atomics {
             fn difference(old: Self, v: Self) -> Self {
                 old - v
             }
+            #[inline]
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { update(p, |old| Self::sum(old, v)) }
             }
+            #[inline]
             unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { update(p, |old| Self::difference(old, v)) }
             }
+            #[inline]
             unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { update_if(p, v, |old| old < v) }
             }
+            #[inline]
             unsafe fn fetch_min(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { update_if(p, v, |old| v < old) }
             }
+            #[inline]
             unsafe fn fetch_nanmax(p: *mut Self, v: Self) -> Self {
                 if v.is_nan() {
                     // SAFETY: forwarded contract (an atomic read of the element).
@@ -264,6 +282,7 @@ macro_rules! float_atomics {
                 // SAFETY: forwarded contract.
                 unsafe { update_if(p, v, |old| old.is_nan() || old < v) }
             }
+            #[inline]
             unsafe fn fetch_nanmin(p: *mut Self, v: Self) -> Self {
                 if v.is_nan() {
                     // SAFETY: forwarded contract (an atomic read of the element).
@@ -272,10 +291,12 @@ macro_rules! float_atomics {
                 // SAFETY: forwarded contract.
                 unsafe { update_if(p, v, |old| old.is_nan() || v < old) }
             }
+            #[inline]
             unsafe fn swap(p: *mut Self, v: Self) -> Self {
                 // SAFETY: aligned (same alignment as the float) and atomically accessed per contract.
                 <$t>::from_bits(unsafe { <$a>::from_ptr(p.cast()).swap(v.to_bits(), Relaxed) })
             }
+            #[inline]
             unsafe fn compare_swap(p: *mut Self, expected: Self, new: Self) -> Self {
                 // SAFETY: as for `swap`.
                 let a = unsafe { <$a>::from_ptr(p.cast()) };

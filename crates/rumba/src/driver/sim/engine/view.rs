@@ -371,9 +371,12 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
         self.element_ptr(index)
     }
 
+    // The fault paths take the view by value: were its address to escape into them, every
+    // (atomic) store through the view in a kernel loop would make the compiler reload the
+    // view's mode, shape and strides from memory, instead of checking them once outside it.
     #[cold]
     #[inline(never)]
-    fn out_of_bounds(&self, index: Dims) -> ! {
+    fn out_of_bounds(self, index: Dims) -> ! {
         let shape = crate::error::format_shape(self.shape());
         let index_vals = index.as_slice();
         let message = if index_vals.len() != self.ndim {
@@ -403,7 +406,7 @@ impl<'a, T: Pod, S: MemorySpace> View<'a, T, S> {
 
     #[cold]
     #[inline(never)]
-    fn read_only(&self, index: Dims) -> ! {
+    fn read_only(self, index: Dims) -> ! {
         fault::raise(format!(
             "write to index {index} of a read-only {} array at {:p} with shape {}",
             S::NAME,
