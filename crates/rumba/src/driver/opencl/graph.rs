@@ -8,7 +8,6 @@
 use super::OpenClDriver;
 use super::launch::{Target, check_geometry};
 use super::strided::check_range;
-use crate::driver::graph::refused;
 use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, EventHandle, GraphCallback, GraphHandle, Graphs, KernelArg, KernelLaunch,
@@ -94,14 +93,7 @@ unsafe impl Graphs for OpenClDriver {
         self.device(device)?;
         self.graphs
             .captures
-            .capture_node(device, stream, || Reissue::Callback(callback))
-            .unwrap_or_else(|| {
-                Err(refused(
-                    "recording a graph callback",
-                    stream,
-                    "the stream is not being captured",
-                ))
-            })
+            .capture_callback(device, stream, || Reissue::Callback(callback))
     }
 
     fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
