@@ -277,8 +277,8 @@ impl Offer {
     ///
     /// # Errors
     /// MPI refusing the receive (`None` beside the error: nothing was posted) or the send (the
-    /// offer beside the error: its receive is posted and may still write the answer's box, so the
-    /// caller leaks it).
+    /// offer beside the error, boxed: its receive is posted and may still write the answer's box,
+    /// so the caller leaks it).
     pub(crate) fn post(
         comm: &Communicator,
         op: &str,
@@ -286,7 +286,7 @@ impl Offer {
         peer: usize,
         tag: u32,
         answer_tag: u32,
-    ) -> std::result::Result<Offer, (Error, Option<Offer>)> {
+    ) -> std::result::Result<Offer, (Error, Option<Box<Offer>>)> {
         let mut offer = Offer {
             peer,
             _header: Box::new(header),
@@ -322,7 +322,7 @@ impl Offer {
         };
         match raw::check(rc, comm.rank(), op, "MPI_Isend") {
             Ok(()) => Ok(offer),
-            Err(e) => Err((e, Some(offer))),
+            Err(e) => Err((e, Some(Box::new(offer)))),
         }
     }
 
