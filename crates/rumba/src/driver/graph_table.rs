@@ -13,8 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::capture::Recording;
+use super::graph::{CapturedNode, kernel_nodes, kernel_position};
 use super::replay_chain::ReplayChain;
-use super::{EventHandle, GraphHandle};
+use super::{EventHandle, GraphHandle, KernelLaunch, KernelNode};
+use crate::error::Result;
 use crate::sync::lock;
 
 /// The live graphs of one driver: handle → (device, graph).
@@ -59,6 +61,27 @@ impl<G> GraphTable<G> {
     }
 }
 
+/// What a replay of an [`OwnGraph`] runs: made of the recorded nodes, which it gives back.
+pub(crate) trait GraphBody {
+    /// A recorded node.
+    type Node: CapturedNode + Clone;
+    /// The body of `nodes`.
+    fn of(nodes: Vec<Self::Node>) -> Arc<Self>;
+    /// Its nodes, in capture order.
+    fn nodes(&self) -> &[Self::Node];
+}
+
+/// The recorded nodes themselves, run in order.
+impl<N: CapturedNode + Clone> GraphBody for Vec<N> {
+    type Node = N;
+    fn of(nodes: Vec<N>) -> Arc<Self> {
+        Arc::new(nodes)
+    }
+    fn nodes(&self) -> &[N] {
+        self
+    }
+}
+
 /// A graph that its driver replays itself.
 pub(crate) struct OwnGraph<B> {
     /// What a replay runs. An update of a kernel node swaps in a new body; replays already
@@ -72,9 +95,9 @@ pub(crate) struct OwnGraph<B> {
     pub(crate) chain: ReplayChain,
 }
 
-impl<B> OwnGraph<B> {
-    /// The graph of what a capture recorded, its nodes made into the body by `body`.
-    pub(crate) fn of<N>(recording: Recording<N>, body: impl FnOnce(Vec<N>) -> Arc<B>) -> Self {
+impl<B: GraphBody> OwnGraph<B> {
+    /// The graph of what a capture recorded.
+    pub(crate) fn of(recording: Recording<B::Node>) -> Self {
         let Recording {
             nodes,
             keep,
@@ -82,7 +105,7 @@ impl<B> OwnGraph<B> {
             ..
         } = recording;
         OwnGraph {
-            body: Mutex::new(body(nodes)),
+            body: Mutex::new(B::of(nodes)),
             events,
             keep: Arc::new(Mutex::new(keep)),
             chain: ReplayChain::default(),
@@ -92,6 +115,34 @@ impl<B> OwnGraph<B> {
     /// The body that replays queued from now on run.
     pub(crate) fn body(&self) -> Arc<B> {
         Arc::clone(&lock(&self.body))
+    }
+
+    /// The kernel nodes, in capture order ([`Graphs::kernel_nodes`](super::Graphs::kernel_nodes)).
+    pub(crate) fn kernel_nodes(&self) -> Vec<KernelNode> {
+        kernel_nodes(self.body().nodes())
+    }
+
+    /// Replaces kernel node `node` (an index into [`kernel_nodes`](Self::kernel_nodes)) with the
+    /// node `make` builds, once `launch` is known to be a valid update of it
+    /// ([`check_update`](super::check_update)) and `make` succeeded; the graph is unchanged
+    /// otherwise. Replays queued from now on run the new node; those already queued keep the body
+    /// they started with (and with it the old node and what it holds).
+    ///
+    /// # Errors
+    /// As [`check_update`](super::check_update); `make`'s error.
+    pub(crate) fn update_kernel(
+        &self,
+        node: usize,
+        launch: &KernelLaunch<'_>,
+        make: impl FnOnce() -> Result<B::Node>,
+    ) -> Result<()> {
+        let mut current = lock(&self.body);
+        let at = kernel_position(current.nodes(), node, launch)?;
+        let new = make()?;
+        let mut nodes = current.nodes().to_vec();
+        nodes[at] = new;
+        *current = B::of(nodes);
+        Ok(())
     }
 }
 

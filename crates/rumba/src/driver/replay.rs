@@ -15,14 +15,13 @@ use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use super::capture::Captures;
-use super::graph::{CapturedNode, kernel_nodes, kernel_position};
+use super::graph::CapturedNode;
 use super::graph_table::{GraphTable, OwnGraph};
 use super::{
     DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
     KernelNode, StreamHandle, StridedCopy, StridedSource,
 };
 use crate::error::{Error, Result};
-use crate::sync::lock;
 
 /// One recorded driver call.
 #[derive(Clone)]
@@ -78,12 +77,12 @@ impl Reissue {
         }
     }
 
-    /// The node of a kernel launch.
-    pub(crate) fn kernel(launch: &KernelLaunch<'_>) -> Reissue {
+    /// The node of a kernel launch; `keep` holds the memory of an update's arguments.
+    pub(crate) fn kernel(launch: &KernelLaunch<'_>, keep: Option<Box<dyn Any + Send>>) -> Reissue {
         Reissue::Kernel {
             function: Box::new(launch.function.clone()),
             node: KernelNode::of(launch),
-            keep: None,
+            keep: keep.map(|k| Arc::new(Mutex::new(k))),
         }
     }
 
@@ -182,12 +181,14 @@ impl ReissueGraphs {
     /// [`Graphs::end_capture`](super::Graphs::end_capture).
     pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
         let recording = self.captures.end(device, stream)?;
-        Ok(self
-            .graphs
-            .insert(device, OwnGraph::of(recording, Arc::new)))
+        Ok(self.graphs.insert(device, OwnGraph::of(recording)))
     }
 
-    fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<ReissueGraph>> {
+    /// Graph `graph` of `device`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for a handle of no live graph of `device`.
+    pub(crate) fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<ReissueGraph>> {
         self.graphs
             .get(device, graph)
             .ok_or_else(|| unknown_graph(graph, device))
@@ -242,41 +243,6 @@ impl ReissueGraphs {
                 }
             }
         })
-    }
-
-    /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).
-    pub(crate) fn kernel_nodes(
-        &self,
-        device: usize,
-        graph: GraphHandle,
-    ) -> Result<Vec<KernelNode>> {
-        Ok(kernel_nodes(&self.graph(device, graph)?.body()))
-    }
-
-    /// [`Graphs::set_kernel_node`](super::Graphs::set_kernel_node), after `check` (the driver's
-    /// own checks of the new launch, run before anything changes).
-    pub(crate) fn set_kernel_node(
-        &self,
-        device: usize,
-        graph: GraphHandle,
-        index: usize,
-        launch: &KernelLaunch<'_>,
-        keep: Box<dyn Any + Send>,
-        check: impl FnOnce(&KernelLaunch<'_>) -> Result<()>,
-    ) -> Result<()> {
-        let g = self.graph(device, graph)?;
-        let mut current = lock(&g.body);
-        let at = kernel_position(&current, index, launch)?;
-        check(launch)?;
-        let mut nodes: Vec<Reissue> = current.as_ref().clone();
-        nodes[at] = Reissue::Kernel {
-            function: Box::new(launch.function.clone()),
-            node: KernelNode::of(launch),
-            keep: Some(Arc::new(Mutex::new(keep))),
-        };
-        // Replays already queued keep the old list (and the old node's keep) until they have run.
-        *current = Arc::new(nodes);
-        Ok(())
     }
 
     /// [`Graphs::destroy_graph`](super::Graphs::destroy_graph).

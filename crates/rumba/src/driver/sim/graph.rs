@@ -26,13 +26,12 @@ use std::sync::{Arc, Mutex};
 use super::inflight::Touch;
 use super::launch::LaunchBody;
 use super::{SimDriver, invalid_handle};
-use crate::driver::graph::{CapturedNode, kernel_nodes, kernel_position};
-use crate::driver::graph_table::{GraphTable, OwnGraph};
+use crate::driver::graph::CapturedNode;
+use crate::driver::graph_table::{GraphBody, GraphTable, OwnGraph};
 use crate::driver::{
     EventHandle, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
 };
 use crate::error::{Error, Result};
-use crate::sync::lock;
 use crate::unwind;
 
 /// Work that runs again on every replay.
@@ -89,12 +88,20 @@ struct Body {
     touches: Vec<Touch>,
 }
 
-impl Body {
-    fn new(nodes: Vec<SimNode>) -> Arc<Body> {
+impl GraphBody for Body {
+    type Node = SimNode;
+
+    fn of(nodes: Vec<SimNode>) -> Arc<Body> {
         let touches = Touch::merge(nodes.iter().flat_map(SimNode::touches));
         Arc::new(Body { nodes, touches })
     }
 
+    fn nodes(&self) -> &[SimNode] {
+        &self.nodes
+    }
+}
+
+impl Body {
     /// Runs every node in order (on the stream worker).
     fn run(&self) -> Result<()> {
         let mut failure: Option<Error> = None;
@@ -190,7 +197,7 @@ unsafe impl Graphs for SimDriver {
 
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
         let recording = self.captures.end(device, stream)?;
-        let graph = OwnGraph::of(recording, Body::new);
+        let graph = OwnGraph::of(recording);
         Ok(self.graphs.graphs.insert(device, graph))
     }
 
@@ -258,7 +265,7 @@ unsafe impl Graphs for SimDriver {
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
-        Ok(kernel_nodes(&self.graph(device, graph)?.body().nodes))
+        Ok(self.graph(device, graph)?.kernel_nodes())
     }
 
     unsafe fn set_kernel_node(
@@ -269,19 +276,14 @@ unsafe impl Graphs for SimDriver {
         launch: &KernelLaunch<'_>,
         keep: Box<dyn Any + Send>,
     ) -> Result<()> {
-        let g = self.graph(device, graph)?;
-        let mut current = lock(&g.body);
-        let at = kernel_position(&current.nodes, node, launch)?;
-        let (touches, body) = self.prepare_launch(device, launch)?;
-        let mut nodes = current.nodes.clone();
-        let mut new = SimNode::kernel(launch, &touches, &body);
-        if let SimNode::Kernel { keep: k, .. } = &mut new {
-            *k = Some(Arc::new(Mutex::new(keep)));
-        }
-        // Replays already queued hold the old list, and with it the old node's `keep`.
-        nodes[at] = new;
-        *current = Body::new(nodes);
-        Ok(())
+        self.graph(device, graph)?.update_kernel(node, launch, || {
+            let (touches, body) = self.prepare_launch(device, launch)?;
+            let mut new = SimNode::kernel(launch, &touches, &body);
+            if let SimNode::Kernel { keep: k, .. } = &mut new {
+                *k = Some(Arc::new(Mutex::new(keep)));
+            }
+            Ok(new)
+        })
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
