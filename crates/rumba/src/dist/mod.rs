@@ -98,6 +98,8 @@ macro_rules! complete_on_return {
         $summary:literal
         fn $name:ident $(<$($g:ident: $bound:ident),*>)? ($($arg:ident: $ty:ty),*) -> $ret:ty;
     )*) => {
+        /// The communicator's own methods: [`OnStream`]'s, on the array's bound stream or the
+        /// default stream, complete when they return.
         impl Communicator {$(
             #[doc = concat!("[`OnStream::", stringify!($name), "`]", $summary)]
             ///

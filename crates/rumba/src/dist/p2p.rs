@@ -260,6 +260,14 @@ impl Drop for P2p {
     }
 }
 
+/// Why [`Offer::post`] failed. Either way the offer comes back boxed, for the caller to leak.
+pub(crate) enum PostFailed {
+    /// MPI refused the receive of the answer.
+    Receive(Error, Box<Offer>),
+    /// MPI refused the send of the header (the answer's receive is posted).
+    Send(Error, Box<Offer>),
+}
+
 /// The sender's side of the handshake in flight: its header out to `peer`, the receiver's answer
 /// in. Both boxes stay until their requests complete (or are leaked with the offer).
 pub(crate) struct Offer {
@@ -276,9 +284,9 @@ impl Offer {
     /// `tag`: the answer's receive is waiting before the header can be answered.
     ///
     /// # Errors
-    /// MPI refusing the receive (`None` beside the error: nothing was posted) or the send (the
-    /// offer beside the error, boxed: its receive is posted and may still write the answer's box,
-    /// so the caller leaks it).
+    /// [`PostFailed`]: MPI refusing the receive or the send, with the offer boxed for the caller
+    /// to leak (MPI does not promise that a call which returned an error posted nothing, so the
+    /// answer's box may still be written).
     pub(crate) fn post(
         comm: &Communicator,
         op: &str,
@@ -286,7 +294,7 @@ impl Offer {
         peer: usize,
         tag: u32,
         answer_tag: u32,
-    ) -> std::result::Result<Offer, (Error, Option<Box<Offer>>)> {
+    ) -> std::result::Result<Offer, PostFailed> {
         let mut offer = Offer {
             peer,
             _header: Box::new(header),
@@ -306,7 +314,9 @@ impl Offer {
                 &mut offer.answer_req,
             )
         };
-        raw::check(rc, comm.rank(), op, "MPI_Irecv").map_err(|e| (e, None))?;
+        if let Err(e) = raw::check(rc, comm.rank(), op, "MPI_Irecv") {
+            return Err(PostFailed::Receive(e, Box::new(offer)));
+        }
         let b = offer._header.as_bytes();
         // SAFETY: the header's box lives in the offer until the send completes (or is leaked
         // with it).
@@ -322,7 +332,7 @@ impl Offer {
         };
         match raw::check(rc, comm.rank(), op, "MPI_Isend") {
             Ok(()) => Ok(offer),
-            Err(e) => Err((e, Some(Box::new(offer)))),
+            Err(e) => Err(PostFailed::Send(e, Box::new(offer))),
         }
     }
 
@@ -535,8 +545,11 @@ impl<'a> OnStream<'a> {
             mine.root = c.chunk_bytes() as u64;
             match Offer::post(c, op, mine, peer, tag, mine.tag) {
                 Ok(offer) => State::AwaitAck(offer),
-                Err((e, None)) => return Err(e),
-                Err((e, Some(offer))) => {
+                Err(PostFailed::Receive(e, offer)) => {
+                    std::mem::forget(offer);
+                    return Err(e);
+                }
+                Err(PostFailed::Send(e, offer)) => {
                     std::mem::forget(offer);
                     return Err(c.poison(op, e.to_string()));
                 }

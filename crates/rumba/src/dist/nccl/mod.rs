@@ -328,7 +328,7 @@ impl NcclOnStream<'_, '_> {
             send,
             recv,
         };
-        f(launch).map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        let queued = f(launch);
         drop(lease);
         // Keep the packed arrays alive until the stream has run the collective.
         let keep: Vec<_> = call
@@ -337,6 +337,12 @@ impl NcclOnStream<'_, '_> {
             .map(Packed::buffer)
             .chain(call.out.iter().map(Packed::buffer))
             .collect();
+        if let Err(e) = queued {
+            // A failed call may still have queued work that uses them (a group ends even when
+            // one of its calls fails): they are leaked rather than freed under it.
+            std::mem::forget(keep);
+            return Err(nccl_err(self.nccl.rank(), op.name(), op.name(), e));
+        }
         let ctx = self.stream.context();
         ctx.driver()
             .stream_keepalive(ctx.device_id(), self.stream.handle(), Box::new(keep))?;

@@ -15,7 +15,7 @@ use super::{Call, NcclOnStream, grouped};
 use crate::array::DeviceArray;
 use crate::dist::comm::Communicator;
 use crate::dist::job::{Packed, order_for};
-use crate::dist::p2p::{Offer, answer, check_peer, expect_header};
+use crate::dist::p2p::{Offer, PostFailed, answer, check_peer, expect_header};
 use crate::dist::raw::Request as RawRequest;
 use crate::dist::wire::{HEADER_BYTES, Header, Op};
 use crate::error::{Error, Result};
@@ -65,7 +65,7 @@ impl Handshake {
         if let Some((peer, mine)) = offer {
             match Offer::post(comm, op, mine, peer, tag, tag) {
                 Ok(offer) => hs.offer = Some(offer),
-                Err((e, posted)) => {
+                Err(PostFailed::Receive(e, posted) | PostFailed::Send(e, posted)) => {
                     // Leaks the buffers of requests that may be posted (see `abandon`).
                     std::mem::forget(posted);
                     hs.abandon();
