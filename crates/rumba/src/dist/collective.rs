@@ -484,19 +484,7 @@ impl OnStream<'_> {
         let job = (|| {
             check_supported::<T>(op).map_err(Error::InvalidArgument)?;
             check_size("the array to reduce", send.size(), block * n)?;
-            let order = self.placement(send)?;
-            self.placement(recv)?;
-            let mut sp = spec(block, T::DTYPE.itemsize(), n, 1, n);
-            let inp = Packed::input(send, &order.stream, false)?;
-            let out = Packed::output(recv)?;
-            sp.input = Some(inp.side(block)?);
-            sp.output = Some(out.side(block)?);
-            Ok(Job {
-                order,
-                spec: sp,
-                inputs: vec![inp],
-                outputs: vec![out],
-            })
+            self.blocks(send, recv, block, spec(block, T::DTYPE.itemsize(), n, 1, n))
         })();
         let reduction = Some(T::mpi(if T::supports(op) { op } else { ReduceOp::Sum }));
         run(
@@ -529,20 +517,32 @@ impl OnStream<'_> {
         let job = (|| {
             check_size("the array to send", send.size(), block * n)?;
             check_size("the array to receive into", recv.size(), block * n)?;
-            let order = self.placement(send)?;
-            self.placement(recv)?;
-            let mut sp = spec(block, T::DTYPE.itemsize(), n, n, n);
-            let inp = Packed::input(send, &order.stream, false)?;
-            let out = Packed::output(recv)?;
-            sp.input = Some(inp.side(block)?);
-            sp.output = Some(out.side(block)?);
-            Ok(Job {
-                order,
-                spec: sp,
-                inputs: vec![inp],
-                outputs: vec![out],
-            })
+            self.blocks(send, recv, block, spec(block, T::DTYPE.itemsize(), n, n, n))
         })();
         run(c, Op::AllToAll, h, job, Kind::AllToAll, None, false)
+    }
+
+    /// The job of an operation from every rank's `send` to its `recv`, both cut into blocks of
+    /// `block` elements (`sp` says how many): ordered on `send`'s stream, the input packed, the
+    /// output to be unpacked.
+    fn blocks<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        send: &DeviceArray<T, D>,
+        recv: &DeviceArray<T, E>,
+        block: usize,
+        mut sp: Spec,
+    ) -> Result<Job<T>> {
+        let order = self.placement(send)?;
+        self.placement(recv)?;
+        let inp = Packed::input(send, &order.stream, false)?;
+        let out = Packed::output(recv)?;
+        sp.input = Some(inp.side(block)?);
+        sp.output = Some(out.side(block)?);
+        Ok(Job {
+            order,
+            spec: sp,
+            inputs: vec![inp],
+            outputs: vec![out],
+        })
     }
 }

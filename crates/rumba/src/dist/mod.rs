@@ -90,194 +90,71 @@ pub struct OnStream<'a> {
     stream: Option<&'a Stream>,
 }
 
-/// The communicator's own methods: [`OnStream`]'s, on the array's bound stream or the default
-/// stream, complete when they return.
-impl Communicator {
-    /// [`OnStream::barrier`].
-    ///
-    /// # Errors
-    /// As [`OnStream::barrier`].
-    pub fn barrier(&self) -> Result<()> {
-        self.waiting().barrier()
-    }
+/// Declares the communicator's own methods: each is [`OnStream`]'s method of the same name on
+/// the array's bound stream or the default stream (`Communicator::waiting`), with its summary
+/// (the words after the link) and its errors.
+macro_rules! complete_on_return {
+    ($(
+        $summary:literal
+        fn $name:ident $(<$($g:ident: $bound:ident),*>)? ($($arg:ident: $ty:ty),*) -> $ret:ty;
+    )*) => {
+        /// The communicator's own methods: [`OnStream`]'s, on the array's bound stream or the
+        /// default stream, complete when they return.
+        impl Communicator {$(
+            #[doc = concat!("[`OnStream::", stringify!($name), "`]", $summary)]
+            ///
+            /// # Errors
+            #[doc = concat!("As [`OnStream::", stringify!($name), "`].")]
+            pub fn $name $(<$($g: $bound),*>)? (&self, $($arg: $ty),*) -> $ret {
+                self.waiting().$name($($arg),*)
+            }
+        )*}
+    };
+}
 
-    /// [`OnStream::broadcast`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::broadcast`].
-    pub fn broadcast<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        root: usize,
-    ) -> Result<()> {
-        self.waiting().broadcast(array, root)
-    }
-
-    /// [`OnStream::all_reduce`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::all_reduce`].
-    pub fn all_reduce<T: Reducible, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        op: ReduceOp,
-    ) -> Result<()> {
-        self.waiting().all_reduce(array, op)
-    }
-
-    /// [`OnStream::all_reduce_into`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::all_reduce_into`].
-    pub fn all_reduce_into<T: Reducible, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-        op: ReduceOp,
-    ) -> Result<()> {
-        self.waiting().all_reduce_into(send, recv, op)
-    }
-
-    /// [`OnStream::reduce`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::reduce`].
-    pub fn reduce<T: Reducible, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        op: ReduceOp,
-        root: usize,
-    ) -> Result<()> {
-        self.waiting().reduce(array, op, root)
-    }
-
-    /// [`OnStream::all_gather`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::all_gather`].
-    pub fn all_gather<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-    ) -> Result<()> {
-        self.waiting().all_gather(send, recv)
-    }
-
-    /// [`OnStream::gather`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::gather`].
-    pub fn gather<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: Option<&DeviceArray<T, E>>,
-        root: usize,
-    ) -> Result<()> {
-        self.waiting().gather(send, recv, root)
-    }
-
-    /// [`OnStream::scatter`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::scatter`].
-    pub fn scatter<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        send: Option<&DeviceArray<T, D>>,
-        recv: &DeviceArray<T, E>,
-        root: usize,
-    ) -> Result<()> {
-        self.waiting().scatter(send, recv, root)
-    }
-
-    /// [`OnStream::reduce_scatter`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::reduce_scatter`].
-    pub fn reduce_scatter<T: Reducible, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-        op: ReduceOp,
-    ) -> Result<()> {
-        self.waiting().reduce_scatter(send, recv, op)
-    }
-
-    /// [`OnStream::all_to_all`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::all_to_all`].
-    pub fn all_to_all<T: Element, D: Dimension, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        recv: &DeviceArray<T, E>,
-    ) -> Result<()> {
-        self.waiting().all_to_all(send, recv)
-    }
-
-    /// [`OnStream::send`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::send`].
-    pub fn send<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        dest: usize,
-        tag: u32,
-    ) -> Result<()> {
-        self.waiting().send(array, dest, tag)
-    }
-
-    /// [`OnStream::recv`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::recv`].
-    pub fn recv<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        source: usize,
-        tag: u32,
-    ) -> Result<()> {
-        self.waiting().recv(array, source, tag)
-    }
-
-    /// [`OnStream::sendrecv`], complete on return.
-    ///
-    /// # Errors
-    /// As [`OnStream::sendrecv`].
-    pub fn sendrecv<T: Element, D: Dimension, U: Element, E: Dimension>(
-        &self,
-        send: &DeviceArray<T, D>,
-        dest: usize,
-        recv: &DeviceArray<U, E>,
-        source: usize,
-        tag: u32,
-    ) -> Result<()> {
-        self.waiting().sendrecv(send, dest, recv, source, tag)
-    }
-
-    /// [`OnStream::isend`]; waiting on the request completes it.
-    ///
-    /// # Errors
-    /// As [`OnStream::isend`].
-    pub fn isend<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        dest: usize,
-        tag: u32,
-    ) -> Result<Request<'_>> {
-        self.waiting().isend(array, dest, tag)
-    }
-
-    /// [`OnStream::irecv`]; waiting on the request completes it.
-    ///
-    /// # Errors
-    /// As [`OnStream::irecv`].
-    pub fn irecv<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        source: usize,
-        tag: u32,
-    ) -> Result<Request<'_>> {
-        self.waiting().irecv(array, source, tag)
-    }
+complete_on_return! {
+    "."
+    fn barrier() -> Result<()>;
+    ", complete on return."
+    fn broadcast<T: Element, D: Dimension>(array: &DeviceArray<T, D>, root: usize) -> Result<()>;
+    ", complete on return."
+    fn all_reduce<T: Reducible, D: Dimension>(array: &DeviceArray<T, D>, op: ReduceOp)
+        -> Result<()>;
+    ", complete on return."
+    fn all_reduce_into<T: Reducible, D: Dimension, E: Dimension>(
+        send: &DeviceArray<T, D>, recv: &DeviceArray<T, E>, op: ReduceOp) -> Result<()>;
+    ", complete on return."
+    fn reduce<T: Reducible, D: Dimension>(array: &DeviceArray<T, D>, op: ReduceOp, root: usize)
+        -> Result<()>;
+    ", complete on return."
+    fn all_gather<T: Element, D: Dimension, E: Dimension>(
+        send: &DeviceArray<T, D>, recv: &DeviceArray<T, E>) -> Result<()>;
+    ", complete on return."
+    fn gather<T: Element, D: Dimension, E: Dimension>(
+        send: &DeviceArray<T, D>, recv: Option<&DeviceArray<T, E>>, root: usize) -> Result<()>;
+    ", complete on return."
+    fn scatter<T: Element, D: Dimension, E: Dimension>(
+        send: Option<&DeviceArray<T, D>>, recv: &DeviceArray<T, E>, root: usize) -> Result<()>;
+    ", complete on return."
+    fn reduce_scatter<T: Reducible, D: Dimension, E: Dimension>(
+        send: &DeviceArray<T, D>, recv: &DeviceArray<T, E>, op: ReduceOp) -> Result<()>;
+    ", complete on return."
+    fn all_to_all<T: Element, D: Dimension, E: Dimension>(
+        send: &DeviceArray<T, D>, recv: &DeviceArray<T, E>) -> Result<()>;
+    ", complete on return."
+    fn send<T: Element, D: Dimension>(array: &DeviceArray<T, D>, dest: usize, tag: u32)
+        -> Result<()>;
+    ", complete on return."
+    fn recv<T: Element, D: Dimension>(array: &DeviceArray<T, D>, source: usize, tag: u32)
+        -> Result<()>;
+    ", complete on return."
+    fn sendrecv<T: Element, D: Dimension, U: Element, E: Dimension>(
+        send: &DeviceArray<T, D>, dest: usize, recv: &DeviceArray<U, E>, source: usize, tag: u32)
+        -> Result<()>;
+    "; waiting on the request completes it."
+    fn isend<T: Element, D: Dimension>(array: &DeviceArray<T, D>, dest: usize, tag: u32)
+        -> Result<Request<'_>>;
+    "; waiting on the request completes it."
+    fn irecv<T: Element, D: Dimension>(array: &DeviceArray<T, D>, source: usize, tag: u32)
+        -> Result<Request<'_>>;
 }

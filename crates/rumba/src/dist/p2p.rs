@@ -88,13 +88,7 @@ impl Exchange for Chunk {
 type Finish = Box<dyn FnMut() -> Result<()>>;
 
 enum State {
-    AwaitAck {
-        /// Kept until its send completes.
-        _hdr: Box<Header>,
-        hdr_req: RawRequest,
-        ack: Box<[u8; HEADER_BYTES]>,
-        ack_req: RawRequest,
-    },
+    AwaitAck(Offer),
     AwaitHeader {
         hdr: Box<[u8; HEADER_BYTES]>,
         hdr_req: RawRequest,
@@ -179,23 +173,11 @@ impl P2p {
     fn try_step(&mut self, comm: &Communicator) -> Result<()> {
         loop {
             match &mut self.state {
-                State::AwaitAck {
-                    hdr_req,
-                    ack,
-                    ack_req,
-                    ..
-                } => {
-                    let sent = hdr_req.test(self.rank, self.op)?;
-                    if !ack_req.test(self.rank, self.op)? || !sent {
+                State::AwaitAck(offer) => {
+                    if !offer.step(self.rank, self.op)? {
                         return Ok(());
                     }
-                    let answer = Header::from_bytes(&ack[..]);
-                    if answer.status != 0 {
-                        let e = Error::Dist {
-                            rank: self.peer,
-                            op: self.op.into(),
-                            reason: answer.reason(),
-                        };
+                    if let Err(e) = offer.answered(self.op) {
                         self.state = State::Failed(e);
                         return Ok(());
                     }
@@ -275,6 +257,104 @@ impl Drop for P2p {
             let old = std::mem::replace(&mut self.state, State::Done);
             std::mem::forget(old);
         }
+    }
+}
+
+/// Why [`Offer::post`] failed. Either way the offer comes back boxed, for the caller to leak.
+pub(crate) enum PostFailed {
+    /// MPI refused the receive of the answer.
+    Receive(Error, Box<Offer>),
+    /// MPI refused the send of the header (the answer's receive is posted).
+    Send(Error, Box<Offer>),
+}
+
+/// The sender's side of the handshake in flight: its header out to `peer`, the receiver's answer
+/// in. Both boxes stay until their requests complete (or are leaked with the offer).
+pub(crate) struct Offer {
+    pub(crate) peer: usize,
+    /// Kept until its send completes.
+    _header: Box<Header>,
+    header_req: RawRequest,
+    answer: Box<[u8; HEADER_BYTES]>,
+    answer_req: RawRequest,
+}
+
+impl Offer {
+    /// Posts the receive of `peer`'s answer (on `answer_tag`), then sends `header` to `peer` with
+    /// `tag`: the answer's receive is waiting before the header can be answered.
+    ///
+    /// # Errors
+    /// [`PostFailed`]: MPI refusing the receive or the send, with the offer boxed for the caller
+    /// to leak (MPI does not promise that a call which returned an error posted nothing, so the
+    /// answer's box may still be written).
+    pub(crate) fn post(
+        comm: &Communicator,
+        op: &str,
+        header: Header,
+        peer: usize,
+        tag: u32,
+        answer_tag: u32,
+    ) -> std::result::Result<Offer, PostFailed> {
+        let mut offer = Offer {
+            peer,
+            _header: Box::new(header),
+            header_req: RawRequest::null(),
+            answer: Box::new([0u8; HEADER_BYTES]),
+            answer_req: RawRequest::null(),
+        };
+        // SAFETY: the answer's box lives in the offer until the receive completes (or is leaked
+        // with it).
+        let rc = unsafe {
+            raw::irecv(
+                offer.answer.as_mut_ptr(),
+                HEADER_BYTES,
+                peer,
+                answer_tag as c_int,
+                comm.ack,
+                &mut offer.answer_req,
+            )
+        };
+        if let Err(e) = raw::check(rc, comm.rank(), op, "MPI_Irecv") {
+            return Err(PostFailed::Receive(e, Box::new(offer)));
+        }
+        let b = offer._header.as_bytes();
+        // SAFETY: the header's box lives in the offer until the send completes (or is leaked
+        // with it).
+        let rc = unsafe {
+            raw::isend(
+                b.as_ptr(),
+                b.len(),
+                peer,
+                tag as c_int,
+                comm.hdr,
+                &mut offer.header_req,
+            )
+        };
+        match raw::check(rc, comm.rank(), op, "MPI_Isend") {
+            Ok(()) => Ok(offer),
+            Err(e) => Err(PostFailed::Send(e, Box::new(offer))),
+        }
+    }
+
+    /// Advances both requests; `true` once the header has left and the answer has arrived.
+    pub(crate) fn step(&mut self, me: usize, op: &str) -> Result<bool> {
+        let sent = self.header_req.test(me, op)?;
+        let answered = self.answer_req.test(me, op)?;
+        Ok(sent && answered)
+    }
+
+    /// The receiver's answer, once [`step`](Self::step) said it arrived: its refusal, if it
+    /// refused.
+    pub(crate) fn answered(&self, op: &str) -> Result<()> {
+        let answer = Header::from_bytes(&self.answer[..]);
+        if answer.status != 0 {
+            return Err(Error::Dist {
+                rank: self.peer,
+                op: op.into(),
+                reason: answer.reason(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -438,98 +518,67 @@ pub(crate) fn check_peer(comm: &Communicator, op: &str, peer: usize, tag: u32) -
 }
 
 impl<'a> OnStream<'a> {
-    fn start_send<T: Element, D: Dimension>(
+    /// Starts a send of `array` to `peer` (`send`), or a receive from `peer` into it: every
+    /// refusal before any message leaves, then the sender's offer or the receiver's expectation
+    /// of a header.
+    fn start<T: Element, D: Dimension>(
         &self,
+        send: bool,
         array: &DeviceArray<T, D>,
-        dest: usize,
+        peer: usize,
         tag: u32,
     ) -> Result<P2p> {
         let c = self.comm;
-        c.check_poison("send")?;
-        check_peer(c, "send", dest, tag)?;
-        let order = order_for(self.stream, array).map_err(|e| c.err("send", e.to_string()))?;
-        let packed = Packed::input(array, &order.stream, false)?;
+        let op = if send { "send" } else { "recv" };
+        c.check_poison(op)?;
+        check_peer(c, op, peer, tag)?;
+        let order = order_for(self.stream, array).map_err(|e| c.err(op, e.to_string()))?;
+        let packed = if send {
+            Packed::input(array, &order.stream, false)?
+        } else {
+            Packed::output(array)?
+        };
         let side = packed.side(array.size())?;
         let mut mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
-        mine.tag = c.data_tag();
-        mine.root = c.chunk_bytes() as u64;
-        let hdr = Box::new(mine);
-        let mut hdr_req = RawRequest::null();
-        let mut ack = Box::new([0u8; HEADER_BYTES]);
-        let mut ack_req = RawRequest::null();
-        // SAFETY: both boxes live in the transfer's state until their requests complete (or
-        // are leaked with it).
-        unsafe {
-            let rc = raw::irecv(
-                ack.as_mut_ptr(),
-                HEADER_BYTES,
-                dest,
-                mine.tag as c_int,
-                c.ack,
-                &mut ack_req,
-            );
-            raw::check(rc, c.rank(), "send", "MPI_Irecv")?;
-            let b = hdr.as_bytes();
-            let rc = raw::isend(b.as_ptr(), b.len(), dest, tag as c_int, c.hdr, &mut hdr_req);
-            if let Err(e) = raw::check(rc, c.rank(), "send", "MPI_Isend") {
-                std::mem::forget(ack);
-                return Err(c.poison("send", e.to_string()));
+        let state = if send {
+            mine.tag = c.data_tag();
+            mine.root = c.chunk_bytes() as u64;
+            match Offer::post(c, op, mine, peer, tag, mine.tag) {
+                Ok(offer) => State::AwaitAck(offer),
+                Err(PostFailed::Receive(e, offer)) => {
+                    std::mem::forget(offer);
+                    return Err(e);
+                }
+                Err(PostFailed::Send(e, offer)) => {
+                    std::mem::forget(offer);
+                    return Err(c.poison(op, e.to_string()));
+                }
             }
-        }
+        } else {
+            let (hdr, hdr_req) = expect_header(c, op, peer, tag)?;
+            State::AwaitHeader { hdr, hdr_req }
+        };
         let wait = order.wait;
         let stream = order.stream.clone();
+        // A receive unpacks a strided array once its data is in.
+        let unpack = (!send).then(|| packed.clone());
         Ok(P2p {
-            op: "send",
-            peer: dest,
+            op,
+            peer,
             rank: c.rank(),
-            state: State::AwaitAck {
-                _hdr: hdr,
-                hdr_req,
-                ack,
-                ack_req,
-            },
+            state,
             mine,
             side,
             itemsize: T::DTYPE.itemsize(),
             keep: vec![packed.buffer()],
             target: c.target(&order.stream),
             data: c.data,
-            normalizer: None,
-            finish: Box::new(move || if wait { stream.synchronize() } else { Ok(()) }),
-        })
-    }
-
-    fn start_recv<T: Element, D: Dimension>(
-        &self,
-        array: &DeviceArray<T, D>,
-        source: usize,
-        tag: u32,
-    ) -> Result<P2p> {
-        let c = self.comm;
-        c.check_poison("recv")?;
-        check_peer(c, "recv", source, tag)?;
-        let order = order_for(self.stream, array).map_err(|e| c.err("recv", e.to_string()))?;
-        let packed = Packed::output(array)?;
-        let side = packed.side(array.size())?;
-        let mine = Header::new(Op::Send, Some(T::DTYPE), array.shape(), array.size());
-        let (hdr, hdr_req) = expect_header(c, "recv", source, tag)?;
-        let wait = order.wait;
-        let stream = order.stream.clone();
-        let unpack = packed.clone();
-        Ok(P2p {
-            op: "recv",
-            peer: source,
-            rank: c.rank(),
-            state: State::AwaitHeader { hdr, hdr_req },
-            mine,
-            side,
-            itemsize: T::DTYPE.itemsize(),
-            keep: vec![packed.buffer()],
-            target: c.target(&order.stream),
-            data: c.data,
-            normalizer: (!T::ANY_BIT_PATTERN).then_some(T::normalize_bytes as fn(&mut [u8])),
+            normalizer: (!send && !T::ANY_BIT_PATTERN)
+                .then_some(T::normalize_bytes as fn(&mut [u8])),
             finish: Box::new(move || {
-                unpack.finish(&stream)?;
+                if let Some(unpack) = &unpack {
+                    unpack.finish(&stream)?;
+                }
                 if wait { stream.synchronize() } else { Ok(()) }
             }),
         })
@@ -557,7 +606,7 @@ impl<'a> OnStream<'a> {
         dest: usize,
         tag: u32,
     ) -> Result<()> {
-        let p = self.start_send(array, dest, tag)?;
+        let p = self.start(true, array, dest, tag)?;
         self.wait_one(p)
     }
 
@@ -573,7 +622,7 @@ impl<'a> OnStream<'a> {
         source: usize,
         tag: u32,
     ) -> Result<()> {
-        let p = self.start_recv(array, source, tag)?;
+        let p = self.start(false, array, source, tag)?;
         self.wait_one(p)
     }
 
@@ -590,8 +639,8 @@ impl<'a> OnStream<'a> {
         source: usize,
         tag: u32,
     ) -> Result<()> {
-        let s = RefCell::new(self.start_send(send, dest, tag)?);
-        let r = match self.start_recv(recv, source, tag) {
+        let s = RefCell::new(self.start(true, send, dest, tag)?);
+        let r = match self.start(false, recv, source, tag) {
             Ok(r) => RefCell::new(r),
             Err(e) => {
                 // The send is under way; let the communicator finish it.
@@ -620,7 +669,7 @@ impl<'a> OnStream<'a> {
         dest: usize,
         tag: u32,
     ) -> Result<Request<'a>> {
-        let p = self.start_send(array, dest, tag)?;
+        let p = self.start(true, array, dest, tag)?;
         Ok(self.register(p))
     }
 
@@ -634,7 +683,7 @@ impl<'a> OnStream<'a> {
         source: usize,
         tag: u32,
     ) -> Result<Request<'a>> {
-        let p = self.start_recv(array, source, tag)?;
+        let p = self.start(false, array, source, tag)?;
         Ok(self.register(p))
     }
 

@@ -95,9 +95,11 @@ pub trait Reducible: Element + sealed::Sealed {
     /// `op(a, b)` on the host.
     #[doc(hidden)]
     fn combine(op: ReduceOp, a: Self, b: Self) -> Self;
-    /// Whether the type has the operator.
+    /// Whether the type has the operator (every type but the complex ones has them all).
     #[doc(hidden)]
-    fn supports(op: ReduceOp) -> bool;
+    fn supports(_op: ReduceOp) -> bool {
+        true
+    }
     /// MPI's datatype and operator for `op` (the operator may be one of this module's).
     #[doc(hidden)]
     fn mpi(op: ReduceOp) -> (ffi::MPI_Datatype, ffi::MPI_Op);
@@ -248,9 +250,6 @@ macro_rules! int_reducible {
                     ReduceOp::Max | ReduceOp::NanMax => a.max(b),
                 }
             }
-            fn supports(_: ReduceOp) -> bool {
-                true
-            }
             fn mpi(op: ReduceOp) -> (ffi::MPI_Datatype, ffi::MPI_Op) {
                 // SAFETY: reading an immutable constant the MPI library exports.
                 (unsafe { ffi::$dt }, builtin_op(op))
@@ -271,9 +270,6 @@ macro_rules! float_reducible {
             fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
                 float_combine(op, a, b)
             }
-            fn supports(_: ReduceOp) -> bool {
-                true
-            }
             fn mpi(op: ReduceOp) -> (ffi::MPI_Datatype, ffi::MPI_Op) {
                 // SAFETY: reading an immutable constant the MPI library exports.
                 let dt = unsafe { ffi::$dt };
@@ -292,9 +288,6 @@ impl sealed::Sealed for f16 {}
 impl Reducible for f16 {
     fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
         f16::from_f32(float_combine(op, a.to_f32(), b.to_f32()))
-    }
-    fn supports(_: ReduceOp) -> bool {
-        true
     }
     fn mpi(op: ReduceOp) -> (ffi::MPI_Datatype, ffi::MPI_Op) {
         // SAFETY: reading an immutable constant the MPI library exports.

@@ -13,15 +13,13 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::graph::{WAITS, external_event, refused};
+use super::graph::{WAITS, callback_outside_capture, external_event, refused};
 use super::{EventHandle, StreamHandle};
 use crate::error::{GraphError, Result};
 use crate::sync::lock;
 
 /// What one capture recorded so far.
 pub(crate) struct Recording<N> {
-    /// The device.
-    pub(crate) device: usize,
     /// The stream that began the capture.
     pub(crate) origin: StreamHandle,
     /// The nodes, in the order they were queued.
@@ -82,7 +80,6 @@ impl<N> Captures<N> {
         t.captures.insert(
             id,
             Recording {
-                device,
                 origin: stream,
                 nodes: Vec::new(),
                 keep: Vec::new(),
@@ -177,6 +174,20 @@ impl<N> Captures<N> {
             .map(Ok)
     }
 
+    /// Appends the callback node `make` builds to the recording of `stream`.
+    ///
+    /// # Errors
+    /// [`GraphError::Refused`] when `stream` is not being captured.
+    pub(crate) fn capture_callback(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        make: impl FnOnce() -> N,
+    ) -> Result<()> {
+        self.capture_node(device, stream, make)
+            .unwrap_or_else(|| Err(callback_outside_capture(stream)))
+    }
+
     /// Keeps `value` with the capture of `stream` (`Ok`); gives it back when `stream` is not
     /// being captured.
     pub(crate) fn keep(
@@ -262,6 +273,19 @@ impl<N> Captures<N> {
             return Err(refused(operation, stream, reason));
         }
         Ok(())
+    }
+
+    /// Refuses launching a graph on `stream` while it is being captured.
+    ///
+    /// # Errors
+    /// [`GraphError::Refused`] when `stream` is being captured.
+    pub(crate) fn refuse_graph_launch(&self, device: usize, stream: StreamHandle) -> Result<()> {
+        self.refuse(
+            device,
+            stream,
+            "launching a graph",
+            "graphs are not captured into graphs",
+        )
     }
 
     /// Refuses waiting (`operation`) for an event recorded inside a capture that is still open.

@@ -248,6 +248,38 @@ pub fn check_update(
     Ok(())
 }
 
+/// A captured node, as the kernel-node operations see it.
+pub(crate) trait CapturedNode {
+    /// The kernel launch this node records, if it records one.
+    fn kernel(&self) -> Option<&KernelNode>;
+}
+
+/// The kernel nodes among `nodes`, in capture order ([`Graphs::kernel_nodes`]).
+pub(crate) fn kernel_nodes<N: CapturedNode>(nodes: &[N]) -> Vec<KernelNode> {
+    nodes.iter().filter_map(N::kernel).cloned().collect()
+}
+
+/// Where kernel node `node` (an index into [`kernel_nodes`]) stands in `nodes`, once `launch` is
+/// known to be a valid update of it ([`check_update`]).
+///
+/// # Errors
+/// As [`check_update`].
+pub(crate) fn kernel_position<N: CapturedNode>(
+    nodes: &[N],
+    node: usize,
+    launch: &KernelLaunch<'_>,
+) -> Result<usize> {
+    let mut kernels = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| n.kernel().map(|k| (i, k)));
+    let count = kernels.clone().count();
+    let found = kernels.nth(node);
+    let captured = found.map(|(_, k)| (k.name.as_str(), &k.args[..]));
+    check_update(node, captured, count, launch)?;
+    Ok(found.map(|(i, _)| i).expect("checked above"))
+}
+
 /// The refusal of `operation` on capturing `stream`.
 pub(crate) fn refused(
     operation: impl Into<String>,
@@ -260,6 +292,15 @@ pub(crate) fn refused(
         reason,
     }
     .into()
+}
+
+/// The refusal of recording a graph callback on `stream`, which is not being captured.
+pub(crate) fn callback_outside_capture(stream: StreamHandle) -> crate::error::Error {
+    refused(
+        "recording a graph callback",
+        stream,
+        "the stream is not being captured",
+    )
 }
 
 /// Why waiting for (or asking about) work of a capturing stream is refused.

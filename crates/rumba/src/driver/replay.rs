@@ -12,18 +12,16 @@
 //! This module touches only its own tables and the driver it is handed.
 
 use std::any::Any;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::capture::{Captures, Recording};
-use super::replay_chain::ReplayChain;
+use super::capture::Captures;
+use super::graph::CapturedNode;
+use super::graph_table::{GraphTable, OwnGraph};
 use super::{
     DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
-    KernelNode, StreamHandle, StridedCopy, StridedSource, check_update,
+    KernelNode, StreamHandle, StridedCopy, StridedSource,
 };
 use crate::error::{Error, Result};
-use crate::sync::lock;
 
 /// One recorded driver call.
 #[derive(Clone)]
@@ -79,12 +77,12 @@ impl Reissue {
         }
     }
 
-    /// The node of a kernel launch.
-    pub(crate) fn kernel(launch: &KernelLaunch<'_>) -> Reissue {
+    /// The node of a kernel launch; `keep` holds the memory of an update's arguments.
+    pub(crate) fn kernel(launch: &KernelLaunch<'_>, keep: Option<Box<dyn Any + Send>>) -> Reissue {
         Reissue::Kernel {
             function: Box::new(launch.function.clone()),
             node: KernelNode::of(launch),
-            keep: None,
+            keep: keep.map(|k| Arc::new(Mutex::new(k))),
         }
     }
 
@@ -141,21 +139,23 @@ impl Reissue {
     }
 }
 
-/// An instantiated graph.
-struct ReissueGraph {
-    device: usize,
-    nodes: Mutex<Arc<Vec<Reissue>>>,
-    events: Vec<EventHandle>,
-    keep: Arc<Mutex<Vec<Box<dyn Any + Send>>>>,
-    chain: ReplayChain,
+impl CapturedNode for Reissue {
+    fn kernel(&self) -> Option<&KernelNode> {
+        match self {
+            Reissue::Kernel { node, .. } => Some(node),
+            _ => None,
+        }
+    }
 }
+
+/// An instantiated graph: its body is the recorded calls.
+type ReissueGraph = OwnGraph<Vec<Reissue>>;
 
 /// The captures and graphs of one driver.
 #[derive(Default)]
 pub(crate) struct ReissueGraphs {
     pub(crate) captures: Captures<Reissue>,
-    graphs: Mutex<HashMap<u64, Arc<ReissueGraph>>>,
-    next: AtomicU64,
+    graphs: GraphTable<ReissueGraph>,
 }
 
 fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
@@ -180,29 +180,17 @@ impl ReissueGraphs {
 
     /// [`Graphs::end_capture`](super::Graphs::end_capture).
     pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
-        let Recording {
-            nodes,
-            keep,
-            events,
-            ..
-        } = self.captures.end(device, stream)?;
-        let handle = self.next.fetch_add(1, Ordering::Relaxed) + 1;
-        let g = ReissueGraph {
-            device,
-            nodes: Mutex::new(Arc::new(nodes)),
-            events,
-            keep: Arc::new(Mutex::new(keep)),
-            chain: ReplayChain::default(),
-        };
-        lock(&self.graphs).insert(handle, Arc::new(g));
-        Ok(GraphHandle(handle))
+        let recording = self.captures.end(device, stream)?;
+        Ok(self.graphs.insert(device, OwnGraph::of(recording)))
     }
 
-    fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<ReissueGraph>> {
-        lock(&self.graphs)
-            .get(&graph.0)
-            .filter(|g| g.device == device)
-            .cloned()
+    /// Graph `graph` of `device`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for a handle of no live graph of `device`.
+    pub(crate) fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<ReissueGraph>> {
+        self.graphs
+            .get(device, graph)
             .ok_or_else(|| unknown_graph(graph, device))
     }
 
@@ -224,14 +212,9 @@ impl ReissueGraphs {
         alive: impl Fn(EventHandle) -> bool,
     ) -> Result<()> {
         let g = self.graph(device, graph)?;
-        self.refuse(
-            device,
-            stream,
-            "launching a graph",
-            "graphs are not captured into graphs",
-        )?;
+        self.captures.refuse_graph_launch(device, stream)?;
         let events: Vec<EventHandle> = g.events.iter().copied().filter(|&e| alive(e)).collect();
-        let nodes = Arc::clone(&lock(&g.nodes));
+        let nodes = g.body();
         // The nodes (with updated arguments' keeps) and the captured keeps outlive the replay.
         let keep = Arc::new((Arc::clone(&nodes), Arc::clone(&g.keep)));
         g.chain.queue(driver, device, stream, || {
@@ -262,60 +245,6 @@ impl ReissueGraphs {
         })
     }
 
-    /// [`Graphs::kernel_nodes`](super::Graphs::kernel_nodes).
-    pub(crate) fn kernel_nodes(
-        &self,
-        device: usize,
-        graph: GraphHandle,
-    ) -> Result<Vec<KernelNode>> {
-        let g = self.graph(device, graph)?;
-        let nodes = Arc::clone(&lock(&g.nodes));
-        Ok(nodes
-            .iter()
-            .filter_map(|n| match n {
-                Reissue::Kernel { node, .. } => Some(node.clone()),
-                _ => None,
-            })
-            .collect())
-    }
-
-    /// [`Graphs::set_kernel_node`](super::Graphs::set_kernel_node), after `check` (the driver's
-    /// own checks of the new launch, run before anything changes).
-    pub(crate) fn set_kernel_node(
-        &self,
-        device: usize,
-        graph: GraphHandle,
-        index: usize,
-        launch: &KernelLaunch<'_>,
-        keep: Box<dyn Any + Send>,
-        check: impl FnOnce(&KernelLaunch<'_>) -> Result<()>,
-    ) -> Result<()> {
-        let g = self.graph(device, graph)?;
-        let mut current = lock(&g.nodes);
-        let kernels: Vec<usize> = current
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| matches!(n, Reissue::Kernel { .. }))
-            .map(|(i, _)| i)
-            .collect();
-        let captured = kernels.get(index).and_then(|&i| match &current[i] {
-            Reissue::Kernel { node, .. } => Some((node.name.as_str(), &node.args[..])),
-            _ => None,
-        });
-        check_update(index, captured, kernels.len(), launch)?;
-        check(launch)?;
-        let mut nodes: Vec<Reissue> = current.as_ref().clone();
-        let at = kernels[index];
-        nodes[at] = Reissue::Kernel {
-            function: Box::new(launch.function.clone()),
-            node: KernelNode::of(launch),
-            keep: Some(Arc::new(Mutex::new(keep))),
-        };
-        // Replays already queued keep the old list (and the old node's keep) until they have run.
-        *current = Arc::new(nodes);
-        Ok(())
-    }
-
     /// [`Graphs::destroy_graph`](super::Graphs::destroy_graph).
     pub(crate) fn destroy(
         &self,
@@ -323,8 +252,7 @@ impl ReissueGraphs {
         device: usize,
         graph: GraphHandle,
     ) -> Result<()> {
-        let g = self.graph(device, graph)?;
-        lock(&self.graphs).remove(&graph.0);
+        let g = (self.graphs.remove(device, graph)).ok_or_else(|| unknown_graph(graph, device))?;
         g.chain.destroy(driver, device);
         Ok(())
     }

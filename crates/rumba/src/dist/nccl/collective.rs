@@ -3,12 +3,12 @@
 //! (`gather`, `scatter`, `all_to_all`: one `ncclGroupStart` … `ncclGroupEnd` of `ncclSend` /
 //! `ncclRecv` calls, as NCCL's documentation shows them).
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 
-use cudarc::nccl::{result as nr, sys};
+use cudarc::nccl::result as nr;
 use ndarray::Dimension;
 
-use super::{Call, NcclOnStream, grouped, types};
+use super::{Call, NcclOnStream, grouped, types, u8_type};
 use crate::array::DeviceArray;
 use crate::dist::job::{Packed, check_root, check_size, order_for};
 use crate::dist::reduce::{ReduceOp, Reducible};
@@ -29,35 +29,7 @@ impl NcclOnStream<'_, '_> {
         recv: &DeviceArray<T, E>,
         op: ReduceOp,
     ) -> Result<()> {
-        let mut h = Header::new(Op::AllReduce, Some(T::DTYPE), send.shape(), send.size());
-        h.redop = op.code();
-        let (call, dt, o) = self.prepared(Op::AllReduce, h, || {
-            let (dt, o) = types::<T>(op)?;
-            check_size("the array to reduce into", recv.size(), send.size())?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            let inp = Packed::input(send, self.stream, false)?;
-            let out = if send.same_memory(recv) && send.layout() == recv.layout() {
-                inp.clone()
-            } else {
-                Packed::output(recv)?
-            };
-            Ok((
-                Call {
-                    inp: Some(inp),
-                    out: Some(out),
-                },
-                dt,
-                o,
-            ))
-        })?;
-        let n = send.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::AllReduce, &call, |s, send, recv| {
-            // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
-            // stream until the collective has run.
-            unsafe { nr::all_reduce(send, recv, n, dt, o, comm, s) }.map(|_| ())
-        })
+        self.reduction(send, recv, op, None)
     }
 
     /// Reduces `send` over every rank into `root`'s `recv` (other ranks' `recv` is left alone;
@@ -73,18 +45,40 @@ impl NcclOnStream<'_, '_> {
         op: ReduceOp,
         root: usize,
     ) -> Result<()> {
-        let mut h = Header::new(Op::Reduce, Some(T::DTYPE), send.shape(), send.size());
+        self.reduction(send, recv, op, Some(root))
+    }
+
+    /// An all-reduce (`root` `None`) or a reduce to `root`: every rank's `recv` is written, or
+    /// the root's alone.
+    fn reduction<T: Reducible, D: Dimension, E: Dimension>(
+        &self,
+        send: &DeviceArray<T, D>,
+        recv: &DeviceArray<T, E>,
+        op: ReduceOp,
+        root: Option<usize>,
+    ) -> Result<()> {
+        let which = if root.is_some() {
+            Op::Reduce
+        } else {
+            Op::AllReduce
+        };
+        let mut h = Header::new(which, Some(T::DTYPE), send.shape(), send.size());
         h.redop = op.code();
-        h.root = root as u64;
-        let (call, dt, o) = self.prepared(Op::Reduce, h, || {
-            let (dt, o) = types::<T>(op)?;
-            check_root(self.nccl.mpi, root)?;
+        if let Some(r) = root {
+            h.root = r as u64;
+        }
+        let has_output = root.is_none_or(|r| r == self.nccl.rank());
+        let (call, (dt, o)) = self.prepared(which, h, || {
+            let types = types::<T>(op)?;
+            if let Some(r) = root {
+                check_root(self.nccl.mpi, r)?;
+            }
             check_size("the array to reduce into", recv.size(), send.size())?;
             order_for(Some(self.stream), send)?;
             order_for(Some(self.stream), recv)?;
             let inp = Packed::input(send, self.stream, false)?;
-            // Only the root's output is written (and unpacked).
-            let out = if self.nccl.rank() != root {
+            // Only the root's output is written (and unpacked) by a reduce.
+            let out = if !has_output {
                 None
             } else if send.same_memory(recv) && send.layout() == recv.layout() {
                 Some(inp.clone())
@@ -96,16 +90,18 @@ impl NcclOnStream<'_, '_> {
                     inp: Some(inp),
                     out,
                 },
-                dt,
-                o,
+                types,
             ))
         })?;
         let n = send.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::Reduce, &call, |s, send, recv| {
+        self.enqueue(which, &call, |l| match root {
             // SAFETY: both pointers are packed device arrays of `n` elements kept alive by the
             // stream until the collective has run.
-            unsafe { nr::reduce(send, recv, n, dt, o, root as c_int, comm, s) }.map(|_| ())
+            None => unsafe { nr::all_reduce(l.send, l.recv, n, dt, o, l.comm, l.stream) },
+            // SAFETY: as above.
+            Some(r) => unsafe {
+                nr::reduce(l.send, l.recv, n, dt, o, r as c_int, l.comm, l.stream)
+            },
         })
     }
 
@@ -131,21 +127,10 @@ impl NcclOnStream<'_, '_> {
             })
         })?;
         let bytes = array.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::Broadcast, &call, |s, send, recv| {
+        self.enqueue(Op::Broadcast, &call, |l| {
+            let root = root as c_int;
             // SAFETY: the packed array of `bytes` bytes, kept alive by the stream.
-            unsafe {
-                nr::broadcast(
-                    send,
-                    recv,
-                    bytes,
-                    sys::ncclDataType_t::ncclUint8,
-                    root as c_int,
-                    comm,
-                    s,
-                )
-            }
-            .map(|_| ())
+            unsafe { nr::broadcast(l.send, l.recv, bytes, u8_type(), root, l.comm, l.stream) }
         })
     }
 
@@ -167,19 +152,12 @@ impl NcclOnStream<'_, '_> {
                 recv.size(),
                 send.size() * self.nccl.size(),
             )?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            Ok(Call {
-                inp: Some(Packed::input(send, self.stream, false)?),
-                out: Some(Packed::output(recv)?),
-            })
+            self.pair(send, recv)
         })?;
         let bytes = send.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::AllGather, &call, |s, send, recv| {
+        self.enqueue(Op::AllGather, &call, |l| {
             // SAFETY: packed arrays of `bytes` and `size() * bytes` bytes, kept by the stream.
-            unsafe { nr::all_gather(send, recv, bytes, sys::ncclDataType_t::ncclUint8, comm, s) }
-                .map(|_| ())
+            unsafe { nr::all_gather(l.send, l.recv, bytes, u8_type(), l.comm, l.stream) }
         })
     }
 
@@ -203,22 +181,12 @@ impl NcclOnStream<'_, '_> {
                 send.size(),
                 recv.size() * self.nccl.size(),
             )?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            Ok((
-                Call {
-                    inp: Some(Packed::input(send, self.stream, false)?),
-                    out: Some(Packed::output(recv)?),
-                },
-                dt,
-                o,
-            ))
+            Ok((self.pair(send, recv)?, dt, o))
         })?;
         let n = recv.size();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::ReduceScatter, &call, |s, send, recv| {
+        self.enqueue(Op::ReduceScatter, &call, |l| {
             // SAFETY: packed arrays of `size() * n` and `n` elements, kept by the stream.
-            unsafe { nr::reduce_scatter(send, recv, n, dt, o, comm, s) }.map(|_| ())
+            unsafe { nr::reduce_scatter(l.send, l.recv, n, dt, o, l.comm, l.stream) }
         })
     }
 
@@ -311,33 +279,29 @@ impl NcclOnStream<'_, '_> {
             })
         })?;
         let bytes = mine.nbytes();
-        let comm = self.nccl.comm;
-        self.enqueue(op, &call, |s, send, recv| {
+        self.enqueue(op, &call, |l| {
             grouped(|| {
                 if is_root {
                     for r in 0..n {
-                        let peer = r as c_int;
                         // SAFETY: block `r` of the root's packed array (`n * bytes` bytes), kept
                         // alive by the stream until the group has run.
                         unsafe {
                             if gather {
-                                nr::recv(at(recv, r * bytes), bytes, u8_type(), peer, comm, s)
+                                l.recv_bytes(r * bytes, bytes, r)
                             } else {
-                                nr::send(at(send, r * bytes), bytes, u8_type(), peer, comm, s)
+                                l.send_bytes(r * bytes, bytes, r)
                             }
                         }?;
                     }
                 }
-                let root = root as c_int;
                 // SAFETY: this rank's packed array of `bytes` bytes, kept alive by the stream.
                 unsafe {
                     if gather {
-                        nr::send(send, bytes, u8_type(), root, comm, s)
+                        l.send_bytes(0, bytes, root)
                     } else {
-                        nr::recv(recv, bytes, u8_type(), root, comm, s)
+                        l.recv_bytes(0, bytes, root)
                     }
                 }
-                .map(|_| ())
             })
         })
     }
@@ -359,40 +323,35 @@ impl NcclOnStream<'_, '_> {
         let call = self.prepared(Op::AllToAll, h, || {
             check_size("the array to send", send.size(), block * n)?;
             check_size("the array to receive into", recv.size(), block * n)?;
-            order_for(Some(self.stream), send)?;
-            order_for(Some(self.stream), recv)?;
-            Ok(Call {
-                inp: Some(Packed::input(send, self.stream, false)?),
-                out: Some(Packed::output(recv)?),
-            })
+            self.pair(send, recv)
         })?;
         let bytes = block * T::DTYPE.itemsize();
-        let comm = self.nccl.comm;
-        self.enqueue(Op::AllToAll, &call, |s, send, recv| {
+        self.enqueue(Op::AllToAll, &call, |l| {
             grouped(|| {
                 for r in 0..n {
-                    let peer = r as c_int;
                     // SAFETY: block `r` of the packed input and output (`n * bytes` bytes each),
                     // kept alive by the stream until the group has run.
-                    unsafe { nr::send(at(send, r * bytes), bytes, u8_type(), peer, comm, s) }?;
+                    unsafe { l.send_bytes(r * bytes, bytes, r) }?;
                     // SAFETY: as above.
-                    unsafe { nr::recv(at(recv, r * bytes), bytes, u8_type(), peer, comm, s) }?;
+                    unsafe { l.recv_bytes(r * bytes, bytes, r) }?;
                 }
                 Ok(())
             })
         })
     }
-}
 
-/// NCCL's byte type: gathers, scatters and exchanges move any element type as bytes.
-fn u8_type() -> sys::ncclDataType_t {
-    sys::ncclDataType_t::ncclUint8
-}
-
-/// `base + offset` bytes (a block of a packed array; only ever handed to NCCL).
-fn at<P>(base: *const P, offset: usize) -> *mut c_void {
-    base.cast::<u8>()
-        .wrapping_add(offset)
-        .cast_mut()
-        .cast::<c_void>()
+    /// The call of an operation from `send` to `recv`, both ordered on the stream: the input
+    /// packed, the output to be unpacked.
+    fn pair<T: Element, D: Dimension, E: Dimension>(
+        &self,
+        send: &DeviceArray<T, D>,
+        recv: &DeviceArray<T, E>,
+    ) -> Result<Call<T>> {
+        order_for(Some(self.stream), send)?;
+        order_for(Some(self.stream), recv)?;
+        Ok(Call {
+            inp: Some(Packed::input(send, self.stream, false)?),
+            out: Some(Packed::output(recv)?),
+        })
+    }
 }

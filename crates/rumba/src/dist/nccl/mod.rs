@@ -79,6 +79,9 @@ pub fn cuda_stream(handle: StreamHandle, per_thread_default: bool) -> sys::cudaS
     h.0 as usize as sys::cudaStream_t
 }
 
+/// What NCCL's calls return, their status dropped.
+type NcclResult = std::result::Result<(), nr::NcclError>;
+
 fn nccl_err(rank: usize, op: &str, call: &str, e: nr::NcclError) -> Error {
     Error::Dist {
         rank,
@@ -244,6 +247,44 @@ impl<T: Element, U: Element> Call<T, U> {
     }
 }
 
+/// What a NCCL call is enqueued with: the communicator, the stream, and the packed input's and
+/// output's device addresses (null where the call has none).
+#[derive(Clone, Copy)]
+struct Launch {
+    comm: sys::ncclComm_t,
+    stream: sys::cudaStream_t,
+    send: *const c_void,
+    recv: *mut c_void,
+}
+
+impl Launch {
+    /// Enqueues `ncclSend` of `bytes` bytes of the input, from byte `offset` on, to `peer` (a
+    /// byte copy: gathers, scatters and exchanges move any element type as bytes).
+    ///
+    /// # Safety
+    /// The range lies in the packed input, which the stream keeps alive until the call has run.
+    unsafe fn send_bytes(&self, offset: usize, bytes: usize, peer: usize) -> NcclResult {
+        let at = self.send.cast::<u8>().wrapping_add(offset).cast::<c_void>();
+        // SAFETY: the caller's promise on the range.
+        unsafe { nr::send(at, bytes, u8_type(), peer as c_int, self.comm, self.stream) }.map(|_| ())
+    }
+
+    /// Enqueues `ncclRecv` of `bytes` bytes into the output, from byte `offset` on, from `peer`.
+    ///
+    /// # Safety
+    /// The range lies in the packed output, which the stream keeps alive until the call has run.
+    unsafe fn recv_bytes(&self, offset: usize, bytes: usize, peer: usize) -> NcclResult {
+        let at = self.recv.cast::<u8>().wrapping_add(offset).cast::<c_void>();
+        // SAFETY: the caller's promise on the range.
+        unsafe { nr::recv(at, bytes, u8_type(), peer as c_int, self.comm, self.stream) }.map(|_| ())
+    }
+}
+
+/// NCCL's byte type.
+fn u8_type() -> sys::ncclDataType_t {
+    sys::ncclDataType_t::ncclUint8
+}
+
 impl NcclOnStream<'_, '_> {
     fn cu(&self) -> sys::cudaStream_t {
         let per_thread = self.stream.context().config().per_thread_default_stream;
@@ -268,24 +309,26 @@ impl NcclOnStream<'_, '_> {
         local
     }
 
-    /// Enqueues `f` (the NCCL call), then the unpacking of a strided output.
-    fn enqueue<T: Element, U: Element>(
+    /// Enqueues `f` (the NCCL call, given the stream and the call's addresses), then the
+    /// unpacking of a strided output.
+    fn enqueue<T: Element, U: Element, R>(
         &self,
         op: Op,
         call: &Call<T, U>,
-        f: impl FnOnce(
-            sys::cudaStream_t,
-            *const c_void,
-            *mut c_void,
-        ) -> std::result::Result<(), nr::NcclError>,
+        f: impl FnOnce(Launch) -> std::result::Result<R, nr::NcclError>,
     ) -> Result<()> {
         self.stream.query()?; // binds the device's context on this thread
         // No reset between taking the addresses and queuing the collective (Packed refused stale
         // handles before the ranks agreed).
         let lease = Lease::enter()?;
         let (send, recv) = call.pointers(&lease)?;
-        f(self.cu(), send, recv)
-            .map_err(|e| nccl_err(self.nccl.rank(), op.name(), op.name(), e))?;
+        let launch = Launch {
+            comm: self.nccl.comm,
+            stream: self.cu(),
+            send,
+            recv,
+        };
+        let queued = f(launch);
         drop(lease);
         // Keep the packed arrays alive until the stream has run the collective.
         let keep: Vec<_> = call
@@ -294,6 +337,12 @@ impl NcclOnStream<'_, '_> {
             .map(Packed::buffer)
             .chain(call.out.iter().map(Packed::buffer))
             .collect();
+        if let Err(e) = queued {
+            // A failed call may still have queued work that uses them (a group ends even when
+            // one of its calls fails): they are leaked rather than freed under it.
+            std::mem::forget(keep);
+            return Err(nccl_err(self.nccl.rank(), op.name(), op.name(), e));
+        }
         let ctx = self.stream.context();
         ctx.driver()
             .stream_keepalive(ctx.device_id(), self.stream.handle(), Box::new(keep))?;
@@ -307,9 +356,7 @@ impl NcclOnStream<'_, '_> {
 /// Runs `calls` (NCCL operations) between `ncclGroupStart` and `ncclGroupEnd`: NCCL launches
 /// them together, which is what lets a rank send and receive in one step. The group is ended
 /// even when a call in it fails.
-fn grouped(
-    calls: impl FnOnce() -> std::result::Result<(), nr::NcclError>,
-) -> std::result::Result<(), nr::NcclError> {
+fn grouped(calls: impl FnOnce() -> NcclResult) -> NcclResult {
     nr::group_start()?;
     let made = calls();
     let ended = nr::group_end();

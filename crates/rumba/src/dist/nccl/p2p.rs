@@ -9,30 +9,17 @@
 //! does not wait for the GPU. The handshake is host traffic only; it obeys the communicator's
 //! timeout and poison like every other wait.
 
-use std::ffi::c_int;
-
-use cudarc::nccl::{result as nr, sys};
 use ndarray::Dimension;
 
 use super::{Call, NcclOnStream, grouped};
 use crate::array::DeviceArray;
 use crate::dist::comm::Communicator;
 use crate::dist::job::{Packed, order_for};
-use crate::dist::p2p::{answer, check_peer, expect_header};
-use crate::dist::raw::{self, Request as RawRequest};
+use crate::dist::p2p::{Offer, PostFailed, answer, check_peer, expect_header};
+use crate::dist::raw::Request as RawRequest;
 use crate::dist::wire::{HEADER_BYTES, Header, Op};
 use crate::error::{Error, Result};
 use crate::layout::Element;
-
-/// The sending side of a handshake in flight: its header out, the receiver's answer in.
-struct Offer {
-    peer: usize,
-    /// Kept until its send has completed.
-    _header: Box<Header>,
-    header_req: RawRequest,
-    answer: Box<[u8; HEADER_BYTES]>,
-    answer_req: RawRequest,
-}
 
 /// The receiving side of a handshake in flight: the sender's header in, then this side's answer
 /// out.
@@ -76,44 +63,14 @@ impl Handshake {
             });
         }
         if let Some((peer, mine)) = offer {
-            let header = Box::new(mine);
-            let mut header_req = RawRequest::null();
-            let mut answer = Box::new([0u8; HEADER_BYTES]);
-            let mut answer_req = RawRequest::null();
-            // SAFETY: both boxes live in the handshake until their requests complete (or are
-            // leaked with it, see `abandon`).
-            let started = unsafe {
-                let rc = raw::irecv(
-                    answer.as_mut_ptr(),
-                    HEADER_BYTES,
-                    peer,
-                    tag as c_int,
-                    comm.ack,
-                    &mut answer_req,
-                );
-                raw::check(rc, comm.rank(), op, "MPI_Irecv").and_then(|()| {
-                    let b = header.as_bytes();
-                    let rc = raw::isend(
-                        b.as_ptr(),
-                        b.len(),
-                        peer,
-                        tag as c_int,
-                        comm.hdr,
-                        &mut header_req,
-                    );
-                    raw::check(rc, comm.rank(), op, "MPI_Isend")
-                })
-            };
-            hs.offer = Some(Offer {
-                peer,
-                _header: header,
-                header_req,
-                answer,
-                answer_req,
-            });
-            if let Err(e) = started {
-                hs.abandon();
-                return Err(comm.poison(op, e.to_string()));
+            match Offer::post(comm, op, mine, peer, tag, tag) {
+                Ok(offer) => hs.offer = Some(offer),
+                Err(PostFailed::Receive(e, posted) | PostFailed::Send(e, posted)) => {
+                    // Leaks the buffers of requests that may be posted (see `abandon`).
+                    std::mem::forget(posted);
+                    hs.abandon();
+                    return Err(comm.poison(op, e.to_string()));
+                }
             }
         }
         Ok(hs)
@@ -124,9 +81,7 @@ impl Handshake {
         let me = comm.rank();
         let mut done = true;
         if let Some(o) = &mut self.offer {
-            let sent = o.header_req.test(me, op)?;
-            let answered = o.answer_req.test(me, op)?;
-            done &= sent && answered;
+            done &= o.step(me, op)?;
         }
         if let Some(x) = &mut self.expect {
             if x.reply.is_none() {
@@ -154,14 +109,7 @@ impl Handshake {
     /// The outcome once every request has completed: the receiver's refusal, or this side's.
     fn outcome(&self, me: usize, op: &str) -> Result<()> {
         if let Some(o) = &self.offer {
-            let answer = Header::from_bytes(&o.answer[..]);
-            if answer.status != 0 {
-                return Err(Error::Dist {
-                    rank: o.peer,
-                    op: op.into(),
-                    reason: answer.reason(),
-                });
-            }
+            o.answered(op)?;
         }
         if let Some(x) = &self.expect
             && let Some(reason) = &x.refused
@@ -300,18 +248,16 @@ impl NcclOnStream<'_, '_> {
         let expect = recv.map(|(a, source)| (source, header(a, tag)));
         Handshake::start(mpi, op, offer, expect, tag)?.run(mpi, op)?;
         let (dest, source) = (send.map(|(_, d)| d), recv.map(|(_, s)| s));
-        let comm = self.nccl.comm;
-        let wire = sys::ncclDataType_t::ncclUint8;
-        self.enqueue(Op::NcclSend, &call, |s, send_ptr, recv_ptr| {
+        self.enqueue(Op::NcclSend, &call, |l| {
             grouped(|| {
                 if let Some(d) = dest {
                     // SAFETY: the packed input of `sent` bytes, kept alive by the stream until
                     // the group has run.
-                    unsafe { nr::send(send_ptr, sent, wire, d as c_int, comm, s) }?;
+                    unsafe { l.send_bytes(0, sent, d) }?;
                 }
                 if let Some(r) = source {
                     // SAFETY: the packed output of `got` bytes, kept alive by the stream.
-                    unsafe { nr::recv(recv_ptr, got, wire, r as c_int, comm, s) }?;
+                    unsafe { l.recv_bytes(0, got, r) }?;
                 }
                 Ok(())
             })

@@ -29,9 +29,7 @@
 //! This module touches CUDA's capture and graph objects and its own tables.
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys;
@@ -40,10 +38,12 @@ use super::CudaDriver;
 use super::error::check;
 use super::launch::{Param, pack_args};
 use crate::driver::capture::{Captures, Recording};
-use crate::driver::graph::{WAITS, refused};
+use crate::driver::graph::{
+    CapturedNode, WAITS, callback_outside_capture, kernel_nodes, kernel_position, refused,
+};
+use crate::driver::graph_table::GraphTable;
 use crate::driver::{
     Driver, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
-    check_update,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
@@ -60,9 +60,14 @@ pub(crate) struct CapturedKernel {
     keep: Option<Box<dyn Any + Send>>,
 }
 
+impl CapturedNode for CapturedKernel {
+    fn kernel(&self) -> Option<&KernelNode> {
+        Some(&self.info)
+    }
+}
+
 /// An instantiated graph: `CUgraphExec` and `CUgraph`, destroyed when the last holder lets go.
 struct CudaGraph {
-    device: usize,
     exec: usize,
     graph: usize,
     /// The kernel nodes; the lock also serializes `cuGraphLaunch` with node updates.
@@ -88,8 +93,7 @@ impl Drop for CudaGraph {
 #[derive(Default)]
 pub(crate) struct CudaGraphs {
     pub(crate) captures: Captures<CapturedKernel>,
-    graphs: Mutex<HashMap<u64, Arc<CudaGraph>>>,
-    next: AtomicU64,
+    graphs: GraphTable<CudaGraph>,
     reap: Arc<Mutex<Vec<(usize, usize)>>>,
     /// Pool memory freed on a capturing stream: `(device, stream, pointer)`, given back on that
     /// stream once its capture has ended.
@@ -166,15 +170,7 @@ impl CudaDriver {
     }
 
     fn cuda_graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<CudaGraph>> {
-        lock(&self.graphs.graphs)
-            .get(&graph.0)
-            .filter(|g| g.device == device)
-            .cloned()
-            .ok_or_else(|| Error::InvalidHandle {
-                kind: "graph",
-                handle: graph.0,
-                reason: format!("no live graph with this handle on CUDA device {device}"),
-            })
+        (self.graphs.graphs.get(device, graph)).ok_or_else(|| unknown_graph(graph, device))
     }
 
     /// Launches a kernel on a capturing stream and records its node (`None`: not capturing).
@@ -286,9 +282,7 @@ unsafe impl Graphs for CudaDriver {
             let _ = unsafe { sys::cuGraphDestroy(graph) };
             return Err(e);
         }
-        let handle = self.graphs.next.fetch_add(1, Ordering::Relaxed) + 1;
         let g = CudaGraph {
-            device,
             exec: exec as usize,
             graph: graph as usize,
             kernels: Mutex::new(nodes),
@@ -297,8 +291,7 @@ unsafe impl Graphs for CudaDriver {
             keep,
             reap: Arc::clone(&self.graphs.reap),
         };
-        lock(&self.graphs.graphs).insert(handle, Arc::new(g));
-        Ok(GraphHandle(handle))
+        Ok(self.graphs.graphs.insert(device, g))
     }
 
     fn abort_capture(&self, device: usize, stream: StreamHandle) {
@@ -331,11 +324,7 @@ unsafe impl Graphs for CudaDriver {
         let s = self.stream(stream)?;
         self.bind(device)?;
         if !self.graphs.captures.is_capturing(device, stream) {
-            return Err(refused(
-                "recording a graph callback",
-                stream,
-                "the stream is not being captured",
-            ));
+            return Err(callback_outside_capture(stream));
         }
         let boxed: Box<GraphCallback> = Box::new(callback);
         let user = &*boxed as *const GraphCallback as *mut c_void;
@@ -383,13 +372,7 @@ unsafe impl Graphs for CudaDriver {
         let g = self.cuda_graph(device, graph)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
-        if self.graphs.captures.is_capturing(device, stream) {
-            return Err(refused(
-                "launching a graph",
-                stream,
-                "graphs are not captured into graphs",
-            ));
-        }
+        self.graphs.captures.refuse_graph_launch(device, stream)?;
         // Serialized with node updates (CUDA requires callers to serialize use of one exec).
         let kernels = lock(&g.kernels);
         // SAFETY: an instantiated graph of this context; its memory is the caller's contract.
@@ -418,7 +401,7 @@ unsafe impl Graphs for CudaDriver {
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
         let g = self.cuda_graph(device, graph)?;
-        Ok(lock(&g.kernels).iter().map(|k| k.info.clone()).collect())
+        Ok(kernel_nodes(&lock(&g.kernels)))
     }
 
     unsafe fn set_kernel_node(
@@ -432,12 +415,8 @@ unsafe impl Graphs for CudaDriver {
         let g = self.cuda_graph(device, graph)?;
         self.bind(device)?;
         let mut kernels = lock(&g.kernels);
-        let count = kernels.len();
-        let captured = kernels
-            .get(node)
-            .map(|k| (k.info.name.as_str(), &k.info.args[..]));
-        check_update(node, captured, count, launch)?;
-        let k = &mut kernels[node];
+        let at = kernel_position(&kernels, node, launch)?;
+        let k = &mut kernels[at];
         let mut params: Vec<Param> = pack_args(launch.args, 0);
         let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(Param::as_mut_ptr).collect();
         let [gx, gy, gz] = launch.grid;
@@ -473,10 +452,18 @@ unsafe impl Graphs for CudaDriver {
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
-        self.cuda_graph(device, graph)?;
-        lock(&self.graphs.graphs).remove(&graph.0);
+        // The table lets go here; the graph is destroyed once no queued replay holds it.
+        (self.graphs.graphs.remove(device, graph)).ok_or_else(|| unknown_graph(graph, device))?;
         self.reap_graphs();
         Ok(())
+    }
+}
+
+fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
+    Error::InvalidHandle {
+        kind: "graph",
+        handle: graph.0,
+        reason: format!("no live graph with this handle on CUDA device {device}"),
     }
 }
 

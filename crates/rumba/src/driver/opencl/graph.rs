@@ -8,7 +8,6 @@
 use super::OpenClDriver;
 use super::launch::{Target, check_geometry};
 use super::strided::check_range;
-use crate::driver::graph::refused;
 use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, EventHandle, GraphCallback, GraphHandle, Graphs, KernelArg, KernelLaunch,
@@ -36,7 +35,7 @@ impl OpenClDriver {
         }
         self.graphs
             .captures
-            .capture_node(t.device, stream, || Reissue::kernel(launch))
+            .capture_node(t.device, stream, || Reissue::kernel(launch, None))
     }
 }
 
@@ -94,14 +93,7 @@ unsafe impl Graphs for OpenClDriver {
         self.device(device)?;
         self.graphs
             .captures
-            .capture_node(device, stream, || Reissue::Callback(callback))
-            .unwrap_or_else(|| {
-                Err(refused(
-                    "recording a graph callback",
-                    stream,
-                    "the stream is not being captured",
-                ))
-            })
+            .capture_callback(device, stream, || Reissue::Callback(callback))
     }
 
     fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
@@ -127,7 +119,7 @@ unsafe impl Graphs for OpenClDriver {
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
-        self.graphs.kernel_nodes(device, graph)
+        Ok(self.graphs.graph(device, graph)?.kernel_nodes())
     }
 
     unsafe fn set_kernel_node(
@@ -148,9 +140,13 @@ unsafe impl Graphs for OpenClDriver {
             table: &self.table,
             kernels: &self.kernels,
         };
+        // The driver's own checks of the new launch, after `update_kernel`'s and before anything
+        // changes.
         self.graphs
-            .set_kernel_node(device, graph, node, launch, keep, |l| {
-                check_launch(&target, l)
+            .graph(device, graph)?
+            .update_kernel(node, launch, || {
+                check_launch(&target, launch)?;
+                Ok(Reissue::kernel(launch, Some(keep)))
             })
     }
 

@@ -21,21 +21,17 @@
 //! This module touches the capture table, the graph table and the stream queue.
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::inflight::Touch;
 use super::launch::LaunchBody;
 use super::{SimDriver, invalid_handle};
-use crate::driver::capture::Recording;
-use crate::driver::graph::refused;
-use crate::driver::replay_chain::ReplayChain;
+use crate::driver::graph::CapturedNode;
+use crate::driver::graph_table::{GraphBody, GraphTable, OwnGraph};
 use crate::driver::{
     EventHandle, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
-    check_update,
 };
 use crate::error::{Error, Result};
-use crate::sync::lock;
 use crate::unwind;
 
 /// Work that runs again on every replay.
@@ -77,18 +73,35 @@ impl SimNode {
     }
 }
 
+impl CapturedNode for SimNode {
+    fn kernel(&self) -> Option<&KernelNode> {
+        match self {
+            SimNode::Kernel { node, .. } => Some(node),
+            _ => None,
+        }
+    }
+}
+
 /// What one replay runs: the nodes and the merged touches of all of them.
 struct Body {
     nodes: Vec<SimNode>,
     touches: Vec<Touch>,
 }
 
-impl Body {
-    fn new(nodes: Vec<SimNode>) -> Arc<Body> {
+impl GraphBody for Body {
+    type Node = SimNode;
+
+    fn of(nodes: Vec<SimNode>) -> Arc<Body> {
         let touches = Touch::merge(nodes.iter().flat_map(SimNode::touches));
         Arc::new(Body { nodes, touches })
     }
 
+    fn nodes(&self) -> &[SimNode] {
+        &self.nodes
+    }
+}
+
+impl Body {
     /// Runs every node in order (on the stream worker).
     fn run(&self) -> Result<()> {
         let mut failure: Option<Error> = None;
@@ -114,19 +127,12 @@ impl Body {
 }
 
 /// An instantiated graph.
-pub(crate) struct SimGraph {
-    device: usize,
-    body: Mutex<Arc<Body>>,
-    events: Vec<EventHandle>,
-    /// What the captured work keeps alive; every queued replay holds it too.
-    keep: Arc<Mutex<Vec<Box<dyn Any + Send>>>>,
-    chain: ReplayChain,
-}
+type SimGraph = OwnGraph<Body>;
 
 /// The sim's graphs: the table of instantiated ones.
 #[derive(Default)]
 pub(crate) struct SimGraphs {
-    graphs: Mutex<HashMap<u64, Arc<SimGraph>>>,
+    graphs: GraphTable<SimGraph>,
 }
 
 impl SimDriver {
@@ -173,10 +179,9 @@ impl SimDriver {
     }
 
     fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<SimGraph>> {
-        lock(&self.graphs.graphs)
-            .get(&graph.0)
-            .filter(|g| g.device == device)
-            .cloned()
+        self.graphs
+            .graphs
+            .get(device, graph)
             .ok_or_else(|| invalid_handle("graph", graph.0, device))
     }
 }
@@ -191,25 +196,9 @@ unsafe impl Graphs for SimDriver {
     }
 
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
-        let Recording {
-            device,
-            nodes,
-            keep,
-            events,
-            ..
-        } = self.captures.end(device, stream)?;
-        let handle = self
-            .next_handle
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let graph = SimGraph {
-            device,
-            body: Mutex::new(Body::new(nodes)),
-            events,
-            keep: Arc::new(Mutex::new(keep)),
-            chain: ReplayChain::default(),
-        };
-        lock(&self.graphs.graphs).insert(handle, Arc::new(graph));
-        Ok(GraphHandle(handle))
+        let recording = self.captures.end(device, stream)?;
+        let graph = OwnGraph::of(recording);
+        Ok(self.graphs.graphs.insert(device, graph))
     }
 
     fn abort_capture(&self, device: usize, stream: StreamHandle) {
@@ -228,14 +217,7 @@ unsafe impl Graphs for SimDriver {
     ) -> Result<()> {
         self.stream(device, stream)?;
         self.captures
-            .capture_node(device, stream, || SimNode::Callback(callback))
-            .unwrap_or_else(|| {
-                Err(refused(
-                    "recording a graph callback",
-                    stream,
-                    "the stream is not being captured",
-                ))
-            })
+            .capture_callback(device, stream, || SimNode::Callback(callback))
     }
 
     fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
@@ -254,19 +236,14 @@ unsafe impl Graphs for SimDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         let g = self.graph(device, graph)?;
-        self.refuse_in_capture(
-            device,
-            stream,
-            "launching a graph",
-            "graphs are not captured into graphs",
-        )?;
+        self.captures.refuse_graph_launch(device, stream)?;
         // An event the program destroyed since the capture is not recorded.
         let events: Vec<_> = g
             .events
             .iter()
             .filter_map(|&e| self.event(device, e).ok())
             .collect();
-        let body = Arc::clone(&lock(&g.body));
+        let body = g.body();
         let keep = Arc::clone(&g.keep);
         let dev = self.device(device)?;
         g.chain.queue(self, device, stream, || {
@@ -288,16 +265,7 @@ unsafe impl Graphs for SimDriver {
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
-        let g = self.graph(device, graph)?;
-        let body = Arc::clone(&lock(&g.body));
-        Ok(body
-            .nodes
-            .iter()
-            .filter_map(|n| match n {
-                SimNode::Kernel { node, .. } => Some(node.clone()),
-                _ => None,
-            })
-            .collect())
+        Ok(self.graph(device, graph)?.kernel_nodes())
     }
 
     unsafe fn set_kernel_node(
@@ -308,37 +276,20 @@ unsafe impl Graphs for SimDriver {
         launch: &KernelLaunch<'_>,
         keep: Box<dyn Any + Send>,
     ) -> Result<()> {
-        let g = self.graph(device, graph)?;
-        let mut current = lock(&g.body);
-        let mut kernels = current
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| matches!(n, SimNode::Kernel { .. }));
-        let count = kernels.clone().count();
-        let found = kernels.nth(node);
-        let captured = found.and_then(|(_, n)| match n {
-            SimNode::Kernel { node, .. } => Some((node.name.as_str(), &node.args[..])),
-            _ => None,
-        });
-        check_update(node, captured, count, launch)?;
-        let at = found.map(|(i, _)| i).expect("checked above");
-        let (touches, body) = self.prepare_launch(device, launch)?;
-        let mut nodes = current.nodes.clone();
-        let mut new = SimNode::kernel(launch, &touches, &body);
-        if let SimNode::Kernel { keep: k, .. } = &mut new {
-            *k = Some(Arc::new(Mutex::new(keep)));
-        }
-        // Replays already queued hold the old list, and with it the old node's `keep`.
-        nodes[at] = new;
-        *current = Body::new(nodes);
-        Ok(())
+        self.graph(device, graph)?.update_kernel(node, launch, || {
+            let (touches, body) = self.prepare_launch(device, launch)?;
+            let mut new = SimNode::kernel(launch, &touches, &body);
+            if let SimNode::Kernel { keep: k, .. } = &mut new {
+                *k = Some(Arc::new(Mutex::new(keep)));
+            }
+            Ok(new)
+        })
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {
-        let g = self.graph(device, graph)?;
         // Queued replays hold the body and the kept values; they go when the last one has run.
-        lock(&self.graphs.graphs).remove(&graph.0);
+        let g = (self.graphs.graphs.remove(device, graph))
+            .ok_or_else(|| invalid_handle("graph", graph.0, device))?;
         g.chain.destroy(self, device);
         Ok(())
     }
