@@ -108,15 +108,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
         // stream (on every exit path) before 'env can end, so the copy completes while `src` is
         // valid and, being a shared borrow, unwritten.
-        unsafe {
-            st.context().driver().memcpy_htod_async(
-                st.device(),
-                ptr,
-                src.as_ptr(),
-                src.len(),
-                st.handle(),
-            )?;
-        }
+        unsafe { st.context().driver().memcpy_htod(st.on(), ptr, src)? };
         st.hold([dst.clone()])
     }
 
@@ -163,15 +155,7 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         )?;
         // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
         // ends, so nothing else reads or writes it while the device writes into it.
-        unsafe {
-            st.context().driver().memcpy_dtoh_async(
-                st.device(),
-                dst.as_mut_ptr(),
-                ptr,
-                dst.len(),
-                st.handle(),
-            )?;
-        }
+        unsafe { st.context().driver().memcpy_dtoh(st.on(), dst, ptr)? };
         st.hold([src.clone()])
     }
 }

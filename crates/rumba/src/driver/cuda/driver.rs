@@ -31,8 +31,9 @@ use super::launch::{self, UserKernels};
 use super::pool::Pools;
 use super::strided::{launch_shape, pack};
 use crate::driver::{
-    BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
-    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, CudaKernelSource, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle,
+    HostAllocFlags, HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking,
+    StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
@@ -175,23 +176,39 @@ impl CudaDriver {
         }
     }
 
-    /// Runs a synchronous copy or memset: `legacy` as is, or with per-thread default streams its
-    /// asynchronous form `ptds` on `CU_STREAM_PER_THREAD`, waited for.
-    fn synchronous(
+    /// Runs a copy or memset as `on` says. Blocking: `legacy` (the call `names.0`) as is, or with
+    /// per-thread default streams `queued` on `CU_STREAM_PER_THREAD`, waited for. On a stream:
+    /// `queued` there (the call `names.0` + `Async`), refused on a capturing stream when it copies
+    /// host memory (`names.1` names the operation then).
+    fn issue(
         &self,
-        name: &str,
+        on: On,
+        names: (&str, Option<&str>),
         legacy: impl FnOnce() -> CUresult,
-        ptds: impl FnOnce(sys::CUstream) -> CUresult,
+        queued: impl FnOnce(sys::CUstream) -> CUresult,
     ) -> Result<()> {
-        if !self.per_thread_default {
-            return check(name, legacy());
+        let (name, host) = names;
+        let Order::Stream(stream) = on.order else {
+            self.bind(on.device)?;
+            if !self.per_thread_default {
+                return check(name, legacy());
+            }
+            let s = cu_stream(StreamHandle::PER_THREAD);
+            check(name, queued(s))?;
+            // SAFETY: the per-thread default stream is always valid in a current context.
+            return check("cuStreamSynchronize", unsafe {
+                sys::cuStreamSynchronize(s)
+            });
+        };
+        let s = self.stream(stream)?;
+        self.bind(on.device)?;
+        if let Some(operation) = host {
+            self.refuse_host_copy(on.device, stream, operation)?;
         }
-        let s = cu_stream(StreamHandle::PER_THREAD);
-        check(name, ptds(s))?;
-        // SAFETY: the per-thread default stream is always valid in a current context.
-        check("cuStreamSynchronize", unsafe {
-            sys::cuStreamSynchronize(s)
-        })
+        match queued(s) {
+            CUresult::CUDA_SUCCESS => Ok(()),
+            r => Err(map(&format!("{name}Async"), r)),
+        }
     }
 
     /// The retained primary context of `device` as a `CUcontext`.
@@ -351,54 +368,51 @@ unsafe impl Driver for CudaDriver {
         self.pinned_contains(ptr, bytes)
     }
 
-    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
-        self.bind(device)?;
-        let (p, n) = (src.as_ptr().cast(), src.len());
-        self.synchronous(
-            "cuMemcpyHtoD",
-            // SAFETY: forwarded from the caller's contract; `src` is a valid slice.
+    unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
+        let (p, n) = (src.cast(), src.len());
+        let host = Some("a copy from host memory");
+        self.issue(
+            on,
+            ("cuMemcpyHtoD", host),
+            // SAFETY: forwarded from the caller's contract (`src` readable until it returns).
             || unsafe { sys::cuMemcpyHtoD_v2(dst, p, n) },
-            // SAFETY: as above; the copy is waited for before `src`'s borrow ends.
+            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
             |s| unsafe { sys::cuMemcpyHtoDAsync_v2(dst, p, n, s) },
         )
     }
 
-    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
-        self.bind(device)?;
-        let (p, n) = (dst.as_mut_ptr().cast(), dst.len());
-        self.synchronous(
-            "cuMemcpyDtoH",
-            // SAFETY: forwarded; `dst` is an exclusive slice.
+    unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
+        let (p, n) = (dst.cast(), dst.len());
+        let host = Some("a copy into host memory");
+        self.issue(
+            on,
+            ("cuMemcpyDtoH", host),
+            // SAFETY: forwarded from the caller's contract (`dst` writable until it returns).
             || unsafe { sys::cuMemcpyDtoH_v2(p, src, n) },
-            // SAFETY: as above; the copy is waited for before `dst`'s borrow ends.
+            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
             |s| unsafe { sys::cuMemcpyDtoHAsync_v2(p, src, n, s) },
         )
     }
 
-    unsafe fn memcpy_dtod(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        self.bind(device)?;
-        self.synchronous(
-            "cuMemcpyDtoD",
+    unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
+        let DeviceCopy { dst, src, bytes } = copy;
+        self.issue(
+            on,
+            ("cuMemcpyDtoD", None),
             // SAFETY: forwarded from the caller's contract.
             || unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes) },
-            // SAFETY: forwarded from the caller's contract; waited for.
+            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
             |s| unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s) },
         )
     }
 
-    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        self.bind(device)?;
-        self.synchronous(
-            "cuMemsetD8",
+    unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        self.issue(
+            on,
+            ("cuMemsetD8", None),
             // SAFETY: forwarded from the caller's contract.
             || unsafe { sys::cuMemsetD8_v2(dst, value, bytes) },
-            // SAFETY: forwarded from the caller's contract; waited for.
+            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
             |s| unsafe { sys::cuMemsetD8Async(dst, value, bytes, s) },
         )
     }
@@ -407,95 +421,9 @@ unsafe impl Driver for CudaDriver {
         self.can_access_peer(device, peer)
     }
 
-    unsafe fn memcpy_peer(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
+    unsafe fn memcpy_peer(&self, on: On, src_device: usize, copy: DeviceCopy) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
-        unsafe { self.peer_copy(dst_device, dst, src_device, src, bytes) }
-    }
-
-    unsafe fn memcpy_peer_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream) }
-    }
-
-    unsafe fn memcpy_htod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        self.refuse_host_copy(device, stream, "a copy from host memory")?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyHtoDAsync", unsafe {
-            sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, s)
-        })
-    }
-
-    unsafe fn memcpy_dtoh_async(
-        &self,
-        device: usize,
-        dst: *mut u8,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        self.refuse_host_copy(device, stream, "a copy into host memory")?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyDtoHAsync", unsafe {
-            sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, s)
-        })
-    }
-
-    unsafe fn memcpy_dtod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyDtoDAsync", unsafe {
-            sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s)
-        })
-    }
-
-    unsafe fn memset_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        value: u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemsetD8Async", unsafe {
-            sys::cuMemsetD8Async(dst, value, bytes, s)
-        })
+        unsafe { self.peer_copy(on, src_device, copy) }
     }
 
     unsafe fn copy_strided_async(

@@ -31,7 +31,7 @@
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
-//! | `peer.rs` | copies between devices (one context: SVM addresses are shared) |
+//! | `copy.rs` | copies and fills: their SVM commands, blocking or on a stream, between devices |
 //! | `graph.rs` | stream graphs: rumba's capture, replayed by re-issuing the checked calls |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
@@ -54,6 +54,7 @@ use cl3::platform::get_platform_ids;
 mod alloc;
 pub mod builtin;
 mod callback;
+mod copy;
 mod driver;
 mod error;
 mod event;
@@ -63,7 +64,6 @@ mod grid_widths;
 mod host;
 mod launch;
 pub(crate) mod memory;
-mod peer;
 mod platform;
 mod raw;
 mod stream;
