@@ -717,15 +717,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
         match grain {
-            GrainKind::Fine => self.host_alloc(
-                device,
-                bytes,
-                HostAllocFlags {
-                    portable: true,
-                    mapped: true,
-                    write_combined: false,
-                },
-            ),
+            GrainKind::Fine => self.host_alloc(device, bytes, HostAllocFlags::SHARED),
             GrainKind::Coarse => self.mem_alloc_managed(device, bytes),
         }
     }

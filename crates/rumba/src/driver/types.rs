@@ -147,6 +147,16 @@ pub struct HostAllocFlags {
     pub write_combined: bool,
 }
 
+impl HostAllocFlags {
+    /// Portable and mapped: page-locked memory that every device addresses (what grained and the
+    /// sim's managed memory are made of).
+    pub(crate) const SHARED: HostAllocFlags = HostAllocFlags {
+        portable: true,
+        mapped: true,
+        write_combined: false,
+    };
+}
+
 /// Where managed memory is attached when it is allocated (CUDA's `CU_MEM_ATTACH_GLOBAL` /
 /// `CU_MEM_ATTACH_HOST`; Numba's `attach_global=True` / `False`).
 ///

@@ -25,7 +25,8 @@ use super::builtin::Modules;
 use super::error::{check, map};
 use super::faults::DeviceFaults;
 use super::flags::{
-    cu_event, cu_stream, default_resolved, event_flags, event_handle, stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_register_flags,
+    stream_handle,
 };
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
@@ -37,6 +38,15 @@ use crate::driver::{
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
+
+/// A copy or memset as [`CudaDriver::issue`] makes it: the name of its synchronous call (the
+/// queued one adds `Async`) and, for a copy of host memory, the operation a capturing stream
+/// refuses.
+type Call = (&'static str, Option<&'static str>);
+const HTOD: Call = ("cuMemcpyHtoD", Some("a copy from host memory"));
+const DTOH: Call = ("cuMemcpyDtoH", Some("a copy into host memory"));
+const DTOD: Call = ("cuMemcpyDtoD", None);
+const MEMSET: Call = ("cuMemsetD8", None);
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
@@ -176,25 +186,24 @@ impl CudaDriver {
         }
     }
 
-    /// Runs a copy or memset as `on` says. Blocking: `legacy` (the call `names.0`) as is, or with
-    /// per-thread default streams `queued` on `CU_STREAM_PER_THREAD`, waited for. On a stream:
-    /// `queued` there (the call `names.0` + `Async`), refused on a capturing stream when it copies
-    /// host memory (`names.1` names the operation then).
+    /// Runs the copy or memset `call` as `on` says; `op` makes the call: the synchronous one
+    /// given no stream, the queued one given a stream. Blocking: the synchronous call, or with
+    /// per-thread default streams the queued one on `CU_STREAM_PER_THREAD`, waited for. On a
+    /// stream: queued there, refused on a capturing stream when it copies host memory.
     fn issue(
         &self,
         on: On,
-        names: (&str, Option<&str>),
-        legacy: impl FnOnce() -> CUresult,
-        queued: impl FnOnce(sys::CUstream) -> CUresult,
+        call: Call,
+        op: impl FnOnce(Option<sys::CUstream>) -> CUresult,
     ) -> Result<()> {
-        let (name, host) = names;
+        let (name, host) = call;
         let Order::Stream(stream) = on.order else {
             self.bind(on.device)?;
             if !self.per_thread_default {
-                return check(name, legacy());
+                return check(name, op(None));
             }
             let s = cu_stream(StreamHandle::PER_THREAD);
-            check(name, queued(s))?;
+            check(name, op(Some(s)))?;
             // SAFETY: the per-thread default stream is always valid in a current context.
             return check("cuStreamSynchronize", unsafe {
                 sys::cuStreamSynchronize(s)
@@ -205,7 +214,7 @@ impl CudaDriver {
         if let Some(operation) = host {
             self.refuse_host_copy(on.device, stream, operation)?;
         }
-        match queued(s) {
+        match op(Some(s)) {
             CUresult::CUDA_SUCCESS => Ok(()),
             r => Err(map(&format!("{name}Async"), r)),
         }
@@ -351,8 +360,10 @@ unsafe impl Driver for CudaDriver {
         bytes: usize,
         flags: HostAllocFlags,
     ) -> Result<()> {
+        let flags = host_register_flags(flags)?;
+        self.bind(device)?;
         // SAFETY: forwarded from the caller's contract.
-        unsafe { self.host_register_range(device, ptr, bytes, flags) }
+        unsafe { self.pin_range(ptr, bytes, flags) }
     }
 
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
@@ -370,51 +381,47 @@ unsafe impl Driver for CudaDriver {
 
     unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
         let (p, n) = (src.cast(), src.len());
-        let host = Some("a copy from host memory");
-        self.issue(
-            on,
-            ("cuMemcpyHtoD", host),
-            // SAFETY: forwarded from the caller's contract (`src` readable until it returns).
-            || unsafe { sys::cuMemcpyHtoD_v2(dst, p, n) },
-            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
-            |s| unsafe { sys::cuMemcpyHtoDAsync_v2(dst, p, n, s) },
-        )
+        // SAFETY: forwarded from the caller's contract (`src` stays readable until the copy has
+        // completed; blocking, the queued form is waited for).
+        self.issue(on, HTOD, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyHtoD_v2(dst, p, n),
+                Some(s) => sys::cuMemcpyHtoDAsync_v2(dst, p, n, s),
+            }
+        })
     }
 
     unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
         let (p, n) = (dst.cast(), dst.len());
-        let host = Some("a copy into host memory");
-        self.issue(
-            on,
-            ("cuMemcpyDtoH", host),
-            // SAFETY: forwarded from the caller's contract (`dst` writable until it returns).
-            || unsafe { sys::cuMemcpyDtoH_v2(p, src, n) },
-            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
-            |s| unsafe { sys::cuMemcpyDtoHAsync_v2(p, src, n, s) },
-        )
+        // SAFETY: forwarded from the caller's contract (`dst` stays writable and otherwise
+        // unaccessed until the copy has completed; blocking, the queued form is waited for).
+        self.issue(on, DTOH, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyDtoH_v2(p, src, n),
+                Some(s) => sys::cuMemcpyDtoHAsync_v2(p, src, n, s),
+            }
+        })
     }
 
     unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
         let DeviceCopy { dst, src, bytes } = copy;
-        self.issue(
-            on,
-            ("cuMemcpyDtoD", None),
-            // SAFETY: forwarded from the caller's contract.
-            || unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes) },
-            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
-            |s| unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s) },
-        )
+        // SAFETY: forwarded from the caller's contract; blocking, the queued form is waited for.
+        self.issue(on, DTOD, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyDtoD_v2(dst, src, bytes),
+                Some(s) => sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s),
+            }
+        })
     }
 
     unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        self.issue(
-            on,
-            ("cuMemsetD8", None),
-            // SAFETY: forwarded from the caller's contract.
-            || unsafe { sys::cuMemsetD8_v2(dst, value, bytes) },
-            // SAFETY: forwarded from the caller's contract; blocking, it is waited for.
-            |s| unsafe { sys::cuMemsetD8Async(dst, value, bytes, s) },
-        )
+        // SAFETY: forwarded from the caller's contract; blocking, the queued form is waited for.
+        self.issue(on, MEMSET, |s| unsafe {
+            match s {
+                None => sys::cuMemsetD8_v2(dst, value, bytes),
+                Some(s) => sys::cuMemsetD8Async(dst, value, bytes, s),
+            }
+        })
     }
 
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {

@@ -24,7 +24,7 @@ use opencl3::memory::svm_free;
 use opencl3::types::{cl_context, cl_device_id};
 
 use super::builtin::Builtins;
-use super::copy::refuse_blocking;
+use super::copy::DeviceOp;
 use super::error::check;
 use super::event::Events;
 use super::graph::ONE_SHOT;
@@ -269,9 +269,7 @@ unsafe impl Driver for OpenClDriver {
 
     unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
         let (p, len) = (src.cast::<u8>(), src.len());
-        refuse_blocking(on, "a synchronous copy")?;
-        self.check_dev(dst, len)?;
-        if len == 0 {
+        if !self.check_host_copy(on, dst, len)? {
             return Ok(());
         }
         let Order::Stream(stream) = on.order else {
@@ -298,9 +296,7 @@ unsafe impl Driver for OpenClDriver {
 
     unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
         let (p, len) = (dst.cast::<u8>(), dst.len());
-        refuse_blocking(on, "a synchronous copy")?;
-        self.check_dev(src, len)?;
-        if len == 0 {
+        if !self.check_host_copy(on, src, len)? {
             return Ok(());
         }
         let (stream, wait) = match on.order {
@@ -322,36 +318,13 @@ unsafe impl Driver for OpenClDriver {
     }
 
     unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
-        let DeviceCopy { dst, src, bytes } = copy;
-        self.issue(on, "a synchronous copy", bytes, |stream| {
-            self.check_dev(dst, bytes)?;
-            self.check_dev(src, bytes)?;
-            if bytes == 0 {
-                return Ok(());
-            }
-            let node = || Reissue::DtoD { dst, src, bytes };
-            if let Some(r) = self.graphs.captures.capture_node(on.device, stream, node) {
-                return r;
-            }
-            // SAFETY: both ranges were checked against live allocations.
-            unsafe { self.enqueue_copy(on.device, as_mut(dst), as_mut(src), bytes, stream) }?;
-            Ok(())
-        })
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.issue(on, DeviceOp::Copy(copy)) }
     }
 
     unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        self.issue(on, "a synchronous memset", bytes, |stream| {
-            self.check_dev(dst, bytes)?;
-            if bytes == 0 {
-                return Ok(());
-            }
-            let node = || Reissue::Memset { dst, value, bytes };
-            if let Some(r) = self.graphs.captures.capture_node(on.device, stream, node) {
-                return r;
-            }
-            // SAFETY: the range was checked.
-            unsafe { self.enqueue_fill(on.device, dst, value, bytes, stream) }
-        })
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.issue(on, DeviceOp::Set { dst, value, bytes }) }
     }
 
     unsafe fn copy_strided_async(
@@ -436,8 +409,23 @@ unsafe impl Driver for OpenClDriver {
         self.mem_alloc_managed(device, bytes)
     }
 
+    /// Fine-grained SVM for both kinds: coherent while device work runs, which keeps the
+    /// coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap it
+    /// around every access, and rumba's host arrays read their memory directly.
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
-        self.alloc_grained(device, bytes, grain)
+        if bytes == 0 {
+            return Err(Error::ZeroSizeAllocation {
+                memory: "grained host memory",
+            });
+        }
+        if !self.host_caps(device, true)?.fine_buffer {
+            return Err(Error::Unsupported {
+                backend: "opencl".into(),
+                feature: format!("{grain} host memory"),
+                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
+            });
+        }
+        self.host_alloc(device, bytes, HostAllocFlags::SHARED)
     }
 
     unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {

@@ -9,7 +9,7 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
-use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
+use crate::driver::graph::{INTERNAL_EVENT, WAITS};
 use crate::driver::{
     BackendKind, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
     HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking, StreamHandle, StridedCopy,
@@ -104,18 +104,13 @@ unsafe impl Driver for SimDriver {
         if len == 0 {
             return Ok(());
         }
-        let d = match on.order {
-            Order::Blocking => self.resolve(on.device, dst, len)?,
-            Order::Stream(stream) => {
-                self.refuse_in_capture(on.device, stream, "a copy from host memory", HOST_COPY)?;
-                if !self.is_host_pinned(src.cast(), len) {
-                    // SAFETY: the caller guarantees `src` is valid for `len` bytes during this
-                    // call; the device range is the caller's promise.
-                    return unsafe { self.memcpy_htod_staged(on, dst, &*src) };
-                }
-                self.resolve(on.device, dst, len)?
-            }
-        };
+        self.refuse_host_copy(on, "a copy from host memory")?;
+        if on.order != Order::Blocking && !self.is_host_pinned(src.cast(), len) {
+            // SAFETY: the caller guarantees `src` is valid for `len` bytes during this call; the
+            // device range is the caller's promise.
+            return unsafe { self.memcpy_htod_staged(on, dst, &*src) };
+        }
+        let d = self.resolve(on.device, dst, len)?;
         let touches = vec![Touch::write(&d)];
         let src = SendPtr(src.cast::<u8>().cast_mut());
         let copy = move || {
@@ -125,17 +120,7 @@ unsafe impl Driver for SimDriver {
             // stream has run it from pinned memory).
             unsafe { bytes::host_to_device(d.addr(), src.0, len) };
         };
-        match on.order {
-            Order::Blocking => self.run_now(on.device, touches, copy),
-            Order::Stream(stream) => {
-                let run = move || {
-                    copy();
-                    Ok(())
-                };
-                self.enqueue(on.device, stream, touches, Box::new(run))
-                    .map(drop)
-            }
-        }
+        self.run_host_copy(on, touches, copy).map(drop)
     }
 
     unsafe fn memcpy_htod_staged(&self, on: On, dst: DevicePtr, src: &[u8]) -> Result<()> {
@@ -147,7 +132,7 @@ unsafe impl Driver for SimDriver {
         if src.is_empty() {
             return Ok(());
         }
-        self.refuse_in_capture(on.device, stream, "a copy from host memory", HOST_COPY)?;
+        self.refuse_host_copy(on, "a copy from host memory")?;
         let d = self.resolve(on.device, dst, src.len())?;
         let touches = vec![Touch::write(&d)];
         let staged = self.staging.stage(src);
@@ -166,33 +151,27 @@ unsafe impl Driver for SimDriver {
         if len == 0 {
             return Ok(());
         }
+        self.refuse_host_copy(on, "a copy into host memory")?;
+        // Blocking, the source is memory of `on.device`; queued, of any device.
         let s = match on.order {
             Order::Blocking => self.resolve(on.device, src, len)?,
-            Order::Stream(stream) => {
-                self.refuse_in_capture(on.device, stream, "a copy into host memory", HOST_COPY)?;
-                self.resolve_any(src, len)?
-            }
+            Order::Stream(_) => self.resolve_any(src, len)?,
         };
         let touches = vec![Touch::read(&s)];
-        let (dst, pinned) = (dst.cast::<u8>(), self.is_host_pinned(dst.cast(), len));
-        let dst = SendPtr(dst);
+        let pinned = self.is_host_pinned(dst.cast(), len);
+        if on.order != Order::Blocking && !pinned {
+            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
+        }
+        let dst = SendPtr(dst.cast::<u8>());
         let copy = move || {
             let dst = &dst;
             // SAFETY: `s` is a live, bounds-checked device range; the caller keeps `dst` valid and
             // otherwise unaccessed until the copy has completed.
             unsafe { bytes::device_to_host(dst.0, s.addr(), len) };
         };
-        let Order::Stream(stream) = on.order else {
-            return self.run_now(on.device, touches, copy);
+        let Some((st, seq)) = self.run_host_copy(on, touches, copy)? else {
+            return Ok(());
         };
-        if !pinned {
-            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
-        }
-        let run = move || {
-            copy();
-            Ok(())
-        };
-        let (st, seq) = self.enqueue(on.device, stream, touches, Box::new(run))?;
         if !pinned {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
@@ -442,13 +421,10 @@ unsafe impl Driver for SimDriver {
                 memory: "managed memory",
             });
         }
-        let flags = HostAllocFlags {
-            portable: true,
-            mapped: true,
-            write_combined: false,
-        };
         let spaces = self.spaces();
-        let ptr = self.host.alloc_with(bytes, flags, device, &spaces, false)?;
+        let ptr = self
+            .host
+            .alloc_with(bytes, HostAllocFlags::SHARED, device, &spaces, false)?;
         self.pages.add(ptr, bytes);
         Ok(ptr)
     }

@@ -17,8 +17,9 @@ use std::sync::Arc;
 
 use super::inflight::Touch;
 use super::memory::Resolved;
-use super::stream::Dep;
+use super::stream::{Dep, SimStream};
 use super::{PER_THREAD, SimDriver, bytes};
+use crate::driver::graph::HOST_COPY;
 use crate::driver::{On, Order, StreamHandle};
 use crate::error::Result;
 
@@ -122,5 +123,37 @@ impl SimDriver {
             // devices for `bytes`; the caller's contract keeps Rust references away from them.
             unsafe { bytes::device_to_device(d.addr(), s.addr(), bytes) };
         })
+    }
+
+    /// Refuses a copy between host and device memory (`operation`) on a capturing stream: a
+    /// graph does not own host memory.
+    pub(super) fn refuse_host_copy(&self, on: On, operation: &str) -> Result<()> {
+        match on.order {
+            Order::Blocking => Ok(()),
+            Order::Stream(stream) => {
+                self.refuse_in_capture(on.device, stream, operation, HOST_COPY)
+            }
+        }
+    }
+
+    /// Runs a copy between host and device memory as `on` says: blocking
+    /// ([`run_now`](Self::run_now)), or queued on the stream (never recorded into a capture,
+    /// which [`refuse_host_copy`](Self::refuse_host_copy) refused), giving the stream and the
+    /// copy's place on it.
+    pub(super) fn run_host_copy(
+        &self,
+        on: On,
+        touches: Vec<Touch>,
+        copy: impl FnOnce() + Send + 'static,
+    ) -> Result<Option<(Arc<SimStream>, u64)>> {
+        let Order::Stream(stream) = on.order else {
+            return self.run_now(on.device, touches, copy).map(|()| None);
+        };
+        let run = move || {
+            copy();
+            Ok(())
+        };
+        self.enqueue(on.device, stream, touches, Box::new(run))
+            .map(Some)
     }
 }
