@@ -258,7 +258,7 @@ fn managed_memory_attached_to_the_host() {
         .unwrap();
     let d = drv.host_device_pointer(0, p).unwrap();
     // SAFETY: no Rust reference to the managed memory exists while the device writes it.
-    unsafe { drv.memset(0, d, 0xab, n) }.unwrap();
+    unsafe { drv.memset(rumba::driver::On::blocking(0), d, 0xab, n) }.unwrap();
     rumba::synchronize().unwrap();
     // SAFETY: the memset has completed; nothing else uses the memory.
     let bytes = unsafe { std::slice::from_raw_parts(p, n) };

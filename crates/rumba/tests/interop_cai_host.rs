@@ -28,7 +28,14 @@ fn read_through(desc: &CudaArrayInterface, device: usize, n: usize) -> Vec<u8> {
     let mut out = vec![0u8; n];
     // SAFETY: the description names mapped host memory that the test only reads while this copy
     // runs (no `&mut` to it exists); the copy completes before it returns.
-    unsafe { drv.memcpy_dtoh(device, &mut out, desc.data.0) }.unwrap();
+    unsafe {
+        drv.memcpy_dtoh(
+            rumba::driver::On::blocking(device),
+            &mut out[..],
+            desc.data.0,
+        )
+    }
+    .unwrap();
     out
 }
 

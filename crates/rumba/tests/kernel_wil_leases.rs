@@ -12,7 +12,7 @@ use std::time::Duration;
 use rumba::driver::sim::SimDriver;
 use rumba::driver::{
     ArrayUse, Driver, HostAllocFlags, HostArg, HostEngine, HostKernel, KernelArg, KernelArrayArg,
-    KernelFunction, KernelLaunch, StreamHandle,
+    KernelFunction, KernelLaunch, On, StreamHandle,
 };
 use rumba::kernel::wil::{Atomic, GlobalIn};
 
@@ -302,7 +302,7 @@ fn writers_wait_for_a_frozen_lease_holder() {
     let d = Arc::clone(&drv);
     std::thread::spawn(move || {
         // SAFETY: `a` is a live 256-byte allocation.
-        unsafe { d.memcpy_htod(0, a + 4, &[9u8; 4]) }.unwrap();
+        unsafe { d.memcpy_htod(On::blocking(0), a + 4, &[9u8; 4]) }.unwrap();
         done_tx.send(()).unwrap();
     });
     std::thread::sleep(Duration::from_millis(200));
@@ -330,7 +330,7 @@ fn writers_wait_for_a_frozen_lease_holder() {
     );
     let mut back = [0u8; 8];
     // SAFETY: `a` is a live 256-byte allocation.
-    unsafe { drv.memcpy_dtoh(0, &mut back, a) }.unwrap();
+    unsafe { drv.memcpy_dtoh(On::blocking(0), &mut back, a) }.unwrap();
     assert_eq!(back[..4], [7; 4]);
 }
 

@@ -197,7 +197,7 @@ fn an_allocation_beyond_the_devices_limit_is_a_typed_error() {
     // A wild device pointer is refused when queued instead of corrupting the process.
     let drv = ctx.driver().clone();
     // SAFETY: the address is not rumba's: the driver must refuse it before touching it.
-    let r = unsafe { drv.memset(0, 0x10, 0, 16) };
+    let r = unsafe { drv.memset(rumba::driver::On::blocking(0), 0x10, 0, 16) };
     assert!(matches!(r, Err(Error::InvalidAddress { .. })), "{r:?}");
 }
 

@@ -66,7 +66,7 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     a.synchronize().unwrap();
     let mut back = vec![0u8; SEG];
     // SAFETY: `p` is still a device block of SEG bytes (now free in the pool, unused).
-    unsafe { drv.memcpy_dtoh(0, &mut back, p) }.unwrap();
+    unsafe { drv.memcpy_dtoh(rumba::driver::On::blocking(0), &mut back[..], p) }.unwrap();
     assert!(back.iter().all(|&x| x == 7), "A's work ran on the block");
 
     let q = mm.allocate(SEG, b.handle()).unwrap();

@@ -33,7 +33,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::driver::{DevicePtr, Driver, EventHandle, StreamHandle};
+use crate::driver::{DevicePtr, Driver, EventHandle, On, StreamHandle};
 use crate::error::Result;
 use crate::memory::PooledPinned;
 use crate::stream::Stream;
@@ -152,12 +152,11 @@ pub(crate) unsafe fn upload(
         }
         slot.block[..piece.len()].copy_from_slice(piece);
         let to: DevicePtr = dst + (k * CHUNK) as u64;
+        let from = std::ptr::slice_from_raw_parts(slot.block.as_ptr(), piece.len());
         // SAFETY: the device range lies inside the caller's (`upload`'s contract); the block is
         // pinned memory of the staging pool that nothing else uses, and it is not written again
         // before the event recorded below has completed, nor reused by the pool before then.
-        let queued = unsafe {
-            driver.memcpy_htod_async(device, to, slot.block.as_ptr(), piece.len(), handle)
-        };
+        let queued = unsafe { driver.memcpy_htod(On::stream(device, handle), to, from) };
         if let Err(e) = queued {
             slots.slots.push_back(slot);
             slots.abandoned = k > 0;

@@ -12,7 +12,7 @@
 //! - **staged** (`*_on(&stream)`, and operations of a bound array that only take host data or
 //!   stay on the device): asynchronous. Host memory is only borrowed for the call, so it is
 //!   always taken before the call returns
-//!   ([`Driver::memcpy_htod_async_staged`](crate::driver::Driver::memcpy_htod_async_staged)),
+//!   ([`Driver::memcpy_htod_staged`](crate::driver::Driver::memcpy_htod_staged)),
 //!   whatever memory it is in. Device buffers are kept alive by the stream until the work has run.
 //! - **scoped** (a [`StreamScope`](crate::StreamScope)): asynchronous, and host memory stays
 //!   borrowed until the scope synchronizes, so copies from pinned memory are truly asynchronous.
@@ -26,7 +26,9 @@
 use std::sync::Arc;
 
 use super::pageable;
-use crate::driver::{DevicePtr, Driver, StreamHandle, StridedCopy, StridedSource};
+use crate::driver::{
+    DeviceCopy, DevicePtr, Driver, On, Order, StreamHandle, StridedCopy, StridedSource,
+};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::memory::gate::Lease;
@@ -121,6 +123,11 @@ impl Queue {
         buf.addr(&self.lease, offset, 0)
     }
 
+    /// Queued on the queue's stream.
+    fn queued(&self) -> On {
+        On::stream(self.device, self.handle)
+    }
+
     /// Refuses a copy between host and device memory on a capturing stream, before anything
     /// (a staging block's event, a copy) is queued: a graph does not own host memory.
     fn refuse_host_copy(&self, operation: &str) -> Result<()> {
@@ -142,7 +149,7 @@ impl Queue {
         if self.mode == Mode::Wait && self.stream.is_none() {
             // A synchronous copy waits for the legacy stream itself and reads `src` right away.
             // SAFETY: `dst` addresses a device array's own allocation (device memory).
-            return unsafe { self.driver.memcpy_htod(self.device, dst, src) };
+            return unsafe { self.driver.memcpy_htod(On::blocking(self.device), dst, src) };
         }
         self.pending = true;
         if self.mode == Mode::Staged {
@@ -159,18 +166,12 @@ impl Queue {
                 return unsafe { pageable::upload(&self.driver, stream, dst, src) };
             }
             // SAFETY: `dst` is a device array's own allocation (device memory).
-            return unsafe {
-                self.driver
-                    .memcpy_htod_async_staged(self.device, dst, src, self.handle)
-            };
+            return unsafe { self.driver.memcpy_htod_staged(self.queued(), dst, src) };
         }
         // SAFETY: `dst` is a device array's own allocation (device memory); wait mode
         // synchronizes (at `finish` or on drop) before `src`'s borrow can end; scoped mode borrows
         // `src` for the scope, which synchronizes before the borrow ends.
-        unsafe {
-            self.driver
-                .memcpy_htod_async(self.device, dst, src.as_ptr(), src.len(), self.handle)
-        }
+        unsafe { self.driver.memcpy_htod(self.queued(), dst, src) }
     }
 
     /// Copies device bytes into host memory at `dst`, and (except in scoped mode) waits for it.
@@ -189,11 +190,9 @@ impl Queue {
             refuse_waiting_in_callback()?;
         }
         self.pending = true;
+        let dst = std::ptr::slice_from_raw_parts_mut(dst, len);
         // SAFETY: forwarded from the caller.
-        unsafe {
-            self.driver
-                .memcpy_dtoh_async(self.device, dst, src, len, self.handle)?
-        };
+        unsafe { self.driver.memcpy_dtoh(self.queued(), dst, src)? };
         if self.mode != Mode::Scoped {
             self.sync_now()?;
         }
@@ -224,18 +223,21 @@ impl Queue {
         if bytes == 0 {
             return Ok(());
         }
-        if self.mode == Mode::Wait && self.stream.is_none() {
-            // SAFETY: both ranges are device arrays' own allocations (device memory).
-            return unsafe {
-                self.driver
-                    .memcpy_peer(self.device, dst, src_device, src, bytes)
-            };
-        }
-        self.pending = true;
-        // SAFETY: as above; the caller keeps both buffers alive until the stream has run it.
+        let order = if self.mode == Mode::Wait && self.stream.is_none() {
+            Order::Blocking
+        } else {
+            self.pending = true;
+            Order::Stream(self.handle)
+        };
+        let on = On {
+            device: self.device,
+            order,
+        };
+        // SAFETY: both ranges are device arrays' own allocations (device memory); on a stream the
+        // caller keeps both buffers alive until the stream has run the copy.
         unsafe {
             self.driver
-                .memcpy_peer_async(self.device, dst, src_device, src, bytes, self.handle)
+                .memcpy_peer(on, src_device, DeviceCopy { dst, src, bytes })
         }
     }
 

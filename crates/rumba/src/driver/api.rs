@@ -12,9 +12,9 @@ use std::any::Any;
 use std::fmt;
 
 use super::{
-    BackendKind, DeviceInfo, DevicePtr, EventHandle, GrainKind, Graphs, HostAllocFlags,
-    HostCallback, Ipc, KernelLaunch, ManagedAttach, PageLocking, Placement, StreamHandle,
-    StridedCopy,
+    BackendKind, DeviceCopy, DeviceInfo, DevicePtr, EventHandle, GrainKind, Graphs, HostAllocFlags,
+    HostCallback, Ipc, KernelLaunch, ManagedAttach, On, Order, PageLocking, Placement,
+    StreamHandle, StridedCopy,
 };
 #[cfg(doc)]
 use crate::error::Error;
@@ -186,98 +186,87 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// True if `[ptr, ptr + bytes)` lies inside page-locked (allocated or registered) host memory.
     fn is_host_pinned(&self, ptr: *const u8, bytes: usize) -> bool;
 
-    /// Copies host → device, returning when the copy is complete.
+    /// Copies host → device (`cuMemcpyHtoD`, or on a stream `cuMemcpyHtoDAsync`). On a stream,
+    /// from pageable memory the data is staged (taken before this returns); from page-locked
+    /// memory it is read when the stream reaches the copy.
     ///
     /// # Errors
     /// [`Error::InvalidAddress`] when `[dst, dst + src.len())` is not inside one live allocation;
-    /// [`Error::InvalidDevice`]; [`Error::InCallback`] when called from a stream callback; the
-    /// error of earlier failed work on the legacy default stream, which the copy waits for.
+    /// [`Error::InvalidDevice`]. Blocking: [`Error::InCallback`] when called from a stream
+    /// callback; the error of earlier failed work on the legacy default stream, which the copy
+    /// waits for. On a stream: [`Error::Driver`] (`CUDA_ERROR_INVALID_HANDLE`) for an unknown
+    /// stream; failures of the copy itself are reported by the stream's next synchronization.
+    /// After an error nothing was queued.
     ///
     /// # Safety
-    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
-    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()>;
-    /// Copies device → host, returning when the copy is complete.
+    /// `src` must be valid for reads of `src.len()` bytes, and unwritten, until the copy has
+    /// completed: blocking, until this call returns (a borrowed slice is); on a stream, until the
+    /// stream has completed the copy (or this call returned, for pageable memory). The device
+    /// range follows the [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()>;
+    /// Copies device → host (`cuMemcpyDtoH`, or on a stream `cuMemcpyDtoHAsync`). On a stream,
+    /// into pageable memory the call waits for the copy (as CUDA does); into page-locked memory
+    /// it returns at once.
     ///
     /// # Errors
-    /// As [`memcpy_htod`](Driver::memcpy_htod), for the source range `[src, src + dst.len())`.
+    /// As [`memcpy_htod`](Driver::memcpy_htod), for the source range `[src, src + dst.len())`;
+    /// on a stream into pageable memory (where the call waits) also the error of earlier work on
+    /// the stream, and [`Error::InCallback`] when called from a callback of that stream itself.
     ///
     /// # Safety
-    /// Every device range touched follows the [device-range rule](Driver#device-ranges).
-    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()>;
-    /// Copies device → device, returning when the copy is complete.
+    /// `dst` must be valid for writes of `dst.len()` bytes, and otherwise unaccessed, until the
+    /// copy has completed: blocking, until this call returns (an exclusively borrowed slice is);
+    /// on a stream, until the stream has completed the copy. The device range follows the
+    /// [device-range rule](Driver#device-ranges).
+    unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()>;
+    /// Copies device → device (`cuMemcpyDtoD`, or on a stream `cuMemcpyDtoDAsync`).
     ///
     /// # Errors
     /// As [`memcpy_htod`](Driver::memcpy_htod), for both ranges.
     ///
     /// # Safety
     /// Every device range touched follows the [device-range rule](Driver#device-ranges).
-    unsafe fn memcpy_dtod(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()>;
-    /// Sets `bytes` bytes at `dst` to `value`, returning when done.
+    unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()>;
+    /// Sets `bytes` bytes at `dst` to `value` (`cuMemsetD8`, or on a stream `cuMemsetD8Async`).
     ///
     /// # Errors
     /// As [`memcpy_htod`](Driver::memcpy_htod), for `[dst, dst + bytes)`.
     ///
     /// # Safety
     /// Every device range touched follows the [device-range rule](Driver#device-ranges).
-    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
+    unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()>;
 
-    /// Queues a host → device copy on `stream`. From pageable memory the data is staged (taken
-    /// before this returns); from page-locked memory it is read when the stream reaches the copy.
+    /// A host → device copy of bytes lent only for this call: the driver takes them before it
+    /// returns, whatever memory they are in (pageable, page-locked, mapped). Blocking, it is
+    /// [`memcpy_htod`](Driver::memcpy_htod).
+    ///
+    /// The safe layers use this, not [`memcpy_htod`](Driver::memcpy_htod), for a copy on a stream
+    /// whose source borrow ends at the return: whether that method reads its source later
+    /// depends on the driver's table of page-locked memory, and a leaked pin guard leaves a stale
+    /// entry there — memory freed and reused since would then be read after the borrow ended.
+    /// The default takes an owned copy and has the stream keep it until the copy has run; a
+    /// driver with its own staging buffers overrides it.
     ///
     /// # Errors
-    /// [`Error::InvalidAddress`] for a device range outside a live allocation; [`Error::Driver`]
-    /// (`CUDA_ERROR_INVALID_HANDLE`) for an unknown `stream`; [`Error::InvalidDevice`]. Failures of the
-    /// copy itself are reported by the stream's next synchronization. After an error nothing was queued.
-    ///
-    /// # Safety
-    /// `src` must stay valid, and unwritten, for `bytes` bytes until the stream has completed the
-    /// copy (or this call returned, for pageable memory); the device range by the
-    /// [device-range rule](Driver#device-ranges).
-    unsafe fn memcpy_htod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()>;
-    /// Queues a host → device copy on `stream` of bytes lent only for this call: the driver takes
-    /// them before it returns, whatever memory they are in (pageable, page-locked, mapped).
-    ///
-    /// The safe layers use this, not [`memcpy_htod_async`](Driver::memcpy_htod_async), for an
-    /// asynchronous copy whose source borrow ends at the return: whether that method reads its
-    /// source later depends on the driver's table of page-locked memory, and a leaked pin guard
-    /// leaves a stale entry there — memory freed and reused since would then be read after the
-    /// borrow ended. The default takes an owned copy and has the stream keep it until the copy
-    /// has run; a driver with its own staging buffers overrides it.
-    ///
-    /// # Errors
-    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); after an error nothing was queued.
+    /// As [`memcpy_htod`](Driver::memcpy_htod); after an error nothing was queued.
     ///
     /// # Safety
     /// The [device-range rule](Driver#device-ranges).
-    unsafe fn memcpy_htod_async_staged(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: &[u8],
-        stream: StreamHandle,
-    ) -> Result<()> {
+    unsafe fn memcpy_htod_staged(&self, on: On, dst: DevicePtr, src: &[u8]) -> Result<()> {
         if src.is_empty() {
             return Ok(());
         }
+        let Order::Stream(stream) = on.order else {
+            // SAFETY: the device range is the caller's promise; a blocking copy has read the
+            // borrowed `src` when it returns.
+            return unsafe { self.memcpy_htod(on, dst, src) };
+        };
         let owned: std::sync::Arc<[u8]> = src.into();
         // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
         // until the stream has run the copy: the stream holds a reference (below), or ours is
         // leaked.
-        unsafe { self.memcpy_htod_async(device, dst, owned.as_ptr(), owned.len(), stream)? };
-        if let Err(e) = self.stream_keepalive(device, stream, Box::new(owned.clone())) {
+        unsafe { self.memcpy_htod(on, dst, &*owned)? };
+        if let Err(e) = self.stream_keepalive(on.device, stream, Box::new(owned.clone())) {
             // Unreachable in practice (the copy was just queued on the same stream), but the
             // copy may still read the bytes: leaking them is the only safe way out.
             std::mem::forget(owned);
@@ -285,17 +274,35 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         }
         Ok(())
     }
-    /// Queues a device → host copy on `stream`. Into pageable memory the call waits for the copy
-    /// (as CUDA does); into page-locked memory it returns at once.
+
+    /// [`memcpy_htod`](Driver::memcpy_htod) queued on `stream`, spelled as
+    /// `cuMemcpyHtoDAsync`: `bytes` from `src`.
     ///
     /// # Errors
-    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async); into pageable memory (where the call
-    /// waits) also the error of earlier work on `stream`, and [`Error::InCallback`] when called
-    /// from a callback of `stream` itself.
+    /// As [`memcpy_htod`](Driver::memcpy_htod) on a stream.
     ///
     /// # Safety
-    /// `dst` must stay valid, and otherwise unaccessed, for `bytes` bytes until the stream has
-    /// completed the copy; the device range by the [device-range rule](Driver#device-ranges).
+    /// As for [`memcpy_htod`](Driver::memcpy_htod) on a stream, for the `bytes` bytes at `src`.
+    unsafe fn memcpy_htod_async(
+        &self,
+        device: usize,
+        dst: DevicePtr,
+        src: *const u8,
+        bytes: usize,
+        stream: StreamHandle,
+    ) -> Result<()> {
+        let src = std::ptr::slice_from_raw_parts(src, bytes);
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.memcpy_htod(On::stream(device, stream), dst, src) }
+    }
+    /// [`memcpy_dtoh`](Driver::memcpy_dtoh) queued on `stream`, spelled as
+    /// `cuMemcpyDtoHAsync`: `bytes` into `dst`.
+    ///
+    /// # Errors
+    /// As [`memcpy_dtoh`](Driver::memcpy_dtoh) on a stream.
+    ///
+    /// # Safety
+    /// As for [`memcpy_dtoh`](Driver::memcpy_dtoh) on a stream, for the `bytes` bytes at `dst`.
     unsafe fn memcpy_dtoh_async(
         &self,
         device: usize,
@@ -303,11 +310,15 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         src: DevicePtr,
         bytes: usize,
         stream: StreamHandle,
-    ) -> Result<()>;
-    /// Queues a device → device copy on `stream`.
+    ) -> Result<()> {
+        let dst = std::ptr::slice_from_raw_parts_mut(dst, bytes);
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.memcpy_dtoh(On::stream(device, stream), dst, src) }
+    }
+    /// [`memcpy_dtod`](Driver::memcpy_dtod) queued on `stream`, spelled as `cuMemcpyDtoDAsync`.
     ///
     /// # Errors
-    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for both ranges.
+    /// As [`memcpy_dtod`](Driver::memcpy_dtod) on a stream.
     ///
     /// # Safety
     /// Every device range touched follows the [device-range rule](Driver#device-ranges).
@@ -318,11 +329,15 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         src: DevicePtr,
         bytes: usize,
         stream: StreamHandle,
-    ) -> Result<()>;
-    /// Queues a memset on `stream`.
+    ) -> Result<()> {
+        let copy = DeviceCopy { dst, src, bytes };
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.memcpy_dtod(On::stream(device, stream), copy) }
+    }
+    /// [`memset`](Driver::memset) queued on `stream`, spelled as `cuMemsetD8Async`.
     ///
     /// # Errors
-    /// As [`memcpy_htod_async`](Driver::memcpy_htod_async), for `[dst, dst + bytes)`.
+    /// As [`memset`](Driver::memset) on a stream.
     ///
     /// # Safety
     /// Every device range touched follows the [device-range rule](Driver#device-ranges).
@@ -333,7 +348,10 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         value: u8,
         bytes: usize,
         stream: StreamHandle,
-    ) -> Result<()>;
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.memset(On::stream(device, stream), dst, value, bytes) }
+    }
 
     /// Queues a strided copy or broadcast fill (see [`StridedCopy`]) on `stream`. Both ranges are
     /// bounds-checked when queued. Like every device operation it is asynchronous; a synchronous
@@ -343,7 +361,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// [`Error::InvalidAddress`] when a range the copy touches (from its shape and strides) leaves its
     /// allocation; [`Error::Strides`], [`Error::Shape`] or [`Error::Limit`] for a malformed
     /// description (different element counts, an item size the kernels do not handle); otherwise as
-    /// [`memcpy_htod_async`](Driver::memcpy_htod_async).
+    /// [`memcpy_htod`](Driver::memcpy_htod) on a stream.
     ///
     /// # Safety
     /// Every device range touched follows the [device-range rule](Driver#device-ranges).
@@ -376,65 +394,38 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         Err(self.backend().unsupported("peer-access queries"))
     }
 
-    /// Copies `bytes` from `src` on `src_device` to `dst` on `dst_device` (`cuMemcpyPeer`),
-    /// returning when the copy is complete. It is ordered after earlier work of both devices'
-    /// legacy default streams (as synchronous copies are) and needs no peer access. The default
-    /// is [`Error::Unsupported`] naming the backend.
+    /// Copies `copy.bytes` from `copy.src` on `src_device` to `copy.dst` on `on.device`
+    /// (`cuMemcpyPeer`, or on a stream `cuMemcpyPeerAsync`); it needs no peer access. Blocking,
+    /// it is ordered after earlier work of both devices' legacy default streams (as synchronous
+    /// copies are) and returns when the copy is complete. On a stream (of the destination
+    /// device) it is ordered with that stream only: work of `src_device` that writes the source
+    /// must be waited for first (an event, or a synchronization). The default is
+    /// [`Error::Unsupported`] naming the backend.
     ///
     /// # Errors
     /// [`Error::InvalidDevice`] for an unknown device; [`Error::InvalidAddress`] for a range outside its
-    /// device's allocations; [`Error::Unsupported`] from the default implementation.
+    /// device's allocations; [`Error::InvalidHandle`] for an unknown stream; [`Error::Unsupported`]
+    /// from the default implementation.
     ///
     /// # Safety
     /// As for [`memcpy_dtod`](Driver::memcpy_dtod): both ranges must be device memory (of their
-    /// devices) that no Rust reference uses while the copy runs.
+    /// devices) that stays allocated, and unused by Rust references, until the copy has
+    /// completed (blocking: until this call returns; on a stream: until the stream has run it).
     ///
     /// ```
-    /// use rumba::driver::{Driver, sim::SimDriver};
+    /// use rumba::driver::{DeviceCopy, Driver, On, sim::SimDriver};
     /// let drv = SimDriver::new(&rumba::Config { sim_devices: 2, ..Default::default() }).unwrap();
     /// let (a, b) = (drv.mem_alloc(0, 4).unwrap(), drv.mem_alloc(1, 4).unwrap());
     /// // SAFETY: two fresh device allocations of 4 bytes that nothing else uses.
-    /// unsafe { drv.memset(0, a, 7, 4) }.unwrap();
-    /// unsafe { drv.memcpy_peer(1, b, 0, a, 4) }.unwrap();
+    /// unsafe { drv.memset(On::blocking(0), a, 7, 4) }.unwrap();
+    /// let copy = DeviceCopy { dst: b, src: a, bytes: 4 };
+    /// unsafe { drv.memcpy_peer(On::blocking(1), 0, copy) }.unwrap();
     /// let mut out = [0u8; 4];
-    /// unsafe { drv.memcpy_dtoh(1, &mut out, b) }.unwrap();
+    /// unsafe { drv.memcpy_dtoh(On::blocking(1), &mut out, b) }.unwrap();
     /// assert_eq!(out, [7; 4]);
     /// ```
-    unsafe fn memcpy_peer(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        let _ = (dst_device, dst, src_device, src, bytes);
-        Err(self.backend().unsupported("copies between devices"))
-    }
-
-    /// Queues a copy of `bytes` from `src` on `src_device` to `dst` on `dst_device` on `stream`,
-    /// a stream of `dst_device` (`cuMemcpyPeerAsync`). It is ordered with that stream only: work
-    /// of `src_device` that writes the source must be waited for first (an event, or a
-    /// synchronization). Needs no peer access. The default is [`Error::Unsupported`] naming the
-    /// backend.
-    ///
-    /// # Errors
-    /// As [`memcpy_peer`](Driver::memcpy_peer), and [`Error::InvalidHandle`]
-    /// for an unknown `stream`.
-    ///
-    /// # Safety
-    /// As for [`memcpy_dtod_async`](Driver::memcpy_dtod_async): both ranges must be device memory
-    /// that stays allocated, and unused by Rust references, until the stream has run the copy.
-    unsafe fn memcpy_peer_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let _ = (dst_device, dst, src_device, src, bytes, stream);
+    unsafe fn memcpy_peer(&self, on: On, src_device: usize, copy: DeviceCopy) -> Result<()> {
+        let _ = (on, src_device, copy);
         Err(self.backend().unsupported("copies between devices"))
     }
 
@@ -628,7 +619,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// let p = drv.mem_alloc_managed(0, 64).unwrap();
     /// let d = drv.host_device_pointer(0, p).unwrap();
     /// // SAFETY: no Rust reference to the managed memory exists while the memset runs.
-    /// unsafe { drv.memset(0, d, 5, 64) }.unwrap();
+    /// unsafe { drv.memset(rumba::driver::On::blocking(0), d, 5, 64) }.unwrap();
     /// // SAFETY: the memset has completed; nothing else uses the memory.
     /// assert_eq!(unsafe { *p }, 5);
     /// unsafe { drv.mem_free_managed(p) }.unwrap();
@@ -726,15 +717,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// ```
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
         match grain {
-            GrainKind::Fine => self.host_alloc(
-                device,
-                bytes,
-                HostAllocFlags {
-                    portable: true,
-                    mapped: true,
-                    write_combined: false,
-                },
-            ),
+            GrainKind::Fine => self.host_alloc(device, bytes, HostAllocFlags::SHARED),
             GrainKind::Coarse => self.mem_alloc_managed(device, bytes),
         }
     }

@@ -16,6 +16,24 @@
 //!
 //! Where it sits among the floors of the library: the layer map in the crate docs.
 //!
+//! # Copies and memsets: one method per operation
+//! CUDA spells each copy twice, `cuMemcpyHtoD` and `cuMemcpyHtoDAsync`, and the two differ only
+//! in how the work is ordered and when the call returns. The [`Driver`] takes that difference as
+//! an argument instead: every copy or memset names where it runs with an [`On`] — the issuing
+//! device and its [`Order`], [`Blocking`](Order::Blocking) (after the default stream, complete
+//! when the call returns) or [`Stream`](Order::Stream) (queued on that stream). A backend then
+//! writes each operation once, with what is the same for both orders (the range checks, the copy
+//! itself) shared and only what differs in a branch, instead of two methods with the same long
+//! parameter list forwarding to helpers with that list again; each backend also writes "blocking"
+//! once (the sim waits for the default stream's point and runs the work on the calling thread,
+//! OpenCL queues on the default stream and waits, CUDA calls the synchronous entry point). Host
+//! ranges are raw slice pointers (`*const [u8]`, `*mut [u8]`), which a borrowed slice coerces
+//! to, so a blocking call from safe code passes its slice as before; a contiguous device copy
+//! is one [`DeviceCopy`], shared by [`memcpy_dtod`](Driver::memcpy_dtod) and
+//! [`memcpy_peer`](Driver::memcpy_peer). The CUDA spellings of the stream forms
+//! ([`memcpy_htod_async`](Driver::memcpy_htod_async) and its kin) remain, written once in the
+//! trait on top of these.
+//!
 //! # Errors
 //! Each [`Driver`] method's `# Errors` names its own failures; the variants mean the same for
 //! every method and backend: [`Error::InvalidDevice`] for a `device` ordinal at or past
@@ -27,13 +45,13 @@
 //! [`Error::Simulator`] for its own failures), and [`Error::Unsupported`] for what a backend lacks.
 //!
 //! ```
-//! use rumba::driver::{self, Driver};
+//! use rumba::driver::{self, Driver, On};
 //! let drv = driver::sim::SimDriver::new(&rumba::Config::default()).unwrap();
 //! let ptr = drv.mem_alloc(0, 16).unwrap();
 //! // SAFETY: `ptr` is a 16-byte device allocation that nothing else uses.
-//! unsafe { drv.memcpy_htod(0, ptr, &[7u8; 16]) }.unwrap();
+//! unsafe { drv.memcpy_htod(On::blocking(0), ptr, &[7u8; 16]) }.unwrap();
 //! let mut back = [0u8; 16];
-//! unsafe { drv.memcpy_dtoh(0, &mut back, ptr) }.unwrap();
+//! unsafe { drv.memcpy_dtoh(On::blocking(0), &mut back, ptr) }.unwrap();
 //! assert_eq!(back, [7u8; 16]);
 //! drv.mem_free(0, ptr).unwrap();
 //! ```
@@ -75,8 +93,8 @@ pub use placement::{Advice, Location, Migrations, Placement, Residency};
 
 mod types;
 pub use types::{
-    DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback, ManagedAttach,
-    PageLocking, StreamHandle, StridedCopy, StridedSource, WARP_SIZE,
+    DeviceCopy, DeviceInfo, DevicePtr, EventHandle, GrainKind, HostAllocFlags, HostCallback,
+    ManagedAttach, On, Order, PageLocking, StreamHandle, StridedCopy, StridedSource, WARP_SIZE,
 };
 
 #[cfg(feature = "opencl")]

@@ -1,5 +1,6 @@
 //! The raw vocabulary of the [`Driver`](super::Driver) trait: device pointers, stream and event
-//! handles, host-memory flags and kinds, device facts, and the description of a strided copy.
+//! handles, where a copy or memset runs ([`On`]), host-memory flags and kinds, device facts, and
+//! the descriptions of a contiguous and a strided device copy.
 //!
 //! Plain data and the constants every backend shares: this module touches nothing.
 
@@ -41,6 +42,86 @@ impl StreamHandle {
     pub const PER_THREAD: StreamHandle = StreamHandle(2);
 }
 
+/// How a copy or memset is ordered with other device work, and when its call returns: the one
+/// difference between CUDA's `cuMemcpyHtoD` and `cuMemcpyHtoDAsync` (and every such pair), which
+/// the [`Driver`](super::Driver) takes as an argument instead of a second method.
+///
+/// ```
+/// use rumba::driver::{On, Order, StreamHandle};
+/// assert_eq!(On::blocking(1).order, Order::Blocking);
+/// assert_eq!(On::stream(0, StreamHandle::LEGACY).order.stream(), Some(StreamHandle::LEGACY));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Synchronous: ordered after earlier work on the device's default stream (the legacy one,
+    /// or with per-thread default streams the calling thread's own), and complete when the call
+    /// returns.
+    Blocking,
+    /// Queued on this stream: ordered with its work only; the call returns once it is queued
+    /// (or later, where an operation says so).
+    Stream(StreamHandle),
+}
+
+impl Order {
+    /// The stream it is queued on; `None` for [`Order::Blocking`].
+    pub fn stream(self) -> Option<StreamHandle> {
+        match self {
+            Order::Blocking => None,
+            Order::Stream(s) => Some(s),
+        }
+    }
+}
+
+/// Where a copy or memset runs: the device whose context issues it, and its [`Order`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct On {
+    /// The issuing device (for a peer copy: the destination's).
+    pub device: usize,
+    /// Blocking, or queued on a stream of `device`.
+    pub order: Order,
+}
+
+impl On {
+    /// Blocking, in `device`'s context.
+    pub fn blocking(device: usize) -> On {
+        On {
+            device,
+            order: Order::Blocking,
+        }
+    }
+
+    /// Queued on `stream` of `device`.
+    pub fn stream(device: usize, stream: StreamHandle) -> On {
+        On {
+            device,
+            order: Order::Stream(stream),
+        }
+    }
+}
+
+/// A contiguous copy between device addresses: `bytes` from `src` to `dst`.
+///
+/// ```
+/// use rumba::driver::{DeviceCopy, Driver, On, sim::SimDriver};
+/// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
+/// let (a, b) = (drv.mem_alloc(0, 4).unwrap(), drv.mem_alloc(0, 4).unwrap());
+/// // SAFETY: two fresh 4-byte device allocations that nothing else uses.
+/// unsafe { drv.memset(On::blocking(0), a, 3, 4) }.unwrap();
+/// unsafe { drv.memcpy_dtod(On::blocking(0), DeviceCopy { dst: b, src: a, bytes: 4 }) }.unwrap();
+/// let mut out = [0u8; 4];
+/// unsafe { drv.memcpy_dtoh(On::blocking(0), &mut out, b) }.unwrap();
+/// assert_eq!(out, [3; 4]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeviceCopy {
+    /// Where the bytes go.
+    pub dst: DevicePtr,
+    /// Where they come from.
+    pub src: DevicePtr,
+    /// How many.
+    pub bytes: usize,
+}
+
 /// A raw event handle.
 ///
 /// ```
@@ -64,6 +145,16 @@ pub struct HostAllocFlags {
     pub mapped: bool,
     /// Write-combined: fast for the host to write and the device to read, slow for the host to read.
     pub write_combined: bool,
+}
+
+impl HostAllocFlags {
+    /// Portable and mapped: page-locked memory that every device addresses (what grained and the
+    /// sim's managed memory are made of).
+    pub(crate) const SHARED: HostAllocFlags = HostAllocFlags {
+        portable: true,
+        mapped: true,
+        write_combined: false,
+    };
 }
 
 /// Where managed memory is attached when it is allocated (CUDA's `CU_MEM_ATTACH_GLOBAL` /
@@ -202,7 +293,7 @@ pub enum StridedSource<'a> {
 /// unsafe { drv.copy_strided_async(0, &copy, StreamHandle::LEGACY) }.unwrap();
 /// drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
 /// let mut out = [0u8; 8];
-/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
+/// unsafe { drv.memcpy_dtoh(rumba::driver::On::blocking(0), &mut out, p) }.unwrap();
 /// assert_eq!(out, [7, 0, 7, 0, 7, 0, 7, 0]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

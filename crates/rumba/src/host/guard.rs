@@ -28,7 +28,7 @@
 //! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
 //! page locks, never break safety): no device work on guarded memory can outlive the guard's
 //! borrow (host → device copies that return before completion hand the driver their bytes with
-//! [`Driver::memcpy_htod_async_staged`](crate::driver::Driver::memcpy_htod_async_staged), or
+//! [`Driver::memcpy_htod_staged`](crate::driver::Driver::memcpy_htod_staged), or
 //! borrow them in a scope; mapped device views are synchronous or scoped). A leaked guard leaves a
 //! stale entry in the driver's table of pinned memory, which the allocator's next block at that
 //! address then seems to be in — so no copy whose borrow ends at its return may let the driver

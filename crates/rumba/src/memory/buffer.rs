@@ -18,7 +18,7 @@ use super::gate::{self, Lease};
 use super::history::{self, EventKind, Note};
 use super::resource::driver_id;
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource};
-use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
+use crate::driver::{DeviceCopy, DevicePtr, Driver, HostAllocFlags, On, StreamHandle};
 use crate::error::{Error, ResourceError, Result};
 
 struct BufferInner {
@@ -435,7 +435,7 @@ impl DeviceBuffer {
         let lease = Lease::enter()?;
         let dst = self.addr(&lease, offset, src.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
-        unsafe { self.inner.driver.memcpy_htod(self.inner.device, dst, src) }
+        unsafe { self.inner.driver.memcpy_htod(self.blocking(), dst, src) }
     }
 
     /// Copies `src` (exactly [`len`](Self::len) bytes) into the buffer, returning when done.
@@ -480,7 +480,7 @@ impl DeviceBuffer {
         let lease = Lease::enter()?;
         let src = self.addr(&lease, offset, dst.len())?;
         // SAFETY: the range lies inside this buffer's own allocation, which is device memory.
-        unsafe { self.inner.driver.memcpy_dtoh(self.inner.device, dst, src) }
+        unsafe { self.inner.driver.memcpy_dtoh(self.blocking(), dst, src) }
     }
 
     /// Copies the whole buffer into `dst` (exactly [`len`](Self::len) bytes), returning when done.
@@ -534,21 +534,19 @@ impl DeviceBuffer {
             self.addr(&lease, 0, self.len)?,
             src.addr(&lease, 0, self.len)?,
         );
+        let copy = DeviceCopy {
+            dst: to,
+            src: from,
+            bytes: self.len,
+        };
+        let driver = &self.inner.driver;
         if src.device() != self.device() {
             // SAFETY: both ranges lie inside live device allocations (of their devices; the lease
             // keeps a reset out until the copy is done) and have equal lengths.
-            return unsafe {
-                self.inner
-                    .driver
-                    .memcpy_peer(self.inner.device, to, src.device(), from, self.len)
-            };
+            return unsafe { driver.memcpy_peer(self.blocking(), src.device(), copy) };
         }
         // SAFETY: both ranges lie inside live device allocations and have equal lengths.
-        unsafe {
-            self.inner
-                .driver
-                .memcpy_dtod(self.inner.device, to, from, self.len)
-        }
+        unsafe { driver.memcpy_dtod(self.blocking(), copy) }
     }
 
     /// Sets every byte to `value`, returning when done.
@@ -570,8 +568,13 @@ impl DeviceBuffer {
         unsafe {
             self.inner
                 .driver
-                .memset(self.inner.device, dst, value, self.len)
+                .memset(self.blocking(), dst, value, self.len)
         }
+    }
+
+    /// A blocking operation in the context of the buffer's device.
+    fn blocking(&self) -> On {
+        On::blocking(self.inner.device)
     }
 
     /// [`Error::BufferLength`] unless `other` is the buffer's length.

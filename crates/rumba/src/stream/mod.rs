@@ -36,7 +36,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll, Waker};
 
-use crate::driver::StreamHandle;
+use crate::driver::{DeviceCopy, On, StreamHandle};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::memory::gate::Lease;
@@ -250,6 +250,11 @@ impl Stream {
         self.inner.ctx.device_id()
     }
 
+    /// Work queued on this stream, in its device's context.
+    pub(crate) fn on(&self) -> On {
+        On::stream(self.device(), self.inner.handle)
+    }
+
     /// Waits for all queued work; reports the first error of that work not yet reported.
     ///
     /// # Errors
@@ -381,9 +386,7 @@ impl Stream {
         let lease = Lease::enter()?;
         let dst = buf.addr(&lease, 0, buf.len())?;
         // SAFETY: the whole of a live device allocation, kept alive until the stream reaches it.
-        unsafe {
-            drv.memset_async(self.device(), dst, value, buf.len(), self.inner.handle)?;
-        }
+        unsafe { drv.memset(self.on(), dst, value, buf.len())? };
         self.hold([buf.clone()])
     }
 
@@ -434,31 +437,20 @@ impl Stream {
             dst.addr(&lease, 0, dst.len())?,
             src.addr(&lease, 0, src.len())?,
         );
+        let copy = DeviceCopy {
+            dst: to,
+            src: from,
+            bytes: src.len(),
+        };
+        let drv = self.inner.ctx.driver();
         if src.device() != self.device() && !src.is_empty() {
             // SAFETY: as below; a peer copy between the two devices' allocations.
-            unsafe {
-                self.inner.ctx.driver().memcpy_peer_async(
-                    self.device(),
-                    to,
-                    src.device(),
-                    from,
-                    src.len(),
-                    self.inner.handle,
-                )?;
-            }
+            unsafe { drv.memcpy_peer(self.on(), src.device(), copy)? };
             return self.hold([dst.clone(), src.clone()]);
         }
         // SAFETY: two live device ranges of equal length, kept alive until the stream reaches the
         // copy.
-        unsafe {
-            self.inner.ctx.driver().memcpy_dtod_async(
-                self.device(),
-                to,
-                from,
-                src.len(),
-                self.inner.handle,
-            )?;
-        }
+        unsafe { drv.memcpy_dtod(self.on(), copy)? };
         self.hold([dst.clone(), src.clone()])
     }
 

@@ -274,7 +274,7 @@ impl Stream {
 
     /// Refuses a transfer between host and device memory on a capturing stream, before anything
     /// is queued: a graph does not own the pinned array, which the transfer hands back.
-    fn refuse_in_capture(&self, operation: &str) -> Result<()> {
+    pub(super) fn refuse_in_capture(&self, operation: &str) -> Result<()> {
         crate::driver::graph::refuse_if_capturing(
             &**self.context().driver(),
             self.device(),

@@ -5,10 +5,15 @@
 
 use std::marker::PhantomData;
 
+use crate::driver::DevicePtr;
 use crate::error::Result;
 use crate::memory::DeviceBuffer;
 use crate::memory::gate::Lease;
 use crate::stream::Stream;
+
+/// The operations a capturing stream refuses, as its errors name them.
+const TO_DEVICE: &str = "a copy from host memory to the device";
+const TO_HOST: &str = "a copy from the device to host memory";
 
 /// Asynchronous work on a stream that may borrow host memory for `'env`; see
 /// [`Stream::auto_synchronize`].
@@ -66,6 +71,22 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         self.stream
     }
 
+    /// The address of `len` bytes of `buf` at `offset` for a copy between them and host memory
+    /// (`operation`), with the lease that keeps a context reset out until the copy is queued;
+    /// refused on a capturing stream, before anything is queued: a graph does not own host memory.
+    fn host_copy_range(
+        &self,
+        buf: &DeviceBuffer,
+        offset: usize,
+        len: usize,
+        operation: &str,
+    ) -> Result<(Lease, DevicePtr)> {
+        let lease = Lease::enter()?;
+        let ptr = buf.addr(&lease, offset, len)?;
+        self.stream.refuse_in_capture(operation)?;
+        Ok((lease, ptr))
+    }
+
     /// Queues a copy of `src` into `dst` at byte `offset`. `src` stays borrowed until the scope
     /// has synchronized. From pinned memory the copy is truly asynchronous; from pageable memory
     /// it is staged before this returns.
@@ -95,28 +116,12 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         offset: usize,
         src: &'env [u8],
     ) -> Result<()> {
-        let lease = Lease::enter()?;
-        let ptr = dst.addr(&lease, offset, src.len())?;
+        let (_lease, ptr) = self.host_copy_range(dst, offset, src.len(), TO_DEVICE)?;
         let st = self.stream;
-        crate::driver::graph::refuse_if_capturing(
-            &**st.context().driver(),
-            st.device(),
-            st.handle(),
-            "a copy from host memory to the device",
-            crate::driver::graph::HOST_COPY,
-        )?;
         // SAFETY: `src` is borrowed for 'env, which outlives the scope; the scope synchronizes the
         // stream (on every exit path) before 'env can end, so the copy completes while `src` is
         // valid and, being a shared borrow, unwritten.
-        unsafe {
-            st.context().driver().memcpy_htod_async(
-                st.device(),
-                ptr,
-                src.as_ptr(),
-                src.len(),
-                st.handle(),
-            )?;
-        }
+        unsafe { st.context().driver().memcpy_htod(st.on(), ptr, src)? };
         st.hold([dst.clone()])
     }
 
@@ -151,27 +156,11 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         src: &DeviceBuffer,
         offset: usize,
     ) -> Result<()> {
-        let lease = Lease::enter()?;
-        let ptr = src.addr(&lease, offset, dst.len())?;
+        let (_lease, ptr) = self.host_copy_range(src, offset, dst.len(), TO_HOST)?;
         let st = self.stream;
-        crate::driver::graph::refuse_if_capturing(
-            &**st.context().driver(),
-            st.device(),
-            st.handle(),
-            "a copy from the device to host memory",
-            crate::driver::graph::HOST_COPY,
-        )?;
         // SAFETY: `dst` is exclusively borrowed for 'env and the scope synchronizes before 'env
         // ends, so nothing else reads or writes it while the device writes into it.
-        unsafe {
-            st.context().driver().memcpy_dtoh_async(
-                st.device(),
-                dst.as_mut_ptr(),
-                ptr,
-                dst.len(),
-                st.handle(),
-            )?;
-        }
+        unsafe { st.context().driver().memcpy_dtoh(st.on(), dst, ptr)? };
         st.hold([src.clone()])
     }
 }

@@ -2,7 +2,7 @@
 //! current backend through the driver (so the same case runs wherever the runtime runs) and,
 //! through `opencl_common`, on OpenCL.
 
-use rumba::driver::{KernelArg, KernelArrayArg, KernelFunction, KernelLaunch, StreamHandle};
+use rumba::driver::{KernelArg, KernelArrayArg, KernelFunction, KernelLaunch, On, StreamHandle};
 use rumba::kernel::KernelAbi;
 
 /// One kernel argument, host side.
@@ -103,7 +103,7 @@ pub fn run_backend(case: &Case) -> Result<Vec<HostArg>, rumba::Error> {
             } => {
                 let p = drv.mem_alloc(dev, bytes.len().max(1))?;
                 // SAFETY: `p` is a fresh allocation of at least `bytes.len()` bytes.
-                unsafe { drv.memcpy_htod(dev, p, bytes) }?;
+                unsafe { drv.memcpy_htod(On::blocking(dev), p, &bytes[..]) }?;
                 ptrs.push(Some(p));
                 raw.push(KernelArg::Array(KernelArrayArg {
                     ptr: p + *offset as u64,
@@ -135,7 +135,7 @@ pub fn run_backend(case: &Case) -> Result<Vec<HostArg>, rumba::Error> {
     for (a, p) in out.iter_mut().zip(&ptrs) {
         if let (HostArg::Array { bytes, .. }, Some(p)) = (a, p) {
             // SAFETY: `p` holds `bytes.len()` bytes; the stream is idle.
-            unsafe { drv.memcpy_dtoh(dev, bytes, *p) }?;
+            unsafe { drv.memcpy_dtoh(On::blocking(dev), &mut bytes[..], *p) }?;
             drv.mem_free(dev, *p)?;
         }
     }

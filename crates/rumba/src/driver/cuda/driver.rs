@@ -25,17 +25,28 @@ use super::builtin::Modules;
 use super::error::{check, map};
 use super::faults::DeviceFaults;
 use super::flags::{
-    cu_event, cu_stream, default_resolved, event_flags, event_handle, stream_handle,
+    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_register_flags,
+    stream_handle,
 };
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
 use super::strided::{launch_shape, pack};
 use crate::driver::{
-    BackendKind, CudaKernelSource, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
-    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, CudaKernelSource, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle,
+    HostAllocFlags, HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking,
+    StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
+
+/// A copy or memset as [`CudaDriver::issue`] makes it: the name of its synchronous call (the
+/// queued one adds `Async`) and, for a copy of host memory, the operation a capturing stream
+/// refuses.
+type Call = (&'static str, Option<&'static str>);
+const HTOD: Call = ("cuMemcpyHtoD", Some("a copy from host memory"));
+const DTOH: Call = ("cuMemcpyDtoH", Some("a copy into host memory"));
+const DTOD: Call = ("cuMemcpyDtoD", None);
+const MEMSET: Call = ("cuMemsetD8", None);
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
@@ -175,23 +186,38 @@ impl CudaDriver {
         }
     }
 
-    /// Runs a synchronous copy or memset: `legacy` as is, or with per-thread default streams its
-    /// asynchronous form `ptds` on `CU_STREAM_PER_THREAD`, waited for.
-    fn synchronous(
+    /// Runs the copy or memset `call` as `on` says; `op` makes the call: the synchronous one
+    /// given no stream, the queued one given a stream. Blocking: the synchronous call, or with
+    /// per-thread default streams the queued one on `CU_STREAM_PER_THREAD`, waited for. On a
+    /// stream: queued there, refused on a capturing stream when it copies host memory.
+    fn issue(
         &self,
-        name: &str,
-        legacy: impl FnOnce() -> CUresult,
-        ptds: impl FnOnce(sys::CUstream) -> CUresult,
+        on: On,
+        call: Call,
+        op: impl FnOnce(Option<sys::CUstream>) -> CUresult,
     ) -> Result<()> {
-        if !self.per_thread_default {
-            return check(name, legacy());
+        let (name, host) = call;
+        let Order::Stream(stream) = on.order else {
+            self.bind(on.device)?;
+            if !self.per_thread_default {
+                return check(name, op(None));
+            }
+            let s = cu_stream(StreamHandle::PER_THREAD);
+            check(name, op(Some(s)))?;
+            // SAFETY: the per-thread default stream is always valid in a current context.
+            return check("cuStreamSynchronize", unsafe {
+                sys::cuStreamSynchronize(s)
+            });
+        };
+        let s = self.stream(stream)?;
+        self.bind(on.device)?;
+        if let Some(operation) = host {
+            self.refuse_host_copy(on.device, stream, operation)?;
         }
-        let s = cu_stream(StreamHandle::PER_THREAD);
-        check(name, ptds(s))?;
-        // SAFETY: the per-thread default stream is always valid in a current context.
-        check("cuStreamSynchronize", unsafe {
-            sys::cuStreamSynchronize(s)
-        })
+        match op(Some(s)) {
+            CUresult::CUDA_SUCCESS => Ok(()),
+            r => Err(map(&format!("{name}Async"), r)),
+        }
     }
 
     /// The retained primary context of `device` as a `CUcontext`.
@@ -334,8 +360,10 @@ unsafe impl Driver for CudaDriver {
         bytes: usize,
         flags: HostAllocFlags,
     ) -> Result<()> {
+        let flags = host_register_flags(flags)?;
+        self.bind(device)?;
         // SAFETY: forwarded from the caller's contract.
-        unsafe { self.host_register_range(device, ptr, bytes, flags) }
+        unsafe { self.pin_range(ptr, bytes, flags) }
     }
 
     unsafe fn host_unregister(&self, ptr: *mut u8) -> Result<()> {
@@ -351,151 +379,58 @@ unsafe impl Driver for CudaDriver {
         self.pinned_contains(ptr, bytes)
     }
 
-    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
-        self.bind(device)?;
-        let (p, n) = (src.as_ptr().cast(), src.len());
-        self.synchronous(
-            "cuMemcpyHtoD",
-            // SAFETY: forwarded from the caller's contract; `src` is a valid slice.
-            || unsafe { sys::cuMemcpyHtoD_v2(dst, p, n) },
-            // SAFETY: as above; the copy is waited for before `src`'s borrow ends.
-            |s| unsafe { sys::cuMemcpyHtoDAsync_v2(dst, p, n, s) },
-        )
+    unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
+        let (p, n) = (src.cast(), src.len());
+        // SAFETY: forwarded from the caller's contract (`src` stays readable until the copy has
+        // completed; blocking, the queued form is waited for).
+        self.issue(on, HTOD, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyHtoD_v2(dst, p, n),
+                Some(s) => sys::cuMemcpyHtoDAsync_v2(dst, p, n, s),
+            }
+        })
     }
 
-    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
-        self.bind(device)?;
-        let (p, n) = (dst.as_mut_ptr().cast(), dst.len());
-        self.synchronous(
-            "cuMemcpyDtoH",
-            // SAFETY: forwarded; `dst` is an exclusive slice.
-            || unsafe { sys::cuMemcpyDtoH_v2(p, src, n) },
-            // SAFETY: as above; the copy is waited for before `dst`'s borrow ends.
-            |s| unsafe { sys::cuMemcpyDtoHAsync_v2(p, src, n, s) },
-        )
+    unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
+        let (p, n) = (dst.cast(), dst.len());
+        // SAFETY: forwarded from the caller's contract (`dst` stays writable and otherwise
+        // unaccessed until the copy has completed; blocking, the queued form is waited for).
+        self.issue(on, DTOH, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyDtoH_v2(p, src, n),
+                Some(s) => sys::cuMemcpyDtoHAsync_v2(p, src, n, s),
+            }
+        })
     }
 
-    unsafe fn memcpy_dtod(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        self.bind(device)?;
-        self.synchronous(
-            "cuMemcpyDtoD",
-            // SAFETY: forwarded from the caller's contract.
-            || unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes) },
-            // SAFETY: forwarded from the caller's contract; waited for.
-            |s| unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s) },
-        )
+    unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
+        let DeviceCopy { dst, src, bytes } = copy;
+        // SAFETY: forwarded from the caller's contract; blocking, the queued form is waited for.
+        self.issue(on, DTOD, |s| unsafe {
+            match s {
+                None => sys::cuMemcpyDtoD_v2(dst, src, bytes),
+                Some(s) => sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s),
+            }
+        })
     }
 
-    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        self.bind(device)?;
-        self.synchronous(
-            "cuMemsetD8",
-            // SAFETY: forwarded from the caller's contract.
-            || unsafe { sys::cuMemsetD8_v2(dst, value, bytes) },
-            // SAFETY: forwarded from the caller's contract; waited for.
-            |s| unsafe { sys::cuMemsetD8Async(dst, value, bytes, s) },
-        )
+    unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract; blocking, the queued form is waited for.
+        self.issue(on, MEMSET, |s| unsafe {
+            match s {
+                None => sys::cuMemsetD8_v2(dst, value, bytes),
+                Some(s) => sys::cuMemsetD8Async(dst, value, bytes, s),
+            }
+        })
     }
 
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {
         self.can_access_peer(device, peer)
     }
 
-    unsafe fn memcpy_peer(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
+    unsafe fn memcpy_peer(&self, on: On, src_device: usize, copy: DeviceCopy) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
-        unsafe { self.peer_copy(dst_device, dst, src_device, src, bytes) }
-    }
-
-    unsafe fn memcpy_peer_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream) }
-    }
-
-    unsafe fn memcpy_htod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        self.refuse_host_copy(device, stream, "a copy from host memory")?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyHtoDAsync", unsafe {
-            sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), bytes, s)
-        })
-    }
-
-    unsafe fn memcpy_dtoh_async(
-        &self,
-        device: usize,
-        dst: *mut u8,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        self.refuse_host_copy(device, stream, "a copy into host memory")?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyDtoHAsync", unsafe {
-            sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, bytes, s)
-        })
-    }
-
-    unsafe fn memcpy_dtod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemcpyDtoDAsync", unsafe {
-            sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, s)
-        })
-    }
-
-    unsafe fn memset_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        value: u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?;
-        // SAFETY: forwarded from the caller's contract.
-        check("cuMemsetD8Async", unsafe {
-            sys::cuMemsetD8Async(dst, value, bytes, s)
-        })
+        unsafe { self.peer_copy(on, src_device, copy) }
     }
 
     unsafe fn copy_strided_async(

@@ -9,7 +9,7 @@ use cudarc::driver::sys::{self, CUresult};
 
 use super::driver::CudaDriver;
 use super::error::{check, map};
-use super::flags::{host_alloc_flags, host_register_flags};
+use super::flags::host_alloc_flags;
 use crate::driver::{DevicePtr, HostAllocFlags};
 use crate::error::{Error, Result};
 
@@ -59,20 +59,15 @@ impl CudaDriver {
         check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
     }
 
+    /// `cuMemHostRegister` of `bytes` at `ptr` with the CUDA `flags`, in the current context,
+    /// remembered as pinned.
+    ///
     /// # Safety
     /// As for [`Driver::host_register`](crate::driver::Driver::host_register).
-    pub(super) unsafe fn host_register_range(
-        &self,
-        device: usize,
-        ptr: *mut u8,
-        bytes: usize,
-        flags: HostAllocFlags,
-    ) -> Result<()> {
-        let f = host_register_flags(flags)?;
-        self.bind(device)?;
+    pub(super) unsafe fn pin_range(&self, ptr: *mut u8, bytes: usize, flags: u32) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
         check("cuMemHostRegister", unsafe {
-            sys::cuMemHostRegister_v2(ptr.cast(), bytes, f)
+            sys::cuMemHostRegister_v2(ptr.cast(), bytes, flags)
         })?;
         self.pinned_insert(ptr, bytes);
         Ok(())

@@ -8,7 +8,7 @@ use cudarc::driver::sys;
 
 use super::driver::CudaDriver;
 use super::error::check;
-use crate::driver::{DevicePtr, StreamHandle};
+use crate::driver::{DeviceCopy, On, Order};
 use crate::error::{Error, Result};
 
 impl CudaDriver {
@@ -34,42 +34,29 @@ impl CudaDriver {
         Ok(can != 0)
     }
 
-    /// `cuMemcpyPeer`.
+    /// `cuMemcpyPeer`, or on a stream of the destination device `cuMemcpyPeerAsync`. Blocking,
+    /// it is the legacy call also with per-thread default streams (CUDA orders it after both
+    /// devices' legacy default streams).
     ///
     /// # Safety
     /// As for [`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer).
     pub(super) unsafe fn peer_copy(
         &self,
-        dst_device: usize,
-        dst: DevicePtr,
+        on: On,
         src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
+        copy: DeviceCopy,
     ) -> Result<()> {
-        let (dc, sc) = (self.context(dst_device)?, self.context(src_device)?);
-        self.bind(dst_device)?;
-        // SAFETY: forwarded from the caller's contract; both contexts are retained primaries.
-        check("cuMemcpyPeer", unsafe {
-            sys::cuMemcpyPeer(dst, dc, src, sc, bytes)
-        })
-    }
-
-    /// `cuMemcpyPeerAsync` on a stream of the destination device.
-    ///
-    /// # Safety
-    /// As for [`Driver::memcpy_peer_async`](crate::driver::Driver::memcpy_peer_async).
-    pub(super) unsafe fn peer_copy_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        let (dc, sc) = (self.context(dst_device)?, self.context(src_device)?);
+        let DeviceCopy { dst, src, bytes } = copy;
+        let (dc, sc) = (self.context(on.device)?, self.context(src_device)?);
+        let Order::Stream(stream) = on.order else {
+            self.bind(on.device)?;
+            // SAFETY: forwarded from the caller's contract; both contexts are retained primaries.
+            return check("cuMemcpyPeer", unsafe {
+                sys::cuMemcpyPeer(dst, dc, src, sc, bytes)
+            });
+        };
         let s = self.stream(stream)?;
-        self.bind(dst_device)?;
+        self.bind(on.device)?;
         // SAFETY: forwarded from the caller's contract; both contexts are retained primaries.
         check("cuMemcpyPeerAsync", unsafe {
             sys::cuMemcpyPeerAsync(dst, dc, src, sc, bytes, s)

@@ -1,14 +1,13 @@
-//! Allocations of the OpenCL driver: device memory (coarse-grained SVM within the device's cap,
-//! zeroed before it is handed out) and grained host memory (fine-grained SVM).
+//! Device memory of the OpenCL driver: coarse-grained SVM within the device's cap, zeroed before
+//! it is handed out.
 //!
 //! This module touches the allocation table and the OpenCL context's SVM.
 
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
 
 use super::OpenClDriver;
-use super::host;
 use super::memory::{Kind, Range};
-use crate::driver::{DevicePtr, GrainKind, HostAllocFlags};
+use crate::driver::DevicePtr;
 use crate::error::{Error, Result};
 
 impl OpenClDriver {
@@ -64,44 +63,5 @@ impl OpenClDriver {
             return Err(e);
         }
         Ok(p as usize as DevicePtr)
-    }
-
-    /// `Driver::host_alloc_grained`: fine-grained SVM for both kinds.
-    pub(super) fn alloc_grained(
-        &self,
-        device: usize,
-        bytes: usize,
-        grain: GrainKind,
-    ) -> Result<*mut u8> {
-        // Both kinds are fine-grained SVM: coherent while device work runs, which keeps the
-        // coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap
-        // it around every access, and rumba's host arrays read their memory directly.
-        let _ = grain;
-        if bytes == 0 {
-            return Err(Error::ZeroSizeAllocation {
-                memory: "grained host memory",
-            });
-        }
-        let caps = self.host_caps(device, true)?;
-        if !caps.fine_buffer {
-            return Err(Error::Unsupported {
-                backend: "opencl".into(),
-                feature: format!("{grain} host memory"),
-                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
-            });
-        }
-        host::alloc(
-            &self.table,
-            self.ctx(),
-            &self.page_locking,
-            caps,
-            device,
-            bytes,
-            HostAllocFlags {
-                portable: true,
-                mapped: true,
-                write_combined: false,
-            },
-        )
     }
 }

@@ -19,13 +19,12 @@
 
 use std::sync::Arc;
 
-use opencl3::command_queue::{
-    enqueue_marker_with_wait_list, enqueue_svm_mem_cpy, enqueue_svm_mem_fill,
-};
+use opencl3::command_queue::enqueue_marker_with_wait_list;
 use opencl3::memory::svm_free;
-use opencl3::types::{CL_NON_BLOCKING, cl_context, cl_device_id};
+use opencl3::types::{cl_context, cl_device_id};
 
 use super::builtin::Builtins;
+use super::copy::DeviceOp;
 use super::error::check;
 use super::event::Events;
 use super::graph::ONE_SHOT;
@@ -39,8 +38,8 @@ use super::strided;
 use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
 use crate::driver::replay::Reissue;
 use crate::driver::{
-    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
-    HostCallback, KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
+    HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 
@@ -119,36 +118,6 @@ impl OpenClDriver {
         Ok(HostCaps {
             fine_buffer,
             fine_system: d.survey.svm.fine_system,
-        })
-    }
-
-    /// Queues an SVM copy on `stream` and returns its event.
-    ///
-    /// # Safety
-    /// Both ranges must stay valid until the copy has run.
-    unsafe fn enqueue_copy(
-        &self,
-        device: usize,
-        dst: *mut u8,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<ClEvent> {
-        self.device(device)?.queues.submit(stream, |q, deps| {
-            // SAFETY: the caller vouches for both ranges; `q` is live.
-            let e = check("clEnqueueSVMMemcpy", unsafe {
-                enqueue_svm_mem_cpy(
-                    q,
-                    CL_NON_BLOCKING,
-                    dst.cast(),
-                    src.cast(),
-                    bytes,
-                    deps.len() as u32,
-                    wait_ptr(deps),
-                )
-            })?;
-            // SAFETY: we own the command's event.
-            Ok(unsafe { ClEvent::from_raw(e) })
         })
     }
 
@@ -298,182 +267,64 @@ unsafe impl Driver for OpenClDriver {
         host::page_locking(&self.table, ptr)
     }
 
-    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
-        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
-        self.check_dev(dst, src.len())?;
-        if src.is_empty() {
+    unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
+        let (p, len) = (src.cast::<u8>(), src.len());
+        if !self.check_host_copy(on, dst, len)? {
             return Ok(());
         }
-        // SAFETY: `dst` was checked; `src` is borrowed until the wait below returns.
-        unsafe {
-            self.enqueue_copy(
-                device,
-                as_mut(dst),
-                src.as_ptr(),
-                src.len(),
-                StreamHandle::DEFAULT,
-            )
-        }?
-        .wait()
-    }
-
-    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
-        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
-        self.check_dev(src, dst.len())?;
-        if dst.is_empty() {
-            return Ok(());
-        }
-        // SAFETY: `src` was checked; `dst` is borrowed exclusively until the wait returns.
-        unsafe {
-            self.enqueue_copy(
-                device,
-                dst.as_mut_ptr(),
-                as_mut(src),
-                dst.len(),
-                StreamHandle::DEFAULT,
-            )
-        }?
-        .wait()
-    }
-
-    unsafe fn memcpy_dtod(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        crate::driver::callback::refuse_wait("a synchronous copy", "")?;
-        // SAFETY: forwarded; the ranges are checked inside.
-        unsafe { self.memcpy_dtod_async(device, dst, src, bytes, StreamHandle::DEFAULT) }?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
-    }
-
-    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        crate::driver::callback::refuse_wait("a synchronous memset", "")?;
-        // SAFETY: forwarded; the range is checked inside.
-        unsafe { self.memset_async(device, dst, value, bytes, StreamHandle::DEFAULT) }?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        self.enqueue_marker(device, StreamHandle::DEFAULT)?.wait()
-    }
-
-    unsafe fn memcpy_htod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        self.check_dev(dst, bytes)?;
-        if bytes == 0 {
-            return Ok(());
-        }
+        let Order::Stream(stream) = on.order else {
+            // SAFETY: `dst` was checked; the caller keeps `src` valid until the wait returns.
+            let e = unsafe {
+                self.enqueue_copy(on.device, as_mut(dst), p, len, StreamHandle::DEFAULT)
+            }?;
+            return e.wait();
+        };
         self.graphs
-            .refuse(device, stream, "a copy from host memory", HOST_COPY)?;
-        if self.is_host_pinned(src, bytes) {
+            .refuse(on.device, stream, "a copy from host memory", HOST_COPY)?;
+        if self.is_host_pinned(p, len) {
             // SAFETY: the caller keeps pinned `src` valid until the stream has run the copy.
-            unsafe { self.enqueue_copy(device, as_mut(dst), src, bytes, stream) }?;
+            unsafe { self.enqueue_copy(on.device, as_mut(dst), p, len, stream) }?;
             return Ok(());
         }
         // Pageable: take the bytes now, into a buffer the stream keeps until the copy has run.
-        // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
-        let staged: Box<[u8]> = unsafe { std::slice::from_raw_parts(src, bytes) }.into();
+        // SAFETY: the caller guarantees `src` is valid for `len` bytes during this call.
+        let staged: Box<[u8]> = unsafe { &*src }.into();
         // SAFETY: `staged` lives until the keep-alive below drops it after the copy.
-        unsafe { self.enqueue_copy(device, as_mut(dst), staged.as_ptr(), bytes, stream) }?;
-        self.stream_keepalive(device, stream, Box::new(staged))
+        unsafe { self.enqueue_copy(on.device, as_mut(dst), staged.as_ptr(), len, stream) }?;
+        self.stream_keepalive(on.device, stream, Box::new(staged))
     }
 
-    unsafe fn memcpy_dtoh_async(
-        &self,
-        device: usize,
-        dst: *mut u8,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        self.check_dev(src, bytes)?;
-        if bytes == 0 {
+    unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
+        let (p, len) = (dst.cast::<u8>(), dst.len());
+        if !self.check_host_copy(on, src, len)? {
             return Ok(());
         }
-        self.graphs
-            .refuse(device, stream, "a copy into host memory", HOST_COPY)?;
-        let pinned = self.is_host_pinned(dst, bytes);
-        if !pinned {
-            crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
-        }
-        // SAFETY: the caller keeps `dst` valid and unaccessed until the copy has run.
-        let e = unsafe { self.enqueue_copy(device, dst, as_mut(src), bytes, stream) }?;
-        if pinned { Ok(()) } else { e.wait() }
+        let (stream, wait) = match on.order {
+            Order::Blocking => (StreamHandle::DEFAULT, true),
+            Order::Stream(stream) => {
+                self.graphs
+                    .refuse(on.device, stream, "a copy into host memory", HOST_COPY)?;
+                let pinned = self.is_host_pinned(p, len);
+                if !pinned {
+                    crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
+                }
+                (stream, !pinned)
+            }
+        };
+        // SAFETY: `src` was checked; the caller keeps `dst` valid and otherwise unaccessed until
+        // the copy has run (this call waits for it unless it is queued into pinned memory).
+        let e = unsafe { self.enqueue_copy(on.device, p, as_mut(src), len, stream) }?;
+        if wait { e.wait() } else { Ok(()) }
     }
 
-    unsafe fn memcpy_dtod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        self.check_dev(dst, bytes)?;
-        self.check_dev(src, bytes)?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        if let Some(r) = self
-            .graphs
-            .captures
-            .capture_node(device, stream, || Reissue::DtoD { dst, src, bytes })
-        {
-            return r;
-        }
-        // SAFETY: both ranges were checked against live allocations.
-        unsafe { self.enqueue_copy(device, as_mut(dst), as_mut(src), bytes, stream) }?;
-        Ok(())
+    unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.issue(on, DeviceOp::Copy(copy)) }
     }
 
-    unsafe fn memset_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        value: u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        self.check_dev(dst, bytes)?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        if let Some(r) = self
-            .graphs
-            .captures
-            .capture_node(device, stream, || Reissue::Memset { dst, value, bytes })
-        {
-            return r;
-        }
-        let pattern = [value];
-        self.device(device)?.queues.submit(stream, |q, deps| {
-            // SAFETY: the range was checked; OpenCL copies the one-byte pattern when queued.
-            let e = check("clEnqueueSVMMemFill", unsafe {
-                enqueue_svm_mem_fill(
-                    q,
-                    as_mut(dst).cast(),
-                    pattern.as_ptr().cast(),
-                    1,
-                    bytes,
-                    deps.len() as u32,
-                    wait_ptr(deps),
-                )
-            })?;
-            // SAFETY: we own the command's event.
-            Ok(unsafe { ClEvent::from_raw(e) })
-        })?;
-        Ok(())
+    unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.issue(on, DeviceOp::Set { dst, value, bytes }) }
     }
 
     unsafe fn copy_strided_async(
@@ -519,31 +370,15 @@ unsafe impl Driver for OpenClDriver {
         Ok(device != peer)
     }
 
-    unsafe fn memcpy_peer(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        // SAFETY: forwarded from the caller's contract.
-        unsafe { super::peer::memcpy_peer(self, dst_device, dst, src_device, src, bytes) }
-    }
-
-    unsafe fn memcpy_peer_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
+    unsafe fn memcpy_peer(&self, on: On, src_device: usize, copy: DeviceCopy) -> Result<()> {
+        if on.order == Order::Blocking {
+            // SAFETY: forwarded from the caller's contract.
+            return unsafe { super::copy::copy_blocking(self, on.device, src_device, copy) };
+        }
         self.device(src_device)?;
         // SAFETY: forwarded; SVM addresses are valid on every device of the context, and the
         // ranges are checked inside.
-        unsafe { self.memcpy_dtod_async(dst_device, dst, src, bytes, stream) }
+        unsafe { self.memcpy_dtod(on, copy) }
     }
 
     fn mem_get_address_range(&self, device: usize, ptr: DevicePtr) -> Result<(DevicePtr, usize)> {
@@ -574,8 +409,23 @@ unsafe impl Driver for OpenClDriver {
         self.mem_alloc_managed(device, bytes)
     }
 
+    /// Fine-grained SVM for both kinds: coherent while device work runs, which keeps the
+    /// coarse-grained promise too. Coarse-grained SVM would need the host to map and unmap it
+    /// around every access, and rumba's host arrays read their memory directly.
     fn host_alloc_grained(&self, device: usize, bytes: usize, grain: GrainKind) -> Result<*mut u8> {
-        self.alloc_grained(device, bytes, grain)
+        if bytes == 0 {
+            return Err(Error::ZeroSizeAllocation {
+                memory: "grained host memory",
+            });
+        }
+        if !self.host_caps(device, true)?.fine_buffer {
+            return Err(Error::Unsupported {
+                backend: "opencl".into(),
+                feature: format!("{grain} host memory"),
+                reason: "it needs fine-grained buffer SVM on every device, which this platform's devices lack".into(),
+            });
+        }
+        self.host_alloc(device, bytes, HostAllocFlags::SHARED)
     }
 
     unsafe fn host_free_grained(&self, ptr: *mut u8, grain: GrainKind) -> Result<()> {

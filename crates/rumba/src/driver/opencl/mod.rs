@@ -24,14 +24,14 @@
 //! | `error.rs` | OpenCL status codes → [`Error::Driver`] (pure, unit-tested) |
 //! | `raw.rs` | owned contexts, queues, events, programs, kernels (released without panicking) |
 //! | `memory.rs` | the table of allocations: accounting and bounds checks (unit-tested) |
-//! | `alloc.rs` | device memory (coarse-grained SVM within the cap) and grained host memory |
+//! | `alloc.rs` | device memory (coarse-grained SVM within the cap) |
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
-//! | `peer.rs` | copies between devices (one context: SVM addresses are shared) |
+//! | `copy.rs` | copies and memsets blocking or on a stream; the SVM copy; copies between devices |
 //! | `graph.rs` | stream graphs: rumba's capture, replayed by re-issuing the checked calls |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
@@ -54,6 +54,7 @@ use cl3::platform::get_platform_ids;
 mod alloc;
 pub mod builtin;
 mod callback;
+mod copy;
 mod driver;
 mod error;
 mod event;
@@ -63,7 +64,6 @@ mod grid_widths;
 mod host;
 mod launch;
 pub(crate) mod memory;
-mod peer;
 mod platform;
 mod raw;
 mod stream;

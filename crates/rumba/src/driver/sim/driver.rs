@@ -9,10 +9,10 @@ use super::event::SimEvent;
 use super::inflight::Touch;
 use super::stream::{SimStream, StreamOwner};
 use super::{SendPtr, SimDriver, bytes, invalid_handle, stream};
-use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
+use crate::driver::graph::{INTERNAL_EVENT, WAITS};
 use crate::driver::{
-    BackendKind, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags, HostCallback,
-    KernelLaunch, ManagedAttach, PageLocking, StreamHandle, StridedCopy,
+    BackendKind, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle, HostAllocFlags,
+    HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking, StreamHandle, StridedCopy,
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
@@ -99,102 +99,41 @@ unsafe impl Driver for SimDriver {
         self.host.contains(ptr, bytes)
     }
 
-    unsafe fn memcpy_htod(&self, device: usize, dst: DevicePtr, src: &[u8]) -> Result<()> {
-        if src.is_empty() {
+    unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
+        let len = src.len();
+        if len == 0 {
             return Ok(());
         }
-        let d = self.resolve(device, dst, src.len())?;
-        self.wait_default_point(device)?;
-        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
-        // SAFETY: `d` is a live, bounds-checked device range of `src.len()` bytes.
-        unsafe { bytes::host_to_device(d.addr(), src.as_ptr(), src.len()) };
-        Ok(())
-    }
-
-    unsafe fn memcpy_dtoh(&self, device: usize, dst: &mut [u8], src: DevicePtr) -> Result<()> {
-        if dst.is_empty() {
-            return Ok(());
+        self.refuse_host_copy(on, "a copy from host memory")?;
+        if on.order != Order::Blocking && !self.is_host_pinned(src.cast(), len) {
+            // SAFETY: the caller guarantees `src` is valid for `len` bytes during this call; the
+            // device range is the caller's promise.
+            return unsafe { self.memcpy_htod_staged(on, dst, &*src) };
         }
-        let s = self.resolve(device, src, dst.len())?;
-        self.wait_default_point(device)?;
-        let _touch = self.inflight.begin_sync(vec![Touch::read(&s)]);
-        // SAFETY: `s` is a live, bounds-checked device range; `dst` is exclusively borrowed.
-        unsafe { bytes::device_to_host(dst.as_mut_ptr(), s.addr(), dst.len()) };
-        Ok(())
-    }
-
-    unsafe fn memcpy_dtod(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        if bytes == 0 {
-            return Ok(());
-        }
-        let d = self.resolve(device, dst, bytes)?;
-        let s = self.resolve_any(src, bytes)?;
-        self.wait_default_point(device)?;
-        self.device_to_device_now(&d, &s, bytes);
-        Ok(())
-    }
-
-    unsafe fn memset(&self, device: usize, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
-        if bytes == 0 {
-            return Ok(());
-        }
-        let d = self.resolve(device, dst, bytes)?;
-        self.wait_default_point(device)?;
-        let _touch = self.inflight.begin_sync(vec![Touch::write(&d)]);
-        // SAFETY: live and bounds-checked.
-        unsafe { bytes::fill(d.addr(), value, bytes) };
-        Ok(())
-    }
-
-    unsafe fn memcpy_htod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: *const u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        if bytes == 0 {
-            return Ok(());
-        }
-        self.refuse_in_capture(device, stream, "a copy from host memory", HOST_COPY)?;
-        if !self.is_host_pinned(src, bytes) {
-            // SAFETY: the caller guarantees `src` is valid for `bytes` bytes during this call.
-            let src = unsafe { std::slice::from_raw_parts(src, bytes) };
-            // SAFETY: the device range is the caller's promise.
-            return unsafe { self.memcpy_htod_async_staged(device, dst, src, stream) };
-        }
-        let d = self.resolve(device, dst, bytes)?;
+        let d = self.resolve(on.device, dst, len)?;
         let touches = vec![Touch::write(&d)];
-        let src = SendPtr(src as *mut u8);
-        let run = move || {
+        let src = SendPtr(src.cast::<u8>().cast_mut());
+        let copy = move || {
             let src = &src;
-            // SAFETY: the caller keeps pinned `src` valid until the stream completes the copy.
-            unsafe { bytes::host_to_device(d.addr(), src.0, bytes) };
-            Ok(())
+            // SAFETY: `d` is a live, bounds-checked device range of `len` bytes; the caller keeps
+            // `src` valid until the copy has completed (until this call returns, or until the
+            // stream has run it from pinned memory).
+            unsafe { bytes::host_to_device(d.addr(), src.0, len) };
         };
-        self.enqueue(device, stream, touches, Box::new(run))
-            .map(drop)
+        self.run_host_copy(on, touches, copy).map(drop)
     }
 
-    unsafe fn memcpy_htod_async_staged(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: &[u8],
-        stream: StreamHandle,
-    ) -> Result<()> {
+    unsafe fn memcpy_htod_staged(&self, on: On, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        let Order::Stream(stream) = on.order else {
+            // SAFETY: the device range is the caller's promise; a blocking copy has read the
+            // borrowed `src` when it returns.
+            return unsafe { self.memcpy_htod(on, dst, src) };
+        };
         if src.is_empty() {
             return Ok(());
         }
-        self.refuse_in_capture(device, stream, "a copy from host memory", HOST_COPY)?;
-        let d = self.resolve(device, dst, src.len())?;
+        self.refuse_host_copy(on, "a copy from host memory")?;
+        let d = self.resolve(on.device, dst, src.len())?;
         let touches = vec![Touch::write(&d)];
         let staged = self.staging.stage(src);
         let work: stream::Work = Box::new(move || {
@@ -204,35 +143,35 @@ unsafe impl Driver for SimDriver {
             };
             Ok(())
         });
-        self.enqueue(device, stream, touches, work).map(drop)
+        self.enqueue(on.device, stream, touches, work).map(drop)
     }
 
-    unsafe fn memcpy_dtoh_async(
-        &self,
-        device: usize,
-        dst: *mut u8,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        if bytes == 0 {
+    unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
+        let len = dst.len();
+        if len == 0 {
             return Ok(());
         }
-        self.refuse_in_capture(device, stream, "a copy into host memory", HOST_COPY)?;
-        let s = self.resolve_any(src, bytes)?;
-        let pinned = self.is_host_pinned(dst, bytes);
-        if !pinned {
+        self.refuse_host_copy(on, "a copy into host memory")?;
+        // Blocking, the source is memory of `on.device`; queued, of any device.
+        let s = match on.order {
+            Order::Blocking => self.resolve(on.device, src, len)?,
+            Order::Stream(_) => self.resolve_any(src, len)?,
+        };
+        let touches = vec![Touch::read(&s)];
+        let pinned = self.is_host_pinned(dst.cast(), len);
+        if on.order != Order::Blocking && !pinned {
             crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
         }
-        let dst = SendPtr(dst);
-        let touches = vec![Touch::read(&s)];
-        let run = move || {
+        let dst = SendPtr(dst.cast::<u8>());
+        let copy = move || {
             let dst = &dst;
-            // SAFETY: the caller keeps `dst` valid and untouched until the copy completes.
-            unsafe { bytes::device_to_host(dst.0, s.addr(), bytes) };
-            Ok(())
+            // SAFETY: `s` is a live, bounds-checked device range; the caller keeps `dst` valid and
+            // otherwise unaccessed until the copy has completed.
+            unsafe { bytes::device_to_host(dst.0, s.addr(), len) };
         };
-        let (st, seq) = self.enqueue(device, stream, touches, Box::new(run))?;
+        let Some((st, seq)) = self.run_host_copy(on, touches, copy)? else {
+            return Ok(());
+        };
         if !pinned {
             // Pageable destination: CUDA returns only once the copy is done.
             if st.is_own_worker() {
@@ -248,46 +187,24 @@ unsafe impl Driver for SimDriver {
         Ok(())
     }
 
-    unsafe fn memcpy_dtod_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        if bytes == 0 {
+    unsafe fn memcpy_dtod(&self, on: On, copy: DeviceCopy) -> Result<()> {
+        if copy.bytes == 0 {
             return Ok(());
         }
-        let d = self.resolve(device, dst, bytes)?;
-        let s = self.resolve_any(src, bytes)?;
-        self.queue_device_to_device(device, stream, d, s, bytes)
+        let d = self.resolve(on.device, copy.dst, copy.bytes)?;
+        let s = self.resolve_any(copy.src, copy.bytes)?;
+        self.copy_resolved(on, d, s, copy.bytes)
     }
 
-    unsafe fn memset_async(
-        &self,
-        device: usize,
-        dst: DevicePtr,
-        value: u8,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
+    unsafe fn memset(&self, on: On, dst: DevicePtr, value: u8, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
-        let d = self.resolve(device, dst, bytes)?;
-        let touches = vec![Touch::write(&d)];
-        let run = move || {
+        let d = self.resolve(on.device, dst, bytes)?;
+        self.run_on(on, vec![Touch::write(&d)], move || {
             // SAFETY: live and bounds-checked.
             unsafe { bytes::fill(d.addr(), value, bytes) };
-            Ok(())
-        };
-        match self.capture_run(device, stream, touches, run) {
-            Ok(recorded) => recorded,
-            Err((touches, run)) => self
-                .enqueue(device, stream, touches, Box::new(run))
-                .map(drop),
-        }
+        })
     }
 
     unsafe fn copy_strided_async(
@@ -303,27 +220,17 @@ unsafe impl Driver for SimDriver {
         self.can_access_peer(device, peer)
     }
 
-    unsafe fn memcpy_peer(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-    ) -> Result<()> {
-        self.peer_copy(dst_device, dst, src_device, src, bytes)
-    }
-
-    unsafe fn memcpy_peer_async(
-        &self,
-        dst_device: usize,
-        dst: DevicePtr,
-        src_device: usize,
-        src: DevicePtr,
-        bytes: usize,
-        stream: StreamHandle,
-    ) -> Result<()> {
-        self.peer_copy_async(dst_device, dst, src_device, src, bytes, stream)
+    unsafe fn memcpy_peer(&self, on: On, src_device: usize, copy: DeviceCopy) -> Result<()> {
+        if copy.bytes == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(on.device, copy.dst, copy.bytes)?;
+        let s = self.resolve(src_device, copy.src, copy.bytes)?;
+        if on.order == Order::Blocking {
+            // A synchronous peer copy waits for both devices' default streams.
+            self.wait_default_point(src_device)?;
+        }
+        self.copy_resolved(on, d, s, copy.bytes)
     }
 
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
@@ -514,13 +421,10 @@ unsafe impl Driver for SimDriver {
                 memory: "managed memory",
             });
         }
-        let flags = HostAllocFlags {
-            portable: true,
-            mapped: true,
-            write_combined: false,
-        };
         let spaces = self.spaces();
-        let ptr = self.host.alloc_with(bytes, flags, device, &spaces, false)?;
+        let ptr = self
+            .host
+            .alloc_with(bytes, HostAllocFlags::SHARED, device, &spaces, false)?;
         self.pages.add(ptr, bytes);
         Ok(ptr)
     }

@@ -32,6 +32,7 @@
 //! | `memory` | the address space: allocation table, bounds-checked resolution of device pointers |
 //! | `bytes` | sound byte movers over memory that kernels may touch concurrently |
 //! | `host` | page-locked host memory: allocation, registration, the pinned-range registry |
+//! | `order` | how a copy or memset runs: blocking after the default stream, or on a stream |
 //! | `stream`, `staging` | stream workers, ordering points, staged pageable copies |
 //! | `event` | events with real time stamps |
 //! | `strided` | strided (n-d) copies and broadcast fills |
@@ -55,7 +56,7 @@ mod inflight;
 pub(crate) mod ipc;
 mod launch;
 pub(crate) mod memory;
-mod peer;
+mod order;
 mod placement;
 mod staging;
 pub(crate) mod stream;
@@ -91,15 +92,15 @@ thread_local! {
 /// The simulated GPU driver.
 ///
 /// ```
-/// use rumba::driver::{Driver, StreamHandle, sim::SimDriver};
+/// use rumba::driver::{Driver, On, sim::SimDriver};
 /// let drv = SimDriver::new(&rumba::Config::default()).unwrap();
 /// let s = drv.stream_create(0, false).unwrap();
 /// let p = drv.mem_alloc(0, 4).unwrap();
 /// // SAFETY: `p` is a 4-byte device allocation that nothing else uses.
-/// unsafe { drv.memset_async(0, p, 9, 4, s) }.unwrap();
+/// unsafe { drv.memset(On::stream(0, s), p, 9, 4) }.unwrap();
 /// drv.stream_synchronize(0, s).unwrap();
 /// let mut out = [0u8; 4];
-/// unsafe { drv.memcpy_dtoh(0, &mut out, p) }.unwrap();
+/// unsafe { drv.memcpy_dtoh(On::blocking(0), &mut out, p) }.unwrap();
 /// assert_eq!(out, [9; 4]);
 /// ```
 pub struct SimDriver {

@@ -443,12 +443,7 @@ impl SimDriver {
             unsafe { execute(&plan, dst_ptr.0, src) };
             Ok(())
         };
-        match self.capture_run(device, stream, touches, run) {
-            Ok(recorded) => recorded,
-            Err((touches, run)) => self
-                .enqueue(device, stream, touches, Box::new(run))
-                .map(drop),
-        }
+        self.queue(device, stream, touches, run)
     }
 }
 
