@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use rumba::driver::sim::SimDriver;
 use rumba::driver::{
-    ArrayUse, Driver, HostAllocFlags, HostArg, HostEngine, HostKernel, KernelArg, KernelArrayArg,
-    KernelFunction, KernelLaunch, On, StreamHandle,
+    ArrayUse, DeviceCopy, Driver, HostAllocFlags, HostArg, HostEngine, HostKernel, KernelArg,
+    KernelArrayArg, KernelFunction, KernelLaunch, On, StreamHandle,
 };
 use rumba::kernel::wil::{Atomic, GlobalIn};
 
@@ -244,7 +244,7 @@ fn a_running_writer_denies_the_frozen_lease_and_a_finished_one_does_not() {
 
     // A writer earlier on the reader's own stream has finished when it starts: frozen.
     // SAFETY: `a` is a live 256-byte allocation.
-    unsafe { drv.memset_async(0, a, 1, 256, s2) }.unwrap();
+    unsafe { drv.memset(On::stream(0, s2), a, 1, 256) }.unwrap();
     launch(&drv, &reader, &[array(a, 64)], s2);
     drv.stream_synchronize(0, s2).unwrap();
     assert!(log.lock().unwrap()[2][0].frozen);
@@ -258,7 +258,7 @@ fn a_running_writer_denies_the_frozen_lease_and_a_finished_one_does_not() {
     launch(&drv, &hold, &[array(b, 64)], s2);
     launch(&drv, &reader, &[array(a, 64)], s2);
     // SAFETY: `a` is a live 256-byte allocation.
-    unsafe { drv.memset_async(0, a, 2, 256, s2) }.unwrap();
+    unsafe { drv.memset(On::stream(0, s2), a, 2, 256) }.unwrap();
     ctl.started();
     ctl.open();
     drv.stream_synchronize(0, s2).unwrap();
@@ -297,7 +297,7 @@ fn writers_wait_for_a_frozen_lease_holder() {
     ctl.started();
     // An asynchronous writer on another stream, and a synchronous one on another thread.
     // SAFETY: `a` is a live 256-byte allocation.
-    unsafe { drv.memset_async(0, a, 7, 256, s2) }.unwrap();
+    unsafe { drv.memset(On::stream(0, s2), a, 7, 256) }.unwrap();
     let (done_tx, done_rx) = channel();
     let d = Arc::clone(&drv);
     std::thread::spawn(move || {
@@ -379,7 +379,17 @@ fn an_exclusive_output_needs_no_other_user_and_holds_later_readers_back() {
     launch(&drv, &writer, &[array(c, 64)], s1);
     ctl.started();
     // SAFETY: both are live 256-byte allocations.
-    unsafe { drv.memcpy_dtod_async(0, a, c, 256, s2) }.unwrap();
+    unsafe {
+        drv.memcpy_dtod(
+            On::stream(0, s2),
+            DeviceCopy {
+                dst: a,
+                src: c,
+                bytes: 256,
+            },
+        )
+    }
+    .unwrap();
     std::thread::sleep(Duration::from_millis(200));
     assert!(
         !drv.stream_query(0, s2).unwrap(),

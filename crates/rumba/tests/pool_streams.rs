@@ -43,7 +43,7 @@ fn a_block_freed_on_a_busy_stream_goes_to_another_stream_only_after_the_work() {
     let p = block.ptr();
     let open = gate(&a);
     // SAFETY: `p` is a device block of SEG bytes from the pool.
-    unsafe { drv.memset_async(0, p, 7, SEG, a.handle()) }.unwrap(); // queued behind the gate
+    unsafe { drv.memset(rumba::driver::On::stream(0, a.handle()), p, 7, SEG) }.unwrap(); // queued behind the gate
     mm.deallocate(block, a.handle()).unwrap(); // freed while A's work still touches it
 
     let err = mm.allocate(SEG, b.handle()).unwrap_err();

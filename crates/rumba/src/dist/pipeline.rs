@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::driver::{DevicePtr, Driver, EventHandle, StreamHandle};
+use crate::driver::{DevicePtr, Driver, EventHandle, On, StreamHandle};
 use crate::error::Result;
 use crate::memory::gate::Lease;
 use crate::memory::{DeviceBuffer, PinnedPool, PooledPinned};
@@ -115,6 +115,13 @@ pub(crate) struct Target {
     pub device: usize,
     pub stream: StreamHandle,
     pub pool: Arc<PinnedPool>,
+}
+
+impl Target {
+    /// Ordered on the pipeline's stream.
+    fn on(&self) -> On {
+        On::stream(self.device, self.stream)
+    }
 }
 
 /// One operation's chunks in flight.
@@ -222,10 +229,9 @@ impl Pipeline {
                 // host until the event below completes and kept until the stream passed its
                 // last use (finish) or leaked; `src` is in live device memory (`new`'s promise).
                 unsafe {
-                    let dst = self.send_ptr(c).add(b * len);
-                    self.t
-                        .driver
-                        .memcpy_dtoh_async(self.t.device, dst, src, len, self.t.stream)?;
+                    let dst =
+                        std::ptr::slice_from_raw_parts_mut(self.send_ptr(c).add(b * len), len);
+                    self.t.driver.memcpy_dtoh(self.t.on(), dst, src)?;
                 }
             }
         }
@@ -244,10 +250,8 @@ impl Pipeline {
                 // the block is recorded on the stream when the pipeline ends); `dst` is live
                 // device memory (`new`'s promise).
                 unsafe {
-                    let src = self.recv_ptr(c).add(b * len);
-                    self.t
-                        .driver
-                        .memcpy_htod_async(self.t.device, dst, src, len, self.t.stream)?;
+                    let src = std::ptr::slice_from_raw_parts(self.recv_ptr(c).add(b * len), len);
+                    self.t.driver.memcpy_htod(self.t.on(), dst, src)?;
                 }
             }
         }

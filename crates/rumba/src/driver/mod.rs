@@ -30,9 +30,7 @@
 //! ranges are raw slice pointers (`*const [u8]`, `*mut [u8]`), which a borrowed slice coerces
 //! to, so a blocking call from safe code passes its slice as before; a contiguous device copy
 //! is one [`DeviceCopy`], shared by [`memcpy_dtod`](Driver::memcpy_dtod) and
-//! [`memcpy_peer`](Driver::memcpy_peer). The CUDA spellings of the stream forms
-//! ([`memcpy_htod_async`](Driver::memcpy_htod_async) and its kin) remain, written once in the
-//! trait on top of these.
+//! [`memcpy_peer`](Driver::memcpy_peer).
 //!
 //! # Errors
 //! Each [`Driver`] method's `# Errors` names its own failures; the variants mean the same for

@@ -18,21 +18,21 @@ use super::capture::Captures;
 use super::graph::CapturedNode;
 use super::graph_table::{GraphTable, OwnGraph};
 use super::{
-    DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction, KernelLaunch,
-    KernelNode, StreamHandle, StridedCopy, StridedSource,
+    DeviceCopy, DevicePtr, Driver, EventHandle, GraphCallback, GraphHandle, KernelFunction,
+    KernelLaunch, KernelNode, On, StreamHandle, StridedCopy, StridedSource,
 };
 use crate::error::{Error, Result};
 
 /// One recorded driver call.
 #[derive(Clone)]
 pub(crate) enum Reissue {
-    /// `memcpy_dtod_async`.
+    /// `memcpy_dtod` on a stream.
     DtoD {
         dst: DevicePtr,
         src: DevicePtr,
         bytes: usize,
     },
-    /// `memset_async`.
+    /// `memset` on a stream.
     Memset {
         dst: DevicePtr,
         value: u8,
@@ -95,10 +95,15 @@ impl Reissue {
         // (the caller's contract).
         match self {
             Reissue::DtoD { dst, src, bytes } => unsafe {
-                driver.memcpy_dtod_async(device, *dst, *src, *bytes, stream)
+                let copy = DeviceCopy {
+                    dst: *dst,
+                    src: *src,
+                    bytes: *bytes,
+                };
+                driver.memcpy_dtod(On::stream(device, stream), copy)
             },
             Reissue::Memset { dst, value, bytes } => unsafe {
-                driver.memset_async(device, *dst, *value, *bytes, stream)
+                driver.memset(On::stream(device, stream), *dst, *value, *bytes)
             },
             Reissue::Strided {
                 shape,

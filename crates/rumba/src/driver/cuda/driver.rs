@@ -187,9 +187,10 @@ impl CudaDriver {
     }
 
     /// Runs the copy or memset `call` as `on` says; `op` makes the call: the synchronous one
-    /// given no stream, the queued one given a stream. Blocking: the synchronous call, or with
-    /// per-thread default streams the queued one on `CU_STREAM_PER_THREAD`, waited for. On a
-    /// stream: queued there, refused on a capturing stream when it copies host memory.
+    /// given no stream, the queued one given a stream. Blocking: the synchronous call followed by
+    /// a wait for the legacy stream, or with per-thread default streams the queued one on
+    /// `CU_STREAM_PER_THREAD`, waited for. On a stream: queued there, refused on a capturing
+    /// stream when it copies host memory.
     fn issue(
         &self,
         on: On,
@@ -200,7 +201,8 @@ impl CudaDriver {
         let Order::Stream(stream) = on.order else {
             self.bind(on.device)?;
             if !self.per_thread_default {
-                return check(name, op(None));
+                check(name, op(None))?;
+                return self.finish_legacy();
             }
             let s = cu_stream(StreamHandle::PER_THREAD);
             check(name, op(Some(s)))?;
@@ -218,6 +220,16 @@ impl CudaDriver {
             CUresult::CUDA_SUCCESS => Ok(()),
             r => Err(map(&format!("{name}Async"), r)),
         }
+    }
+
+    /// Waits for the bound context's legacy default stream. CUDA's synchronous copies and memsets
+    /// return before a device-to-device copy, a memset of device memory or the DMA of a pageable
+    /// upload has completed; a blocking operation promises completion, so it waits for it here.
+    pub(super) fn finish_legacy(&self) -> Result<()> {
+        // SAFETY: the null stream is the legacy default stream of the bound context.
+        check("cuStreamSynchronize", unsafe {
+            sys::cuStreamSynchronize(std::ptr::null_mut())
+        })
     }
 
     /// The retained primary context of `device` as a `CUcontext`.

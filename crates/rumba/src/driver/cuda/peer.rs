@@ -36,7 +36,7 @@ impl CudaDriver {
 
     /// `cuMemcpyPeer`, or on a stream of the destination device `cuMemcpyPeerAsync`. Blocking,
     /// it is the legacy call also with per-thread default streams (CUDA orders it after both
-    /// devices' legacy default streams).
+    /// devices' legacy default streams), then waited for.
     ///
     /// # Safety
     /// As for [`Driver::memcpy_peer`](crate::driver::Driver::memcpy_peer).
@@ -51,9 +51,11 @@ impl CudaDriver {
         let Order::Stream(stream) = on.order else {
             self.bind(on.device)?;
             // SAFETY: forwarded from the caller's contract; both contexts are retained primaries.
-            return check("cuMemcpyPeer", unsafe {
+            check("cuMemcpyPeer", unsafe {
                 sys::cuMemcpyPeer(dst, dc, src, sc, bytes)
-            });
+            })?;
+            // Complete on return, as a blocking operation promises (CUDA's is not).
+            return self.finish_legacy();
         };
         let s = self.stream(stream)?;
         self.bind(on.device)?;

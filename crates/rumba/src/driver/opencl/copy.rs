@@ -6,8 +6,9 @@
 //! CUDA's synchronous calls behave; [`issue`](OpenClDriver::issue) runs both orders of the
 //! operations that touch only device memory ([`DeviceOp`]). Every device of the driver shares one
 //! context, so an SVM address is valid on all of them: a peer copy is an SVM copy on the
-//! destination device's queue, and the blocking one is ordered after the source device's legacy
-//! default stream too, as CUDA orders `cuMemcpyPeer`.
+//! destination device's queue, and the blocking one runs on the destination's legacy default
+//! stream, ordered after the source device's legacy default stream too, as CUDA orders
+//! `cuMemcpyPeer`.
 //!
 //! This module touches the queues of the driver's devices.
 
