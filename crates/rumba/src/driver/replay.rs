@@ -172,17 +172,6 @@ fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
 }
 
 impl ReissueGraphs {
-    /// Refuses `operation` on a capturing `stream`.
-    pub(crate) fn refuse(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        operation: &str,
-        reason: &'static str,
-    ) -> Result<()> {
-        self.captures.refuse(device, stream, operation, reason)
-    }
-
     /// [`Graphs::end_capture`](super::Graphs::end_capture).
     pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
         let recording = self.captures.end(device, stream)?;

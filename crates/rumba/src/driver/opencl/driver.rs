@@ -108,6 +108,23 @@ impl OpenClDriver {
         self.context.raw()
     }
 
+    /// What a kernel launch on `device` needs of the driver.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`] for an ordinal past the driver's devices.
+    pub(super) fn launch_target(&self, device: usize) -> Result<launch::Target<'_>> {
+        let d = self.device(device)?;
+        Ok(launch::Target {
+            context: self.ctx(),
+            device,
+            device_id: d.id,
+            survey: &d.survey,
+            queues: &d.queues,
+            table: &self.table,
+            kernels: &self.kernels,
+        })
+    }
+
     pub(super) fn host_caps(&self, device: usize, all: bool) -> Result<HostCaps> {
         let d = self.device(device)?;
         let fine_buffer = if all {
@@ -280,6 +297,7 @@ unsafe impl Driver for OpenClDriver {
             return e.wait();
         };
         self.graphs
+            .captures
             .refuse(on.device, stream, "a copy from host memory", HOST_COPY)?;
         if self.is_host_pinned(p, len) {
             // SAFETY: the caller keeps pinned `src` valid until the stream has run the copy.
@@ -302,8 +320,12 @@ unsafe impl Driver for OpenClDriver {
         let (stream, wait) = match on.order {
             Order::Blocking => (StreamHandle::DEFAULT, true),
             Order::Stream(stream) => {
-                self.graphs
-                    .refuse(on.device, stream, "a copy into host memory", HOST_COPY)?;
+                self.graphs.captures.refuse(
+                    on.device,
+                    stream,
+                    "a copy into host memory",
+                    HOST_COPY,
+                )?;
                 let pinned = self.is_host_pinned(p, len);
                 if !pinned {
                     crate::driver::callback::refuse_wait("a copy into pageable host memory", "")?;
@@ -445,12 +467,15 @@ unsafe impl Driver for OpenClDriver {
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
         self.graphs
+            .captures
             .refuse(device, stream, "stream synchronize", WAITS)?;
         self.device(device)?.queues.synchronize(stream)
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
-        self.graphs.refuse(device, stream, "stream query", WAITS)?;
+        self.graphs
+            .captures
+            .refuse(device, stream, "stream query", WAITS)?;
         self.device(device)?.queues.query(stream)
     }
 
@@ -492,6 +517,7 @@ unsafe impl Driver for OpenClDriver {
         callback: HostCallback,
     ) -> Result<()> {
         self.graphs
+            .captures
             .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
         self.device(device)?.queues.add_callback(stream, callback)
     }
@@ -524,6 +550,7 @@ unsafe impl Driver for OpenClDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         self.events.check(device, event)?;
         self.graphs
+            .captures
             .refuse(device, stream, "recording an event", INTERNAL_EVENT)?;
         // Outside a capture: an earlier record of the event inside one is forgotten.
         self.graphs.captures.record_event(device, event, stream);
@@ -612,16 +639,7 @@ unsafe impl Driver for OpenClDriver {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()> {
-        let d = self.device(device)?;
-        let target = launch::Target {
-            context: self.ctx(),
-            device,
-            device_id: d.id,
-            survey: &d.survey,
-            queues: &d.queues,
-            table: &self.table,
-            kernels: &self.kernels,
-        };
+        let target = self.launch_target(device)?;
         if let Some(r) = self.capture_launch(&target, launch, stream) {
             return r;
         }

@@ -130,16 +130,7 @@ unsafe impl Graphs for OpenClDriver {
         launch: &KernelLaunch<'_>,
         keep: Box<dyn std::any::Any + Send>,
     ) -> Result<()> {
-        let d = self.device(device)?;
-        let target = Target {
-            context: self.context.raw(),
-            device,
-            device_id: d.id,
-            survey: &d.survey,
-            queues: &d.queues,
-            table: &self.table,
-            kernels: &self.kernels,
-        };
+        let target = self.launch_target(device)?;
         // The driver's own checks of the new launch, after `update_kernel`'s and before anything
         // changes.
         self.graphs

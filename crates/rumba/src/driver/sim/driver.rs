@@ -259,13 +259,15 @@ unsafe impl Driver for SimDriver {
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
-        self.refuse_in_capture(device, stream, "stream synchronize", WAITS)?;
+        self.captures
+            .refuse(device, stream, "stream synchronize", WAITS)?;
         let (_, s) = self.stream(device, stream)?;
         s.synchronize()
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
-        self.refuse_in_capture(device, stream, "stream query", WAITS)?;
+        self.captures
+            .refuse(device, stream, "stream query", WAITS)?;
         let (_, s) = self.stream(device, stream)?;
         Ok(s.is_idle())
     }
@@ -296,7 +298,7 @@ unsafe impl Driver for SimDriver {
         callback: HostCallback,
     ) -> Result<()> {
         let (dev, s) = self.stream(device, stream)?;
-        self.refuse_in_capture(
+        self.captures.refuse(
             device,
             stream,
             "a one-shot host callback",
@@ -339,7 +341,8 @@ unsafe impl Driver for SimDriver {
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
         let ev = self.event(device, event)?;
         let (dev, s) = self.stream(device, stream)?;
-        self.refuse_in_capture(device, stream, "recording an event", INTERNAL_EVENT)?;
+        self.captures
+            .refuse(device, stream, "recording an event", INTERNAL_EVENT)?;
         // Outside a capture: an earlier record of the event inside one is forgotten.
         self.captures.record_event(device, event, stream);
         let deps = dev.ordering_deps(&s);

@@ -167,17 +167,6 @@ impl SimDriver {
         }
     }
 
-    /// The refusal of an operation that waits for the host on a capturing `stream`.
-    pub(super) fn refuse_in_capture(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        operation: &str,
-        reason: &'static str,
-    ) -> Result<()> {
-        self.captures.refuse(device, stream, operation, reason)
-    }
-
     fn graph(&self, device: usize, graph: GraphHandle) -> Result<Arc<SimGraph>> {
         self.graphs
             .graphs

@@ -130,9 +130,9 @@ impl SimDriver {
     pub(super) fn refuse_host_copy(&self, on: On, operation: &str) -> Result<()> {
         match on.order {
             Order::Blocking => Ok(()),
-            Order::Stream(stream) => {
-                self.refuse_in_capture(on.device, stream, operation, HOST_COPY)
-            }
+            Order::Stream(stream) => self
+                .captures
+                .refuse(on.device, stream, operation, HOST_COPY),
         }
     }
 
