@@ -41,6 +41,7 @@ use super::layout::HostLayout;
 use crate::array::DeviceArray;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
+use crate::layout::element::refuse_invalid_bits;
 use crate::layout::{Element, Layout};
 use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
@@ -426,13 +427,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         stream: StreamHandle,
         wait: bool,
     ) -> Result<()> {
-        if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidBits {
-                operation: "a byte memset",
-                dtype: T::DTYPE.name(),
-                instead: "use fill",
-            });
-        }
+        refuse_invalid_bits::<T>("a byte memset", "use fill")?;
         let bytes = vec![value; T::DTYPE.itemsize()];
         self.fill_bytes(&bytes, device, stream, wait)
     }
