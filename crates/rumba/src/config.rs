@@ -593,6 +593,7 @@ mod tests {
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
+            ("RUMBA_MEMORY_HISTORY", " ", "path of the file"),
             (
                 "RUMBA_PER_THREAD_DEFAULT_STREAM",
                 "on",
@@ -621,6 +622,7 @@ mod tests {
             ("RUMBA_OPENCL_DEVICE", "0"),
             ("RUMBA_OPENCL_MEMORY", "1GiB"),
             ("RUMBA_PER_THREAD_DEFAULT_STREAM", "1"),
+            ("RUMBA_MEMORY_HISTORY", "history.json"),
         ])
         .unwrap();
         assert_eq!(
@@ -650,6 +652,8 @@ mod tests {
         assert_eq!(cfg.sim_memory_bytes(), 512 << 20);
         assert_eq!(cfg.max_pending_deallocs_count, 0);
         assert_eq!(cfg.max_pending_deallocs_ratio, 0.01);
+        assert_eq!(cfg.memory_history, Some("history.json".into()));
+        assert_eq!(Config::default().memory_history, None);
     }
 
     #[test]
