@@ -332,78 +332,55 @@ impl Config {
         if let Some(v) = lookup("RUMBA_BACKEND") {
             cfg.backend = v.parse()?;
         }
-        if let Some(v) = lookup("RUMBA_SIM_DEVICES") {
-            cfg.sim_devices = v
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_SIM_DEVICES).contains(n))
-                .ok_or_else(|| {
-                    invalid(
-                        "RUMBA_SIM_DEVICES",
-                        &v,
-                        &format!("a whole number from 1 to {MAX_SIM_DEVICES}"),
-                    )
-                })?;
+        let devices = format!("a whole number from 1 to {MAX_SIM_DEVICES}");
+        let device_count = |v: &str| {
+            let n = v.trim().parse::<usize>().ok()?;
+            (1..=MAX_SIM_DEVICES).contains(&n).then_some(n)
+        };
+        if let Some(n) = setting(&lookup, "RUMBA_SIM_DEVICES", &devices, device_count)? {
+            cfg.sim_devices = n;
         }
-        if let Some(v) = lookup("RUMBA_SIM_MEMORY") {
-            let bytes = parse_size(&v).ok_or_else(|| {
-                invalid(
-                    "RUMBA_SIM_MEMORY",
-                    &v,
-                    "a positive byte size such as 4GiB, 512MiB, 1.5G, 64MB or 1048576",
-                )
-            })?;
-            cfg.sim_memory = Some(bytes);
+        cfg.sim_memory = setting(
+            &lookup,
+            "RUMBA_SIM_MEMORY",
+            "a positive byte size such as 4GiB, 512MiB, 1.5G, 64MB or 1048576",
+            parse_size,
+        )?;
+        if let Some(n) = setting(
+            &lookup,
+            "RUMBA_MAX_PENDING_DEALLOCS_COUNT",
+            "a whole number of pending deallocations (0 or more)",
+            |v| v.trim().parse::<usize>().ok(),
+        )? {
+            cfg.max_pending_deallocs_count = n;
         }
-        if let Some(v) = lookup("RUMBA_MAX_PENDING_DEALLOCS_COUNT") {
-            cfg.max_pending_deallocs_count = v.trim().parse::<usize>().map_err(|_| {
-                invalid(
-                    "RUMBA_MAX_PENDING_DEALLOCS_COUNT",
-                    &v,
-                    "a whole number of pending deallocations (0 or more)",
-                )
-            })?;
-        }
-        if let Some(v) = lookup("RUMBA_MAX_PENDING_DEALLOCS_RATIO") {
-            cfg.max_pending_deallocs_ratio = v
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|r| (0.0..=1.0).contains(r))
-                .ok_or_else(|| {
-                    invalid(
-                        "RUMBA_MAX_PENDING_DEALLOCS_RATIO",
-                        &v,
-                        "a fraction of device memory from 0 to 1, such as 0.2",
-                    )
-                })?;
+        if let Some(r) = setting(
+            &lookup,
+            "RUMBA_MAX_PENDING_DEALLOCS_RATIO",
+            "a fraction of device memory from 0 to 1, such as 0.2",
+            |v| {
+                let r = v.trim().parse::<f64>().ok()?;
+                (0.0..=1.0).contains(&r).then_some(r)
+            },
+        )? {
+            cfg.max_pending_deallocs_ratio = r;
         }
         if let Some(v) = lookup("RUMBA_MEMORY_MANAGER") {
             cfg.memory_manager = v.parse()?;
         }
-        if let Some(v) = lookup("RUMBA_MEMORY_LIMIT") {
-            let bytes = parse_size(&v).ok_or_else(|| {
-                invalid(
-                    "RUMBA_MEMORY_LIMIT",
-                    &v,
-                    "a positive byte size such as 2GiB, 512MiB or 1048576",
-                )
-            })?;
-            cfg.memory_limit = Some(bytes);
-        }
-        if let Some(v) = lookup("RUMBA_CUDA_ARRAY_INTERFACE_SYNC") {
-            cfg.cuda_array_interface_sync = match v.trim() {
-                "1" => true,
-                "0" => false,
-                _ => {
-                    return Err(invalid(
-                        "RUMBA_CUDA_ARRAY_INTERFACE_SYNC",
-                        &v,
-                        "1 (synchronize the producer's stream on import) or 0 (do not)",
-                    ));
-                }
-            };
+        cfg.memory_limit = setting(
+            &lookup,
+            "RUMBA_MEMORY_LIMIT",
+            "a positive byte size such as 2GiB, 512MiB or 1048576",
+            parse_size,
+        )?;
+        if let Some(sync) = setting(
+            &lookup,
+            "RUMBA_CUDA_ARRAY_INTERFACE_SYNC",
+            "1 (synchronize the producer's stream on import) or 0 (do not)",
+            flag,
+        )? {
+            cfg.cuda_array_interface_sync = sync;
         }
         if let Some(v) = lookup("RUMBA_OPENCL_PLATFORM") {
             cfg.opencl_platform = Some(parse_selector("RUMBA_OPENCL_PLATFORM", &v)?);
@@ -411,38 +388,25 @@ impl Config {
         if let Some(v) = lookup("RUMBA_OPENCL_DEVICE") {
             cfg.opencl_device = Some(parse_selector("RUMBA_OPENCL_DEVICE", &v)?);
         }
-        if let Some(v) = lookup("RUMBA_OPENCL_MEMORY") {
-            let bytes = parse_size(&v).ok_or_else(|| {
-                invalid(
-                    "RUMBA_OPENCL_MEMORY",
-                    &v,
-                    "a positive byte size such as 2GiB, 512MiB or 1048576",
-                )
-            })?;
-            cfg.opencl_memory = Some(bytes);
-        }
-        if let Some(v) = lookup("RUMBA_MEMORY_HISTORY") {
-            if v.trim().is_empty() {
-                return Err(invalid(
-                    "RUMBA_MEMORY_HISTORY",
-                    &v,
-                    "the path of the file to write the memory history to",
-                ));
-            }
-            cfg.memory_history = Some(v.into());
-        }
-        if let Some(v) = lookup("RUMBA_PER_THREAD_DEFAULT_STREAM") {
-            cfg.per_thread_default_stream = match v.trim() {
-                "1" => true,
-                "0" => false,
-                _ => {
-                    return Err(invalid(
-                        "RUMBA_PER_THREAD_DEFAULT_STREAM",
-                        &v,
-                        "1 (the default stream is the per-thread default stream) or 0 (the legacy default stream)",
-                    ));
-                }
-            };
+        cfg.opencl_memory = setting(
+            &lookup,
+            "RUMBA_OPENCL_MEMORY",
+            "a positive byte size such as 2GiB, 512MiB or 1048576",
+            parse_size,
+        )?;
+        cfg.memory_history = setting(
+            &lookup,
+            "RUMBA_MEMORY_HISTORY",
+            "the path of the file to write the memory history to",
+            |v| (!v.trim().is_empty()).then(|| v.into()),
+        )?;
+        if let Some(per_thread) = setting(
+            &lookup,
+            "RUMBA_PER_THREAD_DEFAULT_STREAM",
+            "1 (the default stream is the per-thread default stream) or 0 (the legacy default stream)",
+            flag,
+        )? {
+            cfg.per_thread_default_stream = per_thread;
         }
         Ok(cfg)
     }
@@ -463,6 +427,31 @@ fn invalid(variable: &str, value: &str, expected: &str) -> Error {
         variable: variable.into(),
         value: value.into(),
         expected: expected.into(),
+    }
+}
+
+/// Variable `name` through `lookup`, parsed by `parse`: `None` when unset, an
+/// [`Error::InvalidConfig`] naming the variable, its value and `expected` when `parse` refuses it.
+fn setting<T>(
+    lookup: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    expected: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<Option<T>> {
+    let Some(v) = lookup(name) else {
+        return Ok(None);
+    };
+    parse(&v)
+        .map(Some)
+        .ok_or_else(|| invalid(name, &v, expected))
+}
+
+/// A switch: `1` is on, `0` off (surrounding spaces allowed).
+fn flag(v: &str) -> Option<bool> {
+    match v.trim() {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
     }
 }
 
@@ -604,6 +593,7 @@ mod tests {
             ("RUMBA_MEMORY_LIMIT", "lots", "byte size"),
             ("RUMBA_MEMORY_LIMIT", "0", "byte size"),
             ("RUMBA_CUDA_ARRAY_INTERFACE_SYNC", "yes", "1 (synchronize"),
+            ("RUMBA_MEMORY_HISTORY", " ", "path of the file"),
             (
                 "RUMBA_PER_THREAD_DEFAULT_STREAM",
                 "on",
@@ -632,6 +622,7 @@ mod tests {
             ("RUMBA_OPENCL_DEVICE", "0"),
             ("RUMBA_OPENCL_MEMORY", "1GiB"),
             ("RUMBA_PER_THREAD_DEFAULT_STREAM", "1"),
+            ("RUMBA_MEMORY_HISTORY", "history.json"),
         ])
         .unwrap();
         assert_eq!(
@@ -661,6 +652,8 @@ mod tests {
         assert_eq!(cfg.sim_memory_bytes(), 512 << 20);
         assert_eq!(cfg.max_pending_deallocs_count, 0);
         assert_eq!(cfg.max_pending_deallocs_ratio, 0.01);
+        assert_eq!(cfg.memory_history, Some("history.json".into()));
+        assert_eq!(Config::default().memory_history, None);
     }
 
     #[test]

@@ -21,7 +21,7 @@
 use ndarray::{ArrayBase, Data, Dimension};
 
 use super::DeviceArray;
-use super::host::{HostRef, temp_like, upload};
+use super::host::{HostRef, gather, temp_like, upload};
 use super::queue::Queue;
 use crate::driver::{StridedCopy, StridedSource};
 use crate::error::Result;
@@ -219,18 +219,7 @@ impl<T: Element, D: Dimension> DeviceArray<T, D> {
                     return q.keep(vec![self.buffer.clone(), (*buffer).clone()]);
                 }
                 let packed = layout.empty_like();
-                let tmp = temp_like(&self.buffer, packed.nbytes())?;
-                let (to, from) = (q.addr(&tmp, 0)?, q.addr(buffer, layout.offset())?);
-                q.strided(&StridedCopy {
-                    shape: layout.shape(),
-                    itemsize,
-                    dst: to,
-                    dst_strides: packed.strides(),
-                    src: StridedSource::Device {
-                        ptr: from,
-                        strides: layout.strides(),
-                    },
-                })?;
+                let tmp = gather(q, buffer, layout, &packed)?;
                 to_dst(q, &tmp, &packed.broadcast_to(shape)?)?;
                 q.keep(vec![self.buffer.clone(), (*buffer).clone(), tmp])
             }

@@ -212,7 +212,7 @@ pub(crate) fn download<T: Element>(
 }
 
 /// Queues a gather of the device array (`src`, `layout`) into a new buffer laid out as `packed`.
-fn gather(
+pub(super) fn gather(
     q: &mut Queue,
     src: &DeviceBuffer,
     layout: &Layout,

@@ -99,3 +99,21 @@ pub enum ArgumentError {
     #[error("is not this launch's alone, so it cannot be stored to with plain stores")]
     NotExclusive,
 }
+
+impl ArgumentError {
+    /// Refuses argument `position`, an array of `found`-byte elements, with
+    /// [`ItemSize`](Self::ItemSize) unless the kernel's element type `T` has that size.
+    pub(crate) fn check_item_size<T>(position: usize, found: usize) -> Result<(), Error> {
+        if found == size_of::<T>() {
+            return Ok(());
+        }
+        Err(Error::argument(
+            position,
+            ArgumentError::ItemSize {
+                found,
+                expected: size_of::<T>(),
+                element: std::any::type_name::<T>(),
+            },
+        ))
+    }
+}

@@ -66,6 +66,7 @@ use super::view::{MappedView, MappedViewMut, Parts};
 use crate::array::{ArrayLike, DeviceArray};
 use crate::driver::{GrainKind, StreamHandle};
 use crate::error::{Error, HostMemoryError, Result};
+use crate::layout::element::refuse_invalid_bits;
 use crate::layout::{Element, Layout, Order};
 use crate::runtime::context::Context;
 use crate::stream::Stream;
@@ -569,13 +570,10 @@ impl<T: Element, D: Dimension, G: Grain> GrainedArray<T, D, G> {
         src: &DeviceArray<T, E>,
         stream: &Stream,
     ) -> Result<()> {
-        if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidBits {
-                operation: "an asynchronous device copy",
-                dtype: T::DTYPE.name(),
-                instead: "copy into device_mut()? synchronously with rumba::copy",
-            });
-        }
+        refuse_invalid_bits::<T>(
+            "an asynchronous device copy",
+            "copy into device_mut()? synchronously with rumba::copy",
+        )?;
         if self.shape() != src.shape() {
             return Err(Error::IncompatibleShape {
                 left: self.shape().to_vec(),

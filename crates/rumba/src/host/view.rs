@@ -41,6 +41,7 @@ use super::layout::HostLayout;
 use crate::array::DeviceArray;
 use crate::driver::{DevicePtr, StreamHandle, StridedCopy, StridedSource};
 use crate::error::{Error, Result};
+use crate::layout::element::refuse_invalid_bits;
 use crate::layout::{Element, Layout};
 use crate::memory::gate::Lease;
 use crate::runtime::context::Context;
@@ -167,6 +168,42 @@ impl<D: Dimension> Parts<D> {
             self.device_side(self.default_device())?.0
         };
         Ok((ptr, self.layout(), self.stream.as_ref()))
+    }
+
+    /// Copies between this memory and the device array `array` (same shape, any layouts): into
+    /// `array` when `to_array`, out of it otherwise; on `stream`, which holds `array`'s buffer
+    /// until the copy ran, or when `None` on the bound stream or the default stream, waited for.
+    fn copy_device<T: Element, E: Dimension>(
+        &self,
+        array: &DeviceArray<T, E>,
+        to_array: bool,
+        stream: Option<&Stream>,
+    ) -> Result<()> {
+        self.same_shape(array)?;
+        if array.is_empty() {
+            return Ok(());
+        }
+        let (device, handle) = target(self, stream, array.buffer().device())?;
+        let mapped = self.device_side(device)?;
+        let lease = Lease::enter()?;
+        let on_device = (array.addr(&lease)?, array.strides());
+        let ((dst, dst_strides), (ptr, strides)) = if to_array {
+            (on_device, mapped)
+        } else {
+            (mapped, on_device)
+        };
+        let copy = StridedCopy {
+            shape: array.shape(),
+            itemsize: T::DTYPE.itemsize(),
+            dst,
+            dst_strides,
+            src: StridedSource::Device { ptr, strides },
+        };
+        run(&self.ctx, device, &copy, handle, stream.is_none())?;
+        if let Some(s) = stream {
+            s.hold([array.buffer().clone()])?;
+        }
+        Ok(())
     }
 
     fn same_shape<T: Element, E: Dimension>(&self, other: &DeviceArray<T, E>) -> Result<()> {
@@ -312,28 +349,7 @@ impl<'a, T: Element, D: Dimension> MappedView<'a, T, D> {
         dst: &DeviceArray<T, E>,
         stream: Option<&Stream>,
     ) -> Result<()> {
-        self.parts.same_shape(dst)?;
-        if dst.is_empty() {
-            return Ok(());
-        }
-        let (device, handle) = target(&self.parts, stream, dst.buffer().device())?;
-        let (src, src_strides) = self.parts.device_side(device)?;
-        let lease = Lease::enter()?;
-        let copy = StridedCopy {
-            shape: dst.shape(),
-            itemsize: T::DTYPE.itemsize(),
-            dst: dst.addr(&lease)?,
-            dst_strides: dst.strides(),
-            src: StridedSource::Device {
-                ptr: src,
-                strides: src_strides,
-            },
-        };
-        run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
-        if let Some(s) = stream {
-            s.hold([dst.buffer().clone()])?;
-        }
-        Ok(())
+        self.parts.copy_device(dst, true, stream)
     }
 }
 
@@ -426,13 +442,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         stream: StreamHandle,
         wait: bool,
     ) -> Result<()> {
-        if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidBits {
-                operation: "a byte memset",
-                dtype: T::DTYPE.name(),
-                instead: "use fill",
-            });
-        }
+        refuse_invalid_bits::<T>("a byte memset", "use fill")?;
         let bytes = vec![value; T::DTYPE.itemsize()];
         self.fill_bytes(&bytes, device, stream, wait)
     }
@@ -505,28 +515,7 @@ impl<'a, T: Element, D: Dimension> MappedViewMut<'a, T, D> {
         src: &DeviceArray<T, E>,
         stream: Option<&Stream>,
     ) -> Result<()> {
-        self.parts.same_shape(src)?;
-        if src.is_empty() {
-            return Ok(());
-        }
-        let (device, handle) = target(&self.parts, stream, src.buffer().device())?;
-        let (dst, dst_strides) = self.parts.device_side(device)?;
-        let lease = Lease::enter()?;
-        let copy = StridedCopy {
-            shape: src.shape(),
-            itemsize: T::DTYPE.itemsize(),
-            dst,
-            dst_strides,
-            src: StridedSource::Device {
-                ptr: src.addr(&lease)?,
-                strides: src.strides(),
-            },
-        };
-        run(&self.parts.ctx, device, &copy, handle, stream.is_none())?;
-        if let Some(s) = stream {
-            s.hold([src.buffer().clone()])?;
-        }
-        Ok(())
+        self.parts.copy_device(src, false, stream)
     }
 
     /// Rewrites the bytes of every element into valid `T`s (after the device wrote them).

@@ -456,6 +456,23 @@ pub fn copy_from_bytes<T: Element>(bytes: &mut [u8], dst: &mut [T]) -> Result<()
     Ok(())
 }
 
+/// Refuses `operation`, a byte-wise write into host memory, for an element type with invalid
+/// bit patterns ([`Element::ANY_BIT_PATTERN`] is `false`): [`Error::InvalidBits`] naming the type
+/// and what to use `instead`.
+pub(crate) fn refuse_invalid_bits<T: Element>(
+    operation: &'static str,
+    instead: &'static str,
+) -> Result<()> {
+    if T::ANY_BIT_PATTERN {
+        return Ok(());
+    }
+    Err(Error::InvalidBits {
+        operation,
+        dtype: T::DTYPE.name(),
+        instead,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,10 @@ use ndarray::Dimension;
 
 use crate::array::DeviceArray;
 use crate::array::{HostMut, HostRef, Mode, Queue, download, upload};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::{MappedView, MappedViewMut, PinnedArray};
 use crate::layout::Element;
+use crate::layout::element::refuse_invalid_bits;
 use crate::transfer::StreamScope;
 
 impl<'scope, 'env> StreamScope<'scope, 'env> {
@@ -15,8 +16,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// asynchronously; `src` stays borrowed (read-only) until the scope has synchronized.
     ///
     /// # Errors
-    /// As [`Stream::upload`](crate::Stream::upload), returned as a plain [`Error`] (`src` is only
-    /// borrowed).
+    /// As [`Stream::upload`](crate::Stream::upload), returned as a plain
+    /// [`Error`](crate::error::Error) (`src` is only borrowed).
     ///
     /// ```
     /// use rumba::Order;
@@ -54,8 +55,8 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// it before the data has arrived.
     ///
     /// # Errors
-    /// As [`Stream::download`](crate::Stream::download), returned as a plain [`Error`] (`dst` is only
-    /// borrowed).
+    /// As [`Stream::download`](crate::Stream::download), returned as a plain
+    /// [`Error`](crate::error::Error) (`dst` is only borrowed).
     ///
     /// ```
     /// use rumba::Order;
@@ -117,9 +118,9 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
     /// (copy synchronously with [`rumba::copy`](crate::copy), which normalises).
     ///
     /// # Errors
-    /// [`Error::InvalidBits`] for `bool` elements (a byte copy could leave invalid values); as
-    /// the synchronous [`copy`](crate::copy) otherwise, with the copy's own failure reported by the
-    /// scope's synchronization.
+    /// [`Error::InvalidBits`](crate::error::Error::InvalidBits) for `bool` elements (a byte copy
+    /// could leave invalid values); as the synchronous [`copy`](crate::copy) otherwise, with the
+    /// copy's own failure reported by the scope's synchronization.
     ///
     /// ```
     /// let s = rumba::stream().unwrap();
@@ -144,13 +145,10 @@ impl<'scope, 'env> StreamScope<'scope, 'env> {
         mut dst: MappedViewMut<'env, T, D>,
         src: &DeviceArray<T, E>,
     ) -> Result<()> {
-        if !T::ANY_BIT_PATTERN {
-            return Err(Error::InvalidBits {
-                operation: "an asynchronous device copy",
-                dtype: T::DTYPE.name(),
-                instead: "copy synchronously with rumba::copy",
-            });
-        }
+        refuse_invalid_bits::<T>(
+            "an asynchronous device copy",
+            "copy synchronously with rumba::copy",
+        )?;
         dst.copy_from_device_on(src, Some(self.stream()))
     }
 

@@ -44,6 +44,7 @@ use rumba_kernel_ir::abi::{FAULT_RECORD_BYTES, KernelAbi};
 use super::driver::CudaDriver;
 use super::error::{check, map};
 use super::flags::default_resolved;
+use crate::driver::kernel::device_fault;
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
 
@@ -128,18 +129,12 @@ impl Batch {
             let Some(rec) = data.get(off..off + RECORD_BYTES) else {
                 continue;
             };
-            let Some(f) = p.abi.decode_fault(rec) else {
+            let Some(e) = device_fault(&p.kernel, p.abi, rec) else {
                 continue;
             };
             if !dirty.contains(&base) {
                 dirty.push(base);
             }
-            let e = Error::KernelFault {
-                kernel: p.kernel.clone(),
-                block: f.block,
-                thread: f.thread,
-                message: f.message,
-            };
             if first.is_none() {
                 first = Some(e);
             } else {
@@ -260,6 +255,19 @@ impl CudaDriver {
         })
     }
 
+    /// The key of the stream `handle`, its device's records and the stream's pending records,
+    /// taken out of them.
+    fn take_batch(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+    ) -> Result<(Key, &DeviceFaults, Batch)> {
+        let k = key(handle, self.per_thread_default);
+        let f = self.faults(device)?;
+        let batch = f.lock().take(k);
+        Ok((k, f, batch))
+    }
+
     /// The private stream of `device` (its context is current).
     fn private_stream(&self, device: usize) -> Result<sys::CUstream> {
         let f = self.faults(device)?;
@@ -361,19 +369,14 @@ impl CudaDriver {
         handle: StreamHandle,
         stream: sys::CUstream,
     ) -> Result<()> {
-        let k = key(handle, self.per_thread_default);
-        let f = self.faults(device)?;
-        let batch = f.lock().take(k);
+        let (k, f, batch) = self.take_batch(device, handle)?;
         // SAFETY: a valid stream handle.
         check("cuStreamSynchronize", unsafe {
             sys::cuStreamSynchronize(stream)
         })?;
         let fault = self.read_back(device, batch)?;
         let earlier = f.lock().found(k);
-        match earlier.or(fault) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        earlier.or(fault).map_or(Ok(()), Err)
     }
 
     /// `cuStreamQuery`; when the stream is idle its records are read, and a fault waits for its
@@ -384,30 +387,17 @@ impl CudaDriver {
         handle: StreamHandle,
         stream: sys::CUstream,
     ) -> Result<bool> {
-        let k = key(handle, self.per_thread_default);
-        let f = self.faults(device)?;
         if crate::driver::callback::is_callback_thread() {
             // No copies from a callback: the records wait for the next synchronization.
-            // SAFETY: a valid stream handle.
-            return match unsafe { sys::cuStreamQuery(stream) } {
-                CUresult::CUDA_SUCCESS => Ok(true),
-                CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-                r => Err(map("cuStreamQuery", r)),
-            };
+            self.faults(device)?;
+            return stream_idle(stream);
         }
-        let batch = f.lock().take(k);
-        // SAFETY: a valid stream handle.
-        let idle = match unsafe { sys::cuStreamQuery(stream) } {
-            CUresult::CUDA_SUCCESS => true,
-            CUresult::CUDA_ERROR_NOT_READY => false,
-            r => {
-                f.lock().restore(k, batch);
-                return Err(map("cuStreamQuery", r));
-            }
-        };
-        if !idle {
+        let (k, f, batch) = self.take_batch(device, handle)?;
+        let idle = stream_idle(stream);
+        if !matches!(idle, Ok(true)) {
+            // Busy (or the query failed): the records wait for a later look.
             f.lock().restore(k, batch);
-            return Ok(false);
+            return idle;
         }
         if let Some(e) = self.read_back(device, batch)? {
             f.lock().found.entry(k).or_insert(e);
@@ -424,9 +414,7 @@ impl CudaDriver {
         handle: StreamHandle,
         stream: sys::CUstream,
     ) -> Result<()> {
-        let k = key(handle, self.per_thread_default);
-        let f = self.faults(device)?;
-        let batch = f.lock().take(k);
+        let (k, f, batch) = self.take_batch(device, handle)?;
         let earlier = f.lock().found(k);
         if let Some(e) = earlier {
             f.lock().found_retired.get_or_insert(e);
@@ -524,16 +512,24 @@ impl CudaDriver {
             }
             first
         };
-        match earlier.or(fault) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        earlier.or(fault).map_or(Ok(()), Err)
+    }
+}
+
+/// `cuStreamQuery`: whether `stream` has finished its work.
+fn stream_idle(stream: sys::CUstream) -> Result<bool> {
+    // SAFETY: a valid stream handle.
+    match unsafe { sys::cuStreamQuery(stream) } {
+        CUresult::CUDA_SUCCESS => Ok(true),
+        CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+        r => Err(map("cuStreamQuery", r)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::kernel::fault_parts;
 
     static ABI: KernelAbi = KernelAbi {
         name: "vadd",
@@ -624,24 +620,13 @@ mod tests {
             })
             .unwrap();
         assert_eq!(dirty, [base]);
-        match first.unwrap() {
-            Error::KernelFault {
-                kernel,
-                block,
-                thread,
-                message,
-            } => {
-                assert_eq!(
-                    (kernel.as_str(), block, thread),
-                    ("b", [2, 0, 0], [5, 0, 0])
-                );
-                assert!(
-                    message.contains("(7,)") && message.contains("src/lib.rs:12:9"),
-                    "{message}"
-                );
-            }
-            other => panic!("{other:?}"),
-        }
+        let first = first.unwrap();
+        let (kernel, block, thread, message) = fault_parts(&first);
+        assert_eq!((kernel, block, thread), ("b", [2, 0, 0], [5, 0, 0]));
+        assert!(
+            message.contains("(7,)") && message.contains("src/lib.rs:12:9"),
+            "{message}"
+        );
         // Nothing recorded: no fault, and nothing to zero.
         let addr = r.slot(k, fresh(&mut next)).unwrap();
         r.launched(k, addr, "d", &ABI);

@@ -404,6 +404,32 @@ pub struct KernelLaunch<'a> {
     pub args: &'a [KernelArg],
 }
 
+/// The launch error that a checked kernel's fault record holds, read back from a device and
+/// decoded with the kernel's `abi`; `None` when no work-item faulted.
+pub(crate) fn device_fault(kernel: &str, abi: &KernelAbi, record: &[u8]) -> Option<Error> {
+    let f = abi.decode_fault(record)?;
+    Some(Error::KernelFault {
+        kernel: kernel.to_owned(),
+        block: f.block,
+        thread: f.thread,
+        message: f.message,
+    })
+}
+
+/// The kernel, block, thread and message of a [`Error::KernelFault`]; panics on another error.
+#[cfg(test)]
+pub(crate) fn fault_parts(e: &Error) -> (&str, [u32; 3], [u32; 3], &str) {
+    match e {
+        Error::KernelFault {
+            kernel,
+            block,
+            thread,
+            message,
+        } => (kernel, *block, *thread, message),
+        other => panic!("not a kernel fault: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,35 +37,6 @@ pub struct CudaKernelSource {
     pub fast_math: bool,
 }
 
-impl CudaKernelSource {
-    /// Source and entry point, without constants.
-    ///
-    /// ```
-    /// let s = rumba::driver::CudaKernelSource::new("/* … */", "k");
-    /// assert_eq!(s.source, "/* … */");
-    /// ```
-    pub fn new(source: impl Into<String>, entry: impl Into<String>) -> Self {
-        CudaKernelSource {
-            source: source.into(),
-            entry: entry.into(),
-            constants: Vec::new(),
-            fast_math: false,
-        }
-    }
-
-    /// The same source compiled with the target's fast-math options (see
-    /// [`fast_math`](Self::fast_math)).
-    ///
-    /// ```
-    /// let s = rumba::driver::CudaKernelSource::new("/* … */", "k").with_fast_math();
-    /// assert!(s.fast_math);
-    /// ```
-    pub fn with_fast_math(mut self) -> Self {
-        self.fast_math = true;
-        self
-    }
-}
-
 /// OpenCL C source of a kernel, for an OpenCL backend to build and run.
 ///
 /// `entry` is the `__kernel` function to launch; its parameters follow the kernel's argument
@@ -92,30 +63,39 @@ pub struct OpenClKernelSource {
     pub fast_math: bool,
 }
 
-impl OpenClKernelSource {
-    /// Source and entry point, without constants.
-    ///
-    /// ```
-    /// let s = rumba::driver::OpenClKernelSource::new("/* … */", "k");
-    /// assert_eq!(s.source, "/* … */");
-    /// ```
-    pub fn new(source: impl Into<String>, entry: impl Into<String>) -> Self {
-        OpenClKernelSource {
-            source: source.into(),
-            entry: entry.into(),
-            constants: Vec::new(),
-            fast_math: false,
-        }
-    }
+// Both forms are built the same way: source and entry point, fast math on request.
+macro_rules! source_constructors {
+    ($($form:ident),*) => {$(
+        impl $form {
+            /// Source and entry point, without constants.
+            ///
+            /// ```
+            #[doc = concat!("let s = rumba::driver::", stringify!($form), "::new(\"/* … */\", \"k\");")]
+            /// assert_eq!(s.source, "/* … */");
+            /// assert!(s.constants.is_empty() && !s.fast_math);
+            /// ```
+            pub fn new(source: impl Into<String>, entry: impl Into<String>) -> Self {
+                $form {
+                    source: source.into(),
+                    entry: entry.into(),
+                    constants: Vec::new(),
+                    fast_math: false,
+                }
+            }
 
-    /// The same source built with `-cl-fast-relaxed-math` (see [`fast_math`](Self::fast_math)).
-    ///
-    /// ```
-    /// let s = rumba::driver::OpenClKernelSource::new("/* … */", "k").with_fast_math();
-    /// assert!(s.fast_math);
-    /// ```
-    pub fn with_fast_math(mut self) -> Self {
-        self.fast_math = true;
-        self
-    }
+            /// The same source compiled with the target's fast-math options (see
+            /// [`fast_math`](Self::fast_math)).
+            ///
+            /// ```
+            #[doc = concat!("let s = rumba::driver::", stringify!($form), "::new(\"/* … */\", \"k\").with_fast_math();")]
+            /// assert!(s.fast_math);
+            /// ```
+            pub fn with_fast_math(mut self) -> Self {
+                self.fast_math = true;
+                self
+            }
+        }
+    )*};
 }
+
+source_constructors!(CudaKernelSource, OpenClKernelSource);

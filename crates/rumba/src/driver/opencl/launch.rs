@@ -39,6 +39,7 @@ use super::platform::DeviceSurvey;
 use super::raw::ClEvent;
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided::check_range;
+use crate::driver::kernel::device_fault;
 use crate::driver::{KernelArg, KernelLaunch, OpenClKernelSource, StreamHandle};
 use crate::error::{ArgumentError, Error, Result, StridesError};
 use crate::sync::lock;
@@ -524,22 +525,11 @@ pub(crate) unsafe fn launch(
                 op,
                 Box::new(move || {
                     let fault = match abi {
-                        Some(abi) => {
-                            abi.decode_fault(&host_record[..])
-                                .map(|f| Error::KernelFault {
-                                    kernel: kernel_name.clone(),
-                                    block: f.block,
-                                    thread: f.thread,
-                                    message: f.message,
-                                })
-                        }
+                        Some(abi) => device_fault(&kernel_name, abi, &host_record[..]),
                         None => decode_fault(&kernel_name, &host_record),
                     };
                     lock(&records).push(rec);
-                    match fault {
-                        Some(e) => Err(e),
-                        None => Ok(()),
-                    }
+                    fault.map_or(Ok(()), Err)
                 }),
             );
             if result.is_err() {
@@ -555,6 +545,7 @@ pub(crate) unsafe fn launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::kernel::fault_parts;
 
     #[test]
     fn fastmath_kernels_build_with_relaxed_math_and_others_exactly() {
@@ -607,23 +598,12 @@ mod tests {
         put32(&mut rec, 28, 5);
         rec[40..48].copy_from_slice(&7u64.to_ne_bytes());
         rec[64..72].copy_from_slice(&4u64.to_ne_bytes());
-        match decode_fault("vadd", &rec).unwrap() {
-            Error::KernelFault {
-                kernel,
-                block,
-                thread,
-                message,
-            } => {
-                assert_eq!(
-                    (kernel.as_str(), block, thread),
-                    ("vadd", [2, 0, 0], [5, 0, 0])
-                );
-                assert!(
-                    message.contains("index (7,) is out of bounds for shape (4,)"),
-                    "{message}"
-                );
-            }
-            other => panic!("{other:?}"),
-        }
+        let e = decode_fault("vadd", &rec).unwrap();
+        let (kernel, block, thread, message) = fault_parts(&e);
+        assert_eq!((kernel, block, thread), ("vadd", [2, 0, 0], [5, 0, 0]));
+        assert!(
+            message.contains("index (7,) is out of bounds for shape (4,)"),
+            "{message}"
+        );
     }
 }

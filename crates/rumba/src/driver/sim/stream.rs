@@ -407,6 +407,21 @@ mod tests {
     use crate::unwind::Nasty;
     use std::sync::mpsc;
 
+    /// Queues work on `s` that waits until the returned sender sends or is dropped; returns the
+    /// work's sequence number and the sender.
+    fn gated(s: &SimStream) -> (u64, mpsc::Sender<()>) {
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate_rx);
+        let seq = s.push_work(
+            vec![],
+            Box::new(move || {
+                let _ = gate.lock().unwrap().recv();
+                Ok(())
+            }),
+        );
+        (seq, gate_tx)
+    }
+
     #[test]
     fn runs_in_order_and_reports_errors_once() {
         let s = SimStream::spawn(StreamHandle(100), true).unwrap();
@@ -470,15 +485,7 @@ mod tests {
     #[test]
     fn a_stream_whose_worker_stopped_reports_it_and_never_hangs() {
         let s = SimStream::spawn(StreamHandle(104), true).unwrap();
-        let (gate_tx, gate_rx) = mpsc::channel::<()>();
-        let gate = Mutex::new(gate_rx);
-        s.push_work(
-            vec![],
-            Box::new(move || {
-                let _ = gate.lock().unwrap().recv();
-                Ok(())
-            }),
-        );
+        let (_, gate_tx) = gated(&s);
         let (tx, rx) = mpsc::channel();
         let tx2 = tx.clone();
         s.push_notify(vec![], Box::new(move |st| tx.send(st.is_err()).unwrap()));
@@ -505,15 +512,7 @@ mod tests {
         let s = SimStream::spawn(StreamHandle(105), true).unwrap();
         let seq = s.complete_if_idle().expect("idle");
         assert!(s.is_done(seq) && s.is_idle());
-        let (gate_tx, gate_rx) = mpsc::channel::<()>();
-        let gate = Mutex::new(gate_rx);
-        s.push_work(
-            vec![],
-            Box::new(move || {
-                let _ = gate.lock().unwrap().recv();
-                Ok(())
-            }),
-        );
+        let (_, gate_tx) = gated(&s);
         assert_eq!(s.complete_if_idle(), None, "busy: it must be queued");
         drop(gate_tx);
         s.synchronize().unwrap();
@@ -525,15 +524,7 @@ mod tests {
     fn dependencies_order_across_streams() {
         let a = SimStream::spawn(StreamHandle(101), true).unwrap();
         let b = SimStream::spawn(StreamHandle(102), true).unwrap();
-        let (gate_tx, gate_rx) = mpsc::channel::<()>();
-        let gate = Mutex::new(gate_rx);
-        let seq = a.push_work(
-            vec![],
-            Box::new(move || {
-                gate.lock().unwrap().recv().unwrap();
-                Ok(())
-            }),
-        );
+        let (seq, gate_tx) = gated(&a);
         let (tx, rx) = mpsc::channel();
         b.push_notify(
             vec![Dep {

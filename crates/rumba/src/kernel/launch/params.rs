@@ -135,16 +135,7 @@ fn array_view<'v, T: Pod>(a: &HostArrayArg<'v>, position: usize) -> Result<Globa
     if !a.use_shared() {
         return Err(Error::argument(position, ArgumentError::Claimed));
     }
-    if a.itemsize() != size_of::<T>() {
-        return Err(Error::argument(
-            position,
-            ArgumentError::ItemSize {
-                found: a.itemsize(),
-                expected: size_of::<T>(),
-                element: std::any::type_name::<T>(),
-            },
-        ));
-    }
+    ArgumentError::check_item_size::<T>(position, a.itemsize())?;
     // SAFETY: `HostArrayArg` guarantees that every element `a`'s layout addresses lies in live,
     // writable memory for 'v that others reach only atomically (see its docs);
     // `from_raw_parts` checks alignment and dimensions.

@@ -196,20 +196,25 @@ pub fn auto_transfers() -> AutoTransfers {
 
 /// Records one host → device transfer of `bytes`.
 pub(crate) fn count_to_device(bytes: usize) {
-    COUNTS.with(|c| {
-        let mut v = c.get();
+    count(|v| {
         v.to_device += 1;
         v.bytes_to_device += bytes as u64;
-        c.set(v);
     });
 }
 
 /// Records one device → host transfer of `bytes`.
 pub(crate) fn count_to_host(bytes: usize) {
-    COUNTS.with(|c| {
-        let mut v = c.get();
+    count(|v| {
         v.to_host += 1;
         v.bytes_to_host += bytes as u64;
+    });
+}
+
+/// Applies `update` to this thread's counts.
+fn count(update: impl FnOnce(&mut AutoTransfers)) {
+    COUNTS.with(|c| {
+        let mut v = c.get();
+        update(&mut v);
         c.set(v);
     });
 }

@@ -248,31 +248,29 @@ impl Arena {
         if let Some(p) = self.block_mut(id).prev {
             if let Some(state) = merged_state(self.block_mut(p).state, self.block_mut(id).state) {
                 self.unindex(p);
-                let gone = self.drop_block(id);
-                let pb = self.block_mut(p);
-                pb.size += gone.size;
-                pb.next = gone.next;
-                pb.state = state;
-                if let Some(n) = gone.next {
-                    self.block_mut(n).prev = Some(p);
-                }
+                self.join(p, id, state);
                 id = p;
             }
         }
         if let Some(n) = self.block_mut(id).next {
             if let Some(state) = merged_state(self.block_mut(id).state, self.block_mut(n).state) {
                 self.unindex(n);
-                let gone = self.drop_block(n);
-                let b = self.block_mut(id);
-                b.size += gone.size;
-                b.next = gone.next;
-                b.state = state;
-                if let Some(nn) = gone.next {
-                    self.block_mut(nn).prev = Some(id);
-                }
+                self.join(id, n, state);
             }
         }
         self.index(id);
+    }
+
+    /// Joins block `right` (neither indexed) onto its left neighbour `left`, which takes `state`.
+    fn join(&mut self, left: BlockId, right: BlockId, state: State) {
+        let gone = self.drop_block(right);
+        let b = self.block_mut(left);
+        b.size += gone.size;
+        b.next = gone.next;
+        b.state = state;
+        if let Some(n) = gone.next {
+            self.block_mut(n).prev = Some(left);
+        }
     }
 
     /// Stream keys that own free blocks.

@@ -172,22 +172,11 @@ mod unix {
             return;
         }
         let size = (libc::SIGSTKSZ).max(64 * 1024);
-        // SAFETY: an anonymous private mapping with no address hint; the result is checked.
-        let mem = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if mem == libc::MAP_FAILED {
+        let Some(mem) = crate::driver::sim::memory::map_anonymous(size) else {
             return;
-        }
+        };
         let stack = libc::stack_t {
-            ss_sp: mem,
+            ss_sp: mem.cast(),
             ss_flags: 0,
             ss_size: size,
         };

@@ -127,16 +127,7 @@ fn array_arg<'a, T, const D: usize>(
             },
         ));
     };
-    if a.itemsize() != size_of::<T>() {
-        return Err(Error::argument(
-            position,
-            ArgumentError::ItemSize {
-                found: a.itemsize(),
-                expected: size_of::<T>(),
-                element: std::any::type_name::<T>(),
-            },
-        ));
-    }
+    ArgumentError::check_item_size::<T>(position, a.itemsize())?;
     if a.shape().len() != D || a.strides().len() != D {
         return Err(Error::argument(
             position,
@@ -344,19 +335,29 @@ impl<T: Pod, R: Access> GlobalIn<'_, T, 1, R> {
     /// the checked path.
     #[inline(always)]
     pub fn own_window<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> Option<Window<'_, T, R>> {
-        if !one_d(blk) {
-            return None;
-        }
-        let n = blk.threads() as usize;
-        let lo = usize::try_from(blk.block_linear()).ok()?.checked_mul(n)?;
-        let fits = lo.checked_add(n).is_some_and(|end| end <= self.shape[0]);
-        (fits && self.strides[0] == size_of::<T>() as isize).then(|| Window {
+        let lo = own_start::<T, S>(blk, self.shape[0], self.strides[0])?;
+        Some(Window {
             // In bounds: `lo + n <= len`.
             ptr: self.ptr.cast::<T>().wrapping_add(lo),
-            n,
+            n: blk.threads() as usize,
             _marker: PhantomData,
         })
     }
+}
+
+/// Where `blk`'s own elements (its work-items' `t.grid1()`, `n` of them) start in a 1-d array of
+/// `len` elements `stride` bytes apart: `Some(lo)` with `lo + n <= len` when the launch is 1-d,
+/// the array contiguous for `T` and the whole block in bounds; else `None`.
+#[inline(always)]
+fn own_start<T, S: BlockShape>(blk: &BlockCtx<'_, S>, len: usize, stride: isize) -> Option<usize> {
+    if !one_d(blk) || stride != size_of::<T>() as isize {
+        return None;
+    }
+    let n = blk.threads() as usize;
+    let lo = usize::try_from(blk.block_linear()).ok()?.checked_mul(n)?;
+    lo.checked_add(n)
+        .is_some_and(|end| end <= len)
+        .then_some(lo)
 }
 
 /// Whether `blk`'s launch is 1-d in grid and block, so that a thread's own linear index is its
@@ -662,22 +663,14 @@ impl<T: Pod, W: Access> OwnOut<'_, T, W> {
     /// [`block`](Self::block) does.
     #[inline(always)]
     pub fn own_window<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> Option<OwnWindow<'_, T, W>> {
-        if !one_d(blk) {
-            return None;
-        }
-        let n = blk.threads() as usize;
-        let lo = usize::try_from(blk.block_linear()).ok()?.checked_mul(n)?;
-        let fits = lo.checked_add(n).is_some_and(|end| end <= self.len);
-        if !fits || self.stride != size_of::<T>() as isize {
-            return None;
-        }
+        let lo = own_start::<T, S>(blk, self.len, self.stride)?;
         if W::PLAIN {
             self.bind(blk.run_id());
         }
         Some(OwnWindow {
             // In bounds: `lo + n <= len`.
             ptr: self.ptr.wrapping_add(lo),
-            n,
+            n: blk.threads() as usize,
             _marker: PhantomData,
         })
     }

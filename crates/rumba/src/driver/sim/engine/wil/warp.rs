@@ -272,21 +272,13 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         preds: BlockArray<'b, u8, 1>,
         out: BlockArray<'b, i32, 1>,
     ) {
-        for base in (0..self.threads()).step_by(WARP_SIZE as usize) {
-            let (count, plain) = self.warp_lanes(base, mask);
-            let b = base as usize;
-            if plain {
-                let p: [u8; 32] = preds.load_run(b);
-                let r = match site.kind {
-                    WarpKind::All => p.iter().all(|&x| x != 0),
-                    _ => p.iter().any(|&x| x != 0),
-                };
-                out.store_run(b, [i32::from(r); 32]);
-            } else {
-                let call = |w: u32| Self::call(site, mask, u64::from(preds.get(w as usize)), 0);
-                self.resolve_warp(base, count, call, |w, v| out.set(w as usize, v as i32));
-            }
-        }
+        let whole = |p: [u8; 32]| {
+            i32::from(match site.kind {
+                WarpKind::All => p.iter().all(|&x| x != 0),
+                _ => p.iter().any(|&x| x != 0),
+            })
+        };
+        self.warp_predicate(site, mask, preds, out, whole, |v| v as i32);
     }
 
     /// `ballot_sync(mask, pred)`: `preds[w]` is work-item `w`'s predicate (0 or 1); `out[w]`
@@ -299,16 +291,31 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         preds: BlockArray<'b, u8, 1>,
         out: BlockArray<'b, u32, 1>,
     ) {
+        let whole = |p: [u8; 32]| (0..32).fold(0u32, |m, l| m | (u32::from(p[l] != 0) << l));
+        self.warp_predicate(site, mask, preds, out, whole, |v| v as u32);
+    }
+
+    /// A warp operation on predicates (`preds[w]`, 0 or 1) whose result every lane shares:
+    /// a plain warp stores `whole(its 32 predicates)` for all its lanes; any other goes through
+    /// the warp resolver, each lane storing `from_call` of what it returns.
+    #[inline]
+    fn warp_predicate<R: Pod>(
+        &self,
+        site: &WarpSite,
+        mask: u32,
+        preds: BlockArray<'b, u8, 1>,
+        out: BlockArray<'b, R, 1>,
+        whole: impl Fn([u8; 32]) -> R,
+        from_call: impl Fn(u64) -> R,
+    ) {
         for base in (0..self.threads()).step_by(WARP_SIZE as usize) {
             let (count, plain) = self.warp_lanes(base, mask);
             let b = base as usize;
             if plain {
-                let p: [u8; 32] = preds.load_run(b);
-                let bits = (0..32).fold(0u32, |m, l| m | (u32::from(p[l] != 0) << l));
-                out.store_run(b, [bits; 32]);
+                out.store_run(b, [whole(preds.load_run(b)); 32]);
             } else {
                 let call = |w: u32| Self::call(site, mask, u64::from(preds.get(w as usize)), 0);
-                self.resolve_warp(base, count, call, |w, v| out.set(w as usize, v as u32));
+                self.resolve_warp(base, count, call, |w, v| out.set(w as usize, from_call(v)));
             }
         }
     }
