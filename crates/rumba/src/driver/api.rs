@@ -211,7 +211,7 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
     /// # Errors
     /// As [`memcpy_htod`](Driver::memcpy_htod), for the source range `[src, src + dst.len())`;
     /// on a stream into pageable memory (where the call waits) also the error of earlier work on
-    /// the stream, and [`Error::InCallback`] when called from a callback of that stream itself.
+    /// the stream, and [`Error::InCallback`] when called from any stream callback.
     ///
     /// # Safety
     /// `dst` must be valid for writes of `dst.len()` bytes, and otherwise unaccessed, until the
@@ -263,16 +263,9 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         };
         let owned: std::sync::Arc<[u8]> = src.into();
         // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
-        // until the stream has run the copy: the stream holds a reference (below), or ours is
-        // leaked.
+        // until the stream has run the copy: `keep_or_leak` has the stream hold it, or leaks it.
         unsafe { self.memcpy_htod(on, dst, &*owned)? };
-        if let Err(e) = self.stream_keepalive(on.device, stream, Box::new(owned.clone())) {
-            // Unreachable in practice (the copy was just queued on the same stream), but the
-            // copy may still read the bytes: leaking them is the only safe way out.
-            std::mem::forget(owned);
-            return Err(e);
-        }
-        Ok(())
+        keep_or_leak(self, on.device, stream, owned)
     }
 
     /// Queues a strided copy or broadcast fill (see [`StridedCopy`]) on `stream`. Both ranges are
@@ -692,4 +685,23 @@ pub unsafe trait Driver: Send + Sync + fmt::Debug {
         launch: &KernelLaunch<'_>,
         stream: StreamHandle,
     ) -> Result<()>;
+}
+
+/// Has `stream` keep `bytes` until the work queued on it so far has run. If even that cannot be
+/// queued (unreachable in practice: the work was just queued on the same stream), the bytes are
+/// leaked: queued work may still read them, so they are never freed under it.
+///
+/// # Errors
+/// The driver's refusal of the keep-alive (the bytes are leaked then).
+pub(crate) fn keep_or_leak(
+    driver: &(impl Driver + ?Sized),
+    device: usize,
+    stream: StreamHandle,
+    bytes: std::sync::Arc<[u8]>,
+) -> Result<()> {
+    if let Err(e) = driver.stream_keepalive(device, stream, Box::new(bytes.clone())) {
+        std::mem::forget(bytes);
+        return Err(e);
+    }
+    Ok(())
 }

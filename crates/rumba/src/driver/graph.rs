@@ -269,15 +269,22 @@ pub(crate) fn kernel_position<N: CapturedNode>(
     node: usize,
     launch: &KernelLaunch<'_>,
 ) -> Result<usize> {
-    let mut kernels = nodes
+    let kernels: Vec<(usize, &KernelNode)> = nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| n.kernel().map(|k| (i, k)));
-    let count = kernels.clone().count();
-    let found = kernels.nth(node);
+        .filter_map(|(i, n)| n.kernel().map(|k| (i, k)))
+        .collect();
+    let found = kernels.get(node);
     let captured = found.map(|(_, k)| (k.name.as_str(), &k.args[..]));
-    check_update(node, captured, count, launch)?;
-    Ok(found.map(|(i, _)| i).expect("checked above"))
+    check_update(node, captured, kernels.len(), launch)?;
+    // `check_update` refuses a node past the kernels, so `found` is there.
+    found.map(|&(i, _)| i).ok_or_else(|| {
+        GraphError::NoSuchNode {
+            node,
+            count: kernels.len(),
+        }
+        .into()
+    })
 }
 
 /// The refusal of `operation` on capturing `stream`.
@@ -308,6 +315,10 @@ pub(crate) const WAITS: &str = "it waits for (or asks about) work that is only r
 
 /// Why a copy between host and device memory is refused on a capturing stream.
 pub(crate) const HOST_COPY: &str = "a graph does not own host memory, and a replay would read or write it after the call returned; copy between host and device outside the capture";
+
+/// Why a one-shot callback is refused on a capturing stream.
+pub(crate) const ONE_SHOT: &str =
+    "a graph runs its callbacks on every replay; record a repeatable one";
 
 /// Why [`Driver::event_record`] is refused on a capturing stream.
 pub(crate) const INTERNAL_EVENT: &str = "only a program's own event records become part of a graph";

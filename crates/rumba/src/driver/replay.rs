@@ -27,11 +27,7 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub(crate) enum Reissue {
     /// `memcpy_dtod` on a stream.
-    DtoD {
-        dst: DevicePtr,
-        src: DevicePtr,
-        bytes: usize,
-    },
+    DtoD(DeviceCopy),
     /// `memset` on a stream.
     Memset {
         dst: DevicePtr,
@@ -94,14 +90,7 @@ impl Reissue {
         // SAFETY (every arm): the ranges were checked when recorded and are kept by the graph
         // (the caller's contract).
         match self {
-            Reissue::DtoD { dst, src, bytes } => unsafe {
-                let copy = DeviceCopy {
-                    dst: *dst,
-                    src: *src,
-                    bytes: *bytes,
-                };
-                driver.memcpy_dtod(On::stream(device, stream), copy)
-            },
+            Reissue::DtoD(copy) => unsafe { driver.memcpy_dtod(On::stream(device, stream), *copy) },
             Reissue::Memset { dst, value, bytes } => unsafe {
                 driver.memset(On::stream(device, stream), *dst, *value, *bytes)
             },

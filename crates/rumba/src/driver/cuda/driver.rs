@@ -31,6 +31,7 @@ use super::flags::{
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
 use super::strided::{launch_shape, pack};
+use crate::driver::graph::{HOST_COPY, ONE_SHOT, WAITS};
 use crate::driver::{
     BackendKind, CudaKernelSource, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle,
     HostAllocFlags, HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking,
@@ -214,7 +215,9 @@ impl CudaDriver {
         let s = self.stream(stream)?;
         self.bind(on.device)?;
         if let Some(operation) = host {
-            self.refuse_host_copy(on.device, stream, operation)?;
+            self.graphs
+                .captures
+                .refuse(on.device, stream, operation, HOST_COPY)?;
         }
         match op(Some(s)) {
             CUresult::CUDA_SUCCESS => Ok(()),
@@ -523,7 +526,9 @@ unsafe impl Driver for CudaDriver {
 
     fn stream_synchronize(&self, device: usize, stream: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
-        self.refuse_in_capture(device, stream, "stream synchronize")?;
+        self.graphs
+            .captures
+            .refuse(device, stream, "stream synchronize", WAITS)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         // Waits, then reports the first fault recorded by the kernels it waited for.
@@ -531,7 +536,9 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
-        self.refuse_in_capture(device, stream, "stream query")?;
+        self.graphs
+            .captures
+            .refuse(device, stream, "stream query", WAITS)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
         self.query_stream(device, stream, s)
@@ -561,7 +568,9 @@ unsafe impl Driver for CudaDriver {
     ) -> Result<()> {
         let s = self.stream(stream)?;
         self.bind(device)?;
-        self.refuse_one_shot(device, stream)?;
+        self.graphs
+            .captures
+            .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
         let user = Box::into_raw(Box::new(callback));
         // SAFETY: the trampoline reclaims `user` exactly once when CUDA runs it.
         let r = unsafe {

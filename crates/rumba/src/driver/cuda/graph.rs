@@ -39,7 +39,7 @@ use super::error::check;
 use super::launch::{Param, pack_args};
 use crate::driver::capture::{Captures, Recording};
 use crate::driver::graph::{
-    CapturedNode, WAITS, callback_outside_capture, kernel_nodes, kernel_position, refused,
+    CapturedNode, callback_outside_capture, kernel_nodes, kernel_position, refused,
 };
 use crate::driver::graph_table::GraphTable;
 use crate::driver::{
@@ -120,44 +120,6 @@ unsafe extern "C" fn graph_callback_trampoline(user: *mut c_void) {
 }
 
 impl CudaDriver {
-    /// Refuses a waiting `operation` on a capturing `stream`.
-    pub(super) fn refuse_in_capture(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        operation: &str,
-    ) -> Result<()> {
-        self.graphs
-            .captures
-            .refuse(device, stream, operation, WAITS)
-    }
-
-    /// Refuses a copy to or from host memory on a capturing `stream` (a graph does not own host
-    /// memory).
-    pub(super) fn refuse_host_copy(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        operation: &str,
-    ) -> Result<()> {
-        if self.graphs.captures.is_capturing(device, stream) {
-            return Err(refused(operation, stream, crate::driver::graph::HOST_COPY));
-        }
-        Ok(())
-    }
-
-    /// Refuses a one-shot callback on a capturing `stream`.
-    pub(super) fn refuse_one_shot(&self, device: usize, stream: StreamHandle) -> Result<()> {
-        if self.graphs.captures.is_capturing(device, stream) {
-            return Err(refused(
-                "a one-shot host callback",
-                stream,
-                "a graph runs its callbacks on every replay; record a repeatable one",
-            ));
-        }
-        Ok(())
-    }
-
     /// Destroys the executable graphs whose last holder has gone.
     fn reap_graphs(&self) {
         let dead = std::mem::take(&mut *lock(&self.graphs.reap));

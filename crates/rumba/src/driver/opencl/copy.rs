@@ -100,10 +100,10 @@ impl OpenClDriver {
             Order::Stream(stream) => stream,
         };
         let (node, bytes) = match op {
-            DeviceOp::Copy(DeviceCopy { dst, src, bytes }) => {
-                self.check_dev(dst, bytes)?;
-                self.check_dev(src, bytes)?;
-                (Reissue::DtoD { dst, src, bytes }, bytes)
+            DeviceOp::Copy(copy) => {
+                self.check_dev(copy.dst, copy.bytes)?;
+                self.check_dev(copy.src, copy.bytes)?;
+                (Reissue::DtoD(copy), copy.bytes)
             }
             DeviceOp::Set { dst, value, bytes } => {
                 self.check_dev(dst, bytes)?;

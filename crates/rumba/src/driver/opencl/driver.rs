@@ -27,7 +27,6 @@ use super::builtin::Builtins;
 use super::copy::DeviceOp;
 use super::error::check;
 use super::event::Events;
-use super::graph::ONE_SHOT;
 use super::host::{self, HostCaps};
 use super::launch;
 use super::memory::{Kind, Table};
@@ -35,6 +34,7 @@ use super::platform::DeviceSurvey;
 use super::raw::{ClContext, ClEvent};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
+use crate::driver::graph::ONE_SHOT;
 use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
 use crate::driver::replay::Reissue;
 use crate::driver::{
@@ -304,12 +304,31 @@ unsafe impl Driver for OpenClDriver {
             unsafe { self.enqueue_copy(on.device, as_mut(dst), p, len, stream) }?;
             return Ok(());
         }
-        // Pageable: take the bytes now, into a buffer the stream keeps until the copy has run.
-        // SAFETY: the caller guarantees `src` is valid for `len` bytes during this call.
-        let staged: Box<[u8]> = unsafe { &*src }.into();
-        // SAFETY: `staged` lives until the keep-alive below drops it after the copy.
+        // Pageable: the bytes are taken now.
+        // SAFETY: the caller guarantees `src` is valid for `len` bytes during this call; the
+        // device range was checked.
+        unsafe { self.memcpy_htod_staged(on, dst, &*src) }
+    }
+
+    unsafe fn memcpy_htod_staged(&self, on: On, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        let Order::Stream(stream) = on.order else {
+            // SAFETY: the device range is the caller's promise; a blocking copy has read the
+            // borrowed `src` when it returns.
+            return unsafe { self.memcpy_htod(on, dst, src) };
+        };
+        let len = src.len();
+        if !self.check_host_copy(on, dst, len)? {
+            return Ok(());
+        }
+        self.graphs
+            .captures
+            .refuse(on.device, stream, "a copy from host memory", HOST_COPY)?;
+        // One copy of the bytes, which the stream keeps until the copy has run.
+        let staged: Arc<[u8]> = src.into();
+        // SAFETY: `dst` was checked; `staged` stays valid and unwritten until the stream has run
+        // the copy (`keep_or_leak` has the stream hold it, or leaks it).
         unsafe { self.enqueue_copy(on.device, as_mut(dst), staged.as_ptr(), len, stream) }?;
-        self.stream_keepalive(on.device, stream, Box::new(staged))
+        crate::driver::api::keep_or_leak(self, on.device, stream, staged)
     }
 
     unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {

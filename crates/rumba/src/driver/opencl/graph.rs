@@ -15,10 +15,6 @@ use crate::driver::{
 };
 use crate::error::{ArgumentError, Error, Result};
 
-/// Why a one-shot callback is refused on a capturing stream.
-pub(super) const ONE_SHOT: &str =
-    "a graph runs its callbacks on every replay; record a repeatable one";
-
 impl OpenClDriver {
     /// Checks `launch` and records it if `stream` is being captured (`None`: not capturing).
     pub(super) fn capture_launch(

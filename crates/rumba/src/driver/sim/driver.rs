@@ -173,14 +173,8 @@ unsafe impl Driver for SimDriver {
             return Ok(());
         };
         if !pinned {
-            // Pageable destination: CUDA returns only once the copy is done.
-            if st.is_own_worker() {
-                return Err(Error::InCallback {
-                    operation: "a copy into pageable memory".into(),
-                    reason: "it was issued from a callback of the same stream, which would wait for itself",
-                    instead: "",
-                });
-            }
+            // Pageable destination: CUDA returns only once the copy is done. (Not from a stream
+            // callback, which would wait for itself: `refuse_wait` refused that above.)
             st.wait_for(seq);
             st.take_error()?;
         }

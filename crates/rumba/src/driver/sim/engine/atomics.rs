@@ -37,8 +37,17 @@ use bytemuck::Pod;
 use super::shape::NdIndex;
 use super::view::{AtomicSpace, View};
 
-mod sealed {
-    pub trait Sealed {}
+pub(crate) mod sealed {
+    /// The element types of the atomic traits, and the values their add and subtract store,
+    /// computed without touching memory: for memory that only one OS thread can reach (a block's
+    /// arena in the work-item-loop engine), where a plain read and write do what the atomic
+    /// operation does.
+    pub trait Sealed: Copy {
+        /// `old + v` as `fetch_add` stores it (wrapping for integers).
+        fn sum(old: Self, v: Self) -> Self;
+        /// `old - v` as `fetch_sub` stores it (wrapping for integers).
+        fn difference(old: Self, v: Self) -> Self;
+    }
 }
 
 /// Element types with atomic `add`, `sub`, `max`, `min`, `exch` and `cas`.
@@ -53,23 +62,6 @@ mod sealed {
 /// assert_eq!(x, 7);
 /// ```
 pub trait AtomicValue: Pod + sealed::Sealed {
-    /// `old + v` as [`fetch_add`](Self::fetch_add) stores it (wrapping for integers), computed
-    /// without touching memory: for memory that only one OS thread can reach, where a plain
-    /// read and write do what the atomic operation does.
-    ///
-    /// ```
-    /// use rumba::kernel::AtomicValue;
-    /// assert_eq!(u32::sum(u32::MAX, 2), 1);
-    /// assert_eq!(f32::sum(1.5, 1.0), 2.5);
-    /// ```
-    fn sum(old: Self, v: Self) -> Self;
-    /// `old - v` as [`fetch_sub`](Self::fetch_sub) stores it (wrapping for integers).
-    ///
-    /// ```
-    /// use rumba::kernel::AtomicValue;
-    /// assert_eq!(i32::difference(i32::MIN, 1), i32::MAX);
-    /// ```
-    fn difference(old: Self, v: Self) -> Self;
     /// `*p += v` (wrapping for integers); returns the old value.
     ///
     /// # Safety
@@ -151,10 +143,7 @@ pub trait AtomicInteger: AtomicValue {
 
 macro_rules! int_atomics {
     ($($t:ty => $a:ty),+) => {$(
-        impl sealed::Sealed for $t {}
-        // SAFETY (all functions): `from_ptr` needs an aligned pointer to memory that is only
-        // accessed atomically for the duration, which is the functions' contract.
-        impl AtomicValue for $t {
+        impl sealed::Sealed for $t {
             #[inline(always)]
             fn sum(old: Self, v: Self) -> Self {
                 old.wrapping_add(v)
@@ -163,6 +152,10 @@ macro_rules! int_atomics {
             fn difference(old: Self, v: Self) -> Self {
                 old.wrapping_sub(v)
             }
+        }
+        // SAFETY (all functions): `from_ptr` needs an aligned pointer to memory that is only
+        // accessed atomically for the duration, which is the functions' contract.
+        impl AtomicValue for $t {
             #[inline]
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: see the impl comment.
@@ -243,8 +236,7 @@ int_atomics!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => Atomic
 
 macro_rules! float_atomics {
     ($($t:ty => $a:ty),+) => {$(
-        impl sealed::Sealed for $t {}
-        impl AtomicValue for $t {
+        impl sealed::Sealed for $t {
             #[inline(always)]
             fn sum(old: Self, v: Self) -> Self {
                 old + v
@@ -253,15 +245,17 @@ macro_rules! float_atomics {
             fn difference(old: Self, v: Self) -> Self {
                 old - v
             }
+        }
+        impl AtomicValue for $t {
             #[inline]
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| Self::sum(old, v)) }
+                unsafe { update(p, |old| <Self as sealed::Sealed>::sum(old, v)) }
             }
             #[inline]
             unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: forwarded contract.
-                unsafe { update(p, |old| Self::difference(old, v)) }
+                unsafe { update(p, |old| <Self as sealed::Sealed>::difference(old, v)) }
             }
             #[inline]
             unsafe fn fetch_max(p: *mut Self, v: Self) -> Self {
