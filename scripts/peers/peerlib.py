@@ -27,9 +27,17 @@ SIZES = {
 }
 
 
+# The workloads `--only` names (None: every one); `sizes` gives no size to the others.
+_only = None
+
+
 def arguments(description, default_repeat, quick_flag):
-    """Parses --repeat and either --quick (run the small sizes only) or --all (run every size)."""
+    """Parses --repeat, --only and either --quick (run the small sizes only) or --all (run every
+    size)."""
+    global _only
     ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--only", metavar="NAMES",
+                    help="comma-separated workloads to run (default: all of this script's)")
     ap.add_argument("--repeat", type=int, default=default_repeat,
                     help="timed runs per workload; the median is reported")
     if quick_flag == "quick":
@@ -39,10 +47,14 @@ def arguments(description, default_repeat, quick_flag):
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
+    _only = None if args.only is None else set(filter(None, args.only.split(",")))
     return args
 
 
 def sizes(workload, small_only):
+    """The sizes to run `workload` at (none when `--only` leaves it out)."""
+    if _only is not None and workload not in _only:
+        return ()
     quick, every = SIZES[workload]
     return quick if small_only else every
 

@@ -274,7 +274,15 @@ pub fn run(args: &BenchArgs) -> rumba::Result<bool> {
             pocl.push("--quick".into());
         }
         // Numba's simulator runs once per size: it is slow, and its small sizes only.
-        let numba = vec!["--repeat".to_string(), "1".to_string()];
+        let mut numba = vec!["--repeat".to_string(), "1".to_string()];
+        pocl.extend(peers::only(wanted));
+        // Only where rumba runs the small size too, so that each of its rows has a ratio.
+        numba.extend(peers::only(|name| {
+            wanted(name)
+                && suite::WORKLOADS
+                    .iter()
+                    .any(|w| w.name == name && (args.quick || w.sizes.contains(&w.small)))
+        }));
         for (script, extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
             if !args.json {
                 eprintln!("{script} ...");

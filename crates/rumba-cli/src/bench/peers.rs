@@ -73,6 +73,17 @@ pub fn run(venv: &Path, scripts: &Path, script: &str, args: &[String]) -> Result
     run_with(&python, &scripts.join(script), args)
 }
 
+/// The peer scripts' `--only` argument: the suite workloads `wanted` keeps, so that a script
+/// (Numba's simulator takes seconds a workload) runs only what the caller will read.
+pub fn only(wanted: impl Fn(&str) -> bool) -> Vec<String> {
+    let names: Vec<&str> = super::suite::WORKLOADS
+        .iter()
+        .map(|w| w.name)
+        .filter(|n| wanted(n))
+        .collect();
+    vec!["--only".into(), names.join(",")]
+}
+
 /// Runs `script` with `python` and parses every JSON line it prints. The script's stderr goes to
 /// ours (it says which peers it skipped and why). A script that fails after printing some runs
 /// keeps them (with a warning); one that printed none is an error.

@@ -184,7 +184,9 @@ pub fn run(args: &BenchArgs) -> Result<bool> {
         if args.quick {
             pocl.push("--quick".into());
         }
-        let numba = vec!["--repeat".to_string(), "1".into()];
+        let mut numba = vec!["--repeat".to_string(), "1".into()];
+        pocl.extend(peers::only(wanted));
+        numba.extend(peers::only(wanted));
         for (script, extra) in [("pocl.py", pocl), ("numba_sim.py", numba)] {
             if !args.json {
                 eprintln!("{script} ...");

@@ -260,12 +260,12 @@ impl Drop for P2p {
     }
 }
 
-/// Why [`Offer::post`] failed. Either way the offer comes back boxed, for the caller to leak.
+/// Why [`Offer::post`] failed (the offer itself is leaked either way).
 pub(crate) enum PostFailed {
     /// MPI refused the receive of the answer.
-    Receive(Error, Box<Offer>),
+    Receive(Error),
     /// MPI refused the send of the header (the answer's receive is posted).
-    Send(Error, Box<Offer>),
+    Send(Error),
 }
 
 /// The sender's side of the handshake in flight: its header out to `peer`, the receiver's answer
@@ -284,9 +284,9 @@ impl Offer {
     /// `tag`: the answer's receive is waiting before the header can be answered.
     ///
     /// # Errors
-    /// [`PostFailed`]: MPI refusing the receive or the send, with the offer boxed for the caller
-    /// to leak (MPI does not promise that a call which returned an error posted nothing, so the
-    /// answer's box may still be written).
+    /// [`PostFailed`]: MPI refusing the receive or the send. The offer is leaked then: MPI does
+    /// not promise that a call which returned an error posted nothing, so its boxes may still be
+    /// read or written.
     pub(crate) fn post(
         comm: &Communicator,
         op: &str,
@@ -315,7 +315,8 @@ impl Offer {
             )
         };
         if let Err(e) = raw::check(rc, comm.rank(), op, "MPI_Irecv") {
-            return Err(PostFailed::Receive(e, Box::new(offer)));
+            std::mem::forget(offer);
+            return Err(PostFailed::Receive(e));
         }
         let b = offer._header.as_bytes();
         // SAFETY: the header's box lives in the offer until the send completes (or is leaked
@@ -332,7 +333,10 @@ impl Offer {
         };
         match raw::check(rc, comm.rank(), op, "MPI_Isend") {
             Ok(()) => Ok(offer),
-            Err(e) => Err(PostFailed::Send(e, Box::new(offer))),
+            Err(e) => {
+                std::mem::forget(offer);
+                Err(PostFailed::Send(e))
+            }
         }
     }
 
@@ -545,14 +549,8 @@ impl<'a> OnStream<'a> {
             mine.root = c.chunk_bytes() as u64;
             match Offer::post(c, op, mine, peer, tag, mine.tag) {
                 Ok(offer) => State::AwaitAck(offer),
-                Err(PostFailed::Receive(e, offer)) => {
-                    std::mem::forget(offer);
-                    return Err(e);
-                }
-                Err(PostFailed::Send(e, offer)) => {
-                    std::mem::forget(offer);
-                    return Err(c.poison(op, e.to_string()));
-                }
+                Err(PostFailed::Receive(e)) => return Err(e),
+                Err(PostFailed::Send(e)) => return Err(c.poison(op, e.to_string())),
             }
         } else {
             let (hdr, hdr_req) = expect_header(c, op, peer, tag)?;

@@ -65,9 +65,8 @@ impl Handshake {
         if let Some((peer, mine)) = offer {
             match Offer::post(comm, op, mine, peer, tag, tag) {
                 Ok(offer) => hs.offer = Some(offer),
-                Err(PostFailed::Receive(e, posted) | PostFailed::Send(e, posted)) => {
-                    // Leaks the buffers of requests that may be posted (see `abandon`).
-                    std::mem::forget(posted);
+                Err(PostFailed::Receive(e) | PostFailed::Send(e)) => {
+                    // `post` leaked the offer; the rest may be posted too (see `abandon`).
                     hs.abandon();
                     return Err(comm.poison(op, e.to_string()));
                 }
