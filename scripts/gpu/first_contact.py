@@ -19,8 +19,8 @@ in this order, each part with its own time cap and the whole within FC_BUDGET se
 5. bench     `rumba bench --quick` on CUDA beside CuPy and Numba-CUDA (peer_bench.py) and cudarc
 6. peers     scripts/gpu/peer_ipc.py: IPC both ways, CUDA Array Interface, DLPack
 
-Everything goes to $OUT (default gpu-out): one log per part (tests/<name>.log per executable),
-results.json, and report.md — rewritten after every part, so a run cut short still leaves a
+Everything goes to $OUT (default gpu-out): one log per part (the executables' logs packed in
+tests.tar.gz), results.json, and report.md — rewritten after every part, so a run cut short still leaves a
 complete report of what ran. Its first line is `N passed, N failed, N skipped` over everything
 that ran (selftest checks, tests, peer checks; detect and bench count as one check each; a
 test that said `SKIPPED … on cuda` and an executable not run count as skipped); then the commit,
@@ -30,8 +30,15 @@ as docs/gpu-runs/<date>-<gpu>.md (the report names the file) before anything els
 Without a usable CUDA device the report says so after `detect`, and the GPU parts are listed as
 not run: a dry run on a machine without a GPU takes seconds. FC_BACKEND=sim (or opencl) runs
 every part on that backend instead, to try the machinery without a GPU. FC_TESTS=a,b runs only
-those test executables (a second run of what failed). --nvrtc-dirs prints the NVRTC folders
-found and exits (run-suite.sh's other parts use it).
+those test executables (a second run of what failed). FC_TEST_THREADS=1 runs each executable's
+tests one at a time, so a log names the test that hung (libtest prints a test's name as it starts
+it). FC_CAP=S caps every executable at S seconds. FC_BENCH="ARGS" replaces the bench's
+`--quick --repeat 3` (e.g. FC_BENCH="--repeat 5" for every size, the copies included) and
+FC_BENCH_CAP=S gives it S seconds. --nvrtc-dirs prints the NVRTC folders found and exits
+(run-suite.sh's other parts use it).
+
+At most eight files come back from a device call, so the per-executable logs are also packed
+into $OUT/tests.tar.gz after each executable (they are written outside $OUT, in $OUT.tests/).
 """
 import glob
 import json
@@ -80,7 +87,9 @@ NOT_ON_CUDA = {
 # Seconds each executable may take: the first ones a little more (NVRTC compiles their kernels).
 CAP_FIRST, CAP_REST, N_FIRST = 60, 40, 8
 # Seconds kept for the parts after the tests.
-RESERVE = {"bench": 80, "peers": 50}
+RESERVE = {"bench": int(os.environ.get("FC_BENCH_CAP", "80")), "peers": 50}
+if os.environ.get("FC_CAP"):
+    CAP_FIRST = CAP_REST = int(os.environ["FC_CAP"])
 
 
 def now():
@@ -387,7 +396,9 @@ def part_tests(r, kit, env, backend, only):
         for n in only:
             if n not in names:
                 r.not_run.append(("tests/" + n, "not in the kit"))
-    os.makedirs(os.path.join(r.out, "tests"), exist_ok=True)
+    logs = r.out.rstrip("/") + ".tests"
+    os.makedirs(logs, exist_ok=True)
+    threads = os.environ.get("FC_TEST_THREADS")
     t0 = now()
     tot = [0, 0, 0]
     for i, name in enumerate(order):
@@ -401,8 +412,11 @@ def part_tests(r, kit, env, backend, only):
             r.count(skipped=1)
             tot[2] += 1
             continue
-        log = os.path.join(r.out, "tests", name + ".log")
-        rc, secs = run_cmd([os.path.join(kit, "tests", name)], log, cap, env)
+        log = os.path.join(logs, name + ".log")
+        argv = [os.path.join(kit, "tests", name)] + (["--test-threads=" + threads] if threads else [])
+        rc, secs = run_cmd(argv, log, cap, env)
+        subprocess.run(["tar", "-C", logs, "-czf", os.path.join(r.out, "tests.tar.gz"), "."],
+                       check=False)
         text = read(log)
         p, f, s, failures, note = parse_tests(text, backend)
         if rc is None:
@@ -426,10 +440,10 @@ def part_tests(r, kit, env, backend, only):
         r.tests.append("| %s | %s | %.0f | %d | %d | %d | %s |" % (
             name, "killed" if rc is None else rc, secs, p, f, s, note.replace("|", "/")))
         r.parts["tests"] = {"summary": "%d passed, %d failed, %d skipped (running)" % tuple(tot),
-                            "seconds": now() - t0, "log": "tests/"}
+                            "seconds": now() - t0, "log": "tests.tar.gz"}
         r.write()
     r.parts["tests"] = {"summary": "%d passed, %d failed, %d skipped" % tuple(tot),
-                        "seconds": now() - t0, "log": "tests/"}
+                        "seconds": now() - t0, "log": "tests.tar.gz"}
 
 
 def part_bench(r, rumba, env, backend):
@@ -438,7 +452,7 @@ def part_bench(r, rumba, env, backend):
     if cap < 10:
         r.not_run.append(("bench", "no time left"))
         return
-    argv = [rumba, "bench", "--quick", "--repeat", "3"]
+    argv = [rumba, "bench"] + os.environ.get("FC_BENCH", "--quick --repeat 3").split()
     if backend == "cuda":
         argv += ["--gpu-peers", os.path.join(ROOT, "scripts/gpu/peer_bench.py"), "--python", sys.executable]
     rc, secs = run_cmd(argv, log, cap, env)
@@ -448,7 +462,7 @@ def part_bench(r, rumba, env, backend):
     if not ok:
         r.fail("bench (exit %s)" % ("killed after %d s" % cap if rc is None else rc), tail(text, 25))
     r.parts["bench"] = {"summary": "ok" if ok else "FAILED (exit %s)" % rc, "seconds": secs, "log": "bench.log"}
-    r.sections.insert(0, ("Bench (`rumba bench --quick`, %s)" % backend, fence(text)))
+    r.sections.insert(0, ("Bench (`rumba bench %s`, %s)" % (" ".join(argv[2:]), backend), fence(text)))
 
 
 def part_peers(r, rumba, env):

@@ -157,6 +157,10 @@ def run_cupy(repeat, quick):
 def run_numba(repeat, quick):
     # Module globals, so that the kernels below see them as globals (as Numba's simulator needs).
     global cuda, float32
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import numpy_compat
+
+    numpy_compat.patch()
     from numba import cuda, float32
     peer = "numba-cudasim" if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" else "numba-cuda"
 

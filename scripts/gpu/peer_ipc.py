@@ -30,6 +30,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy_compat  # noqa: E402
 import rumba_ipc  # noqa: E402
 
 FAILED = []
@@ -236,6 +237,7 @@ def main():
             print(f"SKIPPED cupy: {e}", flush=True)
     if "numba" in peers:
         try:
+            numpy_compat.patch()  # before numba is imported
             from numba import cuda
             if not cuda.is_available():
                 raise ImportError("numba.cuda.is_available() is False")

@@ -36,6 +36,20 @@ pub(crate) fn mark_thread() {
     CALLBACK_THREAD.with(|c| c.set(true));
 }
 
+/// Runs `f` marked as a callback thread, then restores the mark (also when `f` panics): for a
+/// thread that drops values queued work kept alive, which must defer releases exactly as the
+/// thread that would otherwise have dropped them (a backend's callback thread) does.
+pub(crate) fn as_callback_thread<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CALLBACK_THREAD.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(CALLBACK_THREAD.with(|c| c.replace(true)));
+    f()
+}
+
 /// True on threads that run driver callbacks.
 pub(crate) fn is_callback_thread() -> bool {
     CALLBACK_THREAD.with(Cell::get)

@@ -9,13 +9,15 @@
 //! a made-up handle is a typed error instead of a pointer handed to CUDA. Host callbacks go
 //! through `cuStreamAddCallback` (which passes the stream's status); their thread is marked as a
 //! callback thread, so rumba never flushes deferred releases or waits for device work there, which
-//! CUDA forbids. Device memory (`pool.rs`: the stream-ordered pool or `cuMemAlloc`), page-locked
+//! CUDA forbids (every driver call there is refused with [`Error::InCallback`]). Keep-alives are
+//! not callbacks but events (`keepalive.rs`), because CUDA runs the callbacks of all streams on
+//! one thread. Device memory (`pool.rs`: the stream-ordered pool or `cuMemAlloc`), page-locked
 //! host memory (`host.rs`) and the synchronizations that read kernel fault records back
 //! (`faults.rs`) live in their own files; the trait methods here forward to them.
 //!
 //! This module touches the CUDA driver (through cudarc's `sys` layer) and the built-in kernels.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::{CStr, c_void};
 use std::sync::{Mutex, RwLock};
 
@@ -28,6 +30,8 @@ use super::flags::{
     cu_event, cu_stream, default_resolved, event_flags, event_handle, host_register_flags,
     stream_handle,
 };
+use super::keepalive::KeepAlives;
+use super::staging::{STAGE_MAX, Staging};
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
 use super::strided::{launch_shape, pack};
@@ -57,17 +61,32 @@ pub(super) struct CudaDevice {
     ctx: usize,
 }
 
+/// What the driver remembers of an event it created.
+#[derive(Clone, Copy)]
+struct EventState {
+    /// Created with timing (without `CU_EVENT_DISABLE_TIMING`).
+    timing: bool,
+    /// Recorded at least once.
+    recorded: bool,
+}
+
 /// The CUDA backend's driver.
 pub struct CudaDriver {
     pub(super) devices: Vec<CudaDevice>,
     streams: Mutex<HashSet<u64>>,
-    events: Mutex<HashSet<u64>>,
+    /// Events created here: handle → what `cuEventElapsedTime` needs to know first, because
+    /// CUDA answers both an untimed and a never-recorded event with `CUDA_ERROR_INVALID_HANDLE`.
+    events: Mutex<HashMap<u64, EventState>>,
     /// Host ranges pinned through this driver: start → length.
     pub(super) pinned: RwLock<BTreeMap<usize, usize>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,
     user_kernels: UserKernels,
+    /// Values queued work keeps alive, dropped once an event behind the work completed.
+    keepalives: KeepAlives,
+    /// Page-locked blocks that uploads from pageable memory on a stream go through.
+    staging: Staging,
     /// Kernel fault records, per device.
     pub(super) faults: Vec<DeviceFaults>,
     /// The devices' stream-ordered memory pools and their live allocations.
@@ -135,10 +154,13 @@ impl CudaDriver {
                 ctx: ctx as usize,
             });
         }
+        let contexts = devices.iter().map(|d| d.ctx).collect();
         Ok(CudaDriver {
+            staging: Staging::default(),
+            keepalives: KeepAlives::new(contexts),
             devices,
             streams: Mutex::new(HashSet::new()),
-            events: Mutex::new(HashSet::new()),
+            events: Mutex::new(HashMap::new()),
             pinned: RwLock::new(BTreeMap::new()),
             managed: RwLock::new(BTreeMap::new()),
             modules: Modules::default(),
@@ -153,11 +175,23 @@ impl CudaDriver {
     }
 
     /// Makes `device`'s primary context current on this thread.
+    ///
+    /// # Errors
+    /// [`Error::InvalidDevice`]; [`Error::InCallback`] on a callback thread (CUDA forbids driver
+    /// calls in host callbacks and answers them with `CUDA_ERROR_NOT_PERMITTED`), so every
+    /// operation tried there is refused before anything is queued.
     pub(super) fn bind(&self, device: usize) -> Result<&CudaDevice> {
         let d = self.devices.get(device).ok_or(Error::InvalidDevice {
             id: device,
             count: self.devices.len(),
         })?;
+        if crate::driver::callback::is_callback_thread() {
+            return Err(Error::InCallback {
+                operation: "a CUDA driver call".into(),
+                reason: "CUDA forbids driver calls in host callbacks",
+                instead: "",
+            });
+        }
         let mut cur = std::ptr::null_mut();
         // SAFETY: writes one context handle.
         check("cuCtxGetCurrent", unsafe { sys::cuCtxGetCurrent(&mut cur) })?;
@@ -179,8 +213,15 @@ impl CudaDriver {
         }
     }
 
+    /// Remembers that `event` has been recorded (so timing it asks CUDA).
+    pub(super) fn note_recorded(&self, event: EventHandle) {
+        if let Some(state) = lock(&self.events).get_mut(&event.0) {
+            state.recorded = true;
+        }
+    }
+
     pub(super) fn event(&self, handle: EventHandle) -> Result<sys::CUevent> {
-        if lock(&self.events).contains(&handle.0) {
+        if lock(&self.events).contains_key(&handle.0) {
             Ok(cu_event(handle))
         } else {
             Err(unknown("event", handle.0))
@@ -225,6 +266,47 @@ impl CudaDriver {
         }
     }
 
+    /// Whether a stream-ordered upload of `n` bytes from `p` goes through a staging block:
+    /// pageable memory, not empty, at most [`STAGE_MAX`] bytes (`staging.rs` says why).
+    fn stages(&self, p: *const u8, n: usize) -> bool {
+        n > 0 && n <= STAGE_MAX && !self.pinned_contains(p, n)
+    }
+
+    /// Copies `src` into a page-locked block and queues its upload to `dst` on `stream`; the
+    /// block is kept until an event behind the copy has completed.
+    ///
+    /// # Safety
+    /// `dst..dst + src.len()` is device memory the caller may write in `stream`'s order.
+    unsafe fn upload_staged(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        dst: DevicePtr,
+        src: &[u8],
+    ) -> Result<()> {
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        let (_, host) = HTOD;
+        if let Some(operation) = host {
+            self.graphs
+                .captures
+                .refuse(device, stream, operation, HOST_COPY)?;
+        }
+        let block = self.staging.stage(src)?;
+        // SAFETY: `dst` is the caller's promise; the block is page-locked, holds `src.len()`
+        // bytes and is neither written nor reused until the keep-alive below drops it, after the
+        // copy has run. On an error nothing was queued and the block goes back.
+        check("cuMemcpyHtoDAsync", unsafe {
+            sys::cuMemcpyHtoDAsync_v2(dst, block.ptr().cast(), src.len(), s)
+        })?;
+        let key = default_resolved(stream, self.per_thread_default).0;
+        if let Err((e, block)) = self.keepalives.keep(device, key, s, Box::new(block)) {
+            std::mem::forget(block); // the queued copy may still read it: leaked, never reused
+            return Err(e);
+        }
+        Ok(())
+    }
+
     /// Waits for the bound context's legacy default stream. CUDA's synchronous copies and memsets
     /// return before a device-to-device copy, a memset of device memory or the DMA of a pageable
     /// upload has completed; a blocking operation promises completion, so it waits for it here.
@@ -258,6 +340,10 @@ impl CudaDriver {
 
 impl Drop for CudaDriver {
     fn drop(&mut self) {
+        self.keepalives.close();
+        if self.bind(0).is_ok() {
+            self.staging.release();
+        }
         self.release_faults();
         for d in &self.devices {
             // SAFETY: balances the retain in `new`.
@@ -395,15 +481,40 @@ unsafe impl Driver for CudaDriver {
     }
 
     unsafe fn memcpy_htod(&self, on: On, dst: DevicePtr, src: *const [u8]) -> Result<()> {
-        let (p, n) = (src.cast(), src.len());
+        let (p, n) = (src.cast::<u8>(), src.len());
+        if let Order::Stream(stream) = on.order {
+            if self.stages(p, n) {
+                // SAFETY: the caller's contract: `src` is readable now, `dst` a device range.
+                return unsafe { self.upload_staged(on.device, stream, dst, &*src) };
+            }
+        }
         // SAFETY: forwarded from the caller's contract (`src` stays readable until the copy has
         // completed; blocking, the queued form is waited for).
         self.issue(on, HTOD, |s| unsafe {
             match s {
-                None => sys::cuMemcpyHtoD_v2(dst, p, n),
-                Some(s) => sys::cuMemcpyHtoDAsync_v2(dst, p, n, s),
+                None => sys::cuMemcpyHtoD_v2(dst, p.cast(), n),
+                Some(s) => sys::cuMemcpyHtoDAsync_v2(dst, p.cast(), n, s),
             }
         })
+    }
+
+    unsafe fn memcpy_htod_staged(&self, on: On, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        let Order::Stream(stream) = on.order else {
+            // SAFETY: the device range is the caller's promise; a blocking copy has read `src`
+            // when it returns.
+            return unsafe { self.memcpy_htod(on, dst, src) };
+        };
+        if src.is_empty() || self.stages(src.as_ptr(), src.len()) {
+            // SAFETY: as above; a staged upload has copied `src` when it returns.
+            return unsafe { self.memcpy_htod(on, dst, src) };
+        }
+        // Page-locked already (queued as it is) or too large to stage: an owned copy the stream
+        // keeps until the DMA has run.
+        let owned: std::sync::Arc<[u8]> = src.into();
+        // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
+        // until the stream has run the copy: `keep_or_leak` has the stream hold it, or leaks it.
+        unsafe { self.memcpy_htod(on, dst, &*owned)? };
+        crate::driver::api::keep_or_leak(self, on.device, stream, owned)
     }
 
     unsafe fn memcpy_dtoh(&self, on: On, dst: *mut [u8], src: DevicePtr) -> Result<()> {
@@ -532,7 +643,10 @@ unsafe impl Driver for CudaDriver {
         let s = self.stream(stream)?;
         self.bind(device)?;
         // Waits, then reports the first fault recorded by the kernels it waited for.
-        self.synchronize_stream(device, stream, s)
+        let waited = self.synchronize_stream(device, stream, s);
+        let key = default_resolved(stream, self.per_thread_default).0;
+        self.keepalives.settle(device, Some(key));
+        waited
     }
 
     fn stream_query(&self, device: usize, stream: StreamHandle) -> Result<bool> {
@@ -541,7 +655,12 @@ unsafe impl Driver for CudaDriver {
             .refuse(device, stream, "stream query", WAITS)?;
         let s = self.stream(stream)?;
         self.bind(device)?;
-        self.query_stream(device, stream, s)
+        let idle = self.query_stream(device, stream, s)?;
+        if idle {
+            let key = default_resolved(stream, self.per_thread_default).0;
+            self.keepalives.settle(device, Some(key));
+        }
+        Ok(idle)
     }
 
     fn stream_wait_event(
@@ -596,7 +715,13 @@ unsafe impl Driver for CudaDriver {
             sys::cuEventCreate(&mut e, event_flags(timing) as u32)
         })?;
         let h = event_handle(e);
-        lock(&self.events).insert(h.0);
+        lock(&self.events).insert(
+            h.0,
+            EventState {
+                timing,
+                recorded: false,
+            },
+        );
         Ok(h)
     }
 
@@ -619,6 +744,7 @@ unsafe impl Driver for CudaDriver {
         )?;
         // SAFETY: valid handles.
         check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
+        self.note_recorded(event);
         // Outside a capture: an earlier record of the event inside one is forgotten.
         self.graphs.captures.record_event(device, event, stream);
         Ok(())
@@ -631,7 +757,9 @@ unsafe impl Driver for CudaDriver {
         let e = self.event(event)?;
         self.bind(device)?;
         // SAFETY: a valid event.
-        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) })
+        let waited = check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) });
+        self.keepalives.settle(device, None);
+        waited
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
@@ -651,6 +779,24 @@ unsafe impl Driver for CudaDriver {
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
         let (a, b) = (self.event(start)?, self.event(end)?);
         self.bind(device)?;
+        for (which, handle) in [("start", start), ("end", end)] {
+            let state = lock(&self.events).get(&handle.0).copied();
+            match state {
+                Some(EventState { timing: false, .. }) => {
+                    return Err(Error::EventNotTimed {
+                        which: which.to_owned(),
+                    });
+                }
+                Some(EventState {
+                    recorded: false, ..
+                }) => {
+                    return Err(Error::EventNotRecorded {
+                        which: which.to_owned(),
+                    });
+                }
+                _ => {}
+            }
+        }
         let mut ms = 0f32;
         // SAFETY: valid events; writes one float.
         check("cuEventElapsedTime", unsafe {
@@ -663,7 +809,9 @@ unsafe impl Driver for CudaDriver {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
         self.graphs.captures.refuse_device_sync(device)?;
         self.bind(device)?;
-        self.synchronize_device(device)
+        let waited = self.synchronize_device(device);
+        self.keepalives.settle(device, None);
+        waited
     }
 
     fn mem_alloc_managed(&self, device: usize, bytes: usize) -> Result<*mut u8> {
@@ -725,10 +873,20 @@ unsafe impl Driver for CudaDriver {
         stream: StreamHandle,
         value: Box<dyn std::any::Any + Send>,
     ) -> Result<()> {
-        match self.graphs.captures.keep(device, stream, value) {
-            Ok(()) => Ok(()), // the graph keeps it: a host node would drop it on every replay
-            Err(v) => self.stream_add_callback(device, stream, Box::new(move |_| drop(v))),
-        }
+        let value = match self.graphs.captures.keep(device, stream, value) {
+            Ok(()) => return Ok(()), // the graph keeps it: a host node would drop it on every replay
+            Err(v) => v,
+        };
+        let s = self.stream(stream)?;
+        self.bind(device)?;
+        let key = default_resolved(stream, self.per_thread_default).0;
+        // An event, not a host callback: see keepalive.rs for why.
+        self.keepalives
+            .keep(device, key, s, value)
+            .map_err(|(e, value)| {
+                drop(value); // nothing was queued that uses it
+                e
+            })
     }
 
     fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {

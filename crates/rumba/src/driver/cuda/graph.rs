@@ -320,6 +320,7 @@ unsafe impl Graphs for CudaDriver {
         }
         // SAFETY: valid handles; inside the capture the record becomes part of the graph.
         check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
+        self.note_recorded(event);
         self.graphs.captures.record_event(device, event, stream);
         Ok(())
     }

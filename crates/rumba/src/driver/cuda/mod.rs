@@ -16,6 +16,8 @@
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: compilation and loading, constants, argument packing (unit-tested), launch |
+//! | `keepalive.rs` | values queued work needs, dropped once an event behind the work completed (why not host callbacks) |
+//! | `staging.rs` | page-locked blocks that uploads from pageable memory on a stream go through (why) |
 //! | `faults.rs` | kernel fault records: one per launch, read back at synchronization (bookkeeping unit-tested) |
 //! | `host.rs` | page-locked host memory: allocation, registration, mapped addresses, the pinned table |
 //! | `managed.rs` | managed memory (global or host-attached) |
@@ -50,6 +52,7 @@ mod flags;
 mod graph;
 mod host;
 mod ipc;
+mod keepalive;
 mod launch;
 mod libraries;
 mod managed;
@@ -57,6 +60,7 @@ pub mod nvrtc;
 mod peer;
 mod placement;
 mod pool;
+mod staging;
 use super::strided_pack as strided;
 
 pub use driver::CudaDriver;

@@ -17,7 +17,8 @@
 //!
 //! **Why freeing in stream order is sound.** rumba frees device memory only when the last handle
 //! of its buffer is gone *and* every operation that used it has completed: queued work holds a
-//! handle until a host callback after it drops it (`Stream::hold`, the memory layer's holds). So
+//! handle until an event recorded after it has completed (`Stream::hold`, the memory layer's
+//! holds, `keepalive.rs`). So
 //! when `cuMemFreeAsync(ptr, s)` is called, no queued work of any stream still touches `ptr`;
 //! the free is queued on `s` (the stream the memory was allocated for, or the legacy default
 //! stream if that one was destroyed meanwhile), and CUDA hands the block to another allocation
