@@ -32,7 +32,8 @@ not run: a dry run on a machine without a GPU takes seconds. FC_BACKEND=sim (or 
 every part on that backend instead, to try the machinery without a GPU. FC_TESTS=a,b runs only
 those test executables (a second run of what failed). FC_TEST_THREADS=1 runs each executable's
 tests one at a time, so a log names the test that hung (libtest prints a test's name as it starts
-it). FC_CAP=S caps every executable at S seconds. FC_BENCH="ARGS" replaces the bench's
+it). FC_CAP=S caps every executable at S seconds. FC_TEST_ARGS="--nocapture" passes more arguments to
+every executable (with one thread, a hung test's own output then shows where it stopped). FC_BENCH="ARGS" replaces the bench's
 `--quick --repeat 3` (e.g. FC_BENCH="--repeat 5" for every size, the copies included) and
 FC_BENCH_CAP=S gives it S seconds. --nvrtc-dirs prints the NVRTC folders found and exits
 (run-suite.sh's other parts use it).
@@ -414,6 +415,7 @@ def part_tests(r, kit, env, backend, only):
             continue
         log = os.path.join(logs, name + ".log")
         argv = [os.path.join(kit, "tests", name)] + (["--test-threads=" + threads] if threads else [])
+        argv += os.environ.get("FC_TEST_ARGS", "").split()
         rc, secs = run_cmd(argv, log, cap, env)
         subprocess.run(["tar", "-C", logs, "-czf", os.path.join(r.out, "tests.tar.gz"), "."],
                        check=False)

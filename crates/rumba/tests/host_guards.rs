@@ -119,6 +119,18 @@ fn pinning_raises_locked_memory_while_the_guard_lives() {
     let mut v = vec![1u8; 1 << 20];
     let g = rumba::pinned([&mut v]).unwrap();
     let during = vm_lck_kib().unwrap();
+    if common::test_backend() == rumba::config::BackendChoice::Cuda {
+        // CUDA pins pages through its own driver, which VmLck does not count: ask the driver.
+        let drv = rumba::current_context().unwrap().driver().clone();
+        let p = g.view(0).unwrap().as_ptr();
+        assert!(
+            drv.is_host_pinned(p, 1 << 20),
+            "pinned while the guard lives"
+        );
+        drop(g);
+        assert!(!drv.is_host_pinned(p, 1 << 20), "unpinned at drop");
+        return;
+    }
     if g.page_locking().is_available() {
         assert!(during >= before + 1000, "VmLck {before} -> {during} kB");
     } else {
@@ -175,15 +187,27 @@ fn interleaved_views_and_already_pinned_memory_are_handled() {
     );
 
     // Pinned without `mapped`: the device cannot address it, so `mapped` refuses it.
-    let err = rumba::mapped([p.view_mut()]).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped { .. })
-        ),
-        "{err}"
-    );
-    assert!(err.to_string().contains("without `mapped`"), "{err}");
+    if let Some(err) = refused_unless_unified(rumba::mapped([p.view_mut()])) {
+        assert!(
+            matches!(
+                err,
+                rumba::Error::HostMemory(rumba::error::HostMemoryError::NotMapped { .. })
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("without `mapped`"), "{err}");
+    }
+}
+
+/// The refusal of mapping memory allocated pinned without `mapped` — except on CUDA, where
+/// unified addressing makes all page-locked memory addressable by the device under its host
+/// address, so mapping it succeeds (`None`).
+fn refused_unless_unified<G: std::fmt::Debug>(r: rumba::Result<G>) -> Option<rumba::Error> {
+    if common::test_backend() == rumba::config::BackendChoice::Cuda {
+        r.expect("on CUDA (unified addressing) page-locked memory is mapped");
+        return None;
+    }
+    Some(r.unwrap_err())
 }
 
 #[test]
@@ -243,6 +267,7 @@ fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
     assert!(fresh.iter().all(|&x| x == 7));
     // Memory allocated pinned (not mapped) still refuses, naming why.
     let mut p = rumba::pinned_array::<u32, _>(8, rumba::Order::C).unwrap();
-    let err = rumba::mapped([p.view_mut()]).unwrap_err().to_string();
-    assert!(err.contains("without `mapped`"), "{err}");
+    if let Some(err) = refused_unless_unified(rumba::mapped([p.view_mut()])) {
+        assert!(err.to_string().contains("without `mapped`"), "{err}");
+    }
 }

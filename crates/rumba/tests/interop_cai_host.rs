@@ -235,6 +235,11 @@ fn synchronous_operations_of_a_bound_array_run_on_its_stream() {
     let raw = ctx.driver().stream_create(0, true).unwrap();
     // SAFETY: `raw` is a live stream of device 0, destroyed at the end after all its work.
     let ns = unsafe { rumba::external_stream(raw) }.unwrap();
+    // Allocate and fill once first: on CUDA, loading the fill's module may wait for the device's
+    // queued work (CUDA's lazy loading), which would wait for the held stream below.
+    let mut free = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
+    free.device_mut().fill(0).unwrap();
+    let bound = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
     let (open_tx, open_rx) = mpsc::channel::<()>();
     ns.add_callback(move |_, _| {
         let _ = open_rx.recv_timeout(Duration::from_secs(20));
@@ -242,16 +247,13 @@ fn synchronous_operations_of_a_bound_array_run_on_its_stream() {
     .unwrap();
 
     // Unbound: runs on the legacy default stream, which a non-blocking stream does not hold up.
-    let mut free = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new()).unwrap();
     common::within(10, "an unbound fill", move || {
         free.device_mut().fill(1).unwrap();
         free.view().to_vec()
     });
 
     // Bound: queued behind the closed gate, so it cannot finish until the gate opens.
-    let mut bound = rumba::mapped_array::<u32, _>(4, Order::C, rumba::MappedOptions::new())
-        .unwrap()
-        .bind(&ns);
+    let mut bound = bound.bind(&ns);
     let (done_tx, done_rx) = mpsc::channel();
     let worker = std::thread::spawn(move || {
         bound.device_mut().fill(7).unwrap();

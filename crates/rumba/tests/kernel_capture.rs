@@ -269,18 +269,22 @@ fn each_launch_uses_the_array_in_the_cell_at_the_launch() {
             rumba::device_array::<u32, _>(3, Order::C).unwrap(),
             rumba::device_array::<u32, _>(3, Order::C).unwrap(),
         );
-        let (go_tx, go_rx) = mpsc::channel::<()>();
-        stream
-            .add_callback(move |_, _| {
-                let _ = go_rx.recv();
-            })
-            .unwrap();
         let (a, b) = (
             rumba::to_device_on(&[1u32, 2, 3], &side).unwrap(),
             rumba::to_device_on(&[7u32, 8, 9], &side).unwrap(),
         );
         side.synchronize().unwrap();
-        SNAP.set(a);
+        // Load the kernel first: on CUDA, loading a module may wait for the device's queued
+        // work (CUDA's lazy loading), which would wait for the held stream below.
+        drop(SNAP.set(rumba::to_device(&[0u32; 3]).unwrap()));
+        k.configure(1, 3).launch((&first,)).unwrap();
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        stream
+            .add_callback(move |_, _| {
+                let _ = go_rx.recv_timeout(std::time::Duration::from_secs(30));
+            })
+            .unwrap();
+        drop(SNAP.set(a));
         k.configure(1, 3).stream(&stream).launch((&first,)).unwrap();
         let old = SNAP.set(b).unwrap();
         drop(old);

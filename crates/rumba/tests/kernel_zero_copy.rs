@@ -243,6 +243,12 @@ fn the_producers_stream_is_synchronized_at_launch_unless_disabled() {
     if cai_unsupported("the_producers_stream_is_synchronized_at_launch_unless_disabled") {
         return;
     }
+    // Load the fill's and the kernel's modules first: on CUDA, loading a module may wait for the
+    // device's queued work (CUDA's lazy loading), which would wait for the gated stream below
+    // (the first H100 run: the fill waited out the gate's 30 s).
+    let warm = rumba::device_array::<i32, _>(64, Order::C).unwrap();
+    warm.fill(0).unwrap();
+    launch_inc(&warm).unwrap();
     for sync in [true, false] {
         let (producer, gate) = common::gated_stream();
         let d = rumba::device_array::<i32, _>(64, Order::C)

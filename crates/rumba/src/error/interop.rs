@@ -253,7 +253,8 @@ pub enum IpcError {
     MemoryAlreadyOpen {
         /// The exporting process.
         pid: u32,
-        /// The shared object's number in that process.
+        /// A number naming the shared object: the simulator's object number in that process; on
+        /// CUDA, whose handles carry none, a digest of the handle's bytes.
         object: u64,
     },
     /// Closing a handle that is not open.

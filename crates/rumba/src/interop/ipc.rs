@@ -336,7 +336,8 @@ impl IpcArrayHandle {
         }
         let (base, len) = driver
             .ipc()?
-            .open_mem_handle(ctx.device_id(), &self.ipc.handle)?;
+            .open_mem_handle(ctx.device_id(), &self.ipc.handle)
+            .map_err(|e| self.name_exporter(e))?;
         note_ipc(EventKind::IpcImport, ctx.device_id(), len, base);
         let mapping = Arc::new(IpcMapping {
             ctx: ctx.clone(),
@@ -374,6 +375,25 @@ impl IpcArrayHandle {
         let array = DeviceArray::from_parts(buffer, layout, None)?;
         *opened = Some(mapping);
         Ok(array)
+    }
+
+    /// `e` with the exporting process named where the backend could not know it (CUDA's handles
+    /// do not say which process made them).
+    fn name_exporter(&self, e: Error) -> Error {
+        match e {
+            Error::Ipc(IpcError::Gone { handle, reason, .. }) => IpcError::Gone {
+                handle,
+                pid: self.source_pid,
+                reason,
+            }
+            .into(),
+            Error::Ipc(IpcError::MemoryAlreadyOpen { object, .. }) => IpcError::MemoryAlreadyOpen {
+                pid: self.source_pid,
+                object,
+            }
+            .into(),
+            e => e,
+        }
     }
 
     /// Ends this handle's claim on the opened memory. Arrays from [`open`](Self::open) stay

@@ -219,6 +219,14 @@ pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
     ctx.flush_deallocations().unwrap();
 
     // From a callback, which must not wait: the error names the held bytes as pending.
+    if test_backend() == BackendChoice::Cuda {
+        // CUDA runs the callbacks of all streams on one thread: a callback on another stream
+        // cannot run while the gate's callback holds that thread.
+        eprintln!(
+            "SKIPPED memory_held_by_queued_work_is_waited_for (from a callback) on cuda: CUDA runs the callbacks of all streams on one thread, which the gate holds"
+        );
+        return;
+    }
     let (s, open) = gated_stream();
     let a = ctx.memalloc(size).unwrap();
     s.memset(&a, 1).unwrap();

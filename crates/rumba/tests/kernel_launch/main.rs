@@ -525,6 +525,9 @@ fn launches_are_asynchronous_and_keep_their_arrays_alive() {
     let src = rumba::to_device(&(0..256u32).collect::<Vec<_>>()).unwrap();
     let dst = rumba::device_array::<u32, _>(256, Order::C).unwrap();
     let keep = dst.clone();
+    // Load the kernel first: on CUDA, loading a module may wait for the device's queued work
+    // (CUDA's lazy loading), which would wait for the held stream below.
+    k::twice().configure(1, 256).launch((&src, &dst)).unwrap();
     // Hold the stream in a callback (nothing may wait on the legacy stream meanwhile: it would
     // wait for this blocking stream).
     let gate = Arc::new(std::sync::Barrier::new(2));

@@ -31,9 +31,9 @@ use super::flags::{
     stream_handle,
 };
 use super::keepalive::KeepAlives;
-use super::staging::{STAGE_MAX, Staging};
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
+use super::staging::{STAGE_MAX, Staging};
 use super::strided::{launch_shape, pack};
 use crate::driver::graph::{HOST_COPY, ONE_SHOT, WAITS};
 use crate::driver::{
@@ -87,6 +87,8 @@ pub struct CudaDriver {
     keepalives: KeepAlives,
     /// Page-locked blocks that uploads from pageable memory on a stream go through.
     staging: Staging,
+    /// Memory opened from IPC handles: mapped address → the handle's bytes.
+    pub(super) ipc_opened: Mutex<HashMap<DevicePtr, Vec<u8>>>,
     /// Kernel fault records, per device.
     pub(super) faults: Vec<DeviceFaults>,
     /// The devices' stream-ordered memory pools and their live allocations.
@@ -157,6 +159,7 @@ impl CudaDriver {
         let contexts = devices.iter().map(|d| d.ctx).collect();
         Ok(CudaDriver {
             staging: Staging::default(),
+            ipc_opened: Mutex::new(HashMap::new()),
             keepalives: KeepAlives::new(contexts),
             devices,
             streams: Mutex::new(HashSet::new()),

@@ -29,6 +29,18 @@ impl CudaDriver {
         flags: HostAllocFlags,
     ) -> Result<*mut u8> {
         self.bind(device)?;
+        let out_of_memory = Error::OutOfMemory {
+            device,
+            requested: bytes,
+            free: 0,
+            total: 0,
+            pending: 0,
+        };
+        if bytes > isize::MAX as usize {
+            // No host allocation can be that large (CUDA answers such a size with
+            // CUDA_ERROR_INVALID_VALUE rather than out of memory).
+            return Err(out_of_memory);
+        }
         let mut p = std::ptr::null_mut();
         // SAFETY: writes one host pointer; a context is current.
         match unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), host_alloc_flags(flags)) } {
@@ -40,13 +52,7 @@ impl CudaDriver {
                 self.pinned_insert(p.cast(), bytes.max(1));
                 Ok(p.cast())
             }
-            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(Error::OutOfMemory {
-                device,
-                requested: bytes,
-                free: 0,
-                total: 0,
-                pending: 0,
-            }),
+            CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(out_of_memory),
             r => Err(map("cuMemHostAlloc", r)),
         }
     }
@@ -107,6 +113,6 @@ impl CudaDriver {
         crate::sync::read(&self.pinned)
             .range(..=start)
             .next_back()
-            .is_some_and(|(s, len)| start + bytes <= s + len)
+            .is_some_and(|(s, len)| start.checked_add(bytes).is_some_and(|end| end <= s + len))
     }
 }

@@ -58,7 +58,10 @@ impl Block {
 
 impl Drop for Block {
     fn drop(&mut self) {
-        lock(&self.home.0).entry(self.size).or_default().push(self.ptr);
+        lock(&self.home.0)
+            .entry(self.size)
+            .or_default()
+            .push(self.ptr);
     }
 }
 
