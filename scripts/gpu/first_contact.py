@@ -84,6 +84,8 @@ NOT_ON_CUDA = {
     "kernel_opencl": "the OpenCL backend",
     "soak": "a long soak: run it on its own when there is time",
     "soak_pool": "a long soak: run it on its own when there is time",
+    "memory_history": "its backtraces need symbols, which the kit strips (run it with cargo)",
+    "memviz": "its backtraces need symbols, which the kit strips (run it with cargo)",
 }
 # Seconds each executable may take: the first ones a little more (NVRTC compiles their kernels).
 CAP_FIRST, CAP_REST, N_FIRST = 60, 40, 8

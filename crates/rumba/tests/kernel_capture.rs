@@ -220,11 +220,17 @@ fn the_captured_array_outlives_the_cell_and_the_callers_handle() {
         let out = rumba::device_array::<u32, _>(n, Order::C).unwrap();
         let d = rumba::to_device(&src).unwrap();
         KEEP.set(d.clone());
+        // Load the kernel first: on CUDA, loading a module may wait for the device's queued
+        // work (CUDA's lazy loading), which would wait for the held stream below.
+        k.configure(n.div_ceil(256) as u32, 256)
+            .launch((&out, 0u32))
+            .unwrap();
+        rumba::synchronize().unwrap();
         let defer = ctx.defer_cleanup();
         let (go_tx, go_rx) = mpsc::channel::<()>();
         stream
             .add_callback(move |_, _| {
-                let _ = go_rx.recv();
+                let _ = go_rx.recv_timeout(std::time::Duration::from_secs(30));
             })
             .unwrap();
         k.configure(n.div_ceil(256) as u32, 256)

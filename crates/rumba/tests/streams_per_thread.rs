@@ -47,6 +47,9 @@ fn the_switch_is_on_and_the_default_stream_keeps_handle_zero() {
 #[test]
 fn default_stream_work_does_not_wait_for_other_blocking_streams() {
     let _s = setup();
+    // The fill once before the gate: on CUDA, loading a built-in kernel's module may wait for
+    // the device's queued work (CUDA's lazy loading), held stream included.
+    rumba::to_device(&[0u8; 3]).unwrap().assign(1u8).unwrap();
     let blocking = rumba::stream().unwrap();
     let open = gate(&blocking);
     // Synchronous operations (no stream given) run on the default stream: they finish while the

@@ -225,7 +225,7 @@ pub fn run(args: &BenchArgs) -> rumba::Result<bool> {
         }
     }
     #[cfg(feature = "cuda")]
-    if rumba::backend_driver()?.backend() == rumba::driver::BackendKind::Cuda {
+    if wanted("launch") && rumba::backend_driver()?.backend() == rumba::driver::BackendKind::Cuda {
         match cudarc::launch(args.repeat) {
             Ok(r) => emit(&r, &mut runs),
             Err(e) => eprintln!("rumba bench: {e}"),

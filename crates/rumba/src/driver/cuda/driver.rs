@@ -850,8 +850,13 @@ unsafe impl Driver for CudaDriver {
             .function
             .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
-        let cc = self.bind(device)?.cc;
+        let (dev, cc) = {
+            let d = self.bind(device)?;
+            (d.dev, d.cc)
+        };
         let f = self.user_kernels.function(device, cc, src)?;
+        let limit = self.attribute(dev, Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?;
+        launch::check_shared(launch, f, usize::try_from(limit).unwrap_or(0))?;
         // SAFETY: forwarded from the caller's contract.
         if let Some(r) = unsafe { self.capture_launch(device, launch, stream, f, s) } {
             return r;

@@ -39,6 +39,14 @@ impl Ipc for CudaDriver {
                 reason: "it was allocated for a stream, from CUDA's stream-ordered memory pool, which a CUDA IPC handle cannot name; allocate memory to share with another process without a stream (e.g. rumba::to_device rather than to_device_on), which uses cuMemAlloc".into(),
             });
         }
+        if lock(&self.ipc_opened).contains_key(&ptr) {
+            // CUDA answers CUDA_ERROR_INVALID_VALUE; say why instead.
+            return Err(Error::InvalidAddress {
+                ptr,
+                len: 0,
+                reason: "memory opened from another process's IPC handle cannot be exported again (CUDA refuses it)".into(),
+            });
+        }
         self.bind(device)?;
         let mut handle = sys::CUipcMemHandle_st { reserved: [0; 64] };
         // SAFETY: writes one handle; CUDA validates the pointer.

@@ -89,7 +89,7 @@ impl KeepAlives {
     /// context current.
     ///
     /// # Errors
-    /// [`Error::Driver`](crate::Error::Driver) when no event can be created or recorded; `value`
+    /// [`Error::Driver`](crate::error::Error::Driver) when no event can be created or recorded; `value`
     /// comes back with it (nothing was queued), for the caller to drop or leak.
     pub(super) fn keep(
         &self,
@@ -97,7 +97,7 @@ impl KeepAlives {
         stream: u64,
         cu_stream: sys::CUstream,
         value: Box<dyn Any + Send>,
-    ) -> std::result::Result<(), (crate::Error, Box<dyn Any + Send>)> {
+    ) -> std::result::Result<(), (crate::error::Error, Box<dyn Any + Send>)> {
         let reused = lock(&self.shared.state)
             .free_events
             .get_mut(&device)

@@ -97,6 +97,39 @@ pub(crate) fn check_geometry(launch: &KernelLaunch<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a launch whose static shared memory (what the compiled kernel declares) and dynamic
+/// shared memory together exceed `limit`, the device's shared memory per block: CUDA would
+/// refuse it with a bare `CUDA_ERROR_INVALID_VALUE`, the other backends name the figures.
+pub(crate) fn check_shared(
+    launch: &KernelLaunch<'_>,
+    f: sys::CUfunction,
+    limit: usize,
+) -> Result<()> {
+    let mut declared = 0i32;
+    // SAFETY: writes one int for a function of a loaded module.
+    check("cuFuncGetAttribute", unsafe {
+        sys::cuFuncGetAttribute(
+            &mut declared,
+            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+            f,
+        )
+    })?;
+    let declared = usize::try_from(declared).unwrap_or(0);
+    let dynamic = launch.dynamic_shared_bytes;
+    if declared.saturating_add(dynamic) > limit {
+        return Err(Error::InvalidLaunch {
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: dynamic,
+            reason: format!(
+                "kernel '{}': {declared} bytes of static and {dynamic} bytes of dynamic shared memory exceed the device's {limit} bytes per block",
+                launch.function.name
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn cache_key(device: usize, src: &CudaKernelSource) -> (usize, u64) {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     src.hash(&mut h);

@@ -69,7 +69,7 @@ impl Staging {
     /// A block holding a copy of `src` (at most [`STAGE_MAX`] bytes). A context is current.
     ///
     /// # Errors
-    /// [`Error::Driver`](crate::Error::Driver) when page-locked memory cannot be allocated.
+    /// [`Error::Driver`](crate::error::Error::Driver) when page-locked memory cannot be allocated.
     pub(super) fn stage(&self, src: &[u8]) -> Result<Block> {
         let size = src.len().max(STAGE_MIN).next_power_of_two();
         let reused = lock(&self.free.0).get_mut(&size).and_then(Vec::pop);
