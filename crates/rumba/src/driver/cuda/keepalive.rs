@@ -130,22 +130,8 @@ impl KeepAlives {
     /// thread, marked as a callback thread, and waits for a batch the reaper is dropping. Called
     /// after a synchronization; the caller made `device`'s context current.
     pub(super) fn settle(&self, device: usize, stream: Option<u64>) {
-        let done = {
-            let mut state = lock(&self.shared.state);
-            let State {
-                queues,
-                free_events,
-                ..
-            } = &mut *state;
-            let mut done = Vec::new();
-            for (&(d, s), queue) in queues.iter_mut() {
-                if d == device && stream.is_none_or(|want| want == s) {
-                    take_completed(queue, free_events.entry(d).or_default(), &mut done);
-                }
-            }
-            queues.retain(|_, q| !q.is_empty());
-            done
-        };
+        let done = lock(&self.shared.state)
+            .take_completed(|d, s| d == device && stream.is_none_or(|want| want == s));
         let _dropping = lock(&self.shared.dropping);
         crate::driver::callback::as_callback_thread(|| drop_values(done));
     }
@@ -189,6 +175,26 @@ impl KeepAlives {
 impl Drop for KeepAlives {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+impl State {
+    /// The values of the completed front entries of every queue `visit` accepts (given its
+    /// device and stream; it also makes the device's context current), their events back in the
+    /// pool; empty queues are dropped.
+    fn take_completed(
+        &mut self,
+        mut visit: impl FnMut(usize, u64) -> bool,
+    ) -> Vec<Box<dyn Any + Send>> {
+        let mut done = Vec::new();
+        for (&(device, stream), queue) in self.queues.iter_mut() {
+            if visit(device, stream) {
+                let free = self.free_events.entry(device).or_default();
+                take_completed(queue, free, &mut done);
+            }
+        }
+        self.queues.retain(|_, q| !q.is_empty());
+        done
     }
 }
 
@@ -257,30 +263,22 @@ fn reap(shared: &Shared) {
             if state.closed {
                 return;
             }
-            let State {
-                queues,
-                free_events,
-                ..
-            } = &mut *state;
-            let mut done = Vec::new();
-            for (&(device, _), queue) in queues.iter_mut() {
+            state.take_completed(|device, _| {
                 if current != Some(device) {
                     let Some(&ctx) = shared.contexts.get(device) else {
-                        continue;
+                        return false;
                     };
                     // SAFETY: a primary context the driver retains while it is open (and it is:
                     // `closed` is checked under this lock).
                     if unsafe { sys::cuCtxSetCurrent(ctx as sys::CUcontext) }
                         != CUresult::CUDA_SUCCESS
                     {
-                        continue;
+                        return false;
                     }
                     current = Some(device);
                 }
-                take_completed(queue, free_events.entry(device).or_default(), &mut done);
-            }
-            queues.retain(|_, q| !q.is_empty());
-            done
+                true
+            })
         };
         if done.is_empty() {
             std::thread::sleep(pause);
