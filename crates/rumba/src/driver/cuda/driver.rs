@@ -507,12 +507,18 @@ unsafe impl Driver for CudaDriver {
             // when it returns.
             return unsafe { self.memcpy_htod(on, dst, src) };
         };
-        if src.is_empty() || self.stages(src.as_ptr(), src.len()) {
-            // SAFETY: as above; a staged upload has copied `src` when it returns.
-            return unsafe { self.memcpy_htod(on, dst, src) };
+        if src.is_empty() {
+            return Ok(());
         }
-        // Page-locked already (queued as it is) or too large to stage: an owned copy the stream
-        // keeps until the DMA has run.
+        if src.len() <= STAGE_MAX {
+            // Taken into a page-locked block now, whether `src` is pageable or pinned: the bytes
+            // are the caller's only until this returns, so the driver's table of pinned memory
+            // (which a leaked guard can leave stale) decides nothing here.
+            // SAFETY: the device range is the caller's promise.
+            return unsafe { self.upload_staged(on.device, stream, dst, src) };
+        }
+        // Too large to stage: an owned copy the stream keeps until the DMA has run (CUDA waits
+        // for the stream before it copies from pageable memory).
         let owned: std::sync::Arc<[u8]> = src.into();
         // SAFETY: the device range is the caller's promise; `owned` stays valid and unwritten
         // until the stream has run the copy: `keep_or_leak` has the stream hold it, or leaks it.
