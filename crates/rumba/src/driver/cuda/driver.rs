@@ -57,6 +57,9 @@ pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
     /// Compute capability (major, minor): what NVRTC compiles for.
     pub(super) cc: (u32, u32),
+    /// Shared memory per block (`CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK`), checked at
+    /// every launch.
+    max_shared: usize,
     /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
     ctx: usize,
 }
@@ -150,9 +153,11 @@ impl CudaDriver {
                 attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
                 attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
             );
+            let max_shared = attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)? as usize;
             devices.push(CudaDevice {
                 dev,
                 cc,
+                max_shared,
                 ctx: ctx as usize,
             });
         }
@@ -288,26 +293,44 @@ impl CudaDriver {
         src: &[u8],
     ) -> Result<()> {
         let s = self.stream(stream)?;
-        self.bind(device)?;
-        let (_, host) = HTOD;
-        if let Some(operation) = host {
-            self.graphs
-                .captures
-                .refuse(device, stream, operation, HOST_COPY)?;
-        }
+        self.bind(device)?; // the block is allocated in the device's context
         let block = self.staging.stage(src)?;
+        let on = On {
+            device,
+            order: Order::Stream(stream),
+        };
         // SAFETY: `dst` is the caller's promise; the block is page-locked, holds `src.len()`
         // bytes and is neither written nor reused until the keep-alive below drops it, after the
-        // copy has run. On an error nothing was queued and the block goes back.
-        check("cuMemcpyHtoDAsync", unsafe {
-            sys::cuMemcpyHtoDAsync_v2(dst, block.ptr().cast(), src.len(), s)
+        // copy has run. On an error (a capture's refusal included) nothing was queued and the
+        // block goes back.
+        self.issue(on, HTOD, |q| unsafe {
+            sys::cuMemcpyHtoDAsync_v2(dst, block.ptr().cast(), src.len(), q.unwrap_or(s))
         })?;
-        let key = default_resolved(stream, self.per_thread_default).0;
-        if let Err((e, block)) = self.keepalives.keep(device, key, s, Box::new(block)) {
+        if let Err((e, block)) = self.keep(device, stream, s, Box::new(block)) {
             std::mem::forget(block); // the queued copy may still read it: leaked, never reused
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Keeps `value` until `stream`'s work queued so far has run (`keepalive.rs`); on an error
+    /// `value` comes back with it.
+    fn keep(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        s: sys::CUstream,
+        value: Box<dyn std::any::Any + Send>,
+    ) -> std::result::Result<(), (Error, Box<dyn std::any::Any + Send>)> {
+        let key = default_resolved(stream, self.per_thread_default).0;
+        self.keepalives.keep(device, key, s, value)
+    }
+
+    /// Drops the values kept for `stream`'s completed work (every stream's with `None`) once a
+    /// synchronization has waited for it.
+    fn settle(&self, device: usize, stream: Option<StreamHandle>) {
+        let key = stream.map(|h| default_resolved(h, self.per_thread_default).0);
+        self.keepalives.settle(device, key);
     }
 
     /// Waits for the bound context's legacy default stream. CUDA's synchronous copies and memsets
@@ -653,8 +676,7 @@ unsafe impl Driver for CudaDriver {
         self.bind(device)?;
         // Waits, then reports the first fault recorded by the kernels it waited for.
         let waited = self.synchronize_stream(device, stream, s);
-        let key = default_resolved(stream, self.per_thread_default).0;
-        self.keepalives.settle(device, Some(key));
+        self.settle(device, Some(stream));
         waited
     }
 
@@ -666,8 +688,7 @@ unsafe impl Driver for CudaDriver {
         self.bind(device)?;
         let idle = self.query_stream(device, stream, s)?;
         if idle {
-            let key = default_resolved(stream, self.per_thread_default).0;
-            self.keepalives.settle(device, Some(key));
+            self.settle(device, Some(stream));
         }
         Ok(idle)
     }
@@ -767,7 +788,7 @@ unsafe impl Driver for CudaDriver {
         self.bind(device)?;
         // SAFETY: a valid event.
         let waited = check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) });
-        self.keepalives.settle(device, None);
+        self.settle(device, None);
         waited
     }
 
@@ -819,7 +840,7 @@ unsafe impl Driver for CudaDriver {
         self.graphs.captures.refuse_device_sync(device)?;
         self.bind(device)?;
         let waited = self.synchronize_device(device);
-        self.keepalives.settle(device, None);
+        self.settle(device, None);
         waited
     }
 
@@ -856,13 +877,10 @@ unsafe impl Driver for CudaDriver {
             .function
             .require::<CudaKernelSource>(BackendKind::Cuda)?;
         let s = self.stream(stream)?;
-        let (dev, cc) = {
-            let d = self.bind(device)?;
-            (d.dev, d.cc)
-        };
-        let f = self.user_kernels.function(device, cc, src)?;
-        let limit = self.attribute(dev, Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?;
-        launch::check_shared(launch, f, usize::try_from(limit).unwrap_or(0))?;
+        let d = self.bind(device)?;
+        let (cc, limit) = (d.cc, d.max_shared);
+        let (f, declared) = self.user_kernels.function(device, cc, src)?;
+        launch::check_shared(launch, declared, limit)?;
         // SAFETY: forwarded from the caller's contract.
         if let Some(r) = unsafe { self.capture_launch(device, launch, stream, f, s) } {
             return r;
@@ -893,14 +911,11 @@ unsafe impl Driver for CudaDriver {
         };
         let s = self.stream(stream)?;
         self.bind(device)?;
-        let key = default_resolved(stream, self.per_thread_default).0;
         // An event, not a host callback: see keepalive.rs for why.
-        self.keepalives
-            .keep(device, key, s, value)
-            .map_err(|(e, value)| {
-                drop(value); // nothing was queued that uses it
-                e
-            })
+        self.keep(device, stream, s, value).map_err(|(e, value)| {
+            drop(value); // nothing was queued that uses it
+            e
+        })
     }
 
     fn graphs(&self) -> Option<&dyn crate::driver::Graphs> {

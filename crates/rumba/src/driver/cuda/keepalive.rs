@@ -68,7 +68,8 @@ struct Shared {
 /// The keep-alives of one [`CudaDriver`](super::CudaDriver).
 pub(super) struct KeepAlives {
     shared: Arc<Shared>,
-    reaper: OnceLock<std::thread::ThreadId>,
+    /// Set once the reaper thread has been started (or failed to start).
+    reaper: OnceLock<()>,
 }
 
 impl KeepAlives {
@@ -139,16 +140,12 @@ impl KeepAlives {
     fn start_reaper(&self) {
         self.reaper.get_or_init(|| {
             let shared = Arc::clone(&self.shared);
-            match std::thread::Builder::new()
+            if let Err(e) = std::thread::Builder::new()
                 .name("rumba-cuda-keepalive".into())
                 .spawn(move || reap(&shared))
             {
-                Ok(handle) => handle.thread().id(),
-                Err(e) => {
-                    // Values are still dropped by the threads that synchronize.
-                    tracing::error!("the CUDA keep-alive thread could not start: {e}");
-                    std::thread::current().id()
-                }
+                // Values are still dropped by the threads that synchronize.
+                tracing::error!("the CUDA keep-alive thread could not start: {e}");
             }
         });
     }

@@ -97,24 +97,11 @@ pub(crate) fn check_geometry(launch: &KernelLaunch<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a launch whose static shared memory (what the compiled kernel declares) and dynamic
-/// shared memory together exceed `limit`, the device's shared memory per block: CUDA would
-/// refuse it with a bare `CUDA_ERROR_INVALID_VALUE`, the other backends name the figures.
-pub(crate) fn check_shared(
-    launch: &KernelLaunch<'_>,
-    f: sys::CUfunction,
-    limit: usize,
-) -> Result<()> {
-    let mut declared = 0i32;
-    // SAFETY: writes one int for a function of a loaded module.
-    check("cuFuncGetAttribute", unsafe {
-        sys::cuFuncGetAttribute(
-            &mut declared,
-            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-            f,
-        )
-    })?;
-    let declared = usize::try_from(declared).unwrap_or(0);
+/// Refuses a launch whose static shared memory (`declared`: what the compiled kernel declares,
+/// read once when it is loaded) and dynamic shared memory together exceed `limit`, the device's
+/// shared memory per block: CUDA would refuse it with a bare `CUDA_ERROR_INVALID_VALUE`, the
+/// other backends name the figures.
+pub(crate) fn check_shared(launch: &KernelLaunch<'_>, declared: usize, limit: usize) -> Result<()> {
     let dynamic = launch.dynamic_shared_bytes;
     if declared.saturating_add(dynamic) > limit {
         return Err(Error::InvalidLaunch {
@@ -136,25 +123,27 @@ fn cache_key(device: usize, src: &CudaKernelSource) -> (usize, u64) {
     (device, h.finish())
 }
 
-/// Loaded user kernels per (device, source).
+/// Loaded user kernels per (device, source): the function (a `CUfunction` as an integer) and the
+/// static shared memory it declares.
 #[derive(Default)]
 pub(crate) struct UserKernels {
-    functions: Mutex<HashMap<(usize, u64), usize>>,
+    functions: Mutex<HashMap<(usize, u64), (usize, usize)>>,
 }
 
 impl UserKernels {
     /// The entry function of `src` in the current context (which is `device`'s, of compute
-    /// capability `cc`), compiling and loading the module, and filling its constants, on first use.
+    /// capability `cc`) and the bytes of static shared memory it declares, compiling and loading
+    /// the module, and filling its constants, on first use.
     pub(crate) fn function(
         &self,
         device: usize,
         cc: (u32, u32),
         src: &CudaKernelSource,
-    ) -> Result<sys::CUfunction> {
+    ) -> Result<(sys::CUfunction, usize)> {
         let key = cache_key(device, src);
         let mut cache = lock(&self.functions);
-        if let Some(f) = cache.get(&key) {
-            return Ok(*f as sys::CUfunction);
+        if let Some(&(f, declared)) = cache.get(&key) {
+            return Ok((f as sys::CUfunction, declared));
         }
         let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
         for (name, bytes) in &src.constants {
@@ -193,8 +182,18 @@ impl UserKernels {
                 return Err(e);
             }
         }
-        cache.insert(key, f as usize);
-        Ok(f)
+        let mut declared = 0i32;
+        // SAFETY: writes one int for a function of a loaded module.
+        check("cuFuncGetAttribute", unsafe {
+            sys::cuFuncGetAttribute(
+                &mut declared,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                f,
+            )
+        })?;
+        let declared = usize::try_from(declared).unwrap_or(0);
+        cache.insert(key, (f as usize, declared));
+        Ok((f, declared))
     }
 }
 
@@ -242,6 +241,38 @@ pub(crate) unsafe fn launch(
 mod tests {
     use super::*;
     use crate::driver::KernelArrayArg;
+
+    #[test]
+    fn static_and_dynamic_shared_memory_are_held_to_the_limit_together() {
+        let f = crate::driver::KernelFunction::new("both_shared");
+        let launch = |dynamic| KernelLaunch {
+            function: &f,
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            dynamic_shared_bytes: dynamic,
+            args: &[],
+        };
+        let limit = 48 << 10;
+        assert!(
+            check_shared(&launch(limit - 1024), 1024, limit).is_ok(),
+            "exactly the limit"
+        );
+        let err = check_shared(&launch(limit - 1023), 1024, limit).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::InvalidLaunch { .. }), "{text}");
+        assert!(
+            text.contains("1024 bytes of static and 48129 bytes of dynamic shared memory"),
+            "{text}"
+        );
+        assert!(
+            text.contains("both_shared") && text.contains("49152 bytes per block"),
+            "{text}"
+        );
+        assert!(
+            check_shared(&launch(usize::MAX), 1, limit).is_err(),
+            "no overflow"
+        );
+    }
 
     #[test]
     fn arrays_pack_as_pointer_shape_and_byte_strides() {
