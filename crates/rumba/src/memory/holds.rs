@@ -146,14 +146,21 @@ impl Holds {
 impl Drop for Hold {
     fn drop(&mut self) {
         let buffers = std::mem::take(&mut self.buffers);
-        let mut entries = self.holds.lock();
-        for (id, b) in (self.first..).zip(&buffers) {
-            entries.remove(&id);
+        let count = buffers.len() as u64;
+        // Ending a hold before its entry goes only makes the buffer look less orphaned (its own
+        // handle is still counted) for a moment.
+        for b in &buffers {
             b.end_hold();
         }
-        drop(entries);
-        // Possibly the allocations' last handles: given back before the waiters are told.
+        // Possibly the allocations' last handles: given back before the entries go, so that a
+        // waiter that sees them gone (woken by any hold) finds the memory released or queued
+        // for release, never still on its way.
         drop(buffers);
+        let mut entries = self.holds.lock();
+        for id in self.first..self.first + count {
+            entries.remove(&id);
+        }
+        drop(entries);
         self.holds.gone.notify_all();
     }
 }

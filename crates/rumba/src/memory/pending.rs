@@ -17,10 +17,18 @@
 //! Flushing never happens on a driver callback thread (CUDA forbids driver calls there): such
 //! releases wait for the next trigger on an ordinary thread.
 //!
+//! A flush takes the queue's items and carries them out with the lock released, so that a
+//! release may queue another. Until it is done, its items still count in [`stats`](PendingQueue::stats)
+//! and a [`flush`](PendingQueue::flush) on another thread waits for it: when a flush returns,
+//! everything queued before it was released — which an allocation that failed for lack of memory
+//! relies on before it retries (without this, a second thread short of memory saw an empty queue
+//! and memory not yet freed, and gave up).
+//!
 //! This module touches only its own queue and the release closures it is given.
 
-use std::sync::Mutex;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use crate::driver::callback;
 use crate::error::{Error, Result};
@@ -47,9 +55,49 @@ pub(crate) struct Pending {
     pub(crate) release: Box<dyn FnOnce() -> Result<()> + Send>,
 }
 
+/// The queue's items and the flushes under way.
+#[derive(Default)]
+struct Items {
+    queued: Vec<Pending>,
+    /// Bytes of `queued`.
+    bytes: usize,
+    /// Flushes carrying out items they took; the items and bytes they took.
+    flushing: usize,
+    flushing_items: usize,
+    flushing_bytes: usize,
+}
+
+thread_local! {
+    /// How many flushes this thread is inside (a release may flush again: it must not wait for
+    /// the flush it runs in).
+    static FLUSHING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A flush under way: counted in its queue, and in this thread's [`FLUSHING`], until dropped
+/// (also when a release panics, so that no later flush waits for it forever).
+struct UnderWay<'a> {
+    queue: &'a PendingQueue,
+    items: usize,
+    bytes: usize,
+}
+
+impl Drop for UnderWay<'_> {
+    fn drop(&mut self) {
+        FLUSHING.set(FLUSHING.get() - 1);
+        let mut q = lock(&self.queue.items);
+        q.flushing -= 1;
+        q.flushing_items -= self.items;
+        q.flushing_bytes -= self.bytes;
+        drop(q);
+        self.queue.flushed.notify_all();
+    }
+}
+
 /// A queue of deferred releases with count and byte limits.
 pub(crate) struct PendingQueue {
-    items: Mutex<(Vec<Pending>, usize)>,
+    items: Mutex<Items>,
+    /// Notified when a flush has carried out what it took.
+    flushed: Condvar,
     /// Failed releases no caller has been told of yet: the next flush that runs reports them.
     unreported: Mutex<Vec<String>>,
     max_count: usize,
@@ -60,7 +108,8 @@ pub(crate) struct PendingQueue {
 impl PendingQueue {
     pub(crate) fn new(max_count: usize, max_bytes: usize) -> Self {
         PendingQueue {
-            items: Mutex::new((Vec::new(), 0)),
+            items: Mutex::new(Items::default()),
+            flushed: Condvar::new(),
             unreported: Mutex::new(Vec::new()),
             max_count,
             max_bytes,
@@ -75,9 +124,9 @@ impl PendingQueue {
     pub(crate) fn add(&self, item: Pending) -> Result<()> {
         let over = {
             let mut q = lock(&self.items);
-            q.1 += item.bytes;
-            q.0.push(item);
-            q.0.len() > self.max_count || q.1 > self.max_bytes
+            q.bytes += item.bytes;
+            q.queued.push(item);
+            q.queued.len() > self.max_count || q.bytes > self.max_bytes
         };
         if over { self.flush() } else { Ok(()) }
     }
@@ -91,17 +140,39 @@ impl PendingQueue {
         }
     }
 
-    /// Carries out every pending release unless cleanup is deferred or this is a callback thread.
+    /// Carries out every pending release unless cleanup is deferred or this is a callback thread;
+    /// then waits for the flushes other threads began to finish theirs.
     pub(crate) fn flush(&self) -> Result<()> {
         if self.is_deferred() || callback::is_callback_thread() {
             return Ok(());
         }
-        self.flush_all()
+        let flushed = self.flush_all();
+        if FLUSHING.get() == 0 {
+            let mut q = lock(&self.items);
+            while q.flushing > 0 {
+                q = crate::sync::wait(&self.flushed, q);
+            }
+        }
+        flushed
     }
 
     /// Carries out every pending release, deferred or not (for a context reset).
     pub(crate) fn flush_all(&self) -> Result<()> {
-        let items = std::mem::take(&mut *lock(&self.items)).0;
+        let (items, under_way) = {
+            let mut q = lock(&self.items);
+            let items = std::mem::take(&mut q.queued);
+            let bytes = std::mem::take(&mut q.bytes);
+            q.flushing += 1;
+            q.flushing_items += items.len();
+            q.flushing_bytes += bytes;
+            FLUSHING.set(FLUSHING.get() + 1);
+            let under_way = UnderWay {
+                queue: self,
+                items: items.len(),
+                bytes,
+            };
+            (items, under_way)
+        };
         let mut failures = std::mem::take(&mut *lock(&self.unreported));
         super::history::flushing(|| {
             for item in items {
@@ -111,6 +182,7 @@ impl PendingQueue {
                 }
             }
         });
+        drop(under_way);
         if failures.is_empty() {
             Ok(())
         } else {
@@ -121,8 +193,8 @@ impl PendingQueue {
     pub(crate) fn stats(&self) -> PendingStats {
         let q = lock(&self.items);
         PendingStats {
-            count: q.0.len(),
-            bytes: q.1,
+            count: q.queued.len() + q.flushing_items,
+            bytes: q.bytes + q.flushing_bytes,
         }
     }
 
@@ -235,5 +307,72 @@ mod tests {
         let err = q.flush().unwrap_err();
         assert!(err.to_string().contains("earlier"), "{err}");
         q.flush().unwrap();
+    }
+
+    #[test]
+    fn a_flush_under_way_still_counts_and_another_flush_waits_for_it() {
+        use std::sync::mpsc;
+        let q = Arc::new(PendingQueue::new(10, usize::MAX));
+        let (started_tx, started) = mpsc::channel();
+        let (go, go_rx) = mpsc::channel::<()>();
+        let released = Arc::new(AtomicUsize::new(0));
+        let r = Arc::clone(&released);
+        q.add(Pending {
+            bytes: 4096,
+            what: "a slow free".into(),
+            release: Box::new(move || {
+                started_tx.send(()).unwrap();
+                go_rx.recv().unwrap();
+                r.store(1, Ordering::SeqCst);
+                Ok(())
+            }),
+        })
+        .unwrap();
+        let first = {
+            let q = Arc::clone(&q);
+            std::thread::spawn(move || q.flush())
+        };
+        started.recv().unwrap();
+        // The first flush took the item and is carrying it out: it still counts.
+        assert_eq!(
+            q.stats(),
+            PendingStats {
+                count: 1,
+                bytes: 4096
+            }
+        );
+        let second = {
+            let q = Arc::clone(&q);
+            let released = Arc::clone(&released);
+            std::thread::spawn(move || {
+                q.flush().unwrap();
+                released.load(Ordering::SeqCst)
+            })
+        };
+        // Time for a second flush that does not wait to return first (with the wait, the result
+        // is the same however long this is).
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        go.send(()).unwrap();
+        assert_eq!(
+            second.join().unwrap(),
+            1,
+            "the second flush returned too early"
+        );
+        first.join().unwrap().unwrap();
+        assert_eq!(q.stats(), PendingStats::default());
+    }
+
+    #[test]
+    fn a_release_that_flushes_again_does_not_wait_for_itself() {
+        let q = Arc::new(PendingQueue::new(10, usize::MAX));
+        let inner = Arc::clone(&q);
+        q.add(Pending {
+            bytes: 1,
+            what: "a release that flushes".into(),
+            release: Box::new(move || inner.flush()),
+        })
+        .unwrap();
+        q.flush().unwrap();
+        assert_eq!(q.stats(), PendingStats::default());
     }
 }
