@@ -80,8 +80,8 @@ pub struct CudaDriver {
     /// Events created here: handle → what `cuEventElapsedTime` needs to know first, because
     /// CUDA answers both an untimed and a never-recorded event with `CUDA_ERROR_INVALID_HANDLE`.
     events: Mutex<HashMap<u64, EventState>>,
-    /// Host ranges pinned through this driver: start → length.
-    pub(super) pinned: RwLock<BTreeMap<usize, usize>>,
+    /// Host ranges pinned through this driver: start → length, and whether allocated or registered.
+    pub(super) pinned: RwLock<BTreeMap<usize, super::host::Pinned>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
     modules: Modules,

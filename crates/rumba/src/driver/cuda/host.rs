@@ -3,6 +3,14 @@
 //! device address of mapped memory, and the table of pinned ranges that says whether a copy's
 //! host side is page-locked.
 //!
+//! A registration whose guard was leaked stays in CUDA (and in the table) after the program
+//! freed the memory; the allocator may hand the same bytes out again, and CUDA refuses to
+//! register them a second time (`CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`). The caller of
+//! [`pin_range`](CudaDriver::pin_range) holds those bytes exclusively, so a registration of ours
+//! that overlaps them is stale: it is undone and the range registered anew, as the simulator
+//! replaces a stale registration. An allocation of ours there (page-locked already) is the
+//! typed [`HostMemoryError::Overlap`]; a range someone else registered stays CUDA's error.
+//!
 //! This module touches the CUDA driver's host-memory calls.
 
 use cudarc::driver::sys::{self, CUresult};
@@ -11,11 +19,59 @@ use super::driver::CudaDriver;
 use super::error::{check, map};
 use super::flags::host_alloc_flags;
 use crate::driver::{DevicePtr, HostAllocFlags};
-use crate::error::{Error, Result};
+use crate::error::{Error, HostMemoryError, Result};
+
+/// How a range of the table of pinned memory became page-locked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pinned {
+    /// `cuMemHostAlloc`: freed only with its allocation.
+    Allocated(usize),
+    /// `cuMemHostRegister` of the program's memory: undone by its guard, or replaced when stale.
+    Registered(usize),
+}
+
+impl Pinned {
+    pub(super) fn len(self) -> usize {
+        match self {
+            Pinned::Allocated(n) | Pinned::Registered(n) => n,
+        }
+    }
+}
+
+/// What to do when CUDA says `start .. start + len` is already registered, from the table's
+/// entries (start → how it was pinned): the starts of our stale registrations to undo, or the
+/// refusal when one of ours is an allocation (`None` when none of ours overlaps: CUDA's error
+/// stands).
+fn stale_registrations(
+    table: &std::collections::BTreeMap<usize, Pinned>,
+    start: usize,
+    len: usize,
+) -> Option<std::result::Result<Vec<usize>, HostMemoryError>> {
+    let end = start.saturating_add(len);
+    let overlapping: Vec<(usize, Pinned)> = table
+        .range(..end)
+        .filter(|(s, p)| s.saturating_add(p.len()) > start)
+        .map(|(s, p)| (*s, *p))
+        .collect();
+    if overlapping.is_empty() {
+        return None;
+    }
+    if let Some((s, p)) = overlapping
+        .iter()
+        .find(|(_, p)| matches!(p, Pinned::Allocated(_)))
+    {
+        return Some(Err(HostMemoryError::Overlap {
+            start,
+            len,
+            existing: Some((*s, p.len())),
+        }));
+    }
+    Some(Ok(overlapping.into_iter().map(|(s, _)| s).collect()))
+}
 
 impl CudaDriver {
-    fn pinned_insert(&self, p: *mut u8, bytes: usize) {
-        crate::sync::write(&self.pinned).insert(p as usize, bytes);
+    fn pinned_insert(&self, p: *mut u8, how: Pinned) {
+        crate::sync::write(&self.pinned).insert(p as usize, how);
     }
 
     fn pinned_remove(&self, p: *mut u8) {
@@ -49,7 +105,7 @@ impl CudaDriver {
                 // safe code reads it as elements, some of which, like `bool`, forbid stray bytes).
                 // SAFETY: `p` is a fresh host allocation of `bytes.max(1)` bytes, ours alone.
                 unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes.max(1)) };
-                self.pinned_insert(p.cast(), bytes.max(1));
+                self.pinned_insert(p.cast(), Pinned::Allocated(bytes.max(1)));
                 Ok(p.cast())
             }
             CUresult::CUDA_ERROR_OUT_OF_MEMORY => Err(out_of_memory),
@@ -66,16 +122,34 @@ impl CudaDriver {
     }
 
     /// `cuMemHostRegister` of `bytes` at `ptr` with the CUDA `flags`, in the current context,
-    /// remembered as pinned.
+    /// remembered as pinned; a stale registration of ours over the range is replaced (module
+    /// docs).
     ///
     /// # Safety
     /// As for [`Driver::host_register`](crate::driver::Driver::host_register).
     pub(super) unsafe fn pin_range(&self, ptr: *mut u8, bytes: usize, flags: u32) -> Result<()> {
         // SAFETY: forwarded from the caller's contract.
-        check("cuMemHostRegister", unsafe {
-            sys::cuMemHostRegister_v2(ptr.cast(), bytes, flags)
-        })?;
-        self.pinned_insert(ptr, bytes);
+        let register = || unsafe { sys::cuMemHostRegister_v2(ptr.cast(), bytes, flags) };
+        let mut r = register();
+        if r == CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED {
+            let stale = stale_registrations(&crate::sync::read(&self.pinned), ptr as usize, bytes);
+            match stale {
+                None => {}
+                Some(Err(overlap)) => return Err(overlap.into()),
+                Some(Ok(starts)) => {
+                    for s in starts {
+                        // SAFETY: `s` is the start of a registration of ours that overlaps
+                        // bytes the caller now holds exclusively: its guard is gone (leaked),
+                        // and no queued work reads it (copies from a guard's memory end before
+                        // the guard does, and staged copies never read it after returning).
+                        unsafe { self.host_unregister_range(s as *mut u8)? };
+                    }
+                    r = register();
+                }
+            }
+        }
+        check("cuMemHostRegister", r)?;
+        self.pinned_insert(ptr, Pinned::Registered(bytes));
         Ok(())
     }
 
@@ -113,6 +187,41 @@ impl CudaDriver {
         crate::sync::read(&self.pinned)
             .range(..=start)
             .next_back()
-            .is_some_and(|(s, len)| start.checked_add(bytes).is_some_and(|end| end <= s + len))
+            .is_some_and(|(s, p)| {
+                start
+                    .checked_add(bytes)
+                    .is_some_and(|end| end <= s + p.len())
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn only_our_stale_registrations_over_the_range_are_undone() {
+        let mut t = BTreeMap::new();
+        t.insert(0x1000, Pinned::Registered(0x1000));
+        t.insert(0x3000, Pinned::Registered(0x100));
+        t.insert(0x8000, Pinned::Allocated(0x1000));
+        // Overlaps the first two registrations, not the allocation.
+        assert_eq!(
+            stale_registrations(&t, 0x1800, 0x1900),
+            Some(Ok(vec![0x1000, 0x3000]))
+        );
+        // Touching but not overlapping: nothing of ours (CUDA's error stands).
+        assert_eq!(stale_registrations(&t, 0x2000, 0x1000), None);
+        assert_eq!(stale_registrations(&t, 0x3100, 0x10), None);
+        // Inside an allocation of ours: the typed overlap, nothing undone.
+        assert_eq!(
+            stale_registrations(&t, 0x7f00, 0x200),
+            Some(Err(HostMemoryError::Overlap {
+                start: 0x7f00,
+                len: 0x200,
+                existing: Some((0x8000, 0x1000)),
+            }))
+        );
     }
 }
