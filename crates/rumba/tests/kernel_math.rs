@@ -846,7 +846,8 @@ fn opencl_meets_the_specification_and_agrees_exactly_where_exact() {
 
 /// `#[rumba::kernel(fastmath)]` (Numba's `test_fastmath.py`): the simulator computes exactly as
 /// without it; OpenCL (`-cl-fast-relaxed-math`) and CUDA (`--use_fast_math`) stay close to the
-/// exact results on ordinary inputs (relative 2⁻¹⁰, the loosest of their fast bounds here).
+/// exact results on ordinary inputs (relative 2⁻¹⁰, the loosest of their fast bounds here;
+/// absolute 2⁻¹⁶ for sine and cosine, whose fast bounds are absolute).
 #[test]
 fn fastmath_is_exact_on_the_simulator_and_close_elsewhere() {
     common::start(|_| {});
@@ -887,7 +888,14 @@ fn fastmath_is_exact_on_the_simulator_and_close_elsewhere() {
         if !e.is_finite() {
             continue; // -cl-finite-math-only / ftz: no promise beyond the finite range
         }
-        let tol = e.abs() * 2f32.powi(-10) + 1e-6;
+        // The fast sine and cosine (rows 2 and 3) have absolute error bounds, which grow with
+        // |x| outside [-π, π] (CUDA's __sinf: 2^-21.41 inside it): near a zero of the function
+        // a relative bound means nothing (the first H100 runs: sin(37.7), 0.000881 vs 0.000885).
+        let tol = if matches!(i / n, 2 | 3) {
+            2f32.powi(-16)
+        } else {
+            e.abs() * 2f32.powi(-10) + 1e-6
+        };
         assert!(
             (f - e).abs() <= tol,
             "row {}, x = {}: fast {f} vs {e}",
