@@ -61,7 +61,7 @@ pub(super) struct CudaDevice {
     /// every launch.
     max_shared: usize,
     /// The retained primary context (a `CUcontext`, kept as an integer so the driver is Send).
-    ctx: usize,
+    pub(super) ctx: usize,
 }
 
 /// What the driver remembers of an event it created.
@@ -720,6 +720,14 @@ unsafe impl Driver for CudaDriver {
         self.graphs
             .captures
             .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
+        // A fault of the kernels before the callback is its status, as on the other backends.
+        let callback: HostCallback = match self.peek_before_callback(device, stream)? {
+            None => callback,
+            Some(peek) => Box::new(move |status| {
+                let status = status.and_then(|()| peek.first_fault().map_or(Ok(()), Err));
+                callback(status)
+            }),
+        };
         let user = Box::into_raw(Box::new(callback));
         // SAFETY: the trampoline reclaims `user` exactly once when CUDA runs it.
         let r = unsafe {

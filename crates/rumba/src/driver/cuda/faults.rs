@@ -30,6 +30,14 @@
 //!   read once the event has completed, at the latest by the next device synchronization, which
 //!   reports their faults (as the simulator reports faults of destroyed streams there).
 //!
+//! - A host callback (`async_done` among them) is told of a fault of the kernels queued before
+//!   it, as on the simulator and OpenCL, although CUDA forbids driver calls on its callback
+//!   thread: when the callback is queued, the stream's pending records are noted ([`Peek`]);
+//!   when it runs, a short-lived thread of ours reads them on the private stream while the
+//!   callback thread waits. They are stable meanwhile: every synchronization or query that
+//!   could read and recycle them waits for the stream, which waits for the callback. They stay
+//!   pending, so the stream's next synchronization reports the fault too.
+//!
 //! The bookkeeping ([`Records`], [`Batch`]) is pure and unit-tested; the driver calls are below.
 //!
 //! This module touches the CUDA driver (record arenas, their private stream, the waits).
@@ -80,7 +88,7 @@ pub(crate) fn key(handle: StreamHandle, per_thread_default: bool) -> Key {
 }
 
 /// A launch whose record has not been read yet.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Pending {
     addr: DevicePtr,
     kernel: String,
@@ -88,7 +96,7 @@ struct Pending {
 }
 
 /// Records to read together: arenas (base, records handed out) and the launches using them.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Batch {
     arenas: Vec<(DevicePtr, usize)>,
     pending: Vec<Pending>,
@@ -361,6 +369,32 @@ impl CudaDriver {
         Ok(first)
     }
 
+    /// What a host callback queued now on `handle` checks when it runs: the records of the
+    /// launches queued on the stream before it, and a fault a query already found (module docs);
+    /// `None` when there is nothing to check. The device's context is current.
+    pub(super) fn peek_before_callback(
+        &self,
+        device: usize,
+        handle: StreamHandle,
+    ) -> Result<Option<Peek>> {
+        let k = key(handle, self.per_thread_default);
+        let f = self.faults(device)?;
+        let (batch, found) = {
+            let r = f.lock();
+            let batch = r.open.get(&k).filter(|b| !b.pending.is_empty()).cloned();
+            (batch, r.found.get(&k).cloned())
+        };
+        if batch.is_none() && found.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(Peek {
+            ctx: self.bind(device)?.ctx,
+            private: self.private_stream(device)? as usize,
+            batch: batch.unwrap_or_default(),
+            found,
+        }))
+    }
+
     /// `cuStreamSynchronize`, then the first fault of the kernels it covered (or one a query
     /// found earlier). The device's context is current.
     pub(super) fn synchronize_stream(
@@ -517,6 +551,60 @@ impl CudaDriver {
 }
 
 /// `cuStreamQuery`: whether `stream` has finished its work.
+/// The fault records a host callback reads when it runs ([`CudaDriver::peek_before_callback`]).
+pub(super) struct Peek {
+    /// The device's primary context (retained by the driver).
+    ctx: usize,
+    /// The device's private stream (a `CUstream`).
+    private: usize,
+    batch: Batch,
+    /// A fault a query found before the callback was queued.
+    found: Option<Error>,
+}
+
+impl Peek {
+    /// The first fault of the launches noted, read by a thread of ours (this runs on CUDA's
+    /// callback thread, where driver calls are refused); a failed read is logged and counts as
+    /// no fault (the stream's synchronization reads the records again).
+    pub(super) fn first_fault(self) -> Option<Error> {
+        if self.found.is_some() {
+            return self.found;
+        }
+        let read = std::thread::scope(|s| s.spawn(|| self.read()).join());
+        match read {
+            Ok(Ok(first)) => first,
+            Ok(Err(e)) => {
+                tracing::warn!("reading fault records for a stream callback: {e}");
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
+    fn read(&self) -> Result<Option<Error>> {
+        // SAFETY: `ctx` is a primary context the driver retains while it lives.
+        check("cuCtxSetCurrent(fault records)", unsafe {
+            sys::cuCtxSetCurrent(self.ctx as sys::CUcontext)
+        })?;
+        let s = self.private as sys::CUstream;
+        let (first, _) = self.batch.decode(|base, bytes| {
+            let mut host = vec![0u8; bytes];
+            // SAFETY: `host` has `bytes` bytes; the records belong to kernels queued before the
+            // running callback, so they completed, and nothing recycles them until the
+            // callback returns (module docs); the copy is waited for at once.
+            check("cuMemcpyDtoHAsync(fault records)", unsafe {
+                sys::cuMemcpyDtoHAsync_v2(host.as_mut_ptr().cast(), base, bytes, s)
+            })?;
+            // SAFETY: a stream of ours.
+            check("cuStreamSynchronize(fault records)", unsafe {
+                sys::cuStreamSynchronize(s)
+            })?;
+            Ok(host)
+        })?;
+        Ok(first)
+    }
+}
+
 fn stream_idle(stream: sys::CUstream) -> Result<bool> {
     // SAFETY: a valid stream handle.
     match unsafe { sys::cuStreamQuery(stream) } {
