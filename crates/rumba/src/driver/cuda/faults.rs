@@ -346,20 +346,9 @@ impl CudaDriver {
         if batch.is_empty() {
             return Ok(None);
         }
-        let s = self.private_stream(device)?;
-        let (first, dirty) = batch.decode(|base, bytes| {
-            let mut host = vec![0u8; bytes];
-            // SAFETY: `host` has `bytes` bytes; the arena's records were written by kernels that
-            // completed (their stream was waited for); the copy is waited for at once.
-            check("cuMemcpyDtoHAsync(fault records)", unsafe {
-                sys::cuMemcpyDtoHAsync_v2(host.as_mut_ptr().cast(), base, bytes, s)
-            })?;
-            // SAFETY: a stream of ours.
-            check("cuStreamSynchronize(fault records)", unsafe {
-                sys::cuStreamSynchronize(s)
-            })?;
-            Ok(host)
-        })?;
+        // The arena's records were written by kernels that completed (their stream was waited
+        // for).
+        let (first, dirty) = batch.decode(copy_back(self.private_stream(device)?))?;
         for &(base, used) in batch.arenas.iter().filter(|(b, _)| dirty.contains(b)) {
             self.zero(device, base, used * RECORD_BYTES)?;
         }
@@ -586,22 +575,31 @@ impl Peek {
         check("cuCtxSetCurrent(fault records)", unsafe {
             sys::cuCtxSetCurrent(self.ctx as sys::CUcontext)
         })?;
-        let s = self.private as sys::CUstream;
-        let (first, _) = self.batch.decode(|base, bytes| {
-            let mut host = vec![0u8; bytes];
-            // SAFETY: `host` has `bytes` bytes; the records belong to kernels queued before the
-            // running callback, so they completed, and nothing recycles them until the
-            // callback returns (module docs); the copy is waited for at once.
-            check("cuMemcpyDtoHAsync(fault records)", unsafe {
-                sys::cuMemcpyDtoHAsync_v2(host.as_mut_ptr().cast(), base, bytes, s)
-            })?;
-            // SAFETY: a stream of ours.
-            check("cuStreamSynchronize(fault records)", unsafe {
-                sys::cuStreamSynchronize(s)
-            })?;
-            Ok(host)
-        })?;
+        // The records belong to kernels queued before the running callback, so they completed,
+        // and nothing recycles them until the callback returns (module docs).
+        let (first, _) = self
+            .batch
+            .decode(copy_back(self.private as sys::CUstream))?;
         Ok(first)
+    }
+}
+
+/// Copies `bytes` of records at `base` to the host on the private stream `s` and waits: the
+/// reader [`Batch::decode`] takes. The caller makes sure the kernels that wrote them completed
+/// and that nothing recycles the arena meanwhile.
+fn copy_back(s: sys::CUstream) -> impl FnMut(DevicePtr, usize) -> Result<Vec<u8>> {
+    move |base, bytes| {
+        let mut host = vec![0u8; bytes];
+        // SAFETY: `host` has `bytes` bytes and `base` is an arena of ours of at least `bytes`
+        // (the caller's records); the copy is waited for at once.
+        check("cuMemcpyDtoHAsync(fault records)", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(host.as_mut_ptr().cast(), base, bytes, s)
+        })?;
+        // SAFETY: a stream of ours.
+        check("cuStreamSynchronize(fault records)", unsafe {
+            sys::cuStreamSynchronize(s)
+        })?;
+        Ok(host)
     }
 }
 
