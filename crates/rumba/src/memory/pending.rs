@@ -18,11 +18,12 @@
 //! releases wait for the next trigger on an ordinary thread.
 //!
 //! A flush takes the queue's items and carries them out with the lock released, so that a
-//! release may queue another. Until it is done, its items still count in [`stats`](PendingQueue::stats)
-//! and a [`flush`](PendingQueue::flush) on another thread waits for it: when a flush returns,
-//! everything queued before it was released — which an allocation that failed for lack of memory
-//! relies on before it retries (without this, a second thread short of memory saw an empty queue
-//! and memory not yet freed, and gave up).
+//! release may queue another. Until it is done, its items still count in
+//! [`stats`](PendingQueue::stats), and a [`flush`](PendingQueue::flush) on another thread waits
+//! for it (a flush that a limit triggers does not: its caller may hold locks). So when a flush
+//! returns, everything queued before it was released, which an allocation that failed for lack
+//! of memory relies on before it retries: without this, a second thread short of memory saw an
+//! empty queue and memory not yet freed, and gave up.
 //!
 //! This module touches only its own queue and the release closures it is given.
 
@@ -128,7 +129,19 @@ impl PendingQueue {
             q.queued.push(item);
             q.queued.len() > self.max_count || q.bytes > self.max_bytes
         };
-        if over { self.flush() } else { Ok(()) }
+        // Without waiting for other threads' flushes: the caller may hold locks (a buffer's last
+        // handle dropped anywhere), and nothing here needs their memory back.
+        if over && self.may_flush() {
+            self.flush_all()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether this thread may carry out releases now: cleanup is not deferred and this is not
+    /// a driver callback thread.
+    fn may_flush(&self) -> bool {
+        !self.is_deferred() && !callback::is_callback_thread()
     }
 
     /// Keeps `err` (a failed release no caller can be told of now) for the next flush to report.
@@ -141,9 +154,10 @@ impl PendingQueue {
     }
 
     /// Carries out every pending release unless cleanup is deferred or this is a callback thread;
-    /// then waits for the flushes other threads began to finish theirs.
+    /// then waits for the flushes other threads began to finish theirs (so that an allocation
+    /// retried after it finds their memory back).
     pub(crate) fn flush(&self) -> Result<()> {
-        if self.is_deferred() || callback::is_callback_thread() {
+        if !self.may_flush() {
             return Ok(());
         }
         let flushed = self.flush_all();
