@@ -559,14 +559,25 @@ impl Peek {
         if self.found.is_some() {
             return self.found;
         }
-        let read = std::thread::scope(|s| s.spawn(|| self.read()).join());
+        // A thread that cannot be started, or a read that panics, counts as no fault: the
+        // callback itself must still run.
+        let read = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("rumba-fault-peek".into())
+                .spawn_scoped(s, || self.read())
+                .map(|h| h.join())
+        });
         match read {
-            Ok(Ok(first)) => first,
-            Ok(Err(e)) => {
+            Ok(Ok(Ok(first))) => first,
+            Ok(Ok(Err(e))) => {
                 tracing::warn!("reading fault records for a stream callback: {e}");
                 None
             }
-            Err(_) => None,
+            Ok(Err(_)) => None,
+            Err(e) => {
+                tracing::warn!("no thread to read fault records for a stream callback: {e}");
+                None
+            }
         }
     }
 
