@@ -4,7 +4,7 @@
 //! | backend | capture | replay |
 //! |---------|---------|--------|
 //! | sim | each operation queued on a capturing stream is checked as usual and kept as a node that can run again (its resolved memory held) instead of being queued | one queue entry per launch: the stream worker runs the nodes in order, with no per-node checks, allocation or thread hop |
-//! | opencl | the same bookkeeping as the sim; nodes are owned descriptions of the checked driver calls | the recorded calls issued again, straight to the driver (past the safe layers' per-operation work, done once at capture), then one keep-alive |
+//! | opencl | the same bookkeeping as the sim; each command checked and prepared once (a kernel gets an object of its own, its arguments set; one fault record array per graph) | one batch of commands on the stream: the records zeroed, one command per node without events, the records read back and checked once, one end event, one keep-alive |
 //! | cuda | `cuStreamBeginCapture` / `cuStreamEndCapture`, `cuGraphInstantiate` | `cuGraphLaunch`; kernel nodes updated with `cuGraphExecKernelNodeSetParams` |
 //!
 //! Graphs follow CUDA's stream capture:

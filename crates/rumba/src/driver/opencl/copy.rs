@@ -17,9 +17,9 @@ use opencl3::types::{CL_NON_BLOCKING, cl_command_queue, cl_event};
 
 use super::driver::{OpenClDriver, as_mut};
 use super::error::check;
+use super::graph_node::ClNode;
 use super::raw::ClEvent;
 use super::stream::wait_ptr;
-use crate::driver::replay::Reissue;
 use crate::driver::{DeviceCopy, DevicePtr, On, Order, StreamHandle};
 use crate::error::Result;
 
@@ -103,11 +103,11 @@ impl OpenClDriver {
             DeviceOp::Copy(copy) => {
                 self.check_dev(copy.dst, copy.bytes)?;
                 self.check_dev(copy.src, copy.bytes)?;
-                (Reissue::DtoD(copy), copy.bytes)
+                (ClNode::Copy(copy), copy.bytes)
             }
             DeviceOp::Set { dst, value, bytes } => {
                 self.check_dev(dst, bytes)?;
-                (Reissue::Memset { dst, value, bytes }, bytes)
+                (ClNode::Memset { dst, value, bytes }, bytes)
             }
         };
         if bytes == 0 {

@@ -26,13 +26,18 @@
 //! | `memory.rs` | the table of allocations: accounting and bounds checks (unit-tested) |
 //! | `alloc.rs` | device memory (coarse-grained SVM within the cap) |
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
-//! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
+//! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering |
+//! | `stream_callback.rs` | host callbacks on a stream: an event's callback and the gate after it |
+//! | `batch.rs` | several commands queued on a stream at once (a graph's replay), events only where needed |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `copy.rs` | copies and memsets blocking or on a stream; the SVM copy; copies between devices |
-//! | `graph.rs` | stream graphs: rumba's capture, replayed by re-issuing the checked calls |
+//! | `graph.rs` | stream graphs: rumba's capture of checked, prepared commands |
+//! | `graph_node.rs` | a graph's nodes: kernels with objects of their own, arguments set; one fault record array per graph |
+//! | `replay.rs` | a graph's replay: one batch, one check of the fault records, one end event |
+//! | `grid_widths.rs` | launch ordering that keeps PoCL's cache of work-group functions consistent |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -52,6 +57,7 @@ use cl3::context::create_context;
 use cl3::platform::get_platform_ids;
 
 mod alloc;
+mod batch;
 pub mod builtin;
 mod callback;
 mod copy;
@@ -60,13 +66,16 @@ mod error;
 mod event;
 mod exit;
 mod graph;
+mod graph_node;
 mod grid_widths;
 mod host;
 mod launch;
 pub(crate) mod memory;
 mod platform;
 mod raw;
+mod replay;
 mod stream;
+mod stream_callback;
 mod strided;
 
 pub use driver::OpenClDriver;

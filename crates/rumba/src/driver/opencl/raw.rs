@@ -11,7 +11,7 @@
 
 use std::ffi::c_void;
 
-use cl3::context::release_context;
+use cl3::context::{release_context, retain_context};
 use opencl3::command_queue::{flush, release_command_queue};
 use opencl3::event::{
     CL_COMPLETE, CL_EVENT_COMMAND_EXECUTION_STATUS, get_event_info, get_event_profiling_info,
@@ -88,6 +88,19 @@ owned_handle!(
     /// A kernel object. Setting its arguments is not thread-safe: callers serialise it.
     ClKernel, cl_kernel, release_kernel, "kernel"
 );
+
+impl ClContext {
+    /// Another reference to `raw`, owned by the result (what must outlive the driver's own
+    /// reference holds one).
+    ///
+    /// # Safety
+    /// `raw` is a valid context.
+    pub(crate) unsafe fn retain(raw: cl_context) -> Result<ClContext> {
+        // SAFETY: the caller vouches for `raw`.
+        check("clRetainContext", unsafe { retain_context(raw) })?;
+        Ok(ClContext(raw))
+    }
+}
 
 impl Clone for ClEvent {
     fn clone(&self) -> Self {

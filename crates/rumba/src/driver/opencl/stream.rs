@@ -12,14 +12,10 @@
 //! - a blocking stream waits for the legacy default stream's last command;
 //! - a non-blocking stream waits for nothing but its own earlier commands.
 //!
-//! Host callbacks: a marker (completes when earlier work is done) carries an event callback, and
-//! a barrier queued right after it waits for a user event that the callback completes once the
-//! host function has returned. So, as on CUDA, later work on the stream — and its
-//! synchronization — waits for the callback, which matters for keep-alive values that must be
-//! dropped by the time a synchronization returns. The host function runs on one of rumba's own
-//! callback threads ([`callback`](super::callback)), marked as such
-//! ([`mark_thread`](crate::driver::callback::mark_thread)), so no waiting call is made
-//! from it and a callback blocked on another stream's callback holds up nothing else.
+//! Several commands can be queued at once ([`DeviceQueues::submit_batch`], see
+//! [`batch`](super::batch)): one lock, one wait list on the first, one flush. Host callbacks (a
+//! command's event carries the callback, a barrier after it waits for the callback to return)
+//! are [`stream_callback`](super::stream_callback)'s; [`DeviceQueues::add_callback`] queues one.
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
 //! next synchronization reports (once). Checks that need the host after a command (a kernel's
@@ -36,17 +32,14 @@ use std::sync::{Arc, Mutex, Weak};
 
 use opencl3::command_queue::{
     CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_PROPERTIES,
-    create_command_queue_with_properties, enqueue_barrier_with_wait_list,
-    enqueue_marker_with_wait_list, get_command_queue_info, retain_command_queue,
+    create_command_queue_with_properties, get_command_queue_info, retain_command_queue,
 };
-use opencl3::event::{CL_COMPLETE, create_user_event, set_event_callback, set_user_event_status};
-use opencl3::types::{
-    cl_command_queue, cl_context, cl_device_id, cl_event, cl_int, cl_queue_properties,
-};
+use opencl3::types::{cl_command_queue, cl_context, cl_device_id, cl_event, cl_queue_properties};
 
-use super::error::{check, map};
+use super::batch::Batch;
+use super::error::check;
 use super::raw::{ClEvent, ClQueue};
-use crate::driver::{HostCallback, StreamHandle};
+use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::sync::{lock, try_lock};
 
@@ -255,6 +248,16 @@ impl DeviceQueues {
         }
     }
 
+    /// Fails unless `handle` names a stream of this device (a per-thread default stream is
+    /// created on first use).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`].
+    pub(crate) fn check(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
+        let mut table = lock(&self.table);
+        self.key(&mut table, handle).map(drop)
+    }
+
     /// Queues one operation on `handle`: `op` receives the raw queue and the events it must wait
     /// for, and returns the event of what it queued (which becomes the stream's last command).
     pub(crate) fn submit(
@@ -284,6 +287,49 @@ impl DeviceQueues {
             table.retired.clear();
         }
         Ok(event)
+    }
+
+    /// Queues several commands on `handle` under one lock of the table and one flush (a graph's
+    /// replay): `op` queues them through the [`Batch`], whose first command waits for what the
+    /// stream's ordering requires. Whatever `op` returns, what it noted in the batch (its last
+    /// command, checks) is kept on the stream, and host callbacks it queued are armed once the
+    /// table is unlocked (a callback reads it, see [`pending_error`](Self::pending_error)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown stream (nothing is queued); `op`'s error; the
+    /// flush's or arming's error.
+    pub(crate) fn submit_batch<T>(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        op: impl FnOnce(&mut Batch) -> Result<T>,
+    ) -> Result<T> {
+        let (result, flushed, callbacks) = {
+            let mut table = lock(&self.table);
+            let key = self.key(&mut table, handle)?;
+            let deps = table.ordering(key);
+            let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
+            let mut batch = Batch::new(self, handle, slot.queue.raw(), deps);
+            let result = op(&mut batch);
+            let (last, checks, callbacks) = batch.finish();
+            let mut flushed = Ok(());
+            if let Some(last) = last {
+                slot.last = Some(last);
+                slot.checks.extend(checks);
+                flushed = slot.queue.flush();
+                if key == Key::Legacy {
+                    table.retired.clear();
+                }
+            }
+            (result, flushed, callbacks)
+        };
+        let mut armed = Ok(());
+        for c in callbacks {
+            let r = c.arm();
+            armed = armed.and(r);
+        }
+        let value = result?;
+        flushed.and(armed)?;
+        Ok(value)
     }
 
     /// [`submit`](Self::submit), then `check` runs on the host at the stream's next
@@ -505,74 +551,13 @@ impl DeviceQueues {
         self.context
     }
 
-    /// Queues `callback` on `handle` (see the module docs).
-    pub(crate) fn add_callback(
-        self: &Arc<Self>,
-        handle: StreamHandle,
-        callback: HostCallback,
-    ) -> Result<()> {
-        // SAFETY: a user event of our context, owned here.
-        let gate = unsafe {
-            ClEvent::from_raw(check("clCreateUserEvent", create_user_event(self.context))?)
-        };
-        let mut marker = None;
-        self.submit(handle, |q, deps| {
-            // SAFETY: `q` is a live queue; the wait list holds live events.
-            let m = check("clEnqueueMarkerWithWaitList", unsafe {
-                enqueue_marker_with_wait_list(q, deps.len() as u32, wait_ptr(deps))
-            })?;
-            // SAFETY: as above; we own the marker's reference.
-            marker = Some(unsafe { ClEvent::from_raw(m) });
-            let gates = [gate.raw()];
-            // SAFETY: as above.
-            let b = check("clEnqueueBarrierWithWaitList", unsafe {
-                enqueue_barrier_with_wait_list(q, 1, gates.as_ptr())
-            })?;
-            // SAFETY: we own the barrier's reference.
-            Ok(unsafe { ClEvent::from_raw(b) })
-        })
-        .inspect_err(|_| {
-            // Nothing may stay blocked on a gate whose callback will never run.
-            let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
-        })?;
-        // `submit` runs the closure whenever it succeeds, so the marker is there; were it not,
-        // the marker call is what failed.
-        let marker = marker.ok_or_else(|| {
-            map(
-                "clEnqueueMarkerWithWaitList",
-                opencl3::error_codes::CL_INVALID_OPERATION,
-            )
-        })?;
-        let gate_raw = gate.raw();
-        let data = Box::new(CallbackData {
-            callback,
-            gate,
-            queues: Arc::downgrade(self),
-            handle,
-        });
-        let user = Box::into_raw(data);
-        let r = set_event_callback(
-            marker.raw(),
-            CL_COMPLETE as cl_int,
-            callback_trampoline,
-            user.cast(),
-        );
-        if let Err(code) = r {
-            // SAFETY: OpenCL refused the callback, so it will never run: reclaim it here.
-            drop(unsafe { Box::from_raw(user) });
-            let _ = set_user_event_status(gate_raw, CL_COMPLETE as cl_int);
-            return Err(map("clSetEventCallback", code));
-        }
-        Ok(())
-    }
-
     /// The pending (unreported) error of `handle`, if any, without taking it: after the checks
     /// of completed commands have run (a kernel's fault record is read by one — without them, a
     /// callback after a faulting kernel saw `Ok`). Only tries the lock, a bounded number of
     /// times: a callback never blocks on this table (OpenCL may run callbacks on any thread, and
     /// must never find it blocked on one of ours); it is held only while commands are queued.
     /// The checks only read host memory their command has written.
-    fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
+    pub(super) fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
         let mut tries = 0;
         let mut table = loop {
             match try_lock(&self.table) {
@@ -639,54 +624,6 @@ pub(crate) fn wait_ptr(deps: &[cl_event]) -> *const cl_event {
         std::ptr::null()
     } else {
         deps.as_ptr()
-    }
-}
-
-struct CallbackData {
-    callback: HostCallback,
-    gate: ClEvent,
-    queues: Weak<DeviceQueues>,
-    handle: StreamHandle,
-}
-
-/// OpenCL's callback for a stream callback's marker: hands the host function to a callback
-/// thread ([`callback`](super::callback)), which runs it and then opens the stream's gate. It does
-/// nothing that blocks, since OpenCL may call it on any thread, the caller's included.
-extern "C" fn callback_trampoline(_event: cl_event, status: cl_int, user: *mut c_void) {
-    // SAFETY: `user` is the `Box<CallbackData>` leaked by `add_callback`; OpenCL calls each
-    // callback exactly once, so it is reclaimed exactly once.
-    let data = unsafe { Box::from_raw(user.cast::<CallbackData>()) };
-    super::callback::run(Box::new(move || data.run(status)));
-}
-
-impl CallbackData {
-    /// Runs the host function with the stream's status, then opens the gate.
-    fn run(self, status: cl_int) {
-        let CallbackData {
-            callback,
-            gate,
-            queues,
-            handle,
-        } = self;
-        let status = if status < 0 {
-            Err(map("earlier work on the stream", status))
-        } else {
-            match queues.upgrade().and_then(|q| q.pending_error(handle)) {
-                Some(e) => Err(e),
-                None => Ok(()),
-            }
-        };
-        // A panic must not take the callback thread down (nor may its payload's drop:
-        // `crate::unwind`).
-        if let Err(panic) = crate::unwind::catch(move || callback(status)) {
-            tracing::error!("a stream callback panicked: {panic}");
-        }
-        if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
-            tracing::error!(
-                "a stream stays blocked: {}",
-                map("clSetUserEventStatus", code)
-            );
-        }
     }
 }
 
