@@ -33,12 +33,13 @@ fn runtime(call: &str) -> Result<&'static cl3::OpenClRuntime> {
         .map_err(|_| map(call, DLOPEN_RUNTIME_LOAD_FAILED))
 }
 
-/// A call's status as a result (`None`: the library lacks the function).
-fn status(call: &str, status: Option<cl_int>) -> Result<()> {
+/// A call's status as a result (`None`: the library lacks the function); `call` names it, and is
+/// only asked on an error (a replay makes a call per node).
+fn status<S: AsRef<str>>(status: Option<cl_int>, call: impl FnOnce() -> S) -> Result<()> {
     match status {
         Some(0) => Ok(()),
-        Some(code) => Err(map(call, code)),
-        None => Err(map(call, DLOPEN_FUNCTION_NOT_AVAILABLE)),
+        Some(code) => Err(map(call().as_ref(), code)),
+        None => Err(map(call().as_ref(), DLOPEN_FUNCTION_NOT_AVAILABLE)),
     }
 }
 
@@ -66,7 +67,7 @@ unsafe fn svm_copy(
         wait_ptr(wait),
         event,
     );
-    status("clEnqueueSVMMemcpy", s)
+    status(s, || "clEnqueueSVMMemcpy")
 }
 
 /// The commands of one batch on one stream (see the [module docs](self)).
@@ -176,7 +177,7 @@ impl<'a> Batch<'a> {
                 wait_ptr(wait),
                 event,
             );
-            status(&format!("clEnqueueNDRangeKernel({name})"), s)
+            status(s, || format!("clEnqueueNDRangeKernel({name})"))
         })
     }
 
@@ -229,7 +230,7 @@ impl<'a> Batch<'a> {
                 wait_ptr(wait),
                 event,
             );
-            status("clEnqueueSVMMemFill", s)
+            status(s, || "clEnqueueSVMMemFill")
         })
     }
 
