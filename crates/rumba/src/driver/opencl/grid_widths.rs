@@ -19,6 +19,12 @@
 //! global size and the square of the third local size (sic). Kernels are told apart by name (two
 //! programs' kernels of one name are ordered as one kernel: conservative, not unsafe).
 //!
+//! A graph's replay queues many launches on one in-order queue with one wait list, on its first
+//! command ([`Slot::take_all`]): it waits for the unfinished launches, of each kernel it
+//! launches, whose width differs from its own, and its last command stands for all its launches
+//! afterwards. A replay that launches one kernel with several widths counts as a width of its
+//! own that differs from every other, its own included.
+//!
 //! This module touches the events it is given.
 
 use std::collections::HashMap;
