@@ -95,7 +95,9 @@ pub unsafe trait Graphs: Send + Sync {
     ///
     /// # Errors
     /// [`GraphError::NotCapturing`] when `stream` did not begin a capture; the backend's
-    /// instantiation errors ([`Error::Driver`]), after which the capture has ended all the same.
+    /// instantiation errors ([`Error::Driver`]). After those, on CUDA the capture has ended all
+    /// the same (CUDA ends it before instantiating); on OpenCL the capture goes on unchanged
+    /// (end it again, or abort it). The simulator has none.
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle>;
 
     /// Ends the capture that `stream` started and drops what it recorded (after an error inside
@@ -129,7 +131,11 @@ pub unsafe trait Graphs: Send + Sync {
     ///
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown graph or stream; [`GraphError::Refused`] when
-    /// `stream` is being captured itself; the backend's launch errors.
+    /// `stream` is being captured itself (nothing is queued after those); the backend's launch
+    /// errors. A replay that fails partway (OpenCL, which queues one command per node, refused
+    /// one) is not undone: the nodes already queued still run, in order, and the stream's next
+    /// synchronization waits for them; nothing stays blocked, and what they use stays alive (it
+    /// may be leaked).
     ///
     /// # Safety
     /// Every device range the graph's nodes touch must still be memory they may touch: the

@@ -5,21 +5,25 @@
 //! Commands that nothing outside the batch waits for are queued without an event of their own
 //! (OpenCL then creates and releases none for the program); the batch keeps the event of the last
 //! command that has one, and [`Batch::end`] adds a marker when commands without one came after
-//! it, so the stream's last command always covers everything queued.
+//! it, so the stream's last command always covers everything queued. Should even that marker
+//! fail, [`Batch::finish`] says so and the stream covers them later (or waits for its whole
+//! queue).
 //!
 //! This module touches the queue of the batch's stream and the events it creates.
 
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use cl3::error_codes::{DLOPEN_FUNCTION_NOT_AVAILABLE, DLOPEN_RUNTIME_LOAD_FAILED};
 use opencl3::command_queue::enqueue_marker_with_wait_list;
 use opencl3::types::{CL_NON_BLOCKING, cl_command_queue, cl_event, cl_int, cl_kernel};
 
 use super::error::{check, map};
+use super::inject::{Point, injected};
 use super::raw::ClEvent;
-use super::stream::{Check, DeviceQueues, wait_ptr};
+use super::stream::{DeviceQueues, wait_ptr};
 use super::stream_callback::{Pending, queue_gate};
+use super::stream_status::{Check, Status};
 #[cfg(doc)]
 use crate::driver::Driver;
 use crate::driver::{HostCallback, StreamHandle};
@@ -43,13 +47,15 @@ fn status<S: AsRef<str>>(status: Option<cl_int>, call: impl FnOnce() -> S) -> Re
     }
 }
 
-/// `clEnqueueSVMMemcpy` through the loaded library `cl`, non-blocking.
+/// `clEnqueueSVMMemcpy` (named `call` in errors), non-blocking, of `bytes` from `src` to `dst` on
+/// `q` after `wait`; its event goes to `event` (null: OpenCL makes none).
 ///
 /// # Safety
 /// `q` is a live queue, `wait` holds live events, `event` is null or a valid place for one; both
-/// ranges stay valid until the copy has run.
-unsafe fn svm_copy(
-    cl: &cl3::OpenClRuntime,
+/// ranges are SVM (or host) memory that stays valid, and unused by Rust references, until the
+/// copy has run.
+pub(super) unsafe fn svm_copy(
+    call: &str,
     q: cl_command_queue,
     dst: *mut u8,
     src: *const u8,
@@ -57,6 +63,11 @@ unsafe fn svm_copy(
     wait: &[cl_event],
     event: *mut cl_event,
 ) -> Result<()> {
+    let cl = runtime(call)?;
+    // SAFETY (cl3's loaded functions are not marked `unsafe`, but OpenCL dereferences what they
+    // are given): this function's contract covers every pointer the call reads or writes — the
+    // queue, the wait list (`wait.len()` live events, or null when empty), the event's place and
+    // both ranges.
     let s = cl.clEnqueueSVMMemcpy(
         q,
         CL_NON_BLOCKING,
@@ -67,16 +78,34 @@ unsafe fn svm_copy(
         wait_ptr(wait),
         event,
     );
-    status(s, || "clEnqueueSVMMemcpy")
+    status(s, || call)
+}
+
+/// What a batch queued, for its stream ([`Batch::finish`]).
+pub(super) struct Finished {
+    /// The last command queued with an event.
+    pub(super) last: Option<ClEvent>,
+    /// Whether any command was queued.
+    pub(super) queued: bool,
+    /// Whether commands were queued after `last` without an event (even the end's marker
+    /// failed): nothing the batch made covers them.
+    pub(super) uncovered: bool,
+    /// Checks to run once their command has completed.
+    pub(super) checks: Vec<(ClEvent, Check)>,
+    /// Host callbacks to arm once the stream table is unlocked.
+    pub(super) callbacks: Vec<Pending>,
 }
 
 /// The commands of one batch on one stream (see the [module docs](self)).
 pub(crate) struct Batch<'a> {
     queues: &'a Arc<DeviceQueues>,
-    handle: StreamHandle,
     q: cl_command_queue,
+    /// The stream's status, which its host callbacks pass on.
+    status: Weak<Mutex<Status>>,
     /// What the first command waits for, until it is queued.
     wait: Option<Vec<cl_event>>,
+    /// References to the events of `wait` that the stream table does not hold.
+    wait_kept: Vec<ClEvent>,
     /// The last command queued with an event.
     last: Option<ClEvent>,
     /// Whether commands without an event were queued after `last`.
@@ -86,18 +115,20 @@ pub(crate) struct Batch<'a> {
 }
 
 impl<'a> Batch<'a> {
-    /// A batch on `q`, the queue of stream `handle`, whose first command waits for `deps`.
+    /// A batch on `q`, the queue of the stream whose status is `status`; its first command waits
+    /// for `deps` (events the stream table holds while the batch is queued).
     pub(super) fn new(
         queues: &'a Arc<DeviceQueues>,
-        handle: StreamHandle,
         q: cl_command_queue,
+        status: Weak<Mutex<Status>>,
         deps: Vec<cl_event>,
     ) -> Self {
         Batch {
             queues,
-            handle,
             q,
+            status,
             wait: Some(deps),
+            wait_kept: Vec::new(),
             last: None,
             uncovered: false,
             checks: Vec::new(),
@@ -105,9 +136,20 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// The last command with an event, the checks and the callbacks to arm.
-    pub(super) fn finish(self) -> (Option<ClEvent>, Vec<(ClEvent, Check)>, Vec<Pending>) {
-        (self.last, self.checks, self.callbacks)
+    /// What the batch queued.
+    pub(super) fn finish(self) -> Finished {
+        Finished {
+            queued: self.queued(),
+            last: self.last,
+            uncovered: self.uncovered,
+            checks: self.checks,
+            callbacks: self.callbacks,
+        }
+    }
+
+    /// Whether any command was queued.
+    pub(crate) fn queued(&self) -> bool {
+        self.wait.is_none()
     }
 
     /// The context of the batch's queue.
@@ -115,21 +157,35 @@ impl<'a> Batch<'a> {
         self.queues.context()
     }
 
-    /// Adds `events` to what the first command waits for (before it is queued).
-    pub(crate) fn wait_also(&mut self, events: impl IntoIterator<Item = cl_event>) {
+    /// Adds `events` to what the first command waits for (before it is queued); the batch holds
+    /// them until then.
+    pub(crate) fn wait_also(&mut self, events: impl IntoIterator<Item = ClEvent>) {
         if let Some(w) = &mut self.wait {
-            w.extend(events);
+            for e in events {
+                w.push(e.raw());
+                self.wait_kept.push(e);
+            }
         }
+    }
+
+    /// The first command was queued: it no longer needs the wait list.
+    fn started(&mut self) {
+        self.wait = None;
+        self.wait_kept.clear();
     }
 
     /// Queues one command with `enqueue`, which receives the wait list and where to put the
     /// command's event (null: nowhere, OpenCL then makes none for us).
     fn quiet(
         &mut self,
+        call: &str,
         enqueue: impl FnOnce(&[cl_event], *mut cl_event) -> Result<()>,
     ) -> Result<()> {
+        if let Some(code) = injected(Point::Enqueue) {
+            return Err(map(call, code));
+        }
         enqueue(self.wait.as_deref().unwrap_or(&[]), std::ptr::null_mut())?;
-        self.wait = None;
+        self.started();
         self.uncovered = true;
         Ok(())
     }
@@ -137,11 +193,15 @@ impl<'a> Batch<'a> {
     /// [`quiet`](Self::quiet), asking for the command's event, which becomes the batch's last.
     fn evented(
         &mut self,
+        call: &str,
         enqueue: impl FnOnce(&[cl_event], *mut cl_event) -> Result<()>,
     ) -> Result<ClEvent> {
+        if let Some(code) = injected(Point::Enqueue) {
+            return Err(map(call, code));
+        }
         let mut raw: cl_event = std::ptr::null_mut();
         enqueue(self.wait.as_deref().unwrap_or(&[]), &raw mut raw)?;
-        self.wait = None;
+        self.started();
         // SAFETY: the command was queued and wrote its event, whose reference we own.
         let e = unsafe { ClEvent::from_raw(raw) };
         self.last = Some(e.clone());
@@ -165,7 +225,13 @@ impl<'a> Batch<'a> {
     ) -> Result<()> {
         let cl = runtime("clEnqueueNDRangeKernel")?;
         let q = self.q;
-        self.quiet(|wait, event| {
+        self.quiet("clEnqueueNDRangeKernel", |wait, event| {
+            // SAFETY (cl3's loaded functions are not marked `unsafe`, but OpenCL dereferences
+            // what they are given): `q` is the batch's live queue; `wait` holds `wait.len()`
+            // events that the stream table or the batch keeps alive (null when empty); `event` is
+            // null (`quiet`); `global` and `local` hold the three sizes `dims` reads; no global
+            // offset. This function's contract covers the kernel: every argument set, what they
+            // point at valid until it has run, and no one setting its arguments meanwhile.
             let s = cl.clEnqueueNDRangeKernel(
                 q,
                 k,
@@ -187,10 +253,11 @@ impl<'a> Batch<'a> {
     /// Both ranges are SVM (or host) memory that stays valid, and unused by Rust references,
     /// until the copy has run.
     pub(crate) unsafe fn copy(&mut self, dst: *mut u8, src: *const u8, bytes: usize) -> Result<()> {
-        let cl = runtime("clEnqueueSVMMemcpy")?;
-        let q = self.q;
-        // SAFETY: the batch's queue and wait list; the caller vouches for the ranges.
-        self.quiet(|wait, event| unsafe { svm_copy(cl, q, dst, src, bytes, wait, event) })
+        let (q, call) = (self.q, "clEnqueueSVMMemcpy");
+        // SAFETY: the batch's queue and wait list, no event; the caller vouches for the ranges.
+        self.quiet(call, |wait, event| unsafe {
+            svm_copy(call, q, dst, src, bytes, wait, event)
+        })
     }
 
     /// [`copy`](Self::copy) with an event, which becomes the batch's last.
@@ -203,10 +270,12 @@ impl<'a> Batch<'a> {
         src: *const u8,
         bytes: usize,
     ) -> Result<ClEvent> {
-        let cl = runtime("clEnqueueSVMMemcpy")?;
-        let q = self.q;
-        // SAFETY: the batch's queue and wait list; the caller vouches for the ranges.
-        self.evented(|wait, event| unsafe { svm_copy(cl, q, dst, src, bytes, wait, event) })
+        let (q, call) = (self.q, "clEnqueueSVMMemcpy");
+        // SAFETY: the batch's queue and wait list, a place for the event; the caller vouches for
+        // the ranges.
+        self.evented(call, |wait, event| unsafe {
+            svm_copy(call, q, dst, src, bytes, wait, event)
+        })
     }
 
     /// Queues an SVM fill of `bytes` at `dst` with the byte `value`, without an event.
@@ -218,8 +287,12 @@ impl<'a> Batch<'a> {
         let cl = runtime("clEnqueueSVMMemFill")?;
         let q = self.q;
         let pattern = [value];
-        self.quiet(|wait, event| {
-            // OpenCL copies the one-byte pattern when the command is queued.
+        self.quiet("clEnqueueSVMMemFill", |wait, event| {
+            // SAFETY (cl3's loaded functions are not marked `unsafe`, but OpenCL dereferences
+            // what they are given): `q` is the batch's live queue; `wait` holds `wait.len()`
+            // events that the stream table or the batch keeps alive (null when empty); `event` is
+            // null (`quiet`); the one-byte pattern is copied while the command is queued. This
+            // function's contract covers the range written.
             let s = cl.clEnqueueSVMMemFill(
                 q,
                 dst.cast::<c_void>(),
@@ -240,7 +313,7 @@ impl<'a> Batch<'a> {
     /// The marker's error.
     pub(crate) fn marker(&mut self) -> Result<ClEvent> {
         let q = self.q;
-        self.evented(|wait, event| {
+        self.evented("clEnqueueMarkerWithWaitList", |wait, event| {
             // SAFETY: `q` is a live queue; the wait list holds live events.
             let raw = check("clEnqueueMarkerWithWaitList", unsafe {
                 enqueue_marker_with_wait_list(q, wait.len() as u32, wait_ptr(wait))
@@ -275,7 +348,8 @@ impl<'a> Batch<'a> {
     /// # Errors
     /// As [`queue_gate`]: the callback will not run.
     pub(crate) fn callback_after(&mut self, after: ClEvent, callback: HostCallback) -> Result<()> {
-        let (barrier, pending) = queue_gate(self.queues, self.q, self.handle, after, callback)?;
+        let status = self.status.clone();
+        let (barrier, pending) = queue_gate(self.queues, self.q, status, after, callback)?;
         self.last = Some(barrier);
         self.uncovered = false;
         self.callbacks.push(pending);

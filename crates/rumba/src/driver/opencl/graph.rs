@@ -104,26 +104,31 @@ unsafe impl Graphs for OpenClDriver {
     ) -> Result<()> {
         let target = self.launch_target(device)?;
         let g = self.graphs.graph(device, graph)?;
-        // The node's fault record slot: fixed by its place in the graph.
-        let slot = g.own.body().slot_of_kernel(node);
         // The driver's own checks of the new launch, after `update_kernel`'s and before anything
-        // changes.
-        g.own.update_kernel(node, launch, || {
+        // changes; under the graph's lock, so the slot is the current node's.
+        g.own.update_kernel(node, launch, |old| {
             let checked = check_launch(&target, launch)?;
             let new = NodeKernel::launch(launch, &checked, Some(keep))?;
-            if let (Some(records), Some(slot)) = (&g.records, slot) {
+            // The node's fault record slot: its own, fixed when the graph was instantiated.
+            let slot = match old {
+                ClNode::Kernel(k) => k.slot(),
+                _ => None,
+            };
+            match (&g.records, slot) {
                 // SAFETY: the object is new and ours alone; the records live as long as the
                 // graph, and every replay holds them.
-                unsafe { new.set_record(records.at(slot))? };
-            } else if new.has_record() {
-                // One name, two forms: the captured one reports no faults, the new one does.
-                let name = &launch.function.name;
-                return Err(GraphError::OtherKernel {
-                    node,
-                    captured: format!("{name} (a form without a fault record)"),
-                    given: format!("{name} (a form with one)"),
+                (Some(records), Some(slot)) => unsafe { new.set_record(records, slot)? },
+                _ if new.has_record() => {
+                    // One name, two forms: the captured one reports no faults, the new one does.
+                    let name = &launch.function.name;
+                    return Err(GraphError::OtherKernel {
+                        node,
+                        captured: format!("{name} (a form without a fault record)"),
+                        given: format!("{name} (a form with one)"),
+                    }
+                    .into());
                 }
-                .into());
+                _ => {}
             }
             Ok(ClNode::Kernel(Arc::new(new)))
         })

@@ -7,8 +7,11 @@
 //!   a new object: arguments are captured when a launch is queued, so a replay already queued
 //!   keeps what it was queued with, and no object's arguments are ever set by two threads.
 //! - A generated kernel's fault record is a slot of one array per graph ([`Records`]): the graph
-//!   numbers those kernels in order, and each node's record argument is set to its slot when the
-//!   graph is instantiated (and for a new object, when the node is updated).
+//!   numbers those kernels in order when it is instantiated, and each node's record argument is
+//!   set to its slot, which the node keeps. A node's slot never changes: an update gives the new
+//!   object the old node's slot (still reserved when the new form has no record, and never
+//!   handed to another node), so the slot that each object writes and the kernel that a slot
+//!   names stay the same for the life of the graph.
 //! - Copies and memsets keep their checked ranges; repeatable host callbacks their function.
 //!
 //! [`Body`] is what a replay runs: the nodes, each one's record slot, the kernel and site table
@@ -19,6 +22,7 @@
 
 use std::any::Any;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use opencl3::memory::{CL_MEM_READ_WRITE, svm_alloc, svm_free};
@@ -27,6 +31,7 @@ use rumba_kernel_ir::abi::KernelAbi;
 
 use super::builtin::Built;
 use super::grid_widths::Launches;
+use super::inject::{Point, injected};
 use super::launch::{Checked, FAULT_BYTES, set_args, set_record, sizes};
 use super::raw::{ClContext, ClKernel};
 use super::strided;
@@ -64,6 +69,8 @@ pub(crate) struct NodeKernel {
     pub(crate) local: [usize; 3],
     /// The index of the fault record parameter (generated kernels).
     record_param: Option<u32>,
+    /// The node's fault record slot in its graph's [`Records`] ([`NO_SLOT`]: none yet).
+    slot: AtomicUsize,
     /// The launch as captured or last updated (`None`: the built-in strided copy).
     launch: Option<KernelNode>,
     /// The kernel's site table, which names what a fault did.
@@ -95,6 +102,7 @@ impl NodeKernel {
             global,
             local,
             record_param,
+            slot: AtomicUsize::new(NO_SLOT),
             launch: Some(KernelNode::of(launch)),
             abi: launch.function.abi(),
             keep: keep.map(Mutex::new),
@@ -121,32 +129,49 @@ impl NodeKernel {
             global: [global, 1, 1],
             local: [local, 1, 1],
             record_param: None,
+            slot: AtomicUsize::new(NO_SLOT),
             launch: None,
             abi: None,
             keep: None,
         })
     }
 
-    /// Points the kernel's fault record argument at `rec` (nothing for a kernel without one).
+    /// Gives the node record slot `slot` of `records`, and points the kernel's fault record
+    /// argument at it (a kernel without one keeps the slot reserved).
+    ///
+    /// # Errors
+    /// `clSetKernelArg`'s error (the node has no slot then).
     ///
     /// # Safety
-    /// Nothing else uses the object yet (it is not in a graph that can be replayed); `rec` is a
-    /// live SVM allocation of at least [`FAULT_BYTES`] bytes that outlives the object's launches.
-    pub(crate) unsafe fn set_record(&self, rec: u64) -> Result<()> {
-        match self.record_param {
-            // SAFETY: forwarded from the caller.
-            Some(idx) => unsafe { set_record(self.kernel.raw(), idx, rec) },
-            None => Ok(()),
+    /// Nothing else uses the object yet (it is not in a graph that can be replayed); `records`
+    /// outlive the object's launches (the graph and every replay hold them).
+    pub(crate) unsafe fn set_record(&self, records: &Records, slot: usize) -> Result<()> {
+        if let Some(idx) = self.record_param {
+            // SAFETY: the caller's contract; the slot is [`FAULT_BYTES`] bytes of the live array.
+            unsafe { set_record(self.kernel.raw(), idx, records.at(slot))? };
         }
+        self.slot.store(slot, Ordering::Relaxed);
+        Ok(())
     }
-}
 
-impl NodeKernel {
+    /// The node's fault record slot, reserved for it even when this form has no record.
+    pub(crate) fn slot(&self) -> Option<usize> {
+        Some(self.slot.load(Ordering::Relaxed)).filter(|&s| s != NO_SLOT)
+    }
+
     /// Whether the kernel takes a fault record.
     pub(crate) fn has_record(&self) -> bool {
         self.record_param.is_some()
     }
+
+    /// The slot the kernel writes its faults to, if it has a record.
+    fn record_slot(&self) -> Option<usize> {
+        self.slot().filter(|_| self.has_record())
+    }
 }
+
+/// [`NodeKernel`]'s slot before it has one.
+const NO_SLOT: usize = usize::MAX;
 
 impl ClNode {
     /// Whether the node is a kernel with a fault record.
@@ -173,10 +198,10 @@ pub(crate) struct FaultSite {
 /// What a replay runs (see the [module docs](self)).
 pub(crate) struct Body {
     pub(crate) nodes: Vec<ClNode>,
-    /// Each node's fault record slot.
+    /// Each node's fault record slot (kernels with a record).
     pub(crate) slots: Vec<Option<usize>>,
-    /// Per slot, what names its fault.
-    pub(crate) sites: Arc<[FaultSite]>,
+    /// Per slot, what names its fault (`None`: a slot reserved for a kernel form without one).
+    pub(crate) sites: Arc<[Option<FaultSite>]>,
     /// The kernels and widths the replay launches.
     pub(crate) launches: Launches,
 }
@@ -184,23 +209,25 @@ pub(crate) struct Body {
 impl GraphBody for Body {
     type Node = ClNode;
 
+    /// The body of `nodes`, each kernel with the slot it was given ([`NodeKernel::set_record`]);
+    /// nothing is renumbered.
     fn of(nodes: Vec<ClNode>) -> Arc<Body> {
-        let mut count = 0;
-        let mut sites = Vec::new();
-        let slots = nodes
-            .iter()
+        let slots: Vec<Option<usize>> = (nodes.iter())
             .map(|n| match n {
-                ClNode::Kernel(k) if n.has_record() => {
-                    sites.push(FaultSite {
-                        kernel: k.name.clone(),
-                        abi: k.abi,
-                    });
-                    count += 1;
-                    Some(count - 1)
-                }
+                ClNode::Kernel(k) => k.record_slot(),
                 _ => None,
             })
             .collect();
+        let count = slots.iter().flatten().map(|s| s + 1).max().unwrap_or(0);
+        let mut sites: Vec<Option<FaultSite>> = (0..count).map(|_| None).collect();
+        for (n, s) in nodes.iter().zip(&slots) {
+            if let (ClNode::Kernel(k), Some(s)) = (n, s) {
+                sites[*s] = Some(FaultSite {
+                    kernel: k.name.clone(),
+                    abi: k.abi,
+                });
+            }
+        }
         let launches = Launches::of(nodes.iter().filter_map(|n| match n {
             ClNode::Kernel(k) => Some((k.name.as_str(), &k.global[..], &k.local[..])),
             _ => None,
@@ -218,19 +245,6 @@ impl GraphBody for Body {
     }
 }
 
-impl Body {
-    /// The fault record slot of kernel node `node` (an index among the kernel launches), if it
-    /// has one.
-    pub(crate) fn slot_of_kernel(&self, node: usize) -> Option<usize> {
-        self.nodes
-            .iter()
-            .zip(&self.slots)
-            .filter(|(n, _)| n.kernel().is_some())
-            .nth(node)
-            .and_then(|(_, s)| *s)
-    }
-}
-
 /// The fault records of one graph: one SVM array, a [`FAULT_BYTES`] slot per generated kernel.
 /// Replays of one graph never run at once ([`ReplayChain`](crate::driver::replay_chain)), so they
 /// share it; each zeroes it first.
@@ -242,8 +256,9 @@ pub(crate) struct Records {
 }
 
 impl Records {
-    /// The records of the kernels among `nodes` (none when no kernel has one), each kernel's
-    /// argument pointed at its slot.
+    /// The records of the kernels among `nodes` (none when no kernel has one): each kernel with a
+    /// record gets the next slot, in order, and its argument pointed at it. Failing, it can be
+    /// called again for the same nodes (with the same numbering).
     ///
     /// # Errors
     /// OpenCL's errors allocating the array or setting an argument.
@@ -260,9 +275,12 @@ impl Records {
         }
         // SAFETY: the caller vouches for the context; the reference is ours.
         let context = unsafe { ClContext::retain(context)? };
-        // SAFETY: plain coarse-grained SVM for a context whose devices all offer it.
-        let ptr = unsafe { svm_alloc(context.raw(), CL_MEM_READ_WRITE, count * FAULT_BYTES, 0) }
-            .map_err(|code| super::error::map("clSVMAlloc(fault records)", code))?;
+        let ptr = match injected(Point::Records) {
+            Some(code) => Err(code),
+            // SAFETY: plain coarse-grained SVM for a context whose devices all offer it.
+            None => unsafe { svm_alloc(context.raw(), CL_MEM_READ_WRITE, count * FAULT_BYTES, 0) },
+        }
+        .map_err(|code| super::error::map("clSVMAlloc(fault records)", code))?;
         let records = Records {
             ptr: ptr as usize,
             count,
@@ -274,7 +292,7 @@ impl Records {
         });
         for (slot, k) in kernels.enumerate() {
             // SAFETY: the caller's contract; the slot lies in the array, which the graph keeps.
-            unsafe { k.set_record(records.at(slot))? };
+            unsafe { k.set_record(&records, slot)? };
         }
         Ok(Some(Arc::new(records)))
     }

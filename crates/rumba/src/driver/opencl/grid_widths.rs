@@ -166,6 +166,13 @@ impl Slot {
             .collect()
     }
 
+    /// The launches this batch must wait for, each a reference of its own (to outlive the slot).
+    pub(crate) fn waits(&self) -> Vec<ClEvent> {
+        (self.taken.iter())
+            .flat_map(|t| t.waits.iter().cloned())
+            .collect()
+    }
+
     /// The batch was queued; `event` completes after its last launch.
     pub(crate) fn launched(mut self, event: &ClEvent) {
         let Slot { guard, taken, .. } = &mut self;

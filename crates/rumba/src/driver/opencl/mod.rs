@@ -28,10 +28,12 @@
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
 //! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering |
 //! | `stream_callback.rs` | host callbacks on a stream: an event's callback and the gate after it |
+//! | `stream_status.rs` | a stream's pending error and checks, in a lock of their own |
 //! | `batch.rs` | several commands queued on a stream at once (a graph's replay), events only where needed |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
+//! | `inject.rs` | failures made on purpose, in the unit tests only |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `copy.rs` | copies and memsets blocking or on a stream; the SVM copy; copies between devices |
 //! | `graph.rs` | stream graphs: rumba's capture of checked, prepared commands |
@@ -69,6 +71,7 @@ mod graph;
 mod graph_node;
 mod grid_widths;
 mod host;
+mod inject;
 mod launch;
 pub(crate) mod memory;
 mod platform;
@@ -76,6 +79,7 @@ mod raw;
 mod replay;
 mod stream;
 mod stream_callback;
+mod stream_status;
 mod strided;
 
 pub use driver::OpenClDriver;

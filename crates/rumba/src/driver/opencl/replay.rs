@@ -20,6 +20,13 @@
 //! Without fault records, a marker ends the replay. Replays of one graph on different streams
 //! run one after the other ([`ReplayChain`](crate::driver::replay_chain)).
 //!
+//! A replay that fails partway (a command refused: OpenCL out of resources) is not undone: the
+//! commands already queued still run, in order, and the error is returned. Nothing stays
+//! blocked (a callback that will not run opens its gate), nothing they use is freed under them
+//! (what the replay keeps alive is leaked where no callback after them lets go of it), and the
+//! stream's next synchronization waits for them (if even the marker after them failed, the
+//! stream covers them later: [`stream`](super::stream)).
+//!
 //! This module touches the capture and graph tables, and the queues through their batches.
 
 use std::any::Any;
@@ -31,6 +38,7 @@ use super::driver::{OpenClDriver, as_mut};
 use super::graph_node::{Body, ClNode, Records};
 use super::grid_widths::Slot;
 use super::launch::{FAULT_BYTES, record_fault};
+use super::raw::ClEvent;
 use crate::driver::capture::Captures;
 use crate::driver::graph_table::{GraphTable, OwnGraph};
 use crate::driver::{EventHandle, GraphHandle, StreamHandle};
@@ -58,20 +66,23 @@ fn unknown_graph(graph: GraphHandle, device: usize) -> Error {
 }
 
 impl ClGraphs {
-    /// [`Graphs::end_capture`](crate::driver::Graphs::end_capture): the capture ends whatever
-    /// happens; its graph's records are allocated and the kernels pointed at them.
+    /// [`Graphs::end_capture`](crate::driver::Graphs::end_capture): the graph's records are
+    /// allocated and the kernels pointed at them before the capture ends.
     ///
     /// # Errors
-    /// As there; OpenCL's errors allocating the records.
+    /// As there; OpenCL's errors allocating the records or setting the kernels' record arguments,
+    /// after which the capture goes on as it was (end it again, or abort it).
     pub(crate) fn end(
         &self,
         drv: &OpenClDriver,
         device: usize,
         stream: StreamHandle,
     ) -> Result<GraphHandle> {
-        let recording = self.captures.end(device, stream)?;
-        // SAFETY: the driver's context; the recorded kernel objects are the recording's alone.
-        let records = unsafe { Records::instantiate(drv.ctx(), &recording.nodes)? };
+        let (recording, records) = self.captures.end_with(device, stream, |recording| {
+            // SAFETY: the driver's context; the recorded kernel objects are the recording's
+            // alone (nothing replays a recording before it is a graph).
+            unsafe { Records::instantiate(drv.ctx(), &recording.nodes) }
+        })?;
         let graph = ClGraph {
             own: OwnGraph::of(recording),
             records,
@@ -106,7 +117,12 @@ impl ClGraphs {
 ///
 /// Once the first command is queued, the end and the keep-alive are queued after whatever was
 /// queued, even when a later command fails; if even that cannot be done, what the replay keeps
-/// alive is leaked rather than freed under queued commands.
+/// alive is leaked rather than freed under queued commands. The graph's events and its replay
+/// chain are recorded with the end whenever there is one.
+///
+/// # Errors
+/// As there; the first OpenCL error queuing the replay (the commands queued before it still
+/// run: see the [module docs](self)).
 ///
 /// # Safety
 /// As there.
@@ -129,29 +145,25 @@ pub(crate) unsafe fn launch(
     let held: Arc<dyn Any + Send + Sync> =
         Arc::new((Arc::clone(&body), records.clone(), Arc::clone(&g.own.keep)));
     g.own.chain.queue_recording(drv, device, stream, |chain| {
-        let queued = queues.submit_batch(stream, |b| {
+        let submitted = queues.submit_batch(stream, |b| {
             // SAFETY: the caller's contract.
-            let queued = unsafe { queue_body(b, &body, records.as_deref()) };
-            let end = match b.end() {
-                Ok(end) => end,
-                Err(e) => {
-                    // Commands may be queued that use the kept memory: never free it.
-                    std::mem::forget(Arc::clone(&held));
-                    return Err(queued.err().unwrap_or(e));
-                }
-            };
-            let keep = Arc::clone(&held);
-            if let Err(e) = b.callback_after(end.clone(), Box::new(move |_| drop(keep))) {
-                std::mem::forget(Arc::clone(&held));
-                return Err(queued.err().unwrap_or(e));
-            }
-            queued.map(|()| end)
+            let (end, queued) = unsafe { queue_replay(b, &body, records.as_deref(), &held) };
+            Ok((end, queued))
         });
-        let end = match queued {
-            Ok(end) => end,
+        // `submit_batch`'s own errors come before anything is queued, or after the keep-alive
+        // was handed to a callback (which leaks it if it cannot run).
+        let (end, queued) = match submitted {
+            Ok(r) => r,
             Err(e) => return (Err(e.clone()), Err(e)),
         };
-        let mut recorded = Ok(());
+        let end = match end {
+            Ok(end) => end,
+            Err(e) => {
+                let e = queued.err().unwrap_or(e);
+                return (Err(e.clone()), Err(e));
+            }
+        };
+        let mut recorded = queued;
         for &e in &events {
             // Outside a capture: an earlier record of the event inside one is forgotten.
             drv.graphs.captures.record_event(device, e, stream);
@@ -159,6 +171,34 @@ pub(crate) unsafe fn launch(
         }
         (recorded, drv.events.set_record(device, chain, end))
     })
+}
+
+/// Queues one replay of `body` in `b`: its commands, its end and, after the end, a callback that
+/// lets go of `held` (what the replay keeps alive). Returns the end (or why there is none) and
+/// the first error of the commands and the callback. Whenever a command was queued but the
+/// callback was not, `held` is leaked.
+///
+/// # Safety
+/// As [`queue_body`].
+unsafe fn queue_replay(
+    b: &mut Batch<'_>,
+    body: &Arc<Body>,
+    records: Option<&Records>,
+    held: &Arc<dyn Any + Send + Sync>,
+) -> (Result<ClEvent>, Result<()>) {
+    // SAFETY: the caller's contract.
+    let queued = unsafe { queue_body(b, body, records) };
+    let end = b.end();
+    let kept = end.as_ref().map_err(Error::clone).and_then(|end| {
+        let keep = Arc::clone(held);
+        b.callback_after(end.clone(), Box::new(move |_| drop(keep)))
+    });
+    if kept.is_err() && b.queued() {
+        // Commands are queued that use the kept memory, and nothing lets go of it after them:
+        // never free it.
+        std::mem::forget(Arc::clone(held));
+    }
+    (end, queued.and(kept))
 }
 
 /// Queues the commands of `body` in `b` (see the [module docs](self)), ordered after the
@@ -169,12 +209,13 @@ pub(crate) unsafe fn launch(
 unsafe fn queue_body(b: &mut Batch<'_>, body: &Arc<Body>, records: Option<&Records>) -> Result<()> {
     let widths = (!body.launches.is_empty()).then(|| Slot::take_all(b.context(), &body.launches));
     if let Some(w) = &widths {
-        b.wait_also(w.wait_list(&[]));
+        b.wait_also(w.waits());
     }
     // SAFETY: the caller's contract.
     let queued = unsafe { queue_nodes(b, body, records) };
     if let Some(w) = widths {
-        // Were even the end refused, the launches are left as running (`Slot`'s drop).
+        // Were even the end refused, no event stands for the launches: the launches of other
+        // widths are left as they were (`Slot`'s drop).
         if let Ok(end) = b.end() {
             w.launched(&end);
         }
@@ -249,7 +290,7 @@ fn read_back(
                 .zip(slots)
                 .find_map(|(rec, slot)| {
                     let rec: &[u8; FAULT_BYTES] = rec.try_into().ok()?;
-                    let site = sites.get(slot)?;
+                    let site = sites.get(slot)?.as_ref()?;
                     record_fault(&site.kernel, site.abi, rec)
                 });
             first.map_or(Ok(()), Err)

@@ -16,11 +16,17 @@
 //! [`batch`](super::batch)): one lock, one wait list on the first, one flush. Host callbacks (a
 //! command's event carries the callback, a barrier after it waits for the callback to return)
 //! are [`stream_callback`](super::stream_callback)'s; [`DeviceQueues::add_callback`] queues one.
+//! A batch may queue commands without events; should it fail to end them with one (a marker),
+//! the stream's commands are *uncovered*: the table queues a marker at the next chance, and
+//! until one is queued, what must wait for the stream is refused, a query says "not done", and a
+//! synchronization waits for the whole queue (`clFinish`).
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
 //! next synchronization reports (once). Checks that need the host after a command (a kernel's
 //! fault record) are registered with [`DeviceQueues::submit_checked`] and run by the next
-//! synchronization of that stream.
+//! synchronization of that stream. The pending error and the checks have a lock of their own
+//! ([`stream_status`](super::stream_status)), which a host callback takes for the status it
+//! passes on.
 //!
 //! This module touches the queues and events it owns.
 
@@ -32,45 +38,32 @@ use std::sync::{Arc, Mutex, Weak};
 
 use opencl3::command_queue::{
     CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_PROPERTIES,
-    create_command_queue_with_properties, get_command_queue_info, retain_command_queue,
+    create_command_queue_with_properties, enqueue_marker_with_wait_list, get_command_queue_info,
+    retain_command_queue,
 };
 use opencl3::types::{cl_command_queue, cl_context, cl_device_id, cl_event, cl_queue_properties};
 
 use super::batch::Batch;
 use super::error::check;
+use super::inject::{Point, injected};
 use super::raw::{ClEvent, ClQueue};
+use super::stream_status::{Check, Status};
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
-use crate::sync::{lock, try_lock};
-
-/// A check run on the host after a command completed (e.g. reading a kernel's fault record).
-pub(crate) type Check = Box<dyn FnOnce() -> Result<()> + Send>;
+use crate::sync::lock;
 
 /// One stream's queue.
 struct Slot {
     queue: ClQueue,
     blocking: bool,
+    /// The last command with an event: with `uncovered` at zero, it completes after everything
+    /// queued on the stream (the queue is in order).
     last: Option<ClEvent>,
-    error: Option<Error>,
-    checks: Vec<(ClEvent, Check)>,
-}
-
-impl Drop for Slot {
-    /// A pending check may own host memory that a queued copy still writes (a kernel's fault
-    /// record): wait for it before dropping it. On a callback thread, where waiting is not
-    /// allowed, leak it instead (a leak is safe; a freed buffer under a running copy is not).
-    fn drop(&mut self) {
-        for (event, check) in self.checks.drain(..) {
-            if event.is_done().unwrap_or(false) {
-                continue;
-            }
-            if crate::driver::callback::is_callback_thread() {
-                std::mem::forget(check);
-            } else {
-                let _ = event.wait();
-            }
-        }
-    }
+    /// Batches whose commands came after `last` without an event of their own, because even the
+    /// marker that ends a batch failed (see [`Slot::cover`]).
+    uncovered: usize,
+    /// Shared with the stream's host callbacks.
+    status: Arc<Mutex<Status>>,
 }
 
 impl Slot {
@@ -79,9 +72,39 @@ impl Slot {
             queue,
             blocking,
             last: None,
-            error: None,
-            checks: Vec::new(),
+            uncovered: 0,
+            status: Arc::default(),
         }
+    }
+
+    /// `event` is the stream's last command now: it covers everything queued before it.
+    fn set_last(&mut self, event: ClEvent) {
+        self.last = Some(event);
+        self.uncovered = 0;
+    }
+
+    /// Makes `last` cover every queued command again after a batch left some without an event:
+    /// a marker, flushed (what orders after the stream needs it). Until it succeeds, what must
+    /// wait for the stream is refused, a query says "not done", and a synchronization waits for
+    /// the whole queue (`clFinish`): nothing ever takes the stream for finished while commands
+    /// of it may still run.
+    ///
+    /// # Errors
+    /// The marker's or the flush's error (the commands stay uncovered).
+    fn cover(&mut self) -> Result<()> {
+        if self.uncovered == 0 {
+            return Ok(());
+        }
+        let q = self.queue.raw();
+        let marker = match injected(Point::Enqueue) {
+            Some(code) => Err(code),
+            // SAFETY: `q` is the slot's live queue; an empty wait list (the queue is in order).
+            None => unsafe { enqueue_marker_with_wait_list(q, 0, std::ptr::null()) },
+        };
+        let marker = check("clEnqueueMarkerWithWaitList", marker)?;
+        // SAFETY: we own the marker's event.
+        self.set_last(unsafe { ClEvent::from_raw(marker) });
+        self.queue.flush()
     }
 }
 
@@ -110,10 +133,25 @@ impl Queues {
         }
     }
 
-    /// What an operation on `key` waits for under the legacy-default-stream rules.
-    fn ordering(&self, key: Key) -> Vec<cl_event> {
-        let last = |s: &Slot| s.last.as_ref().map(ClEvent::raw);
+    /// What an operation on `key` waits for under the legacy-default-stream rules; the streams
+    /// it waits for are covered first ([`Slot::cover`]).
+    ///
+    /// # Errors
+    /// A stream it must wait for has commands that no event covers, and no marker could be
+    /// queued after them: the operation is refused (nothing is queued).
+    fn ordering(&mut self, key: Key) -> Result<Vec<cl_event>> {
         match key {
+            Key::Legacy => {
+                let blocking = self.streams.values_mut().filter(|s| s.blocking);
+                for s in blocking.chain(self.per_thread.values_mut()) {
+                    s.cover()?;
+                }
+            }
+            Key::Stream(h) if !self.streams.get(&h).is_some_and(|s| s.blocking) => {}
+            Key::Stream(_) | Key::PerThread(_) => self.legacy.cover()?,
+        }
+        let last = |s: &Slot| s.last.as_ref().map(ClEvent::raw);
+        Ok(match key {
             Key::Legacy => self
                 .streams
                 .values()
@@ -124,10 +162,13 @@ impl Queues {
                 .collect(),
             Key::Stream(h) if !self.streams.get(&h).is_some_and(|s| s.blocking) => Vec::new(),
             Key::Stream(_) | Key::PerThread(_) => last(&self.legacy).into_iter().collect(),
-        }
+        })
     }
 
     fn retire(&mut self, mut slot: Slot) {
+        if let Err(e) = slot.cover() {
+            tracing::error!("a destroyed stream's last commands stay unordered: {e}");
+        }
         if slot.blocking {
             if let Some(e) = slot.last.take() {
                 self.retired.push(e);
@@ -277,11 +318,11 @@ impl DeviceQueues {
     ) -> Result<ClEvent> {
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
-        let mut deps = table.ordering(key);
+        let mut deps = table.ordering(key)?;
         deps.extend(extra.iter().map(ClEvent::raw));
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
         let event = op(slot.queue.raw(), &deps)?;
-        slot.last = Some(event.clone());
+        slot.set_last(event.clone());
         slot.queue.flush()?;
         if key == Key::Legacy {
             table.retired.clear();
@@ -293,11 +334,13 @@ impl DeviceQueues {
     /// replay): `op` queues them through the [`Batch`], whose first command waits for what the
     /// stream's ordering requires. Whatever `op` returns, what it noted in the batch (its last
     /// command, checks) is kept on the stream, and host callbacks it queued are armed once the
-    /// table is unlocked (a callback reads it, see [`pending_error`](Self::pending_error)).
+    /// table is unlocked (OpenCL may run one at once, on this thread). Commands `op` queued after
+    /// the batch's last event (its end failed) are covered by a marker, or, failing that, left
+    /// for the stream's next operations to cover ([`Slot::cover`]).
     ///
     /// # Errors
-    /// [`Error::InvalidHandle`] for an unknown stream (nothing is queued); `op`'s error; the
-    /// flush's or arming's error.
+    /// [`Error::InvalidHandle`] for an unknown stream, or the refusal of the stream's ordering
+    /// (nothing is queued); `op`'s error; the flush's or arming's error.
     pub(crate) fn submit_batch<T>(
         self: &Arc<Self>,
         handle: StreamHandle,
@@ -306,21 +349,33 @@ impl DeviceQueues {
         let (result, flushed, callbacks) = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
-            let deps = table.ordering(key);
+            let deps = table.ordering(key)?;
             let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
-            let mut batch = Batch::new(self, handle, slot.queue.raw(), deps);
+            let status = Arc::downgrade(&slot.status);
+            let mut batch = Batch::new(self, slot.queue.raw(), status, deps);
             let result = op(&mut batch);
-            let (last, checks, callbacks) = batch.finish();
-            let mut flushed = Ok(());
-            if let Some(last) = last {
-                slot.last = Some(last);
-                slot.checks.extend(checks);
-                flushed = slot.queue.flush();
-                if key == Key::Legacy {
-                    table.retired.clear();
+            let done = batch.finish();
+            if let Some(last) = done.last {
+                slot.set_last(last);
+            }
+            lock(&slot.status).checks.extend(done.checks);
+            if done.uncovered {
+                slot.uncovered += 1;
+                // Else a later operation covers them (or waits for the whole queue).
+                if let Err(e) = slot.cover() {
+                    tracing::warn!("commands of a batch stay without an event: {e}");
                 }
             }
-            (result, flushed, callbacks)
+            let flushed = if done.queued {
+                slot.queue.flush()
+            } else {
+                Ok(())
+            };
+            // The retired streams' last commands: the first command waited for them.
+            if done.queued && key == Key::Legacy {
+                table.retired.clear();
+            }
+            (result, flushed, done.callbacks)
         };
         let mut armed = Ok(());
         for c in callbacks {
@@ -344,7 +399,7 @@ impl DeviceQueues {
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         if let Some(slot) = table.slot(key) {
-            slot.checks.push((event.clone(), check));
+            lock(&slot.status).checks.push((event.clone(), check));
         }
         Ok(event)
     }
@@ -448,19 +503,19 @@ impl DeviceQueues {
     /// Waits for everything queued on `handle`, then reports its first unreported error.
     pub(crate) fn synchronize(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
-        let last = {
+        let end = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
-            table.slot(key).and_then(|s| s.last.clone())
+            table.slot(key).map(Slot::end)
         };
-        let waited = match &last {
-            Some(e) => e.wait(),
-            None => Ok(()),
+        let Some(end) = end else {
+            return Err(unknown_stream(handle.0));
         };
+        let waited = end.wait();
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
-        settle(slot, last.as_ref(), waited)
+        settle(slot, &end, waited)
     }
 
     /// True when everything queued on `handle` has completed.
@@ -468,7 +523,16 @@ impl DeviceQueues {
         let last = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
-            table.slot(key).and_then(|s| s.last.clone())
+            match table.slot(key) {
+                Some(s) => {
+                    if s.cover().is_err() {
+                        // Commands without an event: their end cannot be known.
+                        return Ok(false);
+                    }
+                    s.last.clone()
+                }
+                None => None,
+            }
         };
         let done = match &last {
             Some(e) => e.is_done()?,
@@ -480,16 +544,20 @@ impl DeviceQueues {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
             if let Some(slot) = table.slot(key) {
-                run_due_checks(slot);
+                lock(&slot.status).run_due_checks();
             }
         }
         Ok(done)
     }
 
     /// True when the last command of every stream of the device, destroyed ones included, has
-    /// completed; never waits.
+    /// completed; never waits. A stream with commands that no event covers is not idle.
     pub(crate) fn idle(&self) -> Result<bool> {
-        for e in self.last_events() {
+        let (lasts, covered) = self.lasts();
+        if !covered {
+            return Ok(false);
+        }
+        for e in lasts {
             if !e.is_done()? {
                 return Ok(false);
             }
@@ -497,35 +565,53 @@ impl DeviceQueues {
         Ok(true)
     }
 
-    /// The last command of every stream of the device, destroyed ones included.
+    /// The last command of every stream of the device, destroyed ones included (those of
+    /// streams whose last commands no event covers are missing).
     pub(crate) fn last_events(&self) -> Vec<ClEvent> {
-        let table = lock(&self.table);
-        std::iter::once(&table.legacy)
-            .chain(table.streams.values())
-            .chain(table.per_thread.values())
-            .filter_map(|s| s.last.clone())
-            .chain(table.retired.iter().cloned())
-            .collect()
+        self.lasts().0
+    }
+
+    /// [`last_events`](Self::last_events), and whether they cover every queued command.
+    fn lasts(&self) -> (Vec<ClEvent>, bool) {
+        let mut table = lock(&self.table);
+        let Queues {
+            legacy,
+            streams,
+            per_thread,
+            retired,
+        } = &mut *table;
+        let mut covered = true;
+        let mut lasts = Vec::new();
+        for s in std::iter::once(legacy)
+            .chain(streams.values_mut())
+            .chain(per_thread.values_mut())
+        {
+            covered &= s.cover().is_ok();
+            lasts.extend(s.last.clone());
+        }
+        lasts.extend(retired.iter().cloned());
+        (lasts, covered)
     }
 
     /// Waits for every stream of the device; reports the first unreported error.
     pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
-        let lasts: Vec<(Key, ClEvent)> = {
-            let table = lock(&self.table);
-            std::iter::once((Key::Legacy, &table.legacy))
-                .chain(table.streams.iter().map(|(h, s)| (Key::Stream(*h), s)))
-                .chain(
-                    table
-                        .per_thread
-                        .iter()
-                        .map(|(t, s)| (Key::PerThread(*t), s)),
-                )
-                .filter_map(|(k, s)| s.last.clone().map(|e| (k, e)))
-                .chain(table.retired.iter().map(|e| (Key::Legacy, e.clone())))
+        let ends: Vec<(Key, End)> = {
+            let mut table = lock(&self.table);
+            let Queues {
+                legacy,
+                streams,
+                per_thread,
+                retired,
+            } = &mut *table;
+            std::iter::once((Key::Legacy, legacy))
+                .chain(streams.iter_mut().map(|(h, s)| (Key::Stream(*h), s)))
+                .chain(per_thread.iter_mut().map(|(t, s)| (Key::PerThread(*t), s)))
+                .map(|(k, s)| (k, s.end()))
+                .chain(retired.iter().map(|e| (Key::Legacy, End::Event(e.clone()))))
                 .collect()
         };
-        let waited: Vec<(Key, ClEvent, Result<()>)> = lasts
+        let waited: Vec<(Key, End, Result<()>)> = ends
             .into_iter()
             .map(|(k, e)| {
                 let r = e.wait();
@@ -534,9 +620,9 @@ impl DeviceQueues {
             .collect();
         let mut first = Ok(());
         let mut table = lock(&self.table);
-        for (key, event, r) in waited {
+        for (key, end, r) in waited {
             let outcome = match table.slot(key) {
-                Some(slot) => settle(slot, Some(&event), r),
+                Some(slot) => settle(slot, &end, r),
                 None => r,
             };
             if first.is_ok() {
@@ -550,71 +636,64 @@ impl DeviceQueues {
     pub(crate) fn context(&self) -> cl_context {
         self.context
     }
+}
 
-    /// The pending (unreported) error of `handle`, if any, without taking it: after the checks
-    /// of completed commands have run (a kernel's fault record is read by one — without them, a
-    /// callback after a faulting kernel saw `Ok`). Only tries the lock, a bounded number of
-    /// times: a callback never blocks on this table (OpenCL may run callbacks on any thread, and
-    /// must never find it blocked on one of ours); it is held only while commands are queued.
-    /// The checks only read host memory their command has written.
-    pub(super) fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
-        let mut tries = 0;
-        let mut table = loop {
-            match try_lock(&self.table) {
-                Some(t) => break t,
-                None if tries < PENDING_ERROR_TRIES => {
-                    tries += 1;
-                    std::thread::yield_now();
-                }
-                None => return None,
-            }
-        };
-        let key = match handle.0 {
-            0 if !self.per_thread_default => Key::Legacy,
-            1 => Key::Legacy,
-            0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
-            h => Key::Stream(h),
-        };
-        let slot = table.slot(key)?;
-        run_due_checks(slot);
-        slot.error.clone()
+/// What a synchronization of one stream waits for ([`Slot::end`]).
+enum End {
+    /// Nothing was queued.
+    Nothing,
+    /// The last command, which covers every other.
+    Event(ClEvent),
+    /// The whole queue (commands no event covers), and how many uncovered batches that covers.
+    Queue(ClQueue, usize),
+}
+
+impl End {
+    /// Waits for it.
+    fn wait(&self) -> Result<()> {
+        match self {
+            End::Nothing => Ok(()),
+            End::Event(e) => e.wait(),
+            End::Queue(q, _) => q.finish(),
+        }
     }
 }
 
-/// After `last` was waited for (`waited`): runs the slot's due checks and takes its first
-/// unreported error. A failed `last` is reported once (then forgotten).
-fn settle(slot: &mut Slot, last: Option<&ClEvent>, waited: Result<()>) -> Result<()> {
-    run_due_checks(slot);
-    if let Err(e) = waited {
-        if let (Some(l), Some(cur)) = (last, slot.last.as_ref()) {
-            if l.raw() == cur.raw() {
+impl Slot {
+    /// What a synchronization waits for: the last command, after covering the uncovered ones
+    /// ([`cover`](Self::cover)), or else the whole queue.
+    fn end(&mut self) -> End {
+        if self.cover().is_err() {
+            match self.queue.retain() {
+                Ok(q) => return End::Queue(q, self.uncovered),
+                Err(e) => tracing::error!("waiting for a stream's uncovered commands: {e}"),
+            }
+        }
+        self.last.clone().map_or(End::Nothing, End::Event)
+    }
+}
+
+/// After `end` was waited for (`waited`): runs the slot's due checks and takes its first
+/// unreported error. A failed last command is reported once (then forgotten); a queue that was
+/// finished covers the batches that were uncovered when it was.
+fn settle(slot: &mut Slot, end: &End, waited: Result<()>) -> Result<()> {
+    let mut status = lock(&slot.status);
+    status.run_due_checks();
+    match (end, &waited) {
+        (End::Event(l), Err(_)) => {
+            if slot.last.as_ref().is_some_and(|cur| cur.raw() == l.raw()) {
                 slot.last = None;
             }
         }
-        slot.error.get_or_insert(e);
+        (End::Queue(_, n), Ok(())) => slot.uncovered = slot.uncovered.saturating_sub(*n),
+        _ => {}
     }
-    match slot.error.take() {
+    if let Err(e) = waited {
+        status.error.get_or_insert(e);
+    }
+    match status.error.take() {
         Some(e) => Err(e),
         None => Ok(()),
-    }
-}
-
-/// Runs the checks whose command has completed, keeping their first error on the slot.
-fn run_due_checks(slot: &mut Slot) {
-    let mut due = Vec::new();
-    let mut keep = Vec::new();
-    for (event, check) in slot.checks.drain(..) {
-        if event.is_done().unwrap_or(true) {
-            due.push(check);
-        } else {
-            keep.push((event, check));
-        }
-    }
-    slot.checks = keep;
-    for check in due {
-        if let Err(e) = check() {
-            slot.error.get_or_insert(e);
-        }
     }
 }
 
@@ -626,9 +705,6 @@ pub(crate) fn wait_ptr(deps: &[cl_event]) -> *const cl_event {
         deps.as_ptr()
     }
 }
-
-/// How often a callback tries the stream table's lock for the status it passes on.
-const PENDING_ERROR_TRIES: usize = 10_000;
 
 fn unknown_stream(handle: u64) -> Error {
     Error::InvalidHandle {

@@ -11,32 +11,45 @@
 //!
 //! A callback is queued in two steps: the gate's barrier while the stream table is locked
 //! ([`queue_gate`]), and the event callback once it is unlocked ([`Pending::arm`]): OpenCL may
-//! run the callback at once, on the calling thread, and the callback reads the table for the
-//! stream's status. A callback that is never armed opens its gate when dropped, so nothing stays
-//! blocked on it.
+//! run the callback at once, on the calling thread. The callback reads the stream's status (its
+//! pending error) from the status's own lock, never the table's. A callback that cannot be armed
+//! (or is never armed) opens its gate, so nothing stays blocked on it, and is leaked, not
+//! dropped: it may own what the commands queued before it use (a graph replay's keep-alive), and
+//! those commands still run.
 //!
 //! This module touches the events it creates and the callbacks it arms.
 
 use std::ffi::c_void;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 use opencl3::command_queue::enqueue_barrier_with_wait_list;
 use opencl3::event::{CL_COMPLETE, create_user_event, set_event_callback, set_user_event_status};
 use opencl3::types::{cl_command_queue, cl_event, cl_int};
 
 use super::error::{check, map};
+use super::inject::{Point, injected};
 use super::raw::ClEvent;
 use super::stream::DeviceQueues;
-use crate::driver::{HostCallback, StreamHandle};
+use super::stream_status::{Status, pending_error};
+use crate::driver::HostCallback;
 use crate::error::Result;
 
-/// What the callback thread needs: the host function, the gate to open, and the stream whose
-/// status it passes on.
+/// What the callback thread needs: the host function, the gate to open, and the status of the
+/// stream, which it passes on.
 struct CallbackData {
     callback: HostCallback,
     gate: ClEvent,
-    queues: Weak<DeviceQueues>,
-    handle: StreamHandle,
+    status: Weak<Mutex<Status>>,
+}
+
+impl CallbackData {
+    /// The callback will never run: opens its gate and leaks the host function (what it owns
+    /// may be in use by commands queued before it).
+    fn abandon(self) {
+        let CallbackData { callback, gate, .. } = self;
+        open(gate.raw());
+        std::mem::forget(callback);
+    }
 }
 
 /// A callback whose gate is queued, to be armed on `after` once the stream table is unlocked.
@@ -55,17 +68,18 @@ fn open(gate: cl_event) {
     }
 }
 
-/// Queues on `q` (the queue of stream `handle`) the gate of `callback`, which runs once `after`
-/// (a command queued on `q`) has completed: a barrier that waits for the gate. Returns the
-/// barrier's event (the stream's last command now) and the callback, to arm once the stream
-/// table is unlocked.
+/// Queues on `q` (the queue of the stream whose status is `status`) the gate of `callback`,
+/// which runs once `after` (a command queued on `q`) has completed: a barrier that waits for the
+/// gate. Returns the barrier's event (the stream's last command now) and the callback, to arm
+/// once the stream table is unlocked.
 ///
 /// # Errors
-/// The user event's or the barrier's error (the gate is opened then, and nothing waits for it).
+/// The user event's or the barrier's error (the gate is opened then, nothing waits for it, and
+/// `callback` is dropped: whoever queued commands that use what it owns keeps that alive).
 pub(crate) fn queue_gate(
     queues: &Arc<DeviceQueues>,
     q: cl_command_queue,
-    handle: StreamHandle,
+    status: Weak<Mutex<Status>>,
     after: ClEvent,
     callback: HostCallback,
 ) -> Result<(ClEvent, Pending)> {
@@ -87,8 +101,7 @@ pub(crate) fn queue_gate(
     let data = CallbackData {
         callback,
         gate,
-        queues: Arc::downgrade(queues),
-        handle,
+        status,
     };
     Ok((
         barrier,
@@ -103,12 +116,16 @@ impl Pending {
     /// Arms the callback on its event.
     ///
     /// # Errors
-    /// `clSetEventCallback`'s error: the callback will not run, and its gate is open.
+    /// `clSetEventCallback`'s error: the callback will not run, its gate is open, and the host
+    /// function is leaked (not dropped: see the [module docs](self)).
     pub(crate) fn arm(mut self) -> Result<()> {
         let Some(data) = self.data.take() else {
             return Ok(());
         };
-        let gate = data.gate.raw();
+        if let Some(code) = injected(Point::Arm) {
+            data.abandon();
+            return Err(map("clSetEventCallback", code));
+        }
         let user = Box::into_raw(data);
         let r = set_event_callback(
             self.after.raw(),
@@ -117,11 +134,9 @@ impl Pending {
             user.cast(),
         );
         if let Err(code) = r {
-            // SAFETY: OpenCL refused the callback, so it will never run: reclaim it here (the
-            // gate it owns stays alive until opened below).
+            // SAFETY: OpenCL refused the callback, so it will never run: reclaim it here.
             let data = unsafe { Box::from_raw(user) };
-            open(gate);
-            drop(data);
+            data.abandon();
             return Err(map("clSetEventCallback", code));
         }
         Ok(())
@@ -129,10 +144,11 @@ impl Pending {
 }
 
 impl Drop for Pending {
-    /// Never armed: the callback will not run, so its gate opens.
+    /// Never armed: the callback will not run, so its gate opens (and the host function is
+    /// leaked, as when arming fails).
     fn drop(&mut self) {
         if let Some(data) = self.data.take() {
-            open(data.gate.raw());
+            data.abandon();
         }
     }
 }
@@ -153,13 +169,12 @@ impl CallbackData {
         let CallbackData {
             callback,
             gate,
-            queues,
-            handle,
+            status: stream,
         } = self;
         let status = if status < 0 {
             Err(map("earlier work on the stream", status))
         } else {
-            match queues.upgrade().and_then(|q| q.pending_error(handle)) {
+            match stream.upgrade().and_then(|s| pending_error(&s)) {
                 Some(e) => Err(e),
                 None => Ok(()),
             }
