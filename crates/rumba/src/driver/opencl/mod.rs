@@ -34,6 +34,7 @@
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
 //! | `inject.rs` | failures made on purpose, in the unit tests only |
+//! | `failures.rs` | unit tests: what a failure partway leaves (a replay's, a capture's end) |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `copy.rs` | copies and memsets blocking or on a stream; the SVM copy; copies between devices |
 //! | `graph.rs` | stream graphs: rumba's capture of checked, prepared commands |
@@ -67,6 +68,8 @@ mod driver;
 mod error;
 mod event;
 mod exit;
+#[cfg(test)]
+mod failures;
 mod graph;
 mod graph_node;
 mod grid_widths;
