@@ -107,6 +107,11 @@ fn unavailable(reason: String) -> Error {
 /// that matches nothing, no device with coarse-grained SVM, or a context or queue that could not
 /// be created.
 pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
+    Ok(open_driver(config)?)
+}
+
+/// [`open`], as the backend's own driver type.
+fn open_driver(config: &Config) -> Result<Arc<OpenClDriver>> {
     let platforms = survey().map_err(unavailable)?;
     let (p_index, chosen) = select(&platforms, config).map_err(unavailable)?;
     let ids = get_platform_ids()

@@ -632,6 +632,12 @@ impl DeviceQueues {
         first
     }
 
+    /// Holds the table's lock until the result is dropped (for tests of what runs meanwhile).
+    #[cfg(test)]
+    pub(super) fn hold_table(&self) -> impl Sized + '_ {
+        lock(&self.table)
+    }
+
     /// The context the queues belong to.
     pub(crate) fn context(&self) -> cl_context {
         self.context
