@@ -686,10 +686,8 @@ fn settle(slot: &mut Slot, end: &End, waited: Result<()>) -> Result<()> {
     let mut status = lock(&slot.status);
     status.run_due_checks();
     match (end, &waited) {
-        (End::Event(l), Err(_)) => {
-            if slot.last.as_ref().is_some_and(|cur| cur.raw() == l.raw()) {
-                slot.last = None;
-            }
+        (End::Event(l), Err(_)) if slot.last.as_ref().is_some_and(|c| c.raw() == l.raw()) => {
+            slot.last = None;
         }
         (End::Queue(_, n), Ok(())) => slot.uncovered = slot.uncovered.saturating_sub(*n),
         _ => {}
