@@ -231,7 +231,9 @@ impl Graph {
     /// [`GraphError::OtherDevice`] for a stream of another device (or driver);
     /// [`GraphError::Reset`] after a reset of the graph's context; [`GraphError::Refused`] when
     /// `stream` is being captured; [`Error::ResetInProgress`] on a callback thread during a reset;
-    /// the backend's launch errors.
+    /// the backend's launch errors. A replay that fails partway (on OpenCL, which queues a
+    /// command per node) is not undone: the nodes already queued still run, in order, and the
+    /// stream's next synchronization waits for them; nothing stays blocked.
     pub fn launch(&self, stream: &Stream) -> Result<()> {
         let sctx = stream.context();
         if sctx.device_id() != self.ctx.device_id()

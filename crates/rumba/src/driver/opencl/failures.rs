@@ -112,6 +112,10 @@ fn commands_left_without_an_event_are_waited_for_and_order_what_follows() {
         legacy.is_err(),
         "the legacy stream cannot be ordered after the uncovered command: refused, not raced"
     );
+    assert!(
+        drv.stream_destroy(0, s).is_err(),
+        "a stream the legacy stream could not be ordered after is not destroyed"
+    );
     drv.stream_synchronize(0, s)
         .expect("waits for the whole queue");
     assert!(drv.stream_query(0, s).unwrap(), "finished covers it");

@@ -166,9 +166,6 @@ impl Queues {
     }
 
     fn retire(&mut self, mut slot: Slot) {
-        if let Err(e) = slot.cover() {
-            tracing::error!("a destroyed stream's last commands stay unordered: {e}");
-        }
         if slot.blocking {
             if let Some(e) = slot.last.take() {
                 self.retired.push(e);
@@ -194,7 +191,10 @@ impl Drop for PerThreadOwner {
     fn drop(&mut self) {
         if let Some(q) = self.queues.upgrade() {
             let mut table = lock(&q.table);
-            if let Some(slot) = table.per_thread.remove(&self.key) {
+            // A stream whose last commands no event covers stays (a leak), so the legacy
+            // stream and the device's synchronization still find them.
+            let covered = (table.per_thread.get_mut(&self.key)).is_some_and(|s| s.cover().is_ok());
+            if covered && let Some(slot) = table.per_thread.remove(&self.key) {
                 table.retire(slot);
             }
         }
@@ -483,6 +483,11 @@ impl DeviceQueues {
     }
 
     /// Destroys a created (or adopted) stream; work already queued still completes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`]; the error covering the stream's last commands with an event
+    /// ([`Slot::cover`]), which the legacy stream and the device's synchronization need: the
+    /// stream stays then.
     pub(crate) fn destroy(&self, handle: StreamHandle) -> Result<()> {
         if handle.0 <= 2 {
             return Err(Error::InvalidHandle {
@@ -492,11 +497,11 @@ impl DeviceQueues {
             });
         }
         let mut table = lock(&self.table);
-        let slot = table
-            .streams
-            .remove(&handle.0)
-            .ok_or_else(|| unknown_stream(handle.0))?;
-        table.retire(slot);
+        let slot = (table.streams.get_mut(&handle.0)).ok_or_else(|| unknown_stream(handle.0))?;
+        slot.cover()?;
+        if let Some(slot) = table.streams.remove(&handle.0) {
+            table.retire(slot);
+        }
         Ok(())
     }
 
