@@ -140,7 +140,7 @@ impl NodeKernel {
     /// argument at it (a kernel without one keeps the slot reserved).
     ///
     /// # Errors
-    /// `clSetKernelArg`'s error (the node has no slot then).
+    /// `clSetKernelArg`'s error (the slot is not stored then).
     ///
     /// # Safety
     /// Nothing else uses the object yet (it is not in a graph that can be replayed); `records`
