@@ -151,6 +151,61 @@ fn hand_written_kernels_with_plain_pointers_run() {
 }
 
 #[test]
+fn a_replayed_fault_is_named_after_a_node_before_it_took_a_form_without_a_record() {
+    let _s = setup();
+    let s = rumba::stream().unwrap();
+    let (a, b) = (
+        rumba::to_device(&Array1::<f32>::ones(64)).unwrap(),
+        rumba::to_device(&Array1::<f32>::ones(64)).unwrap(),
+    );
+    let c = rumba::to_device(&Array1::<f32>::ones(40)).unwrap();
+    let checked = scale_kernel();
+    // Two kernels with fault records; the second faults (64 threads for 40 elements).
+    let graph = s
+        .capture(|s| {
+            checked.configure(2, 32).stream(s).launch((&a, 2.0))?;
+            checked.configure(2, 32).stream(s).launch((&c, 3.0))
+        })
+        .unwrap();
+    // The first node takes a form of `scale` without a fault record: the second keeps its own
+    // record, and its fault is still found and named.
+    let plain = Kernel::<(Arr<f32>, f32)>::new("scale", |t, (x, k)| {
+        let i = t.grid1();
+        x.set(i, x.get(i) * k);
+    })
+    .with_opencl_source(OpenClKernelSource::new(
+        "__kernel void scale(__global float* x, float k) { size_t i = get_global_id(0); x[i] *= k; }",
+        "scale",
+    ));
+    plain.update_graph_node(&graph, 0, (&b, 5.0)).unwrap();
+    for _ in 0..2 {
+        graph.launch(&s).unwrap();
+        match s.synchronize() {
+            Err(Error::KernelFault {
+                kernel,
+                block,
+                thread,
+                ..
+            }) => assert_eq!(
+                (kernel.as_str(), block, thread),
+                ("scale", [1, 0, 0], [8, 0, 0])
+            ),
+            other => panic!("expected the second node's fault, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        b.copy_to_host().unwrap(),
+        Array1::<f32>::from_elem(64, 25.0)
+    );
+    assert_eq!(c.copy_to_host().unwrap(), Array1::<f32>::from_elem(40, 9.0));
+    assert_eq!(
+        a.copy_to_host().unwrap(),
+        Array1::<f32>::ones(64),
+        "node 0 ran on `b`"
+    );
+}
+
+#[test]
 fn events_time_real_work() {
     let _s = setup();
     let s = rumba::stream().unwrap();

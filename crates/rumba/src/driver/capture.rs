@@ -92,19 +92,37 @@ impl<N> Captures<N> {
 
     /// Ends the capture `stream` began; every stream of it leaves it.
     pub(crate) fn end(&self, device: usize, stream: StreamHandle) -> Result<Recording<N>> {
+        self.end_with(device, stream, |_| Ok(())).map(|(r, ())| r)
+    }
+
+    /// [`end`](Self::end), once `prepare` has made from the recording what its graph needs: when
+    /// `prepare` fails, the capture goes on as it was (nothing recorded is lost) and its error is
+    /// returned. `prepare` runs with the table locked: it must not call back into it.
+    ///
+    /// # Errors
+    /// [`GraphError::NotCapturing`] when `stream` did not begin a capture; `prepare`'s error.
+    pub(crate) fn end_with<T>(
+        &self,
+        device: usize,
+        stream: StreamHandle,
+        prepare: impl FnOnce(&Recording<N>) -> Result<T>,
+    ) -> Result<(Recording<N>, T)> {
         let mut t = lock(&self.table);
         let id = match t.streams.get(&(device, stream.0)) {
             Some(&id) if t.captures[&id].origin == stream => id,
             _ => return Err(GraphError::NotCapturing { stream: stream.0 }.into()),
         };
+        let prepared = prepare(&t.captures[&id])?;
         let before = t.streams.len();
         t.streams.retain(|_, c| *c != id);
         self.active
             .fetch_sub(before - t.streams.len(), Ordering::SeqCst);
         t.events.retain(|_, c| *c != id);
-        Ok(t.captures
-            .remove(&id)
-            .expect("a capture of a capturing stream"))
+        let recording = t.captures.remove(&id);
+        Ok((
+            recording.expect("a capture of a capturing stream"),
+            prepared,
+        ))
     }
 
     /// `stream` was destroyed: the capture it began is dropped, or it leaves the one it joined.

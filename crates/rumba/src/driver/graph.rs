@@ -4,7 +4,7 @@
 //! | backend | capture | replay |
 //! |---------|---------|--------|
 //! | sim | each operation queued on a capturing stream is checked as usual and kept as a node that can run again (its resolved memory held) instead of being queued | one queue entry per launch: the stream worker runs the nodes in order, with no per-node checks, allocation or thread hop |
-//! | opencl | the same bookkeeping as the sim; nodes are owned descriptions of the checked driver calls | the recorded calls issued again, straight to the driver (past the safe layers' per-operation work, done once at capture), then one keep-alive |
+//! | opencl | the same bookkeeping as the sim; each command checked and prepared once (a kernel gets an object of its own, its arguments set; one fault record array per graph) | one batch of commands on the stream: the records zeroed, one command per node without events, the records read back and checked once, one end event, one keep-alive |
 //! | cuda | `cuStreamBeginCapture` / `cuStreamEndCapture`, `cuGraphInstantiate` | `cuGraphLaunch`; kernel nodes updated with `cuGraphExecKernelNodeSetParams` |
 //!
 //! Graphs follow CUDA's stream capture:
@@ -95,7 +95,9 @@ pub unsafe trait Graphs: Send + Sync {
     ///
     /// # Errors
     /// [`GraphError::NotCapturing`] when `stream` did not begin a capture; the backend's
-    /// instantiation errors ([`Error::Driver`]), after which the capture has ended all the same.
+    /// instantiation errors ([`Error::Driver`]). After those, on CUDA the capture has ended all
+    /// the same (CUDA ends it before instantiating); on OpenCL the capture goes on unchanged
+    /// (end it again, or abort it). The simulator has none.
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle>;
 
     /// Ends the capture that `stream` started and drops what it recorded (after an error inside
@@ -129,7 +131,11 @@ pub unsafe trait Graphs: Send + Sync {
     ///
     /// # Errors
     /// [`Error::InvalidHandle`] for an unknown graph or stream; [`GraphError::Refused`] when
-    /// `stream` is being captured itself; the backend's launch errors.
+    /// `stream` is being captured itself (nothing is queued after those); the backend's launch
+    /// errors. A replay that fails partway (OpenCL, which queues one command per node, refused
+    /// one) is not undone: the nodes already queued still run, in order, and the stream's next
+    /// synchronization waits for them; nothing stays blocked, and what they use stays alive (it
+    /// may be leaked).
     ///
     /// # Safety
     /// Every device range the graph's nodes touch must still be memory they may touch: the

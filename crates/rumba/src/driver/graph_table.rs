@@ -123,9 +123,10 @@ impl<B: GraphBody> OwnGraph<B> {
     }
 
     /// Replaces kernel node `node` (an index into [`kernel_nodes`](Self::kernel_nodes)) with the
-    /// node `make` builds, once `launch` is known to be a valid update of it
+    /// node `make` builds from the current one, once `launch` is known to be a valid update of it
     /// ([`check_update`](super::check_update)) and `make` succeeded; the graph is unchanged
-    /// otherwise. Replays queued from now on run the new node; those already queued keep the body
+    /// otherwise. `make` runs under the graph's lock, so concurrent updates see each other's
+    /// nodes. Replays queued from now on run the new node; those already queued keep the body
     /// they started with (and with it the old node and what it holds).
     ///
     /// # Errors
@@ -134,11 +135,11 @@ impl<B: GraphBody> OwnGraph<B> {
         &self,
         node: usize,
         launch: &KernelLaunch<'_>,
-        make: impl FnOnce() -> Result<B::Node>,
+        make: impl FnOnce(&B::Node) -> Result<B::Node>,
     ) -> Result<()> {
         let mut current = lock(&self.body);
         let at = kernel_position(current.nodes(), node, launch)?;
-        let new = make()?;
+        let new = make(&current.nodes()[at])?;
         let mut nodes = current.nodes().to_vec();
         nodes[at] = new;
         *current = B::of(nodes);

@@ -82,8 +82,6 @@ pub use graph::{GraphCallback, GraphHandle, Graphs, KernelNode, check_update};
 
 pub(crate) mod capture;
 pub(crate) mod graph_table;
-#[cfg(feature = "opencl")]
-pub(crate) mod replay;
 pub(crate) mod replay_chain;
 
 pub mod placement;

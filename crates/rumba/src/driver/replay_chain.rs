@@ -48,6 +48,25 @@ impl ReplayChain {
         stream: StreamHandle,
         queue: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
+        self.queue_recording(driver, device, stream, |event| {
+            let queued = queue();
+            (queued, driver.event_record(device, event, stream))
+        })
+    }
+
+    /// [`queue`](Self::queue) for a driver that records the chain's event itself, with the
+    /// replay's own last command: `queue` receives the event, queues the replay, records the
+    /// event after it, and returns what queuing and recording gave.
+    ///
+    /// # Errors
+    /// As [`queue`](Self::queue).
+    pub(crate) fn queue_recording(
+        &self,
+        driver: &dyn Driver,
+        device: usize,
+        stream: StreamHandle,
+        queue: impl FnOnce(EventHandle) -> (Result<()>, Result<()>),
+    ) -> Result<()> {
         let mut last = lock(&self.last);
         let event = match last.event {
             Some(e) => e,
@@ -67,8 +86,7 @@ impl ReplayChain {
             }
             _ => {}
         }
-        let queued = queue();
-        let recorded = driver.event_record(device, event, stream);
+        let (queued, recorded) = queue(event);
         last.stream = Some(stream);
         last.recorded = recorded.is_ok();
         queued.and(recorded)

@@ -106,8 +106,8 @@ impl Drop for Abort<'_> {
 
 impl Stream {
     /// Records what `work` queues on this stream (and on streams that join the capture) into a
-    /// [`Graph`], without running it. An error (or panic) inside `work` ends the capture and
-    /// drops what was recorded.
+    /// [`Graph`], without running it. An error (or panic) inside `work`, or an error making the
+    /// graph, ends the capture and drops what was recorded.
     ///
     /// # Errors
     /// [`GraphError::AlreadyCapturing`]; [`GraphError::Refused`] for a default stream (only created
@@ -130,8 +130,9 @@ impl Stream {
         self.begin_capture()?;
         let mut abort = Abort(Some(self));
         work(self)?;
+        let graph = self.end_capture()?;
         abort.0 = None;
-        self.end_capture()
+        Ok(graph)
     }
 
     /// Starts capturing this stream: what is queued on it from now on is recorded, not run,
@@ -157,7 +158,9 @@ impl Stream {
     ///
     /// # Errors
     /// [`GraphError::NotCapturing`] when the stream did not begin a capture; the backend's
-    /// errors instantiating the graph ([`Error::Driver`]).
+    /// errors instantiating the graph ([`Error::Driver`]): on CUDA the capture has ended then;
+    /// on OpenCL it goes on with nothing lost (call this again; [`capture`](Stream::capture)
+    /// ends it).
     pub fn end_capture(&self) -> Result<Graph> {
         let ctx = self.context().clone();
         let handle = graphs(&ctx)?.end_capture(self.device(), self.handle())?;
@@ -228,7 +231,9 @@ impl Graph {
     /// [`GraphError::OtherDevice`] for a stream of another device (or driver);
     /// [`GraphError::Reset`] after a reset of the graph's context; [`GraphError::Refused`] when
     /// `stream` is being captured; [`Error::ResetInProgress`] on a callback thread during a reset;
-    /// the backend's launch errors.
+    /// the backend's launch errors. A replay that fails partway (on OpenCL, which queues a
+    /// command per node) is not undone: the nodes already queued still run, in order, and the
+    /// stream's next synchronization waits for them; nothing stays blocked.
     pub fn launch(&self, stream: &Stream) -> Result<()> {
         let sctx = stream.context();
         if sctx.device_id() != self.ctx.device_id()

@@ -88,8 +88,8 @@ pub(crate) fn kernel(program: &ClProgram, entry: &str) -> Result<ClKernel> {
 
 /// A built program and one kernel object of it.
 pub(crate) struct Built {
-    /// Kept alive for the kernel's sake.
-    _program: ClProgram,
+    /// The program: kept alive for the kernel's sake, and the source of more kernel objects.
+    program: ClProgram,
     /// The kernel; lock it from setting arguments to queuing the launch.
     pub(crate) kernel: Mutex<ClKernel>,
 }
@@ -97,9 +97,15 @@ pub(crate) struct Built {
 impl Built {
     pub(crate) fn new(program: ClProgram, kernel: ClKernel) -> Built {
         Built {
-            _program: program,
+            program,
             kernel: Mutex::new(kernel),
         }
+    }
+
+    /// A new kernel object for `entry` of the program, owned by the caller alone (a graph's node
+    /// sets its arguments once and queues it on every replay).
+    pub(crate) fn new_kernel(&self, entry: &str) -> Result<ClKernel> {
+        kernel(&self.program, entry)
     }
 }
 

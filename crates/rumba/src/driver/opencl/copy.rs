@@ -12,14 +12,15 @@
 //!
 //! This module touches the queues of the driver's devices.
 
-use opencl3::command_queue::{enqueue_svm_mem_cpy, enqueue_svm_mem_fill};
-use opencl3::types::{CL_NON_BLOCKING, cl_command_queue, cl_event};
+use opencl3::command_queue::enqueue_svm_mem_fill;
+use opencl3::types::{cl_command_queue, cl_event};
 
+use super::batch;
 use super::driver::{OpenClDriver, as_mut};
 use super::error::check;
+use super::graph_node::ClNode;
 use super::raw::ClEvent;
 use super::stream::wait_ptr;
-use crate::driver::replay::Reissue;
 use crate::driver::{DeviceCopy, DevicePtr, On, Order, StreamHandle};
 use crate::error::Result;
 
@@ -44,21 +45,12 @@ unsafe fn svm_copy(
     src: *const u8,
     bytes: usize,
 ) -> Result<ClEvent> {
-    let n = deps.len() as u32;
-    // SAFETY: the caller vouches for the queue, the wait list and both ranges.
-    let e = check(call, unsafe {
-        enqueue_svm_mem_cpy(
-            q,
-            CL_NON_BLOCKING,
-            dst.cast(),
-            src.cast(),
-            bytes,
-            n,
-            wait_ptr(deps),
-        )
-    })?;
-    // SAFETY: we own the command's event.
-    Ok(unsafe { ClEvent::from_raw(e) })
+    let mut event: cl_event = std::ptr::null_mut();
+    // SAFETY: the caller vouches for the queue, the wait list and both ranges; `event` is a
+    // place for the command's event.
+    unsafe { batch::svm_copy(call, q, dst, src, bytes, deps, &raw mut event)? };
+    // SAFETY: the copy was queued and wrote its event, whose reference we own.
+    Ok(unsafe { ClEvent::from_raw(event) })
 }
 
 /// A copy or memset that touches only device memory, as [`OpenClDriver::issue`] runs it.
@@ -103,11 +95,11 @@ impl OpenClDriver {
             DeviceOp::Copy(copy) => {
                 self.check_dev(copy.dst, copy.bytes)?;
                 self.check_dev(copy.src, copy.bytes)?;
-                (Reissue::DtoD(copy), copy.bytes)
+                (ClNode::Copy(copy), copy.bytes)
             }
             DeviceOp::Set { dst, value, bytes } => {
                 self.check_dev(dst, bytes)?;
-                (Reissue::Memset { dst, value, bytes }, bytes)
+                (ClNode::Memset { dst, value, bytes }, bytes)
             }
         };
         if bytes == 0 {

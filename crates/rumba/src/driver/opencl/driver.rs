@@ -27,6 +27,7 @@ use super::builtin::Builtins;
 use super::copy::DeviceOp;
 use super::error::check;
 use super::event::Events;
+use super::graph_node::{ClNode, NodeKernel};
 use super::host::{self, HostCaps};
 use super::launch;
 use super::memory::{Kind, Table};
@@ -36,7 +37,6 @@ use super::stream::{DeviceQueues, wait_ptr};
 use super::strided;
 use crate::driver::graph::ONE_SHOT;
 use crate::driver::graph::{HOST_COPY, INTERNAL_EVENT, WAITS};
-use crate::driver::replay::Reissue;
 use crate::driver::{
     BackendKind, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle, GrainKind, HostAllocFlags,
     HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking, StreamHandle, StridedCopy,
@@ -62,8 +62,8 @@ pub struct OpenClDriver {
     pub(crate) page_locking: PageLocking,
     /// `RUMBA_OPENCL_MEMORY`: a cap on each device's memory.
     pub(crate) memory_cap: Option<usize>,
-    /// Stream capture and graph replay (`graph.rs`).
-    pub(crate) graphs: crate::driver::replay::ReissueGraphs,
+    /// Stream capture and graph replay (`graph.rs`, `replay.rs`).
+    pub(crate) graphs: super::replay::ClGraphs,
     pub(crate) context: ClContext,
 }
 
@@ -378,30 +378,20 @@ unsafe impl Driver for OpenClDriver {
         let Some(params) = strided::prepare(&self.table, copy)? else {
             return Ok(());
         };
-        if let Some(r) = self
-            .graphs
-            .captures
-            .capture_node(device, stream, || Reissue::strided(copy))
-        {
-            return r;
+        let built =
+            self.builtins
+                .get(self.ctx(), device, d.id, "strided_copy.cl", strided::ENTRY)?;
+        let max_work_group = d.survey.max_work_group as usize;
+        if self.graphs.captures.is_capturing(device, stream) {
+            let node = NodeKernel::strided(&built, &params, max_work_group)?;
+            if let Some(r) = (self.graphs.captures)
+                .capture_node(device, stream, || ClNode::Kernel(Arc::new(node)))
+            {
+                return r;
+            }
         }
-        let built = self.builtins.get(
-            self.ctx(),
-            device,
-            d.id,
-            "strided_copy.cl",
-            "rumba_strided_copy_kernel",
-        )?;
         // SAFETY: the ranges were checked by `prepare`; their lifetime is the caller's contract.
-        unsafe {
-            strided::launch(
-                &d.queues,
-                &built,
-                d.survey.max_work_group as usize,
-                &params,
-                stream,
-            )
-        }
+        unsafe { strided::launch(&d.queues, &built, max_work_group, &params, stream) }
     }
 
     fn device_can_access_peer(&self, device: usize, peer: usize) -> Result<bool> {

@@ -1,22 +1,23 @@
-//! Stream graphs on OpenCL ([`Graphs`]): rumba's own capture, replayed by issuing the recorded
-//! commands again ([`replay`](crate::driver::replay)). The driver calls check every command when
-//! it is captured (ranges against the allocation table, the kernel's form and geometry); a
-//! kernel is compiled at its first replay, as at its first launch.
+//! Stream graphs on OpenCL ([`Graphs`]): rumba's own capture — every command checked when it is
+//! captured (ranges against the allocation table, the kernel's form, geometry, build and
+//! parameters) and prepared as a node ([`graph_node`](super::graph_node)) — replayed as one batch
+//! of commands ([`replay`](super::replay)).
 //!
 //! This module touches the capture and graph tables and, through the driver's calls, the queues.
 
 use super::OpenClDriver;
-use super::launch::{Target, check_geometry};
-use super::strided::check_range;
-use crate::driver::replay::Reissue;
+use super::graph_node::{ClNode, NodeKernel};
+use super::launch::{Target, check_launch};
+use super::replay;
 use crate::driver::{
-    BackendKind, EventHandle, GraphCallback, GraphHandle, Graphs, KernelArg, KernelLaunch,
-    KernelNode, OpenClKernelSource, StreamHandle,
+    EventHandle, GraphCallback, GraphHandle, Graphs, KernelLaunch, KernelNode, StreamHandle,
 };
-use crate::error::{ArgumentError, Error, Result};
+use crate::error::{GraphError, Result};
+use std::sync::Arc;
 
 impl OpenClDriver {
-    /// Checks `launch` and records it if `stream` is being captured (`None`: not capturing).
+    /// Checks and prepares `launch` and records it if `stream` is being captured (`None`: not
+    /// capturing).
     pub(super) fn capture_launch(
         &self,
         t: &Target<'_>,
@@ -26,42 +27,21 @@ impl OpenClDriver {
         if !self.graphs.captures.is_capturing(t.device, stream) {
             return None;
         }
-        if let Err(e) = check_launch(t, launch) {
-            return Some(Err(e));
+        let node = check_launch(t, launch).and_then(|c| NodeKernel::launch(launch, &c, None));
+        match node {
+            Ok(node) => self
+                .graphs
+                .captures
+                .capture_node(t.device, stream, || ClNode::Kernel(Arc::new(node))),
+            Err(e) => Some(Err(e)),
         }
-        self.graphs
-            .captures
-            .capture_node(t.device, stream, || Reissue::kernel(launch, None))
     }
 }
 
-/// What a launch checks before anything is queued: the kernel's OpenCL form, its geometry, and
-/// every array argument's range.
-fn check_launch(t: &Target<'_>, launch: &KernelLaunch<'_>) -> Result<()> {
-    launch
-        .function
-        .require::<OpenClKernelSource>(BackendKind::OpenCl)?;
-    check_geometry(launch, t.survey)?;
-    for (i, a) in launch.args.iter().enumerate() {
-        if let KernelArg::Array(arr) = a {
-            if arr.size() > 0 {
-                check_range(t.table, arr.ptr, &arr.shape, &arr.strides, arr.itemsize).map_err(
-                    |e| Error::KernelArgument {
-                        kernel: launch.function.name.clone(),
-                        position: i,
-                        parameter: None,
-                        problem: ArgumentError::Placement(Box::new(e)),
-                    },
-                )?;
-            }
-        }
-    }
-    Ok(())
-}
-
-// SAFETY: a replay issues the recorded driver calls, which touch what they touched when recorded
-// (or, for an updated node, what the checked update describes); the recorded keep-alive values go
-// with a keep-alive queued after every replay, and the graph holds them until destroyed.
+// SAFETY: a replay queues the recorded commands, which touch what they touched when recorded
+// (or, for an updated node, what the checked update describes) and the graph's fault records;
+// the recorded keep-alive values go with a keep-alive queued after every replay, and the graph
+// holds them until destroyed.
 unsafe impl Graphs for OpenClDriver {
     fn begin_capture(&self, device: usize, stream: StreamHandle) -> Result<()> {
         self.device(device)?.queues.query(stream)?; // an unknown stream is an error
@@ -69,7 +49,7 @@ unsafe impl Graphs for OpenClDriver {
     }
 
     fn end_capture(&self, device: usize, stream: StreamHandle) -> Result<GraphHandle> {
-        self.graphs.end(device, stream)
+        self.graphs.end(self, device, stream)
     }
 
     fn abort_capture(&self, device: usize, stream: StreamHandle) {
@@ -89,7 +69,7 @@ unsafe impl Graphs for OpenClDriver {
         self.device(device)?;
         self.graphs
             .captures
-            .capture_callback(device, stream, || Reissue::Callback(callback))
+            .capture_callback(device, stream, || ClNode::Callback(callback))
     }
 
     fn record_event(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
@@ -107,15 +87,11 @@ unsafe impl Graphs for OpenClDriver {
         stream: StreamHandle,
     ) -> Result<()> {
         // SAFETY: forwarded from the caller.
-        unsafe {
-            self.graphs.launch(self, device, graph, stream, |e| {
-                self.events.check(device, e).is_ok()
-            })
-        }
+        unsafe { replay::launch(self, device, graph, stream) }
     }
 
     fn kernel_nodes(&self, device: usize, graph: GraphHandle) -> Result<Vec<KernelNode>> {
-        Ok(self.graphs.graph(device, graph)?.kernel_nodes())
+        Ok(self.graphs.graph(device, graph)?.own.kernel_nodes())
     }
 
     unsafe fn set_kernel_node(
@@ -127,14 +103,35 @@ unsafe impl Graphs for OpenClDriver {
         keep: Box<dyn std::any::Any + Send>,
     ) -> Result<()> {
         let target = self.launch_target(device)?;
+        let g = self.graphs.graph(device, graph)?;
         // The driver's own checks of the new launch, after `update_kernel`'s and before anything
-        // changes.
-        self.graphs
-            .graph(device, graph)?
-            .update_kernel(node, launch, || {
-                check_launch(&target, launch)?;
-                Ok(Reissue::kernel(launch, Some(keep)))
-            })
+        // changes; under the graph's lock, so the slot is the current node's.
+        g.own.update_kernel(node, launch, |old| {
+            let checked = check_launch(&target, launch)?;
+            let new = NodeKernel::launch(launch, &checked, Some(keep))?;
+            // The node's fault record slot: its own, fixed when the graph was instantiated.
+            let slot = match old {
+                ClNode::Kernel(k) => k.slot(),
+                _ => None,
+            };
+            match (&g.records, slot) {
+                // SAFETY: the object is new and ours alone; the records live as long as the
+                // graph, and every replay holds them.
+                (Some(records), Some(slot)) => unsafe { new.set_record(records, slot)? },
+                _ if new.has_record() => {
+                    // One name, two forms: the captured one reports no faults, the new one does.
+                    let name = &launch.function.name;
+                    return Err(GraphError::OtherKernel {
+                        node,
+                        captured: format!("{name} (a form without a fault record)"),
+                        given: format!("{name} (a form with one)"),
+                    }
+                    .into());
+                }
+                _ => {}
+            }
+            Ok(ClNode::Kernel(Arc::new(new)))
+        })
     }
 
     fn destroy_graph(&self, device: usize, graph: GraphHandle) -> Result<()> {

@@ -36,13 +36,14 @@ use super::error::check;
 use super::grid_widths::Slot;
 use super::memory::Table;
 use super::platform::DeviceSurvey;
-use super::raw::ClEvent;
+use super::raw::{ClEvent, ClKernel};
 use super::stream::{DeviceQueues, wait_ptr};
 use super::strided::check_range;
 use crate::driver::kernel::device_fault;
 use crate::driver::{KernelArg, KernelLaunch, OpenClKernelSource, StreamHandle};
 use crate::error::{ArgumentError, Error, Result, StridesError};
 use crate::sync::lock;
+use rumba_kernel_ir::abi::KernelAbi;
 
 /// Bytes of the fault record (ABI §5).
 pub(crate) const FAULT_BYTES: usize = 128;
@@ -190,6 +191,19 @@ pub(crate) fn decode_fault(kernel: &str, rec: &[u8; FAULT_BYTES]) -> Option<Erro
     })
 }
 
+/// The fault a kernel's record holds, if any: decoded with the kernel's own site table when it
+/// has one (a macro kernel's names the array, operation and source line).
+pub(crate) fn record_fault(
+    kernel: &str,
+    abi: Option<&KernelAbi>,
+    rec: &[u8; FAULT_BYTES],
+) -> Option<Error> {
+    match abi {
+        Some(abi) => device_fault(kernel, abi, &rec[..]),
+        None => decode_fault(kernel, rec),
+    }
+}
+
 /// The build options of a user kernel: OpenCL C 1.2 with correctly rounded `/` and `sqrt`
 /// where the device offers them, or `-cl-fast-relaxed-math` for a `fastmath` kernel.
 fn build_options(fast_math: bool, exact_f32_divide: bool) -> String {
@@ -335,16 +349,22 @@ unsafe fn set_value(k: cl_kernel, idx: u32, bytes: &[u8], what: &str) -> Result<
     })
 }
 
-/// Queues `launch` on `stream`.
+/// A launch that passed every check ([`check_launch`]): its kernel, built for the device, and
+/// how the kernel takes its arguments.
+pub(crate) struct Checked {
+    pub(crate) kernel: Arc<UserKernel>,
+    pub(crate) layout: Layout,
+}
+
+/// Everything a launch checks before anything is queued: the kernel's OpenCL form (and that it
+/// names no program-global constants), the geometry, every array argument's strides and range,
+/// the kernel itself (built on first use), its local memory with the launch's, and the layout of
+/// its parameters.
 ///
-/// # Safety
-/// Every array argument describes device memory (or mapped host memory no Rust reference uses
-/// while the kernel runs) that stays allocated until the stream has run the kernel.
-pub(crate) unsafe fn launch(
-    t: &Target<'_>,
-    launch: &KernelLaunch<'_>,
-    stream: StreamHandle,
-) -> Result<()> {
+/// # Errors
+/// The launch's [`Error::InvalidLaunch`], [`Error::KernelArgument`], [`Error::KernelParameters`],
+/// [`Error::Unsupported`], or the build's error.
+pub(crate) fn check_launch(t: &Target<'_>, launch: &KernelLaunch<'_>) -> Result<Checked> {
     let name = &launch.function.name;
     let src = launch
         .function
@@ -389,11 +409,109 @@ pub(crate) unsafe fn launch(
             }
         }
     }
-    let uk = t
+    let kernel = t
         .kernels
         .get(t.context, t.device, t.device_id, t.survey, src)?;
-    check_local_memory(launch, uk.static_local, t.survey)?;
-    let layout = layout(name, uk.declared, launch.args)?;
+    check_local_memory(launch, kernel.static_local, t.survey)?;
+    let layout = layout(name, kernel.declared, launch.args)?;
+    Ok(Checked { kernel, layout })
+}
+
+impl UserKernel {
+    /// A new kernel object of the built program, owned by the caller alone.
+    pub(crate) fn new_kernel(&self) -> Result<ClKernel> {
+        self.built.new_kernel(&self.from.1)
+    }
+}
+
+/// The global and local sizes of `launch`: `grid × block` and `block`.
+pub(crate) fn sizes(launch: &KernelLaunch<'_>) -> ([usize; 3], [usize; 3]) {
+    let local = launch.block.map(|b| b as usize);
+    let global = std::array::from_fn(|k| launch.grid[k] as usize * local[k]);
+    (global, local)
+}
+
+/// Sets every argument of `launch` on `k` in `layout` except the fault record; returns the
+/// index of the fault record's parameter when the layout has one.
+///
+/// # Safety
+/// Nothing else sets `k`'s arguments meanwhile; every array argument was checked
+/// ([`check_launch`]).
+pub(crate) unsafe fn set_args(
+    k: cl_kernel,
+    launch: &KernelLaunch<'_>,
+    layout: Layout,
+) -> Result<Option<u32>> {
+    let mut idx = 0u32;
+    for a in launch.args {
+        match a {
+            KernelArg::Array(arr) => {
+                let ptr = if arr.size() == 0 { 0 } else { arr.ptr };
+                // SAFETY: `ptr` was checked against the table (or is 0 for size 0).
+                unsafe { set_pointer(k, idx, ptr)? };
+                idx += 1;
+                if layout != Layout::Pointers {
+                    let longs = std::iter::once(0i64)
+                        .chain(arr.shape.iter().map(|&n| n as i64))
+                        .chain(arr.strides.iter().map(|&s| s as i64));
+                    for v in longs {
+                        // SAFETY: ABI §3: `long` offset, extents and strides.
+                        unsafe {
+                            set_value(k, idx, &v.to_ne_bytes(), "clSetKernelArg(array layout)")?
+                        };
+                        idx += 1;
+                    }
+                }
+            }
+            KernelArg::Scalar(bytes) => {
+                // SAFETY: a scalar or record by value, in argument order.
+                unsafe { set_value(k, idx, bytes, "clSetKernelArg(scalar)")? };
+                idx += 1;
+            }
+        }
+    }
+    if layout != Layout::Generated {
+        return Ok(None);
+    }
+    let dyn_bytes = launch.dynamic_shared_bytes.max(8);
+    // SAFETY: a `__local` argument: size only, no value.
+    check("clSetKernelArg(rb_dyn_shared)", unsafe {
+        set_kernel_arg(k, idx, dyn_bytes, std::ptr::null())
+    })?;
+    // SAFETY: `ulong rb_dyn_bytes`.
+    unsafe {
+        set_value(
+            k,
+            idx + 1,
+            &(launch.dynamic_shared_bytes as u64).to_ne_bytes(),
+            "clSetKernelArg(rb_dyn_bytes)",
+        )?
+    };
+    Ok(Some(idx + 2))
+}
+
+/// Sets the fault record parameter `idx` of `k` to the record at `rec`.
+///
+/// # Safety
+/// Nothing else sets `k`'s arguments meanwhile; `rec` is a live SVM allocation of at least
+/// [`FAULT_BYTES`] bytes in the kernel's context.
+pub(crate) unsafe fn set_record(k: cl_kernel, idx: u32, rec: u64) -> Result<()> {
+    // SAFETY: forwarded from the caller.
+    unsafe { set_pointer(k, idx, rec) }
+}
+
+/// Queues `launch` on `stream`.
+///
+/// # Safety
+/// Every array argument describes device memory (or mapped host memory no Rust reference uses
+/// while the kernel runs) that stays allocated until the stream has run the kernel.
+pub(crate) unsafe fn launch(
+    t: &Target<'_>,
+    launch: &KernelLaunch<'_>,
+    stream: StreamHandle,
+) -> Result<()> {
+    let name = &launch.function.name;
+    let Checked { kernel: uk, layout } = check_launch(t, launch)?;
     let record = if layout == Layout::Generated {
         Some(t.kernels.record(t.context)?)
     } else {
@@ -401,59 +519,16 @@ pub(crate) unsafe fn launch(
     };
     let mut host_record: Box<[u8; FAULT_BYTES]> = Box::new([0u8; FAULT_BYTES]);
     let host_ptr = host_record.as_mut_ptr();
-    let global: Vec<usize> = (0..3)
-        .map(|k| launch.grid[k] as usize * launch.block[k] as usize)
-        .collect();
-    let local: Vec<usize> = launch.block.iter().map(|&b| b as usize).collect();
+    let (global, local) = sizes(launch);
     let op = |q, deps: &[_]| -> Result<ClEvent> {
         let guard = lock(&uk.built.kernel);
         let k = guard.raw();
-        let mut idx = 0u32;
-        for a in launch.args {
-            match a {
-                KernelArg::Array(arr) => {
-                    let ptr = if arr.size() == 0 { 0 } else { arr.ptr };
-                    // SAFETY: `ptr` was checked against the table (or is 0 for size 0).
-                    unsafe { set_pointer(k, idx, ptr)? };
-                    idx += 1;
-                    if layout != Layout::Pointers {
-                        let mut longs = vec![0i64];
-                        longs.extend(arr.shape.iter().map(|&n| n as i64));
-                        longs.extend(arr.strides.iter().map(|&s| s as i64));
-                        for v in longs {
-                            // SAFETY: ABI §3: `long` offset, extents and strides.
-                            unsafe {
-                                set_value(k, idx, &v.to_ne_bytes(), "clSetKernelArg(array layout)")?
-                            };
-                            idx += 1;
-                        }
-                    }
-                }
-                KernelArg::Scalar(bytes) => {
-                    // SAFETY: a scalar or record by value, in argument order.
-                    unsafe { set_value(k, idx, bytes, "clSetKernelArg(scalar)")? };
-                    idx += 1;
-                }
-            }
-        }
+        // SAFETY: the kernel's lock is held; the arguments were checked.
+        let record_param = unsafe { set_args(k, launch, layout)? };
         let mut fill_event = None;
-        if let Some(rec) = record {
-            let dyn_bytes = launch.dynamic_shared_bytes.max(8);
-            // SAFETY: a `__local` argument: size only, no value.
-            check("clSetKernelArg(rb_dyn_shared)", unsafe {
-                set_kernel_arg(k, idx, dyn_bytes, std::ptr::null())
-            })?;
-            // SAFETY: `ulong rb_dyn_bytes`.
-            unsafe {
-                set_value(
-                    k,
-                    idx + 1,
-                    &(launch.dynamic_shared_bytes as u64).to_ne_bytes(),
-                    "clSetKernelArg(rb_dyn_bytes)",
-                )?
-            };
-            // SAFETY: the record is a live 128-byte SVM allocation.
-            unsafe { set_pointer(k, idx + 2, rec as u64)? };
+        if let (Some(rec), Some(idx)) = (record, record_param) {
+            // SAFETY: the record is a live 128-byte SVM allocation; the kernel's lock is held.
+            unsafe { set_record(k, idx, rec as u64)? };
             let zero = [0u8];
             // SAFETY: zeroes the record before the kernel, in queue order.
             let f = check("clEnqueueSVMMemFill(fault record)", unsafe {
@@ -524,10 +599,7 @@ pub(crate) unsafe fn launch(
                 stream,
                 op,
                 Box::new(move || {
-                    let fault = match abi {
-                        Some(abi) => device_fault(&kernel_name, abi, &host_record[..]),
-                        None => decode_fault(&kernel_name, &host_record),
-                    };
+                    let fault = record_fault(&kernel_name, abi, &host_record);
                     lock(&records).push(rec);
                     fault.map_or(Ok(()), Err)
                 }),

@@ -26,13 +26,21 @@
 //! | `memory.rs` | the table of allocations: accounting and bounds checks (unit-tested) |
 //! | `alloc.rs` | device memory (coarse-grained SVM within the cap) |
 //! | `host.rs` | pinned, mapped, managed and registered host memory |
-//! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering; callbacks |
+//! | `stream.rs` | in-order queues with CUDA's legacy-default-stream ordering |
+//! | `stream_callback.rs` | host callbacks on a stream: an event's callback and the gate after it |
+//! | `stream_status.rs` | a stream's pending error and checks, in a lock of their own |
+//! | `batch.rs` | several commands queued on a stream at once (a graph's replay), events only where needed |
 //! | `event.rs` | events as markers; timing from profiling |
 //! | `callback.rs` | the threads that run host callbacks |
 //! | `exit.rs` | waiting (bounded) for queued work at process exit, which PoCL needs |
+//! | `inject.rs` | failures made on purpose, in the unit tests only |
+//! | `failures.rs` | unit tests: what a failure partway leaves (a replay's, a capture's end) |
 //! | `launch.rs` | user kernels: OpenCL C built per device, ABI argument packing, fault records (unit-tested) |
 //! | `copy.rs` | copies and memsets blocking or on a stream; the SVM copy; copies between devices |
-//! | `graph.rs` | stream graphs: rumba's capture, replayed by re-issuing the checked calls |
+//! | `graph.rs` | stream graphs: rumba's capture of checked, prepared commands |
+//! | `graph_node.rs` | a graph's nodes: kernels with objects of their own, arguments set; one fault record array per graph |
+//! | `replay.rs` | a graph's replay: one batch, one check of the fault records, one end event |
+//! | `grid_widths.rs` | launch ordering that keeps PoCL's cache of work-group functions consistent |
 //! | `strided.rs` | `copy_strided_async` with the built-in kernel (range checks unit-tested) |
 //! | [`builtin`] | built-in OpenCL C kernels: sources, compilation, cache |
 //!
@@ -52,6 +60,7 @@ use cl3::context::create_context;
 use cl3::platform::get_platform_ids;
 
 mod alloc;
+mod batch;
 pub mod builtin;
 mod callback;
 mod copy;
@@ -59,14 +68,21 @@ mod driver;
 mod error;
 mod event;
 mod exit;
+#[cfg(test)]
+mod failures;
 mod graph;
+mod graph_node;
 mod grid_widths;
 mod host;
+mod inject;
 mod launch;
 pub(crate) mod memory;
 mod platform;
 mod raw;
+mod replay;
 mod stream;
+mod stream_callback;
+mod stream_status;
 mod strided;
 
 pub use driver::OpenClDriver;
@@ -91,6 +107,11 @@ fn unavailable(reason: String) -> Error {
 /// that matches nothing, no device with coarse-grained SVM, or a context or queue that could not
 /// be created.
 pub fn open(config: &Config) -> Result<Arc<dyn Driver>> {
+    Ok(open_driver(config)?)
+}
+
+/// [`open`], as the backend's own driver type.
+fn open_driver(config: &Config) -> Result<Arc<OpenClDriver>> {
     let platforms = survey().map_err(unavailable)?;
     let (p_index, chosen) = select(&platforms, config).map_err(unavailable)?;
     let ids = get_platform_ids()

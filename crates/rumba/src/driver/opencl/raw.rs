@@ -11,8 +11,8 @@
 
 use std::ffi::c_void;
 
-use cl3::context::release_context;
-use opencl3::command_queue::{flush, release_command_queue};
+use cl3::context::{release_context, retain_context};
+use opencl3::command_queue::{finish, flush, release_command_queue, retain_command_queue};
 use opencl3::event::{
     CL_COMPLETE, CL_EVENT_COMMAND_EXECUTION_STATUS, get_event_info, get_event_profiling_info,
     release_event, retain_event, wait_for_events,
@@ -89,6 +89,19 @@ owned_handle!(
     ClKernel, cl_kernel, release_kernel, "kernel"
 );
 
+impl ClContext {
+    /// Another reference to `raw`, owned by the result (what must outlive the driver's own
+    /// reference holds one).
+    ///
+    /// # Safety
+    /// `raw` is a valid context.
+    pub(crate) unsafe fn retain(raw: cl_context) -> Result<ClContext> {
+        // SAFETY: the caller vouches for `raw`.
+        check("clRetainContext", unsafe { retain_context(raw) })?;
+        Ok(ClContext(raw))
+    }
+}
+
 impl Clone for ClEvent {
     fn clone(&self) -> Self {
         // SAFETY: `self.0` is a valid event; the new reference is owned by the clone.
@@ -143,5 +156,24 @@ impl ClQueue {
     /// one of these commands).
     pub(crate) fn flush(&self) -> Result<()> {
         check("clFlush", flush(self.0))
+    }
+
+    /// Blocks until everything queued so far has completed (`clFinish`): for commands that no
+    /// event of ours covers.
+    pub(crate) fn finish(&self) -> Result<()> {
+        check("clFinish", finish(self.0))
+    }
+
+    /// Another reference to the queue, owned by the result (to wait on it without the lock of
+    /// the table that owns it).
+    ///
+    /// # Errors
+    /// `clRetainCommandQueue`'s error.
+    pub(crate) fn retain(&self) -> Result<ClQueue> {
+        // SAFETY: `self.0` is a valid queue; the new reference is owned by the result.
+        check("clRetainCommandQueue", unsafe {
+            retain_command_queue(self.0)
+        })?;
+        Ok(ClQueue(self.0))
     }
 }

@@ -12,19 +12,21 @@
 //! - a blocking stream waits for the legacy default stream's last command;
 //! - a non-blocking stream waits for nothing but its own earlier commands.
 //!
-//! Host callbacks: a marker (completes when earlier work is done) carries an event callback, and
-//! a barrier queued right after it waits for a user event that the callback completes once the
-//! host function has returned. So, as on CUDA, later work on the stream — and its
-//! synchronization — waits for the callback, which matters for keep-alive values that must be
-//! dropped by the time a synchronization returns. The host function runs on one of rumba's own
-//! callback threads ([`callback`](super::callback)), marked as such
-//! ([`mark_thread`](crate::driver::callback::mark_thread)), so no waiting call is made
-//! from it and a callback blocked on another stream's callback holds up nothing else.
+//! Several commands can be queued at once ([`DeviceQueues::submit_batch`], see
+//! [`batch`](super::batch)): one lock, one wait list on the first, one flush. Host callbacks (a
+//! command's event carries the callback, a barrier after it waits for the callback to return)
+//! are [`stream_callback`](super::stream_callback)'s; [`DeviceQueues::add_callback`] queues one.
+//! A batch may queue commands without events; should it fail to end them with one (a marker),
+//! the stream's commands are *uncovered*: the table queues a marker at the next chance, and
+//! until one is queued, what must wait for the stream is refused, a query says "not done", and a
+//! synchronization waits for the whole queue (`clFinish`).
 //!
 //! Errors of queued work: a command that fails leaves a negative status on its event, which the
 //! next synchronization reports (once). Checks that need the host after a command (a kernel's
 //! fault record) are registered with [`DeviceQueues::submit_checked`] and run by the next
-//! synchronization of that stream.
+//! synchronization of that stream. The pending error and the checks have a lock of their own
+//! ([`stream_status`](super::stream_status)), which a host callback takes for the status it
+//! passes on.
 //!
 //! This module touches the queues and events it owns.
 
@@ -36,48 +38,32 @@ use std::sync::{Arc, Mutex, Weak};
 
 use opencl3::command_queue::{
     CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_PROPERTIES,
-    create_command_queue_with_properties, enqueue_barrier_with_wait_list,
-    enqueue_marker_with_wait_list, get_command_queue_info, retain_command_queue,
+    create_command_queue_with_properties, enqueue_marker_with_wait_list, get_command_queue_info,
+    retain_command_queue,
 };
-use opencl3::event::{CL_COMPLETE, create_user_event, set_event_callback, set_user_event_status};
-use opencl3::types::{
-    cl_command_queue, cl_context, cl_device_id, cl_event, cl_int, cl_queue_properties,
-};
+use opencl3::types::{cl_command_queue, cl_context, cl_device_id, cl_event, cl_queue_properties};
 
-use super::error::{check, map};
+use super::batch::Batch;
+use super::error::check;
+use super::inject::{Point, injected};
 use super::raw::{ClEvent, ClQueue};
-use crate::driver::{HostCallback, StreamHandle};
+use super::stream_status::{Check, Status};
+use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
-use crate::sync::{lock, try_lock};
-
-/// A check run on the host after a command completed (e.g. reading a kernel's fault record).
-pub(crate) type Check = Box<dyn FnOnce() -> Result<()> + Send>;
+use crate::sync::lock;
 
 /// One stream's queue.
 struct Slot {
     queue: ClQueue,
     blocking: bool,
+    /// The last command with an event: with `uncovered` at zero, it completes after everything
+    /// queued on the stream (the queue is in order).
     last: Option<ClEvent>,
-    error: Option<Error>,
-    checks: Vec<(ClEvent, Check)>,
-}
-
-impl Drop for Slot {
-    /// A pending check may own host memory that a queued copy still writes (a kernel's fault
-    /// record): wait for it before dropping it. On a callback thread, where waiting is not
-    /// allowed, leak it instead (a leak is safe; a freed buffer under a running copy is not).
-    fn drop(&mut self) {
-        for (event, check) in self.checks.drain(..) {
-            if event.is_done().unwrap_or(false) {
-                continue;
-            }
-            if crate::driver::callback::is_callback_thread() {
-                std::mem::forget(check);
-            } else {
-                let _ = event.wait();
-            }
-        }
-    }
+    /// Batches whose commands came after `last` without an event of their own, because even the
+    /// marker that ends a batch failed (see [`Slot::cover`]).
+    uncovered: usize,
+    /// Shared with the stream's host callbacks.
+    status: Arc<Mutex<Status>>,
 }
 
 impl Slot {
@@ -86,9 +72,39 @@ impl Slot {
             queue,
             blocking,
             last: None,
-            error: None,
-            checks: Vec::new(),
+            uncovered: 0,
+            status: Arc::default(),
         }
+    }
+
+    /// `event` is the stream's last command now: it covers everything queued before it.
+    fn set_last(&mut self, event: ClEvent) {
+        self.last = Some(event);
+        self.uncovered = 0;
+    }
+
+    /// Makes `last` cover every queued command again after a batch left some without an event:
+    /// a marker, flushed (what orders after the stream needs it). Until it succeeds, what must
+    /// wait for the stream is refused, a query says "not done", and a synchronization waits for
+    /// the whole queue (`clFinish`): nothing ever takes the stream for finished while commands
+    /// of it may still run.
+    ///
+    /// # Errors
+    /// The marker's or the flush's error (the commands stay uncovered).
+    fn cover(&mut self) -> Result<()> {
+        if self.uncovered == 0 {
+            return Ok(());
+        }
+        let q = self.queue.raw();
+        let marker = match injected(Point::Enqueue) {
+            Some(code) => Err(code),
+            // SAFETY: `q` is the slot's live queue; an empty wait list (the queue is in order).
+            None => unsafe { enqueue_marker_with_wait_list(q, 0, std::ptr::null()) },
+        };
+        let marker = check("clEnqueueMarkerWithWaitList", marker)?;
+        // SAFETY: we own the marker's event.
+        self.set_last(unsafe { ClEvent::from_raw(marker) });
+        self.queue.flush()
     }
 }
 
@@ -117,10 +133,25 @@ impl Queues {
         }
     }
 
-    /// What an operation on `key` waits for under the legacy-default-stream rules.
-    fn ordering(&self, key: Key) -> Vec<cl_event> {
-        let last = |s: &Slot| s.last.as_ref().map(ClEvent::raw);
+    /// What an operation on `key` waits for under the legacy-default-stream rules; the streams
+    /// it waits for are covered first ([`Slot::cover`]).
+    ///
+    /// # Errors
+    /// A stream it must wait for has commands that no event covers, and no marker could be
+    /// queued after them: the operation is refused (nothing is queued).
+    fn ordering(&mut self, key: Key) -> Result<Vec<cl_event>> {
         match key {
+            Key::Legacy => {
+                let blocking = self.streams.values_mut().filter(|s| s.blocking);
+                for s in blocking.chain(self.per_thread.values_mut()) {
+                    s.cover()?;
+                }
+            }
+            Key::Stream(h) if !self.streams.get(&h).is_some_and(|s| s.blocking) => {}
+            Key::Stream(_) | Key::PerThread(_) => self.legacy.cover()?,
+        }
+        let last = |s: &Slot| s.last.as_ref().map(ClEvent::raw);
+        Ok(match key {
             Key::Legacy => self
                 .streams
                 .values()
@@ -131,7 +162,7 @@ impl Queues {
                 .collect(),
             Key::Stream(h) if !self.streams.get(&h).is_some_and(|s| s.blocking) => Vec::new(),
             Key::Stream(_) | Key::PerThread(_) => last(&self.legacy).into_iter().collect(),
-        }
+        })
     }
 
     fn retire(&mut self, mut slot: Slot) {
@@ -160,7 +191,10 @@ impl Drop for PerThreadOwner {
     fn drop(&mut self) {
         if let Some(q) = self.queues.upgrade() {
             let mut table = lock(&q.table);
-            if let Some(slot) = table.per_thread.remove(&self.key) {
+            // A stream whose last commands no event covers stays (a leak), so the legacy
+            // stream and the device's synchronization still find them.
+            let covered = (table.per_thread.get_mut(&self.key)).is_some_and(|s| s.cover().is_ok());
+            if covered && let Some(slot) = table.per_thread.remove(&self.key) {
                 table.retire(slot);
             }
         }
@@ -255,6 +289,16 @@ impl DeviceQueues {
         }
     }
 
+    /// Fails unless `handle` names a stream of this device (a per-thread default stream is
+    /// created on first use).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`].
+    pub(crate) fn check(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
+        let mut table = lock(&self.table);
+        self.key(&mut table, handle).map(drop)
+    }
+
     /// Queues one operation on `handle`: `op` receives the raw queue and the events it must wait
     /// for, and returns the event of what it queued (which becomes the stream's last command).
     pub(crate) fn submit(
@@ -274,16 +318,73 @@ impl DeviceQueues {
     ) -> Result<ClEvent> {
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
-        let mut deps = table.ordering(key);
+        let mut deps = table.ordering(key)?;
         deps.extend(extra.iter().map(ClEvent::raw));
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
         let event = op(slot.queue.raw(), &deps)?;
-        slot.last = Some(event.clone());
+        slot.set_last(event.clone());
         slot.queue.flush()?;
         if key == Key::Legacy {
             table.retired.clear();
         }
         Ok(event)
+    }
+
+    /// Queues several commands on `handle` under one lock of the table and one flush (a graph's
+    /// replay): `op` queues them through the [`Batch`], whose first command waits for what the
+    /// stream's ordering requires. Whatever `op` returns, what it noted in the batch (its last
+    /// command, checks) is kept on the stream, and host callbacks it queued are armed once the
+    /// table is unlocked (OpenCL may run one at once, on this thread). Commands `op` queued after
+    /// the batch's last event (its end failed) are covered by a marker, or, failing that, left
+    /// for the stream's next operations to cover ([`Slot::cover`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`] for an unknown stream, or the refusal of the stream's ordering
+    /// (nothing is queued); `op`'s error; the flush's or arming's error.
+    pub(crate) fn submit_batch<T>(
+        self: &Arc<Self>,
+        handle: StreamHandle,
+        op: impl FnOnce(&mut Batch) -> Result<T>,
+    ) -> Result<T> {
+        let (result, flushed, callbacks) = {
+            let mut table = lock(&self.table);
+            let key = self.key(&mut table, handle)?;
+            let deps = table.ordering(key)?;
+            let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
+            let status = Arc::downgrade(&slot.status);
+            let mut batch = Batch::new(self, slot.queue.raw(), status, deps);
+            let result = op(&mut batch);
+            let done = batch.finish();
+            if let Some(last) = done.last {
+                slot.set_last(last);
+            }
+            lock(&slot.status).checks.extend(done.checks);
+            if done.uncovered {
+                slot.uncovered += 1;
+                // Else a later operation covers them (or waits for the whole queue).
+                if let Err(e) = slot.cover() {
+                    tracing::warn!("commands of a batch stay without an event: {e}");
+                }
+            }
+            let flushed = if done.queued {
+                slot.queue.flush()
+            } else {
+                Ok(())
+            };
+            // The retired streams' last commands: the first command waited for them.
+            if done.queued && key == Key::Legacy {
+                table.retired.clear();
+            }
+            (result, flushed, done.callbacks)
+        };
+        let mut armed = Ok(());
+        for c in callbacks {
+            let r = c.arm();
+            armed = armed.and(r);
+        }
+        let value = result?;
+        flushed.and(armed)?;
+        Ok(value)
     }
 
     /// [`submit`](Self::submit), then `check` runs on the host at the stream's next
@@ -298,7 +399,7 @@ impl DeviceQueues {
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         if let Some(slot) = table.slot(key) {
-            slot.checks.push((event.clone(), check));
+            lock(&slot.status).checks.push((event.clone(), check));
         }
         Ok(event)
     }
@@ -382,6 +483,11 @@ impl DeviceQueues {
     }
 
     /// Destroys a created (or adopted) stream; work already queued still completes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandle`]; the error covering the stream's last commands with an event
+    /// ([`Slot::cover`]), which the legacy stream and the device's synchronization need: the
+    /// stream stays then.
     pub(crate) fn destroy(&self, handle: StreamHandle) -> Result<()> {
         if handle.0 <= 2 {
             return Err(Error::InvalidHandle {
@@ -391,30 +497,30 @@ impl DeviceQueues {
             });
         }
         let mut table = lock(&self.table);
-        let slot = table
-            .streams
-            .remove(&handle.0)
-            .ok_or_else(|| unknown_stream(handle.0))?;
-        table.retire(slot);
+        let slot = (table.streams.get_mut(&handle.0)).ok_or_else(|| unknown_stream(handle.0))?;
+        slot.cover()?;
+        if let Some(slot) = table.streams.remove(&handle.0) {
+            table.retire(slot);
+        }
         Ok(())
     }
 
     /// Waits for everything queued on `handle`, then reports its first unreported error.
     pub(crate) fn synchronize(self: &Arc<Self>, handle: StreamHandle) -> Result<()> {
         crate::driver::callback::refuse_wait("stream synchronize", "")?;
-        let last = {
+        let end = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
-            table.slot(key).and_then(|s| s.last.clone())
+            table.slot(key).map(Slot::end)
         };
-        let waited = match &last {
-            Some(e) => e.wait(),
-            None => Ok(()),
+        let Some(end) = end else {
+            return Err(unknown_stream(handle.0));
         };
+        let waited = end.wait();
         let mut table = lock(&self.table);
         let key = self.key(&mut table, handle)?;
         let slot = table.slot(key).ok_or_else(|| unknown_stream(handle.0))?;
-        settle(slot, last.as_ref(), waited)
+        settle(slot, &end, waited)
     }
 
     /// True when everything queued on `handle` has completed.
@@ -422,7 +528,16 @@ impl DeviceQueues {
         let last = {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
-            table.slot(key).and_then(|s| s.last.clone())
+            match table.slot(key) {
+                Some(s) => {
+                    if s.cover().is_err() {
+                        // Commands without an event: their end cannot be known.
+                        return Ok(false);
+                    }
+                    s.last.clone()
+                }
+                None => None,
+            }
         };
         let done = match &last {
             Some(e) => e.is_done()?,
@@ -434,16 +549,20 @@ impl DeviceQueues {
             let mut table = lock(&self.table);
             let key = self.key(&mut table, handle)?;
             if let Some(slot) = table.slot(key) {
-                run_due_checks(slot);
+                lock(&slot.status).run_due_checks();
             }
         }
         Ok(done)
     }
 
     /// True when the last command of every stream of the device, destroyed ones included, has
-    /// completed; never waits.
+    /// completed; never waits. A stream with commands that no event covers is not idle.
     pub(crate) fn idle(&self) -> Result<bool> {
-        for e in self.last_events() {
+        let (lasts, covered) = self.lasts();
+        if !covered {
+            return Ok(false);
+        }
+        for e in lasts {
             if !e.is_done()? {
                 return Ok(false);
             }
@@ -451,35 +570,53 @@ impl DeviceQueues {
         Ok(true)
     }
 
-    /// The last command of every stream of the device, destroyed ones included.
+    /// The last command of every stream of the device, destroyed ones included (those of
+    /// streams whose last commands no event covers are missing).
     pub(crate) fn last_events(&self) -> Vec<ClEvent> {
-        let table = lock(&self.table);
-        std::iter::once(&table.legacy)
-            .chain(table.streams.values())
-            .chain(table.per_thread.values())
-            .filter_map(|s| s.last.clone())
-            .chain(table.retired.iter().cloned())
-            .collect()
+        self.lasts().0
+    }
+
+    /// [`last_events`](Self::last_events), and whether they cover every queued command.
+    fn lasts(&self) -> (Vec<ClEvent>, bool) {
+        let mut table = lock(&self.table);
+        let Queues {
+            legacy,
+            streams,
+            per_thread,
+            retired,
+        } = &mut *table;
+        let mut covered = true;
+        let mut lasts = Vec::new();
+        for s in std::iter::once(legacy)
+            .chain(streams.values_mut())
+            .chain(per_thread.values_mut())
+        {
+            covered &= s.cover().is_ok();
+            lasts.extend(s.last.clone());
+        }
+        lasts.extend(retired.iter().cloned());
+        (lasts, covered)
     }
 
     /// Waits for every stream of the device; reports the first unreported error.
     pub(crate) fn synchronize_all(self: &Arc<Self>) -> Result<()> {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
-        let lasts: Vec<(Key, ClEvent)> = {
-            let table = lock(&self.table);
-            std::iter::once((Key::Legacy, &table.legacy))
-                .chain(table.streams.iter().map(|(h, s)| (Key::Stream(*h), s)))
-                .chain(
-                    table
-                        .per_thread
-                        .iter()
-                        .map(|(t, s)| (Key::PerThread(*t), s)),
-                )
-                .filter_map(|(k, s)| s.last.clone().map(|e| (k, e)))
-                .chain(table.retired.iter().map(|e| (Key::Legacy, e.clone())))
+        let ends: Vec<(Key, End)> = {
+            let mut table = lock(&self.table);
+            let Queues {
+                legacy,
+                streams,
+                per_thread,
+                retired,
+            } = &mut *table;
+            std::iter::once((Key::Legacy, legacy))
+                .chain(streams.iter_mut().map(|(h, s)| (Key::Stream(*h), s)))
+                .chain(per_thread.iter_mut().map(|(t, s)| (Key::PerThread(*t), s)))
+                .map(|(k, s)| (k, s.end()))
+                .chain(retired.iter().map(|e| (Key::Legacy, End::Event(e.clone()))))
                 .collect()
         };
-        let waited: Vec<(Key, ClEvent, Result<()>)> = lasts
+        let waited: Vec<(Key, End, Result<()>)> = ends
             .into_iter()
             .map(|(k, e)| {
                 let r = e.wait();
@@ -488,9 +625,9 @@ impl DeviceQueues {
             .collect();
         let mut first = Ok(());
         let mut table = lock(&self.table);
-        for (key, event, r) in waited {
+        for (key, end, r) in waited {
             let outcome = match table.slot(key) {
-                Some(slot) => settle(slot, Some(&event), r),
+                Some(slot) => settle(slot, &end, r),
                 None => r,
             };
             if first.is_ok() {
@@ -500,136 +637,72 @@ impl DeviceQueues {
         first
     }
 
+    /// Holds the table's lock until the result is dropped (for tests of what runs meanwhile).
+    #[cfg(test)]
+    pub(super) fn hold_table(&self) -> impl Sized + '_ {
+        lock(&self.table)
+    }
+
     /// The context the queues belong to.
     pub(crate) fn context(&self) -> cl_context {
         self.context
     }
+}
 
-    /// Queues `callback` on `handle` (see the module docs).
-    pub(crate) fn add_callback(
-        self: &Arc<Self>,
-        handle: StreamHandle,
-        callback: HostCallback,
-    ) -> Result<()> {
-        // SAFETY: a user event of our context, owned here.
-        let gate = unsafe {
-            ClEvent::from_raw(check("clCreateUserEvent", create_user_event(self.context))?)
-        };
-        let mut marker = None;
-        self.submit(handle, |q, deps| {
-            // SAFETY: `q` is a live queue; the wait list holds live events.
-            let m = check("clEnqueueMarkerWithWaitList", unsafe {
-                enqueue_marker_with_wait_list(q, deps.len() as u32, wait_ptr(deps))
-            })?;
-            // SAFETY: as above; we own the marker's reference.
-            marker = Some(unsafe { ClEvent::from_raw(m) });
-            let gates = [gate.raw()];
-            // SAFETY: as above.
-            let b = check("clEnqueueBarrierWithWaitList", unsafe {
-                enqueue_barrier_with_wait_list(q, 1, gates.as_ptr())
-            })?;
-            // SAFETY: we own the barrier's reference.
-            Ok(unsafe { ClEvent::from_raw(b) })
-        })
-        .inspect_err(|_| {
-            // Nothing may stay blocked on a gate whose callback will never run.
-            let _ = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int);
-        })?;
-        // `submit` runs the closure whenever it succeeds, so the marker is there; were it not,
-        // the marker call is what failed.
-        let marker = marker.ok_or_else(|| {
-            map(
-                "clEnqueueMarkerWithWaitList",
-                opencl3::error_codes::CL_INVALID_OPERATION,
-            )
-        })?;
-        let gate_raw = gate.raw();
-        let data = Box::new(CallbackData {
-            callback,
-            gate,
-            queues: Arc::downgrade(self),
-            handle,
-        });
-        let user = Box::into_raw(data);
-        let r = set_event_callback(
-            marker.raw(),
-            CL_COMPLETE as cl_int,
-            callback_trampoline,
-            user.cast(),
-        );
-        if let Err(code) = r {
-            // SAFETY: OpenCL refused the callback, so it will never run: reclaim it here.
-            drop(unsafe { Box::from_raw(user) });
-            let _ = set_user_event_status(gate_raw, CL_COMPLETE as cl_int);
-            return Err(map("clSetEventCallback", code));
+/// What a synchronization of one stream waits for ([`Slot::end`]).
+enum End {
+    /// Nothing was queued.
+    Nothing,
+    /// The last command, which covers every other.
+    Event(ClEvent),
+    /// The whole queue (commands no event covers), and how many uncovered batches that covers.
+    Queue(ClQueue, usize),
+}
+
+impl End {
+    /// Waits for it.
+    fn wait(&self) -> Result<()> {
+        match self {
+            End::Nothing => Ok(()),
+            End::Event(e) => e.wait(),
+            End::Queue(q, _) => q.finish(),
         }
-        Ok(())
-    }
-
-    /// The pending (unreported) error of `handle`, if any, without taking it: after the checks
-    /// of completed commands have run (a kernel's fault record is read by one — without them, a
-    /// callback after a faulting kernel saw `Ok`). Only tries the lock, a bounded number of
-    /// times: a callback never blocks on this table (OpenCL may run callbacks on any thread, and
-    /// must never find it blocked on one of ours); it is held only while commands are queued.
-    /// The checks only read host memory their command has written.
-    fn pending_error(self: &Arc<Self>, handle: StreamHandle) -> Option<Error> {
-        let mut tries = 0;
-        let mut table = loop {
-            match try_lock(&self.table) {
-                Some(t) => break t,
-                None if tries < PENDING_ERROR_TRIES => {
-                    tries += 1;
-                    std::thread::yield_now();
-                }
-                None => return None,
-            }
-        };
-        let key = match handle.0 {
-            0 if !self.per_thread_default => Key::Legacy,
-            1 => Key::Legacy,
-            0 | 2 => Key::PerThread(THREAD_KEY.with(|k| *k)),
-            h => Key::Stream(h),
-        };
-        let slot = table.slot(key)?;
-        run_due_checks(slot);
-        slot.error.clone()
     }
 }
 
-/// After `last` was waited for (`waited`): runs the slot's due checks and takes its first
-/// unreported error. A failed `last` is reported once (then forgotten).
-fn settle(slot: &mut Slot, last: Option<&ClEvent>, waited: Result<()>) -> Result<()> {
-    run_due_checks(slot);
-    if let Err(e) = waited {
-        if let (Some(l), Some(cur)) = (last, slot.last.as_ref()) {
-            if l.raw() == cur.raw() {
-                slot.last = None;
+impl Slot {
+    /// What a synchronization waits for: the last command, after covering the uncovered ones
+    /// ([`cover`](Self::cover)), or else the whole queue.
+    fn end(&mut self) -> End {
+        if self.cover().is_err() {
+            match self.queue.retain() {
+                Ok(q) => return End::Queue(q, self.uncovered),
+                Err(e) => tracing::error!("waiting for a stream's uncovered commands: {e}"),
             }
         }
-        slot.error.get_or_insert(e);
+        self.last.clone().map_or(End::Nothing, End::Event)
     }
-    match slot.error.take() {
+}
+
+/// After `end` was waited for (`waited`): runs the slot's due checks and takes its first
+/// unreported error. A failed last command is reported once (then forgotten); a queue that was
+/// finished covers the batches that were uncovered when it was.
+fn settle(slot: &mut Slot, end: &End, waited: Result<()>) -> Result<()> {
+    let mut status = lock(&slot.status);
+    status.run_due_checks();
+    match (end, &waited) {
+        (End::Event(l), Err(_)) if slot.last.as_ref().is_some_and(|c| c.raw() == l.raw()) => {
+            slot.last = None;
+        }
+        (End::Queue(_, n), Ok(())) => slot.uncovered = slot.uncovered.saturating_sub(*n),
+        _ => {}
+    }
+    if let Err(e) = waited {
+        status.error.get_or_insert(e);
+    }
+    match status.error.take() {
         Some(e) => Err(e),
         None => Ok(()),
-    }
-}
-
-/// Runs the checks whose command has completed, keeping their first error on the slot.
-fn run_due_checks(slot: &mut Slot) {
-    let mut due = Vec::new();
-    let mut keep = Vec::new();
-    for (event, check) in slot.checks.drain(..) {
-        if event.is_done().unwrap_or(true) {
-            due.push(check);
-        } else {
-            keep.push((event, check));
-        }
-    }
-    slot.checks = keep;
-    for check in due {
-        if let Err(e) = check() {
-            slot.error.get_or_insert(e);
-        }
     }
 }
 
@@ -641,57 +714,6 @@ pub(crate) fn wait_ptr(deps: &[cl_event]) -> *const cl_event {
         deps.as_ptr()
     }
 }
-
-struct CallbackData {
-    callback: HostCallback,
-    gate: ClEvent,
-    queues: Weak<DeviceQueues>,
-    handle: StreamHandle,
-}
-
-/// OpenCL's callback for a stream callback's marker: hands the host function to a callback
-/// thread ([`callback`](super::callback)), which runs it and then opens the stream's gate. It does
-/// nothing that blocks, since OpenCL may call it on any thread, the caller's included.
-extern "C" fn callback_trampoline(_event: cl_event, status: cl_int, user: *mut c_void) {
-    // SAFETY: `user` is the `Box<CallbackData>` leaked by `add_callback`; OpenCL calls each
-    // callback exactly once, so it is reclaimed exactly once.
-    let data = unsafe { Box::from_raw(user.cast::<CallbackData>()) };
-    super::callback::run(Box::new(move || data.run(status)));
-}
-
-impl CallbackData {
-    /// Runs the host function with the stream's status, then opens the gate.
-    fn run(self, status: cl_int) {
-        let CallbackData {
-            callback,
-            gate,
-            queues,
-            handle,
-        } = self;
-        let status = if status < 0 {
-            Err(map("earlier work on the stream", status))
-        } else {
-            match queues.upgrade().and_then(|q| q.pending_error(handle)) {
-                Some(e) => Err(e),
-                None => Ok(()),
-            }
-        };
-        // A panic must not take the callback thread down (nor may its payload's drop:
-        // `crate::unwind`).
-        if let Err(panic) = crate::unwind::catch(move || callback(status)) {
-            tracing::error!("a stream callback panicked: {panic}");
-        }
-        if let Err(code) = set_user_event_status(gate.raw(), CL_COMPLETE as cl_int) {
-            tracing::error!(
-                "a stream stays blocked: {}",
-                map("clSetUserEventStatus", code)
-            );
-        }
-    }
-}
-
-/// How often a callback tries the stream table's lock for the status it passes on.
-const PENDING_ERROR_TRIES: usize = 10_000;
 
 fn unknown_stream(handle: u64) -> Error {
     Error::InvalidHandle {

@@ -11,6 +11,7 @@ use opencl3::command_queue::enqueue_nd_range_kernel;
 
 use super::grid_widths::Slot;
 use opencl3::kernel::{set_kernel_arg, set_kernel_arg_svm_pointer};
+use opencl3::types::cl_kernel;
 
 use super::builtin::Built;
 use super::error::check;
@@ -75,6 +76,51 @@ pub(crate) fn prepare(table: &Table, copy: &StridedCopy<'_>) -> Result<Option<St
     Ok(Some(params))
 }
 
+/// The name of the built-in kernel.
+pub(crate) const ENTRY: &str = "rumba_strided_copy_kernel";
+
+/// The global and local size (one dimension) of the kernel for `params`.
+pub(crate) fn sizes(params: &StridedCopyParams, max_work_group: usize) -> (usize, usize) {
+    let local = GROUP.min(max_work_group.max(1));
+    let groups = (params.count as u64).div_ceil(local as u64).min(MAX_BLOCKS) as usize;
+    (groups * local, local)
+}
+
+/// Sets the kernel's arguments for `params`.
+///
+/// # Safety
+/// Nothing else sets `k`'s arguments meanwhile; `params` was made by [`prepare`].
+pub(crate) unsafe fn set_args(k: cl_kernel, params: &StridedCopyParams) -> Result<()> {
+    let dst = params.dst as usize as *const c_void;
+    let src = if params.fill != 0 {
+        dst
+    } else {
+        params.src as usize as *const c_void
+    };
+    // SAFETY: argument 0 and 1 are `__global char*` (SVM pointers inside checked allocations);
+    // argument 2 is `struct rumba_strided_copy`, which `StridedCopyParams` mirrors (#[repr(C)],
+    // layout unit-tested); OpenCL copies the value.
+    unsafe {
+        check(
+            "clSetKernelArgSVMPointer(dst)",
+            set_kernel_arg_svm_pointer(k, 0, dst),
+        )?;
+        check(
+            "clSetKernelArgSVMPointer(src)",
+            set_kernel_arg_svm_pointer(k, 1, src),
+        )?;
+        check(
+            "clSetKernelArg(params)",
+            set_kernel_arg(
+                k,
+                2,
+                std::mem::size_of::<StridedCopyParams>(),
+                (params as *const StridedCopyParams).cast(),
+            ),
+        )
+    }
+}
+
 /// Queues the kernel for `params` on `stream`.
 ///
 /// # Safety
@@ -86,44 +132,16 @@ pub(crate) unsafe fn launch(
     params: &StridedCopyParams,
     stream: StreamHandle,
 ) -> Result<()> {
-    let local = GROUP.min(max_work_group.max(1));
-    let groups = (params.count as u64).div_ceil(local as u64).min(MAX_BLOCKS) as usize;
-    let global = groups * local;
-    let dst = params.dst as usize as *const c_void;
-    let src = if params.fill != 0 {
-        dst
-    } else {
-        params.src as usize as *const c_void
-    };
+    let (global, local) = sizes(params, max_work_group);
     queues.submit(stream, |q, deps| {
         let kernel = lock(&built.kernel);
         let k = kernel.raw();
-        // SAFETY: argument 0 and 1 are `__global char*` (SVM pointers inside checked
-        // allocations); argument 2 is `struct rumba_strided_copy`, which `StridedCopyParams`
-        // mirrors (#[repr(C)], layout unit-tested); OpenCL copies the value.
-        unsafe {
-            check(
-                "clSetKernelArgSVMPointer(dst)",
-                set_kernel_arg_svm_pointer(k, 0, dst),
-            )?;
-            check(
-                "clSetKernelArgSVMPointer(src)",
-                set_kernel_arg_svm_pointer(k, 1, src),
-            )?;
-            check(
-                "clSetKernelArg(params)",
-                set_kernel_arg(
-                    k,
-                    2,
-                    std::mem::size_of::<StridedCopyParams>(),
-                    (params as *const StridedCopyParams).cast(),
-                ),
-            )?;
-        }
+        // SAFETY: the kernel's lock is held; `params` was prepared.
+        unsafe { set_args(k, params)? };
         let (g, l) = ([global], [local]);
         // Ordered after running copies with another grid width (PoCL's cache of work-group
         // functions, see `grid_widths`).
-        let slot = Slot::take(queues.context(), "rumba_strided_copy_kernel", &g, &l);
+        let slot = Slot::take(queues.context(), ENTRY, &g, &l);
         let wait = slot.wait_list(deps);
         // SAFETY: the kernel's arguments are all set; sizes are one-dimensional arrays; the wait
         // list holds live events.

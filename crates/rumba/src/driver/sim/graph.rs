@@ -265,7 +265,7 @@ unsafe impl Graphs for SimDriver {
         launch: &KernelLaunch<'_>,
         keep: Box<dyn Any + Send>,
     ) -> Result<()> {
-        self.graph(device, graph)?.update_kernel(node, launch, || {
+        self.graph(device, graph)?.update_kernel(node, launch, |_| {
             let (touches, body) = self.prepare_launch(device, launch)?;
             let mut new = SimNode::kernel(launch, &touches, &body);
             if let SimNode::Kernel { keep: k, .. } = &mut new {
