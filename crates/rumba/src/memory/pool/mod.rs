@@ -371,7 +371,7 @@ impl DeviceResource for PoolResource {
         }
         let size = bytes
             .checked_next_multiple_of(GRANULE)
-            .ok_or(Error::AllocationTooLarge {
+            .ok_or_else(|| Error::AllocationTooLarge {
                 memory: format!("device memory from the pool on device {}", self.device),
                 bytes,
                 largest: usize::MAX / GRANULE * GRANULE,
