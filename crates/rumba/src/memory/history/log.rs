@@ -10,10 +10,12 @@
 //! needs no lock to read it. A thread that exits leaves its chunks registered: its events stay.
 //!
 //! **The bound.** Chunks whose events are all older than the newest `max_entries` of the
-//! recording (by sequence number), and that no thread writes any more, are dropped from time to
-//! time (when the registered chunks have doubled since the last sweep) and counted; a snapshot
-//! merges what is left and keeps exactly the newest `max_entries`. Memory stays within about
-//! twice `max_entries` slots plus a chunk per recording thread.
+//! recording (by sequence number), and that no thread writes any more, are swept from time to
+//! time (when the registered chunks have grown by a quarter since the last sweep) and counted;
+//! a snapshot merges what is left and keeps exactly the newest `max_entries`. Swept chunks are
+//! written again (fresh memory costs a page fault a page), by this recording or the next. Memory
+//! stays within about two and a half times `max_entries` slots, plus a chunk per recording
+//! thread.
 //!
 //! **Time.** `CLOCK_MONOTONIC_COARSE` (Linux): the time of the last scheduler tick, read in a few
 //! nanoseconds where the precise clock costs tens, a sizeable part of a pool's allocation. Its
@@ -29,7 +31,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::chain::ChainId;
-use super::{EventKind, Extra, HistoryOptions};
+use super::{EventKind, Extra, HistoryOptions, Note};
 use crate::sync::lock;
 
 /// Slots per chunk (fewer when `max_entries` is smaller).
@@ -129,6 +131,7 @@ impl Writer {
     }
 
     /// Writes the next slot and publishes it (the chunk must not be full).
+    #[inline]
     fn push(&mut self, seq: u64, entry: Entry) {
         let i = self.len;
         assert!(i < self.chunk.capacity(), "a full chunk is replaced first");
@@ -159,6 +162,9 @@ pub(super) struct Recording {
     pub(super) started_unix_ms: u64,
     hot: Arc<Hot>,
     chunks: Vec<Arc<Chunk>>,
+    /// Swept chunks no one holds, emptied, for threads to write again (fresh memory costs a
+    /// page fault a page).
+    spare: Vec<Arc<Chunk>>,
     /// Sweep when `chunks` reaches this many.
     sweep_at: usize,
     /// Events in chunks dropped by sweeps.
@@ -170,18 +176,38 @@ pub(super) struct Recording {
 }
 
 impl Recording {
-    /// Registers `chunk`, sweeping when the chunks have doubled since the last sweep.
-    fn add(&mut self, chunk: Arc<Chunk>) {
-        self.chunks.push(chunk);
+    /// A chunk to write: a spare one, or a new one.
+    fn take_chunk(&mut self) -> Arc<Chunk> {
+        let chunk = self
+            .spare
+            .pop()
+            .unwrap_or_else(|| Arc::new(Chunk::new(self.hot.slots)));
+        self.chunks.push(chunk.clone());
         if self.chunks.len() >= self.sweep_at {
             self.sweep();
-            self.sweep_at = (2 * self.chunks.len()).max(self.min_sweep());
+            let left = self.chunks.len();
+            self.sweep_at = (left + left / 4 + 1).max(self.min_sweep());
         }
+        chunk
     }
 
-    /// Chunks at which the first sweep runs: those `max_entries` fill, and some.
+    /// Chunks at which the first sweep runs: those `max_entries` fill, a quarter more, and a
+    /// few (also the most spare ones kept).
     fn min_sweep(&self) -> usize {
-        2 * self.options.max_entries.div_ceil(self.hot.slots) + 4
+        let need = self.options.max_entries.div_ceil(self.hot.slots);
+        need + need / 4 + 4
+    }
+
+    /// Keeps `chunk` to be written again when no one else holds it (and there are not already
+    /// enough spare ones).
+    fn recycle(&mut self, mut chunk: Arc<Chunk>) {
+        if chunk.capacity() == self.hot.slots
+            && self.spare.len() < self.min_sweep()
+            && let Some(c) = Arc::get_mut(&mut chunk)
+        {
+            *c.len.get_mut() = 0;
+            self.spare.push(chunk);
+        }
     }
 
     /// Drops the chunks no thread writes any more whose events are all older than the newest
@@ -192,18 +218,19 @@ impl Recording {
             .seq
             .load(Ordering::Relaxed)
             .saturating_sub(self.options.max_entries as u64);
-        let mut swept = 0;
-        self.chunks.retain(|c| {
-            // Only the registry holds a chunk whose writer is gone (it is not cloned elsewhere
-            // but under the recording's lock, which the caller holds).
-            let done = c.len.load(Ordering::Acquire) == c.capacity() || Arc::strong_count(c) == 1;
+        for c in std::mem::take(&mut self.chunks) {
+            let len = c.len.load(Ordering::Acquire);
+            // Only the registry holds a chunk whose writer is gone (chunks are cloned only under
+            // the recording's lock, which the caller holds).
+            let done = len == c.capacity() || Arc::strong_count(&c) == 1;
             let old = c.newest().is_none_or(|s| s < floor);
             if done && old {
-                swept += c.len.load(Ordering::Acquire) as u64;
+                self.swept += len as u64;
+                self.recycle(c);
+            } else {
+                self.chunks.push(c);
             }
-            !(done && old)
-        });
-        self.swept += swept;
+        }
     }
 
     /// The events (published so far), oldest first: the newest `max_entries` of them, and how
@@ -254,6 +281,7 @@ static GENERATION: AtomicU64 = AtomicU64::new(0);
 /// Replaces the recording with a new, empty one.
 pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
     let mut r = lock(&RECORDING);
+    let old = r.take();
     let generation = GENERATION.load(Ordering::Relaxed) + 1;
     let hot = Arc::new(Hot {
         generation,
@@ -266,12 +294,19 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
         started_unix_ms,
         hot,
         chunks: Vec::new(),
+        spare: Vec::new(),
         sweep_at: 0,
         swept: 0,
         pools: Vec::new(),
         extras: BTreeMap::new(),
     };
     rec.sweep_at = rec.min_sweep();
+    // The last recording's chunks that no thread holds are written again.
+    if let Some(old) = old {
+        for c in old.spare.into_iter().chain(old.chunks) {
+            rec.recycle(c);
+        }
+    }
     *r = Some(rec);
     GENERATION.store(generation, Ordering::Release);
 }
@@ -308,8 +343,9 @@ impl Local {
             self.pools.clear();
         }
         if self.writer.as_ref().is_none_or(Writer::full) {
-            let chunk = Arc::new(Chunk::new(rec.hot.slots));
-            rec.add(chunk.clone());
+            // The full chunk is let go first, so that a sweep may recycle it.
+            self.writer = None;
+            let chunk = rec.take_chunk();
             self.writer = Some(Writer { chunk, len: 0 });
         }
         true
@@ -329,29 +365,64 @@ impl Local {
         index
     }
 
-    fn record(&mut self, mut entry: Entry, pool: Option<u64>, extra: Option<Extra>) {
+    /// Keeps `extra` for event `seq` of this thread's recording; false when the recording
+    /// changed.
+    #[cold]
+    fn keep_extra(&self, seq: u64, extra: Extra) -> bool {
+        let mut r = lock(&RECORDING);
+        match r.as_mut().filter(|r| r.hot.generation == self.generation) {
+            Some(rec) => {
+                rec.keep_extra(seq, extra);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Writes the event; `extra(self, seq)` keeps what goes beside it and says whether it did.
+    #[inline]
+    fn record(
+        &mut self,
+        note: &Note,
+        kind: EventKind,
+        chain: ChainId,
+        extra: impl FnOnce(&Self, u64) -> bool,
+    ) {
         if (self.generation != GENERATION.load(Ordering::Acquire)
             || self.writer.as_ref().is_none_or(Writer::full))
             && !self.refill()
         {
             return;
         }
-        if let Some(id) = pool {
-            entry.pool = self.pool(id);
-        }
-        let (Some(hot), Some(writer)) = (&self.hot, &mut self.writer) else {
+        let (pool, pool_reserved, pool_used) = match &note.pool {
+            Some(p) => (self.pool(p.id), p.reserved as u64, p.used as u64),
+            None => (0, 0, 0),
+        };
+        let Some(hot) = &self.hot else {
             return;
         };
         let seq = hot.seq.fetch_add(1, Ordering::Relaxed);
-        if let Some(extra) = extra {
-            let mut r = lock(&RECORDING);
-            if let Some(rec) = r.as_mut().filter(|r| r.hot.generation == self.generation) {
-                rec.keep_extra(seq, extra);
-                entry.extra = true;
-            }
-        }
-        entry.time_ns = clock_ns().saturating_sub(hot.start_ns);
-        writer.push(seq, entry);
+        let time_ns = clock_ns().saturating_sub(hot.start_ns);
+        let extra = extra(self, seq);
+        let Some(writer) = &mut self.writer else {
+            return;
+        };
+        writer.push(
+            seq,
+            Entry {
+                time_ns,
+                stream: note.stream.0,
+                bytes: note.bytes as u64,
+                ptr: note.ptr,
+                pool_reserved,
+                pool_used,
+                device: note.device as u32,
+                chain,
+                pool,
+                kind,
+                extra,
+            },
+        );
     }
 }
 
@@ -363,16 +434,36 @@ thread_local! {
 /// after the thread's locals were dropped).
 static ORPHANS: Mutex<Local> = Mutex::new(Local::new());
 
-/// Records `entry` (its time, sequence number, pool index and `extra` flag are set here).
-pub(super) fn record(entry: Entry, pool: Option<u64>, extra: Option<Extra>) {
-    let mut args = Some((entry, pool, extra));
+/// Records `note` as an event of `kind` served by `chain`.
+#[inline]
+pub(super) fn record(note: &Note, kind: EventKind, chain: ChainId) {
+    with_local(|l| l.record(note, kind, chain, |_, _| false));
+}
+
+/// Records `note` as an event of `kind` served by `chain`, with `extra` beside it.
+#[cold]
+pub(super) fn record_with(note: &Note, kind: EventKind, chain: ChainId, extra: Extra) {
+    let mut extra = Some(extra);
+    with_local(|l| {
+        l.record(note, kind, chain, |l, seq| {
+            extra.take().is_some_and(|x| l.keep_extra(seq, x))
+        });
+    });
+}
+
+/// Runs `f` on this thread's state, or on the shared one of threads whose own is gone.
+#[inline]
+fn with_local(f: impl FnOnce(&mut Local)) {
+    let mut f = Some(f);
     let _ = LOCAL.try_with(|l| {
-        if let (Some((entry, pool, extra)), Ok(mut l)) = (args.take(), l.try_borrow_mut()) {
-            l.record(entry, pool, extra);
+        if let Ok(mut l) = l.try_borrow_mut()
+            && let Some(f) = f.take()
+        {
+            f(&mut l);
         }
     });
-    if let Some((entry, pool, extra)) = args {
-        lock(&ORPHANS).record(entry, pool, extra);
+    if let Some(f) = f {
+        f(&mut lock(&ORPHANS));
     }
 }
 

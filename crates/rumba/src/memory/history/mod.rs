@@ -65,7 +65,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use chain::ChainId;
 pub(crate) use chain::{ChainCell, short_name};
-use log::Entry;
 
 use super::DeviceResource;
 use crate::driver::StreamHandle;
@@ -337,7 +336,7 @@ impl Note {
 /// from.
 #[cold]
 #[inline(never)]
-pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>) {
+pub(crate) fn note(mut note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>) {
     if QUIET.get() > 0 {
         return;
     }
@@ -350,31 +349,18 @@ pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>)
         .get()
         .or_else(|| maker.map(|(me, cell)| cell.id(me)))
         .unwrap_or(chain::EMPTY);
-    let backtrace = BACKTRACES
-        .load(Ordering::Relaxed)
-        .then(|| Arc::new(Backtrace::force_capture()));
-    let extra = (note.detail.is_some() || backtrace.is_some()).then(|| Extra {
-        detail: note.detail,
-        backtrace,
-    });
-    let (pool, pool_reserved, pool_used) = match note.pool {
-        Some(p) => (Some(p.id), p.reserved as u64, p.used as u64),
-        None => (None, 0, 0),
-    };
-    let entry = Entry {
-        time_ns: 0,
-        stream: note.stream.0,
-        bytes: note.bytes as u64,
-        ptr: note.ptr,
-        pool_reserved,
-        pool_used,
-        device: note.device as u32,
-        chain,
-        pool: 0,
-        kind,
-        extra: false,
-    };
-    log::record(entry, pool, extra);
+    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
+        log::record(&note, kind, chain);
+    } else {
+        let backtrace = BACKTRACES
+            .load(Ordering::Relaxed)
+            .then(|| Arc::new(Backtrace::force_capture()));
+        let extra = Extra {
+            detail: note.detail.take(),
+            backtrace,
+        };
+        log::record_with(&note, kind, chain, extra);
+    }
 }
 
 /// Restores a thread-local cell when dropped (also when `f` unwinds).

@@ -369,13 +369,14 @@ impl DeviceResource for PoolResource {
                 memory: "device memory",
             });
         }
-        let size = bytes
-            .checked_next_multiple_of(GRANULE)
-            .ok_or_else(|| Error::AllocationTooLarge {
-                memory: format!("device memory from the pool on device {}", self.device),
-                bytes,
-                largest: usize::MAX / GRANULE * GRANULE,
-            })?;
+        let size =
+            bytes
+                .checked_next_multiple_of(GRANULE)
+                .ok_or_else(|| Error::AllocationTooLarge {
+                    memory: format!("device memory from the pool on device {}", self.device),
+                    bytes,
+                    largest: usize::MAX / GRANULE * GRANULE,
+                })?;
         let own = self.own_key(stream);
         let mut st = lock(&self.state);
         let mut found = Self::take(&mut st, size, stream, bytes, own);
