@@ -492,3 +492,131 @@ fn clock_ns() -> u64 {
         .elapsed()
         .as_nanos() as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::StreamHandle;
+
+    /// The recording is process-wide: these tests take turns.
+    static TURN: Mutex<()> = Mutex::new(());
+
+    fn options(max_entries: usize) -> HistoryOptions {
+        HistoryOptions {
+            max_entries,
+            ..HistoryOptions::default()
+        }
+    }
+
+    fn note(ptr: u64) -> Note {
+        Note::new(EventKind::Alloc, 0, StreamHandle(0), 8, ptr)
+    }
+
+    /// The recording's events and dropped count, and the chunks it holds.
+    fn events() -> (Vec<(u64, Entry)>, u64, usize) {
+        let r = lock(&RECORDING);
+        let rec = r.as_ref().unwrap();
+        let (rows, dropped) = rec.events();
+        (rows, dropped, rec.chunks.len())
+    }
+
+    /// Several threads, each records `each` events (ptr: thread × 1e6 + i), then exits.
+    fn threads(count: u64, each: u64) {
+        let handles: Vec<_> = (0..count)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    for i in 0..each {
+                        record(&note(t * 1_000_000 + i), EventKind::Alloc, 0);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn threads_that_exited_keep_their_events_merged_in_sequence_order() {
+        let _turn = lock(&TURN);
+        let each = if cfg!(miri) { 40 } else { 300 };
+        begin(options(1000), 0);
+        threads(4, each);
+        let (rows, dropped, _) = events();
+        assert_eq!(rows.len() as u64, (4 * each).min(1000));
+        assert_eq!(dropped, 4 * each - rows.len() as u64);
+        let seqs: Vec<u64> = rows.iter().map(|(s, _)| *s).collect();
+        let first = seqs[0];
+        assert_eq!(seqs, (first..first + rows.len() as u64).collect::<Vec<_>>());
+        // Each thread's events keep its order.
+        for t in 0..4 {
+            let mine: Vec<u64> = rows
+                .iter()
+                .map(|(_, e)| e.ptr)
+                .filter(|p| p / 1_000_000 == t)
+                .collect();
+            assert!(mine.windows(2).all(|w| w[0] < w[1]), "{mine:?}");
+        }
+    }
+
+    #[test]
+    fn sweeps_keep_the_newest_events_and_bound_the_chunks() {
+        let _turn = lock(&TURN);
+        let (max, total) = if cfg!(miri) { (16, 400) } else { (64, 20_000) };
+        begin(options(max), 0);
+        threads(3, total / 3);
+        for i in 0..total {
+            record(&note(i), EventKind::Alloc, 0);
+        }
+        let recorded = total + total / 3 * 3;
+        let (rows, dropped, chunks) = events();
+        assert_eq!(rows.len(), max);
+        assert_eq!(dropped, recorded - max as u64);
+        assert_eq!(rows[0].0, recorded - max as u64);
+        let ptrs: Vec<u64> = rows.iter().map(|(_, e)| e.ptr).collect();
+        assert_eq!(ptrs, (total - max as u64..total).collect::<Vec<_>>());
+        // One chunk holds max_entries; sweeps keep a handful (what the window needs, the three
+        // writers' chunks, a quarter more), not the hundreds that were filled.
+        assert!(chunks <= 12, "{chunks} chunks");
+    }
+
+    #[test]
+    fn a_snapshot_while_threads_record_sees_whole_events_in_order() {
+        let _turn = lock(&TURN);
+        let each = if cfg!(miri) { 30 } else { 2000 };
+        begin(options(100), 0);
+        let writers = std::thread::spawn(move || threads(3, each));
+        let mut seen = 0;
+        while !writers.is_finished() || seen == 0 {
+            let (rows, _, _) = events();
+            assert!(rows.len() <= 100);
+            assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+            assert!(
+                rows.iter()
+                    .all(|(_, e)| e.bytes == 8 && e.kind == EventKind::Alloc)
+            );
+            seen += 1;
+        }
+        writers.join().unwrap();
+        assert_eq!(events().0.len(), 100);
+    }
+
+    #[test]
+    fn a_new_recording_starts_empty_and_writes_the_old_chunks_again() {
+        let _turn = lock(&TURN);
+        begin(options(16), 0);
+        for i in 0..100 {
+            record(&note(i), EventKind::Alloc, 0);
+        }
+        begin(options(16), 0);
+        assert_eq!(events().0.len(), 0);
+        assert!(!lock(&RECORDING).as_ref().unwrap().spare.is_empty());
+        record(&note(7), EventKind::Free, 0);
+        let (rows, dropped, _) = events();
+        assert_eq!((rows.len(), dropped), (1, 0));
+        assert_eq!(
+            (rows[0].0, rows[0].1.ptr, rows[0].1.kind),
+            (0, 7, EventKind::Free)
+        );
+    }
+}
