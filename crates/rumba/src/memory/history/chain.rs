@@ -86,6 +86,8 @@ pub(crate) fn short_name(full: &str) -> &str {
 static CHAINS: Mutex<Vec<Chain>> = Mutex::new(Vec::new());
 
 /// The index of `top`'s chain, added to the table when new (the empty chain past `u16::MAX`).
+#[cold]
+#[inline(never)]
 fn intern(top: &dyn DeviceResource) -> ChainId {
     // The walk calls the resources' methods: not under the table's lock.
     let chain = Chain::of(top);
@@ -128,6 +130,7 @@ impl ChainCell {
     }
 
     /// The index of `me`'s chain (`me`: the resource holding this cell).
+    #[inline(always)]
     pub(super) fn id(&self, me: &dyn DeviceResource) -> ChainId {
         match self.0.load(Ordering::Relaxed) {
             0 => {

@@ -131,7 +131,7 @@ impl Writer {
     }
 
     /// Writes the next slot and publishes it (the chunk must not be full).
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, seq: u64, entry: Entry) {
         let i = self.len;
         assert!(i < self.chunk.capacity(), "a full chunk is replaced first");
@@ -325,6 +325,8 @@ struct Local {
     writer: Option<Writer>,
     /// Pool id → 1 + its index in the recording's table.
     pools: Vec<(u64, u16)>,
+    /// The last of `pools` used (index 0: none).
+    last_pool: (u64, u16),
 }
 
 impl Local {
@@ -334,10 +336,13 @@ impl Local {
             hot: None,
             writer: None,
             pools: Vec::new(),
+            last_pool: (0, 0),
         }
     }
 
     /// Joins the running recording, or takes a fresh chunk in it; false when there is none.
+    #[cold]
+    #[inline(never)]
     fn refill(&mut self) -> bool {
         let mut r = lock(&RECORDING);
         let Some(rec) = r.as_mut() else {
@@ -348,6 +353,7 @@ impl Local {
             self.hot = Some(rec.hot.clone());
             self.writer = None;
             self.pools.clear();
+            self.last_pool = (0, 0);
         }
         if self.writer.as_ref().is_none_or(Writer::full) {
             // The full chunk is let go first, so that a sweep may recycle it.
@@ -359,8 +365,20 @@ impl Local {
     }
 
     /// 1 + the index of pool `id` in the recording's table (0 when the recording changed).
+    #[inline(always)]
     fn pool(&mut self, id: u64) -> u16 {
+        match self.last_pool {
+            (last, index) if last == id && index > 0 => index,
+            _ => self.other_pool(id),
+        }
+    }
+
+    /// [`pool`](Self::pool) for a pool other than the last one.
+    #[cold]
+    #[inline(never)]
+    fn other_pool(&mut self, id: u64) -> u16 {
         if let Some(&(_, index)) = self.pools.iter().find(|(p, _)| *p == id) {
+            self.last_pool = (id, index);
             return index;
         }
         let mut r = lock(&RECORDING);
@@ -369,6 +387,7 @@ impl Local {
         };
         let index = rec.pool_index(id);
         self.pools.push((id, index));
+        self.last_pool = (id, index);
         index
     }
 
@@ -387,7 +406,7 @@ impl Local {
     }
 
     /// Writes the event; `extra(self, seq)` keeps what goes beside it and says whether it did.
-    #[inline]
+    #[inline(always)]
     fn record(
         &mut self,
         note: &Note,
@@ -441,41 +460,46 @@ thread_local! {
 /// after the thread's locals were dropped).
 static ORPHANS: Mutex<Local> = Mutex::new(Local::new());
 
+/// Binds `$l` to this thread's state (or to the shared one of threads whose own is gone) and
+/// runs `$body`. A macro, not a function taking a closure: the body is then inlined with the
+/// caller's values in registers (across a call the note is in memory, where reading two fields
+/// at once that were written one by one stalls until the writes are done).
+macro_rules! with_local {
+    (|$l:ident| $body:expr) => {{
+        let mut own = LOCAL.try_with(std::ptr::from_ref).ok().and_then(|local| {
+            // SAFETY: `local` is this thread's `LOCAL`, alive when `try_with` returned; a
+            // thread's locals are dropped only at its exit, by its own runtime, never while code
+            // of the thread runs on top of that (as this does), so it outlives this use.
+            let local = unsafe { &*local };
+            local.try_borrow_mut().ok()
+        });
+        let mut shared = None;
+        let $l: &mut Local = match own.as_deref_mut() {
+            Some(own) => own,
+            None => &mut *shared.insert(lock(&ORPHANS)),
+        };
+        $body
+    }};
+}
+
 /// Records `note` as an event of `kind` served by `chain`.
-#[inline]
+#[inline(always)]
 pub(super) fn record(note: &Note, kind: EventKind, chain: ChainId) {
-    with_local(|l| l.record(note, kind, chain, |_, _| false));
+    with_local!(|l| l.record(note, kind, chain, |_, _| false));
 }
 
 /// Records `note` as an event of `kind` served by `chain`, with `extra` beside it.
 #[cold]
 pub(super) fn record_with(note: &Note, kind: EventKind, chain: ChainId, extra: Extra) {
     let mut extra = Some(extra);
-    with_local(|l| {
-        l.record(note, kind, chain, |l, seq| {
-            extra.take().is_some_and(|x| l.keep_extra(seq, x))
-        });
-    });
-}
-
-/// Runs `f` on this thread's state, or on the shared one of threads whose own is gone.
-#[inline]
-fn with_local(f: impl FnOnce(&mut Local)) {
-    let mut f = Some(f);
-    let _ = LOCAL.try_with(|l| {
-        if let Ok(mut l) = l.try_borrow_mut()
-            && let Some(f) = f.take()
-        {
-            f(&mut l);
-        }
-    });
-    if let Some(f) = f {
-        f(&mut lock(&ORPHANS));
-    }
+    with_local!(|l| l.record(note, kind, chain, |l, seq| {
+        extra.take().is_some_and(|x| l.keep_extra(seq, x))
+    }));
 }
 
 /// The monotonic clock the history reads (see the module docs), in nanoseconds.
 #[cfg(any(target_os = "linux", target_os = "android"))]
+#[inline(always)]
 fn clock_ns() -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
