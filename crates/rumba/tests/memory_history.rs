@@ -238,9 +238,9 @@ fn the_ring_buffer_keeps_the_newest_entries_and_counts_the_dropped() {
     assert_eq!(h.events.last().unwrap().kind, EventKind::Free);
 }
 
-/// Allocates `n` blocks of 8 bytes from `res`, then frees them (2n events); their addresses.
-fn churn(res: &DriverResource, n: usize) -> Vec<u64> {
-    let blocks: Vec<_> = (0..n).map(|_| res.allocate_sync(8).unwrap()).collect();
+/// Allocates `n` blocks of `bytes` from `res`, then frees them (2n events); their addresses.
+fn churn(res: &DriverResource, n: usize, bytes: usize) -> Vec<u64> {
+    let blocks: Vec<_> = (0..n).map(|_| res.allocate_sync(bytes).unwrap()).collect();
     let ptrs = blocks.iter().map(|b| b.ptr()).collect();
     for b in blocks {
         res.deallocate_sync(b).unwrap();
@@ -260,7 +260,7 @@ fn the_events_of_a_thread_that_has_exited_are_kept() {
     let mut ptrs = Vec::new();
     let h = record(HistoryOptions::default(), || {
         let r = res.clone();
-        ptrs = std::thread::spawn(move || churn(&r, 3)).join().unwrap();
+        ptrs = std::thread::spawn(move || churn(&r, 3, 8)).join().unwrap();
     });
     assert_eq!(ptrs.len(), 3);
     for p in ptrs {
@@ -287,7 +287,7 @@ fn the_newest_entries_of_all_threads_are_kept_within_the_bound() {
             let threads: Vec<_> = (0..4)
                 .map(|_| {
                     let r = res.clone();
-                    std::thread::spawn(move || churn(&r, 30))
+                    std::thread::spawn(move || churn(&r, 30, 8))
                 })
                 .collect();
             for t in threads {
@@ -307,29 +307,32 @@ fn the_newest_entries_of_all_threads_are_kept_within_the_bound() {
 fn events_of_all_threads_are_ordered_by_sequence_and_time() {
     let _s = setup();
     let res = driver_resource();
-    let mut phases: Vec<Vec<u64>> = Vec::new();
+    // Three phases, one after the other: two threads (each joined) and this one; each phase
+    // allocates its own size (an address may be reused by a later phase).
     let h = record(HistoryOptions::default(), || {
-        for _ in 0..2 {
+        for bytes in [8, 16] {
             let r = res.clone();
-            phases.push(std::thread::spawn(move || churn(&r, 5)).join().unwrap());
+            std::thread::spawn(move || churn(&r, 5, bytes))
+                .join()
+                .unwrap();
             // More than a tick of the coarse clock (10 ms at most).
             std::thread::sleep(std::time::Duration::from_millis(25));
         }
-        phases.push(churn(&res, 5));
+        churn(&res, 5, 24);
     });
     assert!(h.events.windows(2).all(|w| w[0].seq < w[1].seq));
     assert!(h.events.windows(2).all(|w| w[0].time_ns <= w[1].time_ns));
-    let span = |ptrs: &[u64]| {
-        let mine: Vec<&Event> = h.events.iter().filter(|e| ptrs.contains(&e.ptr)).collect();
+    let phase = |bytes: usize| {
+        let mine: Vec<&Event> = h.events.iter().filter(|e| e.bytes == bytes).collect();
         assert_eq!(mine.len(), 10, "{mine:#?}");
         (mine[0], mine[9])
     };
-    // Each phase happened after the one before it (the thread was joined): all of its events
-    // come later in the order, and the sleep between them shows in their times.
-    for w in phases.windows(2) {
-        let (_, last) = span(&w[0]);
-        let (first, _) = span(&w[1]);
-        assert!(last.seq < first.seq);
+    // Each phase happened after the one before it: all of its events come later in the order,
+    // and the sleep between them shows in their times.
+    for (before, after) in [(8, 16), (16, 24)] {
+        let (_, last) = phase(before);
+        let (first, _) = phase(after);
+        assert!(last.seq < first.seq, "{last:?} {first:?}");
         assert!(
             first.time_ns >= last.time_ns + 10_000_000,
             "{last:?} {first:?}"
