@@ -315,8 +315,6 @@ fn events_of_all_threads_are_ordered_by_sequence_and_time() {
             std::thread::spawn(move || churn(&r, 5, bytes))
                 .join()
                 .unwrap();
-            // More than a tick of the coarse clock (10 ms at most).
-            std::thread::sleep(std::time::Duration::from_millis(25));
         }
         churn(&res, 5, 24);
     });
@@ -328,15 +326,12 @@ fn events_of_all_threads_are_ordered_by_sequence_and_time() {
         (mine[0], mine[9])
     };
     // Each phase happened after the one before it: all of its events come later in the order,
-    // and the sleep between them shows in their times.
+    // at a time no earlier.
     for (before, after) in [(8, 16), (16, 24)] {
         let (_, last) = phase(before);
         let (first, _) = phase(after);
         assert!(last.seq < first.seq, "{last:?} {first:?}");
-        assert!(
-            first.time_ns >= last.time_ns + 10_000_000,
-            "{last:?} {first:?}"
-        );
+        assert!(first.time_ns >= last.time_ns, "{last:?} {first:?}");
     }
 }
 
