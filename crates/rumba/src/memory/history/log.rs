@@ -6,16 +6,22 @@
 //! chunk full. Every other event takes its sequence number (one relaxed `fetch_add` on the
 //! recording's counter: the total order of the recording), reads the coarse clock, writes its
 //! slot and publishes it with a release store of the chunk's length. A slot below the published
-//! length is never written again, and only the thread that owns a chunk writes it, so a reader
-//! needs no lock to read it. A thread that exits leaves its chunks registered: its events stay.
+//! length is never written again until the chunk is recycled, which needs the recording to be its
+//! only holder, and only the thread that owns a chunk writes it (or a sweep, under the
+//! recording's lock, one that no one else holds yet), so a reader needs no lock to read it. A thread that exits leaves its chunks registered: its events stay.
 //!
 //! **The bound.** Chunks whose events are all older than the newest `max_entries` of the
 //! recording (by sequence number), and that no thread writes any more, are swept from time to
 //! time (when the registered chunks have grown by a quarter since the last sweep) and counted;
-//! a snapshot merges what is left and keeps exactly the newest `max_entries`. Swept chunks are
-//! written again (fresh memory costs a page fault a page), by this recording or the next. Memory
-//! stays within about two and a half times `max_entries` slots, plus a chunk per recording
-//! thread.
+//! the same sweep gathers the events of partly filled chunks no thread writes any more (those of
+//! threads that exited) into full chunks of the recording's own, so that threads which record a
+//! few events each and exit cost their events, not a chunk apiece. A snapshot merges what is
+//! left and keeps exactly the newest `max_entries`. Swept chunks are written again (fresh memory
+//! costs a page fault a page), by this recording or the next. Memory stays within about two and a
+//! half times `max_entries` slots and eight chunks, plus a chunk per live thread that has recorded.
+//! Two cases lie outside it: a thread that stays alive without recording keeps its chunk of an
+//! earlier recording until its next event; an event noted after its thread's locals were dropped
+//! (by another thread-local's destructor) is written to a shared chunk that is never let go.
 //!
 //! **Time.** `CLOCK_MONOTONIC_COARSE` (Linux): the time of the last scheduler tick, read in a few
 //! nanoseconds where the precise clock costs tens, a sizeable part of a pool's allocation. Its
@@ -104,7 +110,8 @@ impl Chunk {
     }
 
     /// The sequence number of the newest of the first `n` slots (`n`: a published length
-    /// loaded with acquire); `None` when `n` is 0.
+    /// loaded with acquire); `None` when `n` is 0. Slots are written in sequence order (a
+    /// thread's own, and those a sweep gathers), so the last is the newest.
     fn newest(&self, n: usize) -> Option<u64> {
         // SAFETY: as in `read`: slot `n - 1` is published.
         (n > 0).then(|| unsafe { (*self.seqs[n - 1].get()).assume_init() })
@@ -211,13 +218,15 @@ impl Recording {
     }
 
     /// Drops the chunks no thread writes any more whose events are all older than the newest
-    /// `max_entries` (each has `max_entries` events after it).
+    /// `max_entries` (each has `max_entries` events after it), and gathers the events of the
+    /// partly filled chunks no thread writes any more (of threads that exited) into full ones.
     fn sweep(&mut self) {
         let floor = self
             .hot
             .seq
             .load(Ordering::Relaxed)
             .saturating_sub(self.options.max_entries as u64);
+        let mut loose = Vec::new();
         for c in std::mem::take(&mut self.chunks) {
             // Only the registry holds a chunk whose writer is gone (chunks are cloned only under
             // the recording's lock, which the caller holds), and then its length is final: the
@@ -234,10 +243,45 @@ impl Recording {
             if done && old {
                 self.swept += len as u64;
                 self.recycle(c);
+            } else if alone && len < c.capacity() {
+                c.read(&mut loose);
+                self.recycle(c);
             } else {
                 self.chunks.push(c);
             }
         }
+        self.compact(loose, floor);
+    }
+
+    /// Writes `rows` (events of chunks no thread writes any more) into chunks of the recording's
+    /// own, in sequence order, dropping those older than `floor`; all but the last are full.
+    fn compact(&mut self, mut rows: Vec<(u64, Entry)>, floor: u64) {
+        rows.sort_unstable_by_key(|&(seq, _)| seq);
+        let old = rows.partition_point(|&(seq, _)| seq < floor);
+        self.swept += old as u64;
+        for part in rows[old..].chunks(self.hot.slots) {
+            let mut chunk = self
+                .spare
+                .pop()
+                .and_then(Arc::into_inner)
+                .unwrap_or_else(|| Chunk::new(self.hot.slots));
+            for (i, &(seq, entry)) in part.iter().enumerate() {
+                chunk.seqs[i].get_mut().write(seq);
+                chunk.entries[i].get_mut().write(entry);
+            }
+            *chunk.len.get_mut() = part.len();
+            self.chunks.push(Arc::new(chunk));
+        }
+    }
+
+    /// The slots the recording holds, registered and spare.
+    #[cfg(test)]
+    fn capacity(&self) -> usize {
+        self.chunks
+            .iter()
+            .chain(&self.spare)
+            .map(|c| c.capacity())
+            .sum()
     }
 
     /// The events (published so far), oldest first: the newest `max_entries` of them, and how
@@ -609,6 +653,29 @@ mod tests {
         // One chunk holds max_entries; sweeps keep a handful (what the window needs, the three
         // writers' chunks, a quarter more), not the hundreds that were filled.
         assert!(chunks <= 12, "{chunks} chunks");
+    }
+
+    #[test]
+    fn threads_that_record_a_few_events_each_and_exit_stay_within_the_bound() {
+        let _turn = lock(&TURN);
+        let (count, max) = if cfg!(miri) {
+            (40, 64)
+        } else {
+            (2000, 100_000)
+        };
+        begin(options(max), 0);
+        for _ in 0..count {
+            threads(1, 1);
+        }
+        let (rows, dropped, _) = events();
+        assert_eq!((rows.len(), dropped), (count as usize, 0));
+        assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+        // The documented bound: two and a half times `max_entries` slots and eight chunks
+        // (no thread that recorded is alive).
+        let r = lock(&RECORDING);
+        let rec = r.as_ref().unwrap();
+        let bound = max * 5 / 2 + 8 * rec.hot.slots;
+        assert!(rec.capacity() <= bound, "{} slots", rec.capacity());
     }
 
     #[test]
