@@ -40,8 +40,6 @@ pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Locks `m` if no one holds it, recovering the data of a poisoned mutex; `None` when it is held.
-// Only the OpenCL backend polls a lock.
-#[cfg_attr(not(feature = "opencl"), allow(dead_code))]
 pub(crate) fn try_lock<T: ?Sized>(m: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
     match m.try_lock() {
         Ok(g) => Some(g),

@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex};
 
 use super::chain::ChainId;
 use super::{EventKind, Extra, HistoryOptions, Note};
-use crate::sync::lock;
+use crate::sync::{lock, try_lock};
 
 /// Slots per chunk (fewer when `max_entries` is smaller).
 const CHUNK: usize = 512;
@@ -59,7 +59,7 @@ pub(super) struct Entry {
     /// Index into the table of chains.
     pub(super) chain: ChainId,
     /// 1 + index into [`Recording::pools`]; 0: not a pool's event.
-    pub(super) pool: u16,
+    pub(super) pool: u32,
     pub(super) kind: EventKind,
     /// A detail or backtrace of this event is in [`Recording::extras`].
     pub(super) extra: bool,
@@ -176,6 +176,8 @@ pub(super) struct Recording {
     sweep_at: usize,
     /// Events in chunks dropped by sweeps.
     swept: u64,
+    /// [`REFUSED`] when the recording began.
+    refused_at_start: u64,
     /// The distinct pools seen, by id.
     pub(super) pools: Vec<u64>,
     /// Details and backtraces by sequence number (the older ones dropped as events are).
@@ -293,7 +295,10 @@ impl Recording {
         }
         rows.sort_unstable_by_key(|&(seq, _)| seq);
         let keep = rows.len().min(self.options.max_entries);
-        let dropped = self.swept + (rows.len() - keep) as u64;
+        let refused = REFUSED
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.refused_at_start);
+        let dropped = self.swept + refused + (rows.len() - keep) as u64;
         rows.drain(..rows.len() - keep);
         (rows, dropped)
     }
@@ -310,16 +315,16 @@ impl Recording {
         self.extras.insert(seq, extra);
     }
 
-    /// 1 + the index of pool `id` in the table, added when new (0 past `u16::MAX` pools).
-    fn pool_index(&mut self, id: u64) -> u16 {
+    /// 1 + the index of pool `id` in the table, added when new (0 past `u32::MAX` pools).
+    fn pool_index(&mut self, id: u64) -> u32 {
         if let Some(i) = self.pools.iter().position(|&p| p == id) {
-            return (i + 1) as u16;
+            return u32::try_from(i + 1).unwrap_or(0);
         }
-        if self.pools.len() >= usize::from(u16::MAX) {
+        let Ok(index) = u32::try_from(self.pools.len() + 1) else {
             return 0;
-        }
+        };
         self.pools.push(id);
-        self.pools.len() as u16
+        index
     }
 }
 
@@ -348,6 +353,7 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
         spare: Vec::new(),
         sweep_at: 0,
         swept: 0,
+        refused_at_start: REFUSED.load(Ordering::Relaxed),
         pools: Vec::new(),
         extras: BTreeMap::new(),
     };
@@ -368,9 +374,9 @@ struct Local {
     hot: Option<Arc<Hot>>,
     writer: Option<Writer>,
     /// Pool id → 1 + its index in the recording's table.
-    pools: Vec<(u64, u16)>,
+    pools: Vec<(u64, u32)>,
     /// The last of `pools` used (index 0: none).
-    last_pool: (u64, u16),
+    last_pool: (u64, u32),
 }
 
 impl Local {
@@ -410,7 +416,7 @@ impl Local {
 
     /// 1 + the index of pool `id` in the recording's table (0 when the recording changed).
     #[inline(always)]
-    fn pool(&mut self, id: u64) -> u16 {
+    fn pool(&mut self, id: u64) -> u32 {
         match self.last_pool {
             (last, index) if last == id && index > 0 => index,
             _ => self.other_pool(id),
@@ -420,7 +426,7 @@ impl Local {
     /// [`pool`](Self::pool) for a pool other than the last one.
     #[cold]
     #[inline(never)]
-    fn other_pool(&mut self, id: u64) -> u16 {
+    fn other_pool(&mut self, id: u64) -> u32 {
         if let Some(&(_, index)) = self.pools.iter().find(|(p, _)| *p == id) {
             self.last_pool = (id, index);
             return index;
@@ -504,25 +510,36 @@ thread_local! {
 /// after the thread's locals were dropped).
 static ORPHANS: Mutex<Local> = Mutex::new(Local::new());
 
+/// Events not recorded because [`ORPHANS`] was held by the thread noting them (an event noted
+/// while another was being written); counted as dropped.
+static REFUSED: AtomicU64 = AtomicU64::new(0);
+
 /// Binds `$l` to this thread's state (or to the shared one of threads whose own is gone) and
 /// runs `$body`. A macro, not a function taking a closure: the body is then inlined with the
 /// caller's values in registers (across a call the note is in memory, where reading two fields
 /// at once that were written one by one stalls until the writes are done).
 macro_rules! with_local {
     (|$l:ident| $body:expr) => {{
-        let mut own = LOCAL.try_with(std::ptr::from_ref).ok().and_then(|local| {
-            // SAFETY: `local` is this thread's `LOCAL`, alive when `try_with` returned; a
-            // thread's locals are dropped only at its exit, by its own runtime, never while code
-            // of the thread runs on top of that (as this does), so it outlives this use.
-            let local = unsafe { &*local };
-            local.try_borrow_mut().ok()
+        let own = LOCAL.try_with(|local| match local.try_borrow_mut() {
+            Ok(mut own) => {
+                let $l: &mut Local = &mut own;
+                $body;
+                true
+            }
+            Err(_) => false,
         });
-        let mut shared = None;
-        let $l: &mut Local = match own.as_deref_mut() {
-            Some(own) => own,
-            None => &mut *shared.insert(lock(&ORPHANS)),
-        };
-        $body
+        if !matches!(own, Ok(true)) {
+            // Never waits: the thread that holds the shared state may be this one.
+            match try_lock(&ORPHANS) {
+                Some(mut shared) => {
+                    let $l: &mut Local = &mut shared;
+                    $body;
+                }
+                None => {
+                    REFUSED.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
     }};
 }
 

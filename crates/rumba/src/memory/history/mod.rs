@@ -28,10 +28,12 @@
 //! buffer was allocated from, adaptors included; a resource used directly records its own chain.
 //!
 //! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
-//! does nothing else. While on, an event takes no lock and allocates nothing: the thread writes
-//! one 64-byte slot (one cache line) of a chunk of its own, with a sequence number from one
-//! relaxed `fetch_add` and a time from the coarse monotonic clock. Once every few hundred events
-//! a thread takes a fresh chunk, under the recording's lock. The resource chain is walked once
+//! does nothing else. While on, an event of a pool the thread has met before, with no detail or
+//! backtrace, takes no lock and allocates nothing: the thread writes one 64-byte slot (one cache
+//! line) of a chunk of its own, with a sequence number from one relaxed `fetch_add` and a time
+//! from the coarse monotonic clock. A thread's first event in a recording, its first event of
+//! each pool, and an event with a detail or backtrace take the recording's lock (and may
+//! allocate); so, once every few hundred events, does taking a fresh chunk. The resource chain is walked once
 //! per resource and kept as an index into a table of the distinct ones (the `chain` module);
 //! the pool is an index too, and the rare extras (a detail, a backtrace) live beside the chunks
 //! by sequence number. [`snapshot`] and [`dump`] gather the chunks of every thread, of threads
@@ -219,11 +221,14 @@ pub fn snapshot() -> History {
                     .map_or_else(Vec::new, |c| c.names()),
                 frames: backtrace
                     .map_or_else(Vec::new, |b| frames(&b.to_string(), options.max_frames)),
-                pool: (e.pool > 0).then(|| PoolFigures {
-                    id: pools[usize::from(e.pool) - 1],
-                    reserved: e.pool_reserved as usize,
-                    used: e.pool_used as usize,
-                }),
+                pool: (e.pool as usize)
+                    .checked_sub(1)
+                    .and_then(|i| pools.get(i))
+                    .map(|&id| PoolFigures {
+                        id,
+                        reserved: e.pool_reserved as usize,
+                        used: e.pool_used as usize,
+                    }),
                 detail,
             }
         })
