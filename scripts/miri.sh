@@ -2,8 +2,9 @@
 # Miri over rumba's pure-Rust core (issue 14): the layout module (arithmetic, slicing, reshape,
 # copy planning), the CUDA Array Interface and DLPack forms, strided packing, the simulator's byte
 # copies, views, atomics and local memory, the pool's arena and size classes, the deferred queue,
-# host layouts and panic containment. Tests that start the runtime (threads of stream workers,
-# mmap, mlock, sysconf) are outside what Miri can run and are left to the ordinary test run.
+# the memory history's per-thread chunks, host layouts and panic containment. Tests that start
+# the runtime (threads of stream workers, mmap, mlock, sysconf) are outside what Miri can run and
+# are left to the ordinary test run.
 #
 # Needs a nightly toolchain with the miri component; installs it through rustup when missing,
 # and says SKIPPED (exit 0) when it cannot be installed — a Miri finding fails (exit 1).
@@ -21,6 +22,7 @@ MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" cargo +nightly miri test -p r
   layout:: interop::cai_map interop::dlpack driver::strided_pack driver::sim::bytes \
   driver::sim::engine::view driver::sim::engine::local driver::sim::engine::buf \
   driver::sim::engine::atomics driver::sim::engine::shape driver::sim::engine::dim \
-  driver::sim::staging memory::pool::bins memory::pool::arena memory::pending host::layout \
+  driver::sim::staging memory::pool::bins memory::pool::arena memory::pending memory::history \
+  host::layout \
   unwind error:: config:: \
   --skip config::tests::default_memory_is_a_fraction_of_ram

@@ -1,4 +1,4 @@
-//! Taking the library's locks: [`lock`], [`read`], [`write`], [`wait`],
+//! Taking the library's locks: [`lock`], [`try_lock`], [`read`], [`write`], [`wait`],
 //! [`wait_timeout`], [`get_mut`] and [`into_inner`], each of which recovers the data of a
 //! *poisoned* lock instead of panicking.
 //!
@@ -31,11 +31,21 @@
 
 use std::sync::{
     Condvar, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
+    TryLockError,
 };
 
 /// Locks `m`, recovering the data of a poisoned mutex (see the [module docs](self)).
 pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Locks `m` if no one holds it, recovering the data of a poisoned mutex; `None` when it is held.
+pub(crate) fn try_lock<T: ?Sized>(m: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
+    match m.try_lock() {
+        Ok(g) => Some(g),
+        Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
 }
 
 /// Read-locks `l`, recovering the data of a poisoned lock.

@@ -1,4 +1,5 @@
-//! The memory history: an entry for every kind of event, the ring buffer's bound, the dump's
+//! The memory history: an entry for every kind of event, the bound on what is kept (across
+//! threads too, exited ones included), one order for the events of all threads, the dump's
 //! round trip, recording off, and `RUMBA_MEMORY_HISTORY` for a whole program (a child process,
 //! this test binary run again, which also opens an IPC handle of the parent).
 //!
@@ -235,6 +236,103 @@ fn the_ring_buffer_keeps_the_newest_entries_and_counts_the_dropped() {
     let seqs: Vec<u64> = h.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, [15, 16, 17, 18, 19]);
     assert_eq!(h.events.last().unwrap().kind, EventKind::Free);
+}
+
+/// Allocates `n` blocks of `bytes` from `res`, then frees them (2n events); their addresses.
+fn churn(res: &DriverResource, n: usize, bytes: usize) -> Vec<u64> {
+    let blocks: Vec<_> = (0..n).map(|_| res.allocate_sync(bytes).unwrap()).collect();
+    let ptrs = blocks.iter().map(|b| b.ptr()).collect();
+    for b in blocks {
+        res.deallocate_sync(b).unwrap();
+    }
+    ptrs
+}
+
+fn driver_resource() -> Arc<DriverResource> {
+    let ctx = rumba::current_context().unwrap();
+    Arc::new(DriverResource::new(ctx.device_id(), ctx.driver().clone()))
+}
+
+#[test]
+fn the_events_of_a_thread_that_has_exited_are_kept() {
+    let _s = setup();
+    let res = driver_resource();
+    let mut ptrs = Vec::new();
+    let h = record(HistoryOptions::default(), || {
+        let r = res.clone();
+        ptrs = std::thread::spawn(move || churn(&r, 3, 8)).join().unwrap();
+    });
+    assert_eq!(ptrs.len(), 3);
+    for p in ptrs {
+        let events = of(&h, p);
+        assert_eq!(
+            kinds(&events),
+            [EventKind::Alloc, EventKind::Free],
+            "{p:#x}"
+        );
+        assert_eq!(events[0].chain, ["DriverResource"]);
+    }
+}
+
+#[test]
+fn the_newest_entries_of_all_threads_are_kept_within_the_bound() {
+    let _s = setup();
+    let res = driver_resource();
+    let h = record(
+        HistoryOptions {
+            max_entries: 50,
+            ..Default::default()
+        },
+        || {
+            let threads: Vec<_> = (0..4)
+                .map(|_| {
+                    let r = res.clone();
+                    std::thread::spawn(move || churn(&r, 30, 8))
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
+        },
+    );
+    // 4 threads × 60 events: the last 50 by sequence number are kept.
+    assert_eq!(h.events.len(), 50);
+    assert_eq!(h.dropped, 190);
+    let seqs: Vec<u64> = h.events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (190..240).collect::<Vec<_>>());
+    assert!(h.events.windows(2).all(|w| w[0].time_ns <= w[1].time_ns));
+}
+
+#[test]
+fn events_of_all_threads_are_ordered_by_sequence_and_time() {
+    let _s = setup();
+    let res = driver_resource();
+    // Three phases, one after the other: two threads (each joined) and this one; each phase
+    // allocates its own size (an address may be reused by a later phase).
+    let h = record(HistoryOptions::default(), || {
+        for bytes in [8, 16] {
+            let r = res.clone();
+            std::thread::spawn(move || churn(&r, 5, bytes))
+                .join()
+                .unwrap();
+        }
+        churn(&res, 5, 24);
+    });
+    assert!(h.events.windows(2).all(|w| w[0].seq < w[1].seq));
+    assert!(h.events.windows(2).all(|w| w[0].time_ns <= w[1].time_ns));
+    let phase = |bytes: usize| {
+        let mine: Vec<&Event> = h.events.iter().filter(|e| e.bytes == bytes).collect();
+        assert_eq!(mine.len(), 10, "{mine:#?}");
+        (mine[0], mine[9])
+    };
+    // Each phase happened after the one before it: all of its events come later in the order,
+    // at a time no earlier.
+    for (before, after) in [(8, 16), (16, 24)] {
+        let (_, last) = phase(before);
+        let (first, _) = phase(after);
+        assert!(last.seq < first.seq, "{last:?} {first:?}");
+        assert!(first.time_ns >= last.time_ns, "{last:?} {first:?}");
+    }
 }
 
 #[test]

@@ -465,7 +465,7 @@ pub fn document(t: &Timeline, source: &str, dropped: u64) -> Document {
         "{source}: {} events{}, {} allocations ({} drawn as bands), peak {} live, {} out-of-memory failure(s). Hover a band for its size, stream, resources and call stack.",
         t.n,
         if dropped > 0 {
-            format!(" ({dropped} older ones dropped by the ring buffer)")
+            format!(" ({dropped} older ones dropped to stay within max_entries)")
         } else {
             String::new()
         },

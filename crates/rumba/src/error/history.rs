@@ -13,7 +13,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HistoryError {
-    /// `max_entries` of 0: the ring buffer could hold nothing.
+    /// `max_entries` of 0: the history could keep nothing.
     #[error("a memory history needs room for at least one entry (max_entries 0)")]
     NoEntries,
     /// The dump file could not be written or read.

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
-use super::history::{self, EventKind, Note};
+use super::history::{self, ChainCell, EventKind, Note};
 use super::{DeviceBlock, DeviceResource, HostBlock, HostResource, IpcHandle, Origin, ResetToken};
 use crate::driver::callback::Later;
 use crate::driver::{DevicePtr, Driver, HostAllocFlags, StreamHandle};
@@ -81,6 +81,8 @@ pub struct DriverResource {
     /// Given back on a driver callback thread, to be freed on an ordinary one (in its stream's
     /// order).
     later: Later<(DevicePtr, StreamHandle)>,
+    /// Its chain in the memory history, walked once.
+    history: ChainCell,
 }
 
 impl DriverResource {
@@ -102,6 +104,7 @@ impl DriverResource {
             }),
             later: Later::new(),
             driver,
+            history: ChainCell::new(),
         }
     }
 
@@ -141,7 +144,7 @@ impl DeviceResource for DriverResource {
         let ptr = self.driver.mem_alloc_async(self.device, bytes, stream)?;
         if history::is_recording() {
             let note = Note::new(EventKind::Alloc, self.device, stream, bytes, ptr);
-            history::note(note, Some(self));
+            history::note(note, Some((self, &self.history)));
         }
         let mut l = lock(&self.live);
         l.blocks.insert(ptr, bytes);
@@ -179,7 +182,7 @@ impl DeviceResource for DriverResource {
         }
         if history::is_recording() {
             let note = Note::new(EventKind::Free, self.device, stream, block.len(), ptr);
-            history::note(note, Some(self));
+            history::note(note, Some((self, &self.history)));
         }
         let Some((ptr, stream)) = self.later.now_or_keep((ptr, stream)) else {
             return Ok(());

@@ -46,7 +46,7 @@ impl Drop for BufferInner {
     fn drop(&mut self) {
         if let (Some(block), Some(resource)) = (self.block.take(), &self.resource) {
             let stream = self.stream;
-            let given = history::serving(&**resource, || resource.deallocate(block, stream));
+            let given = history::serving(resource, || resource.deallocate(block, stream));
             if let Err(e) = given {
                 tracing::error!(
                     "giving back device memory 0x{:x} ({} bytes) failed: {e}",

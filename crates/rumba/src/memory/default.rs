@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::history::{self, EventKind, Note};
+use super::history::{self, ChainCell, EventKind, Note};
 use super::{
     Deferral, DeviceBlock, DeviceResource, HostBlock, HostResource, ManagerContext, Pending,
     PendingQueue, PendingStats, ResetToken,
@@ -56,6 +56,8 @@ pub struct DeferredAdaptor {
     upstream: Arc<dyn DeviceResource>,
     host: Arc<dyn HostResource>,
     queue: PendingQueue,
+    /// Its chain in the memory history, walked once.
+    history: ChainCell,
 }
 
 impl DeferredAdaptor {
@@ -110,6 +112,7 @@ impl DeferredAdaptor {
             upstream,
             host,
             queue: PendingQueue::new(max_count, max_bytes),
+            history: ChainCell::new(),
         }
     }
 
@@ -157,7 +160,7 @@ impl DeviceResource for DeferredAdaptor {
                 EventKind::FreeQueued
             };
             let note = Note::new(kind, block.device(), stream, bytes, ptr);
-            history::note(note, Some(self));
+            history::note(note, Some((self, &self.history)));
         }
         self.queue.add(Pending {
             bytes,

@@ -239,10 +239,10 @@ impl MemoryManager {
         let buffer = attempt(&|| {
             // No reset between the allocation and the buffer's check of its block.
             let _lease = Lease::enter()?;
-            let block = history::serving(top, || top.allocate(bytes, stream))?;
+            let block = history::serving(resource, || top.allocate(bytes, stream))?;
             self.buffer(block, bytes, stream, resource)
         });
-        self.note_oom(buffer, top, bytes, stream)
+        self.note_oom(buffer, resource, bytes, stream)
     }
 
     /// Records an out-of-memory failure of an allocation of `bytes` from `top` (when a history
@@ -250,7 +250,7 @@ impl MemoryManager {
     fn note_oom(
         &self,
         result: Result<DeviceBuffer>,
-        top: &dyn DeviceResource,
+        top: &Arc<dyn DeviceResource>,
         bytes: usize,
         stream: StreamHandle,
     ) -> Result<DeviceBuffer> {
@@ -260,7 +260,7 @@ impl MemoryManager {
                     detail: Some(e.to_string()),
                     ..Note::new(EventKind::Oom, self.device, stream, bytes, 0)
                 };
-                history::serving(top, || history::note(note, Some(top)));
+                history::serving(top, || history::note(note, None));
             }
         }
         result

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
-use crate::memory::history::{self, EventKind, Note};
+use crate::memory::history::{self, ChainCell, EventKind, Note};
 use crate::memory::{DeviceBlock, DeviceResource, ResetToken};
 
 /// The failed request the callback is told of.
@@ -67,6 +67,8 @@ pub struct FailureCallbackAdaptor {
     upstream: Arc<dyn DeviceResource>,
     max_retries: usize,
     callback: Box<Callback>,
+    /// Its chain in the memory history, walked once.
+    history: ChainCell,
 }
 
 impl FailureCallbackAdaptor {
@@ -89,6 +91,7 @@ impl FailureCallbackAdaptor {
             upstream,
             max_retries,
             callback: Box::new(callback),
+            history: ChainCell::new(),
         }
     }
 
@@ -120,7 +123,7 @@ impl DeviceResource for FailureCallbackAdaptor {
                     detail: Some(format!("failure callback, attempt {attempt}: {error}")),
                     ..Note::new(EventKind::Oom, device, stream, bytes, 0)
                 };
-                history::note(note, Some(self));
+                history::note(note, Some((self, &self.history)));
             }
             if attempt > self.max_retries {
                 return Err(error);

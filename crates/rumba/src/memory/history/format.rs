@@ -126,9 +126,11 @@ pub struct PoolFigures {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
-    /// Position in the whole recording (0 for its first event; gaps where the ring dropped some).
+    /// Position in the whole recording, one order of the events of all threads (0 for its first
+    /// event; gaps where older events were dropped).
     pub seq: u64,
-    /// Nanoseconds since the recording started.
+    /// Nanoseconds since the recording started, never decreasing in `seq` order, with the
+    /// coarse monotonic clock's resolution (a scheduler tick: 4 ms on most Linux systems).
     pub time_ns: u64,
     /// What happened.
     pub kind: EventKind,
@@ -170,9 +172,9 @@ pub struct History {
     pub version: u32,
     /// When the recording started, in milliseconds since the Unix epoch.
     pub started_unix_ms: u64,
-    /// The ring buffer's size.
+    /// The most events kept.
     pub max_entries: usize,
-    /// Events the ring buffer dropped (the oldest) to stay within `max_entries`.
+    /// Events dropped (the oldest) to stay within `max_entries`.
     pub dropped: u64,
     /// Whether backtraces were captured.
     pub backtraces: bool,
@@ -181,7 +183,7 @@ pub struct History {
 }
 
 impl History {
-    /// A history with no events and a ring of `max_entries`.
+    /// A history with no events that keeps at most `max_entries`.
     ///
     /// ```
     /// assert!(rumba::memory::history::History::empty(1).events.is_empty());

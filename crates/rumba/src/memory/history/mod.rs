@@ -1,6 +1,6 @@
 //! A memory history: every allocation, free, pool growth and trim, pinned allocation, IPC export
-//! and import, out-of-memory failure and managed-memory movement, recorded in a bounded ring
-//! buffer and written to a file for `rumba memviz` to draw (PyTorch's
+//! and import, out-of-memory failure and managed-memory movement, recorded in bounded buffers
+//! of each thread and written to a file for `rumba memviz` to draw (PyTorch's
 //! `_record_memory_history` and `memory_viz`, for rumba's resources).
 //!
 //! Off by default. [`start`] begins a recording (clearing the last one), [`stop`] ends it and
@@ -28,16 +28,30 @@
 //! buffer was allocated from, adaptors included; a resource used directly records its own chain.
 //!
 //! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
-//! does nothing else. While on, an event takes a timestamp and a short critical section that
-//! writes one 64-byte slot of the ring: the sequence number is the slot's place in the ring, the
-//! resource chain and the pool are indices into small tables of the distinct ones seen, and the
-//! rare extras (a detail, a backtrace) live beside the ring by sequence number. A full ring of
-//! 100,000 events is then 6.4 MB rather than about 30 MB, and an event touches one cache line
-//! of it; the pool benchmark (`cargo bench -p rumba --bench pool -- history`) measures the cost.
+//! does nothing else. While on, an event of a pool the thread has met before, with no detail or
+//! backtrace, takes no lock and allocates nothing: the thread writes one 64-byte slot (one cache
+//! line) of a chunk of its own, with a sequence number from one relaxed `fetch_add` and a time
+//! from the coarse monotonic clock. A thread's first event in a recording, its first event of
+//! each pool, and an event with a detail or backtrace take the recording's lock (and may
+//! allocate); so, once every few hundred events, does taking a fresh chunk. The resource chain is walked once
+//! per resource and kept as an index into a table of the distinct ones (the `chain` module);
+//! the pool is an index too, and the rare extras (a detail, a backtrace) live beside the chunks
+//! by sequence number. [`snapshot`] and [`dump`] gather the chunks of every thread, of threads
+//! that have exited too, and merge them by sequence number, keeping the newest `max_entries`
+//! (the `log` module has the details). The pool benchmark (`cargo bench -p rumba --bench pool
+//! -- history`) measures the cost.
 //!
-//! This module touches its own ring buffer and the file it is asked to write.
+//! **Order and time.** `seq` is a total order of the events of all threads: the order in which
+//! they took their sequence numbers. `time_ns` has the coarse clock's resolution (a scheduler
+//! tick: 4 ms on most Linux systems) and never decreases in `seq` order; events within one tick
+//! share a time and are told apart by `seq`. A snapshot taken while other threads record may
+//! miss the events they are writing at that instant.
+//!
+//! This module touches the chunks of its recordings and the file it is asked to write.
 
+mod chain;
 pub mod format;
+mod log;
 
 /// One recorded event (see [`format::Event`]).
 pub use format::Event;
@@ -45,11 +59,14 @@ pub use format::{EventKind, FORMAT_NAME, FORMAT_VERSION, History, PoolFigures};
 
 use std::backtrace::Backtrace;
 use std::cell::Cell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use chain::ChainId;
+pub(crate) use chain::{ChainCell, short_name};
 
 use super::DeviceResource;
 use crate::driver::StreamHandle;
@@ -82,142 +99,20 @@ impl Default for HistoryOptions {
     }
 }
 
-/// The longest resource chain recorded (deeper chains keep their outermost resources).
-const MAX_CHAIN: usize = 8;
-
-/// Resource type names, outermost first, without allocating.
-#[derive(Clone, Copy)]
-pub(crate) struct Chain {
-    names: [&'static str; MAX_CHAIN],
-    len: u8,
-}
-
-impl Chain {
-    const EMPTY: Chain = Chain {
-        names: [""; MAX_CHAIN],
-        len: 0,
-    };
-
-    /// The same resources: the names are `'static` type names, compared by address.
-    fn same(&self, other: &Chain) -> bool {
-        self.len == other.len
-            && self.names[..self.len as usize]
-                .iter()
-                .zip(&other.names[..other.len as usize])
-                .all(|(a, b)| std::ptr::eq(*a, *b))
-    }
-
-    /// `top` and its upstreams.
-    pub(crate) fn of(top: &dyn DeviceResource) -> Chain {
-        let mut chain = Chain::EMPTY;
-        let mut at = Some(top);
-        while let Some(r) = at {
-            if chain.len as usize == MAX_CHAIN {
-                break;
-            }
-            chain.names[chain.len as usize] = r.name();
-            chain.len += 1;
-            at = r.upstream();
-        }
-        chain
-    }
-
-    fn names(&self) -> Vec<String> {
-        self.names[..self.len as usize]
-            .iter()
-            .map(|n| short_name(n).to_string())
-            .collect()
-    }
-}
-
-/// `a::b::Type<c::D>` → `Type<c::D>`: the last path segment before any generics.
-pub(crate) fn short_name(full: &str) -> &str {
-    let head = full.find('<').map_or(full, |i| &full[..i]);
-    match head.rfind("::") {
-        Some(i) => &full[i + 2..],
-        None => full,
-    }
-}
-
-/// One event in the ring: 64 bytes, one cache line (see the module's note on cost).
-struct Entry {
-    time_ns: u64,
-    stream: u64,
-    bytes: u64,
-    ptr: u64,
-    /// The pool's reserved and used bytes after the event (when `pool > 0`).
-    pool_reserved: u64,
-    pool_used: u64,
-    device: u32,
-    /// Index into [`Recorder::chains`].
-    chain: u16,
-    /// 1 + index into [`Recorder::pools`]; 0: not a pool's event.
-    pool: u16,
-    kind: EventKind,
-    /// A detail or backtrace of this event is in [`Recorder::extras`].
-    extra: bool,
-}
-
-const _: () = assert!(size_of::<Entry>() <= 64);
-
 /// What a few events carry beyond their slot.
 struct Extra {
     detail: Option<String>,
-    backtrace: Option<Backtrace>,
-}
-
-struct Recorder {
-    options: HistoryOptions,
-    start: Instant,
-    started_unix_ms: u64,
-    ring: VecDeque<Entry>,
-    /// Sequence number of `ring[0]`.
-    first_seq: u64,
-    dropped: u64,
-    last_ns: u64,
-    /// The distinct resource chains seen (few: one per way memory is reached).
-    chains: Vec<Chain>,
-    /// The distinct pools seen, by id.
-    pools: Vec<u64>,
-    /// Details and backtraces by sequence number, dropped with their events.
-    extras: HashMap<u64, Extra>,
-}
-
-impl Recorder {
-    /// The index of `chain` in the table, added when new (the empty chain past `u16::MAX`).
-    fn chain_index(&mut self, chain: &Chain) -> u16 {
-        if let Some(i) = self.chains.iter().position(|c| c.same(chain)) {
-            return i as u16;
-        }
-        if self.chains.len() > usize::from(u16::MAX) {
-            return 0;
-        }
-        self.chains.push(*chain);
-        (self.chains.len() - 1) as u16
-    }
-
-    /// 1 + the index of pool `id` in the table, added when new (0 past `u16::MAX` pools).
-    fn pool_index(&mut self, id: u64) -> u16 {
-        if let Some(i) = self.pools.iter().position(|&p| p == id) {
-            return (i + 1) as u16;
-        }
-        if self.pools.len() >= usize::from(u16::MAX) {
-            return 0;
-        }
-        self.pools.push(id);
-        self.pools.len() as u16
-    }
+    backtrace: Option<Arc<Backtrace>>,
 }
 
 /// The one flag every recording site reads.
 static ENABLED: AtomicBool = AtomicBool::new(false);
 /// Whether events capture backtraces (read only while recording).
 static BACKTRACES: AtomicBool = AtomicBool::new(false);
-static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
 
 thread_local! {
     /// The chain of the resource a context or manager is allocating from (or giving back to).
-    static SERVING: Cell<Option<Chain>> = const { Cell::new(None) };
+    static SERVING: Cell<Option<ChainId>> = const { Cell::new(None) };
     /// Depth of calls whose events are not recorded (a pool's segment traffic).
     static QUIET: Cell<u32> = const { Cell::new(0) };
     /// Set while a flush carries out held-back releases.
@@ -251,22 +146,10 @@ pub fn start(options: HistoryOptions) -> Result<()> {
     if options.max_entries == 0 {
         return Err(HistoryError::NoEntries.into());
     }
-    let mut r = lock(&RECORDER);
-    *r = Some(Recorder {
-        options,
-        start: Instant::now(),
-        started_unix_ms: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
-        ring: VecDeque::with_capacity(options.max_entries.min(4096)),
-        first_seq: 0,
-        dropped: 0,
-        last_ns: 0,
-        // The empty chain is index 0: what an event with no known resource gets.
-        chains: vec![Chain::EMPTY],
-        pools: Vec::new(),
-        extras: HashMap::new(),
-    });
+    let started_unix_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    log::begin(options, started_unix_ms);
     BACKTRACES.store(options.backtraces, Ordering::Relaxed);
     ENABLED.store(true, Ordering::SeqCst);
     Ok(())
@@ -290,61 +173,65 @@ pub fn stop() {
 /// assert_eq!(h.format, rumba::memory::history::FORMAT_NAME);
 /// ```
 pub fn snapshot() -> History {
-    // Entries are converted outside the lock: resolving backtraces is slow.
-    let (meta, entries) = {
-        let r = lock(&RECORDER);
-        match r.as_ref() {
-            None => return History::empty(HistoryOptions::default().max_entries),
-            Some(rec) => (
-                (rec.options, rec.started_unix_ms, rec.dropped),
-                rec.ring
-                    .iter()
-                    .zip(rec.first_seq..)
-                    .map(|(e, seq)| {
-                        let extra = e.extra.then(|| rec.extras.get(&seq)).flatten();
-                        let pool = (e.pool > 0).then(|| PoolFigures {
-                            id: rec.pools[usize::from(e.pool) - 1],
-                            reserved: e.pool_reserved as usize,
-                            used: e.pool_used as usize,
-                        });
-                        (
-                            seq,
-                            e.time_ns,
-                            e.kind,
-                            e.device as usize,
-                            e.stream,
-                            e.bytes as usize,
-                            e.ptr,
-                            rec.chains[usize::from(e.chain)],
-                            pool,
-                            extra.and_then(|x| x.detail.clone()),
-                            extra
-                                .and_then(|x| x.backtrace.as_ref())
-                                .map(ToString::to_string),
-                        )
-                    })
-                    .collect::<Vec<_>>(),
-            ),
-        }
-    };
-    let (options, started_unix_ms, dropped) = meta;
-    let events = entries
-        .into_iter()
-        .map(
-            |(seq, time_ns, kind, device, stream, bytes, ptr, chain, pool, detail, bt)| Event {
-                seq,
-                time_ns,
-                kind,
-                device,
-                stream,
-                bytes,
-                ptr,
-                chain: chain.names(),
-                frames: bt.map_or_else(Vec::new, |t| frames(&t, options.max_frames)),
-                pool,
-                detail,
-            },
+    // Events are converted outside the lock: resolving backtraces is slow.
+    let (options, started_unix_ms, dropped, rows, pools, extras) = {
+        let r = lock(&log::RECORDING);
+        let Some(rec) = r.as_ref() else {
+            return History::empty(HistoryOptions::default().max_entries);
+        };
+        let (rows, dropped) = rec.events();
+        let extras: HashMap<u64, (Option<String>, Option<Arc<Backtrace>>)> = rows
+            .iter()
+            .filter(|(_, e)| e.extra)
+            .filter_map(|(seq, _)| {
+                let x = rec.extras.get(seq)?;
+                Some((*seq, (x.detail.clone(), x.backtrace.clone())))
+            })
+            .collect();
+        let pools = rec.pools.clone();
+        (
+            rec.options,
+            rec.started_unix_ms,
+            dropped,
+            rows,
+            pools,
+            extras,
         )
+    };
+    let chains = chain::table();
+    let mut extras = extras;
+    // Times never go back in sequence order (a clock read and a sequence number are not taken
+    // at one instant).
+    let mut last_ns = 0;
+    let events = rows
+        .into_iter()
+        .map(|(seq, e)| {
+            last_ns = e.time_ns.max(last_ns);
+            let (detail, backtrace) = extras.remove(&seq).unwrap_or_default();
+            Event {
+                seq,
+                time_ns: last_ns,
+                kind: e.kind,
+                device: e.device as usize,
+                stream: e.stream,
+                bytes: e.bytes as usize,
+                ptr: e.ptr,
+                chain: chains
+                    .get(usize::from(e.chain))
+                    .map_or_else(Vec::new, |c| c.names()),
+                frames: backtrace
+                    .map_or_else(Vec::new, |b| frames(&b.to_string(), options.max_frames)),
+                pool: (e.pool as usize)
+                    .checked_sub(1)
+                    .and_then(|i| pools.get(i))
+                    .map(|&id| PoolFigures {
+                        id,
+                        reserved: e.pool_reserved as usize,
+                        used: e.pool_used as usize,
+                    }),
+                detail,
+            }
+        })
         .collect();
     History {
         started_unix_ms,
@@ -449,68 +336,45 @@ impl Note {
     }
 }
 
-/// Records `note` (call only when [`is_recording`]); `maker` is the resource reporting it, whose
-/// chain is used when no context or manager named the one it allocates from.
-#[cold]
-#[inline(never)]
-pub(crate) fn note(mut note: Note, maker: Option<&dyn DeviceResource>) {
+/// Records `note` (call only when [`is_recording`]); `maker` is the resource reporting it and
+/// the cell keeping its chain, used when no context or manager named the resource it allocates
+/// from.
+///
+/// Inlined: the note's fields reach the event's slot without a round trip through memory (a
+/// load of two fields written one by one stalls until the writes are done).
+#[inline(always)]
+pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>) {
     if QUIET.get() > 0 {
         return;
     }
-    if note.kind == EventKind::Free && FLUSHING.get() {
-        note.kind = EventKind::FreeFlushed;
-    }
+    let kind = if note.kind == EventKind::Free && FLUSHING.get() {
+        EventKind::FreeFlushed
+    } else {
+        note.kind
+    };
     let chain = SERVING
         .get()
-        .or_else(|| maker.map(Chain::of))
-        .unwrap_or(Chain::EMPTY);
+        .or_else(|| maker.map(|(me, cell)| cell.id(me)))
+        .unwrap_or(chain::EMPTY);
+    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
+        log::record(&note, kind, chain);
+    } else {
+        note_extra(note, kind, chain);
+    }
+}
+
+/// Records `note` with its detail or a backtrace beside it.
+#[cold]
+#[inline(never)]
+fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
     let backtrace = BACKTRACES
         .load(Ordering::Relaxed)
-        .then(Backtrace::force_capture);
-    let mut r = lock(&RECORDER);
-    let Some(rec) = r.as_mut() else {
-        return;
+        .then(|| Arc::new(Backtrace::force_capture()));
+    let extra = Extra {
+        detail: note.detail.take(),
+        backtrace,
     };
-    let time_ns = (rec.start.elapsed().as_nanos() as u64).max(rec.last_ns);
-    rec.last_ns = time_ns;
-    if rec.ring.len() == rec.options.max_entries
-        && let Some(old) = rec.ring.pop_front()
-    {
-        if old.extra {
-            rec.extras.remove(&rec.first_seq);
-        }
-        rec.first_seq += 1;
-        rec.dropped += 1;
-    }
-    let seq = rec.first_seq + rec.ring.len() as u64;
-    let extra = note.detail.is_some() || backtrace.is_some();
-    if extra {
-        rec.extras.insert(
-            seq,
-            Extra {
-                detail: note.detail,
-                backtrace,
-            },
-        );
-    }
-    let chain = rec.chain_index(&chain);
-    let (pool, pool_reserved, pool_used) = match note.pool {
-        Some(p) => (rec.pool_index(p.id), p.reserved as u64, p.used as u64),
-        None => (0, 0, 0),
-    };
-    rec.ring.push_back(Entry {
-        time_ns,
-        stream: note.stream.0,
-        bytes: note.bytes as u64,
-        ptr: note.ptr,
-        pool_reserved,
-        pool_used,
-        device: note.device as u32,
-        chain,
-        pool,
-        kind: note.kind,
-        extra,
-    });
+    log::record_with(&note, kind, chain, extra);
 }
 
 /// Restores a thread-local cell when dropped (also when `f` unwinds).
@@ -524,11 +388,11 @@ impl<T: Copy + 'static> Drop for Restore<T> {
 
 /// Runs `f` (an allocation from, or a release to, `top`) with `top`'s chain as the chain of the
 /// events it records.
-pub(crate) fn serving<T>(top: &dyn DeviceResource, f: impl FnOnce() -> T) -> T {
+pub(crate) fn serving<T>(top: &Arc<dyn DeviceResource>, f: impl FnOnce() -> T) -> T {
     if !is_recording() {
         return f();
     }
-    let _restore = Restore(&SERVING, SERVING.replace(Some(Chain::of(top))));
+    let _restore = Restore(&SERVING, SERVING.replace(Some(chain::served(top))));
     f()
 }
 
@@ -580,16 +444,6 @@ pub(crate) fn record_program(path: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_names_drop_the_path_but_keep_generics() {
-        assert_eq!(
-            short_name("rumba::memory::pool::PoolResource"),
-            "PoolResource"
-        );
-        assert_eq!(short_name("a::B<c::D>"), "B<c::D>");
-        assert_eq!(short_name("Plain"), "Plain");
-    }
 
     #[test]
     fn frames_keep_the_program_and_skip_the_machinery() {

@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
-use super::history::{self, EventKind, Note, PoolFigures};
+use super::history::{self, ChainCell, EventKind, Note, PoolFigures};
 use super::report::fragmentation;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
@@ -133,6 +133,8 @@ pub struct PoolResource {
     deferred: AtomicUsize,
     /// Handle 0 is the per-thread default stream (`Config::per_thread_default_stream`).
     per_thread_default: bool,
+    /// Its chain in the memory history, walked once.
+    history: ChainCell,
 }
 
 impl PoolResource {
@@ -201,6 +203,7 @@ impl PoolResource {
             }),
             deferred: AtomicUsize::new(0),
             per_thread_default: ctx.config.per_thread_default_stream,
+            history: ChainCell::new(),
         })
     }
 
@@ -301,7 +304,7 @@ impl PoolResource {
                 pool: Some(pool),
                 ..Note::new(kind, self.device, stream, bytes, ptr)
             };
-            history::note(note, Some(self));
+            history::note(note, Some((self, &self.history)));
         }
     }
 
@@ -366,13 +369,14 @@ impl DeviceResource for PoolResource {
                 memory: "device memory",
             });
         }
-        let size = bytes
-            .checked_next_multiple_of(GRANULE)
-            .ok_or(Error::AllocationTooLarge {
-                memory: format!("device memory from the pool on device {}", self.device),
-                bytes,
-                largest: usize::MAX / GRANULE * GRANULE,
-            })?;
+        let size =
+            bytes
+                .checked_next_multiple_of(GRANULE)
+                .ok_or_else(|| Error::AllocationTooLarge {
+                    memory: format!("device memory from the pool on device {}", self.device),
+                    bytes,
+                    largest: usize::MAX / GRANULE * GRANULE,
+                })?;
         let own = self.own_key(stream);
         let mut st = lock(&self.state);
         let mut found = Self::take(&mut st, size, stream, bytes, own);
