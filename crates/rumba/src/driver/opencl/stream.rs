@@ -125,6 +125,18 @@ struct Queues {
 }
 
 impl Queues {
+    /// Every live stream's slot with its key: the legacy stream, created streams, per-thread
+    /// default streams (destroyed streams' last commands are in `retired`).
+    fn slots_mut(&mut self) -> impl Iterator<Item = (Key, &mut Slot)> {
+        std::iter::once((Key::Legacy, &mut self.legacy))
+            .chain(self.streams.iter_mut().map(|(h, s)| (Key::Stream(*h), s)))
+            .chain(
+                self.per_thread
+                    .iter_mut()
+                    .map(|(t, s)| (Key::PerThread(*t), s)),
+            )
+    }
+
     fn slot(&mut self, key: Key) -> Option<&mut Slot> {
         match key {
             Key::Legacy => Some(&mut self.legacy),
@@ -579,22 +591,13 @@ impl DeviceQueues {
     /// [`last_events`](Self::last_events), and whether they cover every queued command.
     fn lasts(&self) -> (Vec<ClEvent>, bool) {
         let mut table = lock(&self.table);
-        let Queues {
-            legacy,
-            streams,
-            per_thread,
-            retired,
-        } = &mut *table;
         let mut covered = true;
         let mut lasts = Vec::new();
-        for s in std::iter::once(legacy)
-            .chain(streams.values_mut())
-            .chain(per_thread.values_mut())
-        {
+        for (_, s) in table.slots_mut() {
             covered &= s.cover().is_ok();
             lasts.extend(s.last.clone());
         }
-        lasts.extend(retired.iter().cloned());
+        lasts.extend(table.retired.iter().cloned());
         (lasts, covered)
     }
 
@@ -603,18 +606,10 @@ impl DeviceQueues {
         crate::driver::callback::refuse_wait("device synchronize", "")?;
         let ends: Vec<(Key, End)> = {
             let mut table = lock(&self.table);
-            let Queues {
-                legacy,
-                streams,
-                per_thread,
-                retired,
-            } = &mut *table;
-            std::iter::once((Key::Legacy, legacy))
-                .chain(streams.iter_mut().map(|(h, s)| (Key::Stream(*h), s)))
-                .chain(per_thread.iter_mut().map(|(t, s)| (Key::PerThread(*t), s)))
-                .map(|(k, s)| (k, s.end()))
-                .chain(retired.iter().map(|e| (Key::Legacy, End::Event(e.clone()))))
-                .collect()
+            let mut ends: Vec<(Key, End)> = table.slots_mut().map(|(k, s)| (k, s.end())).collect();
+            let retired = table.retired.iter();
+            ends.extend(retired.map(|e| (Key::Legacy, End::Event(e.clone()))));
+            ends
         };
         let waited: Vec<(Key, End, Result<()>)> = ends
             .into_iter()
