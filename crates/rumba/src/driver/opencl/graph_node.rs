@@ -75,9 +75,9 @@ pub(crate) struct NodeKernel {
     launch: Option<KernelNode>,
     /// The kernel's site table, which names what a fault did.
     abi: Option<&'static KernelAbi>,
-    /// What keeps an update's arguments alive: held for its drop, never read.
-    #[allow(dead_code)]
-    keep: Option<Mutex<Box<dyn Any + Send>>>,
+    /// What keeps an update's arguments alive: held for its drop, never read (the mutex only
+    /// makes it `Sync`).
+    _keep: Option<Mutex<Box<dyn Any + Send>>>,
 }
 
 impl NodeKernel {
@@ -105,7 +105,7 @@ impl NodeKernel {
             slot: AtomicUsize::new(NO_SLOT),
             launch: Some(KernelNode::of(launch)),
             abi: launch.function.abi(),
-            keep: keep.map(Mutex::new),
+            _keep: keep.map(Mutex::new),
         })
     }
 
@@ -132,7 +132,7 @@ impl NodeKernel {
             slot: AtomicUsize::new(NO_SLOT),
             launch: None,
             abi: None,
-            keep: None,
+            _keep: None,
         })
     }
 
