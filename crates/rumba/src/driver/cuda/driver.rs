@@ -12,30 +12,28 @@
 //! CUDA forbids (every driver call there is refused with [`Error::InCallback`]). Keep-alives are
 //! not callbacks but events (`keepalive.rs`), because CUDA runs the callbacks of all streams on
 //! one thread. Device memory (`pool.rs`: the stream-ordered pool or `cuMemAlloc`), page-locked
-//! host memory (`host.rs`) and the synchronizations that read kernel fault records back
-//! (`faults.rs`) live in their own files; the trait methods here forward to them.
+//! host memory (`host.rs`), copies and memsets (`copy.rs`), events (`events.rs`) and the
+//! synchronizations that read kernel fault records back (`faults.rs`) live in their own files;
+//! the trait methods here forward to them.
 //!
 //! This module touches the CUDA driver (through cudarc's `sys` layer) and the built-in kernels.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::ffi::{CStr, c_void};
+use std::ffi::CStr;
 use std::sync::{Mutex, RwLock};
 
 use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 
 use super::builtin::Modules;
+use super::copy::{DTOD, DTOH, HTOD, MEMSET};
 use super::error::{check, map};
 use super::faults::DeviceFaults;
-use super::flags::{
-    cu_event, cu_stream, default_resolved, event_flags, event_handle, host_register_flags,
-    stream_handle,
-};
+use super::flags::{cu_stream, default_resolved, host_register_flags, stream_handle};
 use super::keepalive::KeepAlives;
 use super::launch::{self, UserKernels};
 use super::pool::Pools;
 use super::staging::{STAGE_MAX, Staging};
-use super::strided::{launch_shape, pack};
-use crate::driver::graph::{HOST_COPY, ONE_SHOT, WAITS};
+use crate::driver::graph::{ONE_SHOT, WAITS};
 use crate::driver::{
     BackendKind, CudaKernelSource, DeviceCopy, DeviceInfo, DevicePtr, Driver, EventHandle,
     HostAllocFlags, HostCallback, KernelLaunch, ManagedAttach, On, Order, PageLocking,
@@ -43,15 +41,6 @@ use crate::driver::{
 };
 use crate::error::{Error, Result};
 use crate::sync::lock;
-
-/// A copy or memset as [`CudaDriver::issue`] makes it: the name of its synchronous call (the
-/// queued one adds `Async`) and, for a copy of host memory, the operation a capturing stream
-/// refuses.
-type Call = (&'static str, Option<&'static str>);
-const HTOD: Call = ("cuMemcpyHtoD", Some("a copy from host memory"));
-const DTOH: Call = ("cuMemcpyDtoH", Some("a copy into host memory"));
-const DTOD: Call = ("cuMemcpyDtoD", None);
-const MEMSET: Call = ("cuMemsetD8", None);
 
 pub(super) struct CudaDevice {
     pub(super) dev: sys::CUdevice,
@@ -64,32 +53,23 @@ pub(super) struct CudaDevice {
     pub(super) ctx: usize,
 }
 
-/// What the driver remembers of an event it created.
-#[derive(Clone, Copy)]
-struct EventState {
-    /// Created with timing (without `CU_EVENT_DISABLE_TIMING`).
-    timing: bool,
-    /// Recorded at least once.
-    recorded: bool,
-}
-
 /// The CUDA backend's driver.
 pub struct CudaDriver {
     pub(super) devices: Vec<CudaDevice>,
     streams: Mutex<HashSet<u64>>,
     /// Events created here: handle → what `cuEventElapsedTime` needs to know first, because
     /// CUDA answers both an untimed and a never-recorded event with `CUDA_ERROR_INVALID_HANDLE`.
-    events: Mutex<HashMap<u64, EventState>>,
+    pub(super) events: Mutex<HashMap<u64, super::events::EventState>>,
     /// Host ranges pinned through this driver: start → length, and whether allocated or registered.
     pub(super) pinned: RwLock<BTreeMap<usize, super::host::Pinned>>,
     /// Managed allocations: start → length (their host and device addresses are the same).
     pub(super) managed: RwLock<BTreeMap<usize, usize>>,
-    modules: Modules,
+    pub(super) modules: Modules,
     user_kernels: UserKernels,
     /// Values queued work keeps alive, dropped once an event behind the work completed.
     keepalives: KeepAlives,
     /// Page-locked blocks that uploads from pageable memory on a stream go through.
-    staging: Staging,
+    pub(super) staging: Staging,
     /// Memory opened from IPC handles: mapped address → the handle's bytes.
     pub(super) ipc_opened: Mutex<HashMap<DevicePtr, Vec<u8>>>,
     /// Kernel fault records, per device.
@@ -221,101 +201,9 @@ impl CudaDriver {
         }
     }
 
-    /// Remembers that `event` has been recorded (so timing it asks CUDA).
-    pub(super) fn note_recorded(&self, event: EventHandle) {
-        if let Some(state) = lock(&self.events).get_mut(&event.0) {
-            state.recorded = true;
-        }
-    }
-
-    pub(super) fn event(&self, handle: EventHandle) -> Result<sys::CUevent> {
-        if lock(&self.events).contains_key(&handle.0) {
-            Ok(cu_event(handle))
-        } else {
-            Err(unknown("event", handle.0))
-        }
-    }
-
-    /// Runs the copy or memset `call` as `on` says; `op` makes the call: the synchronous one
-    /// given no stream, the queued one given a stream. Blocking: the synchronous call followed by
-    /// a wait for the legacy stream, or with per-thread default streams the queued one on
-    /// `CU_STREAM_PER_THREAD`, waited for. On a stream: queued there, refused on a capturing
-    /// stream when it copies host memory.
-    fn issue(
-        &self,
-        on: On,
-        call: Call,
-        op: impl FnOnce(Option<sys::CUstream>) -> CUresult,
-    ) -> Result<()> {
-        let (name, host) = call;
-        let Order::Stream(stream) = on.order else {
-            self.bind(on.device)?;
-            if !self.per_thread_default {
-                check(name, op(None))?;
-                return self.finish_legacy();
-            }
-            let s = cu_stream(StreamHandle::PER_THREAD);
-            check(name, op(Some(s)))?;
-            // SAFETY: the per-thread default stream is always valid in a current context.
-            return check("cuStreamSynchronize", unsafe {
-                sys::cuStreamSynchronize(s)
-            });
-        };
-        let s = self.stream(stream)?;
-        self.bind(on.device)?;
-        if let Some(operation) = host {
-            self.graphs
-                .captures
-                .refuse(on.device, stream, operation, HOST_COPY)?;
-        }
-        match op(Some(s)) {
-            CUresult::CUDA_SUCCESS => Ok(()),
-            r => Err(map(&format!("{name}Async"), r)),
-        }
-    }
-
-    /// Whether a stream-ordered upload of `n` bytes from `p` goes through a staging block:
-    /// pageable memory, not empty, at most [`STAGE_MAX`] bytes (`staging.rs` says why).
-    fn stages(&self, p: *const u8, n: usize) -> bool {
-        n > 0 && n <= STAGE_MAX && !self.pinned_contains(p, n)
-    }
-
-    /// Copies `src` into a page-locked block and queues its upload to `dst` on `stream`; the
-    /// block is kept until an event behind the copy has completed.
-    ///
-    /// # Safety
-    /// `dst..dst + src.len()` is device memory the caller may write in `stream`'s order.
-    unsafe fn upload_staged(
-        &self,
-        device: usize,
-        stream: StreamHandle,
-        dst: DevicePtr,
-        src: &[u8],
-    ) -> Result<()> {
-        let s = self.stream(stream)?;
-        self.bind(device)?; // the block is allocated in the device's context
-        let block = self.staging.stage(src)?;
-        let on = On {
-            device,
-            order: Order::Stream(stream),
-        };
-        // SAFETY: `dst` is the caller's promise; the block is page-locked, holds `src.len()`
-        // bytes and is neither written nor reused until the keep-alive below drops it, after the
-        // copy has run. On an error (a capture's refusal included) nothing was queued and the
-        // block goes back.
-        self.issue(on, HTOD, |q| unsafe {
-            sys::cuMemcpyHtoDAsync_v2(dst, block.ptr().cast(), src.len(), q.unwrap_or(s))
-        })?;
-        if let Err((e, block)) = self.keep(device, stream, s, Box::new(block)) {
-            std::mem::forget(block); // the queued copy may still read it: leaked, never reused
-            return Err(e);
-        }
-        Ok(())
-    }
-
     /// Keeps `value` until `stream`'s work queued so far has run (`keepalive.rs`); on an error
     /// `value` comes back with it.
-    fn keep(
+    pub(super) fn keep(
         &self,
         device: usize,
         stream: StreamHandle,
@@ -328,19 +216,9 @@ impl CudaDriver {
 
     /// Drops the values kept for `stream`'s completed work (every stream's with `None`) once a
     /// synchronization has waited for it.
-    fn settle(&self, device: usize, stream: Option<StreamHandle>) {
+    pub(super) fn settle(&self, device: usize, stream: Option<StreamHandle>) {
         let key = stream.map(|h| default_resolved(h, self.per_thread_default).0);
         self.keepalives.settle(device, key);
-    }
-
-    /// Waits for the bound context's legacy default stream. CUDA's synchronous copies and memsets
-    /// return before a device-to-device copy, a memset of device memory or the DMA of a pageable
-    /// upload has completed; a blocking operation promises completion, so it waits for it here.
-    pub(super) fn finish_legacy(&self) -> Result<()> {
-        // SAFETY: the null stream is the legacy default stream of the bound context.
-        check("cuStreamSynchronize", unsafe {
-            sys::cuStreamSynchronize(std::ptr::null_mut())
-        })
     }
 
     /// The retained primary context of `device` as a `CUcontext`.
@@ -378,7 +256,7 @@ impl Drop for CudaDriver {
     }
 }
 
-fn unknown(kind: &'static str, handle: u64) -> Error {
+pub(super) fn unknown(kind: &'static str, handle: u64) -> Error {
     Error::InvalidHandle {
         kind,
         handle,
@@ -597,35 +475,8 @@ unsafe impl Driver for CudaDriver {
         copy: &StridedCopy<'_>,
         stream: StreamHandle,
     ) -> Result<()> {
-        let mut params = pack(copy)?;
-        if params.count == 0 {
-            return Ok(());
-        }
-        let s = self.stream(stream)?;
-        let cc = self.bind(device)?.cc;
-        let f =
-            self.modules
-                .function(device, cc, "strided_copy.cu", "rumba_strided_copy_kernel")?;
-        let (blocks, threads) = launch_shape(params.count);
-        let mut args = [(&mut params as *mut super::strided::StridedCopyParams).cast::<c_void>()];
-        // SAFETY: `f` takes exactly one argument, `struct rumba_strided_copy`, which
-        // `StridedCopyParams` mirrors (#[repr(C)], layout unit-tested); the device ranges are the
-        // caller's contract. The parameter block is copied by the launch call.
-        check("cuLaunchKernel(rumba_strided_copy_kernel)", unsafe {
-            sys::cuLaunchKernel(
-                f,
-                blocks,
-                1,
-                1,
-                threads,
-                1,
-                1,
-                0,
-                s,
-                args.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
-        })
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { self.strided_copy(device, copy, stream) }
     }
 
     fn stream_create(&self, device: usize, non_blocking: bool) -> Result<StreamHandle> {
@@ -746,101 +597,27 @@ unsafe impl Driver for CudaDriver {
     }
 
     fn event_create(&self, device: usize, timing: bool) -> Result<EventHandle> {
-        self.bind(device)?;
-        let mut e = std::ptr::null_mut();
-        // SAFETY: writes one event handle; a context is current.
-        check("cuEventCreate", unsafe {
-            sys::cuEventCreate(&mut e, event_flags(timing) as u32)
-        })?;
-        let h = event_handle(e);
-        lock(&self.events).insert(
-            h.0,
-            EventState {
-                timing,
-                recorded: false,
-            },
-        );
-        Ok(h)
+        self.create_event(device, timing)
     }
 
     fn event_destroy(&self, device: usize, event: EventHandle) -> Result<()> {
-        let e = self.event(event)?;
-        self.bind(device)?;
-        lock(&self.events).remove(&event.0);
-        // SAFETY: an event created here.
-        check("cuEventDestroy", unsafe { sys::cuEventDestroy_v2(e) })
+        self.destroy_event(device, event)
     }
 
     fn event_record(&self, device: usize, event: EventHandle, stream: StreamHandle) -> Result<()> {
-        let (e, s) = (self.event(event)?, self.stream(stream)?);
-        self.bind(device)?;
-        self.graphs.captures.refuse(
-            device,
-            stream,
-            "recording an event",
-            crate::driver::graph::INTERNAL_EVENT,
-        )?;
-        // SAFETY: valid handles.
-        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })?;
-        self.note_recorded(event);
-        // Outside a capture: an earlier record of the event inside one is forgotten.
-        self.graphs.captures.record_event(device, event, stream);
-        Ok(())
+        self.record_event(device, event, stream)
     }
 
     fn event_synchronize(&self, device: usize, event: EventHandle) -> Result<()> {
-        crate::driver::callback::refuse_wait("event synchronize", "")?;
-        let captures = &self.graphs.captures;
-        captures.refuse_captured_event(device, event, "event synchronize")?;
-        let e = self.event(event)?;
-        self.bind(device)?;
-        // SAFETY: a valid event.
-        let waited = check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) });
-        self.settle(device, None);
-        waited
+        self.synchronize_event(device, event)
     }
 
     fn event_query(&self, device: usize, event: EventHandle) -> Result<bool> {
-        self.graphs
-            .captures
-            .refuse_captured_event(device, event, "event query")?;
-        let e = self.event(event)?;
-        self.bind(device)?;
-        // SAFETY: a valid event.
-        match unsafe { sys::cuEventQuery(e) } {
-            CUresult::CUDA_SUCCESS => Ok(true),
-            CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            r => Err(map("cuEventQuery", r)),
-        }
+        self.query_event(device, event)
     }
 
     fn event_elapsed_ms(&self, device: usize, start: EventHandle, end: EventHandle) -> Result<f32> {
-        let (a, b) = (self.event(start)?, self.event(end)?);
-        self.bind(device)?;
-        for (which, handle) in [("start", start), ("end", end)] {
-            let state = lock(&self.events).get(&handle.0).copied();
-            match state {
-                Some(EventState { timing: false, .. }) => {
-                    return Err(Error::EventNotTimed {
-                        which: which.to_owned(),
-                    });
-                }
-                Some(EventState {
-                    recorded: false, ..
-                }) => {
-                    return Err(Error::EventNotRecorded {
-                        which: which.to_owned(),
-                    });
-                }
-                _ => {}
-            }
-        }
-        let mut ms = 0f32;
-        // SAFETY: valid events; writes one float.
-        check("cuEventElapsedTime", unsafe {
-            sys::cuEventElapsedTime(&mut ms, a, b)
-        })?;
-        Ok(ms)
+        self.elapsed_ms(device, start, end)
     }
 
     fn device_synchronize(&self, device: usize) -> Result<()> {

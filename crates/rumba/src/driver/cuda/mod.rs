@@ -11,7 +11,9 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `driver.rs` | [`CudaDriver`]: one thin driver call per [`Driver`] operation |
+//! | `driver.rs` | [`CudaDriver`]: devices and contexts, streams, and the [`Driver`] operations, each one thin call or a forward to the file that owns it |
+//! | `copy.rs` | copies and memsets, blocking or on a stream; staged uploads; the strided-copy kernel |
+//! | `events.rs` | events: the table of those created here, records, waits, elapsed time |
 //! | `error.rs` | `CUresult` → [`Error::Driver`] (pure, unit-tested) |
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
@@ -45,8 +47,10 @@ use std::sync::Arc;
 
 pub mod builtin;
 mod callback;
+mod copy;
 mod driver;
 mod error;
+mod events;
 mod faults;
 mod flags;
 mod graph;
