@@ -69,6 +69,8 @@ fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
         cmd.env_remove(var);
     }
     cmd.env("RUMBA_BACKEND", "sim");
+    // What the CLI writes to the temporary folder (the demo's memory history) stays in target/.
+    cmd.env("TMPDIR", env!("CARGO_TARGET_TMPDIR"));
     cmd.envs(env.iter().copied());
     cmd
 }

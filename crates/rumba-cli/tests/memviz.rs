@@ -19,7 +19,9 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     cmd.args(args)
         .env_remove("RUMBA_MEMORY_HISTORY")
         .env_remove("RUMBA_MEMORY_MANAGER")
-        .env("RUMBA_BACKEND", "sim");
+        .env("RUMBA_BACKEND", "sim")
+        // The demo's memory history goes to the temporary folder: keep it in target/.
+        .env("TMPDIR", env!("CARGO_TARGET_TMPDIR"));
     cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run rumba");
     (
@@ -30,7 +32,8 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
 }
 
 fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("rumba-memviz-{}-{name}", std::process::id()))
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("rumba-memviz-{}-{name}", std::process::id()))
 }
 
 fn ev(seq: u64, kind: EventKind, bytes: usize, ptr: u64) -> Event {
