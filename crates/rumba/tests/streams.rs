@@ -354,3 +354,34 @@ fn without_the_switch_synchronous_work_waits_for_blocking_streams() {
     assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), [1, 2, 3]);
     worker.join().unwrap();
 }
+
+/// A device synchronization waits for the work of every stream, destroyed ones included and
+/// whatever their kind (as `cuCtxSynchronize` does): a non-blocking stream destroyed while its
+/// callback still runs is waited for.
+#[test]
+fn a_device_synchronization_waits_for_destroyed_streams_of_both_kinds() {
+    let _serial = setup();
+    let ctx = current_context().unwrap();
+    let drv = ctx.driver();
+    for non_blocking in [false, true] {
+        let s = drv.stream_create(0, non_blocking).unwrap();
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        drv.stream_add_callback(
+            0,
+            s,
+            Box::new(move |_| {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            }),
+        )
+        .unwrap();
+        drv.stream_destroy(0, s).unwrap();
+        drv.device_synchronize(0).unwrap();
+        assert!(
+            done.load(std::sync::atomic::Ordering::SeqCst),
+            "non-blocking {non_blocking}: the destroyed stream's callback had not finished"
+        );
+        assert!(drv.device_idle(0).unwrap(), "non-blocking {non_blocking}");
+    }
+}

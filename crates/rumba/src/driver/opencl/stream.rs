@@ -122,6 +122,10 @@ struct Queues {
     per_thread: HashMap<u64, Slot>,
     /// Last commands of blocking streams destroyed since the legacy stream's last command.
     retired: Vec<ClEvent>,
+    /// Last commands of non-blocking streams destroyed while they may still run: nothing orders
+    /// after them, but the device's synchronization and idleness wait for them, as for every
+    /// stream's work (`cuCtxSynchronize` does). Those found complete are let go.
+    detached: Vec<ClEvent>,
 }
 
 impl Queues {
@@ -178,10 +182,14 @@ impl Queues {
     }
 
     fn retire(&mut self, mut slot: Slot) {
+        let Some(e) = slot.last.take() else {
+            return;
+        };
         if slot.blocking {
-            if let Some(e) = slot.last.take() {
-                self.retired.push(e);
-            }
+            self.retired.push(e);
+        } else {
+            self.detached.retain(|d| !matches!(d.is_done(), Ok(true)));
+            self.detached.push(e);
         }
     }
 }
@@ -270,6 +278,7 @@ impl DeviceQueues {
                 streams: HashMap::new(),
                 per_thread: HashMap::new(),
                 retired: Vec::new(),
+                detached: Vec::new(),
             }),
         });
         super::exit::drain_at_exit(&queues);
@@ -598,6 +607,7 @@ impl DeviceQueues {
             lasts.extend(s.last.clone());
         }
         lasts.extend(table.retired.iter().cloned());
+        lasts.extend(table.detached.iter().cloned());
         (lasts, covered)
     }
 
@@ -607,8 +617,8 @@ impl DeviceQueues {
         let ends: Vec<(Key, End)> = {
             let mut table = lock(&self.table);
             let mut ends: Vec<(Key, End)> = table.slots_mut().map(|(k, s)| (k, s.end())).collect();
-            let retired = table.retired.iter();
-            ends.extend(retired.map(|e| (Key::Legacy, End::Event(e.clone()))));
+            let destroyed = table.retired.iter().chain(&table.detached);
+            ends.extend(destroyed.map(|e| (Key::Legacy, End::Event(e.clone()))));
             ends
         };
         let waited: Vec<(Key, End, Result<()>)> = ends
@@ -620,6 +630,13 @@ impl DeviceQueues {
             .collect();
         let mut first = Ok(());
         let mut table = lock(&self.table);
+        // Waited for: a destroyed non-blocking stream's work is done (its error reported here).
+        let waited_for = |d: &ClEvent| {
+            waited
+                .iter()
+                .any(|(_, end, _)| matches!(end, End::Event(e) if e.raw() == d.raw()))
+        };
+        table.detached.retain(|d| !waited_for(d));
         for (key, end, r) in waited {
             let outcome = match table.slot(key) {
                 Some(slot) => settle(slot, &end, r),
