@@ -772,3 +772,81 @@ fn warp_kernels_agree_on_both_engines_results_and_faults() {
     // Both outcomes are exercised.
     assert!(ok > 15 && faults > 15, "{ok} ran, {faults} faulted");
 }
+
+/// Regions whose only work is an `if` on the x index against a block-uniform bound, in every
+/// form the loop form narrows to the work-items that can meet it (`<`, mirrored `>`, `==`, a
+/// window of `>=` and `<=` on a signed cast, `&&` with another condition, a halving loop), in
+/// 1-d and 2-d blocks. Each region adds a different power of two, so a work-item visited too
+/// often or skipped wrongly shows in its sum.
+#[kernel]
+pub fn narrowed(t: &Thread, out: &mut Arr<i64>, bound: i32) {
+    let tx = t.thread_idx().x as usize;
+    let tid = t.thread_idx().x;
+    let ti = t.thread_idx().x as i32;
+    let n = (t.block_dim().x * t.block_dim().y) as usize;
+    let lin = t.thread_idx().y as usize * t.block_dim().x as usize + tx;
+    let s = t.shared_array::<i64>(64);
+    s[lin] = 0;
+    t.syncthreads();
+    if tx < 3 {
+        s[lin] += 1;
+    }
+    t.syncthreads();
+    if 2 < tx {
+        s[lin] += 2;
+    }
+    t.syncthreads();
+    if tx == 1 {
+        s[lin] += 4;
+    }
+    t.syncthreads();
+    if ti >= bound && ti <= bound + 2 {
+        s[lin] += 8;
+    }
+    t.syncthreads();
+    if tid > 4 && lin % 2 == 0 {
+        s[lin] += 16;
+    }
+    t.syncthreads();
+    let mut stride = 4usize;
+    while stride > 0 {
+        if tx < stride {
+            s[lin] += (stride as i64) << 8;
+        }
+        t.syncthreads();
+        stride /= 2;
+    }
+    out[t.block_idx().x as usize * n + lin] = s[lin];
+}
+
+#[test]
+fn regions_narrowed_to_the_work_items_an_x_condition_admits_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(narrowed().engine(), HostEngine::WorkItemLoops);
+    for (block, bound) in [
+        ([7usize, 1, 1], 2i32),
+        ([8, 4, 1], -2),
+        ([8, 4, 1], 6),
+        ([32, 2, 1], 100),
+        ([1, 1, 1], 0),
+    ] {
+        let threads = block[0] * block[1];
+        let case = Case {
+            name: "narrowed",
+            function: narrowed().function().clone(),
+            abi: &narrowed::ABI,
+            opencl: narrowed::opencl_source(),
+            cuda: narrowed::cuda_source(),
+            grid: [2, 1, 1],
+            block,
+            dynamic_shared_bytes: 0,
+            args: vec![HostArg::zeros::<i64>(2 * threads), HostArg::scalar(bound)],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args, "block {block:?}, bound {bound}");
+    }
+}

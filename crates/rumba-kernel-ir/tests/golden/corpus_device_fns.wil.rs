@@ -285,7 +285,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -449,7 +451,9 @@ fn grid() {
             let sh = __blk.shared_array::<u32, 1usize>([4usize]);
             let __trues1: u32 = 0;
             __blk
-                .each(
+                .each_x(
+                    0i128,
+                    ((4usize) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -499,7 +503,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    0i128,
+                    ((4usize) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

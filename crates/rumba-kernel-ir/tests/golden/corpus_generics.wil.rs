@@ -4832,7 +4832,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -4851,7 +4853,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5022,7 +5026,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5041,7 +5047,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5212,7 +5220,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5231,7 +5241,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5402,7 +5414,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5421,7 +5435,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5592,7 +5608,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5611,7 +5629,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5782,7 +5802,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5801,7 +5823,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -5972,7 +5996,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -5991,7 +6017,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -6162,7 +6190,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -6181,7 +6211,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -6352,7 +6384,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -6371,7 +6405,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -6542,7 +6578,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -6561,7 +6599,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -6732,7 +6772,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -6751,7 +6793,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -6922,7 +6966,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -6941,7 +6987,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

@@ -25,7 +25,9 @@ fn grid() {
             let sm = __blk.shared_array::<i32, 1usize>([N_SM]);
             let __trues1: u32 = 0;
             __blk
-                .each(
+                .each_x(
+                    ((0u32) as i128),
+                    ((0u32) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         if ((__tid).x == 0u32) {
@@ -1146,7 +1148,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    ((0u32) as i128),
+                    ((0u32) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         if ((__tid).x == 0u32) {

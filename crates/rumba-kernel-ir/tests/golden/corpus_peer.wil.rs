@@ -433,7 +433,9 @@ fn grid() {
             while (stride > 0usize) {
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_x(
+                        0i128,
+                        ((stride) as i128),
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
@@ -453,7 +455,9 @@ fn grid() {
                 stride = (stride / 2usize);
             }
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -645,7 +649,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    ((0usize) as i128),
+                    ((0usize) as i128) + 1,
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

@@ -1063,7 +1063,9 @@ fn grid() {
             let s = __blk.shared_array::<Rec, 1usize>([8usize]);
             let __trues1: u32 = 0;
             __blk
-                .each(
+                .each_x(
+                    0i128,
+                    ((8usize) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
@@ -1087,7 +1089,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    0i128,
+                    ((8usize) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

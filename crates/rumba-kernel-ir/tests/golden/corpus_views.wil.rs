@@ -1102,7 +1102,9 @@ fn grid() {
                 ::core::option::Option::None => return,
             };
             __blk
-                .each(
+                .each_x(
+                    0i128,
+                    ((4usize) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

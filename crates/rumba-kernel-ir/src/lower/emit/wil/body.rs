@@ -371,15 +371,7 @@ impl<'p, 'f> Body<'p, 'f> {
         let items = std::mem::take(pending);
         let f = self.plan.f;
         // Declarations that emit nothing in a region (recomputed locals, shared arrays) need none.
-        let noop = |it: &Item<'_>| match it {
-            Item::Stmt(Stmt::Let { local, .. }) => self.plan.storage[*local] == Storage::Recompute,
-            Item::Stmt(Stmt::LetTuple { locals, .. }) => locals
-                .iter()
-                .all(|l| self.plan.storage[*l] == Storage::Recompute),
-            Item::Stmt(Stmt::ArrayDecl { array, .. }) => self.plan.reach[*array] != Reach::Local,
-            _ => false,
-        };
-        if items.iter().all(noop) {
+        if items.iter().all(|it| self.is_noop(it)) {
             return TokenStream::new();
         }
         // What the region reads and writes.
@@ -519,8 +511,13 @@ impl<'p, 'f> Body<'p, 'f> {
             })
         };
         let k = self.k;
+        // Only the work-items whose x index can meet the region's one condition (`xrange`).
+        let (each, range) = match self.x_range(&items) {
+            Some((lo, hi)) => (quote!(each_x), quote!(#lo, #hi,)),
+            None => (quote!(each), TokenStream::new()),
+        };
         let region = |inner: TokenStream| {
-            quote!(__blk.each(#[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
+            quote!(__blk.#each(#range #[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
                 #prologue
                 #inner
                 #epilogue
@@ -554,6 +551,19 @@ impl<'p, 'f> Body<'p, 'f> {
         out
     }
 
+    /// Whether `it` emits nothing in a region: a declaration of recomputed locals or of a
+    /// shared array.
+    pub(super) fn is_noop(&self, it: &Item<'_>) -> bool {
+        match it {
+            Item::Stmt(Stmt::Let { local, .. }) => self.plan.storage[*local] == Storage::Recompute,
+            Item::Stmt(Stmt::LetTuple { locals, .. }) => locals
+                .iter()
+                .all(|l| self.plan.storage[*l] == Storage::Recompute),
+            Item::Stmt(Stmt::ArrayDecl { array, .. }) => self.plan.reach[*array] != Reach::Local,
+            _ => false,
+        }
+    }
+
     /// Whether array `a` can be reached through the block's own-index window in a region made
     /// of `stmts` and `exprs`: a 1-d input read only at the own index, or an own-index output.
     fn windowable(&self, a: ArrayId, stmts: &[&Stmt], exprs: &[&Expr]) -> bool {
@@ -584,7 +594,7 @@ impl<'p, 'f> Body<'p, 'f> {
     }
 
     /// The statement that declares local `l`.
-    fn defining_stmt(&self, l: LocalId) -> Option<&'f Stmt> {
+    pub(super) fn defining_stmt(&self, l: LocalId) -> Option<&'f Stmt> {
         fn find(b: &Block, l: LocalId) -> Option<&Stmt> {
             for s in &b.stmts {
                 let hit = match s {

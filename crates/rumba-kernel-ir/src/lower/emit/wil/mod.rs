@@ -12,7 +12,9 @@
 //! expressions, which each region recomputes; shared arrays are declared once per block, local
 //! arrays once per work-item. A region whose global accesses are at the thread's own linear
 //! index runs through the block's own-index windows in full blocks (no bounds checks against the
-//! arrays, so it vectorises) and checked otherwise.
+//! arrays, so it vectorises) and checked otherwise. A region whose only work is an `if` on the
+//! thread's x index against a block-uniform bound (`if tid < stride`) visits only the work-items
+//! that can meet it (`xrange`).
 //!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it
@@ -53,6 +55,7 @@ mod normalise;
 mod plan;
 mod views;
 mod warp;
+mod xrange;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};

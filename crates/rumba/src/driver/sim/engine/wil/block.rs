@@ -301,22 +301,46 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
     /// One region: calls `f(w, thread_idx)` for every live work-item in linear order (x
     /// fastest), recording `w` so that a fault inside names that thread.
     #[inline(always)]
-    pub fn each(&self, mut f: impl FnMut(u32, Dim3)) {
+    pub fn each(&self, f: impl FnMut(u32, Dim3)) {
+        let bx = S::extents(self.data.block_dim).0;
+        self.each_x_from(0, bx, f);
+    }
+
+    /// A region whose work is all under a condition that only work-items with `x` in
+    /// `lo..hi` can meet (for example `if tid < stride`, its body still testing it): calls
+    /// `f(w, thread_idx)` for the live work-items with `thread_idx.x` in `lo..hi` (clamped to
+    /// the block), in linear order. The others would have done nothing; skipping them is what
+    /// saves a tree reduction's halving steps most of their iterations.
+    #[inline(always)]
+    pub fn each_x(&self, lo: i128, hi: i128, f: impl FnMut(u32, Dim3)) {
+        let bx = S::extents(self.data.block_dim).0;
+        let clamp = |v: i128| v.clamp(0, i128::from(bx)) as u32;
+        let (lo, hi) = (clamp(lo), clamp(hi));
+        if lo < hi {
+            self.each_x_from(lo, hi, f);
+        } else {
+            self.data.current.set(self.first_live());
+        }
+    }
+
+    /// [`each`](Self::each) over `x` in `lo..hi` (`hi` at most the block's width).
+    #[inline(always)]
+    fn each_x_from(&self, lo: u32, hi: u32, mut f: impl FnMut(u32, Dim3)) {
         let (bx, by, bz) = S::extents(self.data.block_dim);
         let current = &self.data.current;
         // One call site for `f`, so that it is inlined into the loop; the liveness test is
         // loop-invariant until the first `exit`, which is rare.
         let some_exited = self.data.exited.get() != 0;
         let alive = &self.data.arena.alive;
-        let mut w = 0u32;
         for z in 0..bz {
             for y in 0..by {
-                for x in 0..bx {
+                let row = (z * by + y) * bx;
+                for x in lo..hi {
+                    let w = row + x;
                     if !some_exited || alive[w as usize].get() {
                         current.set(w);
                         f(w, Dim3::new(x, y, z));
                     }
-                    w += 1;
                 }
             }
         }

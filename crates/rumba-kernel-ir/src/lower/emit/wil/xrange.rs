@@ -1,0 +1,168 @@
+//! Regions that only some work-items can do anything in: a region whose whole work is one `if`
+//! on the thread's x index against a block-uniform bound (`if tid < stride { … }`,
+//! `if tid == 0 { … }`) loops only over the work-items whose x index can meet it
+//! (`BlockCtx::each_x`), instead of visiting every work-item to test the condition.
+//!
+//! The range is a filter in front of the `if`, which stays in the body: it only has to contain
+//! every work-item the condition holds for, so what runs is exactly what ran before. A tree
+//! reduction's halving steps are the case it is for: at 256 work-items, eight steps visited
+//! 2,048 work-items to add 255 pairs, and a `tid == 0` tail visited 256 to run once.
+//!
+//! Recognised: `x <op> u` and `u <op> x` for `<`, `<=`, `==`, `>=`, `>`, and `&&` of such terms
+//! (either side may be something else: the range of one side contains the work-items of the
+//! conjunction). `x` is `t.thread_idx().x`, a widening cast of it, or a never-reassigned local
+//! holding one; `u` is an integer expression the block can evaluate once, with no division (so
+//! evaluating it early can never fault where the kernel would not have).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::body::{Body, Item};
+use super::plan::Storage;
+use crate::lower::ir::*;
+use crate::target::Scalar;
+
+/// A range of x indices as two `i128` expressions: `lo..hi` (`None`: unbounded on that side).
+struct Range {
+    lo: Option<TokenStream>,
+    hi: Option<TokenStream>,
+}
+
+impl Body<'_, '_> {
+    /// The range of x indices `__blk.each_x` may restrict the region of `items` to: `Some((lo,
+    /// hi))` when its only work is an `if` without `else` whose condition bounds the x index.
+    pub(super) fn x_range(&self, items: &[Item<'_>]) -> Option<(TokenStream, TokenStream)> {
+        let mut work = items.iter().filter(|it| !self.is_noop(it));
+        let (
+            Some(Item::Stmt(Stmt::If {
+                cond, els: None, ..
+            })),
+            None,
+        ) = (work.next(), work.next())
+        else {
+            return None;
+        };
+        let r = self.range_of(cond)?;
+        let lo = r.lo.unwrap_or_else(|| quote!(0i128));
+        let hi = r.hi.unwrap_or_else(|| quote!(::core::primitive::i128::MAX));
+        Some((lo, hi))
+    }
+
+    /// The x indices `cond` can hold for, where it bounds them.
+    fn range_of(&self, cond: &Expr) -> Option<Range> {
+        let ExprKind::Binary(op, a, b, _) = &cond.kind else {
+            return None;
+        };
+        if *op == BinOp::And {
+            return match (self.range_of(a), self.range_of(b)) {
+                (Some(x), Some(y)) => Some(Range {
+                    lo: tighter(x.lo, y.lo, quote!(max)),
+                    hi: tighter(x.hi, y.hi, quote!(min)),
+                }),
+                (x, y) => x.or(y),
+            };
+        }
+        // `x op u`, or `u op x` read as `x op' u`.
+        let (op, u) = if self.is_thread_x(a) {
+            (*op, b)
+        } else if self.is_thread_x(b) {
+            (mirror(*op)?, a)
+        } else {
+            return None;
+        };
+        if !self.is_bound(u) {
+            return None;
+        }
+        let u = self.block_expr(u);
+        let u = quote!(((#u) as i128));
+        Some(match op {
+            BinOp::Lt => Range {
+                lo: None,
+                hi: Some(u),
+            },
+            BinOp::Le => Range {
+                lo: None,
+                hi: Some(quote!(#u + 1)),
+            },
+            BinOp::Eq => Range {
+                lo: Some(u.clone()),
+                hi: Some(quote!(#u + 1)),
+            },
+            BinOp::Ge => Range {
+                lo: Some(u),
+                hi: None,
+            },
+            BinOp::Gt => Range {
+                lo: Some(quote!(#u + 1)),
+                hi: None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Whether `e` is the thread's x index, unchanged in value.
+    fn is_thread_x(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Axis(q, 0) => matches!(q.kind, ExprKind::Thread(ThreadQuery::ThreadIdx)),
+            // Every type at least 32 bits wide holds any x index unchanged.
+            ExprKind::Cast(inner, s) => wide_int(*s) && self.is_thread_x(inner),
+            ExprKind::Local(l) => {
+                self.plan.storage[*l] == Storage::Recompute
+                    && matches!(
+                        self.defining_stmt(*l),
+                        Some(Stmt::Let { init: Some(init), .. }) if self.is_thread_x(init)
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `u` is an integer the block can evaluate before the region, with nothing in it
+    /// that can fault.
+    fn is_bound(&self, u: &Expr) -> bool {
+        let mut ok = u.ty.scalar().is_some_and(wide_or_narrow_int) && self.plan.is_block_expr(u);
+        u.visit(&mut |x| {
+            if let ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) = x.kind {
+                ok = false;
+            }
+        });
+        ok
+    }
+}
+
+/// The tighter of two optional bounds (`max` of lower bounds, `min` of upper ones).
+fn tighter(
+    x: Option<TokenStream>,
+    y: Option<TokenStream>,
+    pick: TokenStream,
+) -> Option<TokenStream> {
+    match (x, y) {
+        (Some(x), Some(y)) => Some(quote!(::core::cmp::#pick(#x, #y))),
+        (x, y) => x.or(y),
+    }
+}
+
+/// `u op x` as `x op' u`.
+fn mirror(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        BinOp::Eq => BinOp::Eq,
+        _ => return None,
+    })
+}
+
+/// An integer type of at least 32 bits.
+fn wide_int(s: Scalar) -> bool {
+    matches!(
+        s,
+        Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::Isize | Scalar::Usize
+    )
+}
+
+/// Any integer type (a bound of any width converts to `i128` exactly).
+fn wide_or_narrow_int(s: Scalar) -> bool {
+    wide_int(s) || matches!(s, Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16)
+}
