@@ -459,7 +459,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i8,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -507,6 +507,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -567,7 +568,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u8,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -615,6 +616,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -675,7 +677,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i16,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -723,6 +725,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -783,7 +786,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u16,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -831,6 +834,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -891,7 +895,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -939,6 +943,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -999,7 +1004,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1047,6 +1052,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1107,7 +1113,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1155,6 +1161,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1215,7 +1222,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1263,6 +1270,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1323,7 +1331,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: isize,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1374,6 +1382,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 isize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1434,7 +1443,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: usize,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1485,6 +1494,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 usize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1545,7 +1555,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1593,6 +1603,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1653,7 +1664,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1701,6 +1712,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1761,7 +1773,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i8>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1833,6 +1845,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i8,
@@ -1908,7 +1921,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u8>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1980,6 +1993,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u8,
@@ -2055,7 +2069,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i16>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2127,6 +2141,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i16,
@@ -2202,7 +2217,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u16>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2274,6 +2289,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u16,
@@ -2349,7 +2365,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2421,6 +2437,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i32,
@@ -2496,7 +2513,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2568,6 +2585,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u32,
@@ -2643,7 +2661,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2715,6 +2733,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i64,
@@ -2790,7 +2809,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2862,6 +2881,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u64,
@@ -2937,7 +2957,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, isize>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3009,6 +3029,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 isize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 isize,
@@ -3084,7 +3105,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, usize>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3156,6 +3177,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 usize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 usize,
@@ -3231,7 +3253,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, f32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3303,6 +3325,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 f32,
@@ -3378,7 +3401,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, f64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3456,6 +3479,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 f64,
@@ -7053,7 +7077,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i8, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7108,6 +7132,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7181,7 +7206,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i8, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7236,6 +7261,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7309,7 +7335,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u8, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7364,6 +7390,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7437,7 +7464,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u8, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7492,6 +7519,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7565,7 +7593,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i16, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7620,6 +7648,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7693,7 +7722,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i16, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7748,6 +7777,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7821,7 +7851,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u16, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7876,6 +7906,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7949,7 +7980,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u16, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8004,6 +8035,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8077,7 +8109,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8132,6 +8164,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8205,7 +8238,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8260,6 +8293,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8333,7 +8367,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8388,6 +8422,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8461,7 +8496,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8516,6 +8551,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8589,7 +8625,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i64, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8644,6 +8680,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8717,7 +8754,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i64, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8772,6 +8809,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8845,7 +8883,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u64, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8900,6 +8938,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8973,7 +9012,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u64, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9028,6 +9067,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9101,7 +9141,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, isize, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9156,6 +9196,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9229,7 +9270,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, isize, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9284,6 +9325,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9357,7 +9399,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, usize, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9412,6 +9454,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9485,7 +9528,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, usize, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9540,6 +9583,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

@@ -1,13 +1,14 @@
 //! The names and substitutions the per-thread emitter ([`R`](crate::lower::emit::rust::R)) uses inside a block body: which
-//! identifier a local, an array or an own-index window has, whether a local is declared again in a
-//! region's prologue, and what a thread query becomes at block level or inside a region.
+//! identifier a local, an array, an own-index window or a value loaded from a halo window has,
+//! whether a local is declared again in a region's prologue, what a thread query becomes at block
+//! level or inside a region, and which bounds guards a region's windows make true.
 
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::plan::{Plan, Reach, Storage};
+use super::plan::{Own, Plan, Reach, Storage};
 use crate::lower::emit::rust::{LetKind, Wil};
 use crate::lower::ir::*;
 
@@ -50,6 +51,19 @@ pub(crate) fn array_ident(f: &Func, a: ArrayId) -> Ident {
 
 pub(super) fn window_ident(f: &Func, a: ArrayId) -> Ident {
     format_ident!("__win_{}", f.arrays[a].c_name)
+}
+
+/// The local that holds the element of 2-d input `a` at offset `(dy, dx)` from the own index,
+/// loaded from its halo window at the top of a work-item's turn in the region.
+pub(super) fn halo_ident(f: &Func, a: ArrayId, dy: isize, dx: isize) -> Ident {
+    let sign = |d: isize| {
+        if d < 0 {
+            format!("m{}", d.unsigned_abs())
+        } else {
+            format!("p{d}")
+        }
+    };
+    format_ident!("__h_{}_{}_{}", f.arrays[a].c_name, sign(dy), sign(dx))
 }
 
 impl Wil for Names<'_, '_> {
@@ -111,17 +125,29 @@ impl Wil for Names<'_, '_> {
         self.in_region
     }
 
-    fn window_get(&self, a: ArrayId, _idx: &[Expr]) -> Option<TokenStream> {
-        self.windows.contains(&a).then(|| {
-            let w = window_ident(self.plan.f, a);
-            quote!(#w.at(__w))
-        })
+    fn window_get(&self, a: ArrayId, idx: &[Expr]) -> Option<TokenStream> {
+        if !self.windows.contains(&a) {
+            return None;
+        }
+        let f = self.plan.f;
+        if f.arrays[a].rank == 2 {
+            // A halo window: the value loaded at the top of the work-item's turn.
+            let (y, x) = (self.plan.own_offset(&idx[0])?, self.plan.own_offset(&idx[1])?);
+            let h = halo_ident(f, a, y.1, x.1);
+            return Some(quote!(#h));
+        }
+        let w = window_ident(f, a);
+        Some(quote!(#w.at(__w)))
     }
 
     fn window_set(&self, a: ArrayId, value: TokenStream) -> Option<TokenStream> {
         self.windows.contains(&a).then(|| {
             let w = window_ident(self.plan.f, a);
-            quote!(#w.set(__w, #value))
+            if self.plan.f.arrays[a].rank == 2 {
+                quote!(#w.set(__tid, #value))
+            } else {
+                quote!(#w.set(__w, #value))
+            }
         })
     }
 
@@ -132,21 +158,26 @@ impl Wil for Names<'_, '_> {
         let ExprKind::Binary(op, x, y, _) = &e.kind else {
             return None;
         };
-        let bound = |b: &Expr| match &b.kind {
-            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, 0) => {
-                self.windows.contains(a)
-            }
-            _ => false,
+        // In a full block, the own index is below every extent of a windowed array: `i` below
+        // a 1-d array's length, `y` below a 2-d array's rows, `x` below its columns.
+        let below = |i: &Expr, n: &Expr| {
+            let (Some(own), Some((a, axis))) = (self.plan.own_of(i), self.plan.extent(n)) else {
+                return false;
+            };
+            self.windows.contains(&a)
+                && matches!(
+                    (self.plan.f.arrays[a].rank, axis, own),
+                    (1, 0, Own::Linear) | (2, 0, Own::Y) | (2, 1, Own::X)
+                )
         };
-        // In a full block, the own index is below the length of every windowed array.
-        if self.plan.is_own_index(x) && bound(y) {
+        if below(x, y) {
             return match op {
                 BinOp::Lt => Some(true),
                 BinOp::Ge => Some(false),
                 _ => None,
             };
         }
-        if bound(x) && self.plan.is_own_index(y) {
+        if below(y, x) {
             return match op {
                 BinOp::Gt => Some(true),
                 BinOp::Le => Some(false),
