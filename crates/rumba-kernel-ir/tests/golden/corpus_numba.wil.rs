@@ -795,10 +795,12 @@ fn grid() {
                 lut.halo_window::<0usize, _>(__blk),
             ) {
                 __blk
-                    .each(
+                    .each_split(
+                        __win_lut.interior(),
                         #[inline(always)]
-                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                            let __h_lut_p0_p0 = __win_lut.at::<0isize, 0isize>(__tid);
+                        |__w: u32, __in: ::rumba::kernel::wil::Inside| {
+                            let __tid: ::rumba::kernel::Dim3 = __in.tid();
+                            let __h_lut_p0_p0 = __win_lut.at::<0isize, 0isize>(__in);
                             let __rumba_tuple: (usize, usize) = (
                                 (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
                                 (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
@@ -809,6 +811,21 @@ fn grid() {
                                 out.set(
                                     ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
                                     (((__h_lut_p0_p0) as u32)).wrapping_add(1u32),
+                                );
+                            }
+                        },
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            if ((y < lut.shape()[0]) && (x < lut.shape()[1])) {
+                                out.set(
+                                    ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
+                                    (((lut.get((y, x))) as u32)).wrapping_add(1u32),
                                 );
                             }
                         },

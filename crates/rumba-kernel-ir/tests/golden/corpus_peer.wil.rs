@@ -959,14 +959,16 @@ fn grid() {
                 ::core::option::Option::Some(__win_v),
             ) = (u.halo_window::<1usize, _>(__blk), __out_v.own_window(__blk)) {
                 __blk
-                    .each(
+                    .each_split(
+                        __win_u.interior(),
                         #[inline(always)]
-                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                            let __h_u_m1_p0 = __win_u.at::<{ -1isize }, 0isize>(__tid);
-                            let __h_u_p0_m1 = __win_u.at::<0isize, { -1isize }>(__tid);
-                            let __h_u_p0_p0 = __win_u.at::<0isize, 0isize>(__tid);
-                            let __h_u_p0_p1 = __win_u.at::<0isize, 1isize>(__tid);
-                            let __h_u_p1_p0 = __win_u.at::<1isize, 0isize>(__tid);
+                        |__w: u32, __in: ::rumba::kernel::wil::Inside| {
+                            let __tid: ::rumba::kernel::Dim3 = __in.tid();
+                            let __h_u_m1_p0 = __win_u.at::<{ -1isize }, 0isize>(__in);
+                            let __h_u_p0_m1 = __win_u.at::<0isize, { -1isize }>(__in);
+                            let __h_u_p0_p0 = __win_u.at::<0isize, 0isize>(__in);
+                            let __h_u_p0_p1 = __win_u.at::<0isize, 1isize>(__in);
+                            let __h_u_p1_p0 = __win_u.at::<1isize, 0isize>(__in);
                             let __rumba_tuple: (usize, usize) = (
                                 (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
                                 (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
@@ -980,11 +982,37 @@ fn grid() {
                                     || ((y).wrapping_add(1usize) == rows))
                                     || ((x).wrapping_add(1usize) == cols))
                                 {
-                                    __win_v.set(__tid, __h_u_p0_p0);
+                                    __win_v.set_inside(__in, __h_u_p0_p0);
                                 } else {
                                     let s: f32 = ((((__h_u_p0_p0 + __h_u_m1_p0) + __h_u_p1_p0)
                                         + __h_u_p0_m1) + __h_u_p0_p1);
-                                    __win_v.set(__tid, (0.2f32 * s));
+                                    __win_v.set_inside(__in, (0.2f32 * s));
+                                }
+                            }
+                        },
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let rows: usize = u.shape()[0];
+                            let cols: usize = u.shape()[1];
+                            if ((y < rows) && (x < cols)) {
+                                if ((((y == 0usize) || (x == 0usize))
+                                    || ((y).wrapping_add(1usize) == rows))
+                                    || ((x).wrapping_add(1usize) == cols))
+                                {
+                                    v.set((y, x), u.get((y, x)));
+                                } else {
+                                    let s: f32 = ((((u.get((y, x))
+                                        + u.get(((y).wrapping_sub(1usize), x)))
+                                        + u.get(((y).wrapping_add(1usize), x)))
+                                        + u.get((y, (x).wrapping_sub(1usize))))
+                                        + u.get((y, (x).wrapping_add(1usize))));
+                                    v.set((y, x), (0.2f32 * s));
                                 }
                             }
                         },

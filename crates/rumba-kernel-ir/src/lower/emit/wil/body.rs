@@ -523,17 +523,17 @@ impl<'p, 'f> Body<'p, 'f> {
             })
         };
         let k = self.k;
-        let region = |loads: TokenStream, inner: TokenStream| {
-            quote!(__blk.each(#[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
+        let closure = |loads: TokenStream, inner: TokenStream| {
+            quote!(#[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
                 #loads
                 #prologue
                 #inner
                 #epilogue
-            });)
+            })
         };
-        let checked = region(TokenStream::new(), body(&self.names(true, HashSet::new())));
+        let checked = closure(TokenStream::new(), body(&self.names(true, HashSet::new())));
         let mut out = if windows.is_empty() {
-            checked
+            quote!(__blk.each(#checked);)
         } else {
             let mut ws: Vec<ArrayId> = windows.iter().copied().collect();
             ws.sort_unstable();
@@ -569,11 +569,37 @@ impl<'p, 'f> Body<'p, 'f> {
                 .map(|&(a, dy, dx)| {
                     let (w, h) = (window_ident(f, a), halo_ident(f, a, dy, dx));
                     let (dy, dx) = (isize_lit(dy), isize_lit(dx));
-                    quote!(let #h = #w.at::<#dy, #dx>(__tid);)
+                    quote!(let #h = #w.at::<#dy, #dx>(__in);)
                 })
                 .collect();
-            let fast = region(loads, body(&self.names(true, windows)));
-            quote!(if let (#(#pats,)*) = (#(#makes,)*) { #fast } else { #checked })
+            // With halo windows, only the block's interior (where every halo read is in
+            // bounds) takes the fast body, the rest the checked one.
+            let mut halo_arrays: Vec<ArrayId> = halos.iter().map(|h| h.0).collect();
+            halo_arrays.dedup();
+            let run = match halo_arrays.split_first() {
+                None => {
+                    let fast = closure(TokenStream::new(), body(&self.names(true, windows)));
+                    quote!(__blk.each(#fast);)
+                }
+                Some((first, rest)) => {
+                    let inner = body(&self.names(true, windows).inside());
+                    let fast = quote!(#[inline(always)] |__w: u32, __in: #k::kernel::wil::Inside| {
+                        let __tid: #k::kernel::Dim3 = __in.tid();
+                        #loads
+                        #prologue
+                        #inner
+                        #epilogue
+                    });
+                    let first = window_ident(f, *first);
+                    let rest = rest.iter().map(|&a| window_ident(f, a));
+                    quote!(__blk.each_split(
+                        #first.interior()#(.and(#rest.interior()))*,
+                        #fast,
+                        #checked,
+                    );)
+                }
+            };
+            quote!(if let (#(#pats,)*) = (#(#makes,)*) { #run } else { __blk.each(#checked); })
         };
         if returns {
             out.extend(quote!(if __blk.all_exited() {

@@ -21,6 +21,9 @@ pub(crate) struct Names<'p, 'f> {
     prologue: bool,
     /// Arrays read or stored through the block's own-index window in this region.
     windows: HashSet<ArrayId>,
+    /// The region's body runs for the interior work-items of `each_split` (`__in`), whose 2-d
+    /// windows are reached through that token.
+    inside: bool,
 }
 
 impl<'p, 'f> Names<'p, 'f> {
@@ -32,7 +35,14 @@ impl<'p, 'f> Names<'p, 'f> {
             in_region,
             prologue: false,
             windows,
+            inside: false,
         }
+    }
+
+    /// The names of the interior body of a region split by its halo windows.
+    pub(super) fn inside(mut self) -> Self {
+        self.inside = true;
+        self
     }
 
     /// Whether statements printed from now on belong to the region's prologue.
@@ -144,7 +154,11 @@ impl Wil for Names<'_, '_> {
         self.windows.contains(&a).then(|| {
             let w = window_ident(self.plan.f, a);
             if self.plan.f.arrays[a].rank == 2 {
-                quote!(#w.set(__tid, #value))
+                if self.inside {
+                    quote!(#w.set_inside(__in, #value))
+                } else {
+                    quote!(#w.set(__tid, #value))
+                }
             } else {
                 quote!(#w.set(__w, #value))
             }

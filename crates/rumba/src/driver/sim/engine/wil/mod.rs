@@ -137,7 +137,7 @@ pub use block::{
     run_blocks_with,
 };
 pub use global::{Access, Atomic, GlobalIn, Plain, Window};
-pub use halo::Halo;
+pub use halo::{Halo, Inside, Interior};
 pub(crate) use own::own_index_layout;
 pub use own::{OwnBlock, OwnOut, OwnWindow};
 pub use warp::{WarpKind, WarpSite};

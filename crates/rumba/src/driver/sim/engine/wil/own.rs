@@ -34,6 +34,7 @@ use bytemuck::Pod;
 use super::arena::BlockIndex;
 use super::block::{BlockCtx, BlockShape};
 use super::global::{Access, Atomic, Plain, array_arg, claimed, own_start, window_miss};
+use super::halo::Inside;
 use crate::driver::HostArg;
 use crate::driver::sim::engine::dim::{Dim3, LaunchConfig};
 use crate::driver::sim::engine::fault;
@@ -436,6 +437,30 @@ impl<T: Pod, W: Access> OwnWindow<'_, T, W, 1> {
 }
 
 impl<T: Pod, W: Access> OwnWindow<'_, T, W, 2> {
+    /// Stores `value` at the own element of the interior work-item `at` of
+    /// [`BlockCtx::each_split`](super::BlockCtx::each_split) (faults unless its interior lies in
+    /// this window, a check the same for every work-item of a region).
+    #[inline(always)]
+    pub fn set_inside(&self, at: Inside, value: T) {
+        let i = at.interior();
+        if i.y.1 as usize > self.n[0] || i.x.1 as usize > self.n[1] {
+            window_miss(i.y.1 as usize * self.n[1], self.n[0] * self.n[1]);
+        }
+        let tid = at.tid();
+        // SAFETY: the work-item lies in its interior (`Inside`'s guarantee), which lies in this
+        // window (checked above): one of this block's own elements, in bounds of the writable,
+        // aligned output whose rows are contiguous (checked when made); plain mode: nobody
+        // else touches it (module docs), atomic mode: everyone else stores atomically.
+        unsafe {
+            W::store(
+                self.ptr
+                    .wrapping_byte_offset((tid.y as isize).wrapping_mul(self.row))
+                    .add(tid.x as usize),
+                value,
+            )
+        }
+    }
+
     /// Stores `value` at the own element of the work-item with `threadIdx` `tid`.
     #[inline(always)]
     pub fn set(&self, tid: Dim3, value: T) {
