@@ -978,10 +978,7 @@ fn grid() {
                             let rows: usize = u.shape()[0];
                             let cols: usize = u.shape()[1];
                             if (true && true) {
-                                if ((((y == 0usize) || (x == 0usize))
-                                    || ((y).wrapping_add(1usize) == rows))
-                                    || ((x).wrapping_add(1usize) == cols))
-                                {
+                                if (((false || false) || false) || false) {
                                     __win_v.set_inside(__in, __h_u_p0_p0);
                                 } else {
                                     let s: f32 = ((((__h_u_p0_p0 + __h_u_m1_p0) + __h_u_p1_p0)

@@ -548,13 +548,7 @@ impl<'p, 'f> Body<'p, 'f> {
                 }
                 _ if f.arrays[a].rank == 2 => {
                     let n = array_ident(f, a);
-                    let margin = halos
-                        .iter()
-                        .filter(|h| h.0 == a)
-                        .map(|h| h.1.unsigned_abs().max(h.2.unsigned_abs()))
-                        .max()
-                        .unwrap_or(0);
-                    let m = usize_lit(margin);
+                    let m = usize_lit(margin_of(&halos, a));
                     quote!(#n.halo_window::<#m, _>(__blk))
                 }
                 _ => {
@@ -582,7 +576,11 @@ impl<'p, 'f> Body<'p, 'f> {
                     quote!(__blk.each(#fast);)
                 }
                 Some((first, rest)) => {
-                    let inner = body(&self.names(true, windows).inside());
+                    let margins = halo_arrays
+                        .iter()
+                        .map(|&a| (a, margin_of(&halos, a)))
+                        .collect();
+                    let inner = body(&self.names(true, windows).inside(margins));
                     let fast = quote!(#[inline(always)] |__w: u32, __in: #k::kernel::wil::Inside| {
                         let __tid: #k::kernel::Dim3 = __in.tid();
                         #loads
@@ -709,6 +707,16 @@ fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Vec<&'a Expr>
 
 pub(crate) fn is_bool(t: &Ty) -> bool {
     matches!(t, Ty::Scalar(s) if s.rust_name() == "bool")
+}
+
+/// The margin of array `a`'s halo window: its reads' largest offset from the own index.
+fn margin_of(halos: &[(ArrayId, isize, isize)], a: ArrayId) -> usize {
+    halos
+        .iter()
+        .filter(|h| h.0 == a)
+        .map(|h| h.1.unsigned_abs().max(h.2.unsigned_abs()))
+        .max()
+        .unwrap_or(0)
 }
 
 /// An `isize` literal (a negative one as a block, for a const generic argument).

@@ -24,6 +24,9 @@ pub(crate) struct Names<'p, 'f> {
     /// The region's body runs for the interior work-items of `each_split` (`__in`), whose 2-d
     /// windows are reached through that token.
     inside: bool,
+    /// In the interior, the margin of each halo-windowed input: every work-item's own `(y, x)`
+    /// lies at least that far inside it.
+    margins: Vec<(ArrayId, usize)>,
 }
 
 impl<'p, 'f> Names<'p, 'f> {
@@ -36,13 +39,88 @@ impl<'p, 'f> Names<'p, 'f> {
             prologue: false,
             windows,
             inside: false,
+            margins: Vec::new(),
         }
     }
 
-    /// The names of the interior body of a region split by its halo windows.
-    pub(super) fn inside(mut self) -> Self {
+    /// The names of the interior body of a region split by its halo windows of `margins`
+    /// (array and margin).
+    pub(super) fn inside(mut self, margins: Vec<(ArrayId, usize)>) -> Self {
         self.inside = true;
+        self.margins = margins;
         self
+    }
+
+    /// The margin of windowed array `a` in this body (0 unless a halo in the interior).
+    fn margin(&self, a: ArrayId) -> usize {
+        self.margins
+            .iter()
+            .find(|m| m.0 == a)
+            .map_or(0, |m| m.1)
+    }
+
+    /// Whether windowed array `a` bounds own-index component `o` along `axis`.
+    fn bounds(&self, a: ArrayId, axis: usize, o: Own) -> bool {
+        self.windows.contains(&a)
+            && matches!(
+                (self.plan.f.arrays[a].rank, axis, o),
+                (1, 0, Own::Linear) | (2, 0, Own::Y) | (2, 1, Own::X)
+            )
+    }
+
+    /// The least value own-index component `o` takes in this body: the largest margin of a
+    /// halo that bounds it.
+    fn least(&self, o: Own) -> i128 {
+        self.margins
+            .iter()
+            .filter(|&&(a, _)| {
+                let axis = if o == Own::X { 1 } else { 0 };
+                self.bounds(a, axis, o)
+            })
+            .map(|m| m.1 as i128)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A comparison operand as a linear term.
+    fn term(&self, e: &Expr) -> Option<Term> {
+        if let Some((o, c)) = self.plan.own_offset(e) {
+            // `i - c` must not wrap: `i` is at least its least value here.
+            return (c >= 0 || (c as i128) + self.least(o) >= 0).then_some(Term::Own(o, c as i128));
+        }
+        if let ExprKind::Int(v) = e.kind {
+            return Some(Term::Const(v));
+        }
+        if let Some((a, k)) = self.plan.extent(e) {
+            return Some(Term::Extent(a, k, 0));
+        }
+        let ExprKind::Binary(BinOp::Add, x, y, _) = &e.kind else {
+            return None;
+        };
+        match (&x.kind, &y.kind) {
+            (_, ExprKind::Int(c)) | (ExprKind::Int(c), _) if *c >= 0 => {
+                let n = if matches!(x.kind, ExprKind::Int(_)) { y } else { x };
+                self.plan.extent(n).map(|(a, k)| Term::Extent(a, k, *c))
+            }
+            _ => None,
+        }
+    }
+
+    /// Bounds `(lo, hi)` of `x - y` in this body, where known.
+    fn difference(&self, x: &Expr, y: &Expr) -> Option<(Option<i128>, Option<i128>)> {
+        let axis = |o: Own| if o == Own::X { 1 } else { 0 };
+        Some(match (self.term(x)?, self.term(y)?) {
+            (Term::Own(o, c1), Term::Const(c2)) => (Some(self.least(o) + c1 - c2), None),
+            (Term::Const(c1), Term::Own(o, c2)) => (None, Some(c1 - c2 - self.least(o))),
+            // `i <= extent - 1 - margin` for a windowed array that bounds `i`.
+            (Term::Own(o, c1), Term::Extent(a, k, c2)) if k == axis(o) && self.bounds(a, k, o) => {
+                (None, Some(c1 - c2 - 1 - self.margin(a) as i128))
+            }
+            (Term::Extent(a, k, c1), Term::Own(o, c2)) if k == axis(o) && self.bounds(a, k, o) => {
+                (Some(c1 - c2 + 1 + self.margin(a) as i128), None)
+            }
+            _ => return None,
+        })
     }
 
     /// Whether statements printed from now on belong to the region's prologue.
@@ -172,33 +250,21 @@ impl Wil for Names<'_, '_> {
         let ExprKind::Binary(op, x, y, _) = &e.kind else {
             return None;
         };
-        // In a full block, the own index is below every extent of a windowed array: `i` below
-        // a 1-d array's length, `y` below a 2-d array's rows, `x` below its columns.
-        let below = |i: &Expr, n: &Expr| {
-            let (Some(own), Some((a, axis))) = (self.plan.own_of(i), self.plan.extent(n)) else {
-                return false;
-            };
-            self.windows.contains(&a)
-                && matches!(
-                    (self.plan.f.arrays[a].rank, axis, own),
-                    (1, 0, Own::Linear) | (2, 0, Own::Y) | (2, 1, Own::X)
-                )
-        };
-        if below(x, y) {
-            return match op {
-                BinOp::Lt => Some(true),
-                BinOp::Ge => Some(false),
-                _ => None,
-            };
+        // A full block's own index lies below every extent of a windowed array (`i < a.len()`,
+        // `y < a.shape()[0]`, `x < cols`); in a halo's interior it lies `margin` inside the
+        // array (`x == 0` and `x + 1 == cols` are false for a margin of 1).
+        let (lo, hi) = self.difference(x, y)?;
+        let (pos, nonneg) = (lo.is_some_and(|l| l > 0), lo.is_some_and(|l| l >= 0));
+        let (neg, nonpos) = (hi.is_some_and(|h| h < 0), hi.is_some_and(|h| h <= 0));
+        match op {
+            BinOp::Lt if neg || nonneg => Some(neg),
+            BinOp::Le if nonpos || pos => Some(nonpos),
+            BinOp::Gt if pos || nonpos => Some(pos),
+            BinOp::Ge if nonneg || neg => Some(nonneg),
+            BinOp::Eq if pos || neg => Some(false),
+            BinOp::Ne if pos || neg => Some(true),
+            _ => None,
         }
-        if below(y, x) {
-            return match op {
-                BinOp::Gt => Some(true),
-                BinOp::Le => Some(false),
-                _ => None,
-            };
-        }
-        None
     }
 
     fn array_decl(&self, a: ArrayId) -> TokenStream {
@@ -221,6 +287,15 @@ impl Wil for Names<'_, '_> {
             _ => None,
         }
     }
+}
+
+/// A comparison operand the windows bound: an own-index component plus a constant, a constant,
+/// or a windowed array's extent plus a non-negative constant.
+#[derive(Clone, Copy)]
+enum Term {
+    Own(Own, i128),
+    Const(i128),
+    Extent(ArrayId, usize, i128),
 }
 
 pub(crate) fn context_ident(f: &Func, l: LocalId) -> Ident {
