@@ -15,8 +15,8 @@ pub use bytemuck;
 use bytemuck::Pod;
 
 use crate::driver::HostArg;
-use crate::kernel::{LaunchConfig, MemorySpace, View};
 use crate::driver::engine::wil::own_index_layout;
+use crate::kernel::{LaunchConfig, MemorySpace, View};
 
 /// Whether every argument at `positions` is an array the simulator froze for the launch (the
 /// block body may then read them all with plain loads).

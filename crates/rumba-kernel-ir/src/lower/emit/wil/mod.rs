@@ -16,14 +16,19 @@
 //! own-index windows in full blocks (no bounds checks against the arrays, so it vectorises) and
 //! checked otherwise. The own index is the linear `t.grid1()` for 1-d arrays and `(y, x)` with
 //! `(x, y) = t.grid2()` for 2-d ones (or locals that only ever hold them, `plan`); a 1-d input
-//! read only there gets a window indexed by work-item, a 2-d input read only at constant offsets
-//! from it a halo window (its block rectangle widened by the largest offset, which exists only
-//! for a frozen input and a block whose widened rectangle lies inside the array) whose reads
-//! are loaded once at the top of the work-item's turn (they cannot fault, and nothing writes the
-//! input, so a branch need not guard them), and an own-index output a window indexed by
-//! work-item (1-d) or `threadIdx` (2-d, each block row a contiguous run of the output). In such
-//! a region a guard comparing the own index with an extent of a windowed array (`i < a.len()`,
-//! `y < a.shape()[0]`, `x < cols` with `let cols = a.shape()[1]`) is known true.
+//! read only there gets a window indexed by work-item, an own-index output a window indexed by
+//! work-item (1-d) or `threadIdx` (2-d, each block row a contiguous run of the output). A 2-d
+//! input read only at constant offsets from `(y, x)` (a stencil) gets a halo window, which exists
+//! only for a frozen input and serves the block's interior: the work-items whose reads, up to the
+//! largest offset (the margin) away, stay inside the array. Such a region runs as `each_split`:
+//! its interior through the windows (reached with the `Inside` token), each halo read loaded once
+//! at the top of the work-item's turn (it cannot fault and nothing writes the input, so a branch
+//! need not guard it), the other work-items checked. In a windowed region, a comparison of an own
+//! index component (plus a constant) with a constant or with an extent of a windowed array
+//! (`i < a.len()`, `y < a.shape()[0]`, `x + 1 == cols` with `let cols = a.shape()[1]`) is decided
+//! where the windows decide it: the own index lies below every such extent, and in a halo's
+//! interior at least the margin inside it (`x == 0` and `x + 1 == cols` are false there for a
+//! margin of 1), so a stencil's boundary test folds away.
 //!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it

@@ -53,10 +53,7 @@ impl<'p, 'f> Names<'p, 'f> {
 
     /// The margin of windowed array `a` in this body (0 unless a halo in the interior).
     fn margin(&self, a: ArrayId) -> usize {
-        self.margins
-            .iter()
-            .find(|m| m.0 == a)
-            .map_or(0, |m| m.1)
+        self.margins.iter().find(|m| m.0 == a).map_or(0, |m| m.1)
     }
 
     /// Whether windowed array `a` bounds own-index component `o` along `axis`.
@@ -99,7 +96,11 @@ impl<'p, 'f> Names<'p, 'f> {
         };
         match (&x.kind, &y.kind) {
             (_, ExprKind::Int(c)) | (ExprKind::Int(c), _) if *c >= 0 => {
-                let n = if matches!(x.kind, ExprKind::Int(_)) { y } else { x };
+                let n = if matches!(x.kind, ExprKind::Int(_)) {
+                    y
+                } else {
+                    x
+                };
                 self.plan.extent(n).map(|(a, k)| Term::Extent(a, k, *c))
             }
             _ => None,
@@ -220,7 +221,10 @@ impl Wil for Names<'_, '_> {
         let f = self.plan.f;
         if f.arrays[a].rank == 2 {
             // A halo window: the value loaded at the top of the work-item's turn.
-            let (y, x) = (self.plan.own_offset(&idx[0])?, self.plan.own_offset(&idx[1])?);
+            let (y, x) = (
+                self.plan.own_offset(&idx[0])?,
+                self.plan.own_offset(&idx[1])?,
+            );
             let h = halo_ident(f, a, y.1, x.1);
             return Some(quote!(#h));
         }

@@ -524,7 +524,9 @@ impl<'f> Plan<'f> {
             return None;
         };
         let lit = |x: &Expr| match x.kind {
-            ExprKind::Int(v) => isize::try_from(v).ok().filter(|v| v.unsigned_abs() <= 1 << 16),
+            ExprKind::Int(v) => isize::try_from(v)
+                .ok()
+                .filter(|v| v.unsigned_abs() <= 1 << 16),
             _ => None,
         };
         match op {

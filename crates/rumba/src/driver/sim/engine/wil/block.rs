@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicU64, Ordering, Ordering::Relaxed, compiler_fence, 
 use bytemuck::Pod;
 
 use super::arena::{Arena, BlockArray, LocalArrays, Space};
+use super::halo::{Inside, Interior};
 use crate::driver::sim::engine::barrier::BarrierKind;
 use crate::driver::sim::engine::dim::{Dim3, LaunchConfig, WARP_SIZE};
 use crate::driver::sim::engine::exec::{ExecOptions, ThreadFault, schedule};
-use super::halo::{Inside, Interior};
 use crate::driver::sim::engine::fault::{self, Unwound, describe};
 use crate::error::{Error, Result};
 

@@ -164,7 +164,7 @@ pub(super) fn claimed(position: usize) -> Error {
 }
 
 /// Variance and auto-trait marker of [`GlobalIn`]: borrows for `'a`, yields `T`s, mode `R`.
-type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
+pub(super) type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
 
 /// A read-only global array of `T` with `D` dimensions, loaded with access mode `R`: a `&Arr<T>`
 /// parameter of a block body. `get` bounds-checks every index (a fault names the work-item, as
@@ -343,7 +343,11 @@ impl<T: Pod, R: Access> GlobalIn<'_, T, 1, R> {
 /// `len` elements `stride` bytes apart: `Some(lo)` with `lo + n <= len` when the launch is 1-d,
 /// the array contiguous for `T` and the whole block in bounds; else `None`.
 #[inline(always)]
-pub(super) fn own_start<T, S: BlockShape>(blk: &BlockCtx<'_, S>, len: usize, stride: isize) -> Option<usize> {
+pub(super) fn own_start<T, S: BlockShape>(
+    blk: &BlockCtx<'_, S>,
+    len: usize,
+    stride: isize,
+) -> Option<usize> {
     if !one_d(blk) || stride != size_of::<T>() as isize {
         return None;
     }

@@ -16,7 +16,7 @@ use std::mem::size_of;
 use bytemuck::Pod;
 
 use super::block::{BlockCtx, BlockShape};
-use super::global::{Access, GlobalIn};
+use super::global::{Access, GlobalIn, InMarker};
 use crate::driver::sim::engine::dim::Dim3;
 use crate::driver::sim::engine::fault;
 
@@ -150,7 +150,7 @@ pub struct Halo<'w, T, R, const H: usize> {
     interior: Interior,
     /// Byte stride between rows.
     row: isize,
-    _marker: PhantomData<(&'w (), fn() -> T, R)>,
+    _marker: InMarker<'w, T, R>,
 }
 
 impl<T: Pod, R: Access, const H: usize> Halo<'_, T, R, H> {

@@ -46,9 +46,12 @@
 //!   block they exist, every such access is in bounds and so is a guard `i < x.len()` (`y <
 //!   x.shape()[0]`, `x < ….shape()[1]`) on those arrays, and the region runs indexed by work-item
 //!   (2-d: by `threadIdx`; each block row is a contiguous run of the array) without bounds
-//!   checks against the arrays, the reads of a halo window loaded first — a loop the compiler
-//!   vectorises; otherwise (the ragged last block, a block whose halo leaves the array, a launch
-//!   the windows do not fit) the checked region runs.
+//!   checks against the arrays — a loop the compiler vectorises; otherwise (the ragged last
+//!   block, a launch the windows do not fit) the checked region runs. A halo window serves the
+//!   block's interior (the work-items whose reads stay inside the array): the region then runs
+//!   as [`BlockCtx::each_split`], its interior through the windows (reached with the
+//!   [`Inside`] token, checked once per region; the halo's reads loaded first, and guards the
+//!   interior decides folded), the other work-items checked.
 //!
 //! A race-free kernel computes the same on both engines, bit for bit. A kernel whose threads
 //! race inside a block (one writes a shared element another reads, with no barrier between) may

@@ -521,7 +521,14 @@ impl<T: Pod, W: Access, const D: usize> OwnBlock<'_, T, W, D> {
         let mut off = 0isize;
         for k in 0..D {
             if idx[k].wrapping_sub(self.lo[k]) >= self.hi[k] - self.lo[k] {
-                own_miss(&idx, &self.shape, &self.lo, &self.hi, self.ptr as usize, &self.strides);
+                own_miss(
+                    &idx,
+                    &self.shape,
+                    &self.lo,
+                    &self.hi,
+                    self.ptr as usize,
+                    &self.strides,
+                );
             }
             off = off.wrapping_add((idx[k] as isize).wrapping_mul(self.strides[k]));
         }
@@ -554,7 +561,11 @@ fn own_miss(
             format_shape(shape)
         ))
     }
-    let ranges: Vec<String> = lo.iter().zip(hi).map(|(l, h)| format!("{l}..{h}")).collect();
+    let ranges: Vec<String> = lo
+        .iter()
+        .zip(hi)
+        .map(|(l, h)| format!("{l}..{h}"))
+        .collect();
     let (index, own) = if idx.len() == 1 {
         (idx[0].to_string(), ranges[0].clone())
     } else {
