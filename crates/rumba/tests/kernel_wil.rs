@@ -877,6 +877,70 @@ fn own_index_outputs_refuse_other_blocks_elements_and_other_launches() {
     assert!(fault(Err(err)).2.contains("serves one launch"));
 }
 
+#[test]
+fn two_d_own_index_outputs_own_their_blocks_rectangle_and_window_only_full_blocks() {
+    // 5 rows of 6 columns in 4×2 blocks: block (1, y) covers columns 4..6 only (partial), block
+    // (x, 2) row 4 only.
+    let mut out = vec![0u32; 5 * 6];
+    let o = OwnOut::<u32, Plain, 2>::from_slice_mut_2d(&mut out, [5, 6]).unwrap();
+    let cfg = LaunchConfig::new(Dim3::new(2, 3, 1), Dim3::new(4, 2, 1));
+    let full = std::sync::Mutex::new(Vec::new());
+    run_blocks::<Dyn, _>("own2", &cfg, |blk| {
+        let (b, d) = (blk.block_idx(), blk.block_dim());
+        let own = |t: Dim3| ((b.y * d.y + t.y) as usize, (b.x * d.x + t.x) as usize);
+        if let Some(w) = o.own_window(blk) {
+            full.lock().unwrap().push((b.x, b.y));
+            blk.each(|_, t| w.set(t, (own(t).0 * 10 + own(t).1) as u32));
+        } else {
+            let h = o.block(blk);
+            blk.each(|_, t| {
+                let (y, x) = own(t);
+                if y < 5 && x < 6 {
+                    h.set((y, x), (y * 10 + x) as u32);
+                }
+            });
+        }
+    })
+    .unwrap();
+    let mut full = full.into_inner().unwrap();
+    full.sort_unstable();
+    assert_eq!(full, [(0, 0), (0, 1)]);
+    let want: Vec<u32> = (0..30).map(|k| ((k / 6) * 10 + k % 6) as u32).collect();
+    assert_eq!(out, want);
+
+    // Another block's element (one row down) faults, naming the block's own rectangle.
+    let mut out = vec![0u32; 8 * 8];
+    let o = OwnOut::<u32, Plain, 2>::from_slice_mut_2d(&mut out, [8, 8]).unwrap();
+    let cfg = LaunchConfig::new(Dim3::new(2, 2, 1), Dim3::new(4, 4, 1));
+    let err = run_blocks::<Dyn, _>("own2", &cfg, |blk| {
+        let h = o.block(blk);
+        let (b, d) = (blk.block_idx(), blk.block_dim());
+        blk.each(|_, t| {
+            let (y, x) = ((b.y * d.y + t.y) as usize, (b.x * d.x + t.x) as usize);
+            h.set(((y + 1) % 8, x), 1);
+        });
+    })
+    .unwrap_err();
+    let (block, thread, msg) = fault(Err(err));
+    assert_eq!((block, thread), ([0, 0, 0], [0, 3, 0]));
+    assert!(
+        msg.contains("store to element (4, 0) of an own-index output outside this block's own elements [0..4, 0..4]"),
+        "{msg}"
+    );
+    // A launch with a z extent gives no block a rectangle of its own.
+    let mut out = vec![0u32; 2 * 2];
+    let o = OwnOut::<u32, Plain, 2>::from_slice_mut_2d(&mut out, [2, 2]).unwrap();
+    let err = run_blocks::<Dyn, _>("own2", &LaunchConfig::new(1, Dim3::new(2, 2, 2)), |blk| {
+        assert!(o.own_window(blk).is_none());
+        let h = o.block(blk);
+        blk.each(|_, t| h.set((t.y as usize, t.x as usize), 1));
+    });
+    let (_, thread, msg) = fault(err);
+    assert_eq!(thread, [0, 0, 0]);
+    assert!(msg.contains("own elements [0..0, 0..0]"), "{msg}");
+    assert_eq!(out, [0; 4]);
+}
+
 // ------------------------------------------------------------- Kernels with both forms
 
 #[test]

@@ -472,3 +472,146 @@ fn a_read_only_argument_cannot_be_written_by_either_form() {
         "{err}"
     );
 }
+
+/// A `rows × cols` C-ordered u32 array at `ptr`.
+fn array2(ptr: u64, rows: usize, cols: usize) -> KernelArg {
+    KernelArg::Array(KernelArrayArg {
+        ptr,
+        itemsize: 4,
+        shape: vec![rows, cols],
+        strides: vec![4 * cols as isize, 4],
+        writable: true,
+    })
+}
+
+/// A kernel whose work-item-loop form asks for a plain 2-d own-index output at argument 1 and
+/// returns the refusal, if any.
+fn plain_2d_output() -> KernelFunction {
+    KernelFunction::new("own2").with_form(
+        HostKernel::per_thread(|_| Ok(()))
+            .with_work_item_loop(|launch| {
+                let cfg = rumba::kernel::LaunchConfig::new(launch.grid(), launch.block());
+                rumba::kernel::wil::OwnOut::<u32, rumba::kernel::wil::Plain, 2>::from_arg(
+                    &launch.args()[1],
+                    1,
+                    &cfg,
+                )
+                .map(drop)
+            })
+            .with_array_uses([ArrayUse::Read, ArrayUse::OwnIndexStore]),
+    )
+}
+
+#[test]
+fn a_2d_own_index_output_takes_plain_stores_only_alone_and_in_a_flat_launch() {
+    use rumba::error::ArgumentError;
+    let (drv, a, c) = setup();
+    let f = plain_2d_output();
+    let run = |args: &[KernelArg], grid: [u32; 3], block: [u32; 3]| {
+        let l = KernelLaunch {
+            function: &f,
+            grid,
+            block,
+            dynamic_shared_bytes: 0,
+            args,
+        };
+        // SAFETY: every array argument lies in a live 256-byte u32 device allocation of `drv`.
+        unsafe { drv.launch_kernel(0, &l, StreamHandle::LEGACY) }.unwrap();
+        drv.stream_synchronize(0, StreamHandle::LEGACY)
+    };
+    // Alone, with contiguous rows, in a launch without a z extent: granted.
+    run(&[array2(a, 8, 8), array2(c, 8, 8)], [2, 2, 1], [4, 4, 1]).unwrap();
+    // The same allocation passed twice: not this launch's alone.
+    let err = run(&[array2(a, 8, 8), array2(a, 8, 8)], [2, 2, 1], [4, 4, 1]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rumba::Error::KernelArgument {
+                position: 1,
+                problem: ArgumentError::NotExclusive,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // A launch with a z extent: two blocks would share a rectangle of rows and columns.
+    for (grid, block) in [([2, 2, 2], [4, 4, 1]), ([2, 2, 1], [4, 4, 2])] {
+        let err = run(&[array2(a, 8, 8), array2(c, 8, 8)], grid, block).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                rumba::Error::KernelArgument {
+                    position: 1,
+                    problem: ArgumentError::OwnIndexLayout { ndim: 2 },
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    // Rows that overlap (a row stride shorter than a row): refused too.
+    let overlapping = KernelArg::Array(KernelArrayArg {
+        ptr: c,
+        itemsize: 4,
+        shape: vec![8, 8],
+        strides: vec![16, 4],
+        writable: true,
+    });
+    let err = run(&[array2(a, 8, 8), overlapping], [2, 2, 1], [4, 4, 1]).unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "argument 1 is a 2-d array whose layout or launch does not allow plain own-index stores"
+        ),
+        "{err}"
+    );
+}
+
+/// Every thread adds one to its own `(y, x)`: race-free even in place.
+#[rumba::kernel]
+fn bump2(
+    t: &rumba::kernel::prelude::Thread,
+    u: &rumba::kernel::Arr<u32>,
+    v: &mut rumba::kernel::Arr<u32>,
+) {
+    let (x, y) = t.grid2();
+    if y < v.shape()[0] && x < v.shape()[1] {
+        v[(y, x)] = u[(y, x)] + 1;
+    }
+}
+
+#[test]
+fn a_2d_own_index_kernel_given_one_array_twice_falls_back_to_atomic_stores() {
+    let (drv, a, c) = setup();
+    let start: Vec<u32> = (0..64).collect();
+    // SAFETY: `a` and `c` are live 256-byte allocations of `drv`.
+    unsafe {
+        drv.memcpy_htod(On::blocking(0), a, bytemuck::cast_slice(&start))
+            .unwrap();
+        drv.memcpy_htod(On::blocking(0), c, &[0u8; 256]).unwrap();
+    }
+    let f = bump2().function().clone();
+    assert_eq!(
+        f.form::<HostKernel>().unwrap().array_use(1),
+        ArrayUse::OwnIndexStore
+    );
+    let run = |args: &[KernelArg]| {
+        let l = KernelLaunch {
+            function: &f,
+            grid: [2, 4, 1],
+            block: [4, 2, 1],
+            dynamic_shared_bytes: 0,
+            args,
+        };
+        // SAFETY: every array argument is a live 8×8 u32 device allocation of `drv`.
+        unsafe { drv.launch_kernel(0, &l, StreamHandle::LEGACY) }.unwrap();
+        drv.stream_synchronize(0, StreamHandle::LEGACY).unwrap();
+    };
+    // Apart (plain stores), then in place (the output is not the launch's alone: atomic).
+    run(&[array2(a, 8, 8), array2(c, 8, 8)]);
+    run(&[array2(c, 8, 8), array2(c, 8, 8)]);
+    let mut back = [0u32; 64];
+    // SAFETY: `c` is a live 256-byte allocation of `drv`.
+    unsafe { drv.memcpy_dtoh(On::blocking(0), bytemuck::cast_slice_mut(&mut back), c) }.unwrap();
+    let want: Vec<u32> = (2..66).collect();
+    assert_eq!(back.to_vec(), want);
+}

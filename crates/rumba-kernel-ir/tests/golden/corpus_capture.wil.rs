@@ -10,7 +10,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_BASIC: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -72,6 +72,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_BASIC = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -148,7 +149,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_COMPUTE: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -210,6 +211,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_COMPUTE = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -286,7 +288,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_cap_MUTABLE: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_cap_MUTABLE: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -334,6 +336,7 @@ fn grid() {
             let __out_cap_MUTABLE = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -393,7 +396,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_ARR_A: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
             cap_ARR_B: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
         ) {
@@ -467,6 +470,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_ARR_A = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -556,7 +560,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_ARR_2D: &::rumba::kernel::wil::GlobalIn<'_, f32, 2usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -609,6 +613,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_ARR_2D = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -685,7 +690,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
             cap_INTS: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -735,6 +740,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_INTS = ::rumba::kernel::wil::GlobalIn::<
                 i32,
@@ -811,7 +817,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
             cap_DOUBLES: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -861,6 +867,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_DOUBLES = ::rumba::kernel::wil::GlobalIn::<
                 f64,
@@ -937,7 +944,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_output: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_DIRECT: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -987,6 +994,7 @@ fn grid() {
             let __out_output = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_DIRECT = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -1155,7 +1163,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
             add: u32,
             cap_KEEP: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
         ) {
@@ -1207,6 +1215,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let add: u32 = <u32 as ::rumba::kernel::Param>::view(
                 &__args[1usize],
@@ -1287,7 +1296,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
             cap_SNAP: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1337,6 +1346,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_SNAP = ::rumba::kernel::wil::GlobalIn::<
                 u32,
@@ -1413,7 +1423,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_NEVER_SET: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1463,6 +1473,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_NEVER_SET = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -1539,7 +1550,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_RANKED: &::rumba::kernel::wil::GlobalIn<'_, f32, 2usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1588,6 +1599,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_RANKED = ::rumba::kernel::wil::GlobalIn::<
                 f32,
@@ -1869,7 +1881,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_GRID: &::rumba::kernel::GlobalView<'_, f32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1920,6 +1932,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_GRID = <::rumba::kernel::Arr<
                 f32,

@@ -126,7 +126,7 @@ fn grid() {
             a: &::rumba::kernel::GlobalView<'_, i16>,
             b: &::rumba::kernel::GlobalView<'_, u64>,
             f: &::rumba::kernel::GlobalView<'_, f32>,
-            __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -253,6 +253,7 @@ fn grid() {
             let __out_flags = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[3usize], 3usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -545,7 +546,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -679,6 +680,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

@@ -110,7 +110,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, f32>,
-            __out_sums: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_sums: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             pairs: &::rumba::kernel::GlobalView<'_, i32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -184,6 +184,7 @@ fn grid() {
             let __out_sums = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let pairs = <::rumba::kernel::Arr<
                 i32,

@@ -459,7 +459,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i8,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -507,6 +507,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -567,7 +568,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u8,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -615,6 +616,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -675,7 +677,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i16,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -723,6 +725,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -783,7 +786,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u16,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -831,6 +834,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -891,7 +895,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -939,6 +943,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -999,7 +1004,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1047,6 +1052,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1107,7 +1113,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: i64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1155,6 +1161,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1215,7 +1222,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: u64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1263,6 +1270,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1323,7 +1331,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: isize,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1374,6 +1382,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 isize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1434,7 +1443,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: usize,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1485,6 +1494,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 usize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1545,7 +1555,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1593,6 +1603,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1653,7 +1664,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             v: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1701,6 +1712,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1761,7 +1773,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i8, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i8>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1833,6 +1845,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i8,
@@ -1908,7 +1921,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u8>,
         ) {
             let __bidx = __blk.block_idx();
@@ -1980,6 +1993,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u8,
@@ -2055,7 +2069,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i16, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i16>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2127,6 +2141,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i16,
@@ -2202,7 +2217,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u16>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2274,6 +2289,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u16,
@@ -2349,7 +2365,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2421,6 +2437,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i32,
@@ -2496,7 +2513,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2568,6 +2585,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u32,
@@ -2643,7 +2661,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, i64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2715,6 +2733,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 i64,
@@ -2790,7 +2809,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, u64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -2862,6 +2881,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 u64,
@@ -2937,7 +2957,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, isize, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, isize>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3009,6 +3029,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 isize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 isize,
@@ -3084,7 +3105,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, usize, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, usize>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3156,6 +3177,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 usize,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 usize,
@@ -3231,7 +3253,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, f32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3303,6 +3325,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 f32,
@@ -3378,7 +3401,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
             top: &::rumba::kernel::GlobalView<'_, f64>,
         ) {
             let __bidx = __blk.block_idx();
@@ -3456,6 +3479,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let top = <::rumba::kernel::Arr<
                 f64,
@@ -7101,7 +7125,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i8, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7156,6 +7180,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7229,7 +7254,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i8, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7284,6 +7309,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7357,7 +7383,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u8, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7412,6 +7438,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7485,7 +7512,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u8, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7540,6 +7567,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7613,7 +7641,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i16, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7668,6 +7696,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7741,7 +7770,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i16, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7796,6 +7825,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7869,7 +7899,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u16, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -7924,6 +7954,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -7997,7 +8028,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u16, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8052,6 +8083,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8125,7 +8157,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8180,6 +8212,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8253,7 +8286,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8308,6 +8341,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8381,7 +8415,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8436,6 +8470,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8509,7 +8544,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8564,6 +8599,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8637,7 +8673,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i64, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8692,6 +8728,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8765,7 +8802,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, i64, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8820,6 +8857,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -8893,7 +8931,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u64, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -8948,6 +8986,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9021,7 +9060,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, u64, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9076,6 +9115,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9149,7 +9189,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, isize, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9204,6 +9244,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9277,7 +9318,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, isize, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9332,6 +9373,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9405,7 +9447,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, usize, 1usize, __R>,
             k: f32,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9460,6 +9502,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -9533,7 +9576,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::wil::GlobalIn<'_, usize, 1usize, __R>,
             k: f64,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -9588,6 +9631,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

@@ -490,7 +490,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
                 ::rumba::kernel::wil::BarrierKind::Sync,
@@ -579,6 +579,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -659,7 +660,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lut: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -712,6 +713,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -791,24 +793,65 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let lut = *lut;
             let out = *out;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                        let x: usize = __rumba_tuple.0;
-                        let y: usize = __rumba_tuple.1;
-                        if ((y < lut.shape()[0]) && (x < lut.shape()[1])) {
-                            out.set(
-                                ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
-                                (((lut.get((y, x))) as u32)).wrapping_add(1u32),
+            if let (::core::option::Option::Some(__win_lut),) = (
+                lut.halo_window::<0usize, _>(__blk),
+            ) {
+                __blk
+                    .each_split(
+                        __win_lut.interior(),
+                        #[inline(always)]
+                        |__w: u32, __in: ::rumba::kernel::wil::Inside| {
+                            let __tid: ::rumba::kernel::Dim3 = __in.tid();
+                            let __h_lut_p0_p0 = __win_lut.at::<0isize, 0isize>(__in);
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
                             );
-                        }
-                    },
-                );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            if (true && true) {
+                                out.set(
+                                    ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
+                                    (((__h_lut_p0_p0) as u32)).wrapping_add(1u32),
+                                );
+                            }
+                        },
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            if ((y < lut.shape()[0]) && (x < lut.shape()[1])) {
+                                out.set(
+                                    ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
+                                    (((lut.get((y, x))) as u32)).wrapping_add(1u32),
+                                );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            if ((y < lut.shape()[0]) && (x < lut.shape()[1])) {
+                                out.set(
+                                    ((y).wrapping_mul(lut.shape()[1])).wrapping_add(x),
+                                    (((lut.get((y, x))) as u32)).wrapping_add(1u32),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -1653,8 +1696,8 @@ fn grid() {
             b: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
             f: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
             out: &::rumba::kernel::GlobalView<'_, i32>,
-            __out_out8: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
-            __out_outf: &::rumba::kernel::wil::OwnOut<'_, i64, __W>,
+            __out_out8: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
+            __out_outf: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1829,10 +1872,12 @@ fn grid() {
             let __out_out8 = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[4usize], 4usize, &__cfg)?;
             let __out_outf = ::rumba::kernel::wil::OwnOut::<
                 i64,
                 __W,
+                1usize,
             >::from_arg(&__args[5usize], 5usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -2116,7 +2161,7 @@ fn grid() {
             s: ::rumba::kernel::Complex<f32>,
             out: &::rumba::kernel::GlobalView<'_, ::rumba::kernel::Complex<f64>>,
             out32: &::rumba::kernel::GlobalView<'_, ::rumba::kernel::Complex<f32>>,
-            __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -2281,6 +2326,7 @@ fn grid() {
             let __out_flags = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[5usize], 5usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -2364,6 +2410,7 @@ fn grid() {
                 '_,
                 ::rumba::kernel::Complex<f64>,
                 __W,
+                1usize,
             >,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
@@ -2495,6 +2542,7 @@ fn grid() {
             let __out_o = ::rumba::kernel::wil::OwnOut::<
                 ::rumba::kernel::Complex<f64>,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -2574,7 +2622,7 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            __out_a: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -2617,6 +2665,7 @@ fn grid() {
             let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -2677,7 +2726,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::wil::GlobalIn<'_, i32, 1usize, __R>,
-            __out_b: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_b: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -2727,6 +2776,7 @@ fn grid() {
             let __out_b = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

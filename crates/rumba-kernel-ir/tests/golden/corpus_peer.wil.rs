@@ -12,7 +12,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
             b: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
-            __out_c: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_c: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -73,6 +73,7 @@ fn grid() {
             let __out_c = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -133,7 +134,7 @@ fn grid() {
     };
 }
 // ---- matmul_shared
-// uses: ["Read", "Read", "ReadWrite"]
+// uses: ["Read", "Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -146,7 +147,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::wil::GlobalIn<'_, f32, 2usize, __R>,
             b: &::rumba::kernel::wil::GlobalIn<'_, f32, 2usize, __R>,
-            c: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_c: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 2usize>,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
                 ::rumba::kernel::wil::BarrierKind::Sync,
@@ -165,7 +166,7 @@ fn grid() {
             let __gdim = __blk.grid_dim();
             let a = *a;
             let b = *b;
-            let c = *c;
+            let c = __out_c.block(__blk);
             let sa = __blk.shared_array::<f32, 2usize>([TPB, TPB]);
             let sb = __blk.shared_array::<f32, 2usize>([TPB, TPB]);
             let __ctx_acc = __blk.context::<f32>();
@@ -262,22 +263,43 @@ fn grid() {
                     ::core::option::Option::None => return,
                 };
             }
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                        let x: usize = __rumba_tuple.0;
-                        let y: usize = __rumba_tuple.1;
-                        let mut acc: f32 = __ctx_acc.get(__w as usize);
-                        if ((y < n) && (x < n)) {
-                            c.set((y, x), acc);
-                        }
-                    },
-                );
+            if let (::core::option::Option::Some(__win_c),) = (
+                __out_c.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
+                            if (true && (x < n)) {
+                                __win_c.set(__tid, acc);
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
+                            if ((y < n) && (x < n)) {
+                                c.set((y, x), acc);
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -299,9 +321,11 @@ fn grid() {
                 2usize,
                 __R,
             >::from_arg(&__args[1usize], 1usize)?;
-            let c = <::rumba::kernel::Arr<
+            let __out_c = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                2usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -310,7 +334,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &c),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &__out_c),
                     )
                 }
                 [16u32, 16u32, 1u32] => {
@@ -320,7 +344,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &c),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &__out_c),
                     )
                 }
                 [32u32, 32u32, 1u32] => {
@@ -330,7 +354,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &c),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &__out_c),
                     )
                 }
                 _ => {
@@ -340,7 +364,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &c),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &__out_c),
                     )
                 }
             }
@@ -351,15 +375,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[0usize, 1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -905,7 +941,7 @@ fn grid() {
     };
 }
 // ---- stencil5
-// uses: ["Read", "ReadWrite"]
+// uses: ["Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -917,42 +953,104 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             u: &::rumba::kernel::wil::GlobalIn<'_, f32, 2usize, __R>,
-            v: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_v: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 2usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let u = *u;
-            let v = *v;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                        let x: usize = __rumba_tuple.0;
-                        let y: usize = __rumba_tuple.1;
-                        let rows: usize = u.shape()[0];
-                        let cols: usize = u.shape()[1];
-                        if ((y < rows) && (x < cols)) {
-                            if ((((y == 0usize) || (x == 0usize))
-                                || ((y).wrapping_add(1usize) == rows))
-                                || ((x).wrapping_add(1usize) == cols))
-                            {
-                                v.set((y, x), u.get((y, x)));
-                            } else {
-                                let s: f32 = ((((u.get((y, x))
-                                    + u.get(((y).wrapping_sub(1usize), x)))
-                                    + u.get(((y).wrapping_add(1usize), x)))
-                                    + u.get((y, (x).wrapping_sub(1usize))))
-                                    + u.get((y, (x).wrapping_add(1usize))));
-                                v.set((y, x), (0.2f32 * s));
+            let v = __out_v.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_u),
+                ::core::option::Option::Some(__win_v),
+            ) = (u.halo_window::<1usize, _>(__blk), __out_v.own_window(__blk)) {
+                __blk
+                    .each_split(
+                        __win_u.interior(),
+                        #[inline(always)]
+                        |__w: u32, __in: ::rumba::kernel::wil::Inside| {
+                            let __tid: ::rumba::kernel::Dim3 = __in.tid();
+                            let __h_u_m1_p0 = __win_u.at::<{ -1isize }, 0isize>(__in);
+                            let __h_u_p0_m1 = __win_u.at::<0isize, { -1isize }>(__in);
+                            let __h_u_p0_p0 = __win_u.at::<0isize, 0isize>(__in);
+                            let __h_u_p0_p1 = __win_u.at::<0isize, 1isize>(__in);
+                            let __h_u_p1_p0 = __win_u.at::<1isize, 0isize>(__in);
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let rows: usize = u.shape()[0];
+                            let cols: usize = u.shape()[1];
+                            if (true && true) {
+                                if (((false || false) || false) || false) {
+                                    __win_v.set_inside(__in, __h_u_p0_p0);
+                                } else {
+                                    let s: f32 = ((((__h_u_p0_p0 + __h_u_m1_p0) + __h_u_p1_p0)
+                                        + __h_u_p0_m1) + __h_u_p0_p1);
+                                    __win_v.set_inside(__in, (0.2f32 * s));
+                                }
                             }
-                        }
-                    },
-                );
+                        },
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let rows: usize = u.shape()[0];
+                            let cols: usize = u.shape()[1];
+                            if ((y < rows) && (x < cols)) {
+                                if ((((y == 0usize) || (x == 0usize))
+                                    || ((y).wrapping_add(1usize) == rows))
+                                    || ((x).wrapping_add(1usize) == cols))
+                                {
+                                    v.set((y, x), u.get((y, x)));
+                                } else {
+                                    let s: f32 = ((((u.get((y, x))
+                                        + u.get(((y).wrapping_sub(1usize), x)))
+                                        + u.get(((y).wrapping_add(1usize), x)))
+                                        + u.get((y, (x).wrapping_sub(1usize))))
+                                        + u.get((y, (x).wrapping_add(1usize))));
+                                    v.set((y, x), (0.2f32 * s));
+                                }
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let rows: usize = u.shape()[0];
+                            let cols: usize = u.shape()[1];
+                            if ((y < rows) && (x < cols)) {
+                                if ((((y == 0usize) || (x == 0usize))
+                                    || ((y).wrapping_add(1usize) == rows))
+                                    || ((x).wrapping_add(1usize) == cols))
+                                {
+                                    v.set((y, x), u.get((y, x)));
+                                } else {
+                                    let s: f32 = ((((u.get((y, x))
+                                        + u.get(((y).wrapping_sub(1usize), x)))
+                                        + u.get(((y).wrapping_add(1usize), x)))
+                                        + u.get((y, (x).wrapping_sub(1usize))))
+                                        + u.get((y, (x).wrapping_add(1usize))));
+                                    v.set((y, x), (0.2f32 * s));
+                                }
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -969,9 +1067,11 @@ fn grid() {
                 2usize,
                 __R,
             >::from_arg(&__args[0usize], 0usize)?;
-            let v = <::rumba::kernel::Arr<
+            let __out_v = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+                __W,
+                2usize,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -980,7 +1080,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &u, &v),
+                        |__blk| __body::<_, __R, __W>(__blk, &u, &__out_v),
                     )
                 }
                 _ => {
@@ -990,7 +1090,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &u, &v),
+                        |__blk| __body::<_, __R, __W>(__blk, &u, &__out_v),
                     )
                 }
             }
@@ -1001,15 +1101,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[0usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

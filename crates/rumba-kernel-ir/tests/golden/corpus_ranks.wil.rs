@@ -1390,7 +1390,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             c: &::rumba::kernel::GlobalView<'_, i32>,
             z: &::rumba::kernel::wil::GlobalIn<'_, i32, 0usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -1477,6 +1477,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

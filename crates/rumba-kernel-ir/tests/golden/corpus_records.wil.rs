@@ -917,7 +917,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             ary: &::rumba::kernel::wil::GlobalIn<'_, WithChars, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -977,6 +977,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

@@ -1,5 +1,5 @@
 // ---- reshape_runtime
-// uses: ["Read", "ReadWrite"]
+// uses: ["Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -11,31 +11,54 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::GlobalView<'_, f32>,
-            out: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 2usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let a = *a;
-            let out = *out;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let __rumba_tuple: (usize, usize) = (
-                            (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
-                            (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
-                        );
-                        let x: usize = __rumba_tuple.0;
-                        let y: usize = __rumba_tuple.1;
-                        let r: usize = out.shape()[0];
-                        let c: usize = out.shape()[1];
-                        let m = a.reshape((r, c));
-                        if ((y < r) && (x < c)) {
-                            out.set((y, x), (m.get((y, x)) * 2f32));
-                        }
-                    },
-                );
+            let out = __out_out.block(__blk);
+            if let (::core::option::Option::Some(__win_out),) = (
+                __out_out.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let r: usize = out.shape()[0];
+                            let c: usize = out.shape()[1];
+                            let m = a.reshape((r, c));
+                            if (true && true) {
+                                __win_out.set(__tid, (m.get((y, x)) * 2f32));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let __rumba_tuple: (usize, usize) = (
+                                (__bidx.x as usize * __bdim.x as usize + __tid.x as usize),
+                                (__bidx.y as usize * __bdim.y as usize + __tid.y as usize),
+                            );
+                            let x: usize = __rumba_tuple.0;
+                            let y: usize = __rumba_tuple.1;
+                            let r: usize = out.shape()[0];
+                            let c: usize = out.shape()[1];
+                            let m = a.reshape((r, c));
+                            if ((y < r) && (x < c)) {
+                                out.set((y, x), (m.get((y, x)) * 2f32));
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -50,9 +73,11 @@ fn grid() {
             let a = <::rumba::kernel::Arr<
                 f32,
             > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
-            let out = <::rumba::kernel::Arr<
+            let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+                __W,
+                2usize,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -61,7 +86,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &out),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &__out_out),
                     )
                 }
                 _ => {
@@ -71,7 +96,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &out),
+                        |__blk| __body::<_, __R, __W>(__blk, &a, &__out_out),
                     )
                 }
             }
@@ -82,9 +107,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[1usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -195,7 +226,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::GlobalView<'_, u16>,
-            __out_flat: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_flat: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
             sizes: &::rumba::kernel::GlobalView<'_, usize>,
         ) {
             let __bidx = __blk.block_idx();
@@ -280,6 +311,7 @@ fn grid() {
             let __out_flat = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             let sizes = <::rumba::kernel::Arr<
                 usize,
@@ -343,7 +375,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::GlobalView<'_, f32>,
-            __out_bits: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_bits: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -396,6 +428,7 @@ fn grid() {
             let __out_bits = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -551,7 +584,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             x: &::rumba::kernel::GlobalView<'_, u8>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -606,6 +639,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u16,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -666,7 +700,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             raw: &::rumba::kernel::GlobalView<'_, u8>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -726,6 +760,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -786,7 +821,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, f64>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -847,6 +882,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f64,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -908,7 +944,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, i32>,
             k: usize,
-            __out_col: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_col: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
             cube: &::rumba::kernel::GlobalView<'_, i32>,
         ) {
             let __bidx = __blk.block_idx();
@@ -977,6 +1013,7 @@ fn grid() {
             let __out_col = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             let cube = <::rumba::kernel::Arr<
                 i32,
@@ -1569,7 +1606,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, f32>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
                 ::rumba::kernel::wil::BarrierKind::Sync,
@@ -1696,6 +1733,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 f32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -1777,7 +1815,7 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, i32>,
             pick: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
             bytes: &::rumba::kernel::GlobalView<'_, u8>,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
@@ -1944,6 +1982,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             let bytes = <::rumba::kernel::Arr<
                 u8,
@@ -2055,7 +2094,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             m: &::rumba::kernel::GlobalView<'_, i32>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -2108,6 +2147,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 i32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -2168,7 +2208,7 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lut: &::rumba::kernel::GlobalView<'_, u16>,
-            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W>,
+            __out_out: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
@@ -2233,6 +2273,7 @@ fn grid() {
             let __out_out = ::rumba::kernel::wil::OwnOut::<
                 u32,
                 __W,
+                1usize,
             >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {

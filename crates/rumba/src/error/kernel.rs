@@ -91,10 +91,16 @@ pub enum ArgumentError {
     /// An argument read with plain loads that may be written while the kernel runs.
     #[error("may be written while the kernel runs, so it cannot be read with plain loads")]
     MayBeWritten,
-    /// Plain own-index stores to an array that is not contiguous and 1-d, or in a launch that is
-    /// not 1-d.
-    #[error("plain own-index stores need a contiguous 1-d array and a 1-d launch")]
-    OwnIndexLayout,
+    /// Plain own-index stores to an array of `ndim` dimensions whose layout or launch does not
+    /// allow them: they need a contiguous 1-d array in a 1-d launch, or a 2-d array with
+    /// contiguous, non-overlapping rows in a launch one block and one grid layer deep along z.
+    #[error(
+        "is a {ndim}-d array whose layout or launch does not allow plain own-index stores (they need a contiguous 1-d array in a 1-d launch, or a 2-d array with contiguous, non-overlapping rows in a launch without a z extent)"
+    )]
+    OwnIndexLayout {
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
     /// Plain stores to an array that is not this launch's alone.
     #[error("is not this launch's alone, so it cannot be stored to with plain stores")]
     NotExclusive,

@@ -15,6 +15,7 @@ pub use bytemuck;
 use bytemuck::Pod;
 
 use crate::driver::HostArg;
+use crate::driver::engine::wil::own_index_layout;
 use crate::kernel::{LaunchConfig, MemorySpace, View};
 
 /// Whether every argument at `positions` is an array the simulator froze for the launch (the
@@ -25,17 +26,15 @@ pub fn frozen_all(args: &[HostArg<'_>], positions: &[usize]) -> bool {
         .all(|&k| matches!(args.get(k), Some(HostArg::Array(a)) if a.frozen()))
 }
 
-/// Whether every argument at `positions` is a contiguous 1-d array the simulator gave the
-/// launch alone, and the launch is 1-d (the block body may then store to them with plain
-/// own-index stores).
+/// Whether every argument at `positions` is an array the simulator gave the launch alone, with
+/// a layout that takes plain own-index stores in this launch — a contiguous 1-d array in a 1-d
+/// launch, or a 2-d array with contiguous, non-overlapping rows in a launch one block and one
+/// grid layer deep along z (the block body may then store to them with plain own-index stores).
 pub fn exclusive_all(args: &[HostArg<'_>], positions: &[usize], config: &LaunchConfig) -> bool {
-    let one_d = |d: crate::kernel::Dim3| d.y == 1 && d.z == 1;
-    one_d(config.grid)
-        && one_d(config.block)
-        && positions.iter().all(|&k| {
-            matches!(args.get(k), Some(HostArg::Array(a))
-                if a.exclusive() && a.strides().len() == 1 && a.strides()[0] == a.itemsize() as isize)
-        })
+    positions.iter().all(|&k| {
+        matches!(args.get(k), Some(HostArg::Array(a))
+            if a.exclusive() && own_index_layout(a.shape(), a.strides(), a.itemsize(), config))
+    })
 }
 pub use rumba_kernel_ir::target::{CLiteral, RecordField, Scalar, Target, f16_from_f64};
 

@@ -45,8 +45,9 @@ pub enum ArrayUse {
     ReadWrite,
     /// Only read.
     Read,
-    /// Only stored to, each GPU thread at most at its own linear index (block linear index ×
-    /// threads per block + thread linear index: `t.grid1()` in a 1-d launch), never read.
+    /// Only stored to, each GPU thread at most at its own index, never read: for a 1-d array
+    /// its linear index (block linear index × threads per block + thread linear index:
+    /// `t.grid1()` in a 1-d launch), for a 2-d array its `(y, x)` with `(x, y) = t.grid2()`.
     OwnIndexStore,
 }
 

@@ -9,8 +9,8 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::names::{Names, array_ident, context_ident, local_ident, window_ident};
-use super::plan::{Plan, Reach, Storage, id, locals_of, own_exprs};
+use super::names::{Names, array_ident, context_ident, halo_ident, local_ident, window_ident};
+use super::plan::{Own, Plan, Reach, Storage, id, locals_of, own_exprs};
 use crate::lower::emit::rust::R;
 use crate::lower::ir::*;
 
@@ -467,12 +467,16 @@ impl<'p, 'f> Body<'p, 'f> {
                 }
             }
         }
-        // Own-index windows: arrays every access of which in this region is at the own index.
+        // Own-index windows: arrays every access of which in this region is at the own index
+        // (for 2-d inputs: at constant offsets from it, read from a halo window).
+        let mut halos: Vec<(ArrayId, isize, isize)> = Vec::new();
         let windows: HashSet<ArrayId> = arrays
             .iter()
             .copied()
-            .filter(|&a| self.windowable(a, &stmts, &exprs))
+            .filter(|&a| self.windowable(a, &exprs, &mut halos))
             .collect();
+        halos.sort_unstable();
+        halos.dedup();
         let body = |names: &Names<'_, '_>| -> TokenStream {
             self.with_r(names, |r| {
                 let mut t = TokenStream::new();
@@ -516,16 +520,17 @@ impl<'p, 'f> Body<'p, 'f> {
             Some((lo, hi)) => (quote!(each_x), quote!(#lo, #hi,)),
             None => (quote!(each), TokenStream::new()),
         };
-        let region = |inner: TokenStream| {
-            quote!(__blk.#each(#range #[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
+        let closure = |loads: TokenStream, inner: TokenStream| {
+            quote!(#[inline(always)] |__w: u32, __tid: #k::kernel::Dim3| {
+                #loads
                 #prologue
                 #inner
                 #epilogue
-            });)
+            })
         };
-        let checked = region(body(&self.names(true, HashSet::new())));
+        let checked = closure(TokenStream::new(), body(&self.names(true, HashSet::new())));
         let mut out = if windows.is_empty() {
-            checked
+            quote!(__blk.#each(#range #checked);)
         } else {
             let mut ws: Vec<ArrayId> = windows.iter().copied().collect();
             ws.sort_unstable();
@@ -533,15 +538,63 @@ impl<'p, 'f> Body<'p, 'f> {
                 let w = window_ident(f, a);
                 quote!(::core::option::Option::Some(#w))
             });
-            let makes = ws.iter().map(|&a| {
-                let src = match self.plan.reach[a] {
-                    Reach::OwnOut => format_ident!("__out_{}", f.arrays[a].c_name),
-                    _ => array_ident(f, a),
-                };
-                quote!(#src.own_window(__blk))
+            let makes = ws.iter().map(|&a| match self.plan.reach[a] {
+                Reach::OwnOut => {
+                    let o = format_ident!("__out_{}", f.arrays[a].c_name);
+                    quote!(#o.own_window(__blk))
+                }
+                _ if f.arrays[a].rank == 2 => {
+                    let n = array_ident(f, a);
+                    let m = usize_lit(margin_of(&halos, a));
+                    quote!(#n.halo_window::<#m, _>(__blk))
+                }
+                _ => {
+                    let n = array_ident(f, a);
+                    quote!(#n.own_window(__blk))
+                }
             });
-            let fast = region(body(&self.names(true, windows)));
-            quote!(if let (#(#pats,)*) = (#(#makes,)*) { #fast } else { #checked })
+            // A halo window's reads cannot fault and its input is frozen: each is loaded once,
+            // before the statements (so that a branch between them need not guard a load).
+            let loads: TokenStream = halos
+                .iter()
+                .map(|&(a, dy, dx)| {
+                    let (w, h) = (window_ident(f, a), halo_ident(f, a, dy, dx));
+                    let (dy, dx) = (isize_lit(dy), isize_lit(dx));
+                    quote!(let #h = #w.at::<#dy, #dx>(__in);)
+                })
+                .collect();
+            // With halo windows, only the block's interior (where every halo read is in
+            // bounds) takes the fast body, the rest the checked one.
+            let mut halo_arrays: Vec<ArrayId> = halos.iter().map(|h| h.0).collect();
+            halo_arrays.dedup();
+            let run = match halo_arrays.split_first() {
+                None => {
+                    let fast = closure(TokenStream::new(), body(&self.names(true, windows)));
+                    quote!(__blk.#each(#range #fast);)
+                }
+                Some((first, rest)) => {
+                    let margins = halo_arrays
+                        .iter()
+                        .map(|&a| (a, margin_of(&halos, a)))
+                        .collect();
+                    let inner = body(&self.names(true, windows).inside(margins));
+                    let fast = quote!(#[inline(always)] |__w: u32, __in: #k::kernel::wil::Inside| {
+                        let __tid: #k::kernel::Dim3 = __in.tid();
+                        #loads
+                        #prologue
+                        #inner
+                        #epilogue
+                    });
+                    let first = window_ident(f, *first);
+                    let rest = rest.iter().map(|&a| window_ident(f, a));
+                    quote!(__blk.each_split(
+                        #first.interior()#(.and(#rest.interior()))*,
+                        #fast,
+                        #checked,
+                    );)
+                }
+            };
+            quote!(if let (#(#pats,)*) = (#(#makes,)*) { #run } else { __blk.#each(#range #checked); })
         };
         if returns {
             out.extend(quote!(if __blk.all_exited() {
@@ -564,19 +617,34 @@ impl<'p, 'f> Body<'p, 'f> {
         }
     }
 
-    /// Whether array `a` can be reached through the block's own-index window in a region made
-    /// of `stmts` and `exprs`: a 1-d input read only at the own index, or an own-index output.
-    fn windowable(&self, a: ArrayId, stmts: &[&Stmt], exprs: &[&Expr]) -> bool {
+    /// Whether array `a` can be reached through the block's own-index window in a region that
+    /// evaluates `exprs`: an own-index output; a 1-d input read only at the own linear index; a
+    /// 2-d input read only at `(y + dy, x + dx)` with `(x, y) = t.grid2()` and constant offsets
+    /// (each offset pair is added to `halos`).
+    fn windowable(
+        &self,
+        a: ArrayId,
+        exprs: &[&Expr],
+        halos: &mut Vec<(ArrayId, isize, isize)>,
+    ) -> bool {
+        let rank = self.plan.f.arrays[a].rank;
         match self.plan.reach[a] {
             Reach::OwnOut => true,
-            Reach::Input if self.plan.f.arrays[a].rank == 1 => {
+            Reach::Input if rank == 1 || rank == 2 => {
                 let mut ok = true;
-                let mut read = false;
+                let mut at = Vec::new();
                 for e in exprs {
                     e.visit(&mut |x| match &x.kind {
                         ExprKind::Index { array, idx, .. } if *array == a => {
-                            read = true;
-                            ok &= idx.len() == 1 && self.plan.is_own_index(&idx[0]);
+                            let offs: Vec<_> =
+                                idx.iter().map(|i| self.plan.own_offset(i)).collect();
+                            match offs[..] {
+                                [Some((Own::Linear, 0))] if rank == 1 => at.push((a, 0, 0)),
+                                [Some((Own::Y, dy)), Some((Own::X, dx))] if rank == 2 => {
+                                    at.push((a, dy, dx))
+                                }
+                                _ => ok = false,
+                            }
                         }
                         ExprKind::Atomic { array, .. } | ExprKind::ArrayRef(array)
                             if *array == a =>
@@ -586,7 +654,10 @@ impl<'p, 'f> Body<'p, 'f> {
                         _ => {}
                     });
                 }
-                let _ = stmts;
+                let read = !at.is_empty();
+                if ok && read && rank == 2 {
+                    halos.extend(at);
+                }
                 ok && read
             }
             _ => false,
@@ -646,6 +717,22 @@ fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Vec<&'a Expr>
 
 pub(crate) fn is_bool(t: &Ty) -> bool {
     matches!(t, Ty::Scalar(s) if s.rust_name() == "bool")
+}
+
+/// The margin of array `a`'s halo window: its reads' largest offset from the own index.
+fn margin_of(halos: &[(ArrayId, isize, isize)], a: ArrayId) -> usize {
+    halos
+        .iter()
+        .filter(|h| h.0 == a)
+        .map(|h| h.1.unsigned_abs().max(h.2.unsigned_abs()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// An `isize` literal (a negative one as a block, for a const generic argument).
+fn isize_lit(v: isize) -> TokenStream {
+    let l = Literal::isize_suffixed(v);
+    if v < 0 { quote!({ #l }) } else { quote!(#l) }
 }
 
 /// A `usize` literal.

@@ -10,15 +10,34 @@
 //! divergent-barrier fault naming block and thread). Block-uniform locals are block scalars;
 //! thread-varying locals live across regions in context arrays, except pure thread-index
 //! expressions, which each region recomputes; shared arrays are declared once per block, local
-//! arrays once per work-item. A region whose global accesses are at the thread's own linear
-//! index runs through the block's own-index windows in full blocks (no bounds checks against the
-//! arrays, so it vectorises) and checked otherwise. A region whose only work is an `if` on the
-//! thread's x index against a block-uniform bound (`if tid < stride`) visits only the work-items
-//! that can meet it (`xrange`).
+//! arrays once per work-item.
+//!
+//! A region whose global accesses are at the thread's **own index** runs through the block's
+//! own-index windows in full blocks (no bounds checks against the arrays, so it vectorises) and
+//! checked otherwise. The own index is the linear `t.grid1()` for 1-d arrays and `(y, x)` with
+//! `(x, y) = t.grid2()` for 2-d ones (or locals that only ever hold them, `plan`); a 1-d input
+//! read only there gets a window indexed by work-item, an own-index output a window indexed by
+//! work-item (1-d) or `threadIdx` (2-d, each block row a contiguous run of the output). A 2-d
+//! input read only at constant offsets from `(y, x)` (a stencil) gets a halo window, which exists
+//! only for a frozen input and serves the block's interior: the work-items whose reads, up to the
+//! largest offset (the margin) away, stay inside the array. Such a region runs as `each_split`:
+//! its interior through the windows (reached with the `Inside` token), each halo read loaded once
+//! at the top of the work-item's turn (it cannot fault and nothing writes the input, so a branch
+//! need not guard it), the other work-items checked. In a windowed region, a comparison of an own
+//! index component (plus a constant) with a constant or with an extent of a windowed array
+//! (`i < a.len()`, `y < a.shape()[0]`, `x + 1 == cols` with `let cols = a.shape()[1]`) is decided
+//! where the windows decide it: the own index lies below every such extent, and in a halo's
+//! interior at least the margin inside it (`x == 0` and `x + 1 == cols` are false there for a
+//! margin of 1), so a stencil's boundary test folds away.
+//!
+//! A region whose only work is an `if` on the thread's x index against a block-uniform bound
+//! (`if tid < stride`) visits only the work-items that can meet it (`xrange`).
 //!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it
-//! gave every own-index output to the launch alone), then the block shape: `(256, 1, 1)` and,
+//! gave every own-index output to the launch alone, and the layouts and the launch let blocks own
+//! disjoint elements: a contiguous 1-d array in a 1-d launch, a 2-d array with contiguous rows in
+//! a launch without a z extent), then the block shape: `(256, 1, 1)` and,
 //! for kernels with barriers, `(16, 16, 1)` and `(32, 32, 1)` compiled for that shape, any other
 //! shape at run time.
 //!
@@ -160,9 +179,9 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                     }
                     Reach::OwnOut => {
                         let o = format_ident!("__out_{}", arr.c_name);
-                        body_params.push(quote!(#o: &#wil::OwnOut<'_, #elem, __W>));
+                        body_params.push(quote!(#o: &#wil::OwnOut<'_, #elem, __W, #rank>));
                         rebind.push(quote!(let #n = #o.block(__blk);));
-                        build.push(quote!(let #o = #wil::OwnOut::<#elem, __W>::from_arg(&__args[#pos], #pos, &__cfg)?;));
+                        build.push(quote!(let #o = #wil::OwnOut::<#elem, __W, #rank>::from_arg(&__args[#pos], #pos, &__cfg)?;));
                         pass.push(quote!(&#o));
                         uses.push("OwnIndexStore");
                         outputs.push(pos);

@@ -1,13 +1,14 @@
 //! The names and substitutions the per-thread emitter ([`R`](crate::lower::emit::rust::R)) uses inside a block body: which
-//! identifier a local, an array or an own-index window has, whether a local is declared again in a
-//! region's prologue, and what a thread query becomes at block level or inside a region.
+//! identifier a local, an array, an own-index window or a value loaded from a halo window has,
+//! whether a local is declared again in a region's prologue, what a thread query becomes at block
+//! level or inside a region, and which bounds guards a region's windows make true.
 
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::plan::{Plan, Reach, Storage};
+use super::plan::{Own, Plan, Reach, Storage};
 use crate::lower::emit::rust::{LetKind, Wil};
 use crate::lower::ir::*;
 
@@ -20,6 +21,12 @@ pub(crate) struct Names<'p, 'f> {
     prologue: bool,
     /// Arrays read or stored through the block's own-index window in this region.
     windows: HashSet<ArrayId>,
+    /// The region's body runs for the interior work-items of `each_split` (`__in`), whose 2-d
+    /// windows are reached through that token.
+    inside: bool,
+    /// In the interior, the margin of each halo-windowed input: every work-item's own `(y, x)`
+    /// lies at least that far inside it.
+    margins: Vec<(ArrayId, usize)>,
 }
 
 impl<'p, 'f> Names<'p, 'f> {
@@ -31,7 +38,90 @@ impl<'p, 'f> Names<'p, 'f> {
             in_region,
             prologue: false,
             windows,
+            inside: false,
+            margins: Vec::new(),
         }
+    }
+
+    /// The names of the interior body of a region split by its halo windows of `margins`
+    /// (array and margin).
+    pub(super) fn inside(mut self, margins: Vec<(ArrayId, usize)>) -> Self {
+        self.inside = true;
+        self.margins = margins;
+        self
+    }
+
+    /// The margin of windowed array `a` in this body (0 unless a halo in the interior).
+    fn margin(&self, a: ArrayId) -> usize {
+        self.margins.iter().find(|m| m.0 == a).map_or(0, |m| m.1)
+    }
+
+    /// Whether windowed array `a` bounds own-index component `o` along `axis`.
+    fn bounds(&self, a: ArrayId, axis: usize, o: Own) -> bool {
+        self.windows.contains(&a)
+            && matches!(
+                (self.plan.f.arrays[a].rank, axis, o),
+                (1, 0, Own::Linear) | (2, 0, Own::Y) | (2, 1, Own::X)
+            )
+    }
+
+    /// The least value own-index component `o` takes in this body: the largest margin of a
+    /// halo that bounds it.
+    fn least(&self, o: Own) -> i128 {
+        self.margins
+            .iter()
+            .filter(|&&(a, _)| {
+                let axis = if o == Own::X { 1 } else { 0 };
+                self.bounds(a, axis, o)
+            })
+            .map(|m| m.1 as i128)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A comparison operand as a linear term.
+    fn term(&self, e: &Expr) -> Option<Term> {
+        if let Some((o, c)) = self.plan.own_offset(e) {
+            // `i - c` must not wrap: `i` is at least its least value here.
+            return (c >= 0 || (c as i128) + self.least(o) >= 0).then_some(Term::Own(o, c as i128));
+        }
+        if let ExprKind::Int(v) = e.kind {
+            return Some(Term::Const(v));
+        }
+        if let Some((a, k)) = self.plan.extent(e) {
+            return Some(Term::Extent(a, k, 0));
+        }
+        let ExprKind::Binary(BinOp::Add, x, y, _) = &e.kind else {
+            return None;
+        };
+        match (&x.kind, &y.kind) {
+            (_, ExprKind::Int(c)) | (ExprKind::Int(c), _) if *c >= 0 => {
+                let n = if matches!(x.kind, ExprKind::Int(_)) {
+                    y
+                } else {
+                    x
+                };
+                self.plan.extent(n).map(|(a, k)| Term::Extent(a, k, *c))
+            }
+            _ => None,
+        }
+    }
+
+    /// Bounds `(lo, hi)` of `x - y` in this body, where known.
+    fn difference(&self, x: &Expr, y: &Expr) -> Option<(Option<i128>, Option<i128>)> {
+        let axis = |o: Own| if o == Own::X { 1 } else { 0 };
+        Some(match (self.term(x)?, self.term(y)?) {
+            (Term::Own(o, c1), Term::Const(c2)) => (Some(self.least(o) + c1 - c2), None),
+            (Term::Const(c1), Term::Own(o, c2)) => (None, Some(c1 - c2 - self.least(o))),
+            // `i <= extent - 1 - margin` for a windowed array that bounds `i`.
+            (Term::Own(o, c1), Term::Extent(a, k, c2)) if k == axis(o) && self.bounds(a, k, o) => {
+                (None, Some(c1 - c2 - 1 - self.margin(a) as i128))
+            }
+            (Term::Extent(a, k, c1), Term::Own(o, c2)) if k == axis(o) && self.bounds(a, k, o) => {
+                (Some(c1 - c2 + 1 + self.margin(a) as i128), None)
+            }
+            _ => return None,
+        })
     }
 
     /// Whether statements printed from now on belong to the region's prologue.
@@ -50,6 +140,19 @@ pub(crate) fn array_ident(f: &Func, a: ArrayId) -> Ident {
 
 pub(super) fn window_ident(f: &Func, a: ArrayId) -> Ident {
     format_ident!("__win_{}", f.arrays[a].c_name)
+}
+
+/// The local that holds the element of 2-d input `a` at offset `(dy, dx)` from the own index,
+/// loaded from its halo window at the top of a work-item's turn in the region.
+pub(super) fn halo_ident(f: &Func, a: ArrayId, dy: isize, dx: isize) -> Ident {
+    let sign = |d: isize| {
+        if d < 0 {
+            format!("m{}", d.unsigned_abs())
+        } else {
+            format!("p{d}")
+        }
+    };
+    format_ident!("__h_{}_{}_{}", f.arrays[a].c_name, sign(dy), sign(dx))
 }
 
 impl Wil for Names<'_, '_> {
@@ -111,17 +214,36 @@ impl Wil for Names<'_, '_> {
         self.in_region
     }
 
-    fn window_get(&self, a: ArrayId, _idx: &[Expr]) -> Option<TokenStream> {
-        self.windows.contains(&a).then(|| {
-            let w = window_ident(self.plan.f, a);
-            quote!(#w.at(__w))
-        })
+    fn window_get(&self, a: ArrayId, idx: &[Expr]) -> Option<TokenStream> {
+        if !self.windows.contains(&a) {
+            return None;
+        }
+        let f = self.plan.f;
+        if f.arrays[a].rank == 2 {
+            // A halo window: the value loaded at the top of the work-item's turn.
+            let (y, x) = (
+                self.plan.own_offset(&idx[0])?,
+                self.plan.own_offset(&idx[1])?,
+            );
+            let h = halo_ident(f, a, y.1, x.1);
+            return Some(quote!(#h));
+        }
+        let w = window_ident(f, a);
+        Some(quote!(#w.at(__w)))
     }
 
     fn window_set(&self, a: ArrayId, value: TokenStream) -> Option<TokenStream> {
         self.windows.contains(&a).then(|| {
             let w = window_ident(self.plan.f, a);
-            quote!(#w.set(__w, #value))
+            if self.plan.f.arrays[a].rank == 2 {
+                if self.inside {
+                    quote!(#w.set_inside(__in, #value))
+                } else {
+                    quote!(#w.set(__tid, #value))
+                }
+            } else {
+                quote!(#w.set(__w, #value))
+            }
         })
     }
 
@@ -132,28 +254,21 @@ impl Wil for Names<'_, '_> {
         let ExprKind::Binary(op, x, y, _) = &e.kind else {
             return None;
         };
-        let bound = |b: &Expr| match &b.kind {
-            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, 0) => {
-                self.windows.contains(a)
-            }
-            _ => false,
-        };
-        // In a full block, the own index is below the length of every windowed array.
-        if self.plan.is_own_index(x) && bound(y) {
-            return match op {
-                BinOp::Lt => Some(true),
-                BinOp::Ge => Some(false),
-                _ => None,
-            };
+        // A full block's own index lies below every extent of a windowed array (`i < a.len()`,
+        // `y < a.shape()[0]`, `x < cols`); in a halo's interior it lies `margin` inside the
+        // array (`x == 0` and `x + 1 == cols` are false for a margin of 1).
+        let (lo, hi) = self.difference(x, y)?;
+        let (pos, nonneg) = (lo.is_some_and(|l| l > 0), lo.is_some_and(|l| l >= 0));
+        let (neg, nonpos) = (hi.is_some_and(|h| h < 0), hi.is_some_and(|h| h <= 0));
+        match op {
+            BinOp::Lt if neg || nonneg => Some(neg),
+            BinOp::Le if nonpos || pos => Some(nonpos),
+            BinOp::Gt if pos || nonpos => Some(pos),
+            BinOp::Ge if nonneg || neg => Some(nonneg),
+            BinOp::Eq if pos || neg => Some(false),
+            BinOp::Ne if pos || neg => Some(true),
+            _ => None,
         }
-        if bound(x) && self.plan.is_own_index(y) {
-            return match op {
-                BinOp::Gt => Some(true),
-                BinOp::Le => Some(false),
-                _ => None,
-            };
-        }
-        None
     }
 
     fn array_decl(&self, a: ArrayId) -> TokenStream {
@@ -176,6 +291,15 @@ impl Wil for Names<'_, '_> {
             _ => None,
         }
     }
+}
+
+/// A comparison operand the windows bound: an own-index component plus a constant, a constant,
+/// or a windowed array's extent plus a non-negative constant.
+#[derive(Clone, Copy)]
+enum Term {
+    Own(Own, i128),
+    Const(i128),
+    Extent(ArrayId, usize, i128),
 }
 
 pub(crate) fn context_ident(f: &Func, l: LocalId) -> Ident {

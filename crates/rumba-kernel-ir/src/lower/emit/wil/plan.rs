@@ -1,7 +1,8 @@
 //! The plan of a work-item-loop body: which statements run once per block ("lifted": they
 //! contain a barrier, define a block-uniform value, or `break`/`continue` a lifted loop) and
 //! which per work-item inside regions; where each local lives; how each array parameter is
-//! reached; which locals are the thread's own linear index.
+//! reached; which locals are the thread's own index (its linear index `t.grid1()`, or a
+//! component of `t.grid2()`) or an array's extent.
 //!
 //! The planned function is normalised first ([`normalise`](super::normalise)). A device
 //! function that takes the thread context, or a value live across barriers whose type is not
@@ -31,7 +32,8 @@ pub(crate) enum Storage {
 pub(crate) enum Reach {
     /// A read-only parameter (`&Arr`, `&ConstArr`): `GlobalIn`, plain or atomic reads.
     Input,
-    /// A `&mut Arr` parameter only stored to at the thread's own linear index: `OwnOut`.
+    /// A 1-d `&mut Arr` parameter only stored to at the thread's own linear index, or a 2-d one
+    /// only stored to at `(y, x)` with `(x, y) = t.grid2()`: `OwnOut`.
     OwnOut,
     /// Any other `&mut Arr` parameter: a `GlobalView` (atomic).
     View,
@@ -48,6 +50,17 @@ pub(crate) enum Reach {
     Derived,
 }
 
+/// A component of the thread's own index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Own {
+    /// The linear index `t.grid1()`.
+    Linear,
+    /// `t.grid2().0`, the column of a 2-d own index `(y, x)`.
+    X,
+    /// `t.grid2().1`, the row.
+    Y,
+}
+
 /// A statement's identity (its address in the normalised function, which is not moved while
 /// planned).
 pub(crate) fn id(s: &Stmt) -> usize {
@@ -60,8 +73,12 @@ pub(crate) struct Plan<'f> {
     pub(crate) lifted: HashSet<usize>,
     pub(crate) storage: Vec<Storage>,
     pub(crate) reach: Vec<Reach>,
-    /// Locals holding the thread's own linear index (`t.grid1()`), never reassigned.
-    pub(crate) own_index: Vec<bool>,
+    /// Locals holding a component of the thread's own index (`t.grid1()`, `t.grid2()`), never
+    /// reassigned.
+    pub(crate) own_index: Vec<Option<Own>>,
+    /// Locals holding an extent of a parameter array (`let n = a.shape()[k]`, `a.len()`),
+    /// never reassigned: the array and the axis.
+    pub(crate) extent: Vec<Option<(ArrayId, usize)>>,
     /// Whether the kernel has a barrier.
     pub(crate) has_barrier: bool,
     /// The statement that makes each in-kernel view.
@@ -359,21 +376,43 @@ impl<'f> Plan<'f> {
             }
         }
 
-        // The thread's own linear index: `t.grid1()`, or a local that only ever holds it.
-        let mut own_index = vec![false; f.locals.len()];
-        for (l, o) in occ.iter().enumerate() {
-            if o.defs.len() != 1 || o.assigned || o.for_of.is_some() {
-                continue;
-            }
-            let def = o.defs[0].last().map(|fr| fr.stmt);
-            walk(&f.body, &mut Vec::new(), &mut |s, _| {
-                if Some(id(s)) == def {
-                    if let Stmt::Let { init: Some(e), .. } = s {
-                        own_index[l] = is_own_index(e, &own_index);
+        // The thread's own index — `t.grid1()`, the components of `t.grid2()` — or an array's
+        // extent, in a local that only ever holds it (declaration order: what one is made of
+        // is decided first).
+        let mut own_index = vec![None; f.locals.len()];
+        let mut extent = vec![None; f.locals.len()];
+        walk(&f.body, &mut Vec::new(), &mut |s, _| {
+            let once = |l: LocalId| {
+                let o = &occ[l];
+                o.defs.len() == 1 && !o.assigned && o.for_of.is_none()
+            };
+            match s {
+                Stmt::Let {
+                    local,
+                    init: Some(e),
+                    ..
+                } if once(*local) => {
+                    own_index[*local] = own_of(e, &own_index);
+                    extent[*local] = extent_of(f, e, &extent);
+                }
+                Stmt::LetTuple {
+                    locals: ls,
+                    init:
+                        Expr {
+                            kind: ExprKind::Thread(ThreadQuery::Grid(2)),
+                            ..
+                        },
+                    ..
+                } if ls.len() == 2 => {
+                    for (l, o) in ls.iter().zip([Own::X, Own::Y]) {
+                        if once(*l) {
+                            own_index[*l] = Some(o);
+                        }
                     }
                 }
-            });
-        }
+                _ => {}
+            }
+        });
 
         // Arrays that in-kernel views are made of, or that pass to device functions, are reached
         // through the per-thread body's views (the callee and the view methods take those).
@@ -405,7 +444,10 @@ impl<'f> Plan<'f> {
                 }
                 Space::Global { writable: false } | Space::Const => Reach::Input,
                 Space::Global { writable: true } => {
-                    if arr.rank == 1 && !roots.contains(&a) && only_own_stores(f, a, &own_index) {
+                    if (arr.rank == 1 || arr.rank == 2)
+                        && !roots.contains(&a)
+                        && only_own_stores(f, a, &own_index)
+                    {
                         Reach::OwnOut
                     } else {
                         Reach::View
@@ -424,6 +466,7 @@ impl<'f> Plan<'f> {
             storage,
             reach,
             own_index,
+            extent,
             has_barrier,
             views,
         })
@@ -466,23 +509,69 @@ impl<'f> Plan<'f> {
         self.views.get(&a).copied()
     }
 
-    /// Whether `e` is the thread's own linear index.
-    pub(crate) fn is_own_index(&self, e: &Expr) -> bool {
-        is_own_index(e, &self.own_index)
+    /// Which component of the thread's own index `e` is.
+    pub(crate) fn own_of(&self, e: &Expr) -> Option<Own> {
+        own_of(e, &self.own_index)
+    }
+
+    /// A component of the thread's own index plus a constant: `i`, `i + c`, `c + i`, `i - c`
+    /// (`i` the component, `c` an integer literal).
+    pub(crate) fn own_offset(&self, e: &Expr) -> Option<(Own, isize)> {
+        if let Some(o) = self.own_of(e) {
+            return Some((o, 0));
+        }
+        let ExprKind::Binary(op, a, b, _) = &e.kind else {
+            return None;
+        };
+        let lit = |x: &Expr| match x.kind {
+            ExprKind::Int(v) => isize::try_from(v)
+                .ok()
+                .filter(|v| v.unsigned_abs() <= 1 << 16),
+            _ => None,
+        };
+        match op {
+            BinOp::Add => match (self.own_of(a), lit(b), self.own_of(b), lit(a)) {
+                (Some(o), Some(c), ..) | (.., Some(o), Some(c)) => Some((o, c)),
+                _ => None,
+            },
+            BinOp::Sub => Some((self.own_of(a)?, -lit(b)?)),
+            _ => None,
+        }
+    }
+
+    /// The parameter array and axis whose extent `e` is (`a.len()`, `a.shape()[k]`, a 1-d
+    /// `a.size()`, or a local holding one).
+    pub(crate) fn extent(&self, e: &Expr) -> Option<(ArrayId, usize)> {
+        extent_of(self.f, e, &self.extent)
     }
 }
 
-fn is_own_index(e: &Expr, own: &[bool]) -> bool {
+fn own_of(e: &Expr, own: &[Option<Own>]) -> Option<Own> {
     match &e.kind {
-        ExprKind::Thread(ThreadQuery::Grid(1)) => true,
+        ExprKind::Thread(ThreadQuery::Grid(1)) => Some(Own::Linear),
+        ExprKind::TupleField(t, k) if matches!(t.kind, ExprKind::Thread(ThreadQuery::Grid(2))) => {
+            [Own::X, Own::Y].get(*k).copied()
+        }
         ExprKind::Local(l) => own[*l],
-        _ => false,
+        _ => None,
     }
 }
 
-/// Whether array `a` is only stored to (plainly) at the own index, and otherwise only asked its
-/// length or shape.
-fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
+fn extent_of(f: &Func, e: &Expr, extent: &[Option<(ArrayId, usize)>]) -> Option<(ArrayId, usize)> {
+    let (a, k) = match &e.kind {
+        ExprKind::Len(a) => (*a, 0),
+        ExprKind::Shape(a, k) => (*a, *k),
+        ExprKind::Size(a) if f.arrays[*a].rank == 1 => (*a, 0),
+        ExprKind::Local(l) => return extent[*l],
+        _ => return None,
+    };
+    // A view's extent is made per work-item; parameters' are the launch's.
+    f.arrays[a].base.is_none().then_some((a, k))
+}
+
+/// Whether array `a` is only stored to (plainly) at the own index — `i` (1-d) or `(y, x)` (2-d)
+/// — and otherwise only asked its length or shape.
+fn only_own_stores(f: &Func, a: ArrayId, own: &[Option<Own>]) -> bool {
     let mut ok = true;
     let mut stored = false;
     walk(&f.body, &mut Vec::new(), &mut |s, _| {
@@ -502,7 +591,13 @@ fn only_own_stores(f: &Func, a: ArrayId, own: &[bool]) -> bool {
         {
             if *array == a {
                 stored = true;
-                ok &= op.is_none() && idx.len() == 1 && is_own_index(&idx[0], own);
+                let at: Vec<Option<Own>> = idx.iter().map(|e| own_of(e, own)).collect();
+                ok &= op.is_none()
+                    && match f.arrays[a].rank {
+                        1 => at == [Some(Own::Linear)],
+                        2 => at == [Some(Own::Y), Some(Own::X)],
+                        _ => false,
+                    };
             }
         }
         for e in own_exprs(s) {

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering, Ordering::Relaxed, compiler_fence, 
 use bytemuck::Pod;
 
 use super::arena::{Arena, BlockArray, LocalArrays, Space};
+use super::halo::{Inside, Interior};
 use crate::driver::sim::engine::barrier::BarrierKind;
 use crate::driver::sim::engine::dim::{Dim3, LaunchConfig, WARP_SIZE};
 use crate::driver::sim::engine::exec::{ExecOptions, ThreadFault, schedule};
@@ -357,6 +358,71 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         }
         let alive = &self.data.arena.alive[..self.threads() as usize];
         alive.iter().position(Cell::get).unwrap_or(0) as u32
+    }
+
+    /// One region over a block part of whose work-items may take a faster body: `inner(w,
+    /// inside)` for the live work-items whose `(thread_idx.y, thread_idx.x)` lies in `interior`
+    /// (`inside` says so: the windows of [`Halo`](super::Halo) and
+    /// [`OwnWindow`](super::OwnWindow) then check only once per region that `interior` is theirs),
+    /// `outer(w, thread_idx)` for the others — every one once, in linear order (x fastest),
+    /// recording `w` as [`each`](Self::each) does. An interior that is empty or does not fit the
+    /// block serves nothing. The interior's work-items of a row are one counted loop, which the
+    /// compiler can vectorise.
+    #[inline(always)]
+    pub fn each_split(
+        &self,
+        interior: Interior,
+        mut inner: impl FnMut(u32, Inside),
+        mut outer: impl FnMut(u32, Dim3),
+    ) {
+        let (bx, by, bz) = S::extents(self.data.block_dim);
+        let ((ys, ye), (xs, xe)) = (interior.y, interior.x);
+        if !(xs < xe && xe <= bx && ys < ye && ye <= by) {
+            // An interior that is empty or does not fit the block serves nothing.
+            return self.each(outer);
+        }
+        let current = &self.data.current;
+        let some_exited = self.data.exited.get() != 0;
+        let alive = &self.data.arena.alive;
+        let mut w = 0u32;
+        for z in 0..bz {
+            for y in 0..by {
+                // The interior's rows and columns in the form windows check them, so that the
+                // compiler sees their checks hold.
+                if y.wrapping_sub(ys) >= ye - ys {
+                    for x in 0..bx {
+                        if !some_exited || alive[w as usize].get() {
+                            current.set(w);
+                            outer(w, Dim3::new(x, y, z));
+                        }
+                        w += 1;
+                    }
+                    continue;
+                }
+                let mut x = 0;
+                while x < bx {
+                    if x == xs {
+                        for x in xs..xe {
+                            let w = w + (x - xs);
+                            if !some_exited || alive[w as usize].get() {
+                                current.set(w);
+                                inner(w, Inside::new(Dim3::new(x, y, z), interior));
+                            }
+                        }
+                        w += xe - xs;
+                        x = xe;
+                        continue;
+                    }
+                    if !some_exited || alive[w as usize].get() {
+                        current.set(w);
+                        outer(w, Dim3::new(x, y, z));
+                    }
+                    w += 1;
+                    x += 1;
+                }
+            }
+        }
+        current.set(self.first_live());
     }
 
     /// Work-item `w` returns from the kernel (a `return` in thread-dependent control flow): it

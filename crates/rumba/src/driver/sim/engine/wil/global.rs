@@ -1,7 +1,8 @@
-//! Global memory in block bodies: read-only inputs ([`GlobalIn`]) and own-index outputs
-//! ([`OwnOut`]), each in an access mode chosen per launch — [`Atomic`] (relaxed atomic words,
-//! always sound) or [`Plain`] (ordinary loads and stores, only where the runtime proved nobody
-//! else touches the memory). Arrays a body both reads and writes stay
+//! Global memory in block bodies: read-only inputs ([`GlobalIn`]) and the access modes of
+//! global accessors, chosen per launch — [`Atomic`] (relaxed atomic words, always sound) or
+//! [`Plain`] (ordinary loads and stores, only where the runtime proved nobody else touches the
+//! memory). Own-index outputs are [`OwnOut`](super::OwnOut)s (`own`), a 2-d input's windows
+//! with a margin [`Halo`](super::Halo)s (`halo`); arrays a body both reads and writes stay
 //! [`GlobalView`](crate::kernel::GlobalView)s (atomic).
 //!
 //! # When plain accesses are sound
@@ -11,26 +12,19 @@
 //!   running operation that may write the allocation and makes every later writer wait for this
 //!   launch — or from a Rust shared borrow. The kernel itself cannot write it (the input is
 //!   read-only). So nothing writes the memory while the reads happen: no data race.
-//! * **Plain stores** ([`OwnOut<_, Plain>`]): made only from an argument the simulator marked
-//!   exclusive ([`claim_exclusive`](crate::driver::HostArrayArg::claim_exclusive): no other
-//!   operation touches the allocation while the launch runs, the kernel receives it once, in no
-//!   other argument) or from a Rust exclusive borrow. Within the launch, block `b` may store only
-//!   to its own elements `b·threads .. (b+1)·threads` ([`OwnBlock::set`] faults on any other
-//!   index), blocks run once each, and an output serves a single [`run_blocks`](super::run_blocks)
-//!   call. So every element is written by one OS thread only and read by none: no data race.
+//! * **Plain stores** ([`OwnOut<_, Plain>`](super::OwnOut)): see `own` — each element is written
+//!   by one OS thread only and read by none.
 //!
 //! This module touches only the memory of the arrays it is given.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{align_of, size_of};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use bytemuck::Pod;
 
 use super::arena::BlockIndex;
 use super::block::{BlockCtx, BlockShape};
-use crate::driver::sim::engine::dim::{Dim3, LaunchConfig};
 use crate::driver::sim::engine::view::GlobalView;
 use crate::driver::sim::engine::{access, fault};
 use crate::driver::{HostArg, HostArrayArg};
@@ -115,7 +109,7 @@ impl Access for Plain {
 
 /// The array behind argument `position`, with the checks every global accessor makes: an
 /// array, `size_of::<T>()`-byte elements, `D` dimensions, aligned base and strides.
-fn array_arg<'a, T, const D: usize>(
+pub(super) fn array_arg<'a, T, const D: usize>(
     arg: &HostArg<'a>,
     position: usize,
 ) -> Result<HostArrayArg<'a>> {
@@ -165,12 +159,12 @@ fn shared_arg<'a, T, const D: usize>(
     Ok(a)
 }
 
-fn claimed(position: usize) -> Error {
+pub(super) fn claimed(position: usize) -> Error {
     Error::argument(position, ArgumentError::Claimed)
 }
 
 /// Variance and auto-trait marker of [`GlobalIn`]: borrows for `'a`, yields `T`s, mode `R`.
-type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
+pub(super) type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
 
 /// A read-only global array of `T` with `D` dimensions, loaded with access mode `R`: a `&Arr<T>`
 /// parameter of a block body. `get` bounds-checks every index (a fault names the work-item, as
@@ -189,9 +183,9 @@ type InMarker<'a, T, R> = PhantomData<(&'a (), fn() -> T, R)>;
 /// assert_eq!(*sum.lock().unwrap(), 10.0);
 /// ```
 pub struct GlobalIn<'a, T, const D: usize, R> {
-    ptr: *mut u8,
-    shape: [usize; D],
-    strides: [isize; D],
+    pub(super) ptr: *mut u8,
+    pub(super) shape: [usize; D],
+    pub(super) strides: [isize; D],
     _marker: InMarker<'a, T, R>,
 }
 
@@ -349,7 +343,11 @@ impl<T: Pod, R: Access> GlobalIn<'_, T, 1, R> {
 /// `len` elements `stride` bytes apart: `Some(lo)` with `lo + n <= len` when the launch is 1-d,
 /// the array contiguous for `T` and the whole block in bounds; else `None`.
 #[inline(always)]
-fn own_start<T, S: BlockShape>(blk: &BlockCtx<'_, S>, len: usize, stride: isize) -> Option<usize> {
+pub(super) fn own_start<T, S: BlockShape>(
+    blk: &BlockCtx<'_, S>,
+    len: usize,
+    stride: isize,
+) -> Option<usize> {
     if !one_d(blk) || stride != size_of::<T>() as isize {
         return None;
     }
@@ -393,7 +391,7 @@ impl<T: Pod, R: Access> Window<'_, T, R> {
 
 #[cold]
 #[inline(never)]
-fn window_miss(w: usize, n: usize) -> ! {
+pub(super) fn window_miss(w: usize, n: usize) -> ! {
     fault::raise(format!(
         "work-item {w} is outside a block window of {n} elements"
     ))
@@ -459,316 +457,5 @@ fn global_out_of_bounds<I: BlockIndex<D>, const D: usize>(
         shape[axis],
         std::ptr::without_provenance::<u8>(ptr),
         format_shape(&shape)
-    ))
-}
-
-/// A 1-d global output that every thread writes only at its own linear index (block linear
-/// index × threads per block + work-item, which is `t.grid1()` for a 1-d launch) and never
-/// reads: the `&mut Arr<T>` parameter the macro proves that of. Stores go through the per-block
-/// handle [`block`](Self::block) in access mode `W`.
-///
-/// ```
-/// use rumba::kernel::LaunchConfig;
-/// use rumba::kernel::wil::{run_blocks, Dyn, OwnOut, Plain};
-/// let mut out = vec![0u32; 10];
-/// let o = OwnOut::<u32, Plain>::from_slice_mut(&mut out);
-/// run_blocks::<Dyn, _>("k", &LaunchConfig::new(3, 4), |blk| {
-///     let mine = o.block(blk);
-///     let base = blk.block_idx().x as usize * 4;
-///     blk.each(|w, _| {
-///         let i = base + w as usize;
-///         if i < mine.len() {
-///             mine.set(i, i as u32 * 10);
-///         }
-///     });
-/// })
-/// .unwrap();
-/// assert_eq!(out[9], 90);
-/// ```
-pub struct OwnOut<'a, T, W> {
-    ptr: *mut T,
-    len: usize,
-    stride: isize,
-    /// The `run_blocks` call this output serves (0: none yet); plain mode only.
-    run: AtomicU64,
-    _marker: PhantomData<(&'a mut [T], W)>,
-}
-
-// SAFETY: stores through it are atomic (`Atomic`) or confined to one block's own elements, each
-// block running once on one OS thread, of memory nobody else touches (`Plain`, see the module
-// docs); the run binding is an atomic.
-unsafe impl<T: Pod, W: Access> Send for OwnOut<'_, T, W> {}
-// SAFETY: as for `Send`.
-unsafe impl<T: Pod, W: Access> Sync for OwnOut<'_, T, W> {}
-
-impl<T, W: Access> fmt::Debug for OwnOut<'_, T, W> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OwnOut")
-            .field("access", &W::NAME)
-            .field("ptr", &self.ptr)
-            .field("len", &self.len)
-            .finish()
-    }
-}
-
-/// The checks of an output argument: a writable 1-d array of `T`.
-fn output_arg<'a, T>(arg: &HostArg<'a>, position: usize) -> Result<HostArrayArg<'a>> {
-    let a = array_arg::<T, 1>(arg, position)?;
-    if !a.writable() {
-        return Err(Error::argument(position, ArgumentError::ReadOnly));
-    }
-    Ok(a)
-}
-
-impl<'a, T: Pod, W: Access> OwnOut<'a, T, W> {
-    /// Kernel argument `position` of `config`'s launch. [`Atomic`] stores take any writable
-    /// 1-d array (and any in-bounds index). [`Plain`] stores need a contiguous 1-d argument of
-    /// a 1-d launch (grid and block) that the simulator gives this launch exclusively
-    /// ([`HostArrayArg::claim_exclusive`]; the claim is taken here, once).
-    ///
-    /// # Errors
-    /// [`Error::KernelArgument`] unless the argument is a writable 1-d array of
-    /// `size_of::<T>()`-byte elements, suitably aligned; for plain stores also when it is not
-    /// contiguous, the launch is not 1-d, or the argument is not exclusive — fall back to
-    /// [`Atomic`] then.
-    pub fn from_arg(arg: &HostArg<'a>, position: usize, config: &LaunchConfig) -> Result<Self> {
-        let a = output_arg::<T>(arg, position)?;
-        if W::PLAIN {
-            let one_d = |d: Dim3| d.y == 1 && d.z == 1;
-            if a.strides()[0] != size_of::<T>() as isize
-                || !one_d(config.grid)
-                || !one_d(config.block)
-            {
-                return Err(Error::argument(position, ArgumentError::OwnIndexLayout));
-            }
-            if !a.claim_exclusive() {
-                return Err(Error::argument(position, ArgumentError::NotExclusive));
-            }
-        } else if !a.use_shared() {
-            return Err(claimed(position));
-        }
-        Ok(OwnOut {
-            ptr: a.addr().cast(),
-            len: a.shape()[0],
-            stride: a.strides()[0],
-            run: AtomicU64::new(0),
-            _marker: PhantomData,
-        })
-    }
-}
-
-impl<'a, T: Pod> OwnOut<'a, T, Atomic> {
-    /// A writable 1-d global view as an own-index output with atomic stores.
-    ///
-    /// # Errors
-    /// [`Error::KernelView`] if the view is not writable or not 1-d.
-    ///
-    /// ```
-    /// use rumba::kernel::GlobalView;
-    /// use rumba::kernel::wil::{Atomic, OwnOut};
-    /// let mut d = [0u8; 4];
-    /// assert_eq!(OwnOut::<u8, Atomic>::from_view(&GlobalView::from_slice_mut(&mut d)).unwrap().len(), 4);
-    /// ```
-    pub fn from_view(view: &GlobalView<'a, T>) -> Result<Self> {
-        if view.ndim() != 1 || !view.is_writable() {
-            return Err(Error::KernelView {
-                ndim: view.ndim(),
-                access: if view.is_writable() {
-                    "writable"
-                } else {
-                    "read-only"
-                },
-                expected_ndim: 1,
-                expected_access: "writable",
-            });
-        }
-        Ok(OwnOut {
-            ptr: view.as_ptr(),
-            len: view.shape()[0],
-            stride: view.strides()[0],
-            run: AtomicU64::new(0),
-            _marker: PhantomData,
-        })
-    }
-}
-
-impl<'a, T: Pod> OwnOut<'a, T, Plain> {
-    /// A host slice as an own-index output with plain stores (the exclusive borrow keeps
-    /// everyone else off it).
-    pub fn from_slice_mut(s: &'a mut [T]) -> Self {
-        OwnOut {
-            ptr: s.as_mut_ptr(),
-            len: s.len(),
-            stride: size_of::<T>() as isize,
-            run: AtomicU64::new(0),
-            _marker: PhantomData,
-        }
-    }
-}
-
-impl<T: Pod, W: Access> OwnOut<'_, T, W> {
-    /// Binds a plain-mode output to the `run_blocks` call `run`; faults if another one has it.
-    #[inline(always)]
-    fn bind(&self, run: u64) {
-        // A load first: only the first block of the run pays for the read-modify-write.
-        let bound = self.run.load(Relaxed) == run
-            || match self.run.compare_exchange(0, run, Relaxed, Relaxed) {
-                Ok(_) => true,
-                Err(current) => current == run,
-            };
-        if !bound {
-            fault::raise(
-                "an own-index output with plain stores serves one launch, and was used by another"
-                    .to_owned(),
-            );
-        }
-    }
-
-    /// Number of elements.
-    #[inline(always)]
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The handle block `blk` stores through. In plain mode it covers the block's own elements
-    /// only, and the output is bound to `blk`'s [`run_blocks`](super::run_blocks) call (a
-    /// block of any other call faults).
-    #[inline]
-    pub fn block<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> OwnBlock<'_, T, W> {
-        let (lo, hi) = if W::PLAIN {
-            self.bind(blk.run_id());
-            let n = blk.threads() as u64;
-            let lo = blk.block_linear().saturating_mul(n);
-            let lo = usize::try_from(lo).unwrap_or(usize::MAX).min(self.len);
-            (lo, lo.saturating_add(n as usize).min(self.len))
-        } else {
-            (0, self.len)
-        };
-        OwnBlock {
-            ptr: self.ptr,
-            len: self.len,
-            stride: self.stride,
-            lo,
-            hi,
-            _marker: PhantomData,
-        }
-    }
-}
-
-impl<T: Pod, W: Access> OwnOut<'_, T, W> {
-    /// Block `blk`'s own elements as an [`OwnWindow`] indexed by work-item, when the output is
-    /// contiguous and they are all in bounds (a full block), else `None` (see
-    /// [`GlobalIn::own_window`]). In plain mode, binds the output to `blk`'s launch as
-    /// [`block`](Self::block) does.
-    #[inline(always)]
-    pub fn own_window<S: BlockShape>(&self, blk: &BlockCtx<'_, S>) -> Option<OwnWindow<'_, T, W>> {
-        let lo = own_start::<T, S>(blk, self.len, self.stride)?;
-        if W::PLAIN {
-            self.bind(blk.run_id());
-        }
-        Some(OwnWindow {
-            // In bounds: `lo + n <= len`.
-            ptr: self.ptr.wrapping_add(lo),
-            n: blk.threads() as usize,
-            _marker: PhantomData,
-        })
-    }
-}
-
-/// A block's own elements of a contiguous [`OwnOut`], indexed by work-item
-/// ([`OwnOut::own_window`]).
-pub struct OwnWindow<'o, T, W> {
-    ptr: *mut T,
-    n: usize,
-    _marker: PhantomData<(&'o (), W)>,
-}
-
-impl<T: Pod, W: Access> OwnWindow<'_, T, W> {
-    /// Stores `value` at work-item `w`'s own element.
-    #[inline(always)]
-    pub fn set(&self, w: u32, value: T) {
-        let w = w as usize;
-        if w >= self.n {
-            window_miss(w, self.n);
-        }
-        // SAFETY: `w < n`: one of this block's own elements, in bounds of the contiguous,
-        // writable, aligned output (checked when made); plain mode: nobody else touches it
-        // (module docs), atomic mode: everyone else stores atomically.
-        unsafe { W::store(self.ptr.add(w), value) }
-    }
-}
-
-/// One block's handle on an [`OwnOut`]: stores elements `lo..hi` (plain mode: the block's own)
-/// or any element (atomic mode).
-pub struct OwnBlock<'o, T, W> {
-    ptr: *mut T,
-    len: usize,
-    stride: isize,
-    lo: usize,
-    hi: usize,
-    _marker: PhantomData<(&'o (), W)>,
-}
-
-impl<T: Pod, W: Access> OwnBlock<'_, T, W> {
-    /// Number of elements of the whole output.
-    #[inline(always)]
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Number of elements of the whole output (as [`len`](Self::len): it is 1-d).
-    #[inline(always)]
-    pub fn size(&self) -> usize {
-        self.len
-    }
-
-    /// The output's shape.
-    #[inline(always)]
-    pub fn shape(&self) -> [usize; 1] {
-        [self.len]
-    }
-
-    /// Stores `value` at element `index`, which must be the running work-item's own linear
-    /// index. Faults when it is out of bounds, or (plain mode) another block's element.
-    #[inline(always)]
-    pub fn set(&self, index: usize, value: T) {
-        if index.wrapping_sub(self.lo) >= self.hi - self.lo {
-            own_miss(
-                index,
-                self.len,
-                self.lo,
-                self.hi,
-                self.ptr as usize,
-                self.stride,
-            );
-        }
-        // SAFETY: `lo <= index < hi <= len`: in bounds of the live, writable, aligned output
-        // (construction); plain mode: one of this block's own elements, which nobody else
-        // touches (module docs); atomic mode: everyone else stores atomically.
-        unsafe {
-            W::store(
-                self.ptr.wrapping_byte_offset(index as isize * self.stride),
-                value,
-            )
-        }
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn own_miss(index: usize, len: usize, lo: usize, hi: usize, ptr: usize, stride: isize) -> ! {
-    if index >= len {
-        let addr = ptr.wrapping_add((index as isize).wrapping_mul(stride) as usize);
-        fault::raise(format!(
-            "index {} is out of bounds for axis 0 with size {len} of the global array at {:p} with shape {} (address {addr:#x})",
-            format_shape(&[index]),
-            std::ptr::without_provenance::<u8>(ptr),
-            format_shape(&[len])
-        ))
-    }
-    fault::raise(format!(
-        "store to element {index} of an own-index output outside this block's own elements {lo}..{hi}"
     ))
 }

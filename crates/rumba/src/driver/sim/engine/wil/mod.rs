@@ -39,12 +39,19 @@
 //! * for the optimiser: accessors are copied into locals at the top (their fields then stay in
 //!   registers) and region closures are `#[inline(always)]`, so each region is one loop the
 //!   compiler sees whole (constant trip counts and shared-array shapes with [`Fixed`]);
-//! * a region whose global accesses are all at the thread's own linear index (`t.grid1()` of a
-//!   1-d launch) of 1-d arrays first asks for the block's **own windows**
-//!   ([`GlobalIn::own_window`], [`OwnOut::own_window`]): in a full block they exist, every such
-//!   access is in bounds and so is a guard `i < x.len()` on those arrays, and the region runs
-//!   indexed by work-item without bounds checks against the arrays — a loop the compiler
-//!   vectorises; otherwise (the ragged last block, a 2-d launch) the checked region runs.
+//! * a region whose global accesses are all at the thread's own index — `t.grid1()` of a 1-d
+//!   launch for 1-d arrays; `(y, x)` with `(x, y) = t.grid2()` for 2-d outputs, and constant
+//!   offsets from it for frozen 2-d inputs — first asks for the block's **own windows**
+//!   ([`GlobalIn::own_window`], [`OwnOut::own_window`], [`GlobalIn::halo_window`]): in a full
+//!   block they exist, every such access is in bounds and so is a guard `i < x.len()` (`y <
+//!   x.shape()[0]`, `x < ….shape()[1]`) on those arrays, and the region runs indexed by work-item
+//!   (2-d: by `threadIdx`; each block row is a contiguous run of the array) without bounds
+//!   checks against the arrays — a loop the compiler vectorises; otherwise (the ragged last
+//!   block, a launch the windows do not fit) the checked region runs. A halo window serves the
+//!   block's interior (the work-items whose reads stay inside the array): the region then runs
+//!   as [`BlockCtx::each_split`], its interior through the windows (reached with the
+//!   [`Inside`] token, checked once per region; the halo's reads loaded first, and guards the
+//!   interior decides folded), the other work-items checked.
 //!
 //! A race-free kernel computes the same on both engines, bit for bit. A kernel whose threads
 //! race inside a block (one writes a shared element another reads, with no barrier between) may
@@ -122,6 +129,8 @@
 mod arena;
 mod block;
 mod global;
+mod halo;
+mod own;
 mod warp;
 
 pub use super::barrier::BarrierKind;
@@ -130,5 +139,8 @@ pub use block::{
     BarrierSite, BlockCtx, BlockShape, Decision, DecisionSite, Dyn, Fixed, Site, run_blocks,
     run_blocks_with,
 };
-pub use global::{Access, Atomic, GlobalIn, OwnBlock, OwnOut, OwnWindow, Plain, Window};
+pub use global::{Access, Atomic, GlobalIn, Plain, Window};
+pub use halo::{Halo, Inside, Interior};
+pub(crate) use own::own_index_layout;
+pub use own::{OwnBlock, OwnOut, OwnWindow};
 pub use warp::{WarpKind, WarpSite};
