@@ -991,3 +991,61 @@ fn regions_narrowed_to_the_work_items_an_x_condition_admits_agree() {
         assert_ne!(out, case.args, "block {block:?}, bound {bound}");
     }
 }
+
+/// Regions the loop form must not narrow: the left side of `&&` writes memory (every work-item
+/// evaluates it), and a recomputed local divides by a parameter (every work-item evaluates it
+/// at the region's top, so a division by zero faults at the first one, not at the `if`'s).
+#[kernel]
+pub fn not_narrowed(t: &Thread, hits: &mut Arr<u32>, out: &mut Arr<u32>, d: u32) {
+    let tid = t.thread_idx().x;
+    if hits.atomic_add(0, 1) < 1_000_000 && tid == 0 {
+        out[0] += 1;
+    }
+    t.syncthreads();
+    let q = tid / d;
+    if tid == 3 {
+        out[1] = q;
+    }
+    t.syncthreads();
+    if tid == 5 {
+        out[2] = q;
+    }
+}
+
+#[test]
+fn regions_whose_top_or_left_operand_does_work_are_not_narrowed() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(not_narrowed().engine(), HostEngine::WorkItemLoops);
+    for d in [1u32, 0] {
+        let case = Case {
+            name: "not_narrowed",
+            function: not_narrowed().function().clone(),
+            abi: &not_narrowed::ABI,
+            opencl: not_narrowed::opencl_source(),
+            cuda: not_narrowed::cuda_source(),
+            grid: [1, 1, 1],
+            block: [8, 1, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::zeros::<u32>(1),
+                HostArg::zeros::<u32>(3),
+                HostArg::scalar(d),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case);
+        match d {
+            // Every work-item counted itself.
+            1 => assert_eq!(
+                out.unwrap()[0],
+                HostArg::array(&[8u32], &[1]),
+                "the left operand of && ran for every work-item"
+            ),
+            // The engines agree (above) on the faulting thread: the first of the block.
+            _ => assert!(out.is_err(), "{out:?}"),
+        }
+    }
+}

@@ -697,7 +697,7 @@ impl<'p, 'f> Body<'p, 'f> {
 }
 
 /// The statements and expressions of `s` and everything nested in it.
-fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Vec<&'a Expr>) {
+pub(super) fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Vec<&'a Expr>) {
     stmts.push(s);
     exprs.extend(own_exprs(s));
     let children: Vec<&Block> = match s {

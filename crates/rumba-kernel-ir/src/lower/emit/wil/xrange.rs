@@ -13,12 +13,18 @@
 //! conjunction). `x` is `t.thread_idx().x`, a widening cast of it, or a never-reassigned local
 //! holding one; `u` is an integer expression the block can evaluate once, with no division (so
 //! evaluating it early can never fault where the kernel would not have).
+//!
+//! A skipped work-item must also have had nothing to do *before* the `if` decides: the range of
+//! the right side of `a && b` is used only when `a` can neither fault nor write (every work-item
+//! evaluates `a`), and no region is narrowed whose top (evaluated by every work-item) may fault:
+//! a recomputed local dividing by anything but a constant other than 0 and -1, or a view made
+//! again.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::body::{Body, Item};
-use super::plan::Storage;
+use super::body::{Body, Item, collect};
+use super::plan::{Storage, arrays_of, locals_of};
 use crate::lower::ir::*;
 use crate::target::Scalar;
 
@@ -42,6 +48,9 @@ impl Body<'_, '_> {
         else {
             return None;
         };
+        if self.prologue_may_fault(items) {
+            return None;
+        }
         let r = self.range_of(cond)?;
         let lo = r.lo.unwrap_or_else(|| quote!(0i128));
         let hi = r.hi.unwrap_or_else(|| quote!(::core::primitive::i128::MAX));
@@ -54,7 +63,14 @@ impl Body<'_, '_> {
             return None;
         };
         if *op == BinOp::And {
-            return match (self.range_of(a), self.range_of(b)) {
+            // Every work-item evaluates `a`; `b` only where `a` holds. So `b`'s range may skip
+            // work-items only when evaluating `a` does nothing a skipped one would miss.
+            let right = if may_fault_or_write(a) {
+                None
+            } else {
+                self.range_of(b)
+            };
+            return match (self.range_of(a), right) {
                 (Some(x), Some(y)) => Some(Range {
                     lo: tighter(x.lo, y.lo, quote!(max)),
                     hi: tighter(x.hi, y.hi, quote!(min)),
@@ -120,14 +136,77 @@ impl Body<'_, '_> {
     /// Whether `u` is an integer the block can evaluate before the region, with nothing in it
     /// that can fault.
     fn is_bound(&self, u: &Expr) -> bool {
-        let mut ok = u.ty.scalar().is_some_and(wide_or_narrow_int) && self.plan.is_block_expr(u);
-        u.visit(&mut |x| {
-            if let ExprKind::Binary(BinOp::Div | BinOp::Rem, ..) = x.kind {
-                ok = false;
-            }
-        });
-        ok
+        u.ty.scalar().is_some_and(wide_or_narrow_int)
+            && self.plan.is_block_expr(u)
+            && !may_fault_or_write(u)
     }
+
+    /// Whether what each work-item of the region of `items` evaluates at the region's top,
+    /// skipped or not, may fault: a recomputed local it uses, or a view it makes again.
+    fn prologue_may_fault(&self, items: &[Item<'_>]) -> bool {
+        let (mut stmts, mut exprs) = (Vec::new(), Vec::new());
+        for it in items {
+            if let Item::Stmt(s) = it {
+                collect(s, &mut stmts, &mut exprs);
+            }
+        }
+        // The views a region uses are made again at its top, checked, by every work-item.
+        let mut arrays = Vec::new();
+        for s in &stmts {
+            arrays_of(s, &mut arrays);
+        }
+        if arrays.iter().any(|&a| self.plan.f.arrays[a].base.is_some()) {
+            return true;
+        }
+        let mut locals = Vec::new();
+        for e in &exprs {
+            locals_of(e, &mut locals);
+        }
+        let mut k = 0;
+        while k < locals.len() {
+            let l = locals[k];
+            k += 1;
+            if self.plan.storage[l] != Storage::Recompute {
+                continue;
+            }
+            if let Some(Stmt::Let {
+                init: Some(init), ..
+            }) = self.defining_stmt(l)
+            {
+                if may_fault_or_write(init) {
+                    return true;
+                }
+                let mut more = Vec::new();
+                locals_of(init, &mut more);
+                for m in more {
+                    if !locals.contains(&m) {
+                        locals.push(m);
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether evaluating `e` may fault or write memory: an element access, an atomic, a call, a
+/// barrier, fence or warp operation, or an integer division by anything but a constant other
+/// than 0 and -1.
+fn may_fault_or_write(e: &Expr) -> bool {
+    let mut may = false;
+    e.visit(&mut |x| match &x.kind {
+        ExprKind::Index { .. }
+        | ExprKind::Atomic { .. }
+        | ExprKind::Call { .. }
+        | ExprKind::Sync(..)
+        | ExprKind::Fence(_)
+        | ExprKind::Warp(..) => may = true,
+        ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d, _) => {
+            may |= !matches!(d.kind, ExprKind::Int(v) if v != 0 && v != -1);
+        }
+        _ => {}
+    });
+    may
 }
 
 /// The tighter of two optional bounds (`max` of lower bounds, `min` of upper ones).

@@ -32,11 +32,22 @@ use crate::error::{Error, Result};
 /// assert!(!Fixed::<16, 16, 1>::fits(Dim3::new(256, 1, 1)));
 /// assert!(Dyn::fits(Dim3::new(7, 3, 2)));
 /// ```
-pub trait BlockShape: Copy + Send + Sync + 'static {
+///
+/// The trait is sealed: the own-index windows trust `extents` to give every block of a launch
+/// the same shape (their plain stores are race-free because the blocks' own rectangles are
+/// disjoint), so only these two implement it.
+pub trait BlockShape: sealed::Sealed + Copy + Send + Sync + 'static {
     /// Whether a launch with block shape `block` may run this specialisation.
     fn fits(block: Dim3) -> bool;
     /// The block extents along x, y, z (`actual` is the launch's block shape).
     fn extents(actual: Dim3) -> (u32, u32, u32);
+}
+
+mod sealed {
+    /// Implemented by [`Dyn`](super::Dyn) and [`Fixed`](super::Fixed) only.
+    pub trait Sealed {}
+    impl Sealed for super::Dyn {}
+    impl<const X: u32, const Y: u32, const Z: u32> Sealed for super::Fixed<X, Y, Z> {}
 }
 
 /// Any block shape, read from the launch at run time.
