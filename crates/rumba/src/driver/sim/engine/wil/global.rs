@@ -34,7 +34,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// How a [`GlobalIn`] loads and an [`OwnOut`] stores: [`Atomic`] or [`Plain`].
+/// How a [`GlobalIn`] loads and an [`OwnOut`](super::OwnOut) stores: [`Atomic`] or [`Plain`].
 ///
 /// ```
 /// use rumba::kernel::wil::{Access, Atomic, Plain};
