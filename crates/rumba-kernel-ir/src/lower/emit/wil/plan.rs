@@ -211,6 +211,21 @@ pub(super) fn is_cut(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Sync(..) | ExprKind::Warp(..))
 }
 
+/// Whether node `e` (not its operands) reaches memory or the other work-items: an element
+/// access, an atomic, a call, a barrier, a fence or a warp operation. An expression without such
+/// a node is a pure function of its locals, parameters and thread queries.
+pub(super) fn reaches_memory(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Index { .. }
+            | ExprKind::Atomic { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Sync(..)
+            | ExprKind::Fence(_)
+            | ExprKind::Warp(..)
+    )
+}
+
 /// Whether `e` contains a barrier or a warp operation.
 pub(super) fn contains_cut(e: &Expr) -> bool {
     let mut found = false;
@@ -493,12 +508,7 @@ impl<'f> Plan<'f> {
             ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
                 ok &= self.f.arrays[*a].base.is_none()
             }
-            ExprKind::Index { .. }
-            | ExprKind::Atomic { .. }
-            | ExprKind::Call { .. }
-            | ExprKind::Sync(..)
-            | ExprKind::Fence(_)
-            | ExprKind::Warp(..) => ok = false,
+            _ if reaches_memory(x) => ok = false,
             _ => {}
         });
         ok
@@ -670,12 +680,7 @@ fn classify(
             {
                 pure = false
             }
-            ExprKind::Index { .. }
-            | ExprKind::Atomic { .. }
-            | ExprKind::Call { .. }
-            | ExprKind::Sync(..)
-            | ExprKind::Fence(_)
-            | ExprKind::Warp(..) => pure = false,
+            _ if reaches_memory(x) => pure = false,
             _ => {}
         });
         if pure {

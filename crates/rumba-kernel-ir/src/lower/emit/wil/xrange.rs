@@ -24,7 +24,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::body::{Body, Item, collect};
-use super::plan::{Storage, arrays_of, locals_of};
+use super::plan::{Storage, arrays_of, locals_of, reaches_memory};
 use crate::lower::ir::*;
 use crate::target::Scalar;
 
@@ -195,12 +195,7 @@ impl Body<'_, '_> {
 fn may_fault_or_write(e: &Expr) -> bool {
     let mut may = false;
     e.visit(&mut |x| match &x.kind {
-        ExprKind::Index { .. }
-        | ExprKind::Atomic { .. }
-        | ExprKind::Call { .. }
-        | ExprKind::Sync(..)
-        | ExprKind::Fence(_)
-        | ExprKind::Warp(..) => may = true,
+        _ if reaches_memory(x) => may = true,
         ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d, _) => {
             may |= !matches!(d.kind, ExprKind::Int(v) if v != 0 && v != -1);
         }
