@@ -130,7 +130,7 @@ struct Queues {
 
 impl Queues {
     /// Every live stream's slot with its key: the legacy stream, created streams, per-thread
-    /// default streams (destroyed streams' last commands are in `retired`).
+    /// default streams (destroyed streams' last commands are in `retired` and `detached`).
     fn slots_mut(&mut self) -> impl Iterator<Item = (Key, &mut Slot)> {
         std::iter::once((Key::Legacy, &mut self.legacy))
             .chain(self.streams.iter_mut().map(|(h, s)| (Key::Stream(*h), s)))
