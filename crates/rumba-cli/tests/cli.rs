@@ -70,9 +70,17 @@ fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
     }
     cmd.env("RUMBA_BACKEND", "sim");
     // What the CLI writes to the temporary folder (the demo's memory history) stays in target/.
-    cmd.env("TMPDIR", env!("CARGO_TARGET_TMPDIR"));
+    cmd.env("TMPDIR", scratch());
     cmd.envs(env.iter().copied());
     cmd
+}
+
+/// The test target's temporary folder, made if missing (a copy of the test executable run on
+/// another machine, as the GPU kit does, finds no `target/` there).
+fn scratch() -> &'static str {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    std::fs::create_dir_all(dir).expect("create the tests' temporary folder");
+    dir
 }
 
 /// Runs `rumba` on the sim (unless `env` sets `RUMBA_BACKEND`); returns status, stdout, stderr.

@@ -21,7 +21,7 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
         .env_remove("RUMBA_MEMORY_MANAGER")
         .env("RUMBA_BACKEND", "sim")
         // The demo's memory history goes to the temporary folder: keep it in target/.
-        .env("TMPDIR", env!("CARGO_TARGET_TMPDIR"));
+        .env("TMPDIR", scratch());
     cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run rumba");
     (
@@ -31,9 +31,16 @@ fn rumba(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
+/// The test target's temporary folder, made if missing (a copy of the test executable run on
+/// another machine, as the GPU kit does, finds no `target/` there).
+fn scratch() -> &'static str {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    std::fs::create_dir_all(dir).expect("create the tests' temporary folder");
+    dir
+}
+
 fn temp(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("rumba-memviz-{}-{name}", std::process::id()))
+    PathBuf::from(scratch()).join(format!("rumba-memviz-{}-{name}", std::process::id()))
 }
 
 fn ev(seq: u64, kind: EventKind, bytes: usize, ptr: u64) -> Event {

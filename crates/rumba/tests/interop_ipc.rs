@@ -203,6 +203,10 @@ fn a_freed_allocation_can_no_longer_be_opened() {
     let d = rumba::to_device(&host()).unwrap();
     let handle = d.get_ipc_handle().unwrap();
     drop(d);
+    // The upload's hold goes once its event has completed (on CUDA, a keep-alive thread sees
+    // that): a synchronization settles it, so the flush frees the memory (the fourth H100 run
+    // opened it when the flush came first).
+    rumba::synchronize().unwrap();
     rumba::current_context()
         .unwrap()
         .flush_deallocations()

@@ -183,10 +183,11 @@ fn a_block_given_back_on_a_callback_thread_is_freed_by_the_next_ordinary_call() 
     let ctx = rumba::current_context().unwrap();
     let (device, driver) = (ctx.device_id(), ctx.driver().clone());
     let res = Arc::new(DriverResource::new(device, driver.clone()));
+    // The stream first: creating one may take device memory of CUDA's own.
+    let s = rumba::stream().unwrap();
     let (free0, _) = driver.mem_info(device).unwrap();
     // 8 MiB: CUDA's free-memory figure moves in 2 MiB pages, so a smaller block may not show.
     let block = res.allocate_sync(8 << 20).unwrap();
-    let s = rumba::stream().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let on_callback = Arc::clone(&res);
     s.add_callback(move |_, _| {
@@ -198,14 +199,19 @@ fn a_block_given_back_on_a_callback_thread_is_freed_by_the_next_ordinary_call() 
     s.synchronize().unwrap();
     assert_eq!(res.live(), (0, 0));
     let (waiting, _) = driver.mem_info(device).unwrap();
-    assert_eq!(
-        waiting,
-        free0 - (8 << 20),
-        "not freed on the callback thread"
+    // Inequalities: CUDA may take (2 MiB) pages of its own meanwhile (the fourth H100 run saw
+    // 10 MiB gone instead of 8).
+    assert!(
+        waiting <= free0 - (8 << 20),
+        "not freed on the callback thread: {waiting} free, {free0} before the 8 MiB block"
     );
     let next = res.allocate_sync(64).unwrap(); // an ordinary call frees it first
     res.deallocate_sync(next).unwrap();
-    assert_eq!(driver.mem_info(device).unwrap().0, free0);
+    let after = driver.mem_info(device).unwrap().0;
+    assert!(
+        after >= waiting + (8 << 20),
+        "the 8 MiB block was not freed: {after} free, {waiting} while it waited"
+    );
 }
 
 #[test]

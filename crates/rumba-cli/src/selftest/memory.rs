@@ -97,18 +97,27 @@ fn device_info() -> Outcome {
         names.push(info.name);
     }
     let ctx = rumba::current_context()?;
-    ctx.flush_deallocations()?;
-    let (free0, total) = ctx.get_memory_info()?;
-    ensure!(free0 <= total, "free {free0} > total {total}");
-    let bytes = (64usize << 20).min(free0 / 4);
-    let buf = ctx.memalloc(bytes)?;
-    let (free1, _) = ctx.get_memory_info()?;
+    // The free figure is the whole device's: other processes on a real GPU move it too (the
+    // fourth H100 run saw it rise by 463 MiB while rumba allocated 64 MiB, with other tests
+    // running), so one of a few tries must show the allocation.
+    let (mut free0, mut free1, mut total, mut bytes) = (0, 0, 0, 0);
+    for _ in 0..5 {
+        ctx.flush_deallocations()?;
+        (free0, total) = ctx.get_memory_info()?;
+        ensure!(free0 <= total, "free {free0} > total {total}");
+        bytes = (64usize << 20).min(free0 / 4);
+        let buf = ctx.memalloc(bytes)?;
+        (free1, _) = ctx.get_memory_info()?;
+        drop(buf);
+        ctx.flush_deallocations()?;
+        if free1 + bytes / 2 <= free0 {
+            break;
+        }
+    }
     ensure!(
         free1 + bytes / 2 <= free0,
-        "free memory went from {free0} to {free1} bytes while {bytes} bytes were allocated"
+        "free memory went from {free0} to {free1} bytes while {bytes} bytes were allocated (5 tries)"
     );
-    drop(buf);
-    ctx.flush_deallocations()?;
     pass(format!(
         "{} device(s): {}; {} MiB of {} MiB free",
         devices.len(),

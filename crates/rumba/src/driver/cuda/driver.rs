@@ -572,7 +572,9 @@ unsafe impl Driver for CudaDriver {
             .captures
             .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
         // A fault of the kernels before the callback is its status, as on the other backends.
-        let callback: HostCallback = match self.peek_before_callback(device, stream)? {
+        let peek = self.peek_before_callback(device, stream, s)?;
+        let downloads = peek.is_some();
+        let callback: HostCallback = match peek {
             None => callback,
             Some(peek) => Box::new(move |status| {
                 let status = status.and_then(|()| peek.first_fault().map_or(Ok(()), Err));
@@ -589,10 +591,11 @@ unsafe impl Driver for CudaDriver {
                 0,
             )
         };
-        if r != CUresult::CUDA_SUCCESS {
+        if r != CUresult::CUDA_SUCCESS && !downloads {
             // SAFETY: CUDA refused the callback, so it will never run: reclaim it here.
             drop(unsafe { Box::from_raw(user) });
         }
+        // A refused callback with downloads queued is leaked: they may still write its block.
         check("cuStreamAddCallback", r)
     }
 

@@ -26,16 +26,19 @@
 //!   were read (and zeroed again where a fault was recorded).
 //! - `stream_query` that finds a stream idle reads its records too (a program that only polls
 //!   does not pile them up); what it finds waits for that stream's next synchronization. A
-//!   stream destroyed with records pending has an event recorded before it goes: its records are
-//!   read once the event has completed, at the latest by the next device synchronization, which
-//!   reports their faults (as the simulator reports faults of destroyed streams there).
+//!   stream destroyed with records pending or work left has an event recorded before it goes:
+//!   its records are read once the event has completed, at the latest by the next device
+//!   synchronization, which reports their faults (as the simulator reports faults of destroyed
+//!   streams there) and waits for the event (`cuCtxSynchronize` does not wait for a destroyed
+//!   stream's host callbacks).
 //!
 //! - A host callback (`async_done` among them) is told of a fault of the kernels queued before
 //!   it, as on the simulator and OpenCL, although CUDA forbids driver calls on its callback
-//!   thread: when the callback is queued, the stream's pending records are noted ([`Peek`]);
-//!   when it runs, a short-lived thread of ours reads them on the private stream while the
-//!   callback thread waits. They are stable meanwhile: every synchronization or query that
-//!   could read and recycle them waits for the stream, which waits for the callback. They stay
+//!   thread and a callback that waits for device work can deadlock the driver (the fourth H100
+//!   run hung so: an earlier version read the records from a thread of ours while the callback
+//!   waited for it). So when the callback is queued, the stream's pending records are downloaded
+//!   on the stream itself, behind the kernels, into a page-locked staging block ([`Peek`]); when
+//!   the callback runs they have arrived, and it decodes them without a driver call. They stay
 //!   pending, so the stream's next synchronization reports the fault too.
 //!
 //! The bookkeeping ([`Records`], [`Batch`]) is pure and unit-tested; the driver calls are below.
@@ -52,6 +55,7 @@ use rumba_kernel_ir::abi::{FAULT_RECORD_BYTES, KernelAbi};
 use super::driver::CudaDriver;
 use super::error::{check, map};
 use super::flags::default_resolved;
+use super::staging::Block;
 use crate::driver::kernel::device_fault;
 use crate::driver::{DevicePtr, StreamHandle};
 use crate::error::{Error, Result};
@@ -359,12 +363,18 @@ impl CudaDriver {
     }
 
     /// What a host callback queued now on `handle` checks when it runs: the records of the
-    /// launches queued on the stream before it, and a fault a query already found (module docs);
-    /// `None` when there is nothing to check. The device's context is current.
+    /// launches queued on the stream before it, downloaded on that stream into a page-locked
+    /// block (so they have arrived when the callback runs, which then makes no driver call), and
+    /// a fault a query already found (module docs); `None` when there is nothing to check. The
+    /// device's context is current, `stream` is `handle`'s `CUstream`.
+    ///
+    /// The downloads are queued here: the caller must queue the callback next, and if it cannot,
+    /// must leak the [`Peek`] (its block may still be written).
     pub(super) fn peek_before_callback(
         &self,
         device: usize,
         handle: StreamHandle,
+        stream: sys::CUstream,
     ) -> Result<Option<Peek>> {
         let k = key(handle, self.per_thread_default);
         let f = self.faults(device)?;
@@ -373,15 +383,45 @@ impl CudaDriver {
             let batch = r.open.get(&k).filter(|b| !b.pending.is_empty()).cloned();
             (batch, r.found.get(&k).cloned())
         };
-        if batch.is_none() && found.is_none() {
-            return Ok(None);
+        if found.is_some() {
+            return Ok(Some(Peek {
+                found,
+                ..Peek::default()
+            }));
         }
-        Ok(Some(Peek {
-            ctx: self.bind(device)?.ctx,
-            private: self.private_stream(device)? as usize,
-            batch: batch.unwrap_or_default(),
-            found,
-        }))
+        let Some(batch) = batch else {
+            return Ok(None);
+        };
+        let mut peek = Peek {
+            layout: batch
+                .arenas
+                .iter()
+                .map(|&(b, used)| (b, used * RECORD_BYTES))
+                .collect(),
+            batch,
+            ..Peek::default()
+        };
+        let total: usize = peek.layout.iter().map(|(_, n)| n).sum();
+        let mut block = self.staging.block(total)?;
+        let mut at = 0;
+        for &(base, bytes) in &peek.layout {
+            // SAFETY: `bytes` bytes of records at `base` (an arena of ours) into the block at
+            // `at` (the layout sums to at most its size); queued on the stream behind the
+            // kernels that write them, so the block holds them before the callback runs. The
+            // arena is not recycled before the stream passes this copy (every recycling waits
+            // for the stream first), nor the block before the callback (or, on a failure here,
+            // ever: it is leaked).
+            let r = unsafe {
+                sys::cuMemcpyDtoHAsync_v2(block.ptr_mut().add(at).cast(), base, bytes, stream)
+            };
+            if let Err(e) = check("cuMemcpyDtoHAsync(fault records)", r) {
+                std::mem::forget(block); // earlier downloads may still write it
+                return Err(e);
+            }
+            at += bytes;
+        }
+        peek.block = Some(block);
+        Ok(Some(peek))
     }
 
     /// `cuStreamSynchronize`, then the first fault of the kernels it covered (or one a query
@@ -442,13 +482,18 @@ impl CudaDriver {
         if let Some(e) = earlier {
             f.lock().found_retired.get_or_insert(e);
         }
-        if batch.is_empty() {
-            return Ok(());
-        }
         if crate::driver::callback::is_callback_thread() {
             // No driver calls beyond the destruction itself: the next device synchronization
             // reads them.
-            f.lock().retired.push((0, batch));
+            if !batch.is_empty() {
+                f.lock().retired.push((0, batch));
+            }
+            return Ok(());
+        }
+        // A stream with work left gets an event even without records: `cuCtxSynchronize` does
+        // not wait for the host callbacks of a destroyed stream (the fourth H100 run), so the
+        // device's synchronization waits for the event.
+        if batch.is_empty() && stream_idle(stream).unwrap_or(false) {
             return Ok(());
         }
         let mut e = std::ptr::null_mut();
@@ -520,8 +565,13 @@ impl CudaDriver {
         let (batch, events) = f.lock().take_all();
         // SAFETY: a context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })?;
+        // Destroyed streams' events: `cuCtxSynchronize` does not wait for their host callbacks.
+        let mut waited = Ok(());
         for ev in events.into_iter().filter(|e| *e != 0) {
-            // SAFETY: events of ours, completed (the device was waited for).
+            // SAFETY: events of ours, waited for and then destroyed exactly once.
+            let r = unsafe { sys::cuEventSynchronize(ev as sys::CUevent) };
+            waited = waited.and(check("cuEventSynchronize(destroyed stream)", r));
+            // SAFETY: as above.
             unsafe { sys::cuEventDestroy_v2(ev as sys::CUevent) };
         }
         let fault = self.read_back(device, batch)?;
@@ -535,63 +585,58 @@ impl CudaDriver {
             }
             first
         };
+        waited?;
         earlier.or(fault).map_or(Ok(()), Err)
     }
 }
 
 /// `cuStreamQuery`: whether `stream` has finished its work.
 /// The fault records a host callback reads when it runs ([`CudaDriver::peek_before_callback`]).
+#[derive(Default)]
 pub(super) struct Peek {
-    /// The device's primary context (retained by the driver).
-    ctx: usize,
-    /// The device's private stream (a `CUstream`).
-    private: usize,
     batch: Batch,
+    /// Each arena's base and the bytes of it downloaded, in the block's order.
+    layout: Vec<(DevicePtr, usize)>,
+    /// The downloaded records (none when a fault was already found).
+    block: Option<Block>,
     /// A fault a query found before the callback was queued.
     found: Option<Error>,
 }
 
 impl Peek {
-    /// The first fault of the launches noted, read by a thread of ours (this runs on CUDA's
-    /// callback thread, where driver calls are refused); a failed read is logged and counts as
-    /// no fault (the stream's synchronization reads the records again).
+    /// The first fault of the launches noted, decoded from the records downloaded before the
+    /// callback (this runs on CUDA's callback thread, where driver calls are refused and waiting
+    /// for device work may deadlock: nothing here calls the driver or waits).
     pub(super) fn first_fault(self) -> Option<Error> {
         if self.found.is_some() {
             return self.found;
         }
-        // A thread that cannot be started, or a read that panics, counts as no fault: the
-        // callback itself must still run.
-        let read = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .name("rumba-fault-peek".into())
-                .spawn_scoped(s, || self.read())
-                .map(|h| h.join())
-        });
-        match read {
-            Ok(Ok(Ok(first))) => first,
-            Ok(Ok(Err(e))) => {
+        let block = self.block.as_ref()?;
+        let total: usize = self.layout.iter().map(|(_, n)| n).sum();
+        // SAFETY: the downloads into the block were queued on the callback's stream before it,
+        // so they completed before this callback began, and nothing writes the block again
+        // until it is dropped with this `Peek`.
+        let all = unsafe { block.bytes(total) };
+        let mut at = 0;
+        let mut offsets = HashMap::new();
+        for &(base, bytes) in &self.layout {
+            offsets.insert(base, (at, bytes));
+            at += bytes;
+        }
+        // Every arena of the batch was downloaded (the layout is the batch's).
+        let read = |base: DevicePtr, bytes: usize| -> Result<Vec<u8>> {
+            Ok(offsets
+                .get(&base)
+                .map(|&(at, len)| all[at..at + len.min(bytes)].to_vec())
+                .unwrap_or_default())
+        };
+        match self.batch.decode(read) {
+            Ok((first, _)) => first,
+            Err(e) => {
                 tracing::warn!("reading fault records for a stream callback: {e}");
                 None
             }
-            Ok(Err(_)) => None,
-            Err(e) => {
-                tracing::warn!("no thread to read fault records for a stream callback: {e}");
-                None
-            }
         }
-    }
-
-    fn read(&self) -> Result<Option<Error>> {
-        // SAFETY: `ctx` is a primary context the driver retains while it lives.
-        check("cuCtxSetCurrent(fault records)", unsafe {
-            sys::cuCtxSetCurrent(self.ctx as sys::CUcontext)
-        })?;
-        // The records belong to kernels queued before the running callback, so they completed,
-        // and nothing recycles them until the callback returns (module docs).
-        let (first, _) = self
-            .batch
-            .decode(copy_back(self.private as sys::CUstream))?;
-        Ok(first)
     }
 }
 

@@ -15,6 +15,9 @@
 //! (pinning that much host memory for one copy costs more than it saves): it keeps CUDA's
 //! behaviour, and the host waits for the stream before the copy is queued.
 //!
+//! The same blocks receive the fault records a host callback reads, downloaded in the stream's
+//! order before the callback runs (`faults.rs` says why).
+//!
 //! This module touches `cuMemHostAlloc` / `cuMemFreeHost` and the bytes it copies.
 
 use std::collections::HashMap;
@@ -42,7 +45,8 @@ pub(super) struct Staging {
     free: Arc<Free>,
 }
 
-/// A page-locked block holding the bytes of one upload, lent until its copy has run.
+/// A page-locked block holding the bytes of one upload, or receiving those of one download
+/// (the fault records a host callback reads: `faults.rs`), lent until its copy has run.
 pub(super) struct Block {
     ptr: usize,
     size: usize,
@@ -53,6 +57,27 @@ impl Block {
     /// The block's address, as the source of a copy.
     pub(super) fn ptr(&self) -> *const u8 {
         self.ptr as *const u8
+    }
+
+    /// The block's address, as the destination of a copy.
+    pub(super) fn ptr_mut(&mut self) -> *mut u8 {
+        self.ptr as *mut u8
+    }
+
+    /// The block's first `len` bytes (at most its size).
+    ///
+    /// # Safety
+    /// No copy into the block may be running, and the bytes must have been written (a queued
+    /// download that completed before this call, in an order the driver guarantees).
+    pub(super) unsafe fn bytes(&self, len: usize) -> &[u8] {
+        assert!(
+            len <= self.size,
+            "{len} bytes of a {}-byte block",
+            self.size
+        );
+        // SAFETY: `len` bytes of the block's page-locked memory, initialized and not written
+        // meanwhile (the caller's promise); the borrow of `self` keeps the block lent.
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, len) }
     }
 }
 
@@ -71,7 +96,20 @@ impl Staging {
     /// # Errors
     /// [`Error::Driver`](crate::error::Error::Driver) when page-locked memory cannot be allocated.
     pub(super) fn stage(&self, src: &[u8]) -> Result<Block> {
-        let size = src.len().max(STAGE_MIN).next_power_of_two();
+        let block = self.block(src.len())?;
+        // SAFETY: the block is at least `src.len()` bytes of page-locked memory that nothing else
+        // uses (fresh, or back from a copy that has run); `src` is a valid slice elsewhere.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), block.ptr as *mut u8, src.len()) };
+        Ok(block)
+    }
+
+    /// A block of at least `bytes` bytes (at most [`STAGE_MAX`]), its contents left over from
+    /// its last use: the destination of a download. A context is current.
+    ///
+    /// # Errors
+    /// [`Error::Driver`](crate::error::Error::Driver) when page-locked memory cannot be allocated.
+    pub(super) fn block(&self, bytes: usize) -> Result<Block> {
+        let size = bytes.max(STAGE_MIN).next_power_of_two();
         let reused = lock(&self.free.0).get_mut(&size).and_then(Vec::pop);
         let ptr = match reused {
             Some(p) => p,
@@ -84,9 +122,6 @@ impl Staging {
                 p as usize
             }
         };
-        // SAFETY: the block is `size >= src.len()` bytes of page-locked memory that nothing else
-        // uses (fresh, or back from a copy that has run); `src` is a valid slice elsewhere.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), ptr as *mut u8, src.len()) };
         Ok(Block {
             ptr,
             size,
