@@ -32,11 +32,16 @@ fn start() {
 /// work on its blocking streams for theirs).
 static HOLD: RwLock<()> = RwLock::new(());
 
+/// Both start the runtime on the test backend first: a test that used rumba before starting it
+/// could start the default backend while another test is still opening the test backend (the
+/// fifth H100 run: every other test then failed with `AlreadyStarted`).
 fn shared() -> RwLockReadGuard<'static, ()> {
+    start();
     HOLD.read().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    start();
     HOLD.write().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -416,9 +421,7 @@ fn a_view_of_a_capture() {
 /// The captures are trailing array parameters in the generated sources and the signature.
 #[test]
 fn captures_are_trailing_parameters_of_the_generated_kernel() {
-    // Making the kernels below reads the runtime's configuration: the test backend's first
-    // (the fourth H100 run started the default one here, and every other test then failed).
-    start();
+    let _hold = shared();
     let params: Vec<&str> = capture_keep::ABI.params.iter().map(|p| p.name).collect();
     assert_eq!(params, ["out", "add", "KEEP"]);
     assert!(

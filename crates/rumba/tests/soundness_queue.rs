@@ -144,12 +144,15 @@ fn a_leaked_pin_guard_cannot_make_a_staged_copy_read_freed_memory() {
     let d = rumba::device_array::<u8, _>(n, Order::C).unwrap();
     let mut p = rumba::pinned_array::<u8, _>(n, Order::C).unwrap();
     for round in 1..=8u8 {
-        let (s, open) = common::gated_stream();
         // A guard pins a host array, is leaked, and the array is freed: the driver's table of
         // pinned memory keeps a stale entry for a block the allocator hands out again.
         let mut v = vec![0u8; n];
         std::mem::forget(rumba::pinned([&mut v]).unwrap());
         drop(v);
+        // The gate only now: on CUDA, replacing the last round's stale registration
+        // (`cuMemHostUnregister`) waits for the device, so a gate taken before it would never
+        // open (the seventh H100 run hung here).
+        let (s, open) = common::gated_stream();
         p.as_slice_memory_order_mut().fill(round);
         // From pinned memory, the staged copy takes the data before it returns — possibly into
         // the freed block; the held stream runs it later.

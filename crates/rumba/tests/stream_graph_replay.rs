@@ -4,12 +4,14 @@
 //! kernel names that kernel, block and thread, on every replay and on the stream that ran it; a
 //! callback in the graph sees the faults of the kernels before it; new arguments for one node
 //! leave the other nodes of the same kernel alone. The same tests run on the sim, OpenCL
-//! (`RUMBA_TEST_BACKEND=opencl`) and CUDA.
+//! (`RUMBA_TEST_BACKEND=opencl`) and CUDA, where a replay's faults are not reported yet (the
+//! tests say `SKIPPED` for those parts).
 
 mod common;
 
 use std::sync::{Arc, Mutex};
 
+use rumba::config::BackendChoice;
 use rumba::kernel::prelude::*;
 use rumba::{DeviceArray, Error};
 
@@ -70,9 +72,32 @@ const N: usize = 64;
 /// How far `poke`'s thread 37 and `prod`'s thread 3 reach: past the end.
 const FAR: u32 = 1000;
 
+/// Starts the runtime and serializes the tests: on CUDA a capture on a blocking stream makes
+/// another test's work on the legacy default stream fail (`CUDA_ERROR_STREAM_CAPTURE_IMPLICIT`,
+/// the fifth H100 run).
+fn setup() -> std::sync::MutexGuard<'static, ()> {
+    common::start(|_| {});
+    common::serial()
+}
+
+/// False (after saying `SKIPPED <test> on cuda`) where a replay's kernel faults are not reported:
+/// kernels in a CUDA graph have no fault record yet (the CUDA graph module's docs).
+fn replay_faults_reported(test: &str) -> bool {
+    !common::not_on(
+        &[BackendChoice::Cuda],
+        test,
+        "kernels in a CUDA graph have no fault record yet: a replay's out-of-bounds accesses are skipped, not reported",
+    )
+}
+
 #[test]
 fn a_fault_in_the_second_of_three_replayed_kernels_names_it_on_every_replay() {
-    common::start(|_| {});
+    let _serial = setup();
+    if !replay_faults_reported(
+        "a_fault_in_the_second_of_three_replayed_kernels_names_it_on_every_replay",
+    ) {
+        return;
+    }
     let s = rumba::stream().unwrap();
     let (a, x, y) = (array(N, 1), array(N, 0), array(N, 0));
     let p = poke();
@@ -115,7 +140,7 @@ fn a_fault_in_the_second_of_three_replayed_kernels_names_it_on_every_replay() {
 
 #[test]
 fn new_arguments_for_one_node_leave_the_other_nodes_of_its_kernel_alone() {
-    common::start(|_| {});
+    let _serial = setup();
     let s = rumba::stream().unwrap();
     let xs: Vec<_> = (0..3).map(|_| array(N, 1)).collect();
     let other = array(N, 100);
@@ -148,7 +173,7 @@ fn new_arguments_for_one_node_leave_the_other_nodes_of_its_kernel_alone() {
 
 #[test]
 fn a_graph_replayed_on_two_streams_gives_one_streams_results_and_faults_on_each() {
-    common::start(|_| {});
+    let _serial = setup();
     let (s1, s2) = (rumba::stream().unwrap(), rumba::stream().unwrap());
     let (x, y) = (array(N, 1), array(N, 0));
     let (x1, y1) = (array(N, 1), array(N, 0));
@@ -171,6 +196,11 @@ fn a_graph_replayed_on_two_streams_gives_one_streams_results_and_faults_on_each(
     assert_eq!(host(&y), host(&y1));
 
     // A faulting replay on each stream: each stream's synchronization reports its own.
+    if !replay_faults_reported(
+        "a_graph_replayed_on_two_streams_gives_one_streams_results_and_faults_on_each",
+    ) {
+        return;
+    }
     let bad = s1
         .capture(|s| poke().configure(2, 32).stream(s).launch((&y, 1u32, FAR)))
         .unwrap();
@@ -187,7 +217,10 @@ fn a_graph_replayed_on_two_streams_gives_one_streams_results_and_faults_on_each(
 
 #[test]
 fn a_callback_in_a_graph_sees_the_fault_of_a_kernel_before_it() {
-    common::start(|_| {});
+    let _serial = setup();
+    if !replay_faults_reported("a_callback_in_a_graph_sees_the_fault_of_a_kernel_before_it") {
+        return;
+    }
     let s = rumba::stream().unwrap();
     let x = array(N, 0);
     let seen: Arc<Mutex<Vec<Option<String>>>> = Arc::default();

@@ -7,16 +7,14 @@
 //!
 //! This module touches NVRTC and the driver's module-loading calls.
 
-use std::collections::HashMap;
 use std::ffi::CString;
-use std::sync::Mutex;
 
 use cudarc::driver::{result, sys};
 
 use super::error::map;
+use super::loaded::Loaded;
 use super::nvrtc::{self, Target};
 use crate::error::{Error, Result};
-use crate::sync::lock;
 
 /// The device header, included by every built-in kernel.
 pub const DEVICE_HEADER: &str = include_str!("../../../kernels/rumba_device.h");
@@ -139,13 +137,13 @@ pub fn compile_for_device_with(
 /// Loaded built-in functions per (device, kernel name).
 #[derive(Default)]
 pub(crate) struct Modules {
-    functions: Mutex<HashMap<(usize, &'static str), usize>>,
+    functions: Loaded<(usize, &'static str), usize>,
 }
 
 impl Modules {
     /// The function `kernel` from built-in source `file`, compiled for a device of compute
     /// capability `cc` and loaded on first use in the current context (the caller has made
-    /// `device`'s context current).
+    /// `device`'s context current). While it loads, other kernels' launches go on (`loaded.rs`).
     pub(crate) fn function(
         &self,
         device: usize,
@@ -153,22 +151,23 @@ impl Modules {
         file: &'static str,
         kernel: &'static str,
     ) -> Result<sys::CUfunction> {
-        let mut map_ = lock(&self.functions);
-        if let Some(f) = map_.get(&(device, kernel)) {
-            return Ok(*f as sys::CUfunction);
-        }
-        let source = SOURCES
-            .iter()
-            .find(|(n, _)| *n == file)
-            .map(|(_, s)| *s)
-            .ok_or_else(|| Error::InvalidArgument(format!("no built-in kernel source {file}")))?;
-        let module = load_module(file, source, cc, false)?;
-        let name = CString::new(kernel).map_err(|_| Error::interior_nul("kernel name", kernel))?;
-        // SAFETY: `module` was just loaded and is never unloaded while the driver lives.
-        let f = unsafe { result::module::get_function(module, name) }
-            .map_err(|e| map("cuModuleGetFunction", e.0))?;
-        map_.insert((device, kernel), f as usize);
-        Ok(f)
+        let f = self.functions.get_or_load((device, kernel), || {
+            let source = SOURCES
+                .iter()
+                .find(|(n, _)| *n == file)
+                .map(|(_, s)| *s)
+                .ok_or_else(|| {
+                    Error::InvalidArgument(format!("no built-in kernel source {file}"))
+                })?;
+            let module = load_module(file, source, cc, false)?;
+            let name =
+                CString::new(kernel).map_err(|_| Error::interior_nul("kernel name", kernel))?;
+            // SAFETY: `module` was just loaded and is never unloaded while the driver lives.
+            let f = unsafe { result::module::get_function(module, name) }
+                .map_err(|e| map("cuModuleGetFunction", e.0))?;
+            Ok(f as usize)
+        })?;
+        Ok(f as sys::CUfunction)
     }
 }
 

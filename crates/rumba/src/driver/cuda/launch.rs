@@ -13,18 +13,16 @@
 //!
 //! This module touches NVRTC and the driver's module and launch calls.
 
-use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
 
 use cudarc::driver::sys;
 
 use super::builtin::load_module;
 use super::error::{check, map};
+use super::loaded::Loaded;
 use crate::driver::{CudaKernelSource, DevicePtr, KernelArg, KernelLaunch};
 use crate::error::{Error, Result};
-use crate::sync::lock;
 
 /// One packed kernel parameter, 16-byte aligned.
 pub(crate) struct Param(Vec<u128>);
@@ -127,13 +125,14 @@ fn cache_key(device: usize, src: &CudaKernelSource) -> (usize, u64) {
 /// static shared memory it declares.
 #[derive(Default)]
 pub(crate) struct UserKernels {
-    functions: Mutex<HashMap<(usize, u64), (usize, usize)>>,
+    functions: Loaded<(usize, u64), (usize, usize)>,
 }
 
 impl UserKernels {
     /// The entry function of `src` in the current context (which is `device`'s, of compute
     /// capability `cc`) and the bytes of static shared memory it declares, compiling and loading
-    /// the module, and filling its constants, on first use.
+    /// the module, and filling its constants, on first use (while it loads, launches of other
+    /// kernels go on: `loaded.rs`).
     pub(crate) fn function(
         &self,
         device: usize,
@@ -141,60 +140,87 @@ impl UserKernels {
         src: &CudaKernelSource,
     ) -> Result<(sys::CUfunction, usize)> {
         let key = cache_key(device, src);
-        let mut cache = lock(&self.functions);
-        if let Some(&(f, declared)) = cache.get(&key) {
-            return Ok((f as sys::CUfunction, declared));
-        }
-        let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
-        for (name, bytes) in &src.constants {
-            let cname = CString::new(name.as_str())
-                .map_err(|_| Error::interior_nul("constant name", name))?;
-            let (mut dptr, mut size) = (0, 0);
-            // SAFETY: `module` is loaded; writes a pointer and a size.
-            check("cuModuleGetGlobal", unsafe {
-                sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, module, cname.as_ptr())
-            })?;
-            if bytes.len() > size {
-                return Err(Error::InvalidArgument(format!(
-                    "constant '{name}' has {} bytes but the module declares {size}",
-                    bytes.len()
-                )));
-            }
-            // SAFETY: `dptr` is the module global of `size` ≥ `bytes.len()` bytes.
-            check("cuMemcpyHtoD(constant)", unsafe {
-                sys::cuMemcpyHtoD_v2(dptr, bytes.as_ptr().cast(), bytes.len())
-            })?;
-        }
-        let entry = CString::new(src.entry.as_str())
-            .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
-        let mut f = std::ptr::null_mut();
-        // SAFETY: `module` is loaded and never unloaded while the driver lives.
-        match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {
-            sys::CUresult::CUDA_SUCCESS => {}
-            r => {
-                let mut e = map("cuModuleGetFunction", r);
-                if let Error::Driver { message, .. } = &mut e {
-                    message.push_str(&format!(
-                        " (is `{}` declared extern \"C\" __global__?)",
-                        src.entry
-                    ));
-                }
-                return Err(e);
-            }
-        }
-        let mut declared = 0i32;
-        // SAFETY: writes one int for a function of a loaded module.
-        check("cuFuncGetAttribute", unsafe {
-            sys::cuFuncGetAttribute(
-                &mut declared,
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                f,
-            )
-        })?;
-        let declared = usize::try_from(declared).unwrap_or(0);
-        cache.insert(key, (f as usize, declared));
-        Ok((f, declared))
+        let (f, declared) = self
+            .functions
+            .get_or_load(key, || load_user_kernel(cc, src))?;
+        Ok((f as sys::CUfunction, declared))
     }
+}
+
+/// Compiles and loads `src`'s module in the current context, fills its constants and finds its
+/// entry function: the function (as an integer) and its static shared memory.
+fn load_user_kernel(cc: (u32, u32), src: &CudaKernelSource) -> Result<(usize, usize)> {
+    let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
+    for (name, bytes) in &src.constants {
+        let cname =
+            CString::new(name.as_str()).map_err(|_| Error::interior_nul("constant name", name))?;
+        let (mut dptr, mut size) = (0, 0);
+        // SAFETY: `module` is loaded; writes a pointer and a size.
+        check("cuModuleGetGlobal", unsafe {
+            sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, module, cname.as_ptr())
+        })?;
+        if bytes.len() > size {
+            return Err(Error::InvalidArgument(format!(
+                "constant '{name}' has {} bytes but the module declares {size}",
+                bytes.len()
+            )));
+        }
+        fill_constant(dptr, bytes)?;
+    }
+    let entry = CString::new(src.entry.as_str())
+        .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
+    let mut f = std::ptr::null_mut();
+    // SAFETY: `module` is loaded and never unloaded while the driver lives.
+    match unsafe { sys::cuModuleGetFunction(&mut f, module, entry.as_ptr()) } {
+        sys::CUresult::CUDA_SUCCESS => {}
+        r => {
+            let mut e = map("cuModuleGetFunction", r);
+            if let Error::Driver { message, .. } = &mut e {
+                message.push_str(&format!(
+                    " (is `{}` declared extern \"C\" __global__?)",
+                    src.entry
+                ));
+            }
+            return Err(e);
+        }
+    }
+    let mut declared = 0i32;
+    // SAFETY: writes one int for a function of a loaded module.
+    check("cuFuncGetAttribute", unsafe {
+        sys::cuFuncGetAttribute(
+            &mut declared,
+            sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+            f,
+        )
+    })?;
+    Ok((f as usize, usize::try_from(declared).unwrap_or(0)))
+}
+
+/// Copies a module constant's bytes to `dptr` on a non-blocking stream of its own and waits for
+/// it: a synchronous copy would go through the legacy default stream and so wait for every
+/// blocking stream of the context, one held back by a host callback included.
+fn fill_constant(dptr: DevicePtr, bytes: &[u8]) -> Result<()> {
+    let mut s = std::ptr::null_mut();
+    // SAFETY: writes one stream handle; a context is current.
+    check("cuStreamCreate(constants)", unsafe {
+        sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
+    })?;
+    // SAFETY: `dptr` is a module global of at least `bytes.len()` bytes (checked by the caller);
+    // `bytes` stays borrowed until the stream is waited for below.
+    let copied = check("cuMemcpyHtoDAsync(constant)", unsafe {
+        sys::cuMemcpyHtoDAsync_v2(dptr, bytes.as_ptr().cast(), bytes.len(), s)
+    })
+    // SAFETY: the stream just made.
+    .and_then(|()| {
+        check("cuStreamSynchronize(constants)", unsafe {
+            sys::cuStreamSynchronize(s)
+        })
+    });
+    // SAFETY: the stream just made, idle (waited for) or with nothing queued; destroyed once.
+    let destroyed = check("cuStreamDestroy(constants)", unsafe {
+        sys::cuStreamDestroy_v2(s)
+    });
+    copied.and(destroyed)
 }
 
 /// Launches `f` with the packed arguments and the fault record at `fault_record` (0: none) on

@@ -18,6 +18,7 @@
 //! | `flags.rs` | host-memory / event flags and stream handles (pure, unit-tested) |
 //! | `../strided_pack.rs` | the parameter block of the built-in strided-copy kernel (pure, unit-tested; shared with OpenCL) |
 //! | `launch.rs` | user kernels: compilation and loading, constants, argument packing (unit-tested), launch |
+//! | `loaded.rs` | the per-kernel load cache: loading one kernel never holds up another's launch (why) |
 //! | `keepalive.rs` | values queued work needs, dropped once an event behind the work completed (why not host callbacks) |
 //! | `staging.rs` | page-locked blocks that uploads from pageable memory on a stream go through (why) |
 //! | `faults.rs` | kernel fault records: one per launch, read back at synchronization (bookkeeping unit-tested) |
@@ -59,6 +60,7 @@ mod ipc;
 mod keepalive;
 mod launch;
 mod libraries;
+mod loaded;
 mod managed;
 pub mod nvrtc;
 mod peer;
