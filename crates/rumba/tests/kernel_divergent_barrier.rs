@@ -1,7 +1,8 @@
 //! Issue 24 item 3: a barrier under thread-dependent control never crashes the process. The
 //! simulator reports it as a fault naming kernel, block and thread; an OpenCL device cannot (PoCL
 //! died with SIGSEGV), so the OpenCL form refuses such a kernel when it is built, naming the
-//! barrier's line. A barrier whose loop bound is a view's length (uniform, though each thread
+//! barrier's line. CUDA runs it as written (undefined in CUDA C; an H100 completes it), so there
+//! the test checks only that nothing crashed. A barrier whose loop bound is a view's length (uniform, though each thread
 //! makes its view) still runs everywhere.
 //!
 //! One test, alone in its binary: the fault is reported at the stream's next synchronization.
@@ -59,6 +60,17 @@ fn a_divergent_barrier_is_a_fault_or_a_build_refusal_never_a_crash() {
                     && text.contains("thread-dependent control"),
                 "expected the OpenCL build to refuse the divergent barrier, got {text}"
             );
+        }
+        BackendChoice::Cuda => {
+            // Undefined in CUDA C; an H100 ran it to the end (the fifth H100 run), and nothing
+            // on the device tells rumba. What this test can still check there: no crash, and the
+            // stream works afterwards.
+            common::not_on(
+                &[BackendChoice::Cuda],
+                "a_divergent_barrier_is_a_fault_or_a_build_refusal_never_a_crash (its fault)",
+                "CUDA runs a divergent barrier as undefined behaviour, with no fault to report",
+            );
+            let _ = r;
         }
         _ => {
             let (block, thread, message) = common::fault(r);

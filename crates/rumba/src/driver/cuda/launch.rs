@@ -7,9 +7,10 @@
 //! `struct { T* data; long long shape[N]; long long strides[N]; }` (byte strides), a scalar its own
 //! bytes; each parameter sits in its own 16-byte-aligned buffer, and `cuLaunchKernel` receives one
 //! pointer per parameter. After the arguments comes the hidden `rumba_fault* rb_fault` parameter
-//! of macro kernels (`crates/rumba-kernel-ir/ABI.md`), passed as NULL for now: the generated
-//! checks still skip out-of-bounds accesses, but nothing is recorded (a hand-written kernel that
-//! does not declare the parameter ignores it: CUDA reads only the declared parameters).
+//! of macro kernels (`crates/rumba-kernel-ir/ABI.md`): the launch's record from `faults.rs`, or
+//! NULL inside a graph capture (`graph.rs`), where the generated checks still skip out-of-bounds
+//! accesses but nothing is recorded (a hand-written kernel that does not declare the parameter
+//! ignores it: CUDA reads only the declared parameters).
 //!
 //! This module touches NVRTC and the driver's module and launch calls.
 
