@@ -22,6 +22,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// Starts the runtime on the test backend with `adjust` applied to the environment's
 /// configuration. Only the first call in a process has an effect.
 pub fn start(adjust: impl FnOnce(&mut Config)) {
+    one_test_at_a_time_on_cuda();
     START.call_once(|| {
         let mut cfg = Config::from_env().expect("valid RUMBA_* environment");
         cfg.backend = test_backend();
@@ -154,7 +155,43 @@ fn skip_binary(why: &str) -> ! {
 
 /// Serialises tests that observe process-wide state (queue lengths, free memory).
 pub fn serial() -> MutexGuard<'static, ()> {
+    // The whole-test lock first, always: the two are then taken in one order.
+    one_test_at_a_time_on_cuda();
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// On CUDA, the tests of one binary run one at a time, whatever `--test-threads` says: the first
+/// call on a test's thread takes a process-wide lock that the thread keeps until it ends.
+///
+/// Why: tests that hold a blocking stream back with a callback ([`gated_stream`]) hold back the
+/// legacy default stream of every other test too, and CUDA may wait for the whole context where
+/// a test cannot see it (loading a kernel on first use, unregistering host memory). Two such
+/// tests in parallel can wait for each other forever: the fourth and fifth H100 runs hung in
+/// four executables whose tests all pass one at a time. The simulator and OpenCL keep running
+/// tests in parallel, which is coverage worth having there.
+///
+/// Only threads the test harness made (named after their test) take the lock: a thread a test
+/// starts runs under its test's lock. `RUMBA_TEST_SERIAL=1` does the same on every backend.
+fn one_test_at_a_time_on_cuda() {
+    static WHOLE_TEST: Mutex<()> = Mutex::new(());
+    thread_local! {
+        static HELD: std::cell::RefCell<Option<MutexGuard<'static, ()>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let forced = std::env::var("RUMBA_TEST_SERIAL").as_deref() == Ok("1");
+    if test_backend() != BackendChoice::Cuda && !forced {
+        return;
+    }
+    let thread = std::thread::current();
+    if thread.name().is_none_or(|n| n == "main") {
+        return;
+    }
+    HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        if held.is_none() {
+            *held = Some(WHOLE_TEST.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+    });
 }
 
 /// Runs `f` on a thread and fails (instead of hanging) if it does not finish within `secs`.
@@ -256,6 +293,7 @@ pub fn memory_held_by_queued_work_is_waited_for(size: usize) {
 /// A new stream held by a callback until the returned sender sends (or is dropped, or 30 s
 /// pass): work queued on it after this runs only then.
 pub fn gated_stream() -> (rumba::Stream, std::sync::mpsc::Sender<()>) {
+    one_test_at_a_time_on_cuda();
     let s = rumba::stream().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     s.add_callback(move |_, _| {
