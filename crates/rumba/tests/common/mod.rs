@@ -170,8 +170,9 @@ pub fn serial() -> MutexGuard<'static, ()> {
 /// four executables whose tests all pass one at a time. The simulator and OpenCL keep running
 /// tests in parallel, which is coverage worth having there.
 ///
-/// Only threads the test harness made (named after their test) take the lock: a thread a test
-/// starts runs under its test's lock. `RUMBA_TEST_SERIAL=1` does the same on every backend.
+/// Only threads the test harness made (named after their test) take the lock: an unnamed thread
+/// a test starts runs under its test's lock (a *named* one calling `start` would wait for its own
+/// test's lock forever: name no such thread). `RUMBA_TEST_SERIAL=1` does the same on every backend.
 fn one_test_at_a_time_on_cuda() {
     static WHOLE_TEST: Mutex<()> = Mutex::new(());
     thread_local! {

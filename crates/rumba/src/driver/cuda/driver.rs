@@ -27,7 +27,7 @@ use cudarc::driver::sys::{self, CUdevice_attribute as Attr, CUresult};
 use super::builtin::Modules;
 use super::copy::{DTOD, DTOH, HTOD, MEMSET};
 use super::error::{check, map};
-use super::faults::DeviceFaults;
+use super::faults::{DeviceFaults, Peek};
 use super::flags::{cu_stream, default_resolved, host_register_flags, stream_handle};
 use super::keepalive::KeepAlives;
 use super::launch::{self, UserKernels};
@@ -573,7 +573,7 @@ unsafe impl Driver for CudaDriver {
             .refuse(device, stream, "a one-shot host callback", ONE_SHOT)?;
         // A fault of the kernels before the callback is its status, as on the other backends.
         let peek = self.peek_before_callback(device, stream, s)?;
-        let downloads = peek.is_some();
+        let downloads = peek.as_ref().is_some_and(Peek::downloads);
         let callback: HostCallback = match peek {
             None => callback,
             Some(peek) => Box::new(move |status| {

@@ -378,50 +378,49 @@ impl CudaDriver {
     ) -> Result<Option<Peek>> {
         let k = key(handle, self.per_thread_default);
         let f = self.faults(device)?;
-        let (batch, found) = {
+        // The block is allocated without the records' lock (`cuMemHostAlloc` may wait), then
+        // the batch is read again and its downloads queued under the lock: a synchronization or
+        // query that takes the batch to recycle its arenas then waits for the downloads (they
+        // are on the stream it waits for), never the other way round.
+        let mut want = 0;
+        let mut block: Option<Block> = None;
+        loop {
             let r = f.lock();
-            let batch = r.open.get(&k).filter(|b| !b.pending.is_empty()).cloned();
-            (batch, r.found.get(&k).cloned())
-        };
-        if found.is_some() {
-            return Ok(Some(Peek {
-                found,
-                ..Peek::default()
-            }));
-        }
-        let Some(batch) = batch else {
-            return Ok(None);
-        };
-        let mut peek = Peek {
-            layout: batch
+            if let Some(found) = r.found.get(&k).cloned() {
+                return Ok(Some(Peek {
+                    found: Some(found),
+                    ..Peek::default()
+                }));
+            }
+            let Some(batch) = r.open.get(&k).filter(|b| !b.pending.is_empty()) else {
+                return Ok(None);
+            };
+            let layout: Vec<(DevicePtr, usize)> = batch
                 .arenas
                 .iter()
                 .map(|&(b, used)| (b, used * RECORD_BYTES))
-                .collect(),
-            batch,
-            ..Peek::default()
-        };
-        let total: usize = peek.layout.iter().map(|(_, n)| n).sum();
-        let mut block = self.staging.block(total)?;
-        let mut at = 0;
-        for &(base, bytes) in &peek.layout {
-            // SAFETY: `bytes` bytes of records at `base` (an arena of ours) into the block at
-            // `at` (the layout sums to at most its size); queued on the stream behind the
-            // kernels that write them, so the block holds them before the callback runs. The
-            // arena is not recycled before the stream passes this copy (every recycling waits
-            // for the stream first), nor the block before the callback (or, on a failure here,
-            // ever: it is leaked).
-            let r = unsafe {
-                sys::cuMemcpyDtoHAsync_v2(block.ptr_mut().add(at).cast(), base, bytes, stream)
-            };
-            if let Err(e) = check("cuMemcpyDtoHAsync(fault records)", r) {
-                std::mem::forget(block); // earlier downloads may still write it
-                return Err(e);
+                .collect();
+            let total: usize = layout.iter().map(|(_, n)| n).sum();
+            match block.take() {
+                Some(b) if total <= want => {
+                    let batch = batch.clone();
+                    let block = download(b, &layout, stream);
+                    drop(r);
+                    return Ok(Some(Peek {
+                        batch,
+                        layout,
+                        block: Some(block?),
+                        found: None,
+                    }));
+                }
+                // First pass, or more records arrived meanwhile: a block of the new size.
+                _ => {
+                    drop(r);
+                    want = total;
+                    block = Some(self.staging.block(total)?);
+                }
             }
-            at += bytes;
         }
-        peek.block = Some(block);
-        Ok(Some(peek))
     }
 
     /// `cuStreamSynchronize`, then the first fault of the kernels it covered (or one a query
@@ -468,9 +467,10 @@ impl CudaDriver {
         Ok(true)
     }
 
-    /// Before `stream` is destroyed: its pending records wait for an event recorded now, and
-    /// are read by the next device synchronization (or once the event completed, by a later
-    /// destruction). The device's context is current.
+    /// Before `stream` is destroyed: if it has pending records or work left, an event is
+    /// recorded on it now; its records are read once the event has completed (by a later
+    /// destruction) or by the next device synchronization, which also waits for the event. The
+    /// device's context is current.
     pub(super) fn retire_stream(
         &self,
         device: usize,
@@ -504,8 +504,14 @@ impl CudaDriver {
         // SAFETY: a fresh event and a valid stream.
         .and_then(|()| check("cuEventRecord", unsafe { sys::cuEventRecord(e, stream) }));
         if let Err(err) = made {
+            if !e.is_null() {
+                // SAFETY: the event created above, recorded nowhere; destroyed once.
+                unsafe { sys::cuEventDestroy_v2(e) };
+            }
             // The arenas cannot be known idle: they are leaked, never reused.
-            tracing::error!("the fault records of a destroyed stream are not read: {err}");
+            tracing::error!(
+                "a stream destroyed with work left cannot be waited for by the device's synchronization, nor its fault records read: {err}"
+            );
             return Ok(());
         }
         let done = {
@@ -585,12 +591,11 @@ impl CudaDriver {
             }
             first
         };
-        waited?;
-        earlier.or(fault).map_or(Ok(()), Err)
+        // A kernel fault first: a failed wait for a destroyed stream's event comes second.
+        earlier.or(fault).map_or(waited, Err)
     }
 }
 
-/// `cuStreamQuery`: whether `stream` has finished its work.
 /// The fault records a host callback reads when it runs ([`CudaDriver::peek_before_callback`]).
 #[derive(Default)]
 pub(super) struct Peek {
@@ -604,6 +609,11 @@ pub(super) struct Peek {
 }
 
 impl Peek {
+    /// Whether downloads into a block were queued for it (the block must then outlive them).
+    pub(super) fn downloads(&self) -> bool {
+        self.block.is_some()
+    }
+
     /// The first fault of the launches noted, decoded from the records downloaded before the
     /// callback (this runs on CUDA's callback thread, where driver calls are refused and waiting
     /// for device work may deadlock: nothing here calls the driver or waits).
@@ -640,6 +650,35 @@ impl Peek {
     }
 }
 
+/// Queues the downloads of `layout` (arena base, bytes) into `block`, one after the other, on
+/// `stream`, and hands the block back. On an error the block is dropped if nothing was queued,
+/// else leaked (a queued copy may still write it).
+fn download(
+    mut block: Block,
+    layout: &[(DevicePtr, usize)],
+    stream: sys::CUstream,
+) -> Result<Block> {
+    let mut at = 0;
+    for &(base, bytes) in layout {
+        // SAFETY: `bytes` bytes of records at `base` (an arena of ours) into the block at `at`
+        // (the layout sums to at most its size); queued on the stream behind the kernels that
+        // write them, so the block holds them before a callback queued next runs. The arena is
+        // not recycled before the stream passes this copy (the caller holds the records' lock,
+        // and every recycling takes the batch under it and then waits for the stream).
+        let r = unsafe {
+            sys::cuMemcpyDtoHAsync_v2(block.ptr_mut().add(at).cast(), base, bytes, stream)
+        };
+        if let Err(e) = check("cuMemcpyDtoHAsync(fault records)", r) {
+            if at > 0 {
+                std::mem::forget(block);
+            }
+            return Err(e);
+        }
+        at += bytes;
+    }
+    Ok(block)
+}
+
 /// Copies `bytes` of records at `base` to the host on the private stream `s` and waits: the
 /// reader [`Batch::decode`] takes. The caller makes sure the kernels that wrote them completed
 /// and that nothing recycles the arena meanwhile.
@@ -659,6 +698,7 @@ fn copy_back(s: sys::CUstream) -> impl FnMut(DevicePtr, usize) -> Result<Vec<u8>
     }
 }
 
+/// `cuStreamQuery`: whether `stream` has finished its work.
 fn stream_idle(stream: sys::CUstream) -> Result<bool> {
     // SAFETY: a valid stream handle.
     match unsafe { sys::cuStreamQuery(stream) } {

@@ -8,7 +8,9 @@
 //! of any kernel waited for that lock — and the thread that would release the callback was among
 //! them (the fourth and fifth H100 runs hung in executables whose tests ran in parallel). Here
 //! the map's lock is held only to find or add a key's slot; the load runs under that slot's own
-//! lock, so only callers of the same key wait for it.
+//! lock, so only callers of the same key wait for it. (With lazy loading CUDA may still load a
+//! function at its first launch, and that launch may wait for the device; this cache only keeps
+//! rumba's own lock out of it.)
 //!
 //! This module touches only its own map.
 

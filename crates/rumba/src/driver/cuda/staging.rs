@@ -103,8 +103,8 @@ impl Staging {
         Ok(block)
     }
 
-    /// A block of at least `bytes` bytes (at most [`STAGE_MAX`]), its contents left over from
-    /// its last use: the destination of a download. A context is current.
+    /// A block of at least `bytes` bytes, its contents left over from its last use: the
+    /// destination of a download. A context is current.
     ///
     /// # Errors
     /// [`Error::Driver`](crate::error::Error::Driver) when page-locked memory cannot be allocated.
