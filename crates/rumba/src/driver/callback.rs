@@ -39,6 +39,7 @@ pub(crate) fn mark_thread() {
 /// Runs `f` marked as a callback thread, then restores the mark (also when `f` panics): for a
 /// thread that drops values queued work kept alive, which must defer releases exactly as the
 /// thread that would otherwise have dropped them (a backend's callback thread) does.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the CUDA keep-alives
 pub(crate) fn as_callback_thread<R>(f: impl FnOnce() -> R) -> R {
     struct Restore(bool);
     impl Drop for Restore {

@@ -323,6 +323,7 @@ pub(crate) const WAITS: &str = "it waits for (or asks about) work that is only r
 pub(crate) const HOST_COPY: &str = "a graph does not own host memory, and a replay would read or write it after the call returned; copy between host and device outside the capture";
 
 /// Why a one-shot callback is refused on a capturing stream.
+#[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))] // GPU backends
 pub(crate) const ONE_SHOT: &str =
     "a graph runs its callbacks on every replay; record a repeatable one";
 

@@ -406,6 +406,7 @@ pub struct KernelLaunch<'a> {
 
 /// The launch error that a checked kernel's fault record holds, read back from a device and
 /// decoded with the kernel's `abi`; `None` when no work-item faulted.
+#[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))] // GPU backends
 pub(crate) fn device_fault(kernel: &str, abi: &KernelAbi, record: &[u8]) -> Option<Error> {
     let f = abi.decode_fault(record)?;
     Some(Error::KernelFault {
@@ -418,6 +419,7 @@ pub(crate) fn device_fault(kernel: &str, abi: &KernelAbi, record: &[u8]) -> Opti
 
 /// The kernel, block, thread and message of a [`Error::KernelFault`]; panics on another error.
 #[cfg(test)]
+#[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))] // GPU backends
 pub(crate) fn fault_parts(e: &Error) -> (&str, [u32; 3], [u32; 3], &str) {
     match e {
         Error::KernelFault {
