@@ -6,7 +6,7 @@
 //! OpenCL the tests say `SKIPPED` (with `RUMBA_REQUIRE_OPENCL=1` they fail instead).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 
 use super::OpenClDriver;
 use super::inject::{Point, fail_after};
@@ -17,9 +17,14 @@ use crate::driver::{
 };
 use crate::error::Error;
 
-/// The driver the tests share, or `None` (said once) where OpenCL cannot be used.
-fn driver() -> Option<&'static Arc<OpenClDriver>> {
+/// The driver the tests share, or `None` (said once) where OpenCL cannot be used, with a guard
+/// that runs these tests one at a time: another test's legacy-stream command or synchronization
+/// covers every stream's uncovered commands on its own thread, where no failure is injected, and
+/// so undid what a test had just made fail (CI saw a stream destroyed that should have stayed).
+fn driver() -> Option<(&'static Arc<OpenClDriver>, MutexGuard<'static, ()>)> {
+    static ONE: Mutex<()> = Mutex::new(());
     static DRIVER: OnceLock<Option<Arc<OpenClDriver>>> = OnceLock::new();
+    let one = ONE.lock().unwrap_or_else(PoisonError::into_inner);
     DRIVER
         .get_or_init(|| match super::open_driver(&Config::default()) {
             Ok(d) => Some(d),
@@ -32,6 +37,7 @@ fn driver() -> Option<&'static Arc<OpenClDriver>> {
             }
         })
         .as_ref()
+        .map(|d| (d, one))
 }
 
 /// Sets a flag when dropped.
@@ -55,7 +61,7 @@ const N: usize = 4096;
 
 #[test]
 fn a_replay_whose_keep_alive_cannot_be_armed_leaks_it_and_blocks_nothing() {
-    let Some(drv) = driver() else { return };
+    let Some((drv, _one)) = driver() else { return };
     let g = drv.graphs().unwrap();
     let s = drv.stream_create(0, true).unwrap();
     let buf = drv.mem_alloc(0, N).unwrap();
@@ -84,7 +90,7 @@ fn a_replay_whose_keep_alive_cannot_be_armed_leaks_it_and_blocks_nothing() {
 
 #[test]
 fn commands_left_without_an_event_are_waited_for_and_order_what_follows() {
-    let Some(drv) = driver() else { return };
+    let Some((drv, _one)) = driver() else { return };
     let g = drv.graphs().unwrap();
     let s = drv.stream_create(0, false).unwrap(); // blocking: the legacy stream waits for it
     let (a, b) = (drv.mem_alloc(0, N).unwrap(), drv.mem_alloc(0, N).unwrap());
@@ -175,7 +181,7 @@ fn array_arg(x: u64, n: usize) -> [KernelArg; 1] {
 
 #[test]
 fn a_callback_sees_the_fault_before_it_while_the_stream_table_is_locked() {
-    let Some(drv) = driver() else { return };
+    let Some((drv, _one)) = driver() else { return };
     let s = drv.stream_create(0, true).unwrap();
     let n = 40;
     let x = drv.mem_alloc(0, n * 4).unwrap();
@@ -211,7 +217,7 @@ fn a_callback_sees_the_fault_before_it_while_the_stream_table_is_locked() {
 
 #[test]
 fn a_capture_whose_records_cannot_be_allocated_goes_on_with_nothing_lost() {
-    let Some(drv) = driver() else { return };
+    let Some((drv, _one)) = driver() else { return };
     let g = drv.graphs().unwrap();
     let s = drv.stream_create(0, true).unwrap();
     let n = 64;
