@@ -116,6 +116,13 @@ impl Batch {
         self.arenas.is_empty()
     }
 
+    /// Each arena's base and the bytes of records handed out from it, in order.
+    fn layout(&self) -> impl Iterator<Item = (DevicePtr, usize)> + '_ {
+        self.arenas
+            .iter()
+            .map(|&(base, used)| (base, used * RECORD_BYTES))
+    }
+
     /// Reads every arena with `read(base, bytes)` and decodes the records of the pending
     /// launches: the first fault (in launch order) and the arenas holding any fault (to be zeroed
     /// before reuse). Later faults are logged.
@@ -124,10 +131,8 @@ impl Batch {
         mut read: impl FnMut(DevicePtr, usize) -> Result<Vec<u8>>,
     ) -> Result<(Option<Error>, Vec<DevicePtr>)> {
         let mut bytes = HashMap::new();
-        for &(base, used) in &self.arenas {
-            if used > 0 {
-                bytes.insert(base, read(base, used * RECORD_BYTES)?);
-            }
+        for (base, n) in self.layout().filter(|&(_, n)| n > 0) {
+            bytes.insert(base, read(base, n)?);
         }
         let (mut first, mut dirty) = (None, Vec::new());
         for p in &self.pending {
@@ -382,7 +387,6 @@ impl CudaDriver {
         // the batch is read again and its downloads queued under the lock: a synchronization or
         // query that takes the batch to recycle its arenas then waits for the downloads (they
         // are on the stream it waits for), never the other way round.
-        let mut want = 0;
         let mut block: Option<Block> = None;
         loop {
             let r = f.lock();
@@ -395,20 +399,14 @@ impl CudaDriver {
             let Some(batch) = r.open.get(&k).filter(|b| !b.pending.is_empty()) else {
                 return Ok(None);
             };
-            let layout: Vec<(DevicePtr, usize)> = batch
-                .arenas
-                .iter()
-                .map(|&(b, used)| (b, used * RECORD_BYTES))
-                .collect();
-            let total: usize = layout.iter().map(|(_, n)| n).sum();
+            let total: usize = batch.layout().map(|(_, n)| n).sum();
             match block.take() {
-                Some(b) if total <= want => {
+                Some(b) if total <= b.len() => {
                     let batch = batch.clone();
-                    let block = download(b, &layout, stream);
+                    let block = download(b, &batch, stream);
                     drop(r);
                     return Ok(Some(Peek {
                         batch,
-                        layout,
                         block: Some(block?),
                         found: None,
                     }));
@@ -416,7 +414,6 @@ impl CudaDriver {
                 // First pass, or more records arrived meanwhile: a block of the new size.
                 _ => {
                     drop(r);
-                    want = total;
                     block = Some(self.staging.block(total)?);
                 }
             }
@@ -599,9 +596,8 @@ impl CudaDriver {
 /// The fault records a host callback reads when it runs ([`CudaDriver::peek_before_callback`]).
 #[derive(Default)]
 pub(super) struct Peek {
+    /// The records noted; each arena's handed-out part is in the block, in order.
     batch: Batch,
-    /// Each arena's base and the bytes of it downloaded, in the block's order.
-    layout: Vec<(DevicePtr, usize)>,
     /// The downloaded records (none when a fault was already found).
     block: Option<Block>,
     /// A fault a query found before the callback was queued.
@@ -622,18 +618,18 @@ impl Peek {
             return self.found;
         }
         let block = self.block.as_ref()?;
-        let total: usize = self.layout.iter().map(|(_, n)| n).sum();
+        let total: usize = self.batch.layout().map(|(_, n)| n).sum();
         // SAFETY: the downloads into the block were queued on the callback's stream before it,
         // so they completed before this callback began, and nothing writes the block again
         // until it is dropped with this `Peek`.
         let all = unsafe { block.bytes(total) };
         let mut at = 0;
         let mut offsets = HashMap::new();
-        for &(base, bytes) in &self.layout {
+        for (base, bytes) in self.batch.layout() {
             offsets.insert(base, (at, bytes));
             at += bytes;
         }
-        // Every arena of the batch was downloaded (the layout is the batch's).
+        // Every arena of the batch was downloaded.
         let read = |base: DevicePtr, bytes: usize| -> Result<Vec<u8>> {
             Ok(offsets
                 .get(&base)
@@ -650,16 +646,12 @@ impl Peek {
     }
 }
 
-/// Queues the downloads of `layout` (arena base, bytes) into `block`, one after the other, on
-/// `stream`, and hands the block back. On an error the block is dropped if nothing was queued,
-/// else leaked (a queued copy may still write it).
-fn download(
-    mut block: Block,
-    layout: &[(DevicePtr, usize)],
-    stream: sys::CUstream,
-) -> Result<Block> {
+/// Queues the downloads of `batch`'s records ([`Batch::layout`]) into `block`, one after the
+/// other, on `stream`, and hands the block back. On an error the block is dropped if nothing was
+/// queued, else leaked (a queued copy may still write it).
+fn download(mut block: Block, batch: &Batch, stream: sys::CUstream) -> Result<Block> {
     let mut at = 0;
-    for &(base, bytes) in layout {
+    for (base, bytes) in batch.layout() {
         // SAFETY: `bytes` bytes of records at `base` (an arena of ours) into the block at `at`
         // (the layout sums to at most its size); queued on the stream behind the kernels that
         // write them, so the block holds them before a callback queued next runs. The arena is

@@ -152,21 +152,8 @@ impl UserKernels {
 /// entry function: the function (as an integer) and its static shared memory.
 fn load_user_kernel(cc: (u32, u32), src: &CudaKernelSource) -> Result<(usize, usize)> {
     let module = load_module(&src.entry, &src.source, cc, src.fast_math)?;
-    for (name, bytes) in &src.constants {
-        let cname =
-            CString::new(name.as_str()).map_err(|_| Error::interior_nul("constant name", name))?;
-        let (mut dptr, mut size) = (0, 0);
-        // SAFETY: `module` is loaded; writes a pointer and a size.
-        check("cuModuleGetGlobal", unsafe {
-            sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, module, cname.as_ptr())
-        })?;
-        if bytes.len() > size {
-            return Err(Error::InvalidArgument(format!(
-                "constant '{name}' has {} bytes but the module declares {size}",
-                bytes.len()
-            )));
-        }
-        fill_constant(dptr, bytes)?;
+    if !src.constants.is_empty() {
+        fill_constants(module, &src.constants)?;
     }
     let entry = CString::new(src.entry.as_str())
         .map_err(|_| Error::interior_nul("entry name", &src.entry))?;
@@ -197,31 +184,58 @@ fn load_user_kernel(cc: (u32, u32), src: &CudaKernelSource) -> Result<(usize, us
     Ok((f as usize, usize::try_from(declared).unwrap_or(0)))
 }
 
-/// Copies a module constant's bytes to `dptr` on a non-blocking stream of its own and waits for
-/// it: a synchronous copy would go through the legacy default stream and so wait for every
-/// blocking stream of the context, one held back by a host callback included.
-fn fill_constant(dptr: DevicePtr, bytes: &[u8]) -> Result<()> {
+/// Copies each constant's bytes into the module's global of that name, on a non-blocking stream
+/// of its own, and waits for them: a synchronous copy would go through the legacy default stream
+/// and so wait for every blocking stream of the context, one held back by a host callback
+/// included.
+fn fill_constants(module: sys::CUmodule, constants: &[(String, Vec<u8>)]) -> Result<()> {
     let mut s = std::ptr::null_mut();
     // SAFETY: writes one stream handle; a context is current.
     check("cuStreamCreate(constants)", unsafe {
         sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
     })?;
-    // SAFETY: `dptr` is a module global of at least `bytes.len()` bytes (checked by the caller);
-    // `bytes` stays borrowed until the stream is waited for below.
-    let copied = check("cuMemcpyHtoDAsync(constant)", unsafe {
-        sys::cuMemcpyHtoDAsync_v2(dptr, bytes.as_ptr().cast(), bytes.len(), s)
-    })
-    // SAFETY: the stream just made.
-    .and_then(|()| {
-        check("cuStreamSynchronize(constants)", unsafe {
-            sys::cuStreamSynchronize(s)
-        })
-    });
-    // SAFETY: the stream just made, idle (waited for) or with nothing queued; destroyed once.
+    let filled = constants
+        .iter()
+        .try_for_each(|(name, bytes)| queue_constant(module, name, bytes, s))
+        // SAFETY: the stream just made; the bytes queued stay borrowed until it is waited for.
+        .and_then(|()| {
+            check("cuStreamSynchronize(constants)", unsafe {
+                sys::cuStreamSynchronize(s)
+            })
+        });
+    if filled.is_err() {
+        // Copies may have been queued before the error: they read `constants` (borrowed until
+        // this returns), so wait for them before the stream goes.
+        // SAFETY: the stream just made.
+        let _ = unsafe { sys::cuStreamSynchronize(s) };
+    }
+    // SAFETY: the stream just made, idle; destroyed once.
     let destroyed = check("cuStreamDestroy(constants)", unsafe {
         sys::cuStreamDestroy_v2(s)
     });
-    copied.and(destroyed)
+    filled.and(destroyed)
+}
+
+/// Queues the copy of `bytes` into `module`'s global `name` on `s`, refusing a constant larger
+/// than the module declares.
+fn queue_constant(module: sys::CUmodule, name: &str, bytes: &[u8], s: sys::CUstream) -> Result<()> {
+    let cname = CString::new(name).map_err(|_| Error::interior_nul("constant name", name))?;
+    let (mut dptr, mut size) = (0, 0);
+    // SAFETY: `module` is loaded; writes a pointer and a size.
+    check("cuModuleGetGlobal", unsafe {
+        sys::cuModuleGetGlobal_v2(&mut dptr, &mut size, module, cname.as_ptr())
+    })?;
+    if bytes.len() > size {
+        return Err(Error::InvalidArgument(format!(
+            "constant '{name}' has {} bytes but the module declares {size}",
+            bytes.len()
+        )));
+    }
+    // SAFETY: `dptr` is the module global of `size` ≥ `bytes.len()` bytes; the caller waits for
+    // `s` while `bytes` is still borrowed.
+    check("cuMemcpyHtoDAsync(constant)", unsafe {
+        sys::cuMemcpyHtoDAsync_v2(dptr, bytes.as_ptr().cast(), bytes.len(), s)
+    })
 }
 
 /// Launches `f` with the packed arguments and the fault record at `fault_record` (0: none) on

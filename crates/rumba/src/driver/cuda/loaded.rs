@@ -21,9 +21,15 @@ use std::sync::{Arc, Mutex};
 use crate::error::Result;
 use crate::sync::lock;
 
+/// A key's state: its value once loaded, else the lock a load runs under.
+enum Slot<V> {
+    Ready(V),
+    Loading(Arc<Mutex<Option<V>>>),
+}
+
 /// Values loaded once per key; a failed load leaves the key empty for the next caller to retry.
 pub(super) struct Loaded<K, V> {
-    slots: Mutex<HashMap<K, Arc<Mutex<Option<V>>>>>,
+    slots: Mutex<HashMap<K, Slot<V>>>,
 }
 
 impl<K, V> Default for Loaded<K, V> {
@@ -34,20 +40,28 @@ impl<K, V> Default for Loaded<K, V> {
     }
 }
 
-impl<K: Eq + Hash, V: Copy> Loaded<K, V> {
+impl<K: Eq + Hash + Clone, V: Copy> Loaded<K, V> {
     /// The value of `key`, made by `load` on first use. Callers of other keys never wait for
-    /// `load`; callers of the same key wait for it and then use its value.
+    /// `load`; callers of the same key wait for it and then use its value. Once loaded, a call
+    /// takes one lock (every launch asks).
     ///
     /// # Errors
     /// What `load` returns; nothing is kept then.
     pub(super) fn get_or_load(&self, key: K, load: impl FnOnce() -> Result<V>) -> Result<V> {
-        let slot = Arc::clone(lock(&self.slots).entry(key).or_default());
+        let slot = match lock(&self.slots)
+            .entry(key.clone())
+            .or_insert_with(|| Slot::Loading(Arc::default()))
+        {
+            Slot::Ready(v) => return Ok(*v),
+            Slot::Loading(slot) => Arc::clone(slot),
+        };
         let mut value = lock(&slot);
         if let Some(v) = *value {
             return Ok(v);
         }
         let v = load()?;
         *value = Some(v);
+        lock(&self.slots).insert(key, Slot::Ready(v));
         Ok(v)
     }
 }

@@ -59,6 +59,11 @@ impl Block {
         self.ptr as *const u8
     }
 
+    /// The block's size in bytes (at least what was asked for).
+    pub(super) fn len(&self) -> usize {
+        self.size
+    }
+
     /// The block's address, as the destination of a copy.
     pub(super) fn ptr_mut(&mut self) -> *mut u8 {
         self.ptr as *mut u8
