@@ -310,8 +310,120 @@ pub struct StridedCopy<'a> {
     pub src: StridedSource<'a>,
 }
 
+impl StridedCopy<'_> {
+    /// The copy as one contiguous run of bytes, when it is one: a device source laid out as the
+    /// destination is, both dense (every byte from the first element to the last belongs to
+    /// exactly one element, strides positive), and the two ranges apart. Axes of length 1 are
+    /// ignored and the axes may come in any order, so C- and Fortran-ordered copies of whole
+    /// arrays qualify.
+    ///
+    /// The GPU backends queue such a copy as a plain device-to-device copy rather than their
+    /// strided-copy kernel (the simulator's loop nest reaches the same memmove by itself).
+    /// `None` for fills, empty shapes, zero or negative strides, gaps, layouts that differ
+    /// between the two sides, and overlapping ranges.
+    pub(crate) fn contiguous_run(&self) -> Option<DeviceCopy> {
+        let StridedSource::Device { ptr, strides } = self.src else {
+            return None;
+        };
+        if strides.len() != self.shape.len() || self.dst_strides.len() != self.shape.len() {
+            return None;
+        }
+        let mut axes = Vec::with_capacity(self.shape.len());
+        for ((&n, &d), &s) in self.shape.iter().zip(self.dst_strides).zip(strides) {
+            match n {
+                0 => return None,
+                1 => {}
+                _ if d != s || d <= 0 => return None,
+                _ => axes.push((n, d.unsigned_abs())),
+            }
+        }
+        axes.sort_unstable_by_key(|&(_, stride)| std::cmp::Reverse(stride));
+        let mut bytes = self.itemsize;
+        for &(n, stride) in axes.iter().rev() {
+            if stride != bytes {
+                return None;
+            }
+            bytes = bytes.checked_mul(n)?;
+        }
+        let end = |p: DevicePtr| p.checked_add(bytes as u64);
+        let apart = end(self.dst)? <= ptr || end(ptr)? <= self.dst;
+        (bytes > 0 && apart).then_some(DeviceCopy {
+            dst: self.dst,
+            src: ptr,
+            bytes,
+        })
+    }
+}
+
 /// A function run by a stream once all work queued before it has completed.
 ///
 /// It receives `Ok(())`, or the error of earlier failed work that has not yet been reported. It runs
 /// off the calling host thread and must not wait on its own stream.
 pub type HostCallback = Box<dyn FnOnce(Result<()>) + Send + 'static>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy<'a>(shape: &'a [usize], d: &'a [isize], s: &'a [isize]) -> StridedCopy<'a> {
+        StridedCopy {
+            shape,
+            itemsize: 4,
+            dst: 0x1000,
+            dst_strides: d,
+            src: StridedSource::Device {
+                ptr: 0x9000,
+                strides: s,
+            },
+        }
+    }
+
+    fn run(bytes: usize) -> Option<DeviceCopy> {
+        Some(DeviceCopy {
+            dst: 0x1000,
+            src: 0x9000,
+            bytes,
+        })
+    }
+
+    #[test]
+    fn whole_arrays_in_either_order_are_one_run() {
+        assert_eq!(copy(&[3, 5], &[20, 4], &[20, 4]).contiguous_run(), run(60));
+        assert_eq!(copy(&[3, 5], &[4, 12], &[4, 12]).contiguous_run(), run(60));
+        assert_eq!(copy(&[7], &[4], &[4]).contiguous_run(), run(28));
+        // Length-1 axes may carry any stride.
+        assert_eq!(
+            copy(&[1, 6, 1], &[-8, 4, 0], &[99, 4, 3]).contiguous_run(),
+            run(24)
+        );
+        assert_eq!(copy(&[1], &[0], &[5]).contiguous_run(), run(4));
+    }
+
+    #[test]
+    fn anything_else_is_not() {
+        // A gap between rows, a transposing copy, a reversed axis, a broadcast source.
+        assert_eq!(copy(&[3, 5], &[24, 4], &[24, 4]).contiguous_run(), None);
+        assert_eq!(copy(&[3, 5], &[20, 4], &[4, 12]).contiguous_run(), None);
+        assert_eq!(copy(&[5], &[-4], &[-4]).contiguous_run(), None);
+        assert_eq!(copy(&[5], &[4], &[0]).contiguous_run(), None);
+        // Two axes with one stride overlap each other.
+        assert_eq!(copy(&[2, 2], &[4, 4], &[4, 4]).contiguous_run(), None);
+        // Empty, a fill, and ranges that overlap.
+        assert_eq!(copy(&[0, 5], &[20, 4], &[20, 4]).contiguous_run(), None);
+        let fill = StridedCopy {
+            src: StridedSource::Fill(&[0; 4]),
+            ..copy(&[5], &[4], &[4])
+        };
+        assert_eq!(fill.contiguous_run(), None);
+        let near = StridedCopy {
+            dst: 0x9000 - 8,
+            ..copy(&[5], &[4], &[4])
+        };
+        assert_eq!(near.contiguous_run(), None);
+        let after = StridedCopy {
+            dst: 0x9000 + 20,
+            ..copy(&[5], &[4], &[4])
+        };
+        assert_eq!(after.contiguous_run().map(|c| c.bytes), Some(20));
+    }
+}

@@ -18,7 +18,7 @@ use super::flags::cu_stream;
 use super::staging::STAGE_MAX;
 use super::strided::{launch_shape, pack};
 use crate::driver::graph::HOST_COPY;
-use crate::driver::{DevicePtr, On, Order, StreamHandle, StridedCopy};
+use crate::driver::{DevicePtr, Driver, On, Order, StreamHandle, StridedCopy};
 use crate::error::Result;
 
 /// A copy or memset as [`CudaDriver::issue`] makes it: the name of its synchronous call (the
@@ -127,6 +127,12 @@ impl CudaDriver {
         let mut params = pack(copy)?;
         if params.count == 0 {
             return Ok(());
+        }
+        if let Some(run) = copy.contiguous_run() {
+            // One device-to-device copy instead of the element kernel.
+            // SAFETY: forwarded from the caller's contract (both ranges are device memory that
+            // lives until the stream has run the copy).
+            return unsafe { Driver::memcpy_dtod(self, On::stream(device, stream), run) };
         }
         let s = self.stream(stream)?;
         let cc = self.bind(device)?.cc;
