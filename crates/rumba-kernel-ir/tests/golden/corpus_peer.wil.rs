@@ -670,7 +670,8 @@ fn grid() {
             }
             let __trues2: u32 = 0;
             __blk
-                .each(
+                .each_lane(
+                    ((0u32) as i128),
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);

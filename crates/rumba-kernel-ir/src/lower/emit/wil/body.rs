@@ -11,6 +11,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::names::{Names, array_ident, context_ident, halo_ident, local_ident, window_ident};
 use super::plan::{Own, Plan, Reach, Storage, id, locals_of, own_exprs};
+use super::xrange::Narrow;
 use crate::lower::emit::rust::R;
 use crate::lower::ir::*;
 
@@ -515,9 +516,11 @@ impl<'p, 'f> Body<'p, 'f> {
             })
         };
         let k = self.k;
-        // Only the work-items whose x index can meet the region's one condition (`xrange`).
-        let (each, range) = match self.x_range(&items) {
-            Some((lo, hi)) => (quote!(each_x), quote!(#lo, #hi,)),
+        // Only the work-items whose x index or lane can meet the region's one condition
+        // (`xrange`).
+        let (each, range) = match self.narrow(&items) {
+            Some(Narrow::X(lo, hi)) => (quote!(each_x), quote!(#lo, #hi,)),
+            Some(Narrow::Lane(lane)) => (quote!(each_lane), quote!(#lane,)),
             None => (quote!(each), TokenStream::new()),
         };
         let closure = |loads: TokenStream, inner: TokenStream| {

@@ -31,7 +31,8 @@
 //! margin of 1), so a stencil's boundary test folds away.
 //!
 //! A region whose only work is an `if` on the thread's x index against a block-uniform bound
-//! (`if tid < stride`) visits only the work-items that can meet it (`xrange`).
+//! (`if tid < stride`), or on its lane (`if t.lane_id() == 0`), visits only the work-items that
+//! can meet it (`xrange`).
 //!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it

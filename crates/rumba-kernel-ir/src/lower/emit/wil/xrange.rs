@@ -1,18 +1,24 @@
 //! Regions that only some work-items can do anything in: a region whose whole work is one `if`
 //! on the thread's x index against a block-uniform bound (`if tid < stride { … }`,
 //! `if tid == 0 { … }`) loops only over the work-items whose x index can meet it
-//! (`BlockCtx::each_x`), instead of visiting every work-item to test the condition.
+//! (`BlockCtx::each_x`), and one whose whole work is `if t.lane_id() == k { … }` only over the
+//! work-items of lane `k` (`BlockCtx::each_lane`), instead of visiting every work-item to test
+//! the condition.
 //!
 //! The range is a filter in front of the `if`, which stays in the body: it only has to contain
 //! every work-item the condition holds for, so what runs is exactly what ran before. A tree
 //! reduction's halving steps are the case it is for: at 256 work-items, eight steps visited
-//! 2,048 work-items to add 255 pairs, and a `tid == 0` tail visited 256 to run once.
+//! 2,048 work-items to add 255 pairs, and a `tid == 0` tail visited 256 to run once. A warp
+//! reduction's `lane_id() == 0` step visited 256 to store 8 warp sums.
 //!
 //! Recognised: `x <op> u` and `u <op> x` for `<`, `<=`, `==`, `>=`, `>`, and `&&` of such terms
 //! (either side may be something else: the range of one side contains the work-items of the
 //! conjunction). `x` is `t.thread_idx().x`, a widening cast of it, or a never-reassigned local
 //! holding one; `u` is an integer expression the block can evaluate once, with no division (so
-//! evaluating it early can never fault where the kernel would not have).
+//! evaluating it early can never fault where the kernel would not have). Lanes: `l == u` and
+//! `u == l`, alone or as a side of `&&` as above, where `l` is `t.lane_id()`, a cast of it to any
+//! integer type, or a never-reassigned local holding one. A condition that bounds x is narrowed
+//! by x; a lane test only otherwise.
 //!
 //! A skipped work-item must also have had nothing to do *before* the `if` decides: the range of
 //! the right side of `a && b` is used only when `a` can neither fault nor write (every work-item
@@ -34,10 +40,18 @@ struct Range {
     hi: Option<TokenStream>,
 }
 
+/// The work-items a region may be narrowed to, as `i128` expressions of the block.
+pub(super) enum Narrow {
+    /// Those with `thread_idx.x` in `lo..hi` (`BlockCtx::each_x`).
+    X(TokenStream, TokenStream),
+    /// Those of one warp lane (`BlockCtx::each_lane`).
+    Lane(TokenStream),
+}
+
 impl Body<'_, '_> {
-    /// The range of x indices `__blk.each_x` may restrict the region of `items` to: `Some((lo,
-    /// hi))` when its only work is an `if` without `else` whose condition bounds the x index.
-    pub(super) fn x_range(&self, items: &[Item<'_>]) -> Option<(TokenStream, TokenStream)> {
+    /// The work-items the region of `items` may be narrowed to, when its only work is an `if`
+    /// without `else` whose condition bounds the x index or names one lane.
+    pub(super) fn narrow(&self, items: &[Item<'_>]) -> Option<Narrow> {
         let mut work = items.iter().filter(|it| !self.is_noop(it));
         let (
             Some(Item::Stmt(Stmt::If {
@@ -51,10 +65,40 @@ impl Body<'_, '_> {
         if self.prologue_may_fault(items) {
             return None;
         }
-        let r = self.range_of(cond)?;
+        let Some(r) = self.range_of(cond) else {
+            return self.lane_of(cond).map(Narrow::Lane);
+        };
         let lo = r.lo.unwrap_or_else(|| quote!(0i128));
         let hi = r.hi.unwrap_or_else(|| quote!(::core::primitive::i128::MAX));
-        Some((lo, hi))
+        Some(Narrow::X(lo, hi))
+    }
+
+    /// The one lane `cond` can hold for, where it names one: `lane_id() == u`, either way round,
+    /// or a side of `&&` (the right one only when the left can neither fault nor write).
+    fn lane_of(&self, cond: &Expr) -> Option<TokenStream> {
+        let ExprKind::Binary(op, a, b, _) = &cond.kind else {
+            return None;
+        };
+        match op {
+            BinOp::And => self
+                .lane_of(a)
+                .or_else(|| (!may_fault_or_write(a)).then(|| self.lane_of(b))?),
+            BinOp::Eq => {
+                let u = if self.is_lane(a) {
+                    b
+                } else if self.is_lane(b) {
+                    a
+                } else {
+                    return None;
+                };
+                if !self.is_bound(u) {
+                    return None;
+                }
+                let u = self.block_expr(u);
+                Some(quote!(((#u) as i128)))
+            }
+            _ => None,
+        }
     }
 
     /// The x indices `cond` can hold for, where it bounds them.
@@ -127,6 +171,23 @@ impl Body<'_, '_> {
                     && matches!(
                         self.defining_stmt(*l),
                         Some(Stmt::Let { init: Some(init), .. }) if self.is_thread_x(init)
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is the thread's lane, unchanged in value.
+    fn is_lane(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Thread(ThreadQuery::LaneId) => true,
+            // A lane (0 to 31) keeps its value in every integer type.
+            ExprKind::Cast(inner, s) => wide_or_narrow_int(*s) && self.is_lane(inner),
+            ExprKind::Local(l) => {
+                self.plan.storage[*l] == Storage::Recompute
+                    && matches!(
+                        self.defining_stmt(*l),
+                        Some(Stmt::Let { init: Some(init), .. }) if self.is_lane(init)
                     )
             }
             _ => false,

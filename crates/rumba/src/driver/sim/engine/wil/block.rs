@@ -363,7 +363,7 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
 
     /// The first live work-item (0 when none is).
     #[inline(always)]
-    fn first_live(&self) -> u32 {
+    pub(super) fn first_live(&self) -> u32 {
         if self.data.exited.get() == 0 {
             return 0;
         }

@@ -16,6 +16,9 @@
 //! its mask, a shuffle from a lane that is not in the mask, has returned or does not exist —
 //! are the coroutine engine's, naming the same thread with the same message.
 //!
+//! Also here: `each_lane`, the region over one lane of every warp that `#[rumba::kernel]` emits
+//! for a region whose only work is `if t.lane_id() == k { … }`.
+//!
 //! Touches only the block's context arrays and the block's bookkeeping.
 
 use std::fmt;
@@ -24,7 +27,7 @@ use bytemuck::Pod;
 
 use super::arena::BlockArray;
 use super::block::{BlockCtx, BlockShape, Site};
-use crate::driver::sim::engine::dim::WARP_SIZE;
+use crate::driver::sim::engine::dim::{Dim3, WARP_SIZE};
 use crate::driver::sim::engine::fault;
 use crate::driver::sim::engine::thread_warp::{FULL_MASK, WarpValue};
 use crate::driver::sim::engine::warp::{Lane, ShflMode, WarpCall, WarpOp, resolve};
@@ -349,6 +352,28 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
                 });
             }
         }
+    }
+
+    /// A region whose work is all under a condition that only work-items of warp lane `lane`
+    /// can meet (`if t.lane_id() == 0`, its body still testing it): calls `f(w, thread_idx)` for
+    /// the live work-items whose linear index is `lane` modulo the warp size, in linear order
+    /// (none when `lane` is not a lane), as [`each_x`](Self::each_x) does for an x range. A warp
+    /// reduction's "lane 0 keeps the warp's sum" step visits 8 work-items of a block of 256
+    /// instead of 256.
+    #[inline(always)]
+    pub fn each_lane(&self, lane: i128, mut f: impl FnMut(u32, Dim3)) {
+        if (0..i128::from(WARP_SIZE)).contains(&lane) {
+            let some_exited = self.some_exited();
+            for w in (lane as u32..self.threads()).step_by(WARP_SIZE as usize) {
+                if !some_exited || self.is_alive(w) {
+                    self.set_current(w);
+                    f(w, self.thread_idx(w));
+                }
+            }
+        }
+        // Code between regions runs once for every live work-item: a fault there is the first
+        // live one's (as after `each`).
+        self.set_current(self.first_live());
     }
 
     /// A shuffle whose lane argument `arg` is the same for every work-item (a block-uniform
