@@ -81,6 +81,18 @@ pub(crate) fn running(kernel: &str, block: Dim3, block_dim: Dim3) -> Restore {
     )
 }
 
+/// Records that this thread has moved on to block `block` of the kernel [`running`] named,
+/// with no simulated thread tracked yet: one guard covers a run of blocks.
+#[inline]
+pub(crate) fn next_block(block: Dim3) {
+    RUNNING.with(|r| {
+        let mut now = r.get();
+        now.block = block;
+        r.set(now);
+    });
+    THREAD.with(|t| t.set(NO_THREAD));
+}
+
 /// Records that linear thread `t` of the current block runs now.
 #[inline(always)]
 pub(crate) fn thread(t: u32) {
