@@ -162,32 +162,32 @@ impl Body<'_, '_> {
 
     /// Whether `e` is the thread's x index, unchanged in value.
     fn is_thread_x(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Axis(q, 0) => matches!(q.kind, ExprKind::Thread(ThreadQuery::ThreadIdx)),
-            // Every type at least 32 bits wide holds any x index unchanged.
-            ExprKind::Cast(inner, s) => wide_int(*s) && self.is_thread_x(inner),
-            ExprKind::Local(l) => {
-                self.plan.storage[*l] == Storage::Recompute
-                    && matches!(
-                        self.defining_stmt(*l),
-                        Some(Stmt::Let { init: Some(init), .. }) if self.is_thread_x(init)
-                    )
-            }
-            _ => false,
-        }
+        let x = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Axis(q, 0)
+                if matches!(q.kind, ExprKind::Thread(ThreadQuery::ThreadIdx)))
+        };
+        // Every type at least 32 bits wide holds any x index unchanged.
+        self.holds(e, &x, wide_int)
     }
 
     /// Whether `e` is the thread's lane, unchanged in value.
     fn is_lane(&self, e: &Expr) -> bool {
+        let lane = |e: &Expr| matches!(e.kind, ExprKind::Thread(ThreadQuery::LaneId));
+        // A lane (0 to 31) keeps its value in every integer type.
+        self.holds(e, &lane, wide_or_narrow_int)
+    }
+
+    /// Whether `e` is a value `is` recognises, unchanged: itself, a cast of one to a type
+    /// `keeps` accepts, or a never-reassigned local holding one.
+    fn holds(&self, e: &Expr, is: &dyn Fn(&Expr) -> bool, keeps: fn(Scalar) -> bool) -> bool {
         match &e.kind {
-            ExprKind::Thread(ThreadQuery::LaneId) => true,
-            // A lane (0 to 31) keeps its value in every integer type.
-            ExprKind::Cast(inner, s) => wide_or_narrow_int(*s) && self.is_lane(inner),
+            _ if is(e) => true,
+            ExprKind::Cast(inner, s) => keeps(*s) && self.holds(inner, is, keeps),
             ExprKind::Local(l) => {
                 self.plan.storage[*l] == Storage::Recompute
                     && matches!(
                         self.defining_stmt(*l),
-                        Some(Stmt::Let { init: Some(init), .. }) if self.is_lane(init)
+                        Some(Stmt::Let { init: Some(init), .. }) if self.holds(init, is, keeps)
                     )
             }
             _ => false,
