@@ -247,3 +247,56 @@ fn every_element_type_assigns() {
     roundtrip(num_complex::Complex::new(1.0f32, -2.0));
     roundtrip(num_complex::Complex::new(1.0f64, -2.0));
 }
+
+/// Whole arrays and their dense views copied and filled on the device — what the GPU backends
+/// queue as one plain copy or memset (a fill whose bytes are all one value) — next to a strided
+/// slice of the same array, which takes the element kernel. Both orders, and fills of zeros,
+/// of all-ones bytes and of a value whose bytes differ.
+#[test]
+fn dense_copies_and_fills_of_whole_arrays() {
+    setup();
+    for order in [Order::C, Order::F] {
+        let host = arange2(6, 9);
+        let mut want = if order == Order::C {
+            host.clone()
+        } else {
+            let mut f = Array2::zeros((6, 9).f());
+            f.assign(&host);
+            f
+        };
+        let src = to_device(&want).unwrap();
+        let d = device_array::<i64, _>((6, 9), order).unwrap();
+        d.assign(&src).unwrap();
+        assert_eq!(d.copy_to_host().unwrap(), want, "{order:?} copy");
+        for value in [0i64, -1, 0x0102_0304_0506_0708] {
+            d.assign(value).unwrap();
+            want.fill(value);
+            assert_eq!(d.copy_to_host().unwrap(), want, "{order:?} fill {value:#x}");
+            // Rows 1..3 of a C array (columns of an F one) are a dense view; every other
+            // column is not.
+            let rows = d.slice(s![1..3, ..]).unwrap();
+            rows.assign(7i64).unwrap();
+            want.slice_mut(s![1..3, ..]).fill(7);
+            d.slice(s![.., ..;2]).unwrap().assign(0i64).unwrap();
+            want.slice_mut(s![.., ..;2]).fill(0);
+            assert_eq!(
+                d.copy_to_host().unwrap(),
+                want,
+                "{order:?} views after {value:#x}"
+            );
+        }
+        // A dense view copied into another part of the same array.
+        let (top, bottom) = (
+            d.slice(s![0..3, ..]).unwrap(),
+            d.slice(s![3..6, ..]).unwrap(),
+        );
+        bottom.assign(&top).unwrap();
+        let copied = want.slice(s![0..3, ..]).to_owned();
+        want.slice_mut(s![3..6, ..]).assign(&copied);
+        assert_eq!(
+            d.copy_to_host().unwrap(),
+            want,
+            "{order:?} within one array"
+        );
+    }
+}

@@ -312,47 +312,71 @@ pub struct StridedCopy<'a> {
 
 impl StridedCopy<'_> {
     /// The copy as one contiguous run of bytes, when it is one: a device source laid out as the
-    /// destination is, both dense (every byte from the first element to the last belongs to
-    /// exactly one element, strides positive), and the two ranges apart. Axes of length 1 are
-    /// ignored and the axes may come in any order, so C- and Fortran-ordered copies of whole
-    /// arrays qualify.
+    /// destination is, both dense (see [`dense_bytes`]), and the two ranges apart. C- and
+    /// Fortran-ordered copies of whole arrays qualify.
     ///
     /// The GPU backends queue such a copy as a plain device-to-device copy rather than their
     /// strided-copy kernel (the simulator's loop nest reaches the same memmove by itself).
-    /// `None` for fills, empty shapes, zero or negative strides, gaps, layouts that differ
-    /// between the two sides, and overlapping ranges.
+    /// `None` for fills, empty shapes, layouts that are not dense or differ between the two
+    /// sides, and overlapping ranges.
     pub(crate) fn contiguous_run(&self) -> Option<DeviceCopy> {
         let StridedSource::Device { ptr, strides } = self.src else {
             return None;
         };
-        if strides.len() != self.shape.len() || self.dst_strides.len() != self.shape.len() {
-            return None;
-        }
-        let mut axes = Vec::with_capacity(self.shape.len());
-        for ((&n, &d), &s) in self.shape.iter().zip(self.dst_strides).zip(strides) {
-            match n {
-                0 => return None,
-                1 => {}
-                _ if d != s || d <= 0 => return None,
-                _ => axes.push((n, d.unsigned_abs())),
-            }
-        }
-        axes.sort_unstable_by_key(|&(_, stride)| std::cmp::Reverse(stride));
-        let mut bytes = self.itemsize;
-        for &(n, stride) in axes.iter().rev() {
-            if stride != bytes {
-                return None;
-            }
-            bytes = bytes.checked_mul(n)?;
-        }
+        let same = strides.len() == self.shape.len()
+            && (self.shape.iter().zip(self.dst_strides).zip(strides))
+                .all(|((&n, d), s)| n == 1 || d == s);
+        let bytes = dense_bytes(self.shape, self.dst_strides, self.itemsize).filter(|_| same)?;
         let end = |p: DevicePtr| p.checked_add(bytes as u64);
         let apart = end(self.dst)? <= ptr || end(ptr)? <= self.dst;
-        (bytes > 0 && apart).then_some(DeviceCopy {
+        apart.then_some(DeviceCopy {
             dst: self.dst,
             src: ptr,
             bytes,
         })
     }
+
+    /// The fill as one memset, when it is one: a dense destination (see [`dense_bytes`]) and an
+    /// element whose bytes are all the same (zeros, for one): `(dst, byte, bytes)`. The GPU
+    /// backends queue it as their memset rather than the strided-copy kernel.
+    pub(crate) fn contiguous_fill(&self) -> Option<(DevicePtr, u8, usize)> {
+        let StridedSource::Fill(&[byte, ref rest @ ..]) = self.src else {
+            return None;
+        };
+        if rest.iter().any(|&b| b != byte) {
+            return None;
+        }
+        let bytes = dense_bytes(self.shape, self.dst_strides, self.itemsize)?;
+        Some((self.dst, byte, bytes))
+    }
+}
+
+/// The bytes a layout covers when it is dense: every byte from its first element to its last
+/// belongs to exactly one element, all strides positive (axes of length 1 are ignored, and the
+/// axes may come in any order). `None` for an empty shape, zero or negative strides, gaps and
+/// overlaps, or a stride count that does not match the shape.
+fn dense_bytes(shape: &[usize], strides: &[isize], itemsize: usize) -> Option<usize> {
+    if strides.len() != shape.len() || itemsize == 0 {
+        return None;
+    }
+    let mut axes = Vec::with_capacity(shape.len());
+    for (&n, &d) in shape.iter().zip(strides) {
+        match n {
+            0 => return None,
+            1 => {}
+            _ if d <= 0 => return None,
+            _ => axes.push((n, d.unsigned_abs())),
+        }
+    }
+    axes.sort_unstable_by_key(|&(_, stride)| std::cmp::Reverse(stride));
+    let mut bytes = itemsize;
+    for &(n, stride) in axes.iter().rev() {
+        if stride != bytes {
+            return None;
+        }
+        bytes = bytes.checked_mul(n)?;
+    }
+    Some(bytes)
 }
 
 /// A function run by a stream once all work queued before it has completed.
@@ -425,5 +449,35 @@ mod tests {
             ..copy(&[5], &[4], &[4])
         };
         assert_eq!(after.contiguous_run().map(|c| c.bytes), Some(20));
+    }
+
+    #[test]
+    fn fills_of_one_repeated_byte_over_dense_layouts_are_memsets() {
+        let fill = |shape: &'static [usize], d: &'static [isize], b: &'static [u8]| StridedCopy {
+            shape,
+            itemsize: 4,
+            dst: 0x1000,
+            dst_strides: d,
+            src: StridedSource::Fill(b),
+        };
+        let zero = &[0u8; 4];
+        assert_eq!(
+            fill(&[3, 5], &[20, 4], zero).contiguous_fill(),
+            Some((0x1000, 0, 60))
+        );
+        assert_eq!(
+            fill(&[3, 5], &[4, 12], &[0xff; 4]).contiguous_fill(),
+            Some((0x1000, 0xff, 60))
+        );
+        // The f32 1.0 has different bytes; a gap, a broadcast destination, an empty shape.
+        assert_eq!(
+            fill(&[5], &[4], &[0, 0, 0x80, 0x3f]).contiguous_fill(),
+            None
+        );
+        assert_eq!(fill(&[3, 5], &[24, 4], zero).contiguous_fill(), None);
+        assert_eq!(fill(&[5], &[0], zero).contiguous_fill(), None);
+        assert_eq!(fill(&[0], &[4], zero).contiguous_fill(), None);
+        // A copy is not a fill.
+        assert_eq!(copy(&[5], &[4], &[4]).contiguous_fill(), None);
     }
 }

@@ -128,11 +128,16 @@ impl CudaDriver {
         if params.count == 0 {
             return Ok(());
         }
+        // One device-to-device copy or memset instead of the element kernel.
+        let on = On::stream(device, stream);
         if let Some(run) = copy.contiguous_run() {
-            // One device-to-device copy instead of the element kernel.
             // SAFETY: forwarded from the caller's contract (both ranges are device memory that
             // lives until the stream has run the copy).
-            return unsafe { Driver::memcpy_dtod(self, On::stream(device, stream), run) };
+            return unsafe { Driver::memcpy_dtod(self, on, run) };
+        }
+        if let Some((dst, byte, bytes)) = copy.contiguous_fill() {
+            // SAFETY: as above (the destination range).
+            return unsafe { Driver::memset(self, on, dst, byte, bytes) };
         }
         let s = self.stream(stream)?;
         let cc = self.bind(device)?.cc;

@@ -378,11 +378,16 @@ unsafe impl Driver for OpenClDriver {
         let Some(params) = strided::prepare(&self.table, copy)? else {
             return Ok(());
         };
+        // One SVM copy or fill instead of the element kernel, which decomposes every index (on
+        // PoCL a 64 MiB copy took several times a 5-point stencil pass over the same array).
+        let on = On::stream(device, stream);
         if let Some(run) = copy.contiguous_run() {
-            // One SVM copy instead of the element kernel, which decomposes every index (on PoCL
-            // a 64 MiB copy took several times a 5-point stencil pass over the same array).
             // SAFETY: `prepare` checked both ranges; their lifetime is the caller's contract.
-            return unsafe { self.memcpy_dtod(On::stream(device, stream), run) };
+            return unsafe { self.memcpy_dtod(on, run) };
+        }
+        if let Some((dst, byte, bytes)) = copy.contiguous_fill() {
+            // SAFETY: as above (the destination range).
+            return unsafe { self.memset(on, dst, byte, bytes) };
         }
         let built =
             self.builtins
