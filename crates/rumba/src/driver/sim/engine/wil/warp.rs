@@ -128,6 +128,28 @@ fn source(mode: WarpKind, lane: u32, arg: u32) -> u32 {
 /// thread may read and write.
 #[inline(always)]
 unsafe fn shuffle_block<T: Copy>(kind: WarpKind, d: u32, n: usize, vp: *const T, op: *mut T) {
+    // The offsets of tree reductions and scans as constants, so that each warp's copies have
+    // fixed lengths and unroll into a few vector moves (with `d` unknown, every warp ran two
+    // variable-length loops and their remainders).
+    // SAFETY (all arms): forwarded from the caller.
+    unsafe {
+        match d {
+            1 => shuffle_warps(kind, 1, n, vp, op),
+            2 => shuffle_warps(kind, 2, n, vp, op),
+            4 => shuffle_warps(kind, 4, n, vp, op),
+            8 => shuffle_warps(kind, 8, n, vp, op),
+            16 => shuffle_warps(kind, 16, n, vp, op),
+            _ => shuffle_warps(kind, d, n, vp, op),
+        }
+    }
+}
+
+/// [`shuffle_block`]'s loop, inlined into each of its arms.
+///
+/// # Safety
+/// As for [`shuffle_block`].
+#[inline(always)]
+unsafe fn shuffle_warps<T: Copy>(kind: WarpKind, d: u32, n: usize, vp: *const T, op: *mut T) {
     let copy = |dst: usize, src: usize, len: usize| {
         for k in 0..len {
             // SAFETY: the caller's ranges (see `shuffle_block`).
