@@ -198,8 +198,9 @@ pub(crate) fn schedule(
     // block index changes per block), and the safety net that turns a panic of the block runner
     // itself (thread faults are caught per thread) into a failed launch instead of unwinding
     // into the caller. Set up per block, they cost more than running an empty one-thread block
-    // (a grid of 262,144 such blocks: 20 ns a block before, 9 ns after), and a quarter of
-    // `vadd`'s time over the plain-Rust loop's at 256 threads a block.
+    // (a grid of 262,144 such blocks: 20 ns a block before, 9 ns after), and most of what
+    // `vadd` took over the plain-Rust loop (16M elements, 256 threads a block: 9.7 ms before,
+    // 7.3 ms after, the loop 7.0 ms).
     let run_range = |range: std::ops::Range<u64>| {
         // Kernel code on this thread's own stack (the fast path's plain loop, work-item loops)
         // is checked against that stack's floor; coroutines switch to their own.
