@@ -147,6 +147,7 @@ fn golden_files_match() {
             "corpus_device_fns",
         ),
         ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
+        ("rumba/tests/macro_corpus/warp.rs", "corpus_warp"),
         ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
         (
             "rumba/tests/ported_kernels/dynshared.rs",

@@ -268,35 +268,32 @@ fn dense_copies_and_fills_of_whole_arrays() {
         let d = device_array::<i64, _>((6, 9), order).unwrap();
         d.assign(&src).unwrap();
         assert_eq!(d.copy_to_host().unwrap(), want, "{order:?} copy");
+        // Rows of a C array, or columns of an F one, are dense views.
+        let (dense, from, to) = if order == Order::C {
+            (s![1..3, ..], s![0..3, ..], s![3..6, ..])
+        } else {
+            (s![.., 1..3], s![.., 0..4], s![.., 4..8])
+        };
         for value in [0i64, -1, 0x0102_0304_0506_0708] {
             d.assign(value).unwrap();
             want.fill(value);
             assert_eq!(d.copy_to_host().unwrap(), want, "{order:?} fill {value:#x}");
-            // Rows 1..3 of a C array (columns of an F one) are a dense view; every other
-            // column is not.
-            let rows = d.slice(s![1..3, ..]).unwrap();
-            rows.assign(7i64).unwrap();
-            want.slice_mut(s![1..3, ..]).fill(7);
+            d.slice(dense).unwrap().assign(7i64).unwrap();
+            want.slice_mut(dense).fill(7);
+            // Every other column is not dense.
             d.slice(s![.., ..;2]).unwrap().assign(0i64).unwrap();
             want.slice_mut(s![.., ..;2]).fill(0);
-            assert_eq!(
-                d.copy_to_host().unwrap(),
-                want,
-                "{order:?} views after {value:#x}"
-            );
+            let got = d.copy_to_host().unwrap();
+            assert_eq!(got, want, "{order:?} views after {value:#x}");
         }
-        // A dense view copied into another part of the same array.
-        let (top, bottom) = (
-            d.slice(s![0..3, ..]).unwrap(),
-            d.slice(s![3..6, ..]).unwrap(),
-        );
-        bottom.assign(&top).unwrap();
-        let copied = want.slice(s![0..3, ..]).to_owned();
-        want.slice_mut(s![3..6, ..]).assign(&copied);
-        assert_eq!(
-            d.copy_to_host().unwrap(),
-            want,
-            "{order:?} within one array"
-        );
+        // A dense view copied into another, apart, of the same array.
+        d.slice(to)
+            .unwrap()
+            .assign(&d.slice(from).unwrap())
+            .unwrap();
+        let copied = want.slice(from).to_owned();
+        want.slice_mut(to).assign(&copied);
+        let got = d.copy_to_host().unwrap();
+        assert_eq!(got, want, "{order:?} within one array");
     }
 }

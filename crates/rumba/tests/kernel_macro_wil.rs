@@ -8,7 +8,7 @@ mod common;
 mod macro_corpus;
 
 use macro_corpus::case::{Case, HostArg, run_backend};
-use macro_corpus::{numba, peer};
+use macro_corpus::{numba, peer, warp};
 use rumba::driver::{HostEngine, HostKernel, KernelFunction};
 use rumba::kernel::KernelAbi;
 use rumba::kernel::prelude::*;
@@ -992,52 +992,16 @@ fn regions_narrowed_to_the_work_items_an_x_condition_admits_agree() {
     }
 }
 
-/// Regions whose only work is an `if` on the thread's lane, in every form the loop form narrows
-/// to one lane of every warp (`lane_id() == 0`, mirrored, a local holding the lane against a
-/// parameter, a cast, the right side of `&&`, a lane that does not exist), in blocks with a
-/// partial last warp and 2-d blocks. Each region adds a different power of two.
-#[kernel]
-pub fn narrowed_lanes(t: &Thread, out: &mut Arr<i64>, k: u32) {
-    let n = (t.block_dim().x * t.block_dim().y) as usize;
-    let lin = t.thread_idx().y as usize * t.block_dim().x as usize + t.thread_idx().x as usize;
-    let lane = t.lane_id();
-    let s = t.shared_array::<i64>(96);
-    s[lin] = 0;
-    t.syncthreads();
-    if t.lane_id() == 0 {
-        s[lin] += 1;
-    }
-    t.syncthreads();
-    if 3 == t.lane_id() {
-        s[lin] += 2;
-    }
-    t.syncthreads();
-    if lane == k {
-        s[lin] += 4;
-    }
-    t.syncthreads();
-    if t.lane_id() as usize == 31 {
-        s[lin] += 8;
-    }
-    t.syncthreads();
-    if lin % 3 == 1 && lane == 7 {
-        s[lin] += 16;
-    }
-    t.syncthreads();
-    if lane == k + 32 {
-        s[lin] += 32;
-    }
-    t.syncthreads();
-    out[t.block_idx().x as usize * n + lin] = s[lin];
-}
-
+/// The lane regions of [`warp::narrowed_lanes`] (the golden `corpus_warp.wil.rs` shows which
+/// are narrowed): both engines agree, and every work-item got what its lane says.
 #[test]
 fn regions_narrowed_to_one_lane_agree() {
     if !sim() {
         return;
     }
     let _turn = common::serial();
-    assert_eq!(narrowed_lanes().engine(), HostEngine::WorkItemLoops);
+    let lanes = warp::narrowed_lanes();
+    assert_eq!(lanes.engine(), HostEngine::WorkItemLoops);
     for (block, k) in [
         ([40usize, 1, 1], 0u32),
         ([40, 1, 1], 7),
@@ -1049,17 +1013,27 @@ fn regions_narrowed_to_one_lane_agree() {
         let threads = block[0] * block[1];
         let case = Case {
             name: "narrowed_lanes",
-            function: narrowed_lanes().function().clone(),
-            abi: &narrowed_lanes::ABI,
-            opencl: narrowed_lanes::opencl_source(),
-            cuda: narrowed_lanes::cuda_source(),
+            function: lanes.function().clone(),
+            abi: &warp::narrowed_lanes::ABI,
+            opencl: warp::narrowed_lanes::opencl_source(),
+            cuda: warp::narrowed_lanes::cuda_source(),
             grid: [2, 1, 1],
             block,
             dynamic_shared_bytes: 0,
-            args: vec![HostArg::zeros::<i64>(2 * threads), HostArg::scalar(k)],
+            args: vec![
+                HostArg::zeros::<i64>(2 * threads),
+                HostArg::zeros::<u32>(1),
+                HostArg::scalar(k),
+            ],
             agree: macro_corpus::case::Agree::Exact,
         };
         let out = both_engines(&case).unwrap();
+        // Every work-item evaluated the left side of the `&&` whose right side tests a lane.
+        assert_eq!(
+            out[1].values::<u32>(),
+            [2 * threads as u32],
+            "block {block:?}"
+        );
         // And what each work-item got, from its lane alone.
         let got = out[0].values::<i64>();
         for (i, &v) in got.iter().enumerate() {
@@ -1069,7 +1043,8 @@ fn regions_narrowed_to_one_lane_agree() {
                 + 4 * i64::from(l == k)
                 + 8 * i64::from(l == 31)
                 + 16 * i64::from(lin % 3 == 1 && l == 7)
-                + 32 * i64::from(l == k + 32);
+                + 32 * i64::from(l == k + 32)
+                + 64 * i64::from(l == 2);
             assert_eq!(v, want, "block {block:?}, k {k}, work-item {lin}");
         }
     }

@@ -317,8 +317,8 @@ impl StridedCopy<'_> {
     ///
     /// The GPU backends queue such a copy as a plain device-to-device copy rather than their
     /// strided-copy kernel (the simulator's loop nest reaches the same memmove by itself).
-    /// `None` for fills, empty shapes, layouts that are not dense or differ between the two
-    /// sides, and overlapping ranges.
+    /// `None` for fills, shapes with a zero extent, layouts that are not dense or differ between
+    /// the two sides, and overlapping ranges.
     pub(crate) fn contiguous_run(&self) -> Option<DeviceCopy> {
         let StridedSource::Device { ptr, strides } = self.src else {
             return None;
@@ -349,12 +349,35 @@ impl StridedCopy<'_> {
         let bytes = dense_bytes(self.shape, self.dst_strides, self.itemsize)?;
         Some((self.dst, byte, bytes))
     }
+
+    /// Queues the copy as [`contiguous_run`](Self::contiguous_run)'s plain copy or
+    /// [`contiguous_fill`](Self::contiguous_fill)'s memset through `driver`, when it is one;
+    /// `None` (nothing queued) when it is neither. The GPU backends try this before their
+    /// strided-copy kernel.
+    ///
+    /// # Safety
+    /// As for [`Driver::copy_strided_async`](crate::driver::Driver::copy_strided_async), and the
+    /// ranges checked as that requires.
+    pub(crate) unsafe fn queue_plain<D: crate::driver::Driver + ?Sized>(
+        &self,
+        driver: &D,
+        on: On,
+    ) -> Option<Result<()>> {
+        if let Some(run) = self.contiguous_run() {
+            // SAFETY: the copy's own two ranges, which the caller vouches for.
+            return Some(unsafe { driver.memcpy_dtod(on, run) });
+        }
+        let (dst, byte, bytes) = self.contiguous_fill()?;
+        // SAFETY: the copy's own destination range, which the caller vouches for.
+        Some(unsafe { driver.memset(on, dst, byte, bytes) })
+    }
 }
 
 /// The bytes a layout covers when it is dense: every byte from its first element to its last
 /// belongs to exactly one element, all strides positive (axes of length 1 are ignored, and the
-/// axes may come in any order). `None` for an empty shape, zero or negative strides, gaps and
-/// overlaps, or a stride count that does not match the shape.
+/// axes may come in any order). `None` for zero or negative strides, gaps and overlaps, a shape
+/// with a zero extent, or a stride count that does not match the shape (a 0-d shape covers one
+/// element).
 fn dense_bytes(shape: &[usize], strides: &[isize], itemsize: usize) -> Option<usize> {
     if strides.len() != shape.len() || itemsize == 0 {
         return None;

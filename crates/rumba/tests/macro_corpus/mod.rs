@@ -102,6 +102,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         warp::warp_mix,
         warp::warp_after_return,
         warp::warp_sum_u64,
+        warp::narrowed_lanes,
         device_fns::use_add2f,
         device_fns::row_sums_dev,
         device_fns::one_helper_every_space,

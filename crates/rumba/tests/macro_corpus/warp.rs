@@ -83,3 +83,47 @@ pub fn warp_own_mask(t: &Thread, out: &mut Arr<u32>) {
     let m = t.activemask();
     out[i] = t.ballot_sync(m, i % 2 == 0);
 }
+
+/// Regions whose only work is an `if` on the thread's lane, in every form the loop form narrows
+/// to one lane of every warp (`lane_id() == 0`, mirrored, a local holding the lane against a
+/// parameter, a cast, the right side of `&&`, a lane that does not exist), in blocks with a
+/// partial last warp and 2-d blocks. Each region adds a different power of two. The last one is
+/// not narrowed: the left side of its `&&` writes (`hits` counts every work-item).
+#[rumba::kernel]
+pub fn narrowed_lanes(t: &Thread, out: &mut Arr<i64>, hits: &mut Arr<u32>, k: u32) {
+    let n = (t.block_dim().x * t.block_dim().y) as usize;
+    let lin = t.thread_idx().y as usize * t.block_dim().x as usize + t.thread_idx().x as usize;
+    let lane = t.lane_id();
+    let s = t.shared_array::<i64>(96);
+    s[lin] = 0;
+    t.syncthreads();
+    if t.lane_id() == 0 {
+        s[lin] += 1;
+    }
+    t.syncthreads();
+    if 3 == t.lane_id() {
+        s[lin] += 2;
+    }
+    t.syncthreads();
+    if lane == k {
+        s[lin] += 4;
+    }
+    t.syncthreads();
+    if t.lane_id() as usize == 31 {
+        s[lin] += 8;
+    }
+    t.syncthreads();
+    if lin % 3 == 1 && lane == 7 {
+        s[lin] += 16;
+    }
+    t.syncthreads();
+    if lane == k + 32 {
+        s[lin] += 32;
+    }
+    t.syncthreads();
+    if hits.atomic_add(0, 1) < 1_000_000 && lane == 2 {
+        s[lin] += 64;
+    }
+    t.syncthreads();
+    out[t.block_idx().x as usize * n + lin] = s[lin];
+}

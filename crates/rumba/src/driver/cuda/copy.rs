@@ -18,7 +18,7 @@ use super::flags::cu_stream;
 use super::staging::STAGE_MAX;
 use super::strided::{launch_shape, pack};
 use crate::driver::graph::HOST_COPY;
-use crate::driver::{DevicePtr, Driver, On, Order, StreamHandle, StridedCopy};
+use crate::driver::{DevicePtr, On, Order, StreamHandle, StridedCopy};
 use crate::error::Result;
 
 /// A copy or memset as [`CudaDriver::issue`] makes it: the name of its synchronous call (the
@@ -129,15 +129,10 @@ impl CudaDriver {
             return Ok(());
         }
         // One device-to-device copy or memset instead of the element kernel.
-        let on = On::stream(device, stream);
-        if let Some(run) = copy.contiguous_run() {
-            // SAFETY: forwarded from the caller's contract (both ranges are device memory that
-            // lives until the stream has run the copy).
-            return unsafe { Driver::memcpy_dtod(self, on, run) };
-        }
-        if let Some((dst, byte, bytes)) = copy.contiguous_fill() {
-            // SAFETY: as above (the destination range).
-            return unsafe { Driver::memset(self, on, dst, byte, bytes) };
+        // SAFETY: forwarded from the caller's contract (both ranges are device memory that lives
+        // until the stream has run the copy).
+        if let Some(r) = unsafe { copy.queue_plain(self, On::stream(device, stream)) } {
+            return r;
         }
         let s = self.stream(stream)?;
         let cc = self.bind(device)?.cc;

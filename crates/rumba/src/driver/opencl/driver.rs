@@ -380,14 +380,9 @@ unsafe impl Driver for OpenClDriver {
         };
         // One SVM copy or fill instead of the element kernel, which decomposes every index (on
         // PoCL a 64 MiB copy took several times a 5-point stencil pass over the same array).
-        let on = On::stream(device, stream);
-        if let Some(run) = copy.contiguous_run() {
-            // SAFETY: `prepare` checked both ranges; their lifetime is the caller's contract.
-            return unsafe { self.memcpy_dtod(on, run) };
-        }
-        if let Some((dst, byte, bytes)) = copy.contiguous_fill() {
-            // SAFETY: as above (the destination range).
-            return unsafe { self.memset(on, dst, byte, bytes) };
+        // SAFETY: `prepare` checked both ranges; their lifetime is the caller's contract.
+        if let Some(r) = unsafe { copy.queue_plain(self, On::stream(device, stream)) } {
+            return r;
         }
         let built =
             self.builtins

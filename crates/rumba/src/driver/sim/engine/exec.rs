@@ -197,14 +197,15 @@ pub(crate) fn schedule(
     // the run shares is set up once: the stack floor, the record an overflow report reads (the
     // block index changes per block), and the safety net that turns a panic of the block runner
     // itself (thread faults are caught per thread) into a failed launch instead of unwinding
-    // into the caller. Set up per block, they cost more than running an empty one-thread block
-    // (a grid of 262,144 such blocks: 20 ns a block before, 9 ns after), and most of what
-    // `vadd` took over the plain-Rust loop (16M elements, 256 threads a block: 9.7 ms before,
-    // 7.3 ms after, the loop 7.0 ms).
+    // into the caller. Set up per block, these took more than half of what an empty one-thread
+    // block costs, and most of what `vadd` (16M elements, 256 threads a block) took over the
+    // plain-Rust loop.
     let run_range = |range: std::ops::Range<u64>| {
         // Kernel code on this thread's own stack (the fast path's plain loop, work-item loops)
-        // is checked against that stack's floor; coroutines switch to their own.
+        // is checked against that stack's floor; coroutines switch to their own. A block that
+        // touched the floor's reserve without faulting leaves it touched for itself only.
         let _floor = super::stack::enter_own();
+        let tripped = super::stack::tripped();
         let _running = super::overflow::running(kernel_name, index(range.start), config.block);
         let at = Cell::new(range.start);
         let ran = crate::unwind::catch(|| {
@@ -214,6 +215,7 @@ pub(crate) fn schedule(
                 }
                 at.set(b);
                 let block_idx = index(b);
+                super::stack::set_tripped(tripped);
                 super::overflow::next_block(block_idx);
                 if let Err((tid, message)) = run_block(block_idx) {
                     record(b, tid, message);

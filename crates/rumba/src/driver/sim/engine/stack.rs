@@ -165,6 +165,12 @@ pub(crate) fn trip() {
     TRIPPED.with(|t| t.set(true));
 }
 
+/// Sets whether the current stack's reserve has been touched: a run of blocks gives each block
+/// the state the run started with, as a guard of [`enter_own`] per block would.
+pub(crate) fn set_tripped(tripped: bool) {
+    TRIPPED.with(|t| t.set(tripped));
+}
+
 /// The current stack's reserve (a plain thread-local load, for the overflow handler).
 pub(crate) fn current_reserve() -> Reserve {
     RESERVE.with(Cell::get)
