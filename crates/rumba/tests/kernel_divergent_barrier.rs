@@ -2,8 +2,8 @@
 //! simulator reports it as a fault naming kernel, block and thread; an OpenCL device cannot (PoCL
 //! died with SIGSEGV), so the OpenCL form refuses such a kernel when it is built, naming the
 //! barrier's line. CUDA runs it as written (undefined in CUDA C; an H100 completes it), so there
-//! the test checks only that nothing crashed. A barrier whose loop bound is a view's length (uniform, though each thread
-//! makes its view) still runs everywhere.
+//! the test checks only that nothing crashed. A barrier whose loop bound is a view's length
+//! (uniform, though each thread makes its view) still runs everywhere.
 //!
 //! One test, alone in its binary: the fault is reported at the stream's next synchronization.
 

@@ -7,10 +7,10 @@
 //! ([`IpcError::SameProcess`]), opening memory that was freed is `CUDA_ERROR_INVALID_VALUE`
 //! ([`IpcError::Gone`]) — though the fourth and fifth H100 runs opened the handle of a freed
 //! 80-byte array, most likely because CUDA serves small allocations from larger chunks that
-//! other live allocations keep — and a second open of one handle succeeds in CUDA (it counts references)
-//! but is refused here ([`IpcError::MemoryAlreadyOpen`]), since each of rumba's handles owns its
-//! mapping. Mapped host memory has a device address range but is no device allocation: its export
-//! is refused before CUDA is asked.
+//! other live allocations keep — and a second open of one handle succeeds in CUDA (it counts
+//! references) but is refused here ([`IpcError::MemoryAlreadyOpen`]), since each of rumba's
+//! handles owns its mapping. Mapped host memory has a device address range but is no device
+//! allocation: its export is refused before CUDA is asked.
 //!
 //! This module touches the CUDA driver.
 

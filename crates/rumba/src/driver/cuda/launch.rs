@@ -194,26 +194,20 @@ fn fill_constants(module: sys::CUmodule, constants: &[(String, Vec<u8>)]) -> Res
     check("cuStreamCreate(constants)", unsafe {
         sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
     })?;
-    let filled = constants
+    let queued = constants
         .iter()
-        .try_for_each(|(name, bytes)| queue_constant(module, name, bytes, s))
-        // SAFETY: the stream just made; the bytes queued stay borrowed until it is waited for.
-        .and_then(|()| {
-            check("cuStreamSynchronize(constants)", unsafe {
-                sys::cuStreamSynchronize(s)
-            })
-        });
-    if filled.is_err() {
-        // Copies may have been queued before the error: they read `constants` (borrowed until
-        // this returns), so wait for them before the stream goes.
-        // SAFETY: the stream just made.
-        let _ = unsafe { sys::cuStreamSynchronize(s) };
-    }
+        .try_for_each(|(name, bytes)| queue_constant(module, name, bytes, s));
+    // Waited for whether or not every copy was queued: those queued read `constants`, borrowed
+    // until this returns.
+    // SAFETY: the stream just made.
+    let waited = check("cuStreamSynchronize(constants)", unsafe {
+        sys::cuStreamSynchronize(s)
+    });
     // SAFETY: the stream just made, idle; destroyed once.
     let destroyed = check("cuStreamDestroy(constants)", unsafe {
         sys::cuStreamDestroy_v2(s)
     });
-    filled.and(destroyed)
+    queued.and(waited).and(destroyed)
 }
 
 /// Queues the copy of `bytes` into `module`'s global `name` on `s`, refusing a constant larger

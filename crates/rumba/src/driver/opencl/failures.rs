@@ -6,7 +6,7 @@
 //! OpenCL the tests say `SKIPPED` (with `RUMBA_REQUIRE_OPENCL=1` they fail instead).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, mpsc};
 
 use super::OpenClDriver;
 use super::inject::{Point, fail_after};
@@ -24,7 +24,7 @@ use crate::error::Error;
 fn driver() -> Option<(&'static Arc<OpenClDriver>, MutexGuard<'static, ()>)> {
     static ONE: Mutex<()> = Mutex::new(());
     static DRIVER: OnceLock<Option<Arc<OpenClDriver>>> = OnceLock::new();
-    let one = ONE.lock().unwrap_or_else(PoisonError::into_inner);
+    let one = crate::sync::lock(&ONE);
     DRIVER
         .get_or_init(|| match super::open_driver(&Config::default()) {
             Ok(d) => Some(d),

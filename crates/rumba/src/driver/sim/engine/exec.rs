@@ -206,7 +206,7 @@ pub(crate) fn schedule(
         // touched the floor's reserve without faulting leaves it touched for itself only.
         let _floor = super::stack::enter_own();
         let tripped = super::stack::tripped();
-        let _running = super::overflow::running(kernel_name, index(range.start), config.block);
+        let _running = super::overflow::running(kernel_name, config.block);
         let at = Cell::new(range.start);
         let ran = crate::unwind::catch(|| {
             for b in range {

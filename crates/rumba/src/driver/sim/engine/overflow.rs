@@ -65,15 +65,15 @@ thread_local! {
     static THREAD: Cell<u32> = const { Cell::new(NO_THREAD) };
 }
 
-/// Records that this thread runs block `block` of `kernel` (whose blocks are `block_dim`) until
-/// the guard drops. The launch has called [`install`].
-pub(crate) fn running(kernel: &str, block: Dim3, block_dim: Dim3) -> Restore {
+/// Records that this thread runs blocks of `kernel` (whose blocks are `block_dim`) until the
+/// guard drops; [`next_block`] names each block as it starts. The launch has called [`install`].
+pub(crate) fn running(kernel: &str, block_dim: Dim3) -> Restore {
     ensure_altstack_once();
     let now = Running {
         kernel: kernel.as_ptr(),
         kernel_len: kernel.len(),
-        block,
         block_dim,
+        ..IDLE
     };
     Restore(
         RUNNING.with(|r| r.replace(now)),
