@@ -148,6 +148,7 @@ fn golden_files_match() {
         ),
         ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
         ("rumba/tests/macro_corpus/warp.rs", "corpus_warp"),
+        ("rumba/tests/macro_corpus/lanes.rs", "corpus_lanes"),
         ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
         (
             "rumba/tests/ported_kernels/dynshared.rs",

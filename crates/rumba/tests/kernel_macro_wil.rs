@@ -8,7 +8,7 @@ mod common;
 mod macro_corpus;
 
 use macro_corpus::case::{Case, HostArg, run_backend};
-use macro_corpus::{numba, peer, warp};
+use macro_corpus::{lanes, numba, peer, warp};
 use rumba::driver::{HostEngine, HostKernel, KernelFunction};
 use rumba::kernel::KernelAbi;
 use rumba::kernel::prelude::*;
@@ -1104,6 +1104,62 @@ fn regions_whose_top_or_left_operand_does_work_are_not_narrowed() {
             ),
             // The engines agree (above) on the faulting thread: the first of the block.
             _ => assert!(out.is_err(), "{out:?}"),
+        }
+    }
+}
+
+/// The lane loops of [`lanes::lane_loops`] (the golden `corpus_lanes.wil.rs` shows which
+/// regions are): both engines agree bit for bit on full groups, a last smaller group, 2-d
+/// blocks, a block one of whose work-items returned (it runs per work-item), and the faults of
+/// a read every work-item makes alike, which name the block's first work-item.
+#[test]
+fn lane_loops_agree_with_coroutines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::lane_loops();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let x: Vec<f32> = random(80, 11).iter().map(|v| v * 4.0 - 2.0).collect();
+    let case = |block: [usize; 3], m: usize, wrap: usize, skip: u32| Case {
+        name: "lane_loops",
+        function: k.function().clone(),
+        abi: &lanes::lane_loops::ABI,
+        opencl: lanes::lane_loops::opencl_source(),
+        cuda: lanes::lane_loops::cuda_source(),
+        grid: [2, 1, 1],
+        block,
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&x, &[80]),
+            HostArg::zeros::<f32>(2 * 3 * block[0] * block[1]),
+            HostArg::scalar(m),
+            HostArg::scalar(wrap),
+            HostArg::scalar(skip),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    for block in [[256, 1, 1], [100, 1, 1], [13, 1, 1], [8, 4, 1], [1, 1, 1]] {
+        let threads = block[0] * block[1];
+        for skip in [u32::MAX, 5.min(threads as u32 - 1)] {
+            let out = both_engines(&case(block, 37, 64, skip)).unwrap();
+            let got = out[1].values::<f32>();
+            // Every work-item that stayed ran every loop: its `b` moved off its start.
+            for (i, v) in got.chunks(3).enumerate() {
+                let lin = i % threads;
+                if lin as u32 != skip {
+                    assert_ne!(v[1], lin as f32 - 7.0, "block {block:?}, work-item {i}");
+                }
+            }
+        }
+        // `k % 0`, and `s[64]` of a 64-element shared array at iteration 64.
+        for (m, wrap) in [(37, 0), (80, 100)] {
+            let err = both_engines(&case(block, m, wrap, u32::MAX)).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains("block (0, 0, 0) thread (0, 0, 0)"),
+                "block {block:?}, m {m}, wrap {wrap}: {text}"
+            );
         }
     }
 }

@@ -1757,7 +1757,63 @@ fn grid() {
                 };
                 let __trues3: u32 = 0;
                 __blk
-                    .each(
+                    .each_lanes::<
+                        16,
+                        _,
+                        _,
+                    >(
+                        #[inline(always)]
+                        |__w0: u32, __n: usize| {
+                            let __n = __n.min(16);
+                            let mut __lanes_px: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            let mut __lanes_py: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            let mut __lanes_pz: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            let mut __lanes_ax: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            let mut __lanes_ay: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            let mut __lanes_az: [f32; 16] = [<f32 as ::core::default::Default>::default(); 16];
+                            for __l in 0..__n {
+                                __lanes_px[__l] = __ctx_px.get(__w0 as usize + __l);
+                                __lanes_py[__l] = __ctx_py.get(__w0 as usize + __l);
+                                __lanes_pz[__l] = __ctx_pz.get(__w0 as usize + __l);
+                                __lanes_ax[__l] = __ctx_ax.get(__w0 as usize + __l);
+                                __lanes_ay[__l] = __ctx_ay.get(__w0 as usize + __l);
+                                __lanes_az[__l] = __ctx_az.get(__w0 as usize + __l);
+                            }
+                            for k in (0usize)..(::rumba::kernel::__macro::ty::<
+                                usize,
+                            >(NBODY_TILE)) {
+                                let __read4: f32 = sp.get((k, 0usize));
+                                let __read5: f32 = sp.get((k, 1usize));
+                                let __read6: f32 = sp.get((k, 2usize));
+                                let __read7: f32 = sp.get((k, 3usize));
+                                for __l in 0..__n {
+                                    let mut px: f32 = __lanes_px[__l];
+                                    let mut py: f32 = __lanes_py[__l];
+                                    let mut pz: f32 = __lanes_pz[__l];
+                                    let mut ax: f32 = __lanes_ax[__l];
+                                    let mut ay: f32 = __lanes_ay[__l];
+                                    let mut az: f32 = __lanes_az[__l];
+                                    let dx: f32 = (__read4 - px);
+                                    let dy: f32 = (__read5 - py);
+                                    let dz: f32 = (__read6 - pz);
+                                    let d2: f32 = ((((dx * dx) + (dy * dy)) + (dz * dz))
+                                        + ::rumba::kernel::__macro::ty::<f32>(SOFTENING2));
+                                    let inv: f32 = (1f32 / <f32>::sqrt(d2));
+                                    let f: f32 = (__read7 * ((inv * inv) * inv));
+                                    ax = (ax + (dx * f));
+                                    ay = (ay + (dy * f));
+                                    az = (az + (dz * f));
+                                    __lanes_ax[__l] = ax;
+                                    __lanes_ay[__l] = ay;
+                                    __lanes_az[__l] = az;
+                                }
+                            }
+                            for __l in 0..__n {
+                                __ctx_ax.set(__w0 as usize + __l, __lanes_ax[__l]);
+                                __ctx_ay.set(__w0 as usize + __l, __lanes_ay[__l]);
+                                __ctx_az.set(__w0 as usize + __l, __lanes_az[__l]);
+                            }
+                        },
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let mut px: f32 = __ctx_px.get(__w as usize);

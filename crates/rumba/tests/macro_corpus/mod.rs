@@ -14,6 +14,7 @@ pub mod cli;
 pub mod constructs;
 pub mod device_fns;
 pub mod generics;
+pub mod lanes;
 pub mod numba;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
@@ -103,6 +104,7 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         warp::warp_after_return,
         warp::warp_sum_u64,
         warp::narrowed_lanes,
+        lanes::lane_loops,
         device_fns::use_add2f,
         device_fns::row_sums_dev,
         device_fns::one_helper_every_space,

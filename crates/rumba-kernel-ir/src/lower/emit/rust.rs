@@ -69,6 +69,11 @@ pub(crate) trait Wil {
     fn view_base(&self, _a: ArrayId) -> Option<TokenStream> {
         None
     }
+    /// What stands for `e` itself, where the body computed it earlier (an element read hoisted
+    /// out of a lane loop, `lanes`): matched by identity, not by value.
+    fn replaced(&self, _e: &Expr) -> Option<TokenStream> {
+        None
+    }
 }
 
 /// The body: for a kernel, the statements of the per-thread closure (scalar parameters are

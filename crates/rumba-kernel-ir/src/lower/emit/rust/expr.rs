@@ -7,6 +7,9 @@ impl R<'_> {
         let span = e.span;
         let k = self.k;
         let t = &self.thread;
+        if let Some(v) = self.wil.and_then(|w| w.replaced(e)) {
+            return v;
+        }
         match &e.kind {
             ExprKind::Int(v) => self.int_lit(*v, e.ty.scalar().unwrap_or(Scalar::I32), span),
             ExprKind::Float(v) => self.float_lit(*v, e.ty.scalar().unwrap_or(Scalar::F64), span),

@@ -532,6 +532,12 @@ impl<'p, 'f> Body<'p, 'f> {
             })
         };
         let checked = closure(TokenStream::new(), body(&self.names(true, HashSet::new())));
+        // A loop whose work-items can run side by side, a group of lanes at a time (`lanes`).
+        if windows.is_empty() {
+            if let Some(lane) = self.lane_loop(&items) {
+                return self.lane_region(&lane, checked);
+            }
+        }
         let mut out = if windows.is_empty() {
             quote!(__blk.#each(#range #checked);)
         } else {

@@ -34,6 +34,10 @@
 //! (`if tid < stride`), or on its lane (`if t.lane_id() == 0`), visits only the work-items that
 //! can meet it (`xrange`).
 //!
+//! A region whose only work is a loop over a block-uniform range that writes no memory and reads
+//! it only at block-uniform indices (n-body's force loop over a shared tile) runs with the loop
+//! outside and eight work-items inside, so that their arithmetic becomes SIMD (`lanes`).
+//!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it
 //! gave every own-index output to the launch alone, and the layouts and the launch let blocks own
@@ -70,6 +74,7 @@
 //! meet there while others are elsewhere, which coroutines do).
 
 mod body;
+mod lanes;
 mod names;
 mod normalise;
 mod plan;

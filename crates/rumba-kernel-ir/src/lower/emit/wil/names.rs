@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 
 use super::plan::{Own, Plan, Reach, Storage};
 use crate::lower::emit::rust::{LetKind, Wil};
@@ -27,6 +27,8 @@ pub(crate) struct Names<'p, 'f> {
     /// In the interior, the margin of each halo-windowed input: every work-item's own `(y, x)`
     /// lies at least that far inside it.
     margins: Vec<(ArrayId, usize)>,
+    /// Element reads a lane loop hoisted (`lanes`), by address, and the locals holding them.
+    hoisted: Vec<(*const Expr, Ident)>,
 }
 
 impl<'p, 'f> Names<'p, 'f> {
@@ -40,7 +42,18 @@ impl<'p, 'f> Names<'p, 'f> {
             windows,
             inside: false,
             margins: Vec::new(),
+            hoisted: Vec::new(),
         }
+    }
+
+    /// The names of a lane loop's body, where each of `hoisted` (an expression of the kernel,
+    /// by identity) is the local paired with it.
+    pub(super) fn hoisting(mut self, hoisted: &[(&Expr, Ident)]) -> Self {
+        self.hoisted = hoisted
+            .iter()
+            .map(|(e, n)| (*e as *const Expr, n.clone()))
+            .collect();
+        self
     }
 
     /// The names of the interior body of a region split by its halo windows of `margins`
@@ -280,6 +293,14 @@ impl Wil for Names<'_, '_> {
             }
             _ => quote!(),
         }
+    }
+
+    fn replaced(&self, e: &Expr) -> Option<TokenStream> {
+        let at = e as *const Expr;
+        self.hoisted
+            .iter()
+            .find(|h| std::ptr::eq(h.0, at))
+            .map(|h| h.1.to_token_stream())
     }
 
     fn view_base(&self, a: ArrayId) -> Option<TokenStream> {

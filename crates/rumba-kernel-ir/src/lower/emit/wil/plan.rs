@@ -495,9 +495,18 @@ impl<'f> Plan<'f> {
     /// Whether `e` can be evaluated once per block (it reads only block scalars, parameters,
     /// consts, shapes and block-uniform thread queries).
     pub(crate) fn is_block_expr(&self, e: &Expr) -> bool {
+        self.is_uniform_with(e, &[])
+    }
+
+    /// Whether `e` is the same for every work-item of a block where the locals `also` are (a
+    /// lane loop's variable and the uniform locals before it, `lanes`):
+    /// [`is_block_expr`](Self::is_block_expr) reading those as block scalars.
+    pub(crate) fn is_uniform_with(&self, e: &Expr, also: &[LocalId]) -> bool {
         let mut ok = true;
         e.visit(&mut |x| match &x.kind {
-            ExprKind::Local(l) => ok &= self.storage[*l] == Storage::BlockScalar,
+            ExprKind::Local(l) => {
+                ok &= also.contains(l) || self.storage[*l] == Storage::BlockScalar;
+            }
             ExprKind::Thread(q) => {
                 ok &= !matches!(
                     q,

@@ -253,7 +253,7 @@ impl Body<'_, '_> {
 /// Whether evaluating `e` may fault or write memory: an element access, an atomic, a call, a
 /// barrier, fence or warp operation, or an integer division by anything but a constant other
 /// than 0 and -1.
-fn may_fault_or_write(e: &Expr) -> bool {
+pub(super) fn may_fault_or_write(e: &Expr) -> bool {
     let mut may = false;
     e.visit(&mut |x| match &x.kind {
         _ if reaches_memory(x) => may = true,

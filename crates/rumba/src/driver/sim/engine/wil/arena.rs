@@ -382,7 +382,13 @@ impl<'b, T: Pod, const D: usize> BlockArray<'b, T, D> {
             if i >= self.dims[k] {
                 // By value, so that the handle's address never escapes and its shape stays a
                 // known constant in the caller.
-                out_of_bounds(index, self.dims, self.ptr as usize, self.space);
+                out_of_bounds(
+                    index,
+                    self.dims,
+                    self.ptr as usize,
+                    size_of::<T>(),
+                    self.space,
+                );
             }
             off = off * self.dims[k] + i;
         }
@@ -650,12 +656,16 @@ fn out_of_bounds<I: BlockIndex<D>, const D: usize>(
     index: I,
     dims: [usize; D],
     ptr: usize,
+    item: usize,
     space: Space,
 ) -> ! {
     let idx = index.components();
     let axis = (0..D).find(|&k| idx[k] >= dims[k]).unwrap_or(0);
+    // The address the access would have touched, as the per-thread form's fault names it.
+    let offset = (0..D).fold(0usize, |o, k| o.wrapping_mul(dims[k]).wrapping_add(idx[k]));
+    let addr = ptr.wrapping_add(offset.wrapping_mul(item));
     fault::raise(format!(
-        "index {} is out of bounds for axis {axis} with size {} of the {} array at {ptr:#x} with shape {}",
+        "index {} is out of bounds for axis {axis} with size {} of the {} array at {ptr:#x} with shape {} (address {addr:#x})",
         format_shape(&idx),
         dims[axis],
         space.name(),

@@ -361,6 +361,38 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         current.set(self.first_live());
     }
 
+    /// One region as groups of `L` work-items side by side (a lane loop, whose code the kernel
+    /// compiler made so that a group's arithmetic becomes SIMD): `group(w0, n)` for work-items
+    /// `w0..w0 + n` in linear order, `n` being `L` except for a last, smaller group. A group
+    /// faults only where each of its work-items would, at the same point, so a fault inside
+    /// names its first work-item, the one the per-work-item order meets first. A block some of
+    /// whose work-items have exited runs `single` per live work-item instead, as
+    /// [`each`](Self::each) does.
+    #[inline(always)]
+    pub fn each_lanes<const L: usize, G: FnMut(u32, usize), F: FnMut(u32, Dim3)>(
+        &self,
+        mut group: G,
+        single: F,
+    ) {
+        if self.data.exited.get() != 0 {
+            return self.each(single);
+        }
+        let n = self.threads();
+        let width = L as u32;
+        let current = &self.data.current;
+        let mut w0 = 0u32;
+        while n - w0 >= width {
+            current.set(w0);
+            group(w0, L);
+            w0 += width;
+        }
+        if w0 < n {
+            current.set(w0);
+            group(w0, (n - w0) as usize);
+        }
+        current.set(0);
+    }
+
     /// The first live work-item (0 when none is).
     #[inline(always)]
     pub(super) fn first_live(&self) -> u32 {
