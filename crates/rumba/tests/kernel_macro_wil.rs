@@ -1110,8 +1110,9 @@ fn regions_whose_top_or_left_operand_does_work_are_not_narrowed() {
 
 /// The lane loops of [`lanes::lane_loops`] (the golden `corpus_lanes.wil.rs` shows which
 /// regions are): both engines agree bit for bit on full groups, a last smaller group, 2-d
-/// blocks, a block one of whose work-items returned (it runs per work-item), and the faults of
-/// a read every work-item makes alike, which name the block's first work-item.
+/// blocks, a block one of whose work-items returned (it runs per work-item), an empty range, and
+/// the faults of an index, a shared read and a global read every work-item makes alike, which
+/// name the block's first work-item.
 #[test]
 fn lane_loops_agree_with_coroutines() {
     if !sim() {
@@ -1121,7 +1122,7 @@ fn lane_loops_agree_with_coroutines() {
     let k = lanes::lane_loops();
     assert_eq!(k.engine(), HostEngine::WorkItemLoops);
     let x: Vec<f32> = random(80, 11).iter().map(|v| v * 4.0 - 2.0).collect();
-    let case = |block: [usize; 3], m: usize, wrap: usize, skip: u32| Case {
+    let case = |block: [usize; 3], m: usize, wrap: usize, span: usize, skip: u32| Case {
         name: "lane_loops",
         function: k.function().clone(),
         abi: &lanes::lane_loops::ABI,
@@ -1135,6 +1136,7 @@ fn lane_loops_agree_with_coroutines() {
             HostArg::zeros::<f32>(2 * 3 * block[0] * block[1]),
             HostArg::scalar(m),
             HostArg::scalar(wrap),
+            HostArg::scalar(span),
             HostArg::scalar(skip),
         ],
         agree: macro_corpus::case::Agree::Exact,
@@ -1142,7 +1144,7 @@ fn lane_loops_agree_with_coroutines() {
     for block in [[256, 1, 1], [100, 1, 1], [13, 1, 1], [8, 4, 1], [1, 1, 1]] {
         let threads = block[0] * block[1];
         for skip in [u32::MAX, 5.min(threads as u32 - 1)] {
-            let out = both_engines(&case(block, 37, 64, skip)).unwrap();
+            let out = both_engines(&case(block, 37, 64, 64, skip)).unwrap();
             let got = out[1].values::<f32>();
             // Every work-item that stayed ran every loop: its `b` moved off its start.
             for (i, v) in got.chunks(3).enumerate() {
@@ -1152,14 +1154,85 @@ fn lane_loops_agree_with_coroutines() {
                 }
             }
         }
-        // `k % 0`, and `s[64]` of a 64-element shared array at iteration 64.
-        for (m, wrap) in [(37, 0), (80, 100)] {
-            let err = both_engines(&case(block, m, wrap, u32::MAX)).unwrap_err();
+        // No iteration: the lanes' values go back to the context arrays unchanged.
+        both_engines(&case(block, 0, 64, 64, u32::MAX)).unwrap();
+        // `k % 0`; `s[64]` of a 64-element shared array at iteration 64; `x[81]` of 80 at 27.
+        for (m, wrap, span) in [(37, 0, 64), (80, 100, 64), (37, 64, 200)] {
+            let err = both_engines(&case(block, m, wrap, span, u32::MAX)).unwrap_err();
             let text = err.to_string();
             assert!(
                 text.contains("block (0, 0, 0) thread (0, 0, 0)"),
-                "block {block:?}, m {m}, wrap {wrap}: {text}"
+                "block {block:?}, m {m}, wrap {wrap}, span {span}: {text}"
             );
         }
     }
+}
+
+/// [`lanes::lane_loop_beside_fault`]: a region whose top may fault is not run as lanes, so
+/// both engines fault at work-item `d`'s division (and run normally without one).
+#[test]
+fn a_lane_loop_beside_a_faulting_local_is_not_taken() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::lane_loop_beside_fault();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let x: Vec<f32> = random(64, 12);
+    for d in [3i32, -1] {
+        let case = Case {
+            name: "lane_loop_beside_fault",
+            function: k.function().clone(),
+            abi: &lanes::lane_loop_beside_fault::ABI,
+            opencl: lanes::lane_loop_beside_fault::opencl_source(),
+            cuda: lanes::lane_loop_beside_fault::cuda_source(),
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::array(&x, &[64]),
+                HostArg::zeros::<f32>(32),
+                HostArg::scalar(9usize),
+                HostArg::scalar(d),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case);
+        match d {
+            3 => {
+                let text = out.unwrap_err().to_string();
+                assert!(text.contains("thread (3, 0, 0)"), "{text}");
+            }
+            _ => assert!(out.is_ok(), "{out:?}"),
+        }
+    }
+}
+
+/// [`lanes::local_lengths`]: a local array's length is per work-item in the loop form too (it
+/// compiles, and both engines agree).
+#[test]
+fn local_array_lengths_are_per_work_item() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::local_lengths();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let case = Case {
+        name: "local_lengths",
+        function: k.function().clone(),
+        abi: &lanes::local_lengths::ABI,
+        opencl: lanes::local_lengths::opencl_source(),
+        cuda: lanes::local_lengths::cuda_source(),
+        grid: [1, 1, 1],
+        block: [40, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&random(64, 13), &[64]),
+            HostArg::zeros::<f32>(40),
+            HostArg::scalar(5usize),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    both_engines(&case).unwrap();
 }

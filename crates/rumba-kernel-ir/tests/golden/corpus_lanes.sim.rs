@@ -2,6 +2,7 @@
 fn body() {
     let m: usize = *m;
     let wrap: usize = *wrap;
+    let span: usize = *span;
     let skip: u32 = *skip;
     let n: usize = ((((t.block_dim()).x).wrapping_mul((t.block_dim()).y)) as usize);
     let lin: usize = (((((t.thread_idx()).y) as usize))
@@ -25,7 +26,7 @@ fn body() {
     let last: usize = <usize>::wrapping_sub(m, 1usize);
     for k in (0usize)..(m) {
         let v: f32 = ((s.get((k % wrap)) * 0.5f32)
-            + x.get(((k).wrapping_mul(3usize) % 64usize)));
+            + x.get(((k).wrapping_mul(3usize) % span)));
         let w: f32 = (if odd { v } else { (-v) });
         a = <f32>::mul_add(a, 0.75f32, w);
         b = ((<i32>::wrapping_mul(b, 3i32)).wrapping_add((((k) as i32) / 3i32)))
@@ -58,6 +59,7 @@ fn body() {
 }
 // local m: uniform
 // local wrap: uniform
+// local span: uniform
 // local skip: uniform
 // local n: uniform
 // local lin: varying
@@ -77,3 +79,49 @@ fn body() {
 // local base: varying
 // barrier Plain at #8: uniform control
 // live across barriers: [n, lin]
+// ---- lane_loop_beside_fault
+fn body() {
+    let m: usize = *m;
+    let d: i32 = *d;
+    let lin: usize = (((t.thread_idx()).x) as usize);
+    let mut a: f32 = x.get((lin % 64usize));
+    t.syncwarp(4294967295u32);
+    let q: i32 = (7i32 / (((lin) as i32)).wrapping_sub(d));
+    for k in (0usize)..(m) {
+        a = (a + x.get((k % 64usize)));
+    }
+    t.syncwarp(4294967295u32);
+    if (((lin) as i32) == d) {
+        return;
+    }
+    t.syncwarp(4294967295u32);
+    out.set(lin, (a + ((q) as f32)));
+}
+// local m: uniform
+// local d: uniform
+// local lin: varying
+// local a: varying
+// local q: varying
+// local k: uniform
+// live across barriers: []
+// ---- local_lengths
+fn body() {
+    let m: usize = *m;
+    let lin: usize = (((t.thread_idx()).x) as usize);
+    let loc = t.local_array::<f32>(4usize);
+    loc.set((lin % 4usize), 1.5f32);
+    let span: usize = loc.len();
+    t.syncthreads();
+    let mut a: f32 = (x.get((lin % 64usize)) + loc.get((lin % 4usize)));
+    for k in (0usize)..(m) {
+        a = (a + (x.get((k % 64usize)) + (((span).wrapping_add(loc.len())) as f32)));
+    }
+    out.set(lin, a);
+}
+// local m: uniform
+// local lin: varying
+// local span: uniform
+// local a: varying
+// local k: uniform
+// barrier Plain at #5: uniform control
+// live across barriers: [lin, span]

@@ -1,5 +1,5 @@
 // ---- lane_loops
-// uses: ["Read", "ReadWrite", "ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["Read", "ReadWrite", "ReadWrite", "ReadWrite", "ReadWrite", "ReadWrite"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -14,6 +14,7 @@ fn grid() {
             out: &::rumba::kernel::GlobalView<'_, f32>,
             m: usize,
             wrap: usize,
+            span: usize,
             skip: u32,
         ) {
             const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
@@ -127,8 +128,7 @@ fn grid() {
                         }
                         for k in (0usize)..(m) {
                             let __read4: f32 = s.get((k % wrap));
-                            let __read5: f32 = x
-                                .get(((k).wrapping_mul(3usize) % 64usize));
+                            let __read5: f32 = x.get(((k).wrapping_mul(3usize) % span));
                             for __l in 0..__n {
                                 let mut odd: bool = __lanes_odd[__l];
                                 let mut a: f32 = __lanes_a[__l];
@@ -161,7 +161,7 @@ fn grid() {
                         let last: usize = <usize>::wrapping_sub(m, 1usize);
                         for k in (0usize)..(m) {
                             let v: f32 = ((s.get((k % wrap)) * 0.5f32)
-                                + x.get(((k).wrapping_mul(3usize) % 64usize)));
+                                + x.get(((k).wrapping_mul(3usize) % span)));
                             let w: f32 = (if odd { v } else { (-v) });
                             a = <f32>::mul_add(a, 0.75f32, w);
                             b = ((<i32>::wrapping_mul(b, 3i32))
@@ -298,9 +298,13 @@ fn grid() {
                 &__args[3usize],
                 3usize,
             )?;
-            let skip: u32 = <u32 as ::rumba::kernel::Param>::view(
+            let span: usize = <usize as ::rumba::kernel::Param>::view(
                 &__args[4usize],
                 4usize,
+            )?;
+            let skip: u32 = <u32 as ::rumba::kernel::Param>::view(
+                &__args[5usize],
+                5usize,
             )?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
@@ -310,7 +314,11 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, wrap, skip),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &x, &out, m, wrap, span, skip),
                     )
                 }
                 [16u32, 16u32, 1u32] => {
@@ -320,7 +328,11 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, wrap, skip),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &x, &out, m, wrap, span, skip),
                     )
                 }
                 [32u32, 32u32, 1u32] => {
@@ -330,7 +342,11 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, wrap, skip),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &x, &out, m, wrap, span, skip),
                     )
                 }
                 _ => {
@@ -340,7 +356,325 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, wrap, skip),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &x, &out, m, wrap, span, skip),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[0usize]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (true, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+            (false, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- lane_loop_beside_fault
+// uses: ["Read", "ReadWrite", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
+            out: &::rumba::kernel::GlobalView<'_, f32>,
+            m: usize,
+            d: i32,
+        ) {
+            const __WS0: ::rumba::kernel::wil::WarpSite = ::rumba::kernel::wil::WarpSite::new(
+                ::rumba::kernel::wil::WarpKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            const __WS1: ::rumba::kernel::wil::WarpSite = ::rumba::kernel::wil::WarpSite::new(
+                ::rumba::kernel::wil::WarpKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            const __WS2: ::rumba::kernel::wil::WarpSite = ::rumba::kernel::wil::WarpSite::new(
+                ::rumba::kernel::wil::WarpKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let out = *out;
+            let __ctx_a = __blk.context::<f32>();
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        let mut a: f32 = __ctx_a.get(__w as usize);
+                        a = x.get((lin % 64usize));
+                        __ctx_a.set(__w as usize, a);
+                    },
+                );
+            __blk.warp_sync(&__WS0, 4294967295u32);
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        let mut a: f32 = __ctx_a.get(__w as usize);
+                        let q: i32 = (7i32 / (((lin) as i32)).wrapping_sub(d));
+                        for k in (0usize)..(m) {
+                            a = (a + x.get((k % 64usize)));
+                        }
+                        __ctx_a.set(__w as usize, a);
+                    },
+                );
+            __blk.warp_sync(&__WS1, 4294967295u32);
+            __blk
+                .each_x(
+                    ((d) as i128),
+                    ((d) as i128) + 1,
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        if (((lin) as i32) == d) {
+                            {
+                                __blk.exit(__w);
+                                return;
+                            }
+                        }
+                    },
+                );
+            if __blk.all_exited() {
+                return;
+            }
+            __blk.warp_sync(&__WS2, 4294967295u32);
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        let mut a: f32 = __ctx_a.get(__w as usize);
+                        let q: i32 = (7i32 / (((lin) as i32)).wrapping_sub(d));
+                        out.set(lin, (a + ((q) as f32)));
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = ::rumba::kernel::wil::GlobalIn::<
+                f32,
+                1usize,
+                __R,
+            >::from_arg(&__args[0usize], 0usize)?;
+            let out = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            let m: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[2usize],
+                2usize,
+            )?;
+            let d: i32 = <i32 as ::rumba::kernel::Param>::view(&__args[3usize], 3usize)?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, d),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m, d),
+                    )
+                }
+            }
+        }
+        let __cfg = ::rumba::kernel::LaunchConfig::new(
+            __launch.grid(),
+            __launch.block(),
+        );
+        match (
+            ::rumba::kernel::__macro::frozen_all(__launch.args(), &[0usize]),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+        ) {
+            (true, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+            (false, _) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Atomic,
+                >(__launch)
+            }
+        }
+    };
+}
+// ---- local_lengths
+// uses: ["Read", "ReadWrite", "ReadWrite"]
+fn grid() {
+    let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
+        #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
+        #[inline(always)]
+        fn __body<
+            __S: ::rumba::kernel::wil::BlockShape,
+            __R: ::rumba::kernel::wil::Access,
+            __W: ::rumba::kernel::wil::Access,
+        >(
+            __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
+            x: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
+            out: &::rumba::kernel::GlobalView<'_, f32>,
+            m: usize,
+        ) {
+            const __BS0: ::rumba::kernel::wil::BarrierSite = ::rumba::kernel::wil::BarrierSite::new(
+                ::rumba::kernel::wil::BarrierKind::Sync,
+                ::core::file!(),
+                ::core::line!(),
+                ::core::column!(),
+            );
+            let __bidx = __blk.block_idx();
+            let __bdim = __blk.block_dim();
+            let __gdim = __blk.grid_dim();
+            let x = *x;
+            let out = *out;
+            let __loc_loc = __blk.local_arrays::<f32, 1usize>([4usize]);
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        let loc = __loc_loc.of(__w);
+                        loc.zero();
+                        loc.set((lin % 4usize), 1.5f32);
+                    },
+                );
+            let span: usize = __loc_loc.len();
+            let __trues1: u32 = 0;
+            let _ = match __blk.barrier(&__BS0, __trues1) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => return,
+            };
+            __blk
+                .each(
+                    #[inline(always)]
+                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let lin: usize = (((__tid).x) as usize);
+                        let loc = __loc_loc.of(__w);
+                        let mut a: f32 = (x.get((lin % 64usize))
+                            + loc.get((lin % 4usize)));
+                        for k in (0usize)..(m) {
+                            a = (a
+                                + (x.get((k % 64usize))
+                                    + (((span).wrapping_add(loc.len())) as f32)));
+                        }
+                        out.set(lin, a);
+                    },
+                );
+        }
+        #[allow(unused, clippy::all)]
+        fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
+            __launch: &::rumba::driver::HostLaunch<'_>,
+        ) -> ::rumba::Result<()> {
+            let __args = __launch.args();
+            let __cfg = ::rumba::kernel::LaunchConfig::new(
+                    __launch.grid(),
+                    __launch.block(),
+                )
+                .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
+            let x = ::rumba::kernel::wil::GlobalIn::<
+                f32,
+                1usize,
+                __R,
+            >::from_arg(&__args[0usize], 0usize)?;
+            let out = <::rumba::kernel::Arr<
+                f32,
+            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+            let m: usize = <usize as ::rumba::kernel::Param>::view(
+                &__args[2usize],
+                2usize,
+            )?;
+            match __cfg.block.to_array() {
+                [256u32, 1u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<256u32, 1u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m),
+                    )
+                }
+                [16u32, 16u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<16u32, 16u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m),
+                    )
+                }
+                [32u32, 32u32, 1u32] => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Fixed<32u32, 32u32, 1u32>,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m),
+                    )
+                }
+                _ => {
+                    ::rumba::kernel::wil::run_blocks::<
+                        ::rumba::kernel::wil::Dyn,
+                        _,
+                    >(
+                        __launch.name(),
+                        &__cfg,
+                        |__blk| __body::<_, __R, __W>(__blk, &x, &out, m),
                     )
                 }
             }

@@ -105,6 +105,8 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         warp::warp_sum_u64,
         warp::narrowed_lanes,
         lanes::lane_loops,
+        lanes::lane_loop_beside_fault,
+        lanes::local_lengths,
         device_fns::use_add2f,
         device_fns::row_sums_dev,
         device_fns::one_helper_every_space,

@@ -14,7 +14,7 @@
 //! can hang.
 //!
 //! Hand-offs: a worker that runs out of work, and a host thread waiting for an operation, spin for
-//! a few microseconds ([`SPIN`]; after the first two, [`PAUSE`], yielding their core between
+//! a few microseconds ([`SPIN`]: pausing for the first [`PAUSE`], then yielding their core between
 //! checks) before they sleep on their condition variable, and a condition variable is signalled
 //! only when someone sleeps on it. A short operation queued on a busy
 //! stream, or waited for right after it was queued, so costs no futex wake-up on either side —

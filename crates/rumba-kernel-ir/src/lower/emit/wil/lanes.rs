@@ -4,36 +4,41 @@
 //!
 //! ```text
 //! for k in 0..TILE {                       for k in 0..TILE {
-//!     let dx = sp[(k, 0)] - px;                let s0 = sp[(k, 0)]; …     (once for 8 lanes)
-//!     …                              →         for l in 0..8 {
+//!     let dx = sp[(k, 0)] - px;                let s0 = sp[(k, 0)]; …    (once for 16 lanes)
+//!     …                              →         for l in 0..16 {
 //!     ax += dx * f;                                let dx = s0 - px[l]; … ax[l] += dx * f;
 //! }                                            }
 //!                                          }
 //! ```
 //!
 //! Each work-item's values live in a small array of lanes for the group, so the inner loop is
-//! straight-line arithmetic over eight independent lanes, which the compiler turns into SIMD
+//! straight-line arithmetic over sixteen independent lanes, which the compiler turns into SIMD
 //! instructions — what a GPU's warp does, and what PoCL's work-group vectoriser does. Per
 //! work-item, the loop did one scalar square root and division per pair of bodies; per group
-//! it does one vector instruction of each for eight.
+//! it does one vector instruction of each for four lanes (SSE). Sixteen lanes measured faster
+//! than eight (whose straight-line form the compiler packs badly) and no slower than 32 or 64.
 //!
 //! Why the order may change. Nothing the loop does is visible to another work-item: it writes no
 //! memory (only locals: ones it declares and ones that live in context arrays), and it reads
 //! memory only at indices every work-item computes alike (from block-uniform values and the loop
 //! variable), so every work-item reads the same element in the same iteration, and nothing in
 //! the region writes it. What a lane computes cannot fault: integer arithmetic wraps, an integer
-//! division needs a constant divisor other than 0 and -1, a math function takes a float. So the
-//! only faults are the reads', which fault alike for every work-item, in the same iteration and
-//! at the same read: the first work-item meets it first in either order, and the group names it
-//! (`each_lanes` records its first work-item). A read is hoisted to the top of its iteration
-//! only from where every work-item evaluates it (not under `&&`, `||` or a select's branch), so
-//! it faults only where it would have. A block some of whose work-items have exited takes the
-//! region's ordinary per-work-item form.
+//! division needs a constant divisor other than 0 and -1, a math function takes a float (or is
+//! one of the wrapping, `min`, `max` and `abs` ones). So the only faults are those of the reads,
+//! their indices, the range and the block-uniform `let`s before the loop, which fault alike for
+//! every work-item, in the same iteration and at the same point: the first work-item meets it
+//! first in either order, and the group names it (`each_lanes` records its first work-item). A
+//! read is hoisted to the top of its iteration only from where every work-item evaluates it (not
+//! under `&&`, `||` or a select's branch), so it faults only where it would have. No region is
+//! taken whose top may fault (a recomputed local the loop does not use, which the per-work-item
+//! form evaluates anyway). A block some of whose work-items have exited takes the region's
+//! ordinary per-work-item form.
 //!
 //! Not recognised (left to the per-work-item loop): a loop whose body has control flow, calls,
-//! atomics, warp operations or stores; a read whose index depends on the thread; a local of the
-//! thread's index the region recomputes (`tid`, `i`), which a lane would have to compute for
-//! itself; records and tuples.
+//! atomics, warp operations, stores or a compound `/=` or `%=`; a read whose index depends on
+//! the thread; a local of the thread's index the region recomputes (`tid`, `i`), which a lane
+//! would have to compute for itself; a `let` before the loop of a value that varies per
+//! work-item or lives on after the region; records and tuples.
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -44,7 +49,7 @@ use super::plan::{Reach, Storage, locals_of, own_exprs};
 use super::xrange::may_fault_or_write;
 use crate::lower::ir::*;
 
-/// Work-items a group runs together: eight `f32` lanes (two SSE or one AVX register).
+/// Work-items a group runs together: sixteen `f32` lanes (four SSE or two AVX registers).
 pub(super) const LANES: usize = 16;
 
 /// A region [`Body::lane_loop`] accepted: its loop, and what the groups carry.
@@ -78,12 +83,35 @@ impl<'f> Body<'_, 'f> {
     /// The region of `items` as a lane loop, when its only work is a loop the module docs
     /// describe.
     pub(super) fn lane_loop(&self, items: &[Item<'f>]) -> Option<LaneLoop<'f>> {
+        // The per-work-item form evaluates every recomputed local of the region at its top,
+        // used by the loop or not; the lane form only those the loop uses.
+        if self.prologue_may_fault(items) {
+            return None;
+        }
         let mut work: Vec<&'f Stmt> = Vec::new();
         for it in items.iter().filter(|it| !self.is_noop(it)) {
             let Item::Stmt(s) = it else {
                 return None;
             };
             work.push(s);
+        }
+        // The group has no work-item's local array to ask its shape (bounds are printed as
+        // block code, which has the set of them; the rest is printed in the group).
+        let local_shape = |e: &Expr| {
+            let mut found = false;
+            e.visit(&mut |x| {
+                if let ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) = x.kind {
+                    found |= self.plan.reach[a] == Reach::Local;
+                }
+            });
+            found
+        };
+        let (mut stmts, mut exprs) = (Vec::new(), Vec::new());
+        for s in &work {
+            collect(s, &mut stmts, &mut exprs);
+        }
+        if exprs.iter().any(|e| local_shape(e)) {
+            return None;
         }
         let (stmt, before) = work.split_last()?;
         // Block-uniform locals the region recomputes or declares before the loop, computed once
@@ -269,16 +297,16 @@ impl<'f> Body<'_, 'f> {
                 scope.reads.push(e);
                 true
             }
-            ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) => {
-                self.plan.f.arrays[*a].base.is_none()
+            ExprKind::Len(_) | ExprKind::Size(_) | ExprKind::Shape(..) | ExprKind::Thread(_) => {
+                self.plan.is_block_expr(e)
             }
-            ExprKind::Thread(_) => self.plan.is_block_expr(e),
             ExprKind::Math(m, args) => {
-                // Integer `abs` overflows at the type's minimum; the rest cannot fault.
+                // Integer `abs` is emitted as `wrapping_abs`; these cannot fault on integers.
                 let exact = matches!(
                     m,
                     MathFn::Min
                         | MathFn::Max
+                        | MathFn::Abs
                         | MathFn::WrappingAdd
                         | MathFn::WrappingSub
                         | MathFn::WrappingMul

@@ -36,7 +36,7 @@
 //!
 //! A region whose only work is a loop over a block-uniform range that writes no memory and reads
 //! it only at block-uniform indices (n-body's force loop over a shared tile) runs with the loop
-//! outside and eight work-items inside, so that their arithmetic becomes SIMD (`lanes`).
+//! outside and sixteen work-items inside, so that their arithmetic becomes SIMD (`lanes`).
 //!
 //! The generated grid function picks, per launch, plain or atomic global reads (plain when the
 //! simulator froze every read-only argument) and plain or atomic own-index stores (plain when it

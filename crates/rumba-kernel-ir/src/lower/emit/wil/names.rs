@@ -1,7 +1,8 @@
 //! The names and substitutions the per-thread emitter ([`R`](crate::lower::emit::rust::R)) uses inside a block body: which
 //! identifier a local, an array, an own-index window or a value loaded from a halo window has,
 //! whether a local is declared again in a region's prologue, what a thread query becomes at block
-//! level or inside a region, and which bounds guards a region's windows make true.
+//! level or inside a region, which bounds guards a region's windows make true, and which element
+//! reads a lane loop hoisted (`lanes`).
 
 use std::collections::HashSet;
 
@@ -183,6 +184,11 @@ impl Wil for Names<'_, '_> {
     }
 
     fn array(&self, a: ArrayId) -> Ident {
+        // Block code has no work-item's local array, only the set of them, which answers for
+        // their (common) shape.
+        if !self.in_region && self.plan.reach[a] == Reach::Local {
+            return format_ident!("__loc_{}", self.plan.f.arrays[a].c_name);
+        }
         array_ident(self.plan.f, a)
     }
 

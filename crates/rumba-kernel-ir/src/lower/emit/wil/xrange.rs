@@ -203,8 +203,9 @@ impl Body<'_, '_> {
     }
 
     /// Whether what each work-item of the region of `items` evaluates at the region's top,
-    /// skipped or not, may fault: a recomputed local it uses, or a view it makes again.
-    fn prologue_may_fault(&self, items: &[Item<'_>]) -> bool {
+    /// skipped or not, may fault: a recomputed local it uses or declares, or a view it makes
+    /// again.
+    pub(super) fn prologue_may_fault(&self, items: &[Item<'_>]) -> bool {
         let (mut stmts, mut exprs) = (Vec::new(), Vec::new());
         for it in items {
             if let Item::Stmt(s) = it {
@@ -222,6 +223,14 @@ impl Body<'_, '_> {
         let mut locals = Vec::new();
         for e in &exprs {
             locals_of(e, &mut locals);
+        }
+        // A recomputed local the region declares is computed at its top even where unused.
+        for s in &stmts {
+            match s {
+                Stmt::Let { local, .. } => locals.push(*local),
+                Stmt::LetTuple { locals: ls, .. } => locals.extend(ls),
+                _ => {}
+            }
         }
         let mut k = 0;
         while k < locals.len() {

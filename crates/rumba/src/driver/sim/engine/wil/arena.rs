@@ -713,6 +713,25 @@ impl<'b, T: Pod, const D: usize> LocalArrays<'b, T, D> {
         }
     }
 
+    /// The shape of every work-item's array (what block code reads for `loc.shape()`).
+    #[inline(always)]
+    pub fn shape(&self) -> [usize; D] {
+        self.dims
+    }
+
+    /// Length of the first axis of every work-item's array (1 for a 0-d array).
+    #[inline(always)]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        if D == 0 { 1 } else { self.dims[0] }
+    }
+
+    /// Elements of every work-item's array.
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        self.each
+    }
+
     /// Work-item `w`'s array (`w` as passed to [`each`](super::BlockCtx::each)).
     #[inline(always)]
     pub fn of(&self, w: u32) -> BlockArray<'b, T, D> {

@@ -374,6 +374,7 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
         mut group: G,
         single: F,
     ) {
+        const { assert!(L > 0, "a group has at least one work-item") };
         if self.data.exited.get() != 0 {
             return self.each(single);
         }
