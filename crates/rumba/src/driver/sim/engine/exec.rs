@@ -236,7 +236,13 @@ pub(crate) fn schedule(
         // of blocks in increasing order from one counter, so every block below a faulted one
         // has been claimed (and runs) before it.
         let workers = rayon::current_num_threads().max(1) as u64;
-        let chunk = (blocks / (workers * 8)).clamp(1, 64);
+        // Eight chunks a worker or more, for balance, of up to 1,024 blocks: neighbouring
+        // blocks usually touch neighbouring memory (a stencil's blocks share their rows'
+        // neighbours), so a worker that runs long runs of them keeps its cache and its
+        // prefetcher's streams, where interleaving short runs with another worker's splits both.
+        // With runs of at most 64 blocks, the suite's 4096² stencil (65,536 blocks) took 82-95 ms
+        // against 64-86 ms with these, alternating four times.
+        let chunk = (blocks / (workers * 8)).clamp(1, 1024);
         let helpers = (workers - 1).min(blocks.div_ceil(chunk) - 1);
         let next = AtomicU64::new(0);
         let work = || {
