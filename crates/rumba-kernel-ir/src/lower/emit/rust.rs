@@ -76,6 +76,24 @@ pub(crate) trait Wil {
     }
 }
 
+/// The iterator of a `for` over `s..e` (`s..=e` when `inclusive`), stepped by `step` if any.
+pub(crate) fn for_range(
+    s: TokenStream,
+    e: TokenStream,
+    inclusive: bool,
+    step: Option<TokenStream>,
+) -> TokenStream {
+    let range = if inclusive {
+        quote!((#s)..=(#e))
+    } else {
+        quote!((#s)..(#e))
+    };
+    match step {
+        Some(k) => quote!((#range).step_by(#k)),
+        None => range,
+    }
+}
+
 /// The body: for a kernel, the statements of the per-thread closure (scalar parameters are
 /// re-bound from the `&T` the engine lends); for a device function, its body.
 pub fn body(f: &Func, opts: &Options) -> TokenStream {
@@ -479,18 +497,7 @@ impl R<'_> {
             } => {
                 let v = self.local(*var, self.f.locals[*var].name.span());
                 let (s, e) = (self.expr(start), self.expr(end));
-                let range = if *inclusive {
-                    quote!((#s)..=(#e))
-                } else {
-                    quote!((#s)..(#e))
-                };
-                let it = match step {
-                    Some((k, _)) => {
-                        let k = self.expr(k);
-                        quote!((#range).step_by(#k))
-                    }
-                    None => range,
-                };
+                let it = for_range(s, e, *inclusive, step.as_ref().map(|(k, _)| self.expr(k)));
                 let b = self.block(body);
                 quote_spanned!(*span=> for #v in #it #b)
             }

@@ -12,7 +12,7 @@ use quote::{format_ident, quote, quote_spanned};
 use super::names::{Names, array_ident, context_ident, halo_ident, local_ident, window_ident};
 use super::plan::{Own, Plan, Reach, Storage, id, locals_of, own_exprs};
 use super::xrange::Narrow;
-use crate::lower::emit::rust::R;
+use crate::lower::emit::rust::{R, for_range};
 use crate::lower::ir::*;
 
 /// One item of a region: a statement, or a per-work-item addition the planner made (a
@@ -254,15 +254,7 @@ impl<'p, 'f> Body<'p, 'f> {
                         (quote!(#a), quote!(#b), names.get(2).map(|n| quote!(#n))),
                     )
                 };
-                let range = if *inclusive {
-                    quote!((#s)..=(#e))
-                } else {
-                    quote!((#s)..(#e))
-                };
-                let it = match kk {
-                    Some(kk) => quote!((#range).step_by(#kk)),
-                    None => range,
-                };
+                let it = for_range(s, e, *inclusive, kk);
                 let inner = self.block(body);
                 out.extend(quote_spanned!(*span=> for #v in #it { #inner }));
                 out

@@ -47,6 +47,7 @@ use super::body::{Body, Item, collect};
 use super::names::{context_ident, local_ident};
 use super::plan::{Reach, Storage, locals_of, own_exprs};
 use super::xrange::may_fault_or_write;
+use crate::lower::emit::rust::for_range;
 use crate::lower::ir::*;
 
 /// Work-items a group runs together: sixteen `f32` lanes (four SSE or two AVX registers).
@@ -388,18 +389,8 @@ impl<'f> Body<'_, 'f> {
                 .collect::<TokenStream>()
         });
         let (s, e) = (self.block_expr(start), self.block_expr(end));
-        let range = if *inclusive {
-            quote!((#s)..=(#e))
-        } else {
-            quote!((#s)..(#e))
-        };
-        let it = match step {
-            Some((x, _)) => {
-                let x = self.block_expr(x);
-                quote!((#range).step_by(#x))
-            }
-            None => range,
-        };
+        let step = step.as_ref().map(|(x, _)| self.block_expr(x));
+        let it = for_range(s, e, *inclusive, step);
         let v = local_ident(f, *var);
         let mut prologue = self.names(true, Default::default());
         prologue.set_prologue(true);
