@@ -1,0 +1,338 @@
+//! How the loop form cuts a kernel's regions, checked against coroutines bit for bit (faults
+//! included): regions narrowed to the work-items an x condition or a lane test admits, regions
+//! that must not be narrowed, lane loops (a loop run for sixteen work-items side by side), and
+//! what keeps a region out of either. The golden `corpus_warp.wil.rs` and `corpus_lanes.wil.rs`
+//! show which regions of the corpus kernels take which form.
+
+mod common;
+mod macro_corpus;
+mod macro_engines;
+
+use macro_corpus::case::{Case, HostArg};
+use macro_corpus::{lanes, warp};
+use macro_engines::{both_engines, random, sim};
+use rumba::driver::HostEngine;
+use rumba::kernel::prelude::*;
+
+/// Regions whose only work is an `if` on the x index against a block-uniform bound, in every
+/// form the loop form narrows to the work-items that can meet it (`<`, mirrored `>`, `==`, a
+/// window of `>=` and `<=` on a signed cast, `&&` with another condition, a halving loop), in
+/// 1-d and 2-d blocks. Each region adds a different power of two, so a work-item visited too
+/// often or skipped wrongly shows in its sum.
+#[kernel]
+pub fn narrowed(t: &Thread, out: &mut Arr<i64>, bound: i32) {
+    let tx = t.thread_idx().x as usize;
+    let tid = t.thread_idx().x;
+    let ti = t.thread_idx().x as i32;
+    let n = (t.block_dim().x * t.block_dim().y) as usize;
+    let lin = t.thread_idx().y as usize * t.block_dim().x as usize + tx;
+    let s = t.shared_array::<i64>(64);
+    s[lin] = 0;
+    t.syncthreads();
+    if tx < 3 {
+        s[lin] += 1;
+    }
+    t.syncthreads();
+    if 2 < tx {
+        s[lin] += 2;
+    }
+    t.syncthreads();
+    if tx == 1 {
+        s[lin] += 4;
+    }
+    t.syncthreads();
+    if ti >= bound && ti <= bound + 2 {
+        s[lin] += 8;
+    }
+    t.syncthreads();
+    if tid > 4 && lin % 2 == 0 {
+        s[lin] += 16;
+    }
+    t.syncthreads();
+    let mut stride = 4usize;
+    while stride > 0 {
+        if tx < stride {
+            s[lin] += (stride as i64) << 8;
+        }
+        t.syncthreads();
+        stride /= 2;
+    }
+    out[t.block_idx().x as usize * n + lin] = s[lin];
+}
+
+#[test]
+fn regions_narrowed_to_the_work_items_an_x_condition_admits_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(narrowed().engine(), HostEngine::WorkItemLoops);
+    for (block, bound) in [
+        ([7usize, 1, 1], 2i32),
+        ([8, 4, 1], -2),
+        ([8, 4, 1], 6),
+        ([32, 2, 1], 100),
+        ([1, 1, 1], 0),
+    ] {
+        let threads = block[0] * block[1];
+        let case = Case {
+            name: "narrowed",
+            function: narrowed().function().clone(),
+            abi: &narrowed::ABI,
+            opencl: narrowed::opencl_source(),
+            cuda: narrowed::cuda_source(),
+            grid: [2, 1, 1],
+            block,
+            dynamic_shared_bytes: 0,
+            args: vec![HostArg::zeros::<i64>(2 * threads), HostArg::scalar(bound)],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args, "block {block:?}, bound {bound}");
+    }
+}
+
+/// The lane regions of [`warp::narrowed_lanes`] (the golden `corpus_warp.wil.rs` shows which
+/// are narrowed): both engines agree, and every work-item got what its lane says.
+#[test]
+fn regions_narrowed_to_one_lane_agree() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let lanes = warp::narrowed_lanes();
+    assert_eq!(lanes.engine(), HostEngine::WorkItemLoops);
+    for (block, k) in [
+        ([40usize, 1, 1], 0u32),
+        ([40, 1, 1], 7),
+        ([8, 4, 1], 31),
+        ([32, 3, 1], 5),
+        ([6, 7, 1], 50),
+        ([1, 1, 1], 0),
+    ] {
+        let threads = block[0] * block[1];
+        let case = Case {
+            name: "narrowed_lanes",
+            function: lanes.function().clone(),
+            abi: &warp::narrowed_lanes::ABI,
+            opencl: warp::narrowed_lanes::opencl_source(),
+            cuda: warp::narrowed_lanes::cuda_source(),
+            grid: [2, 1, 1],
+            block,
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::zeros::<i64>(2 * threads),
+                HostArg::zeros::<u32>(1),
+                HostArg::scalar(k),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap();
+        // Every work-item evaluated the left side of the `&&` whose right side tests a lane.
+        assert_eq!(
+            out[1].values::<u32>(),
+            [2 * threads as u32],
+            "block {block:?}"
+        );
+        // And what each work-item got, from its lane alone.
+        let got = out[0].values::<i64>();
+        for (i, &v) in got.iter().enumerate() {
+            let (lin, l) = (i % threads, (i % threads) as u32 % 32);
+            let want = i64::from(l == 0)
+                + 2 * i64::from(l == 3)
+                + 4 * i64::from(l == k)
+                + 8 * i64::from(l == 31)
+                + 16 * i64::from(lin % 3 == 1 && l == 7)
+                + 32 * i64::from(l == k + 32)
+                + 64 * i64::from(l == 2);
+            assert_eq!(v, want, "block {block:?}, k {k}, work-item {lin}");
+        }
+    }
+}
+
+/// Regions the loop form must not narrow: the left side of `&&` writes memory (every work-item
+/// evaluates it), and a recomputed local divides by a parameter (every work-item evaluates it
+/// at the region's top, so a division by zero faults at the first one, not at the `if`'s).
+#[kernel]
+pub fn not_narrowed(t: &Thread, hits: &mut Arr<u32>, out: &mut Arr<u32>, d: u32) {
+    let tid = t.thread_idx().x;
+    if hits.atomic_add(0, 1) < 1_000_000 && tid == 0 {
+        out[0] += 1;
+    }
+    t.syncthreads();
+    let q = tid / d;
+    if tid == 3 {
+        out[1] = q;
+    }
+    t.syncthreads();
+    if tid == 5 {
+        out[2] = q;
+    }
+}
+
+#[test]
+fn regions_whose_top_or_left_operand_does_work_are_not_narrowed() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    assert_eq!(not_narrowed().engine(), HostEngine::WorkItemLoops);
+    for d in [1u32, 0] {
+        let case = Case {
+            name: "not_narrowed",
+            function: not_narrowed().function().clone(),
+            abi: &not_narrowed::ABI,
+            opencl: not_narrowed::opencl_source(),
+            cuda: not_narrowed::cuda_source(),
+            grid: [1, 1, 1],
+            block: [8, 1, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::zeros::<u32>(1),
+                HostArg::zeros::<u32>(3),
+                HostArg::scalar(d),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case);
+        match d {
+            // Every work-item counted itself.
+            1 => assert_eq!(
+                out.unwrap()[0],
+                HostArg::array(&[8u32], &[1]),
+                "the left operand of && ran for every work-item"
+            ),
+            // The engines agree (above) on the faulting thread: the first of the block.
+            _ => assert!(out.is_err(), "{out:?}"),
+        }
+    }
+}
+
+/// The lane loops of [`lanes::lane_loops`] (the golden `corpus_lanes.wil.rs` shows which
+/// regions are): both engines agree bit for bit on full groups, a last smaller group, 2-d
+/// blocks, a block one of whose work-items returned (it runs per work-item), an empty range, and
+/// the faults of an index, a shared read and a global read every work-item makes alike, which
+/// name the block's first work-item.
+#[test]
+fn lane_loops_agree_with_coroutines() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::lane_loops();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let x: Vec<f32> = random(80, 11).iter().map(|v| v * 4.0 - 2.0).collect();
+    let case = |block: [usize; 3], m: usize, wrap: usize, span: usize, skip: u32| Case {
+        name: "lane_loops",
+        function: k.function().clone(),
+        abi: &lanes::lane_loops::ABI,
+        opencl: lanes::lane_loops::opencl_source(),
+        cuda: lanes::lane_loops::cuda_source(),
+        grid: [2, 1, 1],
+        block,
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&x, &[80]),
+            HostArg::zeros::<f32>(2 * 3 * block[0] * block[1]),
+            HostArg::scalar(m),
+            HostArg::scalar(wrap),
+            HostArg::scalar(span),
+            HostArg::scalar(skip),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    for block in [[256, 1, 1], [100, 1, 1], [13, 1, 1], [8, 4, 1], [1, 1, 1]] {
+        let threads = block[0] * block[1];
+        for skip in [u32::MAX, 5.min(threads as u32 - 1)] {
+            let out = both_engines(&case(block, 37, 64, 64, skip)).unwrap();
+            let got = out[1].values::<f32>();
+            // Every work-item that stayed ran every loop: its `b` moved off its start.
+            for (i, v) in got.chunks(3).enumerate() {
+                let lin = i % threads;
+                if lin as u32 != skip {
+                    assert_ne!(v[1], lin as f32 - 7.0, "block {block:?}, work-item {i}");
+                }
+            }
+        }
+        // No iteration: the lanes' values go back to the context arrays unchanged.
+        both_engines(&case(block, 0, 64, 64, u32::MAX)).unwrap();
+        // `k % 0`; `s[64]` of a 64-element shared array at iteration 64; `x[81]` of 80 at 27.
+        for (m, wrap, span) in [(37, 0, 64), (80, 100, 64), (37, 64, 200)] {
+            let err = both_engines(&case(block, m, wrap, span, u32::MAX)).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains("block (0, 0, 0) thread (0, 0, 0)"),
+                "block {block:?}, m {m}, wrap {wrap}, span {span}: {text}"
+            );
+        }
+    }
+}
+
+/// [`lanes::lane_loop_beside_fault`]: a region whose top may fault is not run as lanes, so
+/// both engines fault at work-item `d`'s division (and run normally without one).
+#[test]
+fn a_lane_loop_beside_a_faulting_local_is_not_taken() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::lane_loop_beside_fault();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let x: Vec<f32> = random(64, 12);
+    for d in [3i32, -1] {
+        let case = Case {
+            name: "lane_loop_beside_fault",
+            function: k.function().clone(),
+            abi: &lanes::lane_loop_beside_fault::ABI,
+            opencl: lanes::lane_loop_beside_fault::opencl_source(),
+            cuda: lanes::lane_loop_beside_fault::cuda_source(),
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::array(&x, &[64]),
+                HostArg::zeros::<f32>(32),
+                HostArg::scalar(9usize),
+                HostArg::scalar(d),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case);
+        match d {
+            3 => {
+                let text = out.unwrap_err().to_string();
+                assert!(text.contains("thread (3, 0, 0)"), "{text}");
+            }
+            _ => assert!(out.is_ok(), "{out:?}"),
+        }
+    }
+}
+
+/// [`lanes::local_lengths`]: a local array's length is per work-item in the loop form too (it
+/// compiles, and both engines agree).
+#[test]
+fn local_array_lengths_are_per_work_item() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let k = lanes::local_lengths();
+    assert_eq!(k.engine(), HostEngine::WorkItemLoops);
+    let case = Case {
+        name: "local_lengths",
+        function: k.function().clone(),
+        abi: &lanes::local_lengths::ABI,
+        opencl: lanes::local_lengths::opencl_source(),
+        cuda: lanes::local_lengths::cuda_source(),
+        grid: [1, 1, 1],
+        block: [40, 1, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&random(64, 13), &[64]),
+            HostArg::zeros::<f32>(40),
+            HostArg::scalar(5usize),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    both_engines(&case).unwrap();
+}
