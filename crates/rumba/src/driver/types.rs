@@ -310,6 +310,9 @@ pub struct StridedCopy<'a> {
     pub src: StridedSource<'a>,
 }
 
+// Only the GPU backends queue plain copies for strided ones (the simulator's loop nest needs
+// none), so a build without them leaves these unused.
+#[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))]
 impl StridedCopy<'_> {
     /// The copy as one contiguous run of bytes, when it is one: a device source laid out as the
     /// destination is, both dense (see [`dense_bytes`]), and the two ranges apart. C- and
@@ -378,6 +381,7 @@ impl StridedCopy<'_> {
 /// axes may come in any order). `None` for zero or negative strides, gaps and overlaps, a shape
 /// with a zero extent, or a stride count that does not match the shape (a 0-d shape covers one
 /// element).
+#[cfg_attr(not(any(feature = "cuda", feature = "opencl")), allow(dead_code))]
 fn dense_bytes(shape: &[usize], strides: &[isize], itemsize: usize) -> Option<usize> {
     if strides.len() != shape.len() || itemsize == 0 {
         return None;
