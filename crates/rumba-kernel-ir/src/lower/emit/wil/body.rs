@@ -394,21 +394,7 @@ impl<'p, 'f> Body<'p, 'f> {
         let (mut arrays, remake) = self.region_arrays(&stmts, &exprs, &mut used);
         // Prologue: recomputed locals (with what they depend on), context loads, local arrays,
         // views.
-        let mut needed: Vec<LocalId> = used.iter().chain(&assigned).copied().collect();
-        let mut k = 0;
-        while k < needed.len() {
-            let l = needed[k];
-            if self.plan.storage[l] == Storage::Recompute {
-                if let Some(init) = self.defining_stmt(l) {
-                    for e in own_exprs(init) {
-                        locals_of(e, &mut needed);
-                    }
-                }
-            }
-            k += 1;
-        }
-        needed.sort_unstable();
-        needed.dedup();
+        let needed = self.with_recomputed(used.iter().chain(&assigned).copied().collect());
         let mut prologue = TokenStream::new();
         let mut declared: HashSet<usize> = HashSet::new();
         for &l in &needed {
@@ -423,14 +409,11 @@ impl<'p, 'f> Body<'p, 'f> {
                     }
                 }
                 Storage::Context => {
-                    let (n, c) = (local_ident(f, l), context_ident(f, l));
+                    let n = local_ident(f, l);
                     let ty =
                         self.with_r(&self.names(true, HashSet::new()), |r| r.ty(&f.locals[l].ty));
-                    if is_bool(&f.locals[l].ty) {
-                        prologue.extend(quote!(let mut #n: bool = #c.get(__w as usize) != 0;));
-                    } else {
-                        prologue.extend(quote!(let mut #n: #ty = #c.get(__w as usize);));
-                    }
+                    let get = context_get(f, l, quote!(__w as usize));
+                    prologue.extend(quote!(let mut #n: #ty = #get;));
                 }
                 _ => {}
             }
@@ -452,12 +435,8 @@ impl<'p, 'f> Body<'p, 'f> {
         assigned.dedup();
         for &l in &assigned {
             if self.plan.storage[l] == Storage::Context {
-                let (n, c) = (local_ident(f, l), context_ident(f, l));
-                if is_bool(&f.locals[l].ty) {
-                    epilogue.extend(quote!(#c.set(__w as usize, #n as u8);));
-                } else {
-                    epilogue.extend(quote!(#c.set(__w as usize, #n);));
-                }
+                let n = local_ident(f, l);
+                epilogue.extend(context_set(f, l, quote!(__w as usize), quote!(#n)));
             }
         }
         // Own-index windows: arrays every access of which in this region is at the own index
@@ -665,6 +644,31 @@ impl<'p, 'f> Body<'p, 'f> {
         }
     }
 
+    /// `locals` and every local the defining statements of the recomputed ones among them
+    /// reach, transitively — what a region's top computes for them — sorted.
+    pub(super) fn with_recomputed(&self, mut locals: Vec<LocalId>) -> Vec<LocalId> {
+        let mut k = 0;
+        while k < locals.len() {
+            let l = locals[k];
+            k += 1;
+            if self.plan.storage[l] != Storage::Recompute {
+                continue;
+            }
+            let mut more = Vec::new();
+            for e in self.defining_stmt(l).into_iter().flat_map(own_exprs) {
+                locals_of(e, &mut more);
+            }
+            for m in more {
+                if !locals.contains(&m) {
+                    locals.push(m);
+                }
+            }
+        }
+        locals.sort_unstable();
+        locals.dedup();
+        locals
+    }
+
     /// The statement that declares local `l`.
     pub(super) fn defining_stmt(&self, l: LocalId) -> Option<&'f Stmt> {
         fn find(b: &Block, l: LocalId) -> Option<&Stmt> {
@@ -713,6 +717,32 @@ pub(super) fn collect<'a>(s: &'a Stmt, stmts: &mut Vec<&'a Stmt>, exprs: &mut Ve
         for c in &b.stmts {
             collect(c, stmts, exprs);
         }
+    }
+}
+
+/// Work-item `at`'s value of context local `l` (a `bool` is kept as a byte).
+pub(super) fn context_get(f: &Func, l: LocalId, at: TokenStream) -> TokenStream {
+    let c = context_ident(f, l);
+    if is_bool(&f.locals[l].ty) {
+        quote!(#c.get(#at) != 0)
+    } else {
+        quote!(#c.get(#at))
+    }
+}
+
+/// Stores `value` (a name or an element, so that `as` binds to all of it) as work-item `at`'s
+/// value of context local `l`.
+pub(super) fn context_set(
+    f: &Func,
+    l: LocalId,
+    at: TokenStream,
+    value: TokenStream,
+) -> TokenStream {
+    let c = context_ident(f, l);
+    if is_bool(&f.locals[l].ty) {
+        quote!(#c.set(#at, #value as u8);)
+    } else {
+        quote!(#c.set(#at, #value);)
     }
 }
 

@@ -43,9 +43,9 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use super::body::{Body, Item, collect};
-use super::names::{context_ident, local_ident};
-use super::plan::{Reach, Storage, locals_of, own_exprs};
+use super::body::{Body, Item, collect, context_get, context_set};
+use super::names::local_ident;
+use super::plan::{Reach, Storage, locals_of};
 use super::xrange::may_fault_or_write;
 use crate::lower::emit::rust::for_range;
 use crate::lower::ir::*;
@@ -117,7 +117,7 @@ impl<'f> Body<'_, 'f> {
         let (stmt, before) = work.split_last()?;
         // Block-uniform locals the region recomputes or declares before the loop, computed once
         // per group.
-        let (recomputed, mut uniform) = self.uniform_recomputed(&work);
+        let (recomputed, mut uniform) = self.uniform_recomputed(&exprs);
         for s in before {
             let Stmt::Let {
                 local,
@@ -201,36 +201,16 @@ impl<'f> Body<'_, 'f> {
         })
     }
 
-    /// The recomputed locals the statements `work` reach (directly or through other recomputed
-    /// ones) that are block-uniform and cannot fault: their defining `let`s in declaration
-    /// order, and the locals.
-    fn uniform_recomputed(&self, work: &[&'f Stmt]) -> (Vec<&'f Stmt>, Vec<LocalId>) {
-        let (mut stmts, mut exprs) = (Vec::new(), Vec::new());
-        for s in work {
-            collect(s, &mut stmts, &mut exprs);
-        }
+    /// The recomputed locals `exprs` reach (directly or through other recomputed ones) that
+    /// are block-uniform and cannot fault: their defining `let`s in declaration order, and the
+    /// locals.
+    fn uniform_recomputed(&self, exprs: &[&Expr]) -> (Vec<&'f Stmt>, Vec<LocalId>) {
         let mut reached = Vec::new();
-        for e in &exprs {
+        for e in exprs {
             locals_of(e, &mut reached);
         }
-        let mut k = 0;
-        while k < reached.len() {
-            let l = reached[k];
-            k += 1;
-            if self.plan.storage[l] != Storage::Recompute {
-                continue;
-            }
-            for e in self.defining_stmt(l).into_iter().flat_map(own_exprs) {
-                let mut more = Vec::new();
-                locals_of(e, &mut more);
-                for m in more {
-                    push_new(&mut reached, m);
-                }
-            }
-        }
-        reached.sort_unstable();
         let (mut lets, mut uniform) = (Vec::new(), Vec::new());
-        for l in reached {
+        for l in self.with_recomputed(reached) {
             if self.plan.storage[l] != Storage::Recompute {
                 continue;
             }
@@ -345,12 +325,8 @@ impl<'f> Body<'_, 'f> {
         let mut fill = TokenStream::new();
         let mut enter = TokenStream::new();
         for &l in &lane.contexts {
-            let (x, c, ty) = (lanes_of(l), context_ident(f, l), ty_of(l));
-            let get = if super::body::is_bool(&f.locals[l].ty) {
-                quote!(#c.get(__w0 as usize + __l) != 0)
-            } else {
-                quote!(#c.get(__w0 as usize + __l))
-            };
+            let (x, ty) = (lanes_of(l), ty_of(l));
+            let get = context_get(f, l, quote!(__w0 as usize + __l));
             load.extend(
                 quote!(let mut #x: [#ty; #n] = [<#ty as ::core::default::Default>::default(); #n];),
             );
@@ -360,13 +336,14 @@ impl<'f> Body<'_, 'f> {
         }
         let (mut leave, mut store) = (TokenStream::new(), TokenStream::new());
         for &l in &lane.written {
-            let (x, c, v) = (lanes_of(l), context_ident(f, l), local_ident(f, l));
+            let (x, v) = (lanes_of(l), local_ident(f, l));
             leave.extend(quote!(#x[__l] = #v;));
-            if super::body::is_bool(&f.locals[l].ty) {
-                store.extend(quote!(#c.set(__w0 as usize + __l, #x[__l] as u8);));
-            } else {
-                store.extend(quote!(#c.set(__w0 as usize + __l, #x[__l]);));
-            }
+            store.extend(context_set(
+                f,
+                l,
+                quote!(__w0 as usize + __l),
+                quote!(#x[__l]),
+            ));
         }
         // The reads, once per iteration for the group.
         let hoisted: Vec<(&Expr, Ident)> = lane

@@ -30,7 +30,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::body::{Body, Item, collect};
-use super::plan::{Storage, arrays_of, locals_of, reaches_memory};
+use super::plan::{Storage, arrays_of, locals_of, own_exprs, reaches_memory};
 use crate::lower::ir::*;
 use crate::target::Scalar;
 
@@ -232,30 +232,13 @@ impl Body<'_, '_> {
                 _ => {}
             }
         }
-        let mut k = 0;
-        while k < locals.len() {
-            let l = locals[k];
-            k += 1;
-            if self.plan.storage[l] != Storage::Recompute {
-                continue;
-            }
-            if let Some(Stmt::Let {
-                init: Some(init), ..
-            }) = self.defining_stmt(l)
-            {
-                if may_fault_or_write(init) {
-                    return true;
-                }
-                let mut more = Vec::new();
-                locals_of(init, &mut more);
-                for m in more {
-                    if !locals.contains(&m) {
-                        locals.push(m);
-                    }
-                }
-            }
-        }
-        false
+        let recomputed = self
+            .with_recomputed(locals)
+            .into_iter()
+            .filter(|&l| self.plan.storage[l] == Storage::Recompute);
+        recomputed
+            .flat_map(|l| self.defining_stmt(l).into_iter().flat_map(own_exprs))
+            .any(may_fault_or_write)
     }
 }
 
