@@ -5,6 +5,7 @@
 //! show which regions of the corpus kernels take which form.
 
 mod common;
+mod engines;
 mod macro_corpus;
 mod macro_engines;
 

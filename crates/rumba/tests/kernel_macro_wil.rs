@@ -6,6 +6,7 @@
 //! `kernel_macro_regions`.
 
 mod common;
+mod engines;
 mod macro_corpus;
 mod macro_engines;
 

@@ -41,18 +41,10 @@ pub fn with_function(case: &Case, function: KernelFunction) -> Case {
     }
 }
 
-/// A fault with its device addresses blanked (each run allocates its own arrays).
+/// A run's result or fault with its device addresses blanked (each run allocates its own
+/// arrays).
 pub fn without_addresses(r: &Result<Vec<HostArg>, rumba::Error>) -> String {
-    let text = format!("{r:?}");
-    let mut out = String::new();
-    let mut rest = text.as_str();
-    while let Some(k) = rest.find("0x") {
-        out.push_str(&rest[..k]);
-        out.push_str("ADDR");
-        rest = rest[k + 2..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
-    }
-    out.push_str(rest);
-    out
+    crate::engines::without_addresses(&format!("{r:?}"))
 }
 
 /// Runs `case` on both engines and checks they agree exactly (outputs, or the whole fault but
