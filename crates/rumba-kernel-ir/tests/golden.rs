@@ -149,6 +149,7 @@ fn golden_files_match() {
         ("rumba/tests/macro_corpus/ranks.rs", "corpus_ranks"),
         ("rumba/tests/macro_corpus/warp.rs", "corpus_warp"),
         ("rumba/tests/macro_corpus/lanes.rs", "corpus_lanes"),
+        ("rumba/tests/macro_corpus/own.rs", "corpus_own"),
         ("rumba/tests/macro_corpus/records.rs", "corpus_records"),
         (
             "rumba/tests/ported_kernels/dynshared.rs",

@@ -1,8 +1,10 @@
 //! How the loop form cuts a kernel's regions, checked against coroutines bit for bit (faults
 //! included): regions narrowed to the work-items an x condition or a lane test admits, regions
-//! that must not be narrowed, lane loops (a loop run for sixteen work-items side by side), and
-//! what keeps a region out of either. The golden `corpus_warp.wil.rs` and `corpus_lanes.wil.rs`
-//! show which regions of the corpus kernels take which form.
+//! that must not be narrowed, lane loops (a loop run for sixteen work-items side by side),
+//! what keeps a region out of either, and regions that reach own-index outputs through the
+//! block's windows (stores, read-modify-writes, reads; 1-d and 2-d). The golden
+//! `corpus_warp.wil.rs`, `corpus_lanes.wil.rs` and `corpus_own.wil.rs` show which regions of the
+//! corpus kernels take which form.
 
 mod common;
 mod engines;
@@ -10,9 +12,9 @@ mod macro_corpus;
 mod macro_engines;
 
 use macro_corpus::case::{Case, HostArg};
-use macro_corpus::{lanes, warp};
+use macro_corpus::{lanes, own, warp};
 use macro_engines::{both_engines, random, sim};
-use rumba::driver::HostEngine;
+use rumba::driver::{HostEngine, HostKernel, KernelFunction};
 use rumba::kernel::prelude::*;
 
 /// Regions whose only work is an `if` on the x index against a block-uniform bound, in every
@@ -336,4 +338,124 @@ fn local_array_lengths_are_per_work_item() {
         agree: macro_corpus::case::Agree::Exact,
     };
     both_engines(&case).unwrap();
+}
+
+/// The array uses the loop form declares for the own-index corpus: what it reaches only at the
+/// own index (stores, read-modify-writes, reads) is `OwnIndexStore`, what it reads at a
+/// neighbour's index is not.
+#[test]
+fn own_index_read_modify_writes_make_own_index_outputs() {
+    use rumba::driver::ArrayUse::{OwnIndexStore, Read, ReadWrite};
+    let uses = |f: &KernelFunction, n: usize| -> Vec<rumba::driver::ArrayUse> {
+        let host = f.form::<HostKernel>().expect("a Rust form");
+        (0..n).map(|k| host.array_use(k)).collect()
+    };
+    assert_eq!(
+        uses(own::own_accumulate().function(), 2),
+        [OwnIndexStore, Read]
+    );
+    assert_eq!(
+        uses(own::own2_update().function(), 2),
+        [Read, OwnIndexStore]
+    );
+    assert_eq!(uses(own::own2_index().function(), 1), [OwnIndexStore]);
+    assert_eq!(uses(own::neighbour_read().function(), 1), [ReadWrite]);
+}
+
+/// Own-index stores and read-modify-writes, 1-d and 2-d (beside halo reads), in full and
+/// partial blocks and across a barrier: the loop form agrees with coroutines bit for bit.
+#[test]
+fn own_index_accesses_agree_in_full_and_partial_blocks() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    for case in own::cases() {
+        let out = both_engines(&case).unwrap();
+        assert_ne!(out, case.args, "{}: the kernel wrote nothing", case.name);
+    }
+    // `own_accumulate`'s result, from the host.
+    let case = own::accumulate(1000, 256, 1000);
+    let out = both_engines(&case).unwrap();
+    let (y, off) = (case.args[0].values::<u32>(), case.args[1].values::<u32>());
+    let want: Vec<u32> = y
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let v = v.wrapping_add(off[i / 4]) ^ 0x55;
+            v.wrapping_mul(3).wrapping_add(1).wrapping_sub(7)
+        })
+        .collect();
+    assert_eq!(out[0].values::<u32>(), want);
+    for (rows, cols, block) in [(4usize, 64usize, [32usize, 2, 1]), (9, 20, [8, 4, 1])] {
+        let case = Case {
+            grid: [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1],
+            block,
+            args: vec![HostArg::array(&vec![0u32; rows * cols], &[rows, cols])],
+            ..own::own2_case()
+        };
+        let out = both_engines(&case).unwrap()[0].values::<u32>();
+        let want: Vec<u32> = (0..rows * cols)
+            .map(|k| ((k / cols) * 1000 + k % cols) as u32)
+            .collect();
+        assert_eq!(out, want, "{rows}×{cols} {block:?}");
+    }
+}
+
+/// An own-index read-modify-write past the end, in a partial block (1-d), and an own-index
+/// store past the edge (2-d): the same fault on both engines, naming block and thread.
+#[test]
+fn own_index_accesses_out_of_bounds_name_block_and_thread() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    // 1000 elements in blocks of 256: block 3's work-item 232 is element 1000.
+    let err = both_engines(&own::accumulate(1000, 256, 1001)).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            rumba::Error::KernelFault {
+                block: [3, 0, 0],
+                thread: [232, 0, 0],
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("index (1000,) is out of bounds for axis 0 with size 1000"),
+        "{err}"
+    );
+    // 8 rows of 20 columns in 8×4 blocks: the third block column (x 16..24) is partial, and its
+    // work-item x = 4 of every row stores to column 20.
+    let case = Case {
+        name: "own2_past_the_edge",
+        function: own::own2_past_the_edge().function().clone(),
+        abi: &own::own2_past_the_edge::ABI,
+        opencl: own::own2_past_the_edge::opencl_source(),
+        cuda: own::own2_past_the_edge::cuda_source(),
+        grid: [3, 2, 1],
+        block: [8, 4, 1],
+        args: vec![HostArg::array(&[0u32; 8 * 20], &[8, 20])],
+        ..own::own2_case()
+    };
+    let err = both_engines(&case).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            rumba::Error::KernelFault {
+                block: [2, 0, 0],
+                thread: [4, 0, 0],
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("index (0, 20) is out of bounds for axis 1 with size 20"),
+        "{err}"
+    );
 }

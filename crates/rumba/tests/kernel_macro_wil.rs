@@ -89,28 +89,8 @@ fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
     }
 }
 
-/// Every thread stores its own `(y, x)` of a 2-d array: an own-index output (plain stores
-/// through a window over the block's rows in full blocks, checked in partial ones).
-#[rumba::kernel]
-fn own2_index(t: &Thread, v: &mut Arr<u32>) {
-    let (x, y) = t.grid2();
-    if y < v.shape()[0] && x < v.shape()[1] {
-        v[(y, x)] = (y * 1000 + x) as u32;
-    }
-}
-
-/// As `own2_index`, with a guard one column too wide: the threads of the column past the edge
-/// store out of bounds (in a partial block).
-#[rumba::kernel]
-fn own2_past_the_edge(t: &Thread, v: &mut Arr<u32>) {
-    let (x, y) = t.grid2();
-    if y < v.shape()[0] && x <= v.shape()[1] {
-        v[(y, x)] = (y * 1000 + x) as u32;
-    }
-}
-
 #[test]
-fn two_d_own_index_stores_and_halo_reads_agree_in_full_and_partial_blocks() {
+fn the_stencil_agrees_in_full_and_partial_blocks() {
     if !sim() {
         return;
     }
@@ -169,65 +149,6 @@ fn two_d_own_index_stores_and_halo_reads_agree_in_full_and_partial_blocks() {
             }
         }
     }
-    for (rows, cols, block) in [(4usize, 64usize, [32usize, 2, 1]), (9, 20, [8, 4, 1])] {
-        let grid = [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1];
-        let case = Case {
-            name: "own2_index",
-            function: own2_index().function().clone(),
-            abi: &own2_index::ABI,
-            opencl: own2_index::opencl_source(),
-            cuda: own2_index::cuda_source(),
-            grid,
-            block,
-            dynamic_shared_bytes: 0,
-            args: vec![HostArg::array(&vec![0u32; rows * cols], &[rows, cols])],
-            agree: macro_corpus::case::Agree::Exact,
-        };
-        let out = both_engines(&case).unwrap()[0].values::<u32>();
-        let want: Vec<u32> = (0..rows * cols)
-            .map(|k| ((k / cols) * 1000 + k % cols) as u32)
-            .collect();
-        assert_eq!(out, want, "{rows}×{cols} {block:?}");
-    }
-}
-
-#[test]
-fn a_2d_own_index_store_out_of_bounds_in_a_partial_block_names_block_and_thread() {
-    if !sim() {
-        return;
-    }
-    let _turn = common::serial();
-    // 8 rows of 20 columns in 8×4 blocks: the third block column (x 16..24) is partial, and its
-    // work-item x = 4 of every row stores to column 20.
-    let case = Case {
-        name: "own2_past_the_edge",
-        function: own2_past_the_edge().function().clone(),
-        abi: &own2_past_the_edge::ABI,
-        opencl: own2_past_the_edge::opencl_source(),
-        cuda: own2_past_the_edge::cuda_source(),
-        grid: [3, 2, 1],
-        block: [8, 4, 1],
-        dynamic_shared_bytes: 0,
-        args: vec![HostArg::array(&[0u32; 8 * 20], &[8, 20])],
-        agree: macro_corpus::case::Agree::Exact,
-    };
-    let err = both_engines(&case).unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            rumba::Error::KernelFault {
-                block: [2, 0, 0],
-                thread: [4, 0, 0],
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(
-        err.to_string()
-            .contains("index (0, 20) is out of bounds for axis 1 with size 20"),
-        "{err}"
-    );
 }
 
 #[test]

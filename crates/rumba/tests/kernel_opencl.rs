@@ -113,11 +113,15 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     }
 }
 
-#[test]
-fn the_numba_corpus_agrees_between_sim_and_opencl() {
-    let Some(mut cl) = cl() else { return };
+/// Runs every case on the simulator and on PoCL and checks they agree (and, with `wrote`, that
+/// each kernel changed its arguments): the names of the kernels run.
+fn agree_with_opencl(
+    cl: &mut opencl_common::Cl,
+    cases: Vec<macro_corpus::case::Case>,
+    wrote: bool,
+) -> Vec<&'static str> {
     let mut ran = Vec::new();
-    for case in numba::cases() {
+    for case in cases {
         let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let mut ocl = case.args.clone();
         cl.run(
@@ -130,8 +134,18 @@ fn the_numba_corpus_agrees_between_sim_and_opencl() {
         )
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         assert_agree(case.name, case.agree, &sim, &ocl);
+        if wrote {
+            assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
+        }
         ran.push(case.name);
     }
+    ran
+}
+
+#[test]
+fn the_numba_corpus_agrees_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    let ran = agree_with_opencl(&mut cl, numba::cases(), false);
     eprintln!(
         "sim and OpenCL ({}) agree on {} kernels: {}",
         cl.device_name,
@@ -143,21 +157,14 @@ fn the_numba_corpus_agrees_between_sim_and_opencl() {
 #[test]
 fn the_views_corpus_agrees_between_sim_and_opencl() {
     let Some(mut cl) = cl() else { return };
-    for case in macro_corpus::views::cases() {
-        let sim = run_backend(&case).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let mut ocl = case.args.clone();
-        cl.run(
-            case.opencl,
-            case.abi,
-            case.grid,
-            case.block,
-            case.dynamic_shared_bytes,
-            &mut ocl,
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        assert_agree(case.name, case.agree, &sim, &ocl);
-        assert_ne!(sim, case.args, "{}: the kernel wrote nothing", case.name);
-    }
+    agree_with_opencl(&mut cl, macro_corpus::views::cases(), true);
+}
+
+/// Own-index stores and read-modify-writes (the loop form's windows on the simulator).
+#[test]
+fn the_own_index_corpus_agrees_between_sim_and_opencl() {
+    let Some(mut cl) = cl() else { return };
+    agree_with_opencl(&mut cl, macro_corpus::own::cases(), true);
 }
 
 /// Runs `case` on the simulator and on PoCL, both expected to fail: the two errors, and the

@@ -1779,7 +1779,7 @@ fn grid() {
     };
 }
 // ---- capture_double_counts
-// uses: ["ReadWrite"]
+// uses: ["OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -1790,31 +1790,54 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            cap_SHARED_COUNTS: &::rumba::kernel::GlobalView<'_, u32>,
+            __out_cap_SHARED_COUNTS: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let cap_SHARED_COUNTS = *cap_SHARED_COUNTS;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < cap_SHARED_COUNTS.len()) {
-                            {
-                                let __rumba_i = i;
-                                let __rumba_v: u32 = 2u32;
-                                cap_SHARED_COUNTS
-                                    .set(
-                                        __rumba_i,
-                                        (cap_SHARED_COUNTS.get(__rumba_i)).wrapping_mul(__rumba_v),
-                                    );
+            let cap_SHARED_COUNTS = __out_cap_SHARED_COUNTS.block(__blk);
+            if let (::core::option::Option::Some(__win_cap_SHARED_COUNTS),) = (
+                __out_cap_SHARED_COUNTS.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                {
+                                    let __rumba_v: u32 = 2u32;
+                                    __win_cap_SHARED_COUNTS
+                                        .set(
+                                            __w,
+                                            (__win_cap_SHARED_COUNTS.at(__w)).wrapping_mul(__rumba_v),
+                                        );
+                                }
                             }
-                        }
-                    },
-                );
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < cap_SHARED_COUNTS.len()) {
+                                {
+                                    let __rumba_i = i;
+                                    let __rumba_v: u32 = 2u32;
+                                    cap_SHARED_COUNTS
+                                        .set(
+                                            __rumba_i,
+                                            (cap_SHARED_COUNTS.get(__rumba_i)).wrapping_mul(__rumba_v),
+                                        );
+                                }
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -1826,9 +1849,11 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let cap_SHARED_COUNTS = <::rumba::kernel::Arr<
+            let __out_cap_SHARED_COUNTS = ::rumba::kernel::wil::OwnOut::<
                 u32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -1837,7 +1862,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &cap_SHARED_COUNTS),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_cap_SHARED_COUNTS),
                     )
                 }
                 _ => {
@@ -1847,7 +1872,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &cap_SHARED_COUNTS),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_cap_SHARED_COUNTS),
                     )
                 }
             }
@@ -1858,9 +1883,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[0usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

@@ -112,7 +112,7 @@ fn grid() {
     };
 }
 // ---- operators
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite", "OwnIndexStore"]
+// uses: ["ReadWrite", "OwnIndexStore", "OwnIndexStore", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -124,18 +124,24 @@ fn grid() {
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: &::rumba::kernel::GlobalView<'_, i16>,
-            b: &::rumba::kernel::GlobalView<'_, u64>,
-            f: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_b: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
+            __out_f: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             __out_flags: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let a = *a;
-            let b = *b;
-            let f = *f;
+            let b = __out_b.block(__blk);
+            let f = __out_f.block(__blk);
             let flags = __out_flags.block(__blk);
-            if let (::core::option::Option::Some(__win_flags),) = (
+            if let (
+                ::core::option::Option::Some(__win_b),
+                ::core::option::Option::Some(__win_f),
+                ::core::option::Option::Some(__win_flags),
+            ) = (
+                __out_b.own_window(__blk),
+                __out_f.own_window(__blk),
                 __out_flags.own_window(__blk),
             ) {
                 __blk
@@ -157,29 +163,25 @@ fn grid() {
                             v = (v ^ (-1i16));
                             a.set(i, (v).wrapping_neg());
                             {
-                                let __rumba_i = i;
                                 let __rumba_v: u64 = 1u64;
-                                b.set(
-                                    __rumba_i,
-                                    (b.get(__rumba_i)).wrapping_add(__rumba_v),
-                                );
+                                __win_b.set(__w, (__win_b.at(__w)).wrapping_add(__rumba_v));
                             }
                             {
-                                let __rumba_i = i;
                                 let __rumba_v: u8 = 3u8;
-                                b.set(
-                                    __rumba_i,
-                                    (b.get(__rumba_i)).wrapping_shl((__rumba_v) as u32),
-                                );
+                                __win_b
+                                    .set(
+                                        __w,
+                                        (__win_b.at(__w)).wrapping_shl((__rumba_v) as u32),
+                                    );
                             }
                             {
-                                let __rumba_i = i;
                                 let __rumba_v: f32 = 2f32;
-                                f.set(__rumba_i, (f.get(__rumba_i) % __rumba_v));
+                                __win_f.set(__w, (__win_f.at(__w) % __rumba_v));
                             }
-                            f.set(i, ((-f.get(i)) / 3f32));
+                            __win_f.set(__w, ((-__win_f.at(__w)) / 3f32));
                             let yes: bool = ((v > 0i16)
-                                && ((b.get(i) != 0u64) || (!(f.get(i) >= 1f32))));
+                                && ((__win_b.at(__w) != 0u64)
+                                    || (!(__win_f.at(__w) >= 1f32))));
                             __win_flags.set(__w, ((yes) as u8));
                         },
                     );
@@ -244,12 +246,16 @@ fn grid() {
             let a = <::rumba::kernel::Arr<
                 i16,
             > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
-            let b = <::rumba::kernel::Arr<
+            let __out_b = ::rumba::kernel::wil::OwnOut::<
                 u64,
-            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
-            let f = <::rumba::kernel::Arr<
+                __W,
+                1usize,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
+            let __out_f = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             let __out_flags = ::rumba::kernel::wil::OwnOut::<
                 u8,
                 __W,
@@ -263,7 +269,11 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &f, &__out_flags),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &a, &__out_b, &__out_f, &__out_flags),
                     )
                 }
                 _ => {
@@ -273,7 +283,11 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &b, &f, &__out_flags),
+                        |__blk| __body::<
+                            _,
+                            __R,
+                            __W,
+                        >(__blk, &a, &__out_b, &__out_f, &__out_flags),
                     )
                 }
             }
@@ -284,7 +298,11 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[3usize], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(
+                __launch.args(),
+                &[1usize, 2usize, 3usize],
+                &__cfg,
+            ),
         ) {
             (_, true) => {
                 __run::<

@@ -1,5 +1,5 @@
 // ---- use_add2f
-// uses: ["ReadWrite", "ReadWrite"]
+// uses: ["OwnIndexStore", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -10,36 +10,66 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            ary: &::rumba::kernel::GlobalView<'_, f32>,
-            ind: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_ary: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
+            __out_ind: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let ary = *ary;
-            let ind = *ind;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < ary.len()) {
-                            ary.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<
-                                    f32,
-                                >(add2f(ary.get(i), ary.get(i))),
-                            );
-                            ind.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<
-                                    f32,
-                                >(indirect(ind.get(i), ind.get(i))),
-                            );
-                        }
-                    },
-                );
+            let ary = __out_ary.block(__blk);
+            let ind = __out_ind.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_ary),
+                ::core::option::Option::Some(__win_ind),
+            ) = (__out_ary.own_window(__blk), __out_ind.own_window(__blk)) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_ary
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            f32,
+                                        >(add2f(__win_ary.at(__w), __win_ary.at(__w))),
+                                    );
+                                __win_ind
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            f32,
+                                        >(indirect(__win_ind.at(__w), __win_ind.at(__w))),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < ary.len()) {
+                                ary.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<
+                                        f32,
+                                    >(add2f(ary.get(i), ary.get(i))),
+                                );
+                                ind.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<
+                                        f32,
+                                    >(indirect(ind.get(i), ind.get(i))),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -51,12 +81,16 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let ary = <::rumba::kernel::Arr<
+            let __out_ary = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
-            let ind = <::rumba::kernel::Arr<
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
+            let __out_ind = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -65,7 +99,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &ary, &ind),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_ary, &__out_ind),
                     )
                 }
                 _ => {
@@ -75,7 +109,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &ary, &ind),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_ary, &__out_ind),
                     )
                 }
             }
@@ -86,9 +120,19 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(
+                __launch.args(),
+                &[0usize, 1usize],
+                &__cfg,
+            ),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -712,7 +756,7 @@ fn grid() {
     };
 }
 // ---- scale_by_table
-// uses: ["ReadWrite", "Read"]
+// uses: ["OwnIndexStore", "Read"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -723,31 +767,52 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            x: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_x: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             cap_SCALES: &::rumba::kernel::GlobalView<'_, f32>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let x = *x;
+            let x = __out_x.block(__blk);
             let cap_SCALES = *cap_SCALES;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < x.len()) {
-                            {
-                                let __rumba_i = i;
-                                let __rumba_v: f32 = ::rumba::kernel::__macro::ty::<
-                                    f32,
-                                >(lookup(::rumba::kernel::__macro::ro(&cap_SCALES), i));
-                                x.set(__rumba_i, (x.get(__rumba_i) * __rumba_v));
+            if let (::core::option::Option::Some(__win_x),) = (
+                __out_x.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                {
+                                    let __rumba_v: f32 = ::rumba::kernel::__macro::ty::<
+                                        f32,
+                                    >(lookup(::rumba::kernel::__macro::ro(&cap_SCALES), i));
+                                    __win_x.set(__w, (__win_x.at(__w) * __rumba_v));
+                                }
                             }
-                        }
-                    },
-                );
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < x.len()) {
+                                {
+                                    let __rumba_i = i;
+                                    let __rumba_v: f32 = ::rumba::kernel::__macro::ty::<
+                                        f32,
+                                    >(lookup(::rumba::kernel::__macro::ro(&cap_SCALES), i));
+                                    x.set(__rumba_i, (x.get(__rumba_i) * __rumba_v));
+                                }
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -759,9 +824,11 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let x = <::rumba::kernel::Arr<
+            let __out_x = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let cap_SCALES = <::rumba::kernel::Arr<
                 f32,
             > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
@@ -773,7 +840,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &cap_SCALES),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_x, &cap_SCALES),
                     )
                 }
                 _ => {
@@ -783,7 +850,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, &cap_SCALES),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_x, &cap_SCALES),
                     )
                 }
             }
@@ -794,9 +861,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[0usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

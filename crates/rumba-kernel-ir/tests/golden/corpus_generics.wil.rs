@@ -1,5 +1,5 @@
 // ---- axpy<T = f32>
-// uses: ["ReadWrite", "Read", "ReadWrite"]
+// uses: ["ReadWrite", "Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -12,22 +12,25 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: f32,
             x: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
-            y: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_y: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let x = *x;
-            let y = *y;
-            if let (::core::option::Option::Some(__win_x),) = (x.own_window(__blk),) {
+            let y = __out_y.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_x),
+                ::core::option::Option::Some(__win_y),
+            ) = (x.own_window(__blk), __out_y.own_window(__blk)) {
                 __blk
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            if (i < y.len()) {
-                                y.set(i, ((a * __win_x.at(__w)) + y.get(i)));
+                            if true {
+                                __win_y.set(__w, ((a * __win_x.at(__w)) + __win_y.at(__w)));
                             }
                         },
                     );
@@ -61,9 +64,11 @@ fn grid() {
                 1usize,
                 __R,
             >::from_arg(&__args[1usize], 1usize)?;
-            let y = <::rumba::kernel::Arr<
+            let __out_y = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -72,7 +77,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
                 _ => {
@@ -82,7 +87,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
             }
@@ -93,15 +98,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -111,7 +128,7 @@ fn grid() {
     };
 }
 // ---- axpy<T = f64>
-// uses: ["ReadWrite", "Read", "ReadWrite"]
+// uses: ["ReadWrite", "Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -124,22 +141,25 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: f64,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            y: &::rumba::kernel::GlobalView<'_, f64>,
+            __out_y: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let x = *x;
-            let y = *y;
-            if let (::core::option::Option::Some(__win_x),) = (x.own_window(__blk),) {
+            let y = __out_y.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_x),
+                ::core::option::Option::Some(__win_y),
+            ) = (x.own_window(__blk), __out_y.own_window(__blk)) {
                 __blk
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            if (i < y.len()) {
-                                y.set(i, ((a * __win_x.at(__w)) + y.get(i)));
+                            if true {
+                                __win_y.set(__w, ((a * __win_x.at(__w)) + __win_y.at(__w)));
                             }
                         },
                     );
@@ -173,9 +193,11 @@ fn grid() {
                 1usize,
                 __R,
             >::from_arg(&__args[1usize], 1usize)?;
-            let y = <::rumba::kernel::Arr<
+            let __out_y = ::rumba::kernel::wil::OwnOut::<
                 f64,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -184,7 +206,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
                 _ => {
@@ -194,7 +216,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
             }
@@ -205,15 +227,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -223,7 +257,7 @@ fn grid() {
     };
 }
 // ---- axpy_f32
-// uses: ["ReadWrite", "Read", "ReadWrite"]
+// uses: ["ReadWrite", "Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -236,22 +270,25 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: f32,
             x: &::rumba::kernel::wil::GlobalIn<'_, f32, 1usize, __R>,
-            y: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_y: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let x = *x;
-            let y = *y;
-            if let (::core::option::Option::Some(__win_x),) = (x.own_window(__blk),) {
+            let y = __out_y.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_x),
+                ::core::option::Option::Some(__win_y),
+            ) = (x.own_window(__blk), __out_y.own_window(__blk)) {
                 __blk
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            if (i < y.len()) {
-                                y.set(i, ((a * __win_x.at(__w)) + y.get(i)));
+                            if true {
+                                __win_y.set(__w, ((a * __win_x.at(__w)) + __win_y.at(__w)));
                             }
                         },
                     );
@@ -285,9 +322,11 @@ fn grid() {
                 1usize,
                 __R,
             >::from_arg(&__args[1usize], 1usize)?;
-            let y = <::rumba::kernel::Arr<
+            let __out_y = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -296,7 +335,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
                 _ => {
@@ -306,7 +345,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
             }
@@ -317,15 +356,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -335,7 +386,7 @@ fn grid() {
     };
 }
 // ---- axpy_f64
-// uses: ["ReadWrite", "Read", "ReadWrite"]
+// uses: ["ReadWrite", "Read", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -348,22 +399,25 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             a: f64,
             x: &::rumba::kernel::wil::GlobalIn<'_, f64, 1usize, __R>,
-            y: &::rumba::kernel::GlobalView<'_, f64>,
+            __out_y: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
             let x = *x;
-            let y = *y;
-            if let (::core::option::Option::Some(__win_x),) = (x.own_window(__blk),) {
+            let y = __out_y.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_x),
+                ::core::option::Option::Some(__win_y),
+            ) = (x.own_window(__blk), __out_y.own_window(__blk)) {
                 __blk
                     .each(
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let i: usize = (__bidx.x as usize * __bdim.x as usize
                                 + __tid.x as usize);
-                            if (i < y.len()) {
-                                y.set(i, ((a * __win_x.at(__w)) + y.get(i)));
+                            if true {
+                                __win_y.set(__w, ((a * __win_x.at(__w)) + __win_y.at(__w)));
                             }
                         },
                     );
@@ -397,9 +451,11 @@ fn grid() {
                 1usize,
                 __R,
             >::from_arg(&__args[1usize], 1usize)?;
-            let y = <::rumba::kernel::Arr<
+            let __out_y = ::rumba::kernel::wil::OwnOut::<
                 f64,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -408,7 +464,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
                 _ => {
@@ -418,7 +474,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &y),
+                        |__blk| __body::<_, __R, __W>(__blk, a, &x, &__out_y),
                     )
                 }
             }
@@ -429,15 +485,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -3543,7 +3611,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = i8>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -3556,26 +3624,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: i8,
             hi: i8,
-            a: &::rumba::kernel::GlobalView<'_, i8>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<i8>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            i8,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<i8>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -3589,9 +3679,11 @@ fn grid() {
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
             let lo: i8 = <i8 as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
             let hi: i8 = <i8 as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i8,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -3600,7 +3692,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -3610,7 +3702,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -3621,9 +3713,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -3633,7 +3731,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = u8>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -3646,26 +3744,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: u8,
             hi: u8,
-            a: &::rumba::kernel::GlobalView<'_, u8>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, u8, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<u8>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            u8,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<u8>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -3679,9 +3799,11 @@ fn grid() {
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
             let lo: u8 = <u8 as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
             let hi: u8 = <u8 as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 u8,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -3690,7 +3812,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -3700,7 +3822,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -3711,9 +3833,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -3723,7 +3851,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = i16>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -3736,26 +3864,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: i16,
             hi: i16,
-            a: &::rumba::kernel::GlobalView<'_, i16>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<i16>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            i16,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<i16>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -3775,9 +3925,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i16,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -3786,7 +3938,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -3796,7 +3948,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -3807,9 +3959,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -3819,7 +3977,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = u16>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -3832,26 +3990,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: u16,
             hi: u16,
-            a: &::rumba::kernel::GlobalView<'_, u16>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, u16, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<u16>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            u16,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<u16>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -3871,9 +4051,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 u16,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -3882,7 +4064,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -3892,7 +4074,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -3903,9 +4085,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -3915,7 +4103,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = i32>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -3928,26 +4116,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: i32,
             hi: i32,
-            a: &::rumba::kernel::GlobalView<'_, i32>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<i32>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            i32,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<i32>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -3967,9 +4177,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -3978,7 +4190,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -3988,7 +4200,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -3999,9 +4211,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4011,7 +4229,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = u32>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4024,26 +4242,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: u32,
             hi: u32,
-            a: &::rumba::kernel::GlobalView<'_, u32>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<u32>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            u32,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<u32>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4063,9 +4303,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 u32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4074,7 +4316,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4084,7 +4326,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4095,9 +4337,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4107,7 +4355,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = i64>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4120,26 +4368,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: i64,
             hi: i64,
-            a: &::rumba::kernel::GlobalView<'_, i64>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<i64>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            i64,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<i64>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4159,9 +4429,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i64,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4170,7 +4442,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4180,7 +4452,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4191,9 +4463,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4203,7 +4481,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = u64>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4216,26 +4494,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: u64,
             hi: u64,
-            a: &::rumba::kernel::GlobalView<'_, u64>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, u64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<u64>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            u64,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<u64>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4255,9 +4555,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 u64,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4266,7 +4568,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4276,7 +4578,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4287,9 +4589,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4299,7 +4607,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = isize>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4312,28 +4620,50 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: isize,
             hi: isize,
-            a: &::rumba::kernel::GlobalView<'_, isize>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, isize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<
-                                    isize,
-                                >(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            isize,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<
+                                        isize,
+                                    >(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4353,9 +4683,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 isize,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4364,7 +4696,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4374,7 +4706,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4385,9 +4717,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4397,7 +4735,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = usize>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4410,28 +4748,50 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: usize,
             hi: usize,
-            a: &::rumba::kernel::GlobalView<'_, usize>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, usize, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<
-                                    usize,
-                                >(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            usize,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<
+                                        usize,
+                                    >(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4451,9 +4811,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 usize,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4462,7 +4824,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4472,7 +4834,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4483,9 +4845,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4495,7 +4863,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = f32>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4508,26 +4876,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: f32,
             hi: f32,
-            a: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<f32>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            f32,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<f32>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4547,9 +4937,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4558,7 +4950,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4568,7 +4960,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4579,9 +4971,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4591,7 +4989,7 @@ fn grid() {
     };
 }
 // ---- clamp_all<T = f64>
-// uses: ["ReadWrite", "ReadWrite", "ReadWrite"]
+// uses: ["ReadWrite", "ReadWrite", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4604,26 +5002,48 @@ fn grid() {
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
             lo: f64,
             hi: f64,
-            a: &::rumba::kernel::GlobalView<'_, f64>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<f64>(clamp(a.get(i), lo, hi)),
-                            );
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            if let (::core::option::Option::Some(__win_a),) = (
+                __out_a.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            f64,
+                                        >(clamp(__win_a.at(__w), lo, hi)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<f64>(clamp(a.get(i), lo, hi)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4643,9 +5063,11 @@ fn grid() {
                 &__args[1usize],
                 1usize,
             )?;
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 f64,
-            > as ::rumba::kernel::Param>::view(&__args[2usize], 2usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[2usize], 2usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4654,7 +5076,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
                 _ => {
@@ -4664,7 +5086,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &a),
+                        |__blk| __body::<_, __R, __W>(__blk, lo, hi, &__out_a),
                     )
                 }
             }
@@ -4675,9 +5097,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[2usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,
@@ -4687,7 +5115,7 @@ fn grid() {
     };
 }
 // ---- clamp_mixed
-// uses: ["ReadWrite", "ReadWrite"]
+// uses: ["OwnIndexStore", "OwnIndexStore"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -4698,34 +5126,62 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            a: &::rumba::kernel::GlobalView<'_, i32>,
-            f: &::rumba::kernel::GlobalView<'_, f64>,
+            __out_a: &::rumba::kernel::wil::OwnOut<'_, i32, __W, 1usize>,
+            __out_f: &::rumba::kernel::wil::OwnOut<'_, f64, __W, 1usize>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let a = *a;
-            let f = *f;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < a.len()) {
-                            a.set(
-                                i,
-                                ::rumba::kernel::__macro::ty::<
-                                    i32,
-                                >(clamp(a.get(i), (-5i32), 5i32)),
-                            );
-                            let c: f64 = ::rumba::kernel::__macro::ty::<
-                                f64,
-                            >(clamp(f.get(i), (-1.5f64), 1.5f64));
-                            f.set(i, ::rumba::kernel::__macro::ty::<f64>(twice(c)));
-                        }
-                    },
-                );
+            let a = __out_a.block(__blk);
+            let f = __out_f.block(__blk);
+            if let (
+                ::core::option::Option::Some(__win_a),
+                ::core::option::Option::Some(__win_f),
+            ) = (__out_a.own_window(__blk), __out_f.own_window(__blk)) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                __win_a
+                                    .set(
+                                        __w,
+                                        ::rumba::kernel::__macro::ty::<
+                                            i32,
+                                        >(clamp(__win_a.at(__w), (-5i32), 5i32)),
+                                    );
+                                let c: f64 = ::rumba::kernel::__macro::ty::<
+                                    f64,
+                                >(clamp(__win_f.at(__w), (-1.5f64), 1.5f64));
+                                __win_f
+                                    .set(__w, ::rumba::kernel::__macro::ty::<f64>(twice(c)));
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < a.len()) {
+                                a.set(
+                                    i,
+                                    ::rumba::kernel::__macro::ty::<
+                                        i32,
+                                    >(clamp(a.get(i), (-5i32), 5i32)),
+                                );
+                                let c: f64 = ::rumba::kernel::__macro::ty::<
+                                    f64,
+                                >(clamp(f.get(i), (-1.5f64), 1.5f64));
+                                f.set(i, ::rumba::kernel::__macro::ty::<f64>(twice(c)));
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -4737,12 +5193,16 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let a = <::rumba::kernel::Arr<
+            let __out_a = ::rumba::kernel::wil::OwnOut::<
                 i32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
-            let f = <::rumba::kernel::Arr<
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
+            let __out_f = ::rumba::kernel::wil::OwnOut::<
                 f64,
-            > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[1usize], 1usize, &__cfg)?;
             match __cfg.block.to_array() {
                 [256u32, 1u32, 1u32] => {
                     ::rumba::kernel::wil::run_blocks::<
@@ -4751,7 +5211,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &f),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_a, &__out_f),
                     )
                 }
                 _ => {
@@ -4761,7 +5221,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &a, &f),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_a, &__out_f),
                     )
                 }
             }
@@ -4772,9 +5232,19 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(
+                __launch.args(),
+                &[0usize, 1usize],
+                &__cfg,
+            ),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

@@ -1450,7 +1450,7 @@ fn grid() {
     };
 }
 // ---- affine
-// uses: ["ReadWrite", "ReadWrite"]
+// uses: ["OwnIndexStore", "ReadWrite"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -1461,31 +1461,56 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            x: &::rumba::kernel::GlobalView<'_, f32>,
+            __out_x: &::rumba::kernel::wil::OwnOut<'_, f32, __W, 1usize>,
             f: Affine,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let x = *x;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if ((i < x.len())
-                            && (((i) as u32)
-                                < ::rumba::kernel::__macro::ty::<u32>((f).count)))
-                        {
-                            x.set(
-                                i,
-                                ((::rumba::kernel::__macro::ty::<f32>((f).scale) * x.get(i))
-                                    + ::rumba::kernel::__macro::ty::<f32>((f).shift)),
-                            );
-                        }
-                    },
-                );
+            let x = __out_x.block(__blk);
+            if let (::core::option::Option::Some(__win_x),) = (
+                __out_x.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (true
+                                && (((i) as u32)
+                                    < ::rumba::kernel::__macro::ty::<u32>((f).count)))
+                            {
+                                __win_x
+                                    .set(
+                                        __w,
+                                        ((::rumba::kernel::__macro::ty::<f32>((f).scale)
+                                            * __win_x.at(__w))
+                                            + ::rumba::kernel::__macro::ty::<f32>((f).shift)),
+                                    );
+                            }
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if ((i < x.len())
+                                && (((i) as u32)
+                                    < ::rumba::kernel::__macro::ty::<u32>((f).count)))
+                            {
+                                x.set(
+                                    i,
+                                    ((::rumba::kernel::__macro::ty::<f32>((f).scale) * x.get(i))
+                                        + ::rumba::kernel::__macro::ty::<f32>((f).shift)),
+                                );
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -1497,9 +1522,11 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let x = <::rumba::kernel::Arr<
+            let __out_x = ::rumba::kernel::wil::OwnOut::<
                 f32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let f: Affine = <::rumba::kernel::Scalar<
                 Affine,
             > as ::rumba::kernel::Param>::view(&__args[1usize], 1usize)?;
@@ -1511,7 +1538,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, f),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_x, f),
                     )
                 }
                 _ => {
@@ -1521,7 +1548,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &x, f),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_x, f),
                     )
                 }
             }
@@ -1532,9 +1559,15 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[0usize], &__cfg),
         ) {
-            (_, _) => {
+            (_, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (_, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

@@ -1550,7 +1550,7 @@ fn grid() {
     };
 }
 // ---- scan_add
-// uses: ["ReadWrite", "Read"]
+// uses: ["OwnIndexStore", "Read"]
 fn grid() {
     let _ = move |__launch: &::rumba::driver::HostLaunch<'_>| -> ::rumba::Result<()> {
         #[allow(unused, clippy::all, non_snake_case, unused_parens, unused_braces)]
@@ -1561,35 +1561,57 @@ fn grid() {
             __W: ::rumba::kernel::wil::Access,
         >(
             __blk: &::rumba::kernel::wil::BlockCtx<'_, __S>,
-            y: &::rumba::kernel::GlobalView<'_, u32>,
+            __out_y: &::rumba::kernel::wil::OwnOut<'_, u32, __W, 1usize>,
             offsets: &::rumba::kernel::wil::GlobalIn<'_, u32, 1usize, __R>,
         ) {
             let __bidx = __blk.block_idx();
             let __bdim = __blk.block_dim();
             let __gdim = __blk.grid_dim();
-            let y = *y;
+            let y = __out_y.block(__blk);
             let offsets = *offsets;
-            __blk
-                .each(
-                    #[inline(always)]
-                    |__w: u32, __tid: ::rumba::kernel::Dim3| {
-                        let i: usize = (__bidx.x as usize * __bdim.x as usize
-                            + __tid.x as usize);
-                        if (i < y.len()) {
-                            {
-                                let __rumba_i = i;
-                                let __rumba_v: u32 = offsets
-                                    .get(
-                                        (i / ::rumba::kernel::__macro::ty::<usize>(SCAN_TILE)),
-                                    );
-                                y.set(
-                                    __rumba_i,
-                                    (y.get(__rumba_i)).wrapping_add(__rumba_v),
-                                );
+            if let (::core::option::Option::Some(__win_y),) = (
+                __out_y.own_window(__blk),
+            ) {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if true {
+                                {
+                                    let __rumba_v: u32 = offsets
+                                        .get(
+                                            (i / ::rumba::kernel::__macro::ty::<usize>(SCAN_TILE)),
+                                        );
+                                    __win_y.set(__w, (__win_y.at(__w)).wrapping_add(__rumba_v));
+                                }
                             }
-                        }
-                    },
-                );
+                        },
+                    );
+            } else {
+                __blk
+                    .each(
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let i: usize = (__bidx.x as usize * __bdim.x as usize
+                                + __tid.x as usize);
+                            if (i < y.len()) {
+                                {
+                                    let __rumba_i = i;
+                                    let __rumba_v: u32 = offsets
+                                        .get(
+                                            (i / ::rumba::kernel::__macro::ty::<usize>(SCAN_TILE)),
+                                        );
+                                    y.set(
+                                        __rumba_i,
+                                        (y.get(__rumba_i)).wrapping_add(__rumba_v),
+                                    );
+                                }
+                            }
+                        },
+                    );
+            }
         }
         #[allow(unused, clippy::all)]
         fn __run<__R: ::rumba::kernel::wil::Access, __W: ::rumba::kernel::wil::Access>(
@@ -1601,9 +1623,11 @@ fn grid() {
                     __launch.block(),
                 )
                 .with_dynamic_shared_bytes(__launch.dynamic_shared_bytes());
-            let y = <::rumba::kernel::Arr<
+            let __out_y = ::rumba::kernel::wil::OwnOut::<
                 u32,
-            > as ::rumba::kernel::Param>::view(&__args[0usize], 0usize)?;
+                __W,
+                1usize,
+            >::from_arg(&__args[0usize], 0usize, &__cfg)?;
             let offsets = ::rumba::kernel::wil::GlobalIn::<
                 u32,
                 1usize,
@@ -1617,7 +1641,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &y, &offsets),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_y, &offsets),
                     )
                 }
                 _ => {
@@ -1627,7 +1651,7 @@ fn grid() {
                     >(
                         __launch.name(),
                         &__cfg,
-                        |__blk| __body::<_, __R, __W>(__blk, &y, &offsets),
+                        |__blk| __body::<_, __R, __W>(__blk, &__out_y, &offsets),
                     )
                 }
             }
@@ -1638,15 +1662,27 @@ fn grid() {
         );
         match (
             ::rumba::kernel::__macro::frozen_all(__launch.args(), &[1usize]),
-            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[], &__cfg),
+            ::rumba::kernel::__macro::exclusive_all(__launch.args(), &[0usize], &__cfg),
         ) {
-            (true, _) => {
+            (true, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Plain,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (true, false) => {
                 __run::<
                     ::rumba::kernel::wil::Plain,
                     ::rumba::kernel::wil::Atomic,
                 >(__launch)
             }
-            (false, _) => {
+            (false, true) => {
+                __run::<
+                    ::rumba::kernel::wil::Atomic,
+                    ::rumba::kernel::wil::Plain,
+                >(__launch)
+            }
+            (false, false) => {
                 __run::<
                     ::rumba::kernel::wil::Atomic,
                     ::rumba::kernel::wil::Atomic,

@@ -1,7 +1,7 @@
 //! The kernel corpus of the macro tests: the peer workloads and kernels ported from Numba's
 //! CUDA tests (shared, dynamic shared, local and constant memory, barriers with values, atomics,
-//! records, device functions, control flow), each as a [`case::Case`] that runs the same inputs
-//! on the simulator (or the backend under test) and on OpenCL.
+//! records, device functions, control flow, own-index outputs), each as a [`case::Case`] that
+//! runs the same inputs on the simulator (or the backend under test) and on OpenCL.
 //!
 //! The kernels the `rumba` command ships are included from its sources, not copied: [`peer`]
 //! (the bench's and the demo's workloads) and [`cli`] (the self-test's and the demo's kernels),
@@ -16,6 +16,7 @@ pub mod device_fns;
 pub mod generics;
 pub mod lanes;
 pub mod numba;
+pub mod own;
 #[path = "../../../rumba-cli/src/bench/kernels.rs"]
 pub mod peer;
 pub mod ranks;
@@ -107,6 +108,11 @@ pub fn all_sources() -> Vec<(&'static str, &'static str, &'static str)> {
         lanes::lane_loops,
         lanes::lane_loop_beside_fault,
         lanes::local_lengths,
+        own::own2_index,
+        own::own2_past_the_edge,
+        own::own_accumulate,
+        own::own2_update,
+        own::neighbour_read,
         device_fns::use_add2f,
         device_fns::row_sums_dev,
         device_fns::one_helper_every_space,

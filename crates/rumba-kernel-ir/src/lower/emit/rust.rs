@@ -416,10 +416,28 @@ impl R<'_> {
                     let a = self.array(*array);
                     let i = self.index(idx);
                     let v = self.expr(value);
-                    if op.is_none() {
-                        let sv = self.to_store(*array, v.clone());
-                        if let Some(set) = self.wil.and_then(|w| w.window_set(*array, sv)) {
-                            return quote_spanned!(*span=> #set;);
+                    match op {
+                        None => {
+                            let sv = self.to_store(*array, v.clone());
+                            if let Some(set) = self.wil.and_then(|w| w.window_set(*array, sv)) {
+                                return quote_spanned!(*span=> #set;);
+                            }
+                        }
+                        Some(op) => {
+                            // An own-index read-modify-write through the region's window.
+                            let wil = self.wil.and_then(|w| Some((w, w.window_get(*array, idx)?)));
+                            if let Some((w, get)) = wil {
+                                let elem = self.f.arrays[*array].elem.clone();
+                                let ety = self.ty(&value.ty);
+                                let cur = self.loaded(*array, get);
+                                let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
+                                if let Some(set) = w.window_set(*array, self.to_store(*array, e)) {
+                                    return quote_spanned!(*span=> {
+                                        let __rumba_v: #ety = #v;
+                                        #set;
+                                    });
+                                }
+                            }
                         }
                     }
                     match op {

@@ -16,8 +16,9 @@
 //! own-index windows in full blocks (no bounds checks against the arrays, so it vectorises) and
 //! checked otherwise. The own index is the linear `t.grid1()` for 1-d arrays and `(y, x)` with
 //! `(x, y) = t.grid2()` for 2-d ones (or locals that only ever hold them, `plan`); a 1-d input
-//! read only there gets a window indexed by work-item, an own-index output a window indexed by
-//! work-item (1-d) or `threadIdx` (2-d, each block row a contiguous run of the output). A 2-d
+//! read only there gets a window indexed by work-item, an own-index output (a `&mut Arr` stored
+//! to, compound-assigned and read only at the own index) a window indexed by work-item (1-d) or
+//! `threadIdx` (2-d, each block row a contiguous run of the output). A 2-d
 //! input read only at constant offsets from `(y, x)` (a stencil) gets a halo window, which exists
 //! only for a frozen input and serves the block's interior: the work-items whose reads, up to the
 //! largest offset (the margin) away, stay inside the array. Such a region runs as `each_split`:

@@ -238,6 +238,17 @@ impl Wil for Names<'_, '_> {
             return None;
         }
         let f = self.plan.f;
+        let w = window_ident(f, a);
+        if self.plan.reach[a] == Reach::OwnOut {
+            // The work-item's own element (the plan admits no other index).
+            return Some(if f.arrays[a].rank == 1 {
+                quote!(#w.at(__w))
+            } else if self.inside {
+                quote!(#w.get_inside(__in))
+            } else {
+                quote!(#w.get(__tid))
+            });
+        }
         if f.arrays[a].rank == 2 {
             // A halo window: the value loaded at the top of the work-item's turn.
             let (y, x) = (
@@ -247,7 +258,6 @@ impl Wil for Names<'_, '_> {
             let h = halo_ident(f, a, y.1, x.1);
             return Some(quote!(#h));
         }
-        let w = window_ident(f, a);
         Some(quote!(#w.at(__w)))
     }
 

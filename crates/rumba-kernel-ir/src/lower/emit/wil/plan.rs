@@ -32,8 +32,8 @@ pub(crate) enum Storage {
 pub(crate) enum Reach {
     /// A read-only parameter (`&Arr`, `&ConstArr`): `GlobalIn`, plain or atomic reads.
     Input,
-    /// A 1-d `&mut Arr` parameter only stored to at the thread's own linear index, or a 2-d one
-    /// only stored to at `(y, x)` with `(x, y) = t.grid2()`: `OwnOut`.
+    /// A 1-d `&mut Arr` parameter read and stored to only at the thread's own linear index, or
+    /// a 2-d one only at `(y, x)` with `(x, y) = t.grid2()`: `OwnOut`.
     OwnOut,
     /// Any other `&mut Arr` parameter: a `GlobalView` (atomic).
     View,
@@ -461,7 +461,7 @@ impl<'f> Plan<'f> {
                 Space::Global { writable: true } => {
                     if (arr.rank == 1 || arr.rank == 2)
                         && !roots.contains(&a)
-                        && only_own_stores(f, a, &own_index)
+                        && only_own_accesses(f, a, &own_index)
                     {
                         Reach::OwnOut
                     } else {
@@ -588,9 +588,17 @@ fn extent_of(f: &Func, e: &Expr, extent: &[Option<(ArrayId, usize)>]) -> Option<
     f.arrays[a].base.is_none().then_some((a, k))
 }
 
-/// Whether array `a` is only stored to (plainly) at the own index — `i` (1-d) or `(y, x)` (2-d)
-/// — and otherwise only asked its length or shape.
-fn only_own_stores(f: &Func, a: ArrayId, own: &[Option<Own>]) -> bool {
+/// Whether array `a` is stored to (`=` or a compound `op=`) and read only at the own index —
+/// `i` (1-d) or `(y, x)` (2-d) — and otherwise only asked its length or shape.
+fn only_own_accesses(f: &Func, a: ArrayId, own: &[Option<Own>]) -> bool {
+    let at_own = |idx: &[Expr]| {
+        let at: Vec<Option<Own>> = idx.iter().map(|e| own_of(e, own)).collect();
+        match f.arrays[a].rank {
+            1 => at == [Some(Own::Linear)],
+            2 => at == [Some(Own::Y), Some(Own::X)],
+            _ => false,
+        }
+    };
     let mut ok = true;
     let mut stored = false;
     walk(&f.body, &mut Vec::new(), &mut |s, _| {
@@ -604,26 +612,18 @@ fn only_own_stores(f: &Func, a: ArrayId, own: &[Option<Own>]) -> bool {
         }
         if let Stmt::Assign {
             place: Place::Index { array, idx, .. },
-            op,
             ..
         } = s
         {
             if *array == a {
                 stored = true;
-                let at: Vec<Option<Own>> = idx.iter().map(|e| own_of(e, own)).collect();
-                ok &= op.is_none()
-                    && match f.arrays[a].rank {
-                        1 => at == [Some(Own::Linear)],
-                        2 => at == [Some(Own::Y), Some(Own::X)],
-                        _ => false,
-                    };
+                ok &= at_own(idx);
             }
         }
         for e in own_exprs(s) {
             e.visit(&mut |x| match &x.kind {
-                ExprKind::Index { array, .. }
-                | ExprKind::Atomic { array, .. }
-                | ExprKind::ArrayRef(array) => ok &= *array != a,
+                ExprKind::Index { array, idx, .. } if *array == a => ok &= at_own(idx),
+                ExprKind::Atomic { array, .. } | ExprKind::ArrayRef(array) => ok &= *array != a,
                 _ => {}
             });
         }

@@ -12,8 +12,8 @@
 //!   running operation that may write the allocation and makes every later writer wait for this
 //!   launch — or from a Rust shared borrow. The kernel itself cannot write it (the input is
 //!   read-only). So nothing writes the memory while the reads happen: no data race.
-//! * **Plain stores** ([`OwnOut<_, Plain>`](super::OwnOut)): see `own` — each element is written
-//!   by one OS thread only and read by none.
+//! * **Plain own-index accesses** ([`OwnOut<_, Plain>`](super::OwnOut)): see `own` — each
+//!   element is read and written by one OS thread only, and by nothing else.
 //!
 //! This module touches only the memory of the arrays it is given.
 
@@ -34,7 +34,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// How a [`GlobalIn`] loads and an [`OwnOut`](super::OwnOut) stores: [`Atomic`] or [`Plain`].
+/// How a [`GlobalIn`] loads and an [`OwnOut`](super::OwnOut) loads and stores: [`Atomic`] or
+/// [`Plain`].
 ///
 /// ```
 /// use rumba::kernel::wil::{Access, Atomic, Plain};
@@ -50,7 +51,8 @@ pub trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
     ///
     /// # Safety
     /// `p` is aligned and in bounds of live memory; for [`Atomic`] others reach it only
-    /// atomically and the pointer has write permission, for [`Plain`] nobody writes it.
+    /// atomically and the pointer has write permission, for [`Plain`] nobody else (no other OS
+    /// thread, no other operation) writes it meanwhile.
     unsafe fn load<T: Pod>(p: *const T) -> T;
 
     /// Stores `v` at `p`.
@@ -95,8 +97,8 @@ impl Access for Plain {
 
     #[inline(always)]
     unsafe fn load<T: Pod>(p: *const T) -> T {
-        // SAFETY: aligned, in bounds and written by nobody (caller's contract): a plain read
-        // cannot race.
+        // SAFETY: aligned, in bounds and written by no one else meanwhile (caller's contract):
+        // a plain read cannot race.
         unsafe { p.read() }
     }
 

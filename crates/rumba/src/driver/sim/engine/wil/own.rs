@@ -1,9 +1,10 @@
 //! Own-index outputs of block bodies ([`OwnOut`]): a `&mut Arr<T>` parameter that every thread
-//! stores to only at its **own index** and never reads — its own linear index (block linear
-//! index × threads per block + work-item, which is `t.grid1()` in a 1-d launch) for a 1-d array,
-//! its own `(y, x)` (`(x, y) = t.grid2()`) for a 2-d one. Stores go through a per-block handle
-//! ([`OwnOut::block`], checked) or, in full blocks, a window over the block's own elements
-//! ([`OwnOut::own_window`], indexed by work-item), in access mode [`Atomic`] or [`Plain`].
+//! reads and stores only at its **own index** — its own linear index (block linear index ×
+//! threads per block + work-item, which is `t.grid1()` in a 1-d launch) for a 1-d array, its own
+//! `(y, x)` (`(x, y) = t.grid2()`) for a 2-d one: `y[i] = v`, and also `y[i] += v` or
+//! `let old = y[i]`. Accesses go through a per-block handle ([`OwnOut::block`], checked) or, in
+//! full blocks, a window over the block's own elements ([`OwnOut::own_window`], indexed by
+//! work-item), in access mode [`Atomic`] or [`Plain`].
 //!
 //! # When plain stores are sound
 //!
@@ -11,7 +12,7 @@
 //! ([`claim_exclusive`](crate::driver::HostArrayArg::claim_exclusive): no other operation
 //! touches the allocation while the launch runs, the kernel receives it once, in no other
 //! argument) or from a Rust exclusive borrow. Within the launch, block `b` may store only to its
-//! own elements ([`OwnBlock::set`] faults on any other index):
+//! own elements ([`OwnBlock::set`] and [`OwnBlock::get`] fault on any other index):
 //!
 //! * 1-d: elements `b·threads .. (b+1)·threads` (`b` the block's linear index);
 //! * 2-d: rows `by·bdy .. (by+1)·bdy`, columns `bx·bdx .. (bx+1)·bdx` (`(bx, by)` the block's
@@ -20,7 +21,9 @@
 //!   contiguous and do not overlap, so that distinct indices are distinct bytes.
 //!
 //! Blocks run once each, and an output serves a single [`run_blocks`](super::run_blocks) call.
-//! So every element is written by one OS thread only and read by none: no data race.
+//! So every element is read and written by one OS thread only, and by nothing else: no data
+//! race. (A block reading its own elements sees what its own work-items stored, in program
+//! order on that one OS thread.)
 //!
 //! This module touches only the memory of the arrays it is given.
 
@@ -66,9 +69,9 @@ pub(crate) fn own_index_layout(
     }
 }
 
-/// A global output of `D` dimensions (1 or 2) that every thread writes only at its own index
-/// and never reads: the `&mut Arr<T>` parameter the macro proves that of (module docs). Stores
-/// go through the per-block handle [`block`](Self::block) in access mode `W`.
+/// A global output of `D` dimensions (1 or 2) that every thread reads and writes only at its
+/// own index: the `&mut Arr<T>` parameter the macro proves that of (module docs). Accesses go
+/// through the per-block handle [`block`](Self::block) in access mode `W`.
 ///
 /// ```
 /// use rumba::kernel::LaunchConfig;
@@ -98,7 +101,7 @@ pub struct OwnOut<'a, T, W, const D: usize = 1> {
     _marker: PhantomData<(&'a mut [T], W)>,
 }
 
-// SAFETY: stores through it are atomic (`Atomic`) or confined to one block's own elements, each
+// SAFETY: accesses through it are atomic (`Atomic`) or confined to one block's own elements, each
 // block running once on one OS thread, of memory nobody else touches (`Plain`, see the module
 // docs); the run binding is an atomic.
 unsafe impl<T: Pod, W: Access, const D: usize> Send for OwnOut<'_, T, W, D> {}
@@ -117,7 +120,7 @@ impl<T, W: Access, const D: usize> fmt::Debug for OwnOut<'_, T, W, D> {
 }
 
 impl<'a, T: Pod, W: Access, const D: usize> OwnOut<'a, T, W, D> {
-    /// Kernel argument `position` of `config`'s launch. [`Atomic`] stores take any writable
+    /// Kernel argument `position` of `config`'s launch. [`Atomic`] accesses take any writable
     /// array of `D` dimensions (and any in-bounds index). [`Plain`] stores need the layout and
     /// launch of the module docs — a contiguous 1-d array in a 1-d launch, or a 2-d array with
     /// contiguous, non-overlapping rows in a launch one block and one grid layer deep along z —
@@ -422,6 +425,19 @@ pub struct OwnWindow<'o, T, W, const D: usize = 1> {
 }
 
 impl<T: Pod, W: Access> OwnWindow<'_, T, W, 1> {
+    /// Work-item `w`'s own element.
+    #[inline(always)]
+    pub fn at(&self, w: u32) -> T {
+        let w = w as usize;
+        if w >= self.n[0] {
+            window_miss(w, self.n[0]);
+        }
+        // SAFETY: `w < n`: one of this block's own elements, in bounds of the contiguous,
+        // writable, aligned output (checked when made); plain mode: nobody else writes it
+        // (module docs), atomic mode: everyone else reaches it atomically.
+        unsafe { W::load(self.ptr.add(w)) }
+    }
+
     /// Stores `value` at work-item `w`'s own element.
     #[inline(always)]
     pub fn set(&self, w: u32, value: T) {
@@ -431,12 +447,48 @@ impl<T: Pod, W: Access> OwnWindow<'_, T, W, 1> {
         }
         // SAFETY: `w < n`: one of this block's own elements, in bounds of the contiguous,
         // writable, aligned output (checked when made); plain mode: nobody else touches it
-        // (module docs), atomic mode: everyone else stores atomically.
+        // (module docs), atomic mode: everyone else reaches it atomically.
         unsafe { W::store(self.ptr.add(w), value) }
     }
 }
 
 impl<T: Pod, W: Access> OwnWindow<'_, T, W, 2> {
+    /// The own element of the work-item `at` of a region's interior (a check, as for
+    /// [`set_inside`](Self::set_inside), the same for every work-item of the region).
+    #[inline(always)]
+    pub fn get_inside(&self, at: Inside) -> T {
+        let i = at.interior();
+        if i.y.1 as usize > self.n[0] || i.x.1 as usize > self.n[1] {
+            window_miss(i.y.1 as usize * self.n[1], self.n[0] * self.n[1]);
+        }
+        // SAFETY: as for `set_inside`: one of this block's own elements, in bounds of the
+        // output; plain mode: nobody else writes it, atomic mode: everyone else reaches it
+        // atomically.
+        unsafe { W::load(self.elem(at.tid())) }
+    }
+
+    /// The own element of the work-item with `threadIdx` `tid`.
+    #[inline(always)]
+    pub fn get(&self, tid: Dim3) -> T {
+        let (y, x) = (tid.y as usize, tid.x as usize);
+        if y >= self.n[0] || x >= self.n[1] {
+            window_miss(y * self.n[1] + x, self.n[0] * self.n[1]);
+        }
+        // SAFETY: as for `set`: `y < n[0]`, `x < n[1]`, one of this block's own elements in
+        // bounds of the output; plain mode: nobody else writes it, atomic mode: everyone else
+        // reaches it atomically.
+        unsafe { W::load(self.elem(tid)) }
+    }
+
+    /// The address of the window's element `(tid.y, tid.x)` (in bounds when they are below
+    /// the extents: the callers check).
+    #[inline(always)]
+    fn elem(&self, tid: Dim3) -> *mut T {
+        self.ptr
+            .wrapping_byte_offset((tid.y as isize).wrapping_mul(self.row))
+            .wrapping_add(tid.x as usize)
+    }
+
     /// Stores `value` at the own element of the interior work-item `at` of
     /// [`BlockCtx::each_split`](super::BlockCtx::each_split) (faults unless its interior lies in
     /// this window, a check the same for every work-item of a region).
@@ -450,15 +502,8 @@ impl<T: Pod, W: Access> OwnWindow<'_, T, W, 2> {
         // SAFETY: the work-item lies in its interior (`Inside`'s guarantee), which lies in this
         // window (checked above): one of this block's own elements, in bounds of the writable,
         // aligned output whose rows are contiguous (checked when made); plain mode: nobody
-        // else touches it (module docs), atomic mode: everyone else stores atomically.
-        unsafe {
-            W::store(
-                self.ptr
-                    .wrapping_byte_offset((tid.y as isize).wrapping_mul(self.row))
-                    .add(tid.x as usize),
-                value,
-            )
-        }
+        // else touches it (module docs), atomic mode: everyone else reaches it atomically.
+        unsafe { W::store(self.elem(tid), value) }
     }
 
     /// Stores `value` at the own element of the work-item with `threadIdx` `tid`.
@@ -470,20 +515,13 @@ impl<T: Pod, W: Access> OwnWindow<'_, T, W, 2> {
         }
         // SAFETY: `y < n[0]`, `x < n[1]`: one of this block's own elements, in bounds of the
         // writable, aligned output whose rows are contiguous (checked when made); plain mode:
-        // nobody else touches it (module docs), atomic mode: everyone else stores atomically.
-        unsafe {
-            W::store(
-                self.ptr
-                    .wrapping_byte_offset((y as isize).wrapping_mul(self.row))
-                    .add(x),
-                value,
-            )
-        }
+        // nobody else touches it (module docs), atomic mode: everyone else reaches it atomically.
+        unsafe { W::store(self.elem(tid), value) }
     }
 }
 
-/// One block's handle on an [`OwnOut`]: stores the elements of index ranges `lo .. hi` per axis
-/// (plain mode: the block's own) or any element (atomic mode).
+/// One block's handle on an [`OwnOut`]: reads and stores the elements of index ranges
+/// `lo .. hi` per axis (plain mode: the block's own) or any element (atomic mode).
 pub struct OwnBlock<'o, T, W, const D: usize = 1> {
     ptr: *mut T,
     shape: [usize; D],
@@ -513,10 +551,34 @@ impl<T: Pod, W: Access, const D: usize> OwnBlock<'_, T, W, D> {
         self.shape
     }
 
+    /// Element `index`, which must be the running work-item's own index. Faults when it is
+    /// out of bounds, or (plain mode) another block's element.
+    #[inline(always)]
+    pub fn get<I: BlockIndex<D>>(&self, index: I) -> T {
+        let p = self.element(index, "read of");
+        // SAFETY: `element` checked `lo <= index < hi <= shape` on every axis: in bounds of the
+        // live, writable, aligned output (construction); plain mode: one of this block's own
+        // elements, which nobody else writes (module docs); atomic mode: everyone else reaches
+        // it atomically.
+        unsafe { W::load(p) }
+    }
+
     /// Stores `value` at element `index`, which must be the running work-item's own index.
     /// Faults when it is out of bounds, or (plain mode) another block's element.
     #[inline(always)]
     pub fn set<I: BlockIndex<D>>(&self, index: I, value: T) {
+        let p = self.element(index, "store to");
+        // SAFETY: `element` checked `lo <= index < hi <= shape` on every axis: in bounds of the
+        // live, writable, aligned output (construction); plain mode: one of this block's own
+        // elements, which nobody else touches (module docs); atomic mode: everyone else
+        // reaches it atomically.
+        unsafe { W::store(p, value) }
+    }
+
+    /// The address of element `index`, after checking that it lies in `lo .. hi` on every
+    /// axis (a fault naming the access, `what`, otherwise).
+    #[inline(always)]
+    fn element<I: BlockIndex<D>>(&self, index: I, what: &str) -> *mut T {
         let idx = index.components();
         let mut off = 0isize;
         for k in 0..D {
@@ -528,14 +590,12 @@ impl<T: Pod, W: Access, const D: usize> OwnBlock<'_, T, W, D> {
                     &self.hi,
                     self.ptr as usize,
                     &self.strides,
+                    what,
                 );
             }
             off = off.wrapping_add((idx[k] as isize).wrapping_mul(self.strides[k]));
         }
-        // SAFETY: `lo <= index < hi <= shape` on every axis: in bounds of the live, writable,
-        // aligned output (construction); plain mode: one of this block's own elements, which
-        // nobody else touches (module docs); atomic mode: everyone else stores atomically.
-        unsafe { W::store(self.ptr.wrapping_byte_offset(off), value) }
+        self.ptr.wrapping_byte_offset(off)
     }
 }
 
@@ -548,6 +608,7 @@ fn own_miss(
     hi: &[usize],
     ptr: usize,
     strides: &[isize],
+    what: &str,
 ) -> ! {
     if let Some(axis) = (0..idx.len()).find(|&k| idx[k] >= shape[k]) {
         let addr = (0..idx.len()).fold(ptr, |a, k| {
@@ -572,6 +633,6 @@ fn own_miss(
         (format_shape(idx), format!("[{}]", ranges.join(", ")))
     };
     fault::raise(format!(
-        "store to element {index} of an own-index output outside this block's own elements {own}"
+        "{what} element {index} of an own-index output outside this block's own elements {own}"
     ))
 }
