@@ -1,8 +1,9 @@
 //! How the loop form cuts a kernel's regions, checked against coroutines bit for bit (faults
 //! included): regions narrowed to the work-items an x condition or a lane test admits, regions
 //! that must not be narrowed, lane loops (a loop run for sixteen work-items side by side),
-//! what keeps a region out of either, and regions that reach own-index outputs through the
-//! block's windows (stores, read-modify-writes, reads; 1-d and 2-d). The golden
+//! what keeps a region out of either, regions that reach own-index outputs through the
+//! block's windows (stores, read-modify-writes, reads; 1-d and 2-d), and a body that fetches
+//! the next block's rows ahead. The golden
 //! `corpus_warp.wil.rs`, `corpus_lanes.wil.rs` and `corpus_own.wil.rs` show which regions of the
 //! corpus kernels take which form.
 
@@ -458,4 +459,43 @@ fn own_index_accesses_out_of_bounds_name_block_and_thread() {
             .contains("index (0, 20) is out of bounds for axis 1 with size 20"),
         "{err}"
     );
+}
+
+/// The tiled transpose fetches the next block's input rows ahead (golden `corpus_peer.wil.rs`):
+/// a hint that must change nothing. Square and ragged shapes, partial blocks on both edges, one
+/// block and many: the loop form agrees with coroutines and with the host's transposition.
+#[test]
+fn fetching_ahead_changes_no_result() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let tile = macro_corpus::peer::TILE;
+    for (rows, cols) in [(1usize, 1usize), (32, 32), (33, 70), (100, 257), (64, 31)] {
+        let a = random(rows * cols, 11);
+        let case = Case {
+            name: "transpose",
+            function: macro_corpus::peer::transpose().function().clone(),
+            abi: &macro_corpus::peer::transpose::ABI,
+            opencl: macro_corpus::peer::transpose::opencl_source(),
+            cuda: macro_corpus::peer::transpose::cuda_source(),
+            grid: [cols.div_ceil(tile), rows.div_ceil(tile), 1],
+            block: [tile, tile, 1],
+            dynamic_shared_bytes: 0,
+            args: vec![
+                HostArg::array(&a, &[rows, cols]),
+                HostArg::array(&vec![0f32; rows * cols], &[cols, rows]),
+            ],
+            agree: macro_corpus::case::Agree::Exact,
+        };
+        let out = both_engines(&case).unwrap()[1].values::<f32>();
+        for (k, v) in out.iter().enumerate() {
+            let (c, r) = (k / rows, k % rows);
+            assert_eq!(
+                v.to_bits(),
+                a[r * cols + c].to_bits(),
+                "{rows}×{cols} at ({c}, {r})"
+            );
+        }
+    }
 }

@@ -813,6 +813,27 @@ fn grid() {
             let a = *a;
             let b = *b;
             let tile = __blk.shared_array::<f32, 2usize>([TILE, TILE_PAD]);
+            if let ::core::option::Option::Some(__next) = __blk.next_block_idx() {
+                let __bidx = __next;
+                let bx: usize = ((((__bidx).x) as usize))
+                    .wrapping_mul(::rumba::kernel::__macro::ty::<usize>(TILE));
+                let by: usize = ((((__bidx).y) as usize))
+                    .wrapping_mul(::rumba::kernel::__macro::ty::<usize>(TILE));
+                __blk
+                    .each_x(
+                        0,
+                        1,
+                        #[inline(always)]
+                        |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                            let tx: usize = (((__tid).x) as usize);
+                            let ty: usize = (((__tid).y) as usize);
+                            a.prefetch_run(
+                                ((by).wrapping_add(ty), (bx).wrapping_add(tx)),
+                                __bdim.x as usize,
+                            );
+                        },
+                    );
+            }
             let bx: usize = ((((__bidx).x) as usize))
                 .wrapping_mul(::rumba::kernel::__macro::ty::<usize>(TILE));
             let by: usize = ((((__bidx).y) as usize))

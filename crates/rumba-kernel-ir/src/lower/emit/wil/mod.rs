@@ -35,6 +35,10 @@
 //! (`if tid < stride`), or on its lane (`if t.lane_id() == 0`), visits only the work-items that
 //! can meet it (`xrange`).
 //!
+//! A body whose first region reads a 2-d input at rows that depend on the thread's y (a tiled
+//! transpose's strip of 32 rows) first asks for those rows of the next block its thread will run,
+//! so that they arrive while this block works (`ahead`).
+//!
 //! A region whose only work is a loop over a block-uniform range that writes no memory and reads
 //! it only at block-uniform indices (n-body's force loop over a shared tile) runs with the loop
 //! outside and sixteen work-items inside, so that their arithmetic becomes SIMD (`lanes`).
@@ -74,6 +78,7 @@
 //! thread-dependent control or with a mask that is not block-uniform (the lanes of a warp then
 //! meet there while others are elsewhere, which coroutines do).
 
+mod ahead;
 mod body;
 mod lanes;
 mod names;
@@ -141,6 +146,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
     }
     let k = &opts.krate;
     let b = Body::new(&plan, k);
+    let ahead = b.fetch_ahead();
     let main = b.block(&norm.body);
     let sites = b.sites.borrow().clone();
     let top = b.top.borrow().clone();
@@ -340,6 +346,7 @@ pub fn block_form(f: &Func, opts: &Options) -> Result<WilForm, String> {
                 #(#rebind)*
                 #(#decls)*
                 #(#top)*
+                #ahead
                 #main
             }
             #[allow(unused, clippy::all)]

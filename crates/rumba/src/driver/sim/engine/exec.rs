@@ -156,13 +156,15 @@ where
         fast_path: options.fast_path,
         body: &body,
     };
-    schedule(kernel_name, config, options.parallel, |block_idx| {
+    schedule(kernel_name, config, options.parallel, |block_idx, _| {
         with_resources(|res| launch.run_block(block_idx, res))
     })
 }
 
 /// Runs `run_block` once for every block of `config`'s grid — in parallel on the calling thread
-/// and rayon's pool, or one after another in linear order — and turns the fault of the lowest
+/// and rayon's pool, or one after another in linear order — with the index of the block the
+/// same thread runs right after it, when it knows one (the next of its run of blocks), and turns
+/// the fault of the lowest
 /// faulting block into [`Error::KernelFault`]. Shared by both engines (the coroutine engine
 /// here and the work-item-loop engine in [`wil`](super::wil)), so they schedule blocks and
 /// choose the reported fault identically.
@@ -170,7 +172,7 @@ pub(crate) fn schedule(
     kernel_name: &str,
     config: &LaunchConfig,
     parallel: bool,
-    run_block: impl Fn(Dim3) -> std::result::Result<(), ThreadFault> + Sync,
+    run_block: impl Fn(Dim3, Option<Dim3>) -> std::result::Result<(), ThreadFault> + Sync,
 ) -> Result<()> {
     super::overflow::install();
     let lowest_faulted = AtomicU64::new(u64::MAX);
@@ -209,6 +211,7 @@ pub(crate) fn schedule(
         let _running = super::overflow::running(kernel_name, config.block);
         let at = Cell::new(range.start);
         let ran = crate::unwind::catch(|| {
+            let end = range.end;
             for b in range {
                 if b > lowest_faulted.load(Relaxed) {
                     return;
@@ -217,7 +220,8 @@ pub(crate) fn schedule(
                 let block_idx = index(b);
                 super::stack::set_tripped(tripped);
                 super::overflow::next_block(block_idx);
-                if let Err((tid, message)) = run_block(block_idx) {
+                let next = (b + 1 < end).then(|| index(b + 1));
+                if let Err((tid, message)) = run_block(block_idx, next) {
                     record(b, tid, message);
                 }
             }

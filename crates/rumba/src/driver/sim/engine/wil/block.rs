@@ -219,6 +219,8 @@ struct BlockData<'b> {
     block_dim: Dim3,
     block_idx: Dim3,
     block_linear: u64,
+    /// The block this thread runs next, when known (`next_block_idx`).
+    next_block: Option<Dim3>,
     threads: u32,
     run: u64,
     /// The work-item running now (named by a fault).
@@ -283,6 +285,29 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
     #[inline(always)]
     pub fn block_linear(&self) -> u64 {
         self.data.block_linear
+    }
+
+    /// The `blockIdx` of the block this OS thread runs right after this one, when it knows it
+    /// (the next block of the run of blocks it claimed): what a body may ask the memory system
+    /// to fetch ahead ([`GlobalIn::prefetch_run`](super::GlobalIn::prefetch_run)). Only a hint
+    /// of what comes next: a fault may stop the run first.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use rumba::kernel::{Dim3, LaunchConfig};
+    /// use rumba::kernel::wil::{run_blocks_with, Dyn};
+    /// use rumba::kernel::ExecOptions;
+    /// let seen = Mutex::new(Vec::new());
+    /// let serial = ExecOptions { parallel: false, ..ExecOptions::default() };
+    /// run_blocks_with::<Dyn, _>("k", &LaunchConfig::new(3, 1), &serial, |blk| {
+    ///     seen.lock().unwrap().push((blk.block_idx().x, blk.next_block_idx().map(|b| b.x)));
+    /// })
+    /// .unwrap();
+    /// assert_eq!(seen.into_inner().unwrap(), [(0, Some(1)), (1, Some(2)), (2, None)]);
+    /// ```
+    #[inline(always)]
+    pub fn next_block_idx(&self) -> Option<Dim3> {
+        self.data.next_block
     }
 
     /// Work-items in the block.
@@ -734,28 +759,34 @@ where
     tracing::trace!(kernel = kernel_name, grid = %config.grid, block = %config.block, "launch (work-item loops)");
     let run = NEXT_RUN.fetch_add(1, Relaxed);
     let threads = config.threads_per_block() as u32;
-    schedule(kernel_name, config, options.parallel, |block_idx| {
-        with_arena(|arena| {
-            arena.begin_block(threads as usize, config.dynamic_shared_bytes);
-            let data = BlockData {
-                kernel: kernel_name,
-                grid_dim: config.grid,
-                block_dim: config.block,
-                block_idx,
-                block_linear: block_idx.linear_in(config.grid),
-                threads,
-                run,
-                current: Cell::new(0),
-                exited: Cell::new(0),
-                arena,
-            };
-            let ctx = BlockCtx::<S> {
-                data: &data,
-                _shape: PhantomData,
-            };
-            run_one(&ctx, &body)
-        })
-    })
+    schedule(
+        kernel_name,
+        config,
+        options.parallel,
+        |block_idx, next_block| {
+            with_arena(|arena| {
+                arena.begin_block(threads as usize, config.dynamic_shared_bytes);
+                let data = BlockData {
+                    kernel: kernel_name,
+                    grid_dim: config.grid,
+                    block_dim: config.block,
+                    block_idx,
+                    block_linear: block_idx.linear_in(config.grid),
+                    next_block,
+                    threads,
+                    run,
+                    current: Cell::new(0),
+                    exited: Cell::new(0),
+                    arena,
+                };
+                let ctx = BlockCtx::<S> {
+                    data: &data,
+                    _shape: PhantomData,
+                };
+                run_one(&ctx, &body)
+            })
+        },
+    )
 }
 
 /// Runs one block body, catching its fault and naming the work-item that was running.
