@@ -388,6 +388,28 @@ fn own_index_accesses_agree_in_full_and_partial_blocks() {
         })
         .collect();
     assert_eq!(out[0].values::<u32>(), want);
+    // Every other element of a buffer: the layout gives no plain own-index accesses, so the
+    // loop form reads and writes `y` atomically (through the same window code).
+    let mut strided = own::accumulate(1024, 256, 1024);
+    let y: Vec<u32> = (0..2048u32).map(|v| v.wrapping_mul(40_503)).collect();
+    strided.args[0] = HostArg::Array {
+        bytes: bytemuck::cast_slice(&y).to_vec(),
+        itemsize: 4,
+        offset: 0,
+        shape: vec![1024],
+        strides: vec![8],
+    };
+    let out = both_engines(&strided).unwrap()[0].values::<u32>();
+    let off = strided.args[1].values::<u32>();
+    for (k, v) in out.iter().enumerate() {
+        let want = if k % 2 == 1 {
+            y[k]
+        } else {
+            let v = y[k].wrapping_add(off[k / 8]) ^ 0x55;
+            v.wrapping_mul(3).wrapping_add(1).wrapping_sub(7)
+        };
+        assert_eq!(*v, want, "strided element {k}");
+    }
     for (rows, cols, block) in [(4usize, 64usize, [32usize, 2, 1]), (9, 20, [8, 4, 1])] {
         let case = Case {
             grid: [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1],
@@ -471,7 +493,16 @@ fn fetching_ahead_changes_no_result() {
     }
     let _turn = common::serial();
     let tile = macro_corpus::peer::TILE;
-    for (rows, cols) in [(1usize, 1usize), (32, 32), (33, 70), (100, 257), (64, 31)] {
+    // Many blocks in a row too, so that each worker's run of blocks is longer than one block
+    // (the next block is known) on machines with up to 16 workers.
+    for (rows, cols) in [
+        (1usize, 1usize),
+        (32, 32),
+        (33, 70),
+        (100, 257),
+        (64, 31),
+        (40, 32 * 300 + 5),
+    ] {
         let a = random(rows * cols, 11);
         let case = Case {
             name: "transpose",
@@ -498,4 +529,75 @@ fn fetching_ahead_changes_no_result() {
             );
         }
     }
+}
+
+/// Rows of `a` by a record parameter's sub-array: `p.r[k]`.
+#[record]
+pub struct Rows {
+    pub r: [u32; 4],
+}
+
+/// Each block reads the 8 rows of `a` from `p.r[by / 64]` on (and adds that row index), `by` its
+/// y index: the
+/// block-uniform `let` of that row faults (past the field's four elements) in blocks 256 and
+/// later, so it must not be evaluated for the next block ahead of time (block 255 would fault
+/// in block 256's place).
+#[rumba::kernel]
+pub fn subindex_rows(t: &Thread, a: &Arr<f32>, out: &mut Arr<f32>, p: Rows) {
+    let tx = t.thread_idx().x as usize;
+    let ty = t.thread_idx().y as usize;
+    let by = t.block_idx().y as usize;
+    let base: u32 = p.r[by / 64];
+    let (x, y) = t.grid2();
+    out[(y, x)] = a[(base as usize + ty, tx)];
+    // Used again after a barrier: a block-uniform `let` of the body's top.
+    t.syncthreads();
+    out[(y, x)] += base as f32;
+}
+
+#[test]
+fn an_index_through_a_record_sub_array_is_not_fetched_ahead() {
+    if !sim() {
+        return;
+    }
+    let _turn = common::serial();
+    let rows = Rows { r: [0, 5, 10, 20] };
+    let a = random(28 * 8, 5);
+    let case = |blocks: usize| Case {
+        name: "subindex_rows",
+        function: subindex_rows().function().clone(),
+        abi: &subindex_rows::ABI,
+        opencl: subindex_rows::opencl_source(),
+        cuda: subindex_rows::cuda_source(),
+        grid: [1, blocks, 1],
+        block: [8, 8, 1],
+        dynamic_shared_bytes: 0,
+        args: vec![
+            HostArg::array(&a, &[28, 8]),
+            HostArg::array(&vec![0f32; blocks * 64], &[blocks * 8, 8]),
+            HostArg::scalar(rows),
+        ],
+        agree: macro_corpus::case::Agree::Exact,
+    };
+    // 256 blocks: every row index is in the field.
+    let out = both_engines(&case(256)).unwrap()[1].values::<f32>();
+    for (k, v) in out.iter().enumerate() {
+        let (y, x) = (k / 8, k % 8);
+        let (by, ty) = (y / 8, y % 8);
+        let base = rows.r[by / 64];
+        let want = a[(base as usize + ty) * 8 + x] + base as f32;
+        assert_eq!(v.to_bits(), want.to_bits(), "({y}, {x})");
+    }
+    // 300 blocks: block 256 is the first whose `let` faults.
+    let err = both_engines(&case(300)).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            rumba::Error::KernelFault {
+                block: [0, 256, 0],
+                ..
+            }
+        ),
+        "{err}"
+    );
 }

@@ -215,10 +215,10 @@ fn grid() {
                     },
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
+                        let stride: usize = ((m / 4usize)).wrapping_add(1usize);
                         let mut a: f32 = __ctx_a.get(__w as usize);
                         let mut b: i32 = __ctx_b.get(__w as usize);
                         let mut c: f32 = __ctx_c.get(__w as usize);
-                        let stride: usize = ((m / 4usize)).wrapping_add(1usize);
                         for k_2 in ((1usize)..=(m)).step_by(stride) {
                             c = (c
                                 + ((x.get((k_2 % 64usize)) * a)
@@ -237,8 +237,8 @@ fn grid() {
                         let lin: usize = (((((__tid).y) as usize))
                             .wrapping_mul((((__bdim).x) as usize)))
                             .wrapping_add((((__tid).x) as usize));
-                        let mut c: f32 = __ctx_c.get(__w as usize);
                         let stride: usize = ((m / 4usize)).wrapping_add(1usize);
+                        let mut c: f32 = __ctx_c.get(__w as usize);
                         let rows: usize = (stride).wrapping_mul(2usize);
                         for k_3 in (0usize)..(rows) {
                             c = (c + s.get(((k_3).wrapping_add(lin) % 64usize)));
@@ -445,8 +445,8 @@ fn grid() {
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let lin: usize = (((__tid).x) as usize);
-                        let mut a: f32 = __ctx_a.get(__w as usize);
                         let q: i32 = (7i32 / (((lin) as i32)).wrapping_sub(d));
+                        let mut a: f32 = __ctx_a.get(__w as usize);
                         for k in (0usize)..(m) {
                             a = (a + x.get((k % 64usize)));
                         }
@@ -478,8 +478,8 @@ fn grid() {
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let lin: usize = (((__tid).x) as usize);
-                        let mut a: f32 = __ctx_a.get(__w as usize);
                         let q: i32 = (7i32 / (((lin) as i32)).wrapping_sub(d));
+                        let mut a: f32 = __ctx_a.get(__w as usize);
                         out.set(lin, (a + ((q) as f32)));
                     },
                 );

@@ -1657,8 +1657,8 @@ fn grid() {
                     #[inline(always)]
                     |__w: u32, __tid: ::rumba::kernel::Dim3| {
                         let tid: usize = (((__tid).x) as usize);
-                        let mut acc: f32 = __ctx_acc.get(__w as usize);
                         let __rumba_va5: usize = (tid % 8usize);
+                        let mut acc: f32 = __ctx_acc.get(__w as usize);
                         let tile = s.shared_view().reshape((8usize, 8usize));
                         let col = tile.index_axis(1usize, __rumba_va5);
                         acc = 0f32;
@@ -1677,9 +1677,9 @@ fn grid() {
                         #[inline(always)]
                         |__w: u32, __tid: ::rumba::kernel::Dim3| {
                             let tid: usize = (((__tid).x) as usize);
-                            let mut acc: f32 = __ctx_acc.get(__w as usize);
                             let __rumba_va4: usize = (tid / 8usize);
                             let __rumba_va5: usize = (tid % 8usize);
+                            let mut acc: f32 = __ctx_acc.get(__w as usize);
                             let tile = s.shared_view().reshape((8usize, 8usize));
                             let line = tile.index_axis(0usize, __rumba_va4);
                             let col = tile.index_axis(1usize, __rumba_va5);

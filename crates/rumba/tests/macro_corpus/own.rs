@@ -131,7 +131,7 @@ pub fn update(rows: usize, cols: usize, block: [usize; 3]) -> Case {
     )
 }
 
-/// `own2_index` on an empty 1×1 array in one block (tests set grid, block and arguments).
+/// `own2_index` on a 1-element array in one block (tests set grid, block and arguments).
 pub fn own2_case() -> Case {
     case!(
         own2_index,

@@ -48,8 +48,7 @@ pub enum ArrayUse {
     /// Read and stored to by each GPU thread only at its own index (stores plain or compound,
     /// `y[i] = v` or `y[i] += v`; reads optional): for a 1-d array its linear index (block
     /// linear index × threads per block + thread linear index: `t.grid1()` in a 1-d launch),
-    /// for a 2-d array its `(y, x)` with `(x, y) = t.grid2()`. No GPU thread reaches another's
-    /// element.
+    /// for a 2-d array its `(y, x)` with `(x, y) = t.grid2()`.
     OwnIndexStore,
 }
 

@@ -9,13 +9,15 @@
 //! from 24 to 16 ms; prefetching the block's own rows first saved only 2 ms, because by then
 //! there is nothing left to overlap them with.
 //!
-//! What is fetched: each read of a 2-d (or higher) input in the body's first region — the
-//! top-level statements before its first barrier or lifted control — whose row depends on the
+//! What is fetched: each read of a 2-d input in the body's first region — the top-level
+//! statements before its first barrier or lifted control — whose row depends on the
 //! thread and which is not an own-index or halo read (those are contiguous per block already).
 //! Its index must be computable for another block without faulting and without reading memory:
 //! built from the thread's index, kernel parameters, shapes, and block-uniform `let`s of the
-//! body's top (never reassigned) and recomputed locals, none of which divides by anything but a
-//! non-zero constant, and the row must not move with the thread's x index. The code
+//! body's top (never reassigned) and recomputed locals, none of which indexes anything (an
+//! array, a record's sub-array) or divides by anything but a non-zero constant; and the row
+//! must not move with the thread's x index. Only an input whose rows are contiguous is fetched
+//! (`prefetch_run` does nothing for another layout). The code
 //! re-evaluates those `let`s with `blockIdx` of the next block (the engine's
 //! `BlockCtx::next_block_idx`: the next block of the run of blocks the thread claimed) and, for
 //! the work-items of `x` 0 (one per row of the block), asks for the `blockDim.x` elements from
@@ -32,7 +34,7 @@ use quote::quote;
 
 use super::body::{Body, collect};
 use super::names::array_ident;
-use super::plan::{Reach, Storage, id, locals_of, own_exprs, walk};
+use super::plan::{Reach, Storage, contains_cut, id, locals_of, own_exprs, walk};
 use super::xrange::may_fault_or_write;
 use crate::lower::ir::*;
 
@@ -57,13 +59,15 @@ impl<'f> Body<'_, 'f> {
                     local,
                     init: Some(init),
                     ..
-                } if plan.storage[*local] == Storage::BlockScalar => {
+                } if plan.storage[*local] == Storage::BlockScalar && !contains_cut(init) => {
                     if !may_fault_or_write(init) && !reaches_block_memory(f, init) {
                         lets.push(s);
                     }
                 }
-                // Declarations emit nothing here; other block-uniform tuples are not needed.
-                Stmt::ArrayDecl { .. } | Stmt::LetTuple { .. } => {}
+                // Declarations emit nothing here.
+                Stmt::ArrayDecl { .. } => {}
+                // A barrier (also one whose value a `let` takes), lifted control: the region
+                // ends.
                 _ => break,
             }
         }
@@ -92,7 +96,7 @@ impl<'f> Body<'_, 'f> {
                     return;
                 };
                 let arr = &f.arrays[*array];
-                if plan.reach[*array] != Reach::Input || arr.rank < 2 || reads.len() == MOST {
+                if plan.reach[*array] != Reach::Input || arr.rank != 2 || reads.len() == MOST {
                     return;
                 }
                 // Own-index and halo reads are contiguous per block; a row every work-item
@@ -138,18 +142,7 @@ impl<'f> Body<'_, 'f> {
             })
             .collect();
         // The recomputed locals, as a region's top computes them.
-        let mut prologue = TokenStream::new();
-        let mut declared = HashSet::new();
-        for l in self.with_recomputed(needed_locals) {
-            if plan.storage[l] != Storage::Recompute {
-                continue;
-            }
-            if let Some(s) = self.defining_stmt(l).filter(|s| declared.insert(id(s))) {
-                let mut names = self.names(true, HashSet::new());
-                names.set_prologue(true);
-                prologue.extend(self.with_r(&names, |r| r.stmt(s)));
-            }
-        }
+        let prologue = self.recomputed_prologue(&self.with_recomputed(needed_locals));
         let fetches: TokenStream = reads
             .iter()
             .map(|(a, i)| {

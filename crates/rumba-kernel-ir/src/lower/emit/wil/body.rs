@@ -395,27 +395,14 @@ impl<'p, 'f> Body<'p, 'f> {
         // Prologue: recomputed locals (with what they depend on), context loads, local arrays,
         // views.
         let needed = self.with_recomputed(used.iter().chain(&assigned).copied().collect());
-        let mut prologue = TokenStream::new();
-        let mut declared: HashSet<usize> = HashSet::new();
+        let mut prologue = self.recomputed_prologue(&needed);
+        // … and the context loads (neither depends on the other).
         for &l in &needed {
-            match self.plan.storage[l] {
-                Storage::Recompute => {
-                    if let Some(s) = self.defining_stmt(l) {
-                        if declared.insert(id(s)) {
-                            let mut names = self.names(true, HashSet::new());
-                            names.set_prologue(true);
-                            prologue.extend(self.with_r(&names, |r| r.stmt(s)));
-                        }
-                    }
-                }
-                Storage::Context => {
-                    let n = local_ident(f, l);
-                    let ty =
-                        self.with_r(&self.names(true, HashSet::new()), |r| r.ty(&f.locals[l].ty));
-                    let get = context_get(f, l, quote!(__w as usize));
-                    prologue.extend(quote!(let mut #n: #ty = #get;));
-                }
-                _ => {}
+            if self.plan.storage[l] == Storage::Context {
+                let n = local_ident(f, l);
+                let ty = self.with_r(&self.names(true, HashSet::new()), |r| r.ty(&f.locals[l].ty));
+                let get = context_get(f, l, quote!(__w as usize));
+                prologue.extend(quote!(let mut #n: #ty = #get;));
             }
         }
         arrays.sort_unstable();
@@ -642,6 +629,24 @@ impl<'p, 'f> Body<'p, 'f> {
             }
             _ => false,
         }
+    }
+
+    /// The statements that compute the recomputed locals among `locals` (each defining
+    /// statement once, in `locals`' order), as a region's top does.
+    pub(super) fn recomputed_prologue(&self, locals: &[LocalId]) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut declared: HashSet<usize> = HashSet::new();
+        for &l in locals {
+            if self.plan.storage[l] != Storage::Recompute {
+                continue;
+            }
+            if let Some(s) = self.defining_stmt(l).filter(|s| declared.insert(id(s))) {
+                let mut names = self.names(true, HashSet::new());
+                names.set_prologue(true);
+                out.extend(self.with_r(&names, |r| r.stmt(s)));
+            }
+        }
+        out
     }
 
     /// `locals` and every local the defining statements of the recomputed ones among them

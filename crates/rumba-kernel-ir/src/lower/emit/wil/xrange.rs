@@ -242,13 +242,14 @@ impl Body<'_, '_> {
     }
 }
 
-/// Whether evaluating `e` may fault or write memory: an element access, an atomic, a call, a
-/// barrier, fence or warp operation, or an integer division by anything but a constant other
-/// than 0 and -1.
+/// Whether evaluating `e` may fault or write memory: an element access (of an array, or of a
+/// record value's sub-array field), an atomic, a call, a barrier, fence or warp operation, or an
+/// integer division by anything but a constant other than 0 and -1.
 pub(super) fn may_fault_or_write(e: &Expr) -> bool {
     let mut may = false;
     e.visit(&mut |x| match &x.kind {
         _ if reaches_memory(x) => may = true,
+        ExprKind::SubIndex { .. } => may = true,
         ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d, _) => {
             may |= !matches!(d.kind, ExprKind::Int(v) if v != 0 && v != -1);
         }

@@ -164,8 +164,7 @@ where
 /// Runs `run_block` once for every block of `config`'s grid — in parallel on the calling thread
 /// and rayon's pool, or one after another in linear order — with the index of the block the
 /// same thread runs right after it, when it knows one (the next of its run of blocks), and turns
-/// the fault of the lowest
-/// faulting block into [`Error::KernelFault`]. Shared by both engines (the coroutine engine
+/// the fault of the lowest faulting block into [`Error::KernelFault`]. Shared by both engines (the coroutine engine
 /// here and the work-item-loop engine in [`wil`](super::wil)), so they schedule blocks and
 /// choose the reported fault identically.
 pub(crate) fn schedule(

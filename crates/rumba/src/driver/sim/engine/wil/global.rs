@@ -439,8 +439,9 @@ impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
 
     /// Asks the CPU to fetch the cache lines of the `n` elements from `index` on along the last
     /// axis (clamped to the array: nothing past the row's end, nothing for an index out of
-    /// bounds) — what a block about to read them a little later can ask ahead. A hint: it reads
-    /// no memory, cannot fault, and costs about one instruction a cache line.
+    /// bounds, nothing unless the last axis is contiguous) — what a block about to read them a
+    /// little later can ask ahead. A hint: it reads no memory, cannot fault, and costs about one
+    /// instruction a cache line.
     ///
     /// ```
     /// use rumba::kernel::wil::{GlobalIn, Plain};
@@ -453,6 +454,12 @@ impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
     #[inline(always)]
     pub fn prefetch_run<I: BlockIndex<D>>(&self, index: I, n: usize) {
         let idx = index.components();
+        let Some(last) = D.checked_sub(1) else {
+            return;
+        };
+        if self.strides[last] != size_of::<T>() as isize {
+            return;
+        }
         let mut off = 0isize;
         for (k, &i) in idx.iter().enumerate() {
             if i >= self.shape[k] {
@@ -460,23 +467,13 @@ impl<T: Pod, const D: usize, R: Access> GlobalIn<'_, T, D, R> {
             }
             off = off.wrapping_add((i as isize).wrapping_mul(self.strides[k]));
         }
-        let Some(last) = D.checked_sub(1) else {
-            return;
-        };
+        // Contiguous elements `idx[last] ..` of the row, at most `n` of them: whole lines from
+        // the first one's.
         let n = n.clamp(1, self.shape[last] - idx[last]);
-        // The run's bytes, lowest first (a negative stride runs down from `index`).
-        let span = (n - 1).wrapping_mul(self.strides[last].unsigned_abs());
         let first = (self.ptr as usize).wrapping_add_signed(off);
-        let lo = if self.strides[last] < 0 {
-            first.wrapping_sub(span)
-        } else {
-            first
-        };
-        let hi = lo.wrapping_add(span).wrapping_add(size_of::<T>());
-        let mut line = lo & !63;
-        while line < hi {
-            prefetch(line);
-            line += 64;
+        let lines = (first % 64 + n * size_of::<T>()).div_ceil(64);
+        for k in 0..lines {
+            prefetch((first & !63).wrapping_add(k * 64));
         }
     }
 }

@@ -6,12 +6,12 @@
 //! full blocks, a window over the block's own elements ([`OwnOut::own_window`], indexed by
 //! work-item), in access mode [`Atomic`] or [`Plain`].
 //!
-//! # When plain stores are sound
+//! # When plain accesses are sound
 //!
 //! An [`OwnOut<_, Plain, _>`] is made only from an argument the simulator marked exclusive
 //! ([`claim_exclusive`](crate::driver::HostArrayArg::claim_exclusive): no other operation
 //! touches the allocation while the launch runs, the kernel receives it once, in no other
-//! argument) or from a Rust exclusive borrow. Within the launch, block `b` may store only to its
+//! argument) or from a Rust exclusive borrow. Within the launch, block `b` may reach only its
 //! own elements ([`OwnBlock::set`] and [`OwnBlock::get`] fault on any other index):
 //!
 //! * 1-d: elements `b·threads .. (b+1)·threads` (`b` the block's linear index);
