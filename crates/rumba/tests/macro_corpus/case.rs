@@ -160,3 +160,23 @@ pub fn assert_agree(name: &str, agree: Agree, a: &[HostArg], b: &[HostArg]) {
         }
     }
 }
+
+/// A [`Case`] of the `#[rumba::kernel]` `$k` in scope, without dynamic shared memory, whose
+/// backends must agree exactly.
+macro_rules! exact_case {
+    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+        $crate::macro_corpus::case::Case {
+            name: stringify!($k),
+            function: $k().function().clone(),
+            abi: &$k::ABI,
+            opencl: $k::opencl_source(),
+            cuda: $k::cuda_source(),
+            grid: $grid,
+            block: $block,
+            dynamic_shared_bytes: 0,
+            args: $args,
+            agree: $crate::macro_corpus::case::Agree::Exact,
+        }
+    };
+}
+pub(crate) use exact_case;

@@ -6,7 +6,7 @@
 //! (`corpus_own.wil.rs` shows which accesses go through windows).
 use rumba::kernel::prelude::*;
 
-use super::case::{Agree, Case, HostArg};
+use super::case::{Case, HostArg, exact_case as case};
 
 /// Every thread stores its own `(y, x)` of a 2-d array: an own-index output (plain stores
 /// through a window over the block's rows in full blocks, checked in partial ones).
@@ -77,23 +77,6 @@ pub fn neighbour_read(t: &Thread, y: &mut Arr<i32>) {
     if i < y.len() {
         y[i] += n & 0xff;
     }
-}
-
-macro_rules! case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
-        Case {
-            name: stringify!($k),
-            function: $k().function().clone(),
-            abi: &$k::ABI,
-            opencl: $k::opencl_source(),
-            cuda: $k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: Agree::Exact,
-        }
-    };
 }
 
 /// `own_accumulate` over `n` elements in blocks of `block` threads, guarded by `limit`.

@@ -6,7 +6,7 @@
 //! golden-tested in rumba-kernel-ir.
 use rumba::kernel::prelude::*;
 
-use super::case::{Agree, Case, HostArg};
+use super::case::{Case, HostArg, exact_case as case};
 
 pub const ROWS: usize = 4;
 pub const COLS: usize = 8;
@@ -353,23 +353,6 @@ pub fn numba_slice_as_arg(t: &Thread, inp: &Arr<i32>, out: &mut Arr<i32>) {
     for k in 0..dst.shape()[0] {
         dst[k] = src[k];
     }
-}
-
-macro_rules! case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
-        Case {
-            name: stringify!($k),
-            function: $k().function().clone(),
-            abi: &$k::ABI,
-            opencl: $k::opencl_source(),
-            cuda: $k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: Agree::Exact,
-        }
-    };
 }
 
 /// Every view kernel that runs without a fault, with inputs: the differential tests run them on

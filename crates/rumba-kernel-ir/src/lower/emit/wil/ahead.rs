@@ -34,7 +34,7 @@ use quote::quote;
 
 use super::body::{Body, collect};
 use super::names::array_ident;
-use super::plan::{Reach, Storage, contains_cut, id, locals_of, own_exprs, walk};
+use super::plan::{Reach, Storage, contains_cut, id, locals_of, own_exprs, value_params, walk};
 use super::xrange::may_fault_or_write;
 use crate::lower::ir::*;
 
@@ -72,14 +72,7 @@ impl<'f> Body<'_, 'f> {
             }
         }
         let assigned = assigned_locals(f);
-        let params: HashSet<LocalId> = f
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                Param::Value(l) => Some(*l),
-                _ => None,
-            })
-            .collect();
+        let params = value_params(f);
         let mut stmts = Vec::new();
         let mut exprs = Vec::new();
         for s in &region {

@@ -328,14 +328,7 @@ impl<'f> Plan<'f> {
                 "it calls a #[rumba::device] function that takes the thread context".into(),
             );
         }
-        let params: HashSet<LocalId> = f
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                Param::Value(l) => Some(*l),
-                _ => None,
-            })
-            .collect();
+        let params = value_params(f);
         if params.iter().any(|l| varying[*l]) {
             return Err("a by-value parameter is reassigned under thread-dependent control".into());
         }
@@ -586,6 +579,17 @@ fn extent_of(f: &Func, e: &Expr, extent: &[Option<(ArrayId, usize)>]) -> Option<
     };
     // A view's extent is made per work-item; parameters' are the launch's.
     f.arrays[a].base.is_none().then_some((a, k))
+}
+
+/// The locals of `f`'s by-value parameters.
+pub(super) fn value_params(f: &Func) -> HashSet<LocalId> {
+    f.params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Value(l) => Some(*l),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether array `a` is stored to (`=` or a compound `op=`) and read only at the own index —
