@@ -17,8 +17,9 @@
 //! body's top (never reassigned) and recomputed locals, none of which indexes anything (an
 //! array, a record's sub-array) or divides by anything but a non-zero constant; and the row
 //! must not move with the thread's x index. Only an input whose rows are contiguous is fetched
-//! (`prefetch_run` does nothing for another layout). The code
-//! re-evaluates those `let`s with `blockIdx` of the next block (the engine's
+//! (`prefetch_run` does nothing for another layout).
+//!
+//! The code re-evaluates those `let`s with `blockIdx` of the next block (the engine's
 //! `BlockCtx::next_block_idx`: the next block of the run of blocks the thread claimed) and, for
 //! the work-items of `x` 0 (one per row of the block), asks for the `blockDim.x` elements from
 //! each such index along the row (`GlobalIn::prefetch_run`): a hint that reads nothing and
@@ -93,8 +94,8 @@ impl<'f> Body<'_, 'f> {
                     return;
                 }
                 // Own-index and halo reads are contiguous per block; a row every work-item
-                // shares is one stream.
-                // A row that moves with the thread's x is not one run of a block row.
+                // shares is one stream; a row that moves with the thread's x is not one run of
+                // a block row.
                 if idx.iter().all(|i| plan.own_offset(i).is_some())
                     || plan.is_block_expr(&idx[0])
                     || self.moves_with_x(&idx[0])
