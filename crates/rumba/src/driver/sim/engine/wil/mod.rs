@@ -119,6 +119,7 @@
 //! | file | concept |
 //! |---|---|
 //! | `block` | [`run_blocks`], [`BlockCtx`], regions, barriers, decisions, block shapes |
+//! | `sites` | [`BarrierSite`], [`DecisionSite`], [`Site`]: where barriers and decisions stand; [`Decision`] |
 //! | `arena` | the per-worker block memory and [`BlockArray`] |
 //! | `global` | [`GlobalIn`], [`OwnOut`]: global inputs and outputs with an access mode |
 //! | `warp` | warp operations between regions ([`BlockCtx::warp_shfl`] and friends, [`WarpSite`]) |
@@ -131,16 +132,15 @@ mod block;
 mod global;
 mod halo;
 mod own;
+mod sites;
 mod warp;
 
 pub use super::barrier::BarrierKind;
 pub use arena::{BlockArray, BlockIndex, LocalArrays, Space};
-pub use block::{
-    BarrierSite, BlockCtx, BlockShape, Decision, DecisionSite, Dyn, Fixed, Site, run_blocks,
-    run_blocks_with,
-};
+pub use block::{BlockCtx, BlockShape, Dyn, Fixed, run_blocks, run_blocks_with};
 pub use global::{Access, Atomic, GlobalIn, Plain, Window};
 pub use halo::{Halo, Inside, Interior};
 pub(crate) use own::own_index_layout;
 pub use own::{OwnBlock, OwnOut, OwnWindow};
+pub use sites::{BarrierSite, Decision, DecisionSite, Site};
 pub use warp::{WarpKind, WarpSite};

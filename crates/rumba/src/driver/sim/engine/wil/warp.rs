@@ -26,7 +26,8 @@ use std::fmt;
 use bytemuck::Pod;
 
 use super::arena::BlockArray;
-use super::block::{BlockCtx, BlockShape, Site};
+use super::block::{BlockCtx, BlockShape};
+use super::sites::Site;
 use crate::driver::sim::engine::dim::{Dim3, WARP_SIZE};
 use crate::driver::sim::engine::fault;
 use crate::driver::sim::engine::thread_warp::{FULL_MASK, WarpValue};
