@@ -12,7 +12,7 @@ mod engines;
 mod macro_corpus;
 mod macro_engines;
 
-use macro_corpus::case::{Case, HostArg};
+use macro_corpus::case::{Case, HostArg, exact_case};
 use macro_corpus::{lanes, own, warp};
 use macro_engines::{both_engines, random, sim};
 use rumba::driver::{HostEngine, HostKernel, KernelFunction};
@@ -79,18 +79,12 @@ fn regions_narrowed_to_the_work_items_an_x_condition_admits_agree() {
         ([1, 1, 1], 0),
     ] {
         let threads = block[0] * block[1];
-        let case = Case {
-            name: "narrowed",
-            function: narrowed().function().clone(),
-            abi: &narrowed::ABI,
-            opencl: narrowed::opencl_source(),
-            cuda: narrowed::cuda_source(),
-            grid: [2, 1, 1],
+        let case = exact_case!(
+            narrowed,
+            [2, 1, 1],
             block,
-            dynamic_shared_bytes: 0,
-            args: vec![HostArg::zeros::<i64>(2 * threads), HostArg::scalar(bound)],
-            agree: macro_corpus::case::Agree::Exact,
-        };
+            vec![HostArg::zeros::<i64>(2 * threads), HostArg::scalar(bound)]
+        );
         let out = both_engines(&case).unwrap();
         assert_ne!(out, case.args, "block {block:?}, bound {bound}");
     }
@@ -182,22 +176,16 @@ fn regions_whose_top_or_left_operand_does_work_are_not_narrowed() {
     let _turn = common::serial();
     assert_eq!(not_narrowed().engine(), HostEngine::WorkItemLoops);
     for d in [1u32, 0] {
-        let case = Case {
-            name: "not_narrowed",
-            function: not_narrowed().function().clone(),
-            abi: &not_narrowed::ABI,
-            opencl: not_narrowed::opencl_source(),
-            cuda: not_narrowed::cuda_source(),
-            grid: [1, 1, 1],
-            block: [8, 1, 1],
-            dynamic_shared_bytes: 0,
-            args: vec![
+        let case = exact_case!(
+            not_narrowed,
+            [1, 1, 1],
+            [8, 1, 1],
+            vec![
                 HostArg::zeros::<u32>(1),
                 HostArg::zeros::<u32>(3),
                 HostArg::scalar(d),
-            ],
-            agree: macro_corpus::case::Agree::Exact,
-        };
+            ]
+        );
         let out = both_engines(&case);
         match d {
             // Every work-item counted itself.
@@ -411,12 +399,12 @@ fn own_index_accesses_agree_in_full_and_partial_blocks() {
         assert_eq!(*v, want, "strided element {k}");
     }
     for (rows, cols, block) in [(4usize, 64usize, [32usize, 2, 1]), (9, 20, [8, 4, 1])] {
-        let case = Case {
-            grid: [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1],
+        let case = exact_case!(
+            own::own2_index,
+            [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1],
             block,
-            args: vec![HostArg::array(&vec![0u32; rows * cols], &[rows, cols])],
-            ..own::own2_case()
-        };
+            vec![HostArg::array(&vec![0u32; rows * cols], &[rows, cols])]
+        );
         let out = both_engines(&case).unwrap()[0].values::<u32>();
         let want: Vec<u32> = (0..rows * cols)
             .map(|k| ((k / cols) * 1000 + k % cols) as u32)
@@ -453,17 +441,12 @@ fn own_index_accesses_out_of_bounds_name_block_and_thread() {
     );
     // 8 rows of 20 columns in 8×4 blocks: the third block column (x 16..24) is partial, and its
     // work-item x = 4 of every row stores to column 20.
-    let case = Case {
-        name: "own2_past_the_edge",
-        function: own::own2_past_the_edge().function().clone(),
-        abi: &own::own2_past_the_edge::ABI,
-        opencl: own::own2_past_the_edge::opencl_source(),
-        cuda: own::own2_past_the_edge::cuda_source(),
-        grid: [3, 2, 1],
-        block: [8, 4, 1],
-        args: vec![HostArg::array(&[0u32; 8 * 20], &[8, 20])],
-        ..own::own2_case()
-    };
+    let case = exact_case!(
+        own::own2_past_the_edge,
+        [3, 2, 1],
+        [8, 4, 1],
+        vec![HostArg::array(&[0u32; 8 * 20], &[8, 20])]
+    );
     let err = both_engines(&case).unwrap_err();
     assert!(
         matches!(
@@ -504,21 +487,15 @@ fn fetching_ahead_changes_no_result() {
         (40, 32 * 300 + 5),
     ] {
         let a = random(rows * cols, 11);
-        let case = Case {
-            name: "transpose",
-            function: macro_corpus::peer::transpose().function().clone(),
-            abi: &macro_corpus::peer::transpose::ABI,
-            opencl: macro_corpus::peer::transpose::opencl_source(),
-            cuda: macro_corpus::peer::transpose::cuda_source(),
-            grid: [cols.div_ceil(tile), rows.div_ceil(tile), 1],
-            block: [tile, tile, 1],
-            dynamic_shared_bytes: 0,
-            args: vec![
+        let case = exact_case!(
+            macro_corpus::peer::transpose,
+            [cols.div_ceil(tile), rows.div_ceil(tile), 1],
+            [tile, tile, 1],
+            vec![
                 HostArg::array(&a, &[rows, cols]),
                 HostArg::array(&vec![0f32; rows * cols], &[cols, rows]),
-            ],
-            agree: macro_corpus::case::Agree::Exact,
-        };
+            ]
+        );
         let out = both_engines(&case).unwrap()[1].values::<f32>();
         for (k, v) in out.iter().enumerate() {
             let (c, r) = (k / rows, k % rows);
@@ -563,21 +540,17 @@ fn an_index_through_a_record_sub_array_is_not_fetched_ahead() {
     let _turn = common::serial();
     let rows = Rows { r: [0, 5, 10, 20] };
     let a = random(28 * 8, 5);
-    let case = |blocks: usize| Case {
-        name: "subindex_rows",
-        function: subindex_rows().function().clone(),
-        abi: &subindex_rows::ABI,
-        opencl: subindex_rows::opencl_source(),
-        cuda: subindex_rows::cuda_source(),
-        grid: [1, blocks, 1],
-        block: [8, 8, 1],
-        dynamic_shared_bytes: 0,
-        args: vec![
-            HostArg::array(&a, &[28, 8]),
-            HostArg::array(&vec![0f32; blocks * 64], &[blocks * 8, 8]),
-            HostArg::scalar(rows),
-        ],
-        agree: macro_corpus::case::Agree::Exact,
+    let case = |blocks: usize| {
+        exact_case!(
+            subindex_rows,
+            [1, blocks, 1],
+            [8, 8, 1],
+            vec![
+                HostArg::array(&a, &[28, 8]),
+                HostArg::array(&vec![0f32; blocks * 64], &[blocks * 8, 8]),
+                HostArg::scalar(rows),
+            ]
+        )
     };
     // 256 blocks: every row index is in the field.
     let out = both_engines(&case(256)).unwrap()[1].values::<f32>();

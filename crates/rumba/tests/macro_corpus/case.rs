@@ -161,16 +161,16 @@ pub fn assert_agree(name: &str, agree: Agree, a: &[HostArg], b: &[HostArg]) {
     }
 }
 
-/// A [`Case`] of the `#[rumba::kernel]` `$k` in scope, without dynamic shared memory, whose
-/// backends must agree exactly.
+/// A [`Case`] of the `#[rumba::kernel]` at path `$k` (named by its last segment), without
+/// dynamic shared memory, whose backends must agree exactly.
 macro_rules! exact_case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
+    ($($k:ident)::+, $grid:expr, $block:expr, $args:expr) => {
         $crate::macro_corpus::case::Case {
-            name: stringify!($k),
-            function: $k().function().clone(),
-            abi: &$k::ABI,
-            opencl: $k::opencl_source(),
-            cuda: $k::cuda_source(),
+            name: $crate::macro_corpus::case::last_segment(stringify!($($k)::+)),
+            function: $($k)::+().function().clone(),
+            abi: &$($k)::+::ABI,
+            opencl: $($k)::+::opencl_source(),
+            cuda: $($k)::+::cuda_source(),
             grid: $grid,
             block: $block,
             dynamic_shared_bytes: 0,
@@ -180,3 +180,8 @@ macro_rules! exact_case {
     };
 }
 pub(crate) use exact_case;
+
+/// The last segment of a path as `stringify!` writes it (`"own :: own2_index"` → `"own2_index"`).
+pub fn last_segment(path: &'static str) -> &'static str {
+    path.rsplit([' ', ':']).next().unwrap_or(path)
+}

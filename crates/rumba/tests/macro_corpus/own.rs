@@ -114,16 +114,6 @@ pub fn update(rows: usize, cols: usize, block: [usize; 3]) -> Case {
     )
 }
 
-/// `own2_index` on a 1-element array in one block (tests set grid, block and arguments).
-pub fn own2_case() -> Case {
-    case!(
-        own2_index,
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![HostArg::zeros::<u32>(1)]
-    )
-}
-
 /// `neighbour_read` over `n` elements in blocks of `block`.
 pub fn neighbour(n: usize, block: usize) -> Case {
     let y: Vec<i32> = (0..n as i32).map(|v| v * 37 - 500).collect();

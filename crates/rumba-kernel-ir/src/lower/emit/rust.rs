@@ -416,48 +416,37 @@ impl R<'_> {
                     let a = self.array(*array);
                     let i = self.index(idx);
                     let v = self.expr(value);
-                    match op {
-                        None => {
-                            let sv = self.to_store(*array, v.clone());
-                            if let Some(set) = self.wil.and_then(|w| w.window_set(*array, sv)) {
-                                return quote_spanned!(*span=> #set;);
-                            }
+                    let Some(op) = op else {
+                        let v = self.to_store(*array, v);
+                        if let Some(set) = self.wil.and_then(|w| w.window_set(*array, v.clone())) {
+                            return quote_spanned!(*span=> #set;);
                         }
-                        Some(op) => {
-                            // An own-index read-modify-write through the region's window.
-                            let wil = self.wil.and_then(|w| Some((w, w.window_get(*array, idx)?)));
-                            if let Some((w, get)) = wil {
-                                let elem = self.f.arrays[*array].elem.clone();
-                                let ety = self.ty(&value.ty);
-                                let cur = self.loaded(*array, get);
-                                let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
-                                if let Some(set) = w.window_set(*array, self.to_store(*array, e)) {
-                                    return quote_spanned!(*span=> {
-                                        let __rumba_v: #ety = #v;
-                                        #set;
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    match op {
-                        None => {
-                            let v = self.to_store(*array, v);
-                            quote_spanned!(*span=> #a.set(#i, #v);)
-                        }
-                        Some(op) => {
-                            let elem = self.f.arrays[*array].elem.clone();
-                            let ety = self.ty(&value.ty);
-                            let cur = self.loaded(*array, quote!(#a.get(__rumba_i)));
-                            let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
-                            let e = self.to_store(*array, e);
-                            quote_spanned!(*span=> {
-                                let __rumba_i = #i;
-                                let __rumba_v: #ety = #v;
-                                #a.set(__rumba_i, #e);
-                            })
-                        }
-                    }
+                        return quote_spanned!(*span=> #a.set(#i, #v););
+                    };
+                    // A read-modify-write: through the region's own-index window when it has
+                    // one for the array, else at the index, evaluated once.
+                    let window = self
+                        .wil
+                        .and_then(|w| Some((w, w.window_get(*array, idx)?)))
+                        .filter(|(w, _)| w.window_set(*array, quote!(v)).is_some());
+                    let (at, get) = match &window {
+                        Some((_, get)) => (TokenStream::new(), get.clone()),
+                        None => (quote!(let __rumba_i = #i;), quote!(#a.get(__rumba_i))),
+                    };
+                    let elem = self.f.arrays[*array].elem.clone();
+                    let ety = self.ty(&value.ty);
+                    let cur = self.loaded(*array, get);
+                    let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
+                    let e = self.to_store(*array, e);
+                    let set = match window.and_then(|(w, _)| w.window_set(*array, e.clone())) {
+                        Some(set) => set,
+                        None => quote!(#a.set(__rumba_i, #e)),
+                    };
+                    quote_spanned!(*span=> {
+                        #at
+                        let __rumba_v: #ety = #v;
+                        #set;
+                    })
                 }
                 Place::Field {
                     base,

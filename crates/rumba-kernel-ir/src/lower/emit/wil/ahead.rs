@@ -35,7 +35,10 @@ use quote::quote;
 
 use super::body::{Body, collect};
 use super::names::array_ident;
-use super::plan::{Reach, Storage, contains_cut, id, locals_of, own_exprs, value_params, walk};
+use super::plan::{
+    Reach, Storage, asks_work_item_shape, contains_cut, id, locals_of, own_exprs, value_params,
+    walk,
+};
 use super::xrange::may_fault_or_write;
 use crate::lower::ir::*;
 
@@ -61,7 +64,7 @@ impl<'f> Body<'_, 'f> {
                     init: Some(init),
                     ..
                 } if plan.storage[*local] == Storage::BlockScalar && !contains_cut(init) => {
-                    if !may_fault_or_write(init) && !reaches_block_memory(f, init) {
+                    if !may_fault_or_write(init) && !asks_work_item_shape(f, init) {
                         lets.push(s);
                     }
                 }
@@ -104,7 +107,7 @@ impl<'f> Body<'_, 'f> {
                 }
                 if idx
                     .iter()
-                    .any(|i| may_fault_or_write(i) || reaches_block_memory(f, i))
+                    .any(|i| may_fault_or_write(i) || asks_work_item_shape(f, i))
                 {
                     return;
                 }
@@ -181,7 +184,7 @@ impl<'f> Body<'_, 'f> {
                     let s = self.defining_stmt(l)?;
                     let pure = own_exprs(s)
                         .into_iter()
-                        .all(|e| !may_fault_or_write(e) && !reaches_block_memory(plan.f, e));
+                        .all(|e| !may_fault_or_write(e) && !asks_work_item_shape(plan.f, e));
                     if !pure {
                         return None;
                     }
@@ -248,19 +251,6 @@ impl Body<'_, '_> {
         });
         moves
     }
-}
-
-/// Whether `e` asks a shape of an array a block body has no handle for at its top (a local
-/// array's, or a view's).
-fn reaches_block_memory(f: &Func, e: &Expr) -> bool {
-    let mut hit = false;
-    e.visit(&mut |x| {
-        if let ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) = &x.kind {
-            let arr = &f.arrays[*a];
-            hit |= arr.base.is_some() || arr.space == Space::Local;
-        }
-    });
-    hit
 }
 
 /// The locals some statement of `f` assigns (besides their `let`).

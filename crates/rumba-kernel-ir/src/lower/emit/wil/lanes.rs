@@ -45,7 +45,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::body::{Body, Item, collect, context_get, context_set};
 use super::names::local_ident;
-use super::plan::{Reach, Storage, locals_of};
+use super::plan::{Reach, Storage, asks_work_item_shape, locals_of};
 use super::xrange::may_fault_or_write;
 use crate::lower::emit::rust::for_range;
 use crate::lower::ir::*;
@@ -96,22 +96,13 @@ impl<'f> Body<'_, 'f> {
             };
             work.push(s);
         }
-        // The group has no work-item's local array to ask its shape (bounds are printed as
-        // block code, which has the set of them; the rest is printed in the group).
-        let local_shape = |e: &Expr| {
-            let mut found = false;
-            e.visit(&mut |x| {
-                if let ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) = x.kind {
-                    found |= self.plan.reach[a] == Reach::Local;
-                }
-            });
-            found
-        };
+        // The group has no work-item's local array or view to ask its shape (bounds are printed
+        // as block code, which has the set of local arrays; the rest is printed in the group).
         let (mut stmts, mut exprs) = (Vec::new(), Vec::new());
         for s in &work {
             collect(s, &mut stmts, &mut exprs);
         }
-        if exprs.iter().any(|e| local_shape(e)) {
+        if exprs.iter().any(|e| asks_work_item_shape(self.plan.f, e)) {
             return None;
         }
         let (stmt, before) = work.split_last()?;

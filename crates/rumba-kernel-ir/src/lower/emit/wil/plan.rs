@@ -581,6 +581,19 @@ fn extent_of(f: &Func, e: &Expr, extent: &[Option<(ArrayId, usize)>]) -> Option<
     f.arrays[a].base.is_none().then_some((a, k))
 }
 
+/// Whether `e` asks the shape of an array each work-item has its own handle on — a local array
+/// or an in-kernel view — which block code (and a lane group) cannot name.
+pub(super) fn asks_work_item_shape(f: &Func, e: &Expr) -> bool {
+    let mut hit = false;
+    e.visit(&mut |x| {
+        if let ExprKind::Len(a) | ExprKind::Size(a) | ExprKind::Shape(a, _) = &x.kind {
+            let arr = &f.arrays[*a];
+            hit |= arr.base.is_some() || arr.space == Space::Local;
+        }
+    });
+    hit
+}
+
 /// The locals of `f`'s by-value parameters.
 pub(super) fn value_params(f: &Func) -> HashSet<LocalId> {
     f.params

@@ -162,16 +162,16 @@ where
 }
 
 /// Runs `run_block` once for every block of `config`'s grid — in parallel on the calling thread
-/// and rayon's pool, or one after another in linear order — with the index of the block the
-/// same thread runs right after it, when it knows one (the next of its run of blocks), and turns
-/// the fault of the lowest faulting block into [`Error::KernelFault`]. Shared by both engines (the coroutine engine
-/// here and the work-item-loop engine in [`wil`](super::wil)), so they schedule blocks and
-/// choose the reported fault identically.
+/// and rayon's pool, or one after another in linear order — with the linear index of the block
+/// the same thread runs right after it, when it knows one (the next of its run of blocks), and
+/// turns the fault of the lowest faulting block into [`Error::KernelFault`]. Shared by both
+/// engines (the coroutine engine here and the work-item-loop engine in [`wil`](super::wil)), so
+/// they schedule blocks and choose the reported fault identically.
 pub(crate) fn schedule(
     kernel_name: &str,
     config: &LaunchConfig,
     parallel: bool,
-    run_block: impl Fn(Dim3, Option<Dim3>) -> std::result::Result<(), ThreadFault> + Sync,
+    run_block: impl Fn(Dim3, Option<u64>) -> std::result::Result<(), ThreadFault> + Sync,
 ) -> Result<()> {
     super::overflow::install();
     let lowest_faulted = AtomicU64::new(u64::MAX);
@@ -219,7 +219,7 @@ pub(crate) fn schedule(
                 let block_idx = index(b);
                 super::stack::set_tripped(tripped);
                 super::overflow::next_block(block_idx);
-                let next = (b + 1 < end).then(|| index(b + 1));
+                let next = (b + 1 < end).then_some(b + 1);
                 if let Err((tid, message)) = run_block(block_idx, next) {
                     record(b, tid, message);
                 }

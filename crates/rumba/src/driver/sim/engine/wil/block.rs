@@ -93,8 +93,8 @@ struct BlockData<'b> {
     block_dim: Dim3,
     block_idx: Dim3,
     block_linear: u64,
-    /// The block this thread runs next, when known (`next_block_idx`).
-    next_block: Option<Dim3>,
+    /// The linear index of the block this thread runs next, when known (`next_block_idx`).
+    next_block: Option<u64>,
     threads: u32,
     run: u64,
     /// The work-item running now (named by a fault).
@@ -181,7 +181,9 @@ impl<'b, S: BlockShape> BlockCtx<'b, S> {
     /// ```
     #[inline(always)]
     pub fn next_block_idx(&self) -> Option<Dim3> {
-        self.data.next_block
+        // Turned into an index only here: most bodies never ask.
+        let b = self.data.next_block?;
+        Some(Dim3::from_linear(b, self.data.grid_dim))
     }
 
     /// Work-items in the block.
