@@ -37,7 +37,6 @@ use super::body::{Body, collect};
 use super::names::array_ident;
 use super::plan::{
     Reach, Storage, asks_work_item_shape, contains_cut, id, locals_of, own_exprs, value_params,
-    walk,
 };
 use super::xrange::may_fault_or_write;
 use crate::lower::ir::*;
@@ -75,7 +74,6 @@ impl<'f> Body<'_, 'f> {
                 _ => break,
             }
         }
-        let assigned = assigned_locals(f);
         let params = value_params(f);
         let mut stmts = Vec::new();
         let mut exprs = Vec::new();
@@ -115,7 +113,7 @@ impl<'f> Body<'_, 'f> {
                 for i in idx {
                     locals_of(i, &mut locals);
                 }
-                let Some((ls, more)) = self.available(locals, &lets, &assigned, &params) else {
+                let Some((ls, more)) = self.available(locals, &lets, &params) else {
                     return;
                 };
                 let i = self.with_r(&names, |r| r.index(idx));
@@ -166,7 +164,6 @@ impl<'f> Body<'_, 'f> {
         &self,
         locals: Vec<LocalId>,
         lets: &[&'f Stmt],
-        assigned: &HashSet<LocalId>,
         params: &HashSet<LocalId>,
     ) -> Option<(Vec<usize>, Vec<LocalId>)> {
         let plan = self.plan;
@@ -176,7 +173,7 @@ impl<'f> Body<'_, 'f> {
         while k < todo.len() {
             let l = todo[k];
             k += 1;
-            if assigned.contains(&l) {
+            if plan.reassigned[l] {
                 return None;
             }
             match plan.storage[l] {
@@ -251,15 +248,4 @@ impl Body<'_, '_> {
         });
         moves
     }
-}
-
-/// The locals some statement of `f` assigns (besides their `let`).
-fn assigned_locals(f: &Func) -> HashSet<LocalId> {
-    let mut out = HashSet::new();
-    walk(&f.body, &mut Vec::new(), &mut |s, _| {
-        if let Stmt::Assign { place, .. } = s {
-            out.extend(place.local());
-        }
-    });
-    out
 }

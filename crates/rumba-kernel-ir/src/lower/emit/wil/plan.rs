@@ -83,6 +83,8 @@ pub(crate) struct Plan<'f> {
     pub(crate) has_barrier: bool,
     /// The statement that makes each in-kernel view.
     pub(crate) views: HashMap<ArrayId, &'f Stmt>,
+    /// Whether each local is assigned after its declaration.
+    pub(crate) reassigned: Vec<bool>,
 }
 
 /// One frame of a statement's position: the block, the index in it, the statement.
@@ -477,6 +479,7 @@ impl<'f> Plan<'f> {
             extent,
             has_barrier,
             views,
+            reassigned: occ.iter().map(|o| o.assigned).collect(),
         })
     }
 
