@@ -12,7 +12,7 @@ mod engines;
 mod macro_corpus;
 mod macro_engines;
 
-use macro_corpus::case::{Case, HostArg, exact_case};
+use macro_corpus::case::{HostArg, exact_case};
 use macro_corpus::{lanes, own, warp};
 use macro_engines::{both_engines, random, sim};
 use rumba::driver::{HostEngine, HostKernel, KernelFunction};
@@ -109,22 +109,16 @@ fn regions_narrowed_to_one_lane_agree() {
         ([1, 1, 1], 0),
     ] {
         let threads = block[0] * block[1];
-        let case = Case {
-            name: "narrowed_lanes",
-            function: lanes.function().clone(),
-            abi: &warp::narrowed_lanes::ABI,
-            opencl: warp::narrowed_lanes::opencl_source(),
-            cuda: warp::narrowed_lanes::cuda_source(),
-            grid: [2, 1, 1],
+        let case = exact_case!(
+            warp::narrowed_lanes,
+            [2, 1, 1],
             block,
-            dynamic_shared_bytes: 0,
-            args: vec![
+            vec![
                 HostArg::zeros::<i64>(2 * threads),
                 HostArg::zeros::<u32>(1),
                 HostArg::scalar(k),
-            ],
-            agree: macro_corpus::case::Agree::Exact,
-        };
+            ]
+        );
         let out = both_engines(&case).unwrap();
         // Every work-item evaluated the left side of the `&&` whose right side tests a lane.
         assert_eq!(
@@ -214,24 +208,20 @@ fn lane_loops_agree_with_coroutines() {
     let k = lanes::lane_loops();
     assert_eq!(k.engine(), HostEngine::WorkItemLoops);
     let x: Vec<f32> = random(80, 11).iter().map(|v| v * 4.0 - 2.0).collect();
-    let case = |block: [usize; 3], m: usize, wrap: usize, span: usize, skip: u32| Case {
-        name: "lane_loops",
-        function: k.function().clone(),
-        abi: &lanes::lane_loops::ABI,
-        opencl: lanes::lane_loops::opencl_source(),
-        cuda: lanes::lane_loops::cuda_source(),
-        grid: [2, 1, 1],
-        block,
-        dynamic_shared_bytes: 0,
-        args: vec![
-            HostArg::array(&x, &[80]),
-            HostArg::zeros::<f32>(2 * 3 * block[0] * block[1]),
-            HostArg::scalar(m),
-            HostArg::scalar(wrap),
-            HostArg::scalar(span),
-            HostArg::scalar(skip),
-        ],
-        agree: macro_corpus::case::Agree::Exact,
+    let case = |block: [usize; 3], m: usize, wrap: usize, span: usize, skip: u32| {
+        exact_case!(
+            lanes::lane_loops,
+            [2, 1, 1],
+            block,
+            vec![
+                HostArg::array(&x, &[80]),
+                HostArg::zeros::<f32>(2 * 3 * block[0] * block[1]),
+                HostArg::scalar(m),
+                HostArg::scalar(wrap),
+                HostArg::scalar(span),
+                HostArg::scalar(skip),
+            ]
+        )
     };
     for block in [[256, 1, 1], [100, 1, 1], [13, 1, 1], [8, 4, 1], [1, 1, 1]] {
         let threads = block[0] * block[1];
@@ -272,23 +262,17 @@ fn a_lane_loop_beside_a_faulting_local_is_not_taken() {
     assert_eq!(k.engine(), HostEngine::WorkItemLoops);
     let x: Vec<f32> = random(64, 12);
     for d in [3i32, -1] {
-        let case = Case {
-            name: "lane_loop_beside_fault",
-            function: k.function().clone(),
-            abi: &lanes::lane_loop_beside_fault::ABI,
-            opencl: lanes::lane_loop_beside_fault::opencl_source(),
-            cuda: lanes::lane_loop_beside_fault::cuda_source(),
-            grid: [1, 1, 1],
-            block: [32, 1, 1],
-            dynamic_shared_bytes: 0,
-            args: vec![
+        let case = exact_case!(
+            lanes::lane_loop_beside_fault,
+            [1, 1, 1],
+            [32, 1, 1],
+            vec![
                 HostArg::array(&x, &[64]),
                 HostArg::zeros::<f32>(32),
                 HostArg::scalar(9usize),
                 HostArg::scalar(d),
-            ],
-            agree: macro_corpus::case::Agree::Exact,
-        };
+            ]
+        );
         let out = both_engines(&case);
         match d {
             3 => {
@@ -310,22 +294,16 @@ fn local_array_lengths_are_per_work_item() {
     let _turn = common::serial();
     let k = lanes::local_lengths();
     assert_eq!(k.engine(), HostEngine::WorkItemLoops);
-    let case = Case {
-        name: "local_lengths",
-        function: k.function().clone(),
-        abi: &lanes::local_lengths::ABI,
-        opencl: lanes::local_lengths::opencl_source(),
-        cuda: lanes::local_lengths::cuda_source(),
-        grid: [1, 1, 1],
-        block: [40, 1, 1],
-        dynamic_shared_bytes: 0,
-        args: vec![
+    let case = exact_case!(
+        lanes::local_lengths,
+        [1, 1, 1],
+        [40, 1, 1],
+        vec![
             HostArg::array(&random(64, 13), &[64]),
             HostArg::zeros::<f32>(40),
             HostArg::scalar(5usize),
-        ],
-        agree: macro_corpus::case::Agree::Exact,
-    };
+        ]
+    );
     both_engines(&case).unwrap();
 }
 
