@@ -34,6 +34,7 @@
 //! | `host` | page-locked host memory: allocation, registration, the pinned-range registry |
 //! | `order` | how a copy or memset runs: blocking after the default stream, or on a stream |
 //! | `stream`, `staging` | stream workers, ordering points, staged pageable copies |
+//! | `spin` | the short spin every hand-off between the simulator's threads waits with |
 //! | `event` | events with real time stamps |
 //! | `strided` | strided (n-d) copies and broadcast fills |
 //! | `ipc` | inter-process sharing: OS shared-memory objects and the handles that name them |
@@ -43,7 +44,7 @@
 //! | [`engine`] | the kernel engine: grids, blocks, coroutine threads, barriers, shared/local memory, views, atomics |
 //!
 //! This module touches only simulator state: its address spaces, streams, events and host
-//! registry, and (through the engine) rayon's pool for kernels.
+//! registry, and (through the engine) the block helpers' pool for kernels.
 
 pub(crate) mod bytes;
 mod device;
@@ -58,6 +59,7 @@ mod launch;
 pub(crate) mod memory;
 mod order;
 mod placement;
+mod spin;
 mod staging;
 pub(crate) mod stream;
 mod strided;

@@ -14,7 +14,7 @@
 //! can hang.
 //!
 //! Hand-offs: a worker that runs out of work, and a host thread waiting for an operation, spin for
-//! a few microseconds ([`SPIN`]: pausing for the first [`PAUSE`], then yielding their core between
+//! a few microseconds (the `spin` module: pausing first, then yielding their core between
 //! checks) before they sleep on their condition variable, and a condition variable is signalled
 //! only when someone sleeps on it. A short operation queued on a busy
 //! stream, or waited for right after it was queued, so costs no futex wake-up on either side —
@@ -26,8 +26,8 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
 
+use super::spin::spin_until;
 use crate::driver::StreamHandle;
 use crate::error::{Error, Result};
 use crate::sync::{lock, wait};
@@ -372,42 +372,6 @@ impl SimStream {
         self.closing_hint.store(true, Ordering::Release);
         self.work_cv.notify_all();
     }
-}
-
-/// How long a hand-off is awaited by spinning before the waiter sleeps.
-const SPIN: Duration = Duration::from_micros(20);
-
-/// How long of [`SPIN`] the waiter only pauses between checks; for the rest it yields its core
-/// between them. On a machine with no idle core, the thread a hand-off is waiting for may be
-/// the one a pausing waiter keeps off its core: a launch's block helper that must run before
-/// the launch (and so the host's wait) can end, or the stream worker a host thread is waiting
-/// for. Small launches on two cores took about 1.4 times as long while their waiters paused
-/// for the whole spin.
-const PAUSE: Duration = Duration::from_micros(2);
-
-/// Spins until `ready` (checked between pauses, then between yields) or [`SPIN`] has passed;
-/// whether it became ready.
-fn spin_until(mut ready: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    let mut polite = false;
-    for i in 1u32.. {
-        if ready() {
-            return true;
-        }
-        if polite || i % 16 == 0 {
-            let waited = start.elapsed();
-            if waited > SPIN {
-                return false;
-            }
-            polite = waited > PAUSE;
-        }
-        if polite {
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
-        }
-    }
-    false
 }
 
 /// Owns a stream's lifetime: dropping it lets the worker finish the queue and exit.

@@ -10,9 +10,9 @@
 //! the views, [`Dim3`], [`LaunchConfig`], …) live here because the engine defines them; users
 //! reach them as `rumba::kernel::…`, which re-exports them.
 //!
-//! Blocks run in parallel on rayon's pool; the threads of a block run as stackful coroutines on
-//! pooled stacks, switched at each barrier, with a plain-loop fast path for blocks that never
-//! synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
+//! Blocks run in parallel on the calling thread and a rayon pool of block helpers; the threads of
+//! a block run as stackful coroutines on pooled stacks, switched at each barrier, with a
+//! plain-loop fast path for blocks that never synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
 //! which the second engine, [`wil`], runs without coroutines (docs/design/kernels.md §4). Memory is
 //! reached only through bounds-checked [`View`]s whose element accesses are relaxed atomics
 //! ([`access`]), so racing threads are defined behaviour.

@@ -1,7 +1,7 @@
 //! Running a grid of block bodies: [`run_blocks`], what a body receives ([`BlockCtx`]), the
 //! region loop ([`BlockCtx::each`]), barriers, uniform decisions and block shapes.
 //!
-//! This module touches the worker's arena (a thread-local), rayon's pool (through the shared
+//! This module touches the worker's arena (a thread-local), the block helpers' pool (through the shared
 //! block scheduler) and whatever memory the block body touches.
 
 use std::cell::{Cell, RefCell};
@@ -590,7 +590,7 @@ where
 }
 
 /// Runs `body` once per block of `config`'s grid: blocks spread over the calling thread and
-/// rayon's pool exactly as [`run_grid_with`](crate::kernel::run_grid_with) spreads them
+/// the block helpers exactly as [`run_grid_with`](crate::kernel::run_grid_with) spreads them
 /// (`options.parallel`; `fast_path` does not apply), each with a fresh [`BlockCtx`] over the
 /// worker's arena.
 ///

@@ -3,9 +3,9 @@
 //! barrier costs the end of one loop and the start of the next instead of a coroutine switch per
 //! thread, and block memory is plain memory the compiler can keep in registers and vectorise.
 //!
-//! [`run_blocks`] runs a grid: blocks are spread over the calling thread and rayon's pool by the
-//! same scheduler as the coroutine engine ([`run_grid`](super::run_grid)), with the same choice
-//! of the reported fault (lowest faulting block). Each block gets a [`BlockCtx`] over the
+//! [`run_blocks`] runs a grid: blocks are spread over the calling thread and the block helpers
+//! by the same scheduler as the coroutine engine ([`run_grid`](super::run_grid)), with the same
+//! choice of the reported fault (lowest faulting block). Each block gets a [`BlockCtx`] over the
 //! worker's arena. The coroutine engine stays: it runs what a block body cannot express, and it
 //! is the oracle block bodies are tested against.
 //!
@@ -124,7 +124,7 @@
 //! | `global` | [`GlobalIn`], [`OwnOut`]: global inputs and outputs with an access mode |
 //! | `warp` | warp operations between regions ([`BlockCtx::warp_shfl`] and friends, [`WarpSite`]) |
 //!
-//! This module touches the worker's arena (a thread-local), rayon's pool, and the memory of the
+//! This module touches the worker's arena (a thread-local), the block helpers' pool, and the memory of the
 //! arrays a block body is given.
 
 mod arena;
