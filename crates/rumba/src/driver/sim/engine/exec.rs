@@ -80,8 +80,7 @@ pub struct ExecOptions {
     /// `false` runs every thread as a coroutine.
     pub fast_path: bool,
     /// Spread blocks over the calling thread and the block helpers (default `true`). `false`
-    /// runs blocks one after another,
-    /// in linear order, on the calling thread.
+    /// runs blocks one after another, in linear order, on the calling thread.
     pub parallel: bool,
 }
 
@@ -166,9 +165,9 @@ where
 }
 
 /// Runs `run_block` once for every block of `config`'s grid — in parallel on the calling thread
-/// and the block helpers, or one after another in linear order — with the linear index of the block
-/// the same thread runs right after it, when it knows one (the next of its run of blocks), and
-/// turns the fault of the lowest faulting block into [`Error::KernelFault`]. Shared by both
+/// and the block helpers, or one after another in linear order — with the linear index of the
+/// block the same thread runs right after it, when it knows one (the next of its run of blocks),
+/// and turns the fault of the lowest faulting block into [`Error::KernelFault`]. Shared by both
 /// engines (the coroutine engine here and the work-item-loop engine in [`wil`](super::wil)), so
 /// they schedule blocks and choose the reported fault identically.
 pub(crate) fn schedule(

@@ -1,8 +1,8 @@
 //! Running a grid of block bodies: [`run_blocks`], what a body receives ([`BlockCtx`]), the
 //! region loop ([`BlockCtx::each`]), barriers, uniform decisions and block shapes.
 //!
-//! This module touches the worker's arena (a thread-local), the block helpers' pool (through the shared
-//! block scheduler) and whatever memory the block body touches.
+//! This module touches the worker's arena (a thread-local), the block helpers' pool (through the
+//! shared block scheduler) and whatever memory the block body touches.
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
