@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 /// How long a hand-off is awaited by spinning before the waiter sleeps.
-pub(crate) const SPIN: Duration = Duration::from_micros(20);
+const SPIN: Duration = Duration::from_micros(20);
 
 /// How long of [`SPIN`] the waiter only pauses between checks; for the rest it yields its core
 /// between them. On a machine with no idle core, the thread a hand-off is waiting for may be
