@@ -235,7 +235,7 @@ pub(crate) fn schedule(
         }
     };
     let blocks = config.num_blocks();
-    let pool = block_helpers().filter(|_| parallel && blocks > 1);
+    let pool = (parallel && blocks > 1).then(block_helpers).flatten();
     if let Some(pool) = pool {
         // The calling thread (usually a stream worker) runs blocks itself, with the helper
         // pool's threads: no hand-off before the first block starts, one thread fewer to wake,
