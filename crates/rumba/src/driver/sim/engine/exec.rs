@@ -242,7 +242,11 @@ pub(crate) fn schedule(
         // and no more threads computing than rayon's pool has. Everyone claims chunks of blocks
         // in increasing order from one counter, so every block below a faulted one has been
         // claimed (and runs) before it.
-        let workers = pool.current_num_threads() as u64 + 1;
+        // A launch from a block running on a helper (a nested launch) has that helper as its
+        // caller: the other helpers are the pool less one, and its wait at the scope's end runs
+        // pool jobs, so it does not spin (no other thread may be there to take its jobs).
+        let nested = pool.current_thread_index().is_some();
+        let workers = pool.current_num_threads() as u64 + u64::from(!nested);
         // Eight chunks a worker or more, for balance, of up to 1,024 blocks: neighbouring
         // blocks usually touch neighbouring memory (a stencil's blocks share their rows'
         // neighbours), so a worker that runs long runs of them keeps its cache and its
@@ -274,7 +278,9 @@ pub(crate) fn schedule(
                 });
             }
             work();
-            spin_until(|| running.load(Acquire) == 0);
+            if !nested {
+                spin_until(|| running.load(Acquire) == 0);
+            }
         });
     } else {
         // In order, stopping at the first fault (every later block is above it).
@@ -286,9 +292,27 @@ pub(crate) fn schedule(
     }
 }
 
-/// The threads that run a launch's blocks beside its calling thread: one fewer than rayon's
-/// global pool has (`RAYON_NUM_THREADS` sets how many threads run blocks, the caller included);
-/// `None` on one core (or where the pool cannot be built: blocks then run one after another).
+/// How many threads run a launch's blocks, the calling thread included: as many as rayon's
+/// global pool has (`RAYON_NUM_THREADS`, or the pool a program built with
+/// `ThreadPoolBuilder::build_global`); asked from inside some other rayon pool, which would
+/// answer with its own size, `RAYON_NUM_THREADS` or else the number of cores.
+pub(crate) fn block_workers() -> usize {
+    static WORKERS: OnceLock<usize> = OnceLock::new();
+    *WORKERS.get_or_init(|| {
+        if rayon::current_thread_index().is_none() {
+            return rayon::current_num_threads().max(1);
+        }
+        std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+    })
+}
+
+/// The threads that run a launch's blocks beside its calling thread: one fewer than
+/// [`block_workers`]; `None` on one core (or where the pool cannot be built: blocks then run one
+/// after another).
 ///
 /// A pool of its own, not rayon's global one: a launch wants exactly that many helpers, and the
 /// global pool's threads that found no block went on looking for work, yielding in a loop on the
@@ -298,7 +322,7 @@ pub(crate) fn schedule(
 fn block_helpers() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
-        let helpers = rayon::current_num_threads().saturating_sub(1);
+        let helpers = block_workers() - 1;
         if helpers == 0 {
             return None;
         }
@@ -597,6 +621,30 @@ mod tests {
         assert_eq!(after, 64);
     }
 
+    /// Whether the current thread is one of the block helpers.
+    fn on_a_helper() -> bool {
+        is_a_helper_name(&std::thread::current().name().map(str::to_owned))
+    }
+
+    /// Whether `name` is a block helper's thread name.
+    fn is_a_helper_name(name: &Option<String>) -> bool {
+        name.as_deref()
+            .is_some_and(|n| n.starts_with("rumba-blocks-"))
+    }
+
+    /// Holds the block that calls it until a block has started on the launch's calling thread
+    /// and one on a helper (or five seconds have passed), so that both take blocks however the
+    /// machine schedules them.
+    fn meet(caller: std::thread::ThreadId, started: &[std::sync::atomic::AtomicBool; 2]) {
+        started[usize::from(std::thread::current().id() != caller)].store(true, Release);
+        let t = std::time::Instant::now();
+        while !(started[0].load(Acquire) && started[1].load(Acquire))
+            && t.elapsed() < std::time::Duration::from_secs(5)
+        {
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        }
+    }
+
     /// Blocks run on the calling thread and the block helpers, never on rayon's global pool;
     /// with more than one core both take blocks.
     #[test]
@@ -607,9 +655,12 @@ mod tests {
             parallel: true,
         };
         let caller = std::thread::current().id();
+        let started = Default::default();
         let ran: Mutex<Vec<(bool, Option<String>)>> = Mutex::new(Vec::new());
         run_grid_with("where", &cfg, &opts, |_t: &ThreadCtx<'_>| {
-            std::thread::sleep(std::time::Duration::from_millis(2));
+            if block_helpers().is_some() {
+                meet(caller, &started);
+            }
             let me = std::thread::current();
             lock(&ran).push((me.id() == caller, me.name().map(str::to_owned)));
         })
@@ -618,10 +669,7 @@ mod tests {
         assert_eq!(ran.len(), 16);
         for (on_caller, name) in &ran {
             assert!(
-                *on_caller
-                    || name
-                        .as_deref()
-                        .is_some_and(|n| n.starts_with("rumba-blocks-")),
+                *on_caller || is_a_helper_name(name),
                 "a block ran on {name:?}"
             );
         }
@@ -636,34 +684,49 @@ mod tests {
         }
     }
 
-    /// A kernel that launches a kernel from every block: the nested launches share the block
-    /// helpers with the outer one (a helper waiting for its nested blocks runs others meanwhile)
-    /// and every block of both levels runs once.
+    /// A kernel that launches a kernel from every block, on the calling thread and on a helper:
+    /// the nested launches share the block helpers with the outer one (a helper waiting for its
+    /// nested blocks runs others meanwhile) and every block of both levels runs once. A hang
+    /// fails the test after a minute instead of hanging it.
     #[test]
     fn launches_nested_in_blocks_all_complete() {
-        let opts = ExecOptions {
-            fast_path: true,
-            parallel: true,
-        };
-        let inner_blocks = std::sync::atomic::AtomicU64::new(0);
-        run_grid_with(
-            "outer",
-            &LaunchConfig::new(8, 1),
-            &opts,
-            |_t: &ThreadCtx<'_>| {
-                run_grid_with(
-                    "inner",
-                    &LaunchConfig::new(8, 1),
-                    &opts,
-                    |_t: &ThreadCtx<'_>| {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let opts = ExecOptions {
+                fast_path: true,
+                parallel: true,
+            };
+            let caller = std::thread::current().id();
+            let started = Default::default();
+            let inner_blocks = AtomicU64::new(0);
+            let outer_on_helpers = AtomicU64::new(0);
+            let ran = run_grid_with(
+                "outer",
+                &LaunchConfig::new(8, 1),
+                &opts,
+                |_t: &ThreadCtx<'_>| {
+                    if block_helpers().is_some() {
+                        meet(caller, &started);
+                    }
+                    outer_on_helpers.fetch_add(u64::from(on_a_helper()), Relaxed);
+                    let inner = |_t: &ThreadCtx<'_>| {
                         std::thread::sleep(std::time::Duration::from_micros(200));
                         inner_blocks.fetch_add(1, Relaxed);
-                    },
-                )
-                .unwrap();
-            },
-        )
-        .unwrap();
-        assert_eq!(inner_blocks.load(Relaxed), 64);
+                    };
+                    run_grid_with("inner", &LaunchConfig::new(8, 1), &opts, inner).unwrap();
+                },
+            );
+            let _ = done.send((
+                ran,
+                inner_blocks.into_inner(),
+                outer_on_helpers.into_inner(),
+            ));
+        });
+        let (ran, inner_blocks, outer_on_helpers) = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the nested launches finish within a minute");
+        ran.unwrap();
+        assert_eq!(inner_blocks, 64);
+        assert_eq!(outer_on_helpers > 0, block_helpers().is_some());
     }
 }

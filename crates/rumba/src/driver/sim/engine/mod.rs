@@ -12,12 +12,13 @@
 //!
 //! Blocks run in parallel on the calling thread and a rayon pool of block helpers; the threads of
 //! a block run as stackful coroutines on pooled stacks, switched at each barrier, with a
-//! plain-loop fast path for blocks that never synchronise ([`exec`]). A kernel may also come as a whole-block body in work-item-loop form,
-//! which the second engine, [`wil`], runs without coroutines (docs/design/kernels.md §4). Memory is
+//! plain-loop fast path for blocks that never synchronise ([`exec`]). A kernel may also come as a
+//! whole-block body in work-item-loop form, which the second engine, [`wil`], runs without
+//! coroutines (docs/design/kernels.md §4). Memory is
 //! reached only through bounds-checked [`View`]s whose element accesses are relaxed atomics
 //! ([`access`]), so racing threads are defined behaviour.
 //!
-//! What the engine touches: rayon's global thread pool, per-worker resources (stacks, shared and
+//! What the engine touches: the block helpers' thread pool, per-worker resources (stacks, shared and
 //! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
 //! — nothing from the simulator's address spaces or streams, nor from any layer above the
 //! driver.

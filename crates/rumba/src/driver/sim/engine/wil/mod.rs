@@ -124,8 +124,8 @@
 //! | `global` | [`GlobalIn`], [`OwnOut`]: global inputs and outputs with an access mode |
 //! | `warp` | warp operations between regions ([`BlockCtx::warp_shfl`] and friends, [`WarpSite`]) |
 //!
-//! This module touches the worker's arena (a thread-local), the block helpers' pool, and the memory of the
-//! arrays a block body is given.
+//! This module touches the worker's arena (a thread-local), the block helpers' pool, and the
+//! memory of the arrays a block body is given.
 
 mod arena;
 mod block;
