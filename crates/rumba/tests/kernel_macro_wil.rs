@@ -10,29 +10,12 @@ mod engines;
 mod macro_corpus;
 mod macro_engines;
 
-use macro_corpus::case::{Case, HostArg, run_backend};
+use macro_corpus::case::{Case, HostArg, exact_case, run_backend};
 use macro_corpus::{numba, peer};
 use macro_engines::{both_engines, on, random, sim, with_function};
 use rumba::driver::{HostEngine, HostKernel, KernelFunction};
 use rumba::kernel::KernelAbi;
 use rumba::kernel::prelude::*;
-
-macro_rules! peer_case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
-        Case {
-            name: stringify!($k),
-            function: peer::$k().function().clone(),
-            abi: &peer::$k::ABI,
-            opencl: peer::$k::opencl_source(),
-            cuda: peer::$k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: macro_corpus::case::Agree::Exact,
-        }
-    };
-}
 
 #[test]
 fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
@@ -41,8 +24,8 @@ fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
     }
     let _turn = common::serial();
     for n in [1usize, 255, 256, 1000, 70_000] {
-        let case = peer_case!(
-            vadd,
+        let case = exact_case!(
+            peer::vadd,
             [n.div_ceil(256), 1, 1],
             [256, 1, 1],
             vec![
@@ -63,8 +46,8 @@ fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
     }
     for m in [1usize, 16, 40, 64] {
         let g = m.div_ceil(16);
-        let case = peer_case!(
-            matmul_shared,
+        let case = exact_case!(
+            peer::matmul_shared,
             [g, g, 1],
             [16, 16, 1],
             vec![
@@ -76,8 +59,8 @@ fn the_peer_workloads_agree_on_both_engines_at_ragged_sizes() {
         both_engines(&case).unwrap();
     }
     for r in [1usize, 256, 3000, 70_000] {
-        let case = peer_case!(
-            reduce_shared,
+        let case = exact_case!(
+            peer::reduce_shared,
             [r.div_ceil(256), 1, 1],
             [256, 1, 1],
             vec![
@@ -120,8 +103,8 @@ fn the_stencil_agrees_in_full_and_partial_blocks() {
     ] {
         for block in [[256usize, 1, 1], [16, 16, 1], [8, 4, 2]] {
             let grid = [cols.div_ceil(block[0]), rows.div_ceil(block[1]), 1];
-            let case = peer_case!(
-                stencil5,
+            let case = exact_case!(
+                peer::stencil5,
                 grid,
                 block,
                 vec![
@@ -409,23 +392,6 @@ fn a_barrier_under_thread_dependent_control_is_a_divergence_fault_on_both_engine
     assert_eq!(loops, coros);
 }
 
-macro_rules! corpus_case {
-    ($m:ident::$k:ident, $grid:expr, $block:expr, $args:expr) => {
-        Case {
-            name: stringify!($k),
-            function: macro_corpus::$m::$k().function().clone(),
-            abi: &macro_corpus::$m::$k::ABI,
-            opencl: macro_corpus::$m::$k::opencl_source(),
-            cuda: macro_corpus::$m::$k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: macro_corpus::case::Agree::Exact,
-        }
-    };
-}
-
 /// In-kernel views (reshape, `view::<U>()`, rows and columns of parameters, shared, local and
 /// constant arrays; across barriers) run in the loop form and agree with coroutines, faults
 /// included.
@@ -447,8 +413,8 @@ fn the_views_corpus_agrees_on_both_engines() {
     }
     let faults = [
         (
-            corpus_case!(
-                views::bad_row_per_thread,
+            exact_case!(
+                macro_corpus::views::bad_row_per_thread,
                 [2, 1, 1],
                 [8, 1, 1],
                 vec![
@@ -460,8 +426,8 @@ fn the_views_corpus_agrees_on_both_engines() {
             [3, 0, 0],
         ),
         (
-            corpus_case!(
-                views::bad_reshape,
+            exact_case!(
+                macro_corpus::views::bad_reshape,
                 [1, 1, 1],
                 [4, 1, 1],
                 vec![
@@ -474,8 +440,8 @@ fn the_views_corpus_agrees_on_both_engines() {
             [0, 0, 0],
         ),
         (
-            corpus_case!(
-                views::bad_view,
+            exact_case!(
+                macro_corpus::views::bad_view,
                 [1, 1, 1],
                 [2, 1, 1],
                 vec![HostArg::zeros::<u8>(6), HostArg::zeros::<u32>(1)]
@@ -508,8 +474,8 @@ fn the_constructs_corpus_agrees_on_both_engines() {
     // so even the corpus's deliberately racy element updates agree.
     let xs: Vec<f64> = (0..8).map(|i| (i as f64 - 3.5) * 1.7).collect();
     let cases = [
-        corpus_case!(
-            constructs::literals_and_consts,
+        exact_case!(
+            macro_corpus::constructs::literals_and_consts,
             [1, 1, 1],
             [4, 1, 1],
             vec![
@@ -518,8 +484,8 @@ fn the_constructs_corpus_agrees_on_both_engines() {
                 HostArg::zeros::<i64>(3)
             ]
         ),
-        corpus_case!(
-            constructs::operators,
+        exact_case!(
+            macro_corpus::constructs::operators,
             [1, 1, 1],
             [8, 1, 1],
             vec![
@@ -529,8 +495,8 @@ fn the_constructs_corpus_agrees_on_both_engines() {
                 HostArg::zeros::<u8>(8)
             ]
         ),
-        corpus_case!(
-            constructs::casts_and_math,
+        exact_case!(
+            macro_corpus::constructs::casts_and_math,
             [1, 1, 1],
             [8, 1, 1],
             vec![
@@ -539,14 +505,14 @@ fn the_constructs_corpus_agrees_on_both_engines() {
                 HostArg::zeros::<f64>(9)
             ]
         ),
-        corpus_case!(
-            constructs::control,
+        exact_case!(
+            macro_corpus::constructs::control,
             [2, 1, 1],
             [8, 1, 1],
             vec![HostArg::zeros::<u32>(13)]
         ),
-        corpus_case!(
-            constructs::atomics_all,
+        exact_case!(
+            macro_corpus::constructs::atomics_all,
             [1, 1, 1],
             [16, 1, 1],
             vec![
@@ -638,23 +604,6 @@ fn loops_left_with_break_and_continue_and_values_live_across_barriers_agree() {
     }
 }
 
-macro_rules! warp_case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
-        Case {
-            name: stringify!($k),
-            function: macro_corpus::warp::$k().function().clone(),
-            abi: &macro_corpus::warp::$k::ABI,
-            opencl: macro_corpus::warp::$k::opencl_source(),
-            cuda: macro_corpus::warp::$k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: macro_corpus::case::Agree::Exact,
-        }
-    };
-}
-
 #[test]
 fn warp_kernels_under_uniform_control_have_a_block_body() {
     use macro_corpus::warp;
@@ -689,8 +638,8 @@ fn warp_kernels_agree_on_both_engines_results_and_faults() {
         // but 3.
         for mask in [u32::MAX, 0x0000_ffff, !8u32] {
             for arg in [0u32, 1, 5, 16, 31, 33] {
-                let case = warp_case!(
-                    warp_mix,
+                let case = exact_case!(
+                    macro_corpus::warp::warp_mix,
                     [2, 1, 1],
                     [block, 1, 1],
                     vec![
@@ -707,8 +656,8 @@ fn warp_kernels_agree_on_both_engines_results_and_faults() {
         }
     }
     for (gone, src) in [(5u32, 5u32), (5, 6), (40, 9), (0, 31)] {
-        let case = warp_case!(
-            warp_after_return,
+        let case = exact_case!(
+            macro_corpus::warp::warp_after_return,
             [2, 1, 1],
             [64, 1, 1],
             vec![
@@ -721,8 +670,8 @@ fn warp_kernels_agree_on_both_engines_results_and_faults() {
     }
     for (block, n) in [(64usize, 200usize), (48, 96), (256, 1000)] {
         let x: Vec<u64> = (0..n as u64).map(|i| i * i + 1).collect();
-        let case = warp_case!(
-            warp_sum_u64,
+        let case = exact_case!(
+            macro_corpus::warp::warp_sum_u64,
             [n.div_ceil(block), 1, 1],
             [block, 1, 1],
             vec![
@@ -734,8 +683,8 @@ fn warp_kernels_agree_on_both_engines_results_and_faults() {
         tally(both_engines(&case));
     }
     for n in [1usize, 256, 1000, 70_000] {
-        let case = peer_case!(
-            reduce_warp,
+        let case = exact_case!(
+            peer::reduce_warp,
             [n.div_ceil(256), 1, 1],
             [256, 1, 1],
             vec![

@@ -7,7 +7,7 @@
 mod macro_corpus;
 mod opencl_common;
 
-use macro_corpus::case::{HostArg, assert_agree, run_backend};
+use macro_corpus::case::{HostArg, assert_agree, exact_case, run_backend};
 use macro_corpus::{numba, peer};
 use opencl_common::cl;
 
@@ -21,23 +21,6 @@ fn random(n: usize, seed: u64) -> Vec<f32> {
             ((s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
         })
         .collect()
-}
-
-macro_rules! peer_case {
-    ($k:ident, $grid:expr, $block:expr, $args:expr) => {
-        macro_corpus::case::Case {
-            name: stringify!($k),
-            function: peer::$k().function().clone(),
-            abi: &peer::$k::ABI,
-            opencl: peer::$k::opencl_source(),
-            cuda: peer::$k::cuda_source(),
-            grid: $grid,
-            block: $block,
-            dynamic_shared_bytes: 0,
-            args: $args,
-            agree: macro_corpus::case::Agree::Exact,
-        }
-    };
 }
 
 #[test]
@@ -64,8 +47,8 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
     let r: usize = 3000;
     let w: usize = 70_000;
     let cases = [
-        peer_case!(
-            vadd,
+        exact_case!(
+            peer::vadd,
             [4, 1, 1],
             [256, 1, 1],
             vec![
@@ -74,8 +57,8 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
                 HostArg::zeros::<f32>(n)
             ]
         ),
-        peer_case!(
-            matmul_shared,
+        exact_case!(
+            peer::matmul_shared,
             [3, 3, 1],
             [16, 16, 1],
             vec![
@@ -84,8 +67,8 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
                 HostArg::array(&vec![0f32; m * m], &[m, m]),
             ]
         ),
-        peer_case!(
-            reduce_shared,
+        exact_case!(
+            peer::reduce_shared,
             [r.div_ceil(256), 1, 1],
             [256, 1, 1],
             vec![
@@ -93,8 +76,8 @@ fn peer_workloads_are_bit_exact_between_sim_and_opencl() {
                 HostArg::zeros::<f32>(r.div_ceil(256))
             ]
         ),
-        peer_case!(
-            reduce_warp,
+        exact_case!(
+            peer::reduce_warp,
             [w.div_ceil(256), 1, 1],
             [256, 1, 1],
             vec![
