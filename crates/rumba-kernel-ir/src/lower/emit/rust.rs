@@ -425,22 +425,23 @@ impl R<'_> {
                     };
                     // A read-modify-write: through the region's own-index window when it has
                     // one for the array, else at the index, evaluated once.
-                    let window = self
-                        .wil
-                        .and_then(|w| Some((w, w.window_get(*array, idx)?)))
-                        .filter(|(w, _)| w.window_set(*array, quote!(v)).is_some());
-                    let (at, get) = match &window {
-                        Some((_, get)) => (TokenStream::new(), get.clone()),
-                        None => (quote!(let __rumba_i = #i;), quote!(#a.get(__rumba_i))),
-                    };
                     let elem = self.f.arrays[*array].elem.clone();
                     let ety = self.ty(&value.ty);
-                    let cur = self.loaded(*array, get);
-                    let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
-                    let e = self.to_store(*array, e);
-                    let set = match window.and_then(|(w, _)| w.window_set(*array, e.clone())) {
-                        Some(set) => set,
-                        None => quote!(#a.set(__rumba_i, #e)),
+                    let updated = |get: TokenStream| {
+                        let cur = self.loaded(*array, get);
+                        let e = self.binary(*op, &elem, cur, quote!(__rumba_v), *span);
+                        self.to_store(*array, e)
+                    };
+                    let through_window = self.wil.and_then(|w| {
+                        let e = updated(w.window_get(*array, idx)?);
+                        w.window_set(*array, e)
+                    });
+                    let (at, set) = match through_window {
+                        Some(set) => (TokenStream::new(), set),
+                        None => {
+                            let e = updated(quote!(#a.get(__rumba_i)));
+                            (quote!(let __rumba_i = #i;), quote!(#a.set(__rumba_i, #e)))
+                        }
                     };
                     quote_spanned!(*span=> {
                         #at
