@@ -242,6 +242,7 @@ pub(crate) fn schedule(
         // and no more threads computing than rayon's pool has. Everyone claims chunks of blocks
         // in increasing order from one counter, so every block below a faulted one has been
         // claimed (and runs) before it.
+        //
         // A launch from a block running on a helper (a nested launch) has that helper as its
         // caller: the other helpers are the pool less one, and its wait at the scope's end runs
         // pool jobs, so it does not spin (no other thread may be there to take its jobs).
@@ -294,19 +295,20 @@ pub(crate) fn schedule(
 
 /// How many threads run a launch's blocks, the calling thread included: as many as rayon's
 /// global pool has (`RAYON_NUM_THREADS`, or the pool a program built with
-/// `ThreadPoolBuilder::build_global`); asked from inside some other rayon pool, which would
-/// answer with its own size, `RAYON_NUM_THREADS` or else the number of cores.
+/// `ThreadPoolBuilder::build_global`).
 pub(crate) fn block_workers() -> usize {
     static WORKERS: OnceLock<usize> = OnceLock::new();
     *WORKERS.get_or_init(|| {
-        if rayon::current_thread_index().is_none() {
-            return rayon::current_num_threads().max(1);
-        }
-        std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        // rayon names the global pool's size only to a thread outside every pool (inside one it
+        // names that pool's), so a thread of some pool asks from a thread of its own.
+        let global = if rayon::current_thread_index().is_none() {
+            rayon::current_num_threads()
+        } else {
+            std::thread::spawn(rayon::current_num_threads)
+                .join()
+                .unwrap_or(1)
+        };
+        global.max(1)
     })
 }
 
@@ -623,12 +625,8 @@ mod tests {
 
     /// Whether the current thread is one of the block helpers.
     fn on_a_helper() -> bool {
-        is_a_helper_name(&std::thread::current().name().map(str::to_owned))
-    }
-
-    /// Whether `name` is a block helper's thread name.
-    fn is_a_helper_name(name: &Option<String>) -> bool {
-        name.as_deref()
+        std::thread::current()
+            .name()
             .is_some_and(|n| n.starts_with("rumba-blocks-"))
     }
 
@@ -650,30 +648,30 @@ mod tests {
     #[test]
     fn blocks_run_on_the_caller_and_the_block_helpers_only() {
         let cfg = LaunchConfig::new(16, 1);
-        let opts = ExecOptions {
-            fast_path: true,
-            parallel: true,
-        };
         let caller = std::thread::current().id();
         let started = Default::default();
-        let ran: Mutex<Vec<(bool, Option<String>)>> = Mutex::new(Vec::new());
-        run_grid_with("where", &cfg, &opts, |_t: &ThreadCtx<'_>| {
-            if block_helpers().is_some() {
-                meet(caller, &started);
-            }
-            let me = std::thread::current();
-            lock(&ran).push((me.id() == caller, me.name().map(str::to_owned)));
-        })
+        // Per block: on the caller, on a helper, and the thread's name for the message.
+        let ran: Mutex<Vec<(bool, bool, Option<String>)>> = Mutex::new(Vec::new());
+        run_grid_with(
+            "where",
+            &cfg,
+            &ExecOptions::default(),
+            |_t: &ThreadCtx<'_>| {
+                if block_helpers().is_some() {
+                    meet(caller, &started);
+                }
+                let me = std::thread::current();
+                let name = me.name().map(str::to_owned);
+                lock(&ran).push((me.id() == caller, on_a_helper(), name));
+            },
+        )
         .unwrap();
         let ran = into_inner(ran);
         assert_eq!(ran.len(), 16);
-        for (on_caller, name) in &ran {
-            assert!(
-                *on_caller || is_a_helper_name(name),
-                "a block ran on {name:?}"
-            );
+        for (on_caller, on_helper, name) in &ran {
+            assert!(*on_caller || *on_helper, "a block ran on {name:?}");
         }
-        let on_helpers = ran.iter().filter(|(c, _)| !c).count();
+        let on_helpers = ran.iter().filter(|(c, _, _)| !c).count();
         if block_helpers().is_some() {
             assert!(
                 on_helpers > 0 && on_helpers < 16,
@@ -692,10 +690,7 @@ mod tests {
     fn launches_nested_in_blocks_all_complete() {
         let (done, finished) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let opts = ExecOptions {
-                fast_path: true,
-                parallel: true,
-            };
+            let opts = ExecOptions::default();
             let caller = std::thread::current().id();
             let started = Default::default();
             let inner_blocks = AtomicU64::new(0);

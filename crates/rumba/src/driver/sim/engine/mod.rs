@@ -18,10 +18,10 @@
 //! reached only through bounds-checked [`View`]s whose element accesses are relaxed atomics
 //! ([`access`]), so racing threads are defined behaviour.
 //!
-//! What the engine touches: the block helpers' thread pool, per-worker resources (stacks, shared and
-//! local memory arenas) kept in thread-locals, and the memory behind the views a kernel captures
-//! — nothing from the simulator's address spaces or streams, nor from any layer above the
-//! driver.
+//! What the engine touches: the block helpers' thread pool, per-worker resources (stacks, shared
+//! and local memory arenas) kept in thread-locals, and the memory behind the views a kernel
+//! captures — nothing from the simulator's address spaces or streams, nor from any layer above
+//! the driver.
 //!
 //! | file | concept |
 //! |---|---|
