@@ -4,7 +4,7 @@
 //! the offsets added back), an n-body step with shared tiles and a register-tiled sgemm. Each
 //! runner makes its inputs, times the kernel(s) as [`workloads`](super::workloads) does, checks
 //! the result against the plain-Rust computation of [`reference`](super::reference) and, when
-//! asked, times that computation as peer `rust-reference`.
+//! asked, times that computation as peer `rust-reference`, its runs taking turns with rumba's.
 //!
 //! Where a kernel updates its data in place (the stencil's two buffers, sgemm's C, the
 //! histogram's bins), every timed repetition starts from the same state: a device copy or fill
@@ -20,7 +20,7 @@ use rumba::{DeviceArray, Result};
 use super::Run;
 use super::kernels::{self as peer, BINS, HIST_CHUNK, NBODY_TILE, SCAN_THREADS, SCAN_TILE};
 use super::reference as host;
-use super::workloads::{Opts, allclose, random, random_bytes, random_u32, shape_err, timed};
+use super::workloads::{Opts, allclose, random, random_bytes, random_u32, shape_err};
 
 /// Jacobi steps of the `stencil5` workload.
 pub const STENCIL_STEPS: usize = 10;
@@ -38,11 +38,12 @@ pub fn transpose(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let k = o.form.apply(peer::transpose());
     let g = n.div_ceil(peer::TILE) as u32;
     let tile = peer::TILE as u32;
-    let s = timed(&stream, o.repeat, || {
-        k.configure((g, g), (tile, tile)).launch((&da, &db))
-    })?;
     let mut want = vec![0.0f32; n * n];
-    let r = o.reference(|| host::transpose(&a, &mut want, n, n));
+    let (s, r) = o.timed(
+        &stream,
+        || k.configure((g, g), (tile, tile)).launch((&da, &db)),
+        || host::transpose(&a, &mut want, n, n),
+    )?;
     let got = flat(&db)?;
     Ok(o.runs("transpose", n, s, got == want, r))
 }
@@ -58,27 +59,30 @@ pub fn stencil5(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let dv = rumba::device_array::<f32, _>(shape, Order::C)?;
     let k = o.form.apply(peer::stencil5());
     let grid = (n.div_ceil(256) as u32, n as u32);
-    let s = timed(&stream, o.repeat, || {
-        stream.copy(&du, &d0)?;
-        for step in 0..STENCIL_STEPS {
-            let (from, to) = if step % 2 == 0 {
-                (&du, &dv)
-            } else {
-                (&dv, &du)
-            };
-            k.configure(grid, 256).launch((from, to))?;
-        }
-        Ok(())
-    })?;
     let last = if STENCIL_STEPS % 2 == 0 { &du } else { &dv };
     let (mut u, mut v) = (u0.clone(), vec![0.0f32; n * n]);
-    let r = o.reference(|| {
-        u.copy_from_slice(&u0);
-        for _ in 0..STENCIL_STEPS {
-            host::stencil5(&u, &mut v, n, n);
-            std::mem::swap(&mut u, &mut v);
-        }
-    });
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            stream.copy(&du, &d0)?;
+            for step in 0..STENCIL_STEPS {
+                let (from, to) = if step % 2 == 0 {
+                    (&du, &dv)
+                } else {
+                    (&dv, &du)
+                };
+                k.configure(grid, 256).launch((from, to))?;
+            }
+            Ok(())
+        },
+        || {
+            u.copy_from_slice(&u0);
+            for _ in 0..STENCIL_STEPS {
+                host::stencil5(&u, &mut v, n, n);
+                std::mem::swap(&mut u, &mut v);
+            }
+        },
+    )?;
     let got = flat(last)?;
     Ok(o.runs("stencil5", n, s, got == u, r))
 }
@@ -92,12 +96,15 @@ pub fn histogram(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let dbins = rumba::device_array::<u32, _>(BINS, Order::C)?;
     let k = o.form.apply(peer::histogram());
     let blocks = n.div_ceil(HIST_CHUNK).max(1) as u32;
-    let s = timed(&stream, o.repeat, || {
-        dbins.assign_on(Scalar(0u32), &stream)?;
-        k.configure(blocks, BINS as u32).launch((&dd, &dbins))
-    })?;
     let mut want = [0u32; BINS];
-    let r = o.reference(|| host::histogram(&data, &mut want));
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            dbins.assign_on(Scalar(0u32), &stream)?;
+            k.configure(blocks, BINS as u32).launch((&dd, &dbins))
+        },
+        || host::histogram(&data, &mut want),
+    )?;
     let got = dbins.copy_to_host()?.to_vec();
     Ok(o.runs("histogram", n, s, got[..] == want[..], r))
 }
@@ -125,22 +132,25 @@ pub fn scan(n: usize, o: &Opts) -> Result<Vec<Run>> {
         o.form.apply(peer::scan_blocks()),
         o.form.apply(peer::scan_add()),
     );
-    let s = timed(&stream, o.repeat, || {
-        for l in 0..ys.len() {
-            let x = if l == 0 { &dx } else { &sums[l - 1] };
-            let blocks = x.size().div_ceil(SCAN_TILE).max(1) as u32;
-            kb.configure(blocks, SCAN_THREADS as u32)
-                .launch((x, &ys[l], &sums[l]))?;
-        }
-        for l in (1..ys.len()).rev() {
-            let blocks = ys[l - 1].size().div_ceil(SCAN_THREADS).max(1) as u32;
-            ka.configure(blocks, SCAN_THREADS as u32)
-                .launch((&ys[l - 1], &ys[l]))?;
-        }
-        Ok(())
-    })?;
     let mut want = vec![0u32; n];
-    let r = o.reference(|| host::exclusive_scan(&x, &mut want));
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            for l in 0..ys.len() {
+                let x = if l == 0 { &dx } else { &sums[l - 1] };
+                let blocks = x.size().div_ceil(SCAN_TILE).max(1) as u32;
+                kb.configure(blocks, SCAN_THREADS as u32)
+                    .launch((x, &ys[l], &sums[l]))?;
+            }
+            for l in (1..ys.len()).rev() {
+                let blocks = ys[l - 1].size().div_ceil(SCAN_THREADS).max(1) as u32;
+                ka.configure(blocks, SCAN_THREADS as u32)
+                    .launch((&ys[l - 1], &ys[l]))?;
+            }
+            Ok(())
+        },
+        || host::exclusive_scan(&x, &mut want),
+    )?;
     let got = ys[0].copy_to_host()?.to_vec();
     Ok(o.runs("scan", n, s, got == want, r))
 }
@@ -166,12 +176,15 @@ pub fn nbody(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let dvo = rumba::device_array::<f32, _>((n, 4), Order::C)?;
     let k = o.form.apply(peer::nbody());
     let blocks = n.div_ceil(NBODY_TILE) as u32;
-    let s = timed(&stream, o.repeat, || {
-        k.configure(blocks, NBODY_TILE as u32)
-            .launch((&dp, &dv, &dpo, &dvo, NBODY_DT))
-    })?;
     let (mut po, mut vo) = (vec![0.0f32; 4 * n], vec![0.0f32; 4 * n]);
-    let r = o.reference(|| host::nbody(&pos, &vel, &mut po, &mut vo, NBODY_DT));
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            k.configure(blocks, NBODY_TILE as u32)
+                .launch((&dp, &dv, &dpo, &dvo, NBODY_DT))
+        },
+        || host::nbody(&pos, &vel, &mut po, &mut vo, NBODY_DT),
+    )?;
     let ok = allclose(&flat(&dpo)?, &po, 1e-4, 1e-5) && allclose(&flat(&dvo)?, &vo, 1e-4, 1e-5);
     Ok(o.runs("nbody", n, s, ok, r))
 }
@@ -192,16 +205,19 @@ pub fn sgemm(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let g = n.div_ceil(peer::SG_TILE) as u32;
     let t = peer::SG_THREADS as u32;
     let (alpha, beta) = SGEMM_AB;
-    let s = timed(&stream, o.repeat, || {
-        stream.copy(&dc, &dc0)?;
-        k.configure((g, g), (t, t))
-            .launch((&da, &db, &dc, alpha, beta))
-    })?;
     let mut want = c0.clone();
-    let r = o.reference(|| {
-        want.copy_from_slice(&c0);
-        host::gemm(&a, &b, &mut want, n, alpha, beta);
-    });
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            stream.copy(&dc, &dc0)?;
+            k.configure((g, g), (t, t))
+                .launch((&da, &db, &dc, alpha, beta))
+        },
+        || {
+            want.copy_from_slice(&c0);
+            host::gemm(&a, &b, &mut want, n, alpha, beta);
+        },
+    )?;
     let ok = allclose(&flat(&dc)?, &want, 1e-4, 1e-3);
     Ok(o.runs("sgemm", n, s, ok, r))
 }

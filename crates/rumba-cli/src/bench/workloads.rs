@@ -9,7 +9,9 @@
 //! extra `-coroutines` rows, its generated per-thread body on coroutines.
 //!
 //! Each runner puts its data on the device first, launches once to warm up, then times
-//! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do.
+//! `launch + synchronize` `repeat` times and reports the median, as the peer scripts do. The
+//! plain-Rust reference, when it is timed, runs between rumba's runs, one of each in turn
+//! ([`Opts::timed`]).
 //!
 //! This module touches the current backend through rumba's public API only (no files, no
 //! processes).
@@ -88,20 +90,11 @@ pub(super) fn timed(
         stream.synchronize()?;
         times.push(t.elapsed().as_secs_f64());
     }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    Ok(median(times))
 }
 
-/// Median wall time of `f` (a host computation), after one warm-up run.
-pub(super) fn host_timed(repeat: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..repeat.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
+/// The median of `times`.
+fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
 }
@@ -122,14 +115,45 @@ pub struct Opts {
 }
 
 impl Opts {
-    /// Runs the reference computation `f`: once, or timed when asked (then its median time).
-    pub(super) fn reference(&self, mut f: impl FnMut()) -> Option<f64> {
-        if self.reference {
-            Some(host_timed(self.repeat, f))
-        } else {
-            f();
-            None
+    /// Times `launch` (each run followed by synchronizing `stream`) as [`timed`] does and, when
+    /// the reference is timed, the reference computation `reference` with it, one run of each in
+    /// turn, so that a slow spell of the machine falls on both alike: their median times. A
+    /// reference that is not timed runs once (rumba's result is checked against what it leaves).
+    ///
+    /// Timed one after the other (all of rumba's runs, then all of the reference's), a spell
+    /// that caught one side only decided the ratio: over three suite runs the stencil's
+    /// reference took 51 to 81 ms and rumba's kernels 73 to 86 ms, and their ratio went from
+    /// 1.18 to 1.44.
+    ///
+    /// # Errors
+    /// A failure of a launch or of synchronizing.
+    pub(super) fn timed(
+        &self,
+        stream: &Stream,
+        mut launch: impl FnMut() -> Result<()>,
+        mut reference: impl FnMut(),
+    ) -> Result<(f64, Option<f64>)> {
+        if !self.reference {
+            let s = timed(stream, self.repeat, launch)?;
+            reference();
+            return Ok((s, None));
         }
+        let mut run = || -> Result<f64> {
+            let t = Instant::now();
+            launch()?;
+            stream.synchronize()?;
+            Ok(t.elapsed().as_secs_f64())
+        };
+        run()?;
+        reference();
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for _ in 0..self.repeat.max(1) {
+            ours.push(run()?);
+            let t = Instant::now();
+            reference();
+            theirs.push(t.elapsed().as_secs_f64());
+        }
+        Ok((median(ours), Some(median(theirs))))
     }
 
     /// The runs of one workload: rumba's (named with the form's suffix) and, when it was
@@ -232,11 +256,12 @@ pub fn vadd(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let dc = rumba::device_array::<f32, _>(n, Order::C)?;
     let k = o.form.apply(vadd_kernel());
     let blocks = n.div_ceil(256) as u32;
-    let s = timed(&stream, o.repeat, || {
-        k.configure(blocks, 256).launch((&da, &db, &dc))
-    })?;
     let mut want = vec![0.0f32; n];
-    let r = o.reference(|| reference::vadd(&a, &b, &mut want));
+    let (s, r) = o.timed(
+        &stream,
+        || k.configure(blocks, 256).launch((&da, &db, &dc)),
+        || reference::vadd(&a, &b, &mut want),
+    )?;
     let c = dc.copy_to_host()?;
     Ok(o.runs("vadd", n, s, c.as_slice() == Some(&want[..]), r))
 }
@@ -251,12 +276,15 @@ pub fn matmul(n: usize, o: &Opts) -> Result<Vec<Run>> {
     let dc = rumba::device_array::<f32, _>((n, n), Order::C)?;
     let k = o.form.apply(matmul_kernel());
     let g = n.div_ceil(TPB) as u32;
-    let s = timed(&stream, o.repeat, || {
-        k.configure((g, g), (TPB as u32, TPB as u32))
-            .launch((&da, &db, &dc))
-    })?;
     let mut want = vec![0.0f32; n * n];
-    let r = o.reference(|| reference::matmul(&a, &b, &mut want, n));
+    let (s, r) = o.timed(
+        &stream,
+        || {
+            k.configure((g, g), (TPB as u32, TPB as u32))
+                .launch((&da, &db, &dc))
+        },
+        || reference::matmul(&a, &b, &mut want, n),
+    )?;
     let c = dc.copy_to_host()?;
     let ok = allclose(c.as_slice().unwrap_or(&[]), &want, 1e-3, 1e-3);
     Ok(o.runs("matmul_shared", n, s, ok, r))
@@ -285,11 +313,12 @@ fn partial_sums(
     let dx = rumba::to_device(&x)?;
     let dp = rumba::device_array::<f32, _>(blocks, Order::C)?;
     let k = o.form.apply(kernel);
-    let s = timed(&stream, o.repeat, || {
-        k.configure(blocks as u32, 256).launch((&dx, &dp))
-    })?;
     let mut want = vec![0.0f32; blocks];
-    let r = o.reference(|| reference::block_sums(&x, 256, &mut want));
+    let (s, r) = o.timed(
+        &stream,
+        || k.configure(blocks as u32, 256).launch((&dx, &dp)),
+        || reference::block_sums(&x, 256, &mut want),
+    )?;
     let p = dp.copy_to_host()?;
     let ok = allclose(p.as_slice().unwrap_or(&[]), &want, 1e-4, 1e-6);
     Ok(o.runs(name, n, s, ok, r))
@@ -359,4 +388,40 @@ pub fn copies(repeat: usize) -> Result<Vec<Run>> {
 
 pub(super) fn shape_err(e: rumba::ndarray::ShapeError) -> rumba::Error {
     rumba::Error::InvalidArgument(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use super::*;
+
+    #[test]
+    fn the_timed_reference_takes_turns_with_rumbas_runs() {
+        let stream = rumba::legacy_default_stream().unwrap();
+        let order = RefCell::new(String::new());
+        // A warm-up of each, then one of each per repetition; untimed, the reference runs once
+        // after rumba's runs.
+        for (reference, want) in [(true, "KRKRKRKR"), (false, "KKKKR")] {
+            order.borrow_mut().clear();
+            let o = Opts {
+                repeat: 3,
+                form: Form::BlockBody,
+                reference,
+            };
+            let (s, r) = o
+                .timed(
+                    &stream,
+                    || {
+                        order.borrow_mut().push('K');
+                        Ok(())
+                    },
+                    || order.borrow_mut().push('R'),
+                )
+                .unwrap();
+            assert_eq!(*order.borrow(), want);
+            assert!(s >= 0.0);
+            assert_eq!(r.is_some(), reference);
+        }
+    }
 }
