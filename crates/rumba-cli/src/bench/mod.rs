@@ -200,6 +200,7 @@ pub fn run(args: &BenchArgs) -> rumba::Result<bool> {
             repeat: args.repeat,
             form,
             reference: false,
+            span: std::time::Duration::ZERO,
         };
         for w in &suite::WORKLOADS {
             if !wanted(&format!("{}{}", w.name, form.suffix())) {

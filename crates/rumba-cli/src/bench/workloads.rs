@@ -16,7 +16,7 @@
 //! This module touches the current backend through rumba's public API only (no files, no
 //! processes).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rumba::Order;
 use rumba::driver::HostEngine;
@@ -79,12 +79,24 @@ pub fn allclose(a: &[f32], b: &[f32], rtol: f64, atol: f64) -> bool {
 pub(super) fn timed(
     stream: &Stream,
     repeat: usize,
+    launch: impl FnMut() -> Result<()>,
+) -> Result<f64> {
+    timed_over(stream, repeat, Duration::ZERO, launch)
+}
+
+/// [`timed`] with at least `span` of timed runs: more than `repeat` runs when they are short
+/// (at most [`MAX_RUNS`]).
+fn timed_over(
+    stream: &Stream,
+    repeat: usize,
+    span: Duration,
     mut launch: impl FnMut() -> Result<()>,
 ) -> Result<f64> {
     launch()?;
     stream.synchronize()?;
     let mut times = Vec::with_capacity(repeat);
-    for _ in 0..repeat.max(1) {
+    let start = Instant::now();
+    while times.len() < repeat.max(1) || (start.elapsed() < span && times.len() < MAX_RUNS) {
         let t = Instant::now();
         launch()?;
         stream.synchronize()?;
@@ -92,6 +104,9 @@ pub(super) fn timed(
     }
     Ok(median(times))
 }
+
+/// The most timed runs of a workload that [`Opts::span`] asks for.
+const MAX_RUNS: usize = 100_000;
 
 /// The median of `times`.
 fn median(mut times: Vec<f64>) -> f64 {
@@ -112,10 +127,16 @@ pub struct Opts {
     pub form: Form,
     /// Also report the reference's time, as peer [`REFERENCE`].
     pub reference: bool,
+    /// The least wall time the timed runs take together: short runs are repeated more than
+    /// `repeat` times. Five runs of a few hundred microseconds are a few milliseconds of the
+    /// machine: from one suite run to the next, one slow spell moved n-body's time at 300 bodies
+    /// from 157 to 295 µs and vadd's ratio to the reference from 1.15 to 1.36.
+    pub span: Duration,
 }
 
 impl Opts {
-    /// Times `launch` (each run followed by synchronizing `stream`) as [`timed`] does and, when
+    /// Times `launch` (each run followed by synchronizing `stream`) as [`timed`] does, for at
+    /// least [`span`](Self::span), and, when
     /// the reference is timed, the reference computation `reference` with it, one run of each in
     /// turn, so that a slow spell of the machine falls on both alike: their median times. A
     /// reference that is not timed runs once (rumba's result is checked against what it leaves).
@@ -134,7 +155,7 @@ impl Opts {
         mut reference: impl FnMut(),
     ) -> Result<(f64, Option<f64>)> {
         if !self.reference {
-            let s = timed(stream, self.repeat, launch)?;
+            let s = timed_over(stream, self.repeat, self.span, launch)?;
             reference();
             return Ok((s, None));
         }
@@ -147,7 +168,10 @@ impl Opts {
         run()?;
         reference();
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-        for _ in 0..self.repeat.max(1) {
+        let start = Instant::now();
+        while ours.len() < self.repeat.max(1)
+            || (start.elapsed() < self.span && ours.len() < MAX_RUNS)
+        {
             ours.push(run()?);
             let t = Instant::now();
             reference();
@@ -408,6 +432,7 @@ mod tests {
                 repeat: 3,
                 form: Form::BlockBody,
                 reference,
+                span: Duration::ZERO,
             };
             let (s, r) = o
                 .timed(
@@ -422,6 +447,33 @@ mod tests {
             assert_eq!(*order.borrow(), want);
             assert!(s >= 0.0);
             assert_eq!(r.is_some(), reference);
+        }
+    }
+
+    #[test]
+    fn short_runs_are_repeated_until_they_fill_the_span() {
+        let stream = rumba::legacy_default_stream().unwrap();
+        for reference in [false, true] {
+            let runs = RefCell::new(0);
+            let o = Opts {
+                repeat: 3,
+                form: Form::BlockBody,
+                reference,
+                span: Duration::from_millis(30),
+            };
+            o.timed(
+                &stream,
+                || {
+                    *runs.borrow_mut() += 1;
+                    std::thread::sleep(Duration::from_millis(1));
+                    Ok(())
+                },
+                || {},
+            )
+            .unwrap();
+            // A warm-up, then at least 30 ms of runs of at least 1 ms each: fewer than 31.
+            let runs = runs.into_inner();
+            assert!((11..=32).contains(&runs), "{runs} runs");
         }
     }
 }
