@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Miri over rumba's pure-Rust core (issue 14): the layout module (arithmetic, slicing, reshape,
 # copy planning), the CUDA Array Interface and DLPack forms, strided packing, the simulator's byte
-# copies, views, atomics and local memory, the pool's arena and size classes, the deferred queue,
-# the memory history's per-thread chunks, host layouts and panic containment. Tests that start
+# copies, views, atomics, local memory and the block helpers' hand-out, the pool's arena and size
+# classes, the deferred queue, the memory history's per-thread chunks, host layouts and panic
+# containment. Tests that start
 # the runtime (threads of stream workers, mmap, mlock, sysconf) are outside what Miri can run and
 # are left to the ordinary test run.
 #
@@ -26,3 +27,8 @@ MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}" cargo +nightly miri test -p r
   host::layout \
   unwind error:: config:: \
   --skip config::tests::default_memory_is_a_fraction_of_ram
+# The block helpers' hand-out runs on rayon pools: under Tree Borrows, since rayon's
+# crossbeam-epoch fails Stacked Borrows' retagging rules, and with leaks ignored, since a pool's
+# threads outlive the test that built it.
+MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation} -Zmiri-tree-borrows -Zmiri-ignore-leaks" \
+  cargo +nightly miri test -p rumba --no-default-features --lib -- driver::sim::engine::helpers

@@ -36,7 +36,7 @@ unsafe impl Driver for SimDriver {
             name: format!("rumba simulated GPU {}", dev.ordinal),
             total_memory: dev.memory.capacity(),
             compute_capability: None,
-            multiprocessors: crate::driver::sim::engine::exec::block_workers() as u32,
+            multiprocessors: crate::driver::sim::engine::helpers::block_workers() as u32,
             warp_size: 32,
             max_threads_per_block: 1024,
             max_shared_memory_per_block: 48 * 1024,

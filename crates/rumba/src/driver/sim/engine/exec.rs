@@ -36,27 +36,26 @@
 //! run. After a fault every coroutine is unwound, stacks go back to the pool, and the next launch
 //! runs normally.
 //!
-//! A kernel body may itself call [`run_grid`]: the nested launch gets its own resources. While
-//! it waits, the helper pool may run other blocks of the outer launch on the same (coroutine)
-//! stack, so keep such nesting shallow.
+//! A kernel body may itself call [`run_grid`]: the nested launch gets its own resources, and
+//! its thread waits (running nothing else) for the helpers that took some of its blocks.
 //!
 //! The block scheduling and fault choice (`schedule`) are shared with the work-item-loop engine
 //! ([`wil`](super::wil)), so both report the same fault for the same kernel.
 //!
-//! This module touches the block helpers' pool, the per-worker resources in a thread-local, and
-//! whatever memory the kernel body touches.
+//! This module touches the block helpers (through the `helpers` module), the per-worker
+//! resources in a thread-local, and whatever memory the kernel body touches.
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::Ordering::Relaxed;
 
-use super::super::spin::spin_until;
 use super::barrier::{Outcome, Round};
 use super::coro::{CoroSet, StackPool, Step, ThreadCoroutine};
 use super::dim::{Dim3, LaunchConfig, WARP_SIZE};
 use super::fault::{Unwound, describe, kernel_fault};
+use super::helpers::{block_helpers, share};
 use super::local::LocalArena;
 use super::shared::SharedMemory;
 use super::thread_ctx::{BlockInfo, ThreadCtx};
@@ -244,8 +243,9 @@ pub(crate) fn schedule(
         // claimed (and runs) before it.
         //
         // A launch from a block running on a helper (a nested launch) has that helper as its
-        // caller: the other helpers are the pool less one, and its wait at the scope's end runs
-        // pool jobs, so it does not spin (no other thread may be there to take its jobs).
+        // caller: the other helpers are the pool less one, and it does not spin for them (they
+        // may all be busy with the outer launch's blocks). Helpers that come after the caller
+        // has run out of blocks are sent away (`helpers::share`).
         let nested = pool.current_thread_index().is_some();
         let workers = pool.current_num_threads() as u64 + u64::from(!nested);
         // Eight chunks a worker or more, for balance, of up to 1,024 blocks: neighbouring
@@ -266,23 +266,11 @@ pub(crate) fn schedule(
                 run_range(start..(start + chunk).min(blocks));
             }
         };
-        // Helpers still running blocks. The calling thread, out of blocks, spins for them a
-        // little before the scope's end blocks it: a helper that finishes within the spin then
-        // wakes no one, where a wake-up of the sleeping caller cost 15-40 µs of a 110 µs launch
-        // (n-body at 300 bodies) on a two-core virtual machine.
-        let running = AtomicU64::new(helpers);
-        pool.in_place_scope(|s| {
-            for _ in 0..helpers {
-                s.spawn(|_| {
-                    work();
-                    running.fetch_sub(1, Release);
-                });
-            }
-            work();
-            if !nested {
-                spin_until(|| running.load(Acquire) == 0);
-            }
-        });
+        // The calling thread, out of blocks, spins for the helpers still running some a little
+        // before it sleeps: a helper that finishes within the spin then wakes no one, where a
+        // wake-up of the sleeping caller cost 15-40 µs of a 110 µs launch (n-body at 300
+        // bodies) on a two-core virtual machine.
+        share(pool, helpers as usize, !nested, &work);
     } else {
         // In order, stopping at the first fault (every later block is above it).
         run_range(0..blocks);
@@ -291,51 +279,6 @@ pub(crate) fn schedule(
         Some((_, err)) => Err(err),
         None => Ok(()),
     }
-}
-
-/// How many threads run a launch's blocks, the calling thread included: as many as rayon's
-/// global pool has (`RAYON_NUM_THREADS`, or the pool a program built with
-/// `ThreadPoolBuilder::build_global`).
-pub(crate) fn block_workers() -> usize {
-    static WORKERS: OnceLock<usize> = OnceLock::new();
-    *WORKERS.get_or_init(|| {
-        // rayon names the global pool's size only to a thread outside every pool (inside one it
-        // names that pool's), so a thread of some pool asks from a thread of its own.
-        let global = if rayon::current_thread_index().is_none() {
-            rayon::current_num_threads()
-        } else {
-            std::thread::spawn(rayon::current_num_threads)
-                .join()
-                .unwrap_or(1)
-        };
-        global.max(1)
-    })
-}
-
-/// The threads that run a launch's blocks beside its calling thread: one fewer than
-/// [`block_workers`]; `None` on one core (or where the pool cannot be built: blocks then run one
-/// after another).
-///
-/// A pool of its own, not rayon's global one: a launch wants exactly that many helpers, and the
-/// global pool's threads that found no block went on looking for work, yielding in a loop on the
-/// core where a helper ran a block. On two cores n-body's second block (of two, at 300 bodies)
-/// took 150-160 µs on its helper against 103 µs for the first on the calling thread; with a pool
-/// of one helper both take about 110 µs.
-fn block_helpers() -> Option<&'static rayon::ThreadPool> {
-    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let helpers = block_workers() - 1;
-        if helpers == 0 {
-            return None;
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(helpers)
-            .thread_name(|i| format!("rumba-blocks-{i}"))
-            .build()
-            .inspect_err(|e| tracing::warn!(%e, "no block helpers: blocks run one after another"))
-            .ok()
-    })
-    .as_ref()
 }
 
 /// Per-worker block resources, reused across blocks and launches.
@@ -605,6 +548,8 @@ where
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering::{Acquire, Release};
+
     use super::*;
 
     #[test]

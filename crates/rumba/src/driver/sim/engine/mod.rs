@@ -82,6 +82,7 @@ mod coro;
 mod dim;
 pub mod exec;
 mod fault;
+pub(crate) mod helpers;
 mod local;
 pub mod math;
 mod overflow;
