@@ -3,9 +3,8 @@
 # copy planning), the CUDA Array Interface and DLPack forms, strided packing, the simulator's byte
 # copies, views, atomics, local memory and the block helpers' hand-out, the pool's arena and size
 # classes, the deferred queue, the memory history's per-thread chunks, host layouts and panic
-# containment. Tests that start
-# the runtime (threads of stream workers, mmap, mlock, sysconf) are outside what Miri can run and
-# are left to the ordinary test run.
+# containment. Tests that start the runtime (threads of stream workers, mmap, mlock, sysconf) are
+# outside what Miri can run and are left to the ordinary test run.
 #
 # Needs a nightly toolchain with the miri component; installs it through rustup when missing,
 # and says SKIPPED (exit 0) when it cannot be installed — a Miri finding fails (exit 1).

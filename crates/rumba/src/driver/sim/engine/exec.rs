@@ -243,8 +243,7 @@ pub(crate) fn schedule(
         // claimed (and runs) before it.
         //
         // A launch from a block running on a helper (a nested launch) has that helper as its
-        // caller: the other helpers are the pool less one, and it does not spin for them (they
-        // may all be busy with the outer launch's blocks). Helpers that come after the caller
+        // caller: the other helpers are the pool less one. Helpers that come after the caller
         // has run out of blocks are sent away (`helpers::share`).
         let nested = pool.current_thread_index().is_some();
         let workers = pool.current_num_threads() as u64 + u64::from(!nested);
@@ -266,11 +265,7 @@ pub(crate) fn schedule(
                 run_range(start..(start + chunk).min(blocks));
             }
         };
-        // The calling thread, out of blocks, spins for the helpers still running some a little
-        // before it sleeps: a helper that finishes within the spin then wakes no one, where a
-        // wake-up of the sleeping caller cost 15-40 µs of a 110 µs launch (n-body at 300
-        // bodies) on a two-core virtual machine.
-        share(pool, helpers as usize, !nested, &work);
+        share(pool, helpers as usize, &work);
     } else {
         // In order, stopping at the first fault (every later block is above it).
         run_range(0..blocks);
@@ -628,8 +623,9 @@ mod tests {
     }
 
     /// A kernel that launches a kernel from every block, on the calling thread and on a helper:
-    /// the nested launches share the block helpers with the outer one (a helper waiting for its
-    /// nested blocks runs others meanwhile) and every block of both levels runs once. A hang
+    /// the nested launches share the block helpers with the outer one (a thread waiting for the
+    /// helpers that took its nested blocks runs nothing meanwhile) and every block of both
+    /// levels runs once. A hang
     /// fails the test after a minute instead of hanging it.
     #[test]
     fn launches_nested_in_blocks_all_complete() {
