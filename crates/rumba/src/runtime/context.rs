@@ -223,12 +223,15 @@ impl Context {
     }
 
     /// Runs `alloc`; when it fails for lack of memory, waits for the streams whose queued work
-    /// holds memory the program has released (see [`crate::memory::holds`]), flushes the deferred
-    /// deallocations, has caching resources wait for the streams that own cached blocks
-    /// ([`CacheControl::settle`](crate::memory::CacheControl::settle)) and tries again. An error that remains counts the memory still held that
-    /// way among its pending bytes. (From a stream callback, which must not wait, the error comes
-    /// at once, with those figures.)
+    /// holds memory the program has released (see [`crate::memory::holds`]) and for holds whose
+    /// drop is under way, flushes the deferred deallocations, has caching resources wait for the
+    /// streams that own cached blocks ([`CacheControl::settle`](crate::memory::CacheControl::settle))
+    /// and tries again. An error that remains counts the memory still held that way among its
+    /// pending bytes. (From a stream callback, which must not wait, the error comes at once,
+    /// with those figures.)
     fn alloc_or_wait<T>(&self, alloc: impl Fn() -> Result<T>) -> Result<T> {
+        // Holds dropped from here on may have given memory back that the attempt did not see.
+        let mut dropped = self.inner.holds.dropped();
         let mut err = match alloc() {
             Err(e) if e.is_out_of_memory() => e,
             other => return other,
@@ -250,6 +253,10 @@ impl Context {
             }
             self.inner.holds.wait_gone(&orphans);
             drop(orphans);
+            // Holds whose drop was under way when the list was made: their memory was in none
+            // of the places looked at here, and is given back once they are done.
+            let now = self.inner.holds.settle();
+            let let_go = std::mem::replace(&mut dropped, now) != now;
             // Also when nothing was held at the failure: work may have let memory go since (into
             // a deferred queue, which a stream callback cannot flush).
             let queued = self.inner.manager.pending().count;
@@ -258,7 +265,7 @@ impl Context {
             }
             // Cached blocks that streams still own come free once their work is done.
             let settled = self.inner.manager.settle();
-            if held == 0 && queued == 0 && settled == 0 {
+            if held == 0 && queued == 0 && settled == 0 && !let_go {
                 break; // nothing changed: the retry would fail the same way
             }
             match alloc() {
