@@ -73,7 +73,8 @@ pub struct BenchArgs {
     /// Write a chart of the times (SVG) to FILE.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Timed repetitions per workload (the median is reported), 1 to 100,000.
+    /// Timed repetitions per workload (the median is reported), 1 to 100,000; with --suite
+    /// (but not --quick) short runs are repeated further, until they fill a second.
     #[arg(long, default_value_t = 5, value_parser = parse_repeat)]
     pub repeat: usize,
     /// Only the small sizes (the sizes Numba's simulator runs) and the launch latency.
