@@ -33,14 +33,27 @@ use crate::sync::lock;
 /// The live holds of one context's queued work.
 #[derive(Default)]
 pub(crate) struct Holds {
-    entries: Mutex<HashMap<u64, Entry>>,
+    state: Mutex<State>,
     next: AtomicU64,
     /// Notified when a hold has let its buffers go.
     gone: Condvar,
-    /// Holds being dropped, and holds dropped so far; changed under the `entries` lock (see
-    /// [`Holds::settle`]).
-    dropping: AtomicU64,
+    /// Holds dropped so far (raised under the lock, as each leaves `State::dropping`).
     dropped: AtomicU64,
+}
+
+/// What [`Holds`] keeps under its lock.
+#[derive(Default)]
+struct State {
+    /// Each held buffer, by entry id.
+    entries: HashMap<u64, Entry>,
+    /// The holds whose drop is under way, by their first entry id (see [`Holds::settle`]).
+    dropping: HashSet<u64>,
+}
+
+thread_local! {
+    /// The holds this thread is dropping, innermost last: [`Holds::settle`] does not wait for
+    /// them (a resource's give-back that allocates would otherwise wait for itself).
+    static DROPPING_HERE: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// One buffer of a hold: the buffer, its stream's handle and who lets it go.
@@ -72,7 +85,7 @@ pub(crate) struct Orphans {
 pub(crate) type StreamKeepAlive = Arc<dyn std::any::Any + Send + Sync>;
 
 /// Keeps one operation's buffers alive for its work on a stream; registered in [`Holds`] while
-/// it lives (one lock to register them, one to release them).
+/// it lives (one lock to register them, two to release them).
 pub(crate) struct Hold {
     buffers: Vec<DeviceBuffer>,
     holds: Arc<Holds>,
@@ -90,12 +103,16 @@ impl Holds {
         stream: StreamHandle,
         owner: Owner,
     ) -> Hold {
-        let first = self.next.fetch_add(buffers.len() as u64, Ordering::Relaxed);
-        let mut entries = lock(&self.entries);
+        // At least one id, so that every hold's first id is its own (`State::dropping`).
+        let ids = (buffers.len() as u64).max(1);
+        let first = self.next.fetch_add(ids, Ordering::Relaxed);
+        let mut state = self.lock();
         for (id, b) in (first..).zip(&buffers) {
-            entries.insert(id, (b.begin_hold(), stream, owner.clone()));
+            state
+                .entries
+                .insert(id, (b.begin_hold(), stream, owner.clone()));
         }
-        drop(entries);
+        drop(state);
         let keep = match owner {
             Owner::Stream(keep) => keep,
             Owner::Graph => None,
@@ -112,10 +129,10 @@ impl Holds {
     /// while the caller holds the list, so that it can wait for them). Graph-owned holds are not
     /// counted: no stream lets them go.
     pub(crate) fn orphans(&self) -> Orphans {
-        let entries = self.lock();
+        let state = self.lock();
         let mut seen = HashSet::new();
         let mut o = Orphans::default();
-        for (&id, (weak, stream, owner)) in entries.iter() {
+        for (&id, (weak, stream, owner)) in state.entries.iter() {
             let Owner::Stream(keep) = owner else {
                 continue;
             };
@@ -136,53 +153,66 @@ impl Holds {
     /// them: wait for the streams first). A hold goes when its stream reaches it, on a thread of
     /// the driver, a moment after the stream's own events complete.
     pub(crate) fn wait_gone(&self, orphans: &Orphans) {
-        let mut entries = self.lock();
-        while orphans.entries.iter().any(|id| entries.contains_key(id)) {
-            entries = crate::sync::wait(&self.gone, entries);
+        let mut state = self.lock();
+        while orphans
+            .entries
+            .iter()
+            .any(|id| state.entries.contains_key(id))
+        {
+            state = crate::sync::wait(&self.gone, state);
         }
     }
 
-    /// Waits until no hold is being dropped, and returns how many have been dropped so far.
+    /// Waits until the holds whose drop was under way when it was called (on other threads)
+    /// are dropped, and returns how many holds have been dropped so far.
     ///
     /// A hold being dropped has ended its holds on its buffers but not yet given them back, so
     /// for a moment its memory is in none of the places an allocation short of memory looks:
-    /// not orphaned (the hold's own handle still counts), not queued for release, not free. An
-    /// allocation that saw nothing held, nothing queued and nothing cached gave up then, with
-    /// the memory about to come back (a 24 MiB allocation of the stream-churn test failed on
-    /// PoCL, "0 bytes pending deallocation"). Called after [`orphans`](Self::orphans): a drop
-    /// that began before that call is waited for here (its start took the lock first), and
-    /// one that began after it found its memory orphaned and counted there.
+    /// not orphaned (the hold's own handle still counts), not queued for release, not free.
+    /// Called after [`orphans`](Self::orphans), this covers that moment: a drop that started
+    /// before `orphans` took the lock is under way or done by now, and one that started after
+    /// it had not ended its holds then, so its memory counted as orphaned if the program had let
+    /// it go. Drops that start during the wait are not waited for.
     pub(crate) fn settle(&self) -> u64 {
-        let mut entries = self.lock();
-        while self.dropping.load(Ordering::Relaxed) > 0 {
-            entries = crate::sync::wait(&self.gone, entries);
+        let mine = DROPPING_HERE
+            .try_with(|d| d.borrow().clone())
+            .unwrap_or_default();
+        let mut state = self.lock();
+        let under_way: Vec<u64> = state
+            .dropping
+            .iter()
+            .filter(|id| !mine.contains(id))
+            .copied()
+            .collect();
+        while under_way.iter().any(|id| state.dropping.contains(id)) {
+            state = crate::sync::wait(&self.gone, state);
         }
-        drop(entries);
-        self.dropped.load(Ordering::Relaxed)
+        drop(state);
+        self.dropped.load(Ordering::Acquire)
     }
 
     /// How many holds have been dropped so far (without the lock: a value a little old only
     /// makes a later [`settle`](Self::settle) look like a change).
     pub(crate) fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
+        self.dropped.load(Ordering::Acquire)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
-        lock(&self.entries)
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        lock(&self.state)
     }
 }
 
 impl Drop for Hold {
     fn drop(&mut self) {
         let buffers = std::mem::take(&mut self.buffers);
-        // Counted as dropping (under the lock) from before its holds end until its entries go,
-        // which `Going` does also when a buffer's drop unwinds.
-        let entries = self.holds.lock();
-        self.holds.dropping.fetch_add(1, Ordering::Relaxed);
-        drop(entries);
+        // Under way (under the lock) from before its holds end until its entries go, which
+        // `Going` does also when a buffer's drop unwinds.
+        self.holds.lock().dropping.insert(self.first);
+        let _ = DROPPING_HERE.try_with(|d| d.borrow_mut().push(self.first));
         let _going = Going {
             holds: &self.holds,
-            ids: self.first..self.first + buffers.len() as u64,
+            first: self.first,
+            count: buffers.len() as u64,
         };
         // Ending a hold before its entry goes only makes the buffer look less orphaned (its own
         // handle is still counted) for a moment.
@@ -196,21 +226,24 @@ impl Drop for Hold {
     }
 }
 
-/// Removes a dropped hold's entries and counts it dropped, when dropped itself.
+/// Ends a hold's drop, when dropped itself: removes its entries, takes it out of
+/// `State::dropping` and counts it dropped.
 struct Going<'a> {
     holds: &'a Holds,
-    ids: std::ops::Range<u64>,
+    first: u64,
+    count: u64,
 }
 
 impl Drop for Going<'_> {
     fn drop(&mut self) {
-        let mut entries = self.holds.lock();
-        for id in self.ids.clone() {
-            entries.remove(&id);
+        let mut state = self.holds.lock();
+        for id in self.first..self.first + self.count {
+            state.entries.remove(&id);
         }
-        self.holds.dropped.fetch_add(1, Ordering::Relaxed);
-        self.holds.dropping.fetch_sub(1, Ordering::Relaxed);
-        drop(entries);
+        state.dropping.remove(&self.first);
+        self.holds.dropped.fetch_add(1, Ordering::Release);
+        drop(state);
+        let _ = DROPPING_HERE.try_with(|d| d.borrow_mut().retain(|&id| id != self.first));
         self.holds.gone.notify_all();
     }
 }
@@ -257,22 +290,51 @@ mod tests {
         assert_eq!((holds.settle(), holds.dropped()), (2, 2));
     }
 
+    /// Runs `f` on a thread of its own; a hang fails the test after a minute.
+    fn within_a_minute<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()).unwrap());
+        finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("settle returned within a minute")
+    }
+
     #[test]
-    fn settle_waits_for_a_hold_being_dropped() {
-        let holds = Holds::default();
-        // A hold's drop under way (its holds ended, its buffers not yet given back).
-        holds.dropping.fetch_add(1, Ordering::Relaxed);
-        let start = std::time::Instant::now();
-        std::thread::scope(|s| {
-            s.spawn(|| {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                drop(Going {
-                    holds: &holds,
-                    ids: 0..0,
-                });
-            });
-            assert_eq!(holds.settle(), 1);
+    fn settle_waits_for_the_drops_under_way_when_it_is_called() {
+        let holds = Arc::new(Holds::default());
+        // Hold 1's drop is under way (its holds ended, its buffers not yet given back).
+        holds.lock().dropping.insert(1);
+        let (started, waiting) = std::sync::mpsc::channel();
+        let on = Arc::clone(&holds);
+        let settled = std::thread::spawn(move || {
+            started.send(()).unwrap();
+            on.settle()
         });
-        assert!(start.elapsed() >= std::time::Duration::from_millis(50));
+        waiting.recv().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(
+            !settled.is_finished(),
+            "settle returned with a drop under way"
+        );
+        // A drop that starts now is not waited for; hold 1's ending ends the wait.
+        holds.lock().dropping.insert(2);
+        drop(Going {
+            holds: &holds,
+            first: 1,
+            count: 0,
+        });
+        let dropped = within_a_minute(move || settled.join().unwrap());
+        assert_eq!(dropped, 1);
+    }
+
+    #[test]
+    fn settle_does_not_wait_for_a_drop_of_its_own_thread() {
+        let holds = Arc::new(Holds::default());
+        let dropped = within_a_minute(move || {
+            holds.lock().dropping.insert(5);
+            DROPPING_HERE.with(|d| d.borrow_mut().push(5));
+            holds.settle()
+        });
+        assert_eq!(dropped, 0);
     }
 }
