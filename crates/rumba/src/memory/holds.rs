@@ -19,7 +19,8 @@
 //! from there into the graph, which keeps it until the graph is destroyed and its last replay has
 //! run — no point of its stream lets it go. Such holds are never orphans (an allocation short of
 //! memory would wait for them forever) and keep no stream alive (the program's last handle to a
-//! stream it drops mid-capture ends that capture). Touches the buffers' counts and nothing else.
+//! stream it drops mid-capture ends that capture). Touches the buffers' counts and a thread-local
+//! list of the holds its thread is dropping.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
