@@ -164,6 +164,8 @@ pub mod prelude;
 pub mod runtime;
 pub mod stream;
 mod sync;
+#[cfg(test)]
+mod test_support;
 pub mod transfer;
 mod unwind;
 

@@ -81,28 +81,41 @@ pub(super) fn timed(
     repeat: usize,
     launch: impl FnMut() -> Result<()>,
 ) -> Result<f64> {
-    timed_over(stream, repeat, Duration::ZERO, launch)
+    Ok(timed_over(stream, repeat, Duration::ZERO, launch, None)?.0)
 }
 
-/// [`timed`] with at least `span` of timed runs: more than `repeat` runs when they are short
-/// (at most [`MAX_RUNS`]).
+/// [`timed`] for at least `span` of timed runs (more than `repeat` when they are short, at most
+/// [`MAX_RUNS`]) and, with a `reference`, that computation timed after each run of `launch`
+/// (after the warm-up too): both medians.
 fn timed_over(
     stream: &Stream,
     repeat: usize,
     span: Duration,
     mut launch: impl FnMut() -> Result<()>,
-) -> Result<f64> {
-    launch()?;
-    stream.synchronize()?;
-    let mut times = Vec::with_capacity(repeat);
-    let start = Instant::now();
-    while times.len() < repeat.max(1) || (start.elapsed() < span && times.len() < MAX_RUNS) {
+    mut reference: Option<&mut dyn FnMut()>,
+) -> Result<(f64, Option<f64>)> {
+    let mut run = || -> Result<f64> {
         let t = Instant::now();
         launch()?;
         stream.synchronize()?;
-        times.push(t.elapsed().as_secs_f64());
+        Ok(t.elapsed().as_secs_f64())
+    };
+    run()?;
+    if let Some(r) = reference.as_mut() {
+        r();
     }
-    Ok(median(times))
+    let (mut ours, mut theirs) = (Vec::with_capacity(repeat), Vec::new());
+    let start = Instant::now();
+    while ours.len() < repeat.max(1) || (start.elapsed() < span && ours.len() < MAX_RUNS) {
+        ours.push(run()?);
+        if let Some(r) = reference.as_mut() {
+            let t = Instant::now();
+            r();
+            theirs.push(t.elapsed().as_secs_f64());
+        }
+    }
+    let theirs = reference.is_some().then(|| median(theirs));
+    Ok((median(ours), theirs))
 }
 
 /// The most timed runs of a workload that [`Opts::span`] asks for.
@@ -136,10 +149,10 @@ pub struct Opts {
 
 impl Opts {
     /// Times `launch` (each run followed by synchronizing `stream`) as [`timed`] does, for at
-    /// least [`span`](Self::span), and, when
-    /// the reference is timed, the reference computation `reference` with it, one run of each in
-    /// turn, so that a slow spell of the machine falls on both alike: their median times. A
-    /// reference that is not timed runs once (rumba's result is checked against what it leaves).
+    /// least [`span`](Self::span), and, when the reference is timed, the reference computation
+    /// `reference` with it, one run of each in turn, so that a slow spell of the machine falls on
+    /// both alike: their median times. A reference that is not timed runs once (rumba's result
+    /// is checked against what it leaves).
     ///
     /// Timed one after the other (all of rumba's runs, then all of the reference's), a spell
     /// that caught one side only decided the ratio: over three suite runs the stencil's
@@ -151,33 +164,15 @@ impl Opts {
     pub(super) fn timed(
         &self,
         stream: &Stream,
-        mut launch: impl FnMut() -> Result<()>,
+        launch: impl FnMut() -> Result<()>,
         mut reference: impl FnMut(),
     ) -> Result<(f64, Option<f64>)> {
-        if !self.reference {
-            let s = timed_over(stream, self.repeat, self.span, launch)?;
-            reference();
-            return Ok((s, None));
+        if self.reference {
+            return timed_over(stream, self.repeat, self.span, launch, Some(&mut reference));
         }
-        let mut run = || -> Result<f64> {
-            let t = Instant::now();
-            launch()?;
-            stream.synchronize()?;
-            Ok(t.elapsed().as_secs_f64())
-        };
-        run()?;
+        let (s, _) = timed_over(stream, self.repeat, self.span, launch, None)?;
         reference();
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-        let start = Instant::now();
-        while ours.len() < self.repeat.max(1)
-            || (start.elapsed() < self.span && ours.len() < MAX_RUNS)
-        {
-            ours.push(run()?);
-            let t = Instant::now();
-            reference();
-            theirs.push(t.elapsed().as_secs_f64());
-        }
-        Ok((median(ours), Some(median(theirs))))
+        Ok((s, None))
     }
 
     /// The runs of one workload: rumba's (named with the form's suffix) and, when it was

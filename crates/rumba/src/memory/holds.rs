@@ -252,6 +252,7 @@ impl Drop for Going<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::within_a_minute;
 
     #[test]
     fn only_memory_that_nothing_but_holds_references_is_orphaned() {
@@ -291,15 +292,6 @@ mod tests {
         assert_eq!((holds.settle(), holds.dropped()), (2, 2));
     }
 
-    /// Runs `f` on a thread of its own; a hang fails the test after a minute.
-    fn within_a_minute<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-        let (done, finished) = std::sync::mpsc::channel();
-        std::thread::spawn(move || done.send(f()).unwrap());
-        finished
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("settle returned within a minute")
-    }
-
     #[test]
     fn settle_waits_for_the_drops_under_way_when_it_is_called() {
         let holds = Arc::new(Holds::default());
@@ -324,14 +316,14 @@ mod tests {
             first: 1,
             count: 0,
         });
-        let dropped = within_a_minute(move || settled.join().unwrap());
+        let dropped = within_a_minute("settle", move || settled.join().unwrap());
         assert_eq!(dropped, 1);
     }
 
     #[test]
     fn settle_does_not_wait_for_a_drop_of_its_own_thread() {
         let holds = Arc::new(Holds::default());
-        let dropped = within_a_minute(move || {
+        let dropped = within_a_minute("settle", move || {
             holds.lock().dropping.insert(5);
             DROPPING_HERE.with(|d| d.borrow_mut().push(5));
             holds.settle()

@@ -546,6 +546,7 @@ mod tests {
     use std::sync::atomic::Ordering::{Acquire, Release};
 
     use super::*;
+    use crate::test_support::within_a_minute;
 
     #[test]
     fn resources_are_reused_across_launches() {
@@ -625,12 +626,10 @@ mod tests {
     /// A kernel that launches a kernel from every block, on the calling thread and on a helper:
     /// the nested launches share the block helpers with the outer one (a thread waiting for the
     /// helpers that took its nested blocks runs nothing meanwhile) and every block of both
-    /// levels runs once. A hang
-    /// fails the test after a minute instead of hanging it.
+    /// levels runs once. A hang fails the test after a minute instead of hanging it.
     #[test]
     fn launches_nested_in_blocks_all_complete() {
-        let (done, finished) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        let (ran, inner_blocks, outer_on_helpers) = within_a_minute("the nested launches", || {
             let opts = ExecOptions::default();
             let caller = std::thread::current().id();
             let started = Default::default();
@@ -652,15 +651,12 @@ mod tests {
                     run_grid_with("inner", &LaunchConfig::new(8, 1), &opts, inner).unwrap();
                 },
             );
-            let _ = done.send((
+            (
                 ran,
                 inner_blocks.into_inner(),
                 outer_on_helpers.into_inner(),
-            ));
+            )
         });
-        let (ran, inner_blocks, outer_on_helpers) = finished
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("the nested launches finish within a minute");
         ran.unwrap();
         assert_eq!(inner_blocks, 64);
         assert_eq!(outer_on_helpers > 0, block_helpers().is_some());

@@ -203,6 +203,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::*;
+    use crate::test_support::within_a_minute;
 
     fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
         Arc::new(
@@ -213,20 +214,10 @@ mod tests {
         )
     }
 
-    /// Runs `f` on a thread of its own and returns what it returns; a hang fails the test after a
-    /// minute instead of hanging it.
-    fn within_a_minute<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-        let (done, finished) = channel();
-        std::thread::spawn(move || done.send(f()).unwrap());
-        finished
-            .recv_timeout(Duration::from_secs(60))
-            .expect("share returned within a minute")
-    }
-
     #[test]
     fn every_piece_runs_once_and_share_returns_after_the_helpers_that_took_it() {
         let pool = pool(3);
-        within_a_minute(move || {
+        within_a_minute("share", move || {
             for _ in 0..if cfg!(miri) { 4 } else { 200 } {
                 let next = AtomicUsize::new(0);
                 let done: Vec<AtomicUsize> = (0..64).map(|_| AtomicUsize::new(0)).collect();
@@ -281,7 +272,7 @@ mod tests {
     #[test]
     fn the_caller_waits_for_a_helper_that_took_the_offer() {
         let pool = pool(1);
-        let finished = within_a_minute(move || {
+        let finished = within_a_minute("share", move || {
             let started = AtomicUsize::new(0);
             let finished = AtomicUsize::new(0);
             share(&pool, 1, &|| {
@@ -306,7 +297,7 @@ mod tests {
     #[test]
     fn a_helpers_panic_is_raised_on_the_caller_after_every_helper_left() {
         let pool = pool(1);
-        let message = within_a_minute(move || {
+        let message = within_a_minute("share", move || {
             let started = AtomicUsize::new(0);
             let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 share(&pool, 1, &|| {
