@@ -123,7 +123,7 @@
 //! library against it, so it stays true):
 //!
 //! ```text
-//! error                         the one error type
+//! error, test_support           the one error type; the unit tests' shared helpers
 //! config, unwind, sync, layout  settings; panic capture; locks; layout arithmetic (no device)
 //! driver                        one trait over a device API: sim, cuda, opencl; the kernel engine
 //! memory                        memory resources, the default manager, the pool, pinned memory
