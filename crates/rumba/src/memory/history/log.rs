@@ -4,7 +4,7 @@
 //! **Writing.** A thread's first event of a recording takes a chunk (a few hundred slots) and
 //! registers it with the recording, under the recording's lock; so does the event that finds its
 //! chunk full. Every other event takes its sequence number (one relaxed `fetch_add` on the
-//! recording's counter: the total order of the recording), reads the coarse clock, writes its
+//! recording's counter: the total order of the recording), reads the published time, writes its
 //! slot and publishes it with a release store of the chunk's length. A slot below the published
 //! length is never written again until the chunk is recycled, which needs the recording to be its
 //! only holder, and only the thread that owns a chunk writes it (or a sweep, under the
@@ -23,10 +23,10 @@
 //! earlier recording until its next event; an event noted after its thread's locals were dropped
 //! (by another thread-local's destructor) is written to a shared chunk that is never let go.
 //!
-//! **Time.** `CLOCK_MONOTONIC_COARSE` (Linux): the time of the last scheduler tick, read in a few
-//! nanoseconds where the precise clock costs tens, a sizeable part of a pool's allocation. Its
-//! resolution is the tick, 1 to 10 ms (4 ms with the common `HZ=250`); the sequence number orders
-//! the events within a tick. Elsewhere the precise monotonic clock is read.
+//! **Time.** The `clock` module's published time: a thread of the recording reads the monotonic
+//! clock every millisecond while events flow, and an event reads the last value (one relaxed
+//! load) instead of calling the clock, a sizeable part of a pool's allocation. Its resolution is
+//! about a millisecond; the sequence number orders the events within one.
 //!
 //! This module touches the chunks of the recordings and the thread-local state of its threads.
 
@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
 use std::sync::{Arc, Mutex};
 
 use super::chain::ChainId;
+use super::clock;
 use super::{EventKind, Extra, HistoryOptions, Note};
 use crate::sync::{lock, try_lock};
 
@@ -47,7 +48,7 @@ const CHUNK: usize = 512;
 #[derive(Clone, Copy)]
 #[repr(align(64))]
 pub(super) struct Entry {
-    /// Nanoseconds since the recording started (coarse: see the module docs).
+    /// Nanoseconds since the recording started (to about a millisecond: see the module docs).
     pub(super) time_ns: u64,
     pub(super) stream: u64,
     pub(super) bytes: u64,
@@ -342,7 +343,7 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
     let hot = Arc::new(Hot {
         generation,
         seq: AtomicU64::new(0),
-        start_ns: clock_ns(),
+        start_ns: clock::read(),
         slots: options.max_entries.clamp(16, CHUNK),
     });
     let mut rec = Recording {
@@ -364,8 +365,10 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
             rec.recycle(c);
         }
     }
+    let events = rec.hot.clone();
     *r = Some(rec);
     GENERATION.store(generation, Ordering::Release);
+    clock::start(move || events.seq.load(Ordering::Relaxed));
 }
 
 /// A thread's place in the running recording.
@@ -478,7 +481,7 @@ impl Local {
             return;
         };
         let seq = hot.seq.fetch_add(1, Ordering::Relaxed);
-        let time_ns = clock_ns().saturating_sub(hot.start_ns);
+        let time_ns = clock::now().saturating_sub(hot.start_ns);
         let extra = extra(self, seq);
         let Some(writer) = &mut self.writer else {
             return;
@@ -515,20 +518,27 @@ static ORPHANS: Mutex<Local> = Mutex::new(Local::new());
 static REFUSED: AtomicU64 = AtomicU64::new(0);
 
 /// Binds `$l` to this thread's state (or to the shared one of threads whose own is gone) and
-/// runs `$body`. A macro, not a function taking a closure: the body is then inlined with the
-/// caller's values in registers (across a call the note is in memory, where reading two fields
-/// at once that were written one by one stalls until the writes are done).
+/// runs `$body`. A macro, not a function taking a closure, and the thread-local is reached through
+/// a pointer taken by a `try_with` that does nothing else: the body is then inlined in the
+/// recording site with the caller's values in registers (std's `try_with` with the body inside
+/// is not inlined, and across a call the note is in memory).
 macro_rules! with_local {
     (|$l:ident| $body:expr) => {{
-        let own = LOCAL.try_with(|local| match local.try_borrow_mut() {
-            Ok(mut own) => {
-                let $l: &mut Local = &mut own;
-                $body;
-                true
-            }
+        let own = match LOCAL.try_with(|local| std::ptr::from_ref(local)) {
+            // SAFETY: `LOCAL` is this thread's, alive (`try_with` succeeded) until the thread's
+            // locals are dropped, which happens on this thread and not before this call returns:
+            // the body neither exits the thread nor drops thread-locals.
+            Ok(local) => match unsafe { &*local }.try_borrow_mut() {
+                Ok(mut own) => {
+                    let $l: &mut Local = &mut own;
+                    $body;
+                    true
+                }
+                Err(_) => false,
+            },
             Err(_) => false,
-        });
-        if !matches!(own, Ok(true)) {
+        };
+        if !own {
             // Never waits: the thread that holds the shared state may be this one.
             match try_lock(&ORPHANS) {
                 Some(mut shared) => {
@@ -558,40 +568,13 @@ pub(super) fn record_with(note: &Note, kind: EventKind, chain: ChainId, extra: E
     }));
 }
 
-/// The monotonic clock the history reads (see the module docs), in nanoseconds.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-#[inline(always)]
-fn clock_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes only the timespec it is given, which lives for the call.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
-    if rc != 0 {
-        return 0; // not on Linux since 2.6.32; the event reads as the recording's start
-    }
-    (ts.tv_sec as u64)
-        .saturating_mul(1_000_000_000)
-        .saturating_add(ts.tv_nsec as u64)
-}
-
-/// The monotonic clock the history reads (see the module docs), in nanoseconds.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn clock_ns() -> u64 {
-    static BASE: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    BASE.get_or_init(std::time::Instant::now)
-        .elapsed()
-        .as_nanos() as u64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::driver::StreamHandle;
 
     /// The recording is process-wide: these tests take turns.
-    static TURN: Mutex<()> = Mutex::new(());
+    use super::super::TEST_TURN as TURN;
 
     fn options(max_entries: usize) -> HistoryOptions {
         HistoryOptions {

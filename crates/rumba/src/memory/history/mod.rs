@@ -50,6 +50,7 @@
 //! This module touches the chunks of its recordings and the file it is asked to write.
 
 mod chain;
+mod clock;
 pub mod format;
 mod log;
 
@@ -164,7 +165,12 @@ pub fn start(options: HistoryOptions) -> Result<()> {
 /// ```
 pub fn stop() {
     ENABLED.store(false, Ordering::SeqCst);
+    clock::stop();
 }
+
+/// The history's unit tests that start recordings or clocks (process-wide) take turns.
+#[cfg(test)]
+static TEST_TURN: Mutex<()> = Mutex::new(());
 
 /// The recording so far (or the last one, after [`stop`]); empty when none was started.
 ///
