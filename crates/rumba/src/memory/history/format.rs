@@ -129,8 +129,8 @@ pub struct Event {
     /// Position in the whole recording, one order of the events of all threads (0 for its first
     /// event; gaps where older events were dropped).
     pub seq: u64,
-    /// Nanoseconds since the recording started, never decreasing in `seq` order, with the
-    /// coarse monotonic clock's resolution (a scheduler tick: 4 ms on most Linux systems).
+    /// Nanoseconds since the recording started, never decreasing in `seq` order, to about a
+    /// millisecond (the monotonic clock as a thread of the recording publishes it).
     pub time_ns: u64,
     /// What happened.
     pub kind: EventKind,

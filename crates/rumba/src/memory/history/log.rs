@@ -1,14 +1,19 @@
 //! Where a recording keeps its events: every thread writes its own chunks of slots, with no lock,
 //! and a snapshot gathers the chunks of all threads and merges them by sequence number.
 //!
-//! **Writing.** A thread's first event of a recording takes a chunk (a few hundred slots) and
-//! registers it with the recording, under the recording's lock; so does the event that finds its
-//! chunk full. Every other event takes its sequence number (one relaxed `fetch_add` on the
-//! recording's counter: the total order of the recording), reads the published time, writes its
-//! slot and publishes it with a release store of the chunk's length. A slot below the published
-//! length is never written again until the chunk is recycled, which needs the recording to be its
-//! only holder, and only the thread that owns a chunk writes it (or a sweep, under the
-//! recording's lock, one that no one else holds yet), so a reader needs no lock to read it. A thread that exits leaves its chunks registered: its events stay.
+//! **Chunks.** A chunk is a run of 32-byte slots (the `slot` module) and the base their offsets
+//! count from, written by one thread in order (the `local` module) and published slot by slot
+//! with a release store of its length. A thread takes a chunk under the recording's lock: for
+//! its first event of a recording, and when its chunk is full. A slot below the published length
+//! is never written again until the chunk is recycled, which needs the recording to be its only
+//! holder, and only the thread that owns a chunk writes it (or a sweep, under the recording's
+//! lock, one that no one else holds yet), so a reader needs no lock to read it. A thread that
+//! exits leaves its chunks registered: its events stay.
+//!
+//! **Tables.** The recording holds what slots point into: the distinct places of its events
+//! (kind, device, stream, chain, pool), its pools, the events kept whole (values that do not fit
+//! a slot) and the extras (details, backtraces), the last two by sequence number and only for
+//! the newest `max_entries` events.
 //!
 //! **The bound.** Chunks whose events are all older than the newest `max_entries` of the
 //! recording (by sequence number), and that no thread writes any more, are swept from time to
@@ -23,99 +28,91 @@
 //! earlier recording until its next event; an event noted after its thread's locals were dropped
 //! (by another thread-local's destructor) is written to a shared chunk that is never let go.
 //!
-//! **Time.** The `clock` module's published time: a thread of the recording reads the monotonic
-//! clock every millisecond while events flow, and an event reads the last value (one relaxed
-//! load) instead of calling the clock, a sizeable part of a pool's allocation. Its resolution is
-//! about a millisecond; the sequence number orders the events within one.
-//!
-//! This module touches the chunks of the recordings and the thread-local state of its threads.
+//! This module touches the chunks and tables of the recordings.
 
-use std::cell::{RefCell, UnsafeCell};
-use std::collections::BTreeMap;
+use std::cell::UnsafeCell;
+use std::collections::{BTreeMap, HashMap};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
 use std::sync::{Arc, Mutex};
 
-use super::chain::ChainId;
 use super::clock;
-use super::{EventKind, Extra, HistoryOptions, Note};
-use crate::sync::{lock, try_lock};
+use super::slot::{Base, Entry, Misfit, Place, Slot, WIDE};
+use super::{Extra, HistoryOptions};
+use crate::sync::lock;
 
 /// Slots per chunk (fewer when `max_entries` is smaller).
 const CHUNK: usize = 512;
 
-/// One event in a chunk: 64 bytes, one cache line; its sequence number lies beside it.
-#[derive(Clone, Copy)]
-#[repr(align(64))]
-pub(super) struct Entry {
-    /// Nanoseconds since the recording started (to about a millisecond: see the module docs).
-    pub(super) time_ns: u64,
-    pub(super) stream: u64,
-    pub(super) bytes: u64,
-    pub(super) ptr: u64,
-    /// The pool's reserved and used bytes after the event (when `pool > 0`).
-    pub(super) pool_reserved: u64,
-    pub(super) pool_used: u64,
-    pub(super) device: u32,
-    /// Index into the table of chains.
-    pub(super) chain: ChainId,
-    /// 1 + index into [`Recording::pools`]; 0: not a pool's event.
-    pub(super) pool: u32,
-    pub(super) kind: EventKind,
-    /// A detail or backtrace of this event is in [`Recording::extras`].
-    pub(super) extra: bool,
-}
-
-const _: () = assert!(size_of::<Entry>() == 64);
-
 /// A run of slots one thread writes in order.
 struct Chunk {
-    seqs: Box<[UnsafeCell<MaybeUninit<u64>>]>,
-    entries: Box<[UnsafeCell<MaybeUninit<Entry>>]>,
+    /// Where the slots' offsets count from (written with the first slot).
+    base: UnsafeCell<Base>,
+    slots: Box<[UnsafeCell<MaybeUninit<Slot>>]>,
     /// Slots written and published (release store by the writer, acquire load by readers).
     len: AtomicUsize,
 }
 
 // SAFETY: the cells are written only by the chunk's one `Writer` (owned by one thread, or used
-// under a lock), each slot once and before `len` is raised past it with a release store; readers
-// read only slots below a `len` they loaded with acquire. No slot is read and written at once.
+// under a lock), each slot once and before `len` is raised past it with a release store, and the
+// base before the first slot; readers read only slots below a `len` they loaded with acquire,
+// and the base only when that `len` is above 0. No cell is read and written at once.
 unsafe impl Sync for Chunk {}
 
 impl Chunk {
     fn new(slots: usize) -> Self {
         Chunk {
-            seqs: uninit(slots),
-            entries: uninit(slots),
+            base: UnsafeCell::new(Base::default()),
+            slots: uninit(slots),
             len: AtomicUsize::new(0),
         }
     }
 
     fn capacity(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
-    /// The published slots, with their sequence numbers, appended to `out`.
-    fn read(&self, out: &mut Vec<(u64, Entry)>) {
-        let n = self.len.load(Ordering::Acquire);
-        for i in 0..n {
-            // SAFETY: slot `i` is below the published length: written once before the release
-            // store that raised `len` past it (acquired above), and never written again.
-            let row = unsafe {
-                (
-                    (*self.seqs[i].get()).assume_init(),
-                    (*self.entries[i].get()).assume_init(),
-                )
-            };
-            out.push(row);
+    /// The base and the first `n` slots (`n`: a published length loaded with acquire).
+    fn published(&self, n: usize) -> (Base, &[UnsafeCell<MaybeUninit<Slot>>]) {
+        if n == 0 {
+            return (Base::default(), &[]);
         }
+        // SAFETY: a published length above 0 means the base was written before the release
+        // store that raised it (acquired by the caller), and is not written again while the
+        // chunk is published.
+        let base = unsafe { *self.base.get() };
+        (base, &self.slots[..n])
+    }
+
+    /// The published events, appended to `out` (`places` and `wide`: the recording's tables);
+    /// returns how many could not be read: events kept whole that were dropped since, being
+    /// older than the newest `max_entries`.
+    fn read(
+        &self,
+        places: &[Place],
+        wide: &BTreeMap<u64, Entry>,
+        out: &mut Vec<(u64, Entry)>,
+    ) -> u64 {
+        let (base, slots) = self.published(self.len.load(Ordering::Acquire));
+        let before = out.len();
+        for cell in slots {
+            // SAFETY: the slot is below the published length: written once before the release
+            // store that raised `len` past it (acquired above), and never written again.
+            let slot = unsafe { (*cell.get()).assume_init() };
+            out.extend(slot.unpack(&base, places, wide));
+        }
+        (slots.len() - (out.len() - before)) as u64
     }
 
     /// The sequence number of the newest of the first `n` slots (`n`: a published length
     /// loaded with acquire); `None` when `n` is 0. Slots are written in sequence order (a
     /// thread's own, and those a sweep gathers), so the last is the newest.
     fn newest(&self, n: usize) -> Option<u64> {
-        // SAFETY: as in `read`: slot `n - 1` is published.
-        (n > 0).then(|| unsafe { (*self.seqs[n - 1].get()).assume_init() })
+        let (base, slots) = self.published(n);
+        // SAFETY: as in `read`: the slot is published.
+        slots
+            .last()
+            .map(|cell| unsafe { (*cell.get()).assume_init() }.seq(&base))
     }
 }
 
@@ -127,40 +124,66 @@ fn uninit<T>(n: usize) -> Box<[UnsafeCell<MaybeUninit<T>>]> {
 }
 
 /// The one writer of a chunk.
-struct Writer {
+pub(super) struct Writer {
     chunk: Arc<Chunk>,
+    /// The chunk's base (the writer's copy).
+    pub(super) base: Base,
     /// Slots written (the writer's copy of `chunk.len`).
     len: usize,
 }
 
 impl Writer {
-    fn full(&self) -> bool {
+    /// Writes `chunk` (empty) from `base`: the sequence numbers and times of its events are
+    /// not below it.
+    fn new(chunk: Arc<Chunk>, base: Base) -> Self {
+        assert_eq!(
+            chunk.len.load(Ordering::Relaxed),
+            0,
+            "a fresh chunk is empty"
+        );
+        // SAFETY: the chunk has no published slot, so no reader reads the base, and this writer
+        // is its only one.
+        unsafe { *chunk.base.get() = base };
+        Writer {
+            chunk,
+            base,
+            len: 0,
+        }
+    }
+
+    pub(super) fn full(&self) -> bool {
         self.len == self.chunk.capacity()
     }
 
     /// Writes the next slot and publishes it (the chunk must not be full).
     #[inline(always)]
-    fn push(&mut self, seq: u64, entry: Entry) {
+    pub(super) fn push(&mut self, slot: Slot) {
         let i = self.len;
         assert!(i < self.chunk.capacity(), "a full chunk is replaced first");
         // SAFETY: slot `i` is not published (`len` is `i`), so no reader reads it, and this
         // writer is the chunk's only one; the store below publishes it.
-        unsafe {
-            (*self.chunk.seqs[i].get()).write(seq);
-            (*self.chunk.entries[i].get()).write(entry);
-        }
+        unsafe { (*self.chunk.slots[i].get()).write(slot) };
         self.len = i + 1;
         self.chunk.len.store(i + 1, Ordering::Release);
+        // The next slot's line is fetched for writing while the program runs on: it is written
+        // by this thread's next event.
+        #[cfg(target_arch = "x86_64")]
+        if let Some(next) = self.chunk.slots.get(i + 1) {
+            use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
+            // SAFETY: a prefetch is a hint: it reads and writes no memory and cannot fault, and
+            // SSE, which it needs, is part of every x86-64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(next.get().cast()) };
+        }
     }
 }
 
 /// What the writers of a recording share without its lock.
-struct Hot {
-    generation: u64,
+pub(super) struct Hot {
+    pub(super) generation: u64,
     /// The next sequence number.
-    seq: AtomicU64,
+    pub(super) seq: AtomicU64,
     /// The clock when the recording started.
-    start_ns: u64,
+    pub(super) start_ns: u64,
     slots: usize,
 }
 
@@ -168,7 +191,7 @@ struct Hot {
 pub(super) struct Recording {
     pub(super) options: HistoryOptions,
     pub(super) started_unix_ms: u64,
-    hot: Arc<Hot>,
+    pub(super) hot: Arc<Hot>,
     chunks: Vec<Arc<Chunk>>,
     /// Swept chunks no one holds, emptied, for threads to write again (fresh memory costs a
     /// page fault a page).
@@ -183,9 +206,30 @@ pub(super) struct Recording {
     pub(super) pools: Vec<u64>,
     /// Details and backtraces by sequence number (the older ones dropped as events are).
     pub(super) extras: BTreeMap<u64, Extra>,
+    /// The distinct places of the recording's events (see the `slot` module), and their indices.
+    places: Vec<Place>,
+    place_ids: HashMap<Place, u32>,
+    /// Events kept whole by sequence number (those whose values do not fit a slot).
+    wide: BTreeMap<u64, Entry>,
+}
+
+/// Drops the entries of `map` older than the newest `max_entries` events before `seq`.
+fn prune<T>(map: &mut BTreeMap<u64, T>, seq: u64, max_entries: usize) {
+    let floor = (seq + 1).saturating_sub(max_entries as u64);
+    while let Some(e) = map.first_entry()
+        && *e.key() < floor
+    {
+        e.remove();
+    }
 }
 
 impl Recording {
+    /// The writer of a fresh chunk whose offsets count from `base` (no event it takes may be
+    /// below it).
+    pub(super) fn writer(&mut self, base: Base) -> Writer {
+        Writer::new(self.take_chunk(), base)
+    }
+
     /// A chunk to write: a spare one, or a new one.
     fn take_chunk(&mut self) -> Arc<Chunk> {
         let chunk = self
@@ -247,7 +291,7 @@ impl Recording {
                 self.swept += len as u64;
                 self.recycle(c);
             } else if alone && len < c.capacity() {
-                c.read(&mut loose);
+                self.swept += c.read(&self.places, &self.wide, &mut loose);
                 self.recycle(c);
             } else {
                 self.chunks.push(c);
@@ -257,23 +301,59 @@ impl Recording {
     }
 
     /// Writes `rows` (events of chunks no thread writes any more) into chunks of the recording's
-    /// own, in sequence order, dropping those older than `floor`; all but the last are full.
+    /// own, in sequence order, dropping those older than `floor`; all but the last are full
+    /// (unless an offset from a chunk's base does not fit: see the `slot` module).
     fn compact(&mut self, mut rows: Vec<(u64, Entry)>, floor: u64) {
         rows.sort_unstable_by_key(|&(seq, _)| seq);
         let old = rows.partition_point(|&(seq, _)| seq < floor);
         self.swept += old as u64;
-        for part in rows[old..].chunks(self.hot.slots) {
+        let mut rows = rows[old..].iter().peekable();
+        while let Some(&&(seq, first)) = rows.peek() {
             let mut chunk = self
                 .spare
                 .pop()
                 .and_then(Arc::into_inner)
                 .unwrap_or_else(|| Chunk::new(self.hot.slots));
-            for (i, &(seq, entry)) in part.iter().enumerate() {
-                chunk.seqs[i].get_mut().write(seq);
-                chunk.entries[i].get_mut().write(entry);
+            let base = Base {
+                seq,
+                time_ns: first.time_ns,
+            };
+            *chunk.base.get_mut() = base;
+            let mut n = 0;
+            // The first row always fits: its offsets are 0.
+            while n < chunk.capacity()
+                && let Some(&&(seq, entry)) = rows.peek()
+                && let Some(slot) = self.repack(&base, seq, &entry)
+            {
+                chunk.slots[n].get_mut().write(slot);
+                n += 1;
+                rows.next();
             }
-            *chunk.len.get_mut() = part.len();
+            *chunk.len.get_mut() = n;
             self.chunks.push(Arc::new(chunk));
+        }
+    }
+
+    /// The slot of a read event in a chunk from `base`; `None` when it belongs in a new chunk.
+    fn repack(&mut self, base: &Base, seq: u64, e: &Entry) -> Option<Slot> {
+        let place = self.place_ids.get(&e.place).copied().unwrap_or(WIDE);
+        let slot = Slot::pack(
+            base,
+            seq,
+            e.time_ns,
+            e.ptr,
+            e.bytes,
+            place,
+            e.pool_used,
+            e.pool_reserved,
+        );
+        match slot {
+            Ok(slot) => Some(slot),
+            Err(Misfit::Base) => None,
+            Err(Misfit::Wide) => {
+                self.wide.entry(seq).or_insert(*e);
+                Slot::wide(base, seq, e.time_ns).ok()
+            }
         }
     }
 
@@ -291,33 +371,50 @@ impl Recording {
     /// many others the recording dropped.
     pub(super) fn events(&self) -> (Vec<(u64, Entry)>, u64) {
         let mut rows = Vec::new();
+        let mut lost = 0;
         for c in &self.chunks {
-            c.read(&mut rows);
+            lost += c.read(&self.places, &self.wide, &mut rows);
         }
         rows.sort_unstable_by_key(|&(seq, _)| seq);
         let keep = rows.len().min(self.options.max_entries);
         let refused = REFUSED
             .load(Ordering::Relaxed)
             .saturating_sub(self.refused_at_start);
-        let dropped = self.swept + refused + (rows.len() - keep) as u64;
+        let dropped = self.swept + refused + lost + (rows.len() - keep) as u64;
         rows.drain(..rows.len() - keep);
         (rows, dropped)
     }
 
     /// Keeps `extra` for event `seq`, dropping those of events older than the newest
     /// `max_entries`.
-    fn keep_extra(&mut self, seq: u64, extra: Extra) {
-        let floor = (seq + 1).saturating_sub(self.options.max_entries as u64);
-        while let Some(e) = self.extras.first_entry()
-            && *e.key() < floor
-        {
-            e.remove();
-        }
+    pub(super) fn keep_extra(&mut self, seq: u64, extra: Extra) {
+        prune(&mut self.extras, seq, self.options.max_entries);
         self.extras.insert(seq, extra);
     }
 
+    /// Keeps event `seq` whole (it has no slot of its own form), dropping those older than the
+    /// newest `max_entries`.
+    pub(super) fn keep_wide(&mut self, seq: u64, entry: Entry) {
+        prune(&mut self.wide, seq, self.options.max_entries);
+        self.wide.insert(seq, entry);
+    }
+
+    /// The index of `place` in the table, added when new ([`WIDE`] when the table is full).
+    pub(super) fn place_index(&mut self, place: Place) -> u32 {
+        if let Some(&id) = self.place_ids.get(&place) {
+            return id;
+        }
+        let id = self.places.len() as u32;
+        if id >= WIDE {
+            return WIDE;
+        }
+        self.places.push(place);
+        self.place_ids.insert(place, id);
+        id
+    }
+
     /// 1 + the index of pool `id` in the table, added when new (0 past `u32::MAX` pools).
-    fn pool_index(&mut self, id: u64) -> u32 {
+    pub(super) fn pool_index(&mut self, id: u64) -> u32 {
         if let Some(i) = self.pools.iter().position(|&p| p == id) {
             return u32::try_from(i + 1).unwrap_or(0);
         }
@@ -333,7 +430,7 @@ impl Recording {
 pub(super) static RECORDING: Mutex<Option<Recording>> = Mutex::new(None);
 /// The running recording's generation, read by every event to see whether its thread's chunk
 /// belongs to it.
-static GENERATION: AtomicU64 = AtomicU64::new(0);
+pub(super) static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Replaces the recording with a new, empty one.
 pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
@@ -357,6 +454,9 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
         refused_at_start: REFUSED.load(Ordering::Relaxed),
         pools: Vec::new(),
         extras: BTreeMap::new(),
+        places: Vec::new(),
+        place_ids: HashMap::new(),
+        wide: BTreeMap::new(),
     };
     rec.sweep_at = rec.min_sweep();
     // The last recording's chunks that no thread holds are written again.
@@ -371,205 +471,15 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
     clock::start(move || events.seq.load(Ordering::Relaxed));
 }
 
-/// A thread's place in the running recording.
-struct Local {
-    generation: u64,
-    hot: Option<Arc<Hot>>,
-    writer: Option<Writer>,
-    /// Pool id → 1 + its index in the recording's table.
-    pools: Vec<(u64, u32)>,
-    /// The last of `pools` used (index 0: none).
-    last_pool: (u64, u32),
-}
-
-impl Local {
-    const fn new() -> Self {
-        Local {
-            generation: 0,
-            hot: None,
-            writer: None,
-            pools: Vec::new(),
-            last_pool: (0, 0),
-        }
-    }
-
-    /// Joins the running recording, or takes a fresh chunk in it; false when there is none.
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) -> bool {
-        let mut r = lock(&RECORDING);
-        let Some(rec) = r.as_mut() else {
-            return false;
-        };
-        if self.generation != rec.hot.generation {
-            self.generation = rec.hot.generation;
-            self.hot = Some(rec.hot.clone());
-            self.writer = None;
-            self.pools.clear();
-            self.last_pool = (0, 0);
-        }
-        if self.writer.as_ref().is_none_or(Writer::full) {
-            // The full chunk is let go first, so that a sweep may recycle it.
-            self.writer = None;
-            let chunk = rec.take_chunk();
-            self.writer = Some(Writer { chunk, len: 0 });
-        }
-        true
-    }
-
-    /// 1 + the index of pool `id` in the recording's table (0 when the recording changed).
-    #[inline(always)]
-    fn pool(&mut self, id: u64) -> u32 {
-        match self.last_pool {
-            (last, index) if last == id && index > 0 => index,
-            _ => self.other_pool(id),
-        }
-    }
-
-    /// [`pool`](Self::pool) for a pool other than the last one.
-    #[cold]
-    #[inline(never)]
-    fn other_pool(&mut self, id: u64) -> u32 {
-        if let Some(&(_, index)) = self.pools.iter().find(|(p, _)| *p == id) {
-            self.last_pool = (id, index);
-            return index;
-        }
-        let mut r = lock(&RECORDING);
-        let Some(rec) = r.as_mut().filter(|r| r.hot.generation == self.generation) else {
-            return 0;
-        };
-        let index = rec.pool_index(id);
-        self.pools.push((id, index));
-        self.last_pool = (id, index);
-        index
-    }
-
-    /// Keeps `extra` for event `seq` of this thread's recording; false when the recording
-    /// changed.
-    #[cold]
-    fn keep_extra(&self, seq: u64, extra: Extra) -> bool {
-        let mut r = lock(&RECORDING);
-        match r.as_mut().filter(|r| r.hot.generation == self.generation) {
-            Some(rec) => {
-                rec.keep_extra(seq, extra);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Writes the event; `extra(self, seq)` keeps what goes beside it and says whether it did.
-    #[inline(always)]
-    fn record(
-        &mut self,
-        note: &Note,
-        kind: EventKind,
-        chain: ChainId,
-        extra: impl FnOnce(&Self, u64) -> bool,
-    ) {
-        if (self.generation != GENERATION.load(Ordering::Acquire)
-            || self.writer.as_ref().is_none_or(Writer::full))
-            && !self.refill()
-        {
-            return;
-        }
-        let (pool, pool_reserved, pool_used) = match &note.pool {
-            Some(p) => (self.pool(p.id), p.reserved as u64, p.used as u64),
-            None => (0, 0, 0),
-        };
-        let Some(hot) = &self.hot else {
-            return;
-        };
-        let seq = hot.seq.fetch_add(1, Ordering::Relaxed);
-        let time_ns = clock::now().saturating_sub(hot.start_ns);
-        let extra = extra(self, seq);
-        let Some(writer) = &mut self.writer else {
-            return;
-        };
-        writer.push(
-            seq,
-            Entry {
-                time_ns,
-                stream: note.stream.0,
-                bytes: note.bytes as u64,
-                ptr: note.ptr,
-                pool_reserved,
-                pool_used,
-                device: note.device as u32,
-                chain,
-                pool,
-                kind,
-                extra,
-            },
-        );
-    }
-}
-
-thread_local! {
-    static LOCAL: RefCell<Local> = const { RefCell::new(Local::new()) };
-}
-
-/// Writes for threads whose own state is gone (an event recorded by a destructor that runs
-/// after the thread's locals were dropped).
-static ORPHANS: Mutex<Local> = Mutex::new(Local::new());
-
-/// Events not recorded because [`ORPHANS`] was held by the thread noting them (an event noted
-/// while another was being written); counted as dropped.
-static REFUSED: AtomicU64 = AtomicU64::new(0);
-
-/// Binds `$l` to this thread's state (or to the shared one of threads whose own is gone) and
-/// runs `$body`. A macro, not a function taking a closure, and the thread-local is reached through
-/// a pointer taken by a `try_with` that does nothing else: the body is then inlined in the
-/// recording site with the caller's values in registers (std's `try_with` with the body inside
-/// is not inlined, and across a call the note is in memory).
-macro_rules! with_local {
-    (|$l:ident| $body:expr) => {{
-        let own = match LOCAL.try_with(|local| std::ptr::from_ref(local)) {
-            // SAFETY: `LOCAL` is this thread's, alive (`try_with` succeeded) until the thread's
-            // locals are dropped, which happens on this thread and not before this call returns:
-            // the body neither exits the thread nor drops thread-locals.
-            Ok(local) => match unsafe { &*local }.try_borrow_mut() {
-                Ok(mut own) => {
-                    let $l: &mut Local = &mut own;
-                    $body;
-                    true
-                }
-                Err(_) => false,
-            },
-            Err(_) => false,
-        };
-        if !own {
-            // Never waits: the thread that holds the shared state may be this one.
-            match try_lock(&ORPHANS) {
-                Some(mut shared) => {
-                    let $l: &mut Local = &mut shared;
-                    $body;
-                }
-                None => {
-                    REFUSED.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-        }
-    }};
-}
-
-/// Records `note` as an event of `kind` served by `chain`.
-#[inline(always)]
-pub(super) fn record(note: &Note, kind: EventKind, chain: ChainId) {
-    with_local!(|l| l.record(note, kind, chain, |_, _| false));
-}
-
-/// Records `note` as an event of `kind` served by `chain`, with `extra` beside it.
-#[cold]
-pub(super) fn record_with(note: &Note, kind: EventKind, chain: ChainId, extra: Extra) {
-    let mut extra = Some(extra);
-    with_local!(|l| l.record(note, kind, chain, |l, seq| {
-        extra.take().is_some_and(|x| l.keep_extra(seq, x))
-    }));
-}
+/// Events not recorded because the shared state of threads whose own is gone was held by the
+/// thread noting them (an event noted while another was being written); counted as dropped.
+pub(super) static REFUSED: AtomicU64 = AtomicU64::new(0);
 
 #[cfg(test)]
 mod tests {
+    use super::super::chain::ChainId;
+    use super::super::local::record;
+    use super::super::{EventKind, Note};
     use super::*;
     use crate::driver::StreamHandle;
 
@@ -691,7 +601,7 @@ mod tests {
             assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
             assert!(
                 rows.iter()
-                    .all(|(_, e)| e.bytes == 8 && e.kind == EventKind::Alloc)
+                    .all(|(_, e)| e.bytes == 8 && e.place.kind == EventKind::Alloc)
             );
             seen += 1;
         }
@@ -713,8 +623,136 @@ mod tests {
         let (rows, dropped, _) = events();
         assert_eq!((rows.len(), dropped), (1, 0));
         assert_eq!(
-            (rows[0].0, rows[0].1.ptr, rows[0].1.kind),
+            (rows[0].0, rows[0].1.ptr, rows[0].1.place.kind),
             (0, 7, EventKind::Free)
         );
+    }
+
+    /// A note of `kind` on `stream` of `bytes` at `ptr`, of pool `pool` (0: none) with figures.
+    fn full_note(
+        kind: EventKind,
+        stream: u64,
+        bytes: usize,
+        ptr: u64,
+        pool: u64,
+        (used, reserved): (usize, usize),
+    ) -> Note {
+        Note {
+            pool: (pool > 0).then_some(super::super::PoolFigures {
+                id: pool,
+                reserved,
+                used,
+            }),
+            ..Note::new(
+                kind,
+                (stream % 3) as usize,
+                StreamHandle(stream),
+                bytes,
+                ptr,
+            )
+        }
+    }
+
+    #[test]
+    fn every_value_of_an_event_comes_back_whether_it_fits_a_slot_or_not() {
+        let _turn = lock(&TURN);
+        begin(options(1000), 0);
+        let kinds = [
+            EventKind::Alloc,
+            EventKind::Free,
+            EventKind::PoolGrow,
+            EventKind::Oom,
+        ];
+        let mut sent = Vec::new();
+        for i in 0..200u64 {
+            let kind = kinds[(i % 4) as usize];
+            // Every seventh size is 1 TiB or more, every fifth figure not a whole unit of a
+            // pool's granule: those events are kept whole.
+            let bytes = if i % 7 == 0 {
+                (1 << 40) + i as usize
+            } else {
+                512 * i as usize + 1
+            };
+            let used = if i % 5 == 0 {
+                1000 + i as usize
+            } else {
+                512 * i as usize
+            };
+            let pool = i % 3;
+            let n = full_note(kind, i % 5, bytes, 0x1000 * i, pool, (used, 1 << 30));
+            record(&n, kind, (i % 2) as ChainId);
+            sent.push((kind, n));
+        }
+        let (rows, dropped, _) = events();
+        assert_eq!((rows.len(), dropped), (200, 0));
+        let pools = lock(&RECORDING).as_ref().unwrap().pools.clone();
+        for (i, ((_, e), (kind, n))) in rows.iter().zip(&sent).enumerate() {
+            assert_eq!(e.place.kind, *kind, "event {i}");
+            assert_eq!(e.place.device as usize, n.device, "event {i}");
+            assert_eq!(
+                (e.place.stream, e.place.chain),
+                (n.stream.0, (i % 2) as ChainId)
+            );
+            assert_eq!((e.ptr, e.bytes as usize), (n.ptr, n.bytes), "event {i}");
+            match &n.pool {
+                Some(p) => {
+                    assert_eq!(pools[e.place.pool as usize - 1], p.id, "event {i}");
+                    assert_eq!(
+                        (e.pool_used as usize, e.pool_reserved as usize),
+                        (p.used, p.reserved)
+                    );
+                }
+                None => assert_eq!(e.place.pool, 0, "event {i}"),
+            }
+        }
+        let wide = lock(&RECORDING).as_ref().unwrap().wide.len();
+        let pool_event = |i: &u64| i % 3 > 0;
+        let whole = (0..200).filter(|i| i % 7 == 0 || (i % 5 == 0 && pool_event(i)));
+        assert_eq!(wide, whole.count());
+    }
+
+    #[test]
+    fn an_event_too_far_from_its_chunks_base_starts_a_new_chunk() {
+        let _turn = lock(&TURN);
+        begin(options(1000), 0);
+        record(&note(1), EventKind::Alloc, 0);
+        // Four billion events later (the counter moved on; their slots are elsewhere).
+        let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
+        hot.seq.fetch_add(1 << 32, Ordering::Relaxed);
+        record(&note(2), EventKind::Alloc, 0);
+        record(&note(3), EventKind::Alloc, 0);
+        let (rows, _, chunks) = events();
+        let got: Vec<(u64, u64)> = rows.iter().map(|(s, e)| (*s, e.ptr)).collect();
+        assert_eq!(got, [(0, 1), ((1 << 32) + 1, 2), ((1 << 32) + 2, 3)]);
+        assert_eq!(chunks, 2);
+    }
+
+    #[test]
+    fn threads_that_exit_after_events_kept_whole_keep_them_through_sweeps() {
+        let _turn = lock(&TURN);
+        let (count, max) = if cfg!(miri) { (20, 16) } else { (300, 64) };
+        begin(options(max), 0);
+        for t in 0..count {
+            std::thread::spawn(move || {
+                let n = full_note(EventKind::Alloc, 1, (1 << 41) + t, t as u64, 0, (0, 0));
+                record(&n, EventKind::Alloc, 0);
+                record(&note(t as u64), EventKind::Free, 0);
+            })
+            .join()
+            .unwrap();
+        }
+        let (rows, dropped, _) = events();
+        assert_eq!((rows.len(), dropped as usize), (max, 2 * count - max));
+        for pair in rows.chunks(2) {
+            let (alloc, free) = (&pair[0].1, &pair[1].1);
+            assert_eq!(alloc.bytes, (1 << 41) + alloc.ptr);
+            assert_eq!(
+                (free.place.kind, free.ptr, free.bytes),
+                (EventKind::Free, alloc.ptr, 8)
+            );
+        }
+        // The whole events kept are those of the window (and a few older ones not yet pruned).
+        let wide = lock(&RECORDING).as_ref().unwrap().wide.len();
+        assert!(wide >= max / 2 && wide <= max, "{wide} events kept whole");
     }
 }

@@ -28,31 +28,34 @@
 //! buffer was allocated from, adaptors included; a resource used directly records its own chain.
 //!
 //! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
-//! does nothing else. While on, an event of a pool the thread has met before, with no detail or
-//! backtrace, takes no lock and allocates nothing: the thread writes one 64-byte slot (one cache
-//! line) of a chunk of its own, with a sequence number from one relaxed `fetch_add` and a time
-//! from the coarse monotonic clock. A thread's first event in a recording, its first event of
-//! each pool, and an event with a detail or backtrace take the recording's lock (and may
-//! allocate); so, once every few hundred events, does taking a fresh chunk. The resource chain is walked once
-//! per resource and kept as an index into a table of the distinct ones (the `chain` module);
-//! the pool is an index too, and the rare extras (a detail, a backtrace) live beside the chunks
-//! by sequence number. [`snapshot`] and [`dump`] gather the chunks of every thread, of threads
-//! that have exited too, and merge them by sequence number, keeping the newest `max_entries`
-//! (the `log` module has the details). The pool benchmark (`cargo bench -p rumba --bench pool
-//! -- history`) measures the cost.
+//! does nothing else. While on, an event of a pool and stream the thread has met before, with no
+//! detail or backtrace, takes no lock and allocates nothing: the thread writes one 32-byte slot of
+//! a chunk of its own (the `slot` module), with a sequence number from one relaxed `fetch_add` and
+//! the time a ticking thread publishes every millisecond (the `clock` module). What events share
+//! — kind, device, stream, resource chain, pool — is held once per recording in a table of
+//! places, and a slot holds its index; the resource chain is walked once per resource (the
+//! `chain` module). A thread's first event in a recording, its first event of each place, an
+//! event whose values do not fit a slot, and an event with a detail or backtrace take the
+//! recording's lock (and may allocate); so, once every few hundred events, does taking a fresh
+//! chunk. [`snapshot`] and [`dump`] gather the chunks of every thread, of threads that have
+//! exited too, and merge them by sequence number, keeping the newest `max_entries` (the `log`
+//! module has the details). The pool benchmark (`cargo bench -p rumba --bench pool -- history`)
+//! measures the cost.
 //!
 //! **Order and time.** `seq` is a total order of the events of all threads: the order in which
-//! they took their sequence numbers. `time_ns` has the coarse clock's resolution (a scheduler
-//! tick: 4 ms on most Linux systems) and never decreases in `seq` order; events within one tick
-//! share a time and are told apart by `seq`. A snapshot taken while other threads record may
-//! miss the events they are writing at that instant.
+//! they took their sequence numbers. `time_ns` has a resolution of about a millisecond (the
+//! ticking thread's period) and never decreases in `seq` order; events within one tick share a
+//! time and are told apart by `seq`. A snapshot taken while other threads record may miss the
+//! events they are writing at that instant.
 //!
 //! This module touches the chunks of its recordings and the file it is asked to write.
 
 mod chain;
 mod clock;
 pub mod format;
+mod local;
 mod log;
+mod slot;
 
 /// One recorded event (see [`format::Event`]).
 pub use format::Event;
@@ -188,7 +191,7 @@ pub fn snapshot() -> History {
         let (rows, dropped) = rec.events();
         let extras: HashMap<u64, (Option<String>, Option<Arc<Backtrace>>)> = rows
             .iter()
-            .filter(|(_, e)| e.extra)
+            .filter(|(_, e)| e.place.extra)
             .filter_map(|(seq, _)| {
                 let x = rec.extras.get(seq)?;
                 Some((*seq, (x.detail.clone(), x.backtrace.clone())))
@@ -217,17 +220,17 @@ pub fn snapshot() -> History {
             Event {
                 seq,
                 time_ns: last_ns,
-                kind: e.kind,
-                device: e.device as usize,
-                stream: e.stream,
+                kind: e.place.kind,
+                device: e.place.device as usize,
+                stream: e.place.stream,
                 bytes: e.bytes as usize,
                 ptr: e.ptr,
                 chain: chains
-                    .get(usize::from(e.chain))
+                    .get(usize::from(e.place.chain))
                     .map_or_else(Vec::new, |c| c.names()),
                 frames: backtrace
                     .map_or_else(Vec::new, |b| frames(&b.to_string(), options.max_frames)),
-                pool: (e.pool as usize)
+                pool: (e.place.pool as usize)
                     .checked_sub(1)
                     .and_then(|i| pools.get(i))
                     .map(|&id| PoolFigures {
@@ -363,7 +366,7 @@ pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>)
         .or_else(|| maker.map(|(me, cell)| cell.id(me)))
         .unwrap_or(chain::EMPTY);
     if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
-        log::record(&note, kind, chain);
+        local::record(&note, kind, chain);
     } else {
         note_extra(note, kind, chain);
     }
@@ -380,7 +383,7 @@ fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
         detail: note.detail.take(),
         backtrace,
     };
-    log::record_with(&note, kind, chain, extra);
+    local::record_with(&note, kind, chain, extra);
 }
 
 /// Restores a thread-local cell when dropped (also when `f` unwinds).
