@@ -104,15 +104,17 @@ impl Chunk {
         (slots.len() - (out.len() - before)) as u64
     }
 
-    /// The sequence number of the newest of the first `n` slots (`n`: a published length
-    /// loaded with acquire); `None` when `n` is 0. Slots are written in sequence order (a
-    /// thread's own, and those a sweep gathers), so the last is the newest.
-    fn newest(&self, n: usize) -> Option<u64> {
+    /// The sequence numbers of the oldest and the newest of the first `n` slots (`n`: a
+    /// published length loaded with acquire); `None` when `n` is 0. Slots are written in
+    /// sequence order (a thread's own, and those a sweep gathers), so they are the first and
+    /// the last.
+    fn span(&self, n: usize) -> Option<(u64, u64)> {
         let (base, slots) = self.published(n);
-        // SAFETY: as in `read`: the slot is published.
-        slots
-            .last()
-            .map(|cell| unsafe { (*cell.get()).assume_init() }.seq(&base))
+        // SAFETY: as in `read`: the slots are published.
+        let seq = |cell: &UnsafeCell<MaybeUninit<Slot>>| {
+            unsafe { (*cell.get()).assume_init() }.seq(&base)
+        };
+        Some((seq(slots.first()?), seq(slots.last()?)))
     }
 }
 
@@ -167,7 +169,7 @@ impl Writer {
         self.chunk.len.store(i + 1, Ordering::Release);
         // The next slot's line is fetched for writing while the program runs on: it is written
         // by this thread's next event.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(next) = self.chunk.slots.get(i + 1) {
             use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
             // SAFETY: a prefetch is a hint: it reads and writes no memory and cannot fault, and
@@ -213,13 +215,12 @@ pub(super) struct Recording {
     wide: BTreeMap<u64, Entry>,
 }
 
-/// Drops the entries of `map` older than the newest `max_entries` events before `seq`.
-fn prune<T>(map: &mut BTreeMap<u64, T>, seq: u64, max_entries: usize) {
-    let floor = (seq + 1).saturating_sub(max_entries as u64);
-    while let Some(e) = map.first_entry()
-        && *e.key() < floor
-    {
-        e.remove();
+/// Drops the oldest entries of `map` (by sequence number) so that one more leaves `max_entries`:
+/// the events of the window number `max_entries` at most and are the newest, so the entries
+/// of theirs stay.
+fn prune<T>(map: &mut BTreeMap<u64, T>, max_entries: usize) {
+    while map.len() >= max_entries {
+        map.pop_first();
     }
 }
 
@@ -268,11 +269,7 @@ impl Recording {
     /// `max_entries` (each has `max_entries` events after it), and gathers the events of the
     /// partly filled chunks no thread writes any more (of threads that exited) into full ones.
     fn sweep(&mut self) {
-        let floor = self
-            .hot
-            .seq
-            .load(Ordering::Relaxed)
-            .saturating_sub(self.options.max_entries as u64);
+        let floor = self.floor();
         let mut loose = Vec::new();
         for c in std::mem::take(&mut self.chunks) {
             // Only the registry holds a chunk whose writer is gone (chunks are cloned only under
@@ -286,7 +283,7 @@ impl Recording {
             }
             let len = c.len.load(Ordering::Acquire);
             let done = alone || len == c.capacity();
-            let old = c.newest(len).is_none_or(|s| s < floor);
+            let old = c.span(len).is_none_or(|(_, newest)| newest < floor);
             if done && old {
                 self.swept += len as u64;
                 self.recycle(c);
@@ -298,6 +295,35 @@ impl Recording {
             }
         }
         self.compact(loose, floor);
+    }
+
+    /// A sequence number below which no event is among the newest `max_entries` published
+    /// (0 when fewer are published): the oldest event of the chunks that hold the newest events,
+    /// taken newest chunk first until they hold `max_entries`. Counted, not computed from the
+    /// counter: the numbers a pool reserves and does not use leave gaps.
+    fn floor(&self) -> u64 {
+        let mut spans: Vec<(u64, u64, usize)> = self
+            .chunks
+            .iter()
+            .filter_map(|c| {
+                let len = c.len.load(Ordering::Acquire);
+                c.span(len).map(|(oldest, newest)| (newest, oldest, len))
+            })
+            .collect();
+        spans.sort_unstable_by(|a, b| b.cmp(a));
+        let (mut count, mut floor) = (0, u64::MAX);
+        for (_, oldest, len) in spans {
+            if count >= self.options.max_entries {
+                return floor;
+            }
+            count += len;
+            floor = floor.min(oldest);
+        }
+        if count >= self.options.max_entries {
+            floor
+        } else {
+            0
+        }
     }
 
     /// Writes `rows` (events of chunks no thread writes any more) into chunks of the recording's
@@ -385,17 +411,16 @@ impl Recording {
         (rows, dropped)
     }
 
-    /// Keeps `extra` for event `seq`, dropping those of events older than the newest
-    /// `max_entries`.
+    /// Keeps `extra` for event `seq`, and the newest `max_entries` others.
     pub(super) fn keep_extra(&mut self, seq: u64, extra: Extra) {
-        prune(&mut self.extras, seq, self.options.max_entries);
+        prune(&mut self.extras, self.options.max_entries);
         self.extras.insert(seq, extra);
     }
 
-    /// Keeps event `seq` whole (it has no slot of its own form), dropping those older than the
-    /// newest `max_entries`.
+    /// Keeps event `seq` whole (it has no slot of its own form), and the newest `max_entries`
+    /// others.
     pub(super) fn keep_wide(&mut self, seq: u64, entry: Entry) {
-        prune(&mut self.wide, seq, self.options.max_entries);
+        prune(&mut self.wide, self.options.max_entries);
         self.wide.insert(seq, entry);
     }
 
@@ -479,6 +504,10 @@ pub(super) static REFUSED: AtomicU64 = AtomicU64::new(0);
 mod tests {
     use super::super::chain::ChainId;
     use super::super::local::record;
+
+    fn record_unnumbered(note: &Note, kind: EventKind, chain: ChainId) {
+        record(note, kind, chain, None);
+    }
     use super::super::{EventKind, Note};
     use super::*;
     use crate::driver::StreamHandle;
@@ -511,7 +540,7 @@ mod tests {
             .map(|t| {
                 std::thread::spawn(move || {
                     for i in 0..each {
-                        record(&note(t * 1_000_000 + i), EventKind::Alloc, 0);
+                        record_unnumbered(&note(t * 1_000_000 + i), EventKind::Alloc, 0);
                     }
                 })
             })
@@ -551,7 +580,7 @@ mod tests {
         begin(options(max), 0);
         threads(3, total / 3);
         for i in 0..total {
-            record(&note(i), EventKind::Alloc, 0);
+            record_unnumbered(&note(i), EventKind::Alloc, 0);
         }
         let recorded = total + total / 3 * 3;
         let (rows, dropped, chunks) = events();
@@ -614,12 +643,12 @@ mod tests {
         let _turn = lock(&TURN);
         begin(options(16), 0);
         for i in 0..100 {
-            record(&note(i), EventKind::Alloc, 0);
+            record_unnumbered(&note(i), EventKind::Alloc, 0);
         }
         begin(options(16), 0);
         assert_eq!(events().0.len(), 0);
         assert!(!lock(&RECORDING).as_ref().unwrap().spare.is_empty());
-        record(&note(7), EventKind::Free, 0);
+        record_unnumbered(&note(7), EventKind::Free, 0);
         let (rows, dropped, _) = events();
         assert_eq!((rows.len(), dropped), (1, 0));
         assert_eq!(
@@ -680,7 +709,7 @@ mod tests {
             };
             let pool = i % 3;
             let n = full_note(kind, i % 5, bytes, 0x1000 * i, pool, (used, 1 << 30));
-            record(&n, kind, (i % 2) as ChainId);
+            record_unnumbered(&n, kind, (i % 2) as ChainId);
             sent.push((kind, n));
         }
         let (rows, dropped, _) = events();
@@ -715,12 +744,12 @@ mod tests {
     fn an_event_too_far_from_its_chunks_base_starts_a_new_chunk() {
         let _turn = lock(&TURN);
         begin(options(1000), 0);
-        record(&note(1), EventKind::Alloc, 0);
+        record_unnumbered(&note(1), EventKind::Alloc, 0);
         // Four billion events later (the counter moved on; their slots are elsewhere).
         let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
         hot.seq.fetch_add(1 << 32, Ordering::Relaxed);
-        record(&note(2), EventKind::Alloc, 0);
-        record(&note(3), EventKind::Alloc, 0);
+        record_unnumbered(&note(2), EventKind::Alloc, 0);
+        record_unnumbered(&note(3), EventKind::Alloc, 0);
         let (rows, _, chunks) = events();
         let got: Vec<(u64, u64)> = rows.iter().map(|(s, e)| (*s, e.ptr)).collect();
         assert_eq!(got, [(0, 1), ((1 << 32) + 1, 2), ((1 << 32) + 2, 3)]);
@@ -735,8 +764,8 @@ mod tests {
         for t in 0..count {
             std::thread::spawn(move || {
                 let n = full_note(EventKind::Alloc, 1, (1 << 41) + t, t as u64, 0, (0, 0));
-                record(&n, EventKind::Alloc, 0);
-                record(&note(t as u64), EventKind::Free, 0);
+                record_unnumbered(&n, EventKind::Alloc, 0);
+                record_unnumbered(&note(t as u64), EventKind::Free, 0);
             })
             .join()
             .unwrap();
@@ -754,5 +783,102 @@ mod tests {
         // The whole events kept are those of the window (and a few older ones not yet pruned).
         let wide = lock(&RECORDING).as_ref().unwrap().wide.len();
         assert!(wide >= max / 2 && wide <= max, "{wide} events kept whole");
+    }
+
+    #[test]
+    fn numbers_of_a_locked_block_follow_what_happened_before_across_threads() {
+        use super::super::local::SeqBlock;
+        let _turn = lock(&TURN);
+        begin(options(100_000), 0);
+        // A pool's lock and its block; an unnumbered event of another resource in between.
+        let pool = Arc::new(Mutex::new(SeqBlock::default()));
+        let rounds = if cfg!(miri) { 20 } else { 2000 };
+        let (to_b, at_b) = std::sync::mpsc::channel::<u64>();
+        let (to_a, at_a) = std::sync::mpsc::channel::<u64>();
+        let p = pool.clone();
+        let b = std::thread::spawn(move || {
+            for ptr in at_b {
+                // Another resource's event, then the pool's, both after A's (the channel).
+                record_unnumbered(&note(ptr), EventKind::IpcExport, 0);
+                let block = lock(&p);
+                record(&note(ptr), EventKind::Free, 0, Some(&block));
+                drop(block);
+                to_a.send(ptr).unwrap();
+            }
+        });
+        for ptr in 0..rounds {
+            {
+                let block = lock(&pool);
+                record(&note(ptr), EventKind::Alloc, 0, Some(&block));
+            }
+            to_b.send(ptr).unwrap();
+            assert_eq!(at_a.recv().unwrap(), ptr);
+            // After B's events (the channel back): A's next unnumbered event is later.
+            record_unnumbered(&note(ptr), EventKind::IpcClose, 0);
+        }
+        drop(to_b);
+        b.join().unwrap();
+        let (rows, dropped, _) = events();
+        assert_eq!((rows.len() as u64, dropped), (4 * rounds, 0));
+        let order: Vec<(u64, EventKind)> =
+            rows.iter().map(|(_, e)| (e.ptr, e.place.kind)).collect();
+        let expected: Vec<(u64, EventKind)> = (0..rounds)
+            .flat_map(|p| {
+                [
+                    EventKind::Alloc,
+                    EventKind::IpcExport,
+                    EventKind::Free,
+                    EventKind::IpcClose,
+                ]
+                .map(|k| (p, k))
+            })
+            .collect();
+        if let Some(i) = (0..order.len()).find(|&i| order[i] != expected[i]) {
+            panic!(
+                "event {i} is {:?} where {:?} happened",
+                order[i], expected[i]
+            );
+        }
+        assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn a_block_used_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
+        use super::super::local::SeqBlock;
+        let _turn = lock(&TURN);
+        let (max, total) = if cfg!(miri) {
+            (16, 200)
+        } else {
+            (1000, 20_000)
+        };
+        begin(options(max), 0);
+        let block = SeqBlock::default();
+        let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
+        for i in 0..total {
+            record(&note(i), EventKind::Alloc, 0, Some(&block));
+        }
+        // Used alone, the runs are used up: few numbers are left over.
+        let alone = hot.seq.load(Ordering::Relaxed);
+        assert!(alone < total + 64, "{alone} numbers for {total} events");
+        // Another resource's event every fourth cuts the runs short: gaps.
+        for i in total..2 * total {
+            record(&note(i), EventKind::Alloc, 0, Some(&block));
+            if i % 4 == 3 {
+                record_unnumbered(&note(i), EventKind::Oom, 0);
+            }
+        }
+        let recorded = 2 * total + total / 4;
+        let counter = hot.seq.load(Ordering::Relaxed);
+        assert!(
+            counter > recorded + total / 4,
+            "{counter} numbers: few gaps"
+        );
+        // A sweep now leaves the newest `max` events: it counts events, not numbers.
+        lock(&RECORDING).as_mut().unwrap().sweep();
+        let (rows, dropped, chunks) = events();
+        assert_eq!((rows.len(), dropped), (max, recorded - max as u64));
+        assert_eq!(rows.last().unwrap().1.ptr, 2 * total - 1);
+        assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(chunks <= 8, "{chunks} chunks");
     }
 }

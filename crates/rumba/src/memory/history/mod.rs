@@ -71,6 +71,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use chain::ChainId;
 pub(crate) use chain::{ChainCell, short_name};
+pub(crate) use local::SeqBlock;
 
 use super::DeviceResource;
 use crate::driver::StreamHandle;
@@ -353,6 +354,26 @@ impl Note {
 /// load of two fields written one by one stalls until the writes are done).
 #[inline(always)]
 pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>) {
+    note_numbered(note, maker, None);
+}
+
+/// [`note`] for a resource that notes its events while it holds a lock of its own, which keeps
+/// `block` (see [`SeqBlock`]): most events then take no atomic read-modify-write.
+#[inline(always)]
+pub(crate) fn note_locked(
+    note: Note,
+    maker: Option<(&dyn DeviceResource, &ChainCell)>,
+    block: &SeqBlock,
+) {
+    note_numbered(note, maker, Some(block));
+}
+
+#[inline(always)]
+fn note_numbered(
+    note: Note,
+    maker: Option<(&dyn DeviceResource, &ChainCell)>,
+    block: Option<&SeqBlock>,
+) {
     if QUIET.get() > 0 {
         return;
     }
@@ -366,16 +387,16 @@ pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>)
         .or_else(|| maker.map(|(me, cell)| cell.id(me)))
         .unwrap_or(chain::EMPTY);
     if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
-        local::record(&note, kind, chain);
+        local::record(&note, kind, chain, block);
     } else {
-        note_extra(note, kind, chain);
+        note_extra(note, kind, chain, block);
     }
 }
 
 /// Records `note` with its detail or a backtrace beside it.
 #[cold]
 #[inline(never)]
-fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
+fn note_extra(mut note: Note, kind: EventKind, chain: ChainId, block: Option<&SeqBlock>) {
     let backtrace = BACKTRACES
         .load(Ordering::Relaxed)
         .then(|| Arc::new(Backtrace::force_capture()));
@@ -383,7 +404,7 @@ fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
         detail: note.detail.take(),
         backtrace,
     };
-    local::record_with(&note, kind, chain, extra);
+    local::record_with(&note, kind, chain, block, extra);
 }
 
 /// Restores a thread-local cell when dropped (also when `f` unwinds).

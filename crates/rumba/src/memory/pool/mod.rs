@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
-use super::history::{self, ChainCell, EventKind, Note, PoolFigures};
+use super::history::{self, ChainCell, EventKind, Note, PoolFigures, SeqBlock};
 use super::report::fragmentation;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
@@ -111,6 +111,8 @@ struct PoolState {
     origin: Origin,
     /// Origins before each reset (their blocks were freed by it).
     retired: Vec<Origin>,
+    /// Numbers the memory history's events of this pool (all noted under this lock).
+    history_seq: SeqBlock,
 }
 
 /// A caching, stream-ordered device resource over an upstream (see the [module docs](self)).
@@ -200,6 +202,7 @@ impl PoolResource {
                 pending_bytes: 0,
                 origin: Origin::for_driver(&ctx.driver),
                 retired: Vec::new(),
+                history_seq: SeqBlock::default(),
             }),
             deferred: AtomicUsize::new(0),
             per_thread_default: ctx.config.per_thread_default_stream,
@@ -304,7 +307,7 @@ impl PoolResource {
                 pool: Some(pool),
                 ..Note::new(kind, self.device, stream, bytes, ptr)
             };
-            history::note(note, Some((self, &self.history)));
+            history::note_locked(note, Some((self, &self.history)), &st.history_seq);
         }
     }
 
