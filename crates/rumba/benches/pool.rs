@@ -5,7 +5,9 @@
 //! After the pool runs, its fragmentation is printed.
 //!
 //! The `history` group runs the pool's workload (1 MiB sizes) with the memory history off and on
-//! (no backtraces): the recording's cost is the ratio of the two.
+//! (no backtraces): the recording's cost is the ratio of the two. Measured one after the other,
+//! a slow spell of the machine can fall on either; so the group also runs them in turns, batch
+//! by batch, and prints the ratio of their totals (`history in turns: on / off = …`).
 //!
 //! Run: `cargo bench -p rumba --bench pool` (`-- history` for that group alone).
 
@@ -121,9 +123,11 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// The pool's workload with the memory history off, then on (no backtraces).
+/// The pool's workload with the memory history off, then on (no backtraces); then the two in
+/// turns, batch by batch, so that a slow spell of the machine falls on both.
 fn history(c: &mut Criterion) {
     use rumba::memory::history::{self, HistoryOptions};
+    use std::time::{Duration, Instant};
     let ctx = rumba::current_context().expect("context");
     let pool = Arc::new(PoolResource::new(&ctx.manager_context()).expect("pool"));
     let mut group = c.benchmark_group("history");
@@ -143,7 +147,37 @@ fn history(c: &mut Criterion) {
         });
         history::stop();
     }
+    // Each sample: a batch with the history off, then one as long with it on (a recording of
+    // its own, which fills its 100,000 entries after seven runs). The figure is what the
+    // recording adds to a run; the ratio of the totals is printed.
+    let (mut off_total, mut on_total) = (Duration::ZERO, Duration::ZERO);
+    group.bench_function("pool_1MiB/on_minus_off", |b| {
+        let mut seed = 1;
+        b.iter_custom(|iters| {
+            let mut batch = || {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    seed += 1;
+                    random_allocations(&*pool, 1 << 20, seed);
+                }
+                t.elapsed()
+            };
+            let off = batch();
+            history::start(HistoryOptions::default()).expect("start the history");
+            let on = batch();
+            history::stop();
+            off_total += off;
+            on_total += on;
+            on.saturating_sub(off)
+        })
+    });
     group.finish();
+    eprintln!(
+        "history in turns: on / off = {:.3} ({:.1} ms on, {:.1} ms off)",
+        on_total.as_secs_f64() / off_total.as_secs_f64(),
+        on_total.as_secs_f64() * 1e3,
+        off_total.as_secs_f64() * 1e3
+    );
 }
 
 criterion_group!(benches, bench, history);

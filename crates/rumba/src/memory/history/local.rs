@@ -236,22 +236,21 @@ impl Local {
         }
     }
 
-    /// Keeps `extra` for event `seq` of this thread's recording; false when the recording
-    /// changed.
+    /// Keeps `extra` for event `seq` of this thread's recording (not when the recording
+    /// changed: the event is then not written either).
     #[cold]
-    fn keep_extra(&self, seq: u64, extra: Extra) -> bool {
+    fn keep_extra(&self, seq: u64, extra: Extra) {
         let mut r = lock(&RECORDING);
-        match r.as_mut().filter(|r| r.hot.generation == self.generation) {
-            Some(rec) => {
-                rec.keep_extra(seq, extra);
-                true
-            }
-            None => false,
+        if let Some(rec) = r.as_mut().filter(|r| r.hot.generation == self.generation) {
+            rec.keep_extra(seq, extra);
         }
     }
 
-    /// Writes the event, numbered by `block` when given; `extra(self, seq)` keeps what goes
-    /// beside it and says whether it did.
+    /// Writes the event, numbered by `block` when given; `extra` says whether a detail or
+    /// backtrace goes beside it, and `keep(self, seq)` keeps it.
+    ///
+    /// The place is found before the event takes its number and time: its lookup may call out
+    /// (a new place), and fewer values are then live across that call.
     #[inline(always)]
     fn record(
         &mut self,
@@ -259,7 +258,8 @@ impl Local {
         kind: EventKind,
         chain: ChainId,
         block: Option<&SeqBlock>,
-        extra: impl FnOnce(&Self, u64) -> bool,
+        extra: bool,
+        keep: impl FnOnce(&Self, u64),
     ) {
         if (self.generation != GENERATION.load(Ordering::Acquire)
             || self.writer.as_ref().is_none_or(Writer::full))
@@ -267,14 +267,6 @@ impl Local {
         {
             return;
         }
-        let Some(hot) = &self.hot else {
-            return;
-        };
-        let seq = match block {
-            Some(block) => block.take(hot),
-            None => hot.seq.fetch_add(1, Ordering::Relaxed),
-        };
-        let time_ns = clock::now().saturating_sub(hot.start_ns);
         let (pool, reserved, used) = match &note.pool {
             Some(p) => (p.id, p.reserved as u64, p.used as u64),
             None => (0, 0, 0),
@@ -284,10 +276,21 @@ impl Local {
             stream: note.stream.0,
             chain,
             pool,
-            extra: extra(self, seq),
+            extra,
             id: WIDE,
         };
         let place = self.place(kind, met);
+        let Some(hot) = &self.hot else {
+            return;
+        };
+        let seq = match block {
+            Some(block) => block.take(hot),
+            None => hot.seq.fetch_add(1, Ordering::Relaxed),
+        };
+        let time_ns = clock::now().saturating_sub(hot.start_ns);
+        if extra {
+            keep(self, seq);
+        }
         let Some(writer) = &mut self.writer else {
             return;
         };
@@ -416,7 +419,7 @@ macro_rules! with_local {
 /// Records `note` as an event of `kind` served by `chain`, numbered by `block` when given.
 #[inline(always)]
 pub(super) fn record(note: &Note, kind: EventKind, chain: ChainId, block: Option<&SeqBlock>) {
-    with_local!(|l| l.record(note, kind, chain, block, |_, _| false));
+    with_local!(|l| l.record(note, kind, chain, block, false, |_, _| {}));
 }
 
 /// Records `note` as an event of `kind` served by `chain`, numbered by `block` when given, with
@@ -430,7 +433,9 @@ pub(super) fn record_with(
     extra: Extra,
 ) {
     let mut extra = Some(extra);
-    with_local!(|l| l.record(note, kind, chain, block, |l, seq| {
-        extra.take().is_some_and(|x| l.keep_extra(seq, x))
+    with_local!(|l| l.record(note, kind, chain, block, true, |l, seq| {
+        if let Some(x) = extra.take() {
+            l.keep_extra(seq, x);
+        }
     }));
 }
