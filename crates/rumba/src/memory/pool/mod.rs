@@ -111,8 +111,6 @@ struct PoolState {
     origin: Origin,
     /// Origins before each reset (their blocks were freed by it).
     retired: Vec<Origin>,
-    /// Numbers the memory history's events of this pool (all noted under this lock).
-    history_seq: SeqBlock,
 }
 
 /// A caching, stream-ordered device resource over an upstream (see the [module docs](self)).
@@ -137,6 +135,9 @@ pub struct PoolResource {
     per_thread_default: bool,
     /// Its chain in the memory history, walked once.
     history: ChainCell,
+    /// Numbers its events in the memory history; used only under the state's lock (which every
+    /// event is noted under).
+    history_seq: SeqBlock,
 }
 
 impl PoolResource {
@@ -202,11 +203,11 @@ impl PoolResource {
                 pending_bytes: 0,
                 origin: Origin::for_driver(&ctx.driver),
                 retired: Vec::new(),
-                history_seq: SeqBlock::default(),
             }),
             deferred: AtomicUsize::new(0),
             per_thread_default: ctx.config.per_thread_default_stream,
             history: ChainCell::new(),
+            history_seq: SeqBlock::default(),
         })
     }
 
@@ -307,7 +308,7 @@ impl PoolResource {
                 pool: Some(pool),
                 ..Note::new(kind, self.device, stream, bytes, ptr)
             };
-            history::note_locked(note, Some((self, &self.history)), &st.history_seq);
+            history::note_locked(note, Some((self, &self.history)), &self.history_seq);
         }
     }
 
