@@ -126,8 +126,9 @@ pub struct PoolFigures {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
-    /// Position in the whole recording, one order of the events of all threads (0 for its first
-    /// event; gaps where older events were dropped).
+    /// Order in the whole recording, one order of the events of all threads in which an event
+    /// that happened before another comes first (from 0; gaps where older events were dropped
+    /// and where numbers a pool reserved went unused).
     pub seq: u64,
     /// Nanoseconds since the recording started, never decreasing in `seq` order, to about a
     /// millisecond (the monotonic clock as a thread of the recording publishes it).

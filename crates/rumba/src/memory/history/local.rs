@@ -3,12 +3,13 @@
 //! resource that notes it.
 //!
 //! **An event.** A thread's first event in a recording, and the event that finds its chunk full,
-//! take a chunk under the recording's lock (the `log` module). Every other event takes its
-//! sequence number (one relaxed `fetch_add` on the recording's counter: the total order of the
-//! recording), reads the published time (the `clock` module), finds its place among the last
-//! one met of its kind, and writes a 32-byte slot (the `slot` module), published with a release
-//! store of the chunk's length. An event whose values do not fit a slot is kept whole under the
-//! recording's lock; one too far from its chunk's base starts a new chunk.
+//! take a chunk under the recording's lock (the `log` module). Every other event finds its place
+//! among the last one met of its kind, takes its sequence number (the total order of the
+//! recording: one relaxed `fetch_add` on the recording's counter, or, for a pool's event, the
+//! next number of a run the pool reserved: [`SeqBlock`]), reads the published time (the `clock`
+//! module), and writes a 32-byte slot (the `slot` module), published with a release store of the
+//! chunk's length. An event whose values do not fit a slot is kept whole under the recording's
+//! lock; one too far from its chunk's base starts a new chunk.
 //!
 //! This module touches the thread-local state of the threads that record, and, under the
 //! recording's lock, the running recording's tables.

@@ -30,8 +30,10 @@
 //! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
 //! does nothing else. While on, an event of a pool and stream the thread has met before, with no
 //! detail or backtrace, takes no lock and allocates nothing: the thread writes one 32-byte slot of
-//! a chunk of its own (the `slot` module), with a sequence number from one relaxed `fetch_add` and
-//! the time a ticking thread publishes every millisecond (the `clock` module). What events share
+//! a chunk of its own (the `slot` module), with a sequence number from one relaxed `fetch_add`
+//! (a pool's events: from a run of numbers the pool reserves under its own lock, most of them
+//! without an atomic read-modify-write) and the time a ticking thread publishes every
+//! millisecond (the `clock` module). What events share
 //! — kind, device, stream, resource chain, pool — is held once per recording in a table of
 //! places, and a slot holds its index; the resource chain is walked once per resource (the
 //! `chain` module). A thread's first event in a recording, its first event of each place, an
@@ -42,8 +44,9 @@
 //! module has the details). The pool benchmark (`cargo bench -p rumba --bench pool -- history`)
 //! measures the cost.
 //!
-//! **Order and time.** `seq` is a total order of the events of all threads: the order in which
-//! they took their sequence numbers. `time_ns` has a resolution of about a millisecond (the
+//! **Order and time.** `seq` is a total order of the events of all threads, in which an event
+//! that happened before another (on one thread, or through the synchronization between threads)
+//! comes first; it has gaps (numbers a pool reserved and did not use). `time_ns` has a resolution of about a millisecond (the
 //! ticking thread's period) and never decreases in `seq` order; events within one tick share a
 //! time and are told apart by `seq`. A snapshot taken while other threads record may miss the
 //! events they are writing at that instant.
