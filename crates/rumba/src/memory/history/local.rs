@@ -351,17 +351,7 @@ impl Local {
                         time_ns: whole.time_ns,
                     };
                     self.writer = Some(rec.writer(base));
-                    let e = &whole;
-                    Slot::pack(
-                        &base,
-                        seq,
-                        e.time_ns,
-                        e.ptr,
-                        e.bytes,
-                        place,
-                        e.pool_used,
-                        e.pool_reserved,
-                    )
+                    Slot::pack_entry(&base, seq, &whole, place)
                 }
                 Misfit::Wide => {
                     rec.keep_wide(seq, whole);

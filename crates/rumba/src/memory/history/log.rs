@@ -363,17 +363,7 @@ impl Recording {
     /// The slot of a read event in a chunk from `base`; `None` when it belongs in a new chunk.
     fn repack(&mut self, base: &Base, seq: u64, e: &Entry) -> Option<Slot> {
         let place = self.place_ids.get(&e.place).copied().unwrap_or(WIDE);
-        let slot = Slot::pack(
-            base,
-            seq,
-            e.time_ns,
-            e.ptr,
-            e.bytes,
-            place,
-            e.pool_used,
-            e.pool_reserved,
-        );
-        match slot {
+        match Slot::pack_entry(base, seq, e, place) {
             Ok(slot) => Some(slot),
             Err(Misfit::Base) => None,
             Err(Misfit::Wide) => {

@@ -137,6 +137,20 @@ impl Slot {
         })
     }
 
+    /// [`pack`](Self::pack) for event `seq` as a snapshot reads it, in place `place`.
+    pub(super) fn pack_entry(base: &Base, seq: u64, e: &Entry, place: u32) -> Result<Slot, Misfit> {
+        Slot::pack(
+            base,
+            seq,
+            e.time_ns,
+            e.ptr,
+            e.bytes,
+            place,
+            e.pool_used,
+            e.pool_reserved,
+        )
+    }
+
     /// The slot of an event kept whole beside the chunks: its order only.
     pub(super) fn wide(base: &Base, seq: u64, time_ns: u64) -> Result<Slot, Misfit> {
         Ok(Slot {
