@@ -7,8 +7,7 @@
 //! is meant to cost it a tenth at most. `clock_gettime(CLOCK_MONOTONIC_COARSE)` costs about 5 % of
 //! a pool's allocation on the machines this was measured on (the precise clock and the time-stamp
 //! counter, read in a virtual machine, cost more still), so the clock is read once a millisecond
-//! rather than once an event. PyTorch's allocator reads its clock per event; its allocations are
-//! slower to begin with.
+//! rather than once an event.
 //!
 //! **Resolution.** An event's time is that of the last tick: 1 ms plus the ticking thread's
 //! scheduling delay, finer than the coarse clock's scheduler tick (4 ms with the common
