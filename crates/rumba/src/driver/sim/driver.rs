@@ -439,9 +439,15 @@ unsafe impl Driver for SimDriver {
 
     unsafe fn mem_free_managed(&self, ptr: *mut u8) -> Result<()> {
         let spaces = self.spaces();
-        self.host.free(ptr, &spaces)?;
-        self.pages.remove(ptr);
-        Ok(())
+        // Out of the page table first: once freed, the address may be another allocation's.
+        let pages = self.pages.take(ptr);
+        let freed = self.host.free(ptr, &spaces);
+        if freed.is_err()
+            && let Some(pages) = pages
+        {
+            self.pages.restore(ptr, pages);
+        }
+        freed
     }
 
     fn placement(&self) -> Option<&dyn crate::driver::Placement> {

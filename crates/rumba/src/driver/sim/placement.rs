@@ -19,7 +19,7 @@ use crate::driver::{Advice, Location, Migrations, Placement, Residency, StreamHa
 use crate::error::{Error, Result};
 use crate::sync::lock;
 
-struct Pages {
+pub(super) struct Pages {
     bytes: usize,
     pages: Vec<Location>,
     read_mostly: bool,
@@ -62,8 +62,16 @@ impl PageTable {
         lock(&self.0).insert(base as usize, pages);
     }
 
-    pub(super) fn remove(&self, base: *mut u8) {
-        lock(&self.0).remove(&(base as usize));
+    /// Takes the allocation at `base` out of the table (to be put back with [`restore`](Self::restore)
+    /// if its memory cannot be freed). Done before the memory is freed: the allocator may hand the
+    /// address out again at once, and the new allocation's entry must not be removed with it.
+    pub(super) fn take(&self, base: *mut u8) -> Option<Pages> {
+        lock(&self.0).remove(&(base as usize))
+    }
+
+    /// Puts back what [`take`](Self::take) took.
+    pub(super) fn restore(&self, base: *mut u8, pages: Pages) {
+        lock(&self.0).insert(base as usize, pages);
     }
 
     /// Runs `f` on the allocation holding `[ptr, ptr + bytes)` and the range's page indices.
