@@ -32,7 +32,7 @@ use crate::sync::lock;
 const TICK: Duration = Duration::from_millis(1);
 
 /// Ticks without an event after which the ticker parks.
-pub(super) const IDLE_TICKS: u32 = 100;
+const IDLE_TICKS: u32 = 100;
 
 /// The published time, and whether the ticker is parked; one cache line of its own, read by every
 /// event.

@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 
 use super::EventKind;
 use super::chain::ChainId;
+use crate::memory::pool::GRANULE;
 
 /// Where a chunk's offsets count from.
 #[derive(Clone, Copy, Debug, Default)]
@@ -57,11 +58,11 @@ pub(super) struct Slot {
 const _: () = assert!(size_of::<Slot>() == 32);
 
 /// The time offset's unit: 2^10 ns.
-pub(super) const TIME_SHIFT: u32 = 10;
+const TIME_SHIFT: u32 = 10;
 
-/// The unit of a pool's figures in a slot (a pool's granule: its blocks and segments are whole
+/// The unit of a pool's figures in a slot: the pool's granule (its blocks and segments are whole
 /// units of it).
-pub(super) const FIGURE_UNIT: u64 = 512;
+const FIGURE_UNIT: u64 = GRANULE as u64;
 
 const SIZE_BITS: u32 = 40;
 
