@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::chain::ChainId;
 use super::clock;
 use super::log::{GENERATION, Hot, RECORDING, REFUSED, Writer};
-use super::slot::{Base, Entry, Misfit, Place, Slot, WIDE};
+use super::slot::{self, Base, Entry, Misfit, Place, Slot, WIDE};
 use super::{EventKind, Extra, Note};
 use crate::sync::{lock, try_lock};
 
@@ -295,7 +295,7 @@ impl Local {
             Some(block) => block.take(hot),
             None => hot.seq.fetch_add(1, Ordering::Relaxed),
         };
-        let time_ns = clock::now().saturating_sub(hot.start_ns);
+        let now = clock::now();
         if extra {
             keep(self, seq);
         }
@@ -303,18 +303,18 @@ impl Local {
             return;
         };
         let (ptr, bytes) = (note.ptr, note.bytes as u64);
-        match Slot::pack(
-            &writer.base,
-            seq,
-            time_ns,
-            ptr,
-            bytes,
-            place,
-            used,
-            reserved,
+        // Wrapped offsets: the writer's events are not before its chunk's base (see `refill`).
+        let slot = match slot::offsets(
+            seq.wrapping_sub(writer.base.seq),
+            now.wrapping_sub(writer.base_clock),
         ) {
+            Ok(order) => Slot::pack(order, ptr, bytes, place, used, reserved),
+            Err(misfit) => Err(misfit),
+        };
+        match slot {
             Ok(slot) => writer.push(slot),
             Err(misfit) => {
+                let time_ns = now.saturating_sub(self.hot.as_ref().map_or(0, |h| h.start_ns));
                 let whole = Entry {
                     time_ns,
                     ptr,

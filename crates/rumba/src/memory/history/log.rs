@@ -44,11 +44,17 @@ use crate::sync::lock;
 /// Slots per chunk (fewer when `max_entries` is smaller).
 const CHUNK: usize = 512;
 
+/// A slot's cell in a chunk: aligned so that a cache line holds two whole slots. The slot's own
+/// alignment stays that of its fields, so that one on the writer's stack needs no realigned
+/// frame.
+#[repr(align(32))]
+struct SlotCell(UnsafeCell<MaybeUninit<Slot>>);
+
 /// A run of slots one thread writes in order.
 struct Chunk {
     /// Where the slots' offsets count from (written with the first slot).
     base: UnsafeCell<Base>,
-    slots: Box<[UnsafeCell<MaybeUninit<Slot>>]>,
+    slots: Box<[SlotCell]>,
     /// Slots written and published (release store by the writer, acquire load by readers).
     len: AtomicUsize,
 }
@@ -73,7 +79,7 @@ impl Chunk {
     }
 
     /// The base and the first `n` slots (`n`: a published length loaded with acquire).
-    fn published(&self, n: usize) -> (Base, &[UnsafeCell<MaybeUninit<Slot>>]) {
+    fn published(&self, n: usize) -> (Base, &[SlotCell]) {
         if n == 0 {
             return (Base::default(), &[]);
         }
@@ -98,7 +104,7 @@ impl Chunk {
         for cell in slots {
             // SAFETY: the slot is below the published length: written once before the release
             // store that raised `len` past it (acquired above), and never written again.
-            let slot = unsafe { (*cell.get()).assume_init() };
+            let slot = unsafe { (*cell.0.get()).assume_init() };
             out.extend(slot.unpack(&base, places, wide));
         }
         (slots.len() - (out.len() - before)) as u64
@@ -111,17 +117,15 @@ impl Chunk {
     fn span(&self, n: usize) -> Option<(u64, u64)> {
         let (base, slots) = self.published(n);
         // SAFETY: as in `read`: the slots are published.
-        let seq = |cell: &UnsafeCell<MaybeUninit<Slot>>| {
-            unsafe { (*cell.get()).assume_init() }.seq(&base)
-        };
+        let seq = |cell: &SlotCell| unsafe { (*cell.0.get()).assume_init() }.seq(&base);
         Some((seq(slots.first()?), seq(slots.last()?)))
     }
 }
 
 /// `n` unwritten cells.
-fn uninit<T>(n: usize) -> Box<[UnsafeCell<MaybeUninit<T>>]> {
+fn uninit(n: usize) -> Box<[SlotCell]> {
     (0..n)
-        .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
+        .map(|_| SlotCell(UnsafeCell::new(MaybeUninit::uninit())))
         .collect()
 }
 
@@ -130,14 +134,18 @@ pub(super) struct Writer {
     chunk: Arc<Chunk>,
     /// The chunk's base (the writer's copy).
     pub(super) base: Base,
+    /// The clock's reading at the base (the recording's start plus `base.time_ns`).
+    pub(super) base_clock: u64,
     /// Slots written (the writer's copy of `chunk.len`).
     len: usize,
+    /// The chunk's capacity (the writer's copy).
+    capacity: usize,
 }
 
 impl Writer {
     /// Writes `chunk` (empty) from `base`: the sequence numbers and times of its events are
     /// not below it.
-    fn new(chunk: Arc<Chunk>, base: Base) -> Self {
+    fn new(chunk: Arc<Chunk>, base: Base, start_ns: u64) -> Self {
         assert_eq!(
             chunk.len.load(Ordering::Relaxed),
             0,
@@ -147,34 +155,40 @@ impl Writer {
         // is its only one.
         unsafe { *chunk.base.get() = base };
         Writer {
+            capacity: chunk.capacity(),
             chunk,
             base,
+            base_clock: start_ns + base.time_ns,
             len: 0,
         }
     }
 
+    #[inline(always)]
     pub(super) fn full(&self) -> bool {
-        self.len == self.chunk.capacity()
+        self.len == self.capacity
     }
 
     /// Writes the next slot and publishes it (the chunk must not be full).
     #[inline(always)]
     pub(super) fn push(&mut self, slot: Slot) {
         let i = self.len;
-        assert!(i < self.chunk.capacity(), "a full chunk is replaced first");
+        let chunk = &*self.chunk;
+        let cells = &chunk.slots[..];
+        // Panics when full: a full chunk is replaced first.
+        let cell = &cells[i];
         // SAFETY: slot `i` is not published (`len` is `i`), so no reader reads it, and this
         // writer is the chunk's only one; the store below publishes it.
-        unsafe { (*self.chunk.slots[i].get()).write(slot) };
+        unsafe { (*cell.0.get()).write(slot) };
         self.len = i + 1;
-        self.chunk.len.store(i + 1, Ordering::Release);
+        chunk.len.store(i + 1, Ordering::Release);
         // The next slot's line is fetched for writing while the program runs on: it is written
         // by this thread's next event.
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if let Some(next) = self.chunk.slots.get(i + 1) {
+        if let Some(next) = cells.get(i + 1) {
             use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
             // SAFETY: a prefetch is a hint: it reads and writes no memory and cannot fault, and
             // SSE, which it needs, is part of every x86-64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_ET0>(next.get().cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(next.0.get().cast()) };
         }
     }
 }
@@ -228,7 +242,7 @@ impl Recording {
     /// The writer of a fresh chunk whose offsets count from `base` (no event it takes may be
     /// below it).
     pub(super) fn writer(&mut self, base: Base) -> Writer {
-        Writer::new(self.take_chunk(), base)
+        Writer::new(self.take_chunk(), base, self.hot.start_ns)
     }
 
     /// A chunk to write: a spare one, or a new one.
@@ -351,7 +365,7 @@ impl Recording {
                 && let Some(&&(seq, entry)) = rows.peek()
                 && let Some(slot) = self.repack(&base, seq, &entry)
             {
-                chunk.slots[n].get_mut().write(slot);
+                chunk.slots[n].0.get_mut().write(slot);
                 n += 1;
                 rows.next();
             }

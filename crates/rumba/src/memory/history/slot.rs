@@ -44,7 +44,7 @@ pub(super) struct Base {
 
 /// One event in a chunk (see the module docs).
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
+#[repr(C)]
 pub(super) struct Slot {
     /// The sequence number's offset (low half) and the time's (high half).
     order: u64,
@@ -107,26 +107,22 @@ pub(super) enum Misfit {
 }
 
 impl Slot {
-    /// The slot of event `seq` at `time_ns`, at address `ptr` of `bytes`, in place `place`, with
-    /// the pool's `used` and `reserved` bytes after it (0 when not a pool's event).
+    /// The slot of an event at `order` from its chunk's base (see [`offsets`]), at address
+    /// `ptr` of `bytes`, in place `place`, with the pool's `used` and `reserved` bytes after it
+    /// (0 when not a pool's event).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // the event's values, kept in registers
     pub(super) fn pack(
-        base: &Base,
-        seq: u64,
-        time_ns: u64,
+        order: u64,
         ptr: u64,
         bytes: u64,
         place: u32,
         used: u64,
         reserved: u64,
     ) -> Result<Slot, Misfit> {
-        let order = order(base, seq, time_ns)?;
-        let whole = (used | reserved) % FIGURE_UNIT == 0;
-        let (used, reserved) = (used / FIGURE_UNIT, reserved / FIGURE_UNIT);
-        if !whole
-            || (used | reserved) > u64::from(u32::MAX)
-            || bytes >> SIZE_BITS != 0
+        // One test for all the values that must fit: the figures whole units that fit 32 bits,
+        // the size 40 bits, the place below `WIDE`.
+        let figures = used | reserved;
+        if (figures % FIGURE_UNIT) | (figures / FIGURE_UNIT >> 32) | (bytes >> SIZE_BITS) != 0
             || place >= WIDE
         {
             return Err(Misfit::Wide);
@@ -135,16 +131,14 @@ impl Slot {
             order,
             ptr,
             sized: bytes | u64::from(place) << SIZE_BITS,
-            figures: used | reserved << 32,
+            figures: used / FIGURE_UNIT | (reserved / FIGURE_UNIT) << 32,
         })
     }
 
     /// [`pack`](Self::pack) for event `seq` as a snapshot reads it, in place `place`.
     pub(super) fn pack_entry(base: &Base, seq: u64, e: &Entry, place: u32) -> Result<Slot, Misfit> {
         Slot::pack(
-            base,
-            seq,
-            e.time_ns,
+            order(base, seq, e.time_ns)?,
             e.ptr,
             e.bytes,
             place,
@@ -195,19 +189,42 @@ impl Slot {
 
 /// The offsets of `seq` and `time_ns` from `base`, as a slot holds them. A time before the base
 /// (another thread's, met when merging chunks) counts as the base's.
-#[inline(always)]
 fn order(base: &Base, seq: u64, time_ns: u64) -> Result<u64, Misfit> {
     let s = seq.checked_sub(base.seq).ok_or(Misfit::Base)?;
-    let t = time_ns.saturating_sub(base.time_ns) >> TIME_SHIFT;
-    if (s | t) > u64::from(u32::MAX) {
+    offsets(s, time_ns.saturating_sub(base.time_ns))
+}
+
+/// An event's order in a slot, from its offsets from the chunk's base: `seq` numbers and
+/// `time_ns` nanoseconds after it. Each must fit 32 bits (the time's in units of
+/// [`1 << TIME_SHIFT`](TIME_SHIFT) ns), else the event belongs in a new chunk; a writer passes
+/// wrapped differences, which an event before the base fails.
+#[inline(always)]
+pub(super) fn offsets(seq: u64, time_ns: u64) -> Result<u64, Misfit> {
+    let t = time_ns >> TIME_SHIFT;
+    if (seq | t) >> 32 != 0 {
         return Err(Misfit::Base);
     }
-    Ok(s | t << 32)
+    Ok(seq | t << 32)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Slot::pack`] for event `seq` at `time_ns`, in a chunk from `base`.
+    #[allow(clippy::too_many_arguments)]
+    fn pack_at(
+        base: &Base,
+        seq: u64,
+        time_ns: u64,
+        ptr: u64,
+        bytes: u64,
+        place: u32,
+        used: u64,
+        reserved: u64,
+    ) -> Result<Slot, Misfit> {
+        Slot::pack(order(base, seq, time_ns)?, ptr, bytes, place, used, reserved)
+    }
 
     fn place(pool: u32) -> Place {
         Place {
@@ -227,7 +244,7 @@ mod tests {
             time_ns: 5_000_000,
         };
         let places = [place(0), place(1)];
-        let slot = Slot::pack(
+        let slot = pack_at(
             &base,
             1042,
             5_000_000 + 3 * 1024,
@@ -253,7 +270,7 @@ mod tests {
         assert_eq!(e.place, place(1));
         // The largest values that fit.
         let max = u64::from(u32::MAX);
-        let slot = Slot::pack(
+        let slot = pack_at(
             &base,
             1000 + max,
             5_000_000 + (max << TIME_SHIFT),
@@ -277,7 +294,7 @@ mod tests {
             time_ns: 1 << 20,
         };
         let pack = |seq, time, bytes, place, used, reserved| {
-            Slot::pack(&base, seq, time, 1, bytes, place, used, reserved).map(|_| ())
+            pack_at(&base, seq, time, 1, bytes, place, used, reserved).map(|_| ())
         };
         let t = 1 << 20;
         assert_eq!(pack(10 + (1 << 32), t, 1, 0, 0, 0), Err(Misfit::Base));
@@ -288,7 +305,7 @@ mod tests {
         assert_eq!(pack(10, t, 1, 0, 100, 0), Err(Misfit::Wide));
         assert_eq!(pack(10, t, 1, 0, 0, 512 << 32), Err(Misfit::Wide));
         // A time before the base reads as the base's.
-        let slot = Slot::pack(&base, 11, 5, 1, 1, 0, 0, 0).unwrap();
+        let slot = pack_at(&base, 11, 5, 1, 1, 0, 0, 0).unwrap();
         let (_, e) = slot.unpack(&base, &[place(0)], &BTreeMap::new()).unwrap();
         assert_eq!(e.time_ns, 1 << 20);
     }
