@@ -1,14 +1,15 @@
-//! Where a recording keeps its events: every thread writes its own chunks of slots, with no lock,
-//! and a snapshot gathers the chunks of all threads and merges them by sequence number.
+//! Where a recording keeps its events: every writer (a thread, or a pool under its lock) writes
+//! its own chunks of slots, with no lock of the recording's, and a snapshot gathers the chunks of
+//! all writers and merges them by sequence number.
 //!
 //! **Chunks.** A chunk is a run of 32-byte slots (the `slot` module) and the base their offsets
-//! count from, written by one thread in order (the `local` module) and published slot by slot
-//! with a release store of its length. A thread takes a chunk under the recording's lock: for
+//! count from, written by one writer in order (the `track` module) and published slot by slot
+//! with a release store of its length. A writer takes a chunk under the recording's lock: for
 //! its first event of a recording, and when its chunk is full. A slot below the published length
 //! is never written again until the chunk is recycled, which needs the recording to be its only
-//! holder, and only the thread that owns a chunk writes it (or a sweep, under the recording's
+//! holder, and only the writer that owns a chunk writes it (or a sweep, under the recording's
 //! lock, one that no one else holds yet), so a reader needs no lock to read it. A thread that
-//! exits leaves its chunks registered: its events stay.
+//! exits, or a pool that is dropped, leaves its chunks registered: its events stay.
 //!
 //! **Tables.** The recording holds what slots point into: the distinct places of its events
 //! (kind, device, stream, chain, pool), its pools, the events kept whole (values that do not fit
@@ -16,16 +17,16 @@
 //! the newest `max_entries` events.
 //!
 //! **The bound.** Chunks whose events are all older than the newest `max_entries` of the
-//! recording (by sequence number), and that no thread writes any more, are swept from time to
+//! recording (by sequence number), and that no writer writes any more, are swept from time to
 //! time (when the registered chunks have grown by a quarter since the last sweep) and counted;
-//! the same sweep gathers the events of partly filled chunks no thread writes any more (those of
-//! threads that exited) into full chunks of the recording's own, so that threads which record a
-//! few events each and exit cost their events, not a chunk apiece. A snapshot merges what is
+//! the same sweep gathers the events of partly filled chunks no writer writes any more (those of
+//! threads that exited, pools that were dropped) into full chunks of the recording's own, so that
+//! threads which record a few events each and exit cost their events, not a chunk apiece. A snapshot merges what is
 //! left and keeps exactly the newest `max_entries`. Swept chunks are written again (fresh memory
 //! costs a page fault a page), by this recording or the next. Memory stays within about two and a
-//! half times `max_entries` slots and eight chunks, plus a chunk per live thread that has recorded.
-//! Two cases lie outside it: a thread that stays alive without recording keeps its chunk of an
-//! earlier recording until its next event; an event noted after its thread's locals were dropped
+//! half times `max_entries` slots and eight chunks, plus a chunk per live thread and pool that has
+//! recorded. Two cases lie outside it: a thread or pool that stays alive without recording keeps
+//! its chunk of an earlier recording until its next event; an event noted after its thread's locals were dropped
 //! (by another thread-local's destructor) is written to a shared chunk that is never let go.
 //!
 //! This module touches the chunks and tables of the recordings.
@@ -50,7 +51,7 @@ const CHUNK: usize = 512;
 #[repr(align(32))]
 struct SlotCell(UnsafeCell<MaybeUninit<Slot>>);
 
-/// A run of slots one thread writes in order.
+/// A run of slots one writer writes in order.
 struct Chunk {
     /// Where the slots' offsets count from (written with the first slot).
     base: UnsafeCell<Base>,
@@ -112,7 +113,7 @@ impl Chunk {
 
     /// The sequence numbers of the oldest and the newest of the first `n` slots (`n`: a
     /// published length loaded with acquire); `None` when `n` is 0. Slots are written in
-    /// sequence order (a thread's own, and those a sweep gathers), so they are the first and
+    /// sequence order (a writer's own, and those a sweep gathers), so they are the first and
     /// the last.
     fn span(&self, n: usize) -> Option<(u64, u64)> {
         let (base, slots) = self.published(n);
@@ -182,7 +183,7 @@ impl Writer {
         self.len = i + 1;
         chunk.len.store(i + 1, Ordering::Release);
         // The next slot's line is fetched for writing while the program runs on: it is written
-        // by this thread's next event.
+        // by this writer's next event.
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if let Some(next) = cells.get(i + 1) {
             use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
@@ -209,7 +210,7 @@ pub(super) struct Recording {
     pub(super) started_unix_ms: u64,
     pub(super) hot: Arc<Hot>,
     chunks: Vec<Arc<Chunk>>,
-    /// Swept chunks no one holds, emptied, for threads to write again (fresh memory costs a
+    /// Swept chunks no one holds, emptied, for writers to write again (fresh memory costs a
     /// page fault a page).
     spare: Vec<Arc<Chunk>>,
     /// Sweep when `chunks` reaches this many.
@@ -279,9 +280,10 @@ impl Recording {
         }
     }
 
-    /// Drops the chunks no thread writes any more whose events are all older than the newest
+    /// Drops the chunks no writer writes any more whose events are all older than the newest
     /// `max_entries` (each has `max_entries` events after it), and gathers the events of the
-    /// partly filled chunks no thread writes any more (of threads that exited) into full ones.
+    /// partly filled chunks no writer writes any more (of threads that exited, pools that were
+    /// dropped) into full ones.
     fn sweep(&mut self) {
         let floor = self.floor();
         let mut loose = Vec::new();
@@ -340,7 +342,7 @@ impl Recording {
         }
     }
 
-    /// Writes `rows` (events of chunks no thread writes any more) into chunks of the recording's
+    /// Writes `rows` (events of chunks no writer writes any more) into chunks of the recording's
     /// own, in sequence order, dropping those older than `floor`; all but the last are full
     /// (unless an offset from a chunk's base does not fit: see the `slot` module).
     fn compact(&mut self, mut rows: Vec<(u64, Entry)>, floor: u64) {
@@ -457,7 +459,7 @@ impl Recording {
 
 /// The recording (the running one, or the last one after `stop`).
 pub(super) static RECORDING: Mutex<Option<Recording>> = Mutex::new(None);
-/// The running recording's generation, read by every event to see whether its thread's chunk
+/// The running recording's generation, read by every event to see whether its writer's chunk
 /// belongs to it.
 pub(super) static GENERATION: AtomicU64 = AtomicU64::new(0);
 
@@ -488,7 +490,7 @@ pub(super) fn begin(options: HistoryOptions, started_unix_ms: u64) {
         wide: BTreeMap::new(),
     };
     rec.sweep_at = rec.min_sweep();
-    // The last recording's chunks that no thread holds are written again.
+    // The last recording's chunks that no writer holds are written again.
     if let Some(old) = old {
         for c in old.spare.into_iter().chain(old.chunks) {
             rec.recycle(c);

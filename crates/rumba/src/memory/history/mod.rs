@@ -28,21 +28,22 @@
 //! buffer was allocated from, adaptors included; a resource used directly records its own chain.
 //!
 //! **Cost.** While off, each place that could record reads one atomic flag (a relaxed load) and
-//! does nothing else. While on, an event of a pool and stream the thread has met before, with no
-//! detail or backtrace, takes no lock and allocates nothing: the thread writes one 32-byte slot of
-//! a chunk of its own (the `slot` module), with a sequence number from one relaxed `fetch_add`
-//! (a pool's events: from a run of numbers the pool reserves under its own lock, most of them
-//! without an atomic read-modify-write) and the time a ticking thread publishes every
-//! millisecond (the `clock` module). What events share
-//! — kind, device, stream, resource chain, pool — is held once per recording in a table of
-//! places, and a slot holds its index; the resource chain is walked once per resource (the
-//! `chain` module). A thread's first event in a recording, its first event of each place, an
-//! event whose values do not fit a slot, and an event with a detail or backtrace take the
-//! recording's lock (and may allocate); so, once every few hundred events, does taking a fresh
-//! chunk. [`snapshot`] and [`dump`] gather the chunks of every thread, of threads that have
-//! exited too, and merge them by sequence number, keeping the newest `max_entries` (the `log`
-//! module has the details). The pool benchmark (`cargo bench -p rumba --bench pool -- history`)
-//! measures the cost.
+//! does nothing else. While on, an event with no detail or backtrace, of a place its writer has
+//! met before, takes no lock and allocates nothing: it is written as one 32-byte slot of a chunk
+//! of its writer's own (the `slot` module), with the time a ticking thread publishes every
+//! millisecond (the `clock` module). The writer is the thread that notes the event (the `local`
+//! module; the sequence number is one relaxed `fetch_add`), except for a pool's own events,
+//! which the pool writes itself under its lock (the `pool` module; numbers come from a run the
+//! pool reserves, most of them without an atomic read-modify-write). What events share — kind,
+//! device, stream, resource chain, pool — is held once per recording in a table of places, and a
+//! slot holds its index; the resource chain is walked once per resource (the `chain` module). A
+//! writer's first event in a recording, its first event of each place, an event whose values do
+//! not fit a slot, and an event with a detail or backtrace take the recording's lock (and may
+//! allocate); so, once every few hundred events, does taking a fresh chunk (the `track`
+//! module). [`snapshot`] and [`dump`] gather the chunks of every writer, of threads that have
+//! exited and pools that were dropped too, and merge them by sequence number, keeping the newest
+//! `max_entries` (the `log` module has the details). The pool benchmark (`cargo bench -p rumba
+//! --bench pool -- history`) measures the cost.
 //!
 //! **Order and time.** `seq` is a total order of the events of all threads, in which an event
 //! that happened before another (on one thread, or through the synchronization between threads)
@@ -58,7 +59,9 @@ mod clock;
 pub mod format;
 mod local;
 mod log;
+mod pool;
 mod slot;
+mod track;
 
 /// One recorded event (see [`format::Event`]).
 pub use format::Event;
@@ -74,7 +77,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use chain::ChainId;
 pub(crate) use chain::{ChainCell, short_name};
-pub(crate) use local::SeqBlock;
+pub(crate) use pool::PoolHistory;
 
 use super::DeviceResource;
 use crate::driver::StreamHandle;
@@ -357,28 +360,44 @@ impl Note {
 /// load of two fields written one by one stalls until the writes are done).
 #[inline(always)]
 pub(crate) fn note(note: Note, maker: Option<(&dyn DeviceResource, &ChainCell)>) {
-    note_numbered(note, maker, None);
-}
-
-/// [`note`] for a resource that notes its events while it holds a lock of its own, which keeps
-/// `block` (see [`SeqBlock`]): most events then take no atomic read-modify-write.
-#[inline(always)]
-pub(crate) fn note_locked(
-    note: Note,
-    maker: Option<(&dyn DeviceResource, &ChainCell)>,
-    block: &SeqBlock,
-) {
-    note_numbered(note, maker, Some(block));
-}
-
-#[inline(always)]
-fn note_numbered(
-    note: Note,
-    maker: Option<(&dyn DeviceResource, &ChainCell)>,
-    block: Option<&SeqBlock>,
-) {
-    if QUIET.get() > 0 {
+    let Some((kind, chain)) = scope(&note, maker) else {
         return;
+    };
+    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
+        local::record(&note, kind, chain);
+    } else {
+        note_extra(note, kind, chain);
+    }
+}
+
+/// [`note`] for an event of the pool `maker`, noted while the pool holds its lock; `history` is
+/// the pool's own state, kept under that lock, where the event is written (the `pool` module).
+#[inline(always)]
+pub(crate) fn note_pool(
+    history: &mut PoolHistory,
+    note: Note,
+    maker: (&dyn DeviceResource, &ChainCell),
+) {
+    let Some((kind, chain)) = scope(&note, Some(maker)) else {
+        return;
+    };
+    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
+        history.record(&note, kind, chain);
+    } else {
+        // Numbered by the recording's counter, which cuts the pool's run short: the pool's later
+        // events still come after this one.
+        note_extra(note, kind, chain);
+    }
+}
+
+/// The kind and chain `note` is recorded with, in the thread's scope (`None`: not recorded).
+#[inline(always)]
+fn scope(
+    note: &Note,
+    maker: Option<(&dyn DeviceResource, &ChainCell)>,
+) -> Option<(EventKind, ChainId)> {
+    if QUIET.get() > 0 {
+        return None;
     }
     let kind = if note.kind == EventKind::Free && FLUSHING.get() {
         EventKind::FreeFlushed
@@ -389,17 +408,13 @@ fn note_numbered(
         .get()
         .or_else(|| maker.map(|(me, cell)| cell.id(me)))
         .unwrap_or(chain::EMPTY);
-    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
-        local::record(&note, kind, chain, block);
-    } else {
-        note_extra(note, kind, chain, block);
-    }
+    Some((kind, chain))
 }
 
 /// Records `note` with its detail or a backtrace beside it.
 #[cold]
 #[inline(never)]
-fn note_extra(mut note: Note, kind: EventKind, chain: ChainId, block: Option<&SeqBlock>) {
+fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
     let backtrace = BACKTRACES
         .load(Ordering::Relaxed)
         .then(|| Arc::new(Backtrace::force_capture()));
@@ -407,7 +422,7 @@ fn note_extra(mut note: Note, kind: EventKind, chain: ChainId, block: Option<&Se
         detail: note.detail.take(),
         backtrace,
     };
-    local::record_with(&note, kind, chain, block, extra);
+    local::record_with(&note, kind, chain, extra);
 }
 
 /// Restores a thread-local cell when dropped (also when `f` unwinds).

@@ -122,7 +122,7 @@ impl Slot {
         // One test for all the values that must fit: the figures whole units that fit 32 bits,
         // the size 40 bits, the place below `WIDE`.
         let figures = used | reserved;
-        if (figures % FIGURE_UNIT) | (figures / FIGURE_UNIT >> 32) | (bytes >> SIZE_BITS) != 0
+        if (figures % FIGURE_UNIT) | ((figures / FIGURE_UNIT) >> 32) | (bytes >> SIZE_BITS) != 0
             || place >= WIDE
         {
             return Err(Misfit::Wide);
@@ -131,7 +131,7 @@ impl Slot {
             order,
             ptr,
             sized: bytes | u64::from(place) << SIZE_BITS,
-            figures: used / FIGURE_UNIT | (reserved / FIGURE_UNIT) << 32,
+            figures: (used / FIGURE_UNIT) | ((reserved / FIGURE_UNIT) << 32),
         })
     }
 
@@ -223,7 +223,14 @@ mod tests {
         used: u64,
         reserved: u64,
     ) -> Result<Slot, Misfit> {
-        Slot::pack(order(base, seq, time_ns)?, ptr, bytes, place, used, reserved)
+        Slot::pack(
+            order(base, seq, time_ns)?,
+            ptr,
+            bytes,
+            place,
+            used,
+            reserved,
+        )
     }
 
     fn place(pool: u32) -> Place {

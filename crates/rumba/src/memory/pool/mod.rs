@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 
 use self::arena::{Arena, Owner, State};
 use self::stream_order::{StreamOrder, alloc_key, free_key, key_handle};
-use super::history::{self, ChainCell, EventKind, Note, PoolFigures, SeqBlock};
+use super::history::{self, ChainCell, EventKind, Note, PoolFigures, PoolHistory};
 use super::report::fragmentation;
 use super::{
     BlockInfo, BlockState, CacheControl, Deferral, DeviceBlock, DeviceResource, IpcHandle,
@@ -111,6 +111,9 @@ struct PoolState {
     origin: Origin,
     /// Origins before each reset (their blocks were freed by it).
     retired: Vec<Origin>,
+    /// Where the pool writes its events in the memory history (the events are noted under this
+    /// state's lock).
+    history: PoolHistory,
 }
 
 /// A caching, stream-ordered device resource over an upstream (see the [module docs](self)).
@@ -135,9 +138,6 @@ pub struct PoolResource {
     per_thread_default: bool,
     /// Its chain in the memory history, walked once.
     history: ChainCell,
-    /// Numbers its events in the memory history; used only under the state's lock (which every
-    /// event is noted under).
-    history_seq: SeqBlock,
 }
 
 impl PoolResource {
@@ -203,11 +203,11 @@ impl PoolResource {
                 pending_bytes: 0,
                 origin: Origin::for_driver(&ctx.driver),
                 retired: Vec::new(),
+                history: PoolHistory::default(),
             }),
             deferred: AtomicUsize::new(0),
             per_thread_default: ctx.config.per_thread_default_stream,
             history: ChainCell::new(),
-            history_seq: SeqBlock::default(),
         })
     }
 
@@ -297,7 +297,14 @@ impl PoolResource {
     }
 
     /// Records an event of the pool with its figures afterwards (when a history records).
-    fn note(&self, st: &PoolState, kind: EventKind, stream: StreamHandle, bytes: usize, ptr: u64) {
+    fn note(
+        &self,
+        st: &mut PoolState,
+        kind: EventKind,
+        stream: StreamHandle,
+        bytes: usize,
+        ptr: u64,
+    ) {
         if history::is_recording() {
             let pool = PoolFigures {
                 id: std::ptr::from_ref(self) as usize as u64,
@@ -308,7 +315,7 @@ impl PoolResource {
                 pool: Some(pool),
                 ..Note::new(kind, self.device, stream, bytes, ptr)
             };
-            history::note_locked(note, Some((self, &self.history)), &self.history_seq);
+            history::note_pool(&mut st.history, note, (self, &self.history));
         }
     }
 
@@ -411,7 +418,7 @@ impl DeviceResource for PoolResource {
         match found {
             Some(p) => {
                 st.stats.note_alloc(bytes);
-                self.note(&st, EventKind::Alloc, stream, bytes, p);
+                self.note(&mut st, EventKind::Alloc, stream, bytes, p);
                 // SAFETY: `[p, p + bytes)` lies in a block the arena just marked used, inside a
                 // segment the pool holds from its upstream: `grow_and_take` admitted it only as a
                 // live block of at least the segment's size, on `self.device`, of `self.driver`.

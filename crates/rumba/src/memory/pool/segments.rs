@@ -109,7 +109,13 @@ impl PoolResource {
         st.stats.device_allocations += 1;
         st.stats.reserved_bytes = st.arena.reserved();
         st.stats.peak_reserved_bytes = st.stats.peak_reserved_bytes.max(st.stats.reserved_bytes);
-        self.note(&st, EventKind::PoolGrow, StreamHandle::LEGACY, want, ptr);
+        self.note(
+            &mut st,
+            EventKind::PoolGrow,
+            StreamHandle::LEGACY,
+            want,
+            ptr,
+        );
         // The new segment may serve the stream's own cached blocks first; either way it fits.
         let found = Self::take(&mut st, size, stream, bytes, own);
         Ok((st, found))
@@ -136,7 +142,13 @@ impl PoolResource {
         let mut st = crate::sync::lock(&self.state);
         st.stats.device_frees += freed.len() as u64;
         for &(ptr, size) in &freed {
-            self.note(&st, EventKind::PoolTrim, StreamHandle::LEGACY, size, ptr);
+            self.note(
+                &mut st,
+                EventKind::PoolTrim,
+                StreamHandle::LEGACY,
+                size,
+                ptr,
+            );
         }
         let bytes = freed.iter().map(|(_, size)| size).sum();
         if failures.is_empty() {

@@ -8,11 +8,6 @@ use super::super::{EventKind, Note};
 use super::*;
 use crate::driver::StreamHandle;
 
-/// Records an event numbered by the recording's counter (not by a pool's block).
-fn record_unnumbered(note: &Note, kind: EventKind, chain: ChainId) {
-    record(note, kind, chain, None);
-}
-
 fn options(max_entries: usize) -> HistoryOptions {
     HistoryOptions {
         max_entries,
@@ -38,7 +33,7 @@ fn threads(count: u64, each: u64) {
         .map(|t| {
             std::thread::spawn(move || {
                 for i in 0..each {
-                    record_unnumbered(&note(t * 1_000_000 + i), EventKind::Alloc, 0);
+                    record(&note(t * 1_000_000 + i), EventKind::Alloc, 0);
                 }
             })
         })
@@ -78,7 +73,7 @@ fn sweeps_keep_the_newest_events_and_bound_the_chunks() {
     begin(options(max), 0);
     threads(3, total / 3);
     for i in 0..total {
-        record_unnumbered(&note(i), EventKind::Alloc, 0);
+        record(&note(i), EventKind::Alloc, 0);
     }
     let recorded = total + total / 3 * 3;
     let (rows, dropped, chunks) = events();
@@ -141,12 +136,12 @@ fn a_new_recording_starts_empty_and_writes_the_old_chunks_again() {
     let _turn = lock(&TURN);
     begin(options(16), 0);
     for i in 0..100 {
-        record_unnumbered(&note(i), EventKind::Alloc, 0);
+        record(&note(i), EventKind::Alloc, 0);
     }
     begin(options(16), 0);
     assert_eq!(events().0.len(), 0);
     assert!(!lock(&RECORDING).as_ref().unwrap().spare.is_empty());
-    record_unnumbered(&note(7), EventKind::Free, 0);
+    record(&note(7), EventKind::Free, 0);
     let (rows, dropped, _) = events();
     assert_eq!((rows.len(), dropped), (1, 0));
     assert_eq!(
@@ -207,7 +202,7 @@ fn every_value_of_an_event_comes_back_whether_it_fits_a_slot_or_not() {
         };
         let pool = i % 3;
         let n = full_note(kind, i % 5, bytes, 0x1000 * i, pool, (used, 1 << 30));
-        record_unnumbered(&n, kind, (i % 2) as ChainId);
+        record(&n, kind, (i % 2) as ChainId);
         sent.push((kind, n));
     }
     let (rows, dropped, _) = events();
@@ -242,12 +237,12 @@ fn every_value_of_an_event_comes_back_whether_it_fits_a_slot_or_not() {
 fn an_event_too_far_from_its_chunks_base_starts_a_new_chunk() {
     let _turn = lock(&TURN);
     begin(options(1000), 0);
-    record_unnumbered(&note(1), EventKind::Alloc, 0);
+    record(&note(1), EventKind::Alloc, 0);
     // Four billion events later (the counter moved on; their slots are elsewhere).
     let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
     hot.seq.fetch_add(1 << 32, Ordering::Relaxed);
-    record_unnumbered(&note(2), EventKind::Alloc, 0);
-    record_unnumbered(&note(3), EventKind::Alloc, 0);
+    record(&note(2), EventKind::Alloc, 0);
+    record(&note(3), EventKind::Alloc, 0);
     let (rows, _, chunks) = events();
     let got: Vec<(u64, u64)> = rows.iter().map(|(s, e)| (*s, e.ptr)).collect();
     assert_eq!(got, [(0, 1), ((1 << 32) + 1, 2), ((1 << 32) + 2, 3)]);
@@ -262,8 +257,8 @@ fn threads_that_exit_after_events_kept_whole_keep_them_through_sweeps() {
     for t in 0..count {
         std::thread::spawn(move || {
             let n = full_note(EventKind::Alloc, 1, (1 << 41) + t, t as u64, 0, (0, 0));
-            record_unnumbered(&n, EventKind::Alloc, 0);
-            record_unnumbered(&note(t as u64), EventKind::Free, 0);
+            record(&n, EventKind::Alloc, 0);
+            record(&note(t as u64), EventKind::Free, 0);
         })
         .join()
         .unwrap();
@@ -284,12 +279,12 @@ fn threads_that_exit_after_events_kept_whole_keep_them_through_sweeps() {
 }
 
 #[test]
-fn numbers_of_a_locked_block_follow_what_happened_before_across_threads() {
-    use super::super::local::SeqBlock;
+fn numbers_of_a_pools_events_follow_what_happened_before_across_threads() {
+    use super::super::pool::PoolHistory;
     let _turn = lock(&TURN);
     begin(options(100_000), 0);
-    // A pool's lock and its block; an unnumbered event of another resource in between.
-    let pool = Arc::new(Mutex::new(SeqBlock::default()));
+    // A pool's lock and its history; an event of another resource in between.
+    let pool = Arc::new(Mutex::new(PoolHistory::default()));
     let rounds = if cfg!(miri) { 20 } else { 2000 };
     let (to_b, at_b) = std::sync::mpsc::channel::<u64>();
     let (to_a, at_a) = std::sync::mpsc::channel::<u64>();
@@ -297,22 +292,17 @@ fn numbers_of_a_locked_block_follow_what_happened_before_across_threads() {
     let b = std::thread::spawn(move || {
         for ptr in at_b {
             // Another resource's event, then the pool's, both after A's (the channel).
-            record_unnumbered(&note(ptr), EventKind::IpcExport, 0);
-            let block = lock(&p);
-            record(&note(ptr), EventKind::Free, 0, Some(&block));
-            drop(block);
+            record(&note(ptr), EventKind::IpcExport, 0);
+            lock(&p).record(&note(ptr), EventKind::Free, 0);
             to_a.send(ptr).unwrap();
         }
     });
     for ptr in 0..rounds {
-        {
-            let block = lock(&pool);
-            record(&note(ptr), EventKind::Alloc, 0, Some(&block));
-        }
+        lock(&pool).record(&note(ptr), EventKind::Alloc, 0);
         to_b.send(ptr).unwrap();
         assert_eq!(at_a.recv().unwrap(), ptr);
-        // After B's events (the channel back): A's next unnumbered event is later.
-        record_unnumbered(&note(ptr), EventKind::IpcClose, 0);
+        // After B's events (the channel back): A's next event of another resource is later.
+        record(&note(ptr), EventKind::IpcClose, 0);
     }
     drop(to_b);
     b.join().unwrap();
@@ -340,8 +330,8 @@ fn numbers_of_a_locked_block_follow_what_happened_before_across_threads() {
 }
 
 #[test]
-fn a_block_used_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
-    use super::super::local::SeqBlock;
+fn a_pool_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
+    use super::super::pool::PoolHistory;
     let _turn = lock(&TURN);
     let (max, total) = if cfg!(miri) {
         (16, 200)
@@ -349,19 +339,19 @@ fn a_block_used_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
         (1000, 20_000)
     };
     begin(options(max), 0);
-    let block = SeqBlock::default();
+    let mut pool = PoolHistory::default();
     let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
     for i in 0..total {
-        record(&note(i), EventKind::Alloc, 0, Some(&block));
+        pool.record(&note(i), EventKind::Alloc, 0);
     }
     // Used alone, the runs are used up: few numbers are left over.
     let alone = hot.seq.load(Ordering::Relaxed);
     assert!(alone < total + 64, "{alone} numbers for {total} events");
     // Another resource's event every fourth cuts the runs short: gaps.
     for i in total..2 * total {
-        record(&note(i), EventKind::Alloc, 0, Some(&block));
+        pool.record(&note(i), EventKind::Alloc, 0);
         if i % 4 == 3 {
-            record_unnumbered(&note(i), EventKind::Oom, 0);
+            record(&note(i), EventKind::Oom, 0);
         }
     }
     let recorded = 2 * total + total / 4;
@@ -377,4 +367,25 @@ fn a_block_used_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
     assert_eq!(rows.last().unwrap().1.ptr, 2 * total - 1);
     assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
     assert!(chunks <= 8, "{chunks} chunks");
+}
+
+#[test]
+fn a_dropped_pools_events_stay_and_its_partly_filled_chunk_is_gathered() {
+    use super::super::pool::PoolHistory;
+    let _turn = lock(&TURN);
+    begin(options(100_000), 0);
+    let mut pool = PoolHistory::default();
+    for i in 0..10 {
+        pool.record(&note(i), EventKind::Alloc, 0);
+    }
+    drop(pool);
+    // The pool's chunk is now the recording's alone: a sweep gathers its events.
+    lock(&RECORDING).as_mut().unwrap().sweep();
+    let (rows, dropped, chunks) = events();
+    assert_eq!(dropped, 0);
+    assert_eq!(
+        rows.iter().map(|(_, e)| e.ptr).collect::<Vec<_>>(),
+        (0..10).collect::<Vec<_>>()
+    );
+    assert_eq!(chunks, 1, "gathered into one chunk of the recording's own");
 }

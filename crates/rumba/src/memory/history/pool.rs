@@ -1,0 +1,235 @@
+//! A pool's side of a memory history. A pool notes its events while it holds its state's lock, so
+//! it keeps in that state its own hold on the running recording (the `track` module: a chunk of
+//! its own), the places of its events and a run of sequence numbers, and writes its events there
+//! itself: they touch no thread-local state, and most take no atomic read-modify-write.
+//!
+//! **Why.** The pool is the resource whose events come fastest (a pool's allocation takes about
+//! a hundred nanoseconds), and the history is meant to cost it a tenth at most. Written through
+//! the thread's state (the `local` module), an event also reached the thread-local, borrowed it,
+//! and compared the device and pool of its place; under the pool's lock none of that is needed:
+//! a pool has one device and one id, and its lock already orders its events.
+//!
+//! **Numbers.** The pool reserves a run of numbers from the recording's counter (one
+//! `fetch_add`) and hands them out in the order its lock gives its events, while the counter
+//! still stands where the reservation left it: no number has been handed out anywhere since.
+//! When the counter moved (another writer's event), or the run is used up, it reserves again: a
+//! run twice as long after a used-up one (up to [`MAX_RUN`]), a single number after one cut
+//! short. The numbers of a run cut short are never used (gaps in `seq`).
+//!
+//! **Why the order stays true.** If one event happens before another, its number is the
+//! smaller. Say the later event takes a number of the pool's run. An earlier event of this pool
+//! took an earlier number of the run, or one of an earlier run (the lock orders them). Any other
+//! earlier event took its number from a reservation; one made before this run's reservation gave
+//! smaller numbers; one made after it happened before the later event, which then read the
+//! counter past this run's end and reserved anew instead.
+//!
+//! This module touches a pool's history state (under the pool's lock) and, under the recording's
+//! lock, the running recording's tables.
+
+use std::sync::atomic::Ordering;
+
+use super::chain::ChainId;
+use super::clock;
+use super::local::MET;
+use super::log::{Hot, RECORDING};
+use super::slot::{Entry, Place, WIDE};
+use super::track::Track;
+use super::{EventKind, Note};
+use crate::sync::lock;
+
+/// The most sequence numbers a pool reserves at once.
+const MAX_RUN: u64 = 64;
+
+/// What a pool keeps of the memory history, in its state (under its lock): nothing until its
+/// first event in a recording.
+#[derive(Default)]
+pub(crate) struct PoolHistory(Option<Box<PoolTrack>>);
+
+impl PoolHistory {
+    /// Writes `note`, an event of `kind` of this history's pool served by `chain`.
+    #[inline(always)]
+    pub(super) fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) {
+        let track = match &mut self.0 {
+            Some(track) => track,
+            None => self.first(),
+        };
+        track.record(note, kind, chain);
+    }
+
+    /// The pool's track, made for its first event.
+    #[cold]
+    #[inline(never)]
+    fn first(&mut self) -> &mut PoolTrack {
+        self.0.insert(Box::new(PoolTrack::new()))
+    }
+}
+
+/// A pool's hold on the running recording.
+struct PoolTrack {
+    track: Track,
+    /// 1 + the pool's index in the recording's table of pools (0: not looked up yet).
+    pool: u32,
+    /// The last place met of each kind (by the kind's number): the device and pool are the
+    /// pool's own, and its events carry no extras here.
+    places: [Met; MET],
+    numbers: Numbers,
+}
+
+/// A place a pool has met.
+#[derive(Clone, Copy)]
+struct Met {
+    stream: u64,
+    chain: ChainId,
+    /// Index in the recording's table of places ([`WIDE`]: none yet).
+    id: u32,
+}
+
+impl Met {
+    const NONE: Met = Met {
+        stream: 0,
+        chain: 0,
+        id: WIDE,
+    };
+}
+
+/// The pool's run of sequence numbers (see the module docs): the next one, the end, and the
+/// run's length.
+#[derive(Default)]
+struct Numbers {
+    next: u64,
+    end: u64,
+    size: u64,
+}
+
+impl Numbers {
+    /// The next number for an event in the recording of `hot` (the run belongs to it).
+    #[inline(always)]
+    fn take(&mut self, hot: &Hot) -> u64 {
+        let next = self.next;
+        if next < self.end && hot.seq.load(Ordering::Relaxed) == self.end {
+            self.next = next + 1;
+            return next;
+        }
+        self.reserve(hot)
+    }
+
+    /// Reserves a new run and takes its first number.
+    #[cold]
+    #[inline(never)]
+    fn reserve(&mut self, hot: &Hot) -> u64 {
+        let size = if self.next == self.end {
+            (self.size * 2).clamp(1, MAX_RUN)
+        } else {
+            1
+        };
+        let start = hot.seq.fetch_add(size, Ordering::Relaxed);
+        *self = Numbers {
+            next: start + 1,
+            end: start + size,
+            size,
+        };
+        start
+    }
+}
+
+impl PoolTrack {
+    fn new() -> Self {
+        PoolTrack {
+            track: Track::new(),
+            pool: 0,
+            places: [Met::NONE; MET],
+            numbers: Numbers::default(),
+        }
+    }
+
+    #[inline(always)]
+    fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) {
+        if !self.track.ready() && !self.refill() {
+            return;
+        }
+        let (id, reserved, used) = match &note.pool {
+            Some(p) => (p.id, p.reserved as u64, p.used as u64),
+            None => (0, 0, 0),
+        };
+        let stream = note.stream.0;
+        let met = &self.places[kind as usize];
+        let place = if met.id != WIDE && met.stream == stream && met.chain == chain {
+            met.id
+        } else {
+            self.other_place(kind, note.device, stream, chain, id)
+        };
+        let Some(run) = &mut self.track.run else {
+            return;
+        };
+        let seq = self.numbers.take(&run.hot);
+        let now = clock::now();
+        let (ptr, bytes) = (note.ptr, note.bytes as u64);
+        if let Err(misfit) = run
+            .writer
+            .write(seq, now, ptr, bytes, place, used, reserved)
+        {
+            let whole = Entry {
+                time_ns: now.saturating_sub(run.hot.start_ns),
+                ptr,
+                bytes,
+                pool_reserved: reserved,
+                pool_used: used,
+                place: place_of(self.pool, kind, note.device, stream, chain),
+            };
+            self.track.misfit(misfit, seq, place, whole);
+        }
+    }
+
+    /// Joins the running recording, or takes a fresh chunk in it; false when there is none.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) -> bool {
+        let mut r = lock(&RECORDING);
+        let Some(rec) = r.as_mut() else {
+            return false;
+        };
+        if self.track.refill(rec) {
+            self.pool = 0;
+            self.places = [Met::NONE; MET];
+            self.numbers = Numbers::default();
+        }
+        true
+    }
+
+    /// The place of an event of `kind` on `device` and `stream` served by `chain`, the pool's
+    /// (`pool`: its id) index in the recording's table ([`WIDE`] when it has none).
+    #[cold]
+    #[inline(never)]
+    fn other_place(
+        &mut self,
+        kind: EventKind,
+        device: usize,
+        stream: u64,
+        chain: ChainId,
+        pool: u64,
+    ) -> u32 {
+        let mut r = lock(&RECORDING);
+        let Some(rec) = self.track.own(&mut r) else {
+            return WIDE;
+        };
+        if self.pool == 0 {
+            self.pool = rec.pool_index(pool);
+        }
+        let id = rec.place_index(place_of(self.pool, kind, device, stream, chain));
+        self.places[kind as usize] = Met { stream, chain, id };
+        id
+    }
+}
+
+/// The place of an event of `kind` of the pool `pool` (1 + its index in the recording's table)
+/// on `device` and `stream`, served by `chain`.
+fn place_of(pool: u32, kind: EventKind, device: usize, stream: u64, chain: ChainId) -> Place {
+    Place {
+        kind,
+        device: u32::try_from(device).unwrap_or(u32::MAX),
+        stream,
+        chain,
+        pool,
+        extra: false,
+    }
+}
