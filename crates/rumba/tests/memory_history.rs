@@ -421,6 +421,48 @@ fn a_dump_reads_back_equal_with_its_backtraces() {
 }
 
 #[test]
+fn a_pools_events_carry_backtraces_only_in_a_recording_that_asks() {
+    let _s = setup();
+    let ctx = rumba::current_context().unwrap();
+    let pool = PoolResource::new(&ctx.manager_context()).unwrap();
+    let plain = HistoryOptions::default();
+    let traced = HistoryOptions {
+        backtraces: true,
+        ..plain
+    };
+    // The pool writes its own events; in a recording with backtraces it hands them over, and
+    // takes them back in the next one.
+    for (options, traced) in [(plain, false), (traced, true), (plain, false)] {
+        let h = record(options, || {
+            for _ in 0..3 {
+                pool.deallocate_sync(pool.allocate_sync(4096).unwrap())
+                    .unwrap();
+            }
+        });
+        let events: Vec<&Event> = h
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Alloc | EventKind::Free))
+            .collect();
+        assert_eq!(
+            kinds(&events),
+            [EventKind::Alloc, EventKind::Free].repeat(3),
+            "backtraces: {traced}"
+        );
+        for e in events {
+            assert!(e.pool.is_some() && e.bytes == 4096, "{e:?}");
+            assert_eq!(
+                e.frames
+                    .iter()
+                    .any(|f| f.contains("tests/memory_history.rs")),
+                traced,
+                "{e:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn nothing_is_recorded_when_off_and_an_empty_ring_is_refused() {
     let _s = setup();
     let ctx = rumba::current_context().unwrap();

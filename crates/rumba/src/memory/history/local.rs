@@ -173,7 +173,7 @@ impl Local {
         extra: bool,
         keep: impl FnOnce(&Self, u64),
     ) {
-        if !self.track.ready() && !self.refill() {
+        if self.track.ready().is_none() && !self.refill() {
             return;
         }
         let (pool, reserved, used) = match &note.pool {

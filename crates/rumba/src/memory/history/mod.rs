@@ -60,6 +60,7 @@ pub mod format;
 mod local;
 mod log;
 mod pool;
+mod scope;
 mod slot;
 mod track;
 
@@ -68,7 +69,6 @@ pub use format::Event;
 pub use format::{EventKind, FORMAT_NAME, FORMAT_VERSION, History, PoolFigures};
 
 use std::backtrace::Backtrace;
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -78,6 +78,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use chain::ChainId;
 pub(crate) use chain::{ChainCell, short_name};
 pub(crate) use pool::PoolHistory;
+use scope::scope;
+pub(crate) use scope::{flushing, quiet, serving};
 
 use super::DeviceResource;
 use crate::driver::StreamHandle;
@@ -120,15 +122,6 @@ struct Extra {
 static ENABLED: AtomicBool = AtomicBool::new(false);
 /// Whether events capture backtraces (read only while recording).
 static BACKTRACES: AtomicBool = AtomicBool::new(false);
-
-thread_local! {
-    /// The chain of the resource a context or manager is allocating from (or giving back to).
-    static SERVING: Cell<Option<ChainId>> = const { Cell::new(None) };
-    /// Depth of calls whose events are not recorded (a pool's segment traffic).
-    static QUIET: Cell<u32> = const { Cell::new(0) };
-    /// Set while a flush carries out held-back releases.
-    static FLUSHING: Cell<bool> = const { Cell::new(false) };
-}
 
 /// True while a recording runs. One relaxed atomic load: the whole cost of the history when off.
 ///
@@ -381,34 +374,12 @@ pub(crate) fn note_pool(
     let Some((kind, chain)) = scope(&note, Some(maker)) else {
         return;
     };
-    if note.detail.is_none() && !BACKTRACES.load(Ordering::Relaxed) {
-        history.record(&note, kind, chain);
-    } else {
-        // Numbered by the recording's counter, which cuts the pool's run short: the pool's later
-        // events still come after this one.
+    // A pool's history refuses the events of a recording that captures backtraces. They are
+    // numbered by the recording's counter, which cuts a pool's run short: the pool's later events
+    // still come after them.
+    if note.detail.is_some() || !history.record(&note, kind, chain) {
         note_extra(note, kind, chain);
     }
-}
-
-/// The kind and chain `note` is recorded with, in the thread's scope (`None`: not recorded).
-#[inline(always)]
-fn scope(
-    note: &Note,
-    maker: Option<(&dyn DeviceResource, &ChainCell)>,
-) -> Option<(EventKind, ChainId)> {
-    if QUIET.get() > 0 {
-        return None;
-    }
-    let kind = if note.kind == EventKind::Free && FLUSHING.get() {
-        EventKind::FreeFlushed
-    } else {
-        note.kind
-    };
-    let chain = SERVING
-        .get()
-        .or_else(|| maker.map(|(me, cell)| cell.id(me)))
-        .unwrap_or(chain::EMPTY);
-    Some((kind, chain))
 }
 
 /// Records `note` with its detail or a backtrace beside it.
@@ -423,44 +394,6 @@ fn note_extra(mut note: Note, kind: EventKind, chain: ChainId) {
         backtrace,
     };
     local::record_with(&note, kind, chain, extra);
-}
-
-/// Restores a thread-local cell when dropped (also when `f` unwinds).
-struct Restore<T: Copy + 'static>(&'static std::thread::LocalKey<Cell<T>>, T);
-
-impl<T: Copy + 'static> Drop for Restore<T> {
-    fn drop(&mut self) {
-        self.0.set(self.1);
-    }
-}
-
-/// Runs `f` (an allocation from, or a release to, `top`) with `top`'s chain as the chain of the
-/// events it records.
-pub(crate) fn serving<T>(top: &Arc<dyn DeviceResource>, f: impl FnOnce() -> T) -> T {
-    if !is_recording() {
-        return f();
-    }
-    let _restore = Restore(&SERVING, SERVING.replace(Some(chain::served(top))));
-    f()
-}
-
-/// Runs `f` without recording its events (a pool's traffic with its upstream).
-pub(crate) fn quiet<T>(f: impl FnOnce() -> T) -> T {
-    if !is_recording() {
-        return f();
-    }
-    let _restore = Restore(&QUIET, QUIET.get());
-    QUIET.set(QUIET.get() + 1);
-    f()
-}
-
-/// Runs `f` (a flush) so that the frees it causes are recorded as `free_flushed`.
-pub(crate) fn flushing<T>(f: impl FnOnce() -> T) -> T {
-    if !is_recording() {
-        return f();
-    }
-    let _restore = Restore(&FLUSHING, FLUSHING.replace(true));
-    f()
 }
 
 /// Starts the recording `RUMBA_MEMORY_HISTORY` asks for and writes it to `path` when the process

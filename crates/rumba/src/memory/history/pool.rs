@@ -33,7 +33,7 @@ use super::clock;
 use super::local::MET;
 use super::log::{Hot, RECORDING};
 use super::slot::{Entry, Place, WIDE};
-use super::track::Track;
+use super::track::{Run, Track};
 use super::{EventKind, Note};
 use crate::sync::lock;
 
@@ -46,27 +46,37 @@ const MAX_RUN: u64 = 64;
 pub(crate) struct PoolHistory(Option<Box<PoolTrack>>);
 
 impl PoolHistory {
-    /// Writes `note`, an event of `kind` of this history's pool served by `chain`.
+    /// Writes `note`, an event of `kind` of this history's pool served by `chain`; false when
+    /// it was not written here (no recording, or one that captures backtraces: the caller
+    /// records it with its backtrace).
     #[inline(always)]
-    pub(super) fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) {
+    pub(super) fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) -> bool {
         let track = match &mut self.0 {
             Some(track) => track,
             None => self.first(),
         };
-        track.record(note, kind, chain);
+        track.record(note, kind, chain)
     }
 
     /// The pool's track, made for its first event.
     #[cold]
     #[inline(never)]
     fn first(&mut self) -> &mut PoolTrack {
-        self.0.insert(Box::new(PoolTrack::new()))
+        self.0.insert(Box::new(PoolTrack {
+            track: Track::new(),
+            met: PoolMet::new(),
+        }))
     }
 }
 
 /// A pool's hold on the running recording.
 struct PoolTrack {
     track: Track,
+    met: PoolMet,
+}
+
+/// What a pool keeps of the recording its track holds.
+struct PoolMet {
     /// 1 + the pool's index in the recording's table of pools (0: not looked up yet).
     pool: u32,
     /// The last place met of each kind (by the kind's number): the device and pool are the
@@ -133,35 +143,28 @@ impl Numbers {
 }
 
 impl PoolTrack {
-    fn new() -> Self {
-        PoolTrack {
-            track: Track::new(),
-            pool: 0,
-            places: [Met::NONE; MET],
-            numbers: Numbers::default(),
-        }
-    }
-
     #[inline(always)]
-    fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) {
-        if !self.track.ready() && !self.refill() {
-            return;
-        }
+    fn record(&mut self, note: &Note, kind: EventKind, chain: ChainId) -> bool {
+        let PoolTrack { track, met } = self;
+        let run = match track.ready() {
+            Some(run) => run,
+            None => match met.refill(track) {
+                Some(run) => run,
+                None => return false,
+            },
+        };
         let (id, reserved, used) = match &note.pool {
             Some(p) => (p.id, p.reserved as u64, p.used as u64),
             None => (0, 0, 0),
         };
         let stream = note.stream.0;
-        let met = &self.places[kind as usize];
-        let place = if met.id != WIDE && met.stream == stream && met.chain == chain {
-            met.id
+        let last = &met.places[kind as usize];
+        let place = if last.id != WIDE && last.stream == stream && last.chain == chain {
+            last.id
         } else {
-            self.other_place(kind, note.device, stream, chain, id)
+            met.other_place(run.generation(), kind, note.device, stream, chain, id)
         };
-        let Some(run) = &mut self.track.run else {
-            return;
-        };
-        let seq = self.numbers.take(&run.hot);
+        let seq = met.numbers.take(&run.hot);
         let now = clock::now();
         let (ptr, bytes) = (note.ptr, note.bytes as u64);
         if let Err(misfit) = run
@@ -174,34 +177,44 @@ impl PoolTrack {
                 bytes,
                 pool_reserved: reserved,
                 pool_used: used,
-                place: place_of(self.pool, kind, note.device, stream, chain),
+                place: place_of(met.pool, kind, note.device, stream, chain),
             };
-            self.track.misfit(misfit, seq, place, whole);
-        }
-    }
-
-    /// Joins the running recording, or takes a fresh chunk in it; false when there is none.
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) -> bool {
-        let mut r = lock(&RECORDING);
-        let Some(rec) = r.as_mut() else {
-            return false;
-        };
-        if self.track.refill(rec) {
-            self.pool = 0;
-            self.places = [Met::NONE; MET];
-            self.numbers = Numbers::default();
+            track.misfit(misfit, seq, place, whole);
         }
         true
     }
+}
+
+impl PoolMet {
+    fn new() -> Self {
+        PoolMet {
+            pool: 0,
+            places: [Met::NONE; MET],
+            numbers: Numbers::default(),
+        }
+    }
+
+    /// Joins `track` to the running recording, or takes a fresh chunk in it; `None` when there
+    /// is none, or when it captures backtraces (the pool's events then go with theirs).
+    #[cold]
+    #[inline(never)]
+    fn refill<'a>(&mut self, track: &'a mut Track) -> Option<&'a mut Run> {
+        let mut r = lock(&RECORDING);
+        let rec = r.as_mut().filter(|rec| !rec.options.backtraces)?;
+        if track.refill(rec) {
+            *self = PoolMet::new();
+        }
+        track.run.as_mut()
+    }
 
     /// The place of an event of `kind` on `device` and `stream` served by `chain`, the pool's
-    /// (`pool`: its id) index in the recording's table ([`WIDE`] when it has none).
+    /// (`pool`: its id), in the table of recording `generation` ([`WIDE`] when it has none, or
+    /// the recording changed).
     #[cold]
     #[inline(never)]
     fn other_place(
         &mut self,
+        generation: u64,
         kind: EventKind,
         device: usize,
         stream: u64,
@@ -209,7 +222,7 @@ impl PoolTrack {
         pool: u64,
     ) -> u32 {
         let mut r = lock(&RECORDING);
-        let Some(rec) = self.track.own(&mut r) else {
+        let Some(rec) = r.as_mut().filter(|r| r.hot.generation == generation) else {
             return WIDE;
         };
         if self.pool == 0 {

@@ -21,6 +21,13 @@ pub(super) struct Run {
     pub(super) writer: Writer,
 }
 
+impl Run {
+    /// The recording's generation.
+    pub(super) fn generation(&self) -> u64 {
+        self.hot.generation
+    }
+}
+
 /// A writer's hold on a recording (see the module docs).
 pub(super) struct Track {
     /// The recording `run` belongs to (0: none yet).
@@ -36,11 +43,14 @@ impl Track {
         }
     }
 
-    /// True when the track holds a chunk of the running recording with room for an event.
+    /// The track's chunk when it is the running recording's and has room for an event.
     #[inline(always)]
-    pub(super) fn ready(&self) -> bool {
+    pub(super) fn ready(&mut self) -> Option<&mut Run> {
         let generation = GENERATION.load(Ordering::Acquire);
-        self.generation == generation && self.run.as_ref().is_some_and(|r| !r.writer.full())
+        match &mut self.run {
+            Some(run) if self.generation == generation && !run.writer.full() => Some(run),
+            _ => None,
+        }
     }
 
     /// Joins `rec` (the running recording) and takes a fresh chunk in it when the track holds
