@@ -91,7 +91,7 @@ impl Local {
         let Some(rec) = r.as_mut() else {
             return false;
         };
-        if self.track.refill(rec) {
+        if self.track.refill(rec, u64::MAX) {
             self.pools.clear();
             self.places = [Met::NONE; MET];
         }

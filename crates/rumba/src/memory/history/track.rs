@@ -55,8 +55,10 @@ impl Track {
 
     /// Joins `rec` (the running recording) and takes a fresh chunk in it when the track holds
     /// none or a full one; true when the track joined: what its holder keeps of the last
-    /// recording (places, pools) is then stale.
-    pub(super) fn refill(&mut self, rec: &mut Recording) -> bool {
+    /// recording (places, pools, numbers) is then stale. `lowest` is the lowest sequence number
+    /// the writer may still take from a run it holds in the track's recording (`u64::MAX`:
+    /// none): a fresh chunk's base is not above it.
+    pub(super) fn refill(&mut self, rec: &mut Recording, lowest: u64) -> bool {
         let joined = self.generation != rec.hot.generation;
         if joined {
             self.generation = rec.hot.generation;
@@ -65,10 +67,12 @@ impl Track {
         if self.run.as_ref().is_none_or(|r| r.writer.full()) {
             // The full chunk is let go first, so that a sweep may recycle it. The base is below
             // every sequence number and time this writer takes later (the counter and the
-            // published time never go back, and the writer reads them after).
+            // published time never go back, and the writer reads them after; numbers of a run
+            // it holds are not below `lowest`).
             self.run = None;
+            let counter = rec.hot.seq.load(Ordering::Relaxed);
             let base = Base {
-                seq: rec.hot.seq.load(Ordering::Relaxed),
+                seq: if joined { counter } else { counter.min(lowest) },
                 time_ns: clock::now().saturating_sub(rec.hot.start_ns),
             };
             self.run = Some(Run {

@@ -389,3 +389,20 @@ fn a_dropped_pools_events_stay_and_its_partly_filled_chunk_is_gathered() {
     );
     assert_eq!(chunks, 1, "gathered into one chunk of the recording's own");
 }
+
+#[test]
+fn a_pool_that_fills_its_chunks_takes_one_chunk_each_time() {
+    use super::super::pool::PoolHistory;
+    let _turn = lock(&TURN);
+    begin(options(100_000), 0);
+    let mut pool = PoolHistory::default();
+    let n = 5 * CHUNK as u64;
+    for i in 0..n {
+        pool.record(&note(i), EventKind::Alloc, 0);
+    }
+    // The run of numbers the pool holds when a chunk fills starts below the next chunk's base:
+    // without care, each chunk taken would be followed by another for the event that misfits.
+    let (rows, dropped, chunks) = events();
+    assert_eq!((rows.len() as u64, dropped), (n, 0));
+    assert_eq!(chunks, 5, "{chunks} chunks for {n} events");
+}
