@@ -21,8 +21,8 @@ use std::sync::atomic::Ordering;
 use super::chain::ChainId;
 use super::clock;
 use super::log::{RECORDING, REFUSED};
-use super::slot::{Entry, Place, WIDE};
-use super::track::Track;
+use super::slot::{Place, WIDE};
+use super::track::{Track, Values};
 use super::{EventKind, Extra, Note};
 use crate::sync::{lock, try_lock};
 
@@ -200,20 +200,15 @@ impl Local {
         let Some(run) = &mut self.track.run else {
             return;
         };
-        let (ptr, bytes) = (note.ptr, note.bytes as u64);
-        if let Err(misfit) = run
-            .writer
-            .write(seq, now, ptr, bytes, place, used, reserved)
-        {
-            let whole = Entry {
-                time_ns: now.saturating_sub(run.hot.start_ns),
-                ptr,
-                bytes,
-                pool_reserved: reserved,
-                pool_used: used,
-                place: self.resolve(kind, &met),
-            };
-            self.track.misfit(misfit, seq, place, whole);
+        let values = Values {
+            ptr: note.ptr,
+            bytes: note.bytes as u64,
+            used,
+            reserved,
+        };
+        if let Err(misfit) = run.writer.write(seq, now, &values, place) {
+            let whole = self.resolve(kind, &met);
+            self.track.misfit(misfit, seq, now, &values, place, whole);
         }
     }
 }

@@ -38,8 +38,8 @@ use super::chain::ChainId;
 use super::clock;
 use super::local::MET;
 use super::log::{Hot, RECORDING};
-use super::slot::{Entry, Place, WIDE};
-use super::track::{Run, Track};
+use super::slot::{Place, WIDE};
+use super::track::{Run, Track, Values};
 use super::{EventKind, Note};
 use crate::sync::lock;
 
@@ -172,20 +172,15 @@ impl PoolTrack {
         };
         let seq = met.numbers.take(&run.hot);
         let now = clock::now();
-        let (ptr, bytes) = (note.ptr, note.bytes as u64);
-        if let Err(misfit) = run
-            .writer
-            .write(seq, now, ptr, bytes, place, used, reserved)
-        {
-            let whole = Entry {
-                time_ns: now.saturating_sub(run.hot.start_ns),
-                ptr,
-                bytes,
-                pool_reserved: reserved,
-                pool_used: used,
-                place: place_of(met.pool, kind, note.device, stream, chain),
-            };
-            track.misfit(misfit, seq, place, whole);
+        let values = Values {
+            ptr: note.ptr,
+            bytes: note.bytes as u64,
+            used,
+            reserved,
+        };
+        if let Err(misfit) = run.writer.write(seq, now, &values, place) {
+            let whole = place_of(met.pool, kind, note.device, stream, chain);
+            track.misfit(misfit, seq, now, &values, place, whole);
         }
         true
     }

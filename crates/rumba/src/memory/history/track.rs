@@ -12,8 +12,18 @@ use std::sync::atomic::Ordering;
 use super::Extra;
 use super::clock;
 use super::log::{GENERATION, Hot, RECORDING, Recording, Writer};
-use super::slot::{self, Base, Entry, Misfit, Slot};
+use super::slot::{self, Base, Entry, Misfit, Place, Slot};
 use crate::sync::lock;
+
+/// An event's values as its writer has them, its order and place apart.
+#[derive(Clone, Copy)]
+pub(super) struct Values {
+    pub(super) ptr: u64,
+    pub(super) bytes: u64,
+    /// The pool's used and reserved bytes after the event (0 when not a pool's event).
+    pub(super) used: u64,
+    pub(super) reserved: u64,
+}
 
 /// The running recording as a writer holds it.
 pub(super) struct Run {
@@ -97,12 +107,31 @@ impl Track {
         }
     }
 
-    /// Writes event `seq`, which does not fit the track's chunk (`misfit`), with place index
-    /// `place`: in a new chunk that starts at it, or, when a value does not fit a slot, kept
-    /// whole beside the chunks.
+    /// Writes event `seq`, read at clock reading `now`, with `values`, which does not fit the
+    /// track's chunk (`misfit`): in a new chunk that starts at it, or, when a value does not fit
+    /// a slot, kept whole beside the chunks. `place` is its place index, `whole` the place.
     #[cold]
     #[inline(never)]
-    pub(super) fn misfit(&mut self, misfit: Misfit, seq: u64, place: u32, whole: Entry) {
+    pub(super) fn misfit(
+        &mut self,
+        misfit: Misfit,
+        seq: u64,
+        now: u64,
+        values: &Values,
+        place: u32,
+        whole: Place,
+    ) {
+        let Some(run) = &self.run else {
+            return;
+        };
+        let whole = Entry {
+            time_ns: now.saturating_sub(run.hot.start_ns),
+            ptr: values.ptr,
+            bytes: values.bytes,
+            pool_reserved: values.reserved,
+            pool_used: values.used,
+            place: whole,
+        };
         let mut r = lock(&RECORDING);
         let Some(rec) = self.own(&mut r) else {
             return;
@@ -146,26 +175,27 @@ impl Track {
 }
 
 impl Writer {
-    /// Writes event `seq`, read at clock reading `now`, at address `ptr` of `bytes` in place
-    /// index `place`, with the pool's `used` and `reserved` bytes (0 when not a pool's event);
+    /// Writes event `seq`, read at clock reading `now`, with `values`, in place index `place`;
     /// a misfit when it does not fit a slot of this chunk (nothing is written then).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // the event's values, kept in registers
     pub(super) fn write(
         &mut self,
         seq: u64,
         now: u64,
-        ptr: u64,
-        bytes: u64,
+        values: &Values,
         place: u32,
-        used: u64,
-        reserved: u64,
     ) -> Result<(), Misfit> {
         // Wrapped offsets: a writer's events are not before its chunk's base (see `refill`).
         let order = slot::offsets(
             seq.wrapping_sub(self.base.seq),
             now.wrapping_sub(self.base_clock),
         );
+        let Values {
+            ptr,
+            bytes,
+            used,
+            reserved,
+        } = *values;
         let slot = match order {
             Ok(order) => Slot::pack(order, ptr, bytes, place, used, reserved),
             Err(misfit) => Err(misfit),
