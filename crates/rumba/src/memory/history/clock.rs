@@ -19,6 +19,12 @@
 //! cannot be started (or under Miri, where a thread may not outlive its test), the clock stays
 //! idle and every event reads the clock itself (correct, only slower).
 //!
+//! **Fork.** A child process has no ticking thread (only the forking thread goes on in it), and
+//! a time published once would stay its events' time. A handler the fork runs in the child marks
+//! the clock idle and the ticker gone, so that the child's events read the clock themselves
+//! (taking no lock, which another thread of the parent could have held at the fork) until a
+//! recording started in the child starts a ticker of its own.
+//!
 //! This module touches its published time and its ticking thread.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -52,6 +58,10 @@ static PUBLISHED: Published = Published {
 /// The running ticker, to wake or stop.
 static TICKER: Mutex<Option<Ticker>> = Mutex::new(None);
 
+/// Set in a child process until it starts a ticker of its own: the ticker of [`TICKER`] is its
+/// parent's, and events read the clock without waking it.
+static FORKED: AtomicBool = AtomicBool::new(false);
+
 struct Ticker {
     thread: Thread,
     /// Set to send the ticker away.
@@ -74,6 +84,9 @@ pub(super) fn now() -> u64 {
 fn wake() -> u64 {
     let t = read();
     let before = PUBLISHED.now.fetch_max(t, Ordering::Relaxed);
+    if FORKED.load(Ordering::Relaxed) {
+        return t.max(before);
+    }
     if let Some(ticker) = lock(&TICKER).as_ref() {
         PUBLISHED.idle.store(false, Ordering::Relaxed);
         ticker.thread.unpark();
@@ -96,6 +109,8 @@ pub(super) fn start(events: impl Fn() -> u64 + Send + 'static) {
         .spawn(move || tick(&events, &flag));
     match spawned {
         Ok(handle) => {
+            on_fork();
+            FORKED.store(false, Ordering::Relaxed);
             PUBLISHED.now.fetch_max(read(), Ordering::Relaxed);
             *lock(&TICKER) = Some(Ticker {
                 thread: handle.thread().clone(),
@@ -106,6 +121,29 @@ pub(super) fn start(events: impl Fn() -> u64 + Send + 'static) {
         Err(e) => {
             tracing::warn!("memory history: no clock thread ({e}); every event reads the clock");
         }
+    }
+}
+
+/// Registers, once, the handler that a fork runs in the child (see the module docs).
+fn on_fork() {
+    #[cfg(unix)]
+    {
+        extern "C" fn in_child() {
+            // Only atomic stores: the child runs this before anything else, with one thread.
+            FORKED.store(true, Ordering::Relaxed);
+            PUBLISHED.idle.store(true, Ordering::Relaxed);
+        }
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: `in_child` is a plain function that lives as long as the process and does
+            // only atomic stores, which are async-signal-safe, as a child's fork handler must be.
+            let rc = unsafe { libc::pthread_atfork(None, None, Some(in_child)) };
+            if rc != 0 {
+                tracing::warn!(
+                    "memory history: no fork handler ({rc}); a child's events keep the fork's time"
+                );
+            }
+        });
     }
 }
 
@@ -231,6 +269,37 @@ mod tests {
         assert!(PUBLISHED.idle.load(Ordering::Relaxed));
         let before = read();
         assert!(now() >= before, "without a ticker, events read the clock");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "no ticker or fork under Miri")]
+    fn a_forked_child_reads_the_clock_itself() {
+        let _turn = crate::sync::lock(&super::super::TEST_TURN);
+        start(|| 0);
+        // Ticking (the ticker runs while events, here none, have not idled it for 100 ticks).
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!PUBLISHED.idle.load(Ordering::Relaxed));
+        // SAFETY: the child calls only `now` (atomics and `clock_gettime`), `nanosleep` through
+        // `thread::sleep`, and `_exit`: nothing that needs a lock another thread may hold.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork");
+        if pid == 0 {
+            let first = now();
+            std::thread::sleep(Duration::from_millis(30));
+            let second = now();
+            let code = if second - first >= 20_000_000 { 0 } else { 1 };
+            // SAFETY: ends the child without running the parent's destructors or test harness.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child just forked, writing only `status`.
+        let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+        stop();
+        assert_eq!(waited, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "in the child, 30 ms later an event's time had not moved (status {status})"
+        );
     }
 
     #[test]
