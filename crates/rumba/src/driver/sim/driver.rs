@@ -445,7 +445,7 @@ unsafe impl Driver for SimDriver {
         if freed.is_err()
             && let Some(pages) = pages
         {
-            self.pages.restore(ptr, pages);
+            self.pages.put(ptr, pages);
         }
         freed
     }

@@ -59,18 +59,19 @@ impl PageTable {
             accessed_by: Vec::new(),
             migrations: Migrations::default(),
         };
-        lock(&self.0).insert(base as usize, pages);
+        self.put(base, pages);
     }
 
-    /// Takes the allocation at `base` out of the table (to be put back with [`restore`](Self::restore)
+    /// Takes the allocation at `base` out of the table (to be put back with [`put`](Self::put)
     /// if its memory cannot be freed). Done before the memory is freed: the allocator may hand the
     /// address out again at once, and the new allocation's entry must not be removed with it.
     pub(super) fn take(&self, base: *mut u8) -> Option<Pages> {
         lock(&self.0).remove(&(base as usize))
     }
 
-    /// Puts back what [`take`](Self::take) took.
-    pub(super) fn restore(&self, base: *mut u8, pages: Pages) {
+    /// Puts `pages` in the table at `base` (a new allocation's, or back what
+    /// [`take`](Self::take) took).
+    pub(super) fn put(&self, base: *mut u8, pages: Pages) {
         lock(&self.0).insert(base as usize, pages);
     }
 

@@ -22,7 +22,7 @@ use super::chain::ChainId;
 use super::clock;
 use super::log::{RECORDING, REFUSED};
 use super::slot::{Place, WIDE};
-use super::track::{Track, Values};
+use super::track::{KINDS, Track, Values};
 use super::{EventKind, Extra, Note};
 use crate::sync::{lock, try_lock};
 
@@ -61,17 +61,13 @@ impl Met {
     }
 }
 
-/// Entries of [`Local::places`]: one per kind of event.
-pub(super) const MET: usize = 16;
-const _: () = assert!(EventKind::Migrate as usize + 1 == MET, "a place per kind");
-
 /// A thread's place in the running recording.
 struct Local {
     track: Track,
     /// Pool id → 1 + its index in the recording's table.
     pools: Vec<(u64, u32)>,
     /// The last place met of each kind (by the kind's number).
-    places: [Met; MET],
+    places: [Met; KINDS],
 }
 
 impl Local {
@@ -79,7 +75,7 @@ impl Local {
         Local {
             track: Track::new(),
             pools: Vec::new(),
-            places: [Met::NONE; MET],
+            places: [Met::NONE; KINDS],
         }
     }
 
@@ -93,7 +89,7 @@ impl Local {
         };
         if self.track.refill(rec, u64::MAX) {
             self.pools.clear();
-            self.places = [Met::NONE; MET];
+            self.places = [Met::NONE; KINDS];
         }
         true
     }

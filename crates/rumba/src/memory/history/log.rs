@@ -21,13 +21,14 @@
 //! time (when the registered chunks have grown by a quarter since the last sweep) and counted;
 //! the same sweep gathers the events of partly filled chunks no writer writes any more (those of
 //! threads that exited, pools that were dropped) into full chunks of the recording's own, so that
-//! threads which record a few events each and exit cost their events, not a chunk apiece. A snapshot merges what is
-//! left and keeps exactly the newest `max_entries`. Swept chunks are written again (fresh memory
-//! costs a page fault a page), by this recording or the next. Memory stays within about two and a
-//! half times `max_entries` slots and eight chunks, plus a chunk per live thread and pool that has
-//! recorded. Two cases lie outside it: a thread or pool that stays alive without recording keeps
-//! its chunk of an earlier recording until its next event; an event noted after its thread's locals were dropped
-//! (by another thread-local's destructor) is written to a shared chunk that is never let go.
+//! threads which record a few events each and exit cost their events, not a chunk apiece. A
+//! snapshot merges what is left and keeps exactly the newest `max_entries`. Swept chunks are
+//! written again (fresh memory costs a page fault a page), by this recording or the next. Memory
+//! stays within about two and a half times `max_entries` slots and eight chunks, plus a chunk per
+//! live thread and pool that has recorded. Two cases lie outside it: a thread or pool that stays
+//! alive without recording keeps its chunk of an earlier recording until its next event; an event
+//! noted after its thread's locals were dropped (by another thread-local's destructor) is written
+//! to a shared chunk that is never let go.
 //!
 //! This module touches the chunks and tables of the recordings.
 

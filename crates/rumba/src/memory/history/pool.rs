@@ -36,10 +36,9 @@ use std::sync::atomic::Ordering;
 
 use super::chain::ChainId;
 use super::clock;
-use super::local::MET;
 use super::log::{Hot, RECORDING};
 use super::slot::{Place, WIDE};
-use super::track::{Run, Track, Values};
+use super::track::{KINDS, Run, Track, Values};
 use super::{EventKind, Note};
 use crate::sync::lock;
 
@@ -87,7 +86,7 @@ struct PoolMet {
     pool: u32,
     /// The last place met of each kind (by the kind's number): the device and pool are the
     /// pool's own, and its events carry no extras here.
-    places: [Met; MET],
+    places: [Met; KINDS],
     numbers: Numbers,
 }
 
@@ -190,7 +189,7 @@ impl PoolMet {
     fn new() -> Self {
         PoolMet {
             pool: 0,
-            places: [Met::NONE; MET],
+            places: [Met::NONE; KINDS],
             numbers: Numbers::default(),
         }
     }

@@ -121,7 +121,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scopes_nest_and_come_back() {
+    fn a_scope_word_holds_depth_flush_and_chain_apart() {
         let s = Scope::NONE.with_serving(ChainId::MAX);
         assert_eq!(s.serving(), Some(ChainId::MAX));
         let s = Scope(s.0 + 1);

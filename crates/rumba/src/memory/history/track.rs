@@ -9,11 +9,19 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::Extra;
 use super::clock;
 use super::log::{GENERATION, Hot, RECORDING, Recording, Writer};
 use super::slot::{self, Base, Entry, Misfit, Place, Slot};
+use super::{EventKind, Extra};
 use crate::sync::lock;
+
+/// Entries of a writer's cache of the places it met: one per kind of event (indexed by the
+/// kind's number).
+pub(super) const KINDS: usize = 16;
+const _: () = assert!(
+    EventKind::Migrate as usize + 1 == KINDS,
+    "an entry per kind"
+);
 
 /// An event's values as its writer has them, its order and place apart.
 #[derive(Clone, Copy)]

@@ -4,6 +4,7 @@
 use super::super::TEST_TURN as TURN; // the recording is process-wide: these tests take turns
 use super::super::chain::ChainId;
 use super::super::local::record;
+use super::super::pool::PoolHistory;
 use super::super::{EventKind, Note};
 use super::*;
 use crate::driver::StreamHandle;
@@ -280,7 +281,6 @@ fn threads_that_exit_after_events_kept_whole_keep_them_through_sweeps() {
 
 #[test]
 fn numbers_of_a_pools_events_follow_what_happened_before_across_threads() {
-    use super::super::pool::PoolHistory;
     let _turn = lock(&TURN);
     begin(options(100_000), 0);
     // A pool's lock and its history; an event of another resource in between.
@@ -331,7 +331,6 @@ fn numbers_of_a_pools_events_follow_what_happened_before_across_threads() {
 
 #[test]
 fn a_pool_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
-    use super::super::pool::PoolHistory;
     let _turn = lock(&TURN);
     let (max, total) = if cfg!(miri) {
         (16, 200)
@@ -370,8 +369,7 @@ fn a_pool_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
 }
 
 #[test]
-fn a_dropped_pools_events_stay_and_its_partly_filled_chunk_is_gathered() {
-    use super::super::pool::PoolHistory;
+fn a_dropped_pools_events_stay_through_a_sweep() {
     let _turn = lock(&TURN);
     begin(options(100_000), 0);
     let mut pool = PoolHistory::default();
@@ -379,7 +377,8 @@ fn a_dropped_pools_events_stay_and_its_partly_filled_chunk_is_gathered() {
         pool.record(&note(i), EventKind::Alloc, 0);
     }
     drop(pool);
-    // The pool's chunk is now the recording's alone: a sweep gathers its events.
+    // The pool's chunk is now the recording's alone: a sweep gathers its events (or keeps the
+    // chunk) and does not drop them.
     lock(&RECORDING).as_mut().unwrap().sweep();
     let (rows, dropped, chunks) = events();
     assert_eq!(dropped, 0);
@@ -387,12 +386,11 @@ fn a_dropped_pools_events_stay_and_its_partly_filled_chunk_is_gathered() {
         rows.iter().map(|(_, e)| e.ptr).collect::<Vec<_>>(),
         (0..10).collect::<Vec<_>>()
     );
-    assert_eq!(chunks, 1, "gathered into one chunk of the recording's own");
+    assert_eq!(chunks, 1, "one chunk holds them");
 }
 
 #[test]
 fn a_pool_that_fills_its_chunks_takes_one_chunk_each_time() {
-    use super::super::pool::PoolHistory;
     let _turn = lock(&TURN);
     begin(options(100_000), 0);
     let mut pool = PoolHistory::default();
