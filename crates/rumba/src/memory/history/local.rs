@@ -21,8 +21,9 @@ use std::sync::atomic::Ordering;
 use super::chain::ChainId;
 use super::clock;
 use super::log::{RECORDING, REFUSED};
+use super::slot::Values;
 use super::slot::{Place, WIDE};
-use super::track::{KINDS, Track, Values};
+use super::track::{KINDS, Track};
 use super::{EventKind, Extra, Note};
 use crate::sync::{lock, try_lock};
 
@@ -204,7 +205,7 @@ impl Local {
         };
         if let Err(misfit) = run.writer.write(seq, now, &values, place) {
             let whole = self.resolve(kind, &met);
-            self.track.misfit(misfit, seq, now, &values, place, whole);
+            self.track.misfit(misfit, seq, now, values, place, whole);
         }
     }
 }

@@ -186,11 +186,14 @@ impl Writer {
         // The next slot's line is fetched for writing while the program runs on: it is written
         // by this writer's next event.
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if let Some(next) = cells.get(i + 1) {
+        {
             use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-            // SAFETY: a prefetch is a hint: it reads and writes no memory and cannot fault, and
-            // SSE, which it needs, is part of every x86-64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_ET0>(next.0.get().cast()) };
+            // Past the last slot it names memory of no one's, which a prefetch may: a wrapping
+            // pointer is never dereferenced.
+            let next = cells.as_ptr().wrapping_add(i + 1);
+            // SAFETY: a prefetch is a hint: it reads and writes no memory and cannot fault, at
+            // any address, and SSE, which it needs, is part of every x86-64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(next.cast()) };
         }
     }
 }

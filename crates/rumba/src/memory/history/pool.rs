@@ -37,8 +37,9 @@ use std::sync::atomic::Ordering;
 use super::chain::ChainId;
 use super::clock;
 use super::log::{Hot, RECORDING};
+use super::slot::Values;
 use super::slot::{Place, WIDE};
-use super::track::{KINDS, Run, Track, Values};
+use super::track::{KINDS, Run, Track};
 use super::{EventKind, Note};
 use crate::sync::lock;
 
@@ -179,7 +180,7 @@ impl PoolTrack {
         };
         if let Err(misfit) = run.writer.write(seq, now, &values, place) {
             let whole = place_of(met.pool, kind, note.device, stream, chain);
-            track.misfit(misfit, seq, now, &values, place, whole);
+            track.misfit(misfit, seq, now, values, place, whole);
         }
         true
     }

@@ -108,26 +108,43 @@ pub(super) enum Misfit {
     Wide,
 }
 
+/// An event's values as its writer has them, its order and place apart.
+#[derive(Clone, Copy)]
+pub(super) struct Values {
+    pub(super) ptr: u64,
+    pub(super) bytes: u64,
+    /// The pool's used and reserved bytes after the event (0 when not a pool's event).
+    pub(super) used: u64,
+    pub(super) reserved: u64,
+}
+
 impl Slot {
-    /// The slot of an event at `order` from its chunk's base (see [`offsets`]), at address
-    /// `ptr` of `bytes`, in place `place`, with the pool's `used` and `reserved` bytes after it
-    /// (0 when not a pool's event).
+    /// The slot of an event `seq` numbers and `time_ns` nanoseconds after its chunk's base,
+    /// with `values`, in place `place`. A writer passes wrapped differences, which an event
+    /// before the base fails.
     #[inline(always)]
     pub(super) fn pack(
-        order: u64,
-        ptr: u64,
-        bytes: u64,
+        seq: u64,
+        time_ns: u64,
+        values: &Values,
         place: u32,
-        used: u64,
-        reserved: u64,
     ) -> Result<Slot, Misfit> {
-        // One test for all the values that must fit: the figures whole units that fit 32 bits,
-        // the size 40 bits, the place below `WIDE`.
+        let Values {
+            ptr,
+            bytes,
+            used,
+            reserved,
+        } = *values;
+        // One test for all that must fit: the offsets; the figures whole units that fit 32 bits,
+        // the size 40 bits, the place below `WIDE` (`place + 1` fits 24 bits).
+        let (order, far) = order(seq, time_ns);
         let figures = used | reserved;
-        if (figures % FIGURE_UNIT) | ((figures / FIGURE_UNIT) >> 32) | (bytes >> SIZE_BITS) != 0
-            || place >= WIDE
-        {
-            return Err(Misfit::Wide);
+        let wide = (figures % FIGURE_UNIT)
+            | ((figures / FIGURE_UNIT) >> 32)
+            | (bytes >> SIZE_BITS)
+            | ((u64::from(place) + 1) >> (64 - SIZE_BITS));
+        if far | wide != 0 {
+            return Err(if far != 0 { Misfit::Base } else { Misfit::Wide });
         }
         Ok(Slot {
             order,
@@ -139,20 +156,25 @@ impl Slot {
 
     /// [`pack`](Self::pack) for event `seq` as a snapshot reads it, in place `place`.
     pub(super) fn pack_entry(base: &Base, seq: u64, e: &Entry, place: u32) -> Result<Slot, Misfit> {
-        Slot::pack(
-            order(base, seq, e.time_ns)?,
-            e.ptr,
-            e.bytes,
-            place,
-            e.pool_used,
-            e.pool_reserved,
-        )
+        let values = Values {
+            ptr: e.ptr,
+            bytes: e.bytes,
+            used: e.pool_used,
+            reserved: e.pool_reserved,
+        };
+        let (seq, time_ns) = since(base, seq, e.time_ns)?;
+        Slot::pack(seq, time_ns, &values, place)
     }
 
     /// The slot of an event kept whole beside the chunks: its order only.
     pub(super) fn wide(base: &Base, seq: u64, time_ns: u64) -> Result<Slot, Misfit> {
+        let (seq, time_ns) = since(base, seq, time_ns)?;
+        let (order, far) = order(seq, time_ns);
+        if far != 0 {
+            return Err(Misfit::Base);
+        }
         Ok(Slot {
-            order: order(base, seq, time_ns)?,
+            order,
             ptr: 0,
             sized: u64::from(WIDE) << SIZE_BITS,
             figures: 0,
@@ -189,24 +211,21 @@ impl Slot {
     }
 }
 
-/// The offsets of `seq` and `time_ns` from `base`, as a slot holds them. A time before the base
-/// (another thread's, met when merging chunks) counts as the base's.
-fn order(base: &Base, seq: u64, time_ns: u64) -> Result<u64, Misfit> {
-    let s = seq.checked_sub(base.seq).ok_or(Misfit::Base)?;
-    offsets(s, time_ns.saturating_sub(base.time_ns))
+/// An event's order in a slot, from its offsets from the chunk's base (`seq` numbers and
+/// `time_ns` nanoseconds), and what of them does not fit: each must fit 32 bits (the time's in
+/// units of [`1 << TIME_SHIFT`](TIME_SHIFT) ns), else (the second value is not 0) the event
+/// belongs in a new chunk.
+#[inline(always)]
+fn order(seq: u64, time_ns: u64) -> (u64, u64) {
+    let time = time_ns >> TIME_SHIFT;
+    (seq | time << 32, (seq | time) >> 32)
 }
 
-/// An event's order in a slot, from its offsets from the chunk's base: `seq` numbers and
-/// `time_ns` nanoseconds after it. Each must fit 32 bits (the time's in units of
-/// [`1 << TIME_SHIFT`](TIME_SHIFT) ns), else the event belongs in a new chunk; a writer passes
-/// wrapped differences, which an event before the base fails.
-#[inline(always)]
-pub(super) fn offsets(seq: u64, time_ns: u64) -> Result<u64, Misfit> {
-    let t = time_ns >> TIME_SHIFT;
-    if (seq | t) >> 32 != 0 {
-        return Err(Misfit::Base);
-    }
-    Ok(seq | t << 32)
+/// The offsets of `seq` and `time_ns` from `base`. A time before the base (another thread's,
+/// met when merging chunks) counts as the base's.
+fn since(base: &Base, seq: u64, time_ns: u64) -> Result<(u64, u64), Misfit> {
+    let seq = seq.checked_sub(base.seq).ok_or(Misfit::Base)?;
+    Ok((seq, time_ns.saturating_sub(base.time_ns)))
 }
 
 #[cfg(test)]
@@ -225,14 +244,14 @@ mod tests {
         used: u64,
         reserved: u64,
     ) -> Result<Slot, Misfit> {
-        Slot::pack(
-            order(base, seq, time_ns)?,
+        let values = Values {
             ptr,
             bytes,
-            place,
             used,
             reserved,
-        )
+        };
+        let (seq, time_ns) = since(base, seq, time_ns)?;
+        Slot::pack(seq, time_ns, &values, place)
     }
 
     fn place(pool: u32) -> Place {

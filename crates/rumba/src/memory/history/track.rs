@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 use super::clock;
 use super::log::{GENERATION, Hot, RECORDING, Recording, Writer};
-use super::slot::{self, Base, Entry, Misfit, Place, Slot};
+use super::slot::{Base, Entry, Misfit, Place, Slot, Values};
 use super::{EventKind, Extra};
 use crate::sync::lock;
 
@@ -22,16 +22,6 @@ const _: () = assert!(
     EventKind::Migrate as usize + 1 == KINDS,
     "an entry per kind"
 );
-
-/// An event's values as its writer has them, its order and place apart.
-#[derive(Clone, Copy)]
-pub(super) struct Values {
-    pub(super) ptr: u64,
-    pub(super) bytes: u64,
-    /// The pool's used and reserved bytes after the event (0 when not a pool's event).
-    pub(super) used: u64,
-    pub(super) reserved: u64,
-}
 
 /// The running recording as a writer holds it.
 pub(super) struct Run {
@@ -125,7 +115,7 @@ impl Track {
         misfit: Misfit,
         seq: u64,
         now: u64,
-        values: &Values,
+        values: Values,
         place: u32,
         whole: Place,
     ) {
@@ -194,20 +184,12 @@ impl Writer {
         place: u32,
     ) -> Result<(), Misfit> {
         // Wrapped offsets: a writer's events are not before its chunk's base (see `refill`).
-        let order = slot::offsets(
+        let slot = Slot::pack(
             seq.wrapping_sub(self.base.seq),
             now.wrapping_sub(self.base_clock),
+            values,
+            place,
         );
-        let Values {
-            ptr,
-            bytes,
-            used,
-            reserved,
-        } = *values;
-        let slot = match order {
-            Ok(order) => Slot::pack(order, ptr, bytes, place, used, reserved),
-            Err(misfit) => Err(misfit),
-        };
         match slot {
             Ok(slot) => {
                 self.push(slot);
