@@ -4,13 +4,20 @@
 //! **Why 32 bytes.** Writing the history's events costs a pool's allocate/free benchmark less the
 //! less memory they take: every slot written is a cache line filled, and the lines the recording
 //! streams through push the pool's own data out of the caches. Measured on the pool benchmark's
-//! workload (`max_entries` 100,000), writing 32 bytes an event instead of 72 took about 4 points
-//! off the recording's overhead, and 16 bytes would take about 1.5 more; the writer also
-//! prefetches the next slot's line, worth another 4. A packed, variable-length form (about 16
-//! bytes an event) was measured too and was slower: its arithmetic and branches cost more than
-//! the memory it saves. The memory is what is left of the cost: writing a word into each slot of
-//! a chunk as it is taken (bringing its lines in ahead of the events) cost 6 points on that
-//! benchmark, about 10 ns a line, and an event fills half a line.
+//! workload (`max_entries` 100,000):
+//! - writing 32 bytes an event instead of 72 took about 4 points off the recording's overhead;
+//!   16 bytes (a slot without the address and the pool's figures, so not a real one) about 2 more;
+//! - 24 bytes (three slots to a line and a half, without the pool's figures) took nothing off:
+//!   a slot across two lines costs what the smaller one saves;
+//! - the writer prefetches the lines its next events write, worth another 4;
+//! - a packed, variable-length form (about 16 bytes an event) was slower: its arithmetic and
+//!   branches cost more than the memory it saves;
+//! - non-temporal stores (which skip the caches) made the recording cost 4.5 times the pool's
+//!   work on the virtual machine measured: each half line went to memory alone.
+//!
+//! The memory is what is left of the cost: writing a word into each slot of a chunk as it is
+//! taken (bringing its lines in ahead of the events) cost 6 points on that benchmark, about 10 ns
+//! a line, and an event fills half a line.
 //!
 //! **What goes where.** A chunk has a [`Base`], the sequence number and time its slots count
 //! from. A slot holds:
