@@ -129,6 +129,20 @@ impl ChainCell {
         ChainCell(AtomicU32::new(0))
     }
 
+    /// A cell that walked its chain to index `id` (for tests that note a pool's events
+    /// without a pool).
+    #[cfg(test)]
+    pub(super) fn walked(id: ChainId) -> Self {
+        ChainCell(AtomicU32::new(u32::from(id) + 1))
+    }
+
+    /// The index of the chain, when walked already.
+    #[inline(always)]
+    pub(super) fn known(&self) -> Option<ChainId> {
+        let known = self.0.load(Ordering::Relaxed);
+        known.checked_sub(1).map(|id| id as ChainId)
+    }
+
     /// The index of `me`'s chain (`me`: the resource holding this cell).
     #[inline(always)]
     pub(super) fn id(&self, me: &dyn DeviceResource) -> ChainId {

@@ -72,10 +72,16 @@ struct Ticker {
 /// clock itself when the ticker is idle (waking it).
 #[inline(always)]
 pub(super) fn now() -> u64 {
+    published().unwrap_or_else(wake)
+}
+
+/// The last published time, when the ticker is not idle (else [`now`] reads the clock).
+#[inline(always)]
+pub(super) fn published() -> Option<u64> {
     if PUBLISHED.idle.load(Ordering::Relaxed) {
-        return wake();
+        return None;
     }
-    PUBLISHED.now.load(Ordering::Relaxed)
+    Some(PUBLISHED.now.load(Ordering::Relaxed))
 }
 
 /// Reads the clock, publishes it and wakes the ticker (if there is one).

@@ -371,7 +371,23 @@ pub(crate) fn note_pool(
     note: Note,
     maker: (&dyn DeviceResource, &ChainCell),
 ) {
-    let Some((kind, chain)) = scope(&note, Some(maker)) else {
+    let (me, cell) = maker;
+    if !history.quick(&note, cell) {
+        note_pool_slowly(history, note, me, cell);
+    }
+}
+
+/// [`note_pool`] when the pool's quick path could not write the event (the maker's two parts
+/// apart, so that the quick path does not store them for this call).
+#[cold]
+#[inline(never)]
+fn note_pool_slowly(
+    history: &mut PoolHistory,
+    note: Note,
+    me: &dyn DeviceResource,
+    cell: &ChainCell,
+) {
+    let Some((kind, chain)) = scope(&note, Some((me, cell))) else {
         return;
     };
     // A pool's history refuses the events of a recording that captures backtraces. They are

@@ -73,6 +73,13 @@ pub(super) fn scope(
     Some((kind, scope.serving().unwrap_or_else(own)))
 }
 
+/// Whether the thread is outside every scope: its events are recorded as noted, with the chain
+/// of the resource that notes them.
+#[inline(always)]
+pub(super) fn outside() -> bool {
+    SCOPE.get() == Scope::NONE
+}
+
 /// Puts the thread's scope back when dropped (also when the call inside unwinds).
 struct Restore(Scope);
 

@@ -2,7 +2,7 @@
 //! while threads record, values that do not fit a slot, and pools' numbered events.
 
 use super::super::TEST_TURN as TURN; // the recording is process-wide: these tests take turns
-use super::super::chain::ChainId;
+use super::super::chain::{ChainCell, ChainId};
 use super::super::local::record;
 use super::super::pool::PoolHistory;
 use super::super::{EventKind, Note};
@@ -18,6 +18,17 @@ fn options(max_entries: usize) -> HistoryOptions {
 
 fn note(ptr: u64) -> Note {
     Note::new(EventKind::Alloc, 0, StreamHandle(0), 8, ptr)
+}
+
+/// Notes a pool's event of `kind` at `ptr` as a pool does: on the quick path when it can, else
+/// on the slow one; true when the quick path took it.
+fn pool_event(pool: &mut PoolHistory, ptr: u64, kind: EventKind) -> bool {
+    let note = Note::new(kind, 0, StreamHandle(0), 8, ptr);
+    if pool.quick(&note, &ChainCell::walked(0)) {
+        return true;
+    }
+    assert!(pool.record(&note, kind, 0), "a pool's event is written");
+    false
 }
 
 /// The recording's events and dropped count, and the chunks it holds.
@@ -293,12 +304,12 @@ fn numbers_of_a_pools_events_follow_what_happened_before_across_threads() {
         for ptr in at_b {
             // Another resource's event, then the pool's, both after A's (the channel).
             record(&note(ptr), EventKind::IpcExport, 0);
-            lock(&p).record(&note(ptr), EventKind::Free, 0);
+            pool_event(&mut lock(&p), ptr, EventKind::Free);
             to_a.send(ptr).unwrap();
         }
     });
     for ptr in 0..rounds {
-        lock(&pool).record(&note(ptr), EventKind::Alloc, 0);
+        pool_event(&mut lock(&pool), ptr, EventKind::Alloc);
         to_b.send(ptr).unwrap();
         assert_eq!(at_a.recv().unwrap(), ptr);
         // After B's events (the channel back): A's next event of another resource is later.
@@ -341,14 +352,14 @@ fn a_pool_alone_reserves_runs_and_the_bound_counts_events_not_numbers() {
     let mut pool = PoolHistory::default();
     let hot = lock(&RECORDING).as_ref().unwrap().hot.clone();
     for i in 0..total {
-        pool.record(&note(i), EventKind::Alloc, 0);
+        pool_event(&mut pool, i, EventKind::Alloc);
     }
     // Used alone, the runs are used up: few numbers are left over.
     let alone = hot.seq.load(Ordering::Relaxed);
     assert!(alone < total + 64, "{alone} numbers for {total} events");
     // Another resource's event every fourth cuts the runs short: gaps.
     for i in total..2 * total {
-        pool.record(&note(i), EventKind::Alloc, 0);
+        pool_event(&mut pool, i, EventKind::Alloc);
         if i % 4 == 3 {
             record(&note(i), EventKind::Oom, 0);
         }
@@ -374,7 +385,7 @@ fn a_dropped_pools_events_stay_through_a_sweep() {
     begin(options(100_000), 0);
     let mut pool = PoolHistory::default();
     for i in 0..10 {
-        pool.record(&note(i), EventKind::Alloc, 0);
+        pool_event(&mut pool, i, EventKind::Alloc);
     }
     drop(pool);
     // The pool's chunk is now the recording's alone: a sweep gathers its events (or keeps the
@@ -395,9 +406,14 @@ fn a_pool_that_fills_its_chunks_takes_one_chunk_each_time() {
     begin(options(100_000), 0);
     let mut pool = PoolHistory::default();
     let n = 5 * CHUNK as u64;
-    for i in 0..n {
-        pool.record(&note(i), EventKind::Alloc, 0);
-    }
+    let quick = (0..n)
+        .filter(|&i| pool_event(&mut pool, i, EventKind::Alloc))
+        .count() as u64;
+    // The slow path takes the first event, the first of each chunk and of each run of numbers.
+    assert!(
+        quick > n - n / 16,
+        "{quick} of {n} events on the quick path"
+    );
     // The run of numbers the pool holds when a chunk fills starts below the next chunk's base:
     // without care, each chunk taken would be followed by another for the event that misfits.
     let (rows, dropped, chunks) = events();
