@@ -409,11 +409,14 @@ fn a_pool_that_fills_its_chunks_takes_one_chunk_each_time() {
     let quick = (0..n)
         .filter(|&i| pool_event(&mut pool, i, EventKind::Alloc))
         .count() as u64;
-    // The slow path takes the first event, the first of each chunk and of each run of numbers.
-    assert!(
-        quick > n - n / 16,
-        "{quick} of {n} events on the quick path"
-    );
+    // The slow path takes the first event, the first of each chunk and of each run of numbers
+    // (and, under Miri, where the clock has no ticker and stays idle, every event).
+    if !cfg!(miri) {
+        assert!(
+            quick > n - n / 16,
+            "{quick} of {n} events on the quick path"
+        );
+    }
     // The run of numbers the pool holds when a chunk fills starts below the next chunk's base:
     // without care, each chunk taken would be followed by another for the event that misfits.
     let (rows, dropped, chunks) = events();
