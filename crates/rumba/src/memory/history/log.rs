@@ -173,7 +173,7 @@ impl Writer {
 
     #[inline(always)]
     pub(super) fn full(&self) -> bool {
-        self.len == self.capacity
+        self.len >= self.capacity
     }
 
     /// Writes the next slot and publishes it (the chunk must not be full).
@@ -182,8 +182,12 @@ impl Writer {
         let i = self.len;
         let chunk = &*self.chunk;
         let cells = &chunk.slots[..];
-        // Panics when full: a full chunk is replaced first.
-        let cell = &cells[i];
+        // A full chunk is replaced first (and this check is the caller's `full`, which the
+        // compiler merges with it).
+        assert!(i < self.capacity, "a full chunk is replaced first");
+        // SAFETY: `capacity` is the chunk's length (set in `new`; neither changes), and `i` is
+        // below it.
+        let cell = unsafe { cells.get_unchecked(i) };
         // SAFETY: slot `i` is not published (`len` is `i`), so no reader reads it, and this
         // writer is the chunk's only one; the store below publishes it.
         unsafe { (*cell.0.get()).write(slot) };

@@ -52,10 +52,12 @@ use crate::sync::lock;
 /// The most sequence numbers a pool reserves at once.
 const MAX_RUN: u64 = 64;
 
-/// What a pool keeps of the memory history, in its state (under its lock): nothing until its
-/// first event in a recording.
+/// What a pool keeps of the memory history, in its state (under its lock): its track, from its
+/// first event in a recording. The track lies in the state itself (about 350 bytes), not behind
+/// a pointer that every event would follow: measured on the pool benchmark's workload, about
+/// half a point of the history's cost, and nothing with the history off.
 #[derive(Default)]
-pub(crate) struct PoolHistory(Option<Box<PoolTrack>>);
+pub(crate) struct PoolHistory(Option<PoolTrack>);
 
 impl PoolHistory {
     /// Writes `note`, an event of this history's pool (`cell`: the pool's chain), when all it
@@ -64,8 +66,8 @@ impl PoolHistory {
     /// on, the clock published and the values fitting a slot. Otherwise it changes nothing and
     /// returns false, and the caller takes the slow path ([`record`](Self::record)).
     ///
-    /// **Why a quick path.** It calls nothing, so that the pool's path keeps its values in the
-    /// registers it was given and saves none of the caller's: the slow path, a call, comes last.
+    /// **Why a quick path.** It calls nothing, so the pool's path keeps the event's values in
+    /// registers: the slow path, a call that takes them from memory, comes last.
     #[inline(always)]
     pub(super) fn quick(&mut self, note: &Note, cell: &ChainCell) -> bool {
         let Some(track) = &mut self.0 else {
@@ -77,7 +79,7 @@ impl PoolHistory {
         if note.detail.is_some() || !scope::outside() {
             return false;
         }
-        let PoolTrack { track, met } = &mut **track;
+        let PoolTrack { track, met } = track;
         let Some(run) = track.ready() else {
             return false;
         };
@@ -114,10 +116,10 @@ impl PoolHistory {
     #[cold]
     #[inline(never)]
     fn first(&mut self) -> &mut PoolTrack {
-        self.0.insert(Box::new(PoolTrack {
+        self.0.insert(PoolTrack {
             track: Track::new(),
             met: PoolMet::new(),
-        }))
+        })
     }
 }
 
