@@ -182,8 +182,8 @@ impl Writer {
         let i = self.len;
         let chunk = &*self.chunk;
         let cells = &chunk.slots[..];
-        // A full chunk is replaced first (and this check is the caller's `full`, which the
-        // compiler merges with it).
+        // A full chunk is replaced first: a caller holds a writer it found not `full`, or a
+        // fresh one (the compiler drops this check after the caller's).
         assert!(i < self.capacity, "a full chunk is replaced first");
         // SAFETY: `capacity` is the chunk's length (set in `new`; neither changes), and `i` is
         // below it.

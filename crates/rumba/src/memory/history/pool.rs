@@ -42,8 +42,7 @@ use std::sync::atomic::Ordering;
 
 use super::chain::{ChainCell, ChainId};
 use super::log::{Hot, RECORDING};
-use super::slot::Values;
-use super::slot::{Place, WIDE};
+use super::slot::{Place, Values, WIDE};
 use super::track::{KINDS, Run, Track};
 use super::{EventKind, Note};
 use super::{clock, scope};
@@ -83,17 +82,16 @@ impl PoolHistory {
         let Some(run) = track.ready() else {
             return false;
         };
-        let last = &met.places[note.kind as usize];
-        if last.id == WIDE || last.stream != note.stream.0 || last.chain != chain {
+        let Some(place) = met.places[note.kind as usize].id(note.stream.0, chain) else {
             return false;
-        }
+        };
         let Some(seq) = met.numbers.next(&run.hot) else {
             return false;
         };
         let Some(now) = clock::published() else {
             return false;
         };
-        if run.writer.write(seq, now, &values(note), last.id).is_err() {
+        if run.writer.write(seq, now, &values(note), place).is_err() {
             return false;
         }
         met.numbers.next = seq + 1;
@@ -154,6 +152,12 @@ impl Met {
         chain: 0,
         id: WIDE,
     };
+
+    /// The place's index, when this is the place on `stream` served by `chain`.
+    #[inline(always)]
+    fn id(&self, stream: u64, chain: ChainId) -> Option<u32> {
+        (self.id != WIDE && self.stream == stream && self.chain == chain).then_some(self.id)
+    }
 }
 
 /// The pool's run of sequence numbers (see the module docs): the next one, the end, and the
@@ -217,12 +221,12 @@ impl PoolTrack {
             },
         };
         let stream = note.stream.0;
-        let last = &met.places[kind as usize];
-        let place = if last.id != WIDE && last.stream == stream && last.chain == chain {
-            last.id
-        } else {
-            let pool = note.pool.as_ref().map_or(0, |p| p.id);
-            met.other_place(run.generation(), kind, note.device, stream, chain, pool)
+        let place = match met.places[kind as usize].id(stream, chain) {
+            Some(id) => id,
+            None => {
+                let pool = note.pool.as_ref().map_or(0, |p| p.id);
+                met.other_place(run.generation(), kind, note.device, stream, chain, pool)
+            }
         };
         let seq = met.numbers.take(&run.hot);
         let now = clock::now();
