@@ -43,14 +43,17 @@
 //! module). [`snapshot`] and [`dump`] gather the chunks of every writer, of threads that have
 //! exited and pools that were dropped too, and merge them by sequence number, keeping the newest
 //! `max_entries` (the `log` module has the details). The pool benchmark (`cargo bench -p rumba
-//! --bench pool -- history`) measures the cost.
+//! --bench pool -- history`) measures the cost: on the virtual machine it was developed on, the
+//! pool's allocate/free workload took about 1.09 times as long with a recording running as
+//! without (medians of ten runs; an event costs about 11 ns); with none running, the pool tests
+//! a flag.
 //!
 //! **Order and time.** `seq` is a total order of the events of all threads, in which an event
 //! that happened before another (on one thread, or through the synchronization between threads)
-//! comes first; it has gaps (numbers a pool reserved and did not use). `time_ns` has a resolution of about a millisecond (the
-//! ticking thread's period) and never decreases in `seq` order; events within one tick share a
-//! time and are told apart by `seq`. A snapshot taken while other threads record may miss the
-//! events they are writing at that instant.
+//! comes first; it has gaps (numbers a pool reserved and did not use). `time_ns` has a
+//! resolution of about a millisecond (the ticking thread's period) and never decreases in `seq`
+//! order; events within one tick share a time and are told apart by `seq`. A snapshot taken while
+//! other threads record may miss the events they are writing at that instant.
 //!
 //! This module touches the chunks of its recordings and the file it is asked to write.
 
