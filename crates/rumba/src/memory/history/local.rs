@@ -21,7 +21,7 @@ use std::sync::atomic::Ordering;
 use super::chain::ChainId;
 use super::clock;
 use super::log::{RECORDING, REFUSED};
-use super::slot::{Place, Values, WIDE};
+use super::slot::{Place, WIDE};
 use super::track::{KINDS, Track};
 use super::{EventKind, Extra, Note};
 use crate::sync::{lock, try_lock};
@@ -172,10 +172,7 @@ impl Local {
         if self.track.ready().is_none() && !self.refill() {
             return;
         }
-        let (pool, reserved, used) = match &note.pool {
-            Some(p) => (p.id, p.reserved as u64, p.used as u64),
-            None => (0, 0, 0),
-        };
+        let pool = note.pool.as_ref().map_or(0, |p| p.id);
         let met = Met {
             device: note.device,
             stream: note.stream.0,
@@ -196,12 +193,7 @@ impl Local {
         let Some(run) = &mut self.track.run else {
             return;
         };
-        let values = Values {
-            ptr: note.ptr,
-            bytes: note.bytes as u64,
-            used,
-            reserved,
-        };
+        let values = note.values();
         if let Err(misfit) = run.writer.write(seq, now, &values, place) {
             let whole = self.resolve(kind, &met);
             self.track.misfit(misfit, seq, now, values, place, whole);

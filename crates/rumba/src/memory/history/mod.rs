@@ -346,6 +346,21 @@ impl Note {
             detail: None,
         }
     }
+
+    /// The event's values as a slot takes them (a pool's figures, 0 when not a pool's event).
+    #[inline(always)]
+    fn values(&self) -> slot::Values {
+        let (used, reserved) = self
+            .pool
+            .as_ref()
+            .map_or((0, 0), |p| (p.used as u64, p.reserved as u64));
+        slot::Values {
+            ptr: self.ptr,
+            bytes: self.bytes as u64,
+            used,
+            reserved,
+        }
+    }
 }
 
 /// Records `note` (call only when [`is_recording`]); `maker` is the resource reporting it and

@@ -42,7 +42,7 @@ use std::sync::atomic::Ordering;
 
 use super::chain::{ChainCell, ChainId};
 use super::log::{Hot, RECORDING};
-use super::slot::{Place, Values, WIDE};
+use super::slot::{Place, WIDE};
 use super::track::{KINDS, Run, Track};
 use super::{EventKind, Note};
 use super::{clock, scope};
@@ -91,7 +91,7 @@ impl PoolHistory {
         let Some(now) = clock::published() else {
             return false;
         };
-        if run.writer.write(seq, now, &values(note), place).is_err() {
+        if run.writer.write(seq, now, &note.values(), place).is_err() {
             return false;
         }
         met.numbers.next = seq + 1;
@@ -230,27 +230,12 @@ impl PoolTrack {
         };
         let seq = met.numbers.take(&run.hot);
         let now = clock::now();
-        let values = values(note);
+        let values = note.values();
         if let Err(misfit) = run.writer.write(seq, now, &values, place) {
             let whole = place_of(met.pool, kind, note.device, stream, chain);
             track.misfit(misfit, seq, now, values, place, whole);
         }
         true
-    }
-}
-
-/// The values of a pool's event `note`.
-#[inline(always)]
-fn values(note: &Note) -> Values {
-    let (used, reserved) = note
-        .pool
-        .as_ref()
-        .map_or((0, 0), |p| (p.used as u64, p.reserved as u64));
-    Values {
-        ptr: note.ptr,
-        bytes: note.bytes as u64,
-        used,
-        reserved,
     }
 }
 
