@@ -146,13 +146,13 @@ impl ChainCell {
     /// The index of `me`'s chain (`me`: the resource holding this cell).
     #[inline(always)]
     pub(super) fn id(&self, me: &dyn DeviceResource) -> ChainId {
-        match self.0.load(Ordering::Relaxed) {
-            0 => {
+        match self.known() {
+            Some(id) => id,
+            None => {
                 let id = intern(me);
                 self.0.store(u32::from(id) + 1, Ordering::Relaxed);
                 id
             }
-            known => (known - 1) as ChainId,
         }
     }
 }

@@ -125,6 +125,32 @@ pub(super) struct Values {
     pub(super) reserved: u64,
 }
 
+impl Values {
+    /// The event with these values at `time_ns` (since the recording started), in `place`.
+    pub(super) fn entry(self, time_ns: u64, place: Place) -> Entry {
+        Entry {
+            time_ns,
+            ptr: self.ptr,
+            bytes: self.bytes,
+            pool_reserved: self.reserved,
+            pool_used: self.used,
+            place,
+        }
+    }
+}
+
+impl Entry {
+    /// The event's values, its time and place apart.
+    fn values(&self) -> Values {
+        Values {
+            ptr: self.ptr,
+            bytes: self.bytes,
+            used: self.pool_used,
+            reserved: self.pool_reserved,
+        }
+    }
+}
+
 impl Slot {
     /// The slot of an event `seq` numbers and `time_ns` nanoseconds after its chunk's base,
     /// with `values`, in place `place`. A writer passes wrapped differences, which an event
@@ -163,14 +189,20 @@ impl Slot {
 
     /// [`pack`](Self::pack) for event `seq` as a snapshot reads it, in place `place`.
     pub(super) fn pack_entry(base: &Base, seq: u64, e: &Entry, place: u32) -> Result<Slot, Misfit> {
-        let values = Values {
-            ptr: e.ptr,
-            bytes: e.bytes,
-            used: e.pool_used,
-            reserved: e.pool_reserved,
-        };
-        let (seq, time_ns) = since(base, seq, e.time_ns)?;
-        Slot::pack(seq, time_ns, &values, place)
+        Slot::pack_from(base, seq, e.time_ns, &e.values(), place)
+    }
+
+    /// [`pack`](Self::pack) for event `seq` at `time_ns` (since the recording started), in a
+    /// chunk from `base`.
+    fn pack_from(
+        base: &Base,
+        seq: u64,
+        time_ns: u64,
+        values: &Values,
+        place: u32,
+    ) -> Result<Slot, Misfit> {
+        let (seq, time_ns) = since(base, seq, time_ns)?;
+        Slot::pack(seq, time_ns, values, place)
     }
 
     /// The slot of an event kept whole beside the chunks: its order only.
@@ -257,8 +289,7 @@ mod tests {
             used,
             reserved,
         };
-        let (seq, time_ns) = since(base, seq, time_ns)?;
-        Slot::pack(seq, time_ns, &values, place)
+        Slot::pack_from(base, seq, time_ns, &values, place)
     }
 
     fn place(pool: u32) -> Place {

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 use super::clock;
 use super::log::{GENERATION, Hot, RECORDING, Recording, Writer};
-use super::slot::{Base, Entry, Misfit, Place, Slot, Values};
+use super::slot::{Base, Misfit, Place, Slot, Values};
 use super::{EventKind, Extra};
 use crate::sync::lock;
 
@@ -122,14 +122,7 @@ impl Track {
         let Some(run) = &self.run else {
             return;
         };
-        let whole = Entry {
-            time_ns: now.saturating_sub(run.hot.start_ns),
-            ptr: values.ptr,
-            bytes: values.bytes,
-            pool_reserved: values.reserved,
-            pool_used: values.used,
-            place: whole,
-        };
+        let whole = values.entry(now.saturating_sub(run.hot.start_ns), whole);
         let mut r = lock(&RECORDING);
         let Some(rec) = self.own(&mut r) else {
             return;
@@ -189,13 +182,8 @@ impl Writer {
             now.wrapping_sub(self.base_clock),
             values,
             place,
-        );
-        match slot {
-            Ok(slot) => {
-                self.push(slot);
-                Ok(())
-            }
-            Err(misfit) => Err(misfit),
-        }
+        )?;
+        self.push(slot);
+        Ok(())
     }
 }
