@@ -235,13 +235,9 @@ fn mapped_guards_give_device_views_of_strided_arrays() {
     assert_eq!(a.row(0).sum() + a.row(3).sum(), 0);
 }
 
-#[test]
-fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
-    // Issue 24 item 14: a `pinned` guard leaked over memory freed since left its registration;
-    // `mapped` of a new array at those addresses took it for memory "pinned without mapped".
-    // The new array's owner holds the bytes exclusively, so the registration is stale: it is
-    // replaced, and the mapping works.
-    let _g = setup();
+/// A new vector at the address of one that a leaked `pinned` guard covered: the driver's table
+/// still holds that guard's registration, stale, over the vector's bytes.
+fn at_a_leaked_guards_address() -> Vec<u32> {
     let n = 1024; // a heap block the allocator hands out again (larger ones are mapped afresh)
     let mut old = vec![1u32; n];
     let at = old.as_ptr() as usize;
@@ -249,14 +245,24 @@ fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
     drop(old);
     // Allocations of the same size until one lands where the leaked guard's array was.
     let mut kept = Vec::new();
-    let mut fresh = loop {
+    loop {
         let v = vec![2u32; n];
         if v.as_ptr() as usize == at {
-            break v;
+            return v;
         }
         assert!(kept.len() < 4096, "the allocator never reused the address");
         kept.push(v);
-    };
+    }
+}
+
+#[test]
+fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
+    // Issue 24 item 14: a `pinned` guard leaked over memory freed since left its registration;
+    // `mapped` of a new array at those addresses took it for memory "pinned without mapped".
+    // The new array's owner holds the bytes exclusively, so the registration is stale: it is
+    // replaced, and the mapping works.
+    let _g = setup();
+    let mut fresh = at_a_leaked_guards_address();
     let r = rumba::mapped([&mut fresh]);
     if refused_on_opencl(&r) {
         return;
@@ -270,4 +276,20 @@ fn a_leaked_pinned_guard_does_not_stop_mapping_new_memory_at_its_address() {
     if let Some(err) = refused_unless_unified(rumba::mapped([p.view_mut()])) {
         assert!(err.to_string().contains("without `mapped`"), "{err}");
     }
+}
+
+#[test]
+fn a_guard_over_a_leaked_guards_memory_replaces_its_registration() {
+    // CI, once on PoCL: a guard took memory under a leaked guard's stale registration for
+    // memory already pinned, registered nothing, and the memory still seemed pinned after
+    // `deregister` (and after the guard, for as long as the process lived).
+    let _g = setup();
+    let drv = rumba::current_context().unwrap().driver().clone();
+    let mut fresh = at_a_leaked_guards_address();
+    let (p, bytes) = (fresh.as_ptr().cast::<u8>(), 4 * fresh.len());
+    assert!(drv.is_host_pinned(p, bytes), "the stale registration");
+    let g = rumba::register([&mut fresh]).unwrap();
+    assert!(drv.is_host_pinned(p, bytes));
+    rumba::deregister(g).unwrap();
+    assert!(!drv.is_host_pinned(p, bytes), "unpinned with the guard");
 }

@@ -18,11 +18,15 @@
 //! unpin at drop is logged; [`HostGuard::release`] returns it instead.
 //!
 //! Several arrays (or views) may share pages or even bytes: their spans are merged before
-//! registration, and spans that are already pinned (a view of a [`PinnedArray`](crate::PinnedArray))
-//! are left alone — unless a `mapped` guard needs them mapped and they are not: then they are
-//! registered anew, which replaces a leaked guard's stale registration (the caller holds the
-//! bytes exclusively, so a registration over them is stale) and is refused for memory allocated
-//! pinned, which `mapped` then names. When the OS refuses to lock pages the guard still succeeds and
+//! registration. Spans inside memory the backend allocated pinned (a view of a
+//! [`PinnedArray`](crate::PinnedArray) or [`MappedArray`](crate::MappedArray)) are left alone:
+//! the driver refuses to register them, and a `mapped` guard over memory pinned without `mapped`
+//! names that refusal. Every other span is registered, even where the driver's table says it is
+//! pinned already: the caller holds those bytes exclusively, so a registration over them is a
+//! leaked guard's, stale, and the driver replaces it. (Taking it for pinned would leave the stale
+//! entry in place after this guard ends.) A guard over a view that another live guard hands out
+//! is treated the same way, so the outer guard's release then reports its range as not
+//! registered: pin memory once. When the OS refuses to lock pages the guard still succeeds and
 //! [`HostGuard::page_locking`] says why.
 //!
 //! Soundness does not depend on the guard's drop running (`std::mem::forget` may leak memory and
@@ -157,24 +161,19 @@ impl Registrations {
             starts: Vec::with_capacity(merged.len()),
         };
         let drv = regs.ctx.driver().clone();
-        let device = regs.ctx.device_id();
         for (lo, hi) in merged {
             let ptr = lo as *mut u8;
-            let pinned = drv.is_host_pinned(lo as *const u8, hi - lo);
-            if pinned && (!flags.mapped || drv.host_device_pointer(device, ptr).is_ok()) {
-                continue; // already pinned (e.g. a view of a pinned array): nothing to do
-            }
             // SAFETY: `[lo, hi)` lies inside host arrays exclusively borrowed by the guard for its
             // lifetime, which ends only after the guard's drop unregisters it. (If the guard is
             // leaked the registration goes stale; see the module docs for why that is harmless.)
             let registered = unsafe { regs.ctx.memory_manager().mempin(ptr, hi - lo, flags) };
             match registered {
                 Ok(()) => regs.starts.push(ptr),
-                // Pinned without `mapped`, and registering anew was refused as overlapping:
-                // memory rumba allocated pinned (a leaked guard's stale registration would have
-                // been replaced — this guard's caller holds the bytes exclusively). `mapped` names
-                // the reason: pinned without `mapped`.
-                Err(Error::HostMemory(HostMemoryError::Overlap { .. })) if pinned => {}
+                // Inside memory the backend allocated pinned (a view of a pinned or mapped
+                // array): already pinned, and left as it is. A driver refuses only its own
+                // allocations so; a registration over these bytes is stale and was replaced.
+                Err(Error::HostMemory(HostMemoryError::Overlap { .. }))
+                    if drv.is_host_pinned(ptr, hi - lo) => {}
                 Err(e) => return Err(e),
             }
         }

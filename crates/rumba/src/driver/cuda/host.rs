@@ -38,10 +38,10 @@ impl Pinned {
     }
 }
 
-/// What to do when CUDA says `start .. start + len` is already registered, from the table's
-/// entries (start → how it was pinned): the starts of our stale registrations to undo, or the
-/// refusal when one of ours is an allocation (`None` when none of ours overlaps: CUDA's error
-/// stands).
+/// What registering `start .. start + len` meets in the table's entries (start → how it was
+/// pinned): the starts of our stale registrations to undo when CUDA says the range is already
+/// registered, or the refusal when one of ours is an allocation, checked before CUDA is asked
+/// (`None` when none of ours overlaps: CUDA's answer stands).
 fn stale_registrations(
     table: &std::collections::BTreeMap<usize, Pinned>,
     start: usize,
@@ -128,6 +128,12 @@ impl CudaDriver {
     /// # Safety
     /// As for [`Driver::host_register`](crate::driver::Driver::host_register).
     pub(super) unsafe fn pin_range(&self, ptr: *mut u8, bytes: usize, flags: u32) -> Result<()> {
+        // Memory we allocated pinned is refused from the table, with the typed overlap, whatever
+        // CUDA would answer for it: a host guard leaves views of pinned arrays alone on it.
+        let ours = stale_registrations(&crate::sync::read(&self.pinned), ptr as usize, bytes);
+        if let Some(Err(overlap)) = ours {
+            return Err(overlap.into());
+        }
         // SAFETY: forwarded from the caller's contract.
         let register = || unsafe { sys::cuMemHostRegister_v2(ptr.cast(), bytes, flags) };
         let mut r = register();
