@@ -130,29 +130,24 @@ impl CudaDriver {
     pub(super) unsafe fn pin_range(&self, ptr: *mut u8, bytes: usize, flags: u32) -> Result<()> {
         // Memory we allocated pinned is refused from the table, with the typed overlap, whatever
         // CUDA would answer for it: a host guard leaves views of pinned arrays alone on it.
-        let ours = stale_registrations(&crate::sync::read(&self.pinned), ptr as usize, bytes);
-        if let Some(Err(overlap)) = ours {
-            return Err(overlap.into());
-        }
+        let stale = match stale_registrations(&crate::sync::read(&self.pinned), ptr as usize, bytes)
+        {
+            Some(Err(overlap)) => return Err(overlap.into()),
+            Some(Ok(starts)) => starts,
+            None => Vec::new(),
+        };
         // SAFETY: forwarded from the caller's contract.
         let register = || unsafe { sys::cuMemHostRegister_v2(ptr.cast(), bytes, flags) };
         let mut r = register();
-        if r == CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED {
-            let stale = stale_registrations(&crate::sync::read(&self.pinned), ptr as usize, bytes);
-            match stale {
-                None => {}
-                Some(Err(overlap)) => return Err(overlap.into()),
-                Some(Ok(starts)) => {
-                    for s in starts {
-                        // SAFETY: `s` is the start of a registration of ours that overlaps
-                        // bytes the caller now holds exclusively: its guard is gone (leaked),
-                        // and no queued work reads it (copies from a guard's memory end before
-                        // the guard does, and staged copies never read it after returning).
-                        unsafe { self.host_unregister_range(s as *mut u8)? };
-                    }
-                    r = register();
-                }
+        if r == CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED && !stale.is_empty() {
+            for s in stale {
+                // SAFETY: `s` is the start of a registration of ours that overlaps bytes the
+                // caller now holds exclusively: its guard is gone (leaked), and no queued work
+                // reads it (copies from a guard's memory end before the guard does, and staged
+                // copies never read it after returning).
+                unsafe { self.host_unregister_range(s as *mut u8)? };
             }
+            r = register();
         }
         check("cuMemHostRegister", r)?;
         self.pinned_insert(ptr, Pinned::Registered(bytes));

@@ -43,10 +43,10 @@
 //! module). [`snapshot`] and [`dump`] gather the chunks of every writer, of threads that have
 //! exited and pools that were dropped too, and merge them by sequence number, keeping the newest
 //! `max_entries` (the `log` module has the details). The pool benchmark (`cargo bench -p rumba
-//! --bench pool -- history`) measures the cost: on the virtual machine it was developed on, the
-//! pool's allocate/free workload took about 1.09 times as long with a recording running as
-//! without (medians of ten runs; an event costs about 11 ns); with none running, the pool tests
-//! a flag.
+//! --bench pool -- history`) measures the cost: on the virtual machines it was developed on, the
+//! pool's allocate/free workload took 1.06–1.10 times as long with a recording running as
+//! without (medians of six to ten runs, on two days; the workload notes about 14,600 events a
+//! run, so an event costs 7–9 ns); with none running, the pool tests a flag.
 //!
 //! **Order and time.** `seq` is a total order of the events of all threads, in which an event
 //! that happened before another (on one thread, or through the synchronization between threads)

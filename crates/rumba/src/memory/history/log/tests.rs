@@ -23,7 +23,7 @@ fn note(ptr: u64) -> Note {
 /// Notes a pool's event of `kind` at `ptr` as a pool does: on the quick path when it can, else
 /// on the slow one; true when the quick path took it.
 fn pool_event(pool: &mut PoolHistory, ptr: u64, kind: EventKind) -> bool {
-    let note = Note::new(kind, 0, StreamHandle(0), 8, ptr);
+    let note = Note { kind, ..note(ptr) };
     if pool.quick(&note, &ChainCell::walked(0)) {
         return true;
     }
